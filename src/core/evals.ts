@@ -1,0 +1,223 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Graded by code, no model call (skillclimb's addition to the original format). */
+export const CheckSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.enum(['contains', 'icontains', 'not-contains', 'not-icontains']),
+    value: z.string(),
+  }),
+  z.object({
+    type: z.enum(['regex', 'not-regex']),
+    value: z.string(),
+    flags: z
+      .string()
+      .regex(/^[dgimsuvy]*$/, 'expected regular-expression flags')
+      .optional(),
+  }),
+  z.object({ type: z.enum(['max-lines', 'max-words']), value: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('is-json') }),
+]);
+export type Check = z.infer<typeof CheckSchema>;
+
+export const AssertionSchema = z
+  .object({
+    id: z.int({ error: 'expected integer' }),
+    statement: z.string().min(1),
+    source: z.string().default(''),
+    defect_type: z.string().default('unspecified'),
+    check: CheckSchema.optional(),
+  })
+  .loose();
+export type Assertion = z.infer<typeof AssertionSchema>;
+
+const RawCategorySchema = z
+  .object({
+    name: z.string().min(1),
+    weight: z.number().nonnegative().optional(),
+    evals: z.array(AssertionSchema),
+  })
+  .loose();
+
+export const EvalsFileSchema = z
+  .object({
+    skill: z.string().optional(),
+    version: z.string().optional(),
+    categories: z.array(RawCategorySchema).min(1),
+  })
+  .loose()
+  .superRefine((file, ctx) => {
+    const seen = new Map<number, string>();
+    file.categories.forEach((category, ci) => {
+      category.evals.forEach((assertion, ai) => {
+        const where = seen.get(assertion.id);
+        if (where !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['categories', ci, 'evals', ai, 'id'],
+            message: `duplicate assertion id ${assertion.id} (first used at ${where})`,
+          });
+        } else {
+          seen.set(assertion.id, `categories[${ci}].evals[${ai}]`);
+        }
+      });
+    });
+  })
+  .transform((file) => {
+    const fallback = 1 / file.categories.length;
+    return {
+      ...file,
+      categories: file.categories.map((c) => ({ ...c, weight: c.weight ?? fallback })),
+    };
+  });
+export type EvalsFile = z.output<typeof EvalsFileSchema>;
+export type Category = EvalsFile['categories'][number];
+
+export const ScenarioSchema = z
+  .object({
+    id: z.string().min(1),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    context: z.string(),
+    expected_assertions: z.array(z.int({ error: 'expected integer' })).optional(),
+    files: z.record(z.string(), z.string()).optional(),
+  })
+  .loose();
+export type Scenario = z.infer<typeof ScenarioSchema>;
+
+export const ScenariosFileSchema = z
+  .object({
+    skill: z.string().optional(),
+    version: z.string().optional(),
+    scenarios: z.array(ScenarioSchema).min(1),
+  })
+  .loose()
+  .superRefine((file, ctx) => {
+    const ids = new Set<string>();
+    file.scenarios.forEach((s, si) => {
+      if (ids.has(s.id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['scenarios', si, 'id'],
+          message: `duplicate scenario id "${s.id}"`,
+        });
+      }
+      ids.add(s.id);
+    });
+  });
+export type ScenariosFile = z.infer<typeof ScenariosFileSchema>;
+
+export const RequiredSectionsSchema = z.object({ required: z.array(z.string().min(1)) }).loose();
+
+export const EVALS_FILE = 'evals.json';
+export const SCENARIOS_FILE = 'test_scenarios.json';
+export const REQUIRED_SECTIONS_FILE = 'required_sections.json';
+
+export interface SkillEvals {
+  evals: EvalsFile;
+  scenarios: Scenario[];
+  /** From `evals/required_sections.json`; undefined means "use the defaults". */
+  requiredSections: string[] | undefined;
+}
+
+/** A validation failure that names the file and the JSON path, e.g. `evals.json: categories[1].evals[0].id: expected integer`. */
+export class EvalsFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly jsonPath: string,
+    readonly detail: string,
+  ) {
+    super(jsonPath ? `${file}: ${jsonPath}: ${detail}` : `${file}: ${detail}`);
+    this.name = 'EvalsFileError';
+  }
+}
+
+export function formatJsonPath(segments: readonly PropertyKey[]): string {
+  let out = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out ? `.${String(segment)}` : String(segment);
+  }
+  return out;
+}
+
+function firstIssue(file: string, error: z.ZodError): EvalsFileError {
+  const issue = error.issues[0];
+  if (!issue) return new EvalsFileError(file, '', 'invalid');
+  let detail = issue.message;
+  // zod 4 words type errors as "Invalid input: expected number, received string"; keep the useful half.
+  const m = /^Invalid input: (expected .*)$/.exec(detail);
+  if (m?.[1]) detail = m[1];
+  if (issue.code === 'invalid_type' && issue.expected === 'int') detail = 'expected integer';
+  return new EvalsFileError(file, formatJsonPath(issue.path), detail);
+}
+
+export function parseJsonFile<S extends z.ZodType>(file: string, text: string, schema: S): z.output<S> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    throw new EvalsFileError(file, '', `not valid JSON (${(err as Error).message})`);
+  }
+  const result = schema.safeParse(raw);
+  if (!result.success) throw firstIssue(file, result.error);
+  return result.data;
+}
+
+export function parseEvals(text: string, file = EVALS_FILE): EvalsFile {
+  return parseJsonFile(file, text, EvalsFileSchema);
+}
+
+export function parseScenarios(
+  text: string,
+  evals: EvalsFile | undefined,
+  file = SCENARIOS_FILE,
+): Scenario[] {
+  const parsed = parseJsonFile(file, text, ScenariosFileSchema);
+  if (evals) {
+    const known = new Set(evals.categories.flatMap((c) => c.evals.map((a) => a.id)));
+    parsed.scenarios.forEach((s, si) => {
+      s.expected_assertions?.forEach((id, ei) => {
+        if (!known.has(id)) {
+          throw new EvalsFileError(
+            file,
+            formatJsonPath(['scenarios', si, 'expected_assertions', ei]),
+            `unknown assertion id ${id} (not in ${EVALS_FILE})`,
+          );
+        }
+      });
+    });
+  }
+  return parsed.scenarios;
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Loads and cross-validates the eval files of one skill folder (`<skill>/evals/…`). */
+export async function loadSkillEvals(skillDir: string): Promise<SkillEvals> {
+  const dir = path.join(skillDir, 'evals');
+  const evalsText = await readIfExists(path.join(dir, EVALS_FILE));
+  if (evalsText === undefined) throw new EvalsFileError(EVALS_FILE, '', 'file not found');
+  const evals = parseEvals(evalsText);
+  const scenariosText = await readIfExists(path.join(dir, SCENARIOS_FILE));
+  if (scenariosText === undefined) throw new EvalsFileError(SCENARIOS_FILE, '', 'file not found');
+  const scenarios = parseScenarios(scenariosText, evals);
+  const requiredText = await readIfExists(path.join(dir, REQUIRED_SECTIONS_FILE));
+  const requiredSections =
+    requiredText === undefined
+      ? undefined
+      : parseJsonFile(REQUIRED_SECTIONS_FILE, requiredText, RequiredSectionsSchema).required;
+  return { evals, scenarios, requiredSections };
+}
+
+export function allAssertions(evals: EvalsFile): Array<Assertion & { category: Category }> {
+  return evals.categories.flatMap((category) => category.evals.map((a) => ({ ...a, category })));
+}
