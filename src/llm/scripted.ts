@@ -1,0 +1,108 @@
+/**
+ * A scripted test double of the model port: each role is a handler the test writes, so engine tests can
+ * steer keeps, reverts, garbage and hangs while the real engine code runs. Every call is recorded.
+ */
+import {
+  EditProposalSchema,
+  GraderAnswerSchema,
+  ModelOutputError,
+  ZERO_USAGE,
+  type EditProposal,
+  type EditorInput,
+  type GraderAnswer,
+  type GraderInput,
+  type ModelReply,
+  type RenderInput,
+  type SkillModels,
+  type Usage,
+} from './port.js';
+
+type Handler<I, O> = (input: I, callIndex: number) => O | Promise<O>;
+
+export interface ScriptedModelsOptions {
+  label?: string;
+  structuralOnly?: boolean;
+  renderModelId?: string;
+  /** Returns the raw proposal; it is validated like a real provider's answer (garbage → ModelOutputError). */
+  propose?: Handler<EditorInput, unknown>;
+  render?: Handler<RenderInput, string>;
+  /** Returns the raw grader answer; validated like a real provider's answer. */
+  grade?: Handler<GraderInput, unknown>;
+  /** Simulated latency per call (honours the abort signal). */
+  delayMs?: number;
+  /** Usage reported per call. */
+  usagePerCall?: Partial<Usage>;
+}
+
+export interface ScriptedModels extends SkillModels {
+  readonly calls: { propose: EditorInput[]; render: RenderInput[]; grade: GraderInput[] };
+}
+
+function abortable(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    if (ms <= 0) return resolve();
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Races a handler against the signal so a hung handler still rejects on abort. */
+async function runHandler<O>(work: () => O | Promise<O>, signal: AbortSignal): Promise<O> {
+  if (signal.aborted) throw signal.reason;
+  return await new Promise<O>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve()
+      .then(work)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export function createScriptedModels(options: ScriptedModelsOptions = {}): ScriptedModels {
+  const calls: ScriptedModels['calls'] = { propose: [], render: [], grade: [] };
+  const usage: Usage = { ...ZERO_USAGE, calls: 1, ...options.usagePerCall };
+
+  async function call<I, O>(
+    role: 'propose' | 'render' | 'grade',
+    input: I,
+    signal: AbortSignal,
+    handler: Handler<I, O> | undefined,
+  ): Promise<O> {
+    const index = calls[role].length;
+    (calls[role] as I[]).push(input);
+    if (!handler) throw new Error(`scripted models: no ${role} handler`);
+    await abortable(options.delayMs ?? 0, signal);
+    return runHandler(() => handler(input, index), signal);
+  }
+
+  return {
+    label: options.label ?? 'scripted',
+    structuralOnly: options.structuralOnly ?? false,
+    renderModelId: options.renderModelId ?? 'scripted:render',
+    calls,
+    async propose(input, signal): Promise<ModelReply<EditProposal>> {
+      const raw = await call('propose', input, signal, options.propose);
+      const parsed = EditProposalSchema.safeParse(raw);
+      if (!parsed.success) throw new ModelOutputError('editor', parsed.error.issues[0]?.message ?? 'invalid');
+      return { value: parsed.data, usage };
+    },
+    async render(input, signal): Promise<ModelReply<string>> {
+      return { value: await call('render', input, signal, options.render), usage };
+    },
+    async grade(input, signal): Promise<ModelReply<GraderAnswer>> {
+      const raw = await call('grade', input, signal, options.grade);
+      const parsed = GraderAnswerSchema.safeParse(raw);
+      if (!parsed.success) throw new ModelOutputError('grader', parsed.error.issues[0]?.message ?? 'invalid');
+      return { value: parsed.data, usage };
+    },
+  };
+}
