@@ -6,5 +6,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Real git runs in the tests; a fresh machine may have no global identity.
+    env: {
+      GIT_AUTHOR_NAME: 'skillclimb test',
+      GIT_AUTHOR_EMAIL: 'test@skillclimb.invalid',
+      GIT_COMMITTER_NAME: 'skillclimb test',
+      GIT_COMMITTER_EMAIL: 'test@skillclimb.invalid',
+    },
   },
 });

@@ -8,14 +8,27 @@ export const CheckSchema = z.discriminatedUnion('type', [
     type: z.enum(['contains', 'icontains', 'not-contains', 'not-icontains']),
     value: z.string(),
   }),
-  z.object({
-    type: z.enum(['regex', 'not-regex']),
-    value: z.string(),
-    flags: z
-      .string()
-      .regex(/^[dgimsuvy]*$/, 'expected regular-expression flags')
-      .optional(),
-  }),
+  z
+    .object({
+      type: z.enum(['regex', 'not-regex']),
+      value: z.string(),
+      flags: z
+        .string()
+        .regex(/^[dgimsuvy]*$/, 'expected regular-expression flags')
+        .optional(),
+    })
+    .superRefine((check, ctx) => {
+      // A pattern that cannot compile would otherwise surface only mid-run, as a crash in scoring.
+      try {
+        new RegExp(check.value, check.flags);
+      } catch (err) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['value'],
+          message: `invalid regular expression (${(err as Error).message})`,
+        });
+      }
+    }),
   z.object({ type: z.enum(['max-lines', 'max-words']), value: z.number().int().nonnegative() }),
   z.object({ type: z.literal('is-json') }),
 ]);
@@ -76,7 +89,8 @@ export type Category = EvalsFile['categories'][number];
 
 export const ScenarioSchema = z
   .object({
-    id: z.string().min(1),
+    // Some hand-written files number their scenarios; the id is a label, so a number reads as its string.
+    id: z.union([z.string().min(1), z.int().transform(String)], { error: 'expected a non-empty string' }),
     name: z.string().optional(),
     description: z.string().optional(),
     context: z.string(),
@@ -146,8 +160,8 @@ function firstIssue(file: string, error: z.ZodError): EvalsFileError {
   const issue = error.issues[0];
   if (!issue) return new EvalsFileError(file, '', 'invalid');
   let detail = issue.message;
-  // zod 4 words type errors as "Invalid input: expected number, received string"; keep the useful half.
-  const m = /^Invalid input: (expected .*)$/.exec(detail);
+  // zod 4 words errors as "Invalid input: expected number, received string"; keep the useful half.
+  const m = /^(?:Invalid input|Too small|Too big): (expected .*)$/.exec(detail);
   if (m?.[1]) detail = m[1];
   if (issue.code === 'invalid_type' && issue.expected === 'int') detail = 'expected integer';
   return new EvalsFileError(file, formatJsonPath(issue.path), detail);

@@ -1,5 +1,44 @@
-// CONTRACT STUB — owned by the results/summary helper.
+/**
+ * Defect-park reports (seed Phase 3, autonomy contract clause 3; Phase 0 calibration). Pure: the forge
+ * port decides where a report goes (a GitHub issue, or a local markdown file when that fails).
+ */
 import type { ParkReport } from '../iterate/ports.js';
+
+const MARKER_PREFIX = '<!-- skillclimb:park skill=';
+const MARKER_SUFFIX = ' -->';
+
+/**
+ * The hidden first line of every park body. The GitHub forge searches open issues for it so later parks
+ * of the same skill comment on one issue instead of opening another.
+ */
+export function parkMarker(skill: string): string {
+  return `${MARKER_PREFIX}${skill}${MARKER_SUFFIX}`;
+}
+
+/** The skill named by a park marker in `body`, or undefined when there is none. */
+export function parseParkMarker(body: string): string | undefined {
+  const start = body.indexOf(MARKER_PREFIX);
+  if (start === -1) return undefined;
+  const end = body.indexOf(MARKER_SUFFIX, start + MARKER_PREFIX.length);
+  if (end === -1) return undefined;
+  return body.slice(start + MARKER_PREFIX.length, end);
+}
+
+/** A backtick fence longer than any backtick run in `content`, so the content cannot close it early. */
+export function fenceFor(content: string): string {
+  const longest = Math.max(0, ...Array.from(content.matchAll(/`+/g), (m) => m[0].length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+function fenced(content: string, info = ''): string {
+  const fence = fenceFor(content);
+  const body = content.endsWith('\n') ? content : `${content}\n`;
+  return `${fence}${info}\n${body}${fence}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
 
 export interface CrashParkInput {
   skill: string;
@@ -12,8 +51,34 @@ export interface CrashParkInput {
 }
 
 /** The seed's defect-park issue: title `skill-iterate: <skill> parked after N consecutive crashes` + body. */
-export function buildCrashParkReport(_input: CrashParkInput): ParkReport {
-  throw new Error('not implemented');
+export function buildCrashParkReport(input: CrashParkInput): ParkReport {
+  const { skill, crashCount } = input;
+  const last = input.lastDescriptions.slice(-3);
+  const descriptions =
+    last.length > 0 ? last.map((d, i) => `${i + 1}. ${oneLine(d)}`) : ['1. (none recorded)'];
+  const body = [
+    parkMarker(skill),
+    `## skill-iterate: ${skill} parked (${crashCount} consecutive crashes)`,
+    '',
+    `**Skill:** ${skill}`,
+    `**Crash count:** ${crashCount}`,
+    '**Last-3 iteration descriptions:**',
+    ...descriptions,
+    '',
+    `**Worktree:** ${input.worktreePath}`,
+    '',
+    '**results.tsv contents:**',
+    '',
+    fenced(input.resultsTsv),
+    '',
+  ].join('\n');
+  return {
+    skill,
+    kind: 'crashes',
+    title: `skill-iterate: ${skill} parked after ${crashCount} consecutive crashes`,
+    body,
+    epoch: input.epoch,
+  };
 }
 
 export interface CalibrationParkInput {
@@ -24,6 +89,44 @@ export interface CalibrationParkInput {
   epoch: number;
 }
 
-export function buildCalibrationParkReport(_input: CalibrationParkInput): ParkReport {
-  throw new Error('not implemented');
+/** Catch rate as a whole percentage; calibration reports a fraction in [0, 1]. */
+function percent(rate: number): number {
+  return Number.isFinite(rate) ? Math.round(rate * 100) : 0;
+}
+
+function threshold(result: unknown): number | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const value = (result as { threshold?: unknown }).threshold;
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** Seed Phase 0: title `skill-iterate: <skill> grader-broken-for-skill (calibration catch rate <N>%)`. */
+export function buildCalibrationParkReport(input: CalibrationParkInput): ParkReport {
+  const { skill } = input;
+  const rate = percent(input.catchRate);
+  const limit = threshold(input.result);
+  const json = JSON.stringify(input.result, null, 2) ?? 'null';
+  const body = [
+    parkMarker(skill),
+    `## skill-iterate: ${skill} grader-broken-for-skill`,
+    '',
+    `**Skill:** ${skill}`,
+    `**Catch rate:** ${rate}%` + (limit === undefined ? '' : ` (threshold ${percent(limit)}%)`),
+    '',
+    'The grader could not reliably tell injected defects from the baseline SKILL.md, so hill-climbing ' +
+      'this skill would follow noise. It was parked before its iteration loop; the mutations whose score ' +
+      'did not drop below the baseline show which defect classes the grader misses.',
+    '',
+    '**Calibration result:**',
+    '',
+    fenced(json, 'json'),
+    '',
+  ].join('\n');
+  return {
+    skill,
+    kind: 'calibration',
+    title: `skill-iterate: ${skill} grader-broken-for-skill (calibration catch rate ${rate}%)`,
+    body,
+    epoch: input.epoch,
+  };
 }

@@ -1,5 +1,21 @@
-// CONTRACT STUB — owned by the structural-metrics helper.
-import type { StructuralResult } from './score-types.js';
+/**
+ * The eight deterministic structural metrics of DESIGN.md ("Structural axis"). Scores must agree with the
+ * original Python implementation to 1e-6, so the text handling lives in markdown-lines.ts with Python
+ * semantics, and the score is summed in METRIC_NAMES order exactly as Python's `sum()` would.
+ */
+import path from 'node:path';
+import {
+  codePointLength,
+  isListItem,
+  parseHeading,
+  pyStrip,
+  PY_WORD,
+  PY_WS,
+  scanFences,
+  structuralLines,
+  type FenceScan,
+} from './markdown-lines.js';
+import { METRIC_NAMES, type MetricName, type MetricResult, type StructuralResult } from './score-types.js';
 
 export interface StructuralContext {
   /** Absolute path of the folder holding SKILL.md (links and [[refs]] resolve from here). */
@@ -8,8 +24,285 @@ export interface StructuralContext {
   requiredSections: string[] | undefined;
   /** Injected so this module stays free of I/O. */
   exists(absolutePath: string): boolean;
+  /**
+   * Names in a folder ([] when it does not exist). Needed only for the `.claude/projects/*` glob of the
+   * cross-reference memory lookup; without it that lookup is skipped.
+   */
+  listDir?(absolutePath: string): string[];
 }
 
-export function scoreStructure(_text: string, _ctx: StructuralContext): StructuralResult {
-  throw new Error('not implemented');
+export const DEFAULT_REQUIRED_SECTIONS = ['Steps', 'Constraints', 'Limitations'] as const;
+export const BANNED_PHRASES = ['as an AI', 'I think', 'I cannot'] as const;
+/** More than this many "should"s count as one banned-phrase hit. */
+export const SHOULD_LIMIT = 10;
+export const MAX_LINE_LENGTH = 150;
+/** How many folders, starting with the SKILL.md's own, are searched for `.claude/projects/*\/memory/`. */
+export const MEMORY_SEARCH_LEVELS = 8;
+export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set([
+  'Use', 'Write', 'Run', 'Avoid', 'Add', 'Remove', 'Do', "Don't", 'Check', 'Verify', 'Set', 'Read', 'Call',
+  'Create', 'Delete', 'Update', 'Replace', 'Prefer', 'Ensure', 'Always', 'Never', 'Skip', 'Apply', 'Edit',
+  'Open', 'Close', 'Save', 'Commit', 'Push', 'Pull', 'Fetch', 'Build', 'Test', 'Confirm', 'Document', 'Note',
+  'Pass', 'Return', 'Stop', 'Start', 'Halt', 'Continue', 'Mark', 'Tag', 'Pin', 'Default', 'Dont',
+]); // prettier-ignore
+/** The share of imperative prose lines that scores 1.0. */
+export const IMPERATIVE_TARGET = 0.4;
+
+/** 1. An H4 whose nearest preceding H2/H3 is an H2 skips a level. */
+export function sectionDepthConsistency(lines: readonly string[]): MetricResult {
+  let violations = 0;
+  let lastSectionLevel: number | null = null;
+  for (const line of lines) {
+    const heading = parseHeading(line);
+    if (!heading) continue;
+    if (heading.level === 2 || heading.level === 3) lastSectionLevel = heading.level;
+    else if (heading.level === 4 && lastSectionLevel === 2) violations++;
+  }
+  return { score: 1 / (1 + violations), violations };
+}
+
+/** Case-insensitive, trailing `:.?!` ignored (so "Steps:" satisfies "Steps"). */
+export function normaliseSectionName(name: string): string {
+  return pyStrip(
+    pyStrip(name)
+      .toLowerCase()
+      .replace(/[:.?!]+$/, ''),
+  );
+}
+
+/** 2. Fraction of the required section names present as headings. */
+export function requiredSections(
+  lines: readonly string[],
+  configured: readonly string[] | undefined,
+): MetricResult {
+  const titles = new Set<string>();
+  for (const line of lines) {
+    const heading = parseHeading(line);
+    if (heading) titles.add(normaliseSectionName(heading.title));
+  }
+  const required = configured ?? DEFAULT_REQUIRED_SECTIONS;
+  const missing = required.filter((name) => !titles.has(normaliseSectionName(name)));
+  const present = required.length - missing.length;
+  // Without a config file, a skill that uses none of the default names follows its own layout: not penalised.
+  const exempt = configured === undefined && present === 0;
+  const score = required.length === 0 || exempt ? 1 : present / required.length;
+  return { score, present, required: required.length, missing, exempt };
+}
+
+/** Python's `re.IGNORECASE` also folds `İ` and `ı` onto `i`, which JavaScript's `iu` flags do not. */
+function pythonCaselessWord(phrase: string): RegExp {
+  const body = [...phrase]
+    .map((ch) => (ch.toLowerCase() === 'i' ? '[i\\u0130\\u0131]' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  // Python's `\b` is Unicode-aware; JavaScript's is ASCII-only, so the boundary is spelled out.
+  return new RegExp(`(?<![${PY_WORD}])${body}(?![${PY_WORD}])`, 'giu');
+}
+const BANNED_PATTERNS = BANNED_PHRASES.map((phrase) => ({ phrase, pattern: pythonCaselessWord(phrase) }));
+const SHOULD_PATTERN = pythonCaselessWord('should');
+
+function countMatches(pattern: RegExp, text: string): number {
+  pattern.lastIndex = 0;
+  let count = 0;
+  while (pattern.exec(text) !== null) count++;
+  return count;
+}
+
+/**
+ * 3. Banned phrases outside fenced code, matched as whole words (so "AI cannot" is not "I cannot").
+ * "should" is counted outside fences too: the metric judges the prose's tone, and code may say `should`
+ * freely (test names, assertions) without making the instructions wishy-washy.
+ */
+export function bannedPhrases(lines: readonly string[], fences: FenceScan): MetricResult {
+  const found: Record<string, number> = {};
+  let hits = 0;
+  let shouldCount = 0;
+  lines.forEach((line, index) => {
+    if (fences.fenced[index]) return;
+    for (const { phrase, pattern } of BANNED_PATTERNS) {
+      const count = countMatches(pattern, line);
+      if (count > 0) {
+        found[phrase] = (found[phrase] ?? 0) + count;
+        hits += count;
+      }
+    }
+    shouldCount += countMatches(SHOULD_PATTERN, line);
+  });
+  if (shouldCount > SHOULD_LIMIT) hits++;
+  return { score: 1 / (1 + hits), hits, found, should_count: shouldCount };
+}
+
+/**
+ * `skillDir / relative` as Python's pathlib builds it: `..` is left for the filesystem to resolve, so
+ * `missing/../x.md` does not exist when `missing` does not (path.resolve would say it does).
+ */
+function joinUnnormalised(dir: string, relative: string): string {
+  if (path.isAbsolute(relative)) return relative;
+  return dir.endsWith(path.sep) ? dir + relative : dir + path.sep + relative;
+}
+
+/** Python's `urllib.parse.unquote`: %XX runs decode as UTF-8 (invalid bytes → U+FFFD); a stray `%` stays. */
+export function pyUnquote(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    const bytes = new Uint8Array(run.length / 3);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
+    return new TextDecoder('utf-8').decode(bytes);
+  });
+}
+
+const MARKDOWN_LINK = /\[([^\]]*)\]\(([^)]*)\)/g;
+const SKIPPED_SCHEME = /^(?:https?|mailto|ftp):/i;
+const WHITESPACE = new RegExp(`[${PY_WS}]`);
+
+/** The file path a link target names, or null when it is external, anchor-only or empty. */
+export function relativeLinkPath(rawTarget: string): string | null {
+  let target = pyStrip(rawTarget);
+  // `[t](path "title")` and `[t](<path>)`: the path is the first word, angle brackets dropped.
+  target = target.split(WHITESPACE)[0] ?? '';
+  if (target.startsWith('<') && target.endsWith('>')) target = target.slice(1, -1);
+  if (target === '' || target.startsWith('#') || SKIPPED_SCHEME.test(target)) return null;
+  const bare = target.split('#')[0]!.split('?')[0]!;
+  if (bare === '') return null;
+  return pyUnquote(bare);
+}
+
+/** 4. Relative Markdown links (the whole file, fences included) that resolve from the SKILL.md folder. */
+export function linkIntegrity(body: string, ctx: StructuralContext): MetricResult {
+  let total = 0;
+  const broken: string[] = [];
+  for (const match of body.matchAll(MARKDOWN_LINK)) {
+    const linkPath = relativeLinkPath(match[2]!);
+    if (linkPath === null) continue;
+    total++;
+    if (!ctx.exists(joinUnnormalised(ctx.skillDir, linkPath))) broken.push(linkPath);
+  }
+  const valid = total - broken.length;
+  return { score: total === 0 ? 1 : valid / total, valid, total, broken };
+}
+
+/** 5. Unclosed fences and closed fences without a language, per opener. */
+export function codeFenceBalance(fences: FenceScan): MetricResult {
+  const openers = fences.blocks.length;
+  const unclosed = fences.blocks.filter((block) => block.close === null).length;
+  const unlabelled = fences.blocks.filter((block) => block.close !== null && block.info === '').length;
+  const score = Math.max(0, 1 - (unclosed + unlabelled) / Math.max(1, openers));
+  return { score, openers, unclosed, unlabelled };
+}
+
+/** 6. Share of lines within MAX_LINE_LENGTH code points. */
+export function maxLineLength(lines: readonly string[]): MetricResult {
+  const over = lines.filter((line) => codePointLength(line) > MAX_LINE_LENGTH).length;
+  return { score: 1 - over / lines.length, over, lines: lines.length, limit: MAX_LINE_LENGTH };
+}
+
+const CROSS_REFERENCE = /\[\[([^\]]+)\]\]/g;
+
+/** Folders that may hold `.claude/projects/*\/memory/`: the SKILL.md's folder and its parents, 8 in all. */
+function memorySearchRoots(skillDir: string): string[] {
+  const roots: string[] = [];
+  let current = path.resolve(skillDir);
+  for (let level = 0; level < MEMORY_SEARCH_LEVELS; level++) {
+    roots.push(current);
+    const parent = path.dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  return roots;
+}
+
+function resolvesCrossReference(slug: string, ctx: StructuralContext): boolean {
+  const inFolder = (dir: string, name: string) => ctx.exists(joinUnnormalised(dir, name));
+  if (inFolder(ctx.skillDir, `${slug}.md`) || inFolder(ctx.skillDir, slug)) return true;
+  if (!ctx.listDir) return false;
+  for (const root of memorySearchRoots(ctx.skillDir)) {
+    const projects = path.join(root, '.claude', 'projects');
+    for (const project of ctx.listDir(projects)) {
+      const memory = path.join(projects, project, 'memory');
+      if (inFolder(memory, `feedback_${slug}.md`) || inFolder(memory, `${slug}.md`)) return true;
+    }
+  }
+  return false;
+}
+
+/** 7. `[[slug]]` / `[[slug#anchor]]` references that resolve to a sibling file or a memory file. */
+export function crossReferenceResolution(body: string, ctx: StructuralContext): MetricResult {
+  let total = 0;
+  const unresolved: string[] = [];
+  for (const match of body.matchAll(CROSS_REFERENCE)) {
+    total++;
+    const slug = pyStrip(match[1]!.split('#')[0]!);
+    // `[[#anchor]]` points into this file, which always exists.
+    if (slug !== '' && !resolvesCrossReference(slug, ctx)) unresolved.push(slug);
+  }
+  const resolved = total - unresolved.length;
+  return { score: total === 0 ? 1 : resolved / total, resolved, total, unresolved };
+}
+
+const FIRST_WORD = /^[A-Za-z']+/;
+
+/** 8. Imperative share of the prose lines (outside fences, not headings, not list items), best at 40 %. */
+export function rulesToRationaleRatio(lines: readonly string[], fences: FenceScan): MetricResult {
+  let proseLines = 0;
+  let imperative = 0;
+  lines.forEach((line, index) => {
+    if (fences.fenced[index]) return;
+    const stripped = pyStrip(line);
+    if (stripped === '' || stripped.startsWith('#') || isListItem(stripped)) return;
+    proseLines++;
+    const word = FIRST_WORD.exec(stripped)?.[0];
+    if (word !== undefined && IMPERATIVE_VERBS.has(word)) imperative++;
+  });
+  if (proseLines === 0) return { score: 1, share: null, imperative, prose_lines: 0 };
+  const share = imperative / proseLines;
+  const score = Math.max(0, Math.min(1, 1 - 2 * Math.abs(share - IMPERATIVE_TARGET)));
+  return { score, share, imperative, prose_lines: proseLines };
+}
+
+/** Metrics that depend on the text alone (no filesystem), which the offline editor can re-check. */
+export const TEXT_ONLY_METRICS = [
+  'section_depth_consistency',
+  'required_sections',
+  'banned_phrases',
+  'code_fence_balance',
+  'max_line_length',
+  'rules_to_rationale_ratio',
+] as const satisfies readonly MetricName[];
+export type TextOnlyMetricName = (typeof TEXT_ONLY_METRICS)[number];
+
+/** The text-only metrics of `text`, computed exactly as scoreStructure computes them. */
+export function scoreTextOnlyMetrics(
+  text: string,
+  requiredSectionNames: string[] | undefined,
+): Record<TextOnlyMetricName, MetricResult> {
+  const lines = structuralLines(text);
+  const fences = scanFences(lines);
+  return {
+    section_depth_consistency: sectionDepthConsistency(lines),
+    required_sections: requiredSections(lines, requiredSectionNames),
+    banned_phrases: bannedPhrases(lines, fences),
+    code_fence_balance: codeFenceBalance(fences),
+    max_line_length: maxLineLength(lines),
+    rules_to_rationale_ratio: rulesToRationaleRatio(lines, fences),
+  };
+}
+
+export function scoreStructure(text: string, ctx: StructuralContext): StructuralResult {
+  const textOnly = scoreTextOnlyMetrics(text, ctx.requiredSections);
+  // Links may span lines, so they are matched on the whole text, lines joined as Python's
+  // universal-newline read would give them.
+  const body = structuralLines(text).join('\n');
+  const metrics: Record<MetricName, MetricResult> = {
+    ...textOnly,
+    link_integrity: linkIntegrity(body, ctx),
+    cross_reference_resolution: crossReferenceResolution(body, ctx),
+  };
+  let sum = 0;
+  for (const name of METRIC_NAMES) sum += metrics[name].score;
+  return { score: sum / METRIC_NAMES.length, metrics: orderMetrics(metrics) };
+}
+
+/** Keys in METRIC_NAMES order so `score --json` prints them in the documented order. */
+function orderMetrics(metrics: Record<MetricName, MetricResult>): Record<MetricName, MetricResult> {
+  return Object.fromEntries(METRIC_NAMES.map((name) => [name, metrics[name]])) as Record<
+    MetricName,
+    MetricResult
+  >;
 }

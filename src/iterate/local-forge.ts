@@ -1,7 +1,46 @@
-// CONTRACT STUB — owned by the results/summary helper.
-import type { Forge } from './ports.js';
+/**
+ * The CLI's forge: defect-park reports become markdown files beside the morning summaries (the seed's
+ * local fallback for a failed `gh issue create`, used here as the primary path).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Forge, ParkReport } from './ports.js';
+
+export const RUNS_DIR = path.join('docs', 'skill-iterate-runs');
+
+/** Skill names are folder names; anything that could leave the runs folder is flattened anyway. */
+function safeName(skill: string): string {
+  return skill.replace(/[^A-Za-z0-9._-]/g, '-');
+}
+
+export function parkFileName(report: Pick<ParkReport, 'kind' | 'skill' | 'epoch'>, attempt = 0): string {
+  const prefix = report.kind === 'calibration' ? 'calibration-broken' : 'parked';
+  const suffix = attempt === 0 ? '' : `-${attempt + 1}`;
+  return `${prefix}-${safeName(report.skill)}-${report.epoch}${suffix}.md`;
+}
+
+async function writeExclusive(dir: string, report: ParkReport, content: string): Promise<string> {
+  // Exclusive create: a second park of the same skill in the same second gets `-2`, never overwrites.
+  for (let attempt = 0; ; attempt++) {
+    const file = path.join(dir, parkFileName(report, attempt));
+    try {
+      await writeFile(file, content, { flag: 'wx' });
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 99) throw error;
+    }
+  }
+}
 
 /** Writes docs/skill-iterate-runs/parked-<skill>-<epoch>.md (calibration-broken-<skill>-<epoch>.md). */
-export function createLocalForge(_project: string): Forge {
-  throw new Error('not implemented');
+export function createLocalForge(project: string): Forge {
+  const dir = path.resolve(project, RUNS_DIR);
+  return {
+    async park(report) {
+      await mkdir(dir, { recursive: true });
+      const body = report.body.endsWith('\n') ? report.body : `${report.body}\n`;
+      const location = await writeExclusive(dir, report, `# ${report.title}\n\n${body}`);
+      return { location, via: 'file' };
+    },
+  };
 }

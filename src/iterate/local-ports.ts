@@ -1,11 +1,22 @@
-// CONTRACT STUB — owned by the loop/orchestrator helper.
+/** The CLI's ports: local squash-merge shipper, park files, kill-switch file, results.tsv mtime freshness. */
 import type { SkillModels } from '../llm/port.js';
+import { createMtimeFreshness } from './freshness.js';
+import { createFileKillSwitch } from './kill-switch.js';
+import { createLocalForge } from './local-forge.js';
+import { createLocalShipper } from './local-shipper.js';
 import type { IterateOptions, IteratePorts, Logger } from './ports.js';
 
-/** The CLI's ports: local squash-merge shipper, park files, kill-switch file, results.tsv mtime freshness. */
 export function createLocalPorts(
-  _options: IterateOptions,
-  _deps: { models: SkillModels; log: Logger; now?: () => Date },
+  options: IterateOptions,
+  deps: { models: SkillModels; log: Logger; now?: () => Date },
 ): IteratePorts {
-  throw new Error('not implemented');
+  return {
+    models: deps.models,
+    shipper: createLocalShipper(options.project, deps.log),
+    forge: createLocalForge(options.project),
+    killSwitch: createFileKillSwitch(options.project),
+    freshness: createMtimeFreshness(options.project),
+    log: deps.log,
+    now: deps.now ?? (() => new Date()),
+  };
 }

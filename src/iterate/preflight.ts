@@ -1,5 +1,19 @@
-// CONTRACT STUB — owned by the foundation helper; signatures are shared with the orchestrator (run.ts).
-import type { IterateOptions, IteratePorts } from './ports.js';
+/**
+ * Phase 0 of skill-iterate: every launch gate of the seed, in its order: concurrent-run detection (lock
+ * file + orphaned worktree scan), kill-switch, skip-list, explicit --skill / --queue validation, and only
+ * then the lock.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { EVALS_FILE, EvalsFileError, SCENARIOS_FILE, loadSkillEvals } from '../core/evals.js';
+import { PreflightHalt } from './halt.js';
+import { createFileKillSwitch } from './kill-switch.js';
+import { LOCK_FILE, acquireLock, inspectLock, liveLockMessage, unreadableLockMessage } from './lock.js';
+import { findOrphanWorktrees, orphanWorktreesWarning } from './orphans.js';
+import type { IterateOptions, IteratePorts, KillSwitch } from './ports.js';
+import { isValidSkillName, parseQueueFile } from './queue-file.js';
+
+export { PreflightHalt };
 
 /** The seed's embedded skip-list: side-effect-driven skills whose output is not text-gradable. */
 export const EMBEDDED_SKIP_LIST: readonly string[] = [
@@ -11,11 +25,6 @@ export const EMBEDDED_SKIP_LIST: readonly string[] = [
   'fewer-permission-prompts',
   'claude-oauth-auth',
 ];
-
-/** A pre-flight halt (autonomy contract clause 1). The CLI prints the message and exits 2. */
-export class PreflightHalt extends Error {
-  override name = 'PreflightHalt';
-}
 
 export interface SkipList {
   /** Union of embedded + extension. */
@@ -37,14 +46,158 @@ export interface PreflightResult {
   lock: Lock | undefined;
 }
 
-export function mergeSkipList(_extension: readonly string[]): SkipList {
-  throw new Error('not implemented');
+/** The extension can only add names: embedded entries always stay excluded (and keep "embedded" as source). */
+export function mergeSkipList(extension: readonly string[]): SkipList {
+  const embedded = new Set(EMBEDDED_SKIP_LIST);
+  const extra = new Set(extension.map((s) => s.trim()).filter((s) => s && !embedded.has(s)));
+  const all = new Set([...embedded, ...extra]);
+  return {
+    all,
+    sourceOf: (skill) =>
+      embedded.has(skill) ? 'embedded' : extra.has(skill) ? '--skip-list extension' : undefined,
+  };
 }
 
+export function skillDir(project: string, skill: string): string {
+  return path.join(project, '.claude', 'skills', skill);
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function isFile(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The --skill checks of the seed (folder, both eval files, skip-list), then the eval files must parse. */
+async function validateExplicitSkill(project: string, name: string, skipList: SkipList): Promise<void> {
+  if (!isValidSkillName(name)) {
+    throw new PreflightHalt(`invalid skill name "${name}": expected a folder name under .claude/skills/`);
+  }
+  const dir = skillDir(project, name);
+  if (!(await isDirectory(dir))) {
+    throw new PreflightHalt(`skill folder missing for ${name}: ${dir} does not exist`);
+  }
+  const evalsDir = path.join(dir, 'evals');
+  if (
+    !(await isFile(path.join(evalsDir, EVALS_FILE))) ||
+    !(await isFile(path.join(evalsDir, SCENARIOS_FILE)))
+  ) {
+    throw new PreflightHalt(`evals not bootstrapped for ${name}; run /skill-eval-setup ${name} first`);
+  }
+  if (skipList.all.has(name)) {
+    throw new PreflightHalt(
+      `explicit-bypass: ${name} is in the skip-list; remove --skill flag or extend skip-list semantics to proceed`,
+    );
+  }
+  try {
+    await loadSkillEvals(dir);
+  } catch (err) {
+    if (!(err instanceof EvalsFileError)) throw err;
+    const where = path.posix.join('.claude/skills', name, 'evals', err.file);
+    throw new PreflightHalt(
+      err.jsonPath ? `${where}: ${err.jsonPath}: ${err.detail}` : `${where}: ${err.detail}`,
+    );
+  }
+}
+
+/** --queue: parse, then the --skill checks per name, halting on the FIRST bad line (typos must not hide). */
+async function readExplicitQueue(project: string, queueFile: string, skipList: SkipList): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(queueFile, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new PreflightHalt(`queue file not found: ${queueFile}`);
+    throw new PreflightHalt(`queue file ${queueFile} cannot be read: ${(err as Error).message}`);
+  }
+  const names: string[] = [];
+  for (const entry of parseQueueFile(text)) {
+    try {
+      await validateExplicitSkill(project, entry.name, skipList);
+    } catch (err) {
+      if (err instanceof PreflightHalt) {
+        throw new PreflightHalt(`queue file ${queueFile} line ${entry.line}: ${err.message}`);
+      }
+      throw err;
+    }
+    if (!names.includes(entry.name)) names.push(entry.name);
+  }
+  return names;
+}
+
+/**
+ * Runs Phase 0. Throws PreflightHalt on any halt. With `takeLock` false (--dry-run) the lock file is only
+ * inspected: a live or stale lock becomes a warning and nothing is written or removed.
+ * `ports.killSwitch` defaults to the `.skill-iterate-killswitch` file at the project root.
+ */
 export async function runPreflight(
-  _options: IterateOptions,
-  _ports: Pick<IteratePorts, 'log' | 'now'>,
-  _takeLock: boolean,
+  options: IterateOptions,
+  ports: Pick<IteratePorts, 'log' | 'now'> & { killSwitch?: KillSwitch | undefined },
+  takeLock: boolean,
 ): Promise<PreflightResult> {
-  throw new Error('not implemented');
+  const { log } = ports;
+  const project = path.resolve(options.project);
+  if (!(await isDirectory(project))) throw new PreflightHalt(`project folder not found: ${project}`);
+  if (options.skill !== undefined && options.queueFile !== undefined) {
+    throw new PreflightHalt('--skill and --queue cannot be combined; pass one of them');
+  }
+
+  // 1. Concurrent-run detection: lock file, then the worktree scan.
+  const lockFile = path.join(project, LOCK_FILE);
+  const existing = await inspectLock(lockFile);
+  if (existing.state === 'live') {
+    const message = liveLockMessage(lockFile, existing.record);
+    if (takeLock) throw new PreflightHalt(message);
+    log.warn(`${message}; a real run would halt`);
+  } else if (existing.state === 'unreadable') {
+    const message = unreadableLockMessage(lockFile, existing.detail);
+    if (takeLock) throw new PreflightHalt(message);
+    log.warn(`${message}; a real run would halt`);
+  } else if (existing.state === 'stale' && !takeLock) {
+    log.warn(
+      `stale lock from PID ${existing.record.pid} at ${existing.record.started_at}; a real run would take over`,
+    );
+  }
+  // A real run reports a stale lock in step 5, when it takes it over: a halt in between must not be
+  // preceded by a "taking over" that never happened.
+
+  // Worktrees of a live run are not orphans (a real run halts above before reaching this).
+  if (existing.state !== 'live') {
+    try {
+      const orphans = await findOrphanWorktrees(project);
+      if (orphans && orphans.length > 0) log.warn(orphanWorktreesWarning(orphans));
+    } catch (err) {
+      log.warn(`could not scan for orphaned worktrees: ${(err as Error).message}`);
+    }
+  }
+
+  // 2. Kill-switch at launch.
+  const killed = await (ports.killSwitch ?? createFileKillSwitch(project)).check();
+  if (killed !== null) throw new PreflightHalt(killed);
+
+  // 3. Skip-list resolution.
+  const skipList = mergeSkipList(options.skipList);
+
+  // 4. Explicit --skill / --queue.
+  let explicit: string[] | undefined;
+  if (options.skill !== undefined) {
+    await validateExplicitSkill(project, options.skill, skipList);
+    explicit = [options.skill];
+  } else if (options.queueFile !== undefined) {
+    explicit = await readExplicitQueue(project, path.resolve(project, options.queueFile), skipList);
+  }
+
+  // 5. The lock, only after every other check passed.
+  const lock = takeLock ? await acquireLock(lockFile, { log, now: ports.now }) : undefined;
+  return { skipList, explicit, lock };
 }

@@ -1,6 +1,15 @@
-// CONTRACT STUB — owned by the foundation helper.
+/**
+ * Phase 1 of skill-iterate: discovery, skip-list filter, 24-hour freshness filter, alphabetical order, and
+ * the --dry-run plan (the seed's literal text, or JSON for scripts).
+ */
+import { readdir, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { EVALS_FILE, SCENARIOS_FILE } from '../core/evals.js';
+import { formatDuration } from '../core/duration.js';
 import type { Freshness, IterateOptions } from './ports.js';
 import type { SkipList } from './preflight.js';
+import { WORKTREE_PREFIX } from './orphans.js';
 
 export interface QueuePlan {
   queue: string[];
@@ -8,17 +17,178 @@ export interface QueuePlan {
   excludedByFreshness: Array<{ skill: string; lastRunAt: Date }>;
 }
 
-export async function resolveQueue(
-  _options: IterateOptions,
-  _skipList: SkipList,
-  _explicit: string[] | undefined,
-  _freshness: Freshness,
-  _now: Date,
-): Promise<QueuePlan> {
-  throw new Error('not implemented');
+/** The seed's cross-night-resume window: `now - mtime < 86400 s` means "ran recently, skip". */
+export const FRESHNESS_WINDOW_MS = 86_400_000;
+
+export const EMPTY_QUEUE_MESSAGE =
+  'Queue empty -- nothing to iterate. All scorable skills were either skip-listed or have results.tsv mtime within the last 24h.';
+
+/** Python's `sorted()` order (code points), not the locale's, so the queue is the same on every machine. */
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The seed's --dry-run text, byte for byte. */
-export function formatDryRunPlan(_plan: QueuePlan, _options: IterateOptions): string {
-  throw new Error('not implemented');
+async function isFile(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `<project>/.claude/skills/*\/evals/evals.json`, keeping only skills that also have test_scenarios.json
+ * (half-bootstrapped skills are dropped silently). Like a shell glob, `*` skips dot-folders.
+ */
+export async function discoverSkills(project: string): Promise<string[]> {
+  const skillsDir = path.join(project, '.claude', 'skills');
+  let names: string[];
+  try {
+    names = await readdir(skillsDir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw err;
+  }
+  const found: string[] = [];
+  for (const name of names.filter((n) => !n.startsWith('.')).sort(byCodePoint)) {
+    const evalsDir = path.join(skillsDir, name, 'evals');
+    if (
+      (await isFile(path.join(evalsDir, EVALS_FILE))) &&
+      (await isFile(path.join(evalsDir, SCENARIOS_FILE)))
+    ) {
+      found.push(name);
+    }
+  }
+  return found;
+}
+
+/**
+ * Resolves the queue. Explicit lists (--skill / --queue, already validated by the pre-flight) skip
+ * discovery and keep the operator's order; discovered queues are alphabetical. Both pass the skip-list and
+ * the freshness filter.
+ */
+export async function resolveQueue(
+  options: IterateOptions,
+  skipList: SkipList,
+  explicit: string[] | undefined,
+  freshness: Freshness,
+  now: Date,
+): Promise<QueuePlan> {
+  const candidates = explicit ?? (await discoverSkills(path.resolve(options.project)));
+  const plan: QueuePlan = { queue: [], excludedBySkipList: [], excludedByFreshness: [] };
+  for (const skill of candidates) {
+    const source = skipList.sourceOf(skill);
+    if (source !== undefined) {
+      plan.excludedBySkipList.push({ skill, source });
+      continue;
+    }
+    const lastRunAt = await freshness.lastRunAt(skill);
+    if (lastRunAt !== null && now.getTime() - lastRunAt.getTime() < FRESHNESS_WINDOW_MS) {
+      plan.excludedByFreshness.push({ skill, lastRunAt });
+      continue;
+    }
+    plan.queue.push(skill);
+  }
+  if (explicit === undefined) plan.queue.sort(byCodePoint);
+  plan.excludedBySkipList.sort((a, b) => byCodePoint(a.skill, b.skill));
+  plan.excludedByFreshness.sort((a, b) => byCodePoint(a.skill, b.skill));
+  return plan;
+}
+
+/** `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds). */
+export function formatUtcSeconds(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+/** The worktree parent as the plan shows it: `~` for the home directory, as in the seed. */
+export function displayWorktreeHome(worktreeHome: string, home: string = os.homedir()): string {
+  const resolved = path.resolve(worktreeHome);
+  if (resolved === path.resolve(home)) return '~';
+  const rel = path.relative(home, resolved);
+  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return `~/${rel.split(path.sep).join('/')}`;
+  return resolved;
+}
+
+export interface DryRunLabels {
+  /** The budget as the operator typed it (`90m` stays `90m`); default: the shortest form of the ms value. */
+  budget?: string | undefined;
+  /** For tests: what `~` stands for. */
+  home?: string | undefined;
+}
+
+function worktreePath(home: string, skill: string): string {
+  return `${home}/${WORKTREE_PREFIX}${skill}-<epoch>`;
+}
+
+/**
+ * The seed's --dry-run text, byte for byte, ending in a newline. Sections without entries print `(none)`
+ * so the plan always has the same five sections; an empty queue prints only EMPTY_QUEUE_MESSAGE.
+ */
+export function formatDryRunPlan(
+  plan: QueuePlan,
+  options: IterateOptions,
+  labels: DryRunLabels = {},
+): string {
+  if (plan.queue.length === 0) return `${EMPTY_QUEUE_MESSAGE}\n`;
+  const home = displayWorktreeHome(options.worktreeHome, labels.home);
+  const budget = labels.budget ?? formatDuration(options.perSkillBudgetMs);
+  const section = (title: string, lines: string[]): string =>
+    `${title}\n${(lines.length ? lines : ['(none)']).map((l) => `  ${l}`).join('\n')}\n`;
+  const count = plan.queue.length;
+  return [
+    section(`Resolved queue (${count} ${count === 1 ? 'skill' : 'skills'}):`, plan.queue),
+    section(
+      'Per-skill worktrees:',
+      plan.queue.map((s) => `${s} -> ${worktreePath(home, s)}`),
+    ),
+    section('Per-skill budget:', [`budget=${budget} iterations=${options.perSkillIterations}`]),
+    section(
+      'Excluded by skip-list:',
+      plan.excludedBySkipList.map((e) => `${e.skill}  (skip-list: ${e.source})`),
+    ),
+    section(
+      'Excluded by cross-night-resume filter:',
+      plan.excludedByFreshness.map(
+        (e) => `${e.skill}  (results.tsv mtime: ${formatUtcSeconds(e.lastRunAt)})`,
+      ),
+    ),
+  ].join('\n');
+}
+
+/** `--dry-run --json`: the same plan for scripts (and the Action). Paths here are absolute. */
+export interface DryRunPlanJson {
+  queue: string[];
+  worktrees: Array<{ skill: string; path: string; branch: string }>;
+  budget: { perSkillBudget: string; perSkillBudgetMs: number; perSkillIterations: number };
+  excludedBySkipList: Array<{ skill: string; source: 'embedded' | '--skip-list extension' }>;
+  excludedByFreshness: Array<{ skill: string; resultsTsvMtime: string }>;
+  empty: boolean;
+}
+
+export function dryRunPlanJson(
+  plan: QueuePlan,
+  options: IterateOptions,
+  labels: DryRunLabels = {},
+): DryRunPlanJson {
+  const home = path.resolve(options.worktreeHome).split(path.sep).join('/');
+  return {
+    queue: [...plan.queue],
+    worktrees: plan.queue.map((skill) => ({
+      skill,
+      path: worktreePath(home, skill),
+      branch: `skill-iterate/${skill}-<epoch>`,
+    })),
+    budget: {
+      perSkillBudget: labels.budget ?? formatDuration(options.perSkillBudgetMs),
+      perSkillBudgetMs: options.perSkillBudgetMs,
+      perSkillIterations: options.perSkillIterations,
+    },
+    excludedBySkipList: plan.excludedBySkipList.map((e) => ({ ...e })),
+    excludedByFreshness: plan.excludedByFreshness.map((e) => ({
+      skill: e.skill,
+      resultsTsvMtime: formatUtcSeconds(e.lastRunAt),
+    })),
+    empty: plan.queue.length === 0,
+  };
 }

@@ -1,13 +1,40 @@
-// CONTRACT STUB — owned by the scoring helper.
+/**
+ * Scores one SKILL.md (DESIGN.md § Scoring): the structural axis always; the absolute axis through one render
+ * per scenario (cached) and one grader call per (scenario, trial) for the pairs code cannot decide.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import type { SkillEvals } from '../core/evals.js';
-import type {
-  AbsoluteResult,
-  ScoreMode,
-  ScoreStatus,
-  ScoreWeights,
-  StructuralResult,
+import {
+  aggregate,
+  ambiguousReason,
+  combineScores,
+  decidePairs,
+  pairKey,
+  planScenario,
+  repairGraderAnswer,
+  type ScenarioPlan,
+  type Verdict,
+} from '../core/absolute.js';
+import {
+  DEFAULT_WEIGHTS,
+  type AbsoluteResult,
+  type ScoreMode,
+  type ScoreStatus,
+  type ScoreWeights,
+  type StructuralResult,
 } from '../core/score-types.js';
-import type { SkillModels, Usage } from '../llm/port.js';
+import { scoreStructure } from '../core/structural.js';
+import { ProviderOutputError } from '../llm/errors.js';
+import {
+  ModelOutputError,
+  ZERO_USAGE,
+  addUsage,
+  type GraderAnswer,
+  type ModelReply,
+  type SkillModels,
+  type Usage,
+} from '../llm/port.js';
 
 /** Renders keyed by (render model, SKILL.md content, scenario id). Lives for one run. */
 export class RenderCache {
@@ -21,6 +48,11 @@ export class RenderCache {
   get size(): number {
     return this.entries.size;
   }
+}
+
+export function renderCacheKey(renderModelId: string, skillMd: string, scenarioId: string): string {
+  const digest = createHash('sha256').update(skillMd, 'utf8').digest('hex');
+  return `${renderModelId}\u0000${digest}\u0000${scenarioId}`;
 }
 
 export interface ScoreRequest {
@@ -56,6 +88,220 @@ export interface SkillScore {
   trials: number;
 }
 
-export async function scoreSkill(_request: ScoreRequest): Promise<SkillScore> {
-  throw new Error('not implemented');
+/** Runs at most `limit` tasks at once, the rest in arrival order. */
+export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  const max = Math.max(1, Math.floor(limit) || 1);
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  const next = (): void => {
+    if (active >= max) return;
+    const start = waiting.shift();
+    if (start) start();
+  };
+  return <T>(task: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      waiting.push(() => {
+        active += 1;
+        Promise.resolve()
+          .then(task)
+          .then(resolve, reject)
+          .finally(() => {
+            active -= 1;
+            next();
+          });
+      });
+      next();
+    });
+}
+
+/** The grader stayed unusable after its one retry. */
+class UnparseableGrade extends Error {}
+
+function messageOf(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+function abortMessage(signal: AbortSignal): string {
+  return `scoring aborted: ${messageOf(signal.reason ?? 'aborted')}`;
+}
+
+interface AbsoluteOutcome {
+  status: ScoreStatus;
+  absolute: AbsoluteResult | null;
+  detail: string | undefined;
+  usage: Usage;
+  renders: Map<string, string>;
+}
+
+/** Renders and grades every scenario under the concurrency limit; the first failure stops the rest. */
+async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<AbsoluteOutcome> {
+  const { models, evals } = request;
+  const stop = new AbortController();
+  const signal = AbortSignal.any([request.signal, stop.signal]);
+  const limit = createLimiter(request.concurrency);
+  const renders = new Map<string, string>();
+  const trialVerdicts: Array<Map<string, Verdict>> = Array.from({ length: trials }, () => new Map());
+  let usage: Usage = ZERO_USAGE;
+  let failure: { status: ScoreStatus; detail: string } | undefined;
+
+  const fail = (status: ScoreStatus, detail: string): void => {
+    if (failure) return;
+    failure = { status, detail };
+    stop.abort(new Error(detail));
+  };
+
+  const call = <T>(fn: (s: AbortSignal) => Promise<ModelReply<T>>): Promise<T> =>
+    limit(async () => {
+      // Queued calls must not start once the score is decided or the caller gave up.
+      if (signal.aborted) throw signal.reason;
+      let reply: ModelReply<T>;
+      try {
+        reply = await fn(signal);
+      } catch (err) {
+        // An unusable answer was still paid for.
+        if (err instanceof ProviderOutputError && err.usage) usage = addUsage(usage, err.usage);
+        throw err;
+      }
+      usage = addUsage(usage, reply.usage);
+      return reply.value;
+    });
+
+  const gradeTrial = async (plan: ScenarioPlan, output: string, trial: number): Promise<void> => {
+    const input = {
+      skillName: request.skillName,
+      scenario: plan.scenario,
+      output,
+      assertions: plan.modelGraded.map((p) => ({
+        id: p.assertion.id,
+        statement: p.assertion.statement,
+        category: p.category.name,
+      })),
+      trial: trial + 1,
+    };
+    const ask = (): Promise<GraderAnswer> => call((s) => models.grade(input, s));
+    let answer: GraderAnswer;
+    try {
+      answer = await ask();
+    } catch (err) {
+      if (!(err instanceof ModelOutputError) || signal.aborted) throw err;
+      try {
+        answer = await ask();
+      } catch (again) {
+        if (again instanceof ModelOutputError && !signal.aborted) {
+          throw new UnparseableGrade(`scenario ${plan.scenario.id}, trial ${trial + 1}: ${again.message}`);
+        }
+        throw again;
+      }
+    }
+    const repaired = repairGraderAnswer(
+      answer.verdicts,
+      input.assertions.map((a) => a.id),
+    );
+    for (const [id, verdict] of repaired) {
+      trialVerdicts[trial]?.set(pairKey(plan.scenario.id, id), verdict);
+    }
+  };
+
+  const scoreScenario = async (plan: ScenarioPlan): Promise<void> => {
+    const key = renderCacheKey(models.renderModelId, request.skillMd, plan.scenario.id);
+    let output = request.cache.get(key);
+    if (output === undefined) {
+      output = await call((s) =>
+        models.render({ skillName: request.skillName, skillMd: request.skillMd, scenario: plan.scenario }, s),
+      );
+      request.cache.set(key, output);
+    }
+    renders.set(plan.scenario.id, output);
+    const ambiguous = ambiguousReason(output);
+    if (ambiguous !== undefined) return fail('ambiguous', ambiguous);
+    if (plan.modelGraded.length === 0) return;
+    const rendered = output;
+    await Promise.all(Array.from({ length: trials }, (_, t) => gradeTrial(plan, rendered, t)));
+  };
+
+  const plans = evals.scenarios.map((s) => planScenario(evals.evals, s));
+  const work = Promise.all(
+    plans.map((plan) =>
+      scoreScenario(plan).catch((err: unknown) => {
+        if (failure) return; // fallout of the stop we already triggered
+        if (request.signal.aborted) return fail('harness-error', abortMessage(request.signal));
+        if (err instanceof UnparseableGrade) return fail('unparseable', err.message);
+        fail('harness-error', messageOf(err));
+      }),
+    ),
+  );
+  // Return as soon as the caller aborts, even if a model implementation ignores its signal.
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<void>((resolve) => {
+    if (request.signal.aborted) return resolve();
+    onAbort = resolve;
+    request.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  await Promise.race([work, aborted]);
+  if (onAbort) request.signal.removeEventListener('abort', onAbort);
+  if (request.signal.aborted) fail('harness-error', abortMessage(request.signal));
+
+  if (failure) return { status: failure.status, absolute: null, detail: failure.detail, usage, renders };
+  const decided = decidePairs(plans, renders, trialVerdicts);
+  return {
+    status: 'ok',
+    absolute: aggregate(evals.evals, plans, decided),
+    detail: undefined,
+    usage,
+    renders,
+  };
+}
+
+/** For the [[ref]] lookup in the memory folders under .claude/projects: a missing folder has no entries. */
+function listDirOrEmpty(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+export async function scoreSkill(request: ScoreRequest): Promise<SkillScore> {
+  const trials = Math.max(1, Math.floor(request.trials) || 1);
+  const structural = scoreStructure(request.skillMd, {
+    skillDir: request.skillDir,
+    requiredSections: request.evals.requiredSections,
+    exists: (p) => existsSync(p),
+    listDir: listDirOrEmpty,
+  });
+  if (request.models.structuralOnly || request.mode === 'structural') {
+    return {
+      status: 'ok',
+      score: structural.score,
+      mode: 'structural',
+      structural,
+      absolute: null,
+      detail: undefined,
+      usage: ZERO_USAGE,
+      renders: new Map(),
+      trials,
+    };
+  }
+  const outcome = await gradeAbsolute(request, trials);
+  const score =
+    outcome.status === 'ok' && outcome.absolute
+      ? combineScores(
+          request.mode,
+          structural.score,
+          outcome.absolute.weighted_score,
+          request.weights ?? DEFAULT_WEIGHTS,
+        )
+      : null;
+  return {
+    status: outcome.status,
+    score,
+    mode: request.mode,
+    structural,
+    absolute: outcome.absolute,
+    detail: outcome.detail,
+    usage: outcome.usage,
+    renders: outcome.renders,
+    trials,
+  };
 }

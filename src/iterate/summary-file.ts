@@ -1,7 +1,34 @@
-// CONTRACT STUB — owned by the results/summary helper.
+/** Phase 4's writer: one markdown file per run under `<project>/docs/skill-iterate-runs/`. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { renderMorningSummary, summaryDate } from '../core/summary.js';
+import { RUNS_DIR } from './local-forge.js';
 import type { RunResult } from './ports.js';
 
+/** `YYYY-MM-DD`, then `YYYY-MM-DDb` … `YYYY-MM-DDz` (the seed's auto-disambiguation). */
+export function summaryFileNames(date: string): string[] {
+  const letters = Array.from({ length: 25 }, (_, i) => String.fromCharCode(0x62 + i));
+  return [`${date}.md`, ...letters.map((letter) => `${date}${letter}.md`)];
+}
+
 /** Writes docs/skill-iterate-runs/YYYY-MM-DD[b-z].md under the project; returns the path written. */
-export async function writeMorningSummary(_project: string, _run: RunResult): Promise<string> {
-  throw new Error('not implemented');
+export async function writeMorningSummary(project: string, run: RunResult): Promise<string> {
+  const dir = path.resolve(project, RUNS_DIR);
+  await mkdir(dir, { recursive: true });
+  const text = renderMorningSummary(run);
+  const names = summaryFileNames(summaryDate(run.startedAt));
+  for (const name of names) {
+    const file = path.join(dir, name);
+    try {
+      // 'wx' (exclusive create): two runs finishing together each get their own file, never a clobber.
+      await writeFile(file, text, { flag: 'wx' });
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  throw new Error(
+    `morning summary not written: ${path.join(dir, names[0] ?? '')} and its b-z variants all exist; ` +
+      `move some of them out of ${dir}`,
+  );
 }

@@ -1,6 +1,24 @@
-// CONTRACT STUB — owned by the provider helper.
-import type { SkillModels } from './port.js';
+/**
+ * Builds the engine's models from the role selection, the environment and explicit options. Every model
+ * id is parsed and every key checked here, before any work starts, so a missing key is one clear error
+ * instead of a crash in the middle of the night.
+ *
+ * Roles and defaults (README "Models"):
+ * - `--model` sets editor, render and grader; `--editor-model` / `--render-model` / `--grader-model`
+ *   override one role each.
+ * - A role left unset takes the default: `anthropic:claude-sonnet-4-5` when ANTHROPIC_API_KEY is set,
+ *   else `openai:gpt-5` when OPENAI_API_KEY is set, else `offline`.
+ */
 import { createOfflineModels } from './offline.js';
+import type { SkillModels } from './port.js';
+import type { CallSettings, RoleModel } from './call.js';
+import { resolveEndpoint, type EndpointOptions } from './endpoints.js';
+import type { Role } from './errors.js';
+import { createLanguageModel, type LanguageModelOptions } from './language-model.js';
+import { parseModelId, type ModelId } from './model-id.js';
+import { priceFor, pricesFromEnv, type PriceTable } from './prices.js';
+import { createProviderModels, type RoleSlot } from './providers.js';
+import { DEFAULT_RETRY_POLICY, type RetryHooks, type RetryPolicy } from './retry.js';
 
 export interface ModelSelection {
   /** `--model`: sets all three roles. */
@@ -10,12 +28,120 @@ export interface ModelSelection {
   graderModel?: string | undefined;
 }
 
+export interface ModelFactoryOptions extends EndpointOptions, LanguageModelOptions {
+  /** Per-attempt timeout of one model call (default 120 s). */
+  timeoutMs?: number | undefined;
+  retry?: Partial<RetryPolicy> | undefined;
+  /** Test seams and logging for the retry loop (injected sleep/random, a "retrying in …" logger). */
+  retryHooks?: RetryHooks | undefined;
+  /** Price overrides (USD per million tokens), on top of SKILLCLIMB_PRICES and the built-in table. */
+  prices?: PriceTable | undefined;
+  maxOutputTokens?: Partial<Record<Role, number>> | undefined;
+  /** Anthropic `cache_control` on the SKILL.md and the grader instructions (default true). */
+  promptCaching?: boolean | undefined;
+}
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_OUTPUT_TOKENS: Readonly<Record<Role, number>> = {
+  editor: 16_000,
+  render: 16_000,
+  grader: 8_000,
+};
+export const DEFAULT_ANTHROPIC_MODEL = 'anthropic:claude-sonnet-4-5';
+export const DEFAULT_OPENAI_MODEL = 'openai:gpt-5';
+export const ROLES: readonly Role[] = ['editor', 'render', 'grader'];
+
+/** The model a role gets when nothing selects one: by which key is present. */
+export function defaultModelFor(env: NodeJS.ProcessEnv): string {
+  if (env.ANTHROPIC_API_KEY?.trim()) return DEFAULT_ANTHROPIC_MODEL;
+  if (env.OPENAI_API_KEY?.trim()) return DEFAULT_OPENAI_MODEL;
+  return 'offline';
+}
+
+export type RoleIds = Record<Role, string>;
+
+/** Per role: its own selection, else `--model`, else the key-based default. */
+export function resolveRoleIds(selection: ModelSelection, env: NodeJS.ProcessEnv): RoleIds {
+  const fallback = selection.model ?? defaultModelFor(env);
+  return {
+    editor: selection.editorModel ?? fallback,
+    render: selection.renderModel ?? fallback,
+    grader: selection.graderModel ?? fallback,
+  };
+}
+
+export function callSettings(options: ModelFactoryOptions): CallSettings {
+  return {
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+    hooks: options.retryHooks ?? {},
+  };
+}
+
+/** One role's model, keys and endpoint resolved (throws the "needs ANTHROPIC_API_KEY" error). */
+export function buildRoleModel(
+  role: Role,
+  id: Exclude<ModelId, { provider: 'offline' }>,
+  env: NodeJS.ProcessEnv,
+  options: ModelFactoryOptions = {},
+): RoleModel {
+  const endpoint = resolveEndpoint(role, id, env, options);
+  const prices = { ...pricesFromEnv(env), ...options.prices };
+  const schemaCapable = id.provider !== 'openai-compatible' || options.compatibleStructuredOutputs === true;
+  return {
+    role,
+    id,
+    model: createLanguageModel(endpoint, id.model, options),
+    jsonMode: schemaCapable ? 'schema' : 'text',
+    price: priceFor(id.id, prices),
+    cacheSystemPrompt: id.provider === 'anthropic' && options.promptCaching !== false,
+    maxOutputTokens: options.maxOutputTokens?.[role] ?? DEFAULT_MAX_OUTPUT_TOKENS[role],
+  };
+}
+
+/** The AI SDK prints provider warnings to the console by default; a nightly log has no use for them. */
+function silenceSdkWarnings(): void {
+  if (globalThis.AI_SDK_LOG_WARNINGS === undefined) globalThis.AI_SDK_LOG_WARNINGS = false;
+}
+
 /**
  * Builds the engine's models from the selection and the environment. With nothing configured and no API
- * key in `env`, returns the offline provider. Throws a clear Error (before any work) when a key is missing.
+ * key in `env`, returns the offline provider. Throws a clear Error (before any work) when an id is bad,
+ * a key is missing, or render and grader disagree on being offline.
  */
-export function createModels(selection: ModelSelection, _env: NodeJS.ProcessEnv = process.env): SkillModels {
-  const any = selection.model ?? selection.editorModel ?? selection.renderModel ?? selection.graderModel;
-  if (any === undefined || any === 'offline') return createOfflineModels();
-  throw new Error(`model ${any}: real providers are not available yet`);
+export function createModels(
+  selection: ModelSelection,
+  env: NodeJS.ProcessEnv = process.env,
+  options: ModelFactoryOptions = {},
+): SkillModels {
+  const ids = resolveRoleIds(selection, env);
+  const parsed = {
+    editor: parseModelId(ids.editor),
+    render: parseModelId(ids.render),
+    grader: parseModelId(ids.grader),
+  };
+  if (ROLES.every((role) => parsed[role].provider === 'offline')) return createOfflineModels();
+  if ((parsed.render.provider === 'offline') !== (parsed.grader.provider === 'offline')) {
+    throw new Error(
+      `render model ${parsed.render.id} and grader model ${parsed.grader.id}: both must be offline (structural ` +
+        'scoring only) or both real models',
+    );
+  }
+  let offline: SkillModels | undefined;
+  // Created on first use, so a real editor with offline scoring never builds what it does not call.
+  const offlineSlot: SkillModels = {
+    label: 'offline',
+    structuralOnly: true,
+    renderModelId: 'offline',
+    propose: (input, signal) => (offline ??= createOfflineModels()).propose(input, signal),
+    render: (input, signal) => (offline ??= createOfflineModels()).render(input, signal),
+    grade: (input, signal) => (offline ??= createOfflineModels()).grade(input, signal),
+  };
+  const slot = (role: Role): RoleSlot => {
+    const id = parsed[role];
+    return id.provider === 'offline' ? offlineSlot : buildRoleModel(role, id, env, options);
+  };
+  const slots = { editor: slot('editor'), render: slot('render'), grader: slot('grader') };
+  silenceSdkWarnings();
+  return createProviderModels({ ...slots, settings: callSettings(options) });
 }

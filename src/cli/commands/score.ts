@@ -1,8 +1,206 @@
-// CONTRACT STUB — owned by the scoring helper.
+/** `skillclimb score <skill-folder>`: scores one skill once, no edits (useful on its own in a PR check). */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Command } from 'commander';
+import { EvalsFileError, loadSkillEvals, type SkillEvals } from '../../core/evals.js';
+import { METRIC_NAMES, type ScoreMode } from '../../core/score-types.js';
+import { createModels } from '../../llm/factory.js';
+import type { SkillModels } from '../../llm/port.js';
+import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js';
 import type { CliIo } from '../io.js';
 
-/** `skillclimb score <skill-folder> [--mode] [--trials] [--json]`. */
-export function scoreCommand(_io: CliIo): Command {
-  return new Command('score').description('Score one skill once, no edits (not implemented yet)');
+const MODES: readonly ScoreMode[] = ['composite', 'structural', 'absolute'];
+const DEFAULT_CONCURRENCY = 4;
+
+interface ScoreFlags {
+  mode: string;
+  trials: string;
+  json?: boolean;
+  concurrency: string;
+  model?: string;
+  renderModel?: string;
+  graderModel?: string;
+}
+
+/** The `--json` document: the issue's shape plus `status` and `mode`. */
+export function scoreJson(result: SkillScore): Record<string, unknown> {
+  return {
+    score: result.score,
+    status: result.status,
+    mode: result.mode,
+    structural: { score: result.structural.score, metrics: result.structural.metrics },
+    absolute: result.absolute
+      ? {
+          weighted_score: result.absolute.weighted_score,
+          passed: result.absolute.passed,
+          total: result.absolute.total,
+          failed_assertions: result.absolute.failed_assertions,
+          passing_pairs: result.absolute.passing_pairs,
+        }
+      : null,
+  };
+}
+
+function fixed(n: number | null): string {
+  return n === null ? 'NULL' : n.toFixed(6);
+}
+
+function detailValue(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(4);
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value) && value.length > 0) return value.map((v) => String(v)).join(',');
+  return undefined;
+}
+
+/** The counts behind a metric's score (`present=2 required=3 missing=Limitations`), empty lists left out. */
+function metricDetail(metric: Record<string, unknown>): string {
+  return Object.entries(metric)
+    .filter(([key]) => key !== 'score')
+    .map(([key, value]) => [key, detailValue(value)] as const)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
+}
+
+export function formatScoreReport(skill: string, models: SkillModels, result: SkillScore): string {
+  const out: string[] = [];
+  out.push(`skill: ${skill}`);
+  out.push(`models: ${models.label}`);
+  if (models.structuralOnly)
+    out.push('offline provider: graded structure only (pass --model for absolute grading)');
+  out.push(`mode: ${result.mode}${result.trials > 1 ? ` (${result.trials} trials, majority vote)` : ''}`);
+  out.push(`status: ${result.status}${result.detail ? ` (${result.detail})` : ''}`);
+  out.push(`score: ${fixed(result.score)}`);
+  out.push('');
+  out.push(`structural ${fixed(result.structural.score)}`);
+  const width = Math.max(...METRIC_NAMES.map((n) => n.length));
+  for (const name of METRIC_NAMES) {
+    const metric = result.structural.metrics[name];
+    const detail = metricDetail(metric);
+    out.push(`  ${name.padEnd(width)}  ${fixed(metric.score)}${detail ? `  ${detail}` : ''}`);
+  }
+  const absolute = result.absolute;
+  if (absolute) {
+    out.push('');
+    out.push(`absolute ${fixed(absolute.weighted_score)}  (${absolute.passed}/${absolute.total} pairs pass)`);
+    for (const c of absolute.categories) {
+      out.push(`  ${c.name} (weight ${c.weight}): ${c.passed}/${c.total}  ${fixed(c.score)}`);
+    }
+    if (absolute.failed_assertions.length > 0) {
+      out.push('  failed assertions:');
+      for (const f of absolute.failed_assertions) {
+        out.push(
+          `    #${f.assertion_id} ${f.scenario_id} [${f.category_name}, ${f.defect_type}] ${f.statement}`,
+        );
+        if (f.grader_reason) out.push(`      reason: ${f.grader_reason}`);
+      }
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function positiveInt(flag: string, raw: string): number | string {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1) {
+    return `${flag}: expected a positive integer, got "${raw}"`;
+  }
+  return n;
+}
+
+export interface ScoreCommandOptions {
+  /** Injected by tests (the scripted double); defaults to the real factory. */
+  createModels?: typeof createModels;
+}
+
+async function runScore(
+  io: CliIo,
+  folder: string,
+  flags: ScoreFlags,
+  options: ScoreCommandOptions,
+): Promise<void> {
+  const usage = (message: string): void => {
+    io.err(`skillclimb score: ${message}\n`);
+    io.exitCode = 2;
+  };
+  if (!MODES.includes(flags.mode as ScoreMode)) {
+    return usage(`--mode: expected one of ${MODES.join(', ')}, got "${flags.mode}"`);
+  }
+  const mode = flags.mode as ScoreMode;
+  const trials = positiveInt('--trials', flags.trials);
+  if (typeof trials === 'string') return usage(trials);
+  const concurrency = positiveInt('--concurrency', flags.concurrency);
+  if (typeof concurrency === 'string') return usage(concurrency);
+
+  const skillDir = path.resolve(io.cwd, folder);
+  const skillFile = path.join(skillDir, 'SKILL.md');
+  if (!existsSync(skillFile)) return usage(`${skillFile}: file not found (expected a skill folder)`);
+
+  let models: SkillModels;
+  try {
+    models = (options.createModels ?? createModels)(
+      { model: flags.model, renderModel: flags.renderModel, graderModel: flags.graderModel },
+      io.env,
+    );
+  } catch (err) {
+    return usage((err as Error).message);
+  }
+  if (mode === 'absolute' && models.structuralOnly) {
+    return usage(
+      '--mode absolute needs a render and a grader model, but the offline provider grades structure only; ' +
+        'pass --model <provider:model> (or --render-model and --grader-model), or use --mode structural',
+    );
+  }
+
+  let evals: SkillEvals;
+  try {
+    evals = await loadSkillEvals(skillDir);
+  } catch (err) {
+    if (err instanceof EvalsFileError) {
+      return usage(`${path.join(skillDir, 'evals', err.file)}: ${err.message.slice(err.file.length + 2)}`);
+    }
+    throw err;
+  }
+
+  const skillMd = (await readFile(skillFile, 'utf8')).replace(/^\uFEFF/, '');
+  const skill = path.basename(skillDir);
+  const controller = new AbortController();
+  const result = await scoreSkill({
+    skillName: skill,
+    skillDir,
+    skillMd,
+    evals,
+    models,
+    mode,
+    trials,
+    concurrency,
+    signal: controller.signal,
+    cache: new RenderCache(),
+  });
+
+  if (flags.json) io.out(`${JSON.stringify(scoreJson(result), null, 2)}\n`);
+  else io.out(formatScoreReport(skill, models, result));
+  if (result.status !== 'ok') {
+    if (flags.json) io.err(`skillclimb score: ${result.status}: ${result.detail ?? ''}\n`);
+    io.exitCode = 1;
+  } else {
+    io.exitCode = 0;
+  }
+}
+
+/** `skillclimb score <skill-folder> [--mode] [--trials] [--json] [--concurrency] [--model …]`. */
+export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Command {
+  return new Command('score')
+    .description('Score one skill once, no edits (structural metrics, model-graded evals, composite)')
+    .argument('<skill-folder>', 'folder holding SKILL.md and evals/')
+    .option('--mode <mode>', `scoring mode: ${MODES.join(' | ')}`, 'composite')
+    .option('--trials <n>', 'grader trials per scenario (majority vote; the renders are reused)', '1')
+    .option('--concurrency <n>', 'model calls in flight at once', String(DEFAULT_CONCURRENCY))
+    .option('--json', 'print one JSON document (for scripts and PR checks)')
+    .option('--model <id>', 'provider:model for every role')
+    .option('--render-model <id>', 'provider:model that renders the scenarios')
+    .option('--grader-model <id>', 'provider:model that grades the renders')
+    .action(async (folder: string, flags: ScoreFlags) => {
+      await runScore(io, folder, flags, options);
+    });
 }

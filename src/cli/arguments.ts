@@ -1,0 +1,43 @@
+/** Option-value parsers for commander: a bad value becomes an error that names the flag (exit 2). */
+import { InvalidArgumentError } from 'commander';
+import { DurationError, parseDuration } from '../core/duration.js';
+import { isValidSkillName } from '../iterate/queue-file.js';
+
+/** Validates a duration (`1h`, `30m`, `90s`, `1h30m`) and keeps the text as typed, for the plan. */
+export function durationArgument(value: string): string {
+  try {
+    parseDuration(value);
+  } catch (err) {
+    if (err instanceof DurationError) throw new InvalidArgumentError(err.message);
+    throw err;
+  }
+  return value.trim();
+}
+
+export function positiveIntegerArgument(value: string): number {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) <= 0 || !Number.isSafeInteger(Number(trimmed))) {
+    throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
+  }
+  return Number(trimmed);
+}
+
+export function positiveNumberArgument(value: string): number {
+  const trimmed = value.trim();
+  const n = Number(trimmed);
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) || !(n > 0)) {
+    throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
+  }
+  return n;
+}
+
+/** `a,b` (repeatable): skill names to add to the embedded skip-list. */
+export function skipListArgument(value: string, previous: string[] | undefined): string[] {
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = names.find((n) => !isValidSkillName(n));
+  if (bad !== undefined) throw new InvalidArgumentError(`"${bad}" is not a skill name`);
+  return [...(previous ?? []), ...names];
+}

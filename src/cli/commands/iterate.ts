@@ -1,0 +1,191 @@
+/** `skillclimb iterate`: the seed's skill-iterate on a local checkout (or only its plan, with --dry-run). */
+import { Command, Option } from 'commander';
+import os from 'node:os';
+import path from 'node:path';
+import { EvalsFileError, loadSkillEvals } from '../../core/evals.js';
+import type { ScoreMode } from '../../core/score-types.js';
+import { parseDuration } from '../../core/duration.js';
+import type { SkillclimbConfig } from '../../config/config.js';
+import { createMtimeFreshness } from '../../iterate/freshness.js';
+import { createLocalPorts } from '../../iterate/local-ports.js';
+import type { IterateOptions, Logger } from '../../iterate/ports.js';
+import { runPreflight, skillDir } from '../../iterate/preflight.js';
+import { dryRunPlanJson, formatDryRunPlan, resolveQueue } from '../../iterate/queue.js';
+import { runIterate } from '../../iterate/run.js';
+import {
+  durationArgument,
+  positiveIntegerArgument,
+  positiveNumberArgument,
+  skipListArgument,
+} from '../arguments.js';
+import type { CliIo } from '../io.js';
+import { createCliLogger } from '../logger.js';
+import { loadProjectModels } from '../project-models.js';
+
+export const DEFAULT_BUDGET = '1h';
+export const DEFAULT_ITERATIONS = 12;
+export const DEFAULT_CONCURRENCY = 4;
+export const ITERATION_TIMEOUT_MS = 600_000;
+
+/** commander's parsed values (camel-cased flag names). */
+interface IterateFlags {
+  project?: string;
+  skill?: string;
+  queue?: string;
+  perSkillBudget: string;
+  perSkillIterations: number;
+  skipList?: string[];
+  calibrate?: boolean;
+  dryRun?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  mode: ScoreMode;
+  concurrency: number;
+  model?: string;
+  editorModel?: string;
+  renderModel?: string;
+  graderModel?: string;
+  maxCostUsd?: number;
+  worktreeHome?: string;
+}
+
+export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOptions {
+  return {
+    project: path.resolve(cwd, flags.project ?? '.'),
+    skill: flags.skill,
+    queueFile: flags.queue === undefined ? undefined : path.resolve(cwd, flags.queue),
+    perSkillBudgetMs: parseDuration(flags.perSkillBudget),
+    perSkillIterations: flags.perSkillIterations,
+    skipList: flags.skipList ?? [],
+    calibrate: flags.calibrate === true,
+    dryRun: flags.dryRun === true,
+    mode: flags.mode,
+    concurrency: flags.concurrency,
+    iterationTimeoutMs: ITERATION_TIMEOUT_MS,
+    worktreeHome: path.resolve(cwd, flags.worktreeHome ?? os.homedir()),
+    maxCostUsd: flags.maxCostUsd,
+  };
+}
+
+/** A dry run looks further than the pre-flight: discovered skills whose eval files do not parse. */
+async function warnUnparseableEvals(options: IterateOptions, queue: string[], log: Logger): Promise<void> {
+  for (const skill of queue) {
+    try {
+      await loadSkillEvals(skillDir(options.project, skill));
+    } catch (err) {
+      if (!(err instanceof EvalsFileError)) throw err;
+      log.warn(
+        `${skill}: .claude/skills/${skill}/evals/${err.message}; fix it before this skill can be scored`,
+      );
+    }
+  }
+}
+
+async function dryRun(io: CliIo, flags: IterateFlags, options: IterateOptions, log: Logger): Promise<void> {
+  const now = io.now?.() ?? new Date();
+  const preflight = await runPreflight(options, { log, now: () => now }, false);
+  const plan = await resolveQueue(
+    options,
+    preflight.skipList,
+    preflight.explicit,
+    createMtimeFreshness(options.project),
+    now,
+  );
+  if (preflight.explicit === undefined) await warnUnparseableEvals(options, plan.queue, log);
+  const labels = { budget: flags.perSkillBudget };
+  io.out(
+    flags.json
+      ? `${JSON.stringify(dryRunPlanJson(plan, options, labels), null, 2)}\n`
+      : formatDryRunPlan(plan, options, labels),
+  );
+}
+
+/** Settings the config file may give when the flag was not on the command line. */
+function applyConfig(options: IterateOptions, config: SkillclimbConfig, fromCli: (flag: string) => boolean) {
+  return {
+    ...options,
+    mode: fromCli('mode') ? options.mode : (config.mode ?? options.mode),
+    concurrency: fromCli('concurrency') ? options.concurrency : (config.concurrency ?? options.concurrency),
+    maxCostUsd: options.maxCostUsd ?? config.maxCostUsd,
+  };
+}
+
+async function realRun(
+  io: CliIo,
+  flags: IterateFlags,
+  cliOptions: IterateOptions,
+  log: Logger,
+  fromCli: (flag: string) => boolean,
+): Promise<void> {
+  const { models, config } = await loadProjectModels({
+    project: cliOptions.project,
+    flags,
+    env: io.env,
+    log,
+  });
+  const options = applyConfig(cliOptions, config, fromCli);
+  log.info(`models: ${models.label}`);
+  const ports = createLocalPorts(options, { models, log, ...(io.now ? { now: io.now } : {}) });
+  const result = await runIterate(options, ports);
+  if (flags.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
+}
+
+export function iterateCommand(io: CliIo): Command {
+  return new Command('iterate')
+    .description(
+      'Hill-climb every scorable .claude/skills/<name>/SKILL.md against its evals, one worktree per skill',
+    )
+    .option('--project <path>', 'project whose .claude/skills/ to iterate (default: current directory)')
+    .addOption(new Option('--skill <name>', 'iterate only this skill').conflicts('queue'))
+    .option('--queue <file>', 'file with one skill name per line (# comments allowed); replaces discovery')
+    .option(
+      '--per-skill-budget <dur>',
+      'wall-clock cap per skill: 1h, 30m, 90s, 1h30m',
+      durationArgument,
+      DEFAULT_BUDGET,
+    )
+    .option(
+      '--per-skill-iterations <n>',
+      'iteration cap per skill',
+      positiveIntegerArgument,
+      DEFAULT_ITERATIONS,
+    )
+    .option(
+      '--skip-list <names>',
+      'comma-separated skills to exclude beyond the embedded skip-list',
+      skipListArgument,
+    )
+    .option('--calibrate', 'run adversarial-mutation calibration before iterating each skill')
+    .option('--dry-run', 'print the resolved queue, worktrees and budget, then exit (takes no lock)')
+    .option('--json', 'print the plan (with --dry-run) or the run result as JSON on stdout')
+    .option('--quiet', 'do not print per-iteration progress')
+    .addOption(
+      new Option('--mode <mode>', 'scoring mode')
+        .choices(['composite', 'structural', 'absolute'])
+        .default('composite'),
+    )
+    .option(
+      '--concurrency <n>',
+      'concurrent renders/grades per scoring pass',
+      positiveIntegerArgument,
+      DEFAULT_CONCURRENCY,
+    )
+    .option('--model <id>', 'provider:model for every role (editor, render, grader)')
+    .option('--editor-model <id>', 'provider:model that proposes edits')
+    .option('--render-model <id>', 'provider:model that runs the skill on each scenario')
+    .option('--grader-model <id>', 'provider:model that grades the renders')
+    .option(
+      '--max-cost-usd <n>',
+      'stop between iterations once the estimated cost reaches this',
+      positiveNumberArgument,
+    )
+    .option('--worktree-home <dir>', 'parent folder of the per-skill worktrees (default: home directory)')
+    .action(async (flags: IterateFlags, command: Command) => {
+      const options = buildIterateOptions(flags, io.cwd);
+      const log = createCliLogger(io, { quiet: flags.quiet === true, json: flags.json === true });
+      const fromCli = (flag: string) => command.getOptionValueSource(flag) === 'cli';
+      if (options.dryRun) await dryRun(io, flags, options, log);
+      else await realRun(io, flags, options, log, fromCli);
+      io.exitCode = 0;
+    });
+}

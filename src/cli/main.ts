@@ -1,0 +1,66 @@
+/** The `skillclimb` command line: parses argv with commander and maps every outcome to an exit code. */
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { PreflightHalt } from '../iterate/preflight.js';
+import { doctorCommand } from './commands/doctor.js';
+import { iterateCommand } from './commands/iterate.js';
+import { scoreCommand } from './commands/score.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE_OR_HALT, UsageError } from './errors.js';
+import { createProcessIo, type CliIo } from './io.js';
+
+/** Read at run time: the same relative path works from src/cli (tests) and build/cli (the bin). */
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version?: string;
+  };
+  return pkg.version ?? '0.0.0';
+}
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('skillclimb')
+    .description('Hill-climb agent skills against their evals, and run model review loops on pull requests.')
+    .version(packageVersion(), '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.out(text),
+      writeErr: (text) => io.err(text),
+    })
+    .showHelpAfterError('(add --help for usage)');
+  for (const command of [iterateCommand(io), scoreCommand(io), doctorCommand(io)]) {
+    // addCommand does not inherit exitOverride / output settings the way .command() does.
+    command.copyInheritedSettings(program);
+    program.addCommand(command);
+  }
+  return program;
+}
+
+function reportFailure(err: unknown, io: CliIo): number {
+  if (err instanceof CommanderError) {
+    // help and --version "exit" with 0; everything else the parser rejects is bad usage.
+    return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE_OR_HALT;
+  }
+  if (err instanceof PreflightHalt) {
+    io.err(`pre-flight halt: ${err.message}\n`);
+    return EXIT_USAGE_OR_HALT;
+  }
+  if (err instanceof UsageError) {
+    io.err(`error: ${err.message}\n`);
+    return EXIT_USAGE_OR_HALT;
+  }
+  const error = err instanceof Error ? err : new Error(String(err));
+  io.err(`error: ${error.message}\n`);
+  if (io.env.SKILLCLIMB_DEBUG && error.stack) io.err(`${error.stack}\n`);
+  return EXIT_FAILURE;
+}
+
+/** Runs one `skillclimb …` invocation; resolves the exit code (0 ok, 1 unexpected failure, 2 halt / usage). */
+export async function main(argv: string[], io: CliIo = createProcessIo()): Promise<number> {
+  io.exitCode = EXIT_OK;
+  try {
+    await buildProgram(io).parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    io.exitCode = reportFailure(err, io);
+  }
+  return io.exitCode;
+}

@@ -1,0 +1,169 @@
+/**
+ * `skillclimb.config.json` at the project root: models per role, price overrides, budget, concurrency,
+ * scoring mode and provider endpoints. Keys never go in this file (it is committed); they stay in the
+ * environment. Precedence everywhere: command-line flags > this file > environment defaults.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { formatJsonPath } from '../core/evals.js';
+import { defaultModelFor, type ModelFactoryOptions, type ModelSelection } from '../llm/factory.js';
+import { parseModelId } from '../llm/model-id.js';
+import { PriceTableSchema, pricesFromEnv } from '../llm/prices.js';
+
+export const CONFIG_FILE = 'skillclimb.config.json';
+
+const ModelIdString = z.string().superRefine((value, ctx) => {
+  try {
+    parseModelId(value);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+  }
+});
+
+const UrlString = z
+  .string()
+  .refine((value) => /^https?:\/\/[^\s]+$/.test(value), 'expected an http:// or https:// URL');
+
+export const ConfigSchema = z
+  .object({
+    $schema: z.string().optional(),
+    models: z
+      .object({
+        /** All three roles, like `--model`. */
+        default: ModelIdString.optional(),
+        editor: ModelIdString.optional(),
+        render: ModelIdString.optional(),
+        grader: ModelIdString.optional(),
+      })
+      .strict()
+      .optional(),
+    /** USD per million tokens, keyed by `provider:model` or bare model name. */
+    prices: PriceTableSchema.optional(),
+    maxCostUsd: z.number().positive().optional(),
+    concurrency: z.int().min(1).max(64).optional(),
+    mode: z.enum(['composite', 'structural', 'absolute']).optional(),
+    /** Per-attempt model call timeout in seconds (default 120). */
+    timeoutSeconds: z.number().positive().max(3600).optional(),
+    endpoints: z
+      .object({
+        anthropic: UrlString.optional(),
+        openai: UrlString.optional(),
+        openaiCompatible: UrlString.optional(),
+      })
+      .strict()
+      .optional(),
+    openaiCompatible: z
+      .object({
+        /** The server accepts `response_format: json_schema` (vLLM, recent ollama, LiteLLM → OpenAI/Azure). */
+        structuredOutputs: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type SkillclimbConfig = z.infer<typeof ConfigSchema>;
+
+/** A config problem, naming the file and the field: `skillclimb.config.json: models.grader: …`. */
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    detail: string,
+  ) {
+    super(field ? `${file}: ${field}: ${detail}` : `${file}: ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseConfig(text: string, file = CONFIG_FILE): SkillclimbConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    throw new ConfigError(file, '', `not valid JSON (${(err as Error).message})`);
+  }
+  const result = ConfigSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    if (!issue) throw new ConfigError(file, '', 'invalid');
+    let detail = issue.message;
+    const typeError = /^Invalid input: (expected .*)$/.exec(detail);
+    if (typeError?.[1]) detail = typeError[1];
+    if (issue.code === 'unrecognized_keys') {
+      detail = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    }
+    throw new ConfigError(file, formatJsonPath(issue.path), detail);
+  }
+  return result.data;
+}
+
+/** Reads `<project>/skillclimb.config.json`; an absent file is an empty config. */
+export async function loadConfig(project: string): Promise<SkillclimbConfig> {
+  const file = path.join(project, CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ConfigError(file, '', `cannot read (${(err as Error).message})`);
+  }
+  return parseConfig(text, file);
+}
+
+export interface ModelFlags {
+  model?: string | undefined;
+  editorModel?: string | undefined;
+  renderModel?: string | undefined;
+  graderModel?: string | undefined;
+}
+
+export type ModelSource = 'flag' | 'config' | 'default';
+
+export interface ResolvedModelSelection extends ModelSelection {
+  editorModel: string;
+  renderModel: string;
+  graderModel: string;
+  /** Where each role's id came from, for the run header ("grader=openai:gpt-5 (config)"). */
+  sources: { editor: ModelSource; render: ModelSource; grader: ModelSource };
+}
+
+/**
+ * Each role's model id: its own flag, else `--model`, else the config's role, else the config's
+ * `models.default`, else the environment default (a key → its provider's default model, no key → offline).
+ * The result is a complete ModelSelection for `createModels(selection, env, modelOptionsFromConfig(…))`.
+ */
+export function resolveModelSelection(input: {
+  flags: ModelFlags;
+  config: SkillclimbConfig;
+  env: NodeJS.ProcessEnv;
+}): ResolvedModelSelection {
+  const { flags, config, env } = input;
+  const fallback = defaultModelFor(env);
+  const pick = (flag: string | undefined, configured: string | undefined): [string, ModelSource] => {
+    if (flag !== undefined) return [flag, 'flag'];
+    if (flags.model !== undefined) return [flags.model, 'flag'];
+    if (configured !== undefined) return [configured, 'config'];
+    if (config.models?.default !== undefined) return [config.models.default, 'config'];
+    return [fallback, 'default'];
+  };
+  const [editorModel, editor] = pick(flags.editorModel, config.models?.editor);
+  const [renderModel, render] = pick(flags.renderModel, config.models?.render);
+  const [graderModel, grader] = pick(flags.graderModel, config.models?.grader);
+  return { editorModel, renderModel, graderModel, sources: { editor, render, grader } };
+}
+
+/** The createModels options a config implies: prices (over SKILLCLIMB_PRICES), endpoints, timeout. */
+export function modelOptionsFromConfig(
+  config: SkillclimbConfig,
+  env: NodeJS.ProcessEnv,
+): ModelFactoryOptions {
+  return {
+    prices: { ...pricesFromEnv(env), ...config.prices },
+    anthropicBaseUrl: config.endpoints?.anthropic,
+    openaiBaseUrl: config.endpoints?.openai,
+    compatibleBaseUrl: config.endpoints?.openaiCompatible,
+    compatibleStructuredOutputs: config.openaiCompatible?.structuredOutputs,
+    timeoutMs: config.timeoutSeconds === undefined ? undefined : config.timeoutSeconds * 1000,
+  };
+}

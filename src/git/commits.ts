@@ -1,0 +1,34 @@
+/** Commits, resets and reads inside one checkout (the per-skill worktree), always by explicit directory. */
+import { committerConfig, runGit } from './client.js';
+
+/** Git paths use forward slashes whatever the platform. */
+function gitPath(relPath: string): string {
+  return relPath.split('\\').join('/');
+}
+
+/**
+ * Seed Step C: `git -C <dir> add <file> && git -C <dir> commit -m <message>`; returns the 7-char SHA.
+ * Hooks are skipped (`--no-verify`): iteration commits are bookkeeping on a private branch, and a slow or
+ * failing project hook would turn every iteration into a crash.
+ */
+export async function commitFile(dir: string, relPath: string, message: string): Promise<string> {
+  const oneLine = message.replace(/\s+/g, ' ').trim() || 'skill-iterate edit';
+  await runGit(dir, 'add', ['add', '--', gitPath(relPath)]);
+  await runGit(dir, 'commit', ['commit', '--no-verify', '-m', oneLine], await committerConfig(dir));
+  return (await runGit(dir, 'rev-parse HEAD', ['rev-parse', 'HEAD'])).trim().slice(0, 7);
+}
+
+/** Seed Step F revert: `git -C <dir> reset --hard HEAD~1`. */
+export async function resetToParent(dir: string): Promise<void> {
+  await runGit(dir, 'reset --hard HEAD~1', ['reset', '--hard', 'HEAD~1']);
+}
+
+/** Drops uncommitted changes to tracked files (after a failed commit left an edit in the working tree). */
+export async function discardChanges(dir: string): Promise<void> {
+  await runGit(dir, 'reset --hard HEAD', ['reset', '--hard', 'HEAD']);
+}
+
+/** `git -C <dir> show <commit>:<path>`. */
+export async function showFileAt(dir: string, commit: string, relPath: string): Promise<string> {
+  return runGit(dir, 'show', ['show', `${commit}:${gitPath(relPath)}`]);
+}

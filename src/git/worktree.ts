@@ -1,0 +1,100 @@
+/** The per-skill worktree and branch of seed Phase 2 "Worktree setup" and Phase 3 "Worktree cleanup". */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { runGit } from './client.js';
+
+export function worktreePathFor(home: string, skill: string, epoch: number): string {
+  return path.join(home, `worktree_skill-iterate-${skill}-${epoch}`);
+}
+
+export function branchNameFor(skill: string, epoch: number): string {
+  return `skill-iterate/${skill}-${epoch}`;
+}
+
+export interface Worktree {
+  path: string;
+  branch: string;
+  /** The branch checked out in the project (`HEAD` when detached). */
+  baseBranch: string;
+  /** Full SHA of the base HEAD the worktree was created from. */
+  baseCommit: string;
+}
+
+export async function currentBranch(dir: string): Promise<string> {
+  return (await runGit(dir, 'rev-parse --abbrev-ref HEAD', ['rev-parse', '--abbrev-ref', 'HEAD'])).trim();
+}
+
+export async function headCommit(dir: string): Promise<string> {
+  return (await runGit(dir, 'rev-parse HEAD', ['rev-parse', 'HEAD'])).trim();
+}
+
+/** `git -C <project> worktree add -b skill-iterate/<skill>-<epoch> <home>/worktree_skill-iterate-<skill>-<epoch> <base HEAD>`. */
+export async function createWorktree(input: {
+  project: string;
+  home: string;
+  skill: string;
+  epoch: number;
+}): Promise<Worktree> {
+  const baseBranch = await currentBranch(input.project);
+  const baseCommit = await headCommit(input.project);
+  const worktreePath = worktreePathFor(input.home, input.skill, input.epoch);
+  const branch = branchNameFor(input.skill, input.epoch);
+  await mkdir(input.home, { recursive: true });
+  await runGit(input.project, 'worktree add', ['worktree', 'add', '-b', branch, worktreePath, baseCommit]);
+  return { path: worktreePath, branch, baseBranch, baseCommit };
+}
+
+export interface RemoveWorktreeOptions {
+  /** Pause before the single retry (the seed's 2 seconds; AV scanners and lingering handles let go). */
+  retryDelayMs?: number;
+  warn?: (message: string) => void;
+}
+
+/**
+ * `worktree remove --force`, retried once after a pause. A second failure is a warning, not a halt: an
+ * orphaned worktree is recoverable (the next run's pre-flight re-warns), a halted queue is not.
+ * Returns whether the worktree is gone.
+ */
+export async function removeWorktree(
+  project: string,
+  worktreePath: string,
+  options: RemoveWorktreeOptions = {},
+): Promise<boolean> {
+  const args = ['worktree', 'remove', '--force', worktreePath];
+  try {
+    await runGit(project, 'worktree remove', args);
+    return true;
+  } catch {
+    await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? 2000));
+  }
+  try {
+    await runGit(project, 'worktree remove', args);
+    return true;
+  } catch {
+    options.warn?.(`worktree at ${worktreePath} could not be removed; leaving for manual cleanup`);
+    return false;
+  }
+}
+
+/** `git -C <project> branch -D <branch>`. */
+export async function deleteBranch(project: string, branch: string): Promise<void> {
+  await runGit(project, 'branch -D', ['branch', '-D', branch]);
+}
+
+/**
+ * Seed Phase 3 cleanup after a merge or a no-improvement: remove the worktree (one retry), then delete its
+ * branch. Never throws: a leftover is a warning for the operator, not a reason to stop the queue.
+ */
+export async function discardWorktree(
+  project: string,
+  worktree: { path: string; branch: string },
+  options: RemoveWorktreeOptions = {},
+): Promise<void> {
+  const removed = await removeWorktree(project, worktree.path, options);
+  if (!removed) return; // the branch is still checked out there; deleting it would fail too
+  try {
+    await deleteBranch(project, worktree.branch);
+  } catch (err) {
+    options.warn?.(`branch ${worktree.branch} could not be deleted: ${(err as Error).message}`);
+  }
+}

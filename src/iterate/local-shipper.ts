@@ -1,0 +1,68 @@
+/**
+ * The CLI's shipper (seed Phase 3 "keep (merge to master)"): the clean-base check, then
+ * `git -C <project> merge --squash skill-iterate/<skill>-<epoch>` and one commit with the canonical message
+ * on the checked-out base branch. The worktree is never entered; on success it is removed with its branch.
+ */
+import { SquashConflictError, checkCleanBase, squashMerge } from '../git/squash.js';
+import { currentBranch, discardWorktree } from '../git/worktree.js';
+import type { Logger, ShipOutcome, Shipper } from './ports.js';
+
+/** The run's own results.tsv rows must not make the base look dirty (they are the run's audit trail). */
+export function isRunOwnFile(gitPath: string): boolean {
+  return /^\.claude\/skills\/[^/]+\/evals\/results\.tsv$/.test(gitPath);
+}
+
+export interface LocalShipperOptions {
+  /** Pause before the worktree-removal retry (the seed's 2 s). */
+  retryDelayMs?: number;
+}
+
+export function createLocalShipper(project: string, log: Logger, options: LocalShipperOptions = {}): Shipper {
+  return {
+    async ship(request): Promise<ShipOutcome> {
+      const base = await checkCleanBase(project, isRunOwnFile);
+      if (!base.clean) {
+        log.warn(
+          `${request.skill}: ship_status=skipped (dirty-master): ${base.dirty.length} tracked file(s) changed ` +
+            `in ${project} (${base.dirty.slice(0, 5).join(', ')}); worktree kept at ${request.worktreePath} ` +
+            `on branch ${request.branch} for a manual merge`,
+        );
+        return { status: 'skipped', reason: 'dirty-master', keepWorktree: true };
+      }
+      const checkedOut = await currentBranch(project);
+      if (checkedOut !== request.baseBranch) {
+        log.warn(
+          `${request.skill}: ${request.baseBranch} is no longer checked out in ${project} (now ${checkedOut}); ` +
+            `worktree kept at ${request.worktreePath} on branch ${request.branch}`,
+        );
+        return { status: 'skipped', reason: `base branch changed to ${checkedOut}`, keepWorktree: true };
+      }
+      let merged;
+      try {
+        merged = await squashMerge(project, request.branch, request.message);
+      } catch (err) {
+        if (!(err instanceof SquashConflictError)) throw err;
+        log.warn(`${request.skill}: ${err.message}; worktree kept at ${request.worktreePath}`);
+        return { status: 'skipped', reason: 'merge-conflict', keepWorktree: true };
+      }
+      if (merged.status === 'empty') {
+        return {
+          status: 'skipped',
+          reason: `nothing to merge: ${request.baseBranch} already has the change`,
+          keepWorktree: false,
+        };
+      }
+      await discardWorktree(
+        project,
+        { path: request.worktreePath, branch: request.branch },
+        { retryDelayMs: options.retryDelayMs, warn: (m) => log.warn(m) },
+      );
+      return {
+        status: 'shipped',
+        commit: merged.commit,
+        link: undefined,
+        detail: `squash-merged into ${request.baseBranch} as ${merged.commit}`,
+      };
+    },
+  };
+}

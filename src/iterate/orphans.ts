@@ -1,0 +1,41 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+/** The basename prefix of the per-skill worktrees (`worktree_skill-iterate-<skill>-<epoch>`). */
+export const WORKTREE_PREFIX = 'worktree_skill-iterate-';
+
+/** Parses `git worktree list --porcelain` into the paths whose folder name has the skill-iterate prefix. */
+export function skillIterateWorktrees(porcelain: string): string[] {
+  return porcelain
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('worktree '))
+    .map((line) => line.slice('worktree '.length))
+    .filter((p) => path.basename(p).startsWith(WORKTREE_PREFIX));
+}
+
+/**
+ * Worktrees of `project` left behind by an earlier run (reported, never removed: the operator decides).
+ * Resolves null when `project` is not inside a git repository.
+ */
+export async function findOrphanWorktrees(project: string): Promise<string[] | null> {
+  try {
+    const { stdout } = await execFileAsync('git', ['-C', project, 'worktree', 'list', '--porcelain'], {
+      encoding: 'utf8',
+    });
+    return skillIterateWorktrees(stdout);
+  } catch (err) {
+    const stderr = String((err as { stderr?: unknown }).stderr ?? '');
+    if (/not a git repository/i.test(stderr)) return null;
+    throw new Error(`git worktree list failed in ${project}: ${stderr.trim() || (err as Error).message}`);
+  }
+}
+
+export function orphanWorktreesWarning(paths: readonly string[]): string {
+  return (
+    `orphaned worktrees from prior crash: ${paths.join(', ')}; consider cleanup ` +
+    `(git worktree remove --force <path>); they are never removed automatically`
+  );
+}

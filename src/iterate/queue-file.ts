@@ -1,0 +1,30 @@
+/** Queue-file parsing, stated by the seed so hand edits never halt a 4 AM run on whitespace or comments. */
+
+export interface QueueEntry {
+  name: string;
+  /** 1-based line number in the file, for error messages. */
+  line: number;
+}
+
+/**
+ * One skill name per line: lines are stripped; blank lines and whole-line `#` comments are ignored; an
+ * inline `#` starts a trailing comment (split on the first `#`, keep the left side, re-strip).
+ */
+export function parseQueueFile(text: string): QueueEntry[] {
+  const entries: QueueEntry[] = [];
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r\n|\n|\r/)
+    .forEach((raw, index) => {
+      const stripped = raw.trim();
+      if (!stripped || stripped.startsWith('#')) return;
+      const name = (stripped.split('#', 1)[0] ?? '').trim();
+      entries.push({ name, line: index + 1 });
+    });
+  return entries;
+}
+
+/** A folder name under `.claude/skills/` that can be joined into a path safely. */
+export function isValidSkillName(name: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && !name.includes('..');
+}

@@ -1,0 +1,262 @@
+/**
+ * One model call over the AI SDK: retries, a per-attempt timeout joined with the engine's AbortSignal,
+ * Anthropic prompt caching on the system prompt, usage and cost, and errors worded for a nightly log.
+ */
+import {
+  APICallError,
+  generateText,
+  jsonSchema,
+  NoObjectGeneratedError,
+  NoOutputGeneratedError,
+  Output,
+  type JSONSchema7,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type SystemModelMessage,
+} from 'ai';
+import { extractJsonObject, stripThinkBlocks } from '../core/json-extract.js';
+import { ModelCallError, ProviderOutputError, type Role } from './errors.js';
+import type { ModelId } from './model-id.js';
+import type { Usage } from './port.js';
+import { usageOf, type Price, type TokenCounts } from './prices.js';
+import { withRetries, type RetryHooks, type RetryPolicy } from './retry.js';
+
+/** One role's model, ready to call. */
+export interface RoleModel {
+  role: Role;
+  id: Exclude<ModelId, { provider: 'offline' }>;
+  model: LanguageModel;
+  /** `schema`: the provider enforces a JSON schema; `text`: ask in the prompt and extract the JSON. */
+  jsonMode: 'schema' | 'text';
+  price: Price | undefined;
+  /** Mark the system prompt `cache_control: ephemeral` (Anthropic). */
+  cacheSystemPrompt: boolean;
+  maxOutputTokens: number;
+}
+
+export interface CallSettings {
+  /** Per attempt: a hung request is cut after this long. */
+  timeoutMs: number;
+  retry: RetryPolicy;
+  hooks: RetryHooks;
+}
+
+export interface CallPrompt {
+  /** Cacheable prefix (the SKILL.md for renders, the fixed instructions for the grader). */
+  system?: string | undefined;
+  user: string;
+}
+
+export interface TextReply {
+  text: string;
+  usage: Usage;
+}
+
+export interface JsonReply {
+  value: Record<string, unknown>;
+  /** The model's text as received (for error reports). */
+  raw: string;
+  usage: Usage;
+}
+
+/** Usage in the port's terms: `inputTokens` are the uncached ones. */
+export function tokensOf(usage: LanguageModelUsage | undefined): TokenCounts {
+  const total = usage?.inputTokens ?? 0;
+  const cacheReadTokens = usage?.inputTokenDetails?.cacheReadTokens ?? 0;
+  const cacheWriteTokens = usage?.inputTokenDetails?.cacheWriteTokens ?? 0;
+  const inputTokens =
+    usage?.inputTokenDetails?.noCacheTokens ?? Math.max(0, total - cacheReadTokens - cacheWriteTokens);
+  return { inputTokens, outputTokens: usage?.outputTokens ?? 0, cacheReadTokens, cacheWriteTokens };
+}
+
+function systemMessage(rm: RoleModel, system: string | undefined): string | SystemModelMessage | undefined {
+  if (system === undefined) return undefined;
+  if (!rm.cacheSystemPrompt) return system;
+  return {
+    role: 'system',
+    content: system,
+    providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+  };
+}
+
+function keyHint(rm: RoleModel): string {
+  switch (rm.id.provider) {
+    case 'anthropic':
+      return 'check ANTHROPIC_API_KEY';
+    case 'openai':
+      return 'check OPENAI_API_KEY';
+    case 'openai-compatible':
+      return 'check OPENAI_API_KEY and OPENAI_BASE_URL';
+  }
+}
+
+function requestId(headers: Record<string, string> | undefined): string {
+  const id = headers?.['request-id'] ?? headers?.['x-request-id'];
+  return id ? `, request id ${id}` : '';
+}
+
+/** Turns what the SDK threw (after our retries) into ModelCallError / ProviderOutputError. */
+export function describeFailure(rm: RoleModel, error: unknown, attempts: number): Error {
+  if (error instanceof ModelCallError || error instanceof ProviderOutputError) return error;
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    if (status !== undefined && status >= 200 && status < 300) {
+      return new ProviderOutputError(
+        rm.role,
+        `the server answered with a malformed body (${error.message})`,
+        error.responseBody,
+        undefined,
+      );
+    }
+    if (status === undefined) {
+      const tries = attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
+      return new ModelCallError(
+        rm.role,
+        rm.id.id,
+        'network',
+        `cannot reach ${error.url}: ${error.message}${tries}`,
+        undefined,
+        {
+          cause: error,
+        },
+      );
+    }
+    let advice: string;
+    if (status === 401 || status === 403) advice = `not retried; ${keyHint(rm)}`;
+    else if (status === 400 || status === 404 || status === 422)
+      advice = 'not retried; check the model name and request';
+    else if (attempts > 1) advice = `gave up after ${attempts} attempts`;
+    else advice = 'not retried';
+    const retryAfter = error.responseHeaders?.['retry-after'];
+    const asked =
+      retryAfter && attempts === 1 && status === 429 ? `; the server asks to wait ${retryAfter} s` : '';
+    return new ModelCallError(
+      rm.role,
+      rm.id.id,
+      'http',
+      `HTTP ${status}: ${error.message} (${advice}${asked}${requestId(error.responseHeaders)})`,
+      status,
+      { cause: error },
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ModelCallError(rm.role, rm.id.id, 'network', message, undefined, { cause: error });
+}
+
+/**
+ * Runs one generateText per attempt. The SDK's own retries are off (`maxRetries: 0`) so that ours — with
+ * jitter and retry-after — are the only ones. Abort by the engine rejects with the engine's reason.
+ */
+async function attempt<T>(
+  rm: RoleModel,
+  signal: AbortSignal,
+  settings: CallSettings,
+  run: (abortSignal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  let attempts = 0;
+  try {
+    return await withRetries(
+      async () => {
+        attempts++;
+        const timeout = AbortSignal.timeout(settings.timeoutMs);
+        try {
+          return await run(AbortSignal.any([signal, timeout]));
+        } catch (error) {
+          if (!signal.aborted && timeout.aborted) {
+            throw new ModelCallError(
+              rm.role,
+              rm.id.id,
+              'timeout',
+              `no answer within ${Math.round(settings.timeoutMs / 1000)} s (timeout ${settings.timeoutMs} ms)`,
+            );
+          }
+          throw error;
+        }
+      },
+      settings.retry,
+      signal,
+      settings.hooks,
+    );
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw describeFailure(rm, error, attempts);
+  }
+}
+
+/** A plain-text answer (renders). `<think>` blocks of raw reasoning models are dropped. */
+export async function callText(
+  rm: RoleModel,
+  prompt: CallPrompt,
+  signal: AbortSignal,
+  settings: CallSettings,
+): Promise<TextReply> {
+  return attempt(rm, signal, settings, async (abortSignal) => {
+    const result = await generateText({
+      model: rm.model,
+      system: systemMessage(rm, prompt.system),
+      prompt: prompt.user,
+      maxOutputTokens: rm.maxOutputTokens,
+      maxRetries: 0,
+      abortSignal,
+    });
+    return { text: stripThinkBlocks(result.text).trim(), usage: usageOf(tokensOf(result.usage), rm.price) };
+  });
+}
+
+function unusable(rm: RoleModel, text: string, usage: Usage, detail: string): ProviderOutputError {
+  const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return new ProviderOutputError(rm.role, `${detail}; the answer was: ${JSON.stringify(shown)}`, text, usage);
+}
+
+/**
+ * A JSON-object answer. `schema` mode asks the provider for JSON-schema output and, should the model
+ * still answer off-schema, falls back to extraction from its text; `text` mode relies on the prompt's
+ * description of the shape and extracts the first JSON object. Schema validation is the caller's.
+ */
+export async function callJson(
+  rm: RoleModel,
+  prompt: CallPrompt & { schema: JSONSchema7; name: string },
+  signal: AbortSignal,
+  settings: CallSettings,
+): Promise<JsonReply> {
+  const reply = await attempt(rm, signal, settings, async (abortSignal) => {
+    const common = {
+      model: rm.model,
+      system: systemMessage(rm, prompt.system),
+      prompt: prompt.user,
+      maxOutputTokens: rm.maxOutputTokens,
+      maxRetries: 0,
+      abortSignal,
+    };
+    if (rm.jsonMode === 'text') {
+      const result = await generateText(common);
+      return { text: result.text, value: undefined, usage: usageOf(tokensOf(result.usage), rm.price) };
+    }
+    try {
+      const result = await generateText({
+        ...common,
+        output: Output.object({
+          schema: jsonSchema<Record<string, unknown>>(prompt.schema),
+          name: prompt.name,
+        }),
+      });
+      const usage = usageOf(tokensOf(result.usage), rm.price);
+      try {
+        return { text: result.text, value: result.output, usage };
+      } catch (error) {
+        if (NoOutputGeneratedError.isInstance(error)) return { text: result.text, value: undefined, usage };
+        throw error;
+      }
+    } catch (error) {
+      if (NoObjectGeneratedError.isInstance(error)) {
+        return { text: error.text ?? '', value: undefined, usage: usageOf(tokensOf(error.usage), rm.price) };
+      }
+      throw error;
+    }
+  });
+  const value = reply.value ?? extractJsonObject(reply.text);
+  if (value === undefined || typeof value !== 'object' || Array.isArray(value)) {
+    throw unusable(rm, reply.text, reply.usage, 'no JSON object in the answer');
+  }
+  return { value, raw: reply.text, usage: reply.usage };
+}

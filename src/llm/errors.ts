@@ -1,0 +1,33 @@
+/** Provider-side failures, worded for the person reading a nightly log: which role, which model, what happened. */
+import { ModelOutputError, type Usage } from './port.js';
+
+export type Role = 'editor' | 'render' | 'grader';
+
+export type ModelCallFailure = 'http' | 'network' | 'timeout';
+
+/** A model call that produced no answer: HTTP error after retries, unreachable endpoint, or timeout. */
+export class ModelCallError extends Error {
+  constructor(
+    readonly role: Role,
+    readonly modelId: string,
+    readonly failure: ModelCallFailure,
+    detail: string,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`${role} model ${modelId}: ${detail}`, options);
+    this.name = 'ModelCallError';
+  }
+}
+
+/** The port's ModelOutputError, carrying the usage of the call that produced the unusable answer. */
+export class ProviderOutputError extends ModelOutputError {
+  constructor(
+    role: Role,
+    message: string,
+    raw: string | undefined,
+    readonly usage: Usage | undefined,
+  ) {
+    super(role, message, raw);
+  }
+}

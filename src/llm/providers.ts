@@ -1,0 +1,135 @@
+/**
+ * The model port over real providers: editor → structured EditProposal, render → text, grader →
+ * structured GraderAnswer, each validated with the port's zod schemas (unusable → ModelOutputError).
+ */
+import type { JSONSchema7 } from 'ai';
+import { buildEditorPrompt, buildGraderPrompt, buildRenderPrompt } from '../core/prompts.js';
+import { callJson, callText, type CallSettings, type RoleModel } from './call.js';
+import { ProviderOutputError } from './errors.js';
+import {
+  EditProposalSchema,
+  GraderAnswerSchema,
+  type EditProposal,
+  type GraderAnswer,
+  type ModelReply,
+  type SkillModels,
+} from './port.js';
+
+export const EDIT_PROPOSAL_JSON_SCHEMA: JSONSchema7 = {
+  type: 'object',
+  properties: {
+    description: { type: 'string', description: 'one-line summary of the edit, in present tense' },
+    old_string: { type: 'string', description: 'exact text to be replaced in SKILL.md (unique in the file)' },
+    new_string: { type: 'string', description: 'replacement text' },
+  },
+  required: ['description', 'old_string', 'new_string'],
+  additionalProperties: false,
+};
+
+/**
+ * A closed schema naming exactly the ids to grade: strict-schema providers (OpenAI, Anthropic's native
+ * structured output) accept it, and the model cannot skip or invent ids.
+ */
+export function graderJsonSchema(ids: readonly number[]): JSONSchema7 {
+  const verdict: JSONSchema7 = {
+    type: 'object',
+    properties: { verdict: { type: 'boolean' }, reason: { type: 'string' } },
+    required: ['verdict', 'reason'],
+    additionalProperties: false,
+  };
+  const keys = ids.map(String);
+  return {
+    type: 'object',
+    properties: {
+      verdicts: {
+        type: 'object',
+        properties: Object.fromEntries(keys.map((k) => [k, verdict])),
+        required: keys,
+        additionalProperties: false,
+      },
+    },
+    required: ['verdicts'],
+    additionalProperties: false,
+  };
+}
+
+function invalid(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  const issue = issues[0];
+  if (!issue) return 'invalid';
+  const where = issue.path.map(String).join('.');
+  return where ? `${where}: ${issue.message}` : issue.message;
+}
+
+export type RoleSlot = RoleModel | SkillModels;
+
+export interface ProviderModelsConfig {
+  editor: RoleSlot;
+  render: RoleSlot;
+  grader: RoleSlot;
+  settings: CallSettings;
+}
+
+function isRoleModel(slot: RoleSlot): slot is RoleModel {
+  return 'jsonMode' in slot;
+}
+
+function slotLabel(slot: RoleSlot): string {
+  return isRoleModel(slot) ? slot.id.id : 'offline';
+}
+
+/**
+ * Builds SkillModels from one slot per role. A slot is a real RoleModel or another SkillModels (the
+ * offline provider) that serves that role — so `--editor-model offline` with real scoring works, and
+ * so does a real editor with structural-only scoring (render and grader offline).
+ */
+export function createProviderModels(config: ProviderModelsConfig): SkillModels {
+  const { editor, render, grader, settings } = config;
+  const structuralOnly = !isRoleModel(render) && !isRoleModel(grader);
+  const label = structuralOnly
+    ? `editor=${slotLabel(editor)} render=offline grader=offline (structural scoring only)`
+    : `editor=${slotLabel(editor)} render=${slotLabel(render)} grader=${slotLabel(grader)}`;
+
+  return {
+    label,
+    structuralOnly,
+    renderModelId: slotLabel(render),
+
+    async propose(input, signal): Promise<ModelReply<EditProposal>> {
+      if (!isRoleModel(editor)) return editor.propose(input, signal);
+      const reply = await callJson(
+        editor,
+        { user: buildEditorPrompt(input), schema: EDIT_PROPOSAL_JSON_SCHEMA, name: 'edit_proposal' },
+        signal,
+        settings,
+      );
+      const parsed = EditProposalSchema.safeParse(reply.value);
+      if (!parsed.success) {
+        throw new ProviderOutputError('editor', invalid(parsed.error.issues), reply.raw, reply.usage);
+      }
+      return { value: parsed.data, usage: reply.usage };
+    },
+
+    async render(input, signal): Promise<ModelReply<string>> {
+      if (!isRoleModel(render)) return render.render(input, signal);
+      const prompt = buildRenderPrompt(input.skillMd, input.scenario);
+      const reply = await callText(render, prompt, signal, settings);
+      return { value: reply.text, usage: reply.usage };
+    },
+
+    async grade(input, signal): Promise<ModelReply<GraderAnswer>> {
+      if (!isRoleModel(grader)) return grader.grade(input, signal);
+      const prompt = buildGraderPrompt(input);
+      const reply = await callJson(
+        grader,
+        { ...prompt, schema: graderJsonSchema(input.assertions.map((a) => a.id)), name: 'verdicts' },
+        signal,
+        settings,
+      );
+      const parsed = GraderAnswerSchema.safeParse(reply.value);
+      if (!parsed.success) {
+        throw new ProviderOutputError('grader', invalid(parsed.error.issues), reply.raw, reply.usage);
+      }
+      return { value: parsed.data, usage: reply.usage };
+    },
+  };
+}

@@ -1,0 +1,310 @@
+import { readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCliLogger } from '../src/cli/logger.js';
+import { main } from '../src/cli/main.js';
+import { LOCK_FILE } from '../src/iterate/lock.js';
+import { addSkill, captureIo, makeTempDir, removeTempDirs, skillPath } from './helpers/skill-project.js';
+
+const NOW = new Date('2026-05-24T08:00:00Z');
+
+afterEach(removeTempDirs);
+
+async function run(argv: string[], cwd = os.tmpdir(), now?: Date) {
+  const io = captureIo(cwd, now);
+  const code = await main(argv, io);
+  return { code, stdout: io.stdout(), stderr: io.stderr(), io };
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe('skillclimb help and version', () => {
+  it('--help lists the commands and exits 0', async () => {
+    const { code, stdout, stderr } = await run(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: skillclimb /);
+    for (const command of ['iterate', 'score', 'doctor'])
+      expect(stdout).toMatch(new RegExp(`\\n  ${command}\\b`));
+    expect(stderr).toBe('');
+  });
+
+  it('iterate --help documents every flag with its default', async () => {
+    const { code, stdout } = await run(['iterate', '--help']);
+    expect(code).toBe(0);
+    for (const flag of [
+      '--project <path>',
+      '--skill <name>',
+      '--queue <file>',
+      '--per-skill-budget <dur>',
+      '--per-skill-iterations <n>',
+      '--skip-list <names>',
+      '--calibrate',
+      '--dry-run',
+      '--json',
+      '--quiet',
+      '--mode <mode>',
+      '--concurrency <n>',
+      '--model <id>',
+      '--editor-model <id>',
+      '--render-model <id>',
+      '--grader-model <id>',
+      '--max-cost-usd <n>',
+      '--worktree-home <dir>',
+    ]) {
+      expect(stdout).toContain(flag);
+    }
+    expect(stdout).toContain('(default: "1h")');
+    expect(stdout).toContain('(default: 12)');
+  });
+
+  it('--version prints the package.json version', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const { code, stdout } = await run(['--version']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${pkg.version}\n`);
+  });
+
+  it('no command at all is bad usage (help on stderr, exit 2)', async () => {
+    const { code, stdout, stderr } = await run([]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('Usage: skillclimb');
+  });
+});
+
+describe('bad usage exits 2 and names the flag', () => {
+  it('unknown flag', async () => {
+    const { code, stderr } = await run(['iterate', '--dry-runn']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("unknown option '--dry-runn'");
+  });
+
+  it('unknown command', async () => {
+    const { code, stderr } = await run(['iterat']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("unknown command 'iterat'");
+  });
+
+  it('bad --per-skill-budget value', async () => {
+    const { code, stderr } = await run(['iterate', '--per-skill-budget', '1 hour']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--per-skill-budget');
+    expect(stderr).toContain('"1 hour" is not a duration');
+  });
+
+  it.each([
+    [['--per-skill-iterations', '0'], '--per-skill-iterations'],
+    [['--per-skill-iterations', '2.5'], '--per-skill-iterations'],
+    [['--concurrency', 'many'], '--concurrency'],
+    [['--max-cost-usd', '-1'], '--max-cost-usd'],
+    [['--mode', 'fast'], '--mode'],
+    [['--skip-list', 'ok,../bad'], '--skip-list'],
+  ])('bad value %j names %s', async (args, flag) => {
+    const { code, stderr } = await run(['iterate', ...args]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(flag);
+  });
+
+  it('--skill together with --queue', async () => {
+    const { code, stderr } = await run(['iterate', '--skill', 'a', '--queue', 'q.txt']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("option '--skill <name>' cannot be used with option '--queue <file>'");
+  });
+
+  it('a stray positional argument', async () => {
+    const { code } = await run(['iterate', 'session-wrap']);
+    expect(code).toBe(2);
+  });
+});
+
+describe('skillclimb iterate --dry-run', () => {
+  async function seedProject(): Promise<string> {
+    const project = await makeTempDir();
+    await addSkill(project, 'session-wrap');
+    await addSkill(project, 'user-debug', { resultsMtime: new Date('2026-05-23T22:15:04Z') });
+    await addSkill(project, 'skill-evolve');
+    return project;
+  }
+
+  it('prints the seed example byte for byte, exits 0 and takes no lock', async () => {
+    const project = await seedProject();
+    const { code, stdout, stderr } = await run(
+      ['iterate', '--project', project, '--skip-list', 'skill-evolve', '--dry-run'],
+      os.tmpdir(),
+      NOW,
+    );
+    expect(stdout).toBe(
+      'Resolved queue (1 skill):\n' +
+        '  session-wrap\n' +
+        '\n' +
+        'Per-skill worktrees:\n' +
+        '  session-wrap -> ~/worktree_skill-iterate-session-wrap-<epoch>\n' +
+        '\n' +
+        'Per-skill budget:\n' +
+        '  budget=1h iterations=12\n' +
+        '\n' +
+        'Excluded by skip-list:\n' +
+        '  skill-evolve  (skip-list: --skip-list extension)\n' +
+        '\n' +
+        'Excluded by cross-night-resume filter:\n' +
+        '  user-debug  (results.tsv mtime: 2026-05-23T22:15:04Z)\n',
+    );
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(await exists(path.join(project, LOCK_FILE))).toBe(false);
+  });
+
+  it('resolves --project relative to the working directory and prints the budget as typed', async () => {
+    const project = await seedProject();
+    const { code, stdout } = await run(
+      [
+        'iterate',
+        '--project',
+        path.basename(project),
+        '--dry-run',
+        '--per-skill-budget',
+        '90m',
+        '--per-skill-iterations',
+        '3',
+      ],
+      path.dirname(project),
+      NOW,
+    );
+    expect(code).toBe(0);
+    expect(stdout).toContain('  budget=90m iterations=3\n');
+    expect(stdout).toContain('Resolved queue (2 skills):\n  session-wrap\n  skill-evolve\n');
+  });
+
+  it('--json prints the plan as JSON only', async () => {
+    const project = await seedProject();
+    const { code, stdout } = await run(
+      ['iterate', '--project', project, '--skip-list', 'skill-evolve', '--dry-run', '--json'],
+      os.tmpdir(),
+      NOW,
+    );
+    expect(code).toBe(0);
+    const plan = JSON.parse(stdout) as Record<string, unknown>;
+    expect(plan.queue).toEqual(['session-wrap']);
+    expect(plan.excludedByFreshness).toEqual([
+      { skill: 'user-debug', resultsTsvMtime: '2026-05-23T22:15:04Z' },
+    ]);
+    expect(plan.budget).toEqual({
+      perSkillBudget: '1h',
+      perSkillBudgetMs: 3_600_000,
+      perSkillIterations: 12,
+    });
+  });
+
+  it('an empty queue prints the seed line and exits 0', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'verify');
+    await addSkill(project, 'recent', { resultsMtime: new Date(NOW.getTime() - 60_000) });
+    const { code, stdout } = await run(['iterate', '--project', project, '--dry-run'], os.tmpdir(), NOW);
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      'Queue empty -- nothing to iterate. All scorable skills were either skip-listed or have results.tsv mtime within the last 24h.\n',
+    );
+  });
+
+  it('--skill limits the plan to that skill, still applying the freshness filter', async () => {
+    const project = await seedProject();
+    const { code, stdout } = await run(
+      ['iterate', '--project', project, '--skill', 'user-debug', '--dry-run'],
+      os.tmpdir(),
+      NOW,
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Queue empty -- /);
+  });
+
+  it('warns on stderr about a discovered skill whose evals.json does not parse, without changing stdout', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'broken', { evals: '{"categories": []}' });
+    const { code, stdout, stderr } = await run(
+      ['iterate', '--project', project, '--dry-run'],
+      os.tmpdir(),
+      NOW,
+    );
+    expect(code).toBe(0);
+    expect(stdout).toContain('Resolved queue (1 skill):\n  broken\n');
+    expect(stderr).toContain(
+      'warning: broken: .claude/skills/broken/evals/evals.json: categories: expected array to have >=1 items',
+    );
+  });
+
+  it('a pre-flight halt exits 2 with the message on stderr', async () => {
+    const project = await seedProject();
+    await writeFile(path.join(project, '.skill-iterate-killswitch'), '');
+    const { code, stdout, stderr } = await run(
+      ['iterate', '--project', project, '--dry-run'],
+      os.tmpdir(),
+      NOW,
+    );
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `pre-flight halt: kill-switch is set at ${path.join(project, '.skill-iterate-killswitch')}; remove the file to proceed\n`,
+    );
+  });
+
+  it('a malformed explicit skill halts with exit 2 naming the file and JSON path', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'broken', {
+      evals: JSON.stringify({
+        categories: [
+          { name: 'A', evals: [] },
+          { name: 'B', evals: [{ id: 'x', statement: 's' }] },
+        ],
+      }),
+    });
+    const { code, stderr } = await run(['iterate', '--project', project, '--skill', 'broken', '--dry-run']);
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      '.claude/skills/broken/evals/evals.json: categories[1].evals[0].id: expected integer',
+    );
+  });
+
+  it('an unexpected failure exits 1 with the error message', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'looped');
+    // A results.tsv symlink pointing at itself makes stat() fail with ELOOP: not a state the engine expects.
+    const results = skillPath(project, 'looped', 'evals', 'results.tsv');
+    await symlink(results, results);
+    const { code, stderr } = await run(['iterate', '--project', project, '--dry-run']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^error: .*ELOOP/);
+  });
+});
+
+describe('the CLI logger', () => {
+  it('prints info and progress on stdout, warnings on stderr; --quiet drops progress; --json moves logs to stderr', () => {
+    const io = captureIo(os.tmpdir());
+    const log = createCliLogger(io);
+    log.info('models: offline');
+    log.progress('session-wrap iteration 1 keep');
+    log.warn('stale lock');
+    expect(io.stdout()).toBe('models: offline\nsession-wrap iteration 1 keep\n');
+    expect(io.stderr()).toBe('warning: stale lock\n');
+
+    const quietIo = captureIo(os.tmpdir());
+    const quiet = createCliLogger(quietIo, { quiet: true });
+    quiet.progress('hidden');
+    quiet.info('shown');
+    expect(quietIo.stdout()).toBe('shown\n');
+
+    const jsonIo = captureIo(os.tmpdir());
+    const json = createCliLogger(jsonIo, { json: true });
+    json.info('models: offline');
+    json.progress('p');
+    expect(jsonIo.stdout()).toBe('');
+    expect(jsonIo.stderr()).toBe('models: offline\np\n');
+  });
+});

@@ -1,0 +1,222 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { doctorCommand } from '../src/cli/commands/doctor.js';
+import type { CliIo } from '../src/cli/io.js';
+
+interface TestIo extends CliIo {
+  stdout: string[];
+  stderr: string[];
+}
+
+function makeIo(env: NodeJS.ProcessEnv, cwd: string): TestIo {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    stdout,
+    stderr,
+    env,
+    cwd,
+    exitCode: -1,
+    out: (text) => stdout.push(text),
+    err: (text) => stderr.push(text),
+  };
+}
+
+/** A clock that advances 250 ms per reading, so latency is deterministic. */
+function steppingClock(): () => number {
+  let t = 0;
+  return () => (t += 250);
+}
+
+async function runDoctor(io: TestIo, args: string[] = []): Promise<void> {
+  await doctorCommand(io, {
+    now: steppingClock(),
+    modelOptions: { retryHooks: { sleep: async () => undefined, random: () => 0 } },
+  }).parseAsync(args, { from: 'user' });
+}
+
+function anthropicOk() {
+  return {
+    id: 'msg_01',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5-20250929',
+    content: [{ type: 'text', text: '{"ok": true}' }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 20, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+  };
+}
+
+let project: string;
+
+beforeAll(() => nock.disableNetConnect());
+afterAll(() => nock.enableNetConnect());
+beforeEach(async () => {
+  project = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-doctor-'));
+});
+afterEach(async () => {
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  await rm(project, { recursive: true, force: true });
+  expect(pending).toEqual([]);
+});
+
+describe('skillclimb doctor', () => {
+  it('says offline plainly and exits 0 when nothing is configured', async () => {
+    const io = makeIo({}, project);
+    await runDoctor(io);
+    expect(io.exitCode).toBe(0);
+    expect(io.stdout.join('\n')).toContain('offline for every role');
+  });
+
+  it('checks a model shared by all roles with one tiny structured call and prints family and latency', async () => {
+    let body: Record<string, unknown> = {};
+    nock('https://api.anthropic.com')
+      .post('/v1/messages', (b: Record<string, unknown>) => {
+        body = b;
+        return true;
+      })
+      .reply(200, anthropicOk());
+    const io = makeIo({ ANTHROPIC_API_KEY: 'sk-ant-secret-value' }, project);
+    await runDoctor(io);
+    expect(io.exitCode).toBe(0);
+    expect(io.stdout).toHaveLength(3);
+    for (const [i, role] of ['editor', 'render', 'grader'].entries()) {
+      expect(io.stdout[i]).toMatch(
+        new RegExp(
+          `^${role}\\s+anthropic:claude-sonnet-4-5\\s+family=anthropic\\s+ok\\s+250 ms  https://api.anthropic.com/v1 \\(default\\)$`,
+        ),
+      );
+    }
+    expect((body.output_config as { format: { type: string } }).format.type).toBe('json_schema');
+    expect(io.stdout.join('\n') + io.stderr.join('\n')).not.toContain('sk-ant-secret-value');
+  });
+
+  it('fails one role on a 401 without retrying, keeps checking the others, and exits 1', async () => {
+    nock('https://api.anthropic.com').post('/v1/messages').reply(200, anthropicOk());
+    nock('https://api.openai.com')
+      .post('/v1/responses')
+      .reply(401, {
+        error: {
+          message: 'Incorrect API key provided',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      });
+    const io = makeIo({ ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' }, project);
+    await runDoctor(io, ['--grader-model', 'openai:gpt-5']);
+    expect(io.exitCode).toBe(1);
+    expect(io.stdout[0]).toMatch(/^editor .* ok /);
+    expect(io.stdout[1]).toMatch(/^render .* ok /);
+    expect(io.stdout[2]).toMatch(
+      /^grader\s+openai:gpt-5\s+family=openai\s+FAILED\s+request failed: grader model openai:gpt-5: HTTP 401: Incorrect API key provided \(not retried/,
+    );
+    expect(io.stderr).toEqual(['doctor: 1 of 3 roles failed']);
+  });
+
+  it('reports a missing key per role before any call', async () => {
+    nock('https://api.anthropic.com').post('/v1/messages').reply(200, anthropicOk());
+    const io = makeIo({ ANTHROPIC_API_KEY: 'a' }, project);
+    await runDoctor(io, ['--editor-model', 'openai:gpt-5']);
+    expect(io.exitCode).toBe(1);
+    expect(io.stdout[0]).toMatch(
+      /^editor\s+openai:gpt-5\s+family=openai\s+FAILED\s+key: editor model openai:gpt-5 needs OPENAI_API_KEY$/,
+    );
+    expect(io.stdout[2]).toMatch(/^grader .* ok /);
+  });
+
+  it('reports an unreachable endpoint', async () => {
+    nock.enableNetConnect('127.0.0.1');
+    try {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      await new Promise((resolve) => server.close(resolve));
+      const io = makeIo({ OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` }, project);
+      await runDoctor(io, ['--model', 'openai-compatible:qwen3']);
+      expect(io.exitCode).toBe(1);
+      expect(io.stdout[0]).toMatch(
+        /family=qwen\s+FAILED\s+endpoint unreachable: editor model openai-compatible:qwen3: cannot reach/,
+      );
+    } finally {
+      nock.disableNetConnect();
+    }
+  });
+
+  it('fails a server that answers without the JSON it was asked for', async () => {
+    nock('http://localhost:11434')
+      .post('/v1/chat/completions')
+      .reply(200, {
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'llama3.1',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: 'Hello! How can I help?' },
+            finish_reason: 'stop',
+          },
+        ],
+        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      });
+    const io = makeIo({ OPENAI_BASE_URL: 'http://localhost:11434/v1' }, project);
+    await runDoctor(io, ['--model', 'openai-compatible:llama3.1']);
+    expect(io.exitCode).toBe(1);
+    expect(io.stdout[1]).toMatch(
+      /family=meta\s+FAILED\s+structured call failed: editor answer unusable: no JSON object/,
+    );
+  });
+
+  it('reads the models from skillclimb.config.json in --project', async () => {
+    await writeFile(
+      path.join(project, 'skillclimb.config.json'),
+      JSON.stringify({
+        models: { default: 'offline', grader: 'offline', editor: 'anthropic:claude-haiku-4-5' },
+      }),
+    );
+    nock('https://api.anthropic.com').post('/v1/messages').reply(200, anthropicOk());
+    const io = makeIo({ ANTHROPIC_API_KEY: 'a' }, os.tmpdir());
+    await runDoctor(io, ['--project', project]);
+    expect(io.exitCode).toBe(0);
+    expect(io.stdout[0]).toMatch(
+      /^editor\s+anthropic:claude-haiku-4-5\s+family=anthropic\s+ok .*\(config\)$/,
+    );
+    expect(io.stdout[1]).toMatch(
+      /^render\s+offline\s+family=unknown\s+ok\s+offline \(no model call; config\)$/,
+    );
+  });
+
+  it('exits 2 on a bad config file or a bad model id', async () => {
+    await writeFile(path.join(project, 'skillclimb.config.json'), '{"models": {"grader": "gpt-5"}}');
+    const badConfig = makeIo({}, project);
+    await runDoctor(badConfig);
+    expect(badConfig.exitCode).toBe(2);
+    expect(badConfig.stderr[0]).toContain('skillclimb.config.json: models.grader: model id "gpt-5"');
+
+    const badFlag = makeIo({}, os.tmpdir());
+    await runDoctor(badFlag, ['--render-model', 'llama3']);
+    expect(badFlag.exitCode).toBe(2);
+    expect(badFlag.stderr[0]).toBe(
+      'doctor: render model: model id "llama3": expected provider:model, e.g. anthropic:claude-sonnet-4-5, openai:gpt-5, openai-compatible:qwen3 or offline',
+    );
+  });
+});
+
+describe('skillclimb doctor, role combinations', () => {
+  it('exits 2 when render and grader disagree on being offline', async () => {
+    const io = makeIo({ OPENAI_API_KEY: 'o' }, project);
+    await runDoctor(io, ['--model', 'openai:gpt-5', '--render-model', 'offline']);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr[0]).toBe(
+      'doctor: render model offline and grader model openai:gpt-5: both must be offline or both real models',
+    );
+  });
+});

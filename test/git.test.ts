@@ -1,0 +1,176 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { committerConfig, FALLBACK_IDENTITY, GitOperationError } from '../src/git/client.js';
+import { commitFile, discardChanges, resetToParent, showFileAt } from '../src/git/commits.js';
+import { checkCleanBase, SquashConflictError, squashMerge } from '../src/git/squash.js';
+import {
+  branchNameFor,
+  createWorktree,
+  deleteBranch,
+  removeWorktree,
+  worktreePathFor,
+} from '../src/git/worktree.js';
+import { cleanupTempDirs, git, makeProject, SKILL_MD, tempDir } from './helpers/engine-fixtures.js';
+
+const SKILL = '.claude/skills/demo/SKILL.md';
+
+afterEach(cleanupTempDirs);
+
+async function setup() {
+  const project = await makeProject();
+  const home = await tempDir('skillclimb-home-');
+  const wt = await createWorktree({ project, home, skill: 'demo', epoch: 1700000000 });
+  return { project, home, wt };
+}
+
+describe('worktree naming', () => {
+  it('follows the seed shape', () => {
+    expect(worktreePathFor('/h', 'session-wrap', 42)).toBe(
+      path.join('/h', 'worktree_skill-iterate-session-wrap-42'),
+    );
+    expect(branchNameFor('session-wrap', 42)).toBe('skill-iterate/session-wrap-42');
+  });
+});
+
+describe('createWorktree', () => {
+  it('adds a worktree on a new branch from the base HEAD', async () => {
+    const { project, home, wt } = await setup();
+    expect(wt.path).toBe(path.join(home, 'worktree_skill-iterate-demo-1700000000'));
+    expect(wt.branch).toBe('skill-iterate/demo-1700000000');
+    expect(wt.baseBranch).toBe('main');
+    expect(wt.baseCommit).toBe(git(project, 'rev-parse', 'HEAD').trim());
+    expect(git(wt.path, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe(wt.branch);
+    expect(await readFile(path.join(wt.path, SKILL), 'utf8')).toBe(SKILL_MD);
+    expect(git(project, 'worktree', 'list')).toContain('worktree_skill-iterate-demo-1700000000');
+  });
+
+  it('fails with a message naming the operation when the path is taken', async () => {
+    const { project, home } = await setup();
+    const again = createWorktree({ project, home, skill: 'demo', epoch: 1700000000 });
+    await expect(again).rejects.toBeInstanceOf(GitOperationError);
+    await expect(again).rejects.toThrow(/git worktree add failed/);
+  });
+});
+
+describe('commits in the worktree', () => {
+  it('commits one file, returns the 7-char SHA, and resets back', async () => {
+    const { project, wt } = await setup();
+    await writeFile(path.join(wt.path, SKILL), SKILL_MD + 'extra\n');
+    const sha = await commitFile(wt.path, SKILL, 'add a line\nwith a second line');
+    expect(sha).toMatch(/^[0-9a-f]{7}$/);
+    expect(git(wt.path, 'rev-parse', 'HEAD').trim().startsWith(sha)).toBe(true);
+    expect(git(wt.path, 'log', '-1', '--format=%s').trim()).toBe('add a line with a second line');
+    // The project's checkout is untouched: the commit lives on the per-skill branch only.
+    expect(git(project, 'rev-parse', 'HEAD').trim()).toBe(wt.baseCommit);
+    expect(await showFileAt(wt.path, sha, SKILL)).toBe(SKILL_MD + 'extra\n');
+    expect(await showFileAt(wt.path, wt.baseCommit, SKILL)).toBe(SKILL_MD);
+
+    await resetToParent(wt.path);
+    expect(git(wt.path, 'rev-parse', 'HEAD').trim()).toBe(wt.baseCommit);
+    expect(await readFile(path.join(wt.path, SKILL), 'utf8')).toBe(SKILL_MD);
+  });
+
+  it('fails a commit with nothing to commit, and discards an uncommitted edit', async () => {
+    const { wt } = await setup();
+    await expect(commitFile(wt.path, SKILL, 'nothing')).rejects.toThrow(/git commit failed/);
+    await writeFile(path.join(wt.path, SKILL), 'scribble\n');
+    await discardChanges(wt.path);
+    expect(await readFile(path.join(wt.path, SKILL), 'utf8')).toBe(SKILL_MD);
+  });
+
+  it('falls back to a built-in identity only when none is configured', async () => {
+    const { project } = await setup();
+    // No global or system config may leak in from the machine running the tests.
+    const bare = {
+      PATH: process.env.PATH,
+      HOME: await tempDir('skillclimb-home-'),
+      GIT_CONFIG_NOSYSTEM: '1',
+    };
+    expect(await committerConfig(project, bare)).toEqual([
+      `user.name=${FALLBACK_IDENTITY.name}`,
+      `user.email=${FALLBACK_IDENTITY.email}`,
+    ]);
+    expect(
+      await committerConfig(project, { ...bare, GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' }),
+    ).toEqual([]);
+    git(project, 'config', 'user.email', 'me@example.com');
+    expect(await committerConfig(project, { ...bare, GIT_COMMITTER_NAME: 'a' })).toEqual([]);
+    expect(await committerConfig(project, bare)).toEqual([`user.name=${FALLBACK_IDENTITY.name}`]);
+  });
+});
+
+describe('clean-base check', () => {
+  it('ignores untracked files, reports tracked changes, honours the ignore filter', async () => {
+    const { project } = await setup();
+    await writeFile(path.join(project, 'untracked.txt'), 'x');
+    expect(await checkCleanBase(project)).toEqual({ clean: true, dirty: [] });
+    await writeFile(path.join(project, SKILL), 'changed\n');
+    expect(await checkCleanBase(project)).toEqual({ clean: false, dirty: [SKILL] });
+    expect((await checkCleanBase(project, (p) => p.endsWith('SKILL.md'))).clean).toBe(true);
+  });
+});
+
+describe('squashMerge', () => {
+  it('lands the whole branch as one commit with the given message', async () => {
+    const { project, wt } = await setup();
+    await writeFile(path.join(wt.path, SKILL), SKILL_MD + 'one\n');
+    await commitFile(wt.path, SKILL, 'first');
+    await writeFile(path.join(wt.path, SKILL), SKILL_MD + 'one\ntwo\n');
+    await commitFile(wt.path, SKILL, 'second');
+    const before = Number(git(project, 'rev-list', '--count', 'HEAD').trim());
+    const result = await squashMerge(project, wt.branch, 'skill-iterate: demo: squashed');
+    expect(result.status).toBe('committed');
+    expect(Number(git(project, 'rev-list', '--count', 'HEAD').trim())).toBe(before + 1);
+    expect(git(project, 'log', '-1', '--format=%s').trim()).toBe('skill-iterate: demo: squashed');
+    expect(await readFile(path.join(project, SKILL), 'utf8')).toBe(SKILL_MD + 'one\ntwo\n');
+    if (result.status === 'committed')
+      expect(git(project, 'rev-parse', 'HEAD').trim().startsWith(result.commit)).toBe(true);
+  });
+
+  it('reports an empty branch without committing', async () => {
+    const { project, wt } = await setup();
+    const head = git(project, 'rev-parse', 'HEAD');
+    expect(await squashMerge(project, wt.branch, 'nothing')).toEqual({ status: 'empty' });
+    expect(git(project, 'rev-parse', 'HEAD')).toBe(head);
+  });
+
+  it('undoes a conflicting squash and leaves the checkout as found', async () => {
+    const { project, wt } = await setup();
+    await writeFile(path.join(wt.path, SKILL), 'branch version\n');
+    await commitFile(wt.path, SKILL, 'branch edit');
+    await writeFile(path.join(project, SKILL), 'base version\n');
+    git(project, 'commit', '-q', '-am', 'base edit');
+    const head = git(project, 'rev-parse', 'HEAD');
+    await expect(squashMerge(project, wt.branch, 'm')).rejects.toBeInstanceOf(SquashConflictError);
+    expect(git(project, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(project, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+    expect(await readFile(path.join(project, SKILL), 'utf8')).toBe('base version\n');
+  });
+});
+
+describe('cleanup', () => {
+  it('removes the worktree and deletes the branch', async () => {
+    const { project, wt } = await setup();
+    expect(await removeWorktree(project, wt.path, { retryDelayMs: 1 })).toBe(true);
+    expect(existsSync(wt.path)).toBe(false);
+    await deleteBranch(project, wt.branch);
+    expect(git(project, 'branch', '--list', wt.branch).trim()).toBe('');
+  });
+
+  it('retries once, then warns instead of throwing', async () => {
+    const { project } = await setup();
+    const warnings: string[] = [];
+    const started = Date.now();
+    const gone = await removeWorktree(project, path.join(project, 'no-such-worktree'), {
+      retryDelayMs: 50,
+      warn: (m) => warnings.push(m),
+    });
+    expect(gone).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(warnings).toEqual([
+      `worktree at ${path.join(project, 'no-such-worktree')} could not be removed; leaving for manual cleanup`,
+    ]);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * The lock must disappear on every exit path a process can observe: release(), a normal exit without
+ * release, an uncaught exception, SIGINT and SIGTERM. Those paths end the process, so they run in a child
+ * node process built from the real src/iterate/lock.ts with esbuild.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_FILE, isPidAlive } from '../src/iterate/lock.js';
+import { deadPid, makeTempDir, removeTempDirs } from './helpers/skill-project.js';
+
+const LOCK_MODULE = fileURLToPath(new URL('../src/iterate/lock.ts', import.meta.url));
+let childScript: string;
+
+beforeAll(async () => {
+  const dir = await makeTempDir('skillclimb-lock-child-');
+  const entry = path.join(dir, 'entry.ts');
+  await writeFile(
+    entry,
+    `import { acquireLock } from ${JSON.stringify(LOCK_MODULE)};
+const [file, mode] = process.argv.slice(2);
+const log = { info() {}, warn() {}, progress() {} };
+const lock = await acquireLock(file, { log, now: () => new Date() });
+process.stdout.write('locked\\n');
+if (mode === 'release') { await lock.release(); process.stdout.write('released\\n'); }
+else if (mode === 'exit') process.exit(0);
+else if (mode === 'throw') throw new Error('boom after taking the lock');
+else setInterval(() => {}, 1000);
+`,
+  );
+  childScript = path.join(dir, 'child.mjs');
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: childScript,
+    logLevel: 'silent',
+  });
+});
+
+afterAll(removeTempDirs);
+
+interface ChildEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  lockWhileRunning: string;
+  pid: number | undefined;
+}
+
+/** Runs the child until it reports "locked", optionally signals it, and waits for it to end. */
+function runChild(lockFile: string, mode: string, signal?: NodeJS.Signals): Promise<ChildEnd> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [childScript, lockFile, mode], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let lockWhileRunning = '';
+    let signalled = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (!signalled && stdout.includes('locked\n') && signal) {
+        signalled = true;
+        readFile(lockFile, 'utf8')
+          .then((text) => {
+            lockWhileRunning = text;
+            child.kill(signal);
+          })
+          .catch(reject);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code, sig) =>
+      resolve({ code, signal: sig, stdout, lockWhileRunning, pid: child.pid }),
+    );
+  });
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe('lock release on every exit path', () => {
+  it('release() removes the lock', async () => {
+    const lockFile = path.join(await makeTempDir(), LOCK_FILE);
+    const end = await runChild(lockFile, 'release');
+    expect(end.stdout).toBe('locked\nreleased\n');
+    expect(end.code).toBe(0);
+    expect(await exists(lockFile)).toBe(false);
+  });
+
+  it('a normal exit without release removes the lock', async () => {
+    const lockFile = path.join(await makeTempDir(), LOCK_FILE);
+    const end = await runChild(lockFile, 'exit');
+    expect(end.code).toBe(0);
+    expect(await exists(lockFile)).toBe(false);
+  });
+
+  it('an uncaught exception removes the lock', async () => {
+    const lockFile = path.join(await makeTempDir(), LOCK_FILE);
+    const end = await runChild(lockFile, 'throw');
+    expect(end.code).toBe(1);
+    expect(await exists(lockFile)).toBe(false);
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} removes the lock and the process still dies by the signal`, async () => {
+      const lockFile = path.join(await makeTempDir(), LOCK_FILE);
+      const end = await runChild(lockFile, 'wait', signal);
+      expect(JSON.parse(end.lockWhileRunning)).toMatchObject({
+        pid: end.pid,
+        started_at: expect.any(String),
+        host: expect.any(String),
+      });
+      expect(end.signal).toBe(signal);
+      expect(await exists(lockFile)).toBe(false);
+    });
+  }
+});
+
+describe('isPidAlive', () => {
+  it('is true for this process and false for an exited one', async () => {
+    expect(isPidAlive(process.pid)).toBe(true);
+    expect(isPidAlive(await deadPid())).toBe(false);
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  codePointLength,
+  frontmatterEnd,
+  isListItem,
+  parseFenceLine,
+  parseHeading,
+  pySplitLines,
+  pyStrip,
+  scanFences,
+  splitSourceLines,
+  structuralLines,
+} from '../src/core/markdown-lines.js';
+
+describe('pySplitLines (Python str.splitlines)', () => {
+  it('treats \\r\\n as one break and \\r alone as a break', () => {
+    expect(pySplitLines('a\r\nb\rc\nd')).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('keeps no trailing empty line, but keeps inner and doubled ones', () => {
+    expect(pySplitLines('a\n')).toEqual(['a']);
+    expect(pySplitLines('a\n\n')).toEqual(['a', '']);
+    expect(pySplitLines('\n')).toEqual(['']);
+    expect(pySplitLines('a\r\n\r\nb')).toEqual(['a', '', 'b']);
+  });
+
+  it('breaks on the rarer separators Python knows, but not on \\x1f', () => {
+    expect(pySplitLines('a\vb\fc\x1cd\x1de\x1ef\x85g\u2028h\u2029i\x1fj')).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+      'f',
+      'g',
+      'h',
+      'i\x1fj',
+    ]);
+  });
+
+  it('gives no lines for an empty string, while the metrics see one empty line', () => {
+    expect(pySplitLines('')).toEqual([]);
+    expect(structuralLines('')).toEqual(['']);
+  });
+
+  it('drops a byte-order mark before splitting for the metrics', () => {
+    expect(structuralLines('\uFEFF# T\r\nx')).toEqual(['# T', 'x']);
+    expect(structuralLines('\uFEFF')).toEqual(['']);
+  });
+
+  it('records offsets and terminators so edits can slice the original text', () => {
+    const text = 'ab\r\ncd\ne';
+    const lines = splitSourceLines(text);
+    expect(lines.map((line) => [line.text, line.start, line.next, line.eol])).toEqual([
+      ['ab', 0, 4, '\r\n'],
+      ['cd', 4, 7, '\n'],
+      ['e', 7, 8, ''],
+    ]);
+  });
+});
+
+describe('Python string helpers', () => {
+  it('strips the whitespace Python strips (including \\x1f and \\x85, not U+FEFF)', () => {
+    expect(pyStrip('\x1f\x85\u3000 a b\t\u00a0')).toBe('a b');
+    expect(pyStrip('\uFEFFa')).toBe('\uFEFFa');
+  });
+
+  it('counts code points like len(): an astral character is one', () => {
+    expect(codePointLength('a😀b')).toBe(3);
+    expect('a😀b'.length).toBe(4);
+  });
+});
+
+describe('line recognisers', () => {
+  it('recognises headings of 1–6 hashes followed by whitespace and a title', () => {
+    expect(parseHeading('## Steps ')).toEqual({ level: 2, title: 'Steps' });
+    expect(parseHeading('######\tDeep')).toEqual({ level: 6, title: 'Deep' });
+    expect(parseHeading('####### seven')).toBeNull();
+    expect(parseHeading('##NoSpace')).toBeNull();
+    expect(parseHeading('## ')).toBeNull();
+    expect(parseHeading(' ## indented')).toBeNull();
+  });
+
+  it('recognises list items on stripped lines', () => {
+    expect(['- a', '* a', '+ a', '12. a', '**bold**', '---'].map(isListItem)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['1.5 a', '1.', 'a - b', '1) a'].map(isListItem)).toEqual([false, false, false, false]);
+  });
+
+  it('recognises fence lines with at most three spaces of indent', () => {
+    expect(parseFenceLine('```sh')).toEqual({ ticks: 3, info: 'sh' });
+    expect(parseFenceLine('   ````  python x ')).toEqual({ ticks: 4, info: 'python x' });
+    expect(parseFenceLine('    ```')).toBeNull();
+    expect(parseFenceLine('``')).toBeNull();
+    expect(parseFenceLine('~~~')).toBeNull();
+  });
+
+  it('pairs fences in order: any fence line closes an open fence', () => {
+    const scan = scanFences(['```sh', 'x', '```json', 'prose', '```', 'tail']);
+    expect(scan.blocks).toEqual([
+      { open: 0, close: 2, info: 'sh' },
+      { open: 4, close: null, info: '' },
+    ]);
+    expect(scan.fenced).toEqual([true, true, true, false, true, true]);
+  });
+
+  it('finds the end of a leading frontmatter block', () => {
+    expect(frontmatterEnd(['---', 'name: x', '---', 'body'])).toBe(2);
+    expect(frontmatterEnd(['# no frontmatter', '---'])).toBe(-1);
+    expect(frontmatterEnd(['---', 'never closed'])).toBe(1);
+  });
+});

@@ -1,0 +1,413 @@
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  EMBEDDED_SKIP_LIST,
+  PreflightHalt,
+  mergeSkipList,
+  runPreflight,
+  type Lock,
+  type PreflightResult,
+} from '../src/iterate/preflight.js';
+import { LOCK_FILE, acquireLock } from '../src/iterate/lock.js';
+import type { KillSwitch } from '../src/iterate/ports.js';
+import { isValidSkillName, parseQueueFile } from '../src/iterate/queue-file.js';
+import {
+  addSkill,
+  deadPid,
+  git,
+  initRepo,
+  iterateOptions,
+  makeTempDir,
+  recordingLogger,
+  removeTempDirs,
+  skillPath,
+} from './helpers/skill-project.js';
+
+const NOW = new Date('2026-05-24T08:00:00.000Z');
+const held: PreflightResult[] = [];
+
+async function preflight(
+  project: string,
+  overrides: Parameters<typeof iterateOptions>[1] = {},
+  takeLock = true,
+  extra: { killSwitch?: KillSwitch } = {},
+) {
+  const log = recordingLogger();
+  const result = await runPreflight(
+    iterateOptions(project, overrides),
+    { log, now: () => NOW, ...extra },
+    takeLock,
+  );
+  held.push(result);
+  return { result, log };
+}
+
+/** Resolves the PreflightHalt message (fails the test when preflight does not halt). */
+async function haltMessage(promise: Promise<unknown>): Promise<string> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(PreflightHalt);
+  return (err as PreflightHalt).message;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+afterEach(async () => {
+  await Promise.all(held.splice(0).map((r) => r.lock?.release()));
+  await removeTempDirs();
+});
+
+describe('mergeSkipList', () => {
+  it('keeps all seven embedded entries and adds the extension with its source', () => {
+    const list = mergeSkipList(['skill-evolve', ' verify ', '']);
+    expect([...list.all].sort()).toEqual([...EMBEDDED_SKIP_LIST, 'skill-evolve'].sort());
+    expect(list.sourceOf('verify')).toBe('embedded');
+    expect(list.sourceOf('claude-oauth-auth')).toBe('embedded');
+    expect(list.sourceOf('skill-evolve')).toBe('--skip-list extension');
+    expect(list.sourceOf('session-wrap')).toBeUndefined();
+  });
+});
+
+describe('parseQueueFile', () => {
+  it('strips whitespace, skips blanks and whole-line comments, and cuts inline comments at the first #', () => {
+    const text =
+      '  # tonight\n\nsession-wrap # known winner overnight\r\n\t user-debug  \n   #indented comment\nrelease-notes#a#b\n';
+    expect(parseQueueFile(text)).toEqual([
+      { name: 'session-wrap', line: 3 },
+      { name: 'user-debug', line: 4 },
+      { name: 'release-notes', line: 6 },
+    ]);
+  });
+
+  it('accepts folder-like names only', () => {
+    expect(isValidSkillName('session-wrap')).toBe(true);
+    expect(isValidSkillName('v2.skill_x')).toBe(true);
+    expect(isValidSkillName('../etc')).toBe(false);
+    expect(isValidSkillName('a/b')).toBe(false);
+    expect(isValidSkillName('two words')).toBe(false);
+    expect(isValidSkillName('.hidden')).toBe(false);
+  });
+});
+
+describe('runPreflight halts', () => {
+  it('halts on the kill-switch file with the seed message and takes no lock', async () => {
+    const project = await makeTempDir();
+    await writeFile(path.join(project, '.skill-iterate-killswitch'), '');
+    const message = await haltMessage(preflight(project));
+    expect(message).toBe(
+      `kill-switch is set at ${path.join(project, '.skill-iterate-killswitch')}; remove the file to proceed`,
+    );
+    expect(await exists(path.join(project, LOCK_FILE))).toBe(false);
+  });
+
+  it('halts on the kill-switch in a dry run too (a nightly run would halt)', async () => {
+    const project = await makeTempDir();
+    await writeFile(path.join(project, '.skill-iterate-killswitch'), 'stop');
+    expect(await haltMessage(preflight(project, {}, false))).toMatch(/^kill-switch is set at /);
+  });
+
+  it('uses an injected kill-switch port when given', async () => {
+    const project = await makeTempDir();
+    const killSwitch: KillSwitch = {
+      check: async () => 'repository variable SKILL_ITERATE_KILLSWITCH is set',
+    };
+    expect(await haltMessage(preflight(project, {}, true, { killSwitch }))).toBe(
+      'repository variable SKILL_ITERATE_KILLSWITCH is set',
+    );
+  });
+
+  it('halts on a live lock, naming its PID and start time, and leaves the file untouched', async () => {
+    const project = await makeTempDir();
+    const lockFile = path.join(project, LOCK_FILE);
+    const content = JSON.stringify({
+      pid: process.pid,
+      started_at: '2026-05-23T22:00:00Z',
+      host: 'nightly-box',
+    });
+    await writeFile(lockFile, content);
+    const message = await haltMessage(preflight(project));
+    expect(message).toContain(`PID ${process.pid}`);
+    expect(message).toContain('started at 2026-05-23T22:00:00Z');
+    expect(await readFile(lockFile, 'utf8')).toBe(content);
+  });
+
+  it('a dry run only warns about a live lock and does not touch it', async () => {
+    const project = await makeTempDir();
+    const lockFile = path.join(project, LOCK_FILE);
+    const content = JSON.stringify({ pid: process.pid, started_at: '2026-05-23T22:00:00Z', host: 'h' });
+    await writeFile(lockFile, content);
+    const { result, log } = await preflight(project, {}, false);
+    expect(result.lock).toBeUndefined();
+    expect(log.warnings).toHaveLength(1);
+    expect(log.warnings[0]).toContain(`PID ${process.pid}`);
+    expect(log.warnings[0]).toContain('a real run would halt');
+    expect(await readFile(lockFile, 'utf8')).toBe(content);
+  });
+
+  it('halts when the lock file is not readable JSON rather than guessing', async () => {
+    const project = await makeTempDir();
+    await writeFile(path.join(project, LOCK_FILE), '');
+    expect(await haltMessage(preflight(project))).toContain('is unreadable (empty file)');
+  });
+
+  it('halts when the --skill folder is missing', async () => {
+    const project = await makeTempDir();
+    const message = await haltMessage(preflight(project, { skill: 'ghost' }));
+    expect(message).toBe(`skill folder missing for ghost: ${skillPath(project, 'ghost')} does not exist`);
+  });
+
+  it('halts with the seed message when evals.json is missing', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'half', { evals: false });
+    expect(await haltMessage(preflight(project, { skill: 'half' }))).toBe(
+      'evals not bootstrapped for half; run /skill-eval-setup half first',
+    );
+  });
+
+  it('halts with the seed message when test_scenarios.json is missing', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'half', { scenarios: false });
+    expect(await haltMessage(preflight(project, { skill: 'half' }))).toBe(
+      'evals not bootstrapped for half; run /skill-eval-setup half first',
+    );
+  });
+
+  it('halts on an explicit --skill that is in the embedded skip-list', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'verify');
+    expect(await haltMessage(preflight(project, { skill: 'verify' }))).toBe(
+      'explicit-bypass: verify is in the skip-list; remove --skill flag or extend skip-list semantics to proceed',
+    );
+  });
+
+  it('halts on an explicit --skill that is in the --skip-list extension, and takes no lock', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'skill-evolve');
+    const message = await haltMessage(
+      preflight(project, { skill: 'skill-evolve', skipList: ['skill-evolve'] }),
+    );
+    expect(message).toBe(
+      'explicit-bypass: skill-evolve is in the skip-list; remove --skill flag or extend skip-list semantics to proceed',
+    );
+    expect(await exists(path.join(project, LOCK_FILE))).toBe(false);
+  });
+
+  it('halts on malformed evals.json naming the file and the JSON path', async () => {
+    const project = await makeTempDir();
+    const evals = JSON.stringify({
+      categories: [
+        { name: 'A', evals: [{ id: 1, statement: 'ok' }] },
+        { name: 'B', evals: [{ id: 'two', statement: 'bad id' }] },
+      ],
+    });
+    await addSkill(project, 'broken', { evals });
+    expect(await haltMessage(preflight(project, { skill: 'broken' }))).toBe(
+      '.claude/skills/broken/evals/evals.json: categories[1].evals[0].id: expected integer',
+    );
+  });
+
+  it('halts on test_scenarios.json naming an unknown assertion id', async () => {
+    const project = await makeTempDir();
+    const scenarios = JSON.stringify({
+      scenarios: [{ id: 's1', context: 'c', expected_assertions: [1, 9] }],
+    });
+    await addSkill(project, 'drift', { scenarios });
+    expect(await haltMessage(preflight(project, { skill: 'drift' }))).toBe(
+      '.claude/skills/drift/evals/test_scenarios.json: scenarios[0].expected_assertions[1]: unknown assertion id 9 (not in evals.json)',
+    );
+  });
+
+  it('halts on the FIRST bad queue line, naming the file and the line', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'session-wrap');
+    await addSkill(project, 'user-debug');
+    const queueFile = path.join(project, 'tonight.queue');
+    await writeFile(
+      queueFile,
+      '# curated\nsession-wrap   # known winner overnight\n\nsesion-wrap\nuser-debug\nanother-typo\n',
+    );
+    const message = await haltMessage(preflight(project, { queueFile }));
+    expect(message).toBe(
+      `queue file ${queueFile} line 4: skill folder missing for sesion-wrap: ${skillPath(project, 'sesion-wrap')} does not exist`,
+    );
+    expect(message).not.toContain('another-typo');
+    expect(await exists(path.join(project, LOCK_FILE))).toBe(false);
+  });
+
+  it('halts on a queue line naming a skip-listed skill', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'session-wrap');
+    await addSkill(project, 'schedule');
+    const queueFile = path.join(project, 'q.txt');
+    await writeFile(queueFile, 'session-wrap\nschedule # oops\n');
+    expect(await haltMessage(preflight(project, { queueFile }))).toBe(
+      `queue file ${queueFile} line 2: explicit-bypass: schedule is in the skip-list; remove --skill flag or extend skip-list semantics to proceed`,
+    );
+  });
+
+  it('halts on a missing queue file and on an invalid skill name', async () => {
+    const project = await makeTempDir();
+    const queueFile = path.join(project, 'missing.queue');
+    expect(await haltMessage(preflight(project, { queueFile }))).toBe(`queue file not found: ${queueFile}`);
+    expect(await haltMessage(preflight(project, { skill: '../outside' }))).toMatch(
+      /^invalid skill name "\.\.\/outside"/,
+    );
+  });
+
+  it('halts when the project folder does not exist', async () => {
+    const project = path.join(await makeTempDir(), 'nope');
+    expect(await haltMessage(preflight(project))).toBe(`project folder not found: ${project}`);
+  });
+});
+
+describe('runPreflight success', () => {
+  it('returns the validated explicit queue in file order, deduplicated, and takes the lock last', async () => {
+    const project = await makeTempDir();
+    for (const name of ['session-wrap', 'user-debug', 'release-notes']) await addSkill(project, name);
+    const queueFile = path.join(project, 'q.txt');
+    await writeFile(queueFile, 'user-debug\nsession-wrap # again below\nrelease-notes\nsession-wrap\n');
+    const { result, log } = await preflight(project, { queueFile });
+    expect(result.explicit).toEqual(['user-debug', 'session-wrap', 'release-notes']);
+    expect(log.warnings).toEqual([]);
+    const lockFile = path.join(project, LOCK_FILE);
+    expect(result.lock?.path).toBe(lockFile);
+    expect(JSON.parse(await readFile(lockFile, 'utf8'))).toEqual({
+      pid: process.pid,
+      started_at: NOW.toISOString(),
+      host: os.hostname(),
+    });
+  });
+
+  it('returns undefined explicit for auto-discovery and no lock for a dry run', async () => {
+    const project = await makeTempDir();
+    const { result } = await preflight(project, {}, false);
+    expect(result.explicit).toBeUndefined();
+    expect(result.lock).toBeUndefined();
+    expect(await exists(path.join(project, LOCK_FILE))).toBe(false);
+  });
+
+  it('refuses a second lock while the first is held (exclusive create), and release is idempotent', async () => {
+    const project = await makeTempDir();
+    const { result } = await preflight(project);
+    const message = await haltMessage(preflight(project));
+    expect(message).toContain(`PID ${process.pid}`);
+    await result.lock?.release();
+    await result.lock?.release();
+    expect(await exists(path.join(project, LOCK_FILE))).toBe(false);
+    const again = await preflight(project);
+    expect(again.result.lock).toBeDefined();
+  });
+
+  it('takes over a stale lock from a dead PID with the seed warning, exactly once', async () => {
+    const project = await makeTempDir();
+    const pid = await deadPid();
+    const lockFile = path.join(project, LOCK_FILE);
+    await writeFile(lockFile, JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: 'old-box' }));
+    const { result, log } = await preflight(project);
+    expect(log.warnings).toEqual([`stale lock from PID ${pid} at 2026-05-22T23:00:00Z; taking over`]);
+    expect(JSON.parse(await readFile(lockFile, 'utf8')).pid).toBe(process.pid);
+    await result.lock?.release();
+    expect(await exists(lockFile)).toBe(false);
+  });
+
+  it('a dry run reports a stale lock without removing it', async () => {
+    const project = await makeTempDir();
+    const pid = await deadPid();
+    const lockFile = path.join(project, LOCK_FILE);
+    const content = JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: 'old-box' });
+    await writeFile(lockFile, content);
+    const { log } = await preflight(project, {}, false);
+    expect(log.warnings).toEqual([
+      `stale lock from PID ${pid} at 2026-05-22T23:00:00Z; a real run would take over`,
+    ]);
+    expect(await readFile(lockFile, 'utf8')).toBe(content);
+  });
+
+  it('release leaves a lock alone that is no longer ours', async () => {
+    const project = await makeTempDir();
+    const { result } = await preflight(project);
+    const lockFile = path.join(project, LOCK_FILE);
+    const other = JSON.stringify({ pid: process.pid, started_at: '2030-01-01T00:00:00Z', host: 'x' });
+    await writeFile(lockFile, other);
+    await result.lock?.release();
+    expect(await readFile(lockFile, 'utf8')).toBe(other);
+  });
+
+  it('warns about orphaned worktree_skill-iterate-* worktrees from git worktree list and never removes them', async () => {
+    const project = await makeTempDir();
+    await initRepo(project);
+    const home = await makeTempDir('skillclimb-home-');
+    const orphan = path.join(home, 'worktree_skill-iterate-session-wrap-1716502504');
+    const unrelated = path.join(home, 'feature-work');
+    await git(project, 'worktree', 'add', '-q', '-b', 'skill-iterate/session-wrap-1716502504', orphan);
+    await git(project, 'worktree', 'add', '-q', '-b', 'feature', unrelated);
+    const { log } = await preflight(project);
+    expect(log.warnings).toHaveLength(1);
+    expect(log.warnings[0]).toMatch(
+      new RegExp(`^orphaned worktrees from prior crash: ${orphan}; consider cleanup`),
+    );
+    expect(log.warnings[0]).not.toContain('feature-work');
+    expect(await exists(orphan)).toBe(true);
+    expect(await git(project, 'worktree', 'list', '--porcelain')).toContain(`worktree ${orphan}`);
+  });
+
+  it('does not warn about worktrees outside a git repository', async () => {
+    const project = await makeTempDir();
+    await mkdir(path.join(project, '.claude', 'skills'), { recursive: true });
+    const { log } = await preflight(project, {}, false);
+    expect(log.warnings).toEqual([]);
+  });
+});
+
+describe('stale lock and later halts', () => {
+  it('does not announce a takeover when a later check halts, and leaves the stale lock in place', async () => {
+    const project = await makeTempDir();
+    const pid = await deadPid();
+    const lockFile = path.join(project, LOCK_FILE);
+    const content = JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: 'old-box' });
+    await writeFile(lockFile, content);
+    const log = recordingLogger();
+    const err = await runPreflight(
+      iterateOptions(project, { skill: 'ghost' }),
+      { log, now: () => NOW },
+      true,
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PreflightHalt);
+    expect(log.warnings).toEqual([]);
+    expect(await readFile(lockFile, 'utf8')).toBe(content);
+  });
+});
+
+describe('stale lock takeover races', () => {
+  it('of several concurrent takeovers exactly one gets the lock; the others halt instead of overwriting', async () => {
+    const project = await makeTempDir();
+    const pid = await deadPid();
+    const lockFile = path.join(project, LOCK_FILE);
+    await writeFile(lockFile, JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: 'old-box' }));
+    const log = recordingLogger();
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) =>
+        acquireLock(lockFile, { log, now: () => new Date(NOW.getTime() + i) }),
+      ),
+    );
+    const winners = attempts.filter((a) => a.status === 'fulfilled');
+    const losers = attempts.filter((a) => a.status === 'rejected');
+    expect(winners).toHaveLength(1);
+    expect(losers).toHaveLength(4);
+    for (const loser of losers) expect((loser as PromiseRejectedResult).reason).toBeInstanceOf(PreflightHalt);
+    const holder = JSON.parse(await readFile(lockFile, 'utf8')) as { pid: number; started_at: string };
+    expect(holder.pid).toBe(process.pid);
+    const lock = (winners[0] as PromiseFulfilledResult<Lock>).value;
+    await lock.release();
+    expect(await exists(lockFile)).toBe(false);
+  });
+});

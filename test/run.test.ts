@@ -1,0 +1,362 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseResultsTsv } from '../src/core/results-tsv.js';
+import { createLocalPorts } from '../src/iterate/local-ports.js';
+import { createLocalShipper } from '../src/iterate/local-shipper.js';
+import { commitFile } from '../src/git/commits.js';
+import { createWorktree } from '../src/git/worktree.js';
+import type { IterateOptions, IteratePorts, Logger } from '../src/iterate/ports.js';
+import { runIterate, WorktreeHalt } from '../src/iterate/run.js';
+import type { EditorInput, GraderInput } from '../src/llm/port.js';
+import { createScriptedModels, type ScriptedModelsOptions } from '../src/llm/scripted.js';
+import { cleanupTempDirs, git, makeProject, tempDir, type SkillFixture } from './helpers/engine-fixtures.js';
+
+afterEach(cleanupTempDirs);
+
+const CANONICAL =
+  /^skill-iterate: (\S+): baseline \d\.\d\d -> final \d\.\d\d over \d+ iterations \(lines_delta=[+-]\d+\)$/;
+
+function gradeByMarkers(input: GraderInput) {
+  const markers: Record<number, string> = { 1: 'SUMMARY', 2: 'TEST-NAME' };
+  return {
+    verdicts: Object.fromEntries(
+      input.assertions.map((a) => [
+        String(a.id),
+        { verdict: input.output.includes(markers[a.id] ?? '\u0000'), reason: 'marker' },
+      ]),
+    ),
+  };
+}
+
+/** Skills whose name starts with "good" get an improving edit; the others only get edits that change nothing. */
+function proposeBySkill(input: EditorInput) {
+  if (input.skillName.startsWith('good') && !input.skillMd.includes('SUMMARY')) {
+    return {
+      description: 'add SUMMARY',
+      old_string: '## Constraints\n',
+      new_string: '## Constraints\n\n- SUMMARY\n',
+    };
+  }
+  return { description: 'reword', old_string: '1. Read the notes.', new_string: '1. Read the notes!' };
+}
+
+interface RunHarness {
+  project: string;
+  home: string;
+  options: IterateOptions;
+  ports: IteratePorts;
+  lines: { info: string[]; warn: string[]; progress: string[] };
+}
+
+async function runHarness(
+  skills: SkillFixture[],
+  models: ScriptedModelsOptions = {},
+  options: Partial<IterateOptions> = {},
+): Promise<RunHarness> {
+  const project = await makeProject(skills);
+  const home = await tempDir('skillclimb-home-');
+  const lines = { info: [] as string[], warn: [] as string[], progress: [] as string[] };
+  const log: Logger = {
+    info: (m) => lines.info.push(m),
+    warn: (m) => lines.warn.push(m),
+    progress: (m) => lines.progress.push(m),
+  };
+  const full: IterateOptions = {
+    project,
+    skill: undefined,
+    queueFile: undefined,
+    perSkillBudgetMs: 3_600_000,
+    perSkillIterations: 2,
+    skipList: [],
+    calibrate: false,
+    dryRun: false,
+    mode: 'absolute',
+    concurrency: 4,
+    iterationTimeoutMs: 60_000,
+    worktreeHome: home,
+    maxCostUsd: undefined,
+    ...options,
+  };
+  const scripted = createScriptedModels({
+    render: (i) => i.skillMd,
+    grade: gradeByMarkers,
+    propose: proposeBySkill,
+    ...models,
+  });
+  return { project, home, options: full, ports: createLocalPorts(full, { models: scripted, log }), lines };
+}
+
+const branches = (project: string) =>
+  git(project, 'branch', '--list', 'skill-iterate/*')
+    .split('\n')
+    .map((b) => b.replace(/^[*+ ]+/, '').trim())
+    .filter(Boolean);
+
+describe('runIterate', () => {
+  it('ships an improved skill as one squash commit, discards the other, writes the summary and releases the lock', async () => {
+    const h = await runHarness([{ name: 'good-one' }, { name: 'plain' }]);
+    const before = git(h.project, 'rev-parse', 'HEAD').trim();
+    const run = await runIterate(h.options, h.ports);
+
+    expect(run.queue).toEqual(['good-one', 'plain']);
+    expect(run.partial).toBeNull();
+    const [good, plain] = run.results;
+    expect(good).toMatchObject({
+      skill: 'good-one',
+      status: 'shipped',
+      baselineScore: 0,
+      iterations: 2,
+      linesDelta: 2,
+    });
+    expect(good?.finalScore).toBeCloseTo(0.5, 9);
+    expect(plain).toMatchObject({
+      skill: 'plain',
+      status: 'no-improvement',
+      baselineScore: 0,
+      finalScore: 0,
+    });
+
+    // One squash commit on main with the canonical message, holding SKILL.md and nothing else.
+    expect(git(h.project, 'rev-list', '--count', `${before}..HEAD`).trim()).toBe('1');
+    const subject = git(h.project, 'log', '-1', '--format=%s').trim();
+    expect(subject).toBe(
+      'skill-iterate: good-one: baseline 0.00 -> final 0.50 over 2 iterations (lines_delta=+2)',
+    );
+    expect(subject).toMatch(CANONICAL);
+    expect(git(h.project, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe(
+      '.claude/skills/good-one/SKILL.md',
+    );
+    expect(good?.link).toBe(git(h.project, 'rev-parse', 'HEAD').trim().slice(0, 7));
+
+    // Worktrees gone, branches deleted, lock released.
+    expect(await readdir(h.home)).toEqual([]);
+    expect(branches(h.project)).toEqual([]);
+    expect(existsSync(path.join(h.project, '.skill-iterate.lock'))).toBe(false);
+
+    // results.tsv lives in the project (it outlives the worktree) and was not committed.
+    const rows = parseResultsTsv(
+      await readFile(path.join(h.project, '.claude/skills/good-one/evals/results.tsv'), 'utf8'),
+    );
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'keep', 'revert']);
+    expect(good?.rows).toEqual(rows);
+    expect(good?.wallSecondsTotal).toBeCloseTo(
+      rows.reduce((s, r) => s + r.wallSeconds, 0),
+      9,
+    );
+
+    expect(run.summaryPath).toBeDefined();
+    const summary = await readFile(run.summaryPath!, 'utf8');
+    expect(summary).toContain('good-one');
+    expect(summary).not.toContain('(partial');
+    expect(h.lines.info).toContain(`Morning summary: ${run.summaryPath}`);
+    expect(h.lines.progress.filter((l) => /\bdone\b/.test(l))).toHaveLength(2);
+  });
+
+  it('parks a skill after three consecutive crashes, keeps its worktree and branch, and goes on', async () => {
+    const h = await runHarness(
+      [{ name: 'broken' }, { name: 'good-two' }],
+      {
+        propose: (input) => {
+          if (input.skillName === 'broken') throw new Error('editor endpoint down');
+          return proposeBySkill(input);
+        },
+      },
+      { perSkillIterations: 5 },
+    );
+    const run = await runIterate(h.options, h.ports);
+    const broken = run.results[0]!;
+    expect(broken.status).toBe('defect-park');
+    expect(broken.link).toMatch(/docs\/skill-iterate-runs\/parked-broken-\d+\.md$/);
+    const report = await readFile(broken.link!, 'utf8');
+    expect(report).toContain('skill-iterate: broken parked after 3 consecutive crashes');
+    expect(report).toContain('editor endpoint down');
+    expect(report).toContain('commit\tscore\tstatus\tdescription\twall_seconds');
+    expect(branches(h.project)).toEqual([expect.stringMatching(/^skill-iterate\/broken-\d+$/)]);
+    expect(
+      (await readdir(h.home)).filter((d) => d.startsWith('worktree_skill-iterate-broken-')),
+    ).toHaveLength(1);
+    expect(run.results[1]?.status).toBe('shipped');
+  });
+
+  it('skips the merge on a dirty base and keeps the worktree and branch', async () => {
+    const h = await runHarness([{ name: 'good-three' }]);
+    await writeFile(path.join(h.project, '.gitignore'), 'results.tsv\n.skill-iterate.lock\n# local edit\n');
+    const before = git(h.project, 'rev-parse', 'HEAD').trim();
+    const run = await runIterate(h.options, h.ports);
+    expect(run.results[0]?.status).toBe('skipped (dirty-master)');
+    expect(git(h.project, 'rev-parse', 'HEAD').trim()).toBe(before);
+    expect(branches(h.project)).toHaveLength(1);
+    expect(await readdir(h.home)).toHaveLength(1);
+    expect(h.lines.warn.join('\n')).toMatch(/dirty-master.*\.gitignore/);
+  });
+
+  it('stops between skills when the kill-switch appears, with a partial summary', async () => {
+    let project = '';
+    const h = await runHarness([{ name: 'good-a' }, { name: 'good-b' }], {
+      // The switch appears mid-loop: the loop must not notice it, the orchestrator must.
+      propose: async (input) => {
+        await writeFile(path.join(project, '.skill-iterate-killswitch'), '');
+        return proposeBySkill(input);
+      },
+    });
+    project = h.project;
+    const run = await runIterate(h.options, h.ports);
+    expect(run.results.map((r) => r.skill)).toEqual(['good-a']);
+    expect(run.results[0]?.iterations).toBe(2);
+    expect(run.partial?.reason).toBe('kill-switch hit');
+    expect(h.lines.info).toContain('Kill-switch detected; graceful stop after 1 of 2 skills.');
+    const summary = await readFile(run.summaryPath!, 'utf8');
+    expect(summary).toMatch(/\(partial -- kill-switch hit at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/);
+    expect(existsSync(path.join(h.project, '.skill-iterate.lock'))).toBe(false);
+  });
+
+  it('records invalid evals mid-queue as skipped and goes on', async () => {
+    const h = await runHarness([
+      {
+        name: 'bad-evals',
+        evalsText: '{"categories": [{"name": "x", "evals": [{"id": "one", "statement": "s"}]}]}',
+      },
+      { name: 'good-c' },
+    ]);
+    const run = await runIterate(h.options, h.ports);
+    expect(run.results[0]?.status).toBe(
+      'skipped (invalid evals: evals.json: categories[0].evals[0].id: expected integer)',
+    );
+    expect(run.results[1]?.status).toBe('shipped');
+    expect(await readdir(h.home)).toEqual([]);
+  });
+
+  it('halts on a worktree failure: partial summary from the exception path, lock released, error rethrown', async () => {
+    const h = await runHarness([{ name: 'good-d' }]);
+    const notADir = path.join(h.home, 'file');
+    await writeFile(notADir, 'x');
+    const options = { ...h.options, worktreeHome: notADir };
+    await expect(runIterate(options, h.ports)).rejects.toBeInstanceOf(WorktreeHalt);
+    expect(existsSync(path.join(h.project, '.skill-iterate.lock'))).toBe(false);
+    const dir = path.join(h.project, 'docs', 'skill-iterate-runs');
+    const [file] = await readdir(dir);
+    expect(await readFile(path.join(dir, file!), 'utf8')).toMatch(
+      /\(partial -- exception at .*worktree creation failed for good-d/,
+    );
+  });
+
+  it('stops the queue once the run has spent --max-cost-usd', async () => {
+    const h = await runHarness(
+      [{ name: 'good-e' }, { name: 'good-f' }],
+      { usagePerCall: { costUsd: 0.01 } },
+      { maxCostUsd: 0.02 },
+    );
+    const run = await runIterate(h.options, h.ports);
+    expect(run.results.map((r) => r.skill)).toEqual(['good-e']);
+    expect(run.partial?.reason).toBe('cost budget reached');
+    expect(h.lines.info).toContain('Cost budget of $0.02 reached; stopping after 1 of 2 skills.');
+    expect(h.lines.info).toContain('good-e: loop ended on the cost budget after 0 iterations');
+    expect(run.usage.costUsd).toBeGreaterThanOrEqual(0.02);
+  });
+
+  it('parks a skill whose grader cannot tell injected defects apart (--calibrate)', async () => {
+    const h = await runHarness(
+      [{ name: 'blind' }],
+      {
+        grade: (input) => ({
+          verdicts: Object.fromEntries(input.assertions.map((a) => [String(a.id), { verdict: true }])),
+        }),
+      },
+      { calibrate: true },
+    );
+    const run = await runIterate(h.options, h.ports);
+    expect(run.results[0]?.status).toBe('calibration-park');
+    expect(run.results[0]?.link).toMatch(/calibration-broken-blind-\d+\.md$/);
+    expect(await readdir(h.home)).toEqual([]);
+  });
+
+  it('writes no summary for an empty queue', async () => {
+    const h = await runHarness([{ name: 'verify' }]);
+    const run = await runIterate(h.options, h.ports);
+    expect(run.results).toEqual([]);
+    expect(run.summaryPath).toBeUndefined();
+    expect(h.lines.info[0]).toMatch(/^Queue empty -- nothing to iterate/);
+    expect(existsSync(path.join(h.project, '.skill-iterate.lock'))).toBe(false);
+  });
+});
+
+describe('createLocalShipper', () => {
+  async function shipSetup() {
+    const project = await makeProject([{ name: 'demo' }]);
+    const home = await tempDir('skillclimb-home-');
+    const wt = await createWorktree({ project, home, skill: 'demo', epoch: 1 });
+    const file = '.claude/skills/demo/SKILL.md';
+    await writeFile(path.join(wt.path, file), 'branch text\n');
+    await commitFile(wt.path, file, 'edit');
+    const warnings: string[] = [];
+    const log: Logger = { info: () => undefined, warn: (m) => warnings.push(m), progress: () => undefined };
+    const request = {
+      skill: 'demo',
+      project,
+      skillPath: '.claude/skills/demo',
+      worktreePath: wt.path,
+      branch: wt.branch,
+      baseBranch: wt.baseBranch,
+      baseCommit: wt.baseCommit,
+      baselineScore: 0.5,
+      finalScore: 0.6,
+      iterations: 1,
+      linesBaseline: 10,
+      linesFinal: 1,
+      message: 'skill-iterate: demo: baseline 0.50 -> final 0.60 over 1 iterations (lines_delta=-9)',
+      keptEdits: [],
+      rows: [],
+      usage: {
+        calls: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        costUsd: null,
+      },
+    };
+    return { project, home, wt, file, request, warnings, log };
+  }
+
+  it('a tracked results.tsv changed by the run does not count as a dirty base', async () => {
+    const s = await shipSetup();
+    const tsv = path.join(s.project, '.claude/skills/demo/evals/results.tsv');
+    await writeFile(tsv, 'commit\tscore\tstatus\tdescription\twall_seconds\n');
+    git(s.project, 'add', '-f', tsv);
+    git(s.project, 'commit', '-q', '-m', 'track results');
+    await writeFile(tsv, 'commit\tscore\tstatus\tdescription\twall_seconds\nabc\t0.1\tkeep\tx\t1.000\n');
+    const outcome = await createLocalShipper(s.project, s.log).ship(s.request);
+    expect(outcome.status).toBe('shipped');
+    expect(git(s.project, 'log', '-1', '--format=%s').trim()).toBe(s.request.message);
+    expect(git(s.project, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe(s.file);
+    // The run's rows are still there, uncommitted.
+    expect(await readFile(tsv, 'utf8')).toContain('abc\t0.1');
+  });
+
+  it('a conflicting squash is skipped with the worktree kept and the base untouched', async () => {
+    const s = await shipSetup();
+    await writeFile(path.join(s.project, s.file), 'base moved on\n');
+    git(s.project, 'commit', '-q', '-am', 'concurrent edit');
+    const head = git(s.project, 'rev-parse', 'HEAD');
+    const outcome = await createLocalShipper(s.project, s.log).ship(s.request);
+    expect(outcome).toEqual({ status: 'skipped', reason: 'merge-conflict', keepWorktree: true });
+    expect(git(s.project, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(s.project, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+    expect(existsSync(s.wt.path)).toBe(true);
+    expect(s.warnings.join('\n')).toMatch(/merge --squash .* failed/);
+  });
+
+  it('does not merge into a branch other than the one the worktree came from', async () => {
+    const s = await shipSetup();
+    git(s.project, 'checkout', '-q', '-b', 'elsewhere');
+    const outcome = await createLocalShipper(s.project, s.log).ship(s.request);
+    expect(outcome).toEqual({
+      status: 'skipped',
+      reason: 'base branch changed to elsewhere',
+      keepWorktree: true,
+    });
+    expect(git(s.project, 'log', '-1', '--format=%s').trim()).toBe('initial');
+  });
+});

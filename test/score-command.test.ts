@@ -1,0 +1,232 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scoreCommand, type ScoreCommandOptions } from '../src/cli/commands/score.js';
+import type { CliIo } from '../src/cli/io.js';
+import { METRIC_NAMES } from '../src/core/score-types.js';
+import type { GraderInput } from '../src/llm/port.js';
+import { createScriptedModels, type ScriptedModels } from '../src/llm/scripted.js';
+
+const SKILL_MD = [
+  '---',
+  'name: wrap',
+  'description: Wraps up a session.',
+  '---',
+  '# Wrap',
+  '',
+  '## Steps',
+  '',
+  '1. Read the notes.',
+  '2. Write the summary.',
+  '',
+  '## Constraints',
+  '',
+  '- Keep it short.',
+  '',
+].join('\n');
+
+const EVALS = {
+  skill: 'wrap',
+  version: '2.0',
+  categories: [
+    {
+      name: 'Format',
+      weight: 0.4,
+      evals: [
+        { id: 1, statement: 'Has a Summary heading.', check: { type: 'contains', value: '## Summary' } },
+        { id: 2, statement: 'Is short.', source: 'SKILL.md:14', defect_type: 'format' },
+      ],
+    },
+    {
+      name: 'Content',
+      weight: 0.6,
+      evals: [{ id: 3, statement: 'Names the next step.', source: 'SKILL.md:10' }],
+    },
+  ],
+};
+const SCENARIOS = {
+  scenarios: [
+    { id: 'scenario_1', context: 'We fixed the login test.', expected_assertions: [1, 2, 3] },
+    { id: 'scenario_2', context: 'Nothing happened.', expected_assertions: [1] },
+  ],
+};
+
+let root: string;
+let skillDir: string;
+let io: CliIo & { stdout: string; stderr: string };
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-score-cmd-'));
+  skillDir = path.join(root, '.claude', 'skills', 'wrap');
+  await mkdir(path.join(skillDir, 'evals'), { recursive: true });
+  await writeFile(path.join(skillDir, 'SKILL.md'), SKILL_MD);
+  await writeFile(path.join(skillDir, 'evals', 'evals.json'), JSON.stringify(EVALS));
+  await writeFile(path.join(skillDir, 'evals', 'test_scenarios.json'), JSON.stringify(SCENARIOS));
+  const state = { stdout: '', stderr: '' };
+  io = {
+    get stdout() {
+      return state.stdout;
+    },
+    get stderr() {
+      return state.stderr;
+    },
+    out: (t) => void (state.stdout += t),
+    err: (t) => void (state.stderr += t),
+    env: {},
+    cwd: root,
+    exitCode: 0,
+  };
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Grades 2 false in scenario_1, everything else true. */
+const grade = (input: GraderInput) => ({
+  verdicts: Object.fromEntries(
+    input.assertions.map((a) => [
+      String(a.id),
+      { verdict: a.id !== 2, reason: a.id === 2 ? 'too long' : 'ok' },
+    ]),
+  ),
+});
+
+function withScripted(models: ScriptedModels): ScoreCommandOptions {
+  return { createModels: () => models };
+}
+
+async function run(args: string[], options: ScoreCommandOptions = {}): Promise<void> {
+  await scoreCommand(io, options).parseAsync(args, { from: 'user' });
+}
+
+describe('skillclimb score --json', () => {
+  it('prints exactly the documented shape, with the composite of both axes', async () => {
+    const models = createScriptedModels({ render: () => '## Summary\nNext: rerun CI.', grade });
+    await run(['.claude/skills/wrap', '--json'], withScripted(models));
+    expect(io.exitCode).toBe(0);
+    const doc = JSON.parse(io.stdout);
+    expect(Object.keys(doc).sort()).toEqual(['absolute', 'mode', 'score', 'status', 'structural']);
+    expect(doc.status).toBe('ok');
+    expect(doc.mode).toBe('composite');
+    expect(Object.keys(doc.structural).sort()).toEqual(['metrics', 'score']);
+    expect(Object.keys(doc.structural.metrics)).toEqual([...METRIC_NAMES]);
+    for (const name of METRIC_NAMES) expect(typeof doc.structural.metrics[name].score).toBe('number');
+    expect(Object.keys(doc.absolute).sort()).toEqual([
+      'failed_assertions',
+      'passed',
+      'passing_pairs',
+      'total',
+      'weighted_score',
+    ]);
+    // 6 pairs; only 2/scenario_1 fails. Format: 3/4 → 0.75; Content: 2/2 → 1.
+    expect(doc.absolute.total).toBe(6);
+    expect(doc.absolute.passed).toBe(5);
+    expect(doc.absolute.weighted_score).toBeCloseTo(0.4 * 0.75 + 0.6 * 1, 12);
+    expect(doc.absolute.failed_assertions).toEqual([
+      {
+        assertion_id: 2,
+        scenario_id: 'scenario_1',
+        category_name: 'Format',
+        category_weight: 0.4,
+        statement: 'Is short.',
+        source: 'SKILL.md:14',
+        defect_type: 'format',
+        grader_reason: 'too long',
+      },
+    ]);
+    expect(doc.absolute.passing_pairs[0]).toEqual({ assertion_id: 1, scenario_id: 'scenario_1' });
+    expect(doc.score).toBeCloseTo(0.4 * doc.structural.score + 0.6 * doc.absolute.weighted_score, 12);
+    // One grader call: scenario_2 only has a check.
+    expect(models.calls.grade).toHaveLength(1);
+  });
+
+  it('--trials 3 grades each graded scenario three times over one render', async () => {
+    const models = createScriptedModels({ render: () => '## Summary', grade });
+    await run(['.claude/skills/wrap', '--json', '--trials', '3', '--concurrency', '1'], withScripted(models));
+    expect(io.exitCode).toBe(0);
+    expect(models.calls.render).toHaveLength(2);
+    expect(models.calls.grade.map((g) => g.trial)).toEqual([1, 2, 3]);
+  });
+
+  it('structural mode prints absolute: null and needs no model', async () => {
+    await run([skillDir, '--json', '--mode', 'structural']);
+    expect(io.exitCode).toBe(0);
+    const doc = JSON.parse(io.stdout);
+    expect(doc.mode).toBe('structural');
+    expect(doc.absolute).toBeNull();
+    expect(doc.score).toBe(doc.structural.score);
+  });
+
+  it('a harness error exits 1 with the status in the document and the reason on stderr', async () => {
+    const models = createScriptedModels({
+      render: () => 'x',
+      grade: () => {
+        throw new Error('HTTP 503 from grader');
+      },
+    });
+    await run(['.claude/skills/wrap', '--json'], withScripted(models));
+    expect(io.exitCode).toBe(1);
+    const doc = JSON.parse(io.stdout);
+    expect(doc).toMatchObject({ status: 'harness-error', score: null, absolute: null });
+    expect(io.stderr).toContain('HTTP 503 from grader');
+  });
+});
+
+describe('skillclimb score (human output)', () => {
+  it('shows the score, the metrics table and the failed assertions', async () => {
+    const models = createScriptedModels({ render: () => 'no heading', grade });
+    await run(['.claude/skills/wrap'], withScripted(models));
+    expect(io.exitCode).toBe(0);
+    expect(io.stdout).toMatch(/^score: \d\.\d{6}$/m);
+    for (const name of METRIC_NAMES) expect(io.stdout).toContain(name);
+    expect(io.stdout).toContain('failed assertions:');
+    expect(io.stdout).toContain('#1 scenario_2 [Format, unspecified] Has a Summary heading.');
+    expect(io.stdout).toContain('reason: too long');
+  });
+
+  it('with the offline provider, composite falls back to structural and says so', async () => {
+    await run([skillDir]);
+    expect(io.exitCode).toBe(0);
+    expect(io.stdout).toContain('mode: structural');
+    expect(io.stdout).toContain('graded structure only');
+  });
+});
+
+describe('skillclimb score: bad input', () => {
+  it('--mode absolute with the offline provider is a usage error naming --mode', async () => {
+    await run([skillDir, '--mode', 'absolute']);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain('--mode absolute');
+    expect(io.stdout).toBe('');
+  });
+
+  it('an invalid eval file names the file and the JSON path', async () => {
+    const broken = structuredClone(EVALS) as { categories: Array<{ evals: Array<{ id: unknown }> }> };
+    const first = broken.categories[1]?.evals[0];
+    if (first) first.id = 'three';
+    await writeFile(path.join(skillDir, 'evals', 'evals.json'), JSON.stringify(broken));
+    await run([skillDir, '--mode', 'structural']);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain(path.join(skillDir, 'evals', 'evals.json'));
+    expect(io.stderr).toContain('categories[1].evals[0].id: expected integer');
+  });
+
+  it('bad flag values and a folder without SKILL.md are usage errors', async () => {
+    await run([skillDir, '--trials', '0']);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain('--trials');
+    io.exitCode = 0;
+    await run([skillDir, '--mode', 'fancy']);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain('--mode: expected one of composite, structural, absolute');
+    io.exitCode = 0;
+    await run([skillDir, '--concurrency', 'many']);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain('--concurrency');
+    io.exitCode = 0;
+    await run([root]);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain(`${path.join(root, 'SKILL.md')}: file not found`);
+  });
+});
