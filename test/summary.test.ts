@@ -183,8 +183,8 @@ describe('renderMorningSummary', () => {
     const start = lines.indexOf('## Plateaued (delta < 0.01)');
     expect(start).toBeGreaterThan(0);
     const section = lines.slice(start, lines.indexOf('## Exclusions')).join('\n');
-    expect(section).toContain('- api-docs: 0.70 -> 0.70 (+0.00) -- try `/skill-evolve --skill api-docs`');
-    expect(section).toContain('- user-debug: 0.90 -> 0.90 (+0.00)');
+    expect(section).toContain('- api-docs: 0.70 -> 0.70 (+0.004) -- try `/skill-evolve --skill api-docs`');
+    expect(section).toContain('- user-debug: 0.90 -> 0.90 (+0.000)');
     expect(section).not.toContain('session-wrap');
     expect(section).not.toContain('flaky-grader');
     expect(section).not.toContain('broken-evals');

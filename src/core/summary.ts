@@ -190,7 +190,7 @@ function plateaued(results: SkillResult[]): string[] {
     ...flat.map(
       (r) =>
         `- ${cell(r.skill)}: ${score2(r.baselineScore)} -> ${score2(r.finalScore)} ` +
-        `(${signed(delta(r) ?? 0, 2)}) -- try ${code(`/skill-evolve --skill ${r.skill}`)}`,
+        `(${signed(delta(r) ?? 0, 3)}) -- try ${code(`/skill-evolve --skill ${r.skill}`)}`,
     ),
     '',
   ];

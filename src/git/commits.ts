@@ -13,9 +13,28 @@ function gitPath(relPath: string): string {
  */
 export async function commitFile(dir: string, relPath: string, message: string): Promise<string> {
   const oneLine = message.replace(/\s+/g, ' ').trim() || 'skill-iterate edit';
-  await runGit(dir, 'add', ['add', '--', gitPath(relPath)]);
-  await runGit(dir, 'commit', ['commit', '--no-verify', '-m', oneLine], await committerConfig(dir));
-  return (await runGit(dir, 'rev-parse HEAD', ['rev-parse', 'HEAD'])).trim().slice(0, 7);
+  // `commit -- <path>` stages and commits the tracked file in one process: every spawn is paid per iteration.
+  const summary = await runGit(
+    dir,
+    'commit',
+    ['commit', '--no-verify', '-m', oneLine, '--', gitPath(relPath)],
+    await identityFor(dir),
+  );
+  // git prints `[<branch> <short-sha>] <message>`; read the SHA from there rather than spawn rev-parse.
+  const printed = /^\[[^\]]* ([0-9a-f]{7,40})\]/m.exec(summary)?.[1];
+  const sha = printed ?? (await runGit(dir, 'rev-parse HEAD', ['rev-parse', 'HEAD'])).trim();
+  return sha.slice(0, 7);
+}
+
+/** The committer identity cannot change during a run; look it up once per checkout. */
+const identities = new Map<string, Promise<string[]>>();
+function identityFor(dir: string): Promise<string[]> {
+  let identity = identities.get(dir);
+  if (!identity) {
+    identity = committerConfig(dir);
+    identities.set(dir, identity);
+  }
+  return identity;
 }
 
 /** Seed Step F revert: `git -C <dir> reset --hard HEAD~1`. */

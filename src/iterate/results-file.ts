@@ -1,15 +1,22 @@
 /**
  * Appends to and reads `<skill>/evals/results.tsv`. Every append is one `write` of whole lines on a file
- * opened for appending, so an interrupted run (SIGINT, SIGKILL, power loss) leaves whole lines only — at
- * worst one torn last line, which the parser skips.
+ * opened for appending (the first one creates the file with header and row already in it), so an
+ * interrupted run (SIGINT, SIGKILL, power loss) leaves whole lines only — at worst one torn last line,
+ * which the parser skips and the next append steps past.
  */
-import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { RESULTS_HEADER, formatResultsRow, parseResultsTsv } from '../core/results-tsv.js';
 import type { ResultsRow } from './ports.js';
 
 /** Appends to the same file from one process are serialised so "is the file new?" has one answer each. */
 const pending = new Map<string, Promise<void>>();
+/**
+ * Files this process has appended to. A torn line can only come from an earlier, interrupted run, so the
+ * check for one runs once per file (re-reading on every append could race another writer mid-line).
+ */
+const continued = new Set<string>();
 
 async function writeAll(handle: FileHandle, text: string): Promise<void> {
   const buffer = Buffer.from(text, 'utf8');
@@ -27,32 +34,55 @@ async function endsWithNewline(handle: FileHandle, size: number): Promise<boolea
   return last[0] === 0x0a;
 }
 
+/** Filesystems without hard links (some network and FUSE mounts) answer link() with one of these. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+/**
+ * Creates `file` holding `text`, or returns false when it already exists. The content is written to a
+ * private temporary file first and hard-linked into place, so another process never sees the new file
+ * empty (and never adds a second header to it).
+ */
+async function createWith(file: string, text: string): Promise<boolean> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomUUID()}.tmp`);
+  await writeFile(temp, text, { flag: 'wx' });
+  try {
+    await link(temp, file);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') return false;
+    if (!NO_HARD_LINKS.has(code)) throw error;
+  } finally {
+    await rm(temp, { force: true });
+  }
+  // No hard links here: exclusive create in append mode still gives the header to exactly one writer.
+  try {
+    await writeFile(file, text, { flag: 'ax' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
 async function appendLine(file: string, line: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  let handle: FileHandle;
-  try {
-    // 'ax': create-or-fail in append mode, so exactly one writer (even across processes) adds the header.
-    handle = await open(file, 'ax');
-    try {
-      await writeAll(handle, `${RESULTS_HEADER}\n${line}\n`);
-    } finally {
-      await handle.close();
-    }
+  if (await createWith(file, `${RESULTS_HEADER}\n${line}\n`)) {
+    continued.add(file);
     return;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  handle = await open(file, 'a+');
+  const handle = await open(file, 'a+');
   try {
     const { size } = await handle.stat();
     let text = `${line}\n`;
     if (size === 0) {
       text = `${RESULTS_HEADER}\n${text}`;
-    } else if (!(await endsWithNewline(handle, size))) {
+    } else if (!continued.has(file) && !(await endsWithNewline(handle, size))) {
       // A torn line from an interrupted run: start on a fresh line so the new row stays whole.
       text = `\n${text}`;
     }
     await writeAll(handle, text);
+    continued.add(file);
   } finally {
     await handle.close();
   }

@@ -1,0 +1,43 @@
+// Bundles the GitHub Action (src/action/run.ts) into dist/index.js: one ESM file, every dependency inlined,
+// deterministic (no timestamps, no minification) so `.ci/run` can fail when the committed dist/ is stale.
+import { build } from 'esbuild';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = path.join(root, 'dist');
+
+// Bundled CommonJS dependencies call require() for Node built-ins; an ES module has no require.
+const banner = [
+  "import { createRequire as __skillclimbCreateRequire } from 'node:module';",
+  'const require = __skillclimbCreateRequire(import.meta.url);',
+].join('\n');
+
+await rm(outdir, { recursive: true, force: true });
+await mkdir(outdir, { recursive: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/action/run.ts'],
+  outfile: 'dist/index.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  mainFields: ['module', 'main'],
+  conditions: ['import', 'node'],
+  minify: false,
+  sourcemap: false,
+  legalComments: 'inline',
+  charset: 'utf8',
+  banner: { js: banner },
+  logLevel: 'warning',
+  metafile: true,
+});
+// The action runs from its own checkout, whose package.json says "type": "module"; this keeps dist/ ESM
+// even when it is copied somewhere without it.
+await writeFile(path.join(outdir, 'package.json'), '{ "type": "module" }\n');
+const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0);
+console.log(
+  `dist/index.js: ${(bytes / 1024).toFixed(0)} KiB from ${Object.keys(result.metafile.inputs).length} modules`,
+);

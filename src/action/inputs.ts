@@ -1,0 +1,213 @@
+/**
+ * The Action's inputs: ONE zod schema keyed by the names in action.yml, the single source of the inputs,
+ * their defaults and their error messages (`input per-skill-iterations: expected a positive integer, …`).
+ */
+import { z } from 'zod';
+
+/** Masked with core.setSecret before anything else runs. */
+export const SECRET_INPUTS = ['github-token', 'anthropic-api-key', 'openai-api-key'] as const;
+
+export const MODES = ['run', 'plan', 'summarize'] as const;
+export type ActionMode = (typeof MODES)[number];
+
+const text = z.string().transform((v) => v.trim());
+const optionalText = text.transform((v) => (v === '' ? undefined : v));
+
+const TRUE = ['true', 'True', 'TRUE'];
+const FALSE = ['false', 'False', 'FALSE', ''];
+const boolean = text.transform((v, ctx) => {
+  if (TRUE.includes(v)) return true;
+  if (FALSE.includes(v)) return false;
+  ctx.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(v)}` });
+  return z.NEVER;
+});
+
+/** `1h`, `30m`, `90s`, `1h30m` → milliseconds (the CLI's `--per-skill-budget` format). */
+export function parseDuration(value: string): number | undefined {
+  const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(value.trim());
+  if (!match || value.trim() === '') return undefined;
+  const [, h = '0', m = '0', s = '0'] = match;
+  const ms = ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000;
+  return ms > 0 ? ms : undefined;
+}
+
+const duration = text.transform((v, ctx) => {
+  const ms = parseDuration(v || '1h');
+  if (ms === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a duration like 1h, 30m, 90s or 1h30m, got ${JSON.stringify(v)}`,
+    });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+const positiveInt = (fallback: number) =>
+  text.transform((v, ctx) => {
+    if (v === '') return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < 1) {
+      ctx.addIssue({ code: 'custom', message: `expected a positive integer, got ${JSON.stringify(v)}` });
+      return z.NEVER;
+    }
+    return Number(v);
+  });
+
+const optionalUsd = text.transform((v, ctx) => {
+  if (v === '') return undefined;
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v) || !(n > 0)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a positive number of US dollars, got ${JSON.stringify(v)}`,
+    });
+    return z.NEVER;
+  }
+  return n;
+});
+
+const list = text.transform((v) =>
+  v
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
+const skillName = optionalText.refine((v) => v === undefined || /^[A-Za-z0-9._-]+$/.test(v), {
+  message: 'expected a skill folder name (letters, digits, ".", "_", "-")',
+});
+
+const mode = text.transform((v, ctx) => {
+  const value = v || 'run';
+  if ((MODES as readonly string[]).includes(value)) return value as ActionMode;
+  ctx.addIssue({ code: 'custom', message: `expected one of ${MODES.join(', ')}, got ${JSON.stringify(v)}` });
+  return z.NEVER;
+});
+
+const branchName = (fallback: string | undefined) =>
+  text
+    .refine((v) => v === '' || (!/[\s~^:?*[\\]|\.\.|@\{/.test(v) && !v.startsWith('-')), {
+      message: 'expected a git branch name',
+    })
+    .transform((v) => v || fallback);
+
+/** Keys are the input names of action.yml; values read as `core.getInput(name)` (always a string). */
+export const ActionInputsSchema = z.object({
+  'github-token': text,
+  'anthropic-api-key': optionalText,
+  'openai-api-key': optionalText,
+  'anthropic-base-url': optionalText,
+  'openai-base-url': optionalText,
+  model: optionalText,
+  'editor-model': optionalText,
+  'render-model': optionalText,
+  'grader-model': optionalText,
+  project: text.transform((v) => v || '.'),
+  skill: skillName,
+  queue: optionalText,
+  'per-skill-budget': duration,
+  'per-skill-iterations': positiveInt(12),
+  'skip-list': list,
+  calibrate: boolean,
+  'dry-run': boolean,
+  'max-cost-usd': optionalUsd,
+  base: branchName(undefined),
+  labels: list,
+  draft: boolean,
+  mode,
+  'state-branch': branchName('skill-iterate-state'),
+  'results-dir': optionalText,
+});
+
+export type ActionInputName = keyof typeof ActionInputsSchema.shape;
+export const INPUT_NAMES = Object.keys(ActionInputsSchema.shape) as ActionInputName[];
+
+export interface ActionInputs {
+  githubToken: string;
+  anthropicApiKey: string | undefined;
+  openaiApiKey: string | undefined;
+  anthropicBaseUrl: string | undefined;
+  openaiBaseUrl: string | undefined;
+  model: string | undefined;
+  editorModel: string | undefined;
+  renderModel: string | undefined;
+  graderModel: string | undefined;
+  project: string;
+  skill: string | undefined;
+  queue: string | undefined;
+  perSkillBudgetMs: number;
+  perSkillIterations: number;
+  skipList: string[];
+  calibrate: boolean;
+  dryRun: boolean;
+  maxCostUsd: number | undefined;
+  /** Undefined: the repository's default branch. */
+  base: string | undefined;
+  labels: string[];
+  draft: boolean;
+  mode: ActionMode;
+  stateBranch: string;
+  resultsDir: string | undefined;
+}
+
+export class InputError extends Error {
+  override name = 'InputError';
+}
+
+/** Reads every input of the schema through `read` (core.getInput) and validates them all at once. */
+export function parseInputs(read: (name: ActionInputName) => string): ActionInputs {
+  const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name) ?? '']));
+  const parsed = ActionInputsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const messages = parsed.error.issues.map((issue) => `input ${String(issue.path[0])}: ${issue.message}`);
+    throw new InputError(messages.join('\n'));
+  }
+  const v = parsed.data;
+  const inputs: ActionInputs = {
+    githubToken: v['github-token'],
+    anthropicApiKey: v['anthropic-api-key'],
+    openaiApiKey: v['openai-api-key'],
+    anthropicBaseUrl: v['anthropic-base-url'],
+    openaiBaseUrl: v['openai-base-url'],
+    model: v.model,
+    editorModel: v['editor-model'],
+    renderModel: v['render-model'],
+    graderModel: v['grader-model'],
+    project: v.project,
+    skill: v.skill,
+    queue: v.queue,
+    perSkillBudgetMs: v['per-skill-budget'],
+    perSkillIterations: v['per-skill-iterations'],
+    skipList: v['skip-list'],
+    calibrate: v.calibrate,
+    dryRun: v['dry-run'],
+    maxCostUsd: v['max-cost-usd'],
+    base: v.base,
+    labels: v.labels,
+    draft: v.draft,
+    mode: v.mode,
+    stateBranch: v['state-branch'] ?? 'skill-iterate-state',
+    resultsDir: v['results-dir'],
+  };
+  if (inputs.skill && inputs.queue)
+    throw new InputError('inputs skill and queue: give one or the other, not both');
+  if (inputs.mode === 'summarize' && !inputs.resultsDir) {
+    throw new InputError(
+      'input results-dir: required when mode is summarize (the folder of downloaded result files)',
+    );
+  }
+  return inputs;
+}
+
+/** The provider variables `createModels` reads, with the inputs taking precedence over the environment. */
+export function modelEnv(inputs: ActionInputs, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env };
+  const set = (key: string, value: string | undefined) => {
+    if (value) out[key] = value;
+  };
+  set('ANTHROPIC_API_KEY', inputs.anthropicApiKey);
+  set('ANTHROPIC_BASE_URL', inputs.anthropicBaseUrl);
+  set('OPENAI_API_KEY', inputs.openaiApiKey);
+  set('OPENAI_BASE_URL', inputs.openaiBaseUrl);
+  return out;
+}

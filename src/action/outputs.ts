@@ -1,0 +1,40 @@
+/** The Action's outputs, all strings (JSON where structured). */
+import type { RunFile } from './result-file.js';
+
+export interface ActionOutputs {
+  queue: string;
+  shipped: string;
+  parked: string;
+  'summary-path': string;
+  'cost-usd': string;
+  'result-path': string;
+}
+
+/** `cost-usd` is empty when the provider reported no price (the offline provider costs nothing: `0`). */
+export function formatCost(file: RunFile): string {
+  const { usage } = file.run;
+  if (usage.costUsd !== null) return usage.costUsd.toFixed(4);
+  return usage.calls === 0 || file.run.modelsLabel.startsWith('offline') ? '0' : '';
+}
+
+export function buildOutputs(
+  file: RunFile,
+  paths: { summaryPath?: string; resultPath?: string },
+): ActionOutputs {
+  return {
+    queue: JSON.stringify(file.run.queue),
+    shipped: JSON.stringify(
+      file.shipped.map((s) => ({
+        skill: s.skill,
+        pr: s.pr,
+        url: s.url,
+        baseline: s.baseline,
+        final: s.final,
+      })),
+    ),
+    parked: JSON.stringify(file.parked),
+    'summary-path': paths.summaryPath ?? '',
+    'cost-usd': formatCost(file),
+    'result-path': paths.resultPath ?? '',
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * The per-job result file: a RunResult plus what the Action shipped and parked, as JSON. Matrix jobs upload
+ * it as an artifact; `mode: summarize` reads a folder of them and merges them into one run.
+ */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { RunResult, SkillResult } from '../iterate/ports.js';
+import { addUsage, ZERO_USAGE, type Usage } from '../llm/port.js';
+
+const UsageSchema = z.object({
+  calls: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+  costUsd: z.number().nullable(),
+});
+
+const optional = <T extends z.ZodType>(schema: T) =>
+  schema
+    .nullable()
+    .optional()
+    .transform((v) => v ?? undefined);
+
+const RowSchema = z.object({
+  commit: z.string(),
+  score: z.number().nullable(),
+  status: z.enum(['baseline', 'keep', 'revert', 'crash']),
+  description: z.string(),
+  wallSeconds: z.number(),
+});
+
+const KeptEditSchema = z.object({
+  iteration: z.number(),
+  commit: z.string(),
+  description: z.string(),
+  score: z.number(),
+  delta: z.number(),
+});
+
+const SkillResultSchema = z.object({
+  skill: z.string(),
+  baselineScore: z.number().nullable(),
+  finalScore: z.number().nullable(),
+  iterations: z.number(),
+  wallSecondsTotal: z.number(),
+  status: z.string().transform((s) => s as SkillResult['status']),
+  link: optional(z.string()),
+  keptEdits: z.array(KeptEditSchema),
+  linesDelta: optional(z.number()),
+  usage: UsageSchema,
+  rows: z.array(RowSchema),
+});
+
+const RunResultSchema = z.object({
+  startedAt: z.coerce.date(),
+  endedAt: z.coerce.date(),
+  partial: z.object({ reason: z.string(), at: z.coerce.date() }).nullable(),
+  queue: z.array(z.string()),
+  results: z.array(SkillResultSchema),
+  excludedBySkipList: z.array(
+    z.object({ skill: z.string(), source: z.enum(['embedded', '--skip-list extension']) }),
+  ),
+  excludedByFreshness: z.array(z.object({ skill: z.string(), lastRunAt: z.coerce.date() })),
+  summaryPath: optional(z.string()),
+  usage: UsageSchema,
+  modelsLabel: z.string(),
+});
+
+export const ShippedOutputSchema = z.object({
+  skill: z.string(),
+  pr: z.number(),
+  url: z.string(),
+  baseline: z.number(),
+  final: z.number(),
+  status: z.enum(['created', 'updated']),
+});
+export type ShippedOutput = z.infer<typeof ShippedOutputSchema>;
+
+export const ParkedOutputSchema = z.object({
+  skill: z.string(),
+  kind: z.enum(['crashes', 'calibration']),
+  location: z.string(),
+  via: z.enum(['issue', 'file']),
+});
+export type ParkedOutput = z.infer<typeof ParkedOutputSchema>;
+
+export const RESULT_FILE_FORMAT = 'skillclimb/action-result';
+
+export const RunFileSchema = z.object({
+  format: z.literal(RESULT_FILE_FORMAT),
+  version: z.literal(1),
+  /** `plan` files carry the queue and its exclusions; `run` files carry the results. */
+  mode: z.enum(['plan', 'run']),
+  run: RunResultSchema,
+  shipped: z.array(ShippedOutputSchema),
+  parked: z.array(ParkedOutputSchema),
+  /** Ship skips (closed-unmerged PR, base conflict, push failure): shown in the summary. */
+  notShipped: z.array(z.object({ skill: z.string(), reason: z.string() })).default([]),
+});
+export type RunFile = z.output<typeof RunFileSchema>;
+
+export async function writeRunFile(file: string, content: RunFile): Promise<string> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(content, null, 2)}\n`);
+  return file;
+}
+
+export function parseRunFile(file: string, text: string): RunFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = RunFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `${file}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}`,
+    );
+  }
+  return parsed.data;
+}
+
+async function listJsonFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listJsonFiles(full)));
+    else if (entry.isFile() && entry.name.endsWith('.json')) out.push(full);
+  }
+  return out.sort();
+}
+
+/** Every result file under `dir` (artifacts download into one sub-folder each). Other JSON files are ignored. */
+export async function readRunFiles(dir: string): Promise<RunFile[]> {
+  const files: RunFile[] = [];
+  for (const file of await listJsonFiles(dir)) {
+    const text = await readFile(file, 'utf8');
+    if (!text.includes(RESULT_FILE_FORMAT)) continue;
+    files.push(parseRunFile(file, text));
+  }
+  return files;
+}
+
+function uniqueBy<T>(items: T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => (seen.has(key(item)) ? false : (seen.add(key(item)), true)));
+}
+
+/** One run out of many: the plan's queue and exclusions, every job's results in queue order, summed usage. */
+export function mergeRunFiles(files: RunFile[]): RunFile {
+  if (files.length === 0) throw new Error('no result files to merge');
+  const runs = files.map((f) => f.run).sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
+  const plans = files.filter((f) => f.mode === 'plan').map((f) => f.run);
+  const executed = files.filter((f) => f.mode === 'run').map((f) => f.run);
+  const queue = uniqueBy(
+    [...(plans.length ? plans : executed).flatMap((r) => r.queue), ...executed.flatMap((r) => r.queue)],
+    (s) => s,
+  );
+  const order = (skill: string) => {
+    const i = queue.indexOf(skill);
+    return i < 0 ? queue.length : i;
+  };
+  const results = executed.flatMap((r) => r.results).sort((a, b) => order(a.skill) - order(b.skill));
+  const partial = runs.find((r) => r.partial)?.partial ?? null;
+  const merged: RunResult = {
+    startedAt: runs[0]!.startedAt,
+    endedAt: new Date(Math.max(...runs.map((r) => r.endedAt.getTime()))),
+    partial,
+    queue,
+    results,
+    excludedBySkipList: uniqueBy(
+      runs.flatMap((r) => r.excludedBySkipList),
+      (e) => e.skill,
+    ),
+    excludedByFreshness: uniqueBy(
+      runs.flatMap((r) => r.excludedByFreshness),
+      (e) => e.skill,
+    ),
+    summaryPath: undefined,
+    usage: executed.reduce<Usage>((sum, r) => addUsage(sum, r.usage), { ...ZERO_USAGE }),
+    modelsLabel: uniqueBy(executed.map((r) => r.modelsLabel).filter(Boolean), (s) => s).join('; '),
+  };
+  return {
+    format: RESULT_FILE_FORMAT,
+    version: 1,
+    mode: 'run',
+    run: merged,
+    shipped: files.flatMap((f) => f.shipped),
+    parked: files.flatMap((f) => f.parked),
+    notShipped: files.flatMap((f) => f.notShipped),
+  };
+}

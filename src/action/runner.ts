@@ -1,0 +1,48 @@
+/**
+ * The Action as the runner sees it: secrets masked first, inputs validated by one schema, the pipeline run,
+ * outputs set, and `setFailed` on any error. Also the entry point of `npx @github/local-action run . src/action/runner.ts .env`.
+ */
+import * as core from '@actions/core';
+import { readActionContext } from './context.js';
+import { parseInputs, SECRET_INPUTS } from './inputs.js';
+import { runPipeline, type ActionIo } from './main.js';
+
+export function maskSecretInputs(): void {
+  for (const name of SECRET_INPUTS) {
+    const value = core.getInput(name);
+    if (value) core.setSecret(value);
+  }
+}
+
+export function coreIo(): ActionIo {
+  return {
+    log: {
+      info: (message) => core.info(message),
+      warn: (message) => core.warning(message),
+      progress: (message) => core.info(message),
+    },
+    startGroup: (name) => core.startGroup(name),
+    endGroup: () => core.endGroup(),
+    async writeSummary(markdown) {
+      if (!process.env.GITHUB_STEP_SUMMARY) {
+        core.info(markdown);
+        return;
+      }
+      await core.summary.addRaw(markdown, true).write();
+    },
+    now: () => new Date(),
+  };
+}
+
+export async function run(): Promise<void> {
+  try {
+    maskSecretInputs();
+    const inputs = parseInputs((name) => core.getInput(name));
+    const result = await runPipeline(inputs, readActionContext(), coreIo());
+    for (const [name, value] of Object.entries(result.outputs)) core.setOutput(name, value);
+    if (result.failure) core.setFailed(result.failure);
+  } catch (error) {
+    // InputError messages name the input; anything else is reported as it was thrown.
+    core.setFailed(error instanceof Error ? error.message : String(error));
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * What the Action writes to the state branch for each skill: the checkout's whole results.tsv and a
+ * last-run record (when it ran, the scores, and at the end the status and PR/issue link).
+ */
+import { parseResultsTsv } from '../core/results-tsv.js';
+import type { SkillResult } from '../iterate/ports.js';
+import { latestRunRows } from '../github/score-chart.js';
+import type { LastRunRecord } from '../github/state-files.js';
+import { readIfExists, resultsFileOf, type StateStore, type StateUpdate } from '../github/state-store.js';
+
+/** Baseline and high-water mark of the latest run in a results.tsv text. */
+export function scoresFromResults(text: string): {
+  baseline: number | null;
+  final: number | null;
+  iterations: number;
+} {
+  const rows = latestRunRows(parseResultsTsv(text));
+  let baseline: number | null = null;
+  let final: number | null = null;
+  for (const row of rows) {
+    if (row.status === 'baseline') baseline = final = row.score;
+    else if (row.status === 'keep' && row.score !== null) final = row.score;
+  }
+  return { baseline, final, iterations: Math.max(0, rows.length - 1) };
+}
+
+export interface StateSyncContext {
+  project: string;
+  store: StateStore;
+  runId: string | undefined;
+  runUrl: string | undefined;
+}
+
+/**
+ * Updates for the skills whose results.tsv differs from the state branch (mid-run: after each skill), or,
+ * with `results`, also for every skill the run reported (the end of the run: status and link).
+ */
+export async function collectStateUpdates(
+  ctx: StateSyncContext,
+  skills: readonly string[],
+  now: Date,
+  results?: readonly SkillResult[],
+): Promise<StateUpdate[]> {
+  const updates: StateUpdate[] = [];
+  for (const skill of new Set([...skills, ...(results ?? []).map((r) => r.skill)])) {
+    const resultsTsv = await readIfExists(resultsFileOf(ctx.project, skill));
+    const recorded = ctx.store.snapshot.skills.get(skill);
+    const changed = resultsTsv !== undefined && resultsTsv !== recorded?.resultsTsv;
+    const result = results?.find((r) => r.skill === skill && r.rows.length > 0);
+    const statusChanged =
+      result !== undefined &&
+      (recorded?.lastRun?.status !== result.status || recorded.lastRun.link !== result.link);
+    if (!changed && !statusChanged) continue;
+    const fromRows = resultsTsv
+      ? scoresFromResults(resultsTsv)
+      : { baseline: null, final: null, iterations: 0 };
+    // The end-of-run save must not move last_run_at past the time the skill's rows were saved.
+    const lastRunAt = changed || !recorded?.lastRun ? now.toISOString() : recorded.lastRun.last_run_at;
+    const lastRun: LastRunRecord = {
+      skill,
+      last_run_at: lastRunAt,
+      final_score: result?.finalScore ?? fromRows.final,
+      baseline_score: result?.baselineScore ?? fromRows.baseline,
+      iterations: result?.iterations ?? fromRows.iterations,
+      ...(result ? { status: result.status } : {}),
+      ...(result?.link ? { link: result.link } : {}),
+      ...(ctx.runId ? { run_id: ctx.runId } : {}),
+      ...(ctx.runUrl ? { run_url: ctx.runUrl } : {}),
+    };
+    updates.push({ skill, resultsTsv, lastRun });
+  }
+  return updates;
+}

@@ -1,0 +1,82 @@
+/** Small simple-git helpers shared by the shipper and the state store. All calls use a directory, never `cd`. */
+import { simpleGit, type SimpleGit } from 'simple-git';
+
+/** The identity GitHub's own `actions/checkout` docs recommend for commits made by a workflow. */
+export const BOT_IDENTITY = {
+  name: 'github-actions[bot]',
+  email: '41898282+github-actions[bot]@users.noreply.github.com',
+} as const;
+
+/** `-c user.name=… -c user.email=…` values for whichever of the two the repository does not configure. */
+export async function missingIdentityConfig(dir: string): Promise<string[]> {
+  const git = simpleGit(dir);
+  const config: string[] = [];
+  // GIT_AUTHOR_*/GIT_COMMITTER_* variables, when set, still win over these `-c` values.
+  const hasName = (await git.getConfig('user.name')).value;
+  const hasEmail = (await git.getConfig('user.email')).value;
+  if (!hasName) config.push(`user.name=${BOT_IDENTITY.name}`);
+  if (!hasEmail) config.push(`user.email=${BOT_IDENTITY.email}`);
+  return config;
+}
+
+/** A simple-git bound to `dir`, committing as github-actions[bot] when no identity is configured. */
+export async function gitWithIdentity(dir: string): Promise<SimpleGit> {
+  return simpleGit({ baseDir: dir, config: await missingIdentityConfig(dir) });
+}
+
+/**
+ * The variables a plumbing command needs plus `extra`. simple-git refuses to pass some inherited variables
+ * (EDITOR, GIT_ASKPASS, …) once an environment is given explicitly, so only safe ones are copied.
+ */
+export function minimalGitEnv(extra: Record<string, string>): Record<string, string> {
+  const keep =
+    /^(PATH|HOME|USERPROFILE|SYSTEMROOT|TMPDIR|TEMP|TMP|LANG|LC_[A-Z]+|GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE))$/;
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && keep.test(key)) env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** The SHA of `refs/heads/<branch>` on the remote, or '' when the branch does not exist there. */
+export async function remoteBranchSha(git: SimpleGit, remote: string, branch: string): Promise<string> {
+  const out = await git.raw(['ls-remote', '--heads', remote, `refs/heads/${branch}`]);
+  const line = out.split('\n').find((l) => l.trim().endsWith(`refs/heads/${branch}`));
+  return line?.split(/\s+/)[0] ?? '';
+}
+
+/** Fetches `branch` into `refs/remotes/<remote>/<branch>` and returns its SHA ('' when it does not exist). */
+export async function fetchBranch(git: SimpleGit, remote: string, branch: string): Promise<string> {
+  const sha = await remoteBranchSha(git, remote, branch);
+  if (!sha) return '';
+  await git.raw([
+    'fetch',
+    '--no-tags',
+    '--quiet',
+    remote,
+    `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`,
+  ]);
+  return (await git.revparse([`refs/remotes/${remote}/${branch}`])).trim();
+}
+
+export function gitErrorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.trim().split('\n').slice(0, 6).join(' ').slice(0, 600);
+}
+
+/**
+ * Runners have no git identity, and the engine commits every kept edit in its worktrees. When the checkout
+ * configures none, the commits are made as github-actions[bot] through the standard variables.
+ */
+export async function ensureGitIdentityEnv(
+  dir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<boolean> {
+  const config = await missingIdentityConfig(dir);
+  if (config.length === 0) return false;
+  env.GIT_AUTHOR_NAME ??= BOT_IDENTITY.name;
+  env.GIT_COMMITTER_NAME ??= BOT_IDENTITY.name;
+  env.GIT_AUTHOR_EMAIL ??= BOT_IDENTITY.email;
+  env.GIT_COMMITTER_EMAIL ??= BOT_IDENTITY.email;
+  return true;
+}

@@ -1,0 +1,496 @@
+/**
+ * End to end: the BUNDLED Action (dist/index.js) as a child process, the way the runner starts it — INPUT_*
+ * and GITHUB_* variables, a real checkout of examples/workspace whose `origin` is a local bare repository,
+ * the GitHub API served by a recording HTTP server on 127.0.0.1, and the offline provider (no keys).
+ */
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parsePullRequestMarker } from '../src/github/markers.js';
+import { cleanupTempDirs, git, tempDir } from './helpers/github-fixtures.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BUNDLE = path.join(ROOT, 'dist', 'index.js');
+const WORKSPACE = path.join(ROOT, 'examples', 'workspace');
+const TOKEN = 'ghs_e2eTokenThatMustNeverBePrinted';
+const CANONICAL =
+  /^skill-iterate: ([a-z-]+): baseline \d\.\d\d -> final \d\.\d\d over \d+ iterations \(lines_delta=[+-]\d+\)$/;
+
+interface Recorded {
+  method: string;
+  url: string;
+  authorization: string | undefined;
+  body: Record<string, unknown> | undefined;
+}
+
+/** A tiny stand-in for api.github.com: answers what the Action asks and records every request. */
+class RecordingGitHub {
+  readonly requests: Recorded[] = [];
+  /** The kill-switch file appears on the base branch after this many reads of it (Infinity: never). */
+  killSwitchAfterReads = Infinity;
+  killSwitchReads = 0;
+  private nextNumber = 100;
+  private server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const record: Recorded = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        authorization: req.headers.authorization,
+        body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+      };
+      this.requests.push(record);
+      const [status, payload] = this.answer(record);
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(payload));
+    });
+  });
+
+  private answer({ method, url }: Recorded): [number, unknown] {
+    const route = `${method} ${url.split('?')[0]}`;
+    if (route === 'GET /repos/acme/skills')
+      return [200, { default_branch: 'main', full_name: 'acme/skills' }];
+    if (route === 'GET /repos/acme/skills/pulls') return [200, []];
+    if (route === 'GET /repos/acme/skills/contents/.skill-iterate-killswitch') {
+      this.killSwitchReads += 1;
+      if (this.killSwitchReads > this.killSwitchAfterReads)
+        return [200, { type: 'file', name: '.skill-iterate-killswitch' }];
+    }
+    if (route === 'POST /repos/acme/skills/pulls') {
+      const number = this.nextNumber++;
+      return [201, { number, html_url: `https://github.test/acme/skills/pull/${number}`, state: 'open' }];
+    }
+    if (/^POST \/repos\/acme\/skills\/issues\/\d+\/labels$/.test(route)) return [200, []];
+    if (route === 'GET /repos/acme/skills/issues') return [200, []];
+    if (route === 'POST /repos/acme/skills/issues')
+      return [201, { number: 7, html_url: 'https://github.test/acme/skills/issues/7' }];
+    return [404, { message: 'Not Found' }];
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** The checkout the runner would have: examples/workspace committed on `main`, pushed to a bare origin. */
+async function checkoutOfExamples(): Promise<{ origin: string; checkout: string; root: string }> {
+  const root = await tempDir('skillclimb-e2e-');
+  const origin = path.join(root, 'origin.git');
+  const checkout = path.join(root, 'checkout');
+  execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
+  await cp(WORKSPACE, checkout, { recursive: true });
+  execFileSync('git', ['init', '--quiet', '--initial-branch=main', checkout]);
+  git(checkout, 'add', '-A');
+  git(
+    checkout,
+    '-c',
+    'user.name=seed',
+    '-c',
+    'user.email=seed@example.test',
+    'commit',
+    '--quiet',
+    '-m',
+    'skills',
+  );
+  // Relative, as a clone of a sibling folder would record it: every git call must resolve it from the checkout.
+  git(checkout, 'remote', 'add', 'origin', '../origin.git');
+  git(checkout, 'push', '--quiet', '-u', 'origin', 'main');
+  return { origin, checkout, root };
+}
+
+async function freshClone(origin: string): Promise<string> {
+  const dir = path.join(await tempDir('skillclimb-e2e-night2-'), 'checkout');
+  execFileSync('git', ['clone', '--quiet', origin, dir]);
+  return dir;
+}
+
+/** `name<<delimiter\nvalue\ndelimiter` blocks, as @actions/core writes them. */
+function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i] ?? '');
+    if (!m?.[1] || !m[2]) continue;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i] ?? '');
+    out[m[1]] = value.join('\n');
+  }
+  return out;
+}
+
+interface ActionRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+interface RunnerFiles {
+  env: NodeJS.ProcessEnv;
+  outputFile: string;
+  summaryFile: string;
+}
+
+async function runnerEnv(
+  checkout: string,
+  apiUrl: string,
+  inputs: Record<string, string>,
+): Promise<RunnerFiles> {
+  const runner = await tempDir('skillclimb-e2e-runner-');
+  const outputFile = path.join(runner, 'output.txt');
+  const summaryFile = path.join(runner, 'summary.md');
+  const home = path.join(runner, 'home');
+  await mkdir(home);
+  await writeFile(outputFile, '');
+  await writeFile(summaryFile, '');
+  // Only what a runner provides: no model keys, no git identity (HOME has no .gitconfig).
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: checkout,
+    GITHUB_REPOSITORY: 'acme/skills',
+    GITHUB_API_URL: apiUrl,
+    GITHUB_SERVER_URL: 'https://github.test',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    RUNNER_TEMP: path.join(runner, 'temp'),
+    'INPUT_GITHUB-TOKEN': TOKEN,
+    INPUT_PROJECT: '.',
+    INPUT_LABELS: 'skill-iterate',
+    'INPUT_STATE-BRANCH': 'skill-iterate-state',
+    'INPUT_PER-SKILL-ITERATIONS': '4',
+    'INPUT_PER-SKILL-BUDGET': '5m',
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+  };
+  return { env, outputFile, summaryFile };
+}
+
+async function runAction(
+  checkout: string,
+  apiUrl: string,
+  inputs: Record<string, string>,
+): Promise<ActionRun> {
+  const { env, outputFile, summaryFile } = await runnerEnv(checkout, apiUrl, inputs);
+  const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>(
+    (resolve) => {
+      execFile(
+        process.execPath,
+        [BUNDLE],
+        { cwd: checkout, env, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+      );
+    },
+  );
+  return {
+    code,
+    stdout,
+    stderr,
+    outputs: parseOutputFile(await readFile(outputFile, 'utf8')),
+    summary: await readFile(summaryFile, 'utf8'),
+  };
+}
+
+const server = new RecordingGitHub();
+let apiUrl = '';
+beforeAll(async () => {
+  apiUrl = await server.start();
+});
+afterEach(async () => {
+  server.requests.length = 0;
+  server.killSwitchAfterReads = Infinity;
+  server.killSwitchReads = 0;
+  await cleanupTempDirs();
+});
+afterAll(() => server.stop());
+
+describe('the bundled Action, end to end', () => {
+  it('ships one squash PR per improved skill, keeps state for the next night, and writes the summary', async () => {
+    const { origin, checkout } = await checkoutOfExamples();
+    const base = git(origin, 'rev-parse', 'main');
+
+    const night1 = await runAction(checkout, apiUrl, {});
+    expect(night1.code, night1.stdout).toBe(0);
+
+    // Secrets: masked first, never printed.
+    expect(night1.stdout.startsWith(`::add-mask::${TOKEN}`)).toBe(true);
+    expect(night1.stdout.split(TOKEN)).toHaveLength(2);
+    expect(night1.stderr).not.toContain(TOKEN);
+    expect(server.requests.every((r) => r.authorization === `token ${TOKEN}`)).toBe(true);
+
+    // The flawed example skill(s) arrived as ONE squash commit on top of main, with the canonical message.
+    const branches = git(origin, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/skill-iterate/');
+    expect(branches).not.toBe('');
+    const skill = branches.split('\n')[0]!.slice('skill-iterate/'.length);
+    for (const branch of branches.split('\n')) {
+      expect(git(origin, 'rev-list', '--count', `main..${branch}`)).toBe('1');
+      expect(git(origin, 'rev-parse', `${branch}^`)).toBe(base);
+      const message = git(origin, 'log', '-1', '--format=%B', branch);
+      expect(message).toMatch(CANONICAL);
+      expect(message.match(CANONICAL)?.[1]).toBe(branch.slice('skill-iterate/'.length));
+      expect(git(origin, 'log', '-1', '--format=%an <%ae>', branch)).toBe(
+        'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>',
+      );
+      expect(git(origin, 'diff', '--name-only', 'main', branch)).toBe(
+        `.claude/skills/${branch.slice('skill-iterate/'.length)}/SKILL.md`,
+      );
+    }
+    expect(git(origin, 'rev-parse', 'main')).toBe(base);
+
+    // One PR request per shipped branch, with the body the morning reviewer reads.
+    const creates = server.requests.filter(
+      (r) => r.method === 'POST' && r.url === '/repos/acme/skills/pulls',
+    );
+    expect(creates).toHaveLength(branches.split('\n').length);
+    const created = creates.find((r) => r.body?.head === `skill-iterate/${skill}`);
+    expect(created?.body).toMatchObject({
+      base: 'main',
+      draft: false,
+      title: git(origin, 'log', '-1', '--format=%B', `skill-iterate/${skill}`),
+    });
+    const prBody = String(created?.body?.body);
+    expect(parsePullRequestMarker(prBody)).toMatchObject({ skill, run: '4242' });
+    expect(prBody).toContain('| Baseline → final |');
+    expect(prBody).toContain('### Kept edits');
+    expect(prBody).toContain('xychart-beta');
+    expect(prBody).toMatch(/\| 0 \| `[0-9a-f]{7}` \| \d\.\d{6} \| baseline \| initial baseline \|/);
+    expect(prBody).toContain('[Workflow run](https://github.test/acme/skills/actions/runs/4242)');
+    expect(
+      server.requests.some(
+        (r) =>
+          r.method === 'POST' &&
+          /\/issues\/\d+\/labels$/.test(r.url) &&
+          JSON.stringify(r.body) === '{"labels":["skill-iterate"]}',
+      ),
+    ).toBe(true);
+
+    // Outputs.
+    const shipped = JSON.parse(night1.outputs.shipped ?? '[]') as Array<{
+      skill: string;
+      pr: number;
+      url: string;
+      baseline: number;
+      final: number;
+    }>;
+    expect(shipped.map((s) => s.skill).sort()).toEqual(
+      branches
+        .split('\n')
+        .map((b) => b.slice('skill-iterate/'.length))
+        .sort(),
+    );
+    const first = shipped.find((s) => s.skill === skill);
+    expect(first?.url).toBe(`https://github.test/acme/skills/pull/${first?.pr}`);
+    expect(first!.final).toBeGreaterThanOrEqual(first!.baseline);
+    const queue = JSON.parse(night1.outputs.queue ?? '[]') as string[];
+    expect(queue).toEqual(['release-notes', 'session-wrap', 'user-debug']);
+    expect(queue).not.toContain('verify'); // embedded skip-list
+    expect(JSON.parse(night1.outputs.parked ?? 'null')).toEqual([]);
+    expect(night1.outputs['cost-usd']).toBe('0');
+    expect(await readFile(night1.outputs['summary-path'] ?? '', 'utf8')).toContain(skill);
+    expect(JSON.parse(await readFile(night1.outputs['result-path'] ?? '', 'utf8'))).toMatchObject({
+      format: 'skillclimb/action-result',
+      mode: 'run',
+    });
+
+    // The job summary: the morning summary, the PR links and a chart.
+    expect(night1.summary).toContain('## Pull requests');
+    expect(night1.summary).toContain(`[#${first?.pr}](${first?.url})`);
+    expect(night1.summary).toContain('```mermaid');
+    for (const queued of queue) expect(night1.stdout).toContain(`::group::skill-iterate: ${queued}`);
+
+    // Durable state: every queued skill's rows and run time on the state branch.
+    const stateFiles = git(origin, 'ls-tree', '-r', '--name-only', 'skill-iterate-state').split('\n');
+    for (const skill of queue) {
+      expect(stateFiles).toContain(`state/${skill}/results.tsv`);
+      expect(stateFiles).toContain(`state/${skill}/last-run.json`);
+    }
+    const rows = git(origin, 'show', `skill-iterate-state:state/${skill}/results.tsv`).split('\n');
+    expect(rows[0]).toBe('commit\tscore\tstatus\tdescription\twall_seconds');
+    expect(rows[1]).toMatch(/\tbaseline\tinitial baseline\t/);
+    expect(rows.some((r) => r.includes('\tkeep\t'))).toBe(true);
+    const lastRun = JSON.parse(
+      git(origin, 'show', `skill-iterate-state:state/${skill}/last-run.json`),
+    ) as Record<string, unknown>;
+    expect(lastRun).toMatchObject({ skill, status: 'shipped', link: first?.url, run_id: '4242' });
+
+    // The next night, on a fresh runner: freshness comes from the state branch, so nothing runs again.
+    server.requests.length = 0;
+    const night2 = await runAction(await freshClone(origin), apiUrl, {});
+    expect(night2.code, night2.stdout).toBe(0);
+    expect(JSON.parse(night2.outputs.queue ?? 'null')).toEqual([]);
+    expect(night2.stdout).toContain('Queue empty -- nothing to iterate.');
+    expect(night2.summary).toContain('Cross-night freshness (ran within the last 24h):');
+    for (const queued of queue)
+      expect(night2.summary).toMatch(new RegExp(`- ${queued} \\(last run \\d{4}-\\d\\d-\\d\\dT`));
+    expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  }, 180_000);
+
+  it('stops between skills when the kill-switch file lands on the base branch, keeping what was done', async () => {
+    const { origin, checkout } = await checkoutOfExamples();
+    // Read 1: the Action's launch check; read 2: the engine's pre-flight; read 3: before the second skill.
+    server.killSwitchAfterReads = 2;
+
+    const run = await runAction(checkout, apiUrl, {});
+
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain('Kill-switch detected; graceful stop after 1 of 3 skills.');
+    expect(run.summary).toMatch(/partial -- kill-switch hit at \d{4}-/);
+    const result = JSON.parse(await readFile(run.outputs['result-path'] ?? '', 'utf8')) as {
+      run: { results: Array<{ skill: string }> };
+    };
+    expect(result.run.results.map((r) => r.skill)).toEqual(['release-notes']);
+    expect(git(origin, 'ls-tree', '-r', '--name-only', 'skill-iterate-state').split('\n')).toEqual([
+      'state/release-notes/last-run.json',
+      'state/release-notes/results.tsv',
+    ]);
+  }, 120_000);
+
+  it('does not start at all when the kill-switch is already set, and does not fail the job', async () => {
+    const { origin, checkout } = await checkoutOfExamples();
+    const before = git(origin, 'for-each-ref');
+    server.killSwitchAfterReads = 0;
+
+    const run = await runAction(checkout, apiUrl, {});
+
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain(
+      '::warning::kill-switch file .skill-iterate-killswitch is present on main: skill-iterate did not start',
+    );
+    expect(git(origin, 'for-each-ref')).toBe(before);
+    expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(JSON.parse(run.outputs.shipped ?? 'null')).toEqual([]);
+  }, 60_000);
+
+  it('saves the rows of the skill in progress when the job is cancelled (SIGINT)', async () => {
+    const { origin, checkout } = await checkoutOfExamples();
+    const { env } = await runnerEnv(checkout, apiUrl, {
+      skill: 'release-notes',
+      'per-skill-iterations': '1000000',
+      'per-skill-budget': '3m',
+    });
+    const child = spawn(process.execPath, [BUNDLE], {
+      cwd: checkout,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const results = path.join(checkout, '.claude/skills/release-notes/evals/results.tsv');
+    for (let i = 0; i < 300; i++) {
+      const rows = await readFile(results, 'utf8').then(
+        (t) => t.split('\n').length,
+        () => 0,
+      );
+      if (rows >= 5) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    child.kill('SIGINT');
+
+    expect(await exited).toBe(130);
+    expect(stdout).toContain('::warning::SIGINT: saving the state recorded so far to skill-iterate-state');
+    const saved = git(origin, 'show', 'skill-iterate-state:state/release-notes/results.tsv').split('\n');
+    expect(saved.length).toBeGreaterThanOrEqual(4);
+    expect(saved[1]).toMatch(/\tbaseline\t/);
+  }, 90_000);
+
+  it('dry-run prints the plan and makes no GitHub request and no push', async () => {
+    const { origin, checkout } = await checkoutOfExamples();
+    const before = git(origin, 'for-each-ref');
+
+    const run = await runAction(checkout, apiUrl, { 'dry-run': 'true' });
+
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(server.requests).toEqual([]);
+    expect(git(origin, 'for-each-ref')).toBe(before);
+    expect(run.stdout).toContain('Resolved queue (3 skills):');
+    expect(run.stdout).toContain('verify  (skip-list: embedded)');
+    expect(run.summary).toContain('## skill-iterate dry run');
+    expect(JSON.parse(run.outputs.queue ?? 'null')).toEqual(['release-notes', 'session-wrap', 'user-debug']);
+    expect(git(checkout, 'status', '--porcelain')).toBe('');
+  }, 60_000);
+
+  it('plan mode outputs the queue as JSON for a matrix, also without any GitHub request', async () => {
+    const { checkout } = await checkoutOfExamples();
+    const run = await runAction(checkout, apiUrl, { mode: 'plan', 'skip-list': 'user-debug' });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(server.requests).toEqual([]);
+    expect(JSON.parse(run.outputs.queue ?? 'null')).toEqual(['release-notes', 'session-wrap']);
+    const planFile = JSON.parse(await readFile(run.outputs['result-path'] ?? '', 'utf8')) as {
+      mode: string;
+      run: { excludedBySkipList: unknown[] };
+    };
+    expect(planFile.mode).toBe('plan');
+    expect(planFile.run.excludedBySkipList).toContainEqual({
+      skill: 'user-debug',
+      source: '--skip-list extension',
+    });
+  }, 60_000);
+
+  it('fans out: plan, one job per skill, then summarize merges the result files', async () => {
+    const { origin, checkout } = await checkoutOfExamples();
+    const plan = await runAction(checkout, apiUrl, { mode: 'plan' });
+    const queue = JSON.parse(plan.outputs.queue ?? 'null') as string[];
+    expect(queue).toEqual(['release-notes', 'session-wrap', 'user-debug']);
+
+    const artifacts = await tempDir('skillclimb-e2e-artifacts-');
+    await mkdir(path.join(artifacts, 'plan'));
+    await cp(plan.outputs['result-path'] ?? '', path.join(artifacts, 'plan', 'plan.json'));
+    const jobs: ActionRun[] = [];
+    for (const skill of queue.slice(0, 2)) {
+      // Each matrix job starts from its own fresh checkout.
+      const job = await runAction(await freshClone(origin), apiUrl, { skill });
+      expect(job.code, job.stdout).toBe(0);
+      expect(JSON.parse(job.outputs.queue ?? 'null')).toEqual([skill]);
+      await mkdir(path.join(artifacts, `skill-iterate-${skill}`));
+      await cp(
+        job.outputs['result-path'] ?? '',
+        path.join(artifacts, `skill-iterate-${skill}`, 'result.json'),
+      );
+      jobs.push(job);
+    }
+    // Both jobs saved their state on the one branch without losing the other's.
+    const stateFiles = git(origin, 'ls-tree', '-r', '--name-only', 'skill-iterate-state');
+    expect(stateFiles).toContain('state/release-notes/results.tsv');
+    expect(stateFiles).toContain('state/session-wrap/results.tsv');
+
+    server.requests.length = 0;
+    const summary = await runAction(checkout, apiUrl, { mode: 'summarize', 'results-dir': artifacts });
+    expect(summary.code, summary.stdout).toBe(0);
+    expect(server.requests).toEqual([]);
+    expect(JSON.parse(summary.outputs.queue ?? 'null')).toEqual(queue);
+    const shipped = jobs.flatMap((j) => JSON.parse(j.outputs.shipped ?? '[]') as unknown[]);
+    expect(JSON.parse(summary.outputs.shipped ?? 'null')).toEqual(shipped);
+    expect(summary.summary).toMatch(/\| release-notes \|/);
+    expect(summary.summary).toMatch(/\| session-wrap \|/);
+    expect(summary.summary).toContain('verify (skip-list: embedded)');
+    expect(await readFile(summary.outputs['summary-path'] ?? '', 'utf8')).toContain(
+      '# skill-iterate morning summary',
+    );
+  }, 180_000);
+
+  it('fails with a message naming the input when an input is invalid', async () => {
+    const { checkout } = await checkoutOfExamples();
+    const run = await runAction(checkout, apiUrl, { 'per-skill-iterations': 'many' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '::error::input per-skill-iterations: expected a positive integer, got "many"',
+    );
+    expect(server.requests).toEqual([]);
+  }, 60_000);
+});

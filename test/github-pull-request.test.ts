@@ -1,0 +1,180 @@
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { formatPullRequestMarker } from '../src/github/markers.js';
+import { createGitHubClient } from '../src/github/octokit.js';
+import { upsertPullRequest, type PullRequestRequest } from '../src/github/pull-request.js';
+
+const API = 'https://api.github.test';
+const repo = { owner: 'acme', repo: 'skills' };
+const client = createGitHubClient({ token: 'test-token', apiUrl: API });
+
+const request: PullRequestRequest = {
+  skill: 'session-wrap',
+  head: 'skill-iterate/session-wrap',
+  base: 'main',
+  title: 'skill-iterate: session-wrap: baseline 0.75 -> final 0.88 over 4 iterations (lines_delta=-2)',
+  body: 'the body',
+  labels: ['skill-iterate', 'automated'],
+  draft: true,
+  finalScore: 0.875,
+};
+
+const listQuery = {
+  head: 'acme:skill-iterate/session-wrap',
+  state: 'all',
+  sort: 'created',
+  direction: 'desc',
+  per_page: '30',
+};
+
+function pr(number: number, extra: Record<string, unknown>) {
+  return {
+    number,
+    html_url: `https://github.test/acme/skills/pull/${number}`,
+    state: 'closed',
+    merged_at: null,
+    body: '',
+    ...extra,
+  };
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+describe('upsertPullRequest', () => {
+  it('creates the PR with labels and draft when the branch never had one', async () => {
+    let created: Record<string, unknown> = {};
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .matchHeader('authorization', 'token test-token')
+      .reply(200, [])
+      .post('/repos/acme/skills/pulls', (b) => ((created = b), true))
+      .reply(201, pr(7, { state: 'open' }))
+      .post('/repos/acme/skills/issues/7/labels', { labels: ['skill-iterate', 'automated'] })
+      .reply(200, []);
+    const beforeWrite = vi.fn(async () => undefined);
+
+    const outcome = await upsertPullRequest(client, repo, request, { beforeWrite });
+
+    expect(outcome).toEqual({ status: 'created', number: 7, url: 'https://github.test/acme/skills/pull/7' });
+    expect(created).toEqual({
+      head: request.head,
+      base: 'main',
+      title: request.title,
+      body: 'the body',
+      draft: true,
+    });
+    expect(beforeWrite).toHaveBeenCalledTimes(1);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('updates the open PR instead of opening another', async () => {
+    let patched: Record<string, unknown> = {};
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [pr(12, { state: 'open' }), pr(9, {})])
+      .patch('/repos/acme/skills/pulls/12', (b) => ((patched = b), true))
+      .reply(200, pr(12, { state: 'open' }))
+      .post('/repos/acme/skills/issues/12/labels')
+      .reply(200, []);
+
+    const outcome = await upsertPullRequest(client, repo, request);
+
+    expect(outcome).toEqual({
+      status: 'updated',
+      number: 12,
+      url: 'https://github.test/acme/skills/pull/12',
+    });
+    expect(patched).toEqual({ title: request.title, body: 'the body', base: 'main' });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('does not reopen a PR closed unmerged when the new final is not better, and writes nothing', async () => {
+    const closed = pr(5, {
+      body: `text\n${formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.875 })}`,
+    });
+    const scope = nock(API).get('/repos/acme/skills/pulls').query(listQuery).reply(200, [closed]);
+    const beforeWrite = vi.fn(async () => undefined);
+
+    const outcome = await upsertPullRequest(client, repo, request, { beforeWrite });
+
+    expect(outcome.status).toBe('skipped');
+    expect(outcome).toMatchObject({ number: 5 });
+    expect(outcome.status === 'skipped' && outcome.reason).toMatch(
+      /PR #5 .* closed without merging at final 0\.875000; the new final 0\.875000 is not better/,
+    );
+    expect(beforeWrite).not.toHaveBeenCalled();
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('opens a new PR when the result beats the one a closed PR recorded', async () => {
+    const closed = pr(5, {
+      body: formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.8 }),
+    });
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [closed])
+      .post('/repos/acme/skills/pulls')
+      .reply(201, pr(6, { state: 'open' }))
+      .post('/repos/acme/skills/issues/6/labels')
+      .reply(200, []);
+
+    const outcome = await upsertPullRequest(client, repo, request);
+
+    expect(outcome).toMatchObject({ status: 'created', number: 6 });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('opens a new PR after the last one was merged, and skips labels when there are none', async () => {
+    const merged = pr(4, {
+      merged_at: '2026-01-01T00:00:00Z',
+      body: formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.99 }),
+    });
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [merged])
+      .post('/repos/acme/skills/pulls')
+      .reply(201, pr(8, { state: 'open' }));
+
+    const outcome = await upsertPullRequest(client, repo, { ...request, labels: [] });
+
+    expect(outcome).toMatchObject({ status: 'created', number: 8 });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('does not write when the push before it fails', async () => {
+    const scope = nock(API).get('/repos/acme/skills/pulls').query(listQuery).reply(200, []);
+    await expect(
+      upsertPullRequest(client, repo, request, {
+        beforeWrite: async () => {
+          throw new Error('push rejected');
+        },
+      }),
+    ).rejects.toThrow('push rejected');
+    expect(scope.isDone()).toBe(true);
+  });
+});
+
+describe('labels', () => {
+  it('keeps the PR when adding its labels fails, and says why', async () => {
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [])
+      .post('/repos/acme/skills/pulls')
+      .reply(201, pr(9, { state: 'open' }))
+      .post('/repos/acme/skills/issues/9/labels')
+      .reply(403, { message: 'Resource not accessible by integration' });
+
+    const outcome = await upsertPullRequest(client, repo, request);
+
+    expect(outcome).toMatchObject({ status: 'created', number: 9 });
+    expect(outcome.status === 'created' && outcome.labelsError).toMatch(/^HTTP 403: Resource not accessible/);
+    expect(scope.isDone()).toBe(true);
+  });
+});

@@ -1,0 +1,190 @@
+import { access, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatPullRequestMarker, parsePullRequestMarker } from '../src/github/markers.js';
+import { createGitHubClient } from '../src/github/octokit.js';
+import { createGitHubShipper } from '../src/github/shipper.js';
+import {
+  cleanupTempDirs,
+  git,
+  makeRemote,
+  recordingLog,
+  shipRequest,
+  tempDir,
+} from './helpers/github-fixtures.js';
+
+const API = 'https://api.github.test';
+const SKILL = '.claude/skills/session-wrap';
+const SKILL_MD = `${SKILL}/SKILL.md`;
+const listQuery = {
+  head: 'acme:skill-iterate/session-wrap',
+  state: 'all',
+  sort: 'created',
+  direction: 'desc',
+  per_page: '30',
+};
+
+async function setup() {
+  const remote = await makeRemote({ [SKILL_MD]: '# Session wrap\n\n1. Read.\n', 'README.md': 'readme\n' });
+  const baseCommit = git(remote.checkout, 'rev-parse', 'HEAD');
+  const worktree = path.join(await tempDir(), 'worktree_skill-iterate-session-wrap-1');
+  const branch = 'skill-iterate/session-wrap-1';
+  git(remote.checkout, 'worktree', 'add', '--quiet', '-b', branch, worktree, baseCommit);
+  await writeFile(path.join(worktree, SKILL_MD), '# Session wrap\n\n1. Read the notes.\n');
+  git(worktree, 'commit', '--quiet', '-am', 'kept edit');
+  const log = recordingLog();
+  const shipper = createGitHubShipper({
+    client: createGitHubClient({ token: 't', apiUrl: API }),
+    repo: { owner: 'acme', repo: 'skills' },
+    base: 'main',
+    labels: ['skill-iterate'],
+    draft: false,
+    runUrl: 'https://github.test/acme/skills/actions/runs/9',
+    runId: '9',
+    modelsLabel: 'offline',
+    log,
+  });
+  const request = shipRequest({
+    project: remote.checkout,
+    worktreePath: worktree,
+    branch,
+    baseCommit,
+    skillPath: SKILL,
+  });
+  return { ...remote, baseCommit, worktree, branch, shipper, request, log };
+}
+
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(async () => {
+  nock.cleanAll();
+  await cleanupTempDirs();
+});
+afterAll(() => nock.enableNetConnect());
+
+describe('GitHub shipper', () => {
+  it('pushes one squash commit to skill-iterate/<skill>, opens the PR and removes the run worktree', async () => {
+    const { origin, checkout, baseCommit, worktree, branch, shipper, request } = await setup();
+    let prBody = '';
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [])
+      .post(
+        '/repos/acme/skills/pulls',
+        (b) => ((prBody = b.body), b.head === 'skill-iterate/session-wrap' && b.title === request.message),
+      )
+      .reply(201, { number: 3, html_url: 'https://github.test/acme/skills/pull/3' })
+      .post('/repos/acme/skills/issues/3/labels', { labels: ['skill-iterate'] })
+      .reply(200, []);
+
+    const outcome = await shipper.ship(request);
+
+    expect(outcome).toMatchObject({
+      status: 'shipped',
+      link: 'https://github.test/acme/skills/pull/3',
+      detail: 'pull request #3 created',
+    });
+    const tip = git(origin, 'rev-parse', 'refs/heads/skill-iterate/session-wrap');
+    expect(outcome.status === 'shipped' && outcome.commit).toBe(tip);
+    expect(git(origin, 'rev-list', '--count', `${baseCommit}..${tip}`)).toBe('1');
+    expect(git(origin, 'rev-parse', `${tip}^`)).toBe(baseCommit);
+    expect(git(origin, 'log', '-1', '--format=%B', tip)).toBe(request.message);
+    expect(git(origin, 'show', `${tip}:${SKILL_MD}`)).toContain('1. Read the notes.');
+    expect(parsePullRequestMarker(prBody)).toMatchObject({ skill: 'session-wrap', final: 0.875 });
+    expect(await exists(worktree)).toBe(false);
+    expect(git(checkout, 'branch', '--list', branch)).toBe('');
+    expect(shipper.shipments).toEqual([
+      {
+        skill: 'session-wrap',
+        status: 'created',
+        pr: 3,
+        url: 'https://github.test/acme/skills/pull/3',
+        baseline: 0.75,
+        final: 0.875,
+        commit: tip,
+        reason: undefined,
+      },
+    ]);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('replaces the branch of the open PR (leased force-push) and updates that PR', async () => {
+    const { origin, checkout, baseCommit, shipper, request } = await setup();
+    // Last night's squash on the stable branch, which the new one replaces.
+    git(checkout, 'push', '--quiet', 'origin', `${baseCommit}:refs/heads/skill-iterate/session-wrap`);
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [
+        {
+          number: 2,
+          state: 'open',
+          html_url: 'https://github.test/acme/skills/pull/2',
+          merged_at: null,
+          body: '',
+        },
+      ])
+      .patch('/repos/acme/skills/pulls/2')
+      .reply(200, { number: 2, html_url: 'https://github.test/acme/skills/pull/2' })
+      .post('/repos/acme/skills/issues/2/labels')
+      .reply(200, []);
+
+    const outcome = await shipper.ship(request);
+
+    expect(outcome).toMatchObject({ status: 'shipped', detail: 'pull request #2 updated' });
+    const tip = git(origin, 'rev-parse', 'refs/heads/skill-iterate/session-wrap');
+    expect(tip).not.toBe(baseCommit);
+    expect(git(origin, 'rev-parse', `${tip}^`)).toBe(baseCommit);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('skips without pushing when a PR closed unmerged recorded a result at least as good', async () => {
+    const { origin, worktree, shipper, request, log } = await setup();
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [
+        {
+          number: 1,
+          state: 'closed',
+          merged_at: null,
+          html_url: 'u',
+          body: formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.9 }),
+        },
+      ]);
+
+    const outcome = await shipper.ship(request);
+
+    expect(outcome).toMatchObject({ status: 'skipped', keepWorktree: false });
+    expect(outcome.status === 'skipped' && outcome.reason).toMatch(/PR #1 .*not reopened/);
+    expect(git(origin, 'branch', '--list', 'skill-iterate/session-wrap')).toBe('');
+    expect(await exists(worktree)).toBe(true);
+    expect(log.warnings.join('\n')).toMatch(/session-wrap: not shipped: PR #1/);
+    expect(shipper.shipments[0]).toMatchObject({ status: 'skipped', pr: 1 });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('skips and keeps the worktree when the pull request API fails after the push', async () => {
+    const { shipper, request, worktree } = await setup();
+    nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [])
+      .post('/repos/acme/skills/pulls')
+      .reply(422, { message: 'Validation Failed' });
+
+    const outcome = await shipper.ship(request);
+
+    expect(outcome).toMatchObject({ status: 'skipped', keepWorktree: true });
+    expect(outcome.status === 'skipped' && outcome.reason).toMatch(/^pull request API failed: HTTP 422/);
+    expect(await exists(worktree)).toBe(true);
+    expect(await readFile(path.join(worktree, SKILL_MD), 'utf8')).toContain('Read the notes');
+  });
+});
