@@ -1075,14 +1075,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path19 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path20 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path19 && path19[0] !== "/") {
-          path19 = `/${path19}`;
+        if (path20 && path20[0] !== "/") {
+          path20 = `/${path20}`;
         }
-        return new URL(`${origin}${path19}`);
+        return new URL(`${origin}${path20}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError3("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1533,39 +1533,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path19, origin }
+          request: { method, path: path20, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path19);
+        debuglog("sending request to %s %s/%s", method, origin, path20);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path19, origin },
+          request: { method, path: path20, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path19,
+          path20,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path19, origin }
+          request: { method, path: path20, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path19);
+        debuglog("trailers received from %s %s/%s", method, origin, path20);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path19, origin },
+          request: { method, path: path20, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path19,
+          path20,
           error63.message
         );
       });
@@ -1614,9 +1614,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path19, origin }
+            request: { method, path: path20, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path19);
+          debuglog("sending request to %s %s/%s", method, origin, path20);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1679,7 +1679,7 @@ var require_request = __commonJS({
     var kHandler = Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path19,
+        path: path20,
         method,
         body,
         headers,
@@ -1694,11 +1694,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path19 !== "string") {
+        if (typeof path20 !== "string") {
           throw new InvalidArgumentError3("path must be a string");
-        } else if (path19[0] !== "/" && !(path19.startsWith("http://") || path19.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path20[0] !== "/" && !(path20.startsWith("http://") || path20.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError3("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path19)) {
+        } else if (invalidPathRegex.test(path20)) {
           throw new InvalidArgumentError3("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1764,7 +1764,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path19, query) : path19;
+        this.path = query ? buildURL(path20, query) : path20;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -3669,8 +3669,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(context2) {
-      const plural3 = context2.types.length === 1 ? "" : " one of";
-      const message = `${context2.argument} could not be converted to${plural3}: ${context2.types.join(", ")}.`;
+      const plural4 = context2.types.length === 1 ? "" : " one of";
+      const message = `${context2.argument} could not be converted to${plural4}: ${context2.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context2.prefix,
         message
@@ -6458,7 +6458,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path19, host, upgrade, blocking, reset } = request2;
+      const { method, path: path20, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util2.isFormDataLike(body)) {
@@ -6539,7 +6539,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header2 = `${method} ${path19} HTTP/1.1\r
+      let header2 = `${method} ${path20} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header2 += `host: ${host}\r
@@ -7068,7 +7068,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path19, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path20, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util2.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7165,7 +7165,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path19;
+      headers[HTTP2_HEADER_PATH] = path20;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7518,9 +7518,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util2.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path19 = search ? `${pathname}${search}` : pathname;
+        const path20 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path19;
+        this.opts.path = path20;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8759,10 +8759,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path19 = "/",
+          path: path20 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path19;
+        opts.path = origin + path20;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10734,20 +10734,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path19) {
-      if (typeof path19 !== "string") {
-        return path19;
+    function safeUrl(path20) {
+      if (typeof path20 !== "string") {
+        return path20;
       }
-      const pathSegments = path19.split("?");
+      const pathSegments = path20.split("?");
       if (pathSegments.length !== 2) {
-        return path19;
+        return path20;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path19, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path19);
+    function matchKey(mockDispatch2, { path: path20, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path20);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10769,7 +10769,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path19 }) => matchValue(safeUrl(path19), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path20 }) => matchValue(safeUrl(path20), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10807,9 +10807,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path19, method, body, headers, query } = opts;
+      const { path: path20, method, body, headers, query } = opts;
       return {
-        path: path19,
+        path: path20,
         method,
         body,
         headers,
@@ -11234,9 +11234,9 @@ var require_pluralizer = __commonJS({
       this: "these"
     };
     module.exports = class Pluralizer {
-      constructor(singular, plural3) {
+      constructor(singular, plural4) {
         this.singular = singular;
-        this.plural = plural3;
+        this.plural = plural4;
       }
       pluralize(count2) {
         const one = count2 === 1;
@@ -11272,10 +11272,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path19, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path20, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path19,
+            Path: path20,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16154,9 +16154,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path19) {
-      for (let i2 = 0; i2 < path19.length; ++i2) {
-        const code2 = path19.charCodeAt(i2);
+    function validateCookiePath(path20) {
+      for (let i2 = 0; i2 < path20.length; ++i2) {
+        const code2 = path20.charCodeAt(i2);
         if (code2 < 32 || // exclude CTLs (0-31)
         code2 > 126 || // exclude DEL and non-ascii
         code2 === 59) {
@@ -19077,11 +19077,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError3("invalid opts.path");
           }
-          let path19 = opts.path;
+          let path20 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path19 = `/${path19}`;
+            path20 = `/${path20}`;
           }
-          url2 = new URL(util2.parseOrigin(url2).origin + path19);
+          url2 = new URL(util2.parseOrigin(url2).origin + path20);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19149,6 +19149,747 @@ var require_undici = __commonJS({
     module.exports.mockErrors = mockErrors;
     var { EventSource } = require_eventsource();
     module.exports.EventSource = EventSource;
+  }
+});
+
+// node_modules/@vercel/oidc/dist/get-context.js
+var require_get_context = __commonJS({
+  "node_modules/@vercel/oidc/dist/get-context.js"(exports, module) {
+    "use strict";
+    var __defProp4 = Object.defineProperty;
+    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames3 = Object.getOwnPropertyNames;
+    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
+    var __export4 = (target, all) => {
+      for (var name24 in all)
+        __defProp4(target, name24, { get: all[name24], enumerable: true });
+    };
+    var __copyProps3 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") {
+        for (let key of __getOwnPropNames3(from))
+          if (!__hasOwnProp3.call(to, key) && key !== except)
+            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
+      }
+      return to;
+    };
+    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
+    var get_context_exports = {};
+    __export4(get_context_exports, {
+      SYMBOL_FOR_REQ_CONTEXT: () => SYMBOL_FOR_REQ_CONTEXT,
+      getContext: () => getContext3
+    });
+    module.exports = __toCommonJS2(get_context_exports);
+    var SYMBOL_FOR_REQ_CONTEXT = Symbol.for("@vercel/request-context");
+    function getContext3() {
+      const fromSymbol = globalThis;
+      return fromSymbol[SYMBOL_FOR_REQ_CONTEXT]?.get?.() ?? {};
+    }
+  }
+});
+
+// node_modules/@vercel/oidc/dist/token-error.js
+var require_token_error = __commonJS({
+  "node_modules/@vercel/oidc/dist/token-error.js"(exports, module) {
+    "use strict";
+    var __defProp4 = Object.defineProperty;
+    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames3 = Object.getOwnPropertyNames;
+    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
+    var __export4 = (target, all) => {
+      for (var name24 in all)
+        __defProp4(target, name24, { get: all[name24], enumerable: true });
+    };
+    var __copyProps3 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") {
+        for (let key of __getOwnPropNames3(from))
+          if (!__hasOwnProp3.call(to, key) && key !== except)
+            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
+      }
+      return to;
+    };
+    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
+    var token_error_exports = {};
+    __export4(token_error_exports, {
+      VercelOidcTokenError: () => VercelOidcTokenError
+    });
+    module.exports = __toCommonJS2(token_error_exports);
+    var VercelOidcTokenError = class extends Error {
+      constructor(message, cause) {
+        super(message);
+        this.name = "VercelOidcTokenError";
+        this.cause = cause;
+      }
+      toString() {
+        if (this.cause) {
+          return `${this.name}: ${this.message}: ${this.cause}`;
+        }
+        return `${this.name}: ${this.message}`;
+      }
+    };
+  }
+});
+
+// node_modules/@vercel/oidc/dist/token-io.js
+var require_token_io = __commonJS({
+  "node_modules/@vercel/oidc/dist/token-io.js"(exports, module) {
+    "use strict";
+    var __create2 = Object.create;
+    var __defProp4 = Object.defineProperty;
+    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames3 = Object.getOwnPropertyNames;
+    var __getProtoOf2 = Object.getPrototypeOf;
+    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
+    var __export4 = (target, all) => {
+      for (var name24 in all)
+        __defProp4(target, name24, { get: all[name24], enumerable: true });
+    };
+    var __copyProps3 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") {
+        for (let key of __getOwnPropNames3(from))
+          if (!__hasOwnProp3.call(to, key) && key !== except)
+            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
+      }
+      return to;
+    };
+    var __toESM2 = (mod, isNodeMode, target) => (target = mod != null ? __create2(__getProtoOf2(mod)) : {}, __copyProps3(
+      // If the importer is in node compatibility mode or this is not an ESM
+      // file that has been converted to a CommonJS file using a Babel-
+      // compatible transform (i.e. "__esModule" has not been set), then set
+      // "default" to the CommonJS "module.exports" for node compatibility.
+      isNodeMode || !mod || !mod.__esModule ? __defProp4(target, "default", { value: mod, enumerable: true }) : target,
+      mod
+    ));
+    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
+    var token_io_exports = {};
+    __export4(token_io_exports, {
+      findRootDir: () => findRootDir,
+      getUserDataDir: () => getUserDataDir
+    });
+    module.exports = __toCommonJS2(token_io_exports);
+    var import_path = __toESM2(__require("path"));
+    var import_fs2 = __toESM2(__require("fs"));
+    var import_os3 = __toESM2(__require("os"));
+    var import_token_error = require_token_error();
+    function findRootDir() {
+      try {
+        let dir = process.cwd();
+        while (dir !== import_path.default.dirname(dir)) {
+          const pkgPath = import_path.default.join(dir, ".vercel");
+          if (import_fs2.default.existsSync(pkgPath)) {
+            return dir;
+          }
+          dir = import_path.default.dirname(dir);
+        }
+      } catch (e) {
+        throw new import_token_error.VercelOidcTokenError(
+          "Token refresh only supported in node server environments"
+        );
+      }
+      return null;
+    }
+    function getUserDataDir() {
+      if (process.env.XDG_DATA_HOME) {
+        return process.env.XDG_DATA_HOME;
+      }
+      switch (import_os3.default.platform()) {
+        case "darwin":
+          return import_path.default.join(import_os3.default.homedir(), "Library/Application Support");
+        case "linux":
+          return import_path.default.join(import_os3.default.homedir(), ".local/share");
+        case "win32":
+          if (process.env.LOCALAPPDATA) {
+            return process.env.LOCALAPPDATA;
+          }
+          return null;
+        default:
+          return null;
+      }
+    }
+  }
+});
+
+// node_modules/@vercel/oidc/dist/auth-config.js
+var require_auth_config = __commonJS({
+  "node_modules/@vercel/oidc/dist/auth-config.js"(exports, module) {
+    "use strict";
+    var __create2 = Object.create;
+    var __defProp4 = Object.defineProperty;
+    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames3 = Object.getOwnPropertyNames;
+    var __getProtoOf2 = Object.getPrototypeOf;
+    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
+    var __export4 = (target, all) => {
+      for (var name24 in all)
+        __defProp4(target, name24, { get: all[name24], enumerable: true });
+    };
+    var __copyProps3 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") {
+        for (let key of __getOwnPropNames3(from))
+          if (!__hasOwnProp3.call(to, key) && key !== except)
+            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
+      }
+      return to;
+    };
+    var __toESM2 = (mod, isNodeMode, target) => (target = mod != null ? __create2(__getProtoOf2(mod)) : {}, __copyProps3(
+      // If the importer is in node compatibility mode or this is not an ESM
+      // file that has been converted to a CommonJS file using a Babel-
+      // compatible transform (i.e. "__esModule" has not been set), then set
+      // "default" to the CommonJS "module.exports" for node compatibility.
+      isNodeMode || !mod || !mod.__esModule ? __defProp4(target, "default", { value: mod, enumerable: true }) : target,
+      mod
+    ));
+    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
+    var auth_config_exports = {};
+    __export4(auth_config_exports, {
+      isValidAccessToken: () => isValidAccessToken,
+      readAuthConfig: () => readAuthConfig,
+      writeAuthConfig: () => writeAuthConfig
+    });
+    module.exports = __toCommonJS2(auth_config_exports);
+    var fs3 = __toESM2(__require("fs"));
+    var path20 = __toESM2(__require("path"));
+    var import_token_util = require_token_util();
+    function getAuthConfigPath() {
+      const dataDir = (0, import_token_util.getVercelDataDir)();
+      if (!dataDir) {
+        throw new Error(
+          `Unable to find Vercel CLI data directory. Your platform: ${process.platform}. Supported: darwin, linux, win32.`
+        );
+      }
+      return path20.join(dataDir, "auth.json");
+    }
+    function readAuthConfig() {
+      try {
+        const authPath = getAuthConfigPath();
+        if (!fs3.existsSync(authPath)) {
+          return null;
+        }
+        const content = fs3.readFileSync(authPath, "utf8");
+        if (!content) {
+          return null;
+        }
+        return JSON.parse(content);
+      } catch (error63) {
+        return null;
+      }
+    }
+    function writeAuthConfig(config2) {
+      const authPath = getAuthConfigPath();
+      const authDir = path20.dirname(authPath);
+      if (!fs3.existsSync(authDir)) {
+        fs3.mkdirSync(authDir, { mode: 504, recursive: true });
+      }
+      fs3.writeFileSync(authPath, JSON.stringify(config2, null, 2), { mode: 384 });
+    }
+    function isValidAccessToken(authConfig, expirationBufferMs = 0) {
+      if (!authConfig.token)
+        return false;
+      if (typeof authConfig.expiresAt !== "number")
+        return true;
+      const nowInSeconds = Math.floor(Date.now() / 1e3);
+      const bufferInSeconds = expirationBufferMs / 1e3;
+      return authConfig.expiresAt >= nowInSeconds + bufferInSeconds;
+    }
+  }
+});
+
+// node_modules/@vercel/oidc/dist/oauth.js
+var require_oauth = __commonJS({
+  "node_modules/@vercel/oidc/dist/oauth.js"(exports, module) {
+    "use strict";
+    var __defProp4 = Object.defineProperty;
+    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames3 = Object.getOwnPropertyNames;
+    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
+    var __export4 = (target, all) => {
+      for (var name24 in all)
+        __defProp4(target, name24, { get: all[name24], enumerable: true });
+    };
+    var __copyProps3 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") {
+        for (let key of __getOwnPropNames3(from))
+          if (!__hasOwnProp3.call(to, key) && key !== except)
+            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
+      }
+      return to;
+    };
+    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
+    var oauth_exports = {};
+    __export4(oauth_exports, {
+      processTokenResponse: () => processTokenResponse,
+      refreshTokenRequest: () => refreshTokenRequest
+    });
+    module.exports = __toCommonJS2(oauth_exports);
+    var import_os3 = __require("os");
+    var VERCEL_ISSUER = "https://vercel.com";
+    var VERCEL_CLI_CLIENT_ID = "cl_HYyOPBNtFMfHhaUn9L4QPfTZz6TP47bp";
+    var userAgent2 = `@vercel/oidc node-${process.version} ${(0, import_os3.platform)()} (${(0, import_os3.arch)()}) ${(0, import_os3.hostname)()}`;
+    var _tokenEndpoint = null;
+    async function getTokenEndpoint() {
+      if (_tokenEndpoint) {
+        return _tokenEndpoint;
+      }
+      const discoveryUrl = `${VERCEL_ISSUER}/.well-known/openid-configuration`;
+      const response = await fetch(discoveryUrl, {
+        headers: { "user-agent": userAgent2 }
+      });
+      if (!response.ok) {
+        throw new Error("Failed to discover OAuth endpoints");
+      }
+      const metadata = await response.json();
+      if (!metadata || typeof metadata.token_endpoint !== "string") {
+        throw new Error("Invalid OAuth discovery response");
+      }
+      const endpoint2 = metadata.token_endpoint;
+      _tokenEndpoint = endpoint2;
+      return endpoint2;
+    }
+    async function refreshTokenRequest(options) {
+      const tokenEndpoint = await getTokenEndpoint();
+      return await fetch(tokenEndpoint, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "user-agent": userAgent2
+        },
+        body: new URLSearchParams({
+          client_id: VERCEL_CLI_CLIENT_ID,
+          grant_type: "refresh_token",
+          ...options
+        })
+      });
+    }
+    async function processTokenResponse(response) {
+      const json3 = await response.json();
+      if (!response.ok) {
+        const errorMsg = typeof json3 === "object" && json3 && "error" in json3 ? String(json3.error) : "Token refresh failed";
+        return [new Error(errorMsg)];
+      }
+      if (typeof json3 !== "object" || json3 === null) {
+        return [new Error("Invalid token response")];
+      }
+      if (typeof json3.access_token !== "string") {
+        return [new Error("Missing access_token in response")];
+      }
+      if (json3.token_type !== "Bearer") {
+        return [new Error("Invalid token_type in response")];
+      }
+      if (typeof json3.expires_in !== "number") {
+        return [new Error("Missing expires_in in response")];
+      }
+      return [null, json3];
+    }
+  }
+});
+
+// node_modules/@vercel/oidc/dist/auth-errors.js
+var require_auth_errors = __commonJS({
+  "node_modules/@vercel/oidc/dist/auth-errors.js"(exports, module) {
+    "use strict";
+    var __defProp4 = Object.defineProperty;
+    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames3 = Object.getOwnPropertyNames;
+    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
+    var __export4 = (target, all) => {
+      for (var name24 in all)
+        __defProp4(target, name24, { get: all[name24], enumerable: true });
+    };
+    var __copyProps3 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") {
+        for (let key of __getOwnPropNames3(from))
+          if (!__hasOwnProp3.call(to, key) && key !== except)
+            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
+      }
+      return to;
+    };
+    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
+    var auth_errors_exports = {};
+    __export4(auth_errors_exports, {
+      AccessTokenMissingError: () => AccessTokenMissingError2,
+      RefreshAccessTokenFailedError: () => RefreshAccessTokenFailedError2
+    });
+    module.exports = __toCommonJS2(auth_errors_exports);
+    var AccessTokenMissingError2 = class extends Error {
+      constructor() {
+        super(
+          "No authentication found. Please log in with the Vercel CLI (vercel login)."
+        );
+        this.name = "AccessTokenMissingError";
+      }
+    };
+    var RefreshAccessTokenFailedError2 = class extends Error {
+      constructor(cause) {
+        super("Failed to refresh authentication token.", { cause });
+        this.name = "RefreshAccessTokenFailedError";
+      }
+    };
+  }
+});
+
+// node_modules/@vercel/oidc/dist/token-util.js
+var require_token_util = __commonJS({
+  "node_modules/@vercel/oidc/dist/token-util.js"(exports, module) {
+    "use strict";
+    var __create2 = Object.create;
+    var __defProp4 = Object.defineProperty;
+    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames3 = Object.getOwnPropertyNames;
+    var __getProtoOf2 = Object.getPrototypeOf;
+    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
+    var __export4 = (target, all) => {
+      for (var name24 in all)
+        __defProp4(target, name24, { get: all[name24], enumerable: true });
+    };
+    var __copyProps3 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") {
+        for (let key of __getOwnPropNames3(from))
+          if (!__hasOwnProp3.call(to, key) && key !== except)
+            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
+      }
+      return to;
+    };
+    var __toESM2 = (mod, isNodeMode, target) => (target = mod != null ? __create2(__getProtoOf2(mod)) : {}, __copyProps3(
+      // If the importer is in node compatibility mode or this is not an ESM
+      // file that has been converted to a CommonJS file using a Babel-
+      // compatible transform (i.e. "__esModule" has not been set), then set
+      // "default" to the CommonJS "module.exports" for node compatibility.
+      isNodeMode || !mod || !mod.__esModule ? __defProp4(target, "default", { value: mod, enumerable: true }) : target,
+      mod
+    ));
+    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
+    var token_util_exports = {};
+    __export4(token_util_exports, {
+      assertVercelOidcTokenResponse: () => assertVercelOidcTokenResponse,
+      findProjectInfo: () => findProjectInfo,
+      getTokenPayload: () => getTokenPayload,
+      getVercelDataDir: () => getVercelDataDir,
+      getVercelOidcToken: () => getVercelOidcToken3,
+      getVercelToken: () => getVercelToken2,
+      isExpired: () => isExpired,
+      loadToken: () => loadToken,
+      saveToken: () => saveToken
+    });
+    module.exports = __toCommonJS2(token_util_exports);
+    var path20 = __toESM2(__require("path"));
+    var fs3 = __toESM2(__require("fs"));
+    var import_token_error = require_token_error();
+    var import_token_io = require_token_io();
+    var import_auth_config = require_auth_config();
+    var import_oauth = require_oauth();
+    var import_auth_errors = require_auth_errors();
+    function getVercelDataDir() {
+      const vercelFolder = "com.vercel.cli";
+      const dataDir = (0, import_token_io.getUserDataDir)();
+      if (!dataDir) {
+        return null;
+      }
+      return path20.join(dataDir, vercelFolder);
+    }
+    async function getVercelToken2(options) {
+      const authConfig = (0, import_auth_config.readAuthConfig)();
+      if (!authConfig?.token) {
+        throw new import_auth_errors.AccessTokenMissingError();
+      }
+      if ((0, import_auth_config.isValidAccessToken)(authConfig, options?.expirationBufferMs)) {
+        return authConfig.token;
+      }
+      if (!authConfig.refreshToken) {
+        (0, import_auth_config.writeAuthConfig)({});
+        throw new import_auth_errors.RefreshAccessTokenFailedError("No refresh token available");
+      }
+      try {
+        const tokenResponse = await (0, import_oauth.refreshTokenRequest)({
+          refresh_token: authConfig.refreshToken
+        });
+        const [tokensError, tokens] = await (0, import_oauth.processTokenResponse)(tokenResponse);
+        if (tokensError || !tokens) {
+          (0, import_auth_config.writeAuthConfig)({});
+          throw new import_auth_errors.RefreshAccessTokenFailedError(tokensError);
+        }
+        const updatedConfig = {
+          token: tokens.access_token,
+          expiresAt: Math.floor(Date.now() / 1e3) + tokens.expires_in
+        };
+        if (tokens.refresh_token) {
+          updatedConfig.refreshToken = tokens.refresh_token;
+        }
+        (0, import_auth_config.writeAuthConfig)(updatedConfig);
+        return updatedConfig.token;
+      } catch (error63) {
+        (0, import_auth_config.writeAuthConfig)({});
+        if (error63 instanceof import_auth_errors.AccessTokenMissingError || error63 instanceof import_auth_errors.RefreshAccessTokenFailedError) {
+          throw error63;
+        }
+        throw new import_auth_errors.RefreshAccessTokenFailedError(error63);
+      }
+    }
+    async function getVercelOidcToken3(authToken, projectId, teamId) {
+      const url2 = `https://api.vercel.com/v1/projects/${projectId}/token?source=vercel-oidc-refresh${teamId ? `&teamId=${teamId}` : ""}`;
+      const res = await fetch(url2, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${authToken}`
+        }
+      });
+      if (!res.ok) {
+        throw new import_token_error.VercelOidcTokenError(
+          `Failed to refresh OIDC token: ${res.statusText}`
+        );
+      }
+      const tokenRes = await res.json();
+      assertVercelOidcTokenResponse(tokenRes);
+      return tokenRes;
+    }
+    function assertVercelOidcTokenResponse(res) {
+      if (!res || typeof res !== "object") {
+        throw new TypeError(
+          "Vercel OIDC token is malformed. Expected an object. Please run `vc env pull` and try again"
+        );
+      }
+      if (!("token" in res) || typeof res.token !== "string") {
+        throw new TypeError(
+          "Vercel OIDC token is malformed. Expected a string-valued token property. Please run `vc env pull` and try again"
+        );
+      }
+    }
+    function findProjectInfo() {
+      const dir = (0, import_token_io.findRootDir)();
+      if (!dir) {
+        throw new import_token_error.VercelOidcTokenError(
+          "Unable to find project root directory. Have you linked your project with `vc link?`"
+        );
+      }
+      const prjPath = path20.join(dir, ".vercel", "project.json");
+      if (!fs3.existsSync(prjPath)) {
+        throw new import_token_error.VercelOidcTokenError(
+          "project.json not found, have you linked your project with `vc link?`"
+        );
+      }
+      const prj = JSON.parse(fs3.readFileSync(prjPath, "utf8"));
+      if (typeof prj.projectId !== "string" && typeof prj.orgId !== "string") {
+        throw new TypeError(
+          "Expected a string-valued projectId property. Try running `vc link` to re-link your project."
+        );
+      }
+      return { projectId: prj.projectId, teamId: prj.orgId };
+    }
+    function saveToken(token, projectId) {
+      const dir = (0, import_token_io.getUserDataDir)();
+      if (!dir) {
+        throw new import_token_error.VercelOidcTokenError(
+          "Unable to find user data directory. Please reach out to Vercel support."
+        );
+      }
+      const tokenPath = path20.join(dir, "com.vercel.token", `${projectId}.json`);
+      const tokenJson = JSON.stringify(token);
+      fs3.mkdirSync(path20.dirname(tokenPath), { mode: 504, recursive: true });
+      fs3.writeFileSync(tokenPath, tokenJson);
+      fs3.chmodSync(tokenPath, 432);
+      return;
+    }
+    function loadToken(projectId) {
+      const dir = (0, import_token_io.getUserDataDir)();
+      if (!dir) {
+        throw new import_token_error.VercelOidcTokenError(
+          "Unable to find user data directory. Please reach out to Vercel support."
+        );
+      }
+      const tokenPath = path20.join(dir, "com.vercel.token", `${projectId}.json`);
+      if (!fs3.existsSync(tokenPath)) {
+        return null;
+      }
+      const token = JSON.parse(fs3.readFileSync(tokenPath, "utf8"));
+      assertVercelOidcTokenResponse(token);
+      return token;
+    }
+    function getTokenPayload(token) {
+      const tokenParts = token.split(".");
+      if (tokenParts.length !== 3) {
+        throw new import_token_error.VercelOidcTokenError(
+          "Invalid token. Please run `vc env pull` and try again"
+        );
+      }
+      const base643 = tokenParts[1].replace(/-/g, "+").replace(/_/g, "/");
+      const padded = base643.padEnd(
+        base643.length + (4 - base643.length % 4) % 4,
+        "="
+      );
+      return JSON.parse(Buffer.from(padded, "base64").toString("utf8"));
+    }
+    function isExpired(token, bufferMs = 0) {
+      return token.exp * 1e3 < Date.now() + bufferMs;
+    }
+  }
+});
+
+// node_modules/@vercel/oidc/dist/token.js
+var require_token = __commonJS({
+  "node_modules/@vercel/oidc/dist/token.js"(exports, module) {
+    "use strict";
+    var __defProp4 = Object.defineProperty;
+    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames3 = Object.getOwnPropertyNames;
+    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
+    var __export4 = (target, all) => {
+      for (var name24 in all)
+        __defProp4(target, name24, { get: all[name24], enumerable: true });
+    };
+    var __copyProps3 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") {
+        for (let key of __getOwnPropNames3(from))
+          if (!__hasOwnProp3.call(to, key) && key !== except)
+            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
+      }
+      return to;
+    };
+    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
+    var token_exports = {};
+    __export4(token_exports, {
+      refreshToken: () => refreshToken
+    });
+    module.exports = __toCommonJS2(token_exports);
+    var import_token_error = require_token_error();
+    var import_token_util = require_token_util();
+    async function refreshToken(options) {
+      let projectId = options?.project;
+      let teamId = options?.team;
+      if (!projectId && !teamId) {
+        const projectInfo = (0, import_token_util.findProjectInfo)();
+        projectId = projectInfo.projectId;
+        teamId = projectInfo.teamId;
+      } else if (!projectId || !teamId) {
+        const projectInfo = (0, import_token_util.findProjectInfo)();
+        projectId = projectId ?? projectInfo.projectId;
+        teamId = teamId ?? projectInfo.teamId;
+      }
+      if (!projectId) {
+        throw new import_token_error.VercelOidcTokenError(
+          "Failed to refresh OIDC token: No project specified. Try re-linking your project with `vc link`"
+        );
+      }
+      let maybeToken = (0, import_token_util.loadToken)(projectId);
+      if (!maybeToken || (0, import_token_util.isExpired)((0, import_token_util.getTokenPayload)(maybeToken.token), options?.expirationBufferMs)) {
+        const authToken = await (0, import_token_util.getVercelToken)({
+          expirationBufferMs: options?.expirationBufferMs
+        });
+        maybeToken = await (0, import_token_util.getVercelOidcToken)(authToken, projectId, teamId);
+        if (!maybeToken) {
+          throw new import_token_error.VercelOidcTokenError("Failed to refresh OIDC token");
+        }
+        (0, import_token_util.saveToken)(maybeToken, projectId);
+      }
+      process.env.VERCEL_OIDC_TOKEN = maybeToken.token;
+      return;
+    }
+  }
+});
+
+// node_modules/@vercel/oidc/dist/get-vercel-oidc-token.js
+var require_get_vercel_oidc_token = __commonJS({
+  "node_modules/@vercel/oidc/dist/get-vercel-oidc-token.js"(exports, module) {
+    "use strict";
+    var __defProp4 = Object.defineProperty;
+    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames3 = Object.getOwnPropertyNames;
+    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
+    var __export4 = (target, all) => {
+      for (var name24 in all)
+        __defProp4(target, name24, { get: all[name24], enumerable: true });
+    };
+    var __copyProps3 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") {
+        for (let key of __getOwnPropNames3(from))
+          if (!__hasOwnProp3.call(to, key) && key !== except)
+            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
+      }
+      return to;
+    };
+    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
+    var get_vercel_oidc_token_exports = {};
+    __export4(get_vercel_oidc_token_exports, {
+      getVercelOidcToken: () => getVercelOidcToken3,
+      getVercelOidcTokenSync: () => getVercelOidcTokenSync2
+    });
+    module.exports = __toCommonJS2(get_vercel_oidc_token_exports);
+    var import_get_context = require_get_context();
+    var import_token_error = require_token_error();
+    async function getVercelOidcToken3(options) {
+      let token = "";
+      let err;
+      try {
+        token = getVercelOidcTokenSync2();
+      } catch (error63) {
+        err = error63;
+      }
+      try {
+        const [{ getTokenPayload, isExpired }, { refreshToken }] = await Promise.all([
+          await Promise.resolve().then(() => __toESM(require_token_util())),
+          await Promise.resolve().then(() => __toESM(require_token()))
+        ]);
+        if (!token || isExpired(getTokenPayload(token), options?.expirationBufferMs)) {
+          await refreshToken(options);
+          token = getVercelOidcTokenSync2();
+        }
+      } catch (error63) {
+        let message = err instanceof Error ? err.message : "";
+        if (error63 instanceof Error) {
+          message = `${message}
+${error63.message}`;
+        }
+        if (message) {
+          throw new import_token_error.VercelOidcTokenError(message);
+        }
+        throw error63;
+      }
+      return token;
+    }
+    function getVercelOidcTokenSync2() {
+      const token = (0, import_get_context.getContext)().headers?.["x-vercel-oidc-token"] ?? process.env.VERCEL_OIDC_TOKEN;
+      if (!token) {
+        throw new Error(
+          `The 'x-vercel-oidc-token' header is missing from the request. Do you have the OIDC option enabled in the Vercel project settings?`
+        );
+      }
+      return token;
+    }
+  }
+});
+
+// node_modules/@vercel/oidc/dist/index.js
+var require_dist = __commonJS({
+  "node_modules/@vercel/oidc/dist/index.js"(exports, module) {
+    "use strict";
+    var __defProp4 = Object.defineProperty;
+    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
+    var __getOwnPropNames3 = Object.getOwnPropertyNames;
+    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
+    var __export4 = (target, all) => {
+      for (var name24 in all)
+        __defProp4(target, name24, { get: all[name24], enumerable: true });
+    };
+    var __copyProps3 = (to, from, except, desc) => {
+      if (from && typeof from === "object" || typeof from === "function") {
+        for (let key of __getOwnPropNames3(from))
+          if (!__hasOwnProp3.call(to, key) && key !== except)
+            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
+      }
+      return to;
+    };
+    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
+    var src_exports = {};
+    __export4(src_exports, {
+      AccessTokenMissingError: () => import_auth_errors.AccessTokenMissingError,
+      RefreshAccessTokenFailedError: () => import_auth_errors.RefreshAccessTokenFailedError,
+      getContext: () => import_get_context.getContext,
+      getVercelOidcToken: () => import_get_vercel_oidc_token.getVercelOidcToken,
+      getVercelOidcTokenSync: () => import_get_vercel_oidc_token.getVercelOidcTokenSync,
+      getVercelToken: () => import_token_util.getVercelToken
+    });
+    module.exports = __toCommonJS2(src_exports);
+    var import_get_vercel_oidc_token = require_get_vercel_oidc_token();
+    var import_get_context = require_get_context();
+    var import_auth_errors = require_auth_errors();
+    var import_token_util = require_token_util();
   }
 });
 
@@ -19248,20 +19989,20 @@ var require_ms = __commonJS({
     function fmtLong(ms) {
       var msAbs = Math.abs(ms);
       if (msAbs >= d) {
-        return plural3(ms, msAbs, d, "day");
+        return plural4(ms, msAbs, d, "day");
       }
       if (msAbs >= h2) {
-        return plural3(ms, msAbs, h2, "hour");
+        return plural4(ms, msAbs, h2, "hour");
       }
       if (msAbs >= m) {
-        return plural3(ms, msAbs, m, "minute");
+        return plural4(ms, msAbs, m, "minute");
       }
       if (msAbs >= s) {
-        return plural3(ms, msAbs, s, "second");
+        return plural4(ms, msAbs, s, "second");
       }
       return ms + " ms";
     }
-    function plural3(ms, msAbs, n, name24) {
+    function plural4(ms, msAbs, n, name24) {
       var isPlural = msAbs >= n * 1.5;
       return Math.round(ms / n) + " " + name24 + (isPlural ? "s" : "");
     }
@@ -19632,7 +20373,7 @@ var require_has_flag = __commonJS({
 var require_supports_color = __commonJS({
   "node_modules/supports-color/index.js"(exports, module) {
     "use strict";
-    var os9 = __require("os");
+    var os10 = __require("os");
     var tty = __require("tty");
     var hasFlag = require_has_flag();
     var { env } = process;
@@ -19680,7 +20421,7 @@ var require_supports_color = __commonJS({
         return min;
       }
       if (process.platform === "win32") {
-        const osRelease = os9.release().split(".");
+        const osRelease = os10.release().split(".");
         if (Number(osRelease[0]) >= 10 && Number(osRelease[2]) >= 10586) {
           return Number(osRelease[2]) >= 14931 ? 3 : 2;
         }
@@ -19926,15 +20667,15 @@ var require_src2 = __commonJS({
     var fs_1 = __require("fs");
     var debug_1 = __importDefault(require_src());
     var log = debug_1.default("@kwsites/file-exists");
-    function check2(path19, isFile3, isDirectory4) {
-      log(`checking %s`, path19);
+    function check2(path20, isFile3, isDirectory4) {
+      log(`checking %s`, path20);
       try {
-        const stat5 = fs_1.statSync(path19);
-        if (stat5.isFile() && isFile3) {
+        const stat6 = fs_1.statSync(path20);
+        if (stat6.isFile() && isFile3) {
           log(`[OK] path represents a file`);
           return true;
         }
-        if (stat5.isDirectory() && isDirectory4) {
+        if (stat6.isDirectory() && isDirectory4) {
           log(`[OK] path represents a directory`);
           return true;
         }
@@ -19949,8 +20690,8 @@ var require_src2 = __commonJS({
         throw e;
       }
     }
-    function exists3(path19, type = exports.READABLE) {
-      return check2(path19, (type & exports.FILE) > 0, (type & exports.FOLDER) > 0);
+    function exists3(path20, type = exports.READABLE) {
+      return check2(path20, (type & exports.FILE) > 0, (type & exports.FOLDER) > 0);
     }
     exports.exists = exists3;
     exports.FILE = 1;
@@ -19960,7 +20701,7 @@ var require_src2 = __commonJS({
 });
 
 // node_modules/@kwsites/file-exists/dist/index.js
-var require_dist = __commonJS({
+var require_dist2 = __commonJS({
   "node_modules/@kwsites/file-exists/dist/index.js"(exports) {
     "use strict";
     function __export4(m) {
@@ -19972,7 +20713,7 @@ var require_dist = __commonJS({
 });
 
 // node_modules/@kwsites/promise-deferred/dist/index.js
-var require_dist2 = __commonJS({
+var require_dist3 = __commonJS({
   "node_modules/@kwsites/promise-deferred/dist/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -20010,747 +20751,6 @@ var require_dist2 = __commonJS({
     exports.deferred = deferred2;
     exports.createDeferred = deferred2;
     exports.default = deferred2;
-  }
-});
-
-// node_modules/@vercel/oidc/dist/get-context.js
-var require_get_context = __commonJS({
-  "node_modules/@vercel/oidc/dist/get-context.js"(exports, module) {
-    "use strict";
-    var __defProp4 = Object.defineProperty;
-    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
-    var __getOwnPropNames3 = Object.getOwnPropertyNames;
-    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
-    var __export4 = (target, all) => {
-      for (var name24 in all)
-        __defProp4(target, name24, { get: all[name24], enumerable: true });
-    };
-    var __copyProps3 = (to, from, except, desc) => {
-      if (from && typeof from === "object" || typeof from === "function") {
-        for (let key of __getOwnPropNames3(from))
-          if (!__hasOwnProp3.call(to, key) && key !== except)
-            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
-      }
-      return to;
-    };
-    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
-    var get_context_exports = {};
-    __export4(get_context_exports, {
-      SYMBOL_FOR_REQ_CONTEXT: () => SYMBOL_FOR_REQ_CONTEXT,
-      getContext: () => getContext3
-    });
-    module.exports = __toCommonJS2(get_context_exports);
-    var SYMBOL_FOR_REQ_CONTEXT = Symbol.for("@vercel/request-context");
-    function getContext3() {
-      const fromSymbol = globalThis;
-      return fromSymbol[SYMBOL_FOR_REQ_CONTEXT]?.get?.() ?? {};
-    }
-  }
-});
-
-// node_modules/@vercel/oidc/dist/token-error.js
-var require_token_error = __commonJS({
-  "node_modules/@vercel/oidc/dist/token-error.js"(exports, module) {
-    "use strict";
-    var __defProp4 = Object.defineProperty;
-    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
-    var __getOwnPropNames3 = Object.getOwnPropertyNames;
-    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
-    var __export4 = (target, all) => {
-      for (var name24 in all)
-        __defProp4(target, name24, { get: all[name24], enumerable: true });
-    };
-    var __copyProps3 = (to, from, except, desc) => {
-      if (from && typeof from === "object" || typeof from === "function") {
-        for (let key of __getOwnPropNames3(from))
-          if (!__hasOwnProp3.call(to, key) && key !== except)
-            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
-      }
-      return to;
-    };
-    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
-    var token_error_exports = {};
-    __export4(token_error_exports, {
-      VercelOidcTokenError: () => VercelOidcTokenError
-    });
-    module.exports = __toCommonJS2(token_error_exports);
-    var VercelOidcTokenError = class extends Error {
-      constructor(message, cause) {
-        super(message);
-        this.name = "VercelOidcTokenError";
-        this.cause = cause;
-      }
-      toString() {
-        if (this.cause) {
-          return `${this.name}: ${this.message}: ${this.cause}`;
-        }
-        return `${this.name}: ${this.message}`;
-      }
-    };
-  }
-});
-
-// node_modules/@vercel/oidc/dist/token-io.js
-var require_token_io = __commonJS({
-  "node_modules/@vercel/oidc/dist/token-io.js"(exports, module) {
-    "use strict";
-    var __create2 = Object.create;
-    var __defProp4 = Object.defineProperty;
-    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
-    var __getOwnPropNames3 = Object.getOwnPropertyNames;
-    var __getProtoOf2 = Object.getPrototypeOf;
-    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
-    var __export4 = (target, all) => {
-      for (var name24 in all)
-        __defProp4(target, name24, { get: all[name24], enumerable: true });
-    };
-    var __copyProps3 = (to, from, except, desc) => {
-      if (from && typeof from === "object" || typeof from === "function") {
-        for (let key of __getOwnPropNames3(from))
-          if (!__hasOwnProp3.call(to, key) && key !== except)
-            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
-      }
-      return to;
-    };
-    var __toESM2 = (mod, isNodeMode, target) => (target = mod != null ? __create2(__getProtoOf2(mod)) : {}, __copyProps3(
-      // If the importer is in node compatibility mode or this is not an ESM
-      // file that has been converted to a CommonJS file using a Babel-
-      // compatible transform (i.e. "__esModule" has not been set), then set
-      // "default" to the CommonJS "module.exports" for node compatibility.
-      isNodeMode || !mod || !mod.__esModule ? __defProp4(target, "default", { value: mod, enumerable: true }) : target,
-      mod
-    ));
-    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
-    var token_io_exports = {};
-    __export4(token_io_exports, {
-      findRootDir: () => findRootDir,
-      getUserDataDir: () => getUserDataDir
-    });
-    module.exports = __toCommonJS2(token_io_exports);
-    var import_path = __toESM2(__require("path"));
-    var import_fs2 = __toESM2(__require("fs"));
-    var import_os3 = __toESM2(__require("os"));
-    var import_token_error = require_token_error();
-    function findRootDir() {
-      try {
-        let dir = process.cwd();
-        while (dir !== import_path.default.dirname(dir)) {
-          const pkgPath = import_path.default.join(dir, ".vercel");
-          if (import_fs2.default.existsSync(pkgPath)) {
-            return dir;
-          }
-          dir = import_path.default.dirname(dir);
-        }
-      } catch (e) {
-        throw new import_token_error.VercelOidcTokenError(
-          "Token refresh only supported in node server environments"
-        );
-      }
-      return null;
-    }
-    function getUserDataDir() {
-      if (process.env.XDG_DATA_HOME) {
-        return process.env.XDG_DATA_HOME;
-      }
-      switch (import_os3.default.platform()) {
-        case "darwin":
-          return import_path.default.join(import_os3.default.homedir(), "Library/Application Support");
-        case "linux":
-          return import_path.default.join(import_os3.default.homedir(), ".local/share");
-        case "win32":
-          if (process.env.LOCALAPPDATA) {
-            return process.env.LOCALAPPDATA;
-          }
-          return null;
-        default:
-          return null;
-      }
-    }
-  }
-});
-
-// node_modules/@vercel/oidc/dist/auth-config.js
-var require_auth_config = __commonJS({
-  "node_modules/@vercel/oidc/dist/auth-config.js"(exports, module) {
-    "use strict";
-    var __create2 = Object.create;
-    var __defProp4 = Object.defineProperty;
-    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
-    var __getOwnPropNames3 = Object.getOwnPropertyNames;
-    var __getProtoOf2 = Object.getPrototypeOf;
-    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
-    var __export4 = (target, all) => {
-      for (var name24 in all)
-        __defProp4(target, name24, { get: all[name24], enumerable: true });
-    };
-    var __copyProps3 = (to, from, except, desc) => {
-      if (from && typeof from === "object" || typeof from === "function") {
-        for (let key of __getOwnPropNames3(from))
-          if (!__hasOwnProp3.call(to, key) && key !== except)
-            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
-      }
-      return to;
-    };
-    var __toESM2 = (mod, isNodeMode, target) => (target = mod != null ? __create2(__getProtoOf2(mod)) : {}, __copyProps3(
-      // If the importer is in node compatibility mode or this is not an ESM
-      // file that has been converted to a CommonJS file using a Babel-
-      // compatible transform (i.e. "__esModule" has not been set), then set
-      // "default" to the CommonJS "module.exports" for node compatibility.
-      isNodeMode || !mod || !mod.__esModule ? __defProp4(target, "default", { value: mod, enumerable: true }) : target,
-      mod
-    ));
-    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
-    var auth_config_exports = {};
-    __export4(auth_config_exports, {
-      isValidAccessToken: () => isValidAccessToken,
-      readAuthConfig: () => readAuthConfig,
-      writeAuthConfig: () => writeAuthConfig
-    });
-    module.exports = __toCommonJS2(auth_config_exports);
-    var fs3 = __toESM2(__require("fs"));
-    var path19 = __toESM2(__require("path"));
-    var import_token_util = require_token_util();
-    function getAuthConfigPath() {
-      const dataDir = (0, import_token_util.getVercelDataDir)();
-      if (!dataDir) {
-        throw new Error(
-          `Unable to find Vercel CLI data directory. Your platform: ${process.platform}. Supported: darwin, linux, win32.`
-        );
-      }
-      return path19.join(dataDir, "auth.json");
-    }
-    function readAuthConfig() {
-      try {
-        const authPath = getAuthConfigPath();
-        if (!fs3.existsSync(authPath)) {
-          return null;
-        }
-        const content = fs3.readFileSync(authPath, "utf8");
-        if (!content) {
-          return null;
-        }
-        return JSON.parse(content);
-      } catch (error63) {
-        return null;
-      }
-    }
-    function writeAuthConfig(config2) {
-      const authPath = getAuthConfigPath();
-      const authDir = path19.dirname(authPath);
-      if (!fs3.existsSync(authDir)) {
-        fs3.mkdirSync(authDir, { mode: 504, recursive: true });
-      }
-      fs3.writeFileSync(authPath, JSON.stringify(config2, null, 2), { mode: 384 });
-    }
-    function isValidAccessToken(authConfig, expirationBufferMs = 0) {
-      if (!authConfig.token)
-        return false;
-      if (typeof authConfig.expiresAt !== "number")
-        return true;
-      const nowInSeconds = Math.floor(Date.now() / 1e3);
-      const bufferInSeconds = expirationBufferMs / 1e3;
-      return authConfig.expiresAt >= nowInSeconds + bufferInSeconds;
-    }
-  }
-});
-
-// node_modules/@vercel/oidc/dist/oauth.js
-var require_oauth = __commonJS({
-  "node_modules/@vercel/oidc/dist/oauth.js"(exports, module) {
-    "use strict";
-    var __defProp4 = Object.defineProperty;
-    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
-    var __getOwnPropNames3 = Object.getOwnPropertyNames;
-    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
-    var __export4 = (target, all) => {
-      for (var name24 in all)
-        __defProp4(target, name24, { get: all[name24], enumerable: true });
-    };
-    var __copyProps3 = (to, from, except, desc) => {
-      if (from && typeof from === "object" || typeof from === "function") {
-        for (let key of __getOwnPropNames3(from))
-          if (!__hasOwnProp3.call(to, key) && key !== except)
-            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
-      }
-      return to;
-    };
-    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
-    var oauth_exports = {};
-    __export4(oauth_exports, {
-      processTokenResponse: () => processTokenResponse,
-      refreshTokenRequest: () => refreshTokenRequest
-    });
-    module.exports = __toCommonJS2(oauth_exports);
-    var import_os3 = __require("os");
-    var VERCEL_ISSUER = "https://vercel.com";
-    var VERCEL_CLI_CLIENT_ID = "cl_HYyOPBNtFMfHhaUn9L4QPfTZz6TP47bp";
-    var userAgent2 = `@vercel/oidc node-${process.version} ${(0, import_os3.platform)()} (${(0, import_os3.arch)()}) ${(0, import_os3.hostname)()}`;
-    var _tokenEndpoint = null;
-    async function getTokenEndpoint() {
-      if (_tokenEndpoint) {
-        return _tokenEndpoint;
-      }
-      const discoveryUrl = `${VERCEL_ISSUER}/.well-known/openid-configuration`;
-      const response = await fetch(discoveryUrl, {
-        headers: { "user-agent": userAgent2 }
-      });
-      if (!response.ok) {
-        throw new Error("Failed to discover OAuth endpoints");
-      }
-      const metadata = await response.json();
-      if (!metadata || typeof metadata.token_endpoint !== "string") {
-        throw new Error("Invalid OAuth discovery response");
-      }
-      const endpoint2 = metadata.token_endpoint;
-      _tokenEndpoint = endpoint2;
-      return endpoint2;
-    }
-    async function refreshTokenRequest(options) {
-      const tokenEndpoint = await getTokenEndpoint();
-      return await fetch(tokenEndpoint, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/x-www-form-urlencoded",
-          "user-agent": userAgent2
-        },
-        body: new URLSearchParams({
-          client_id: VERCEL_CLI_CLIENT_ID,
-          grant_type: "refresh_token",
-          ...options
-        })
-      });
-    }
-    async function processTokenResponse(response) {
-      const json3 = await response.json();
-      if (!response.ok) {
-        const errorMsg = typeof json3 === "object" && json3 && "error" in json3 ? String(json3.error) : "Token refresh failed";
-        return [new Error(errorMsg)];
-      }
-      if (typeof json3 !== "object" || json3 === null) {
-        return [new Error("Invalid token response")];
-      }
-      if (typeof json3.access_token !== "string") {
-        return [new Error("Missing access_token in response")];
-      }
-      if (json3.token_type !== "Bearer") {
-        return [new Error("Invalid token_type in response")];
-      }
-      if (typeof json3.expires_in !== "number") {
-        return [new Error("Missing expires_in in response")];
-      }
-      return [null, json3];
-    }
-  }
-});
-
-// node_modules/@vercel/oidc/dist/auth-errors.js
-var require_auth_errors = __commonJS({
-  "node_modules/@vercel/oidc/dist/auth-errors.js"(exports, module) {
-    "use strict";
-    var __defProp4 = Object.defineProperty;
-    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
-    var __getOwnPropNames3 = Object.getOwnPropertyNames;
-    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
-    var __export4 = (target, all) => {
-      for (var name24 in all)
-        __defProp4(target, name24, { get: all[name24], enumerable: true });
-    };
-    var __copyProps3 = (to, from, except, desc) => {
-      if (from && typeof from === "object" || typeof from === "function") {
-        for (let key of __getOwnPropNames3(from))
-          if (!__hasOwnProp3.call(to, key) && key !== except)
-            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
-      }
-      return to;
-    };
-    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
-    var auth_errors_exports = {};
-    __export4(auth_errors_exports, {
-      AccessTokenMissingError: () => AccessTokenMissingError2,
-      RefreshAccessTokenFailedError: () => RefreshAccessTokenFailedError2
-    });
-    module.exports = __toCommonJS2(auth_errors_exports);
-    var AccessTokenMissingError2 = class extends Error {
-      constructor() {
-        super(
-          "No authentication found. Please log in with the Vercel CLI (vercel login)."
-        );
-        this.name = "AccessTokenMissingError";
-      }
-    };
-    var RefreshAccessTokenFailedError2 = class extends Error {
-      constructor(cause) {
-        super("Failed to refresh authentication token.", { cause });
-        this.name = "RefreshAccessTokenFailedError";
-      }
-    };
-  }
-});
-
-// node_modules/@vercel/oidc/dist/token-util.js
-var require_token_util = __commonJS({
-  "node_modules/@vercel/oidc/dist/token-util.js"(exports, module) {
-    "use strict";
-    var __create2 = Object.create;
-    var __defProp4 = Object.defineProperty;
-    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
-    var __getOwnPropNames3 = Object.getOwnPropertyNames;
-    var __getProtoOf2 = Object.getPrototypeOf;
-    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
-    var __export4 = (target, all) => {
-      for (var name24 in all)
-        __defProp4(target, name24, { get: all[name24], enumerable: true });
-    };
-    var __copyProps3 = (to, from, except, desc) => {
-      if (from && typeof from === "object" || typeof from === "function") {
-        for (let key of __getOwnPropNames3(from))
-          if (!__hasOwnProp3.call(to, key) && key !== except)
-            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
-      }
-      return to;
-    };
-    var __toESM2 = (mod, isNodeMode, target) => (target = mod != null ? __create2(__getProtoOf2(mod)) : {}, __copyProps3(
-      // If the importer is in node compatibility mode or this is not an ESM
-      // file that has been converted to a CommonJS file using a Babel-
-      // compatible transform (i.e. "__esModule" has not been set), then set
-      // "default" to the CommonJS "module.exports" for node compatibility.
-      isNodeMode || !mod || !mod.__esModule ? __defProp4(target, "default", { value: mod, enumerable: true }) : target,
-      mod
-    ));
-    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
-    var token_util_exports = {};
-    __export4(token_util_exports, {
-      assertVercelOidcTokenResponse: () => assertVercelOidcTokenResponse,
-      findProjectInfo: () => findProjectInfo,
-      getTokenPayload: () => getTokenPayload,
-      getVercelDataDir: () => getVercelDataDir,
-      getVercelOidcToken: () => getVercelOidcToken3,
-      getVercelToken: () => getVercelToken2,
-      isExpired: () => isExpired,
-      loadToken: () => loadToken,
-      saveToken: () => saveToken
-    });
-    module.exports = __toCommonJS2(token_util_exports);
-    var path19 = __toESM2(__require("path"));
-    var fs3 = __toESM2(__require("fs"));
-    var import_token_error = require_token_error();
-    var import_token_io = require_token_io();
-    var import_auth_config = require_auth_config();
-    var import_oauth = require_oauth();
-    var import_auth_errors = require_auth_errors();
-    function getVercelDataDir() {
-      const vercelFolder = "com.vercel.cli";
-      const dataDir = (0, import_token_io.getUserDataDir)();
-      if (!dataDir) {
-        return null;
-      }
-      return path19.join(dataDir, vercelFolder);
-    }
-    async function getVercelToken2(options) {
-      const authConfig = (0, import_auth_config.readAuthConfig)();
-      if (!authConfig?.token) {
-        throw new import_auth_errors.AccessTokenMissingError();
-      }
-      if ((0, import_auth_config.isValidAccessToken)(authConfig, options?.expirationBufferMs)) {
-        return authConfig.token;
-      }
-      if (!authConfig.refreshToken) {
-        (0, import_auth_config.writeAuthConfig)({});
-        throw new import_auth_errors.RefreshAccessTokenFailedError("No refresh token available");
-      }
-      try {
-        const tokenResponse = await (0, import_oauth.refreshTokenRequest)({
-          refresh_token: authConfig.refreshToken
-        });
-        const [tokensError, tokens] = await (0, import_oauth.processTokenResponse)(tokenResponse);
-        if (tokensError || !tokens) {
-          (0, import_auth_config.writeAuthConfig)({});
-          throw new import_auth_errors.RefreshAccessTokenFailedError(tokensError);
-        }
-        const updatedConfig = {
-          token: tokens.access_token,
-          expiresAt: Math.floor(Date.now() / 1e3) + tokens.expires_in
-        };
-        if (tokens.refresh_token) {
-          updatedConfig.refreshToken = tokens.refresh_token;
-        }
-        (0, import_auth_config.writeAuthConfig)(updatedConfig);
-        return updatedConfig.token;
-      } catch (error63) {
-        (0, import_auth_config.writeAuthConfig)({});
-        if (error63 instanceof import_auth_errors.AccessTokenMissingError || error63 instanceof import_auth_errors.RefreshAccessTokenFailedError) {
-          throw error63;
-        }
-        throw new import_auth_errors.RefreshAccessTokenFailedError(error63);
-      }
-    }
-    async function getVercelOidcToken3(authToken, projectId, teamId) {
-      const url2 = `https://api.vercel.com/v1/projects/${projectId}/token?source=vercel-oidc-refresh${teamId ? `&teamId=${teamId}` : ""}`;
-      const res = await fetch(url2, {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${authToken}`
-        }
-      });
-      if (!res.ok) {
-        throw new import_token_error.VercelOidcTokenError(
-          `Failed to refresh OIDC token: ${res.statusText}`
-        );
-      }
-      const tokenRes = await res.json();
-      assertVercelOidcTokenResponse(tokenRes);
-      return tokenRes;
-    }
-    function assertVercelOidcTokenResponse(res) {
-      if (!res || typeof res !== "object") {
-        throw new TypeError(
-          "Vercel OIDC token is malformed. Expected an object. Please run `vc env pull` and try again"
-        );
-      }
-      if (!("token" in res) || typeof res.token !== "string") {
-        throw new TypeError(
-          "Vercel OIDC token is malformed. Expected a string-valued token property. Please run `vc env pull` and try again"
-        );
-      }
-    }
-    function findProjectInfo() {
-      const dir = (0, import_token_io.findRootDir)();
-      if (!dir) {
-        throw new import_token_error.VercelOidcTokenError(
-          "Unable to find project root directory. Have you linked your project with `vc link?`"
-        );
-      }
-      const prjPath = path19.join(dir, ".vercel", "project.json");
-      if (!fs3.existsSync(prjPath)) {
-        throw new import_token_error.VercelOidcTokenError(
-          "project.json not found, have you linked your project with `vc link?`"
-        );
-      }
-      const prj = JSON.parse(fs3.readFileSync(prjPath, "utf8"));
-      if (typeof prj.projectId !== "string" && typeof prj.orgId !== "string") {
-        throw new TypeError(
-          "Expected a string-valued projectId property. Try running `vc link` to re-link your project."
-        );
-      }
-      return { projectId: prj.projectId, teamId: prj.orgId };
-    }
-    function saveToken(token, projectId) {
-      const dir = (0, import_token_io.getUserDataDir)();
-      if (!dir) {
-        throw new import_token_error.VercelOidcTokenError(
-          "Unable to find user data directory. Please reach out to Vercel support."
-        );
-      }
-      const tokenPath = path19.join(dir, "com.vercel.token", `${projectId}.json`);
-      const tokenJson = JSON.stringify(token);
-      fs3.mkdirSync(path19.dirname(tokenPath), { mode: 504, recursive: true });
-      fs3.writeFileSync(tokenPath, tokenJson);
-      fs3.chmodSync(tokenPath, 432);
-      return;
-    }
-    function loadToken(projectId) {
-      const dir = (0, import_token_io.getUserDataDir)();
-      if (!dir) {
-        throw new import_token_error.VercelOidcTokenError(
-          "Unable to find user data directory. Please reach out to Vercel support."
-        );
-      }
-      const tokenPath = path19.join(dir, "com.vercel.token", `${projectId}.json`);
-      if (!fs3.existsSync(tokenPath)) {
-        return null;
-      }
-      const token = JSON.parse(fs3.readFileSync(tokenPath, "utf8"));
-      assertVercelOidcTokenResponse(token);
-      return token;
-    }
-    function getTokenPayload(token) {
-      const tokenParts = token.split(".");
-      if (tokenParts.length !== 3) {
-        throw new import_token_error.VercelOidcTokenError(
-          "Invalid token. Please run `vc env pull` and try again"
-        );
-      }
-      const base643 = tokenParts[1].replace(/-/g, "+").replace(/_/g, "/");
-      const padded = base643.padEnd(
-        base643.length + (4 - base643.length % 4) % 4,
-        "="
-      );
-      return JSON.parse(Buffer.from(padded, "base64").toString("utf8"));
-    }
-    function isExpired(token, bufferMs = 0) {
-      return token.exp * 1e3 < Date.now() + bufferMs;
-    }
-  }
-});
-
-// node_modules/@vercel/oidc/dist/token.js
-var require_token = __commonJS({
-  "node_modules/@vercel/oidc/dist/token.js"(exports, module) {
-    "use strict";
-    var __defProp4 = Object.defineProperty;
-    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
-    var __getOwnPropNames3 = Object.getOwnPropertyNames;
-    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
-    var __export4 = (target, all) => {
-      for (var name24 in all)
-        __defProp4(target, name24, { get: all[name24], enumerable: true });
-    };
-    var __copyProps3 = (to, from, except, desc) => {
-      if (from && typeof from === "object" || typeof from === "function") {
-        for (let key of __getOwnPropNames3(from))
-          if (!__hasOwnProp3.call(to, key) && key !== except)
-            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
-      }
-      return to;
-    };
-    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
-    var token_exports = {};
-    __export4(token_exports, {
-      refreshToken: () => refreshToken
-    });
-    module.exports = __toCommonJS2(token_exports);
-    var import_token_error = require_token_error();
-    var import_token_util = require_token_util();
-    async function refreshToken(options) {
-      let projectId = options?.project;
-      let teamId = options?.team;
-      if (!projectId && !teamId) {
-        const projectInfo = (0, import_token_util.findProjectInfo)();
-        projectId = projectInfo.projectId;
-        teamId = projectInfo.teamId;
-      } else if (!projectId || !teamId) {
-        const projectInfo = (0, import_token_util.findProjectInfo)();
-        projectId = projectId ?? projectInfo.projectId;
-        teamId = teamId ?? projectInfo.teamId;
-      }
-      if (!projectId) {
-        throw new import_token_error.VercelOidcTokenError(
-          "Failed to refresh OIDC token: No project specified. Try re-linking your project with `vc link`"
-        );
-      }
-      let maybeToken = (0, import_token_util.loadToken)(projectId);
-      if (!maybeToken || (0, import_token_util.isExpired)((0, import_token_util.getTokenPayload)(maybeToken.token), options?.expirationBufferMs)) {
-        const authToken = await (0, import_token_util.getVercelToken)({
-          expirationBufferMs: options?.expirationBufferMs
-        });
-        maybeToken = await (0, import_token_util.getVercelOidcToken)(authToken, projectId, teamId);
-        if (!maybeToken) {
-          throw new import_token_error.VercelOidcTokenError("Failed to refresh OIDC token");
-        }
-        (0, import_token_util.saveToken)(maybeToken, projectId);
-      }
-      process.env.VERCEL_OIDC_TOKEN = maybeToken.token;
-      return;
-    }
-  }
-});
-
-// node_modules/@vercel/oidc/dist/get-vercel-oidc-token.js
-var require_get_vercel_oidc_token = __commonJS({
-  "node_modules/@vercel/oidc/dist/get-vercel-oidc-token.js"(exports, module) {
-    "use strict";
-    var __defProp4 = Object.defineProperty;
-    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
-    var __getOwnPropNames3 = Object.getOwnPropertyNames;
-    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
-    var __export4 = (target, all) => {
-      for (var name24 in all)
-        __defProp4(target, name24, { get: all[name24], enumerable: true });
-    };
-    var __copyProps3 = (to, from, except, desc) => {
-      if (from && typeof from === "object" || typeof from === "function") {
-        for (let key of __getOwnPropNames3(from))
-          if (!__hasOwnProp3.call(to, key) && key !== except)
-            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
-      }
-      return to;
-    };
-    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
-    var get_vercel_oidc_token_exports = {};
-    __export4(get_vercel_oidc_token_exports, {
-      getVercelOidcToken: () => getVercelOidcToken3,
-      getVercelOidcTokenSync: () => getVercelOidcTokenSync2
-    });
-    module.exports = __toCommonJS2(get_vercel_oidc_token_exports);
-    var import_get_context = require_get_context();
-    var import_token_error = require_token_error();
-    async function getVercelOidcToken3(options) {
-      let token = "";
-      let err;
-      try {
-        token = getVercelOidcTokenSync2();
-      } catch (error63) {
-        err = error63;
-      }
-      try {
-        const [{ getTokenPayload, isExpired }, { refreshToken }] = await Promise.all([
-          await Promise.resolve().then(() => __toESM(require_token_util())),
-          await Promise.resolve().then(() => __toESM(require_token()))
-        ]);
-        if (!token || isExpired(getTokenPayload(token), options?.expirationBufferMs)) {
-          await refreshToken(options);
-          token = getVercelOidcTokenSync2();
-        }
-      } catch (error63) {
-        let message = err instanceof Error ? err.message : "";
-        if (error63 instanceof Error) {
-          message = `${message}
-${error63.message}`;
-        }
-        if (message) {
-          throw new import_token_error.VercelOidcTokenError(message);
-        }
-        throw error63;
-      }
-      return token;
-    }
-    function getVercelOidcTokenSync2() {
-      const token = (0, import_get_context.getContext)().headers?.["x-vercel-oidc-token"] ?? process.env.VERCEL_OIDC_TOKEN;
-      if (!token) {
-        throw new Error(
-          `The 'x-vercel-oidc-token' header is missing from the request. Do you have the OIDC option enabled in the Vercel project settings?`
-        );
-      }
-      return token;
-    }
-  }
-});
-
-// node_modules/@vercel/oidc/dist/index.js
-var require_dist3 = __commonJS({
-  "node_modules/@vercel/oidc/dist/index.js"(exports, module) {
-    "use strict";
-    var __defProp4 = Object.defineProperty;
-    var __getOwnPropDesc3 = Object.getOwnPropertyDescriptor;
-    var __getOwnPropNames3 = Object.getOwnPropertyNames;
-    var __hasOwnProp3 = Object.prototype.hasOwnProperty;
-    var __export4 = (target, all) => {
-      for (var name24 in all)
-        __defProp4(target, name24, { get: all[name24], enumerable: true });
-    };
-    var __copyProps3 = (to, from, except, desc) => {
-      if (from && typeof from === "object" || typeof from === "function") {
-        for (let key of __getOwnPropNames3(from))
-          if (!__hasOwnProp3.call(to, key) && key !== except)
-            __defProp4(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc3(from, key)) || desc.enumerable });
-      }
-      return to;
-    };
-    var __toCommonJS2 = (mod) => __copyProps3(__defProp4({}, "__esModule", { value: true }), mod);
-    var src_exports = {};
-    __export4(src_exports, {
-      AccessTokenMissingError: () => import_auth_errors.AccessTokenMissingError,
-      RefreshAccessTokenFailedError: () => import_auth_errors.RefreshAccessTokenFailedError,
-      getContext: () => import_get_context.getContext,
-      getVercelOidcToken: () => import_get_vercel_oidc_token.getVercelOidcToken,
-      getVercelOidcTokenSync: () => import_get_vercel_oidc_token.getVercelOidcTokenSync,
-      getVercelToken: () => import_token_util.getVercelToken
-    });
-    module.exports = __toCommonJS2(src_exports);
-    var import_get_vercel_oidc_token = require_get_vercel_oidc_token();
-    var import_get_context = require_get_context();
-    var import_auth_errors = require_auth_errors();
-    var import_token_util = require_token_util();
   }
 });
 
@@ -20967,7 +20967,7 @@ var Summary = class {
       }
       try {
         yield access(pathFromEnv, constants.R_OK | constants.W_OK);
-      } catch (_a25) {
+      } catch (_a26) {
         throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
       }
       this._filePath = pathFromEnv;
@@ -22746,17 +22746,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path19 = requestOptions.url.replace(options.baseUrl, "");
+    const path20 = requestOptions.url.replace(options.baseUrl, "");
     return request2(options).then((response) => {
       const requestId2 = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path19} - ${response.status} with id ${requestId2} in ${Date.now() - start}ms`
+        `${requestOptions.method} ${path20} - ${response.status} with id ${requestId2} in ${Date.now() - start}ms`
       );
       return response;
     }).catch((error63) => {
       const requestId2 = error63.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path19} - ${error63.status} with id ${requestId2} in ${Date.now() - start}ms`
+        `${requestOptions.method} ${path20} - ${error63.status} with id ${requestId2} in ${Date.now() - start}ms`
       );
       throw error63;
     });
@@ -26194,10 +26194,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path19) {
-  if (!path19)
+function getElementAtPath(obj, path20) {
+  if (!path20)
     return obj;
-  return path19.reduce((acc, key) => acc?.[key], obj);
+  return path20.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -26537,11 +26537,11 @@ function explicitlyAborted(x2, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path19, issues) {
+function prefixIssues(path20, issues) {
   return issues.map((iss) => {
-    var _a25;
-    (_a25 = iss).path ?? (_a25.path = []);
-    iss.path.unshift(path19);
+    var _a26;
+    (_a26 = iss).path ?? (_a26.path = []);
+    iss.path.unshift(path20);
     return iss;
   });
 }
@@ -26561,17 +26561,17 @@ function sizeCaps(defChecks) {
   return caps;
 }
 function attachSchema(issues, start, inst) {
-  var _a25;
+  var _a26;
   for (let i2 = start; i2 < issues.length; i2++) {
-    (_a25 = issues[i2]).schema ?? (_a25.schema = inst);
+    (_a26 = issues[i2]).schema ?? (_a26.schema = inst);
   }
 }
 function finalizeIssue(iss, ctx, config2) {
-  var _a25;
+  var _a26;
   const traits = iss.inst?._zod?.traits;
   if (traits?.has("$ZodType")) {
     if (traits.has("$ZodCheck"))
-      (_a25 = iss).schema ?? (_a25.schema = iss.inst);
+      (_a26 = iss).schema ?? (_a26.schema = iss.inst);
     else
       iss.schema = iss.inst;
   }
@@ -27003,16 +27003,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path19 = []) => {
+  const processError = (error64, path20 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path19, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path20, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path19, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path20, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path19, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path20, ...issue3.path]);
       } else {
-        const fullpath = [...path19, ...issue3.path];
+        const fullpath = [...path20, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -27051,17 +27051,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path19 = []) => {
-    var _a25;
+  const processError = (error64, path20 = []) => {
+    var _a26;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path19, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path20, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path19, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path20, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path19, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path20, ...issue3.path]);
       } else {
-        const fullpath = [...path19, ...issue3.path];
+        const fullpath = [...path20, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -27084,7 +27084,7 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
             curr = curr.properties[el];
           } else {
             curr.items ?? (curr.items = []);
-            (_a25 = curr.items)[el] ?? (_a25[el] = { errors: [] });
+            (_a26 = curr.items)[el] ?? (_a26[el] = { errors: [] });
             curr = curr.items[el];
           }
           if (terminal) {
@@ -27100,8 +27100,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path19 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path19) {
+  const path20 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path20) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -27461,10 +27461,10 @@ var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
 // node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
-  var _a25;
+  var _a26;
   inst._zod ?? (inst._zod = {});
   inst._zod.def = def;
-  (_a25 = inst._zod).onattach ?? (_a25.onattach = []);
+  (_a26 = inst._zod).onattach ?? (_a26.onattach = []);
 });
 var _whenHasSize = (payload) => {
   const val = payload.value;
@@ -27637,9 +27637,9 @@ var $ZodCheckBigIntFormat = /* @__PURE__ */ $constructor("$ZodCheckBigIntFormat"
   };
 });
 var $ZodCheckMaxSize = /* @__PURE__ */ $constructor("$ZodCheckMaxSize", (inst, def) => {
-  var _a25;
+  var _a26;
   $ZodCheck.init(inst, def);
-  (_a25 = inst._zod.def).when ?? (_a25.when = _whenHasSize);
+  (_a26 = inst._zod.def).when ?? (_a26.when = _whenHasSize);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     const size = input2.size;
@@ -27657,9 +27657,9 @@ var $ZodCheckMaxSize = /* @__PURE__ */ $constructor("$ZodCheckMaxSize", (inst, d
   };
 });
 var $ZodCheckMinSize = /* @__PURE__ */ $constructor("$ZodCheckMinSize", (inst, def) => {
-  var _a25;
+  var _a26;
   $ZodCheck.init(inst, def);
-  (_a25 = inst._zod.def).when ?? (_a25.when = _whenHasSize);
+  (_a26 = inst._zod.def).when ?? (_a26.when = _whenHasSize);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     const size = input2.size;
@@ -27677,9 +27677,9 @@ var $ZodCheckMinSize = /* @__PURE__ */ $constructor("$ZodCheckMinSize", (inst, d
   };
 });
 var $ZodCheckSizeEquals = /* @__PURE__ */ $constructor("$ZodCheckSizeEquals", (inst, def) => {
-  var _a25;
+  var _a26;
   $ZodCheck.init(inst, def);
-  (_a25 = inst._zod.def).when ?? (_a25.when = _whenHasSize);
+  (_a26 = inst._zod.def).when ?? (_a26.when = _whenHasSize);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     const size = input2.size;
@@ -27698,9 +27698,9 @@ var $ZodCheckSizeEquals = /* @__PURE__ */ $constructor("$ZodCheckSizeEquals", (i
   };
 });
 var $ZodCheckMaxLength = /* @__PURE__ */ $constructor("$ZodCheckMaxLength", (inst, def) => {
-  var _a25;
+  var _a26;
   $ZodCheck.init(inst, def);
-  (_a25 = inst._zod.def).when ?? (_a25.when = _whenHasLength);
+  (_a26 = inst._zod.def).when ?? (_a26.when = _whenHasLength);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     const units = input2.length;
@@ -27720,9 +27720,9 @@ var $ZodCheckMaxLength = /* @__PURE__ */ $constructor("$ZodCheckMaxLength", (ins
   };
 });
 var $ZodCheckMinLength = /* @__PURE__ */ $constructor("$ZodCheckMinLength", (inst, def) => {
-  var _a25;
+  var _a26;
   $ZodCheck.init(inst, def);
-  (_a25 = inst._zod.def).when ?? (_a25.when = _whenHasLength);
+  (_a26 = inst._zod.def).when ?? (_a26.when = _whenHasLength);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     const units = input2.length;
@@ -27742,9 +27742,9 @@ var $ZodCheckMinLength = /* @__PURE__ */ $constructor("$ZodCheckMinLength", (ins
   };
 });
 var $ZodCheckLengthEquals = /* @__PURE__ */ $constructor("$ZodCheckLengthEquals", (inst, def) => {
-  var _a25;
+  var _a26;
   $ZodCheck.init(inst, def);
-  (_a25 = inst._zod.def).when ?? (_a25.when = _whenHasLength);
+  (_a26 = inst._zod.def).when ?? (_a26.when = _whenHasLength);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     const units = input2.length;
@@ -27765,10 +27765,10 @@ var $ZodCheckLengthEquals = /* @__PURE__ */ $constructor("$ZodCheckLengthEquals"
   };
 });
 var $ZodCheckStringFormat = /* @__PURE__ */ $constructor("$ZodCheckStringFormat", (inst, def) => {
-  var _a25, _b18;
+  var _a26, _b18;
   $ZodCheck.init(inst, def);
   if (def.pattern)
-    (_a25 = inst._zod).check ?? (_a25.check = (payload) => {
+    (_a26 = inst._zod).check ?? (_a26.check = (payload) => {
       def.pattern.lastIndex = 0;
       if (def.pattern.test(payload.value))
         return;
@@ -27985,7 +27985,7 @@ var version = {
 
 // node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
-  var _a25;
+  var _a26;
   inst ?? (inst = {});
   inst._zod.def = def;
   inst._zod.bag = inst._zod.bag || {};
@@ -27998,7 +27998,7 @@ var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
     }
   }
   if (checks.length === 0) {
-    (_a25 = inst._zod).deferred ?? (_a25.deferred = []);
+    (_a26 = inst._zod).deferred ?? (_a26.deferred = []);
     inst._zod.deferred?.push(() => {
       inst._zod.run = inst._zod.parse;
     });
@@ -30606,8 +30606,8 @@ var memo = {
     return empty;
   },
   guard(inst) {
-    var _a25;
-    (_a25 = inst._zod).deferred ?? (_a25.deferred = []);
+    var _a26;
+    (_a26 = inst._zod).deferred ?? (_a26.deferred = []);
     inst._zod.deferred.push(() => {
       const base = inst._zod.parse;
       const wrapped = (payload, ctx) => {
@@ -30621,12 +30621,12 @@ var memo = {
     });
   },
   attach(inst) {
-    var _a25;
+    var _a26;
     let isRecursiveInst;
     let rechecked = false;
     let lastCtx;
     let lastBucket;
-    (_a25 = inst._zod).deferred ?? (_a25.deferred = []);
+    (_a26 = inst._zod).deferred ?? (_a26.deferred = []);
     inst._zod.deferred.push(() => {
       const base = inst._zod.parse;
       const wrapped = (payload, ctx) => {
@@ -36088,8 +36088,8 @@ var error44 = () => {
       case "not_multiple_of":
         return `Número inválido: deve ser múltiplo de ${issue3.divisor}`;
       case "unrecognized_keys": {
-        const plural3 = issue3.keys.length > 1 ? "s" : "";
-        return `Chave${plural3} inválida${plural3}: ${joinValues(issue3.keys, ", ")}`;
+        const plural4 = issue3.keys.length > 1 ? "s" : "";
+        return `Chave${plural4} inválida${plural4}: ${joinValues(issue3.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inválida n${translateOriginWithArticle(issue3.origin, "definite")}`;
@@ -36233,8 +36233,8 @@ var error45 = () => {
       case "not_multiple_of":
         return `Número inválido: deve ser múltiplo de ${issue3.divisor}`;
       case "unrecognized_keys": {
-        const plural3 = issue3.keys.length > 1 ? "s" : "";
-        return `Chave${plural3} inválida${plural3}: ${joinValues(issue3.keys, ", ")}`;
+        const plural4 = issue3.keys.length > 1 ? "s" : "";
+        return `Chave${plural4} inválida${plural4}: ${joinValues(issue3.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inválida n${translateOriginWithArticle(issue3.origin, "definite")}`;
@@ -41034,7 +41034,7 @@ function handleUnrepresentable(schema, ctx, json3, params, message) {
   return true;
 }
 function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
-  var _a25;
+  var _a26;
   const def = schema._zod.def;
   const seen = ctx.seen.get(schema);
   if (seen) {
@@ -41084,7 +41084,7 @@ function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
     delete result.schema.default;
   }
   if (ctx.io === "input" && "_prefault" in result.schema)
-    (_a25 = result.schema).default ?? (_a25.default = result.schema._prefault);
+    (_a26 = result.schema).default ?? (_a26.default = result.schema._prefault);
   delete result.schema._prefault;
   const _result = ctx.seen.get(schema);
   return _result.schema;
@@ -44239,13 +44239,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path19 = ref.slice(1).split("/").filter(Boolean);
-  if (path19.length === 0) {
+  const path20 = ref.slice(1).split("/").filter(Boolean);
+  if (path20.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path19[0] === defsKey) {
-    const key = path19[1] === void 0 ? void 0 : decodeJSONPointerSegment(path19[1]);
+  if (path20[0] === defsKey) {
+    const key = path20[1] === void 0 ? void 0 : decodeJSONPointerSegment(path20[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -45094,6 +45094,72 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/github/kill-switch.ts
+var KILL_SWITCH_FILE = ".skill-iterate-killswitch";
+var KILL_SWITCH_VARIABLE = "SKILL_ITERATE_KILLSWITCH";
+var KILL_SWITCH_INPUT = "kill-switch";
+function isKillSwitchValue(value) {
+  return /^(1|true|yes|on)$/i.test((value ?? "").trim());
+}
+function killSwitchInputReason(value) {
+  return isKillSwitchValue(value) ? `input ${KILL_SWITCH_INPUT}=${(value ?? "").trim()}` : null;
+}
+function createGitHubKillSwitch(options) {
+  const file2 = options.file ?? KILL_SWITCH_FILE;
+  const variable = options.variable ?? KILL_SWITCH_VARIABLE;
+  const inputReason = killSwitchInputReason(options.input);
+  const reported = /* @__PURE__ */ new Set();
+  const once = (key, level, message) => {
+    if (reported.has(key)) return;
+    reported.add(key);
+    options.log[level](message);
+  };
+  let variableReadable = true;
+  async function fileReason() {
+    try {
+      await options.client.rest.repos.getContent({ ...options.repo, path: file2, ref: options.base });
+      return `kill-switch file ${file2} is present on ${options.base}`;
+    } catch (error63) {
+      if (httpStatusOf(error63) === 404) return null;
+      once(
+        "file",
+        "warn",
+        `kill-switch: could not read ${file2} on ${options.base} (${describeApiError(error63)}); treated as not set`
+      );
+      return null;
+    }
+  }
+  async function variableReason() {
+    if (!variableReadable) return null;
+    try {
+      const { data } = await options.client.rest.actions.getRepoVariable({ ...options.repo, name: variable });
+      return isKillSwitchValue(data.value) ? `repository variable ${variable}=${data.value.trim()}` : null;
+    } catch (error63) {
+      const status = httpStatusOf(error63);
+      if (status === 403 || status === 404) {
+        if (status === 403) variableReadable = false;
+        once(
+          "variable-info",
+          "info",
+          status === 403 ? `kill-switch: this token cannot read repository variables (HTTP 403), so ${variable} is not polled during the run; pass it as the ${KILL_SWITCH_INPUT} input, or commit ${file2} to ${options.base} to stop a running night` : `kill-switch: repository variable ${variable} is not set (or not visible to this token)`
+        );
+        return null;
+      }
+      once(
+        "variable",
+        "warn",
+        `kill-switch: could not read variable ${variable} (${describeApiError(error63)}); treated as not set`
+      );
+      return null;
+    }
+  }
+  return {
+    async check() {
+      return inputReason ?? await fileReason() ?? await variableReason();
+    }
+  };
+}
+
 // src/action/inputs.ts
 var SECRET_INPUTS = ["github-token", "anthropic-api-key", "openai-api-key"];
 var MODES = ["run", "plan", "summarize"];
@@ -45160,6 +45226,15 @@ var mode = text.transform((v, ctx) => {
 var branchName = (fallback) => text.refine((v) => v === "" || !/[\s~^:?*[\\]|\.\.|@\{/.test(v) && !v.startsWith("-"), {
   message: "expected a git branch name"
 }).transform((v) => v || fallback);
+var killSwitch = text.transform((v, ctx) => {
+  if (isKillSwitchValue(v)) return v;
+  if (/^(0|false|no|off)?$/i.test(v)) return void 0;
+  ctx.addIssue({
+    code: "custom",
+    message: `expected 1, true or yes to stop the run, or empty, 0, false or no to let it run, got ${JSON.stringify(v)}`
+  });
+  return external_exports.NEVER;
+});
 var ActionInputsSchema = external_exports.object({
   "github-token": text,
   "anthropic-api-key": optionalText,
@@ -45184,7 +45259,8 @@ var ActionInputsSchema = external_exports.object({
   draft: boolean4,
   mode,
   "state-branch": branchName("skill-iterate-state"),
-  "results-dir": optionalText
+  "results-dir": optionalText,
+  "kill-switch": killSwitch
 });
 var INPUT_NAMES = Object.keys(ActionInputsSchema.shape);
 var InputError = class extends Error {
@@ -45222,7 +45298,8 @@ function parseInputs(read) {
     draft: v.draft,
     mode: v.mode,
     stateBranch: v["state-branch"] ?? "skill-iterate-state",
-    resultsDir: v["results-dir"]
+    resultsDir: v["results-dir"],
+    killSwitch: v["kill-switch"]
   };
   if (inputs.skill && inputs.queue)
     throw new InputError("inputs skill and queue: give one or the other, not both");
@@ -45246,6679 +45323,7 @@ function modelEnv(inputs, env) {
 }
 
 // src/action/main.ts
-import path18 from "node:path";
-
-// src/iterate/kill-switch.ts
-import { lstat as lstat2 } from "node:fs/promises";
-import path2 from "node:path";
-var KILL_SWITCH_FILE = ".skill-iterate-killswitch";
-function createFileKillSwitch(project) {
-  const file2 = path2.resolve(project, KILL_SWITCH_FILE);
-  return {
-    path: file2,
-    async check() {
-      try {
-        await lstat2(file2);
-        return `kill-switch is set at ${file2}; remove the file to proceed`;
-      } catch (err) {
-        if (err.code === "ENOENT") return null;
-        throw err;
-      }
-    }
-  };
-}
-
-// src/iterate/preflight.ts
-import { readFile as readFile3, stat as stat2 } from "node:fs/promises";
-import path5 from "node:path";
-
-// src/core/evals.ts
-import { readFile } from "node:fs/promises";
-import path3 from "node:path";
-var CheckSchema = external_exports.discriminatedUnion("type", [
-  external_exports.object({
-    type: external_exports.enum(["contains", "icontains", "not-contains", "not-icontains"]),
-    value: external_exports.string()
-  }),
-  external_exports.object({
-    type: external_exports.enum(["regex", "not-regex"]),
-    value: external_exports.string(),
-    flags: external_exports.string().regex(/^[dgimsuvy]*$/, "expected regular-expression flags").optional()
-  }).superRefine((check2, ctx) => {
-    try {
-      new RegExp(check2.value, check2.flags);
-    } catch (err) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["value"],
-        message: `invalid regular expression (${err.message})`
-      });
-    }
-  }),
-  external_exports.object({ type: external_exports.enum(["max-lines", "max-words"]), value: external_exports.number().int().nonnegative() }),
-  external_exports.object({ type: external_exports.literal("is-json") })
-]);
-var AssertionSchema = external_exports.object({
-  id: external_exports.int({ error: "expected integer" }),
-  statement: external_exports.string().min(1),
-  source: external_exports.string().default(""),
-  defect_type: external_exports.string().default("unspecified"),
-  check: CheckSchema.optional()
-}).loose();
-var RawCategorySchema = external_exports.object({
-  name: external_exports.string().min(1),
-  weight: external_exports.number().nonnegative().optional(),
-  evals: external_exports.array(AssertionSchema)
-}).loose();
-var EvalsFileSchema = external_exports.object({
-  skill: external_exports.string().optional(),
-  version: external_exports.string().optional(),
-  categories: external_exports.array(RawCategorySchema).min(1)
-}).loose().superRefine((file2, ctx) => {
-  const seen = /* @__PURE__ */ new Map();
-  file2.categories.forEach((category, ci) => {
-    category.evals.forEach((assertion, ai) => {
-      const where = seen.get(assertion.id);
-      if (where !== void 0) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["categories", ci, "evals", ai, "id"],
-          message: `duplicate assertion id ${assertion.id} (first used at ${where})`
-        });
-      } else {
-        seen.set(assertion.id, `categories[${ci}].evals[${ai}]`);
-      }
-    });
-  });
-}).transform((file2) => {
-  const fallback = 1 / file2.categories.length;
-  return {
-    ...file2,
-    categories: file2.categories.map((c3) => ({ ...c3, weight: c3.weight ?? fallback }))
-  };
-});
-var ScenarioSchema = external_exports.object({
-  // Some hand-written files number their scenarios; the id is a label, so a number reads as its string.
-  id: external_exports.union([external_exports.string().min(1), external_exports.int().transform(String)], { error: "expected a non-empty string" }),
-  name: external_exports.string().optional(),
-  description: external_exports.string().optional(),
-  context: external_exports.string(),
-  expected_assertions: external_exports.array(external_exports.int({ error: "expected integer" })).optional(),
-  files: external_exports.record(external_exports.string(), external_exports.string()).optional()
-}).loose();
-var ScenariosFileSchema = external_exports.object({
-  skill: external_exports.string().optional(),
-  version: external_exports.string().optional(),
-  scenarios: external_exports.array(ScenarioSchema).min(1)
-}).loose().superRefine((file2, ctx) => {
-  const ids = /* @__PURE__ */ new Set();
-  file2.scenarios.forEach((s, si) => {
-    if (ids.has(s.id)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["scenarios", si, "id"],
-        message: `duplicate scenario id "${s.id}"`
-      });
-    }
-    ids.add(s.id);
-  });
-});
-var RequiredSectionsSchema = external_exports.object({ required: external_exports.array(external_exports.string().min(1)) }).loose();
-var EVALS_FILE = "evals.json";
-var SCENARIOS_FILE = "test_scenarios.json";
-var REQUIRED_SECTIONS_FILE = "required_sections.json";
-var EvalsFileError = class extends Error {
-  constructor(file2, jsonPath, detail) {
-    super(jsonPath ? `${file2}: ${jsonPath}: ${detail}` : `${file2}: ${detail}`);
-    this.file = file2;
-    this.jsonPath = jsonPath;
-    this.detail = detail;
-    this.name = "EvalsFileError";
-  }
-};
-function formatJsonPath(segments) {
-  let out = "";
-  for (const segment of segments) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else out += out ? `.${String(segment)}` : String(segment);
-  }
-  return out;
-}
-function firstIssue(file2, error63) {
-  const issue3 = error63.issues[0];
-  if (!issue3) return new EvalsFileError(file2, "", "invalid");
-  let detail = issue3.message;
-  const m = /^(?:Invalid input|Too small|Too big): (expected .*)$/.exec(detail);
-  if (m?.[1]) detail = m[1];
-  if (issue3.code === "invalid_type" && issue3.expected === "int") detail = "expected integer";
-  return new EvalsFileError(file2, formatJsonPath(issue3.path), detail);
-}
-function parseJsonFile(file2, text3, schema) {
-  let raw;
-  try {
-    raw = JSON.parse(text3.replace(/^\uFEFF/, ""));
-  } catch (err) {
-    throw new EvalsFileError(file2, "", `not valid JSON (${err.message})`);
-  }
-  const result = schema.safeParse(raw);
-  if (!result.success) throw firstIssue(file2, result.error);
-  return result.data;
-}
-function parseEvals(text3, file2 = EVALS_FILE) {
-  return parseJsonFile(file2, text3, EvalsFileSchema);
-}
-function parseScenarios(text3, evals, file2 = SCENARIOS_FILE) {
-  const parsed = parseJsonFile(file2, text3, ScenariosFileSchema);
-  if (evals) {
-    const known = new Set(evals.categories.flatMap((c3) => c3.evals.map((a) => a.id)));
-    parsed.scenarios.forEach((s, si) => {
-      s.expected_assertions?.forEach((id, ei) => {
-        if (!known.has(id)) {
-          throw new EvalsFileError(
-            file2,
-            formatJsonPath(["scenarios", si, "expected_assertions", ei]),
-            `unknown assertion id ${id} (not in ${EVALS_FILE})`
-          );
-        }
-      });
-    });
-  }
-  return parsed.scenarios;
-}
-async function readIfExists(file2) {
-  try {
-    return await readFile(file2, "utf8");
-  } catch (err) {
-    if (err.code === "ENOENT") return void 0;
-    throw err;
-  }
-}
-async function loadSkillEvals(skillDir2) {
-  const dir = path3.join(skillDir2, "evals");
-  const evalsText = await readIfExists(path3.join(dir, EVALS_FILE));
-  if (evalsText === void 0) throw new EvalsFileError(EVALS_FILE, "", "file not found");
-  const evals = parseEvals(evalsText);
-  const scenariosText = await readIfExists(path3.join(dir, SCENARIOS_FILE));
-  if (scenariosText === void 0) throw new EvalsFileError(SCENARIOS_FILE, "", "file not found");
-  const scenarios = parseScenarios(scenariosText, evals);
-  const requiredText = await readIfExists(path3.join(dir, REQUIRED_SECTIONS_FILE));
-  const requiredSections2 = requiredText === void 0 ? void 0 : parseJsonFile(REQUIRED_SECTIONS_FILE, requiredText, RequiredSectionsSchema).required;
-  return { evals, scenarios, requiredSections: requiredSections2 };
-}
-
-// src/iterate/halt.ts
-var PreflightHalt = class extends Error {
-  name = "PreflightHalt";
-};
-
-// src/iterate/lock.ts
-import { readFileSync, unlinkSync } from "node:fs";
-import { open as open3, readFile as readFile2 } from "node:fs/promises";
-import os6 from "node:os";
-var LOCK_FILE = ".skill-iterate.lock";
-function isPidAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === "EPERM";
-  }
-}
-function parseLockRecord(text3) {
-  let raw;
-  try {
-    raw = JSON.parse(text3);
-  } catch {
-    return text3.trim() ? "not valid JSON" : "empty file";
-  }
-  const r2 = raw;
-  if (!r2 || typeof r2 !== "object" || !Number.isInteger(r2.pid) || r2.pid <= 0) {
-    return 'no positive integer "pid"';
-  }
-  return {
-    pid: r2.pid,
-    started_at: typeof r2.started_at === "string" ? r2.started_at : "an unknown time",
-    host: typeof r2.host === "string" ? r2.host : "an unknown host"
-  };
-}
-async function inspectLock(file2) {
-  let text3;
-  try {
-    text3 = await readFile2(file2, "utf8");
-  } catch (err) {
-    if (err.code === "ENOENT") return { state: "absent" };
-    throw err;
-  }
-  const record2 = parseLockRecord(text3);
-  if (typeof record2 === "string") return { state: "unreadable", detail: record2 };
-  return { state: isPidAlive(record2.pid) ? "live" : "stale", record: record2 };
-}
-function liveLockMessage(file2, record2) {
-  return `another skill-iterate run holds the lock: PID ${record2.pid} on ${record2.host}, started at ${record2.started_at} (${file2})`;
-}
-function unreadableLockMessage(file2, detail) {
-  return `lock file ${file2} is unreadable (${detail}); another run may be starting. If no run is active, remove the file`;
-}
-function staleLockWarning(record2) {
-  return `stale lock from PID ${record2.pid} at ${record2.started_at}; taking over`;
-}
-async function createExclusive(file2, record2) {
-  let handle;
-  try {
-    handle = await open3(file2, "wx");
-  } catch (err) {
-    if (err.code === "EEXIST") return false;
-    throw err;
-  }
-  try {
-    await handle.writeFile(`${JSON.stringify(record2)}
-`, "utf8");
-  } finally {
-    await handle.close();
-  }
-  return true;
-}
-var SIGNALS = ["SIGINT", "SIGTERM"];
-function unlinkIfRecord(file2, record2) {
-  try {
-    const current = parseLockRecord(readFileSync(file2, "utf8"));
-    if (typeof current === "string") return;
-    if (current.pid !== record2.pid || current.started_at !== record2.started_at || current.host !== record2.host)
-      return;
-    unlinkSync(file2);
-  } catch (err) {
-    if (err.code !== "ENOENT") throw err;
-  }
-}
-function holdLock(file2, record2) {
-  let released = false;
-  const releaseSync = () => {
-    if (released) return;
-    released = true;
-    process.removeListener("exit", onExit);
-    for (const signal of SIGNALS) process.removeListener(signal, onSignal);
-    unlinkIfRecord(file2, record2);
-  };
-  const onExit = () => {
-    try {
-      releaseSync();
-    } catch {
-    }
-  };
-  const onSignal = (signal) => {
-    onExit();
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  };
-  process.on("exit", onExit);
-  for (const signal of SIGNALS) process.on(signal, onSignal);
-  return {
-    path: file2,
-    release: async () => releaseSync()
-  };
-}
-async function acquireLock(file2, deps) {
-  const record2 = { pid: process.pid, started_at: deps.now().toISOString(), host: os6.hostname() };
-  if (await createExclusive(file2, record2)) return holdLock(file2, record2);
-  const found = await inspectLock(file2);
-  if (found.state === "live") throw new PreflightHalt(liveLockMessage(file2, found.record));
-  if (found.state === "unreadable") throw new PreflightHalt(unreadableLockMessage(file2, found.detail));
-  if (found.state === "stale") {
-    deps.log.warn(staleLockWarning(found.record));
-    unlinkIfRecord(file2, found.record);
-  }
-  if (await createExclusive(file2, record2)) return holdLock(file2, record2);
-  throw new PreflightHalt(
-    `another run created ${file2} while the stale lock was being replaced; halting rather than overwriting it`
-  );
-}
-
-// src/iterate/orphans.ts
-import { execFile } from "node:child_process";
-import path4 from "node:path";
-import { promisify } from "node:util";
-var execFileAsync = promisify(execFile);
-var WORKTREE_PREFIX = "worktree_skill-iterate-";
-function skillIterateWorktrees(porcelain) {
-  return porcelain.split(/\r?\n/).filter((line) => line.startsWith("worktree ")).map((line) => line.slice("worktree ".length)).filter((p2) => path4.basename(p2).startsWith(WORKTREE_PREFIX));
-}
-async function findOrphanWorktrees(project) {
-  try {
-    const { stdout } = await execFileAsync("git", ["-C", project, "worktree", "list", "--porcelain"], {
-      encoding: "utf8"
-    });
-    return skillIterateWorktrees(stdout);
-  } catch (err) {
-    const stderr = String(err.stderr ?? "");
-    if (/not a git repository/i.test(stderr)) return null;
-    throw new Error(`git worktree list failed in ${project}: ${stderr.trim() || err.message}`);
-  }
-}
-function orphanWorktreesWarning(paths) {
-  return `orphaned worktrees from prior crash: ${paths.join(", ")}; consider cleanup (git worktree remove --force <path>); they are never removed automatically`;
-}
-
-// src/iterate/queue-file.ts
-function parseQueueFile(text3) {
-  const entries = [];
-  text3.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/).forEach((raw, index) => {
-    const stripped = raw.trim();
-    if (!stripped || stripped.startsWith("#")) return;
-    const name24 = (stripped.split("#", 1)[0] ?? "").trim();
-    entries.push({ name: name24, line: index + 1 });
-  });
-  return entries;
-}
-function isValidSkillName(name24) {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name24) && !name24.includes("..");
-}
-
-// src/iterate/preflight.ts
-var EMBEDDED_SKIP_LIST = [
-  "verify",
-  "run",
-  "loop",
-  "schedule",
-  "update-config",
-  "fewer-permission-prompts",
-  "claude-oauth-auth"
-];
-function mergeSkipList(extension) {
-  const embedded = new Set(EMBEDDED_SKIP_LIST);
-  const extra = new Set(extension.map((s) => s.trim()).filter((s) => s && !embedded.has(s)));
-  const all = /* @__PURE__ */ new Set([...embedded, ...extra]);
-  return {
-    all,
-    sourceOf: (skill) => embedded.has(skill) ? "embedded" : extra.has(skill) ? "--skip-list extension" : void 0
-  };
-}
-function skillDir(project, skill) {
-  return path5.join(project, ".claude", "skills", skill);
-}
-async function isDirectory2(p2) {
-  try {
-    return (await stat2(p2)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-async function isFile(p2) {
-  try {
-    return (await stat2(p2)).isFile();
-  } catch {
-    return false;
-  }
-}
-async function validateExplicitSkill(project, name24, skipList) {
-  if (!isValidSkillName(name24)) {
-    throw new PreflightHalt(`invalid skill name "${name24}": expected a folder name under .claude/skills/`);
-  }
-  const dir = skillDir(project, name24);
-  if (!await isDirectory2(dir)) {
-    throw new PreflightHalt(`skill folder missing for ${name24}: ${dir} does not exist`);
-  }
-  const evalsDir = path5.join(dir, "evals");
-  if (!await isFile(path5.join(evalsDir, EVALS_FILE)) || !await isFile(path5.join(evalsDir, SCENARIOS_FILE))) {
-    throw new PreflightHalt(`evals not bootstrapped for ${name24}; run /skill-eval-setup ${name24} first`);
-  }
-  if (skipList.all.has(name24)) {
-    throw new PreflightHalt(
-      `explicit-bypass: ${name24} is in the skip-list; remove --skill flag or extend skip-list semantics to proceed`
-    );
-  }
-  try {
-    await loadSkillEvals(dir);
-  } catch (err) {
-    if (!(err instanceof EvalsFileError)) throw err;
-    const where = path5.posix.join(".claude/skills", name24, "evals", err.file);
-    throw new PreflightHalt(
-      err.jsonPath ? `${where}: ${err.jsonPath}: ${err.detail}` : `${where}: ${err.detail}`
-    );
-  }
-}
-async function readExplicitQueue(project, queueFile, skipList) {
-  let text3;
-  try {
-    text3 = await readFile3(queueFile, "utf8");
-  } catch (err) {
-    const code2 = err.code;
-    if (code2 === "ENOENT") throw new PreflightHalt(`queue file not found: ${queueFile}`);
-    throw new PreflightHalt(`queue file ${queueFile} cannot be read: ${err.message}`);
-  }
-  const names = [];
-  for (const entry of parseQueueFile(text3)) {
-    try {
-      await validateExplicitSkill(project, entry.name, skipList);
-    } catch (err) {
-      if (err instanceof PreflightHalt) {
-        throw new PreflightHalt(`queue file ${queueFile} line ${entry.line}: ${err.message}`);
-      }
-      throw err;
-    }
-    if (!names.includes(entry.name)) names.push(entry.name);
-  }
-  return names;
-}
-async function runPreflight(options, ports, takeLock) {
-  const { log } = ports;
-  const project = path5.resolve(options.project);
-  if (!await isDirectory2(project)) throw new PreflightHalt(`project folder not found: ${project}`);
-  if (options.skill !== void 0 && options.queueFile !== void 0) {
-    throw new PreflightHalt("--skill and --queue cannot be combined; pass one of them");
-  }
-  const lockFile = path5.join(project, LOCK_FILE);
-  const existing = await inspectLock(lockFile);
-  if (existing.state === "live") {
-    const message = liveLockMessage(lockFile, existing.record);
-    if (takeLock) throw new PreflightHalt(message);
-    log.warn(`${message}; a real run would halt`);
-  } else if (existing.state === "unreadable") {
-    const message = unreadableLockMessage(lockFile, existing.detail);
-    if (takeLock) throw new PreflightHalt(message);
-    log.warn(`${message}; a real run would halt`);
-  } else if (existing.state === "stale" && !takeLock) {
-    log.warn(
-      `stale lock from PID ${existing.record.pid} at ${existing.record.started_at}; a real run would take over`
-    );
-  }
-  if (existing.state !== "live") {
-    try {
-      const orphans = await findOrphanWorktrees(project);
-      if (orphans && orphans.length > 0) log.warn(orphanWorktreesWarning(orphans));
-    } catch (err) {
-      log.warn(`could not scan for orphaned worktrees: ${err.message}`);
-    }
-  }
-  const killed = await (ports.killSwitch ?? createFileKillSwitch(project)).check();
-  if (killed !== null) throw new PreflightHalt(killed);
-  const skipList = mergeSkipList(options.skipList);
-  let explicit;
-  if (options.skill !== void 0) {
-    await validateExplicitSkill(project, options.skill, skipList);
-    explicit = [options.skill];
-  } else if (options.queueFile !== void 0) {
-    explicit = await readExplicitQueue(project, path5.resolve(project, options.queueFile), skipList);
-  }
-  const lock = takeLock ? await acquireLock(lockFile, { log, now: ports.now }) : void 0;
-  return { skipList, explicit, lock };
-}
-
-// src/iterate/queue.ts
-import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
-import os7 from "node:os";
-import path6 from "node:path";
-
-// src/core/duration.ts
-function formatDuration(ms) {
-  const total = Math.round(ms / 1e3);
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor(total % 3600 / 60);
-  const seconds = total % 60;
-  const out = `${hours ? `${hours}h` : ""}${minutes ? `${minutes}m` : ""}${seconds ? `${seconds}s` : ""}`;
-  return out || "0s";
-}
-
-// src/iterate/queue.ts
-var FRESHNESS_WINDOW_MS = 864e5;
-var EMPTY_QUEUE_MESSAGE = "Queue empty -- nothing to iterate. All scorable skills were either skip-listed or have results.tsv mtime within the last 24h.";
-function byCodePoint(a, b2) {
-  return a < b2 ? -1 : a > b2 ? 1 : 0;
-}
-async function isFile2(p2) {
-  try {
-    return (await stat3(p2)).isFile();
-  } catch {
-    return false;
-  }
-}
-async function discoverSkills(project) {
-  const skillsDir = path6.join(project, ".claude", "skills");
-  let names;
-  try {
-    names = await readdir2(skillsDir);
-  } catch (err) {
-    const code2 = err.code;
-    if (code2 === "ENOENT" || code2 === "ENOTDIR") return [];
-    throw err;
-  }
-  const found = [];
-  for (const name24 of names.filter((n) => !n.startsWith(".")).sort(byCodePoint)) {
-    const evalsDir = path6.join(skillsDir, name24, "evals");
-    if (await isFile2(path6.join(evalsDir, EVALS_FILE)) && await isFile2(path6.join(evalsDir, SCENARIOS_FILE))) {
-      found.push(name24);
-    }
-  }
-  return found;
-}
-async function resolveQueue(options, skipList, explicit, freshness, now2) {
-  const candidates = explicit ?? await discoverSkills(path6.resolve(options.project));
-  const plan = { queue: [], excludedBySkipList: [], excludedByFreshness: [] };
-  for (const skill of candidates) {
-    const source = skipList.sourceOf(skill);
-    if (source !== void 0) {
-      plan.excludedBySkipList.push({ skill, source });
-      continue;
-    }
-    const lastRunAt = await freshness.lastRunAt(skill);
-    if (lastRunAt !== null && now2.getTime() - lastRunAt.getTime() < FRESHNESS_WINDOW_MS) {
-      plan.excludedByFreshness.push({ skill, lastRunAt });
-      continue;
-    }
-    plan.queue.push(skill);
-  }
-  if (explicit === void 0) plan.queue.sort(byCodePoint);
-  plan.excludedBySkipList.sort((a, b2) => byCodePoint(a.skill, b2.skill));
-  plan.excludedByFreshness.sort((a, b2) => byCodePoint(a.skill, b2.skill));
-  return plan;
-}
-function formatUtcSeconds(date5) {
-  return `${date5.toISOString().slice(0, 19)}Z`;
-}
-function displayWorktreeHome(worktreeHome, home = os7.homedir()) {
-  const resolved = path6.resolve(worktreeHome);
-  if (resolved === path6.resolve(home)) return "~";
-  const rel = path6.relative(home, resolved);
-  if (rel && !rel.startsWith("..") && !path6.isAbsolute(rel)) return `~/${rel.split(path6.sep).join("/")}`;
-  return resolved;
-}
-function worktreePath(home, skill) {
-  return `${home}/${WORKTREE_PREFIX}${skill}-<epoch>`;
-}
-function formatDryRunPlan(plan, options, labels = {}) {
-  if (plan.queue.length === 0) return `${EMPTY_QUEUE_MESSAGE}
-`;
-  const home = displayWorktreeHome(options.worktreeHome, labels.home);
-  const budget = labels.budget ?? formatDuration(options.perSkillBudgetMs);
-  const section = (title, lines) => `${title}
-${(lines.length ? lines : ["(none)"]).map((l) => `  ${l}`).join("\n")}
-`;
-  const count2 = plan.queue.length;
-  return [
-    section(`Resolved queue (${count2} ${count2 === 1 ? "skill" : "skills"}):`, plan.queue),
-    section(
-      "Per-skill worktrees:",
-      plan.queue.map((s) => `${s} -> ${worktreePath(home, s)}`)
-    ),
-    section("Per-skill budget:", [`budget=${budget} iterations=${options.perSkillIterations}`]),
-    section(
-      "Excluded by skip-list:",
-      plan.excludedBySkipList.map((e) => `${e.skill}  (skip-list: ${e.source})`)
-    ),
-    section(
-      "Excluded by cross-night-resume filter:",
-      plan.excludedByFreshness.map(
-        (e) => `${e.skill}  (results.tsv mtime: ${formatUtcSeconds(e.lastRunAt)})`
-      )
-    )
-  ].join("\n");
-}
-
-// src/iterate/run.ts
-import { readFile as readFile6 } from "node:fs/promises";
-import path14 from "node:path";
-
-// src/core/park.ts
-var MARKER_PREFIX = "<!-- skillclimb:park skill=";
-var MARKER_SUFFIX = " -->";
-function parkMarker(skill) {
-  return `${MARKER_PREFIX}${skill}${MARKER_SUFFIX}`;
-}
-function fenceFor(content) {
-  const longest = Math.max(0, ...Array.from(content.matchAll(/`+/g), (m) => m[0].length));
-  return "`".repeat(Math.max(3, longest + 1));
-}
-function fenced(content, info2 = "") {
-  const fence = fenceFor(content);
-  const body = content.endsWith("\n") ? content : `${content}
-`;
-  return `${fence}${info2}
-${body}${fence}`;
-}
-function oneLine(text3) {
-  return text3.replace(/\s*[\r\n]+\s*/g, " ").trim();
-}
-function buildCrashParkReport(input2) {
-  const { skill, crashCount } = input2;
-  const last2 = input2.lastDescriptions.slice(-3);
-  const descriptions = last2.length > 0 ? last2.map((d, i2) => `${i2 + 1}. ${oneLine(d)}`) : ["1. (none recorded)"];
-  const body = [
-    parkMarker(skill),
-    `## skill-iterate: ${skill} parked (${crashCount} consecutive crashes)`,
-    "",
-    `**Skill:** ${skill}`,
-    `**Crash count:** ${crashCount}`,
-    "**Last-3 iteration descriptions:**",
-    ...descriptions,
-    "",
-    `**Worktree:** ${input2.worktreePath}`,
-    "",
-    "**results.tsv contents:**",
-    "",
-    fenced(input2.resultsTsv),
-    ""
-  ].join("\n");
-  return {
-    skill,
-    kind: "crashes",
-    title: `skill-iterate: ${skill} parked after ${crashCount} consecutive crashes`,
-    body,
-    epoch: input2.epoch
-  };
-}
-function percent(rate) {
-  return Number.isFinite(rate) ? Math.round(rate * 100) : 0;
-}
-function threshold(result) {
-  if (typeof result !== "object" || result === null) return void 0;
-  const value = result.threshold;
-  return typeof value === "number" && Number.isFinite(value) ? value : void 0;
-}
-function buildCalibrationParkReport(input2) {
-  const { skill } = input2;
-  const rate = percent(input2.catchRate);
-  const limit = threshold(input2.result);
-  const json3 = JSON.stringify(input2.result, null, 2) ?? "null";
-  const body = [
-    parkMarker(skill),
-    `## skill-iterate: ${skill} grader-broken-for-skill`,
-    "",
-    `**Skill:** ${skill}`,
-    `**Catch rate:** ${rate}%` + (limit === void 0 ? "" : ` (threshold ${percent(limit)}%)`),
-    "",
-    "The grader could not reliably tell injected defects from the baseline SKILL.md, so hill-climbing this skill would follow noise. It was parked before its iteration loop; the mutations whose score did not drop below the baseline show which defect classes the grader misses.",
-    "",
-    "**Calibration result:**",
-    "",
-    fenced(json3, "json"),
-    ""
-  ].join("\n");
-  return {
-    skill,
-    kind: "calibration",
-    title: `skill-iterate: ${skill} grader-broken-for-skill (calibration catch rate ${rate}%)`,
-    body,
-    epoch: input2.epoch
-  };
-}
-
-// src/core/summary.ts
-var PLATEAU_DELTA = 0.01;
-var TOP_EDITS = 5;
-var EDIT_DESCRIPTION_MAX = 200;
-function summaryDate(date5) {
-  return date5.toISOString().slice(0, 10);
-}
-function isoSeconds(date5) {
-  return date5.toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-function oneLine2(text3) {
-  return text3.replace(/\s*[\r\n]+\s*/g, " ").trim();
-}
-function partialLine(partial2) {
-  const at = isoSeconds(partial2.at);
-  const reason = oneLine2(partial2.reason);
-  if (/kill-?switch/i.test(reason)) return `(partial -- kill-switch hit at ${at})`;
-  const exception = /^(?:exception|error)\b[\s:-]*(.*)$/i.exec(reason);
-  if (exception)
-    return exception[1] ? `(partial -- exception at ${at}: ${exception[1]})` : `(partial -- exception at ${at})`;
-  if (/\b(?:cost|budget)\b/i.test(reason)) return `(partial -- cost budget reached at ${at})`;
-  return `(partial -- ${reason || "stopped early"} at ${at})`;
-}
-function score2(score3) {
-  return score3 === null ? "-" : score3.toFixed(2);
-}
-function signed(value, digits) {
-  const text3 = value.toFixed(digits);
-  return text3.startsWith("-") ? text3 : `+${text3}`;
-}
-function delta(result) {
-  return result.baselineScore === null || result.finalScore === null ? null : result.finalScore - result.baselineScore;
-}
-function count(n) {
-  return n.toLocaleString("en-US");
-}
-function plural2(n, word, many = `${word}s`) {
-  return `${n} ${n === 1 ? word : many}`;
-}
-function formatDuration2(ms) {
-  const seconds = Math.max(0, ms) / 1e3;
-  if (seconds < 60) return `${seconds.toFixed(1)}s`;
-  const whole = Math.round(seconds);
-  const h2 = Math.floor(whole / 3600);
-  const m = Math.floor(whole % 3600 / 60);
-  const s = whole % 60;
-  const mm = String(m).padStart(2, "0");
-  const ss = String(s).padStart(2, "0");
-  return h2 > 0 ? `${h2}h ${mm}m ${ss}s` : `${m}m ${ss}s`;
-}
-function formatCost(usd) {
-  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
-}
-function cell(text3) {
-  return oneLine2(text3).replace(/\|/g, "\\|");
-}
-function code(text3) {
-  const longest = Math.max(0, ...Array.from(text3.matchAll(/`+/g), (m) => m[0].length));
-  const ticks = "`".repeat(longest + 1);
-  const pad = text3.startsWith("`") || text3.endsWith("`") ? " " : "";
-  return `${ticks}${pad}${text3}${pad}${ticks}`;
-}
-function formatLink(link2) {
-  if (link2 === void 0 || link2.trim() === "") return "-";
-  if (/^https?:\/\//i.test(link2)) {
-    const github = /\/(pull|issues)\/(\d+)(?:[/?#].*)?$/.exec(link2);
-    const label = github ? `${github[1] === "pull" ? "PR" : "issue"} #${github[2]}` : "link";
-    return `[${label}](${link2.replace(/[ |()]/g, encodeURIComponent)})`;
-  }
-  if (/^[0-9a-f]{7,40}$/i.test(link2)) return code(link2);
-  const runsFile = /(?:^|[\\/])docs[\\/]skill-iterate-runs[\\/]([^\\/]+)$/.exec(link2);
-  if (runsFile?.[1]) return `[${cell(runsFile[1])}](${encodeURIComponent(runsFile[1])})`;
-  return code(link2.replace(/\|/g, "\\|"));
-}
-function overview(run2) {
-  const processed = run2.results.length;
-  const by = (test) => run2.results.filter(test).length;
-  const parts = [
-    [by((r2) => r2.status === "shipped"), "shipped"],
-    [by((r2) => r2.status === "no-improvement"), "no improvement"],
-    [by((r2) => r2.status === "defect-park"), "defect-parked (3 consecutive crashes)"],
-    [by((r2) => r2.status === "calibration-park"), "calibration-parked"],
-    [by((r2) => r2.status.startsWith("skipped")), "skipped"]
-  ];
-  const tally = parts.filter(([n]) => n > 0).map(([n, label]) => `${n} ${label}`);
-  const head = `Processed ${processed} of ${plural2(run2.queue.length, "queued skill")}`;
-  const done = new Set(run2.results.map((r2) => r2.skill));
-  const notReached = run2.queue.filter((skill) => !done.has(skill));
-  const tail = notReached.length > 0 ? ` Not reached: ${notReached.map(cell).join(", ")}.` : "";
-  return (tally.length > 0 ? `${head}: ${tally.join(", ")}.` : `${head}.`) + tail;
-}
-function skillTable(results) {
-  if (results.length === 0) return ["No skills were processed."];
-  const rows = results.map((r2) => {
-    const d = delta(r2);
-    return [
-      cell(r2.skill),
-      score2(r2.baselineScore),
-      score2(r2.finalScore),
-      d === null ? "-" : signed(d, 2),
-      String(r2.iterations),
-      r2.wallSecondsTotal.toFixed(1),
-      cell(r2.status),
-      formatLink(r2.link)
-    ];
-  });
-  return [
-    "| skill | baseline | final | delta | iterations | wall seconds | status | link |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
-    ...rows.map((cells) => `| ${cells.join(" | ")} |`)
-  ];
-}
-function truncate(text3, max) {
-  return text3.length <= max ? text3 : `${text3.slice(0, max - 3).trimEnd()}...`;
-}
-function topEdits(results) {
-  const edits = results.flatMap(
-    (r2) => r2.keptEdits.map((e) => ({ ...e, skill: r2.skill, status: r2.status }))
-  );
-  if (edits.length === 0) return ["No edits were kept."];
-  edits.sort((a, b2) => b2.delta - a.delta || a.skill.localeCompare(b2.skill) || a.iteration - b2.iteration);
-  const shown = edits.slice(0, TOP_EDITS);
-  const lines = [
-    "| skill | iteration | commit | delta | score | edit |",
-    "| --- | ---: | --- | ---: | ---: | --- |",
-    ...shown.map((e) => {
-      const edit = cell(truncate(oneLine2(e.description), EDIT_DESCRIPTION_MAX));
-      const note = e.status === "shipped" ? "" : ` (not shipped: ${cell(e.status)})`;
-      const commit = e.commit ? code(e.commit) : "-";
-      return `| ${cell(e.skill)} | ${e.iteration} | ${commit} | ${signed(e.delta, 3)} | ${e.score.toFixed(3)} | ${edit}${note} |`;
-    })
-  ];
-  if (edits.length > shown.length) {
-    lines.push("", `${edits.length - shown.length} more kept edits are in the skills' results.tsv files.`);
-  }
-  return lines;
-}
-function plateaued(results) {
-  const flat = results.filter((r2) => {
-    const d = delta(r2);
-    return (r2.status === "shipped" || r2.status === "no-improvement") && d !== null && d < PLATEAU_DELTA;
-  });
-  if (flat.length === 0) return [];
-  return [
-    `## Plateaued (delta < ${PLATEAU_DELTA})`,
-    "",
-    "Serial hill-climbing ran out of easy edits on these skills; they are candidates for `/skill-evolve` (parallel A/B exploration) next session.",
-    "",
-    ...flat.map(
-      (r2) => `- ${cell(r2.skill)}: ${score2(r2.baselineScore)} -> ${score2(r2.finalScore)} (${signed(delta(r2) ?? 0, 3)}) -- try ${code(`/skill-evolve --skill ${r2.skill}`)}`
-    ),
-    ""
-  ];
-}
-function exclusions(run2) {
-  const lines = ["## Exclusions", ""];
-  if (run2.excludedBySkipList.length === 0 && run2.excludedByFreshness.length === 0) {
-    return [...lines, "None: every discovered skill was queued.", ""];
-  }
-  if (run2.excludedBySkipList.length > 0) {
-    lines.push("Skip-list:", "");
-    for (const e of run2.excludedBySkipList) lines.push(`- ${cell(e.skill)} (skip-list: ${e.source})`);
-    lines.push("");
-  }
-  if (run2.excludedByFreshness.length > 0) {
-    lines.push("Cross-night freshness (ran within the last 24h):", "");
-    for (const e of run2.excludedByFreshness) {
-      lines.push(`- ${cell(e.skill)} (last run ${isoSeconds(e.lastRunAt)})`);
-    }
-    lines.push("");
-  }
-  return lines;
-}
-function usageLines(usage) {
-  if (usage.calls === 0) return ["- Model calls: none"];
-  const cache = [
-    usage.cacheReadTokens > 0 ? `cache read ${count(usage.cacheReadTokens)}` : "",
-    usage.cacheWriteTokens > 0 ? `cache write ${count(usage.cacheWriteTokens)}` : ""
-  ].filter(Boolean);
-  const total = usage.inputTokens + usage.outputTokens;
-  const lines = [
-    `- Tokens: ${count(total)} (${count(usage.inputTokens)} input, ${count(usage.outputTokens)} output${cache.length > 0 ? `; ${cache.join(", ")}` : ""}) over ${plural2(usage.calls, "model call")}`
-  ];
-  if (usage.costUsd !== null) lines.push(`- Estimated cost: ${formatCost(usage.costUsd)}`);
-  return lines;
-}
-function runMetadata(run2) {
-  const queue = run2.queue.length > 0 ? ` (${run2.queue.map(cell).join(", ")})` : "";
-  const lines = [
-    "## Run",
-    "",
-    `- Started: ${isoSeconds(run2.startedAt)}`,
-    `- Ended: ${isoSeconds(run2.endedAt)}`,
-    `- Duration: ${formatDuration2(run2.endedAt.getTime() - run2.startedAt.getTime())}`
-  ];
-  if (run2.partial) lines.push(`- Stopped early: ${cell(run2.partial.reason)}`);
-  lines.push(`- Models: ${cell(run2.modelsLabel)}`, `- Queue: ${plural2(run2.queue.length, "skill")}${queue}`);
-  lines.push(...usageLines(run2.usage));
-  return lines;
-}
-function renderMorningSummary(run2) {
-  const lines = [`# skill-iterate morning summary -- ${summaryDate(run2.startedAt)}`];
-  if (run2.partial) lines.push(partialLine(run2.partial));
-  lines.push(
-    "",
-    overview(run2),
-    "",
-    "## Skills",
-    "",
-    ...skillTable(run2.results),
-    "",
-    "## Top kept edits",
-    "",
-    ...topEdits(run2.results),
-    "",
-    ...plateaued(run2.results),
-    ...exclusions(run2),
-    ...runMetadata(run2)
-  );
-  return `${lines.join("\n")}
-`;
-}
-
-// src/core/progress.ts
-var SKILL_WIDTH = 24;
-var ITER_WIDTH = 8;
-var OUTCOME_WIDTH = 8;
-var DELTA_WIDTH = 12;
-var STATUS_WIDTH = 15;
-function signed2(value, digits) {
-  const text3 = value.toFixed(digits);
-  return text3.startsWith("-") ? text3 : `+${text3}`;
-}
-function usageText(usage) {
-  if (usage.calls <= 0) return "";
-  const tokens = usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
-  const cost = usage.costUsd === null ? "" : `  cost ${formatCost(usage.costUsd)}`;
-  return `  calls ${usage.calls}  tokens ${tokens}${cost}`;
-}
-function formatIterationLine(p2) {
-  const iteration = p2.iteration === 0 ? "baseline" : `iter ${p2.iteration}`;
-  const score3 = p2.score === null || !Number.isFinite(p2.score) ? "NULL" : p2.score.toFixed(3);
-  const showDelta = p2.outcome !== "baseline" && p2.outcome !== "crash" && p2.delta !== null;
-  const delta2 = showDelta ? `delta ${signed2(p2.delta ?? 0, 3)}` : "";
-  const seconds = `${Math.max(0, p2.seconds).toFixed(1)}s`;
-  const line = `${p2.skill.padEnd(SKILL_WIDTH)} ${iteration.padEnd(ITER_WIDTH)} ${p2.outcome.padEnd(OUTCOME_WIDTH)} score ${score3.padStart(5)}  ${delta2.padEnd(DELTA_WIDTH)} ${seconds.padStart(7)}${usageText(p2.usage)}`;
-  return line.trimEnd();
-}
-function score22(score3) {
-  return score3 === null ? "-" : score3.toFixed(2);
-}
-function formatSkillLine(r2) {
-  const delta2 = r2.baselineScore === null || r2.finalScore === null ? "" : ` (${signed2(r2.finalScore - r2.baselineScore, 2)})`;
-  const scores = `${score22(r2.baselineScore)} -> ${score22(r2.finalScore)}${delta2}`;
-  const link2 = r2.link ? `  ${r2.link}` : "";
-  const status = r2.status.replace(/\s*[\r\n]+\s*/g, " ");
-  const line = `${r2.skill.padEnd(SKILL_WIDTH)} ${"done".padEnd(ITER_WIDTH)} ${status.padEnd(STATUS_WIDTH)} ${scores.padEnd(22)} iterations ${r2.iterations}  ${r2.wallSecondsTotal.toFixed(1)}s${link2}`;
-  return line.trimEnd();
-}
-
-// src/core/ship-gate.ts
-var SCORE_EPSILON = 1e-9;
-function compareScores(a, b2) {
-  const d = a - b2;
-  if (d > SCORE_EPSILON) return 1;
-  if (d < -SCORE_EPSILON) return -1;
-  return 0;
-}
-function shipGate(input2) {
-  const cmp = compareScores(input2.finalScore, input2.baselineScore);
-  if (cmp > 0) return "ship";
-  if (cmp === 0 && input2.linesFinal < input2.linesBaseline) return "ship";
-  return "no-improvement";
-}
-function countLines(text3) {
-  let n = 0;
-  for (let i2 = text3.indexOf("\n"); i2 !== -1; i2 = text3.indexOf("\n", i2 + 1)) n++;
-  return n;
-}
-function formatSigned(n) {
-  return n < 0 ? String(n) : `+${n}`;
-}
-function shipMessage(input2) {
-  return `skill-iterate: ${input2.skill}: baseline ${input2.baselineScore.toFixed(2)} -> final ${input2.finalScore.toFixed(2)} over ${input2.iterations} iterations (lines_delta=${formatSigned(input2.linesDelta)})`;
-}
-var BLOCK_SCALAR = /^[|>][+-]?\d*$/;
-function unquote(value) {
-  const v = value.trim();
-  if (v.length >= 2 && (v.startsWith('"') && v.endsWith('"') || v.startsWith("'") && v.endsWith("'"))) {
-    return v.slice(1, -1).trim();
-  }
-  return v;
-}
-function checkFrontmatter(text3) {
-  const lines = text3.replace(/^\uFEFF/, "").split(/\r?\n/);
-  if (lines[0]?.trimEnd() !== "---") return { valid: false, reason: "no frontmatter: first line is not ---" };
-  const end = lines.findIndex((line, i2) => i2 > 0 && line.trimEnd() === "---");
-  if (end === -1) return { valid: false, reason: "frontmatter is not closed by ---" };
-  const block = lines.slice(1, end);
-  for (const key of ["name", "description"]) {
-    const at = block.findIndex((line) => new RegExp(`^${key}\\s*:`).test(line));
-    if (at === -1) return { valid: false, reason: `frontmatter has no ${key}` };
-    const value = unquote(block[at].replace(new RegExp(`^${key}\\s*:`), ""));
-    if (BLOCK_SCALAR.test(value)) {
-      const next = block[at + 1];
-      if (next === void 0 || !/^\s+\S/.test(next))
-        return { valid: false, reason: `frontmatter ${key} is empty` };
-    } else if (value === "") {
-      return { valid: false, reason: `frontmatter ${key} is empty` };
-    }
-  }
-  return { valid: true };
-}
-
-// node_modules/simple-git/dist/esm/index.js
-var import_file_exists = __toESM(require_dist(), 1);
-
-// node_modules/@simple-git/args-pathspec/dist/index.mjs
-var t = /* @__PURE__ */ new WeakMap();
-function c(...n) {
-  const e = new String(n);
-  return t.set(e, n), e;
-}
-function r(n) {
-  return n instanceof String && t.has(n);
-}
-function o(n) {
-  return t.get(n) ?? [];
-}
-
-// node_modules/simple-git/dist/esm/index.js
-var import_debug = __toESM(require_src(), 1);
-import { spawn } from "child_process";
-var import_promise_deferred = __toESM(require_dist2(), 1);
-import { normalize } from "node:path";
-
-// node_modules/@simple-git/argv-parser/dist/index.mjs
-function* U(e, t2) {
-  const n = t2 === "global";
-  for (const o2 of e)
-    o2.isGlobal === n && (yield o2);
-}
-var k = /* @__PURE__ */ new Set([
-  "--add",
-  "--edit",
-  "--remove-section",
-  "--rename-section",
-  "--replace-all",
-  "--unset",
-  "--unset-all",
-  "-e"
-]);
-var S = /* @__PURE__ */ new Set([
-  "--get",
-  "--get-all",
-  "--get-color",
-  "--get-colorbool",
-  "--get-regexp",
-  "--get-urlmatch",
-  "--list",
-  "-l"
-]);
-var P = /* @__PURE__ */ new Set([
-  "edit",
-  "remove-section",
-  "rename-section",
-  "set",
-  "unset"
-]);
-var E = /* @__PURE__ */ new Set(["get", "get-color", "get-colorbool", "list"]);
-function F(e, t2) {
-  for (const { name: o2 } of U(e, "task")) {
-    if (k.has(o2))
-      return p(true, t2);
-    if (S.has(o2))
-      return p(false, t2);
-  }
-  const n = t2.at(0)?.toLowerCase();
-  return n === void 0 ? null : P.has(n) ? p(true, t2.slice(1)) : E.has(n) ? p(false, t2.slice(1)) : t2.length === 1 ? p(false, t2) : p(true, t2);
-}
-function p(e = false, t2 = []) {
-  const n = t2.at(0)?.toLowerCase();
-  return n === void 0 ? null : {
-    isWrite: e,
-    isRead: !e,
-    key: n,
-    value: t2.at(1)
-  };
-}
-function A(e, t2) {
-  return t2.isWrite && t2.value !== void 0 ? { key: t2.key, value: t2.value, scope: e } : { key: t2.key, scope: e };
-}
-function M(e) {
-  const t2 = e?.indexOf("=") || -1;
-  return !e || t2 < 0 ? null : {
-    key: e.slice(0, t2).trim().toLowerCase(),
-    value: e.slice(t2 + 1)
-  };
-}
-function N(e) {
-  for (const { name: t2 } of U(e, "task"))
-    switch (t2) {
-      case "--global":
-        return "global";
-      case "--system":
-        return "system";
-      case "--worktree":
-        return "worktree";
-      case "--local":
-        return "local";
-      case "--file":
-      case "-f":
-        return "file";
-    }
-  return "local";
-}
-function G({ name: e }) {
-  if (e === "-c" || e === "--config")
-    return "inline";
-  if (e === "--config-env")
-    return "env";
-}
-function* O(e) {
-  for (const t2 of e) {
-    const n = G(t2), o2 = n && M(t2.value);
-    o2 && (yield {
-      ...o2,
-      scope: n
-    });
-  }
-}
-function L(e, t2, n) {
-  const o2 = {
-    read: [],
-    write: [...O(t2)]
-  };
-  return e === "config" && $(
-    o2,
-    N(t2),
-    F(t2, n)
-  ), o2;
-}
-function $(e, t2, n) {
-  if (n === null)
-    return;
-  const o2 = A(t2, n);
-  n.isWrite ? e.write.push(o2) : e.read.push(o2);
-}
-var x = {
-  short: /* @__PURE__ */ new Map([
-    ["c", true]
-    //  -c <k=v>    set config key for this invocation
-  ])
-};
-var D = {
-  short: new Map([
-    ["C", true],
-    //  -C <path>   change working directory
-    ["P", false],
-    // -P          no pager (alias for --no-pager)
-    ["h", false],
-    // -h          help
-    ["p", false],
-    // -p          paginate
-    ["v", false],
-    // -v          version
-    ...x.short.entries()
-  ]),
-  long: /* @__PURE__ */ new Set([
-    "attr-source",
-    "config-env",
-    "exec-path",
-    "git-dir",
-    "list-cmds",
-    "namespace",
-    "super-prefix",
-    "work-tree"
-  ])
-};
-var R = {
-  clone: {
-    short: /* @__PURE__ */ new Map([
-      ["b", true],
-      // -b <branch>
-      ["j", true],
-      // -j <n>          parallel jobs
-      ["l", false],
-      // -l local
-      ["n", false],
-      // -n no-checkout
-      ["o", true],
-      // -o <name>       remote name
-      ["q", false],
-      // -q quiet
-      ["s", false],
-      // -s shared
-      ["u", true]
-      // -u <upload-pack>
-    ]),
-    long: /* @__PURE__ */ new Set(["branch", "config", "jobs", "origin", "upload-pack", "u", "template"])
-  },
-  commit: {
-    short: /* @__PURE__ */ new Map([
-      ["C", true],
-      // -C <commit>  reuse message
-      ["F", true],
-      // -F <file>    read message from file
-      ["c", true],
-      // -c <commit>  reedit message
-      ["m", true],
-      // -m <msg>
-      ["t", true]
-      // -t <template>
-    ]),
-    long: /* @__PURE__ */ new Set(["file", "message", "reedit-message", "reuse-message", "template"])
-  },
-  config: {
-    short: /* @__PURE__ */ new Map([
-      ["e", false],
-      // -e  open editor
-      ["f", true],
-      //  -f <file>
-      ["l", false]
-      // -l  list
-    ]),
-    long: /* @__PURE__ */ new Set(["blob", "comment", "default", "file", "type", "value"])
-  },
-  fetch: {
-    short: /* @__PURE__ */ new Map(),
-    long: /* @__PURE__ */ new Set(["upload-pack"])
-  },
-  init: {
-    short: /* @__PURE__ */ new Map(),
-    long: /* @__PURE__ */ new Set(["template"])
-  },
-  pull: {
-    short: /* @__PURE__ */ new Map(),
-    long: /* @__PURE__ */ new Set(["upload-pack"])
-  },
-  push: {
-    short: /* @__PURE__ */ new Map(),
-    long: /* @__PURE__ */ new Set(["exec", "receive-pack"])
-  }
-};
-var T = { short: /* @__PURE__ */ new Map(), long: /* @__PURE__ */ new Set() };
-function I(e) {
-  const t2 = R[e ?? ""] ?? T;
-  return {
-    short: new Map([...x.short.entries(), ...t2.short.entries()]),
-    long: t2.long
-  };
-}
-function b(e, t2 = D) {
-  if (e.startsWith("--")) {
-    const n = e.indexOf("=");
-    if (n > 2)
-      return [{ name: e.slice(0, n), value: e.slice(n + 1), needsNext: false }];
-    const o2 = e.slice(2);
-    return [{ name: e, needsNext: t2.long.has(o2) }];
-  }
-  if (e.length === 2) {
-    const n = e.charAt(1), o2 = t2.short.get(n);
-    return [{ name: e, needsNext: o2 === true }];
-  }
-  return W(e, t2.short);
-}
-function W(e, t2) {
-  const n = e.slice(1).split(""), o2 = [];
-  for (let s = 0; s < n.length; s++) {
-    const r2 = n[s], l = t2.get(r2);
-    if (l === void 0)
-      return [{ name: e, needsNext: false }];
-    if (l) {
-      const a = n.slice(s + 1).join("");
-      if (a && ![...a].every((w) => t2.has(w)))
-        return o2.push({ name: `-${r2}`, value: a, needsNext: false }), o2;
-    }
-    o2.push({ name: `-${r2}`, needsNext: l });
-  }
-  return o2;
-}
-function j(e, t2 = []) {
-  let n = 0;
-  for (; n < e.length; ) {
-    const o2 = String(e[n]);
-    if (!o2.startsWith("-") || o2.length < 2) break;
-    const s = b(o2);
-    let r2 = n + 1;
-    for (const l of s) {
-      const a = {
-        name: l.name,
-        value: l.value,
-        absorbedNext: false,
-        isGlobal: true
-      };
-      l.needsNext && a.value === void 0 && r2 < e.length && (a.value = String(e[r2]), a.absorbedNext = true, r2++), t2.push(a);
-    }
-    n = r2;
-  }
-  return { flags: t2, taskIndex: n };
-}
-function B(e, t2, n = []) {
-  const o2 = I(t2), s = [], r2 = [];
-  let l = 0;
-  for (; l < e.length; ) {
-    const a = e[l];
-    if (r(a)) {
-      r2.push(...o(a)), l++;
-      continue;
-    }
-    const f = String(a);
-    if (f === "--") {
-      for (let g = l + 1; g < e.length; g++) {
-        const u = e[g];
-        r(u) ? r2.push(...o(u)) : r2.push(String(u));
-      }
-      break;
-    }
-    if (!f.startsWith("-") || f.length < 2) {
-      s.push(f), l++;
-      continue;
-    }
-    const w = b(f, o2);
-    let d = l + 1;
-    for (const g of w) {
-      const u = {
-        name: g.name,
-        value: g.value,
-        absorbedNext: false,
-        isGlobal: false
-      };
-      g.needsNext && u.value === void 0 && d < e.length && !r(e[d]) && (u.value = String(e[d]), u.absorbedNext = true, d++), n.push(u);
-    }
-    l = d;
-  }
-  return { flags: n, positionals: s, pathspecs: r2 };
-}
-function* V({
-  write: e
-}) {
-  for (const t2 of e)
-    for (const n of q) {
-      const o2 = n(t2.key);
-      o2 && (yield o2);
-    }
-}
-function c2(e, t2, n = String(e)) {
-  const o2 = typeof e == "string" ? new RegExp(`\\s*${e.toLowerCase()}`) : e;
-  return function(r2) {
-    if (o2.test(r2))
-      return {
-        category: t2,
-        message: `Configuring ${n} is not permitted without enabling ${t2}`
-      };
-  };
-}
-function i(e, t2) {
-  const n = new RegExp(`\\s*${e.toLowerCase().replace(/\./g, "(..+)?.")}`);
-  return c2(n, t2, e);
-}
-var q = [
-  c2("alias", "allowUnsafeAlias"),
-  c2("core.askPass", "allowUnsafeAskPass"),
-  c2("core.editor", "allowUnsafeEditor"),
-  c2("core.fsmonitor", "allowUnsafeFsMonitor"),
-  c2("core.gitProxy", "allowUnsafeGitProxy"),
-  c2("core.hooksPath", "allowUnsafeHooksPath"),
-  c2("core.pager", "allowUnsafePager"),
-  c2("core.sshCommand", "allowUnsafeSshCommand"),
-  i("credential.helper", "allowUnsafeCredentialHelper"),
-  i("diff.command", "allowUnsafeDiffExternal"),
-  c2("diff.external", "allowUnsafeDiffExternal"),
-  i("diff.textconv", "allowUnsafeDiffTextConv"),
-  i("filter.clean", "allowUnsafeFilter"),
-  i("filter.smudge", "allowUnsafeFilter"),
-  i("gpg.program", "allowUnsafeGpgProgram"),
-  c2("init.templateDir", "allowUnsafeTemplateDir"),
-  i("merge.driver", "allowUnsafeMergeDriver"),
-  i("mergetool.path", "allowUnsafeMergeDriver"),
-  i("mergetool.cmd", "allowUnsafeMergeDriver"),
-  i("protocol.allow", "allowUnsafeProtocolOverride"),
-  i("remote.receivepack", "allowUnsafePack"),
-  i("remote.uploadpack", "allowUnsafePack"),
-  c2("sequence.editor", "allowUnsafeEditor")
-];
-function* K(e, t2) {
-  for (const n of t2)
-    for (const o2 of H) {
-      const s = o2(e, n.name);
-      s && (yield s);
-    }
-}
-function h(e, t2, n, o2 = String(t2)) {
-  const s = typeof t2 == "string" ? new RegExp(`\\s*${t2.toLowerCase()}`) : t2, r2 = `Use of ${e ? `${e} with option ` : ""}${o2} is not permitted without enabling ${n}`;
-  return function(a, f) {
-    if ((!e || a === e) && s.test(f))
-      return {
-        category: n,
-        message: r2
-      };
-  };
-}
-var H = [
-  h(
-    null,
-    /--(upload|receive)-pack/,
-    "allowUnsafePack",
-    "--upload-pack or --receive-pack"
-  ),
-  h("clone", /^-\w*u/, "allowUnsafePack"),
-  h("clone", "--u", "allowUnsafePack"),
-  h("push", "--exec", "allowUnsafePack"),
-  h(null, "--template", "allowUnsafeTemplateDir")
-];
-function C(e, t2, n) {
-  return [...K(e, t2), ...V(n)];
-}
-function Y(...e) {
-  const { flags: t2, taskIndex: n } = j(e), o2 = n < e.length ? String(e[n]).toLowerCase() : null, s = o2 !== null ? e.slice(n + 1) : [], { positionals: r2, pathspecs: l } = B(s, o2, t2), a = L(o2, t2, r2);
-  return {
-    task: o2,
-    flags: t2.map(J),
-    paths: l,
-    config: a,
-    vulnerabilities: z2(C(o2, t2, a))
-  };
-}
-function z2(e) {
-  return Object.defineProperty(e, "vulnerabilities", {
-    value: e
-  });
-}
-function J({ value: e, name: t2 }) {
-  return e !== void 0 ? { name: t2, value: e } : { name: t2 };
-}
-var y = {
-  editor: "allowUnsafeEditor",
-  git_askpass: "allowUnsafeAskPass",
-  git_config_global: "allowUnsafeConfigPaths",
-  git_config_system: "allowUnsafeConfigPaths",
-  git_config_count: "allowUnsafeConfigEnvCount",
-  git_config: "allowUnsafeConfigPaths",
-  git_editor: "allowUnsafeEditor",
-  git_exec_path: "allowUnsafeConfigPaths",
-  git_external_diff: "allowUnsafeDiffExternal",
-  git_pager: "allowUnsafePager",
-  git_proxy_command: "allowUnsafeGitProxy",
-  git_template_dir: "allowUnsafeTemplateDir",
-  git_sequence_editor: "allowUnsafeEditor",
-  git_ssh: "allowUnsafeSshCommand",
-  git_ssh_command: "allowUnsafeSshCommand",
-  pager: "allowUnsafePager",
-  prefix: "allowUnsafeConfigPaths",
-  ssh_askpass: "allowUnsafeAskPass"
-};
-function* Q(e) {
-  const t2 = parseInt(e.git_config_count ?? "0", 10);
-  for (let n = 0; n < t2; n++) {
-    const o2 = e[`git_config_key_${n}`], s = e[`git_config_value_${n}`];
-    o2 !== void 0 && (yield { key: o2.toLowerCase().trim(), value: s, scope: "env" });
-  }
-}
-function* X(e) {
-  for (const t2 of Object.keys(e))
-    if (_(t2)) {
-      const n = y[t2];
-      yield {
-        category: n,
-        message: `Use of "${t2.toUpperCase()}" is not permitted without enabling ${n}`
-      };
-    }
-}
-function _(e) {
-  return Object.hasOwn(y, e);
-}
-function Z(e) {
-  const t2 = {};
-  for (const [n, o2] of Object.entries(e)) {
-    const s = n.toLowerCase().trim();
-    (_(s) || s.startsWith("git")) && (t2[s] = String(o2));
-  }
-  return t2;
-}
-function ee(e) {
-  const t2 = Z(e), n = {
-    read: [],
-    write: [...Q(t2)]
-  }, o2 = [
-    ...X(t2),
-    ...C(null, [], n)
-  ];
-  return {
-    config: n,
-    vulnerabilities: o2
-  };
-}
-function ne(e, t2) {
-  return [...Y(...e).vulnerabilities, ...ee(t2).vulnerabilities];
-}
-
-// node_modules/simple-git/dist/esm/index.js
-var import_promise_deferred2 = __toESM(require_dist2(), 1);
-import { EventEmitter } from "node:events";
-var __defProp2 = Object.defineProperty;
-var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
-var __getOwnPropNames2 = Object.getOwnPropertyNames;
-var __hasOwnProp2 = Object.prototype.hasOwnProperty;
-var __esm = (fn, res) => function __init() {
-  return fn && (res = (0, fn[__getOwnPropNames2(fn)[0]])(fn = 0)), res;
-};
-var __commonJS2 = (cb, mod) => function __require2() {
-  return mod || (0, cb[__getOwnPropNames2(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
-};
-var __export2 = (target, all) => {
-  for (var name24 in all)
-    __defProp2(target, name24, { get: all[name24], enumerable: true });
-};
-var __copyProps2 = (to, from, except, desc) => {
-  if (from && typeof from === "object" || typeof from === "function") {
-    for (let key of __getOwnPropNames2(from))
-      if (!__hasOwnProp2.call(to, key) && key !== except)
-        __defProp2(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc2(from, key)) || desc.enumerable });
-  }
-  return to;
-};
-var __toCommonJS = (mod) => __copyProps2(__defProp2({}, "__esModule", { value: true }), mod);
-var GitError;
-var init_git_error = __esm({
-  "src/lib/errors/git-error.ts"() {
-    "use strict";
-    GitError = class extends Error {
-      constructor(task, message) {
-        super(message);
-        this.task = task;
-        Object.setPrototypeOf(this, new.target.prototype);
-      }
-    };
-  }
-});
-var GitResponseError;
-var init_git_response_error = __esm({
-  "src/lib/errors/git-response-error.ts"() {
-    "use strict";
-    init_git_error();
-    GitResponseError = class extends GitError {
-      constructor(git, message) {
-        super(void 0, message || String(git));
-        this.git = git;
-      }
-    };
-  }
-});
-var TaskConfigurationError;
-var init_task_configuration_error = __esm({
-  "src/lib/errors/task-configuration-error.ts"() {
-    "use strict";
-    init_git_error();
-    TaskConfigurationError = class extends GitError {
-      constructor(message) {
-        super(void 0, message);
-      }
-    };
-  }
-});
-function asFunction(source) {
-  if (typeof source !== "function") {
-    return NOOP;
-  }
-  return source;
-}
-function isUserFunction(source) {
-  return typeof source === "function" && source !== NOOP;
-}
-function splitOn(input2, char) {
-  const index = input2.indexOf(char);
-  if (index <= 0) {
-    return [input2, ""];
-  }
-  return [input2.substr(0, index), input2.substr(index + 1)];
-}
-function first(input2, offset = 0) {
-  return isArrayLike(input2) && input2.length > offset ? input2[offset] : void 0;
-}
-function last(input2, offset = 0) {
-  if (isArrayLike(input2) && input2.length > offset) {
-    return input2[input2.length - 1 - offset];
-  }
-}
-function isArrayLike(input2) {
-  return filterHasLength(input2);
-}
-function toLinesWithContent(input2 = "", trimmed2 = true, separator = "\n") {
-  return input2.split(separator).reduce((output2, line) => {
-    const lineContent = trimmed2 ? line.trim() : line;
-    if (lineContent) {
-      output2.push(lineContent);
-    }
-    return output2;
-  }, []);
-}
-function forEachLineWithContent(input2, callback) {
-  return toLinesWithContent(input2, true).map((line) => callback(line));
-}
-function folderExists(path19) {
-  return (0, import_file_exists.exists)(path19, import_file_exists.FOLDER);
-}
-function append(target, item) {
-  if (Array.isArray(target)) {
-    if (!target.includes(item)) {
-      target.push(item);
-    }
-  } else {
-    target.add(item);
-  }
-  return item;
-}
-function including(target, item) {
-  if (Array.isArray(target) && !target.includes(item)) {
-    target.push(item);
-  }
-  return target;
-}
-function remove(target, item) {
-  if (Array.isArray(target)) {
-    const index = target.indexOf(item);
-    if (index >= 0) {
-      target.splice(index, 1);
-    }
-  } else {
-    target.delete(item);
-  }
-  return item;
-}
-function asArray(source) {
-  return Array.isArray(source) ? source : [source];
-}
-function asCamelCase(str) {
-  return str.replace(/[\s-]+(.)/g, (_all, chr) => {
-    return chr.toUpperCase();
-  });
-}
-function asStringArray(source) {
-  return asArray(source).map((item) => {
-    return item instanceof String ? item : String(item);
-  });
-}
-function asNumber(source, onNaN = 0) {
-  if (source == null) {
-    return onNaN;
-  }
-  const num = parseInt(source, 10);
-  return Number.isNaN(num) ? onNaN : num;
-}
-function prefixedArray(input2, prefix) {
-  const output2 = [];
-  for (let i2 = 0, max = input2.length; i2 < max; i2++) {
-    output2.push(prefix, input2[i2]);
-  }
-  return output2;
-}
-function bufferToString(input2) {
-  return (Array.isArray(input2) ? Buffer.concat(input2) : input2).toString("utf-8");
-}
-function pick2(source, properties) {
-  const out = {};
-  properties.forEach((key) => {
-    if (source[key] !== void 0) {
-      out[key] = source[key];
-    }
-  });
-  return out;
-}
-function delay(duration4 = 0) {
-  return new Promise((done) => setTimeout(done, duration4));
-}
-function orVoid(input2) {
-  if (input2 === false) {
-    return void 0;
-  }
-  return input2;
-}
-var NULL;
-var NOOP;
-var objectToString;
-var init_util = __esm({
-  "src/lib/utils/util.ts"() {
-    "use strict";
-    init_argument_filters();
-    NULL = "\0";
-    NOOP = () => {
-    };
-    objectToString = Object.prototype.toString.call.bind(Object.prototype.toString);
-  }
-});
-function filterType(input2, filter3, def) {
-  if (filter3(input2)) {
-    return input2;
-  }
-  return arguments.length > 2 ? def : void 0;
-}
-function filterPrimitives(input2, omit3) {
-  const type = r(input2) ? "string" : typeof input2;
-  return /number|string|boolean/.test(type) && (!omit3 || !omit3.includes(type));
-}
-function filterPlainObject(input2) {
-  return !!input2 && objectToString(input2) === "[object Object]";
-}
-function filterFunction(input2) {
-  return typeof input2 === "function";
-}
-var filterArray;
-var filterNumber;
-var filterString;
-var filterStringOrStringArray;
-var filterHasLength;
-var init_argument_filters = __esm({
-  "src/lib/utils/argument-filters.ts"() {
-    "use strict";
-    init_util();
-    filterArray = (input2) => {
-      return Array.isArray(input2);
-    };
-    filterNumber = (input2) => {
-      return typeof input2 === "number";
-    };
-    filterString = (input2) => {
-      return typeof input2 === "string" || r(input2);
-    };
-    filterStringOrStringArray = (input2) => {
-      return filterString(input2) || Array.isArray(input2) && input2.every(filterString);
-    };
-    filterHasLength = (input2) => {
-      if (input2 == null || "number|boolean|function".includes(typeof input2)) {
-        return false;
-      }
-      return typeof input2.length === "number";
-    };
-  }
-});
-var ExitCodes;
-var init_exit_codes = __esm({
-  "src/lib/utils/exit-codes.ts"() {
-    "use strict";
-    ExitCodes = /* @__PURE__ */ ((ExitCodes2) => {
-      ExitCodes2[ExitCodes2["SUCCESS"] = 0] = "SUCCESS";
-      ExitCodes2[ExitCodes2["ERROR"] = 1] = "ERROR";
-      ExitCodes2[ExitCodes2["NOT_FOUND"] = -2] = "NOT_FOUND";
-      ExitCodes2[ExitCodes2["UNCLEAN"] = 128] = "UNCLEAN";
-      return ExitCodes2;
-    })(ExitCodes || {});
-  }
-});
-var GitOutputStreams;
-var init_git_output_streams = __esm({
-  "src/lib/utils/git-output-streams.ts"() {
-    "use strict";
-    GitOutputStreams = class _GitOutputStreams {
-      constructor(stdOut, stdErr) {
-        this.stdOut = stdOut;
-        this.stdErr = stdErr;
-      }
-      asStrings() {
-        return new _GitOutputStreams(this.stdOut.toString("utf8"), this.stdErr.toString("utf8"));
-      }
-    };
-  }
-});
-function useMatchesDefault() {
-  throw new Error(`LineParser:useMatches not implemented`);
-}
-var LineParser;
-var RemoteLineParser;
-var init_line_parser = __esm({
-  "src/lib/utils/line-parser.ts"() {
-    "use strict";
-    LineParser = class {
-      constructor(regExp, useMatches) {
-        this.matches = [];
-        this.useMatches = useMatchesDefault;
-        this.parse = (line, target) => {
-          this.resetMatches();
-          if (!this._regExp.every((reg, index) => this.addMatch(reg, index, line(index)))) {
-            return false;
-          }
-          return this.useMatches(target, this.prepareMatches()) !== false;
-        };
-        this._regExp = Array.isArray(regExp) ? regExp : [regExp];
-        if (useMatches) {
-          this.useMatches = useMatches;
-        }
-      }
-      resetMatches() {
-        this.matches.length = 0;
-      }
-      prepareMatches() {
-        return this.matches;
-      }
-      addMatch(reg, index, line) {
-        const matched = line && reg.exec(line);
-        if (matched) {
-          this.pushMatch(index, matched);
-        }
-        return !!matched;
-      }
-      pushMatch(_index, matched) {
-        this.matches.push(...matched.slice(1));
-      }
-    };
-    RemoteLineParser = class extends LineParser {
-      addMatch(reg, index, line) {
-        return /^remote:\s/.test(String(line)) && super.addMatch(reg, index, line);
-      }
-      pushMatch(index, matched) {
-        if (index > 0 || matched.length > 1) {
-          super.pushMatch(index, matched);
-        }
-      }
-    };
-  }
-});
-function createInstanceConfig(...options) {
-  const baseDir = process.cwd();
-  const config2 = Object.assign(
-    { baseDir, ...defaultOptions },
-    ...options.filter((o2) => typeof o2 === "object" && o2)
-  );
-  config2.baseDir = config2.baseDir || baseDir;
-  config2.trimmed = config2.trimmed === true;
-  return config2;
-}
-var defaultOptions;
-var init_simple_git_options = __esm({
-  "src/lib/utils/simple-git-options.ts"() {
-    "use strict";
-    defaultOptions = {
-      binary: "git",
-      maxConcurrentProcesses: 5,
-      config: [],
-      trimmed: false
-    };
-  }
-});
-function appendTaskOptions(options, commands = []) {
-  if (!filterPlainObject(options)) {
-    return commands;
-  }
-  return Object.keys(options).reduce((commands2, key) => {
-    const value = options[key];
-    if (r(value)) {
-      commands2.push(value);
-    } else if (filterPrimitives(value, ["boolean"])) {
-      commands2.push(key + "=" + value);
-    } else if (Array.isArray(value)) {
-      for (const v of value) {
-        if (!filterPrimitives(v, ["string", "number"])) {
-          commands2.push(key + "=" + v);
-        }
-      }
-    } else {
-      commands2.push(key);
-    }
-    return commands2;
-  }, commands);
-}
-function getTrailingOptions(args, initialPrimitive = 0, objectOnly = false) {
-  const command = [];
-  for (let i2 = 0, max = initialPrimitive < 0 ? args.length : initialPrimitive; i2 < max; i2++) {
-    if ("string|number".includes(typeof args[i2])) {
-      command.push(String(args[i2]));
-    }
-  }
-  appendTaskOptions(trailingOptionsArgument(args), command);
-  if (!objectOnly) {
-    command.push(...trailingArrayArgument(args));
-  }
-  return command;
-}
-function trailingArrayArgument(args) {
-  const hasTrailingCallback = typeof last(args) === "function";
-  return asStringArray(filterType(last(args, hasTrailingCallback ? 1 : 0), filterArray, []));
-}
-function trailingOptionsArgument(args) {
-  const hasTrailingCallback = filterFunction(last(args));
-  return filterType(last(args, hasTrailingCallback ? 1 : 0), filterPlainObject);
-}
-function trailingFunctionArgument(args, includeNoop = true) {
-  const callback = asFunction(last(args));
-  return includeNoop || isUserFunction(callback) ? callback : void 0;
-}
-var init_task_options = __esm({
-  "src/lib/utils/task-options.ts"() {
-    "use strict";
-    init_argument_filters();
-    init_util();
-  }
-});
-function callTaskParser(parser4, streams) {
-  return parser4(streams.stdOut, streams.stdErr);
-}
-function parseStringResponse(result, parsers12, texts, trim = true) {
-  asArray(texts).forEach((text3) => {
-    for (let lines = toLinesWithContent(text3, trim), i2 = 0, max = lines.length; i2 < max; i2++) {
-      const line = (offset = 0) => {
-        if (i2 + offset >= max) {
-          return;
-        }
-        return lines[i2 + offset];
-      };
-      parsers12.some(({ parse: parse6 }) => parse6(line, result));
-    }
-  });
-  return result;
-}
-var init_task_parser = __esm({
-  "src/lib/utils/task-parser.ts"() {
-    "use strict";
-    init_util();
-  }
-});
-var utils_exports = {};
-__export2(utils_exports, {
-  ExitCodes: () => ExitCodes,
-  GitOutputStreams: () => GitOutputStreams,
-  LineParser: () => LineParser,
-  NOOP: () => NOOP,
-  NULL: () => NULL,
-  RemoteLineParser: () => RemoteLineParser,
-  append: () => append,
-  appendTaskOptions: () => appendTaskOptions,
-  asArray: () => asArray,
-  asCamelCase: () => asCamelCase,
-  asFunction: () => asFunction,
-  asNumber: () => asNumber,
-  asStringArray: () => asStringArray,
-  bufferToString: () => bufferToString,
-  callTaskParser: () => callTaskParser,
-  createInstanceConfig: () => createInstanceConfig,
-  delay: () => delay,
-  filterArray: () => filterArray,
-  filterFunction: () => filterFunction,
-  filterHasLength: () => filterHasLength,
-  filterNumber: () => filterNumber,
-  filterPlainObject: () => filterPlainObject,
-  filterPrimitives: () => filterPrimitives,
-  filterString: () => filterString,
-  filterStringOrStringArray: () => filterStringOrStringArray,
-  filterType: () => filterType,
-  first: () => first,
-  folderExists: () => folderExists,
-  forEachLineWithContent: () => forEachLineWithContent,
-  getTrailingOptions: () => getTrailingOptions,
-  including: () => including,
-  isUserFunction: () => isUserFunction,
-  last: () => last,
-  objectToString: () => objectToString,
-  orVoid: () => orVoid,
-  parseStringResponse: () => parseStringResponse,
-  pick: () => pick2,
-  prefixedArray: () => prefixedArray,
-  remove: () => remove,
-  splitOn: () => splitOn,
-  toLinesWithContent: () => toLinesWithContent,
-  trailingFunctionArgument: () => trailingFunctionArgument,
-  trailingOptionsArgument: () => trailingOptionsArgument
-});
-var init_utils = __esm({
-  "src/lib/utils/index.ts"() {
-    "use strict";
-    init_argument_filters();
-    init_exit_codes();
-    init_git_output_streams();
-    init_line_parser();
-    init_simple_git_options();
-    init_task_options();
-    init_task_parser();
-    init_util();
-  }
-});
-var check_is_repo_exports = {};
-__export2(check_is_repo_exports, {
-  CheckRepoActions: () => CheckRepoActions,
-  checkIsBareRepoTask: () => checkIsBareRepoTask,
-  checkIsRepoRootTask: () => checkIsRepoRootTask,
-  checkIsRepoTask: () => checkIsRepoTask
-});
-function checkIsRepoTask(action) {
-  switch (action) {
-    case "bare":
-      return checkIsBareRepoTask();
-    case "root":
-      return checkIsRepoRootTask();
-  }
-  const commands = ["rev-parse", "--is-inside-work-tree"];
-  return {
-    commands,
-    format: "utf-8",
-    onError,
-    parser
-  };
-}
-function checkIsRepoRootTask() {
-  const commands = ["rev-parse", "--git-dir"];
-  return {
-    commands,
-    format: "utf-8",
-    onError,
-    parser(path19) {
-      return /^\.(git)?$/.test(path19.trim());
-    }
-  };
-}
-function checkIsBareRepoTask() {
-  const commands = ["rev-parse", "--is-bare-repository"];
-  return {
-    commands,
-    format: "utf-8",
-    onError,
-    parser
-  };
-}
-function isNotRepoMessage(error63) {
-  return /(Not a git repository|Kein Git-Repository)/i.test(String(error63));
-}
-var CheckRepoActions;
-var onError;
-var parser;
-var init_check_is_repo = __esm({
-  "src/lib/tasks/check-is-repo.ts"() {
-    "use strict";
-    init_utils();
-    CheckRepoActions = /* @__PURE__ */ ((CheckRepoActions2) => {
-      CheckRepoActions2["BARE"] = "bare";
-      CheckRepoActions2["IN_TREE"] = "tree";
-      CheckRepoActions2["IS_REPO_ROOT"] = "root";
-      return CheckRepoActions2;
-    })(CheckRepoActions || {});
-    onError = ({ exitCode }, error63, done, fail) => {
-      if (exitCode === 128 && isNotRepoMessage(error63)) {
-        return done(Buffer.from("false"));
-      }
-      fail(error63);
-    };
-    parser = (text3) => {
-      return text3.trim() === "true";
-    };
-  }
-});
-function cleanSummaryParser(dryRun, text3) {
-  const summary2 = new CleanResponse(dryRun);
-  const regexp = dryRun ? dryRunRemovalRegexp : removalRegexp;
-  toLinesWithContent(text3).forEach((line) => {
-    const removed = line.replace(regexp, "");
-    summary2.paths.push(removed);
-    (isFolderRegexp.test(removed) ? summary2.folders : summary2.files).push(removed);
-  });
-  return summary2;
-}
-var CleanResponse;
-var removalRegexp;
-var dryRunRemovalRegexp;
-var isFolderRegexp;
-var init_CleanSummary = __esm({
-  "src/lib/responses/CleanSummary.ts"() {
-    "use strict";
-    init_utils();
-    CleanResponse = class {
-      constructor(dryRun) {
-        this.dryRun = dryRun;
-        this.paths = [];
-        this.files = [];
-        this.folders = [];
-      }
-    };
-    removalRegexp = /^[a-z]+\s*/i;
-    dryRunRemovalRegexp = /^[a-z]+\s+[a-z]+\s*/i;
-    isFolderRegexp = /\/$/;
-  }
-});
-var task_exports = {};
-__export2(task_exports, {
-  EMPTY_COMMANDS: () => EMPTY_COMMANDS,
-  adhocExecTask: () => adhocExecTask,
-  configurationErrorTask: () => configurationErrorTask,
-  isBufferTask: () => isBufferTask,
-  isEmptyTask: () => isEmptyTask,
-  straightThroughBufferTask: () => straightThroughBufferTask,
-  straightThroughStringTask: () => straightThroughStringTask
-});
-function adhocExecTask(parser4) {
-  return {
-    commands: EMPTY_COMMANDS,
-    format: "empty",
-    parser: parser4
-  };
-}
-function configurationErrorTask(error63) {
-  return {
-    commands: EMPTY_COMMANDS,
-    format: "empty",
-    parser() {
-      throw typeof error63 === "string" ? new TaskConfigurationError(error63) : error63;
-    }
-  };
-}
-function straightThroughStringTask(commands, trimmed2 = false) {
-  return {
-    commands,
-    format: "utf-8",
-    parser(text3) {
-      return trimmed2 ? String(text3).trim() : text3;
-    }
-  };
-}
-function straightThroughBufferTask(commands) {
-  return {
-    commands,
-    format: "buffer",
-    parser(buffer) {
-      return buffer;
-    }
-  };
-}
-function isBufferTask(task) {
-  return task.format === "buffer";
-}
-function isEmptyTask(task) {
-  return task.format === "empty" || !task.commands.length;
-}
-var EMPTY_COMMANDS;
-var init_task = __esm({
-  "src/lib/tasks/task.ts"() {
-    "use strict";
-    init_task_configuration_error();
-    EMPTY_COMMANDS = [];
-  }
-});
-var clean_exports = {};
-__export2(clean_exports, {
-  CONFIG_ERROR_INTERACTIVE_MODE: () => CONFIG_ERROR_INTERACTIVE_MODE,
-  CONFIG_ERROR_MODE_REQUIRED: () => CONFIG_ERROR_MODE_REQUIRED,
-  CONFIG_ERROR_UNKNOWN_OPTION: () => CONFIG_ERROR_UNKNOWN_OPTION,
-  CleanOptions: () => CleanOptions,
-  cleanTask: () => cleanTask,
-  cleanWithOptionsTask: () => cleanWithOptionsTask,
-  isCleanOptionsArray: () => isCleanOptionsArray
-});
-function cleanWithOptionsTask(mode2, customArgs) {
-  const { cleanMode, options, valid } = getCleanOptions(mode2);
-  if (!cleanMode) {
-    return configurationErrorTask(CONFIG_ERROR_MODE_REQUIRED);
-  }
-  if (!valid.options) {
-    return configurationErrorTask(CONFIG_ERROR_UNKNOWN_OPTION + JSON.stringify(mode2));
-  }
-  options.push(...customArgs);
-  if (options.some(isInteractiveMode)) {
-    return configurationErrorTask(CONFIG_ERROR_INTERACTIVE_MODE);
-  }
-  return cleanTask(cleanMode, options);
-}
-function cleanTask(mode2, customArgs) {
-  const commands = ["clean", `-${mode2}`, ...customArgs];
-  return {
-    commands,
-    format: "utf-8",
-    parser(text3) {
-      return cleanSummaryParser(mode2 === "n", text3);
-    }
-  };
-}
-function isCleanOptionsArray(input2) {
-  return Array.isArray(input2) && input2.every((test) => CleanOptionValues.has(test));
-}
-function getCleanOptions(input2) {
-  let cleanMode;
-  let options = [];
-  let valid = { cleanMode: false, options: true };
-  input2.replace(/[^a-z]i/g, "").split("").forEach((char) => {
-    if (isCleanMode(char)) {
-      cleanMode = char;
-      valid.cleanMode = true;
-    } else {
-      valid.options = valid.options && isKnownOption(options[options.length] = `-${char}`);
-    }
-  });
-  return {
-    cleanMode,
-    options,
-    valid
-  };
-}
-function isCleanMode(cleanMode) {
-  return cleanMode === "f" || cleanMode === "n";
-}
-function isKnownOption(option) {
-  return /^-[a-z]$/i.test(option) && CleanOptionValues.has(option.charAt(1));
-}
-function isInteractiveMode(option) {
-  if (/^-[^\-]/.test(option)) {
-    return option.indexOf("i") > 0;
-  }
-  return option === "--interactive";
-}
-var CONFIG_ERROR_INTERACTIVE_MODE;
-var CONFIG_ERROR_MODE_REQUIRED;
-var CONFIG_ERROR_UNKNOWN_OPTION;
-var CleanOptions;
-var CleanOptionValues;
-var init_clean = __esm({
-  "src/lib/tasks/clean.ts"() {
-    "use strict";
-    init_CleanSummary();
-    init_utils();
-    init_task();
-    CONFIG_ERROR_INTERACTIVE_MODE = "Git clean interactive mode is not supported";
-    CONFIG_ERROR_MODE_REQUIRED = 'Git clean mode parameter ("n" or "f") is required';
-    CONFIG_ERROR_UNKNOWN_OPTION = "Git clean unknown option found in: ";
-    CleanOptions = /* @__PURE__ */ ((CleanOptions2) => {
-      CleanOptions2["DRY_RUN"] = "n";
-      CleanOptions2["FORCE"] = "f";
-      CleanOptions2["IGNORED_INCLUDED"] = "x";
-      CleanOptions2["IGNORED_ONLY"] = "X";
-      CleanOptions2["EXCLUDING"] = "e";
-      CleanOptions2["QUIET"] = "q";
-      CleanOptions2["RECURSIVE"] = "d";
-      return CleanOptions2;
-    })(CleanOptions || {});
-    CleanOptionValues = /* @__PURE__ */ new Set([
-      "i",
-      ...asStringArray(Object.values(CleanOptions))
-    ]);
-  }
-});
-function configListParser(text3) {
-  const config2 = new ConfigList();
-  for (const item of configParser(text3)) {
-    config2.addValue(item.file, String(item.key), item.value);
-  }
-  return config2;
-}
-function configGetParser(text3, key) {
-  let value = null;
-  const values = [];
-  const scopes = /* @__PURE__ */ new Map();
-  for (const item of configParser(text3, key)) {
-    if (item.key !== key) {
-      continue;
-    }
-    values.push(value = item.value);
-    if (!scopes.has(item.file)) {
-      scopes.set(item.file, []);
-    }
-    scopes.get(item.file).push(value);
-  }
-  return {
-    key,
-    paths: Array.from(scopes.keys()),
-    scopes,
-    value,
-    values
-  };
-}
-function configFilePath(filePath) {
-  return filePath.replace(/^(file):/, "");
-}
-function* configParser(text3, requestedKey = null) {
-  const lines = text3.split("\0");
-  for (let i2 = 0, max = lines.length - 1; i2 < max; ) {
-    const file2 = configFilePath(lines[i2++]);
-    let value = lines[i2++];
-    let key = requestedKey;
-    if (value.includes("\n")) {
-      const line = splitOn(value, "\n");
-      key = line[0];
-      value = line[1];
-    }
-    yield { file: file2, key, value };
-  }
-}
-var ConfigList;
-var init_ConfigList = __esm({
-  "src/lib/responses/ConfigList.ts"() {
-    "use strict";
-    init_utils();
-    ConfigList = class {
-      constructor() {
-        this.files = [];
-        this.values = /* @__PURE__ */ Object.create(null);
-      }
-      get all() {
-        if (!this._all) {
-          this._all = this.files.reduce((all, file2) => {
-            return Object.assign(all, this.values[file2]);
-          }, {});
-        }
-        return this._all;
-      }
-      addFile(file2) {
-        if (!(file2 in this.values)) {
-          const latest = last(this.files);
-          this.values[file2] = latest ? Object.create(this.values[latest]) : {};
-          this.files.push(file2);
-        }
-        return this.values[file2];
-      }
-      addValue(file2, key, value) {
-        const values = this.addFile(file2);
-        if (!Object.hasOwn(values, key)) {
-          values[key] = value;
-        } else if (Array.isArray(values[key])) {
-          values[key].push(value);
-        } else {
-          values[key] = [values[key], value];
-        }
-        this._all = void 0;
-      }
-    };
-  }
-});
-function asConfigScope(scope, fallback) {
-  if (typeof scope === "string" && Object.hasOwn(GitConfigScope, scope)) {
-    return scope;
-  }
-  return fallback;
-}
-function addConfigTask(key, value, append2, scope) {
-  const commands = ["config", `--${scope}`];
-  if (append2) {
-    commands.push("--add");
-  }
-  commands.push(key, value);
-  return {
-    commands,
-    format: "utf-8",
-    parser(text3) {
-      return text3;
-    }
-  };
-}
-function getConfigTask(key, scope) {
-  const commands = ["config", "--null", "--show-origin", "--get-all", key];
-  if (scope) {
-    commands.splice(1, 0, `--${scope}`);
-  }
-  return {
-    commands,
-    format: "utf-8",
-    parser(text3) {
-      return configGetParser(text3, key);
-    }
-  };
-}
-function listConfigTask(scope) {
-  const commands = ["config", "--list", "--show-origin", "--null"];
-  if (scope) {
-    commands.push(`--${scope}`);
-  }
-  return {
-    commands,
-    format: "utf-8",
-    parser(text3) {
-      return configListParser(text3);
-    }
-  };
-}
-function config_default() {
-  return {
-    addConfig(key, value, ...rest) {
-      return this._runTask(
-        addConfigTask(
-          key,
-          value,
-          rest[0] === true,
-          asConfigScope(
-            rest[1],
-            "local"
-            /* local */
-          )
-        ),
-        trailingFunctionArgument(arguments)
-      );
-    },
-    getConfig(key, scope) {
-      return this._runTask(
-        getConfigTask(key, asConfigScope(scope, void 0)),
-        trailingFunctionArgument(arguments)
-      );
-    },
-    listConfig(...rest) {
-      return this._runTask(
-        listConfigTask(asConfigScope(rest[0], void 0)),
-        trailingFunctionArgument(arguments)
-      );
-    }
-  };
-}
-var GitConfigScope;
-var init_config = __esm({
-  "src/lib/tasks/config.ts"() {
-    "use strict";
-    init_ConfigList();
-    init_utils();
-    GitConfigScope = /* @__PURE__ */ ((GitConfigScope2) => {
-      GitConfigScope2["system"] = "system";
-      GitConfigScope2["global"] = "global";
-      GitConfigScope2["local"] = "local";
-      GitConfigScope2["worktree"] = "worktree";
-      return GitConfigScope2;
-    })(GitConfigScope || {});
-  }
-});
-function isDiffNameStatus(input2) {
-  return diffNameStatus.has(input2);
-}
-var DiffNameStatus;
-var diffNameStatus;
-var init_diff_name_status = __esm({
-  "src/lib/tasks/diff-name-status.ts"() {
-    "use strict";
-    DiffNameStatus = /* @__PURE__ */ ((DiffNameStatus2) => {
-      DiffNameStatus2["ADDED"] = "A";
-      DiffNameStatus2["COPIED"] = "C";
-      DiffNameStatus2["DELETED"] = "D";
-      DiffNameStatus2["MODIFIED"] = "M";
-      DiffNameStatus2["RENAMED"] = "R";
-      DiffNameStatus2["CHANGED"] = "T";
-      DiffNameStatus2["UNMERGED"] = "U";
-      DiffNameStatus2["UNKNOWN"] = "X";
-      DiffNameStatus2["BROKEN"] = "B";
-      return DiffNameStatus2;
-    })(DiffNameStatus || {});
-    diffNameStatus = new Set(Object.values(DiffNameStatus));
-  }
-});
-function grepQueryBuilder(...params) {
-  return new GrepQuery().param(...params);
-}
-function parseGrep(grep) {
-  const paths = /* @__PURE__ */ new Set();
-  const results = {};
-  forEachLineWithContent(grep, (input2) => {
-    const [path19, line, preview] = input2.split(NULL);
-    paths.add(path19);
-    (results[path19] = results[path19] || []).push({
-      line: asNumber(line),
-      path: path19,
-      preview
-    });
-  });
-  return {
-    paths,
-    results
-  };
-}
-function grep_default() {
-  return {
-    grep(searchTerm) {
-      const then = trailingFunctionArgument(arguments);
-      const options = getTrailingOptions(arguments);
-      for (const option of disallowedOptions) {
-        if (options.includes(option)) {
-          return this._runTask(
-            configurationErrorTask(`git.grep: use of "${option}" is not supported.`),
-            then
-          );
-        }
-      }
-      if (typeof searchTerm === "string") {
-        searchTerm = grepQueryBuilder().param(searchTerm);
-      }
-      const commands = ["grep", "--null", "-n", "--full-name", ...options, ...searchTerm];
-      return this._runTask(
-        {
-          commands,
-          format: "utf-8",
-          parser(stdOut) {
-            return parseGrep(stdOut);
-          }
-        },
-        then
-      );
-    }
-  };
-}
-var disallowedOptions;
-var Query;
-var _a3;
-var GrepQuery;
-var init_grep = __esm({
-  "src/lib/tasks/grep.ts"() {
-    "use strict";
-    init_utils();
-    init_task();
-    disallowedOptions = ["-h"];
-    Query = Symbol("grepQuery");
-    GrepQuery = class {
-      constructor() {
-        this[_a3] = [];
-      }
-      *[(_a3 = Query, Symbol.iterator)]() {
-        for (const query of this[Query]) {
-          yield query;
-        }
-      }
-      and(...and) {
-        and.length && this[Query].push("--and", "(", ...prefixedArray(and, "-e"), ")");
-        return this;
-      }
-      param(...param) {
-        this[Query].push(...prefixedArray(param, "-e"));
-        return this;
-      }
-    };
-  }
-});
-var reset_exports = {};
-__export2(reset_exports, {
-  ResetMode: () => ResetMode,
-  getResetMode: () => getResetMode,
-  resetTask: () => resetTask
-});
-function resetTask(mode2, customArgs) {
-  const commands = ["reset"];
-  if (isValidResetMode(mode2)) {
-    commands.push(`--${mode2}`);
-  }
-  commands.push(...customArgs);
-  return straightThroughStringTask(commands);
-}
-function getResetMode(mode2) {
-  if (isValidResetMode(mode2)) {
-    return mode2;
-  }
-  switch (typeof mode2) {
-    case "string":
-    case "undefined":
-      return "soft";
-  }
-  return;
-}
-function isValidResetMode(mode2) {
-  return typeof mode2 === "string" && validResetModes.includes(mode2);
-}
-var ResetMode;
-var validResetModes;
-var init_reset = __esm({
-  "src/lib/tasks/reset.ts"() {
-    "use strict";
-    init_utils();
-    init_task();
-    ResetMode = /* @__PURE__ */ ((ResetMode2) => {
-      ResetMode2["MIXED"] = "mixed";
-      ResetMode2["SOFT"] = "soft";
-      ResetMode2["HARD"] = "hard";
-      ResetMode2["MERGE"] = "merge";
-      ResetMode2["KEEP"] = "keep";
-      return ResetMode2;
-    })(ResetMode || {});
-    validResetModes = asStringArray(Object.values(ResetMode));
-  }
-});
-function createLog() {
-  return (0, import_debug.default)("simple-git");
-}
-function prefixedLogger(to, prefix, forward) {
-  if (!prefix || !String(prefix).replace(/\s*/, "")) {
-    return !forward ? to : (message, ...args) => {
-      to(message, ...args);
-      forward(message, ...args);
-    };
-  }
-  return (message, ...args) => {
-    to(`%s ${message}`, prefix, ...args);
-    if (forward) {
-      forward(message, ...args);
-    }
-  };
-}
-function childLoggerName(name24, childDebugger, { namespace: parentNamespace }) {
-  if (typeof name24 === "string") {
-    return name24;
-  }
-  const childNamespace = childDebugger && childDebugger.namespace || "";
-  if (childNamespace.startsWith(parentNamespace)) {
-    return childNamespace.substr(parentNamespace.length + 1);
-  }
-  return childNamespace || parentNamespace;
-}
-function createLogger2(label, verbose, initialStep, infoDebugger = createLog()) {
-  const labelPrefix = label && `[${label}]` || "";
-  const spawned = [];
-  const debugDebugger = typeof verbose === "string" ? infoDebugger.extend(verbose) : verbose;
-  const key = childLoggerName(filterType(verbose, filterString), debugDebugger, infoDebugger);
-  return step(initialStep);
-  function sibling(name24, initial) {
-    return append(
-      spawned,
-      createLogger2(label, key.replace(/^[^:]+/, name24), initial, infoDebugger)
-    );
-  }
-  function step(phase) {
-    const stepPrefix = phase && `[${phase}]` || "";
-    const debug22 = debugDebugger && prefixedLogger(debugDebugger, stepPrefix) || NOOP;
-    const info2 = prefixedLogger(infoDebugger, `${labelPrefix} ${stepPrefix}`, debug22);
-    return Object.assign(debugDebugger ? debug22 : info2, {
-      label,
-      sibling,
-      info: info2,
-      step
-    });
-  }
-}
-var init_git_logger = __esm({
-  "src/lib/git-logger.ts"() {
-    "use strict";
-    init_utils();
-    import_debug.default.formatters.L = (value) => String(filterHasLength(value) ? value.length : "-");
-    import_debug.default.formatters.B = (value) => {
-      if (Buffer.isBuffer(value)) {
-        return value.toString("utf8");
-      }
-      return objectToString(value);
-    };
-  }
-});
-var TasksPendingQueue;
-var init_tasks_pending_queue = __esm({
-  "src/lib/runners/tasks-pending-queue.ts"() {
-    "use strict";
-    init_git_error();
-    init_git_logger();
-    TasksPendingQueue = class _TasksPendingQueue {
-      constructor(logLabel = "GitExecutor") {
-        this.logLabel = logLabel;
-        this._queue = /* @__PURE__ */ new Map();
-      }
-      withProgress(task) {
-        return this._queue.get(task);
-      }
-      createProgress(task) {
-        const name24 = _TasksPendingQueue.getName(task.commands[0]);
-        const logger = createLogger2(this.logLabel, name24);
-        return {
-          task,
-          logger,
-          name: name24
-        };
-      }
-      push(task) {
-        const progress = this.createProgress(task);
-        progress.logger("Adding task to the queue, commands = %o", task.commands);
-        this._queue.set(task, progress);
-        return progress;
-      }
-      fatal(err) {
-        for (const [task, { logger }] of Array.from(this._queue.entries())) {
-          if (task === err.task) {
-            logger.info(`Failed %o`, err);
-            logger(
-              `Fatal exception, any as-yet un-started tasks run through this executor will not be attempted`
-            );
-          } else {
-            logger.info(
-              `A fatal exception occurred in a previous task, the queue has been purged: %o`,
-              err.message
-            );
-          }
-          this.complete(task);
-        }
-        if (this._queue.size !== 0) {
-          throw new Error(`Queue size should be zero after fatal: ${this._queue.size}`);
-        }
-      }
-      complete(task) {
-        const progress = this.withProgress(task);
-        if (progress) {
-          this._queue.delete(task);
-        }
-      }
-      attempt(task) {
-        const progress = this.withProgress(task);
-        if (!progress) {
-          throw new GitError(void 0, "TasksPendingQueue: attempt called for an unknown task");
-        }
-        progress.logger("Starting task");
-        return progress;
-      }
-      static getName(name24 = "empty") {
-        return `task:${name24}:${++_TasksPendingQueue.counter}`;
-      }
-      static {
-        this.counter = 0;
-      }
-    };
-  }
-});
-function pluginContext(task, commands) {
-  return {
-    method: first(task.commands) || "",
-    commands
-  };
-}
-function onErrorReceived(target, logger) {
-  return (err) => {
-    logger(`[ERROR] child process exception %o`, err);
-    target.push(Buffer.from(String(err.stack), "ascii"));
-  };
-}
-function onDataReceived(target, name24, logger, output2) {
-  return (buffer) => {
-    logger(`%s received %L bytes`, name24, buffer);
-    output2(`%B`, buffer);
-    target.push(buffer);
-  };
-}
-var GitExecutorChain;
-var init_git_executor_chain = __esm({
-  "src/lib/runners/git-executor-chain.ts"() {
-    "use strict";
-    init_git_error();
-    init_task();
-    init_utils();
-    init_tasks_pending_queue();
-    GitExecutorChain = class {
-      constructor(_executor, _scheduler, _plugins) {
-        this._executor = _executor;
-        this._scheduler = _scheduler;
-        this._plugins = _plugins;
-        this._chain = Promise.resolve();
-        this._queue = new TasksPendingQueue();
-      }
-      get cwd() {
-        return this._cwd || this._executor.cwd;
-      }
-      set cwd(cwd) {
-        this._cwd = cwd;
-      }
-      get env() {
-        return this._executor.env;
-      }
-      get outputHandler() {
-        return this._executor.outputHandler;
-      }
-      chain() {
-        return this;
-      }
-      push(task) {
-        this._queue.push(task);
-        return this._chain = this._chain.then(() => this.attemptTask(task));
-      }
-      async attemptTask(task) {
-        const onScheduleComplete = await this._scheduler.next();
-        const onQueueComplete = () => this._queue.complete(task);
-        try {
-          const { logger } = this._queue.attempt(task);
-          return await (isEmptyTask(task) ? this.attemptEmptyTask(task, logger) : this.attemptRemoteTask(task, logger));
-        } catch (e) {
-          throw this.onFatalException(task, e);
-        } finally {
-          onQueueComplete();
-          onScheduleComplete();
-        }
-      }
-      onFatalException(task, e) {
-        const gitError = e instanceof GitError ? Object.assign(e, { task }) : new GitError(task, e && String(e));
-        this._chain = Promise.resolve();
-        this._queue.fatal(gitError);
-        return gitError;
-      }
-      async attemptRemoteTask(task, logger) {
-        const binary = this._plugins.exec("spawn.binary", "", pluginContext(task, task.commands));
-        const args = this._plugins.exec("spawn.args", [...task.commands], {
-          ...pluginContext(task, task.commands),
-          env: { ...this.env }
-        });
-        const raw = await this.gitResponse(
-          task,
-          binary,
-          args,
-          this.outputHandler,
-          logger.step("SPAWN")
-        );
-        const outputStreams = await this.handleTaskData(task, args, raw, logger.step("HANDLE"));
-        logger(`passing response to task's parser as a %s`, task.format);
-        if (isBufferTask(task)) {
-          return callTaskParser(task.parser, outputStreams);
-        }
-        return callTaskParser(task.parser, outputStreams.asStrings());
-      }
-      async attemptEmptyTask(task, logger) {
-        logger(`empty task bypassing child process to call to task's parser`);
-        return task.parser(this);
-      }
-      handleTaskData(task, args, result, logger) {
-        const { exitCode, rejection, stdOut, stdErr } = result;
-        return new Promise((done, fail) => {
-          logger(`Preparing to handle process response exitCode=%d stdOut=`, exitCode);
-          const { error: error63 } = this._plugins.exec(
-            "task.error",
-            { error: rejection },
-            {
-              ...pluginContext(task, args),
-              ...result
-            }
-          );
-          if (error63 && task.onError) {
-            logger.info(`exitCode=%s handling with custom error handler`);
-            return task.onError(
-              result,
-              error63,
-              (newStdOut) => {
-                logger.info(`custom error handler treated as success`);
-                logger(`custom error returned a %s`, objectToString(newStdOut));
-                done(
-                  new GitOutputStreams(
-                    Array.isArray(newStdOut) ? Buffer.concat(newStdOut) : newStdOut,
-                    Buffer.concat(stdErr)
-                  )
-                );
-              },
-              fail
-            );
-          }
-          if (error63) {
-            logger.info(
-              `handling as error: exitCode=%s stdErr=%s rejection=%o`,
-              exitCode,
-              stdErr.length,
-              rejection
-            );
-            return fail(error63);
-          }
-          logger.info(`retrieving task output complete`);
-          done(new GitOutputStreams(Buffer.concat(stdOut), Buffer.concat(stdErr)));
-        });
-      }
-      async gitResponse(task, command, args, outputHandler, logger) {
-        const outputLogger = logger.sibling("output");
-        const spawnOptions = this._plugins.exec(
-          "spawn.options",
-          {
-            cwd: this.cwd,
-            env: this.env,
-            windowsHide: true
-          },
-          pluginContext(task, task.commands)
-        );
-        return new Promise((done) => {
-          const stdOut = [];
-          const stdErr = [];
-          logger.info(`%s %o`, command, args);
-          logger("%O", spawnOptions);
-          let rejection = this._beforeSpawn(task, args);
-          if (rejection) {
-            return done({
-              stdOut,
-              stdErr,
-              exitCode: 9901,
-              rejection
-            });
-          }
-          this._plugins.exec("spawn.before", void 0, {
-            ...pluginContext(task, args),
-            kill(reason) {
-              rejection = reason || rejection;
-            }
-          });
-          const spawned = spawn(command, args, spawnOptions);
-          spawned.stdout.on(
-            "data",
-            onDataReceived(stdOut, "stdOut", logger, outputLogger.step("stdOut"))
-          );
-          spawned.stderr.on(
-            "data",
-            onDataReceived(stdErr, "stdErr", logger, outputLogger.step("stdErr"))
-          );
-          spawned.on("error", onErrorReceived(stdErr, logger));
-          if (outputHandler) {
-            logger(`Passing child process stdOut/stdErr to custom outputHandler`);
-            outputHandler(command, spawned.stdout, spawned.stderr, [...args]);
-          }
-          this._plugins.exec("spawn.after", void 0, {
-            ...pluginContext(task, args),
-            spawned,
-            close(exitCode, reason) {
-              done({
-                stdOut,
-                stdErr,
-                exitCode,
-                rejection: rejection || reason
-              });
-            },
-            kill(reason) {
-              if (spawned.killed) {
-                return;
-              }
-              rejection = reason;
-              spawned.kill("SIGINT");
-            }
-          });
-        });
-      }
-      _beforeSpawn(task, args) {
-        let rejection;
-        this._plugins.exec("spawn.before", void 0, {
-          ...pluginContext(task, args),
-          kill(reason) {
-            rejection = reason || rejection;
-          }
-        });
-        return rejection;
-      }
-    };
-  }
-});
-var git_executor_exports = {};
-__export2(git_executor_exports, {
-  GitExecutor: () => GitExecutor
-});
-var GitExecutor;
-var init_git_executor = __esm({
-  "src/lib/runners/git-executor.ts"() {
-    "use strict";
-    init_git_executor_chain();
-    GitExecutor = class {
-      constructor(cwd, _scheduler, _plugins) {
-        this.cwd = cwd;
-        this._scheduler = _scheduler;
-        this._plugins = _plugins;
-        this._chain = new GitExecutorChain(this, this._scheduler, this._plugins);
-      }
-      chain() {
-        return new GitExecutorChain(this, this._scheduler, this._plugins);
-      }
-      push(task) {
-        return this._chain.push(task);
-      }
-    };
-  }
-});
-function taskCallback(task, response, callback = NOOP) {
-  const onSuccess = (data) => {
-    callback(null, data);
-  };
-  const onError2 = (err) => {
-    if (err?.task === task) {
-      callback(
-        err instanceof GitResponseError ? addDeprecationNoticeToError(err) : err,
-        void 0
-      );
-    }
-  };
-  response.then(onSuccess, onError2);
-}
-function addDeprecationNoticeToError(err) {
-  let log = (name24) => {
-    console.warn(
-      `simple-git deprecation notice: accessing GitResponseError.${name24} should be GitResponseError.git.${name24}, this will no longer be available in version 3`
-    );
-    log = NOOP;
-  };
-  return Object.create(err, Object.getOwnPropertyNames(err.git).reduce(descriptorReducer, {}));
-  function descriptorReducer(all, name24) {
-    if (name24 in err) {
-      return all;
-    }
-    all[name24] = {
-      enumerable: false,
-      configurable: false,
-      get() {
-        log(name24);
-        return err.git[name24];
-      }
-    };
-    return all;
-  }
-}
-var init_task_callback = __esm({
-  "src/lib/task-callback.ts"() {
-    "use strict";
-    init_git_response_error();
-    init_utils();
-  }
-});
-function changeWorkingDirectoryTask(directory, root) {
-  return adhocExecTask((instance) => {
-    if (!folderExists(directory)) {
-      throw new Error(`Git.cwd: cannot change to non-directory "${directory}"`);
-    }
-    return (root || instance).cwd = directory;
-  });
-}
-var init_change_working_directory = __esm({
-  "src/lib/tasks/change-working-directory.ts"() {
-    "use strict";
-    init_utils();
-    init_task();
-  }
-});
-function checkoutTask(args) {
-  const commands = ["checkout", ...args];
-  if (commands[1] === "-b" && commands.includes("-B")) {
-    commands[1] = remove(commands, "-B");
-  }
-  return straightThroughStringTask(commands);
-}
-function checkout_default() {
-  return {
-    checkout() {
-      return this._runTask(
-        checkoutTask(getTrailingOptions(arguments, 1)),
-        trailingFunctionArgument(arguments)
-      );
-    },
-    checkoutBranch(branchName2, startPoint) {
-      return this._runTask(
-        checkoutTask(["-b", branchName2, startPoint, ...getTrailingOptions(arguments)]),
-        trailingFunctionArgument(arguments)
-      );
-    },
-    checkoutLocalBranch(branchName2) {
-      return this._runTask(
-        checkoutTask(["-b", branchName2, ...getTrailingOptions(arguments)]),
-        trailingFunctionArgument(arguments)
-      );
-    }
-  };
-}
-var init_checkout = __esm({
-  "src/lib/tasks/checkout.ts"() {
-    "use strict";
-    init_utils();
-    init_task();
-  }
-});
-function countObjectsResponse() {
-  return {
-    count: 0,
-    garbage: 0,
-    inPack: 0,
-    packs: 0,
-    prunePackable: 0,
-    size: 0,
-    sizeGarbage: 0,
-    sizePack: 0
-  };
-}
-function count_objects_default() {
-  return {
-    countObjects() {
-      return this._runTask({
-        commands: ["count-objects", "--verbose"],
-        format: "utf-8",
-        parser(stdOut) {
-          return parseStringResponse(countObjectsResponse(), [parser2], stdOut);
-        }
-      });
-    }
-  };
-}
-var parser2;
-var init_count_objects = __esm({
-  "src/lib/tasks/count-objects.ts"() {
-    "use strict";
-    init_utils();
-    parser2 = new LineParser(
-      /([a-z-]+): (\d+)$/,
-      (result, [key, value]) => {
-        const property = asCamelCase(key);
-        if (Object.hasOwn(result, property)) {
-          result[property] = asNumber(value);
-        }
-      }
-    );
-  }
-});
-function parseCommitResult(stdOut) {
-  const result = {
-    author: null,
-    branch: "",
-    commit: "",
-    root: false,
-    summary: {
-      changes: 0,
-      insertions: 0,
-      deletions: 0
-    }
-  };
-  return parseStringResponse(result, parsers, stdOut);
-}
-var parsers;
-var init_parse_commit = __esm({
-  "src/lib/parsers/parse-commit.ts"() {
-    "use strict";
-    init_utils();
-    parsers = [
-      new LineParser(/^\[([^\s]+)( \([^)]+\))? ([^\]]+)/, (result, [branch, root, commit]) => {
-        result.branch = branch;
-        result.commit = commit;
-        result.root = !!root;
-      }),
-      new LineParser(/\s*Author:\s(.+)/i, (result, [author]) => {
-        const parts = author.split("<");
-        const email3 = parts.pop();
-        if (!email3 || !email3.includes("@")) {
-          return;
-        }
-        result.author = {
-          email: email3.substr(0, email3.length - 1),
-          name: parts.join("<").trim()
-        };
-      }),
-      new LineParser(
-        /(\d+)[^,]*(?:,\s*(\d+)[^,]*)(?:,\s*(\d+))/g,
-        (result, [changes, insertions, deletions]) => {
-          result.summary.changes = parseInt(changes, 10) || 0;
-          result.summary.insertions = parseInt(insertions, 10) || 0;
-          result.summary.deletions = parseInt(deletions, 10) || 0;
-        }
-      ),
-      new LineParser(
-        /^(\d+)[^,]*(?:,\s*(\d+)[^(]+\(([+-]))?/,
-        (result, [changes, lines, direction]) => {
-          result.summary.changes = parseInt(changes, 10) || 0;
-          const count2 = parseInt(lines, 10) || 0;
-          if (direction === "-") {
-            result.summary.deletions = count2;
-          } else if (direction === "+") {
-            result.summary.insertions = count2;
-          }
-        }
-      )
-    ];
-  }
-});
-function commitTask(message, files, customArgs) {
-  const commands = [
-    "-c",
-    "core.abbrev=40",
-    "commit",
-    ...prefixedArray(message, "-m"),
-    ...files,
-    ...customArgs
-  ];
-  return {
-    commands,
-    format: "utf-8",
-    parser: parseCommitResult
-  };
-}
-function commit_default() {
-  return {
-    commit(message, ...rest) {
-      const next = trailingFunctionArgument(arguments);
-      const task = rejectDeprecatedSignatures(message) || commitTask(
-        asArray(message),
-        asArray(filterType(rest[0], filterStringOrStringArray, [])),
-        [
-          ...asStringArray(filterType(rest[1], filterArray, [])),
-          ...getTrailingOptions(arguments, 0, true)
-        ]
-      );
-      return this._runTask(task, next);
-    }
-  };
-  function rejectDeprecatedSignatures(message) {
-    return !filterStringOrStringArray(message) && configurationErrorTask(
-      `git.commit: requires the commit message to be supplied as a string/string[]`
-    );
-  }
-}
-var init_commit = __esm({
-  "src/lib/tasks/commit.ts"() {
-    "use strict";
-    init_parse_commit();
-    init_utils();
-    init_task();
-  }
-});
-function first_commit_default() {
-  return {
-    firstCommit() {
-      return this._runTask(
-        straightThroughStringTask(["rev-list", "--max-parents=0", "HEAD"], true),
-        trailingFunctionArgument(arguments)
-      );
-    }
-  };
-}
-var init_first_commit = __esm({
-  "src/lib/tasks/first-commit.ts"() {
-    "use strict";
-    init_utils();
-    init_task();
-  }
-});
-function hashObjectTask(filePath, write) {
-  const commands = ["hash-object", filePath];
-  if (write) {
-    commands.push("-w");
-  }
-  return straightThroughStringTask(commands, true);
-}
-var init_hash_object = __esm({
-  "src/lib/tasks/hash-object.ts"() {
-    "use strict";
-    init_task();
-  }
-});
-function parseInit(bare, path19, text3) {
-  const response = String(text3).trim();
-  let result;
-  if (result = initResponseRegex.exec(response)) {
-    return new InitSummary(bare, path19, false, result[1]);
-  }
-  if (result = reInitResponseRegex.exec(response)) {
-    return new InitSummary(bare, path19, true, result[1]);
-  }
-  let gitDir = "";
-  const tokens = response.split(" ");
-  while (tokens.length) {
-    const token = tokens.shift();
-    if (token === "in") {
-      gitDir = tokens.join(" ");
-      break;
-    }
-  }
-  return new InitSummary(bare, path19, /^re/i.test(response), gitDir);
-}
-var InitSummary;
-var initResponseRegex;
-var reInitResponseRegex;
-var init_InitSummary = __esm({
-  "src/lib/responses/InitSummary.ts"() {
-    "use strict";
-    InitSummary = class {
-      constructor(bare, path19, existing, gitDir) {
-        this.bare = bare;
-        this.path = path19;
-        this.existing = existing;
-        this.gitDir = gitDir;
-      }
-    };
-    initResponseRegex = /^Init.+ repository in (.+)$/;
-    reInitResponseRegex = /^Rein.+ in (.+)$/;
-  }
-});
-function hasBareCommand(command) {
-  return command.includes(bareCommand);
-}
-function initTask(bare = false, path19, customArgs) {
-  const commands = ["init", ...customArgs];
-  if (bare && !hasBareCommand(commands)) {
-    commands.splice(1, 0, bareCommand);
-  }
-  return {
-    commands,
-    format: "utf-8",
-    parser(text3) {
-      return parseInit(commands.includes("--bare"), path19, text3);
-    }
-  };
-}
-var bareCommand;
-var init_init = __esm({
-  "src/lib/tasks/init.ts"() {
-    "use strict";
-    init_InitSummary();
-    bareCommand = "--bare";
-  }
-});
-function logFormatFromCommand(customArgs) {
-  for (let i2 = 0; i2 < customArgs.length; i2++) {
-    const format = logFormatRegex.exec(customArgs[i2]);
-    if (format) {
-      return `--${format[1]}`;
-    }
-  }
-  return "";
-}
-function isLogFormat(customArg) {
-  return logFormatRegex.test(customArg);
-}
-var logFormatRegex;
-var init_log_format = __esm({
-  "src/lib/args/log-format.ts"() {
-    "use strict";
-    logFormatRegex = /^--(stat|numstat|name-only|name-status)(=|$)/;
-  }
-});
-var DiffSummary;
-var init_DiffSummary = __esm({
-  "src/lib/responses/DiffSummary.ts"() {
-    "use strict";
-    DiffSummary = class {
-      constructor() {
-        this.changed = 0;
-        this.deletions = 0;
-        this.insertions = 0;
-        this.files = [];
-      }
-    };
-  }
-});
-function getDiffParser(format = "") {
-  const parser4 = diffSummaryParsers[format];
-  return (stdOut) => parseStringResponse(new DiffSummary(), parser4, stdOut, false);
-}
-var statParser;
-var numStatParser;
-var nameOnlyParser;
-var nameStatusParser;
-var diffSummaryParsers;
-var init_parse_diff_summary = __esm({
-  "src/lib/parsers/parse-diff-summary.ts"() {
-    "use strict";
-    init_log_format();
-    init_DiffSummary();
-    init_diff_name_status();
-    init_utils();
-    statParser = [
-      new LineParser(
-        /^(.+)\s+\|\s+(\d+)(\s+[+\-]+)?$/,
-        (result, [file2, changes, alterations = ""]) => {
-          result.files.push({
-            file: file2.trim(),
-            changes: asNumber(changes),
-            insertions: alterations.replace(/[^+]/g, "").length,
-            deletions: alterations.replace(/[^-]/g, "").length,
-            binary: false
-          });
-        }
-      ),
-      new LineParser(
-        /^(.+) \|\s+Bin ([0-9.]+) -> ([0-9.]+) ([a-z]+)/,
-        (result, [file2, before, after]) => {
-          result.files.push({
-            file: file2.trim(),
-            before: asNumber(before),
-            after: asNumber(after),
-            binary: true
-          });
-        }
-      ),
-      new LineParser(
-        /(\d+) files? changed\s*((?:, \d+ [^,]+){0,2})/,
-        (result, [changed, summary2]) => {
-          const inserted = /(\d+) i/.exec(summary2);
-          const deleted = /(\d+) d/.exec(summary2);
-          result.changed = asNumber(changed);
-          result.insertions = asNumber(inserted?.[1]);
-          result.deletions = asNumber(deleted?.[1]);
-        }
-      )
-    ];
-    numStatParser = [
-      new LineParser(
-        /(\d+)\t(\d+)\t(.+)$/,
-        (result, [changesInsert, changesDelete, file2]) => {
-          const insertions = asNumber(changesInsert);
-          const deletions = asNumber(changesDelete);
-          result.changed++;
-          result.insertions += insertions;
-          result.deletions += deletions;
-          result.files.push({
-            file: file2,
-            changes: insertions + deletions,
-            insertions,
-            deletions,
-            binary: false
-          });
-        }
-      ),
-      new LineParser(/-\t-\t(.+)$/, (result, [file2]) => {
-        result.changed++;
-        result.files.push({
-          file: file2,
-          after: 0,
-          before: 0,
-          binary: true
-        });
-      })
-    ];
-    nameOnlyParser = [
-      new LineParser(/(.+)$/, (result, [file2]) => {
-        result.changed++;
-        result.files.push({
-          file: file2,
-          changes: 0,
-          insertions: 0,
-          deletions: 0,
-          binary: false
-        });
-      })
-    ];
-    nameStatusParser = [
-      new LineParser(
-        /([ACDMRTUXB])([0-9]{0,3})\t(.[^\t]*)(\t(.[^\t]*))?$/,
-        (result, [status, similarity, from, _to, to]) => {
-          result.changed++;
-          result.files.push({
-            file: to ?? from,
-            changes: 0,
-            insertions: 0,
-            deletions: 0,
-            binary: false,
-            status: orVoid(isDiffNameStatus(status) && status),
-            from: orVoid(!!to && from !== to && from),
-            similarity: asNumber(similarity)
-          });
-        }
-      )
-    ];
-    diffSummaryParsers = {
-      [
-        ""
-        /* NONE */
-      ]: statParser,
-      [
-        "--stat"
-        /* STAT */
-      ]: statParser,
-      [
-        "--numstat"
-        /* NUM_STAT */
-      ]: numStatParser,
-      [
-        "--name-status"
-        /* NAME_STATUS */
-      ]: nameStatusParser,
-      [
-        "--name-only"
-        /* NAME_ONLY */
-      ]: nameOnlyParser
-    };
-  }
-});
-function lineBuilder(tokens, fields) {
-  return fields.reduce(
-    (line, field, index) => {
-      line[field] = tokens[index] || "";
-      return line;
-    },
-    /* @__PURE__ */ Object.create({ diff: null })
-  );
-}
-function createListLogSummaryParser(splitter = SPLITTER, fields = defaultFieldNames, logFormat = "") {
-  const parseDiffResult = getDiffParser(logFormat);
-  return function(stdOut) {
-    const all = toLinesWithContent(
-      stdOut.trim(),
-      false,
-      START_BOUNDARY
-    ).map(function(item) {
-      const lineDetail = item.split(COMMIT_BOUNDARY);
-      const listLogLine = lineBuilder(lineDetail[0].split(splitter), fields);
-      if (lineDetail.length > 1 && !!lineDetail[1].trim()) {
-        listLogLine.diff = parseDiffResult(lineDetail[1]);
-      }
-      return listLogLine;
-    });
-    return {
-      all,
-      latest: all.length && all[0] || null,
-      total: all.length
-    };
-  };
-}
-var START_BOUNDARY;
-var COMMIT_BOUNDARY;
-var SPLITTER;
-var defaultFieldNames;
-var init_parse_list_log_summary = __esm({
-  "src/lib/parsers/parse-list-log-summary.ts"() {
-    "use strict";
-    init_utils();
-    init_parse_diff_summary();
-    init_log_format();
-    START_BOUNDARY = "òòòòòò ";
-    COMMIT_BOUNDARY = " òò";
-    SPLITTER = " ò ";
-    defaultFieldNames = ["hash", "date", "message", "refs", "author_name", "author_email"];
-  }
-});
-var diff_exports = {};
-__export2(diff_exports, {
-  diffSummaryTask: () => diffSummaryTask,
-  validateLogFormatConfig: () => validateLogFormatConfig
-});
-function diffSummaryTask(customArgs) {
-  let logFormat = logFormatFromCommand(customArgs);
-  const commands = ["diff"];
-  if (logFormat === "") {
-    logFormat = "--stat";
-    commands.push("--stat=4096");
-  }
-  commands.push(...customArgs);
-  return validateLogFormatConfig(commands) || {
-    commands,
-    format: "utf-8",
-    parser: getDiffParser(logFormat)
-  };
-}
-function validateLogFormatConfig(customArgs) {
-  const flags = customArgs.filter(isLogFormat);
-  if (flags.length > 1) {
-    return configurationErrorTask(
-      `Summary flags are mutually exclusive - pick one of ${flags.join(",")}`
-    );
-  }
-  if (flags.length && customArgs.includes("-z")) {
-    return configurationErrorTask(
-      `Summary flag ${flags} parsing is not compatible with null termination option '-z'`
-    );
-  }
-}
-var init_diff = __esm({
-  "src/lib/tasks/diff.ts"() {
-    "use strict";
-    init_log_format();
-    init_parse_diff_summary();
-    init_task();
-  }
-});
-function prettyFormat(format, splitter) {
-  const fields = [];
-  const formatStr = [];
-  Object.keys(format).forEach((field) => {
-    fields.push(field);
-    formatStr.push(String(format[field]));
-  });
-  return [fields, formatStr.join(splitter)];
-}
-function userOptions(input2) {
-  return Object.keys(input2).reduce((out, key) => {
-    if (!(key in excludeOptions)) {
-      out[key] = input2[key];
-    }
-    return out;
-  }, {});
-}
-function parseLogOptions(opt = {}, customArgs = []) {
-  const splitter = filterType(opt.splitter, filterString, SPLITTER);
-  const format = filterPlainObject(opt.format) ? opt.format : {
-    hash: "%H",
-    date: opt.strictDate === false ? "%ai" : "%aI",
-    message: "%s",
-    refs: "%D",
-    body: opt.multiLine ? "%B" : "%b",
-    author_name: opt.mailMap !== false ? "%aN" : "%an",
-    author_email: opt.mailMap !== false ? "%aE" : "%ae"
-  };
-  const [fields, formatStr] = prettyFormat(format, splitter);
-  const suffix = [];
-  const command = [
-    `--pretty=format:${START_BOUNDARY}${formatStr}${COMMIT_BOUNDARY}`,
-    ...customArgs
-  ];
-  const maxCount = opt.n || opt["max-count"] || opt.maxCount;
-  if (maxCount) {
-    command.push(`--max-count=${maxCount}`);
-  }
-  if (opt.from || opt.to) {
-    const rangeOperator = opt.symmetric !== false ? "..." : "..";
-    suffix.push(`${opt.from || ""}${rangeOperator}${opt.to || ""}`);
-  }
-  if (filterString(opt.file)) {
-    command.push("--follow", c(opt.file));
-  }
-  appendTaskOptions(userOptions(opt), command);
-  return {
-    fields,
-    splitter,
-    commands: [...command, ...suffix]
-  };
-}
-function logTask(splitter, fields, customArgs) {
-  const parser4 = createListLogSummaryParser(splitter, fields, logFormatFromCommand(customArgs));
-  return {
-    commands: ["log", ...customArgs],
-    format: "utf-8",
-    parser: parser4
-  };
-}
-function log_default() {
-  return {
-    log(...rest) {
-      const next = trailingFunctionArgument(arguments);
-      const options = parseLogOptions(
-        trailingOptionsArgument(arguments),
-        asStringArray(filterType(arguments[0], filterArray, []))
-      );
-      const task = rejectDeprecatedSignatures(...rest) || validateLogFormatConfig(options.commands) || createLogTask(options);
-      return this._runTask(task, next);
-    }
-  };
-  function createLogTask(options) {
-    return logTask(options.splitter, options.fields, options.commands);
-  }
-  function rejectDeprecatedSignatures(from, to) {
-    return filterString(from) && filterString(to) && configurationErrorTask(
-      `git.log(string, string) should be replaced with git.log({ from: string, to: string })`
-    );
-  }
-}
-var excludeOptions;
-var init_log = __esm({
-  "src/lib/tasks/log.ts"() {
-    "use strict";
-    init_log_format();
-    init_parse_list_log_summary();
-    init_utils();
-    init_task();
-    init_diff();
-    excludeOptions = /* @__PURE__ */ ((excludeOptions2) => {
-      excludeOptions2[excludeOptions2["--pretty"] = 0] = "--pretty";
-      excludeOptions2[excludeOptions2["max-count"] = 1] = "max-count";
-      excludeOptions2[excludeOptions2["maxCount"] = 2] = "maxCount";
-      excludeOptions2[excludeOptions2["n"] = 3] = "n";
-      excludeOptions2[excludeOptions2["file"] = 4] = "file";
-      excludeOptions2[excludeOptions2["format"] = 5] = "format";
-      excludeOptions2[excludeOptions2["from"] = 6] = "from";
-      excludeOptions2[excludeOptions2["to"] = 7] = "to";
-      excludeOptions2[excludeOptions2["splitter"] = 8] = "splitter";
-      excludeOptions2[excludeOptions2["symmetric"] = 9] = "symmetric";
-      excludeOptions2[excludeOptions2["mailMap"] = 10] = "mailMap";
-      excludeOptions2[excludeOptions2["multiLine"] = 11] = "multiLine";
-      excludeOptions2[excludeOptions2["strictDate"] = 12] = "strictDate";
-      return excludeOptions2;
-    })(excludeOptions || {});
-  }
-});
-var MergeSummaryConflict;
-var MergeSummaryDetail;
-var init_MergeSummary = __esm({
-  "src/lib/responses/MergeSummary.ts"() {
-    "use strict";
-    MergeSummaryConflict = class {
-      constructor(reason, file2 = null, meta3) {
-        this.reason = reason;
-        this.file = file2;
-        this.meta = meta3;
-      }
-      toString() {
-        return `${this.file}:${this.reason}`;
-      }
-    };
-    MergeSummaryDetail = class {
-      constructor() {
-        this.conflicts = [];
-        this.merges = [];
-        this.result = "success";
-      }
-      get failed() {
-        return this.conflicts.length > 0;
-      }
-      get reason() {
-        return this.result;
-      }
-      toString() {
-        if (this.conflicts.length) {
-          return `CONFLICTS: ${this.conflicts.join(", ")}`;
-        }
-        return "OK";
-      }
-    };
-  }
-});
-var PullSummary;
-var PullFailedSummary;
-var init_PullSummary = __esm({
-  "src/lib/responses/PullSummary.ts"() {
-    "use strict";
-    PullSummary = class {
-      constructor() {
-        this.remoteMessages = {
-          all: []
-        };
-        this.created = [];
-        this.deleted = [];
-        this.files = [];
-        this.deletions = {};
-        this.insertions = {};
-        this.summary = {
-          changes: 0,
-          deletions: 0,
-          insertions: 0
-        };
-      }
-    };
-    PullFailedSummary = class {
-      constructor() {
-        this.remote = "";
-        this.hash = {
-          local: "",
-          remote: ""
-        };
-        this.branch = {
-          local: "",
-          remote: ""
-        };
-        this.message = "";
-      }
-      toString() {
-        return this.message;
-      }
-    };
-  }
-});
-function objectEnumerationResult(remoteMessages) {
-  return remoteMessages.objects = remoteMessages.objects || {
-    compressing: 0,
-    counting: 0,
-    enumerating: 0,
-    packReused: 0,
-    reused: { count: 0, delta: 0 },
-    total: { count: 0, delta: 0 }
-  };
-}
-function asObjectCount(source) {
-  const count2 = /^\s*(\d+)/.exec(source);
-  const delta2 = /delta (\d+)/i.exec(source);
-  return {
-    count: asNumber(count2 && count2[1] || "0"),
-    delta: asNumber(delta2 && delta2[1] || "0")
-  };
-}
-var remoteMessagesObjectParsers;
-var init_parse_remote_objects = __esm({
-  "src/lib/parsers/parse-remote-objects.ts"() {
-    "use strict";
-    init_utils();
-    remoteMessagesObjectParsers = [
-      new RemoteLineParser(
-        /^remote:\s*(enumerating|counting|compressing) objects: (\d+),/i,
-        (result, [action, count2]) => {
-          const key = action.toLowerCase();
-          const enumeration = objectEnumerationResult(result.remoteMessages);
-          Object.assign(enumeration, { [key]: asNumber(count2) });
-        }
-      ),
-      new RemoteLineParser(
-        /^remote:\s*(enumerating|counting|compressing) objects: \d+% \(\d+\/(\d+)\),/i,
-        (result, [action, count2]) => {
-          const key = action.toLowerCase();
-          const enumeration = objectEnumerationResult(result.remoteMessages);
-          Object.assign(enumeration, { [key]: asNumber(count2) });
-        }
-      ),
-      new RemoteLineParser(
-        /total ([^,]+), reused ([^,]+), pack-reused (\d+)/i,
-        (result, [total, reused, packReused]) => {
-          const objects = objectEnumerationResult(result.remoteMessages);
-          objects.total = asObjectCount(total);
-          objects.reused = asObjectCount(reused);
-          objects.packReused = asNumber(packReused);
-        }
-      )
-    ];
-  }
-});
-function parseRemoteMessages(_stdOut, stdErr) {
-  return parseStringResponse({ remoteMessages: new RemoteMessageSummary() }, parsers2, stdErr);
-}
-var parsers2;
-var RemoteMessageSummary;
-var init_parse_remote_messages = __esm({
-  "src/lib/parsers/parse-remote-messages.ts"() {
-    "use strict";
-    init_utils();
-    init_parse_remote_objects();
-    parsers2 = [
-      new RemoteLineParser(/^remote:\s*(.+)$/, (result, [text3]) => {
-        result.remoteMessages.all.push(text3.trim());
-        return false;
-      }),
-      ...remoteMessagesObjectParsers,
-      new RemoteLineParser(
-        [/create a (?:pull|merge) request/i, /\s(https?:\/\/\S+)$/],
-        (result, [pullRequestUrl]) => {
-          result.remoteMessages.pullRequestUrl = pullRequestUrl;
-        }
-      ),
-      new RemoteLineParser(
-        [/found (\d+) vulnerabilities.+\(([^)]+)\)/i, /\s(https?:\/\/\S+)$/],
-        (result, [count2, summary2, url2]) => {
-          result.remoteMessages.vulnerabilities = {
-            count: asNumber(count2),
-            summary: summary2,
-            url: url2
-          };
-        }
-      )
-    ];
-    RemoteMessageSummary = class {
-      constructor() {
-        this.all = [];
-      }
-    };
-  }
-});
-function parsePullErrorResult(stdOut, stdErr) {
-  const pullError = parseStringResponse(new PullFailedSummary(), errorParsers, [stdOut, stdErr]);
-  return pullError.message && pullError;
-}
-var FILE_UPDATE_REGEX;
-var SUMMARY_REGEX;
-var ACTION_REGEX;
-var parsers3;
-var errorParsers;
-var parsePullDetail;
-var parsePullResult;
-var init_parse_pull = __esm({
-  "src/lib/parsers/parse-pull.ts"() {
-    "use strict";
-    init_PullSummary();
-    init_utils();
-    init_parse_remote_messages();
-    FILE_UPDATE_REGEX = /^\s*(.+?)\s+\|\s+\d+\s*(\+*)(-*)/;
-    SUMMARY_REGEX = /(\d+)\D+((\d+)\D+\(\+\))?(\D+(\d+)\D+\(-\))?/;
-    ACTION_REGEX = /^(create|delete) mode \d+ (.+)/;
-    parsers3 = [
-      new LineParser(FILE_UPDATE_REGEX, (result, [file2, insertions, deletions]) => {
-        result.files.push(file2);
-        if (insertions) {
-          result.insertions[file2] = insertions.length;
-        }
-        if (deletions) {
-          result.deletions[file2] = deletions.length;
-        }
-      }),
-      new LineParser(SUMMARY_REGEX, (result, [changes, , insertions, , deletions]) => {
-        if (insertions !== void 0 || deletions !== void 0) {
-          result.summary.changes = +changes || 0;
-          result.summary.insertions = +insertions || 0;
-          result.summary.deletions = +deletions || 0;
-          return true;
-        }
-        return false;
-      }),
-      new LineParser(ACTION_REGEX, (result, [action, file2]) => {
-        append(result.files, file2);
-        append(action === "create" ? result.created : result.deleted, file2);
-      })
-    ];
-    errorParsers = [
-      new LineParser(/^from\s(.+)$/i, (result, [remote]) => void (result.remote = remote)),
-      new LineParser(/^fatal:\s(.+)$/, (result, [message]) => void (result.message = message)),
-      new LineParser(
-        /([a-z0-9]+)\.\.([a-z0-9]+)\s+(\S+)\s+->\s+(\S+)$/,
-        (result, [hashLocal, hashRemote, branchLocal, branchRemote]) => {
-          result.branch.local = branchLocal;
-          result.hash.local = hashLocal;
-          result.branch.remote = branchRemote;
-          result.hash.remote = hashRemote;
-        }
-      )
-    ];
-    parsePullDetail = (stdOut, stdErr) => {
-      return parseStringResponse(new PullSummary(), parsers3, [stdOut, stdErr]);
-    };
-    parsePullResult = (stdOut, stdErr) => {
-      return Object.assign(
-        new PullSummary(),
-        parsePullDetail(stdOut, stdErr),
-        parseRemoteMessages(stdOut, stdErr)
-      );
-    };
-  }
-});
-var parsers4;
-var parseMergeResult;
-var parseMergeDetail;
-var init_parse_merge = __esm({
-  "src/lib/parsers/parse-merge.ts"() {
-    "use strict";
-    init_MergeSummary();
-    init_utils();
-    init_parse_pull();
-    parsers4 = [
-      new LineParser(/^Auto-merging\s+(.+)$/, (summary2, [autoMerge]) => {
-        summary2.merges.push(autoMerge);
-      }),
-      new LineParser(/^CONFLICT\s+\((.+)\): Merge conflict in (.+)$/, (summary2, [reason, file2]) => {
-        summary2.conflicts.push(new MergeSummaryConflict(reason, file2));
-      }),
-      new LineParser(
-        /^CONFLICT\s+\((.+\/delete)\): (.+) deleted in (.+) and/,
-        (summary2, [reason, file2, deleteRef]) => {
-          summary2.conflicts.push(new MergeSummaryConflict(reason, file2, { deleteRef }));
-        }
-      ),
-      new LineParser(/^CONFLICT\s+\((.+)\):/, (summary2, [reason]) => {
-        summary2.conflicts.push(new MergeSummaryConflict(reason, null));
-      }),
-      new LineParser(/^Automatic merge failed;\s+(.+)$/, (summary2, [result]) => {
-        summary2.result = result;
-      })
-    ];
-    parseMergeResult = (stdOut, stdErr) => {
-      return Object.assign(parseMergeDetail(stdOut, stdErr), parsePullResult(stdOut, stdErr));
-    };
-    parseMergeDetail = (stdOut) => {
-      return parseStringResponse(new MergeSummaryDetail(), parsers4, stdOut);
-    };
-  }
-});
-function mergeTask(customArgs) {
-  if (!customArgs.length) {
-    return configurationErrorTask("Git.merge requires at least one option");
-  }
-  return {
-    commands: ["merge", ...customArgs],
-    format: "utf-8",
-    parser(stdOut, stdErr) {
-      const merge3 = parseMergeResult(stdOut, stdErr);
-      if (merge3.failed) {
-        throw new GitResponseError(merge3);
-      }
-      return merge3;
-    }
-  };
-}
-var init_merge = __esm({
-  "src/lib/tasks/merge.ts"() {
-    "use strict";
-    init_git_response_error();
-    init_parse_merge();
-    init_task();
-  }
-});
-function pushResultPushedItem(local, remote, status) {
-  const deleted = status.includes("deleted");
-  const tag = status.includes("tag") || /^refs\/tags/.test(local);
-  const alreadyUpdated = !status.includes("new");
-  return {
-    deleted,
-    tag,
-    branch: !tag,
-    new: !alreadyUpdated,
-    alreadyUpdated,
-    local,
-    remote
-  };
-}
-var parsers5;
-var parsePushResult;
-var parsePushDetail;
-var init_parse_push = __esm({
-  "src/lib/parsers/parse-push.ts"() {
-    "use strict";
-    init_utils();
-    init_parse_remote_messages();
-    parsers5 = [
-      new LineParser(/^Pushing to (.+)$/, (result, [repo]) => {
-        result.repo = repo;
-      }),
-      new LineParser(/^updating local tracking ref '(.+)'/, (result, [local]) => {
-        result.ref = {
-          ...result.ref || {},
-          local
-        };
-      }),
-      new LineParser(/^[=*-]\s+([^:]+):(\S+)\s+\[(.+)]$/, (result, [local, remote, type]) => {
-        result.pushed.push(pushResultPushedItem(local, remote, type));
-      }),
-      new LineParser(
-        /^Branch '([^']+)' set up to track remote branch '([^']+)' from '([^']+)'/,
-        (result, [local, remote, remoteName]) => {
-          result.branch = {
-            ...result.branch || {},
-            local,
-            remote,
-            remoteName
-          };
-        }
-      ),
-      new LineParser(
-        /^([^:]+):(\S+)\s+([a-z0-9]+)\.\.([a-z0-9]+)$/,
-        (result, [local, remote, from, to]) => {
-          result.update = {
-            head: {
-              local,
-              remote
-            },
-            hash: {
-              from,
-              to
-            }
-          };
-        }
-      )
-    ];
-    parsePushResult = (stdOut, stdErr) => {
-      const pushDetail = parsePushDetail(stdOut, stdErr);
-      const responseDetail = parseRemoteMessages(stdOut, stdErr);
-      return {
-        ...pushDetail,
-        ...responseDetail
-      };
-    };
-    parsePushDetail = (stdOut, stdErr) => {
-      return parseStringResponse({ pushed: [] }, parsers5, [stdOut, stdErr]);
-    };
-  }
-});
-var push_exports = {};
-__export2(push_exports, {
-  pushTagsTask: () => pushTagsTask,
-  pushTask: () => pushTask
-});
-function pushTagsTask(ref = {}, customArgs) {
-  append(customArgs, "--tags");
-  return pushTask(ref, customArgs);
-}
-function pushTask(ref = {}, customArgs) {
-  const commands = ["push", ...customArgs];
-  if (ref.branch) {
-    commands.splice(1, 0, ref.branch);
-  }
-  if (ref.remote) {
-    commands.splice(1, 0, ref.remote);
-  }
-  remove(commands, "-v");
-  append(commands, "--verbose");
-  append(commands, "--porcelain");
-  return {
-    commands,
-    format: "utf-8",
-    parser: parsePushResult
-  };
-}
-var init_push = __esm({
-  "src/lib/tasks/push.ts"() {
-    "use strict";
-    init_parse_push();
-    init_utils();
-  }
-});
-function show_default() {
-  return {
-    showBuffer() {
-      const commands = ["show", ...getTrailingOptions(arguments, 1)];
-      if (!commands.includes("--binary")) {
-        commands.splice(1, 0, "--binary");
-      }
-      return this._runTask(
-        straightThroughBufferTask(commands),
-        trailingFunctionArgument(arguments)
-      );
-    },
-    show() {
-      const commands = ["show", ...getTrailingOptions(arguments, 1)];
-      return this._runTask(
-        straightThroughStringTask(commands),
-        trailingFunctionArgument(arguments)
-      );
-    }
-  };
-}
-var init_show = __esm({
-  "src/lib/tasks/show.ts"() {
-    "use strict";
-    init_utils();
-    init_task();
-  }
-});
-var fromPathRegex;
-var FileStatusSummary;
-var init_FileStatusSummary = __esm({
-  "src/lib/responses/FileStatusSummary.ts"() {
-    "use strict";
-    fromPathRegex = /^(.+)\0(.+)$/;
-    FileStatusSummary = class {
-      constructor(path19, index, working_dir) {
-        this.path = path19;
-        this.index = index;
-        this.working_dir = working_dir;
-        if (index === "R" || working_dir === "R") {
-          const detail = fromPathRegex.exec(path19) || [null, path19, path19];
-          this.from = detail[2] || "";
-          this.path = detail[1] || "";
-        }
-      }
-    };
-  }
-});
-function renamedFile(line) {
-  const [to, from] = line.split(NULL);
-  return {
-    from: from || to,
-    to
-  };
-}
-function parser3(indexX, indexY, handler2) {
-  return [`${indexX}${indexY}`, handler2];
-}
-function conflicts(indexX, ...indexY) {
-  return indexY.map((y2) => parser3(indexX, y2, (result, file2) => result.conflicted.push(file2)));
-}
-function splitLine(result, lineStr) {
-  const trimmed2 = lineStr.trim();
-  switch (" ") {
-    case trimmed2.charAt(2):
-      return data(trimmed2.charAt(0), trimmed2.charAt(1), trimmed2.slice(3));
-    case trimmed2.charAt(1):
-      return data(" ", trimmed2.charAt(0), trimmed2.slice(2));
-    default:
-      return;
-  }
-  function data(index, workingDir, path19) {
-    const raw = `${index}${workingDir}`;
-    const handler2 = parsers6.get(raw);
-    if (handler2) {
-      handler2(result, path19);
-    }
-    if (raw !== "##" && raw !== "!!") {
-      result.files.push(new FileStatusSummary(path19, index, workingDir));
-    }
-  }
-}
-var StatusSummary;
-var parsers6;
-var parseStatusSummary;
-var init_StatusSummary = __esm({
-  "src/lib/responses/StatusSummary.ts"() {
-    "use strict";
-    init_utils();
-    init_FileStatusSummary();
-    StatusSummary = class {
-      constructor() {
-        this.not_added = [];
-        this.conflicted = [];
-        this.created = [];
-        this.deleted = [];
-        this.ignored = void 0;
-        this.modified = [];
-        this.renamed = [];
-        this.files = [];
-        this.staged = [];
-        this.ahead = 0;
-        this.behind = 0;
-        this.current = null;
-        this.tracking = null;
-        this.detached = false;
-        this.isClean = () => {
-          return !this.files.length;
-        };
-      }
-    };
-    parsers6 = new Map([
-      parser3(
-        " ",
-        "A",
-        (result, file2) => result.created.push(file2)
-      ),
-      parser3(
-        " ",
-        "D",
-        (result, file2) => result.deleted.push(file2)
-      ),
-      parser3(
-        " ",
-        "M",
-        (result, file2) => result.modified.push(file2)
-      ),
-      parser3("A", " ", (result, file2) => {
-        result.created.push(file2);
-        result.staged.push(file2);
-      }),
-      parser3("A", "M", (result, file2) => {
-        result.created.push(file2);
-        result.staged.push(file2);
-        result.modified.push(file2);
-      }),
-      parser3("D", " ", (result, file2) => {
-        result.deleted.push(file2);
-        result.staged.push(file2);
-      }),
-      parser3("M", " ", (result, file2) => {
-        result.modified.push(file2);
-        result.staged.push(file2);
-      }),
-      parser3("M", "M", (result, file2) => {
-        result.modified.push(file2);
-        result.staged.push(file2);
-      }),
-      parser3("R", " ", (result, file2) => {
-        result.renamed.push(renamedFile(file2));
-      }),
-      parser3("R", "M", (result, file2) => {
-        const renamed = renamedFile(file2);
-        result.renamed.push(renamed);
-        result.modified.push(renamed.to);
-      }),
-      parser3("!", "!", (_result, _file2) => {
-        (_result.ignored = _result.ignored || []).push(_file2);
-      }),
-      parser3(
-        "?",
-        "?",
-        (result, file2) => result.not_added.push(file2)
-      ),
-      ...conflicts(
-        "A",
-        "A",
-        "U"
-        /* UNMERGED */
-      ),
-      ...conflicts(
-        "D",
-        "D",
-        "U"
-        /* UNMERGED */
-      ),
-      ...conflicts(
-        "U",
-        "A",
-        "D",
-        "U"
-        /* UNMERGED */
-      ),
-      [
-        "##",
-        (result, line) => {
-          const aheadReg = /ahead (\d+)/;
-          const behindReg = /behind (\d+)/;
-          const currentReg = /^(.+?(?=(?:\.{3}|\s|$)))/;
-          const trackingReg = /\.{3}(\S*)/;
-          const onEmptyBranchReg = /\son\s(\S+?)(?=\.{3}|$)/;
-          let regexResult = aheadReg.exec(line);
-          result.ahead = regexResult && +regexResult[1] || 0;
-          regexResult = behindReg.exec(line);
-          result.behind = regexResult && +regexResult[1] || 0;
-          regexResult = currentReg.exec(line);
-          result.current = filterType(regexResult?.[1], filterString, null);
-          regexResult = trackingReg.exec(line);
-          result.tracking = filterType(regexResult?.[1], filterString, null);
-          regexResult = onEmptyBranchReg.exec(line);
-          if (regexResult) {
-            result.current = filterType(regexResult?.[1], filterString, result.current);
-          }
-          result.detached = /\(no branch\)/.test(line);
-        }
-      ]
-    ]);
-    parseStatusSummary = function(text3) {
-      const lines = text3.split(NULL);
-      const status = new StatusSummary();
-      for (let i2 = 0, l = lines.length; i2 < l; ) {
-        let line = lines[i2++].trim();
-        if (!line) {
-          continue;
-        }
-        if (line.charAt(0) === "R") {
-          line += NULL + (lines[i2++] || "");
-        }
-        splitLine(status, line);
-      }
-      return status;
-    };
-  }
-});
-function statusTask(customArgs) {
-  const commands = [
-    "status",
-    "--porcelain",
-    "-b",
-    "-u",
-    "--null",
-    ...customArgs.filter((arg) => !ignoredOptions.includes(arg))
-  ];
-  return {
-    format: "utf-8",
-    commands,
-    parser(text3) {
-      return parseStatusSummary(text3);
-    }
-  };
-}
-var ignoredOptions;
-var init_status = __esm({
-  "src/lib/tasks/status.ts"() {
-    "use strict";
-    init_StatusSummary();
-    ignoredOptions = ["--null", "-z"];
-  }
-});
-function versionResponse(major2 = 0, minor = 0, patch = 0, agent = "", installed = true) {
-  return Object.defineProperty(
-    {
-      major: major2,
-      minor,
-      patch,
-      agent,
-      installed
-    },
-    "toString",
-    {
-      value() {
-        return `${this.major}.${this.minor}.${this.patch}`;
-      },
-      configurable: false,
-      enumerable: false
-    }
-  );
-}
-function notInstalledResponse() {
-  return versionResponse(0, 0, 0, "", false);
-}
-function version_default() {
-  return {
-    version() {
-      return this._runTask({
-        commands: ["--version"],
-        format: "utf-8",
-        parser: versionParser,
-        onError(result, error63, done, fail) {
-          if (result.exitCode === -2) {
-            return done(Buffer.from(NOT_INSTALLED));
-          }
-          fail(error63);
-        }
-      });
-    }
-  };
-}
-function versionParser(stdOut) {
-  if (stdOut === NOT_INSTALLED) {
-    return notInstalledResponse();
-  }
-  return parseStringResponse(versionResponse(0, 0, 0, stdOut), parsers7, stdOut);
-}
-var NOT_INSTALLED;
-var parsers7;
-var init_version = __esm({
-  "src/lib/tasks/version.ts"() {
-    "use strict";
-    init_utils();
-    NOT_INSTALLED = "installed=false";
-    parsers7 = [
-      new LineParser(
-        /version (\d+)\.(\d+)\.(\d+)(?:\s*\((.+)\))?/,
-        (result, [major2, minor, patch, agent = ""]) => {
-          Object.assign(
-            result,
-            versionResponse(asNumber(major2), asNumber(minor), asNumber(patch), agent)
-          );
-        }
-      ),
-      new LineParser(
-        /version (\d+)\.(\d+)\.(\D+)(.+)?$/,
-        (result, [major2, minor, patch, agent = ""]) => {
-          Object.assign(result, versionResponse(asNumber(major2), asNumber(minor), patch, agent));
-        }
-      )
-    ];
-  }
-});
-function createCloneTask(api, task, repoPath, ...args) {
-  if (!filterString(repoPath)) {
-    return configurationErrorTask(`git.${api}() requires a string 'repoPath'`);
-  }
-  return task(repoPath, filterType(args[0], filterString), getTrailingOptions(arguments));
-}
-function clone_default() {
-  return {
-    clone(repo, ...rest) {
-      return this._runTask(
-        createCloneTask("clone", cloneTask, filterType(repo, filterString), ...rest),
-        trailingFunctionArgument(arguments)
-      );
-    },
-    mirror(repo, ...rest) {
-      return this._runTask(
-        createCloneTask("mirror", cloneMirrorTask, filterType(repo, filterString), ...rest),
-        trailingFunctionArgument(arguments)
-      );
-    }
-  };
-}
-var cloneTask;
-var cloneMirrorTask;
-var init_clone = __esm({
-  "src/lib/tasks/clone.ts"() {
-    "use strict";
-    init_task();
-    init_utils();
-    cloneTask = (repo, directory, customArgs) => {
-      const commands = ["clone", ...customArgs];
-      filterString(repo) && commands.push(c(repo));
-      filterString(directory) && commands.push(c(directory));
-      return straightThroughStringTask(commands);
-    };
-    cloneMirrorTask = (repo, directory, customArgs) => {
-      append(customArgs, "--mirror");
-      return cloneTask(repo, directory, customArgs);
-    };
-  }
-});
-var simple_git_api_exports = {};
-__export2(simple_git_api_exports, {
-  SimpleGitApi: () => SimpleGitApi
-});
-var SimpleGitApi;
-var init_simple_git_api = __esm({
-  "src/lib/simple-git-api.ts"() {
-    "use strict";
-    init_task_callback();
-    init_change_working_directory();
-    init_checkout();
-    init_count_objects();
-    init_commit();
-    init_config();
-    init_first_commit();
-    init_grep();
-    init_hash_object();
-    init_init();
-    init_log();
-    init_merge();
-    init_push();
-    init_show();
-    init_status();
-    init_task();
-    init_version();
-    init_utils();
-    init_clone();
-    SimpleGitApi = class {
-      constructor(_executor) {
-        this._executor = _executor;
-      }
-      _runTask(task, then) {
-        const chain = this._executor.chain();
-        const promise2 = chain.push(task);
-        if (then) {
-          taskCallback(task, promise2, then);
-        }
-        return Object.create(this, {
-          then: { value: promise2.then.bind(promise2) },
-          catch: { value: promise2.catch.bind(promise2) },
-          _executor: { value: chain }
-        });
-      }
-      add(files) {
-        return this._runTask(
-          straightThroughStringTask(["add", ...asArray(files)]),
-          trailingFunctionArgument(arguments)
-        );
-      }
-      cwd(directory) {
-        const next = trailingFunctionArgument(arguments);
-        if (typeof directory === "string") {
-          return this._runTask(changeWorkingDirectoryTask(directory, this._executor), next);
-        }
-        if (typeof directory?.path === "string") {
-          return this._runTask(
-            changeWorkingDirectoryTask(
-              directory.path,
-              directory.root && this._executor || void 0
-            ),
-            next
-          );
-        }
-        return this._runTask(
-          configurationErrorTask("Git.cwd: workingDirectory must be supplied as a string"),
-          next
-        );
-      }
-      hashObject(path19, write) {
-        return this._runTask(
-          hashObjectTask(path19, write === true),
-          trailingFunctionArgument(arguments)
-        );
-      }
-      init(bare) {
-        return this._runTask(
-          initTask(bare === true, this._executor.cwd, getTrailingOptions(arguments)),
-          trailingFunctionArgument(arguments)
-        );
-      }
-      merge() {
-        return this._runTask(
-          mergeTask(getTrailingOptions(arguments)),
-          trailingFunctionArgument(arguments)
-        );
-      }
-      mergeFromTo(remote, branch) {
-        if (!(filterString(remote) && filterString(branch))) {
-          return this._runTask(
-            configurationErrorTask(
-              `Git.mergeFromTo requires that the 'remote' and 'branch' arguments are supplied as strings`
-            )
-          );
-        }
-        return this._runTask(
-          mergeTask([remote, branch, ...getTrailingOptions(arguments)]),
-          trailingFunctionArgument(arguments, false)
-        );
-      }
-      outputHandler(handler2) {
-        this._executor.outputHandler = handler2;
-        return this;
-      }
-      push() {
-        const task = pushTask(
-          {
-            remote: filterType(arguments[0], filterString),
-            branch: filterType(arguments[1], filterString)
-          },
-          getTrailingOptions(arguments)
-        );
-        return this._runTask(task, trailingFunctionArgument(arguments));
-      }
-      stash() {
-        return this._runTask(
-          straightThroughStringTask(["stash", ...getTrailingOptions(arguments)]),
-          trailingFunctionArgument(arguments)
-        );
-      }
-      status() {
-        return this._runTask(
-          statusTask(getTrailingOptions(arguments)),
-          trailingFunctionArgument(arguments)
-        );
-      }
-    };
-    Object.assign(
-      SimpleGitApi.prototype,
-      checkout_default(),
-      clone_default(),
-      commit_default(),
-      config_default(),
-      count_objects_default(),
-      first_commit_default(),
-      grep_default(),
-      log_default(),
-      show_default(),
-      version_default()
-    );
-  }
-});
-var scheduler_exports = {};
-__export2(scheduler_exports, {
-  Scheduler: () => Scheduler
-});
-var createScheduledTask;
-var Scheduler;
-var init_scheduler = __esm({
-  "src/lib/runners/scheduler.ts"() {
-    "use strict";
-    init_utils();
-    init_git_logger();
-    createScheduledTask = /* @__PURE__ */ (() => {
-      let id = 0;
-      return () => {
-        id++;
-        const { promise: promise2, done } = (0, import_promise_deferred.createDeferred)();
-        return {
-          promise: promise2,
-          done,
-          id
-        };
-      };
-    })();
-    Scheduler = class {
-      constructor(concurrency = 2) {
-        this.concurrency = concurrency;
-        this.logger = createLogger2("", "scheduler");
-        this.pending = [];
-        this.running = [];
-        this.logger(`Constructed, concurrency=%s`, concurrency);
-      }
-      schedule() {
-        if (!this.pending.length || this.running.length >= this.concurrency) {
-          this.logger(
-            `Schedule attempt ignored, pending=%s running=%s concurrency=%s`,
-            this.pending.length,
-            this.running.length,
-            this.concurrency
-          );
-          return;
-        }
-        const task = append(this.running, this.pending.shift());
-        this.logger(`Attempting id=%s`, task.id);
-        task.done(() => {
-          this.logger(`Completing id=`, task.id);
-          remove(this.running, task);
-          this.schedule();
-        });
-      }
-      next() {
-        const { promise: promise2, id } = append(this.pending, createScheduledTask());
-        this.logger(`Scheduling id=%s`, id);
-        this.schedule();
-        return promise2;
-      }
-    };
-  }
-});
-var apply_patch_exports = {};
-__export2(apply_patch_exports, {
-  applyPatchTask: () => applyPatchTask
-});
-function applyPatchTask(patches, customArgs) {
-  return straightThroughStringTask(["apply", ...customArgs, ...patches]);
-}
-var init_apply_patch = __esm({
-  "src/lib/tasks/apply-patch.ts"() {
-    "use strict";
-    init_task();
-  }
-});
-function branchDeletionSuccess(branch, hash2) {
-  return {
-    branch,
-    hash: hash2,
-    success: true
-  };
-}
-function branchDeletionFailure(branch) {
-  return {
-    branch,
-    hash: null,
-    success: false
-  };
-}
-var BranchDeletionBatch;
-var init_BranchDeleteSummary = __esm({
-  "src/lib/responses/BranchDeleteSummary.ts"() {
-    "use strict";
-    BranchDeletionBatch = class {
-      constructor() {
-        this.all = [];
-        this.branches = {};
-        this.errors = [];
-      }
-      get success() {
-        return !this.errors.length;
-      }
-    };
-  }
-});
-function hasBranchDeletionError(data, processExitCode) {
-  return processExitCode === 1 && deleteErrorRegex.test(data);
-}
-var deleteSuccessRegex;
-var deleteErrorRegex;
-var parsers8;
-var parseBranchDeletions;
-var init_parse_branch_delete = __esm({
-  "src/lib/parsers/parse-branch-delete.ts"() {
-    "use strict";
-    init_BranchDeleteSummary();
-    init_utils();
-    deleteSuccessRegex = /(\S+)\s+\(\S+\s([^)]+)\)/;
-    deleteErrorRegex = /^error[^']+'([^']+)'/m;
-    parsers8 = [
-      new LineParser(deleteSuccessRegex, (result, [branch, hash2]) => {
-        const deletion = branchDeletionSuccess(branch, hash2);
-        result.all.push(deletion);
-        result.branches[branch] = deletion;
-      }),
-      new LineParser(deleteErrorRegex, (result, [branch]) => {
-        const deletion = branchDeletionFailure(branch);
-        result.errors.push(deletion);
-        result.all.push(deletion);
-        result.branches[branch] = deletion;
-      })
-    ];
-    parseBranchDeletions = (stdOut, stdErr) => {
-      return parseStringResponse(new BranchDeletionBatch(), parsers8, [stdOut, stdErr]);
-    };
-  }
-});
-var BranchSummaryResult;
-var init_BranchSummary = __esm({
-  "src/lib/responses/BranchSummary.ts"() {
-    "use strict";
-    BranchSummaryResult = class {
-      constructor() {
-        this.all = [];
-        this.branches = {};
-        this.current = "";
-        this.detached = false;
-      }
-      push(status, detached, name24, commit, label) {
-        if (status === "*") {
-          this.detached = detached;
-          this.current = name24;
-        }
-        this.all.push(name24);
-        this.branches[name24] = {
-          current: status === "*",
-          linkedWorkTree: status === "+",
-          name: name24,
-          commit,
-          label
-        };
-      }
-    };
-  }
-});
-function branchStatus(input2) {
-  return input2 ? input2.charAt(0) : "";
-}
-function parseBranchSummary(stdOut, currentOnly = false) {
-  return parseStringResponse(
-    new BranchSummaryResult(),
-    currentOnly ? [currentBranchParser] : parsers9,
-    stdOut
-  );
-}
-var parsers9;
-var currentBranchParser;
-var init_parse_branch = __esm({
-  "src/lib/parsers/parse-branch.ts"() {
-    "use strict";
-    init_BranchSummary();
-    init_utils();
-    parsers9 = [
-      new LineParser(
-        /^([*+]\s)?\((?:HEAD )?detached (?:from|at) (\S+)\)\s+([a-z0-9]+)\s(.*)$/,
-        (result, [current, name24, commit, label]) => {
-          result.push(branchStatus(current), true, name24, commit, label);
-        }
-      ),
-      new LineParser(
-        /^([*+]\s)?(\S+)\s+([a-z0-9]+)\s?(.*)$/s,
-        (result, [current, name24, commit, label]) => {
-          result.push(branchStatus(current), false, name24, commit, label);
-        }
-      )
-    ];
-    currentBranchParser = new LineParser(/^(\S+)$/s, (result, [name24]) => {
-      result.push("*", false, name24, "", "");
-    });
-  }
-});
-var branch_exports = {};
-__export2(branch_exports, {
-  branchLocalTask: () => branchLocalTask,
-  branchTask: () => branchTask,
-  containsDeleteBranchCommand: () => containsDeleteBranchCommand,
-  deleteBranchTask: () => deleteBranchTask,
-  deleteBranchesTask: () => deleteBranchesTask
-});
-function containsDeleteBranchCommand(commands) {
-  const deleteCommands = ["-d", "-D", "--delete"];
-  return commands.some((command) => deleteCommands.includes(command));
-}
-function branchTask(customArgs) {
-  const isDelete = containsDeleteBranchCommand(customArgs);
-  const isCurrentOnly = customArgs.includes("--show-current");
-  const commands = ["branch", ...customArgs];
-  if (commands.length === 1) {
-    commands.push("-a");
-  }
-  if (!commands.includes("-v")) {
-    commands.splice(1, 0, "-v");
-  }
-  return {
-    format: "utf-8",
-    commands,
-    parser(stdOut, stdErr) {
-      if (isDelete) {
-        return parseBranchDeletions(stdOut, stdErr).all[0];
-      }
-      return parseBranchSummary(stdOut, isCurrentOnly);
-    }
-  };
-}
-function branchLocalTask() {
-  return {
-    format: "utf-8",
-    commands: ["branch", "-v"],
-    parser(stdOut) {
-      return parseBranchSummary(stdOut);
-    }
-  };
-}
-function deleteBranchesTask(branches, forceDelete = false) {
-  return {
-    format: "utf-8",
-    commands: ["branch", "-v", forceDelete ? "-D" : "-d", ...branches],
-    parser(stdOut, stdErr) {
-      return parseBranchDeletions(stdOut, stdErr);
-    },
-    onError({ exitCode, stdOut }, error63, done, fail) {
-      if (!hasBranchDeletionError(String(error63), exitCode)) {
-        return fail(error63);
-      }
-      done(stdOut);
-    }
-  };
-}
-function deleteBranchTask(branch, forceDelete = false) {
-  const task = {
-    format: "utf-8",
-    commands: ["branch", "-v", forceDelete ? "-D" : "-d", branch],
-    parser(stdOut, stdErr) {
-      return parseBranchDeletions(stdOut, stdErr).branches[branch];
-    },
-    onError({ exitCode, stdErr, stdOut }, error63, _2, fail) {
-      if (!hasBranchDeletionError(String(error63), exitCode)) {
-        return fail(error63);
-      }
-      throw new GitResponseError(
-        task.parser(bufferToString(stdOut), bufferToString(stdErr)),
-        String(error63)
-      );
-    }
-  };
-  return task;
-}
-var init_branch = __esm({
-  "src/lib/tasks/branch.ts"() {
-    "use strict";
-    init_git_response_error();
-    init_parse_branch_delete();
-    init_parse_branch();
-    init_utils();
-  }
-});
-function toPath(input2) {
-  const path19 = input2.trim().replace(/^["']|["']$/g, "");
-  return path19 && normalize(path19);
-}
-var parseCheckIgnore;
-var init_CheckIgnore = __esm({
-  "src/lib/responses/CheckIgnore.ts"() {
-    "use strict";
-    parseCheckIgnore = (text3) => {
-      return text3.split(/\n/g).map(toPath).filter(Boolean);
-    };
-  }
-});
-var check_ignore_exports = {};
-__export2(check_ignore_exports, {
-  checkIgnoreTask: () => checkIgnoreTask
-});
-function checkIgnoreTask(paths) {
-  return {
-    commands: ["check-ignore", ...paths],
-    format: "utf-8",
-    parser: parseCheckIgnore
-  };
-}
-var init_check_ignore = __esm({
-  "src/lib/tasks/check-ignore.ts"() {
-    "use strict";
-    init_CheckIgnore();
-  }
-});
-function parseFetchResult(stdOut, stdErr) {
-  const result = {
-    raw: stdOut,
-    remote: null,
-    branches: [],
-    tags: [],
-    updated: [],
-    deleted: []
-  };
-  return parseStringResponse(result, parsers10, [stdOut, stdErr]);
-}
-var parsers10;
-var init_parse_fetch = __esm({
-  "src/lib/parsers/parse-fetch.ts"() {
-    "use strict";
-    init_utils();
-    parsers10 = [
-      new LineParser(/From (.+)$/, (result, [remote]) => {
-        result.remote = remote;
-      }),
-      new LineParser(/\* \[new branch]\s+(\S+)\s*-> (.+)$/, (result, [name24, tracking]) => {
-        result.branches.push({
-          name: name24,
-          tracking
-        });
-      }),
-      new LineParser(/\* \[new tag]\s+(\S+)\s*-> (.+)$/, (result, [name24, tracking]) => {
-        result.tags.push({
-          name: name24,
-          tracking
-        });
-      }),
-      new LineParser(/- \[deleted]\s+\S+\s*-> (.+)$/, (result, [tracking]) => {
-        result.deleted.push({
-          tracking
-        });
-      }),
-      new LineParser(
-        /\s*([^.]+)\.\.(\S+)\s+(\S+)\s*-> (.+)$/,
-        (result, [from, to, name24, tracking]) => {
-          result.updated.push({
-            name: name24,
-            tracking,
-            to,
-            from
-          });
-        }
-      )
-    ];
-  }
-});
-var fetch_exports = {};
-__export2(fetch_exports, {
-  fetchTask: () => fetchTask
-});
-function disallowedCommand(command) {
-  return /^--upload-pack(=|$)/.test(command);
-}
-function fetchTask(remote, branch, customArgs) {
-  const commands = ["fetch", ...customArgs];
-  if (remote && branch) {
-    commands.push(remote, branch);
-  }
-  const banned = commands.find(disallowedCommand);
-  if (banned) {
-    return configurationErrorTask(`git.fetch: potential exploit argument blocked.`);
-  }
-  return {
-    commands,
-    format: "utf-8",
-    parser: parseFetchResult
-  };
-}
-var init_fetch = __esm({
-  "src/lib/tasks/fetch.ts"() {
-    "use strict";
-    init_parse_fetch();
-    init_task();
-  }
-});
-function parseMoveResult(stdOut) {
-  return parseStringResponse({ moves: [] }, parsers11, stdOut);
-}
-var parsers11;
-var init_parse_move = __esm({
-  "src/lib/parsers/parse-move.ts"() {
-    "use strict";
-    init_utils();
-    parsers11 = [
-      new LineParser(/^Renaming (.+) to (.+)$/, (result, [from, to]) => {
-        result.moves.push({ from, to });
-      })
-    ];
-  }
-});
-var move_exports = {};
-__export2(move_exports, {
-  moveTask: () => moveTask
-});
-function moveTask(from, to) {
-  return {
-    commands: ["mv", "-v", ...asArray(from), to],
-    format: "utf-8",
-    parser: parseMoveResult
-  };
-}
-var init_move = __esm({
-  "src/lib/tasks/move.ts"() {
-    "use strict";
-    init_parse_move();
-    init_utils();
-  }
-});
-var pull_exports = {};
-__export2(pull_exports, {
-  pullTask: () => pullTask
-});
-function pullTask(remote, branch, customArgs) {
-  const commands = ["pull", ...customArgs];
-  if (remote && branch) {
-    commands.splice(1, 0, remote, branch);
-  }
-  return {
-    commands,
-    format: "utf-8",
-    parser(stdOut, stdErr) {
-      return parsePullResult(stdOut, stdErr);
-    },
-    onError(result, _error, _done, fail) {
-      const pullError = parsePullErrorResult(
-        bufferToString(result.stdOut),
-        bufferToString(result.stdErr)
-      );
-      if (pullError) {
-        return fail(new GitResponseError(pullError));
-      }
-      fail(_error);
-    }
-  };
-}
-var init_pull = __esm({
-  "src/lib/tasks/pull.ts"() {
-    "use strict";
-    init_git_response_error();
-    init_parse_pull();
-    init_utils();
-  }
-});
-function parseGetRemotes(text3) {
-  const remotes = {};
-  forEach(text3, ([name24]) => remotes[name24] = { name: name24 });
-  return Object.values(remotes);
-}
-function parseGetRemotesVerbose(text3) {
-  const remotes = {};
-  forEach(text3, ([name24, url2, purpose]) => {
-    if (!Object.hasOwn(remotes, name24)) {
-      remotes[name24] = {
-        name: name24,
-        refs: { fetch: "", push: "" }
-      };
-    }
-    if (purpose && url2) {
-      remotes[name24].refs[purpose.replace(/[^a-z]/g, "")] = url2;
-    }
-  });
-  return Object.values(remotes);
-}
-function forEach(text3, handler2) {
-  forEachLineWithContent(text3, (line) => handler2(line.split(/\s+/)));
-}
-var init_GetRemoteSummary = __esm({
-  "src/lib/responses/GetRemoteSummary.ts"() {
-    "use strict";
-    init_utils();
-  }
-});
-var remote_exports = {};
-__export2(remote_exports, {
-  addRemoteTask: () => addRemoteTask,
-  getRemotesTask: () => getRemotesTask,
-  listRemotesTask: () => listRemotesTask,
-  remoteTask: () => remoteTask,
-  removeRemoteTask: () => removeRemoteTask
-});
-function addRemoteTask(remoteName, remoteRepo, customArgs) {
-  return straightThroughStringTask(["remote", "add", ...customArgs, remoteName, remoteRepo]);
-}
-function getRemotesTask(verbose) {
-  const commands = ["remote"];
-  if (verbose) {
-    commands.push("-v");
-  }
-  return {
-    commands,
-    format: "utf-8",
-    parser: verbose ? parseGetRemotesVerbose : parseGetRemotes
-  };
-}
-function listRemotesTask(customArgs) {
-  const commands = [...customArgs];
-  if (commands[0] !== "ls-remote") {
-    commands.unshift("ls-remote");
-  }
-  return straightThroughStringTask(commands);
-}
-function remoteTask(customArgs) {
-  const commands = [...customArgs];
-  if (commands[0] !== "remote") {
-    commands.unshift("remote");
-  }
-  return straightThroughStringTask(commands);
-}
-function removeRemoteTask(remoteName) {
-  return straightThroughStringTask(["remote", "remove", remoteName]);
-}
-var init_remote = __esm({
-  "src/lib/tasks/remote.ts"() {
-    "use strict";
-    init_GetRemoteSummary();
-    init_task();
-  }
-});
-var stash_list_exports = {};
-__export2(stash_list_exports, {
-  stashListTask: () => stashListTask
-});
-function stashListTask(opt = {}, customArgs) {
-  const options = parseLogOptions(opt);
-  const commands = ["stash", "list", ...options.commands, ...customArgs];
-  const parser4 = createListLogSummaryParser(
-    options.splitter,
-    options.fields,
-    logFormatFromCommand(commands)
-  );
-  return validateLogFormatConfig(commands) || {
-    commands,
-    format: "utf-8",
-    parser: parser4
-  };
-}
-var init_stash_list = __esm({
-  "src/lib/tasks/stash-list.ts"() {
-    "use strict";
-    init_log_format();
-    init_parse_list_log_summary();
-    init_diff();
-    init_log();
-  }
-});
-var sub_module_exports = {};
-__export2(sub_module_exports, {
-  addSubModuleTask: () => addSubModuleTask,
-  initSubModuleTask: () => initSubModuleTask,
-  subModuleTask: () => subModuleTask,
-  updateSubModuleTask: () => updateSubModuleTask
-});
-function addSubModuleTask(repo, path19) {
-  return subModuleTask(["add", repo, path19]);
-}
-function initSubModuleTask(customArgs) {
-  return subModuleTask(["init", ...customArgs]);
-}
-function subModuleTask(customArgs) {
-  const commands = [...customArgs];
-  if (commands[0] !== "submodule") {
-    commands.unshift("submodule");
-  }
-  return straightThroughStringTask(commands);
-}
-function updateSubModuleTask(customArgs) {
-  return subModuleTask(["update", ...customArgs]);
-}
-var init_sub_module = __esm({
-  "src/lib/tasks/sub-module.ts"() {
-    "use strict";
-    init_task();
-  }
-});
-function singleSorted(a, b2) {
-  const aIsNum = Number.isNaN(a);
-  const bIsNum = Number.isNaN(b2);
-  if (aIsNum !== bIsNum) {
-    return aIsNum ? 1 : -1;
-  }
-  return aIsNum ? sorted(a, b2) : 0;
-}
-function sorted(a, b2) {
-  return a === b2 ? 0 : a > b2 ? 1 : -1;
-}
-function trimmed(input2) {
-  return input2.trim();
-}
-function toNumber(input2) {
-  if (typeof input2 === "string") {
-    return parseInt(input2.replace(/^\D+/g, ""), 10) || 0;
-  }
-  return 0;
-}
-var TagList;
-var parseTagList;
-var init_TagList = __esm({
-  "src/lib/responses/TagList.ts"() {
-    "use strict";
-    TagList = class {
-      constructor(all, latest) {
-        this.all = all;
-        this.latest = latest;
-      }
-    };
-    parseTagList = function(data, customSort = false) {
-      const tags = data.split("\n").map(trimmed).filter(Boolean);
-      if (!customSort) {
-        tags.sort(function(tagA, tagB) {
-          const partsA = tagA.split(".");
-          const partsB = tagB.split(".");
-          if (partsA.length === 1 || partsB.length === 1) {
-            return singleSorted(toNumber(partsA[0]), toNumber(partsB[0]));
-          }
-          for (let i2 = 0, l = Math.max(partsA.length, partsB.length); i2 < l; i2++) {
-            const diff = sorted(toNumber(partsA[i2]), toNumber(partsB[i2]));
-            if (diff) {
-              return diff;
-            }
-          }
-          return 0;
-        });
-      }
-      const latest = customSort ? tags[0] : [...tags].reverse().find((tag) => tag.indexOf(".") >= 0);
-      return new TagList(tags, latest);
-    };
-  }
-});
-var tag_exports = {};
-__export2(tag_exports, {
-  addAnnotatedTagTask: () => addAnnotatedTagTask,
-  addTagTask: () => addTagTask,
-  tagListTask: () => tagListTask
-});
-function tagListTask(customArgs = []) {
-  const hasCustomSort = customArgs.some((option) => /^--sort=/.test(option));
-  return {
-    format: "utf-8",
-    commands: ["tag", "-l", ...customArgs],
-    parser(text3) {
-      return parseTagList(text3, hasCustomSort);
-    }
-  };
-}
-function addTagTask(name24) {
-  return {
-    format: "utf-8",
-    commands: ["tag", name24],
-    parser() {
-      return { name: name24 };
-    }
-  };
-}
-function addAnnotatedTagTask(name24, tagMessage) {
-  return {
-    format: "utf-8",
-    commands: ["tag", "-a", "-m", tagMessage, name24],
-    parser() {
-      return { name: name24 };
-    }
-  };
-}
-var init_tag = __esm({
-  "src/lib/tasks/tag.ts"() {
-    "use strict";
-    init_TagList();
-  }
-});
-var require_git = __commonJS2({
-  "src/git.js"(exports, module) {
-    "use strict";
-    var { GitExecutor: GitExecutor2 } = (init_git_executor(), __toCommonJS(git_executor_exports));
-    var { SimpleGitApi: SimpleGitApi2 } = (init_simple_git_api(), __toCommonJS(simple_git_api_exports));
-    var { Scheduler: Scheduler2 } = (init_scheduler(), __toCommonJS(scheduler_exports));
-    var { adhocExecTask: adhocExecTask2, configurationErrorTask: configurationErrorTask2 } = (init_task(), __toCommonJS(task_exports));
-    var {
-      asArray: asArray22,
-      filterArray: filterArray2,
-      filterPrimitives: filterPrimitives2,
-      filterString: filterString2,
-      filterStringOrStringArray: filterStringOrStringArray2,
-      filterType: filterType2,
-      getTrailingOptions: getTrailingOptions2,
-      trailingFunctionArgument: trailingFunctionArgument2,
-      trailingOptionsArgument: trailingOptionsArgument2
-    } = (init_utils(), __toCommonJS(utils_exports));
-    var { applyPatchTask: applyPatchTask2 } = (init_apply_patch(), __toCommonJS(apply_patch_exports));
-    var {
-      branchTask: branchTask2,
-      branchLocalTask: branchLocalTask2,
-      deleteBranchesTask: deleteBranchesTask2,
-      deleteBranchTask: deleteBranchTask2
-    } = (init_branch(), __toCommonJS(branch_exports));
-    var { checkIgnoreTask: checkIgnoreTask2 } = (init_check_ignore(), __toCommonJS(check_ignore_exports));
-    var { checkIsRepoTask: checkIsRepoTask2 } = (init_check_is_repo(), __toCommonJS(check_is_repo_exports));
-    var { cleanWithOptionsTask: cleanWithOptionsTask2, isCleanOptionsArray: isCleanOptionsArray2 } = (init_clean(), __toCommonJS(clean_exports));
-    var { diffSummaryTask: diffSummaryTask2 } = (init_diff(), __toCommonJS(diff_exports));
-    var { fetchTask: fetchTask2 } = (init_fetch(), __toCommonJS(fetch_exports));
-    var { moveTask: moveTask2 } = (init_move(), __toCommonJS(move_exports));
-    var { pullTask: pullTask2 } = (init_pull(), __toCommonJS(pull_exports));
-    var { pushTagsTask: pushTagsTask2 } = (init_push(), __toCommonJS(push_exports));
-    var {
-      addRemoteTask: addRemoteTask2,
-      getRemotesTask: getRemotesTask2,
-      listRemotesTask: listRemotesTask2,
-      remoteTask: remoteTask2,
-      removeRemoteTask: removeRemoteTask2
-    } = (init_remote(), __toCommonJS(remote_exports));
-    var { getResetMode: getResetMode2, resetTask: resetTask2 } = (init_reset(), __toCommonJS(reset_exports));
-    var { stashListTask: stashListTask2 } = (init_stash_list(), __toCommonJS(stash_list_exports));
-    var {
-      addSubModuleTask: addSubModuleTask2,
-      initSubModuleTask: initSubModuleTask2,
-      subModuleTask: subModuleTask2,
-      updateSubModuleTask: updateSubModuleTask2
-    } = (init_sub_module(), __toCommonJS(sub_module_exports));
-    var { addAnnotatedTagTask: addAnnotatedTagTask2, addTagTask: addTagTask2, tagListTask: tagListTask2 } = (init_tag(), __toCommonJS(tag_exports));
-    var { straightThroughBufferTask: straightThroughBufferTask2, straightThroughStringTask: straightThroughStringTask2 } = (init_task(), __toCommonJS(task_exports));
-    function Git2(options, plugins) {
-      this._plugins = plugins;
-      this._executor = new GitExecutor2(
-        options.baseDir,
-        new Scheduler2(options.maxConcurrentProcesses),
-        plugins
-      );
-      this._trimmed = options.trimmed;
-    }
-    (Git2.prototype = Object.create(SimpleGitApi2.prototype)).constructor = Git2;
-    Git2.prototype.customBinary = function(command) {
-      this._plugins.reconfigure("binary", command);
-      return this;
-    };
-    Git2.prototype.env = function(name24, value) {
-      if (arguments.length === 1 && typeof name24 === "object") {
-        this._executor.env = name24;
-      } else {
-        (this._executor.env = this._executor.env || {})[name24] = value;
-      }
-      return this;
-    };
-    Git2.prototype.stashList = function(options) {
-      return this._runTask(
-        stashListTask2(
-          trailingOptionsArgument2(arguments) || {},
-          filterArray2(options) && options || []
-        ),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.mv = function(from, to) {
-      return this._runTask(moveTask2(from, to), trailingFunctionArgument2(arguments));
-    };
-    Git2.prototype.checkoutLatestTag = function(then) {
-      var git = this;
-      return this.pull(function() {
-        git.tags(function(err, tags) {
-          git.checkout(tags.latest, then);
-        });
-      });
-    };
-    Git2.prototype.pull = function(remote, branch, options, then) {
-      return this._runTask(
-        pullTask2(
-          filterType2(remote, filterString2),
-          filterType2(branch, filterString2),
-          getTrailingOptions2(arguments)
-        ),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.fetch = function(remote, branch) {
-      return this._runTask(
-        fetchTask2(
-          filterType2(remote, filterString2),
-          filterType2(branch, filterString2),
-          getTrailingOptions2(arguments)
-        ),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.silent = function(silence) {
-      return this._runTask(
-        adhocExecTask2(
-          () => console.warn(
-            "simple-git deprecation notice: git.silent: logging should be configured using the `debug` library / `DEBUG` environment variable, this method will be removed."
-          )
-        )
-      );
-    };
-    Git2.prototype.tags = function(options, then) {
-      return this._runTask(
-        tagListTask2(getTrailingOptions2(arguments)),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.rebase = function() {
-      return this._runTask(
-        straightThroughStringTask2(["rebase", ...getTrailingOptions2(arguments)]),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.reset = function(mode2) {
-      return this._runTask(
-        resetTask2(getResetMode2(mode2), getTrailingOptions2(arguments)),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.revert = function(commit) {
-      const next = trailingFunctionArgument2(arguments);
-      if (typeof commit !== "string") {
-        return this._runTask(configurationErrorTask2("Commit must be a string"), next);
-      }
-      return this._runTask(
-        straightThroughStringTask2(["revert", ...getTrailingOptions2(arguments, 0, true), commit]),
-        next
-      );
-    };
-    Git2.prototype.addTag = function(name24) {
-      const task = typeof name24 === "string" ? addTagTask2(name24) : configurationErrorTask2("Git.addTag requires a tag name");
-      return this._runTask(task, trailingFunctionArgument2(arguments));
-    };
-    Git2.prototype.addAnnotatedTag = function(tagName, tagMessage) {
-      return this._runTask(
-        addAnnotatedTagTask2(tagName, tagMessage),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.deleteLocalBranch = function(branchName2, forceDelete, then) {
-      return this._runTask(
-        deleteBranchTask2(branchName2, typeof forceDelete === "boolean" ? forceDelete : false),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.deleteLocalBranches = function(branchNames, forceDelete, then) {
-      return this._runTask(
-        deleteBranchesTask2(branchNames, typeof forceDelete === "boolean" ? forceDelete : false),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.branch = function(options, then) {
-      return this._runTask(
-        branchTask2(getTrailingOptions2(arguments)),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.branchLocal = function(then) {
-      return this._runTask(branchLocalTask2(), trailingFunctionArgument2(arguments));
-    };
-    Git2.prototype.raw = function(commands) {
-      const createRestCommands = !Array.isArray(commands);
-      const command = [].slice.call(createRestCommands ? arguments : commands, 0);
-      for (let i2 = 0; i2 < command.length && createRestCommands; i2++) {
-        if (!filterPrimitives2(command[i2])) {
-          command.splice(i2, command.length - i2);
-          break;
-        }
-      }
-      command.push(...getTrailingOptions2(arguments, 0, true));
-      var next = trailingFunctionArgument2(arguments);
-      if (!command.length) {
-        return this._runTask(
-          configurationErrorTask2("Raw: must supply one or more command to execute"),
-          next
-        );
-      }
-      return this._runTask(straightThroughStringTask2(command, this._trimmed), next);
-    };
-    Git2.prototype.submoduleAdd = function(repo, path19, then) {
-      return this._runTask(addSubModuleTask2(repo, path19), trailingFunctionArgument2(arguments));
-    };
-    Git2.prototype.submoduleUpdate = function(args, then) {
-      return this._runTask(
-        updateSubModuleTask2(getTrailingOptions2(arguments, true)),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.submoduleInit = function(args, then) {
-      return this._runTask(
-        initSubModuleTask2(getTrailingOptions2(arguments, true)),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.subModule = function(options, then) {
-      return this._runTask(
-        subModuleTask2(getTrailingOptions2(arguments)),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.listRemote = function() {
-      return this._runTask(
-        listRemotesTask2(getTrailingOptions2(arguments)),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.addRemote = function(remoteName, remoteRepo, then) {
-      return this._runTask(
-        addRemoteTask2(remoteName, remoteRepo, getTrailingOptions2(arguments)),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.removeRemote = function(remoteName, then) {
-      return this._runTask(removeRemoteTask2(remoteName), trailingFunctionArgument2(arguments));
-    };
-    Git2.prototype.getRemotes = function(verbose, then) {
-      return this._runTask(getRemotesTask2(verbose === true), trailingFunctionArgument2(arguments));
-    };
-    Git2.prototype.remote = function(options, then) {
-      return this._runTask(
-        remoteTask2(getTrailingOptions2(arguments)),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.tag = function(options, then) {
-      const command = getTrailingOptions2(arguments);
-      if (command[0] !== "tag") {
-        command.unshift("tag");
-      }
-      return this._runTask(straightThroughStringTask2(command), trailingFunctionArgument2(arguments));
-    };
-    Git2.prototype.updateServerInfo = function(then) {
-      return this._runTask(
-        straightThroughStringTask2(["update-server-info"]),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.pushTags = function(remote, then) {
-      const task = pushTagsTask2(
-        { remote: filterType2(remote, filterString2) },
-        getTrailingOptions2(arguments)
-      );
-      return this._runTask(task, trailingFunctionArgument2(arguments));
-    };
-    Git2.prototype.rm = function(files) {
-      return this._runTask(
-        straightThroughStringTask2(["rm", "-f", ...asArray22(files)]),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.rmKeepLocal = function(files) {
-      return this._runTask(
-        straightThroughStringTask2(["rm", "--cached", ...asArray22(files)]),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.catFile = function(options, then) {
-      return this._catFile("utf-8", arguments);
-    };
-    Git2.prototype.binaryCatFile = function() {
-      return this._catFile("buffer", arguments);
-    };
-    Git2.prototype._catFile = function(format, args) {
-      var handler2 = trailingFunctionArgument2(args);
-      var command = ["cat-file"];
-      var options = args[0];
-      if (typeof options === "string") {
-        return this._runTask(
-          configurationErrorTask2("Git.catFile: options must be supplied as an array of strings"),
-          handler2
-        );
-      }
-      if (Array.isArray(options)) {
-        command.push.apply(command, options);
-      }
-      const task = format === "buffer" ? straightThroughBufferTask2(command) : straightThroughStringTask2(command);
-      return this._runTask(task, handler2);
-    };
-    Git2.prototype.diff = function(options, then) {
-      const task = filterString2(options) ? configurationErrorTask2(
-        "git.diff: supplying options as a single string is no longer supported, switch to an array of strings"
-      ) : straightThroughStringTask2(["diff", ...getTrailingOptions2(arguments)]);
-      return this._runTask(task, trailingFunctionArgument2(arguments));
-    };
-    Git2.prototype.diffSummary = function() {
-      return this._runTask(
-        diffSummaryTask2(getTrailingOptions2(arguments, 1)),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.applyPatch = function(patches) {
-      const task = !filterStringOrStringArray2(patches) ? configurationErrorTask2(
-        `git.applyPatch requires one or more string patches as the first argument`
-      ) : applyPatchTask2(asArray22(patches), getTrailingOptions2([].slice.call(arguments, 1)));
-      return this._runTask(task, trailingFunctionArgument2(arguments));
-    };
-    Git2.prototype.revparse = function() {
-      const commands = ["rev-parse", ...getTrailingOptions2(arguments, true)];
-      return this._runTask(
-        straightThroughStringTask2(commands, true),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.clean = function(mode2, options, then) {
-      const usingCleanOptionsArray = isCleanOptionsArray2(mode2);
-      const cleanMode = usingCleanOptionsArray && mode2.join("") || filterType2(mode2, filterString2) || "";
-      const customArgs = getTrailingOptions2([].slice.call(arguments, usingCleanOptionsArray ? 1 : 0));
-      return this._runTask(
-        cleanWithOptionsTask2(cleanMode, customArgs),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.exec = function(then) {
-      const task = {
-        commands: [],
-        format: "utf-8",
-        parser() {
-          if (typeof then === "function") {
-            then();
-          }
-        }
-      };
-      return this._runTask(task);
-    };
-    Git2.prototype.clearQueue = function() {
-      return this._runTask(
-        adhocExecTask2(
-          () => console.warn(
-            "simple-git deprecation notice: clearQueue() is deprecated and will be removed, switch to using the abortPlugin instead."
-          )
-        )
-      );
-    };
-    Git2.prototype.checkIgnore = function(pathnames, then) {
-      return this._runTask(
-        checkIgnoreTask2(asArray22(filterType2(pathnames, filterStringOrStringArray2, []))),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    Git2.prototype.checkIsRepo = function(checkType, then) {
-      return this._runTask(
-        checkIsRepoTask2(filterType2(checkType, filterString2)),
-        trailingFunctionArgument2(arguments)
-      );
-    };
-    module.exports = Git2;
-  }
-});
-init_git_error();
-var GitConstructError = class extends GitError {
-  constructor(config2, message) {
-    super(void 0, message);
-    this.config = config2;
-  }
-};
-init_git_error();
-init_git_error();
-var GitPluginError = class extends GitError {
-  constructor(task, plugin, message) {
-    super(task, message);
-    this.task = task;
-    this.plugin = plugin;
-    Object.setPrototypeOf(this, new.target.prototype);
-  }
-};
-init_git_response_error();
-init_task_configuration_error();
-init_check_is_repo();
-init_clean();
-init_config();
-init_diff_name_status();
-init_grep();
-init_reset();
-function abortPlugin(signal) {
-  if (!signal) {
-    return;
-  }
-  const onSpawnAfter = {
-    type: "spawn.after",
-    action(_data, context2) {
-      function kill() {
-        context2.kill(new GitPluginError(void 0, "abort", "Abort signal received"));
-      }
-      signal.addEventListener("abort", kill);
-      context2.spawned.on("close", () => signal.removeEventListener("abort", kill));
-    }
-  };
-  const onSpawnBefore = {
-    type: "spawn.before",
-    action(_data, context2) {
-      if (signal.aborted) {
-        context2.kill(new GitPluginError(void 0, "abort", "Abort already signaled"));
-      }
-    }
-  };
-  return [onSpawnBefore, onSpawnAfter];
-}
-function blockUnsafeOperationsPlugin(options = {}) {
-  return {
-    type: "spawn.args",
-    action(args, { env }) {
-      for (const vulnerability of ne(args, env)) {
-        if (options[vulnerability.category] !== true) {
-          throw new GitPluginError(void 0, "unsafe", vulnerability.message);
-        }
-      }
-      return args;
-    }
-  };
-}
-init_utils();
-function commandConfigPrefixingPlugin(configuration) {
-  const prefix = prefixedArray(configuration, "-c");
-  return {
-    type: "spawn.args",
-    action(data) {
-      return [...prefix, ...data];
-    }
-  };
-}
-init_utils();
-var never2 = (0, import_promise_deferred2.deferred)().promise;
-function completionDetectionPlugin({
-  onClose = true,
-  onExit = 50
-} = {}) {
-  function createEvents() {
-    let exitCode = -1;
-    const events = {
-      close: (0, import_promise_deferred2.deferred)(),
-      closeTimeout: (0, import_promise_deferred2.deferred)(),
-      exit: (0, import_promise_deferred2.deferred)(),
-      exitTimeout: (0, import_promise_deferred2.deferred)()
-    };
-    const result = Promise.race([
-      onClose === false ? never2 : events.closeTimeout.promise,
-      onExit === false ? never2 : events.exitTimeout.promise
-    ]);
-    configureTimeout(onClose, events.close, events.closeTimeout);
-    configureTimeout(onExit, events.exit, events.exitTimeout);
-    return {
-      close(code2) {
-        exitCode = code2;
-        events.close.done();
-      },
-      exit(code2) {
-        exitCode = code2;
-        events.exit.done();
-      },
-      get exitCode() {
-        return exitCode;
-      },
-      result
-    };
-  }
-  function configureTimeout(flag, event, timeout) {
-    if (flag === false) {
-      return;
-    }
-    (flag === true ? event.promise : event.promise.then(() => delay(flag))).then(timeout.done);
-  }
-  return {
-    type: "spawn.after",
-    async action(_data, { spawned, close }) {
-      const events = createEvents();
-      let deferClose = true;
-      let quickClose = () => void (deferClose = false);
-      spawned.stdout?.on("data", quickClose);
-      spawned.stderr?.on("data", quickClose);
-      spawned.on("error", quickClose);
-      spawned.on("close", (code2) => events.close(code2));
-      spawned.on("exit", (code2) => events.exit(code2));
-      try {
-        await events.result;
-        if (deferClose) {
-          await delay(50);
-        }
-        close(events.exitCode);
-      } catch (err) {
-        close(events.exitCode, err);
-      }
-    }
-  };
-}
-init_utils();
-var WRONG_NUMBER_ERR = `Invalid value supplied for custom binary, requires a single string or an array containing either one or two strings`;
-var WRONG_CHARS_ERR = `Invalid value supplied for custom binary, restricted characters must be removed or supply the unsafe.allowUnsafeCustomBinary option`;
-function isBadArgument(arg) {
-  return !arg || !/^([a-z]:)?([a-z0-9/.\\_~-]+)$/i.test(arg);
-}
-function toBinaryConfig(input2, allowUnsafe) {
-  if (input2.length < 1 || input2.length > 2) {
-    throw new GitPluginError(void 0, "binary", WRONG_NUMBER_ERR);
-  }
-  const isBad = input2.some(isBadArgument);
-  if (isBad) {
-    if (allowUnsafe) {
-      console.warn(WRONG_CHARS_ERR);
-    } else {
-      throw new GitPluginError(void 0, "binary", WRONG_CHARS_ERR);
-    }
-  }
-  const [binary, prefix] = input2;
-  return {
-    binary,
-    prefix
-  };
-}
-function customBinaryPlugin(plugins, input2 = ["git"], allowUnsafe = false) {
-  let config2 = toBinaryConfig(asArray(input2), allowUnsafe);
-  plugins.on("binary", (input22) => {
-    config2 = toBinaryConfig(asArray(input22), allowUnsafe);
-  });
-  plugins.append("spawn.binary", () => {
-    return config2.binary;
-  });
-  plugins.append("spawn.args", (data) => {
-    return config2.prefix ? [config2.prefix, ...data] : data;
-  });
-}
-init_git_error();
-function isTaskError(result) {
-  return !!(result.exitCode && result.stdErr.length);
-}
-function getErrorMessage(result) {
-  return Buffer.concat([...result.stdOut, ...result.stdErr]);
-}
-function errorDetectionHandler(overwrite = false, isError = isTaskError, errorMessage = getErrorMessage) {
-  return (error63, result) => {
-    if (!overwrite && error63 || !isError(result)) {
-      return error63;
-    }
-    return errorMessage(result);
-  };
-}
-function errorDetectionPlugin(config2) {
-  return {
-    type: "task.error",
-    action(data, context2) {
-      const error63 = config2(data.error, {
-        stdErr: context2.stdErr,
-        stdOut: context2.stdOut,
-        exitCode: context2.exitCode
-      });
-      if (Buffer.isBuffer(error63)) {
-        return { error: new GitError(void 0, error63.toString("utf-8")) };
-      }
-      return {
-        error: error63
-      };
-    }
-  };
-}
-init_utils();
-var PluginStore = class {
-  constructor() {
-    this.plugins = /* @__PURE__ */ new Set();
-    this.events = new EventEmitter();
-  }
-  on(type, listener) {
-    this.events.on(type, listener);
-  }
-  reconfigure(type, data) {
-    this.events.emit(type, data);
-  }
-  append(type, action) {
-    const plugin = append(this.plugins, { type, action });
-    return () => this.plugins.delete(plugin);
-  }
-  add(plugin) {
-    const plugins = [];
-    asArray(plugin).forEach((plugin2) => plugin2 && this.plugins.add(append(plugins, plugin2)));
-    return () => {
-      plugins.forEach((plugin2) => this.plugins.delete(plugin2));
-    };
-  }
-  exec(type, data, context2) {
-    let output2 = data;
-    const contextual = Object.freeze(Object.create(context2));
-    for (const plugin of this.plugins) {
-      if (plugin.type === type) {
-        output2 = plugin.action(output2, contextual);
-      }
-    }
-    return output2;
-  }
-};
-init_utils();
-function progressMonitorPlugin(progress) {
-  const progressCommand = "--progress";
-  const progressMethods = ["checkout", "clone", "fetch", "pull", "push"];
-  const onProgress = {
-    type: "spawn.after",
-    action(_data, context2) {
-      if (!context2.commands.includes(progressCommand)) {
-        return;
-      }
-      context2.spawned.stderr?.on("data", (chunk) => {
-        const message = /^([\s\S]+?):\s*(\d+)% \((\d+)\/(\d+)\)/.exec(chunk.toString("utf8"));
-        if (!message) {
-          return;
-        }
-        progress({
-          method: context2.method,
-          stage: progressEventStage(message[1]),
-          progress: asNumber(message[2]),
-          processed: asNumber(message[3]),
-          total: asNumber(message[4])
-        });
-      });
-    }
-  };
-  const onArgs = {
-    type: "spawn.args",
-    action(args, context2) {
-      if (!progressMethods.includes(context2.method)) {
-        return args;
-      }
-      return including(args, progressCommand);
-    }
-  };
-  return [onArgs, onProgress];
-}
-function progressEventStage(input2) {
-  return String(input2.toLowerCase().split(" ", 1)) || "unknown";
-}
-init_utils();
-function spawnOptionsPlugin(spawnOptions) {
-  const options = pick2(spawnOptions, ["uid", "gid"]);
-  return {
-    type: "spawn.options",
-    action(data) {
-      return { ...options, ...data };
-    }
-  };
-}
-function timeoutPlugin({
-  block,
-  stdErr = true,
-  stdOut = true
-}) {
-  if (block > 0) {
-    return {
-      type: "spawn.after",
-      action(_data, context2) {
-        let timeout;
-        function wait() {
-          timeout && clearTimeout(timeout);
-          timeout = setTimeout(kill, block);
-        }
-        function stop() {
-          context2.spawned.stdout?.off("data", wait);
-          context2.spawned.stderr?.off("data", wait);
-          context2.spawned.off("exit", stop);
-          context2.spawned.off("close", stop);
-          timeout && clearTimeout(timeout);
-        }
-        function kill() {
-          stop();
-          context2.kill(new GitPluginError(void 0, "timeout", `block timeout reached`));
-        }
-        stdOut && context2.spawned.stdout?.on("data", wait);
-        stdErr && context2.spawned.stderr?.on("data", wait);
-        context2.spawned.on("exit", stop);
-        context2.spawned.on("close", stop);
-        wait();
-      }
-    };
-  }
-}
-function suffixPathsPlugin() {
-  return {
-    type: "spawn.args",
-    action(data) {
-      const prefix = [];
-      let suffix;
-      function append2(args) {
-        (suffix = suffix || []).push(...args);
-      }
-      for (let i2 = 0; i2 < data.length; i2++) {
-        const param = data[i2];
-        if (r(param)) {
-          append2(o(param));
-          continue;
-        }
-        if (param === "--") {
-          append2(
-            data.slice(i2 + 1).flatMap((item) => r(item) && o(item) || item)
-          );
-          break;
-        }
-        prefix.push(param);
-      }
-      return !suffix ? prefix : [...prefix, "--", ...suffix.map(String)];
-    }
-  };
-}
-init_utils();
-var Git = require_git();
-function gitInstanceFactory(baseDir, options) {
-  const plugins = new PluginStore();
-  const config2 = createInstanceConfig(
-    baseDir && (typeof baseDir === "string" ? { baseDir } : baseDir) || {},
-    options
-  );
-  if (!folderExists(config2.baseDir)) {
-    throw new GitConstructError(
-      config2,
-      `Cannot use simple-git on a directory that does not exist`
-    );
-  }
-  if (Array.isArray(config2.config)) {
-    plugins.add(commandConfigPrefixingPlugin(config2.config));
-  }
-  plugins.add(blockUnsafeOperationsPlugin(config2.unsafe));
-  plugins.add(completionDetectionPlugin(config2.completion));
-  config2.abort && plugins.add(abortPlugin(config2.abort));
-  config2.progress && plugins.add(progressMonitorPlugin(config2.progress));
-  config2.timeout && plugins.add(timeoutPlugin(config2.timeout));
-  config2.spawnOptions && plugins.add(spawnOptionsPlugin(config2.spawnOptions));
-  plugins.add(suffixPathsPlugin());
-  plugins.add(errorDetectionPlugin(errorDetectionHandler(true)));
-  config2.errors && plugins.add(errorDetectionPlugin(config2.errors));
-  customBinaryPlugin(plugins, config2.binary, config2.unsafe?.allowUnsafeCustomBinary);
-  return new Git(config2, plugins);
-}
-init_git_response_error();
-var simpleGit = gitInstanceFactory;
-
-// src/git/client.ts
-var FALLBACK_IDENTITY = {
-  name: "skillclimb",
-  email: "skillclimb@users.noreply.github.com"
-};
-var GitOperationError = class extends Error {
-  constructor(operation, dir, cause) {
-    const detail = cause instanceof Error ? cause.message.trim() : String(cause);
-    super(`git ${operation} failed in ${dir}: ${detail}`, { cause });
-    this.operation = operation;
-    this.dir = dir;
-    this.name = "GitOperationError";
-  }
-};
-function failOnNonZeroExit(error63, result) {
-  if (result.exitCode === 0) return error63;
-  const text3 = Buffer.concat([...result.stdErr, ...result.stdOut]).toString("utf8").trim();
-  return error63 ?? Buffer.from(text3 || `exit code ${result.exitCode}`);
-}
-function gitAt(dir, config2 = [], env) {
-  const git = simpleGit({ baseDir: dir, config: config2, maxConcurrentProcesses: 2, errors: failOnNonZeroExit });
-  return env ? git.env(env) : git;
-}
-async function configValue(git, key) {
-  try {
-    return (await git.raw(["config", "--get", key])).trim();
-  } catch {
-    return "";
-  }
-}
-async function committerConfig(dir, env = process.env) {
-  const git = gitAt(dir, [], env);
-  const name24 = env.GIT_COMMITTER_NAME ?? await configValue(git, "user.name");
-  const email3 = env.GIT_COMMITTER_EMAIL ?? await configValue(git, "user.email");
-  const config2 = [];
-  if (!name24) config2.push(`user.name=${FALLBACK_IDENTITY.name}`);
-  if (!email3) config2.push(`user.email=${FALLBACK_IDENTITY.email}`);
-  return config2;
-}
-async function runGit(dir, operation, args, config2 = []) {
-  try {
-    return await gitAt(dir, config2).raw(args);
-  } catch (err) {
-    throw new GitOperationError(operation, dir, err);
-  }
-}
-
-// src/git/commits.ts
-function gitPath(relPath) {
-  return relPath.split("\\").join("/");
-}
-async function commitFile(dir, relPath, message) {
-  const oneLine4 = message.replace(/\s+/g, " ").trim() || "skill-iterate edit";
-  const summary2 = await runGit(
-    dir,
-    "commit",
-    ["commit", "--no-verify", "-m", oneLine4, "--", gitPath(relPath)],
-    await identityFor(dir)
-  );
-  const printed = /^\[[^\]]* ([0-9a-f]{7,40})\]/m.exec(summary2)?.[1];
-  const sha = printed ?? (await runGit(dir, "rev-parse HEAD", ["rev-parse", "HEAD"])).trim();
-  return sha.slice(0, 7);
-}
-var identities = /* @__PURE__ */ new Map();
-function identityFor(dir) {
-  let identity = identities.get(dir);
-  if (!identity) {
-    identity = committerConfig(dir);
-    identities.set(dir, identity);
-  }
-  return identity;
-}
-async function resetToParent(dir) {
-  await runGit(dir, "reset --hard HEAD~1", ["reset", "--hard", "HEAD~1"]);
-}
-async function discardChanges(dir) {
-  await runGit(dir, "reset --hard HEAD", ["reset", "--hard", "HEAD"]);
-}
-async function showFileAt(dir, commit, relPath) {
-  return runGit(dir, "show", ["show", `${commit}:${gitPath(relPath)}`]);
-}
-
-// src/git/worktree.ts
-import { mkdir as mkdir2 } from "node:fs/promises";
-import path7 from "node:path";
-function worktreePathFor(home, skill, epoch) {
-  return path7.join(home, `worktree_skill-iterate-${skill}-${epoch}`);
-}
-function branchNameFor(skill, epoch) {
-  return `skill-iterate/${skill}-${epoch}`;
-}
-async function currentBranch(dir) {
-  return (await runGit(dir, "rev-parse --abbrev-ref HEAD", ["rev-parse", "--abbrev-ref", "HEAD"])).trim();
-}
-async function headCommit(dir) {
-  return (await runGit(dir, "rev-parse HEAD", ["rev-parse", "HEAD"])).trim();
-}
-async function createWorktree(input2) {
-  const baseBranch = await currentBranch(input2.project);
-  const baseCommit = await headCommit(input2.project);
-  const worktreePath2 = worktreePathFor(input2.home, input2.skill, input2.epoch);
-  const branch = branchNameFor(input2.skill, input2.epoch);
-  await mkdir2(input2.home, { recursive: true });
-  await runGit(input2.project, "worktree add", ["worktree", "add", "-b", branch, worktreePath2, baseCommit]);
-  return { path: worktreePath2, branch, baseBranch, baseCommit };
-}
-async function removeWorktree(project, worktreePath2, options = {}) {
-  const args = ["worktree", "remove", "--force", worktreePath2];
-  try {
-    await runGit(project, "worktree remove", args);
-    return true;
-  } catch {
-    await new Promise((resolve2) => setTimeout(resolve2, options.retryDelayMs ?? 2e3));
-  }
-  try {
-    await runGit(project, "worktree remove", args);
-    return true;
-  } catch {
-    options.warn?.(`worktree at ${worktreePath2} could not be removed; leaving for manual cleanup`);
-    return false;
-  }
-}
-async function deleteBranch(project, branch) {
-  await runGit(project, "branch -D", ["branch", "-D", branch]);
-}
-async function discardWorktree(project, worktree, options = {}) {
-  const removed = await removeWorktree(project, worktree.path, options);
-  if (!removed) return;
-  try {
-    await deleteBranch(project, worktree.branch);
-  } catch (err) {
-    options.warn?.(`branch ${worktree.branch} could not be deleted: ${err.message}`);
-  }
-}
-
-// src/llm/port.ts
-var ZERO_USAGE = Object.freeze({
-  calls: 0,
-  inputTokens: 0,
-  outputTokens: 0,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  costUsd: null
-});
-function addUsage(a, b2) {
-  return {
-    calls: a.calls + b2.calls,
-    inputTokens: a.inputTokens + b2.inputTokens,
-    outputTokens: a.outputTokens + b2.outputTokens,
-    cacheReadTokens: a.cacheReadTokens + b2.cacheReadTokens,
-    cacheWriteTokens: a.cacheWriteTokens + b2.cacheWriteTokens,
-    costUsd: a.costUsd === null && b2.costUsd === null ? null : (a.costUsd ?? 0) + (b2.costUsd ?? 0)
-  };
-}
-var EditProposalSchema = external_exports.object({
-  description: external_exports.string().min(1),
-  old_string: external_exports.string().min(1),
-  new_string: external_exports.string()
-});
-var GraderAnswerSchema = external_exports.object({
-  verdicts: external_exports.record(external_exports.string(), external_exports.object({ verdict: external_exports.unknown(), reason: external_exports.string().optional() }).loose())
-});
-var ModelOutputError = class extends Error {
-  constructor(role, message, raw) {
-    super(`${role} answer unusable: ${message}`);
-    this.role = role;
-    this.raw = raw;
-    this.name = "ModelOutputError";
-  }
-};
-
-// src/core/mutations.ts
-var MUTATION_KINDS = [
-  "delete-required-bullet",
-  "paraphrase-heading",
-  "remove-code-fence",
-  "swap-must-should",
-  "delete-section",
-  "duplicate-paragraph",
-  "remove-leading-imperative",
-  "remove-constraint-line",
-  "add-trailing-garbage",
-  "shuffle-steps"
-];
-var DEFAULT_REQUIRED_SECTIONS = ["Steps", "Constraints", "Limitations"];
-var IMPERATIVE_VERBS = /* @__PURE__ */ new Set([
-  "Use",
-  "Write",
-  "Run",
-  "Avoid",
-  "Add",
-  "Remove",
-  "Do",
-  "Don't",
-  "Check",
-  "Verify",
-  "Set",
-  "Read",
-  "Call",
-  "Create",
-  "Delete",
-  "Update",
-  "Replace",
-  "Prefer",
-  "Ensure",
-  "Always",
-  "Never",
-  "Skip",
-  "Apply",
-  "Edit",
-  "Open",
-  "Close",
-  "Save",
-  "Commit",
-  "Push",
-  "Pull",
-  "Fetch",
-  "Build",
-  "Test",
-  "Confirm",
-  "Document",
-  "Note",
-  "Pass",
-  "Return",
-  "Stop",
-  "Start",
-  "Halt",
-  "Continue",
-  "Mark",
-  "Tag",
-  "Pin",
-  "Default",
-  "Dont"
-]);
-var TRAILING_GARBAGE = "asdf qwer zxcv uiop hjkl ".repeat(8).trim();
-var HEADING = /^(#{1,6})\s+(.*?)\s*$/;
-var LIST_ITEM = /^(\s*)([-*+]\s+|\d+\.\s+)(.*)$/;
-var FENCE = /^ {0,3}`{3,}/;
-var CONSTRAINT_WORDS = /\b(must|never|always|do not|don't|only)\b/i;
-var HEADING_PARAPHRASES = {
-  steps: "Procedure",
-  constraints: "Restrictions",
-  limitations: "Caveats",
-  usage: "How to use it",
-  examples: "Samples",
-  example: "Sample",
-  output: "Result",
-  "output format": "Shape of the result",
-  overview: "Summary",
-  "when to use": "Appropriate situations",
-  "when not to use": "Inappropriate situations",
-  rules: "Guidelines",
-  inputs: "What it takes"
-};
-function normaliseTitle(title) {
-  return title.trim().replace(/[:.?!]+$/, "").trim().toLowerCase();
-}
-function parse5(text3) {
-  const lines = text3.split("\n");
-  let bodyStart = 0;
-  if (lines[0]?.trimEnd() === "---") {
-    const close = lines.findIndex((l, i2) => i2 > 0 && /^(---|\.\.\.)\s*$/.test(l));
-    if (close > 0) bodyStart = close + 1;
-  }
-  const inFence = lines.map(() => false);
-  const headings = [];
-  let open5 = false;
-  for (let i2 = bodyStart; i2 < lines.length; i2++) {
-    const line = lines[i2] ?? "";
-    if (FENCE.test(line)) {
-      inFence[i2] = true;
-      open5 = !open5;
-      continue;
-    }
-    inFence[i2] = open5;
-    if (open5) continue;
-    const m = HEADING.exec(line);
-    if (m?.[1] && m[2] !== void 0 && m[2] !== "") {
-      headings.push({ line: i2, level: m[1].length, title: m[2].replace(/\s+#+$/, "") });
-    }
-  }
-  return { lines, bodyStart, inFence, headings };
-}
-function sectionRange(doc, heading) {
-  const next = doc.headings.find((h2) => h2.line > heading.line && h2.level <= heading.level);
-  return [heading.line, next ? next.line : doc.lines.length];
-}
-function sectionOf(doc, line) {
-  let found;
-  for (const h2 of doc.headings) if (h2.line < line) found = h2;
-  return found;
-}
-function proseLines(doc) {
-  const out = [];
-  const headingLines = new Set(doc.headings.map((h2) => h2.line));
-  for (let i2 = doc.bodyStart; i2 < doc.lines.length; i2++) {
-    if (!doc.inFence[i2] && !headingLines.has(i2)) out.push(i2);
-  }
-  return out;
-}
-function requiredSet(options) {
-  return new Set((options.requiredSections ?? DEFAULT_REQUIRED_SECTIONS).map(normaliseTitle));
-}
-function isListItem(line) {
-  return LIST_ITEM.test(line);
-}
-function without(lines, start, end = start + 1) {
-  return [...lines.slice(0, start), ...lines.slice(end)].join("\n");
-}
-function deleteRequiredBullet(doc, options) {
-  const required2 = requiredSet(options);
-  const items = proseLines(doc).filter((i2) => isListItem(doc.lines[i2] ?? ""));
-  const inSection = (i2, accept) => {
-    const h2 = sectionOf(doc, i2);
-    return h2 !== void 0 && accept(normaliseTitle(h2.title));
-  };
-  const target = items.find((i2) => inSection(i2, (t2) => required2.has(t2) && !t2.includes("constraint"))) ?? items.find((i2) => inSection(i2, (t2) => required2.has(t2))) ?? items[0];
-  return target === void 0 ? null : without(doc.lines, target);
-}
-function paraphraseHeading(doc, options) {
-  const required2 = requiredSet(options);
-  const candidates = doc.headings.filter((h2) => h2.level >= 2);
-  const target = candidates.find((h2) => required2.has(normaliseTitle(h2.title))) ?? candidates[0] ?? doc.headings[0];
-  if (!target) return null;
-  const key = normaliseTitle(target.title);
-  const paraphrase = HEADING_PARAPHRASES[key] ?? `About ${target.title.replace(/[:.?!]+$/, "").toLowerCase()}`;
-  const lines = [...doc.lines];
-  lines[target.line] = `${"#".repeat(target.level)} ${paraphrase}`;
-  return lines.join("\n");
-}
-function removeCodeFence(doc) {
-  const fences = [];
-  for (let i2 = doc.bodyStart; i2 < doc.lines.length; i2++) if (FENCE.test(doc.lines[i2] ?? "")) fences.push(i2);
-  if (fences.length === 0) return null;
-  const target = fences[1] ?? fences[0];
-  return target === void 0 ? null : without(doc.lines, target);
-}
-function swapMustShould(doc) {
-  const head = doc.lines.slice(0, doc.bodyStart);
-  const body = doc.lines.slice(doc.bodyStart).join("\n");
-  let swapped = body.replace(/\bMUST\b/g, "should");
-  if (swapped === body) swapped = body.replace(/\bMust\b/g, "Should").replace(/\bmust\b/g, "should");
-  if (swapped === body) return null;
-  return [...head, swapped].join("\n");
-}
-function deleteSection(doc, options) {
-  const required2 = requiredSet(options);
-  const candidates = doc.headings.filter((h2) => h2.level >= 2);
-  const target = candidates.find((h2) => required2.has(normaliseTitle(h2.title))) ?? candidates[0];
-  if (!target) return null;
-  const [start, end] = sectionRange(doc, target);
-  return without(doc.lines, start, end);
-}
-function duplicateParagraph(doc) {
-  const prose = new Set(proseLines(doc));
-  for (let i2 = doc.bodyStart; i2 < doc.lines.length; i2++) {
-    if (!prose.has(i2) || (doc.lines[i2] ?? "").trim() === "") continue;
-    let end = i2;
-    while (end < doc.lines.length && prose.has(end) && (doc.lines[end] ?? "").trim() !== "") end++;
-    const paragraph = doc.lines.slice(i2, end);
-    return [...doc.lines.slice(0, end), "", ...paragraph, ...doc.lines.slice(end)].join("\n");
-  }
-  return null;
-}
-function removeLeadingImperative(doc) {
-  for (const i2 of proseLines(doc)) {
-    const line = doc.lines[i2] ?? "";
-    const m = /^(\s*(?:[-*+]\s+|\d+\.\s+)?)([A-Za-z']+)(\s+)(\S.*)$/.exec(line);
-    if (!m || m[2] === void 0 || m[4] === void 0 || !IMPERATIVE_VERBS.has(m[2])) continue;
-    const rest = m[4];
-    const lines = [...doc.lines];
-    lines[i2] = `${m[1] ?? ""}${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
-    return lines.join("\n");
-  }
-  return null;
-}
-function removeConstraintLine(doc) {
-  const prose = proseLines(doc).filter((i2) => (doc.lines[i2] ?? "").trim() !== "");
-  const inConstraints = prose.find((i2) => {
-    const h2 = sectionOf(doc, i2);
-    return h2 !== void 0 && normaliseTitle(h2.title).includes("constraint");
-  });
-  const target = inConstraints ?? prose.find((i2) => CONSTRAINT_WORDS.test(doc.lines[i2] ?? ""));
-  return target === void 0 ? null : without(doc.lines, target);
-}
-function addTrailingGarbage(doc) {
-  const text3 = doc.lines.join("\n");
-  const separator = text3 === "" || text3.endsWith("\n") ? "" : "\n";
-  return `${text3}${separator}
-${TRAILING_GARBAGE}
-`;
-}
-function listRuns(doc) {
-  const prose = new Set(proseLines(doc));
-  const runs = [];
-  let current = [];
-  let indent = -1;
-  const flush = () => {
-    if (current.length >= 2) runs.push(current);
-    current = [];
-    indent = -1;
-  };
-  for (let i2 = doc.bodyStart; i2 < doc.lines.length; i2++) {
-    const m = prose.has(i2) ? LIST_ITEM.exec(doc.lines[i2] ?? "") : null;
-    const itemIndent = m?.[1]?.length ?? -1;
-    if (!m) {
-      flush();
-      continue;
-    }
-    if (current.length > 0 && itemIndent !== indent) flush();
-    indent = itemIndent;
-    current.push(i2);
-  }
-  flush();
-  return runs;
-}
-function shuffleSteps(doc) {
-  const runs = listRuns(doc);
-  const inSteps = runs.find((run3) => {
-    const h2 = sectionOf(doc, run3[0] ?? 0);
-    return h2 !== void 0 && normaliseTitle(h2.title).includes("step");
-  });
-  const numbered = runs.find((run3) => /^\s*\d+\./.test(doc.lines[run3[0] ?? 0] ?? ""));
-  const run2 = inSteps ?? numbered ?? runs[0];
-  if (!run2) return null;
-  const parts = run2.map((i2) => LIST_ITEM.exec(doc.lines[i2] ?? ""));
-  const texts = parts.map((m) => m?.[3] ?? "").reverse();
-  const lines = [...doc.lines];
-  run2.forEach((lineIndex, k2) => {
-    const m = parts[k2];
-    lines[lineIndex] = `${m?.[1] ?? ""}${m?.[2] ?? ""}${texts[k2] ?? ""}`;
-  });
-  const out = lines.join("\n");
-  return out === doc.lines.join("\n") ? null : out;
-}
-function applyMutation(kind, text3, options = {}) {
-  const doc = parse5(text3);
-  let out;
-  switch (kind) {
-    case "delete-required-bullet":
-      out = deleteRequiredBullet(doc, options);
-      break;
-    case "paraphrase-heading":
-      out = paraphraseHeading(doc, options);
-      break;
-    case "remove-code-fence":
-      out = removeCodeFence(doc);
-      break;
-    case "swap-must-should":
-      out = swapMustShould(doc);
-      break;
-    case "delete-section":
-      out = deleteSection(doc, options);
-      break;
-    case "duplicate-paragraph":
-      out = duplicateParagraph(doc);
-      break;
-    case "remove-leading-imperative":
-      out = removeLeadingImperative(doc);
-      break;
-    case "remove-constraint-line":
-      out = removeConstraintLine(doc);
-      break;
-    case "add-trailing-garbage":
-      out = addTrailingGarbage(doc);
-      break;
-    case "shuffle-steps":
-      out = shuffleSteps(doc);
-      break;
-  }
-  return out === text3 ? null : out;
-}
-function mutateAll(text3, options = {}) {
-  return MUTATION_KINDS.map((kind) => ({ kind, text: applyMutation(kind, text3, options) }));
-}
-
-// src/iterate/score.ts
-import { createHash } from "node:crypto";
-import { existsSync as existsSync2, readdirSync } from "node:fs";
-
-// src/core/checks.ts
-function quote(value) {
-  return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
-}
-function countLines2(text3) {
-  const trimmed2 = text3.trimEnd();
-  return trimmed2 === "" ? 0 : trimmed2.split(/\r\n|\r|\n/).length;
-}
-function countWords(text3) {
-  return text3.split(/\s+/).filter((w) => w !== "").length;
-}
-function positive(check2, output2) {
-  switch (check2.type) {
-    case "contains":
-    case "not-contains": {
-      const found = output2.includes(check2.value);
-      return { pass: found, reason: `${found ? "contains" : "does not contain"} ${quote(check2.value)}` };
-    }
-    case "icontains":
-    case "not-icontains": {
-      const found = output2.toLowerCase().includes(check2.value.toLowerCase());
-      return {
-        pass: found,
-        reason: `${found ? "contains" : "does not contain"} ${quote(check2.value)} (case-insensitive)`
-      };
-    }
-    case "regex":
-    case "not-regex": {
-      const shown = `/${check2.value}/${check2.flags ?? ""}`;
-      const found = new RegExp(check2.value, check2.flags ?? "").test(output2);
-      return { pass: found, reason: `${found ? "matches" : "does not match"} ${shown}` };
-    }
-    case "max-lines": {
-      const lines = countLines2(output2);
-      return { pass: lines <= check2.value, reason: `${lines} lines (max ${check2.value})` };
-    }
-    case "max-words": {
-      const words = countWords(output2);
-      return { pass: words <= check2.value, reason: `${words} words (max ${check2.value})` };
-    }
-    case "is-json": {
-      try {
-        JSON.parse(output2.trim());
-        return { pass: true, reason: "is valid JSON" };
-      } catch (err) {
-        return { pass: false, reason: `is not valid JSON (${err.message})` };
-      }
-    }
-  }
-}
-function evaluateCheck(check2, output2) {
-  let verdict;
-  try {
-    verdict = positive(check2, output2);
-  } catch (err) {
-    return { pass: false, reason: `check ${check2.type}: invalid pattern (${err.message})` };
-  }
-  const negated = check2.type.startsWith("not-");
-  const pass = negated ? !verdict.pass : verdict.pass;
-  return { pass, reason: `check ${check2.type}: output ${verdict.reason}` };
-}
-
-// src/core/absolute.ts
-var VACUOUS_REASON = "trigger not expected in this scenario (vacuously true)";
-var OMITTED_REASON = "grader omitted";
-function planScenario(evals, scenario) {
-  const expected = scenario.expected_assertions ? new Set(scenario.expected_assertions) : void 0;
-  const pairs = [];
-  for (const category of evals.categories) {
-    for (const assertion of category.evals) {
-      let route;
-      if (expected && !expected.has(assertion.id)) route = "vacuous";
-      else if (assertion.check) route = "check";
-      else route = "model";
-      pairs.push({ assertion, category, route });
-    }
-  }
-  return { scenario, pairs, modelGraded: pairs.filter((p2) => p2.route === "model") };
-}
-function coerceVerdict(value) {
-  if (typeof value === "boolean") return value;
-  if (typeof value === "string") {
-    const v = value.trim().toLowerCase();
-    return v === "true" || v === "yes";
-  }
-  return false;
-}
-function repairGraderAnswer(verdicts, askedIds) {
-  const byId = /* @__PURE__ */ new Map();
-  for (const [key, value] of Object.entries(verdicts)) {
-    const id = key.trim();
-    if (!byId.has(id)) byId.set(id, value);
-  }
-  const out = /* @__PURE__ */ new Map();
-  for (const id of askedIds) {
-    const answer = byId.get(String(id));
-    if (!answer) out.set(id, { pass: false, reason: OMITTED_REASON });
-    else out.set(id, { pass: coerceVerdict(answer.verdict), reason: answer.reason ?? "" });
-  }
-  return out;
-}
-function majorityVote(trials) {
-  const passes = trials.filter((t2) => t2.pass).length;
-  const pass = passes * 2 > trials.length;
-  const agreeing = trials.find((t2) => t2.pass === pass);
-  return { pass, reason: agreeing?.reason ?? OMITTED_REASON };
-}
-function pairKey(scenarioId, assertionId) {
-  return `${assertionId}\0${scenarioId}`;
-}
-function decidePairs(plans, renders, trials) {
-  const decided = /* @__PURE__ */ new Map();
-  for (const plan of plans) {
-    const output2 = renders.get(plan.scenario.id) ?? "";
-    for (const pair of plan.pairs) {
-      const key = pairKey(plan.scenario.id, pair.assertion.id);
-      if (pair.route === "vacuous") decided.set(key, { pass: true, reason: VACUOUS_REASON });
-      else if (pair.route === "check" && pair.assertion.check) {
-        decided.set(key, evaluateCheck(pair.assertion.check, output2));
-      } else {
-        decided.set(
-          key,
-          majorityVote(trials.map((t2) => t2.get(key) ?? { pass: false, reason: OMITTED_REASON }))
-        );
-      }
-    }
-  }
-  return decided;
-}
-function compareStrings(a, b2) {
-  return a < b2 ? -1 : a > b2 ? 1 : 0;
-}
-var WEIGHT_SUM_TOLERANCE = 1e-9;
-function aggregate(evals, plans, decided) {
-  const failed = [];
-  const passing = [];
-  const categories = evals.categories.map((c3) => ({
-    name: c3.name,
-    weight: c3.weight,
-    passed: 0,
-    total: 0,
-    score: 1
-  }));
-  const indexOf = new Map(evals.categories.map((c3, i2) => [c3, i2]));
-  for (const plan of plans) {
-    for (const pair of plan.pairs) {
-      const verdict = decided.get(pairKey(plan.scenario.id, pair.assertion.id)) ?? {
-        pass: false,
-        reason: OMITTED_REASON
-      };
-      const category = categories[indexOf.get(pair.category) ?? -1];
-      if (!category) throw new Error(`aggregate: assertion ${pair.assertion.id} has no category`);
-      category.total += 1;
-      if (verdict.pass) {
-        category.passed += 1;
-        passing.push({ assertion_id: pair.assertion.id, scenario_id: plan.scenario.id });
-      } else {
-        failed.push({
-          assertion_id: pair.assertion.id,
-          scenario_id: plan.scenario.id,
-          category_name: pair.category.name,
-          category_weight: pair.category.weight,
-          statement: pair.assertion.statement,
-          source: pair.assertion.source,
-          defect_type: pair.assertion.defect_type,
-          grader_reason: verdict.reason
-        });
-      }
-    }
-  }
-  let weightSum = 0;
-  let weighted = 0;
-  for (const c3 of categories) {
-    if (c3.total === 0) continue;
-    c3.score = c3.passed / c3.total;
-    weightSum += c3.weight;
-    weighted += c3.weight * c3.score;
-  }
-  let weightedScore;
-  if (weightSum <= 0) weightedScore = 1;
-  else if (Math.abs(weightSum - 1) <= WEIGHT_SUM_TOLERANCE) weightedScore = weighted;
-  else weightedScore = weighted / weightSum;
-  failed.sort(
-    (a, b2) => b2.category_weight - a.category_weight || a.assertion_id - b2.assertion_id || compareStrings(a.scenario_id, b2.scenario_id)
-  );
-  passing.sort((a, b2) => a.assertion_id - b2.assertion_id || compareStrings(a.scenario_id, b2.scenario_id));
-  return {
-    weighted_score: weightedScore,
-    passed: passing.length,
-    total: passing.length + failed.length,
-    categories,
-    failed_assertions: failed,
-    passing_pairs: passing
-  };
-}
-function combineScores(mode2, structural, weighted, weights) {
-  if (mode2 === "structural") return structural;
-  if (weighted === null) throw new Error(`combineScores: mode ${mode2} needs an absolute score`);
-  if (mode2 === "absolute") return weighted;
-  return weights.structural * structural + weights.absolute * weighted;
-}
-var AMBIGUOUS_SENTINEL = "AMBIGUOUS:";
-function ambiguousReason(render) {
-  const trimmed2 = render.trim();
-  if (!trimmed2.startsWith(AMBIGUOUS_SENTINEL)) return void 0;
-  const reason = trimmed2.slice(AMBIGUOUS_SENTINEL.length).trim();
-  return reason === "" ? "(no reason given)" : reason;
-}
-
-// src/core/score-types.ts
-var METRIC_NAMES = [
-  "section_depth_consistency",
-  "required_sections",
-  "banned_phrases",
-  "link_integrity",
-  "code_fence_balance",
-  "max_line_length",
-  "cross_reference_resolution",
-  "rules_to_rationale_ratio"
-];
-var DEFAULT_WEIGHTS = { structural: 0.4, absolute: 0.6 };
-
-// src/core/structural.ts
-import path8 from "node:path";
+import path19 from "node:path";
 
 // src/core/markdown-lines.ts
 var LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
@@ -51963,19 +45368,19 @@ function codePointLength2(text3) {
   }
   return length;
 }
-var HEADING2 = new RegExp(`^(#{1,6})[${PY_WS}]+(.+)$`, "u");
+var HEADING = new RegExp(`^(#{1,6})[${PY_WS}]+(.+)$`, "u");
 function parseHeading(line) {
-  const match = HEADING2.exec(line);
+  const match = HEADING.exec(line);
   if (!match) return null;
   return { level: match[1].length, title: pyStrip(match[2]) };
 }
 var ORDERED_ITEM = new RegExp("^\\p{Nd}+\\. ", "u");
-function isListItem2(stripped) {
+function isListItem(stripped) {
   return /^[-*+]/.test(stripped) || ORDERED_ITEM.test(stripped);
 }
-var FENCE2 = /^ {0,3}(`{3,})(.*)$/u;
+var FENCE = /^ {0,3}(`{3,})(.*)$/u;
 function parseFenceLine(line) {
-  const match = FENCE2.exec(line);
+  const match = FENCE.exec(line);
   if (!match) return null;
   return { ticks: match[1].length, info: pyStrip(match[2]) };
 }
@@ -52007,13 +45412,27 @@ function frontmatterEnd(lines) {
   return lines.length - 1;
 }
 
+// src/core/score-types.ts
+var METRIC_NAMES = [
+  "section_depth_consistency",
+  "required_sections",
+  "banned_phrases",
+  "link_integrity",
+  "code_fence_balance",
+  "max_line_length",
+  "cross_reference_resolution",
+  "rules_to_rationale_ratio"
+];
+var DEFAULT_WEIGHTS = { structural: 0.4, absolute: 0.6 };
+
 // src/core/structural.ts
-var DEFAULT_REQUIRED_SECTIONS2 = ["Steps", "Constraints", "Limitations"];
+import path2 from "node:path";
+var DEFAULT_REQUIRED_SECTIONS = ["Steps", "Constraints", "Limitations"];
 var BANNED_PHRASES = ["as an AI", "I think", "I cannot"];
 var SHOULD_LIMIT = 10;
 var MAX_LINE_LENGTH = 150;
 var MEMORY_SEARCH_LEVELS = 8;
-var IMPERATIVE_VERBS2 = /* @__PURE__ */ new Set([
+var IMPERATIVE_VERBS = /* @__PURE__ */ new Set([
   "Use",
   "Write",
   "Run",
@@ -52085,7 +45504,7 @@ function requiredSections(lines, configured) {
     const heading = parseHeading(line);
     if (heading) titles.add(normaliseSectionName(heading.title));
   }
-  const required2 = configured ?? DEFAULT_REQUIRED_SECTIONS2;
+  const required2 = configured ?? DEFAULT_REQUIRED_SECTIONS;
   const missing = required2.filter((name24) => !titles.has(normaliseSectionName(name24)));
   const present = required2.length - missing.length;
   const exempt = configured === void 0 && present === 0;
@@ -52123,8 +45542,8 @@ function bannedPhrases(lines, fences) {
   return { score: 1 / (1 + hits), hits, found, should_count: shouldCount };
 }
 function joinUnnormalised(dir, relative) {
-  if (path8.isAbsolute(relative)) return relative;
-  return dir.endsWith(path8.sep) ? dir + relative : dir + path8.sep + relative;
+  if (path2.isAbsolute(relative)) return relative;
+  return dir.endsWith(path2.sep) ? dir + relative : dir + path2.sep + relative;
 }
 function pyUnquote(text3) {
   return text3.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run2) => {
@@ -52171,10 +45590,10 @@ function maxLineLength(lines) {
 var CROSS_REFERENCE = /\[\[([^\]]+)\]\]/g;
 function memorySearchRoots(skillDir2) {
   const roots = [];
-  let current = path8.resolve(skillDir2);
+  let current = path2.resolve(skillDir2);
   for (let level = 0; level < MEMORY_SEARCH_LEVELS; level++) {
     roots.push(current);
-    const parent = path8.dirname(current);
+    const parent = path2.dirname(current);
     if (parent === current) break;
     current = parent;
   }
@@ -52185,9 +45604,9 @@ function resolvesCrossReference(slug, ctx) {
   if (inFolder(ctx.skillDir, `${slug}.md`) || inFolder(ctx.skillDir, slug)) return true;
   if (!ctx.listDir) return false;
   for (const root of memorySearchRoots(ctx.skillDir)) {
-    const projects = path8.join(root, ".claude", "projects");
+    const projects = path2.join(root, ".claude", "projects");
     for (const project of ctx.listDir(projects)) {
-      const memory = path8.join(projects, project, "memory");
+      const memory = path2.join(projects, project, "memory");
       if (inFolder(memory, `feedback_${slug}.md`) || inFolder(memory, `${slug}.md`)) return true;
     }
   }
@@ -52211,10 +45630,10 @@ function rulesToRationaleRatio(lines, fences) {
   lines.forEach((line, index) => {
     if (fences.fenced[index]) return;
     const stripped = pyStrip(line);
-    if (stripped === "" || stripped.startsWith("#") || isListItem2(stripped)) return;
+    if (stripped === "" || stripped.startsWith("#") || isListItem(stripped)) return;
     proseLines2++;
     const word = FIRST_WORD.exec(stripped)?.[0];
-    if (word !== void 0 && IMPERATIVE_VERBS2.has(word)) imperative++;
+    if (word !== void 0 && IMPERATIVE_VERBS.has(word)) imperative++;
   });
   if (proseLines2 === 0) return { score: 1, share: null, imperative, prose_lines: 0 };
   const share = imperative / proseLines2;
@@ -52257,1132 +45676,6 @@ function orderMetrics(metrics) {
   return Object.fromEntries(METRIC_NAMES.map((name24) => [name24, metrics[name24]]));
 }
 
-// src/llm/errors.ts
-var ModelCallError = class extends Error {
-  constructor(role, modelId, failure2, detail, status, options) {
-    super(`${role} model ${modelId}: ${detail}`, options);
-    this.role = role;
-    this.modelId = modelId;
-    this.failure = failure2;
-    this.status = status;
-    this.name = "ModelCallError";
-  }
-};
-var ProviderOutputError = class extends ModelOutputError {
-  constructor(role, message, raw, usage) {
-    super(role, message, raw);
-    this.usage = usage;
-  }
-};
-
-// src/iterate/score.ts
-var RenderCache = class {
-  entries = /* @__PURE__ */ new Map();
-  get(key) {
-    return this.entries.get(key);
-  }
-  set(key, value) {
-    this.entries.set(key, value);
-  }
-  get size() {
-    return this.entries.size;
-  }
-};
-function renderCacheKey(renderModelId, skillMd, scenarioId) {
-  const digest = createHash("sha256").update(skillMd, "utf8").digest("hex");
-  return `${renderModelId}\0${digest}\0${scenarioId}`;
-}
-function createLimiter(limit) {
-  const max = Math.max(1, Math.floor(limit) || 1);
-  let active = 0;
-  const waiting = [];
-  const next = () => {
-    if (active >= max) return;
-    const start = waiting.shift();
-    if (start) start();
-  };
-  return (task) => new Promise((resolve2, reject) => {
-    waiting.push(() => {
-      active += 1;
-      Promise.resolve().then(task).then(resolve2, reject).finally(() => {
-        active -= 1;
-        next();
-      });
-    });
-    next();
-  });
-}
-var UnparseableGrade = class extends Error {
-};
-function messageOf(err) {
-  if (err instanceof Error) return err.message;
-  return String(err);
-}
-function abortMessage(signal) {
-  return `scoring aborted: ${messageOf(signal.reason ?? "aborted")}`;
-}
-async function gradeAbsolute(request2, trials) {
-  const { models, evals } = request2;
-  const stop = new AbortController();
-  const signal = AbortSignal.any([request2.signal, stop.signal]);
-  const limit = createLimiter(request2.concurrency);
-  const renders = /* @__PURE__ */ new Map();
-  const trialVerdicts = Array.from({ length: trials }, () => /* @__PURE__ */ new Map());
-  let usage = ZERO_USAGE;
-  let failure2;
-  const fail = (status, detail) => {
-    if (failure2) return;
-    failure2 = { status, detail };
-    stop.abort(new Error(detail));
-  };
-  const call = (fn) => limit(async () => {
-    if (signal.aborted) throw signal.reason;
-    let reply;
-    try {
-      reply = await fn(signal);
-    } catch (err) {
-      if (err instanceof ProviderOutputError && err.usage) usage = addUsage(usage, err.usage);
-      throw err;
-    }
-    usage = addUsage(usage, reply.usage);
-    return reply.value;
-  });
-  const gradeTrial = async (plan, output2, trial) => {
-    const input2 = {
-      skillName: request2.skillName,
-      scenario: plan.scenario,
-      output: output2,
-      assertions: plan.modelGraded.map((p2) => ({
-        id: p2.assertion.id,
-        statement: p2.assertion.statement,
-        category: p2.category.name
-      })),
-      trial: trial + 1
-    };
-    const ask = () => call((s) => models.grade(input2, s));
-    let answer;
-    try {
-      answer = await ask();
-    } catch (err) {
-      if (!(err instanceof ModelOutputError) || signal.aborted) throw err;
-      try {
-        answer = await ask();
-      } catch (again) {
-        if (again instanceof ModelOutputError && !signal.aborted) {
-          throw new UnparseableGrade(`scenario ${plan.scenario.id}, trial ${trial + 1}: ${again.message}`);
-        }
-        throw again;
-      }
-    }
-    const repaired = repairGraderAnswer(
-      answer.verdicts,
-      input2.assertions.map((a) => a.id)
-    );
-    for (const [id, verdict] of repaired) {
-      trialVerdicts[trial]?.set(pairKey(plan.scenario.id, id), verdict);
-    }
-  };
-  const scoreScenario = async (plan) => {
-    const key = renderCacheKey(models.renderModelId, request2.skillMd, plan.scenario.id);
-    let output2 = request2.cache.get(key);
-    if (output2 === void 0) {
-      output2 = await call(
-        (s) => models.render({ skillName: request2.skillName, skillMd: request2.skillMd, scenario: plan.scenario }, s)
-      );
-      request2.cache.set(key, output2);
-    }
-    renders.set(plan.scenario.id, output2);
-    const ambiguous = ambiguousReason(output2);
-    if (ambiguous !== void 0) return fail("ambiguous", ambiguous);
-    if (plan.modelGraded.length === 0) return;
-    const rendered = output2;
-    await Promise.all(Array.from({ length: trials }, (_2, t2) => gradeTrial(plan, rendered, t2)));
-  };
-  const plans = evals.scenarios.map((s) => planScenario(evals.evals, s));
-  const work = Promise.all(
-    plans.map(
-      (plan) => scoreScenario(plan).catch((err) => {
-        if (failure2) return;
-        if (request2.signal.aborted) return fail("harness-error", abortMessage(request2.signal));
-        if (err instanceof UnparseableGrade) return fail("unparseable", err.message);
-        fail("harness-error", messageOf(err));
-      })
-    )
-  );
-  let onAbort;
-  const aborted2 = new Promise((resolve2) => {
-    if (request2.signal.aborted) return resolve2();
-    onAbort = resolve2;
-    request2.signal.addEventListener("abort", onAbort, { once: true });
-  });
-  await Promise.race([work, aborted2]);
-  if (onAbort) request2.signal.removeEventListener("abort", onAbort);
-  if (request2.signal.aborted) fail("harness-error", abortMessage(request2.signal));
-  if (failure2) return { status: failure2.status, absolute: null, detail: failure2.detail, usage, renders };
-  const decided = decidePairs(plans, renders, trialVerdicts);
-  return {
-    status: "ok",
-    absolute: aggregate(evals.evals, plans, decided),
-    detail: void 0,
-    usage,
-    renders
-  };
-}
-function listDirOrEmpty(dir) {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-async function scoreSkill(request2) {
-  const trials = Math.max(1, Math.floor(request2.trials) || 1);
-  const structural = scoreStructure(request2.skillMd, {
-    skillDir: request2.skillDir,
-    requiredSections: request2.evals.requiredSections,
-    exists: (p2) => existsSync2(p2),
-    listDir: listDirOrEmpty
-  });
-  if (request2.models.structuralOnly || request2.mode === "structural") {
-    return {
-      status: "ok",
-      score: structural.score,
-      mode: "structural",
-      structural,
-      absolute: null,
-      detail: void 0,
-      usage: ZERO_USAGE,
-      renders: /* @__PURE__ */ new Map(),
-      trials
-    };
-  }
-  const outcome = await gradeAbsolute(request2, trials);
-  const score3 = outcome.status === "ok" && outcome.absolute ? combineScores(
-    request2.mode,
-    structural.score,
-    outcome.absolute.weighted_score,
-    request2.weights ?? DEFAULT_WEIGHTS
-  ) : null;
-  return {
-    status: outcome.status,
-    score: score3,
-    mode: request2.mode,
-    structural,
-    absolute: outcome.absolute,
-    detail: outcome.detail,
-    usage: outcome.usage,
-    renders: outcome.renders,
-    trials
-  };
-}
-
-// src/iterate/calibrate.ts
-var DEFAULT_CALIBRATION_THRESHOLD = 0.7;
-var SCORE_EPSILON2 = 1e-9;
-var CalibrationError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "CalibrationError";
-  }
-};
-async function calibrateSkill(request2, threshold2 = DEFAULT_CALIBRATION_THRESHOLD) {
-  const baseline = await scoreSkill({ ...request2, trials: 1 });
-  if (baseline.status !== "ok" || baseline.score === null) {
-    throw new CalibrationError(
-      `calibration of ${request2.skillName}: baseline scored ${baseline.status}: ${baseline.detail ?? "no score"}`
-    );
-  }
-  const baselineScore = baseline.score;
-  const mutations = [];
-  for (const mutation of mutateAll(request2.skillMd, { requiredSections: request2.evals.requiredSections })) {
-    if (mutation.text === null) {
-      mutations.push({ kind: mutation.kind, applied: false, score: null, caught: false });
-      continue;
-    }
-    const scored = await scoreSkill({ ...request2, skillMd: mutation.text, trials: 1 });
-    if (scored.status === "ambiguous") {
-      mutations.push({
-        kind: mutation.kind,
-        applied: true,
-        score: null,
-        caught: true,
-        status: scored.status
-      });
-      continue;
-    }
-    if (scored.status !== "ok" || scored.score === null) {
-      throw new CalibrationError(
-        `calibration of ${request2.skillName}: mutation ${mutation.kind} scored ${scored.status}: ${scored.detail ?? "no score"}`
-      );
-    }
-    mutations.push({
-      kind: mutation.kind,
-      applied: true,
-      score: scored.score,
-      caught: scored.score < baselineScore - SCORE_EPSILON2,
-      status: scored.status
-    });
-  }
-  const applied = mutations.filter((m) => m.applied);
-  const catchRate = applied.length === 0 ? 0 : applied.filter((m) => m.caught).length / applied.length;
-  return {
-    verdict: catchRate < threshold2 ? "grader-broken-for-skill" : "ok",
-    catchRate,
-    threshold: threshold2,
-    baselineScore,
-    mutations
-  };
-}
-
-// src/iterate/freshness.ts
-import path9 from "node:path";
-function resultsTsvPath(project, skill) {
-  return path9.resolve(project, ".claude", "skills", skill, "evals", "results.tsv");
-}
-
-// src/iterate/loop.ts
-import { readFile as readFile5, writeFile as writeFile3 } from "node:fs/promises";
-import path11 from "node:path";
-
-// src/core/taxonomy.ts
-function classifyIteration(input2) {
-  if (input2.status === "ambiguous") return "revert";
-  if (input2.status !== "ok" || input2.score === null || !Number.isFinite(input2.score)) return "crash";
-  if (input2.breaksFrontmatter) return "revert";
-  const cmp = compareScores(input2.score, input2.highWater);
-  if (cmp > 0) return "keep";
-  if (cmp === 0 && input2.linesDelta < 0) return "keep";
-  return "revert";
-}
-
-// src/iterate/results-file.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, mkdir as mkdir3, open as open4, readFile as readFile4, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
-import path10 from "node:path";
-
-// src/core/results-tsv.ts
-var RESULTS_HEADER = "commit	score	status	description	wall_seconds";
-var STATUSES = /* @__PURE__ */ new Set(["baseline", "keep", "revert", "crash"]);
-var FIELD_BREAKS = /\r\n|[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/g;
-function sanitizeField(value) {
-  return value.replace(FIELD_BREAKS, " ");
-}
-function formatScore(score3) {
-  return score3 === null || !Number.isFinite(score3) ? "NULL" : score3.toFixed(6);
-}
-function formatWall(seconds) {
-  return Number.isFinite(seconds) && seconds > 0 ? seconds.toFixed(3) : "0.000";
-}
-function formatResultsRow(row) {
-  return [
-    sanitizeField(row.commit),
-    formatScore(row.score),
-    row.status,
-    sanitizeField(row.description),
-    formatWall(row.wallSeconds)
-  ].join("	");
-}
-var STRICT_SCORE = /^(?:NULL|-?\d+\.\d{6})$/;
-var STRICT_WALL = /^\d+\.\d{3}$/;
-var NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-function parseNumber(text3) {
-  if (!NUMBER.test(text3)) return void 0;
-  const value = Number(text3);
-  return Number.isFinite(value) ? value : void 0;
-}
-function parseLine(line, strict) {
-  const fields = line.split("	");
-  if (fields.length < 5) return void 0;
-  const commit = fields[0] ?? "";
-  const scoreText = fields[1] ?? "";
-  const status = fields[2] ?? "";
-  const wallText = fields[fields.length - 1] ?? "";
-  const description = fields.slice(3, -1).join(" ");
-  if (!STATUSES.has(status)) return void 0;
-  if (strict && (!STRICT_SCORE.test(scoreText) || !STRICT_WALL.test(wallText))) return void 0;
-  const score3 = scoreText === "NULL" ? null : parseNumber(scoreText);
-  if (score3 === void 0) return void 0;
-  const wallSeconds = parseNumber(wallText);
-  if (wallSeconds === void 0) return void 0;
-  return { commit, score: score3, status, description, wallSeconds };
-}
-function parseResultsTsv(text3) {
-  const lines = text3.split("\n");
-  const lastIndex = lines.length - 1;
-  const rows = [];
-  lines.forEach((raw, index) => {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (line === "" || line === RESULTS_HEADER) return;
-    const row = parseLine(line, index === lastIndex);
-    if (row) rows.push(row);
-  });
-  return rows;
-}
-
-// src/iterate/results-file.ts
-var pending = /* @__PURE__ */ new Map();
-var continued = /* @__PURE__ */ new Set();
-async function writeAll(handle, text3) {
-  const buffer = Buffer.from(text3, "utf8");
-  let offset = 0;
-  while (offset < buffer.length) {
-    const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset, null);
-    offset += bytesWritten;
-  }
-}
-async function endsWithNewline(handle, size) {
-  const last2 = Buffer.alloc(1);
-  await handle.read(last2, 0, 1, size - 1);
-  return last2[0] === 10;
-}
-var NO_HARD_LINKS = /* @__PURE__ */ new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
-async function createWith(file2, text3) {
-  const temp = path10.join(path10.dirname(file2), `.${path10.basename(file2)}.${process.pid}.${randomUUID2()}.tmp`);
-  await writeFile2(temp, text3, { flag: "wx" });
-  try {
-    await link(temp, file2);
-    return true;
-  } catch (error63) {
-    const code2 = error63.code ?? "";
-    if (code2 === "EEXIST") return false;
-    if (!NO_HARD_LINKS.has(code2)) throw error63;
-  } finally {
-    await rm2(temp, { force: true });
-  }
-  try {
-    await writeFile2(file2, text3, { flag: "ax" });
-    return true;
-  } catch (error63) {
-    if (error63.code === "EEXIST") return false;
-    throw error63;
-  }
-}
-async function appendLine(file2, line) {
-  await mkdir3(path10.dirname(file2), { recursive: true });
-  if (await createWith(file2, `${RESULTS_HEADER}
-${line}
-`)) {
-    continued.add(file2);
-    return;
-  }
-  const handle = await open4(file2, "a+");
-  try {
-    const { size } = await handle.stat();
-    let text3 = `${line}
-`;
-    if (size === 0) {
-      text3 = `${RESULTS_HEADER}
-${text3}`;
-    } else if (!continued.has(file2) && !await endsWithNewline(handle, size)) {
-      text3 = `
-${text3}`;
-    }
-    await writeAll(handle, text3);
-    continued.add(file2);
-  } finally {
-    await handle.close();
-  }
-}
-async function appendResultsRow(file2, row) {
-  const key = path10.resolve(file2);
-  const line = formatResultsRow(row);
-  const previous = pending.get(key) ?? Promise.resolve();
-  const current = previous.catch(() => void 0).then(() => appendLine(key, line));
-  pending.set(key, current);
-  try {
-    await current;
-  } finally {
-    if (pending.get(key) === current) pending.delete(key);
-  }
-}
-
-// src/iterate/loop.ts
-var RADICAL_AFTER_REVERTS = 3;
-var PARK_AFTER_CRASHES = 3;
-var RENDER_EXCERPT_CHARS = 1500;
-var NO_COMMIT = "-";
-function occurrences(text3, needle) {
-  let count2 = 0;
-  for (let i2 = text3.indexOf(needle); i2 !== -1; i2 = text3.indexOf(needle, i2 + 1)) count2++;
-  return count2;
-}
-function applyEdit(text3, edit) {
-  const count2 = occurrences(text3, edit.old_string);
-  if (count2 !== 1) {
-    return { ok: false, reason: `old_string occurs ${count2} times in SKILL.md (must be exactly once)` };
-  }
-  if (edit.old_string === edit.new_string) return { ok: false, reason: "the edit changes nothing" };
-  const at = text3.indexOf(edit.old_string);
-  return { ok: true, text: text3.slice(0, at) + edit.new_string + text3.slice(at + edit.old_string.length) };
-}
-var IterationTimeoutError = class extends Error {
-  constructor(ms) {
-    super(`iteration timed out after ${formatMs(ms)}`);
-    this.ms = ms;
-    this.name = "IterationTimeoutError";
-  }
-};
-function formatMs(ms) {
-  return ms >= 1e3 ? `${(ms / 1e3).toFixed(ms % 1e3 === 0 ? 0 : 1)}s` : `${ms}ms`;
-}
-function messageOf2(err) {
-  return err instanceof Error ? err.message : String(err);
-}
-function untilAborted(work, signal) {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve2, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve2, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-function startIterationTimer(ms) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new IterationTimeoutError(ms)), ms);
-  return { signal: controller.signal, stop: () => clearTimeout(timer) };
-}
-function isAllPass(absolute) {
-  return absolute !== null && absolute.failed_assertions.length === 0;
-}
-function secondsBetween(a, b2) {
-  return (b2.getTime() - a.getTime()) / 1e3;
-}
-async function runSkillLoop(input2) {
-  const { skill, options, models, log, now: now2 } = input2;
-  const cache = input2.cache ?? new RenderCache();
-  const skillMdRel = path11.posix.join(input2.skillRelPath, "SKILL.md");
-  const skillMdPath = path11.join(input2.worktreePath, input2.skillRelPath, "SKILL.md");
-  const skillDir2 = path11.dirname(skillMdPath);
-  const loopStart = now2();
-  const rows = [];
-  const keptEdits = [];
-  const revertedDescriptions = [];
-  let usage = ZERO_USAGE;
-  let iterations = 0;
-  let consecutiveReverts = 0;
-  let consecutiveCrashes = 0;
-  let baselineScore = null;
-  let kept;
-  const append2 = async (row) => {
-    await appendResultsRow(input2.resultsFile, row);
-    rows.push(row);
-  };
-  const scoreText = async (text3, signal) => {
-    const request2 = {
-      skillName: skill,
-      skillDir: skillDir2,
-      skillMd: text3,
-      evals: input2.evals,
-      models,
-      mode: options.mode,
-      concurrency: options.concurrency,
-      signal,
-      cache
-    };
-    const first2 = await untilAborted(scoreSkill({ ...request2, trials: 1 }), signal);
-    let spent = first2.usage;
-    if (first2.status !== "ok" || !isAllPass(first2.absolute))
-      return { score: first2, saturation: "none", usage: spent };
-    const median = await untilAborted(scoreSkill({ ...request2, trials: 3 }), signal);
-    spent = addUsage(spent, median.usage);
-    if (median.status !== "ok") {
-      const detail = `saturation re-grade failed: ${median.detail ?? median.status}`;
-      return {
-        score: { ...median, status: "harness-error", score: null, detail },
-        saturation: "none",
-        usage: spent
-      };
-    }
-    return { score: median, saturation: isAllPass(median.absolute) ? "confirmed" : "rejected", usage: spent };
-  };
-  const stopReason = (countIterations = true) => {
-    if (consecutiveCrashes >= PARK_AFTER_CRASHES) return "consecutive crashes";
-    if (countIterations && iterations >= options.perSkillIterations) return "iteration cap";
-    if (now2().getTime() - loopStart.getTime() >= options.perSkillBudgetMs) return "wall-clock budget";
-    if (options.maxCostUsd !== void 0) {
-      const spent = addUsage(input2.runUsageBefore ?? ZERO_USAGE, usage).costUsd;
-      if (spent !== null && spent >= options.maxCostUsd) return "cost budget";
-    }
-    return void 0;
-  };
-  const progress = (iteration, outcome, score3, delta2, seconds, spent) => {
-    log.progress(formatIterationLine({ skill, iteration, outcome, score: score3, delta: delta2, seconds, usage: spent }));
-  };
-  const baselineText = await readFile5(skillMdPath, "utf8");
-  const baselineCommit = input2.baseCommit.slice(0, 7);
-  let stop;
-  while (kept === void 0) {
-    const started = now2();
-    const timer = startIterationTimer(options.iterationTimeoutMs);
-    let scored;
-    let failure2;
-    try {
-      scored = await scoreText(baselineText, timer.signal);
-      usage = addUsage(usage, scored.usage);
-      if (scored.score.status !== "ok" || scored.score.score === null) {
-        failure2 = `${scored.score.status}: ${scored.score.detail ?? "no score"}`;
-      }
-    } catch (err) {
-      failure2 = messageOf2(err);
-    } finally {
-      timer.stop();
-    }
-    const seconds = secondsBetween(started, now2());
-    if (failure2 === void 0 && scored && scored.score.score !== null) {
-      const s = scored.score;
-      const score3 = scored.score.score;
-      baselineScore = score3;
-      kept = {
-        text: baselineText,
-        score: score3,
-        structural: s.structural,
-        absolute: s.absolute,
-        confirmedAllPass: scored.saturation === "confirmed",
-        renders: s.renders
-      };
-      await append2({
-        commit: baselineCommit,
-        score: score3,
-        status: "baseline",
-        description: "initial baseline",
-        wallSeconds: seconds
-      });
-      progress(0, "baseline", score3, null, seconds, scored.usage);
-      break;
-    }
-    consecutiveCrashes++;
-    await append2({
-      commit: baselineCommit,
-      score: null,
-      status: "crash",
-      description: `initial baseline (crash: ${failure2 ?? "no score"})`,
-      wallSeconds: seconds
-    });
-    progress(0, "crash", null, null, seconds, scored?.usage ?? ZERO_USAGE);
-    stop = stopReason(false);
-    if (stop) break;
-  }
-  while (kept !== void 0) {
-    stop = stopReason();
-    if (stop) break;
-    iterations++;
-    const iteration = iterations;
-    const state = kept;
-    const started = now2();
-    const timer = startIterationTimer(options.iterationTimeoutMs);
-    const highWater = state.score;
-    let commit = NO_COMMIT;
-    let description = "no edit";
-    let proposed = false;
-    let outcome;
-    let score3 = null;
-    let note;
-    let spent = ZERO_USAGE;
-    let scored;
-    let newText;
-    try {
-      const editorInput = buildEditorInput(skill, state, consecutiveReverts, revertedDescriptions);
-      let proposal;
-      try {
-        const reply = await untilAborted(models.propose(editorInput, timer.signal), timer.signal);
-        spent = addUsage(spent, reply.usage);
-        proposal = reply.value;
-        description = proposal.description;
-        proposed = true;
-      } catch (err) {
-        if (!(err instanceof ModelOutputError) || timer.signal.aborted) throw err;
-        note = messageOf2(err);
-      }
-      const applied = proposal ? applyEdit(state.text, proposal) : void 0;
-      if (!proposal || !applied?.ok) {
-        outcome = "revert";
-        if (applied && !applied.ok) note = applied.reason;
-      } else {
-        newText = applied.text;
-        await writeFile3(skillMdPath, newText, "utf8");
-        try {
-          commit = await commitFile(input2.worktreePath, skillMdRel, description);
-        } catch (err) {
-          await discardChanges(input2.worktreePath);
-          throw err;
-        }
-        scored = await scoreText(newText, timer.signal);
-        spent = addUsage(spent, scored.usage);
-        const s = scored.score;
-        score3 = s.score;
-        const before = checkFrontmatter(state.text);
-        const after = checkFrontmatter(newText);
-        outcome = classifyIteration({
-          status: s.status,
-          score: s.score,
-          highWater,
-          linesDelta: countLines(newText) - countLines(state.text),
-          breaksFrontmatter: before.valid && !after.valid
-        });
-        if (s.status === "ambiguous") note = `AMBIGUOUS: ${s.detail ?? ""}`.trim();
-        else if (outcome === "crash") note = `${s.status}: ${s.detail ?? "no score"}`;
-        else if (before.valid && !after.valid) note = `breaks frontmatter: ${after.reason}`;
-        if (outcome === "crash") score3 = null;
-      }
-    } catch (err) {
-      outcome = "crash";
-      score3 = null;
-      note = messageOf2(err);
-    } finally {
-      timer.stop();
-    }
-    usage = addUsage(usage, spent);
-    const seconds = secondsBetween(started, now2());
-    const rowDescription = note === void 0 ? description : `${description} (${outcome}: ${note})`;
-    await append2({ commit, score: score3, status: outcome, description: rowDescription, wallSeconds: seconds });
-    const delta2 = score3 === null ? null : score3 - highWater;
-    progress(iteration, outcome, score3, outcome === "crash" ? null : delta2, seconds, spent);
-    if (outcome === "keep" && scored && newText !== void 0 && score3 !== null) {
-      const s = scored.score;
-      kept = {
-        text: newText,
-        score: score3,
-        structural: s.structural,
-        absolute: s.absolute,
-        confirmedAllPass: scored.saturation === "confirmed",
-        renders: s.renders
-      };
-      keptEdits.push({ iteration, commit, description, score: score3, delta: score3 - highWater });
-      consecutiveReverts = 0;
-      consecutiveCrashes = 0;
-    } else {
-      if (commit !== NO_COMMIT) await resetToParent(input2.worktreePath);
-      if (outcome === "revert") {
-        consecutiveReverts++;
-        consecutiveCrashes = 0;
-        if (proposed) revertedDescriptions.push(description);
-      } else {
-        consecutiveCrashes++;
-      }
-    }
-  }
-  return {
-    baselineScore,
-    finalScore: kept?.score ?? null,
-    iterations,
-    rows,
-    keptEdits,
-    usage,
-    stopReason: stop ?? "iteration cap",
-    consecutiveCrashes,
-    finalText: kept?.text ?? baselineText
-  };
-}
-function buildEditorInput(skillName2, state, consecutiveReverts, revertedDescriptions) {
-  const radical = consecutiveReverts >= RADICAL_AFTER_REVERTS;
-  const absolute = state.absolute;
-  const base = {
-    skillName: skillName2,
-    skillMd: state.text,
-    radical,
-    revertedDescriptions: [...revertedDescriptions],
-    structural: state.structural
-  };
-  if (absolute !== null && absolute.failed_assertions.length === 0 && state.confirmedAllPass) {
-    return {
-      ...base,
-      mode: "simplification",
-      topFailure: void 0,
-      otherFailures: [],
-      passingPairs: absolute.passing_pairs,
-      failingRenderExcerpt: void 0
-    };
-  }
-  const [top, ...others] = absolute?.failed_assertions ?? [];
-  const render = top ? state.renders.get(top.scenario_id) : void 0;
-  return {
-    ...base,
-    mode: "targeted",
-    topFailure: top,
-    otherFailures: others.filter((f) => f !== void 0),
-    passingPairs: absolute?.passing_pairs ?? [],
-    failingRenderExcerpt: render === void 0 ? void 0 : render.slice(0, RENDER_EXCERPT_CHARS)
-  };
-}
-
-// src/iterate/summary-file.ts
-import { mkdir as mkdir5, writeFile as writeFile5 } from "node:fs/promises";
-import path13 from "node:path";
-
-// src/iterate/local-forge.ts
-import { mkdir as mkdir4, writeFile as writeFile4 } from "node:fs/promises";
-import path12 from "node:path";
-var RUNS_DIR = path12.join("docs", "skill-iterate-runs");
-function safeName(skill) {
-  return skill.replace(/[^A-Za-z0-9._-]/g, "-");
-}
-function parkFileName(report, attempt2 = 0) {
-  const prefix = report.kind === "calibration" ? "calibration-broken" : "parked";
-  const suffix = attempt2 === 0 ? "" : `-${attempt2 + 1}`;
-  return `${prefix}-${safeName(report.skill)}-${report.epoch}${suffix}.md`;
-}
-async function writeExclusive(dir, report, content) {
-  for (let attempt2 = 0; ; attempt2++) {
-    const file2 = path12.join(dir, parkFileName(report, attempt2));
-    try {
-      await writeFile4(file2, content, { flag: "wx" });
-      return file2;
-    } catch (error63) {
-      if (error63.code !== "EEXIST" || attempt2 >= 99) throw error63;
-    }
-  }
-}
-function createLocalForge(project) {
-  const dir = path12.resolve(project, RUNS_DIR);
-  return {
-    async park(report) {
-      await mkdir4(dir, { recursive: true });
-      const body = report.body.endsWith("\n") ? report.body : `${report.body}
-`;
-      const location = await writeExclusive(dir, report, `# ${report.title}
-
-${body}`);
-      return { location, via: "file" };
-    }
-  };
-}
-
-// src/iterate/summary-file.ts
-function summaryFileNames(date5) {
-  const letters = Array.from({ length: 25 }, (_2, i2) => String.fromCharCode(98 + i2));
-  return [`${date5}.md`, ...letters.map((letter) => `${date5}${letter}.md`)];
-}
-async function writeMorningSummary(project, run2) {
-  const dir = path13.resolve(project, RUNS_DIR);
-  await mkdir5(dir, { recursive: true });
-  const text3 = renderMorningSummary(run2);
-  const names = summaryFileNames(summaryDate(run2.startedAt));
-  for (const name24 of names) {
-    const file2 = path13.join(dir, name24);
-    try {
-      await writeFile5(file2, text3, { flag: "wx" });
-      return file2;
-    } catch (error63) {
-      if (error63.code !== "EEXIST") throw error63;
-    }
-  }
-  throw new Error(
-    `morning summary not written: ${path13.join(dir, names[0] ?? "")} and its b-z variants all exist; move some of them out of ${dir}`
-  );
-}
-
-// src/iterate/run.ts
-var KILL_SWITCH_REASON = "kill-switch hit";
-var COST_BUDGET_REASON = "cost budget reached";
-var WorktreeHalt = class extends Error {
-  constructor(skill, cause) {
-    super(
-      `worktree creation failed for ${skill}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      {
-        cause
-      }
-    );
-    this.name = "WorktreeHalt";
-  }
-};
-function messageOf3(err) {
-  return err instanceof Error ? err.message : String(err);
-}
-function skillRelPath(skill) {
-  return path14.posix.join(".claude", "skills", skill);
-}
-function totalUsage(results) {
-  return results.reduce((sum, r2) => addUsage(sum, r2.usage), ZERO_USAGE);
-}
-function costReached(options, usage) {
-  return options.maxCostUsd !== void 0 && usage.costUsd !== null && usage.costUsd >= options.maxCostUsd;
-}
-function emptyResult(skill, status, extra = {}) {
-  return {
-    skill,
-    baselineScore: null,
-    finalScore: null,
-    iterations: 0,
-    wallSecondsTotal: 0,
-    status,
-    link: void 0,
-    keptEdits: [],
-    linesDelta: void 0,
-    usage: ZERO_USAGE,
-    rows: [],
-    ...extra
-  };
-}
-function fromLoop(skill, loop, status, extra = {}) {
-  return {
-    skill,
-    baselineScore: loop.baselineScore,
-    finalScore: loop.finalScore,
-    iterations: loop.iterations,
-    // This run's rows only: the file also holds earlier nights.
-    wallSecondsTotal: loop.rows.reduce((sum, r2) => sum + r2.wallSeconds, 0),
-    status,
-    link: void 0,
-    keptEdits: loop.keptEdits,
-    linesDelta: void 0,
-    usage: loop.usage,
-    rows: loop.rows,
-    ...extra
-  };
-}
-async function runIterate(options, ports) {
-  const { log } = ports;
-  const project = path14.resolve(options.project);
-  const startedAt = ports.now();
-  const preflight = await runPreflight(options, { log, now: ports.now, killSwitch: ports.killSwitch }, true);
-  let plan;
-  const results = [];
-  let partial2 = null;
-  let summaryWritten = false;
-  const snapshot = () => ({
-    startedAt,
-    endedAt: ports.now(),
-    partial: partial2,
-    queue: plan?.queue ?? [],
-    results: [...results],
-    excludedBySkipList: plan?.excludedBySkipList ?? [],
-    excludedByFreshness: plan?.excludedByFreshness ?? [],
-    summaryPath: void 0,
-    usage: totalUsage(results),
-    modelsLabel: ports.models.label
-  });
-  const writeSummary = async (run2) => {
-    summaryWritten = true;
-    run2.summaryPath = await writeMorningSummary(project, run2);
-    log.info(`Morning summary: ${run2.summaryPath}`);
-    return run2;
-  };
-  try {
-    plan = await resolveQueue(options, preflight.skipList, preflight.explicit, ports.freshness, startedAt);
-    if (plan.queue.length === 0) {
-      log.info(EMPTY_QUEUE_MESSAGE);
-      return snapshot();
-    }
-    const total = plan.queue.length;
-    for (const [index, skill] of plan.queue.entries()) {
-      if (index > 0) {
-        if (await killSwitchSet(ports)) {
-          partial2 = { reason: KILL_SWITCH_REASON, at: ports.now() };
-          log.info(`Kill-switch detected; graceful stop after ${index} of ${total} skills.`);
-          break;
-        }
-        if (costReached(options, totalUsage(results))) {
-          partial2 = { reason: COST_BUDGET_REASON, at: ports.now() };
-          log.info(
-            `Cost budget of $${options.maxCostUsd} reached; stopping after ${index} of ${total} skills.`
-          );
-          break;
-        }
-      }
-      const result = await processSkillSafely(skill, {
-        options,
-        ports,
-        project,
-        usageBefore: totalUsage(results)
-      });
-      results.push(result);
-      log.progress(formatSkillLine(result));
-    }
-    return await writeSummary(snapshot());
-  } catch (err) {
-    if (!summaryWritten) {
-      partial2 ??= { reason: `exception: ${messageOf3(err)}`, at: ports.now() };
-      await writeSummary(snapshot()).catch(
-        (e) => log.warn(`morning summary could not be written: ${messageOf3(e)}`)
-      );
-    }
-    throw err;
-  } finally {
-    await preflight.lock?.release();
-  }
-}
-async function killSwitchSet(ports) {
-  try {
-    return await ports.killSwitch.check() !== null;
-  } catch (err) {
-    ports.log.warn(`kill-switch check failed (${messageOf3(err)}); continuing`);
-    return false;
-  }
-}
-async function processSkillSafely(skill, ctx) {
-  try {
-    return await processSkill(skill, ctx);
-  } catch (err) {
-    if (err instanceof WorktreeHalt) throw err;
-    ctx.ports.log.warn(`${skill}: ${messageOf3(err)}`);
-    return emptyResult(skill, `skipped (error: ${messageOf3(err)})`);
-  }
-}
-async function processSkill(skill, ctx) {
-  const { options, ports, project } = ctx;
-  const rel = skillRelPath(skill);
-  const projectSkillDir = path14.join(project, rel);
-  const epoch = Math.floor(ports.now().getTime() / 1e3);
-  const cache = new RenderCache();
-  let evals;
-  try {
-    evals = await loadSkillEvals(projectSkillDir);
-  } catch (err) {
-    if (!(err instanceof EvalsFileError)) throw err;
-    ports.log.warn(`${skill}: skipped, invalid evals: ${err.message}`);
-    return emptyResult(skill, `skipped (invalid evals: ${err.message})`);
-  }
-  if (options.calibrate) {
-    const parked = await calibrate(skill, evals, projectSkillDir, epoch, cache, ctx);
-    if (parked) return parked;
-  }
-  let worktree;
-  try {
-    worktree = await createWorktree({ project, home: options.worktreeHome, skill, epoch });
-  } catch (err) {
-    throw new WorktreeHalt(skill, err);
-  }
-  const cleanup = () => discardWorktree(project, worktree, { warn: (m) => ports.log.warn(m) });
-  const skillMdRel = path14.posix.join(rel, "SKILL.md");
-  let baselineText;
-  try {
-    baselineText = await showFileAt(worktree.path, worktree.baseCommit, skillMdRel);
-  } catch {
-    await cleanup();
-    return emptyResult(skill, `skipped (${skillMdRel} is not committed on ${worktree.baseBranch})`);
-  }
-  let loop;
-  try {
-    loop = await runSkillLoop({
-      skill,
-      worktreePath: worktree.path,
-      baseCommit: worktree.baseCommit,
-      skillRelPath: rel,
-      evals,
-      resultsFile: resultsTsvPath(project, skill),
-      options,
-      models: ports.models,
-      log: ports.log,
-      now: ports.now,
-      runUsageBefore: ctx.usageBefore,
-      cache
-    });
-  } catch (err) {
-    throw new Error(`${messageOf3(err)} (worktree kept at ${worktree.path})`, { cause: err });
-  }
-  ctx.stopReason = loop.stopReason;
-  ports.log.info(`${skill}: loop ended on the ${loop.stopReason} after ${loop.iterations} iterations`);
-  if (loop.stopReason === "consecutive crashes") return park(skill, loop, worktree, epoch, ctx);
-  if (loop.baselineScore === null || loop.finalScore === null) {
-    await cleanup();
-    return fromLoop(skill, loop, `skipped (no baseline score before the ${loop.stopReason})`);
-  }
-  const linesBaseline = countLines(baselineText);
-  const linesFinal = countLines(loop.finalText);
-  const linesDelta = linesFinal - linesBaseline;
-  const decision = shipGate({
-    baselineScore: loop.baselineScore,
-    finalScore: loop.finalScore,
-    linesBaseline,
-    linesFinal
-  });
-  if (decision === "no-improvement") {
-    await cleanup();
-    return fromLoop(skill, loop, "no-improvement", { linesDelta });
-  }
-  const request2 = {
-    skill,
-    project,
-    skillPath: rel,
-    worktreePath: worktree.path,
-    branch: worktree.branch,
-    baseBranch: worktree.baseBranch,
-    baseCommit: worktree.baseCommit,
-    baselineScore: loop.baselineScore,
-    finalScore: loop.finalScore,
-    iterations: loop.iterations,
-    linesBaseline,
-    linesFinal,
-    message: shipMessage({
-      skill,
-      baselineScore: loop.baselineScore,
-      finalScore: loop.finalScore,
-      iterations: loop.iterations,
-      linesDelta
-    }),
-    keptEdits: loop.keptEdits,
-    rows: loop.rows,
-    usage: loop.usage
-  };
-  const outcome = await ports.shipper.ship(request2);
-  if (outcome.status === "shipped") {
-    return fromLoop(skill, loop, "shipped", { linesDelta, link: outcome.link ?? outcome.commit });
-  }
-  if (outcome.keepWorktree)
-    ports.log.warn(`${skill}: not shipped (${outcome.reason}); worktree kept at ${worktree.path}`);
-  else await cleanup();
-  return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta });
-}
-async function park(skill, loop, worktree, epoch, ctx) {
-  const { ports, project } = ctx;
-  let resultsTsv = "";
-  try {
-    resultsTsv = await readFile6(resultsTsvPath(project, skill), "utf8");
-  } catch (err) {
-    resultsTsv = `(results.tsv could not be read: ${messageOf3(err)})`;
-  }
-  const report = buildCrashParkReport({
-    skill,
-    crashCount: loop.consecutiveCrashes,
-    lastDescriptions: loop.rows.slice(-3).map((r2) => r2.description),
-    worktreePath: worktree.path,
-    resultsTsv,
-    epoch
-  });
-  let link2;
-  try {
-    link2 = (await ports.forge.park(report)).location;
-    ports.log.warn(`${skill}: parked after ${loop.consecutiveCrashes} consecutive crashes: ${link2}`);
-  } catch (err) {
-    ports.log.warn(
-      `${skill}: park report could not be filed (${messageOf3(err)}); worktree kept at ${worktree.path}`
-    );
-  }
-  return fromLoop(skill, loop, "defect-park", { link: link2 });
-}
-async function calibrate(skill, evals, skillDir2, epoch, cache, ctx) {
-  const { options, ports } = ctx;
-  let result;
-  try {
-    const skillMd = await readFile6(path14.join(skillDir2, "SKILL.md"), "utf8");
-    const signal = AbortSignal.timeout(options.iterationTimeoutMs * 11);
-    result = await calibrateSkill({
-      skillName: skill,
-      skillDir: skillDir2,
-      skillMd,
-      evals,
-      models: ports.models,
-      mode: options.mode,
-      concurrency: options.concurrency,
-      signal,
-      cache
-    });
-  } catch (err) {
-    ports.log.warn(`${skill}: calibration failed: ${messageOf3(err)}`);
-    return emptyResult(skill, `skipped (calibration failed: ${messageOf3(err)})`);
-  }
-  if (result.verdict !== "grader-broken-for-skill") return void 0;
-  const report = buildCalibrationParkReport({ skill, catchRate: result.catchRate, result, epoch });
-  const parked = await ports.forge.park(report);
-  ports.log.warn(
-    `${skill}: grader-broken-for-skill (catch rate ${Math.round(result.catchRate * 100)}%): ${parked.location}`
-  );
-  return emptyResult(skill, "calibration-park", {
-    baselineScore: result.baselineScore,
-    link: parked.location
-  });
-}
-
 // src/core/offline-edits.ts
 function readDocument(text3) {
   const source = splitSourceLines(text3);
@@ -53399,7 +45692,7 @@ function readDocument(text3) {
     eol: source.find((line) => line.eol !== "")?.eol ?? "\n"
   };
 }
-function quote2(line) {
+function quote(line) {
   const flat = pyStrip(line).replace(/\s+/g, " ");
   const points = [...flat];
   return points.length > 40 ? `${points.slice(0, 40).join("")}…` : flat;
@@ -53441,7 +45734,7 @@ function fenceOpenerWithLanguage(opener, language) {
   return `${match?.[1] ?? "```"}${language}`;
 }
 function firstContentQuote(doc, from, to) {
-  for (let i2 = from; i2 < to; i2++) if (doc.lines[i2].trim() !== "") return `"${quote2(doc.lines[i2])}"`;
+  for (let i2 = from; i2 < to; i2++) if (doc.lines[i2].trim() !== "") return `"${quote(doc.lines[i2])}"`;
   return "an empty block";
 }
 function labelFenceEdits(doc) {
@@ -53520,7 +45813,7 @@ function headingJumpEdits(doc) {
     if (!heading) return;
     if (heading.level === 2 || heading.level === 3) lastSectionLevel = heading.level;
     else if (heading.level === 4 && lastSectionLevel === 2 && index >= doc.bodyStart) {
-      const description = `turn the H4 "${quote2(heading.title)}" into an H3 (the section above it is an H2)`;
+      const description = `turn the H4 "${quote(heading.title)}" into an H3 (the section above it is an H2)`;
       edits.push(
         replaceLines(doc, "fix-heading-jump", description, index, index, [line.replace(/^####/, "###")])
       );
@@ -53562,7 +45855,7 @@ function splitLongLine(line, prefer = "any") {
   const preferred = (next) => {
     if (prefer === "any") return false;
     const word = /^[A-Za-z']+/.exec(line.slice(next, next + 40))?.[0];
-    const imperative = word !== void 0 && IMPERATIVE_VERBS2.has(word);
+    const imperative = word !== void 0 && IMPERATIVE_VERBS.has(word);
     return prefer === "imperative" ? imperative : !imperative;
   };
   const pieces = [];
@@ -53610,7 +45903,7 @@ function splitLineEdits(doc) {
       const split = splitLongLine(line, prefer);
       if (split) variants.set(split.pieces.join("\n"), split);
     }
-    const description = `split the ${codePointLength2(line)}-character line starting "${quote2(line)}"`;
+    const description = `split the ${codePointLength2(line)}-character line starting "${quote(line)}"`;
     for (const split of variants.values()) {
       const how = split.sentence ? "at sentence ends" : "at word boundaries";
       edits.push(replaceLines(doc, "split-line", `${description} ${how}`, index, index, split.pieces));
@@ -53650,7 +45943,7 @@ function dropDuplicateEdits(doc) {
     else if (to + 1 < doc.lines.length && doc.lines[to + 1].trim() === "") to++;
     edits.push({
       kind: "drop-duplicate",
-      description: `drop the second copy of the duplicated paragraph "${quote2(doc.lines[first2])}"`,
+      description: `drop the second copy of the duplicated paragraph "${quote(doc.lines[first2])}"`,
       first: from,
       last: to,
       start: doc.source[from].start,
@@ -53744,6 +46037,42 @@ function proposeOfflineEdit(request2) {
   }
   return null;
 }
+
+// src/llm/port.ts
+var ZERO_USAGE = Object.freeze({
+  calls: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd: null
+});
+function addUsage(a, b2) {
+  return {
+    calls: a.calls + b2.calls,
+    inputTokens: a.inputTokens + b2.inputTokens,
+    outputTokens: a.outputTokens + b2.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b2.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b2.cacheWriteTokens,
+    costUsd: a.costUsd === null && b2.costUsd === null ? null : (a.costUsd ?? 0) + (b2.costUsd ?? 0)
+  };
+}
+var EditProposalSchema = external_exports.object({
+  description: external_exports.string().min(1),
+  old_string: external_exports.string().min(1),
+  new_string: external_exports.string()
+});
+var GraderAnswerSchema = external_exports.object({
+  verdicts: external_exports.record(external_exports.string(), external_exports.object({ verdict: external_exports.unknown(), reason: external_exports.string().optional() }).loose())
+});
+var ModelOutputError = class extends Error {
+  constructor(role, message, raw) {
+    super(`${role} answer unusable: ${message}`);
+    this.role = role;
+    this.raw = raw;
+    this.name = "ModelOutputError";
+  }
+};
 
 // src/llm/offline.ts
 var OFFLINE_LABEL = "offline (structural scoring only: no model, no network)";
@@ -53843,9 +46172,9 @@ function resolveEndpoint(role, id, env, options = {}) {
 // node_modules/@ai-sdk/provider/dist/index.mjs
 var marker = "vercel.ai.error";
 var symbol2 = Symbol.for(marker);
-var _a4;
+var _a3;
 var _b;
-var AISDKError = class _AISDKError extends (_b = Error, _a4 = symbol2, _b) {
+var AISDKError = class _AISDKError extends (_b = Error, _a3 = symbol2, _b) {
   /**
    * Creates an AI SDK Error.
    *
@@ -53860,7 +46189,7 @@ var AISDKError = class _AISDKError extends (_b = Error, _a4 = symbol2, _b) {
     cause
   }) {
     super(message);
-    this[_a4] = true;
+    this[_a3] = true;
     this.name = name143;
     this.cause = cause;
   }
@@ -53927,7 +46256,7 @@ var EmptyResponseBodyError = class extends (_b3 = AISDKError, _a32 = symbol3, _b
     return AISDKError.hasMarker(error63, marker3);
   }
 };
-function getErrorMessage2(error63) {
+function getErrorMessage(error63) {
   if (error63 == null) {
     return "unknown error";
   }
@@ -53942,16 +46271,16 @@ function getErrorMessage2(error63) {
 var name3 = "AI_InvalidArgumentError";
 var marker4 = `vercel.ai.error.${name3}`;
 var symbol4 = Symbol.for(marker4);
-var _a42;
+var _a4;
 var _b4;
-var InvalidArgumentError = class extends (_b4 = AISDKError, _a42 = symbol4, _b4) {
+var InvalidArgumentError = class extends (_b4 = AISDKError, _a4 = symbol4, _b4) {
   constructor({
     message,
     cause,
     argument
   }) {
     super({ name: name3, message, cause });
-    this[_a42] = true;
+    this[_a4] = true;
     this.argument = argument;
   }
   static isInstance(error63) {
@@ -54005,7 +46334,7 @@ var JSONParseError = class extends (_b7 = AISDKError, _a7 = symbol7, _b7) {
     super({
       name: name6,
       message: `JSON parsing failed: Text: ${text3}.
-Error message: ${getErrorMessage2(cause)}`,
+Error message: ${getErrorMessage(cause)}`,
       cause
     });
     this[_a7] = true;
@@ -54134,7 +46463,7 @@ var TypeValidationError = class _TypeValidationError extends (_b13 = AISDKError,
     super({
       name: name12,
       message: `${contextPrefix}: Value: ${JSON.stringify(value)}.
-Error message: ${getErrorMessage2(cause)}`,
+Error message: ${getErrorMessage(cause)}`,
       cause
     });
     this[_a13] = true;
@@ -54579,8 +46908,8 @@ function getErrorMap2() {
 
 // node_modules/zod/v3/helpers/parseUtil.js
 var makeIssue = (params) => {
-  const { data, path: path19, errorMaps, issueData } = params;
-  const fullPath = [...path19, ...issueData.path || []];
+  const { data, path: path20, errorMaps, issueData } = params;
+  const fullPath = [...path20, ...issueData.path || []];
   const fullIssue = {
     ...issueData,
     path: fullPath
@@ -54695,11 +47024,11 @@ var errorUtil;
 
 // node_modules/zod/v3/types.js
 var ParseInputLazyPath = class {
-  constructor(parent, value, path19, key) {
+  constructor(parent, value, path20, key) {
     this._cachedPath = [];
     this.parent = parent;
     this.data = value;
-    this._path = path19;
+    this._path = path20;
     this._key = key;
   }
   get path() {
@@ -58317,12 +50646,12 @@ function createToolNameMapping({
   providerToolNames,
   resolveProviderToolName
 }) {
-  var _a25;
+  var _a26;
   const customToolNameToProviderToolName = {};
   const providerToolNameToCustomToolName = {};
   for (const tool22 of tools) {
     if (tool22.type === "provider") {
-      const providerToolName = (_a25 = resolveProviderToolName == null ? void 0 : resolveProviderToolName(tool22)) != null ? _a25 : tool22.id in providerToolNames ? providerToolNames[tool22.id] : void 0;
+      const providerToolName = (_a26 = resolveProviderToolName == null ? void 0 : resolveProviderToolName(tool22)) != null ? _a26 : tool22.id in providerToolNames ? providerToolNames[tool22.id] : void 0;
       if (providerToolName == null) {
         continue;
       }
@@ -58341,7 +50670,7 @@ function createToolNameMapping({
     }
   };
 }
-async function delay2(delayInMs, options) {
+async function delay(delayInMs, options) {
   if (delayInMs == null) {
     return;
   }
@@ -58383,8 +50712,8 @@ function convertBase64ToUint8Array(base64String) {
   return bytes;
 }
 function convertUint8ArrayToBase64(array3) {
-  var _a25;
-  if (typeof ((_a25 = globalThis.Buffer) == null ? void 0 : _a25.from) === "function") {
+  var _a26;
+  if (typeof ((_a26 = globalThis.Buffer) == null ? void 0 : _a26.from) === "function") {
     return globalThis.Buffer.from(
       array3.buffer,
       array3.byteOffset,
@@ -58446,9 +50775,9 @@ function convertToFormData(input2, options = {}) {
   return formData;
 }
 async function cancelResponseBody(response) {
-  var _a25;
+  var _a26;
   try {
-    await ((_a25 = response.body) == null ? void 0 : _a25.cancel());
+    await ((_a26 = response.body) == null ? void 0 : _a26.cancel());
   } catch (e) {
   }
 }
@@ -58668,9 +50997,9 @@ function createSafeLookup(lookup2) {
 }
 var safeNodeFetchPromise;
 function isNodeRuntime() {
-  var _a25, _b23, _c;
+  var _a26, _b23, _c;
   const runtimeProcess = globalThis.process;
-  return ((_a25 = runtimeProcess == null ? void 0 : runtimeProcess.release) == null ? void 0 : _a25.name) === "node" && ((_b23 = runtimeProcess.versions) == null ? void 0 : _b23.bun) == null && ((_c = runtimeProcess.versions) == null ? void 0 : _c.deno) == null && runtimeProcess.title !== "workerd" && globalThis.EdgeRuntime == null;
+  return ((_a26 = runtimeProcess == null ? void 0 : runtimeProcess.release) == null ? void 0 : _a26.name) === "node" && ((_b23 = runtimeProcess.versions) == null ? void 0 : _b23.bun) == null && ((_c = runtimeProcess.versions) == null ? void 0 : _c.deno) == null && runtimeProcess.title !== "workerd" && globalThis.EdgeRuntime == null;
 }
 async function getDefaultDownloadFetch() {
   if (!isNodeRuntime()) {
@@ -58699,9 +51028,9 @@ async function createSafeNodeFetch() {
   ));
 }
 async function loadNodeModule(id) {
-  var _a25;
+  var _a26;
   const processWithBuiltins = globalThis.process;
-  const builtinModule = (_a25 = processWithBuiltins == null ? void 0 : processWithBuiltins.getBuiltinModule) == null ? void 0 : _a25.call(processWithBuiltins, id);
+  const builtinModule = (_a26 = processWithBuiltins == null ? void 0 : processWithBuiltins.getBuiltinModule) == null ? void 0 : _a26.call(processWithBuiltins, id);
   if (builtinModule == null) {
     throw new Error(`Node.js built-in module ${id} is unavailable`);
   }
@@ -58770,7 +51099,7 @@ async function fetchWithValidatedRedirects({
   fetch: customFetch,
   trustedOrigin
 }) {
-  var _a25;
+  var _a26;
   let currentHeaders = headers === void 0 ? void 0 : sanitizeRequestHeaders(headers);
   const perHopInit = (redirect) => {
     const init = { signal: abortSignal, redirect };
@@ -58796,7 +51125,7 @@ async function fetchWithValidatedRedirects({
       }
       return await fetch2(currentUrl, perHopInit("follow"));
     }
-    const location = (_a25 = response.headers) == null ? void 0 : _a25.get("location");
+    const location = (_a26 = response.headers) == null ? void 0 : _a26.get("location");
     if (REDIRECT_STATUS_CODES.has(response.status) && location) {
       void cancelResponseBody(response);
       const nextUrl = new URL(location, currentUrl).toString();
@@ -58878,7 +51207,7 @@ async function readResponseWithSizeLimit({
   return result;
 }
 async function downloadBlob(url2, options) {
-  var _a25, _b23;
+  var _a26, _b23;
   try {
     const response = await fetchWithValidatedRedirects({
       url: url2,
@@ -58895,7 +51224,7 @@ async function downloadBlob(url2, options) {
     const data = await readResponseWithSizeLimit({
       response,
       url: url2,
-      maxBytes: (_a25 = options == null ? void 0 : options.maxBytes) != null ? _a25 : DEFAULT_MAX_DOWNLOAD_SIZE
+      maxBytes: (_a26 = options == null ? void 0 : options.maxBytes) != null ? _a26 : DEFAULT_MAX_DOWNLOAD_SIZE
     });
     const contentType = (_b23 = response.headers.get("content-type")) != null ? _b23 : void 0;
     return new Blob([data], contentType ? { type: contentType } : void 0);
@@ -58932,7 +51261,7 @@ var createIdGenerator = ({
   return () => `${prefix}${separator}${generator()}`;
 };
 var generateId = createIdGenerator();
-function getErrorMessage3(error63) {
+function getErrorMessage2(error63) {
   if (error63 == null) {
     return "unknown error";
   }
@@ -59022,11 +51351,11 @@ function handleFetchError({
   return error63;
 }
 function getRuntimeEnvironmentUserAgent(globalThisAny = globalThis) {
-  var _a25, _b23, _c;
+  var _a26, _b23, _c;
   if (globalThisAny.window) {
     return `runtime/browser`;
   }
-  if ((_a25 = globalThisAny.navigator) == null ? void 0 : _a25.userAgent) {
+  if ((_a26 = globalThisAny.navigator) == null ? void 0 : _a26.userAgent) {
     return `runtime/${globalThisAny.navigator.userAgent.toLowerCase()}`;
   }
   if ((_c = (_b23 = globalThisAny.process) == null ? void 0 : _b23.versions) == null ? void 0 : _c.node) {
@@ -59297,7 +51626,7 @@ function visit2(def) {
 var ignoreOverride = /* @__PURE__ */ Symbol(
   "Let zodToJsonSchema decide on which parser to use"
 );
-var defaultOptions2 = {
+var defaultOptions = {
   name: void 0,
   $refStrategy: "root",
   basePath: ["#"],
@@ -59319,21 +51648,21 @@ var defaultOptions2 = {
   nameStrategy: "ref"
 };
 var getDefaultOptions = (options) => typeof options === "string" ? {
-  ...defaultOptions2,
+  ...defaultOptions,
   name: options
 } : {
-  ...defaultOptions2,
+  ...defaultOptions,
   ...options
 };
 function parseAnyDef() {
   return {};
 }
 function parseArrayDef(def, refs) {
-  var _a25, _b23, _c;
+  var _a26, _b23, _c;
   const res = {
     type: "array"
   };
-  if (((_a25 = def.type) == null ? void 0 : _a25._def) && ((_c = (_b23 = def.type) == null ? void 0 : _b23._def) == null ? void 0 : _c.typeName) !== ZodFirstPartyTypeKind2.ZodAny) {
+  if (((_a26 = def.type) == null ? void 0 : _a26._def) && ((_c = (_b23 = def.type) == null ? void 0 : _b23._def) == null ? void 0 : _c.typeName) !== ZodFirstPartyTypeKind2.ZodAny) {
     res.items = parseDef(def.type._def, {
       ...refs,
       currentPath: [...refs.currentPath, "items"]
@@ -59699,8 +52028,8 @@ function escapeNonAlphaNumeric(source) {
   return result;
 }
 function addFormat(schema, value, message, refs) {
-  var _a25;
-  if (schema.format || ((_a25 = schema.anyOf) == null ? void 0 : _a25.some((x2) => x2.format))) {
+  var _a26;
+  if (schema.format || ((_a26 = schema.anyOf) == null ? void 0 : _a26.some((x2) => x2.format))) {
     if (!schema.anyOf) {
       schema.anyOf = [];
     }
@@ -59719,8 +52048,8 @@ function addFormat(schema, value, message, refs) {
   }
 }
 function addPattern2(schema, regex, message, refs) {
-  var _a25;
-  if (schema.pattern || ((_a25 = schema.allOf) == null ? void 0 : _a25.some((x2) => x2.pattern))) {
+  var _a26;
+  if (schema.pattern || ((_a26 = schema.allOf) == null ? void 0 : _a26.some((x2) => x2.pattern))) {
     if (!schema.allOf) {
       schema.allOf = [];
     }
@@ -59739,7 +52068,7 @@ function addPattern2(schema, regex, message, refs) {
   }
 }
 function stringifyRegExpWithFlags(regex, refs) {
-  var _a25;
+  var _a26;
   if (!refs.applyRegexFlags || !regex.flags) {
     return regex.source;
   }
@@ -59769,7 +52098,7 @@ function stringifyRegExpWithFlags(regex, refs) {
             pattern += source[i2];
             pattern += `${source[i2 - 2]}-${source[i2]}`.toUpperCase();
             inCharRange = false;
-          } else if (source[i2 + 1] === "-" && ((_a25 = source[i2 + 2]) == null ? void 0 : _a25.match(/[a-z]/))) {
+          } else if (source[i2 + 1] === "-" && ((_a26 = source[i2 + 2]) == null ? void 0 : _a26.match(/[a-z]/))) {
             pattern += source[i2];
             inCharRange = true;
           } else {
@@ -59821,13 +52150,13 @@ function stringifyRegExpWithFlags(regex, refs) {
   return pattern;
 }
 function parseRecordDef(def, refs) {
-  var _a25, _b23, _c, _d, _e, _f;
+  var _a26, _b23, _c, _d, _e, _f;
   const schema = {
     type: "object",
-    additionalProperties: (_a25 = parseDef(def.valueType._def, {
+    additionalProperties: (_a26 = parseDef(def.valueType._def, {
       ...refs,
       currentPath: [...refs.currentPath, "additionalProperties"]
-    })) != null ? _a25 : refs.allowedAdditionalProperties
+    })) != null ? _a26 : refs.allowedAdditionalProperties
   };
   if (((_b23 = def.keyType) == null ? void 0 : _b23._def.typeName) === ZodFirstPartyTypeKind2.ZodString && ((_c = def.keyType._def.checks) == null ? void 0 : _c.length)) {
     const { type, ...keyType } = parseStringDef(def.keyType._def, refs);
@@ -60084,8 +52413,8 @@ function safeIsOptional(schema) {
   }
 }
 var parseOptionalDef = (def, refs) => {
-  var _a25;
-  if (refs.currentPath.toString() === ((_a25 = refs.propertyPath) == null ? void 0 : _a25.toString())) {
+  var _a26;
+  if (refs.currentPath.toString() === ((_a26 = refs.propertyPath) == null ? void 0 : _a26.toString())) {
     return parseDef(def.innerType._def, refs);
   }
   const innerSchema = parseDef(def.innerType._def, {
@@ -60262,10 +52591,10 @@ var getRelativePath = (pathA, pathB) => {
   return [(pathA.length - i2).toString(), ...pathB.slice(i2)].join("/");
 };
 function parseDef(def, refs, forceResolution = false) {
-  var _a25;
+  var _a26;
   const seenItem = refs.seen.get(def);
   if (refs.override) {
-    const overrideResult = (_a25 = refs.override) == null ? void 0 : _a25.call(
+    const overrideResult = (_a26 = refs.override) == null ? void 0 : _a26.call(
       refs,
       def,
       refs,
@@ -60344,7 +52673,7 @@ var getRefs = (options) => {
   };
 };
 var zod3ToJsonSchema = (schema, options) => {
-  var _a25;
+  var _a26;
   const refs = getRefs(options);
   let definitions = typeof options === "object" && options.definitions ? Object.entries(options.definitions).reduce(
     (acc, [name34, schema2]) => {
@@ -60364,14 +52693,14 @@ var zod3ToJsonSchema = (schema, options) => {
     {}
   ) : void 0;
   const name24 = typeof options === "string" ? options : (options == null ? void 0 : options.nameStrategy) === "title" ? void 0 : options == null ? void 0 : options.name;
-  const main = (_a25 = parseDef(
+  const main = (_a26 = parseDef(
     schema._def,
     name24 === void 0 ? refs : {
       ...refs,
       currentPath: [...refs.basePath, refs.definitionPath, name24]
     },
     false
-  )) != null ? _a25 : parseAnyDef();
+  )) != null ? _a26 : parseAnyDef();
   const title = typeof options === "object" && options.name !== void 0 && options.nameStrategy === "title" ? options.name : void 0;
   if (title !== void 0) {
     main.title = title;
@@ -60461,8 +52790,8 @@ function hasStandardJsonSchema(schema) {
   return schema["~standard"].jsonSchema != null;
 }
 function zod3Schema(zodSchema22, options) {
-  var _a25;
-  const useReferences = (_a25 = options == null ? void 0 : options.useReferences) != null ? _a25 : false;
+  var _a26;
+  const useReferences = (_a26 = options == null ? void 0 : options.useReferences) != null ? _a26 : false;
   return jsonSchema(
     // defer json schema creation to avoid unnecessary computation when only validation is needed
     () => zod3ToJsonSchema(zodSchema22, {
@@ -60477,8 +52806,8 @@ function zod3Schema(zodSchema22, options) {
   );
 }
 function zod4Schema(zodSchema22, options) {
-  var _a25;
-  const useReferences = (_a25 = options == null ? void 0 : options.useReferences) != null ? _a25 : false;
+  var _a26;
+  const useReferences = (_a26 = options == null ? void 0 : options.useReferences) != null ? _a26 : false;
   return jsonSchema(
     // defer json schema creation to avoid unnecessary computation when only validation is needed
     () => addAdditionalPropertiesToJsonSchema(
@@ -60828,7 +53157,7 @@ async function retryWithExponentialBackoffInternal(f, {
     if (maxRetries === 0) {
       throw error63;
     }
-    const errorMessage = getErrorMessage3(error63);
+    const errorMessage = getErrorMessage2(error63);
     const newErrors = [...errors, error63];
     const tryNumber = newErrors.length;
     if (tryNumber > maxRetries) {
@@ -60839,7 +53168,7 @@ async function retryWithExponentialBackoffInternal(f, {
       });
     }
     if (await shouldRetry(error63) && tryNumber <= maxRetries) {
-      await delay2(
+      await delay(
         getDelayInMs({
           error: error63,
           exponentialBackoffDelay: delayInMs
@@ -61154,16 +53483,16 @@ var StreamingToolCallTracker = class {
     this.toolCallsByIndex = /* @__PURE__ */ new Map();
     this.usedToolCallIds = /* @__PURE__ */ new Set();
     this.nextGeneratedIdSuffixes = /* @__PURE__ */ new Map();
-    var _a25, _b23;
+    var _a26, _b23;
     this.controller = controller;
-    this._generateId = (_a25 = options.generateId) != null ? _a25 : generateId;
+    this._generateId = (_a26 = options.generateId) != null ? _a26 : generateId;
     this.typeValidation = (_b23 = options.typeValidation) != null ? _b23 : "none";
     this.extractMetadata = options.extractMetadata;
     this.buildToolCallProviderMetadata = options.buildToolCallProviderMetadata;
   }
   processDelta(toolCallDelta) {
-    var _a25, _b23;
-    const wireName = (_a25 = toolCallDelta.function) == null ? void 0 : _a25.name;
+    var _a26, _b23;
+    const wireName = (_a26 = toolCallDelta.function) == null ? void 0 : _a26.name;
     const hasBlankName = typeof wireName === "string" && wireName.trim().length === 0;
     const wireId = this.getNonBlankString(toolCallDelta.id);
     const name24 = this.getNonBlankString(wireName);
@@ -61302,7 +53631,7 @@ var StreamingToolCallTracker = class {
     index,
     name: name24
   }) {
-    var _a25, _b23, _c, _d, _e;
+    var _a26, _b23, _c, _d, _e;
     if (this.typeValidation === "required") {
       if (toolCallDelta.type !== "function") {
         throw new InvalidResponseDataError({
@@ -61337,7 +53666,7 @@ var StreamingToolCallTracker = class {
       type: "function",
       function: {
         name: name24,
-        arguments: (_b23 = (_a25 = toolCallDelta.function) == null ? void 0 : _a25.arguments) != null ? _b23 : ""
+        arguments: (_b23 = (_a26 = toolCallDelta.function) == null ? void 0 : _a26.arguments) != null ? _b23 : ""
       },
       argumentState: new StreamingToolCallArgumentState(
         (_d = (_c = toolCallDelta.function) == null ? void 0 : _c.arguments) != null ? _d : ""
@@ -61375,12 +53704,12 @@ var StreamingToolCallTracker = class {
     toolCallsWithIndex.add(toolCall);
   }
   createToolCallId(wireId) {
-    var _a25, _b23;
+    var _a26, _b23;
     if (wireId != null && !this.usedToolCallIds.has(wireId)) {
       this.usedToolCallIds.add(wireId);
       return wireId;
     }
-    const generatedId = (_a25 = this.getNonBlankString(this._generateId())) != null ? _a25 : "tool-call";
+    const generatedId = (_a26 = this.getNonBlankString(this._generateId())) != null ? _a26 : "tool-call";
     if (!this.usedToolCallIds.has(generatedId)) {
       this.usedToolCallIds.add(generatedId);
       return generatedId;
@@ -61401,8 +53730,8 @@ var StreamingToolCallTracker = class {
     return value != null && value.trim().length > 0 ? value : void 0;
   }
   processExistingToolCall(toolCall, toolCallDelta) {
-    var _a25;
-    if (!toolCall.hasFinished && ((_a25 = toolCallDelta.function) == null ? void 0 : _a25.arguments) != null) {
+    var _a26;
+    if (!toolCall.hasFinished && ((_a26 = toolCallDelta.function) == null ? void 0 : _a26.arguments) != null) {
       toolCall.argumentState.append(toolCallDelta.function.arguments);
       toolCall.function.arguments += toolCallDelta.function.arguments;
       this.controller.enqueue({
@@ -61413,12 +53742,12 @@ var StreamingToolCallTracker = class {
     }
   }
   finishToolCall(toolCall) {
-    var _a25;
+    var _a26;
     this.controller.enqueue({
       type: "tool-input-end",
       id: toolCall.id
     });
-    const providerMetadata = (_a25 = this.buildToolCallProviderMetadata) == null ? void 0 : _a25.call(
+    const providerMetadata = (_a26 = this.buildToolCallProviderMetadata) == null ? void 0 : _a26.call(
       this,
       toolCall.metadata
     );
@@ -62683,10 +55012,10 @@ var anthropicLanguageModelOptions = lazySchema(() => {
 });
 var MAX_CACHE_BREAKPOINTS = 4;
 function getCacheControl(providerMetadata, providerOptionsName) {
-  var _a25, _b18, _c;
+  var _a26, _b18, _c;
   const custom2 = providerMetadata == null ? void 0 : providerMetadata[providerOptionsName];
   const anthropic22 = providerMetadata == null ? void 0 : providerMetadata.anthropic;
-  const cacheControlValue = (_c = (_b18 = (_a25 = custom2 == null ? void 0 : custom2.cacheControl) != null ? _a25 : custom2 == null ? void 0 : custom2.cache_control) != null ? _b18 : anthropic22 == null ? void 0 : anthropic22.cacheControl) != null ? _c : anthropic22 == null ? void 0 : anthropic22.cache_control;
+  const cacheControlValue = (_c = (_b18 = (_a26 = custom2 == null ? void 0 : custom2.cacheControl) != null ? _a26 : custom2 == null ? void 0 : custom2.cache_control) != null ? _b18 : anthropic22 == null ? void 0 : anthropic22.cacheControl) != null ? _c : anthropic22 == null ? void 0 : anthropic22.cache_control;
   return cacheControlValue;
 }
 var CacheControlValidator = class {
@@ -63059,7 +55388,7 @@ async function prepareTools({
   defaultEagerInputStreaming = false,
   rejectsForcedToolUse = false
 }) {
-  var _a25, _b18;
+  var _a26, _b18;
   tools = (tools == null ? void 0 : tools.length) ? tools : void 0;
   const toolWarnings = [];
   const betas = /* @__PURE__ */ new Set();
@@ -63075,7 +55404,7 @@ async function prepareTools({
           type: "tool definition",
           canCache: true
         });
-        const anthropicOptions = (_a25 = tool3.providerOptions) == null ? void 0 : _a25.anthropic;
+        const anthropicOptions = (_a26 = tool3.providerOptions) == null ? void 0 : _a26.anthropic;
         const eagerInputStreaming = (_b18 = anthropicOptions == null ? void 0 : anthropicOptions.eagerInputStreaming) != null ? _b18 : defaultEagerInputStreaming;
         const deferLoading = anthropicOptions == null ? void 0 : anthropicOptions.deferLoading;
         const allowedCallers = anthropicOptions == null ? void 0 : anthropicOptions.allowedCallers;
@@ -63475,8 +55804,8 @@ function convertAnthropicMessagesUsage({
   usage,
   rawUsage
 }) {
-  var _a25, _b18, _c, _d, _e;
-  const cacheCreationTokens = (_a25 = usage.cache_creation_input_tokens) != null ? _a25 : 0;
+  var _a26, _b18, _c, _d, _e;
+  const cacheCreationTokens = (_a26 = usage.cache_creation_input_tokens) != null ? _a26 : 0;
   const cacheReadTokens = (_b18 = usage.cache_read_input_tokens) != null ? _b18 : 0;
   const reasoningTokens = (_d = (_c = usage.output_tokens_details) == null ? void 0 : _c.thinking_tokens) != null ? _d : void 0;
   let inputTokens;
@@ -63854,7 +56183,7 @@ function isComputerTool(tool3) {
   return tool3.type === "provider" && tool3.id.startsWith("anthropic.computer_");
 }
 async function getInlineToolsFromPrompt(prompt) {
-  var _a25;
+  var _a26;
   const inlineTools = [];
   for (const message of prompt) {
     if (message.role !== "system" || message.providerOptions == null) {
@@ -63865,7 +56194,7 @@ async function getInlineToolsFromPrompt(prompt) {
       providerOptions: message.providerOptions,
       schema: anthropicSystemMessageProviderOptions
     });
-    for (const toolChange of (_a25 = options == null ? void 0 : options.toolChanges) != null ? _a25 : []) {
+    for (const toolChange of (_a26 = options == null ? void 0 : options.toolChanges) != null ? _a26 : []) {
       if ("tool" in toolChange) {
         const tool3 = toolChange.tool;
         if (!isComputerTool(tool3)) {
@@ -63886,7 +56215,7 @@ async function convertToAnthropicMessagesPrompt({
   convertMediaPart,
   convertInlineTool
 }) {
-  var _a25, _b18, _c, _d, _e, _f, _g, _h, _i, _j, _k, _l, _m, _n, _o, _p, _q, _r, _s, _t, _u, _v;
+  var _a26, _b18, _c, _d, _e, _f, _g, _h, _i, _j, _k, _l, _m, _n, _o, _p, _q, _r, _s, _t, _u, _v;
   const betas = /* @__PURE__ */ new Set();
   const blocks = groupIntoBlocks(prompt);
   const validator = cacheControlValidator || new CacheControlValidator();
@@ -63894,13 +56223,13 @@ async function convertToAnthropicMessagesPrompt({
   const messages = [];
   let lastUserMessageIndex = -1;
   async function shouldEnableCitations(providerMetadata) {
-    var _a26, _b23;
+    var _a27, _b23;
     const anthropicOptions = await parseProviderOptions({
       provider: "anthropic",
       providerOptions: providerMetadata,
       schema: anthropicFilePartProviderOptions
     });
-    return (_b23 = (_a26 = anthropicOptions == null ? void 0 : anthropicOptions.citations) == null ? void 0 : _a26.enabled) != null ? _b23 : false;
+    return (_b23 = (_a27 = anthropicOptions == null ? void 0 : anthropicOptions.citations) == null ? void 0 : _a27.enabled) != null ? _b23 : false;
   }
   async function getDocumentMetadata(providerMetadata) {
     const anthropicOptions = await parseProviderOptions({
@@ -63929,7 +56258,7 @@ async function convertToAnthropicMessagesPrompt({
             providerOptions,
             schema: anthropicSystemMessageProviderOptions
           });
-          const toolChanges = (_a25 = systemMessageOptions == null ? void 0 : systemMessageOptions.toolChanges) != null ? _a25 : [];
+          const toolChanges = (_a26 = systemMessageOptions == null ? void 0 : systemMessageOptions.toolChanges) != null ? _a26 : [];
           const clearAt = systemMessageOptions == null ? void 0 : systemMessageOptions.clearAt;
           const effort = systemMessageOptions == null ? void 0 : systemMessageOptions.effort;
           const content = [];
@@ -64173,7 +56502,7 @@ async function convertToAnthropicMessagesPrompt({
                 switch (output2.type) {
                   case "content":
                     contentValue = output2.value.map((contentPart) => {
-                      var _a26;
+                      var _a27;
                       switch (contentPart.type) {
                         case "text":
                           return {
@@ -64227,7 +56556,7 @@ async function convertToAnthropicMessagesPrompt({
                           return void 0;
                         }
                         case "custom": {
-                          const anthropicOptions = (_a26 = contentPart.providerOptions) == null ? void 0 : _a26.anthropic;
+                          const anthropicOptions = (_a27 = contentPart.providerOptions) == null ? void 0 : _a27.anthropic;
                           if ((anthropicOptions == null ? void 0 : anthropicOptions.type) === "tool-reference") {
                             return {
                               type: "tool_reference",
@@ -64964,17 +57293,17 @@ function getAnthropicToolsetName({
   providerOptions,
   toolsetNames
 }) {
-  var _a25;
+  var _a26;
   const fromTools = toolsetNames[toolName];
   if (fromTools != null) {
     return fromTools;
   }
-  const fromMetadata = (_a25 = providerOptions == null ? void 0 : providerOptions.anthropic) == null ? void 0 : _a25.toolsetName;
+  const fromMetadata = (_a26 = providerOptions == null ? void 0 : providerOptions.anthropic) == null ? void 0 : _a26.toolsetName;
   return typeof fromMetadata === "string" ? fromMetadata : void 0;
 }
 function getAnthropicCaller(providerOptions) {
-  var _a25;
-  const caller = (_a25 = providerOptions == null ? void 0 : providerOptions.anthropic) == null ? void 0 : _a25.caller;
+  var _a26;
+  const caller = (_a26 = providerOptions == null ? void 0 : providerOptions.anthropic) == null ? void 0 : _a26.caller;
   if (((caller == null ? void 0 : caller.type) === "code_execution_20250825" || (caller == null ? void 0 : caller.type) === "code_execution_20260120") && caller.toolId) {
     return {
       type: caller.type,
@@ -65337,7 +57666,7 @@ function isOpenObject(node2) {
   return isObjectType && properties == null && additionalProperties !== false;
 }
 function createCitationSource(citation, citationDocuments, generateId3) {
-  var _a25;
+  var _a26;
   if (citation.type === "web_search_result_location") {
     return {
       type: "source",
@@ -65365,7 +57694,7 @@ function createCitationSource(citation, citationDocuments, generateId3) {
     sourceType: "document",
     id: generateId3(),
     mediaType: documentInfo.mediaType,
-    title: (_a25 = citation.document_title) != null ? _a25 : documentInfo.title,
+    title: (_a26 = citation.document_title) != null ? _a26 : documentInfo.title,
     filename: documentInfo.filename,
     providerMetadata: {
       anthropic: citation.type === "page_location" ? {
@@ -65436,10 +57765,10 @@ function getJsonResponseToolFallbackText(content, stopReason) {
 var AnthropicMessagesLanguageModel = class {
   constructor(modelId, config2) {
     this.specificationVersion = "v3";
-    var _a25;
+    var _a26;
     this.modelId = modelId;
     this.config = config2;
-    this.generateId = (_a25 = config2.generateId) != null ? _a25 : generateId;
+    this.generateId = (_a26 = config2.generateId) != null ? _a26 : generateId;
   }
   supportsUrl(url2) {
     return url2.protocol === "https:";
@@ -65457,8 +57786,8 @@ var AnthropicMessagesLanguageModel = class {
     return dotIndex === -1 ? provider : provider.substring(0, dotIndex);
   }
   get supportedUrls() {
-    var _a25, _b18, _c;
-    return (_c = (_b18 = (_a25 = this.config).supportedUrls) == null ? void 0 : _b18.call(_a25)) != null ? _c : {};
+    var _a26, _b18, _c;
+    return (_c = (_b18 = (_a26 = this.config).supportedUrls) == null ? void 0 : _b18.call(_a26)) != null ? _c : {};
   }
   async getArgs({
     userSuppliedBetas,
@@ -65477,7 +57806,7 @@ var AnthropicMessagesLanguageModel = class {
     providerOptions,
     stream
   }) {
-    var _a25, _b18, _c, _d, _e, _f, _g, _h, _i, _j;
+    var _a26, _b18, _c, _d, _e, _f, _g, _h, _i, _j;
     const warnings = [];
     if (frequencyPenalty != null) {
       warnings.push({ type: "unsupported", feature: "frequencyPenalty" });
@@ -65488,7 +57817,7 @@ var AnthropicMessagesLanguageModel = class {
     if (seed != null) {
       warnings.push({ type: "unsupported", feature: "seed" });
     }
-    const maxTemperature = (_a25 = this.config.maxTemperature) != null ? _a25 : 1;
+    const maxTemperature = (_a26 = this.config.maxTemperature) != null ? _a26 : 1;
     const temperatureProvider = this.config.maxTemperature == null ? "anthropic" : this.providerOptionsName;
     if (temperature != null && temperature > maxTemperature) {
       warnings.push({
@@ -66086,9 +58415,9 @@ var AnthropicMessagesLanguageModel = class {
     );
   }
   async getBetasFromHeaders(requestHeaders) {
-    var _a25, _b18;
+    var _a26, _b18;
     const configHeaders = await resolve(this.config.headers);
-    const configBetaHeader = (_a25 = configHeaders["anthropic-beta"]) != null ? _a25 : "";
+    const configBetaHeader = (_a26 = configHeaders["anthropic-beta"]) != null ? _a26 : "";
     const requestBetaHeader = (_b18 = requestHeaders == null ? void 0 : requestHeaders["anthropic-beta"]) != null ? _b18 : "";
     return new Set(
       [
@@ -66098,38 +58427,38 @@ var AnthropicMessagesLanguageModel = class {
     );
   }
   buildRequestUrl(isStreaming) {
-    var _a25, _b18, _c;
-    return (_c = (_b18 = (_a25 = this.config).buildRequestUrl) == null ? void 0 : _b18.call(_a25, this.config.baseURL, isStreaming)) != null ? _c : `${this.config.baseURL}/messages`;
+    var _a26, _b18, _c;
+    return (_c = (_b18 = (_a26 = this.config).buildRequestUrl) == null ? void 0 : _b18.call(_a26, this.config.baseURL, isStreaming)) != null ? _c : `${this.config.baseURL}/messages`;
   }
   transformRequestBody(args, betas) {
-    var _a25, _b18, _c;
-    return (_c = (_b18 = (_a25 = this.config).transformRequestBody) == null ? void 0 : _b18.call(_a25, args, betas)) != null ? _c : args;
+    var _a26, _b18, _c;
+    return (_c = (_b18 = (_a26 = this.config).transformRequestBody) == null ? void 0 : _b18.call(_a26, args, betas)) != null ? _c : args;
   }
   extractCitationDocuments(prompt) {
     const isCitationPart = (part) => {
-      var _a25, _b18;
+      var _a26, _b18;
       if (part.type !== "file") {
         return false;
       }
       if (part.mediaType !== "application/pdf" && part.mediaType !== "text/plain") {
         return false;
       }
-      const anthropic22 = (_a25 = part.providerOptions) == null ? void 0 : _a25.anthropic;
+      const anthropic22 = (_a26 = part.providerOptions) == null ? void 0 : _a26.anthropic;
       const citationsConfig = anthropic22 == null ? void 0 : anthropic22.citations;
       return (_b18 = citationsConfig == null ? void 0 : citationsConfig.enabled) != null ? _b18 : false;
     };
     return prompt.filter((message) => message.role === "user").flatMap((message) => message.content).filter(isCitationPart).map((part) => {
-      var _a25;
+      var _a26;
       const filePart = part;
       return {
-        title: (_a25 = filePart.filename) != null ? _a25 : "Untitled Document",
+        title: (_a26 = filePart.filename) != null ? _a26 : "Untitled Document",
         filename: filePart.filename,
         mediaType: filePart.mediaType
       };
     });
   }
   async doGenerate(options) {
-    var _a25, _b18, _c, _d, _e, _f, _g, _h, _i;
+    var _a26, _b18, _c, _d, _e, _f, _g, _h, _i;
     const {
       args,
       warnings,
@@ -66173,7 +58502,7 @@ var AnthropicMessagesLanguageModel = class {
       switch (part.type) {
         case "text": {
           if (jsonResponseToolFallbackText == null || jsonResponseToolFallbackText.has(part)) {
-            const webSearchCitations = (_a25 = part.citations) == null ? void 0 : _a25.filter(
+            const webSearchCitations = (_a26 = part.citations) == null ? void 0 : _a26.filter(
               (citation) => citation.type === "web_search_result_location"
             );
             content.push({
@@ -66407,11 +58736,11 @@ var AnthropicMessagesLanguageModel = class {
               toolCallId: part.tool_use_id,
               toolName: toolNameMapping.toCustomToolName("web_search"),
               result: part.content.map((result) => {
-                var _a26;
+                var _a27;
                 return {
                   url: result.url,
                   title: result.title,
-                  pageAge: (_a26 = result.page_age) != null ? _a26 : null,
+                  pageAge: (_a27 = result.page_age) != null ? _a27 : null,
                   encryptedContent: result.encrypted_content,
                   type: result.type
                 };
@@ -66606,11 +58935,11 @@ var AnthropicMessagesLanguageModel = class {
       },
       warnings,
       providerMetadata: (() => {
-        var _a26, _b23, _c2, _d2, _e2;
+        var _a27, _b23, _c2, _d2, _e2;
         const stopDetails = mapAnthropicStopDetails(response.stop_details);
         const anthropicMetadata = {
           usage: response.usage,
-          cacheCreationInputTokens: (_a26 = response.usage.cache_creation_input_tokens) != null ? _a26 : null,
+          cacheCreationInputTokens: (_a27 = response.usage.cache_creation_input_tokens) != null ? _a27 : null,
           stopSequence: (_b23 = response.stop_sequence) != null ? _b23 : null,
           ...stopDetails != null ? { stopDetails } : {},
           ...response.input_transformations != null ? { inputTransformations: response.input_transformations } : {},
@@ -66653,7 +58982,7 @@ var AnthropicMessagesLanguageModel = class {
     };
   }
   async doStream(options) {
-    var _a25, _b18;
+    var _a26, _b18;
     const {
       args: body,
       warnings,
@@ -66728,7 +59057,7 @@ var AnthropicMessagesLanguageModel = class {
           controller.enqueue({ type: "stream-start", warnings });
         },
         transform(chunk, controller) {
-          var _a26, _b23, _c, _d, _e, _f, _g, _h, _i, _j, _k, _l, _m, _n, _o;
+          var _a27, _b23, _c, _d, _e, _f, _g, _h, _i, _j, _k, _l, _m, _n, _o;
           if (hasInvalidMessageSequence) {
             return;
           }
@@ -66956,7 +59285,7 @@ var AnthropicMessagesLanguageModel = class {
                 case "web_fetch_tool_result": {
                   if (part.content.type === "web_fetch_result") {
                     citationDocuments.push({
-                      title: (_a26 = part.content.content.title) != null ? _a26 : part.content.url,
+                      title: (_a27 = part.content.content.title) != null ? _a27 : part.content.url,
                       mediaType: part.content.content.source.media_type
                     });
                     controller.enqueue({
@@ -67625,7 +59954,7 @@ var AnthropicMessagesLanguageModel = class {
     try {
       await firstChunkReader.read();
       let result = await firstChunkReader.read();
-      if (((_a25 = result.value) == null ? void 0 : _a25.type) === "raw") {
+      if (((_a26 = result.value) == null ? void 0 : _a26.type) === "raw") {
         result = await firstChunkReader.read();
       }
       if (((_b18 = result.value) == null ? void 0 : _b18.type) === "error") {
@@ -68412,13 +60741,13 @@ function normalizeBaseURL(baseURL) {
   return baseURLWithoutTrailingSlash === ANTHROPIC_API_URL ? ANTHROPIC_API_VERSIONED_URL : baseURLWithoutTrailingSlash;
 }
 function createAnthropic(options = {}) {
-  var _a25, _b18;
-  const baseURL = (_a25 = normalizeBaseURL(
+  var _a26, _b18;
+  const baseURL = (_a26 = normalizeBaseURL(
     loadOptionalSetting({
       settingValue: options.baseURL,
       environmentVariableName: "ANTHROPIC_BASE_URL"
     })
-  )) != null ? _a25 : ANTHROPIC_API_VERSIONED_URL;
+  )) != null ? _a26 : ANTHROPIC_API_VERSIONED_URL;
   const providerName = (_b18 = options.name) != null ? _b18 : "anthropic.messages";
   if (options.apiKey && options.authToken) {
     throw new InvalidArgumentError({
@@ -68444,13 +60773,13 @@ function createAnthropic(options = {}) {
     );
   };
   const createChatModel = (modelId) => {
-    var _a26;
+    var _a27;
     return new AnthropicMessagesLanguageModel(modelId, {
       provider: providerName,
       baseURL,
       headers: getHeaders,
       fetch: options.fetch,
-      generateId: (_a26 = options.generateId) != null ? _a26 : generateId,
+      generateId: (_a27 = options.generateId) != null ? _a27 : generateId,
       supportedUrls: () => ({
         "image/*": [/^https?:\/\/.*$/],
         "application/pdf": [/^https?:\/\/.*$/]
@@ -68496,12 +60825,12 @@ function createToolNameMapping2({
   providerToolNames,
   resolveProviderToolName
 }) {
-  var _a25;
+  var _a26;
   const customToolNameToProviderToolName = {};
   const providerToolNameToCustomToolName = {};
   for (const tool22 of tools) {
     if (tool22.type === "provider") {
-      const providerToolName = (_a25 = resolveProviderToolName == null ? void 0 : resolveProviderToolName(tool22)) != null ? _a25 : tool22.id in providerToolNames ? providerToolNames[tool22.id] : void 0;
+      const providerToolName = (_a26 = resolveProviderToolName == null ? void 0 : resolveProviderToolName(tool22)) != null ? _a26 : tool22.id in providerToolNames ? providerToolNames[tool22.id] : void 0;
       if (providerToolName == null) {
         continue;
       }
@@ -68534,8 +60863,8 @@ function convertBase64ToUint8Array2(base64String) {
   return bytes;
 }
 function convertUint8ArrayToBase642(array3) {
-  var _a25;
-  if (typeof ((_a25 = globalThis.Buffer) == null ? void 0 : _a25.from) === "function") {
+  var _a26;
+  if (typeof ((_a26 = globalThis.Buffer) == null ? void 0 : _a26.from) === "function") {
     return globalThis.Buffer.from(
       array3.buffer,
       array3.byteOffset,
@@ -68586,9 +60915,9 @@ function convertToFormData2(input2, options = {}) {
   return formData;
 }
 async function cancelResponseBody2(response) {
-  var _a25;
+  var _a26;
   try {
-    await ((_a25 = response.body) == null ? void 0 : _a25.cancel());
+    await ((_a26 = response.body) == null ? void 0 : _a26.cancel());
   } catch (e) {
   }
 }
@@ -68808,9 +61137,9 @@ function createSafeLookup2(lookup2) {
 }
 var safeNodeFetchPromise2;
 function isNodeRuntime2() {
-  var _a25, _b23, _c;
+  var _a26, _b23, _c;
   const runtimeProcess = globalThis.process;
-  return ((_a25 = runtimeProcess == null ? void 0 : runtimeProcess.release) == null ? void 0 : _a25.name) === "node" && ((_b23 = runtimeProcess.versions) == null ? void 0 : _b23.bun) == null && ((_c = runtimeProcess.versions) == null ? void 0 : _c.deno) == null && runtimeProcess.title !== "workerd" && globalThis.EdgeRuntime == null;
+  return ((_a26 = runtimeProcess == null ? void 0 : runtimeProcess.release) == null ? void 0 : _a26.name) === "node" && ((_b23 = runtimeProcess.versions) == null ? void 0 : _b23.bun) == null && ((_c = runtimeProcess.versions) == null ? void 0 : _c.deno) == null && runtimeProcess.title !== "workerd" && globalThis.EdgeRuntime == null;
 }
 async function getDefaultDownloadFetch2() {
   if (!isNodeRuntime2()) {
@@ -68839,9 +61168,9 @@ async function createSafeNodeFetch2() {
   ));
 }
 async function loadNodeModule2(id) {
-  var _a25;
+  var _a26;
   const processWithBuiltins = globalThis.process;
-  const builtinModule = (_a25 = processWithBuiltins == null ? void 0 : processWithBuiltins.getBuiltinModule) == null ? void 0 : _a25.call(processWithBuiltins, id);
+  const builtinModule = (_a26 = processWithBuiltins == null ? void 0 : processWithBuiltins.getBuiltinModule) == null ? void 0 : _a26.call(processWithBuiltins, id);
   if (builtinModule == null) {
     throw new Error(`Node.js built-in module ${id} is unavailable`);
   }
@@ -68910,7 +61239,7 @@ async function fetchWithValidatedRedirects2({
   fetch: customFetch,
   trustedOrigin
 }) {
-  var _a25;
+  var _a26;
   let currentHeaders = headers === void 0 ? void 0 : sanitizeRequestHeaders2(headers);
   const perHopInit = (redirect) => {
     const init = { signal: abortSignal, redirect };
@@ -68936,7 +61265,7 @@ async function fetchWithValidatedRedirects2({
       }
       return await fetch2(currentUrl, perHopInit("follow"));
     }
-    const location = (_a25 = response.headers) == null ? void 0 : _a25.get("location");
+    const location = (_a26 = response.headers) == null ? void 0 : _a26.get("location");
     if (REDIRECT_STATUS_CODES2.has(response.status) && location) {
       void cancelResponseBody2(response);
       const nextUrl = new URL(location, currentUrl).toString();
@@ -69018,7 +61347,7 @@ async function readResponseWithSizeLimit2({
   return result;
 }
 async function downloadBlob2(url2, options) {
-  var _a25, _b23;
+  var _a26, _b23;
   try {
     const response = await fetchWithValidatedRedirects2({
       url: url2,
@@ -69035,7 +61364,7 @@ async function downloadBlob2(url2, options) {
     const data = await readResponseWithSizeLimit2({
       response,
       url: url2,
-      maxBytes: (_a25 = options == null ? void 0 : options.maxBytes) != null ? _a25 : DEFAULT_MAX_DOWNLOAD_SIZE2
+      maxBytes: (_a26 = options == null ? void 0 : options.maxBytes) != null ? _a26 : DEFAULT_MAX_DOWNLOAD_SIZE2
     });
     const contentType = (_b23 = response.headers.get("content-type")) != null ? _b23 : void 0;
     return new Blob([data], contentType ? { type: contentType } : void 0);
@@ -69153,11 +61482,11 @@ function handleFetchError2({
   return error63;
 }
 function getRuntimeEnvironmentUserAgent2(globalThisAny = globalThis) {
-  var _a25, _b23, _c;
+  var _a26, _b23, _c;
   if (globalThisAny.window) {
     return `runtime/browser`;
   }
-  if ((_a25 = globalThisAny.navigator) == null ? void 0 : _a25.userAgent) {
+  if ((_a26 = globalThisAny.navigator) == null ? void 0 : _a26.userAgent) {
     return `runtime/${globalThisAny.navigator.userAgent.toLowerCase()}`;
   }
   if ((_c = (_b23 = globalThisAny.process) == null ? void 0 : _b23.versions) == null ? void 0 : _c.node) {
@@ -69251,15 +61580,15 @@ function loadOptionalSetting2({
   return settingValue;
 }
 function mediaTypeToExtension(mediaType) {
-  var _a25;
+  var _a26;
   const [_type, subtype = ""] = mediaType.toLowerCase().split("/");
-  return (_a25 = {
+  return (_a26 = {
     mpeg: "mp3",
     "x-wav": "wav",
     opus: "ogg",
     mp4: "m4a",
     "x-m4a": "m4a"
-  }[subtype]) != null ? _a25 : subtype;
+  }[subtype]) != null ? _a26 : subtype;
 }
 var suspectProtoRx2 = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
 var suspectConstructorRx2 = /"(?:c|\\u0063)(?:o|\\u006[Ff])(?:n|\\u006[Ee])(?:s|\\u0073)(?:t|\\u0074)(?:r|\\u0072)(?:u|\\u0075)(?:c|\\u0063)(?:t|\\u0074)(?:o|\\u006[Ff])(?:r|\\u0072)"\s*:/;
@@ -69346,7 +61675,7 @@ function visit3(def) {
 var ignoreOverride2 = /* @__PURE__ */ Symbol(
   "Let zodToJsonSchema decide on which parser to use"
 );
-var defaultOptions3 = {
+var defaultOptions2 = {
   name: void 0,
   $refStrategy: "root",
   basePath: ["#"],
@@ -69368,21 +61697,21 @@ var defaultOptions3 = {
   nameStrategy: "ref"
 };
 var getDefaultOptions2 = (options) => typeof options === "string" ? {
-  ...defaultOptions3,
+  ...defaultOptions2,
   name: options
 } : {
-  ...defaultOptions3,
+  ...defaultOptions2,
   ...options
 };
 function parseAnyDef2() {
   return {};
 }
 function parseArrayDef2(def, refs) {
-  var _a25, _b23, _c;
+  var _a26, _b23, _c;
   const res = {
     type: "array"
   };
-  if (((_a25 = def.type) == null ? void 0 : _a25._def) && ((_c = (_b23 = def.type) == null ? void 0 : _b23._def) == null ? void 0 : _c.typeName) !== ZodFirstPartyTypeKind2.ZodAny) {
+  if (((_a26 = def.type) == null ? void 0 : _a26._def) && ((_c = (_b23 = def.type) == null ? void 0 : _b23._def) == null ? void 0 : _c.typeName) !== ZodFirstPartyTypeKind2.ZodAny) {
     res.items = parseDef2(def.type._def, {
       ...refs,
       currentPath: [...refs.currentPath, "items"]
@@ -69748,8 +62077,8 @@ function escapeNonAlphaNumeric2(source) {
   return result;
 }
 function addFormat2(schema, value, message, refs) {
-  var _a25;
-  if (schema.format || ((_a25 = schema.anyOf) == null ? void 0 : _a25.some((x2) => x2.format))) {
+  var _a26;
+  if (schema.format || ((_a26 = schema.anyOf) == null ? void 0 : _a26.some((x2) => x2.format))) {
     if (!schema.anyOf) {
       schema.anyOf = [];
     }
@@ -69768,8 +62097,8 @@ function addFormat2(schema, value, message, refs) {
   }
 }
 function addPattern3(schema, regex, message, refs) {
-  var _a25;
-  if (schema.pattern || ((_a25 = schema.allOf) == null ? void 0 : _a25.some((x2) => x2.pattern))) {
+  var _a26;
+  if (schema.pattern || ((_a26 = schema.allOf) == null ? void 0 : _a26.some((x2) => x2.pattern))) {
     if (!schema.allOf) {
       schema.allOf = [];
     }
@@ -69788,7 +62117,7 @@ function addPattern3(schema, regex, message, refs) {
   }
 }
 function stringifyRegExpWithFlags2(regex, refs) {
-  var _a25;
+  var _a26;
   if (!refs.applyRegexFlags || !regex.flags) {
     return regex.source;
   }
@@ -69818,7 +62147,7 @@ function stringifyRegExpWithFlags2(regex, refs) {
             pattern += source[i2];
             pattern += `${source[i2 - 2]}-${source[i2]}`.toUpperCase();
             inCharRange = false;
-          } else if (source[i2 + 1] === "-" && ((_a25 = source[i2 + 2]) == null ? void 0 : _a25.match(/[a-z]/))) {
+          } else if (source[i2 + 1] === "-" && ((_a26 = source[i2 + 2]) == null ? void 0 : _a26.match(/[a-z]/))) {
             pattern += source[i2];
             inCharRange = true;
           } else {
@@ -69870,13 +62199,13 @@ function stringifyRegExpWithFlags2(regex, refs) {
   return pattern;
 }
 function parseRecordDef2(def, refs) {
-  var _a25, _b23, _c, _d, _e, _f;
+  var _a26, _b23, _c, _d, _e, _f;
   const schema = {
     type: "object",
-    additionalProperties: (_a25 = parseDef2(def.valueType._def, {
+    additionalProperties: (_a26 = parseDef2(def.valueType._def, {
       ...refs,
       currentPath: [...refs.currentPath, "additionalProperties"]
-    })) != null ? _a25 : refs.allowedAdditionalProperties
+    })) != null ? _a26 : refs.allowedAdditionalProperties
   };
   if (((_b23 = def.keyType) == null ? void 0 : _b23._def.typeName) === ZodFirstPartyTypeKind2.ZodString && ((_c = def.keyType._def.checks) == null ? void 0 : _c.length)) {
     const { type, ...keyType } = parseStringDef2(def.keyType._def, refs);
@@ -70133,8 +62462,8 @@ function safeIsOptional2(schema) {
   }
 }
 var parseOptionalDef2 = (def, refs) => {
-  var _a25;
-  if (refs.currentPath.toString() === ((_a25 = refs.propertyPath) == null ? void 0 : _a25.toString())) {
+  var _a26;
+  if (refs.currentPath.toString() === ((_a26 = refs.propertyPath) == null ? void 0 : _a26.toString())) {
     return parseDef2(def.innerType._def, refs);
   }
   const innerSchema = parseDef2(def.innerType._def, {
@@ -70311,10 +62640,10 @@ var getRelativePath2 = (pathA, pathB) => {
   return [(pathA.length - i2).toString(), ...pathB.slice(i2)].join("/");
 };
 function parseDef2(def, refs, forceResolution = false) {
-  var _a25;
+  var _a26;
   const seenItem = refs.seen.get(def);
   if (refs.override) {
-    const overrideResult = (_a25 = refs.override) == null ? void 0 : _a25.call(
+    const overrideResult = (_a26 = refs.override) == null ? void 0 : _a26.call(
       refs,
       def,
       refs,
@@ -70393,7 +62722,7 @@ var getRefs2 = (options) => {
   };
 };
 var zod3ToJsonSchema2 = (schema, options) => {
-  var _a25;
+  var _a26;
   const refs = getRefs2(options);
   let definitions = typeof options === "object" && options.definitions ? Object.entries(options.definitions).reduce(
     (acc, [name34, schema2]) => {
@@ -70413,14 +62742,14 @@ var zod3ToJsonSchema2 = (schema, options) => {
     {}
   ) : void 0;
   const name24 = typeof options === "string" ? options : (options == null ? void 0 : options.nameStrategy) === "title" ? void 0 : options == null ? void 0 : options.name;
-  const main = (_a25 = parseDef2(
+  const main = (_a26 = parseDef2(
     schema._def,
     name24 === void 0 ? refs : {
       ...refs,
       currentPath: [...refs.basePath, refs.definitionPath, name24]
     },
     false
-  )) != null ? _a25 : parseAnyDef2();
+  )) != null ? _a26 : parseAnyDef2();
   const title = typeof options === "object" && options.name !== void 0 && options.nameStrategy === "title" ? options.name : void 0;
   if (title !== void 0) {
     main.title = title;
@@ -70510,8 +62839,8 @@ function hasStandardJsonSchema2(schema) {
   return schema["~standard"].jsonSchema != null;
 }
 function zod3Schema2(zodSchema22, options) {
-  var _a25;
-  const useReferences = (_a25 = options == null ? void 0 : options.useReferences) != null ? _a25 : false;
+  var _a26;
+  const useReferences = (_a26 = options == null ? void 0 : options.useReferences) != null ? _a26 : false;
   return jsonSchema2(
     // defer json schema creation to avoid unnecessary computation when only validation is needed
     () => zod3ToJsonSchema2(zodSchema22, {
@@ -70526,8 +62855,8 @@ function zod3Schema2(zodSchema22, options) {
   );
 }
 function zod4Schema2(zodSchema22, options) {
-  var _a25;
-  const useReferences = (_a25 = options == null ? void 0 : options.useReferences) != null ? _a25 : false;
+  var _a26;
+  const useReferences = (_a26 = options == null ? void 0 : options.useReferences) != null ? _a26 : false;
   return jsonSchema2(
     // defer json schema creation to avoid unnecessary computation when only validation is needed
     () => addAdditionalPropertiesToJsonSchema2(
@@ -71105,16 +63434,16 @@ var StreamingToolCallTracker2 = class {
     this.toolCallsByIndex = /* @__PURE__ */ new Map();
     this.usedToolCallIds = /* @__PURE__ */ new Set();
     this.nextGeneratedIdSuffixes = /* @__PURE__ */ new Map();
-    var _a25, _b23;
+    var _a26, _b23;
     this.controller = controller;
-    this._generateId = (_a25 = options.generateId) != null ? _a25 : generateId2;
+    this._generateId = (_a26 = options.generateId) != null ? _a26 : generateId2;
     this.typeValidation = (_b23 = options.typeValidation) != null ? _b23 : "none";
     this.extractMetadata = options.extractMetadata;
     this.buildToolCallProviderMetadata = options.buildToolCallProviderMetadata;
   }
   processDelta(toolCallDelta) {
-    var _a25, _b23;
-    const wireName = (_a25 = toolCallDelta.function) == null ? void 0 : _a25.name;
+    var _a26, _b23;
+    const wireName = (_a26 = toolCallDelta.function) == null ? void 0 : _a26.name;
     const hasBlankName = typeof wireName === "string" && wireName.trim().length === 0;
     const wireId = this.getNonBlankString(toolCallDelta.id);
     const name24 = this.getNonBlankString(wireName);
@@ -71253,7 +63582,7 @@ var StreamingToolCallTracker2 = class {
     index,
     name: name24
   }) {
-    var _a25, _b23, _c, _d, _e;
+    var _a26, _b23, _c, _d, _e;
     if (this.typeValidation === "required") {
       if (toolCallDelta.type !== "function") {
         throw new InvalidResponseDataError({
@@ -71288,7 +63617,7 @@ var StreamingToolCallTracker2 = class {
       type: "function",
       function: {
         name: name24,
-        arguments: (_b23 = (_a25 = toolCallDelta.function) == null ? void 0 : _a25.arguments) != null ? _b23 : ""
+        arguments: (_b23 = (_a26 = toolCallDelta.function) == null ? void 0 : _a26.arguments) != null ? _b23 : ""
       },
       argumentState: new StreamingToolCallArgumentState2(
         (_d = (_c = toolCallDelta.function) == null ? void 0 : _c.arguments) != null ? _d : ""
@@ -71326,12 +63655,12 @@ var StreamingToolCallTracker2 = class {
     toolCallsWithIndex.add(toolCall);
   }
   createToolCallId(wireId) {
-    var _a25, _b23;
+    var _a26, _b23;
     if (wireId != null && !this.usedToolCallIds.has(wireId)) {
       this.usedToolCallIds.add(wireId);
       return wireId;
     }
-    const generatedId = (_a25 = this.getNonBlankString(this._generateId())) != null ? _a25 : "tool-call";
+    const generatedId = (_a26 = this.getNonBlankString(this._generateId())) != null ? _a26 : "tool-call";
     if (!this.usedToolCallIds.has(generatedId)) {
       this.usedToolCallIds.add(generatedId);
       return generatedId;
@@ -71352,8 +63681,8 @@ var StreamingToolCallTracker2 = class {
     return value != null && value.trim().length > 0 ? value : void 0;
   }
   processExistingToolCall(toolCall, toolCallDelta) {
-    var _a25;
-    if (!toolCall.hasFinished && ((_a25 = toolCallDelta.function) == null ? void 0 : _a25.arguments) != null) {
+    var _a26;
+    if (!toolCall.hasFinished && ((_a26 = toolCallDelta.function) == null ? void 0 : _a26.arguments) != null) {
       toolCall.argumentState.append(toolCallDelta.function.arguments);
       toolCall.function.arguments += toolCallDelta.function.arguments;
       this.controller.enqueue({
@@ -71364,12 +63693,12 @@ var StreamingToolCallTracker2 = class {
     }
   }
   finishToolCall(toolCall) {
-    var _a25;
+    var _a26;
     this.controller.enqueue({
       type: "tool-input-end",
       id: toolCall.id
     });
-    const providerMetadata = (_a25 = this.buildToolCallProviderMetadata) == null ? void 0 : _a25.call(
+    const providerMetadata = (_a26 = this.buildToolCallProviderMetadata) == null ? void 0 : _a26.call(
       this,
       toolCall.metadata
     );
@@ -71426,10 +63755,10 @@ var openaiFailedResponseHandler = createJsonErrorResponseHandler2({
   errorToMessage: (data) => data.error.message
 });
 function getOpenAILanguageModelCapabilities(modelId) {
-  var _a25, _b18, _c, _d, _e;
+  var _a26, _b18, _c, _d, _e;
   const oSeriesVersion = getOSeriesVersion(modelId);
   const gptVersion = getGptVersion(modelId);
-  const isGptChatModel = (gptVersion == null ? void 0 : gptVersion.minor) == null && ((_b18 = (_a25 = gptVersion == null ? void 0 : gptVersion.variant) == null ? void 0 : _a25.startsWith("chat")) != null ? _b18 : false);
+  const isGptChatModel = (gptVersion == null ? void 0 : gptVersion.minor) == null && ((_b18 = (_a26 = gptVersion == null ? void 0 : gptVersion.variant) == null ? void 0 : _a26.startsWith("chat")) != null ? _b18 : false);
   const isGptNanoModel = (_d = (_c = gptVersion == null ? void 0 : gptVersion.variant) == null ? void 0 : _c.startsWith("nano")) != null ? _d : false;
   const isGpt6OrLaterModel = gptVersion != null && gptVersion.major >= 6;
   const isGpt6OrLaterModelWithNoneEffort = modelId === "gpt-6-sol" || modelId === "gpt-6-luna" || modelId === "gpt-6.1-terra";
@@ -71535,27 +63864,27 @@ function normalizeOpenAIJsonSchema(schema) {
     );
   }
   function getSingletonReference(schema2) {
-    var _a25;
-    if (((_a25 = schema2.allOf) == null ? void 0 : _a25.length) !== 1) {
+    var _a26;
+    if (((_a26 = schema2.allOf) == null ? void 0 : _a26.length) !== 1) {
       return void 0;
     }
     const [allOfSchema] = schema2.allOf;
     return typeof allOfSchema === "object" && allOfSchema != null && Object.keys(allOfSchema).length === 1 && typeof allOfSchema.$ref === "string" ? allOfSchema.$ref : void 0;
   }
   function getLocalReferenceSchema(reference2, schema2) {
-    var _a25, _b18;
+    var _a26, _b18;
     const match = /^#\/(definitions|\$defs)\/(.+)$/.exec(reference2);
     if (match == null) {
       return void 0;
     }
     const [, keyword, encodedName] = match;
     const name24 = encodedName.replace(/~1/g, "/").replace(/~0/g, "~");
-    const definition = keyword === "definitions" ? (_a25 = schema2.definitions) == null ? void 0 : _a25[name24] : (_b18 = schema2.$defs) == null ? void 0 : _b18[name24];
+    const definition = keyword === "definitions" ? (_a26 = schema2.definitions) == null ? void 0 : _a26[name24] : (_b18 = schema2.$defs) == null ? void 0 : _b18[name24];
     return definition;
   }
 }
 function createOpenAIProviderStreamError(frame) {
-  var _a25, _b18;
+  var _a26, _b18;
   const streamError = parseStreamError(frame);
   if (streamError == null) {
     return void 0;
@@ -71563,7 +63892,7 @@ function createOpenAIProviderStreamError(frame) {
   const statusCode = getStatusCode(streamError);
   return {
     message: streamError.message,
-    type: (_a25 = streamError.type) != null ? _a25 : void 0,
+    type: (_a26 = streamError.type) != null ? _a26 : void 0,
     code: (_b18 = streamError.code) != null ? _b18 : void 0,
     statusCode,
     isRetryable: isRetryableStreamError(streamError, statusCode),
@@ -71617,10 +63946,10 @@ function createOpenAIStreamError({
   requestBodyValues,
   responseHeaders
 }) {
-  var _a25;
+  var _a26;
   const streamError = parseStreamError(frame);
   return new APICallError({
-    message: (_a25 = streamError == null ? void 0 : streamError.message) != null ? _a25 : "OpenAI stream failed before any output was generated",
+    message: (_a26 = streamError == null ? void 0 : streamError.message) != null ? _a26 : "OpenAI stream failed before any output was generated",
     url: url2,
     requestBodyValues,
     statusCode: streamError == null ? 500 : getStatusCode(streamError),
@@ -71631,7 +63960,7 @@ function createOpenAIStreamError({
   });
 }
 function parseStreamError(frame) {
-  var _a25;
+  var _a26;
   const value = asRecord(frame);
   if (value == null) {
     return void 0;
@@ -71645,7 +63974,7 @@ function parseStreamError(frame) {
       type: "response.failed"
     } : void 0;
   }
-  const error63 = (_a25 = asRecord(value.error)) != null ? _a25 : value;
+  const error63 = (_a26 = asRecord(value.error)) != null ? _a26 : value;
   return typeof error63.message === "string" && (asRecord(value.error) != null || typeof error63.type === "string" || "code" in error63 || "param" in error63) ? {
     message: error63.message,
     code: getStringOrNumber(error63.code),
@@ -71699,7 +64028,7 @@ function isRetryableStreamError(error63, statusCode) {
   return isRetryableStatusCode(statusCode);
 }
 function convertOpenAIChatUsage(usage) {
-  var _a25, _b18, _c, _d, _e, _f, _g, _h;
+  var _a26, _b18, _c, _d, _e, _f, _g, _h;
   if (usage == null) {
     return {
       inputTokens: {
@@ -71716,7 +64045,7 @@ function convertOpenAIChatUsage(usage) {
       raw: void 0
     };
   }
-  const promptTokens = (_a25 = usage.prompt_tokens) != null ? _a25 : 0;
+  const promptTokens = (_a26 = usage.prompt_tokens) != null ? _a26 : 0;
   const completionTokens = (_b18 = usage.completion_tokens) != null ? _b18 : 0;
   const cachedTokens = (_d = (_c = usage.prompt_tokens_details) == null ? void 0 : _c.cached_tokens) != null ? _d : 0;
   const cacheWriteTokens = (_f = (_e = usage.prompt_tokens_details) == null ? void 0 : _e.cache_write_tokens) != null ? _f : void 0;
@@ -71753,14 +64082,14 @@ function serializeToolCallArguments(input2) {
   );
 }
 function getPromptCacheBreakpoint(providerOptions) {
-  var _a25;
-  return (_a25 = providerOptions == null ? void 0 : providerOptions.openai) == null ? void 0 : _a25.promptCacheBreakpoint;
+  var _a26;
+  return (_a26 = providerOptions == null ? void 0 : providerOptions.openai) == null ? void 0 : _a26.promptCacheBreakpoint;
 }
 function convertToOpenAIChatMessages({
   prompt,
   systemMessageMode = "system"
 }) {
-  var _a25, _b18;
+  var _a26, _b18;
   const messages = [];
   const warnings = [];
   for (const { role, content, providerOptions } of prompt) {
@@ -71963,7 +64292,7 @@ function convertToOpenAIChatMessages({
             continue;
           }
           const output2 = toolResponse.output;
-          const promptCacheBreakpoint = (_a25 = output2.type === "content" ? output2.value.map((part) => getPromptCacheBreakpoint(part.providerOptions)).find((breakpoint) => breakpoint != null) : getPromptCacheBreakpoint(output2.providerOptions)) != null ? _a25 : getPromptCacheBreakpoint(toolResponse.providerOptions);
+          const promptCacheBreakpoint = (_a26 = output2.type === "content" ? output2.value.map((part) => getPromptCacheBreakpoint(part.providerOptions)).find((breakpoint) => breakpoint != null) : getPromptCacheBreakpoint(output2.providerOptions)) != null ? _a26 : getPromptCacheBreakpoint(toolResponse.providerOptions);
           let contentValue;
           switch (output2.type) {
             case "text":
@@ -72420,13 +64749,13 @@ var OpenAIChatLanguageModel = class {
     toolChoice,
     providerOptions
   }) {
-    var _a25, _b18, _c, _d, _e;
+    var _a26, _b18, _c, _d, _e;
     const warnings = [];
-    const openaiOptions = (_a25 = await parseProviderOptions2({
+    const openaiOptions = (_a26 = await parseProviderOptions2({
       provider: "openai",
       providerOptions,
       schema: openaiLanguageModelChatOptions
-    })) != null ? _a25 : {};
+    })) != null ? _a26 : {};
     const modelCapabilities = getOpenAILanguageModelCapabilities(this.modelId);
     const isReasoningModel = (_b18 = openaiOptions.forceReasoning) != null ? _b18 : modelCapabilities.isReasoningModel;
     let resolvedReasoningEffort = openaiOptions.reasoningEffort;
@@ -72607,7 +64936,7 @@ var OpenAIChatLanguageModel = class {
     };
   }
   async doGenerate(options) {
-    var _a25, _b18, _c, _d, _e, _f, _g, _h, _i;
+    var _a26, _b18, _c, _d, _e, _f, _g, _h, _i;
     const { args: body, warnings } = await this.getArgs(options);
     const {
       responseHeaders,
@@ -72635,7 +64964,7 @@ var OpenAIChatLanguageModel = class {
       });
     }
     const content = [];
-    const text3 = choice2.message.content != null && choice2.message.content.length > 0 ? choice2.message.content : (_a25 = choice2.message.audio) == null ? void 0 : _a25.transcript;
+    const text3 = choice2.message.content != null && choice2.message.content.length > 0 ? choice2.message.content : (_a26 = choice2.message.audio) == null ? void 0 : _a26.transcript;
     if (text3 != null && text3.length > 0) {
       content.push({ type: "text", text: text3 });
     }
@@ -72754,7 +65083,7 @@ var OpenAIChatLanguageModel = class {
             controller.enqueue({ type: "stream-start", warnings });
           },
           transform(chunk, controller) {
-            var _a25, _b18, _c, _d;
+            var _a26, _b18, _c, _d;
             if (options.includeRawChunks) {
               controller.enqueue({ type: "raw", rawValue: chunk.rawValue });
             }
@@ -72783,7 +65112,7 @@ var OpenAIChatLanguageModel = class {
             }
             if (value.usage != null) {
               usage = value.usage;
-              if (((_a25 = value.usage.completion_tokens_details) == null ? void 0 : _a25.accepted_prediction_tokens) != null) {
+              if (((_a26 = value.usage.completion_tokens_details) == null ? void 0 : _a26.accepted_prediction_tokens) != null) {
                 providerMetadata.openai.acceptedPredictionTokens = (_b18 = value.usage.completion_tokens_details) == null ? void 0 : _b18.accepted_prediction_tokens;
               }
               if (((_c = value.usage.completion_tokens_details) == null ? void 0 : _c.rejected_prediction_tokens) != null) {
@@ -72890,7 +65219,7 @@ function isOpenAIChatOutputChunk(chunk) {
   });
 }
 function convertOpenAICompletionUsage(usage) {
-  var _a25, _b18, _c, _d;
+  var _a26, _b18, _c, _d;
   if (usage == null) {
     return {
       inputTokens: {
@@ -72907,7 +65236,7 @@ function convertOpenAICompletionUsage(usage) {
       raw: void 0
     };
   }
-  const promptTokens = (_a25 = usage.prompt_tokens) != null ? _a25 : 0;
+  const promptTokens = (_a26 = usage.prompt_tokens) != null ? _a26 : 0;
   const completionTokens = (_b18 = usage.completion_tokens) != null ? _b18 : 0;
   return {
     inputTokens: {
@@ -73207,7 +65536,7 @@ var OpenAICompletionLanguageModel = class {
     };
   }
   async doGenerate(options) {
-    var _a25;
+    var _a26;
     const { args, warnings } = await this.getArgs(options);
     const {
       responseHeaders,
@@ -73237,7 +65566,7 @@ var OpenAICompletionLanguageModel = class {
       usage: convertOpenAICompletionUsage(response.usage),
       finishReason: {
         unified: mapOpenAIFinishReason2(choice2.finish_reason),
-        raw: (_a25 = choice2.finish_reason) != null ? _a25 : void 0
+        raw: (_a26 = choice2.finish_reason) != null ? _a26 : void 0
       },
       request: { body: args },
       response: {
@@ -73404,7 +65733,7 @@ var OpenAIEmbeddingModel = class {
     abortSignal,
     providerOptions
   }) {
-    var _a25;
+    var _a26;
     if (values.length > this.maxEmbeddingsPerCall) {
       throw new TooManyEmbeddingValuesForCallError({
         provider: this.provider,
@@ -73413,11 +65742,11 @@ var OpenAIEmbeddingModel = class {
         values
       });
     }
-    const openaiOptions = (_a25 = await parseProviderOptions2({
+    const openaiOptions = (_a26 = await parseProviderOptions2({
       provider: "openai",
       providerOptions,
       schema: openaiEmbeddingModelOptions
-    })) != null ? _a25 : {};
+    })) != null ? _a26 : {};
     const {
       responseHeaders,
       value: response,
@@ -73498,8 +65827,8 @@ function hasDefaultResponseFormat(modelId) {
   );
 }
 function getMaxImagesPerCall(modelId) {
-  var _a25;
-  return (_a25 = modelMaxImagesPerCall[modelId]) != null ? _a25 : modelId.startsWith("gpt-image-") ? 10 : 1;
+  var _a26;
+  return (_a26 = modelMaxImagesPerCall[modelId]) != null ? _a26 : modelId.startsWith("gpt-image-") ? 10 : 1;
 }
 var baseImageModelOptionsObject = () => external_exports.object({
   /**
@@ -73619,7 +65948,7 @@ var OpenAIImageModel = class {
     headers,
     abortSignal
   }) {
-    var _a25, _b18, _c, _d, _e, _f, _g, _h, _i, _j, _k;
+    var _a26, _b18, _c, _d, _e, _f, _g, _h, _i, _j, _k;
     const warnings = [];
     if (aspectRatio != null) {
       warnings.push({
@@ -73631,7 +65960,7 @@ var OpenAIImageModel = class {
     if (seed != null) {
       warnings.push({ type: "unsupported", feature: "seed" });
     }
-    const currentDate = (_c = (_b18 = (_a25 = this.config._internal) == null ? void 0 : _a25.currentDate) == null ? void 0 : _b18.call(_a25)) != null ? _c : /* @__PURE__ */ new Date();
+    const currentDate = (_c = (_b18 = (_a26 = this.config._internal) == null ? void 0 : _a26.currentDate) == null ? void 0 : _b18.call(_a26)) != null ? _c : /* @__PURE__ */ new Date();
     if (files != null) {
       const openaiOptions2 = (_d = await parseProviderOptions2({
         provider: "openai",
@@ -74454,7 +66783,7 @@ function normalizeOpenAIResponsesTextFormat(format) {
   };
 }
 function convertOpenAIResponsesUsage(usage) {
-  var _a25, _b18, _c, _d, _e, _f;
+  var _a26, _b18, _c, _d, _e, _f;
   if (usage == null) {
     return {
       inputTokens: {
@@ -74473,7 +66802,7 @@ function convertOpenAIResponsesUsage(usage) {
   }
   const inputTokens = usage.input_tokens;
   const outputTokens = usage.output_tokens;
-  const cachedTokens = (_b18 = (_a25 = usage.input_tokens_details) == null ? void 0 : _a25.cached_tokens) != null ? _b18 : 0;
+  const cachedTokens = (_b18 = (_a26 = usage.input_tokens_details) == null ? void 0 : _a26.cached_tokens) != null ? _b18 : 0;
   const cacheWriteTokens = (_d = (_c = usage.input_tokens_details) == null ? void 0 : _c.cache_write_tokens) != null ? _d : void 0;
   const reasoningTokens = (_f = (_e = usage.output_tokens_details) == null ? void 0 : _e.reasoning_tokens) != null ? _f : 0;
   return {
@@ -74801,8 +67130,8 @@ function getParallelToolCallMetadata({
   providerOptions,
   providerOptionsName
 }) {
-  var _a25;
-  const metadata = (_a25 = providerOptions == null ? void 0 : providerOptions[providerOptionsName]) == null ? void 0 : _a25.parallelToolCall;
+  var _a26;
+  const metadata = (_a26 = providerOptions == null ? void 0 : providerOptions[providerOptionsName]) == null ? void 0 : _a26.parallelToolCall;
   if (!isJSONObject(metadata) || typeof metadata.itemId !== "string" || typeof metadata.toolCallId !== "string" || typeof metadata.toolName !== "string" || metadata.input !== void 0 && typeof metadata.input !== "string" || typeof metadata.index !== "number" || !Number.isInteger(metadata.index) || typeof metadata.count !== "number" || !Number.isInteger(metadata.count) || metadata.index < 0 || metadata.count <= metadata.index) {
     return void 0;
   }
@@ -74935,7 +67264,7 @@ async function convertFunctionToolResultOutput({
   providerOptionsName,
   warnings
 }) {
-  var _a25;
+  var _a26;
   const convertScalarOutput = (value) => promptCacheBreakpoint == null ? value : [
     {
       type: "input_text",
@@ -74949,7 +67278,7 @@ async function convertFunctionToolResultOutput({
       return convertScalarOutput(output2.value);
     case "execution-denied": {
       return convertScalarOutput(
-        (_a25 = output2.reason) != null ? _a25 : "Tool call execution denied."
+        (_a26 = output2.reason) != null ? _a26 : "Tool call execution denied."
       );
     }
     case "json":
@@ -75102,16 +67431,16 @@ function collectCompleteParallelToolResultGroups({
   return completeGroups;
 }
 function getPromptCacheBreakpoint2(providerOptions, providerOptionsName) {
-  var _a25;
-  return (_a25 = providerOptions == null ? void 0 : providerOptions[providerOptionsName]) == null ? void 0 : _a25.promptCacheBreakpoint;
+  var _a26;
+  return (_a26 = providerOptions == null ? void 0 : providerOptions[providerOptionsName]) == null ? void 0 : _a26.promptCacheBreakpoint;
 }
 function getScalarToolResultPromptCacheBreakpoint({
   output: output2,
   toolResultProviderOptions,
   providerOptionsName
 }) {
-  var _a25;
-  return output2.type === "content" ? void 0 : (_a25 = getPromptCacheBreakpoint2(output2.providerOptions, providerOptionsName)) != null ? _a25 : getPromptCacheBreakpoint2(
+  var _a26;
+  return output2.type === "content" ? void 0 : (_a26 = getPromptCacheBreakpoint2(output2.providerOptions, providerOptionsName)) != null ? _a26 : getPromptCacheBreakpoint2(
     toolResultProviderOptions,
     providerOptionsName
   );
@@ -75139,7 +67468,7 @@ async function convertToOpenAIResponsesInput({
   toolSearchToolName,
   customProviderToolNames
 }) {
-  var _a25, _b18, _c, _d, _e, _f, _g, _h, _i, _j, _k, _l, _m, _n, _o, _p, _q, _r, _s, _t, _u, _v, _w, _x, _y, _z, _A, _B, _C, _D, _E2, _F, _G;
+  var _a26, _b18, _c, _d, _e, _f, _g, _h, _i, _j, _k, _l, _m, _n, _o, _p, _q, _r, _s, _t, _u, _v, _w, _x, _y, _z, _A, _B, _C, _D, _E2, _F, _G;
   let input2 = [];
   const warnings = [];
   const processedApprovalIds = /* @__PURE__ */ new Set();
@@ -75313,7 +67642,7 @@ async function convertToOpenAIResponsesInput({
         for (const part of content) {
           switch (part.type) {
             case "text": {
-              const providerOpts = (_a25 = part.providerOptions) == null ? void 0 : _a25[providerOptionsName];
+              const providerOpts = (_a26 = part.providerOptions) == null ? void 0 : _a26[providerOptionsName];
               const id = providerOpts == null ? void 0 : providerOpts.itemId;
               const phase = providerOpts == null ? void 0 : providerOpts.phase;
               if (hasConversation && id != null) {
@@ -76937,7 +69266,7 @@ async function prepareResponsesTools({
   supportsAsyncToolCalling = true,
   providerOptionsName = "openai"
 }) {
-  var _a25, _b18, _c, _d, _e, _f;
+  var _a26, _b18, _c, _d, _e, _f;
   tools = (tools == null ? void 0 : tools.length) ? tools : void 0;
   const toolWarnings = [];
   if (tools == null) {
@@ -76963,7 +69292,7 @@ async function prepareResponsesTools({
   for (const tool3 of tools) {
     switch (tool3.type) {
       case "function": {
-        const openaiOptions = (_c = (_a25 = tool3.providerOptions) == null ? void 0 : _a25[providerOptionsName]) != null ? _c : (_b18 = tool3.providerOptions) == null ? void 0 : _b18.openai;
+        const openaiOptions = (_c = (_a26 = tool3.providerOptions) == null ? void 0 : _a26[providerOptionsName]) != null ? _c : (_b18 = tool3.providerOptions) == null ? void 0 : _b18.openai;
         const openaiFunctionTool = prepareFunctionTool({
           tool: tool3,
           options: openaiOptions,
@@ -77408,13 +69737,13 @@ function mapShellSkills(skills) {
   );
 }
 function extractApprovalRequestIdToToolCallIdMapping(prompt) {
-  var _a25, _b18;
+  var _a26, _b18;
   const mapping = {};
   for (const message of prompt) {
     if (message.role !== "assistant") continue;
     for (const part of message.content) {
       if (part.type !== "tool-call") continue;
-      const approvalRequestId = (_b18 = (_a25 = part.providerOptions) == null ? void 0 : _a25.openai) == null ? void 0 : _b18.approvalRequestId;
+      const approvalRequestId = (_b18 = (_a26 = part.providerOptions) == null ? void 0 : _a26.openai) == null ? void 0 : _b18.approvalRequestId;
       if (approvalRequestId != null) {
         mapping[approvalRequestId] = part.toolCallId;
       }
@@ -77462,7 +69791,7 @@ var OpenAIResponsesLanguageModel = class {
     toolChoice,
     responseFormat
   }) {
-    var _a25, _b18, _c, _d, _e, _f, _g, _h, _i, _j, _k, _l, _m, _n;
+    var _a26, _b18, _c, _d, _e, _f, _g, _h, _i, _j, _k, _l, _m, _n;
     const warnings = [];
     const modelCapabilities = getOpenAILanguageModelCapabilities(this.modelId);
     if (topK != null) {
@@ -77493,7 +69822,7 @@ var OpenAIResponsesLanguageModel = class {
         schema: openaiLanguageModelResponsesOptionsSchema
       });
     }
-    const isReasoningModel = (_a25 = openaiOptions == null ? void 0 : openaiOptions.forceReasoning) != null ? _a25 : modelCapabilities.isReasoningModel;
+    const isReasoningModel = (_a26 = openaiOptions == null ? void 0 : openaiOptions.forceReasoning) != null ? _a26 : modelCapabilities.isReasoningModel;
     let resolvedReasoningEffort = openaiOptions == null ? void 0 : openaiOptions.reasoningEffort;
     if (resolvedReasoningEffort != null && modelCapabilities.supportedReasoningEfforts != null && !modelCapabilities.supportedReasoningEfforts.includes(
       resolvedReasoningEffort
@@ -77792,7 +70121,7 @@ var OpenAIResponsesLanguageModel = class {
     };
   }
   async doGenerate(options) {
-    var _a25, _b18, _c, _d, _e, _f, _g, _h, _i, _j, _k, _l, _m, _n, _o, _p, _q, _r, _s, _t, _u, _v, _w, _x, _y, _z, _A, _B, _C, _D, _E2;
+    var _a26, _b18, _c, _d, _e, _f, _g, _h, _i, _j, _k, _l, _m, _n, _o, _p, _q, _r, _s, _t, _u, _v, _w, _x, _y, _z, _A, _B, _C, _D, _E2;
     const {
       args: body,
       warnings,
@@ -77834,7 +70163,7 @@ var OpenAIResponsesLanguageModel = class {
     }
     const content = [];
     const logprobs = [];
-    const functionTools = (_b18 = (_a25 = options.tools) == null ? void 0 : _a25.filter(
+    const functionTools = (_b18 = (_a26 = options.tools) == null ? void 0 : _a26.filter(
       (tool3) => tool3.type === "function"
     )) != null ? _b18 : [];
     let hasFunctionCall = false;
@@ -78306,7 +70635,7 @@ var OpenAIResponsesLanguageModel = class {
     };
   }
   async doStream(options) {
-    var _a25, _b18;
+    var _a26, _b18;
     const {
       args: body,
       warnings,
@@ -78344,7 +70673,7 @@ var OpenAIResponsesLanguageModel = class {
     });
     const self2 = this;
     const approvalRequestIdToDummyToolCallIdFromPrompt = extractApprovalRequestIdToToolCallIdMapping(options.prompt);
-    const functionTools = (_b18 = (_a25 = options.tools) == null ? void 0 : _a25.filter(
+    const functionTools = (_b18 = (_a26 = options.tools) == null ? void 0 : _a26.filter(
       (tool3) => tool3.type === "function"
     )) != null ? _b18 : [];
     const approvalRequestIdToDummyToolCallIdFromStream = /* @__PURE__ */ new Map();
@@ -78620,14 +70949,14 @@ var OpenAIResponsesLanguageModel = class {
                   tools: functionTools
                 });
                 const enqueueUnexpandedToolCall = () => {
-                  var _a45;
+                  var _a44;
                   if (suppressInputStreaming) {
                     controller.enqueue({
                       type: "tool-input-start",
                       id: item.call_id,
                       toolName: item.name
                     });
-                    const bufferedInputDeltas = (_a45 = ongoingToolCall == null ? void 0 : ongoingToolCall.bufferedInputDeltas) != null ? _a45 : [];
+                    const bufferedInputDeltas = (_a44 = ongoingToolCall == null ? void 0 : ongoingToolCall.bufferedInputDeltas) != null ? _a44 : [];
                     if (bufferedInputDeltas.length > 0) {
                       for (const delta2 of bufferedInputDeltas) {
                         controller.enqueue({
@@ -79446,7 +71775,7 @@ function mapWebSearchResult({
   return status === "completed" ? { result: mapWebSearchOutput(action) } : { isError: true, result: { status } };
 }
 function mapWebSearchOutput(action) {
-  var _a25;
+  var _a26;
   if (action == null) {
     return {};
   }
@@ -79455,7 +71784,7 @@ function mapWebSearchOutput(action) {
       return {
         action: {
           type: "search",
-          query: (_a25 = action.query) != null ? _a25 : void 0,
+          query: (_a26 = action.query) != null ? _a26 : void 0,
           ...action.queries != null && { queries: action.queries }
         },
         // include sources when provided by the Responses API (behind include flag)
@@ -79549,8 +71878,8 @@ var OpenAISpeechModel = class {
     };
   }
   async doGenerate(options) {
-    var _a25, _b18, _c;
-    const currentDate = (_c = (_b18 = (_a25 = this.config._internal) == null ? void 0 : _a25.currentDate) == null ? void 0 : _b18.call(_a25)) != null ? _c : /* @__PURE__ */ new Date();
+    var _a26, _b18, _c;
+    const currentDate = (_c = (_b18 = (_a26 = this.config._internal) == null ? void 0 : _a26.currentDate) == null ? void 0 : _b18.call(_a26)) != null ? _c : /* @__PURE__ */ new Date();
     const { requestBody, warnings } = await this.getArgs(options);
     const {
       value: audio,
@@ -79778,8 +72107,8 @@ var OpenAITranscriptionModel = class {
     };
   }
   async doGenerate(options) {
-    var _a25, _b18, _c, _d, _e, _f, _g, _h, _i, _j;
-    const currentDate = (_c = (_b18 = (_a25 = this.config._internal) == null ? void 0 : _a25.currentDate) == null ? void 0 : _b18.call(_a25)) != null ? _c : /* @__PURE__ */ new Date();
+    var _a26, _b18, _c, _d, _e, _f, _g, _h, _i, _j;
+    const currentDate = (_c = (_b18 = (_a26 = this.config._internal) == null ? void 0 : _a26.currentDate) == null ? void 0 : _b18.call(_a26)) != null ? _c : /* @__PURE__ */ new Date();
     const { formData, warnings } = await this.getArgs(options);
     const {
       value: response,
@@ -79826,13 +72155,13 @@ var OpenAITranscriptionModel = class {
 };
 var VERSION12 = true ? "3.0.141" : "0.0.0-test";
 function createOpenAI(options = {}) {
-  var _a25, _b18;
-  const baseURL = (_a25 = withoutTrailingSlash2(
+  var _a26, _b18;
+  const baseURL = (_a26 = withoutTrailingSlash2(
     loadOptionalSetting2({
       settingValue: options.baseURL,
       environmentVariableName: "OPENAI_BASE_URL"
     })
-  )) != null ? _a25 : "https://api.openai.com/v1";
+  )) != null ? _a26 : "https://api.openai.com/v1";
   const providerName = (_b18 = options.name) != null ? _b18 : "openai";
   const getHeaders = () => withUserAgentSuffix2(
     {
@@ -79849,37 +72178,37 @@ function createOpenAI(options = {}) {
   );
   const createChatModel = (modelId) => new OpenAIChatLanguageModel(modelId, {
     provider: `${providerName}.chat`,
-    url: ({ path: path19 }) => `${baseURL}${path19}`,
+    url: ({ path: path20 }) => `${baseURL}${path20}`,
     headers: getHeaders,
     fetch: options.fetch
   });
   const createCompletionModel = (modelId) => new OpenAICompletionLanguageModel(modelId, {
     provider: `${providerName}.completion`,
-    url: ({ path: path19 }) => `${baseURL}${path19}`,
+    url: ({ path: path20 }) => `${baseURL}${path20}`,
     headers: getHeaders,
     fetch: options.fetch
   });
   const createEmbeddingModel = (modelId) => new OpenAIEmbeddingModel(modelId, {
     provider: `${providerName}.embedding`,
-    url: ({ path: path19 }) => `${baseURL}${path19}`,
+    url: ({ path: path20 }) => `${baseURL}${path20}`,
     headers: getHeaders,
     fetch: options.fetch
   });
   const createImageModel = (modelId) => new OpenAIImageModel(modelId, {
     provider: `${providerName}.image`,
-    url: ({ path: path19 }) => `${baseURL}${path19}`,
+    url: ({ path: path20 }) => `${baseURL}${path20}`,
     headers: getHeaders,
     fetch: options.fetch
   });
   const createTranscriptionModel = (modelId) => new OpenAITranscriptionModel(modelId, {
     provider: `${providerName}.transcription`,
-    url: ({ path: path19 }) => `${baseURL}${path19}`,
+    url: ({ path: path20 }) => `${baseURL}${path20}`,
     headers: getHeaders,
     fetch: options.fetch
   });
   const createSpeechModel = (modelId) => new OpenAISpeechModel(modelId, {
     provider: `${providerName}.speech`,
-    url: ({ path: path19 }) => `${baseURL}${path19}`,
+    url: ({ path: path20 }) => `${baseURL}${path20}`,
     headers: getHeaders,
     fetch: options.fetch
   });
@@ -79894,7 +72223,7 @@ function createOpenAI(options = {}) {
   const createResponsesModel = (modelId) => {
     return new OpenAIResponsesLanguageModel(modelId, {
       provider: `${providerName}.responses`,
-      url: ({ path: path19 }) => `${baseURL}${path19}`,
+      url: ({ path: path20 }) => `${baseURL}${path20}`,
       headers: getHeaders,
       fetch: options.fetch,
       fileIdPrefixes: ["file-"]
@@ -79950,7 +72279,7 @@ var defaultOpenAICompatibleErrorStructure = {
   errorToMessage: (data) => data.error.message
 };
 function convertOpenAICompatibleChatUsage(usage) {
-  var _a25, _b18, _c, _d, _e, _f;
+  var _a26, _b18, _c, _d, _e, _f;
   if (usage == null) {
     return {
       inputTokens: {
@@ -79967,7 +72296,7 @@ function convertOpenAICompatibleChatUsage(usage) {
       raw: void 0
     };
   }
-  const promptTokens = (_a25 = usage.prompt_tokens) != null ? _a25 : 0;
+  const promptTokens = (_a26 = usage.prompt_tokens) != null ? _a26 : 0;
   const completionTokens = (_b18 = usage.completion_tokens) != null ? _b18 : 0;
   const cacheReadTokens = (_d = (_c = usage.prompt_tokens_details) == null ? void 0 : _c.cached_tokens) != null ? _d : 0;
   const reasoningTokens = (_f = (_e = usage.completion_tokens_details) == null ? void 0 : _e.reasoning_tokens) != null ? _f : 0;
@@ -79987,8 +72316,8 @@ function convertOpenAICompatibleChatUsage(usage) {
   };
 }
 function getOpenAIMetadata(message) {
-  var _a25, _b18;
-  return (_b18 = (_a25 = message == null ? void 0 : message.providerOptions) == null ? void 0 : _a25.openaiCompatible) != null ? _b18 : {};
+  var _a26, _b18;
+  return (_b18 = (_a26 = message == null ? void 0 : message.providerOptions) == null ? void 0 : _a26.openaiCompatible) != null ? _b18 : {};
 }
 function getAudioFormat(mediaType) {
   switch (mediaType) {
@@ -80013,7 +72342,7 @@ function serializeToolCallArguments3(input2) {
   return stringifyWithBigIntAndCycles(input2);
 }
 function convertToOpenAICompatibleChatMessages(prompt) {
-  var _a25, _b18, _c;
+  var _a26, _b18, _c;
   const messages = [];
   for (const { role, content, ...message } of prompt) {
     const metadata = getOpenAIMetadata({ ...message });
@@ -80034,7 +72363,7 @@ function convertToOpenAICompatibleChatMessages(prompt) {
         messages.push({
           role: "user",
           content: content.map((part) => {
-            var _a26;
+            var _a27;
             const partMetadata = getOpenAIMetadata(part);
             switch (part.type) {
               case "text": {
@@ -80081,7 +72410,7 @@ function convertToOpenAICompatibleChatMessages(prompt) {
                   return {
                     type: "file",
                     file: {
-                      filename: (_a26 = part.filename) != null ? _a26 : "document.pdf",
+                      filename: (_a27 = part.filename) != null ? _a27 : "document.pdf",
                       file_data: `data:application/pdf;base64,${convertToBase64(part.data)}`
                     },
                     ...partMetadata
@@ -80123,7 +72452,7 @@ function convertToOpenAICompatibleChatMessages(prompt) {
               break;
             }
             case "tool-call": {
-              const thoughtSignature = (_b18 = (_a25 = part.providerOptions) == null ? void 0 : _a25.google) == null ? void 0 : _b18.thoughtSignature;
+              const thoughtSignature = (_b18 = (_a26 = part.providerOptions) == null ? void 0 : _a26.google) == null ? void 0 : _b18.thoughtSignature;
               toolCalls.push({
                 id: part.toolCallId,
                 type: "function",
@@ -80303,10 +72632,10 @@ var OpenAICompatibleChatLanguageModel = class {
   // type inferred via constructor
   constructor(modelId, config2) {
     this.specificationVersion = "v3";
-    var _a25, _b18;
+    var _a26, _b18;
     this.modelId = modelId;
     this.config = config2;
-    const errorStructure = (_a25 = config2.errorStructure) != null ? _a25 : defaultOpenAICompatibleErrorStructure;
+    const errorStructure = (_a26 = config2.errorStructure) != null ? _a26 : defaultOpenAICompatibleErrorStructure;
     this.chunkSchema = createOpenAICompatibleChatChunkSchema(
       errorStructure.errorSchema
     );
@@ -80320,16 +72649,16 @@ var OpenAICompatibleChatLanguageModel = class {
     return this.config.provider.split(".")[0].trim();
   }
   get supportedUrls() {
-    var _a25, _b18, _c;
-    return (_c = (_b18 = (_a25 = this.config).supportedUrls) == null ? void 0 : _b18.call(_a25)) != null ? _c : {};
+    var _a26, _b18, _c;
+    return (_c = (_b18 = (_a26 = this.config).supportedUrls) == null ? void 0 : _b18.call(_a26)) != null ? _c : {};
   }
   transformRequestBody(args, warnings) {
-    var _a25, _b18, _c;
-    return (_c = (_b18 = (_a25 = this.config).transformRequestBody) == null ? void 0 : _b18.call(_a25, args, warnings)) != null ? _c : args;
+    var _a26, _b18, _c;
+    return (_c = (_b18 = (_a26 = this.config).transformRequestBody) == null ? void 0 : _b18.call(_a26, args, warnings)) != null ? _c : args;
   }
   convertUsage(usage) {
-    var _a25, _b18, _c;
-    return (_c = (_b18 = (_a25 = this.config).convertUsage) == null ? void 0 : _b18.call(_a25, usage)) != null ? _c : convertOpenAICompatibleChatUsage(usage);
+    var _a26, _b18, _c;
+    return (_c = (_b18 = (_a26 = this.config).convertUsage) == null ? void 0 : _b18.call(_a26, usage)) != null ? _c : convertOpenAICompatibleChatUsage(usage);
   }
   async getArgs({
     prompt,
@@ -80346,7 +72675,7 @@ var OpenAICompatibleChatLanguageModel = class {
     toolChoice,
     tools
   }) {
-    var _a25, _b18, _c, _d, _e;
+    var _a26, _b18, _c, _d, _e;
     const warnings = [];
     const deprecatedOptions = await parseProviderOptions({
       provider: "openai-compatible",
@@ -80361,11 +72690,11 @@ var OpenAICompatibleChatLanguageModel = class {
     }
     const compatibleOptions = Object.assign(
       deprecatedOptions != null ? deprecatedOptions : {},
-      (_a25 = await parseProviderOptions({
+      (_a26 = await parseProviderOptions({
         provider: "openaiCompatible",
         providerOptions,
         schema: openaiCompatibleLanguageModelChatOptions
-      })) != null ? _a25 : {},
+      })) != null ? _a26 : {},
       (_b18 = await parseProviderOptions({
         provider: this.providerOptionsName,
         providerOptions,
@@ -80448,7 +72777,7 @@ var OpenAICompatibleChatLanguageModel = class {
     };
   }
   async doGenerate(options) {
-    var _a25, _b18, _c, _d, _e, _f, _g, _h;
+    var _a26, _b18, _c, _d, _e, _f, _g, _h;
     const { args, warnings, metadataKey } = await this.getArgs({ ...options });
     const transformedBody = this.transformRequestBody(args, warnings);
     const body = JSON.stringify(transformedBody);
@@ -80478,7 +72807,7 @@ var OpenAICompatibleChatLanguageModel = class {
       });
     }
     const content = [];
-    const reasoning = (_a25 = choice2.message.reasoning_content) != null ? _a25 : choice2.message.reasoning;
+    const reasoning = (_a26 = choice2.message.reasoning_content) != null ? _a26 : choice2.message.reasoning;
     if (reasoning != null && reasoning.length > 0) {
       content.push({
         type: "reasoning",
@@ -80540,7 +72869,7 @@ var OpenAICompatibleChatLanguageModel = class {
     };
   }
   async doStream(options) {
-    var _a25;
+    var _a26;
     const { args, warnings, metadataKey } = await this.getArgs({ ...options });
     const body = this.transformRequestBody(
       {
@@ -80551,7 +72880,7 @@ var OpenAICompatibleChatLanguageModel = class {
       },
       warnings
     );
-    const metadataExtractor = (_a25 = this.config.metadataExtractor) == null ? void 0 : _a25.createStreamExtractor();
+    const metadataExtractor = (_a26 = this.config.metadataExtractor) == null ? void 0 : _a26.createStreamExtractor();
     const { responseHeaders, value: response } = await postJsonToApi({
       url: this.config.url({
         path: "/chat/completions",
@@ -80571,7 +72900,7 @@ var OpenAICompatibleChatLanguageModel = class {
     const pendingToolCalls = /* @__PURE__ */ new Map();
     const forwardedToolCallIndices = /* @__PURE__ */ new Set();
     const processToolCallDelta = (toolCallDelta) => {
-      var _a26, _b18, _c, _d, _e;
+      var _a27, _b18, _c, _d, _e;
       const index = toolCallDelta.index;
       if (index == null || forwardedToolCallIndices.has(index)) {
         toolCallTracker.processDelta(toolCallDelta);
@@ -80580,7 +72909,7 @@ var OpenAICompatibleChatLanguageModel = class {
       let pending2 = pendingToolCalls.get(index);
       if (pending2 == null) {
         pending2 = {
-          id: (_a26 = toolCallDelta.id) != null ? _a26 : null,
+          id: (_a27 = toolCallDelta.id) != null ? _a27 : null,
           bufferedArguments: "",
           extraContent: (_b18 = toolCallDelta.extra_content) != null ? _b18 : null
         };
@@ -80629,8 +72958,8 @@ var OpenAICompatibleChatLanguageModel = class {
               {
                 generateId,
                 extractMetadata: (delta2) => {
-                  var _a26, _b18;
-                  const thoughtSignature = (_b18 = (_a26 = delta2.extra_content) == null ? void 0 : _a26.google) == null ? void 0 : _b18.thought_signature;
+                  var _a27, _b18;
+                  const thoughtSignature = (_b18 = (_a27 = delta2.extra_content) == null ? void 0 : _a27.google) == null ? void 0 : _b18.thought_signature;
                   return thoughtSignature ? { [providerOptionsName]: { thoughtSignature } } : void 0;
                 },
                 buildToolCallProviderMetadata: (metadata) => metadata
@@ -80639,7 +72968,7 @@ var OpenAICompatibleChatLanguageModel = class {
             controller.enqueue({ type: "stream-start", warnings });
           },
           transform(chunk, controller) {
-            var _a26;
+            var _a27;
             if (options.includeRawChunks) {
               controller.enqueue({ type: "raw", rawValue: chunk.rawValue });
             }
@@ -80712,7 +73041,7 @@ var OpenAICompatibleChatLanguageModel = class {
                 delta: textDelta
               });
             };
-            const reasoningContent = (_a26 = delta2.reasoning_content) != null ? _a26 : delta2.reasoning;
+            const reasoningContent = (_a27 = delta2.reasoning_content) != null ? _a27 : delta2.reasoning;
             if (reasoningContent) {
               enqueueReasoningDelta(reasoningContent);
             }
@@ -80744,7 +73073,7 @@ var OpenAICompatibleChatLanguageModel = class {
             }
           },
           flush(controller) {
-            var _a26, _b18, _c, _d;
+            var _a27, _b18, _c, _d;
             if (isActiveReasoning) {
               controller.enqueue({ type: "reasoning-end", id: "reasoning-0" });
             }
@@ -80782,7 +73111,7 @@ var OpenAICompatibleChatLanguageModel = class {
               [providerOptionsName]: {},
               ...metadataExtractor == null ? void 0 : metadataExtractor.buildMetadata()
             };
-            if (((_a26 = usage == null ? void 0 : usage.completion_tokens_details) == null ? void 0 : _a26.accepted_prediction_tokens) != null) {
+            if (((_a27 = usage == null ? void 0 : usage.completion_tokens_details) == null ? void 0 : _a27.accepted_prediction_tokens) != null) {
               providerMetadata[providerOptionsName].acceptedPredictionTokens = (_b18 = usage == null ? void 0 : usage.completion_tokens_details) == null ? void 0 : _b18.accepted_prediction_tokens;
             }
             if (((_c = usage == null ? void 0 : usage.completion_tokens_details) == null ? void 0 : _c.rejected_prediction_tokens) != null) {
@@ -80933,7 +73262,7 @@ var chunkBaseSchema = () => external_exports.looseObject({
 });
 var createOpenAICompatibleChatChunkSchema = (errorSchema) => external_exports.union([chunkBaseSchema(), errorSchema]);
 function convertOpenAICompatibleCompletionUsage(usage) {
-  var _a25, _b18;
+  var _a26, _b18;
   if (usage == null) {
     return {
       inputTokens: {
@@ -80950,7 +73279,7 @@ function convertOpenAICompatibleCompletionUsage(usage) {
       raw: void 0
     };
   }
-  const promptTokens = (_a25 = usage.prompt_tokens) != null ? _a25 : 0;
+  const promptTokens = (_a26 = usage.prompt_tokens) != null ? _a26 : 0;
   const completionTokens = (_b18 = usage.completion_tokens) != null ? _b18 : 0;
   return {
     inputTokens: {
@@ -81095,10 +73424,10 @@ var OpenAICompatibleCompletionLanguageModel = class {
   // type inferred via constructor
   constructor(modelId, config2) {
     this.specificationVersion = "v3";
-    var _a25;
+    var _a26;
     this.modelId = modelId;
     this.config = config2;
-    const errorStructure = (_a25 = config2.errorStructure) != null ? _a25 : defaultOpenAICompatibleErrorStructure;
+    const errorStructure = (_a26 = config2.errorStructure) != null ? _a26 : defaultOpenAICompatibleErrorStructure;
     this.chunkSchema = createOpenAICompatibleCompletionChunkSchema(
       errorStructure.errorSchema
     );
@@ -81111,8 +73440,8 @@ var OpenAICompatibleCompletionLanguageModel = class {
     return this.config.provider.split(".")[0].trim();
   }
   get supportedUrls() {
-    var _a25, _b18, _c;
-    return (_c = (_b18 = (_a25 = this.config).supportedUrls) == null ? void 0 : _b18.call(_a25)) != null ? _c : {};
+    var _a26, _b18, _c;
+    return (_c = (_b18 = (_a26 = this.config).supportedUrls) == null ? void 0 : _b18.call(_a26)) != null ? _c : {};
   }
   async getArgs({
     prompt,
@@ -81129,14 +73458,14 @@ var OpenAICompatibleCompletionLanguageModel = class {
     tools,
     toolChoice
   }) {
-    var _a25, _b18;
+    var _a26, _b18;
     const warnings = [];
     const completionOptions = Object.assign(
-      (_a25 = await parseProviderOptions({
+      (_a26 = await parseProviderOptions({
         provider: this.providerOptionsName,
         providerOptions,
         schema: openaiCompatibleLanguageModelCompletionOptions
-      })) != null ? _a25 : {},
+      })) != null ? _a26 : {},
       (_b18 = await parseProviderOptions({
         provider: toCamelCase(this.providerOptionsName),
         providerOptions,
@@ -81263,7 +73592,7 @@ var OpenAICompatibleCompletionLanguageModel = class {
             controller.enqueue({ type: "stream-start", warnings });
           },
           transform(chunk, controller) {
-            var _a25;
+            var _a26;
             if (options.includeRawChunks) {
               controller.enqueue({ type: "raw", rawValue: chunk.rawValue });
             }
@@ -81296,7 +73625,7 @@ var OpenAICompatibleCompletionLanguageModel = class {
             if ((choice2 == null ? void 0 : choice2.finish_reason) != null) {
               finishReason = {
                 unified: mapOpenAICompatibleFinishReason2(choice2.finish_reason),
-                raw: (_a25 = choice2.finish_reason) != null ? _a25 : void 0
+                raw: (_a26 = choice2.finish_reason) != null ? _a26 : void 0
               };
             }
             if ((choice2 == null ? void 0 : choice2.text) != null) {
@@ -81387,12 +73716,12 @@ var OpenAICompatibleEmbeddingModel = class {
     return this.config.provider;
   }
   get maxEmbeddingsPerCall() {
-    var _a25;
-    return (_a25 = this.config.maxEmbeddingsPerCall) != null ? _a25 : 2048;
+    var _a26;
+    return (_a26 = this.config.maxEmbeddingsPerCall) != null ? _a26 : 2048;
   }
   get supportsParallelCalls() {
-    var _a25;
-    return (_a25 = this.config.supportsParallelCalls) != null ? _a25 : true;
+    var _a26;
+    return (_a26 = this.config.supportsParallelCalls) != null ? _a26 : true;
   }
   get providerOptionsName() {
     return this.config.provider.split(".")[0].trim();
@@ -81403,7 +73732,7 @@ var OpenAICompatibleEmbeddingModel = class {
     abortSignal,
     providerOptions
   }) {
-    var _a25, _b18, _c;
+    var _a26, _b18, _c;
     const warnings = [];
     const deprecatedOptions = await parseProviderOptions({
       provider: "openai-compatible",
@@ -81418,11 +73747,11 @@ var OpenAICompatibleEmbeddingModel = class {
     }
     const compatibleOptions = Object.assign(
       deprecatedOptions != null ? deprecatedOptions : {},
-      (_a25 = await parseProviderOptions({
+      (_a26 = await parseProviderOptions({
         provider: "openaiCompatible",
         providerOptions,
         schema: openaiCompatibleEmbeddingModelOptions
-      })) != null ? _a25 : {},
+      })) != null ? _a26 : {},
       (_b18 = await parseProviderOptions({
         provider: this.providerOptionsName,
         providerOptions,
@@ -81516,7 +73845,7 @@ var OpenAICompatibleImageModel = class {
     files,
     mask
   }) {
-    var _a25, _b18, _c, _d, _e;
+    var _a26, _b18, _c, _d, _e;
     const warnings = [];
     if (aspectRatio != null) {
       warnings.push({
@@ -81528,7 +73857,7 @@ var OpenAICompatibleImageModel = class {
     if (seed != null) {
       warnings.push({ type: "unsupported", feature: "seed" });
     }
-    const currentDate = (_c = (_b18 = (_a25 = this.config._internal) == null ? void 0 : _a25.currentDate) == null ? void 0 : _b18.call(_a25)) != null ? _c : /* @__PURE__ */ new Date();
+    const currentDate = (_c = (_b18 = (_a26 = this.config._internal) == null ? void 0 : _a26.currentDate) == null ? void 0 : _b18.call(_a26)) != null ? _c : /* @__PURE__ */ new Date();
     const args = this.getArgs(providerOptions);
     const isEditing = files != null && files.length > 0;
     const url2 = this.config.url({
@@ -81669,8 +73998,8 @@ function createOpenAICompatible(options) {
   const getHeaders = () => withUserAgentSuffix(headers, `ai-sdk/openai-compatible/${VERSION13}`);
   const getCommonModelConfig = (modelType) => ({
     provider: `${providerName}.${modelType}`,
-    url: ({ path: path19 }) => {
-      const url2 = new URL(`${baseURL}${path19}`);
+    url: ({ path: path20 }) => {
+      const url2 = new URL(`${baseURL}${path20}`);
       if (options.queryParams) {
         url2.search = new URLSearchParams(options.queryParams).toString();
       }
@@ -81929,6 +74258,34 @@ order of sections — but it must still be anchored on the top-ranked failure ab
 var RADICAL_SIMPLIFICATION = `RADICAL MODE is on: the last 3 simplifications were all reverted. Propose a more aggressive
 simplification — merge two sections into one, not just delete a paragraph.
 `;
+var STRUCTURAL_TEMPLATE = `You are a strict editor. This run scores the SKILL.md on its structure only (no model grades
+what the skill produces), so there is no failing assertion to anchor on. Propose ONE minimal,
+named edit to the SKILL.md that raises the weakest structural metric below — without changing
+what the skill instructs.
+
+Current SKILL.md:
+{{current_skill_md_body}}
+
+Structural score: {{structural_score}} (the mean of eight metrics, each from 0 to 1).
+{{weak_metrics_block}}
+{{additions}}
+Return a JSON object with exactly three keys:
+  {
+    "description": "one-line summary of the edit, in present tense",
+    "old_string":  "exact text to be replaced in SKILL.md (must be unique in the file)",
+    "new_string":  "replacement text"
+  }
+
+In \`description\`, name the metric your edit targets.
+
+Do NOT propose unrelated mutations, whole-section rewrites (unless radical mode is on),
+or edits that touch other files.
+`;
+var RADICAL_STRUCTURAL = `RADICAL MODE is on: the last 3 edits were all reverted, so small edits are not moving the score.
+You may propose a larger restructure — delete a whole section, rewrite a section, or swap the
+order of sections — but it must still aim at the weakest structural metric above.
+`;
+var WEAK_METRICS_SHOWN = 3;
 var RENDER_EXCERPT_MAX_CHARS = 2e3;
 function passingPairsJson(pairs) {
   if (pairs.length === 0) return NO_PASSING_PAIRS;
@@ -81937,11 +74294,11 @@ function passingPairsJson(pairs) {
   );
   return JSON.stringify(sorted2.map((p2) => ({ assertion_id: p2.assertion_id, scenario_id: p2.scenario_id })));
 }
-function oneLine3(text3) {
+function oneLine(text3) {
   return text3.replace(/\s*[\r\n]+\s*/g, " ").trim();
 }
 function compactFailureLine(failure2) {
-  return `  id=${failure2.assertion_id}  weight=${failure2.category_weight}  statement: ${oneLine3(failure2.statement)}`;
+  return `  id=${failure2.assertion_id}  weight=${failure2.category_weight}  statement: ${oneLine(failure2.statement)}`;
 }
 function delimiterFor(text3, base) {
   let marker24 = base;
@@ -81960,7 +74317,7 @@ function excerpt(text3) {
   return `${text3.slice(0, RENDER_EXCERPT_MAX_CHARS)}
 [… ${text3.length - RENDER_EXCERPT_MAX_CHARS} more characters cut]`;
 }
-function additions(input2) {
+function additions(input2, radical) {
   const blocks = [];
   if (input2.mode === "targeted" && input2.failingRenderExcerpt !== void 0 && input2.failingRenderExcerpt !== "") {
     const scenario = input2.topFailure ? ` (scenario ${input2.topFailure.scenario_id})` : "";
@@ -81971,37 +74328,115 @@ ${quoted("RENDER", excerpt(input2.failingRenderExcerpt))}
 `
     );
   }
-  const reverted = input2.revertedDescriptions.map(oneLine3).filter((d) => d !== "");
+  const reverted = input2.revertedDescriptions.map(oneLine).filter((d) => d !== "");
   if (reverted.length > 0) {
     blocks.push(
       `Edits already tried and reverted in this run (do not propose these again):
 ` + reverted.map((d) => `  - ${d}`).join("\n") + "\n"
     );
   }
-  if (input2.radical) blocks.push(input2.mode === "targeted" ? RADICAL_TARGETED : RADICAL_SIMPLIFICATION);
+  if (input2.radical) blocks.push(radical);
   return blocks.map((b2) => `
 ${b2}`).join("");
+}
+function plural2(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}
+function countOf(metric, key) {
+  const value = metric[key];
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+function namesOf(metric, key) {
+  const value = metric[key];
+  const names = Array.isArray(value) ? value.map((v) => oneLine(String(v))).filter((v) => v !== "") : [];
+  const shown = names.slice(0, 5).join(", ");
+  return names.length > 5 ? `${shown}, …` : shown;
+}
+function describeMetric(name24, metric) {
+  const n = (key) => countOf(metric, key);
+  switch (name24) {
+    case "section_depth_consistency":
+      return `${plural2(n("violations"), "H4 heading")} directly under an H2 (an H3 level skipped)`;
+    case "required_sections": {
+      const missing = namesOf(metric, "missing");
+      return `${n("present")} of ${plural2(n("required"), "required section")} present as headings${missing ? `; missing: ${missing}` : ""}`;
+    }
+    case "banned_phrases": {
+      const found = metric.found && typeof metric.found === "object" ? metric.found : {};
+      const phrases = Object.entries(found).map(
+        ([phrase, count2]) => `"${phrase}" x${String(count2)}`
+      );
+      return `${plural2(n("hits"), "banned-phrase hit")}${phrases.length ? ` (${phrases.join(", ")})` : ""}; "should" appears ${plural2(n("should_count"), "time")} (more than 10 counts as a hit)`;
+    }
+    case "link_integrity": {
+      const broken = namesOf(metric, "broken");
+      return `${n("total") - n("valid")} of ${plural2(n("total"), "relative link")} do not resolve${broken ? `: ${broken}` : ""}`;
+    }
+    case "code_fence_balance":
+      return `${plural2(n("unlabelled"), "closed fence opener")} without a language, ${plural2(n("unclosed"), "unclosed fence")} (of ${plural2(n("openers"), "opener")})`;
+    case "max_line_length":
+      return `${n("over")} of ${plural2(n("lines"), "line")} longer than ${n("limit") || 150} characters`;
+    case "cross_reference_resolution": {
+      const unresolved = namesOf(metric, "unresolved");
+      return `${n("total") - n("resolved")} of ${plural2(n("total"), "[[cross-reference]]", "[[cross-references]]")} do not resolve${unresolved ? `: ${unresolved}` : ""}`;
+    }
+    case "rules_to_rationale_ratio": {
+      const share = typeof metric.share === "number" ? metric.share.toFixed(2) : "n/a";
+      return `${n("imperative")} of ${plural2(n("prose_lines"), "prose line")} open with an imperative verb (share ${share}; 0.40 scores 1.0)`;
+    }
+  }
+}
+function weakestMetrics2(structural) {
+  return METRIC_NAMES.filter((name24) => structural.metrics[name24].score < 1).sort((a, b2) => structural.metrics[a].score - structural.metrics[b2].score).slice(0, WEAK_METRICS_SHOWN);
+}
+function weakMetricsBlock(structural) {
+  const weak = weakestMetrics2(structural);
+  if (weak.length === 0) {
+    return "Weakest structural metrics: none — every metric scores 1.00. Propose a simplification instead:\ndelete redundant text without lowering any metric (an equal score with fewer lines is kept).\n";
+  }
+  const lines = weak.map((name24) => {
+    const metric = structural.metrics[name24];
+    return `  ${name24} ${metric.score.toFixed(2)}: ${describeMetric(name24, metric)}`;
+  });
+  return `Weakest structural metrics (anchor your edit on the first one):
+${lines.join("\n")}
+`;
 }
 function buildEditorPrompt(input2) {
   const common = {
     current_skill_md_body: input2.skillMd,
-    passing_pairs_json: passingPairsJson(input2.passingPairs),
-    additions: additions(input2)
+    passing_pairs_json: passingPairsJson(input2.passingPairs)
   };
-  if (input2.mode === "simplification") return fillTemplate(SIMPLIFICATION_TEMPLATE, common);
+  if (input2.mode === "simplification") {
+    return fillTemplate(SIMPLIFICATION_TEMPLATE, {
+      ...common,
+      additions: additions(input2, RADICAL_SIMPLIFICATION)
+    });
+  }
   const top = input2.topFailure;
-  if (top === void 0) throw new Error("targeted editor prompt needs a top failure");
+  if (top === void 0) {
+    if (input2.structural === void 0) {
+      throw new Error("targeted editor prompt needs a top failure or the structural metrics");
+    }
+    return fillTemplate(STRUCTURAL_TEMPLATE, {
+      current_skill_md_body: input2.skillMd,
+      structural_score: input2.structural.score.toFixed(3),
+      weak_metrics_block: weakMetricsBlock(input2.structural),
+      additions: additions(input2, RADICAL_STRUCTURAL)
+    });
+  }
   const others = input2.otherFailures.map(compactFailureLine);
   return fillTemplate(TARGETED_TEMPLATE, {
     ...common,
+    additions: additions(input2, RADICAL_TARGETED),
     "top_failure.assertion_id": String(top.assertion_id),
     "top_failure.scenario_id": top.scenario_id,
     "top_failure.category_name": top.category_name,
     "top_failure.category_weight": String(top.category_weight),
-    "top_failure.statement": oneLine3(top.statement),
-    "top_failure.source": oneLine3(top.source),
-    "top_failure.defect_type": oneLine3(top.defect_type),
-    "top_failure.grader_reason": oneLine3(top.grader_reason),
+    "top_failure.statement": oneLine(top.statement),
+    "top_failure.source": oneLine(top.source),
+    "top_failure.defect_type": oneLine(top.defect_type),
+    "top_failure.grader_reason": oneLine(top.grader_reason),
     other_failures_block: others.length === 0 ? "" : `
 Other failures (compact — for context only, do NOT target):
 ${others.join("\n")}
@@ -82009,14 +74444,14 @@ ${others.join("\n")}
   });
 }
 var AMBIGUOUS_RULE = "If you cannot do the task from these instructions, answer with one line `AMBIGUOUS: <reason>` and nothing else.";
-function fenceFor2(content) {
+function fenceFor(content) {
   const longest = Math.max(0, ...Array.from(content.matchAll(/`+/g), (m) => m[0].length));
   return "`".repeat(Math.max(3, longest + 1));
 }
 function buildRenderPrompt(skillMd, scenario) {
   const parts = [scenario.context];
   for (const [name24, content] of Object.entries(scenario.files ?? {})) {
-    const fence = fenceFor2(content);
+    const fence = fenceFor(content);
     parts.push(`File \`${name24}\`:
 ${fence}
 ${content}
@@ -82055,7 +74490,7 @@ function scenarioText(scenario) {
 }
 function buildGraderPrompt(input2) {
   const fallback = input2.scenario.expected_assertions === void 0 ? "This scenario does NOT list its triggered assertions: apply the fallback rule." : "This scenario triggers every assertion below: grade each one directly (the fallback rule does not apply).";
-  const assertions = input2.assertions.map((a) => `- id ${a.id} [${oneLine3(a.category)}]: ${oneLine3(a.statement)}`).join("\n");
+  const assertions = input2.assertions.map((a) => `- id ${a.id} [${oneLine(a.category)}]: ${oneLine(a.statement)}`).join("\n");
   const user = [
     `SCENARIO (untrusted data):
 ${quoted("SCENARIO", scenarioText(input2.scenario))}`,
@@ -82070,8 +74505,8 @@ ${assertions}`,
 }
 
 // node_modules/@ai-sdk/gateway/dist/index.mjs
-var import_oidc = __toESM(require_dist3(), 1);
-var import_oidc2 = __toESM(require_dist3(), 1);
+var import_oidc = __toESM(require_dist(), 1);
+var import_oidc2 = __toESM(require_dist(), 1);
 var marker17 = "vercel.ai.gateway.error";
 var symbol17 = Symbol.for(marker17);
 var _a18;
@@ -82193,9 +74628,9 @@ var GatewayInvalidRequestError = class extends (_b32 = GatewayError, _a33 = symb
 var name32 = "GatewayRateLimitError";
 var marker42 = `vercel.ai.gateway.error.${name32}`;
 var symbol42 = Symbol.for(marker42);
-var _a43;
+var _a42;
 var _b42;
-var GatewayRateLimitError = class extends (_b42 = GatewayError, _a43 = symbol42, _b42) {
+var GatewayRateLimitError = class extends (_b42 = GatewayError, _a42 = symbol42, _b42) {
   constructor({
     message = "Rate limit exceeded",
     statusCode = 429,
@@ -82203,7 +74638,7 @@ var GatewayRateLimitError = class extends (_b42 = GatewayError, _a43 = symbol42,
     generationId
   } = {}) {
     super({ message, statusCode, cause, generationId });
-    this[_a43] = true;
+    this[_a42] = true;
     this.name = name32;
     this.type = "rate_limit_exceeded";
   }
@@ -82595,7 +75030,7 @@ var GatewayFetchMetadata = class {
           errorSchema: external_exports.any(),
           errorToMessage: (data) => {
             var _a113;
-            return (_a113 = getErrorMessage3(data)) != null ? _a113 : "unknown error";
+            return (_a113 = getErrorMessage2(data)) != null ? _a113 : "unknown error";
           }
         }),
         fetch: this.config.fetch
@@ -82618,7 +75053,7 @@ var GatewayFetchMetadata = class {
           errorSchema: external_exports.any(),
           errorToMessage: (data) => {
             var _a113;
-            return (_a113 = getErrorMessage3(data)) != null ? _a113 : "unknown error";
+            return (_a113 = getErrorMessage2(data)) != null ? _a113 : "unknown error";
           }
         }),
         fetch: this.config.fetch
@@ -82717,7 +75152,7 @@ var GatewaySpendReport = class {
           errorSchema: external_exports.any(),
           errorToMessage: (data) => {
             var _a113;
-            return (_a113 = getErrorMessage3(data)) != null ? _a113 : "unknown error";
+            return (_a113 = getErrorMessage2(data)) != null ? _a113 : "unknown error";
           }
         }),
         fetch: this.config.fetch
@@ -82794,7 +75229,7 @@ var GatewayGenerationInfoFetcher = class {
           errorSchema: external_exports.any(),
           errorToMessage: (data) => {
             var _a113;
-            return (_a113 = getErrorMessage3(data)) != null ? _a113 : "unknown error";
+            return (_a113 = getErrorMessage2(data)) != null ? _a113 : "unknown error";
           }
         }),
         fetch: this.config.fetch
@@ -82904,7 +75339,7 @@ var GatewayLanguageModel = class {
           errorSchema: external_exports.any(),
           errorToMessage: (data) => {
             var _a123;
-            return (_a123 = getErrorMessage3(data)) != null ? _a123 : "unknown error";
+            return (_a123 = getErrorMessage2(data)) != null ? _a123 : "unknown error";
           }
         }),
         ...abortSignal && { abortSignal },
@@ -82939,7 +75374,7 @@ var GatewayLanguageModel = class {
           errorSchema: external_exports.any(),
           errorToMessage: (data) => {
             var _a113;
-            return (_a113 = getErrorMessage3(data)) != null ? _a113 : "unknown error";
+            return (_a113 = getErrorMessage2(data)) != null ? _a113 : "unknown error";
           }
         }),
         ...abortSignal && { abortSignal },
@@ -83058,7 +75493,7 @@ var GatewayEmbeddingModel = class {
           errorSchema: external_exports.any(),
           errorToMessage: (data) => {
             var _a123;
-            return (_a123 = getErrorMessage3(data)) != null ? _a123 : "unknown error";
+            return (_a123 = getErrorMessage2(data)) != null ? _a123 : "unknown error";
           }
         }),
         ...abortSignal && { abortSignal },
@@ -83172,7 +75607,7 @@ var GatewayImageModel = class {
           errorSchema: external_exports.any(),
           errorToMessage: (data) => {
             var _a123;
-            return (_a123 = getErrorMessage3(data)) != null ? _a123 : "unknown error";
+            return (_a123 = getErrorMessage2(data)) != null ? _a123 : "unknown error";
           }
         }),
         ...abortSignal && { abortSignal },
@@ -83391,7 +75826,7 @@ var GatewayVideoModel = class {
           errorSchema: external_exports.any(),
           errorToMessage: (data) => {
             var _a113;
-            return (_a113 = getErrorMessage3(data)) != null ? _a113 : "unknown error";
+            return (_a113 = getErrorMessage2(data)) != null ? _a113 : "unknown error";
           }
         }),
         ...abortSignal && { abortSignal },
@@ -83530,7 +75965,7 @@ var GatewayRerankingModel = class {
           errorSchema: external_exports.any(),
           errorToMessage: (data) => {
             var _a123;
-            return (_a123 = getErrorMessage3(data)) != null ? _a123 : "unknown error";
+            return (_a123 = getErrorMessage2(data)) != null ? _a123 : "unknown error";
           }
         }),
         ...abortSignal && { abortSignal },
@@ -83636,7 +76071,7 @@ var GatewaySpeechModel = class {
           errorSchema: external_exports.any(),
           errorToMessage: (data) => {
             var _a113;
-            return (_a113 = getErrorMessage3(data)) != null ? _a113 : "unknown error";
+            return (_a113 = getErrorMessage2(data)) != null ? _a113 : "unknown error";
           }
         }),
         ...abortSignal && { abortSignal },
@@ -83744,7 +76179,7 @@ var GatewayTranscriptionModel = class {
           errorSchema: external_exports.any(),
           errorToMessage: (data) => {
             var _a123;
-            return (_a123 = getErrorMessage3(data)) != null ? _a123 : "unknown error";
+            return (_a123 = getErrorMessage2(data)) != null ? _a123 : "unknown error";
           }
         }),
         ...abortSignal && { abortSignal },
@@ -85480,10 +77915,10 @@ var TraceAPI = class TraceAPI2 {
 var trace = TraceAPI.getInstance();
 
 // node_modules/ai/dist/index.mjs
-var __defProp3 = Object.defineProperty;
-var __export3 = (target, all) => {
+var __defProp2 = Object.defineProperty;
+var __export2 = (target, all) => {
   for (var name232 in all)
-    __defProp3(target, name232, { get: all[name232], enumerable: true });
+    __defProp2(target, name232, { get: all[name232], enumerable: true });
 };
 var name17 = "AI_InvalidArgumentError";
 var marker18 = `vercel.ai.error.${name17}`;
@@ -85534,7 +77969,7 @@ _a34 = symbol33;
 var name43 = "AI_InvalidToolApprovalSignatureError";
 var marker43 = `vercel.ai.error.${name43}`;
 var symbol43 = Symbol.for(marker43);
-var _a44;
+var _a43;
 var InvalidToolApprovalSignatureError = class extends AISDKError {
   constructor({
     approvalId,
@@ -85545,7 +77980,7 @@ var InvalidToolApprovalSignatureError = class extends AISDKError {
       name: name43,
       message: `Tool approval signature verification failed for approval "${approvalId}" (tool call "${toolCallId}"): ${reason}`
     });
-    this[_a44] = true;
+    this[_a43] = true;
     this.approvalId = approvalId;
     this.toolCallId = toolCallId;
   }
@@ -85553,7 +77988,7 @@ var InvalidToolApprovalSignatureError = class extends AISDKError {
     return AISDKError.hasMarker(error63, marker43);
   }
 };
-_a44 = symbol43;
+_a43 = symbol43;
 var name53 = "AI_InvalidToolInputError";
 var marker53 = `vercel.ai.error.${name53}`;
 var symbol53 = Symbol.for(marker53);
@@ -85563,7 +77998,7 @@ var InvalidToolInputError = class extends AISDKError {
     toolInput,
     toolName,
     cause,
-    message = `Invalid input for tool ${toolName}: ${getErrorMessage2(cause)}`
+    message = `Invalid input for tool ${toolName}: ${getErrorMessage(cause)}`
   }) {
     super({ name: name53, message, cause });
     this[_a53] = true;
@@ -85734,7 +78169,7 @@ var ToolCallRepairError = class extends AISDKError {
   constructor({
     cause,
     originalError,
-    message = `Error repairing tool call: ${getErrorMessage2(cause)}`
+    message = `Error repairing tool call: ${getErrorMessage(cause)}`
   }) {
     super({ name: name162, message, cause });
     this[_a162] = true;
@@ -85824,11 +78259,11 @@ var RetryError = class extends AISDKError {
   }
 };
 _a21 = symbol21;
-function asArray2(value) {
+function asArray(value) {
   return value === void 0 ? [] : Array.isArray(value) ? value : [value];
 }
 async function notify(options) {
-  for (const callback of asArray2(options.callbacks)) {
+  for (const callback of asArray(options.callbacks)) {
     if (callback == null)
       continue;
     try {
@@ -86332,7 +78767,7 @@ async function convertToLanguageModelPrompt({
     supportedUrls
   );
   const messages = [
-    ...prompt.system != null ? typeof prompt.system === "string" ? [{ role: "system", content: prompt.system }] : asArray2(prompt.system).map((message) => ({
+    ...prompt.system != null ? typeof prompt.system === "string" ? [{ role: "system", content: prompt.system }] : asArray(prompt.system).map((message) => ({
       role: "system",
       content: message.content,
       providerOptions: message.providerOptions
@@ -86725,7 +79160,7 @@ async function createToolModelOutput({
   errorMode
 }) {
   if (errorMode === "text") {
-    return { type: "error-text", value: getErrorMessage2(output2) };
+    return { type: "error-text", value: getErrorMessage(output2) };
   } else if (errorMode === "json") {
     return { type: "error-json", value: toJSONValue(output2) };
   }
@@ -87093,7 +79528,7 @@ async function standardizePrompt({
       message: "prompt and messages cannot be defined at the same time"
     });
   }
-  if (typeof system !== "string" && !asArray2(system).every((message) => message.role === "system")) {
+  if (typeof system !== "string" && !asArray(system).every((message) => message.role === "system")) {
     throw new InvalidPromptError({
       prompt,
       message: "system must be a string, SystemModelMessage, or array of SystemModelMessage"
@@ -87418,7 +79853,7 @@ function getGlobalTelemetryIntegrations() {
 function getGlobalTelemetryIntegration() {
   const globalIntegrations = getGlobalTelemetryIntegrations();
   return (integrations) => {
-    const localIntegrations = asArray2(integrations);
+    const localIntegrations = asArray(integrations);
     const allIntegrations = [...globalIntegrations, ...localIntegrations];
     function createTelemetryComposite(getListenerFromIntegration) {
       const listeners = allIntegrations.map(getListenerFromIntegration).filter(Boolean);
@@ -88123,7 +80558,7 @@ async function validateApprovedToolApprovals({
   };
 }
 var output_exports = {};
-__export3(output_exports, {
+__export2(output_exports, {
   array: () => array2,
   choice: () => choice,
   json: () => json2,
@@ -89256,7 +81691,7 @@ async function generateText({
 }) {
   const model = resolveLanguageModel(modelArg);
   const createGlobalTelemetry = getGlobalTelemetryIntegration();
-  const stopConditions = asArray2(stopWhen);
+  const stopConditions = asArray(stopWhen);
   const totalTimeoutMs = getTotalTimeoutMs(timeout);
   const stepTimeoutMs = getStepTimeoutMs(timeout);
   const stepAbortController = stepTimeoutMs != null ? new AbortController() : void 0;
@@ -89723,7 +82158,7 @@ async function generateText({
                 toolCallId: toolCall.toolCallId,
                 toolName: toolCall.toolName,
                 input: toolCall.input,
-                error: getErrorMessage3(toolCall.error),
+                error: getErrorMessage2(toolCall.error),
                 dynamic: true
               });
             }
@@ -90725,6 +83160,24 @@ function extractJsonObject(text3) {
   return void 0;
 }
 
+// src/llm/errors.ts
+var ModelCallError = class extends Error {
+  constructor(role, modelId, failure2, detail, status, options) {
+    super(`${role} model ${modelId}: ${detail}`, options);
+    this.role = role;
+    this.modelId = modelId;
+    this.failure = failure2;
+    this.status = status;
+    this.name = "ModelCallError";
+  }
+};
+var ProviderOutputError = class extends ModelOutputError {
+  constructor(role, message, raw, usage) {
+    super(role, message, raw);
+    this.usage = usage;
+  }
+};
+
 // src/llm/retry.ts
 var DEFAULT_RETRY_POLICY = {
   maxAttempts: 4,
@@ -91128,6 +83581,8314 @@ function createModels(selection, env = process.env, options = {}) {
   return createProviderModels({ ...slots, settings: callSettings(options) });
 }
 
+// src/config/config.ts
+import { readFile as readFile2 } from "node:fs/promises";
+import path4 from "node:path";
+
+// src/core/evals.ts
+import { readFile } from "node:fs/promises";
+import path3 from "node:path";
+var CheckSchema = external_exports.discriminatedUnion("type", [
+  external_exports.object({
+    type: external_exports.enum(["contains", "icontains", "not-contains", "not-icontains"]),
+    value: external_exports.string()
+  }),
+  external_exports.object({
+    type: external_exports.enum(["regex", "not-regex"]),
+    value: external_exports.string(),
+    flags: external_exports.string().regex(/^[dgimsuvy]*$/, "expected regular-expression flags").optional()
+  }).superRefine((check2, ctx) => {
+    try {
+      new RegExp(check2.value, check2.flags);
+    } catch (err) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["value"],
+        message: `invalid regular expression (${err.message})`
+      });
+    }
+  }),
+  external_exports.object({ type: external_exports.enum(["max-lines", "max-words"]), value: external_exports.number().int().nonnegative() }),
+  external_exports.object({ type: external_exports.literal("is-json") })
+]);
+var AssertionSchema = external_exports.object({
+  id: external_exports.int({ error: "expected integer" }),
+  statement: external_exports.string().min(1),
+  source: external_exports.string().default(""),
+  defect_type: external_exports.string().default("unspecified"),
+  check: CheckSchema.optional()
+}).loose();
+var RawCategorySchema = external_exports.object({
+  name: external_exports.string().min(1),
+  weight: external_exports.number().nonnegative().optional(),
+  evals: external_exports.array(AssertionSchema)
+}).loose();
+var EvalsFileSchema = external_exports.object({
+  skill: external_exports.string().optional(),
+  version: external_exports.string().optional(),
+  categories: external_exports.array(RawCategorySchema).min(1)
+}).loose().superRefine((file2, ctx) => {
+  const seen = /* @__PURE__ */ new Map();
+  file2.categories.forEach((category, ci) => {
+    category.evals.forEach((assertion, ai) => {
+      const where = seen.get(assertion.id);
+      if (where !== void 0) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["categories", ci, "evals", ai, "id"],
+          message: `duplicate assertion id ${assertion.id} (first used at ${where})`
+        });
+      } else {
+        seen.set(assertion.id, `categories[${ci}].evals[${ai}]`);
+      }
+    });
+  });
+}).transform((file2) => {
+  const fallback = 1 / file2.categories.length;
+  return {
+    ...file2,
+    categories: file2.categories.map((c3) => ({ ...c3, weight: c3.weight ?? fallback }))
+  };
+});
+var ScenarioSchema = external_exports.object({
+  // Some hand-written files number their scenarios; the id is a label, so a number reads as its string.
+  id: external_exports.union([external_exports.string().min(1), external_exports.int().transform(String)], { error: "expected a non-empty string" }),
+  name: external_exports.string().optional(),
+  description: external_exports.string().optional(),
+  context: external_exports.string(),
+  expected_assertions: external_exports.array(external_exports.int({ error: "expected integer" })).optional(),
+  files: external_exports.record(external_exports.string(), external_exports.string()).optional()
+}).loose();
+var ScenariosFileSchema = external_exports.object({
+  skill: external_exports.string().optional(),
+  version: external_exports.string().optional(),
+  scenarios: external_exports.array(ScenarioSchema).min(1)
+}).loose().superRefine((file2, ctx) => {
+  const ids = /* @__PURE__ */ new Set();
+  file2.scenarios.forEach((s, si) => {
+    if (ids.has(s.id)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["scenarios", si, "id"],
+        message: `duplicate scenario id "${s.id}"`
+      });
+    }
+    ids.add(s.id);
+  });
+});
+var RequiredSectionsSchema = external_exports.object({ required: external_exports.array(external_exports.string().min(1)) }).loose();
+var EVALS_FILE = "evals.json";
+var SCENARIOS_FILE = "test_scenarios.json";
+var REQUIRED_SECTIONS_FILE = "required_sections.json";
+var EvalsFileError = class extends Error {
+  constructor(file2, jsonPath, detail) {
+    super(jsonPath ? `${file2}: ${jsonPath}: ${detail}` : `${file2}: ${detail}`);
+    this.file = file2;
+    this.jsonPath = jsonPath;
+    this.detail = detail;
+    this.name = "EvalsFileError";
+  }
+};
+function formatJsonPath(segments) {
+  let out = "";
+  for (const segment of segments) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else out += out ? `.${String(segment)}` : String(segment);
+  }
+  return out;
+}
+function firstIssue(file2, error63) {
+  const issue3 = error63.issues[0];
+  if (!issue3) return new EvalsFileError(file2, "", "invalid");
+  let detail = issue3.message;
+  const m = /^(?:Invalid input|Too small|Too big): (expected .*)$/.exec(detail);
+  if (m?.[1]) detail = m[1];
+  if (issue3.code === "invalid_type" && issue3.expected === "int") detail = "expected integer";
+  return new EvalsFileError(file2, formatJsonPath(issue3.path), detail);
+}
+function parseJsonFile(file2, text3, schema) {
+  let raw;
+  try {
+    raw = JSON.parse(text3.replace(/^\uFEFF/, ""));
+  } catch (err) {
+    throw new EvalsFileError(file2, "", `not valid JSON (${err.message})`);
+  }
+  const result = schema.safeParse(raw);
+  if (!result.success) throw firstIssue(file2, result.error);
+  return result.data;
+}
+function parseEvals(text3, file2 = EVALS_FILE) {
+  return parseJsonFile(file2, text3, EvalsFileSchema);
+}
+function parseScenarios(text3, evals, file2 = SCENARIOS_FILE) {
+  const parsed = parseJsonFile(file2, text3, ScenariosFileSchema);
+  if (evals) {
+    const known = new Set(evals.categories.flatMap((c3) => c3.evals.map((a) => a.id)));
+    parsed.scenarios.forEach((s, si) => {
+      s.expected_assertions?.forEach((id, ei) => {
+        if (!known.has(id)) {
+          throw new EvalsFileError(
+            file2,
+            formatJsonPath(["scenarios", si, "expected_assertions", ei]),
+            `unknown assertion id ${id} (not in ${EVALS_FILE})`
+          );
+        }
+      });
+    });
+  }
+  return parsed.scenarios;
+}
+async function readIfExists(file2) {
+  try {
+    return await readFile(file2, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return void 0;
+    throw err;
+  }
+}
+async function loadSkillEvals(skillDir2) {
+  const dir = path3.join(skillDir2, "evals");
+  const evalsText = await readIfExists(path3.join(dir, EVALS_FILE));
+  if (evalsText === void 0) throw new EvalsFileError(EVALS_FILE, "", "file not found");
+  const evals = parseEvals(evalsText);
+  const scenariosText = await readIfExists(path3.join(dir, SCENARIOS_FILE));
+  if (scenariosText === void 0) throw new EvalsFileError(SCENARIOS_FILE, "", "file not found");
+  const scenarios = parseScenarios(scenariosText, evals);
+  const requiredText = await readIfExists(path3.join(dir, REQUIRED_SECTIONS_FILE));
+  const requiredSections2 = requiredText === void 0 ? void 0 : parseJsonFile(REQUIRED_SECTIONS_FILE, requiredText, RequiredSectionsSchema).required;
+  return { evals, scenarios, requiredSections: requiredSections2 };
+}
+
+// src/config/config.ts
+var CONFIG_FILE = "skillclimb.config.json";
+var ModelIdString = external_exports.string().superRefine((value, ctx) => {
+  try {
+    parseModelId(value);
+  } catch (err) {
+    ctx.addIssue({ code: "custom", message: err.message });
+  }
+});
+var UrlString = external_exports.string().refine((value) => /^https?:\/\/[^\s]+$/.test(value), "expected an http:// or https:// URL");
+var ConfigSchema = external_exports.object({
+  $schema: external_exports.string().optional(),
+  models: external_exports.object({
+    /** All three roles, like `--model`. */
+    default: ModelIdString.optional(),
+    editor: ModelIdString.optional(),
+    render: ModelIdString.optional(),
+    grader: ModelIdString.optional()
+  }).strict().optional(),
+  /** USD per million tokens, keyed by `provider:model` or bare model name. */
+  prices: PriceTableSchema.optional(),
+  maxCostUsd: external_exports.number().positive().optional(),
+  concurrency: external_exports.int().min(1).max(64).optional(),
+  mode: external_exports.enum(["composite", "structural", "absolute"]).optional(),
+  /** Per-attempt model call timeout in seconds (default 120). */
+  timeoutSeconds: external_exports.number().positive().max(3600).optional(),
+  endpoints: external_exports.object({
+    anthropic: UrlString.optional(),
+    openai: UrlString.optional(),
+    openaiCompatible: UrlString.optional()
+  }).strict().optional(),
+  openaiCompatible: external_exports.object({
+    /** The server accepts `response_format: json_schema` (vLLM, recent ollama, LiteLLM → OpenAI/Azure). */
+    structuredOutputs: external_exports.boolean().optional()
+  }).strict().optional()
+}).strict();
+var ConfigError = class extends Error {
+  constructor(file2, field, detail) {
+    super(field ? `${file2}: ${field}: ${detail}` : `${file2}: ${detail}`);
+    this.file = file2;
+    this.field = field;
+    this.name = "ConfigError";
+  }
+};
+function parseConfig(text3, file2 = CONFIG_FILE) {
+  let raw;
+  try {
+    raw = JSON.parse(text3.replace(/^\uFEFF/, ""));
+  } catch (err) {
+    throw new ConfigError(file2, "", `not valid JSON (${err.message})`);
+  }
+  const result = ConfigSchema.safeParse(raw);
+  if (!result.success) {
+    const issue3 = result.error.issues[0];
+    if (!issue3) throw new ConfigError(file2, "", "invalid");
+    let detail = issue3.message;
+    const typeError = /^Invalid input: (expected .*)$/.exec(detail);
+    if (typeError?.[1]) detail = typeError[1];
+    if (issue3.code === "unrecognized_keys") {
+      detail = `unknown field${issue3.keys.length > 1 ? "s" : ""} ${issue3.keys.map((k2) => `"${k2}"`).join(", ")}`;
+    }
+    throw new ConfigError(file2, formatJsonPath(issue3.path), detail);
+  }
+  return result.data;
+}
+async function loadConfig(project) {
+  const file2 = path4.join(project, CONFIG_FILE);
+  let text3;
+  try {
+    text3 = await readFile2(file2, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return {};
+    throw new ConfigError(file2, "", `cannot read (${err.message})`);
+  }
+  return parseConfig(text3, file2);
+}
+function resolveModelSelection(input2) {
+  const { flags, config: config2, env } = input2;
+  const fallback = defaultModelFor(env);
+  const pick3 = (flag, configured) => {
+    if (flag !== void 0) return [flag, "flag"];
+    if (flags.model !== void 0) return [flags.model, "flag"];
+    if (configured !== void 0) return [configured, "config"];
+    if (config2.models?.default !== void 0) return [config2.models.default, "config"];
+    return [fallback, "default"];
+  };
+  const [editorModel, editor] = pick3(flags.editorModel, config2.models?.editor);
+  const [renderModel, render] = pick3(flags.renderModel, config2.models?.render);
+  const [graderModel, grader] = pick3(flags.graderModel, config2.models?.grader);
+  return { editorModel, renderModel, graderModel, sources: { editor, render, grader } };
+}
+function modelOptionsFromConfig(config2, env) {
+  return {
+    prices: { ...pricesFromEnv(env), ...config2.prices },
+    anthropicBaseUrl: config2.endpoints?.anthropic,
+    openaiBaseUrl: config2.endpoints?.openai,
+    compatibleBaseUrl: config2.endpoints?.openaiCompatible,
+    compatibleStructuredOutputs: config2.openaiCompatible?.structuredOutputs,
+    timeoutMs: config2.timeoutSeconds === void 0 ? void 0 : config2.timeoutSeconds * 1e3
+  };
+}
+
+// src/config/project-models.ts
+async function loadProjectModelConfig(input2) {
+  const config2 = await loadConfig(input2.project);
+  const selection = resolveModelSelection({ flags: input2.flags, config: config2, env: input2.env });
+  const log = input2.log;
+  const modelOptions = {
+    ...modelOptionsFromConfig(config2, input2.env),
+    ...log ? {
+      retryHooks: {
+        onRetry: ({ delayMs, error: error63 }) => log.warn(`retrying in ${delayMs} ms: ${String(error63)}`)
+      }
+    } : {}
+  };
+  return { config: config2, selection, modelOptions };
+}
+
+// src/config/run-settings.ts
+function applyConfigSettings(options, config2, given) {
+  return {
+    ...options,
+    mode: given("mode") ? options.mode : config2.mode ?? options.mode,
+    concurrency: given("concurrency") ? options.concurrency : config2.concurrency ?? options.concurrency,
+    maxCostUsd: given("maxCostUsd") ? options.maxCostUsd : config2.maxCostUsd ?? options.maxCostUsd
+  };
+}
+
+// src/iterate/kill-switch.ts
+import { lstat as lstat2 } from "node:fs/promises";
+import path5 from "node:path";
+var KILL_SWITCH_FILE2 = ".skill-iterate-killswitch";
+function createFileKillSwitch(project) {
+  const file2 = path5.resolve(project, KILL_SWITCH_FILE2);
+  return {
+    path: file2,
+    async check() {
+      try {
+        await lstat2(file2);
+        return `kill-switch is set at ${file2}; remove the file to proceed`;
+      } catch (err) {
+        if (err.code === "ENOENT") return null;
+        throw err;
+      }
+    }
+  };
+}
+
+// src/iterate/preflight.ts
+import { readFile as readFile4, stat as stat4 } from "node:fs/promises";
+import path8 from "node:path";
+
+// src/iterate/halt.ts
+var PreflightHalt = class extends Error {
+  name = "PreflightHalt";
+};
+
+// src/iterate/lock.ts
+import { readFileSync, statSync, unlinkSync } from "node:fs";
+import { open as open3, readFile as readFile3, stat as stat2 } from "node:fs/promises";
+import os6 from "node:os";
+var LOCK_FILE = ".skill-iterate.lock";
+var UNREADABLE_LOCK_STALE_MS = 10 * 60 * 1e3;
+function isPidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+function parseLockRecord(text3) {
+  let raw;
+  try {
+    raw = JSON.parse(text3);
+  } catch {
+    return text3.trim() ? "not valid JSON" : "empty file";
+  }
+  const r2 = raw;
+  if (!r2 || typeof r2 !== "object" || !Number.isInteger(r2.pid) || r2.pid <= 0) {
+    return 'no positive integer "pid"';
+  }
+  return {
+    pid: r2.pid,
+    started_at: typeof r2.started_at === "string" ? r2.started_at : "an unknown time",
+    host: typeof r2.host === "string" ? r2.host : "an unknown host"
+  };
+}
+async function inspectLock(file2, nowMs = Date.now()) {
+  let text3;
+  let mtime;
+  try {
+    mtime = (await stat2(file2)).mtime;
+    text3 = await readFile3(file2, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return { state: "absent" };
+    throw err;
+  }
+  const record2 = parseLockRecord(text3);
+  if (typeof record2 === "string") {
+    const abandoned = nowMs - mtime.getTime() >= UNREADABLE_LOCK_STALE_MS;
+    return { state: abandoned ? "abandoned" : "unreadable", detail: record2, mtime };
+  }
+  return { state: isPidAlive(record2.pid) ? "live" : "stale", record: record2 };
+}
+function liveLockMessage(file2, record2) {
+  return `another skill-iterate run holds the lock: PID ${record2.pid} on ${record2.host}, started at ${record2.started_at} (${file2})`;
+}
+function unreadableLockMessage(file2, detail) {
+  return `lock file ${file2} is unreadable (${detail}); another run may be starting. If no run is active, remove the file (a run takes it over once it is ${UNREADABLE_LOCK_STALE_MS / 6e4} minutes old)`;
+}
+function staleLockWarning(record2) {
+  return `stale lock from PID ${record2.pid} at ${record2.started_at}; taking over`;
+}
+function abandonedLockWarning(file2, detail, mtime) {
+  return `lock file ${file2} is unreadable (${detail}) and untouched since ${mtime.toISOString()}, over ${UNREADABLE_LOCK_STALE_MS / 6e4} minutes ago: treating it as left by a crashed run; taking over`;
+}
+async function createExclusive(file2, record2) {
+  let handle;
+  try {
+    handle = await open3(file2, "wx");
+  } catch (err) {
+    if (err.code === "EEXIST") return false;
+    throw err;
+  }
+  try {
+    await handle.writeFile(`${JSON.stringify(record2)}
+`, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+var SIGNALS = ["SIGINT", "SIGTERM"];
+function unlinkIfRecord(file2, record2) {
+  try {
+    const current = parseLockRecord(readFileSync(file2, "utf8"));
+    if (typeof current === "string") return;
+    if (current.pid !== record2.pid || current.started_at !== record2.started_at || current.host !== record2.host)
+      return;
+    unlinkSync(file2);
+  } catch (err) {
+    if (err.code !== "ENOENT") throw err;
+  }
+}
+function unlinkIfAbandoned(file2, mtime) {
+  try {
+    if (statSync(file2).mtime.getTime() !== mtime.getTime()) return;
+    if (typeof parseLockRecord(readFileSync(file2, "utf8")) !== "string") return;
+    unlinkSync(file2);
+  } catch (err) {
+    if (err.code !== "ENOENT") throw err;
+  }
+}
+function holdLock(file2, record2, options = {}) {
+  const onSignals = options.releaseOnSignal ?? true;
+  let released = false;
+  const releaseSync = () => {
+    if (released) return;
+    released = true;
+    process.removeListener("exit", onExit);
+    if (onSignals) for (const signal of SIGNALS) process.removeListener(signal, onSignal);
+    unlinkIfRecord(file2, record2);
+  };
+  const onExit = () => {
+    try {
+      releaseSync();
+    } catch {
+    }
+  };
+  const onSignal = (signal) => {
+    onExit();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  process.on("exit", onExit);
+  if (onSignals) for (const signal of SIGNALS) process.on(signal, onSignal);
+  return {
+    path: file2,
+    release: async () => releaseSync()
+  };
+}
+async function acquireLock(file2, deps, options = {}) {
+  const record2 = { pid: process.pid, started_at: deps.now().toISOString(), host: os6.hostname() };
+  if (await createExclusive(file2, record2)) return holdLock(file2, record2, options);
+  const found = await inspectLock(file2);
+  if (found.state === "live") throw new PreflightHalt(liveLockMessage(file2, found.record));
+  if (found.state === "unreadable") throw new PreflightHalt(unreadableLockMessage(file2, found.detail));
+  if (found.state === "stale") {
+    deps.log.warn(staleLockWarning(found.record));
+    unlinkIfRecord(file2, found.record);
+  }
+  if (found.state === "abandoned") {
+    deps.log.warn(abandonedLockWarning(file2, found.detail, found.mtime));
+    unlinkIfAbandoned(file2, found.mtime);
+  }
+  if (await createExclusive(file2, record2)) return holdLock(file2, record2, options);
+  throw new PreflightHalt(
+    `another run created ${file2} while the stale lock was being replaced; halting rather than overwriting it`
+  );
+}
+
+// src/iterate/orphans.ts
+import { execFile } from "node:child_process";
+import path6 from "node:path";
+import { promisify } from "node:util";
+var execFileAsync = promisify(execFile);
+var WORKTREE_PREFIX = "worktree_skill-iterate-";
+function skillIterateWorktrees(porcelain) {
+  return porcelain.split(/\r?\n/).filter((line) => line.startsWith("worktree ")).map((line) => line.slice("worktree ".length)).filter((p2) => path6.basename(p2).startsWith(WORKTREE_PREFIX));
+}
+async function findOrphanWorktrees(project) {
+  try {
+    const { stdout } = await execFileAsync("git", ["-C", project, "worktree", "list", "--porcelain"], {
+      encoding: "utf8"
+    });
+    return skillIterateWorktrees(stdout);
+  } catch (err) {
+    const stderr = String(err.stderr ?? "");
+    if (/not a git repository/i.test(stderr)) return null;
+    throw new Error(`git worktree list failed in ${project}: ${stderr.trim() || err.message}`);
+  }
+}
+function orphanWorktreesWarning(paths) {
+  return `orphaned worktrees from prior crash: ${paths.join(", ")}; consider cleanup (git worktree remove --force <path>); they are never removed automatically`;
+}
+
+// src/iterate/queue-file.ts
+function parseQueueFile(text3) {
+  const entries = [];
+  text3.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/).forEach((raw, index) => {
+    const stripped = raw.trim();
+    if (!stripped || stripped.startsWith("#")) return;
+    const name24 = (stripped.split("#", 1)[0] ?? "").trim();
+    entries.push({ name: name24, line: index + 1 });
+  });
+  return entries;
+}
+function isValidSkillName(name24) {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name24) && !name24.includes("..");
+}
+
+// src/iterate/queue.ts
+import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
+import os7 from "node:os";
+import path7 from "node:path";
+
+// src/core/duration.ts
+function formatDuration(ms) {
+  const total = Math.round(ms / 1e3);
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor(total % 3600 / 60);
+  const seconds = total % 60;
+  const out = `${hours ? `${hours}h` : ""}${minutes ? `${minutes}m` : ""}${seconds ? `${seconds}s` : ""}`;
+  return out || "0s";
+}
+
+// src/iterate/queue.ts
+var FRESHNESS_WINDOW_MS = 864e5;
+var EMPTY_QUEUE_MESSAGE = "Queue empty -- nothing to iterate. All scorable skills were either skip-listed or have results.tsv mtime within the last 24h.";
+function byCodePoint(a, b2) {
+  return a < b2 ? -1 : a > b2 ? 1 : 0;
+}
+async function isFile(p2) {
+  try {
+    return (await stat3(p2)).isFile();
+  } catch {
+    return false;
+  }
+}
+async function bootstrappedSkillFolders(project) {
+  const skillsDir = path7.join(project, ".claude", "skills");
+  let names;
+  try {
+    names = await readdir2(skillsDir);
+  } catch (err) {
+    const code2 = err.code;
+    if (code2 === "ENOENT" || code2 === "ENOTDIR") return [];
+    throw err;
+  }
+  const found = [];
+  for (const name24 of names.filter((n) => !n.startsWith(".")).sort(byCodePoint)) {
+    const evalsDir = path7.join(skillsDir, name24, "evals");
+    if (await isFile(path7.join(evalsDir, EVALS_FILE)) && await isFile(path7.join(evalsDir, SCENARIOS_FILE))) {
+      found.push(name24);
+    }
+  }
+  return found;
+}
+async function discoverSkills(project) {
+  return (await bootstrappedSkillFolders(project)).filter(isValidSkillName);
+}
+async function findInvalidSkillFolders(project) {
+  return (await bootstrappedSkillFolders(project)).filter((name24) => !isValidSkillName(name24));
+}
+async function resolveQueue(options, skipList, explicit, freshness, now2) {
+  const candidates = explicit ?? await discoverSkills(path7.resolve(options.project));
+  const plan = { queue: [], excludedBySkipList: [], excludedByFreshness: [] };
+  for (const skill of candidates) {
+    const source = skipList.sourceOf(skill);
+    if (source !== void 0) {
+      plan.excludedBySkipList.push({ skill, source });
+      continue;
+    }
+    const lastRunAt = await freshness.lastRunAt(skill);
+    if (lastRunAt !== null && now2.getTime() - lastRunAt.getTime() < FRESHNESS_WINDOW_MS) {
+      plan.excludedByFreshness.push({ skill, lastRunAt });
+      continue;
+    }
+    plan.queue.push(skill);
+  }
+  if (explicit === void 0) plan.queue.sort(byCodePoint);
+  plan.excludedBySkipList.sort((a, b2) => byCodePoint(a.skill, b2.skill));
+  plan.excludedByFreshness.sort((a, b2) => byCodePoint(a.skill, b2.skill));
+  return plan;
+}
+function formatUtcSeconds(date5) {
+  return `${date5.toISOString().slice(0, 19)}Z`;
+}
+function displayWorktreeHome(worktreeHome, home = os7.homedir()) {
+  const resolved = path7.resolve(worktreeHome);
+  if (resolved === path7.resolve(home)) return "~";
+  const rel = path7.relative(home, resolved);
+  if (rel && !rel.startsWith("..") && !path7.isAbsolute(rel)) return `~/${rel.split(path7.sep).join("/")}`;
+  return resolved;
+}
+function worktreePath(home, skill) {
+  return `${home}/${WORKTREE_PREFIX}${skill}-<epoch>`;
+}
+function formatDryRunPlan(plan, options, labels = {}) {
+  if (plan.queue.length === 0) return `${EMPTY_QUEUE_MESSAGE}
+`;
+  const home = displayWorktreeHome(options.worktreeHome, labels.home);
+  const budget = labels.budget ?? formatDuration(options.perSkillBudgetMs);
+  const section = (title, lines) => `${title}
+${(lines.length ? lines : ["(none)"]).map((l) => `  ${l}`).join("\n")}
+`;
+  const count2 = plan.queue.length;
+  return [
+    section(`Resolved queue (${count2} ${count2 === 1 ? "skill" : "skills"}):`, plan.queue),
+    section(
+      "Per-skill worktrees:",
+      plan.queue.map((s) => `${s} -> ${worktreePath(home, s)}`)
+    ),
+    section("Per-skill budget:", [`budget=${budget} iterations=${options.perSkillIterations}`]),
+    section(
+      "Excluded by skip-list:",
+      plan.excludedBySkipList.map((e) => `${e.skill}  (skip-list: ${e.source})`)
+    ),
+    section(
+      "Excluded by cross-night-resume filter:",
+      plan.excludedByFreshness.map(
+        (e) => `${e.skill}  (results.tsv mtime: ${formatUtcSeconds(e.lastRunAt)})`
+      )
+    )
+  ].join("\n");
+}
+
+// src/iterate/preflight.ts
+var EMBEDDED_SKIP_LIST = [
+  "verify",
+  "run",
+  "loop",
+  "schedule",
+  "update-config",
+  "fewer-permission-prompts",
+  "claude-oauth-auth"
+];
+function mergeSkipList(extension) {
+  const embedded = new Set(EMBEDDED_SKIP_LIST);
+  const extra = new Set(extension.map((s) => s.trim()).filter((s) => s && !embedded.has(s)));
+  const all = /* @__PURE__ */ new Set([...embedded, ...extra]);
+  return {
+    all,
+    sourceOf: (skill) => embedded.has(skill) ? "embedded" : extra.has(skill) ? "--skip-list extension" : void 0
+  };
+}
+function skillDir(project, skill) {
+  return path8.join(project, ".claude", "skills", skill);
+}
+async function isDirectory2(p2) {
+  try {
+    return (await stat4(p2)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+async function isFile2(p2) {
+  try {
+    return (await stat4(p2)).isFile();
+  } catch {
+    return false;
+  }
+}
+async function validateExplicitSkill(project, name24, skipList) {
+  if (!isValidSkillName(name24)) {
+    throw new PreflightHalt(`invalid skill name "${name24}": expected a folder name under .claude/skills/`);
+  }
+  const dir = skillDir(project, name24);
+  if (!await isDirectory2(dir)) {
+    throw new PreflightHalt(`skill folder missing for ${name24}: ${dir} does not exist`);
+  }
+  const evalsDir = path8.join(dir, "evals");
+  if (!await isFile2(path8.join(evalsDir, EVALS_FILE)) || !await isFile2(path8.join(evalsDir, SCENARIOS_FILE))) {
+    throw new PreflightHalt(`evals not bootstrapped for ${name24}; run /skill-eval-setup ${name24} first`);
+  }
+  if (skipList.all.has(name24)) {
+    throw new PreflightHalt(
+      `explicit-bypass: ${name24} is in the skip-list; remove --skill flag or extend skip-list semantics to proceed`
+    );
+  }
+  try {
+    await loadSkillEvals(dir);
+  } catch (err) {
+    if (!(err instanceof EvalsFileError)) throw err;
+    const where = path8.posix.join(".claude/skills", name24, "evals", err.file);
+    throw new PreflightHalt(
+      err.jsonPath ? `${where}: ${err.jsonPath}: ${err.detail}` : `${where}: ${err.detail}`
+    );
+  }
+}
+async function readExplicitQueue(project, queueFile, skipList) {
+  let text3;
+  try {
+    text3 = await readFile4(queueFile, "utf8");
+  } catch (err) {
+    const code2 = err.code;
+    if (code2 === "ENOENT") throw new PreflightHalt(`queue file not found: ${queueFile}`);
+    throw new PreflightHalt(`queue file ${queueFile} cannot be read: ${err.message}`);
+  }
+  const names = [];
+  for (const entry of parseQueueFile(text3)) {
+    try {
+      await validateExplicitSkill(project, entry.name, skipList);
+    } catch (err) {
+      if (err instanceof PreflightHalt) {
+        throw new PreflightHalt(`queue file ${queueFile} line ${entry.line}: ${err.message}`);
+      }
+      throw err;
+    }
+    if (!names.includes(entry.name)) names.push(entry.name);
+  }
+  return names;
+}
+async function warnInvalidSkillFolders(project, log) {
+  for (const name24 of await findInvalidSkillFolders(project)) {
+    log.warn(
+      `skill folder ".claude/skills/${name24}" is not a valid skill name (letters, digits, ".", "_" and "-", starting with a letter or digit); it is left out of the queue: rename the folder to iterate it`
+    );
+  }
+}
+async function runPreflight(options, ports, takeLock, lock = {}) {
+  const { log } = ports;
+  const project = path8.resolve(options.project);
+  if (!await isDirectory2(project)) throw new PreflightHalt(`project folder not found: ${project}`);
+  if (options.skill !== void 0 && options.queueFile !== void 0) {
+    throw new PreflightHalt("--skill and --queue cannot be combined; pass one of them");
+  }
+  const lockFile = path8.join(project, LOCK_FILE);
+  const existing = await inspectLock(lockFile);
+  if (existing.state === "live") {
+    const message = liveLockMessage(lockFile, existing.record);
+    if (takeLock) throw new PreflightHalt(message);
+    log.warn(`${message}; a real run would halt`);
+  } else if (existing.state === "unreadable") {
+    const message = unreadableLockMessage(lockFile, existing.detail);
+    if (takeLock) throw new PreflightHalt(message);
+    log.warn(`${message}; a real run would halt`);
+  } else if (existing.state === "stale" && !takeLock) {
+    log.warn(
+      `stale lock from PID ${existing.record.pid} at ${existing.record.started_at}; a real run would take over`
+    );
+  } else if (existing.state === "abandoned" && !takeLock) {
+    const warning2 = abandonedLockWarning(lockFile, existing.detail, existing.mtime);
+    log.warn(warning2.replace(/; taking over$/, "; a real run would take over"));
+  }
+  if (existing.state !== "live") {
+    try {
+      const orphans = await findOrphanWorktrees(project);
+      if (orphans && orphans.length > 0) log.warn(orphanWorktreesWarning(orphans));
+    } catch (err) {
+      log.warn(`could not scan for orphaned worktrees: ${err.message}`);
+    }
+  }
+  const killed = await (ports.killSwitch ?? createFileKillSwitch(project)).check();
+  if (killed !== null) throw new PreflightHalt(killed);
+  const skipList = mergeSkipList(options.skipList);
+  let explicit;
+  if (options.skill !== void 0) {
+    await validateExplicitSkill(project, options.skill, skipList);
+    explicit = [options.skill];
+  } else if (options.queueFile !== void 0) {
+    explicit = await readExplicitQueue(project, path8.resolve(project, options.queueFile), skipList);
+  } else {
+    await warnInvalidSkillFolders(project, log);
+  }
+  const held = takeLock ? await acquireLock(lockFile, { log, now: ports.now }, lock) : void 0;
+  return { skipList, explicit, lock: held };
+}
+
+// src/iterate/run-error.ts
+var PARTIAL_RUN = Symbol.for("skillclimb.partialRun");
+function withPartialRun(error63, run2) {
+  if (typeof error63 === "object" && error63 !== null) {
+    Object.defineProperty(error63, PARTIAL_RUN, { value: run2, enumerable: false, configurable: true });
+  }
+  return error63;
+}
+function partialRunOf(error63) {
+  if (typeof error63 !== "object" || error63 === null) return void 0;
+  return error63[PARTIAL_RUN];
+}
+
+// src/iterate/run.ts
+import { readFile as readFile7 } from "node:fs/promises";
+import path15 from "node:path";
+
+// src/core/park.ts
+var MARKER_PREFIX = "<!-- skillclimb:park skill=";
+var MARKER_SUFFIX = " -->";
+function parkMarker(skill) {
+  return `${MARKER_PREFIX}${skill}${MARKER_SUFFIX}`;
+}
+function fenceFor2(content) {
+  const longest = Math.max(0, ...Array.from(content.matchAll(/`+/g), (m) => m[0].length));
+  return "`".repeat(Math.max(3, longest + 1));
+}
+function fenced(content, info2 = "") {
+  const fence = fenceFor2(content);
+  const body = content.endsWith("\n") ? content : `${content}
+`;
+  return `${fence}${info2}
+${body}${fence}`;
+}
+function oneLine2(text3) {
+  return text3.replace(/\s*[\r\n]+\s*/g, " ").trim();
+}
+function buildCrashParkReport(input2) {
+  const { skill, crashCount } = input2;
+  const last2 = input2.lastDescriptions.slice(-3);
+  const descriptions = last2.length > 0 ? last2.map((d, i2) => `${i2 + 1}. ${oneLine2(d)}`) : ["1. (none recorded)"];
+  const body = [
+    parkMarker(skill),
+    `## skill-iterate: ${skill} parked (${crashCount} consecutive crashes)`,
+    "",
+    `**Skill:** ${skill}`,
+    `**Crash count:** ${crashCount}`,
+    "**Last-3 iteration descriptions:**",
+    ...descriptions,
+    "",
+    `**Worktree:** ${input2.worktreePath}`,
+    "",
+    "**results.tsv contents:**",
+    "",
+    fenced(input2.resultsTsv),
+    ""
+  ].join("\n");
+  return {
+    skill,
+    kind: "crashes",
+    title: `skill-iterate: ${skill} parked after ${crashCount} consecutive crashes`,
+    body,
+    epoch: input2.epoch
+  };
+}
+function percent(rate) {
+  return Number.isFinite(rate) ? Math.round(rate * 100) : 0;
+}
+function threshold(result) {
+  if (typeof result !== "object" || result === null) return void 0;
+  const value = result.threshold;
+  return typeof value === "number" && Number.isFinite(value) ? value : void 0;
+}
+function buildCalibrationParkReport(input2) {
+  const { skill } = input2;
+  const rate = percent(input2.catchRate);
+  const limit = threshold(input2.result);
+  const json3 = JSON.stringify(input2.result, null, 2) ?? "null";
+  const body = [
+    parkMarker(skill),
+    `## skill-iterate: ${skill} grader-broken-for-skill`,
+    "",
+    `**Skill:** ${skill}`,
+    `**Catch rate:** ${rate}%` + (limit === void 0 ? "" : ` (threshold ${percent(limit)}%)`),
+    "",
+    "The grader could not reliably tell injected defects from the baseline SKILL.md, so hill-climbing this skill would follow noise. It was parked before its iteration loop; the mutations whose score did not drop below the baseline show which defect classes the grader misses.",
+    "",
+    "**Calibration result:**",
+    "",
+    fenced(json3, "json"),
+    ""
+  ].join("\n");
+  return {
+    skill,
+    kind: "calibration",
+    title: `skill-iterate: ${skill} grader-broken-for-skill (calibration catch rate ${rate}%)`,
+    body,
+    epoch: input2.epoch
+  };
+}
+
+// src/core/summary.ts
+var PLATEAU_DELTA = 0.01;
+var TOP_EDITS = 5;
+var EDIT_DESCRIPTION_MAX = 200;
+function summaryDate(date5) {
+  return date5.toISOString().slice(0, 10);
+}
+function isoSeconds(date5) {
+  return date5.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+function oneLine3(text3) {
+  return text3.replace(/\s*[\r\n]+\s*/g, " ").trim();
+}
+function partialLine(partial2) {
+  const at = isoSeconds(partial2.at);
+  const reason = oneLine3(partial2.reason);
+  const interrupted = /^interrupted\b(.*)$/i.exec(reason);
+  if (interrupted) return `(partial -- interrupted${interrupted[1]} at ${at})`;
+  if (/kill-?switch/i.test(reason)) return `(partial -- kill-switch hit at ${at})`;
+  const exception = /^(?:exception|error)\b[\s:-]*(.*)$/i.exec(reason);
+  if (exception)
+    return exception[1] ? `(partial -- exception at ${at}: ${exception[1]})` : `(partial -- exception at ${at})`;
+  if (/\b(?:cost|budget)\b/i.test(reason)) return `(partial -- cost budget reached at ${at})`;
+  return `(partial -- ${reason || "stopped early"} at ${at})`;
+}
+function score2(score3) {
+  return score3 === null ? "-" : score3.toFixed(2);
+}
+function signed(value, digits) {
+  const text3 = value.toFixed(digits);
+  return text3.startsWith("-") ? text3 : `+${text3}`;
+}
+function delta(result) {
+  return result.baselineScore === null || result.finalScore === null ? null : result.finalScore - result.baselineScore;
+}
+function count(n) {
+  return n.toLocaleString("en-US");
+}
+function plural3(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}
+function formatDuration2(ms) {
+  const seconds = Math.max(0, ms) / 1e3;
+  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  const whole = Math.round(seconds);
+  const h2 = Math.floor(whole / 3600);
+  const m = Math.floor(whole % 3600 / 60);
+  const s = whole % 60;
+  const mm = String(m).padStart(2, "0");
+  const ss = String(s).padStart(2, "0");
+  return h2 > 0 ? `${h2}h ${mm}m ${ss}s` : `${m}m ${ss}s`;
+}
+function formatCost(usd) {
+  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+}
+function cell(text3) {
+  return oneLine3(text3).replace(/\|/g, "\\|");
+}
+function code(text3) {
+  const longest = Math.max(0, ...Array.from(text3.matchAll(/`+/g), (m) => m[0].length));
+  const ticks = "`".repeat(longest + 1);
+  const pad = text3.startsWith("`") || text3.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${text3}${pad}${ticks}`;
+}
+function formatLink(link2) {
+  if (link2 === void 0 || link2.trim() === "") return "-";
+  if (/^https?:\/\//i.test(link2)) {
+    const github = /\/(pull|issues)\/(\d+)(?:[/?#].*)?$/.exec(link2);
+    const label = github ? `${github[1] === "pull" ? "PR" : "issue"} #${github[2]}` : "link";
+    return `[${label}](${link2.replace(/[ |()]/g, encodeURIComponent)})`;
+  }
+  if (/^[0-9a-f]{7,40}$/i.test(link2)) return code(link2);
+  const runsFile = /(?:^|[\\/])docs[\\/]skill-iterate-runs[\\/]([^\\/]+)$/.exec(link2);
+  if (runsFile?.[1]) return `[${cell(runsFile[1])}](${encodeURIComponent(runsFile[1])})`;
+  return code(link2.replace(/\|/g, "\\|"));
+}
+function overview(run2) {
+  const processed = run2.results.length;
+  const by = (test) => run2.results.filter(test).length;
+  const parts = [
+    [by((r2) => r2.status === "shipped"), "shipped"],
+    [by((r2) => r2.status === "no-improvement"), "no improvement"],
+    [by((r2) => r2.status === "defect-park"), "defect-parked (3 consecutive crashes)"],
+    [by((r2) => r2.status === "calibration-park"), "calibration-parked"],
+    [by((r2) => r2.status.startsWith("skipped")), "skipped"]
+  ];
+  const tally = parts.filter(([n]) => n > 0).map(([n, label]) => `${n} ${label}`);
+  const head = `Processed ${processed} of ${plural3(run2.queue.length, "queued skill")}`;
+  const done = new Set(run2.results.map((r2) => r2.skill));
+  const notReached = run2.queue.filter((skill) => !done.has(skill));
+  const tail = notReached.length > 0 ? ` Not reached: ${notReached.map(cell).join(", ")}.` : "";
+  return (tally.length > 0 ? `${head}: ${tally.join(", ")}.` : `${head}.`) + tail;
+}
+function skillTable(results) {
+  if (results.length === 0) return ["No skills were processed."];
+  const rows = results.map((r2) => {
+    const d = delta(r2);
+    return [
+      cell(r2.skill),
+      score2(r2.baselineScore),
+      score2(r2.finalScore),
+      d === null ? "-" : signed(d, 2),
+      String(r2.iterations),
+      r2.wallSecondsTotal.toFixed(1),
+      cell(r2.status),
+      formatLink(r2.link)
+    ];
+  });
+  return [
+    "| skill | baseline | final | delta | iterations | wall seconds | status | link |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
+    ...rows.map((cells) => `| ${cells.join(" | ")} |`)
+  ];
+}
+function truncate(text3, max) {
+  return text3.length <= max ? text3 : `${text3.slice(0, max - 3).trimEnd()}...`;
+}
+function topEdits(results) {
+  const edits = results.flatMap(
+    (r2) => r2.keptEdits.map((e) => ({ ...e, skill: r2.skill, status: r2.status }))
+  );
+  if (edits.length === 0) return ["No edits were kept."];
+  edits.sort((a, b2) => b2.delta - a.delta || a.skill.localeCompare(b2.skill) || a.iteration - b2.iteration);
+  const shown = edits.slice(0, TOP_EDITS);
+  const lines = [
+    "| skill | iteration | commit | delta | score | edit |",
+    "| --- | ---: | --- | ---: | ---: | --- |",
+    ...shown.map((e) => {
+      const edit = cell(truncate(oneLine3(e.description), EDIT_DESCRIPTION_MAX));
+      const note = e.status === "shipped" ? "" : ` (not shipped: ${cell(e.status)})`;
+      const commit = e.commit ? code(e.commit) : "-";
+      return `| ${cell(e.skill)} | ${e.iteration} | ${commit} | ${signed(e.delta, 3)} | ${e.score.toFixed(3)} | ${edit}${note} |`;
+    })
+  ];
+  if (edits.length > shown.length) {
+    lines.push("", `${edits.length - shown.length} more kept edits are in the skills' results.tsv files.`);
+  }
+  return lines;
+}
+function plateaued(results) {
+  const flat = results.filter((r2) => {
+    const d = delta(r2);
+    return (r2.status === "shipped" || r2.status === "no-improvement") && d !== null && d < PLATEAU_DELTA;
+  });
+  if (flat.length === 0) return [];
+  return [
+    `## Plateaued (delta < ${PLATEAU_DELTA})`,
+    "",
+    "Serial hill-climbing ran out of easy edits on these skills; they are candidates for `/skill-evolve` (parallel A/B exploration) next session.",
+    "",
+    ...flat.map(
+      (r2) => `- ${cell(r2.skill)}: ${score2(r2.baselineScore)} -> ${score2(r2.finalScore)} (${signed(delta(r2) ?? 0, 3)}) -- try ${code(`/skill-evolve --skill ${r2.skill}`)}`
+    ),
+    ""
+  ];
+}
+function exclusions(run2) {
+  const lines = ["## Exclusions", ""];
+  if (run2.excludedBySkipList.length === 0 && run2.excludedByFreshness.length === 0) {
+    return [...lines, "None: every discovered skill was queued.", ""];
+  }
+  if (run2.excludedBySkipList.length > 0) {
+    lines.push("Skip-list:", "");
+    for (const e of run2.excludedBySkipList) lines.push(`- ${cell(e.skill)} (skip-list: ${e.source})`);
+    lines.push("");
+  }
+  if (run2.excludedByFreshness.length > 0) {
+    lines.push("Cross-night freshness (ran within the last 24h):", "");
+    for (const e of run2.excludedByFreshness) {
+      lines.push(`- ${cell(e.skill)} (last run ${isoSeconds(e.lastRunAt)})`);
+    }
+    lines.push("");
+  }
+  return lines;
+}
+function usageLines(usage) {
+  if (usage.calls === 0) return ["- Model calls: none"];
+  const cache = [
+    usage.cacheReadTokens > 0 ? `cache read ${count(usage.cacheReadTokens)}` : "",
+    usage.cacheWriteTokens > 0 ? `cache write ${count(usage.cacheWriteTokens)}` : ""
+  ].filter(Boolean);
+  const total = usage.inputTokens + usage.outputTokens;
+  const lines = [
+    `- Tokens: ${count(total)} (${count(usage.inputTokens)} input, ${count(usage.outputTokens)} output${cache.length > 0 ? `; ${cache.join(", ")}` : ""}) over ${plural3(usage.calls, "model call")}`
+  ];
+  if (usage.costUsd !== null) lines.push(`- Estimated cost: ${formatCost(usage.costUsd)}`);
+  return lines;
+}
+function runMetadata(run2) {
+  const queue = run2.queue.length > 0 ? ` (${run2.queue.map(cell).join(", ")})` : "";
+  const lines = [
+    "## Run",
+    "",
+    `- Started: ${isoSeconds(run2.startedAt)}`,
+    `- Ended: ${isoSeconds(run2.endedAt)}`,
+    `- Duration: ${formatDuration2(run2.endedAt.getTime() - run2.startedAt.getTime())}`
+  ];
+  if (run2.partial) lines.push(`- Stopped early: ${cell(run2.partial.reason)}`);
+  lines.push(`- Models: ${cell(run2.modelsLabel)}`, `- Queue: ${plural3(run2.queue.length, "skill")}${queue}`);
+  lines.push(...usageLines(run2.usage));
+  return lines;
+}
+function renderMorningSummary(run2) {
+  const lines = [`# skill-iterate morning summary -- ${summaryDate(run2.startedAt)}`];
+  if (run2.partial) lines.push(partialLine(run2.partial));
+  lines.push(
+    "",
+    overview(run2),
+    "",
+    "## Skills",
+    "",
+    ...skillTable(run2.results),
+    "",
+    "## Top kept edits",
+    "",
+    ...topEdits(run2.results),
+    "",
+    ...plateaued(run2.results),
+    ...exclusions(run2),
+    ...runMetadata(run2)
+  );
+  return `${lines.join("\n")}
+`;
+}
+
+// src/core/progress.ts
+var SKILL_WIDTH = 24;
+var ITER_WIDTH = 8;
+var OUTCOME_WIDTH = 8;
+var DELTA_WIDTH = 12;
+var STATUS_WIDTH = 15;
+function signed2(value, digits) {
+  const text3 = value.toFixed(digits);
+  return text3.startsWith("-") ? text3 : `+${text3}`;
+}
+function usageText(usage) {
+  if (usage.calls <= 0) return "";
+  const tokens = usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  const cost = usage.costUsd === null ? "" : `  cost ${formatCost(usage.costUsd)}`;
+  return `  calls ${usage.calls}  tokens ${tokens}${cost}`;
+}
+function formatIterationLine(p2) {
+  const iteration = p2.iteration === 0 ? "baseline" : `iter ${p2.iteration}`;
+  const score3 = p2.score === null || !Number.isFinite(p2.score) ? "NULL" : p2.score.toFixed(3);
+  const showDelta = p2.outcome !== "baseline" && p2.outcome !== "crash" && p2.delta !== null;
+  const delta2 = showDelta ? `delta ${signed2(p2.delta ?? 0, 3)}` : "";
+  const seconds = `${Math.max(0, p2.seconds).toFixed(1)}s`;
+  const line = `${p2.skill.padEnd(SKILL_WIDTH)} ${iteration.padEnd(ITER_WIDTH)} ${p2.outcome.padEnd(OUTCOME_WIDTH)} score ${score3.padStart(5)}  ${delta2.padEnd(DELTA_WIDTH)} ${seconds.padStart(7)}${usageText(p2.usage)}`;
+  return line.trimEnd();
+}
+function score22(score3) {
+  return score3 === null ? "-" : score3.toFixed(2);
+}
+function formatSkillLine(r2) {
+  const delta2 = r2.baselineScore === null || r2.finalScore === null ? "" : ` (${signed2(r2.finalScore - r2.baselineScore, 2)})`;
+  const scores = `${score22(r2.baselineScore)} -> ${score22(r2.finalScore)}${delta2}`;
+  const link2 = r2.link ? `  ${r2.link}` : "";
+  const status = r2.status.replace(/\s*[\r\n]+\s*/g, " ");
+  const line = `${r2.skill.padEnd(SKILL_WIDTH)} ${"done".padEnd(ITER_WIDTH)} ${status.padEnd(STATUS_WIDTH)} ${scores.padEnd(22)} iterations ${r2.iterations}  ${r2.wallSecondsTotal.toFixed(1)}s${link2}`;
+  return line.trimEnd();
+}
+
+// src/core/ship-gate.ts
+var SCORE_EPSILON = 1e-9;
+function compareScores(a, b2) {
+  const d = a - b2;
+  if (d > SCORE_EPSILON) return 1;
+  if (d < -SCORE_EPSILON) return -1;
+  return 0;
+}
+function shipGate(input2) {
+  const cmp = compareScores(input2.finalScore, input2.baselineScore);
+  if (cmp > 0) return "ship";
+  if (cmp === 0 && input2.linesFinal < input2.linesBaseline) return "ship";
+  return "no-improvement";
+}
+function countLines(text3) {
+  let n = 0;
+  for (let i2 = text3.indexOf("\n"); i2 !== -1; i2 = text3.indexOf("\n", i2 + 1)) n++;
+  return n;
+}
+function formatSigned(n) {
+  return n < 0 ? String(n) : `+${n}`;
+}
+function shipMessage(input2) {
+  return `skill-iterate: ${input2.skill}: baseline ${input2.baselineScore.toFixed(2)} -> final ${input2.finalScore.toFixed(2)} over ${input2.iterations} iterations (lines_delta=${formatSigned(input2.linesDelta)})`;
+}
+var BLOCK_SCALAR = /^[|>][+-]?\d*$/;
+function unquote(value) {
+  const v = value.trim();
+  if (v.length >= 2 && (v.startsWith('"') && v.endsWith('"') || v.startsWith("'") && v.endsWith("'"))) {
+    return v.slice(1, -1).trim();
+  }
+  return v;
+}
+function checkFrontmatter(text3) {
+  const lines = text3.replace(/^\uFEFF/, "").split(/\r?\n/);
+  if (lines[0]?.trimEnd() !== "---") return { valid: false, reason: "no frontmatter: first line is not ---" };
+  const end = lines.findIndex((line, i2) => i2 > 0 && line.trimEnd() === "---");
+  if (end === -1) return { valid: false, reason: "frontmatter is not closed by ---" };
+  const block = lines.slice(1, end);
+  for (const key of ["name", "description"]) {
+    const at = block.findIndex((line) => new RegExp(`^${key}\\s*:`).test(line));
+    if (at === -1) return { valid: false, reason: `frontmatter has no ${key}` };
+    const value = unquote(block[at].replace(new RegExp(`^${key}\\s*:`), ""));
+    if (BLOCK_SCALAR.test(value)) {
+      const next = block[at + 1];
+      if (next === void 0 || !/^\s+\S/.test(next))
+        return { valid: false, reason: `frontmatter ${key} is empty` };
+    } else if (value === "") {
+      return { valid: false, reason: `frontmatter ${key} is empty` };
+    }
+  }
+  return { valid: true };
+}
+
+// node_modules/simple-git/dist/esm/index.js
+var import_file_exists = __toESM(require_dist2(), 1);
+
+// node_modules/@simple-git/args-pathspec/dist/index.mjs
+var t = /* @__PURE__ */ new WeakMap();
+function c(...n) {
+  const e = new String(n);
+  return t.set(e, n), e;
+}
+function r(n) {
+  return n instanceof String && t.has(n);
+}
+function o(n) {
+  return t.get(n) ?? [];
+}
+
+// node_modules/simple-git/dist/esm/index.js
+var import_debug = __toESM(require_src(), 1);
+import { spawn } from "child_process";
+var import_promise_deferred = __toESM(require_dist3(), 1);
+import { normalize } from "node:path";
+
+// node_modules/@simple-git/argv-parser/dist/index.mjs
+function* U(e, t2) {
+  const n = t2 === "global";
+  for (const o2 of e)
+    o2.isGlobal === n && (yield o2);
+}
+var k = /* @__PURE__ */ new Set([
+  "--add",
+  "--edit",
+  "--remove-section",
+  "--rename-section",
+  "--replace-all",
+  "--unset",
+  "--unset-all",
+  "-e"
+]);
+var S = /* @__PURE__ */ new Set([
+  "--get",
+  "--get-all",
+  "--get-color",
+  "--get-colorbool",
+  "--get-regexp",
+  "--get-urlmatch",
+  "--list",
+  "-l"
+]);
+var P = /* @__PURE__ */ new Set([
+  "edit",
+  "remove-section",
+  "rename-section",
+  "set",
+  "unset"
+]);
+var E = /* @__PURE__ */ new Set(["get", "get-color", "get-colorbool", "list"]);
+function F(e, t2) {
+  for (const { name: o2 } of U(e, "task")) {
+    if (k.has(o2))
+      return p(true, t2);
+    if (S.has(o2))
+      return p(false, t2);
+  }
+  const n = t2.at(0)?.toLowerCase();
+  return n === void 0 ? null : P.has(n) ? p(true, t2.slice(1)) : E.has(n) ? p(false, t2.slice(1)) : t2.length === 1 ? p(false, t2) : p(true, t2);
+}
+function p(e = false, t2 = []) {
+  const n = t2.at(0)?.toLowerCase();
+  return n === void 0 ? null : {
+    isWrite: e,
+    isRead: !e,
+    key: n,
+    value: t2.at(1)
+  };
+}
+function A(e, t2) {
+  return t2.isWrite && t2.value !== void 0 ? { key: t2.key, value: t2.value, scope: e } : { key: t2.key, scope: e };
+}
+function M(e) {
+  const t2 = e?.indexOf("=") || -1;
+  return !e || t2 < 0 ? null : {
+    key: e.slice(0, t2).trim().toLowerCase(),
+    value: e.slice(t2 + 1)
+  };
+}
+function N(e) {
+  for (const { name: t2 } of U(e, "task"))
+    switch (t2) {
+      case "--global":
+        return "global";
+      case "--system":
+        return "system";
+      case "--worktree":
+        return "worktree";
+      case "--local":
+        return "local";
+      case "--file":
+      case "-f":
+        return "file";
+    }
+  return "local";
+}
+function G({ name: e }) {
+  if (e === "-c" || e === "--config")
+    return "inline";
+  if (e === "--config-env")
+    return "env";
+}
+function* O(e) {
+  for (const t2 of e) {
+    const n = G(t2), o2 = n && M(t2.value);
+    o2 && (yield {
+      ...o2,
+      scope: n
+    });
+  }
+}
+function L(e, t2, n) {
+  const o2 = {
+    read: [],
+    write: [...O(t2)]
+  };
+  return e === "config" && $(
+    o2,
+    N(t2),
+    F(t2, n)
+  ), o2;
+}
+function $(e, t2, n) {
+  if (n === null)
+    return;
+  const o2 = A(t2, n);
+  n.isWrite ? e.write.push(o2) : e.read.push(o2);
+}
+var x = {
+  short: /* @__PURE__ */ new Map([
+    ["c", true]
+    //  -c <k=v>    set config key for this invocation
+  ])
+};
+var D = {
+  short: new Map([
+    ["C", true],
+    //  -C <path>   change working directory
+    ["P", false],
+    // -P          no pager (alias for --no-pager)
+    ["h", false],
+    // -h          help
+    ["p", false],
+    // -p          paginate
+    ["v", false],
+    // -v          version
+    ...x.short.entries()
+  ]),
+  long: /* @__PURE__ */ new Set([
+    "attr-source",
+    "config-env",
+    "exec-path",
+    "git-dir",
+    "list-cmds",
+    "namespace",
+    "super-prefix",
+    "work-tree"
+  ])
+};
+var R = {
+  clone: {
+    short: /* @__PURE__ */ new Map([
+      ["b", true],
+      // -b <branch>
+      ["j", true],
+      // -j <n>          parallel jobs
+      ["l", false],
+      // -l local
+      ["n", false],
+      // -n no-checkout
+      ["o", true],
+      // -o <name>       remote name
+      ["q", false],
+      // -q quiet
+      ["s", false],
+      // -s shared
+      ["u", true]
+      // -u <upload-pack>
+    ]),
+    long: /* @__PURE__ */ new Set(["branch", "config", "jobs", "origin", "upload-pack", "u", "template"])
+  },
+  commit: {
+    short: /* @__PURE__ */ new Map([
+      ["C", true],
+      // -C <commit>  reuse message
+      ["F", true],
+      // -F <file>    read message from file
+      ["c", true],
+      // -c <commit>  reedit message
+      ["m", true],
+      // -m <msg>
+      ["t", true]
+      // -t <template>
+    ]),
+    long: /* @__PURE__ */ new Set(["file", "message", "reedit-message", "reuse-message", "template"])
+  },
+  config: {
+    short: /* @__PURE__ */ new Map([
+      ["e", false],
+      // -e  open editor
+      ["f", true],
+      //  -f <file>
+      ["l", false]
+      // -l  list
+    ]),
+    long: /* @__PURE__ */ new Set(["blob", "comment", "default", "file", "type", "value"])
+  },
+  fetch: {
+    short: /* @__PURE__ */ new Map(),
+    long: /* @__PURE__ */ new Set(["upload-pack"])
+  },
+  init: {
+    short: /* @__PURE__ */ new Map(),
+    long: /* @__PURE__ */ new Set(["template"])
+  },
+  pull: {
+    short: /* @__PURE__ */ new Map(),
+    long: /* @__PURE__ */ new Set(["upload-pack"])
+  },
+  push: {
+    short: /* @__PURE__ */ new Map(),
+    long: /* @__PURE__ */ new Set(["exec", "receive-pack"])
+  }
+};
+var T = { short: /* @__PURE__ */ new Map(), long: /* @__PURE__ */ new Set() };
+function I(e) {
+  const t2 = R[e ?? ""] ?? T;
+  return {
+    short: new Map([...x.short.entries(), ...t2.short.entries()]),
+    long: t2.long
+  };
+}
+function b(e, t2 = D) {
+  if (e.startsWith("--")) {
+    const n = e.indexOf("=");
+    if (n > 2)
+      return [{ name: e.slice(0, n), value: e.slice(n + 1), needsNext: false }];
+    const o2 = e.slice(2);
+    return [{ name: e, needsNext: t2.long.has(o2) }];
+  }
+  if (e.length === 2) {
+    const n = e.charAt(1), o2 = t2.short.get(n);
+    return [{ name: e, needsNext: o2 === true }];
+  }
+  return W(e, t2.short);
+}
+function W(e, t2) {
+  const n = e.slice(1).split(""), o2 = [];
+  for (let s = 0; s < n.length; s++) {
+    const r2 = n[s], l = t2.get(r2);
+    if (l === void 0)
+      return [{ name: e, needsNext: false }];
+    if (l) {
+      const a = n.slice(s + 1).join("");
+      if (a && ![...a].every((w) => t2.has(w)))
+        return o2.push({ name: `-${r2}`, value: a, needsNext: false }), o2;
+    }
+    o2.push({ name: `-${r2}`, needsNext: l });
+  }
+  return o2;
+}
+function j(e, t2 = []) {
+  let n = 0;
+  for (; n < e.length; ) {
+    const o2 = String(e[n]);
+    if (!o2.startsWith("-") || o2.length < 2) break;
+    const s = b(o2);
+    let r2 = n + 1;
+    for (const l of s) {
+      const a = {
+        name: l.name,
+        value: l.value,
+        absorbedNext: false,
+        isGlobal: true
+      };
+      l.needsNext && a.value === void 0 && r2 < e.length && (a.value = String(e[r2]), a.absorbedNext = true, r2++), t2.push(a);
+    }
+    n = r2;
+  }
+  return { flags: t2, taskIndex: n };
+}
+function B(e, t2, n = []) {
+  const o2 = I(t2), s = [], r2 = [];
+  let l = 0;
+  for (; l < e.length; ) {
+    const a = e[l];
+    if (r(a)) {
+      r2.push(...o(a)), l++;
+      continue;
+    }
+    const f = String(a);
+    if (f === "--") {
+      for (let g = l + 1; g < e.length; g++) {
+        const u = e[g];
+        r(u) ? r2.push(...o(u)) : r2.push(String(u));
+      }
+      break;
+    }
+    if (!f.startsWith("-") || f.length < 2) {
+      s.push(f), l++;
+      continue;
+    }
+    const w = b(f, o2);
+    let d = l + 1;
+    for (const g of w) {
+      const u = {
+        name: g.name,
+        value: g.value,
+        absorbedNext: false,
+        isGlobal: false
+      };
+      g.needsNext && u.value === void 0 && d < e.length && !r(e[d]) && (u.value = String(e[d]), u.absorbedNext = true, d++), n.push(u);
+    }
+    l = d;
+  }
+  return { flags: n, positionals: s, pathspecs: r2 };
+}
+function* V({
+  write: e
+}) {
+  for (const t2 of e)
+    for (const n of q) {
+      const o2 = n(t2.key);
+      o2 && (yield o2);
+    }
+}
+function c2(e, t2, n = String(e)) {
+  const o2 = typeof e == "string" ? new RegExp(`\\s*${e.toLowerCase()}`) : e;
+  return function(r2) {
+    if (o2.test(r2))
+      return {
+        category: t2,
+        message: `Configuring ${n} is not permitted without enabling ${t2}`
+      };
+  };
+}
+function i(e, t2) {
+  const n = new RegExp(`\\s*${e.toLowerCase().replace(/\./g, "(..+)?.")}`);
+  return c2(n, t2, e);
+}
+var q = [
+  c2("alias", "allowUnsafeAlias"),
+  c2("core.askPass", "allowUnsafeAskPass"),
+  c2("core.editor", "allowUnsafeEditor"),
+  c2("core.fsmonitor", "allowUnsafeFsMonitor"),
+  c2("core.gitProxy", "allowUnsafeGitProxy"),
+  c2("core.hooksPath", "allowUnsafeHooksPath"),
+  c2("core.pager", "allowUnsafePager"),
+  c2("core.sshCommand", "allowUnsafeSshCommand"),
+  i("credential.helper", "allowUnsafeCredentialHelper"),
+  i("diff.command", "allowUnsafeDiffExternal"),
+  c2("diff.external", "allowUnsafeDiffExternal"),
+  i("diff.textconv", "allowUnsafeDiffTextConv"),
+  i("filter.clean", "allowUnsafeFilter"),
+  i("filter.smudge", "allowUnsafeFilter"),
+  i("gpg.program", "allowUnsafeGpgProgram"),
+  c2("init.templateDir", "allowUnsafeTemplateDir"),
+  i("merge.driver", "allowUnsafeMergeDriver"),
+  i("mergetool.path", "allowUnsafeMergeDriver"),
+  i("mergetool.cmd", "allowUnsafeMergeDriver"),
+  i("protocol.allow", "allowUnsafeProtocolOverride"),
+  i("remote.receivepack", "allowUnsafePack"),
+  i("remote.uploadpack", "allowUnsafePack"),
+  c2("sequence.editor", "allowUnsafeEditor")
+];
+function* K(e, t2) {
+  for (const n of t2)
+    for (const o2 of H) {
+      const s = o2(e, n.name);
+      s && (yield s);
+    }
+}
+function h(e, t2, n, o2 = String(t2)) {
+  const s = typeof t2 == "string" ? new RegExp(`\\s*${t2.toLowerCase()}`) : t2, r2 = `Use of ${e ? `${e} with option ` : ""}${o2} is not permitted without enabling ${n}`;
+  return function(a, f) {
+    if ((!e || a === e) && s.test(f))
+      return {
+        category: n,
+        message: r2
+      };
+  };
+}
+var H = [
+  h(
+    null,
+    /--(upload|receive)-pack/,
+    "allowUnsafePack",
+    "--upload-pack or --receive-pack"
+  ),
+  h("clone", /^-\w*u/, "allowUnsafePack"),
+  h("clone", "--u", "allowUnsafePack"),
+  h("push", "--exec", "allowUnsafePack"),
+  h(null, "--template", "allowUnsafeTemplateDir")
+];
+function C(e, t2, n) {
+  return [...K(e, t2), ...V(n)];
+}
+function Y(...e) {
+  const { flags: t2, taskIndex: n } = j(e), o2 = n < e.length ? String(e[n]).toLowerCase() : null, s = o2 !== null ? e.slice(n + 1) : [], { positionals: r2, pathspecs: l } = B(s, o2, t2), a = L(o2, t2, r2);
+  return {
+    task: o2,
+    flags: t2.map(J),
+    paths: l,
+    config: a,
+    vulnerabilities: z2(C(o2, t2, a))
+  };
+}
+function z2(e) {
+  return Object.defineProperty(e, "vulnerabilities", {
+    value: e
+  });
+}
+function J({ value: e, name: t2 }) {
+  return e !== void 0 ? { name: t2, value: e } : { name: t2 };
+}
+var y = {
+  editor: "allowUnsafeEditor",
+  git_askpass: "allowUnsafeAskPass",
+  git_config_global: "allowUnsafeConfigPaths",
+  git_config_system: "allowUnsafeConfigPaths",
+  git_config_count: "allowUnsafeConfigEnvCount",
+  git_config: "allowUnsafeConfigPaths",
+  git_editor: "allowUnsafeEditor",
+  git_exec_path: "allowUnsafeConfigPaths",
+  git_external_diff: "allowUnsafeDiffExternal",
+  git_pager: "allowUnsafePager",
+  git_proxy_command: "allowUnsafeGitProxy",
+  git_template_dir: "allowUnsafeTemplateDir",
+  git_sequence_editor: "allowUnsafeEditor",
+  git_ssh: "allowUnsafeSshCommand",
+  git_ssh_command: "allowUnsafeSshCommand",
+  pager: "allowUnsafePager",
+  prefix: "allowUnsafeConfigPaths",
+  ssh_askpass: "allowUnsafeAskPass"
+};
+function* Q(e) {
+  const t2 = parseInt(e.git_config_count ?? "0", 10);
+  for (let n = 0; n < t2; n++) {
+    const o2 = e[`git_config_key_${n}`], s = e[`git_config_value_${n}`];
+    o2 !== void 0 && (yield { key: o2.toLowerCase().trim(), value: s, scope: "env" });
+  }
+}
+function* X(e) {
+  for (const t2 of Object.keys(e))
+    if (_(t2)) {
+      const n = y[t2];
+      yield {
+        category: n,
+        message: `Use of "${t2.toUpperCase()}" is not permitted without enabling ${n}`
+      };
+    }
+}
+function _(e) {
+  return Object.hasOwn(y, e);
+}
+function Z(e) {
+  const t2 = {};
+  for (const [n, o2] of Object.entries(e)) {
+    const s = n.toLowerCase().trim();
+    (_(s) || s.startsWith("git")) && (t2[s] = String(o2));
+  }
+  return t2;
+}
+function ee(e) {
+  const t2 = Z(e), n = {
+    read: [],
+    write: [...Q(t2)]
+  }, o2 = [
+    ...X(t2),
+    ...C(null, [], n)
+  ];
+  return {
+    config: n,
+    vulnerabilities: o2
+  };
+}
+function ne(e, t2) {
+  return [...Y(...e).vulnerabilities, ...ee(t2).vulnerabilities];
+}
+
+// node_modules/simple-git/dist/esm/index.js
+var import_promise_deferred2 = __toESM(require_dist3(), 1);
+import { EventEmitter } from "node:events";
+var __defProp3 = Object.defineProperty;
+var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
+var __getOwnPropNames2 = Object.getOwnPropertyNames;
+var __hasOwnProp2 = Object.prototype.hasOwnProperty;
+var __esm = (fn, res) => function __init() {
+  return fn && (res = (0, fn[__getOwnPropNames2(fn)[0]])(fn = 0)), res;
+};
+var __commonJS2 = (cb, mod) => function __require2() {
+  return mod || (0, cb[__getOwnPropNames2(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
+};
+var __export3 = (target, all) => {
+  for (var name24 in all)
+    __defProp3(target, name24, { get: all[name24], enumerable: true });
+};
+var __copyProps2 = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames2(from))
+      if (!__hasOwnProp2.call(to, key) && key !== except)
+        __defProp3(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc2(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __toCommonJS = (mod) => __copyProps2(__defProp3({}, "__esModule", { value: true }), mod);
+var GitError;
+var init_git_error = __esm({
+  "src/lib/errors/git-error.ts"() {
+    "use strict";
+    GitError = class extends Error {
+      constructor(task, message) {
+        super(message);
+        this.task = task;
+        Object.setPrototypeOf(this, new.target.prototype);
+      }
+    };
+  }
+});
+var GitResponseError;
+var init_git_response_error = __esm({
+  "src/lib/errors/git-response-error.ts"() {
+    "use strict";
+    init_git_error();
+    GitResponseError = class extends GitError {
+      constructor(git, message) {
+        super(void 0, message || String(git));
+        this.git = git;
+      }
+    };
+  }
+});
+var TaskConfigurationError;
+var init_task_configuration_error = __esm({
+  "src/lib/errors/task-configuration-error.ts"() {
+    "use strict";
+    init_git_error();
+    TaskConfigurationError = class extends GitError {
+      constructor(message) {
+        super(void 0, message);
+      }
+    };
+  }
+});
+function asFunction(source) {
+  if (typeof source !== "function") {
+    return NOOP;
+  }
+  return source;
+}
+function isUserFunction(source) {
+  return typeof source === "function" && source !== NOOP;
+}
+function splitOn(input2, char) {
+  const index = input2.indexOf(char);
+  if (index <= 0) {
+    return [input2, ""];
+  }
+  return [input2.substr(0, index), input2.substr(index + 1)];
+}
+function first(input2, offset = 0) {
+  return isArrayLike(input2) && input2.length > offset ? input2[offset] : void 0;
+}
+function last(input2, offset = 0) {
+  if (isArrayLike(input2) && input2.length > offset) {
+    return input2[input2.length - 1 - offset];
+  }
+}
+function isArrayLike(input2) {
+  return filterHasLength(input2);
+}
+function toLinesWithContent(input2 = "", trimmed2 = true, separator = "\n") {
+  return input2.split(separator).reduce((output2, line) => {
+    const lineContent = trimmed2 ? line.trim() : line;
+    if (lineContent) {
+      output2.push(lineContent);
+    }
+    return output2;
+  }, []);
+}
+function forEachLineWithContent(input2, callback) {
+  return toLinesWithContent(input2, true).map((line) => callback(line));
+}
+function folderExists(path20) {
+  return (0, import_file_exists.exists)(path20, import_file_exists.FOLDER);
+}
+function append(target, item) {
+  if (Array.isArray(target)) {
+    if (!target.includes(item)) {
+      target.push(item);
+    }
+  } else {
+    target.add(item);
+  }
+  return item;
+}
+function including(target, item) {
+  if (Array.isArray(target) && !target.includes(item)) {
+    target.push(item);
+  }
+  return target;
+}
+function remove(target, item) {
+  if (Array.isArray(target)) {
+    const index = target.indexOf(item);
+    if (index >= 0) {
+      target.splice(index, 1);
+    }
+  } else {
+    target.delete(item);
+  }
+  return item;
+}
+function asArray2(source) {
+  return Array.isArray(source) ? source : [source];
+}
+function asCamelCase(str) {
+  return str.replace(/[\s-]+(.)/g, (_all, chr) => {
+    return chr.toUpperCase();
+  });
+}
+function asStringArray(source) {
+  return asArray2(source).map((item) => {
+    return item instanceof String ? item : String(item);
+  });
+}
+function asNumber(source, onNaN = 0) {
+  if (source == null) {
+    return onNaN;
+  }
+  const num = parseInt(source, 10);
+  return Number.isNaN(num) ? onNaN : num;
+}
+function prefixedArray(input2, prefix) {
+  const output2 = [];
+  for (let i2 = 0, max = input2.length; i2 < max; i2++) {
+    output2.push(prefix, input2[i2]);
+  }
+  return output2;
+}
+function bufferToString(input2) {
+  return (Array.isArray(input2) ? Buffer.concat(input2) : input2).toString("utf-8");
+}
+function pick2(source, properties) {
+  const out = {};
+  properties.forEach((key) => {
+    if (source[key] !== void 0) {
+      out[key] = source[key];
+    }
+  });
+  return out;
+}
+function delay2(duration4 = 0) {
+  return new Promise((done) => setTimeout(done, duration4));
+}
+function orVoid(input2) {
+  if (input2 === false) {
+    return void 0;
+  }
+  return input2;
+}
+var NULL;
+var NOOP;
+var objectToString;
+var init_util = __esm({
+  "src/lib/utils/util.ts"() {
+    "use strict";
+    init_argument_filters();
+    NULL = "\0";
+    NOOP = () => {
+    };
+    objectToString = Object.prototype.toString.call.bind(Object.prototype.toString);
+  }
+});
+function filterType(input2, filter3, def) {
+  if (filter3(input2)) {
+    return input2;
+  }
+  return arguments.length > 2 ? def : void 0;
+}
+function filterPrimitives(input2, omit3) {
+  const type = r(input2) ? "string" : typeof input2;
+  return /number|string|boolean/.test(type) && (!omit3 || !omit3.includes(type));
+}
+function filterPlainObject(input2) {
+  return !!input2 && objectToString(input2) === "[object Object]";
+}
+function filterFunction(input2) {
+  return typeof input2 === "function";
+}
+var filterArray;
+var filterNumber;
+var filterString;
+var filterStringOrStringArray;
+var filterHasLength;
+var init_argument_filters = __esm({
+  "src/lib/utils/argument-filters.ts"() {
+    "use strict";
+    init_util();
+    filterArray = (input2) => {
+      return Array.isArray(input2);
+    };
+    filterNumber = (input2) => {
+      return typeof input2 === "number";
+    };
+    filterString = (input2) => {
+      return typeof input2 === "string" || r(input2);
+    };
+    filterStringOrStringArray = (input2) => {
+      return filterString(input2) || Array.isArray(input2) && input2.every(filterString);
+    };
+    filterHasLength = (input2) => {
+      if (input2 == null || "number|boolean|function".includes(typeof input2)) {
+        return false;
+      }
+      return typeof input2.length === "number";
+    };
+  }
+});
+var ExitCodes;
+var init_exit_codes = __esm({
+  "src/lib/utils/exit-codes.ts"() {
+    "use strict";
+    ExitCodes = /* @__PURE__ */ ((ExitCodes2) => {
+      ExitCodes2[ExitCodes2["SUCCESS"] = 0] = "SUCCESS";
+      ExitCodes2[ExitCodes2["ERROR"] = 1] = "ERROR";
+      ExitCodes2[ExitCodes2["NOT_FOUND"] = -2] = "NOT_FOUND";
+      ExitCodes2[ExitCodes2["UNCLEAN"] = 128] = "UNCLEAN";
+      return ExitCodes2;
+    })(ExitCodes || {});
+  }
+});
+var GitOutputStreams;
+var init_git_output_streams = __esm({
+  "src/lib/utils/git-output-streams.ts"() {
+    "use strict";
+    GitOutputStreams = class _GitOutputStreams {
+      constructor(stdOut, stdErr) {
+        this.stdOut = stdOut;
+        this.stdErr = stdErr;
+      }
+      asStrings() {
+        return new _GitOutputStreams(this.stdOut.toString("utf8"), this.stdErr.toString("utf8"));
+      }
+    };
+  }
+});
+function useMatchesDefault() {
+  throw new Error(`LineParser:useMatches not implemented`);
+}
+var LineParser;
+var RemoteLineParser;
+var init_line_parser = __esm({
+  "src/lib/utils/line-parser.ts"() {
+    "use strict";
+    LineParser = class {
+      constructor(regExp, useMatches) {
+        this.matches = [];
+        this.useMatches = useMatchesDefault;
+        this.parse = (line, target) => {
+          this.resetMatches();
+          if (!this._regExp.every((reg, index) => this.addMatch(reg, index, line(index)))) {
+            return false;
+          }
+          return this.useMatches(target, this.prepareMatches()) !== false;
+        };
+        this._regExp = Array.isArray(regExp) ? regExp : [regExp];
+        if (useMatches) {
+          this.useMatches = useMatches;
+        }
+      }
+      resetMatches() {
+        this.matches.length = 0;
+      }
+      prepareMatches() {
+        return this.matches;
+      }
+      addMatch(reg, index, line) {
+        const matched = line && reg.exec(line);
+        if (matched) {
+          this.pushMatch(index, matched);
+        }
+        return !!matched;
+      }
+      pushMatch(_index, matched) {
+        this.matches.push(...matched.slice(1));
+      }
+    };
+    RemoteLineParser = class extends LineParser {
+      addMatch(reg, index, line) {
+        return /^remote:\s/.test(String(line)) && super.addMatch(reg, index, line);
+      }
+      pushMatch(index, matched) {
+        if (index > 0 || matched.length > 1) {
+          super.pushMatch(index, matched);
+        }
+      }
+    };
+  }
+});
+function createInstanceConfig(...options) {
+  const baseDir = process.cwd();
+  const config2 = Object.assign(
+    { baseDir, ...defaultOptions3 },
+    ...options.filter((o2) => typeof o2 === "object" && o2)
+  );
+  config2.baseDir = config2.baseDir || baseDir;
+  config2.trimmed = config2.trimmed === true;
+  return config2;
+}
+var defaultOptions3;
+var init_simple_git_options = __esm({
+  "src/lib/utils/simple-git-options.ts"() {
+    "use strict";
+    defaultOptions3 = {
+      binary: "git",
+      maxConcurrentProcesses: 5,
+      config: [],
+      trimmed: false
+    };
+  }
+});
+function appendTaskOptions(options, commands = []) {
+  if (!filterPlainObject(options)) {
+    return commands;
+  }
+  return Object.keys(options).reduce((commands2, key) => {
+    const value = options[key];
+    if (r(value)) {
+      commands2.push(value);
+    } else if (filterPrimitives(value, ["boolean"])) {
+      commands2.push(key + "=" + value);
+    } else if (Array.isArray(value)) {
+      for (const v of value) {
+        if (!filterPrimitives(v, ["string", "number"])) {
+          commands2.push(key + "=" + v);
+        }
+      }
+    } else {
+      commands2.push(key);
+    }
+    return commands2;
+  }, commands);
+}
+function getTrailingOptions(args, initialPrimitive = 0, objectOnly = false) {
+  const command = [];
+  for (let i2 = 0, max = initialPrimitive < 0 ? args.length : initialPrimitive; i2 < max; i2++) {
+    if ("string|number".includes(typeof args[i2])) {
+      command.push(String(args[i2]));
+    }
+  }
+  appendTaskOptions(trailingOptionsArgument(args), command);
+  if (!objectOnly) {
+    command.push(...trailingArrayArgument(args));
+  }
+  return command;
+}
+function trailingArrayArgument(args) {
+  const hasTrailingCallback = typeof last(args) === "function";
+  return asStringArray(filterType(last(args, hasTrailingCallback ? 1 : 0), filterArray, []));
+}
+function trailingOptionsArgument(args) {
+  const hasTrailingCallback = filterFunction(last(args));
+  return filterType(last(args, hasTrailingCallback ? 1 : 0), filterPlainObject);
+}
+function trailingFunctionArgument(args, includeNoop = true) {
+  const callback = asFunction(last(args));
+  return includeNoop || isUserFunction(callback) ? callback : void 0;
+}
+var init_task_options = __esm({
+  "src/lib/utils/task-options.ts"() {
+    "use strict";
+    init_argument_filters();
+    init_util();
+  }
+});
+function callTaskParser(parser4, streams) {
+  return parser4(streams.stdOut, streams.stdErr);
+}
+function parseStringResponse(result, parsers12, texts, trim = true) {
+  asArray2(texts).forEach((text3) => {
+    for (let lines = toLinesWithContent(text3, trim), i2 = 0, max = lines.length; i2 < max; i2++) {
+      const line = (offset = 0) => {
+        if (i2 + offset >= max) {
+          return;
+        }
+        return lines[i2 + offset];
+      };
+      parsers12.some(({ parse: parse6 }) => parse6(line, result));
+    }
+  });
+  return result;
+}
+var init_task_parser = __esm({
+  "src/lib/utils/task-parser.ts"() {
+    "use strict";
+    init_util();
+  }
+});
+var utils_exports = {};
+__export3(utils_exports, {
+  ExitCodes: () => ExitCodes,
+  GitOutputStreams: () => GitOutputStreams,
+  LineParser: () => LineParser,
+  NOOP: () => NOOP,
+  NULL: () => NULL,
+  RemoteLineParser: () => RemoteLineParser,
+  append: () => append,
+  appendTaskOptions: () => appendTaskOptions,
+  asArray: () => asArray2,
+  asCamelCase: () => asCamelCase,
+  asFunction: () => asFunction,
+  asNumber: () => asNumber,
+  asStringArray: () => asStringArray,
+  bufferToString: () => bufferToString,
+  callTaskParser: () => callTaskParser,
+  createInstanceConfig: () => createInstanceConfig,
+  delay: () => delay2,
+  filterArray: () => filterArray,
+  filterFunction: () => filterFunction,
+  filterHasLength: () => filterHasLength,
+  filterNumber: () => filterNumber,
+  filterPlainObject: () => filterPlainObject,
+  filterPrimitives: () => filterPrimitives,
+  filterString: () => filterString,
+  filterStringOrStringArray: () => filterStringOrStringArray,
+  filterType: () => filterType,
+  first: () => first,
+  folderExists: () => folderExists,
+  forEachLineWithContent: () => forEachLineWithContent,
+  getTrailingOptions: () => getTrailingOptions,
+  including: () => including,
+  isUserFunction: () => isUserFunction,
+  last: () => last,
+  objectToString: () => objectToString,
+  orVoid: () => orVoid,
+  parseStringResponse: () => parseStringResponse,
+  pick: () => pick2,
+  prefixedArray: () => prefixedArray,
+  remove: () => remove,
+  splitOn: () => splitOn,
+  toLinesWithContent: () => toLinesWithContent,
+  trailingFunctionArgument: () => trailingFunctionArgument,
+  trailingOptionsArgument: () => trailingOptionsArgument
+});
+var init_utils = __esm({
+  "src/lib/utils/index.ts"() {
+    "use strict";
+    init_argument_filters();
+    init_exit_codes();
+    init_git_output_streams();
+    init_line_parser();
+    init_simple_git_options();
+    init_task_options();
+    init_task_parser();
+    init_util();
+  }
+});
+var check_is_repo_exports = {};
+__export3(check_is_repo_exports, {
+  CheckRepoActions: () => CheckRepoActions,
+  checkIsBareRepoTask: () => checkIsBareRepoTask,
+  checkIsRepoRootTask: () => checkIsRepoRootTask,
+  checkIsRepoTask: () => checkIsRepoTask
+});
+function checkIsRepoTask(action) {
+  switch (action) {
+    case "bare":
+      return checkIsBareRepoTask();
+    case "root":
+      return checkIsRepoRootTask();
+  }
+  const commands = ["rev-parse", "--is-inside-work-tree"];
+  return {
+    commands,
+    format: "utf-8",
+    onError,
+    parser
+  };
+}
+function checkIsRepoRootTask() {
+  const commands = ["rev-parse", "--git-dir"];
+  return {
+    commands,
+    format: "utf-8",
+    onError,
+    parser(path20) {
+      return /^\.(git)?$/.test(path20.trim());
+    }
+  };
+}
+function checkIsBareRepoTask() {
+  const commands = ["rev-parse", "--is-bare-repository"];
+  return {
+    commands,
+    format: "utf-8",
+    onError,
+    parser
+  };
+}
+function isNotRepoMessage(error63) {
+  return /(Not a git repository|Kein Git-Repository)/i.test(String(error63));
+}
+var CheckRepoActions;
+var onError;
+var parser;
+var init_check_is_repo = __esm({
+  "src/lib/tasks/check-is-repo.ts"() {
+    "use strict";
+    init_utils();
+    CheckRepoActions = /* @__PURE__ */ ((CheckRepoActions2) => {
+      CheckRepoActions2["BARE"] = "bare";
+      CheckRepoActions2["IN_TREE"] = "tree";
+      CheckRepoActions2["IS_REPO_ROOT"] = "root";
+      return CheckRepoActions2;
+    })(CheckRepoActions || {});
+    onError = ({ exitCode }, error63, done, fail) => {
+      if (exitCode === 128 && isNotRepoMessage(error63)) {
+        return done(Buffer.from("false"));
+      }
+      fail(error63);
+    };
+    parser = (text3) => {
+      return text3.trim() === "true";
+    };
+  }
+});
+function cleanSummaryParser(dryRun, text3) {
+  const summary2 = new CleanResponse(dryRun);
+  const regexp = dryRun ? dryRunRemovalRegexp : removalRegexp;
+  toLinesWithContent(text3).forEach((line) => {
+    const removed = line.replace(regexp, "");
+    summary2.paths.push(removed);
+    (isFolderRegexp.test(removed) ? summary2.folders : summary2.files).push(removed);
+  });
+  return summary2;
+}
+var CleanResponse;
+var removalRegexp;
+var dryRunRemovalRegexp;
+var isFolderRegexp;
+var init_CleanSummary = __esm({
+  "src/lib/responses/CleanSummary.ts"() {
+    "use strict";
+    init_utils();
+    CleanResponse = class {
+      constructor(dryRun) {
+        this.dryRun = dryRun;
+        this.paths = [];
+        this.files = [];
+        this.folders = [];
+      }
+    };
+    removalRegexp = /^[a-z]+\s*/i;
+    dryRunRemovalRegexp = /^[a-z]+\s+[a-z]+\s*/i;
+    isFolderRegexp = /\/$/;
+  }
+});
+var task_exports = {};
+__export3(task_exports, {
+  EMPTY_COMMANDS: () => EMPTY_COMMANDS,
+  adhocExecTask: () => adhocExecTask,
+  configurationErrorTask: () => configurationErrorTask,
+  isBufferTask: () => isBufferTask,
+  isEmptyTask: () => isEmptyTask,
+  straightThroughBufferTask: () => straightThroughBufferTask,
+  straightThroughStringTask: () => straightThroughStringTask
+});
+function adhocExecTask(parser4) {
+  return {
+    commands: EMPTY_COMMANDS,
+    format: "empty",
+    parser: parser4
+  };
+}
+function configurationErrorTask(error63) {
+  return {
+    commands: EMPTY_COMMANDS,
+    format: "empty",
+    parser() {
+      throw typeof error63 === "string" ? new TaskConfigurationError(error63) : error63;
+    }
+  };
+}
+function straightThroughStringTask(commands, trimmed2 = false) {
+  return {
+    commands,
+    format: "utf-8",
+    parser(text3) {
+      return trimmed2 ? String(text3).trim() : text3;
+    }
+  };
+}
+function straightThroughBufferTask(commands) {
+  return {
+    commands,
+    format: "buffer",
+    parser(buffer) {
+      return buffer;
+    }
+  };
+}
+function isBufferTask(task) {
+  return task.format === "buffer";
+}
+function isEmptyTask(task) {
+  return task.format === "empty" || !task.commands.length;
+}
+var EMPTY_COMMANDS;
+var init_task = __esm({
+  "src/lib/tasks/task.ts"() {
+    "use strict";
+    init_task_configuration_error();
+    EMPTY_COMMANDS = [];
+  }
+});
+var clean_exports = {};
+__export3(clean_exports, {
+  CONFIG_ERROR_INTERACTIVE_MODE: () => CONFIG_ERROR_INTERACTIVE_MODE,
+  CONFIG_ERROR_MODE_REQUIRED: () => CONFIG_ERROR_MODE_REQUIRED,
+  CONFIG_ERROR_UNKNOWN_OPTION: () => CONFIG_ERROR_UNKNOWN_OPTION,
+  CleanOptions: () => CleanOptions,
+  cleanTask: () => cleanTask,
+  cleanWithOptionsTask: () => cleanWithOptionsTask,
+  isCleanOptionsArray: () => isCleanOptionsArray
+});
+function cleanWithOptionsTask(mode2, customArgs) {
+  const { cleanMode, options, valid } = getCleanOptions(mode2);
+  if (!cleanMode) {
+    return configurationErrorTask(CONFIG_ERROR_MODE_REQUIRED);
+  }
+  if (!valid.options) {
+    return configurationErrorTask(CONFIG_ERROR_UNKNOWN_OPTION + JSON.stringify(mode2));
+  }
+  options.push(...customArgs);
+  if (options.some(isInteractiveMode)) {
+    return configurationErrorTask(CONFIG_ERROR_INTERACTIVE_MODE);
+  }
+  return cleanTask(cleanMode, options);
+}
+function cleanTask(mode2, customArgs) {
+  const commands = ["clean", `-${mode2}`, ...customArgs];
+  return {
+    commands,
+    format: "utf-8",
+    parser(text3) {
+      return cleanSummaryParser(mode2 === "n", text3);
+    }
+  };
+}
+function isCleanOptionsArray(input2) {
+  return Array.isArray(input2) && input2.every((test) => CleanOptionValues.has(test));
+}
+function getCleanOptions(input2) {
+  let cleanMode;
+  let options = [];
+  let valid = { cleanMode: false, options: true };
+  input2.replace(/[^a-z]i/g, "").split("").forEach((char) => {
+    if (isCleanMode(char)) {
+      cleanMode = char;
+      valid.cleanMode = true;
+    } else {
+      valid.options = valid.options && isKnownOption(options[options.length] = `-${char}`);
+    }
+  });
+  return {
+    cleanMode,
+    options,
+    valid
+  };
+}
+function isCleanMode(cleanMode) {
+  return cleanMode === "f" || cleanMode === "n";
+}
+function isKnownOption(option) {
+  return /^-[a-z]$/i.test(option) && CleanOptionValues.has(option.charAt(1));
+}
+function isInteractiveMode(option) {
+  if (/^-[^\-]/.test(option)) {
+    return option.indexOf("i") > 0;
+  }
+  return option === "--interactive";
+}
+var CONFIG_ERROR_INTERACTIVE_MODE;
+var CONFIG_ERROR_MODE_REQUIRED;
+var CONFIG_ERROR_UNKNOWN_OPTION;
+var CleanOptions;
+var CleanOptionValues;
+var init_clean = __esm({
+  "src/lib/tasks/clean.ts"() {
+    "use strict";
+    init_CleanSummary();
+    init_utils();
+    init_task();
+    CONFIG_ERROR_INTERACTIVE_MODE = "Git clean interactive mode is not supported";
+    CONFIG_ERROR_MODE_REQUIRED = 'Git clean mode parameter ("n" or "f") is required';
+    CONFIG_ERROR_UNKNOWN_OPTION = "Git clean unknown option found in: ";
+    CleanOptions = /* @__PURE__ */ ((CleanOptions2) => {
+      CleanOptions2["DRY_RUN"] = "n";
+      CleanOptions2["FORCE"] = "f";
+      CleanOptions2["IGNORED_INCLUDED"] = "x";
+      CleanOptions2["IGNORED_ONLY"] = "X";
+      CleanOptions2["EXCLUDING"] = "e";
+      CleanOptions2["QUIET"] = "q";
+      CleanOptions2["RECURSIVE"] = "d";
+      return CleanOptions2;
+    })(CleanOptions || {});
+    CleanOptionValues = /* @__PURE__ */ new Set([
+      "i",
+      ...asStringArray(Object.values(CleanOptions))
+    ]);
+  }
+});
+function configListParser(text3) {
+  const config2 = new ConfigList();
+  for (const item of configParser(text3)) {
+    config2.addValue(item.file, String(item.key), item.value);
+  }
+  return config2;
+}
+function configGetParser(text3, key) {
+  let value = null;
+  const values = [];
+  const scopes = /* @__PURE__ */ new Map();
+  for (const item of configParser(text3, key)) {
+    if (item.key !== key) {
+      continue;
+    }
+    values.push(value = item.value);
+    if (!scopes.has(item.file)) {
+      scopes.set(item.file, []);
+    }
+    scopes.get(item.file).push(value);
+  }
+  return {
+    key,
+    paths: Array.from(scopes.keys()),
+    scopes,
+    value,
+    values
+  };
+}
+function configFilePath(filePath) {
+  return filePath.replace(/^(file):/, "");
+}
+function* configParser(text3, requestedKey = null) {
+  const lines = text3.split("\0");
+  for (let i2 = 0, max = lines.length - 1; i2 < max; ) {
+    const file2 = configFilePath(lines[i2++]);
+    let value = lines[i2++];
+    let key = requestedKey;
+    if (value.includes("\n")) {
+      const line = splitOn(value, "\n");
+      key = line[0];
+      value = line[1];
+    }
+    yield { file: file2, key, value };
+  }
+}
+var ConfigList;
+var init_ConfigList = __esm({
+  "src/lib/responses/ConfigList.ts"() {
+    "use strict";
+    init_utils();
+    ConfigList = class {
+      constructor() {
+        this.files = [];
+        this.values = /* @__PURE__ */ Object.create(null);
+      }
+      get all() {
+        if (!this._all) {
+          this._all = this.files.reduce((all, file2) => {
+            return Object.assign(all, this.values[file2]);
+          }, {});
+        }
+        return this._all;
+      }
+      addFile(file2) {
+        if (!(file2 in this.values)) {
+          const latest = last(this.files);
+          this.values[file2] = latest ? Object.create(this.values[latest]) : {};
+          this.files.push(file2);
+        }
+        return this.values[file2];
+      }
+      addValue(file2, key, value) {
+        const values = this.addFile(file2);
+        if (!Object.hasOwn(values, key)) {
+          values[key] = value;
+        } else if (Array.isArray(values[key])) {
+          values[key].push(value);
+        } else {
+          values[key] = [values[key], value];
+        }
+        this._all = void 0;
+      }
+    };
+  }
+});
+function asConfigScope(scope, fallback) {
+  if (typeof scope === "string" && Object.hasOwn(GitConfigScope, scope)) {
+    return scope;
+  }
+  return fallback;
+}
+function addConfigTask(key, value, append2, scope) {
+  const commands = ["config", `--${scope}`];
+  if (append2) {
+    commands.push("--add");
+  }
+  commands.push(key, value);
+  return {
+    commands,
+    format: "utf-8",
+    parser(text3) {
+      return text3;
+    }
+  };
+}
+function getConfigTask(key, scope) {
+  const commands = ["config", "--null", "--show-origin", "--get-all", key];
+  if (scope) {
+    commands.splice(1, 0, `--${scope}`);
+  }
+  return {
+    commands,
+    format: "utf-8",
+    parser(text3) {
+      return configGetParser(text3, key);
+    }
+  };
+}
+function listConfigTask(scope) {
+  const commands = ["config", "--list", "--show-origin", "--null"];
+  if (scope) {
+    commands.push(`--${scope}`);
+  }
+  return {
+    commands,
+    format: "utf-8",
+    parser(text3) {
+      return configListParser(text3);
+    }
+  };
+}
+function config_default() {
+  return {
+    addConfig(key, value, ...rest) {
+      return this._runTask(
+        addConfigTask(
+          key,
+          value,
+          rest[0] === true,
+          asConfigScope(
+            rest[1],
+            "local"
+            /* local */
+          )
+        ),
+        trailingFunctionArgument(arguments)
+      );
+    },
+    getConfig(key, scope) {
+      return this._runTask(
+        getConfigTask(key, asConfigScope(scope, void 0)),
+        trailingFunctionArgument(arguments)
+      );
+    },
+    listConfig(...rest) {
+      return this._runTask(
+        listConfigTask(asConfigScope(rest[0], void 0)),
+        trailingFunctionArgument(arguments)
+      );
+    }
+  };
+}
+var GitConfigScope;
+var init_config = __esm({
+  "src/lib/tasks/config.ts"() {
+    "use strict";
+    init_ConfigList();
+    init_utils();
+    GitConfigScope = /* @__PURE__ */ ((GitConfigScope2) => {
+      GitConfigScope2["system"] = "system";
+      GitConfigScope2["global"] = "global";
+      GitConfigScope2["local"] = "local";
+      GitConfigScope2["worktree"] = "worktree";
+      return GitConfigScope2;
+    })(GitConfigScope || {});
+  }
+});
+function isDiffNameStatus(input2) {
+  return diffNameStatus.has(input2);
+}
+var DiffNameStatus;
+var diffNameStatus;
+var init_diff_name_status = __esm({
+  "src/lib/tasks/diff-name-status.ts"() {
+    "use strict";
+    DiffNameStatus = /* @__PURE__ */ ((DiffNameStatus2) => {
+      DiffNameStatus2["ADDED"] = "A";
+      DiffNameStatus2["COPIED"] = "C";
+      DiffNameStatus2["DELETED"] = "D";
+      DiffNameStatus2["MODIFIED"] = "M";
+      DiffNameStatus2["RENAMED"] = "R";
+      DiffNameStatus2["CHANGED"] = "T";
+      DiffNameStatus2["UNMERGED"] = "U";
+      DiffNameStatus2["UNKNOWN"] = "X";
+      DiffNameStatus2["BROKEN"] = "B";
+      return DiffNameStatus2;
+    })(DiffNameStatus || {});
+    diffNameStatus = new Set(Object.values(DiffNameStatus));
+  }
+});
+function grepQueryBuilder(...params) {
+  return new GrepQuery().param(...params);
+}
+function parseGrep(grep) {
+  const paths = /* @__PURE__ */ new Set();
+  const results = {};
+  forEachLineWithContent(grep, (input2) => {
+    const [path20, line, preview] = input2.split(NULL);
+    paths.add(path20);
+    (results[path20] = results[path20] || []).push({
+      line: asNumber(line),
+      path: path20,
+      preview
+    });
+  });
+  return {
+    paths,
+    results
+  };
+}
+function grep_default() {
+  return {
+    grep(searchTerm) {
+      const then = trailingFunctionArgument(arguments);
+      const options = getTrailingOptions(arguments);
+      for (const option of disallowedOptions) {
+        if (options.includes(option)) {
+          return this._runTask(
+            configurationErrorTask(`git.grep: use of "${option}" is not supported.`),
+            then
+          );
+        }
+      }
+      if (typeof searchTerm === "string") {
+        searchTerm = grepQueryBuilder().param(searchTerm);
+      }
+      const commands = ["grep", "--null", "-n", "--full-name", ...options, ...searchTerm];
+      return this._runTask(
+        {
+          commands,
+          format: "utf-8",
+          parser(stdOut) {
+            return parseGrep(stdOut);
+          }
+        },
+        then
+      );
+    }
+  };
+}
+var disallowedOptions;
+var Query;
+var _a25;
+var GrepQuery;
+var init_grep = __esm({
+  "src/lib/tasks/grep.ts"() {
+    "use strict";
+    init_utils();
+    init_task();
+    disallowedOptions = ["-h"];
+    Query = Symbol("grepQuery");
+    GrepQuery = class {
+      constructor() {
+        this[_a25] = [];
+      }
+      *[(_a25 = Query, Symbol.iterator)]() {
+        for (const query of this[Query]) {
+          yield query;
+        }
+      }
+      and(...and) {
+        and.length && this[Query].push("--and", "(", ...prefixedArray(and, "-e"), ")");
+        return this;
+      }
+      param(...param) {
+        this[Query].push(...prefixedArray(param, "-e"));
+        return this;
+      }
+    };
+  }
+});
+var reset_exports = {};
+__export3(reset_exports, {
+  ResetMode: () => ResetMode,
+  getResetMode: () => getResetMode,
+  resetTask: () => resetTask
+});
+function resetTask(mode2, customArgs) {
+  const commands = ["reset"];
+  if (isValidResetMode(mode2)) {
+    commands.push(`--${mode2}`);
+  }
+  commands.push(...customArgs);
+  return straightThroughStringTask(commands);
+}
+function getResetMode(mode2) {
+  if (isValidResetMode(mode2)) {
+    return mode2;
+  }
+  switch (typeof mode2) {
+    case "string":
+    case "undefined":
+      return "soft";
+  }
+  return;
+}
+function isValidResetMode(mode2) {
+  return typeof mode2 === "string" && validResetModes.includes(mode2);
+}
+var ResetMode;
+var validResetModes;
+var init_reset = __esm({
+  "src/lib/tasks/reset.ts"() {
+    "use strict";
+    init_utils();
+    init_task();
+    ResetMode = /* @__PURE__ */ ((ResetMode2) => {
+      ResetMode2["MIXED"] = "mixed";
+      ResetMode2["SOFT"] = "soft";
+      ResetMode2["HARD"] = "hard";
+      ResetMode2["MERGE"] = "merge";
+      ResetMode2["KEEP"] = "keep";
+      return ResetMode2;
+    })(ResetMode || {});
+    validResetModes = asStringArray(Object.values(ResetMode));
+  }
+});
+function createLog() {
+  return (0, import_debug.default)("simple-git");
+}
+function prefixedLogger(to, prefix, forward) {
+  if (!prefix || !String(prefix).replace(/\s*/, "")) {
+    return !forward ? to : (message, ...args) => {
+      to(message, ...args);
+      forward(message, ...args);
+    };
+  }
+  return (message, ...args) => {
+    to(`%s ${message}`, prefix, ...args);
+    if (forward) {
+      forward(message, ...args);
+    }
+  };
+}
+function childLoggerName(name24, childDebugger, { namespace: parentNamespace }) {
+  if (typeof name24 === "string") {
+    return name24;
+  }
+  const childNamespace = childDebugger && childDebugger.namespace || "";
+  if (childNamespace.startsWith(parentNamespace)) {
+    return childNamespace.substr(parentNamespace.length + 1);
+  }
+  return childNamespace || parentNamespace;
+}
+function createLogger2(label, verbose, initialStep, infoDebugger = createLog()) {
+  const labelPrefix = label && `[${label}]` || "";
+  const spawned = [];
+  const debugDebugger = typeof verbose === "string" ? infoDebugger.extend(verbose) : verbose;
+  const key = childLoggerName(filterType(verbose, filterString), debugDebugger, infoDebugger);
+  return step(initialStep);
+  function sibling(name24, initial) {
+    return append(
+      spawned,
+      createLogger2(label, key.replace(/^[^:]+/, name24), initial, infoDebugger)
+    );
+  }
+  function step(phase) {
+    const stepPrefix = phase && `[${phase}]` || "";
+    const debug22 = debugDebugger && prefixedLogger(debugDebugger, stepPrefix) || NOOP;
+    const info2 = prefixedLogger(infoDebugger, `${labelPrefix} ${stepPrefix}`, debug22);
+    return Object.assign(debugDebugger ? debug22 : info2, {
+      label,
+      sibling,
+      info: info2,
+      step
+    });
+  }
+}
+var init_git_logger = __esm({
+  "src/lib/git-logger.ts"() {
+    "use strict";
+    init_utils();
+    import_debug.default.formatters.L = (value) => String(filterHasLength(value) ? value.length : "-");
+    import_debug.default.formatters.B = (value) => {
+      if (Buffer.isBuffer(value)) {
+        return value.toString("utf8");
+      }
+      return objectToString(value);
+    };
+  }
+});
+var TasksPendingQueue;
+var init_tasks_pending_queue = __esm({
+  "src/lib/runners/tasks-pending-queue.ts"() {
+    "use strict";
+    init_git_error();
+    init_git_logger();
+    TasksPendingQueue = class _TasksPendingQueue {
+      constructor(logLabel = "GitExecutor") {
+        this.logLabel = logLabel;
+        this._queue = /* @__PURE__ */ new Map();
+      }
+      withProgress(task) {
+        return this._queue.get(task);
+      }
+      createProgress(task) {
+        const name24 = _TasksPendingQueue.getName(task.commands[0]);
+        const logger = createLogger2(this.logLabel, name24);
+        return {
+          task,
+          logger,
+          name: name24
+        };
+      }
+      push(task) {
+        const progress = this.createProgress(task);
+        progress.logger("Adding task to the queue, commands = %o", task.commands);
+        this._queue.set(task, progress);
+        return progress;
+      }
+      fatal(err) {
+        for (const [task, { logger }] of Array.from(this._queue.entries())) {
+          if (task === err.task) {
+            logger.info(`Failed %o`, err);
+            logger(
+              `Fatal exception, any as-yet un-started tasks run through this executor will not be attempted`
+            );
+          } else {
+            logger.info(
+              `A fatal exception occurred in a previous task, the queue has been purged: %o`,
+              err.message
+            );
+          }
+          this.complete(task);
+        }
+        if (this._queue.size !== 0) {
+          throw new Error(`Queue size should be zero after fatal: ${this._queue.size}`);
+        }
+      }
+      complete(task) {
+        const progress = this.withProgress(task);
+        if (progress) {
+          this._queue.delete(task);
+        }
+      }
+      attempt(task) {
+        const progress = this.withProgress(task);
+        if (!progress) {
+          throw new GitError(void 0, "TasksPendingQueue: attempt called for an unknown task");
+        }
+        progress.logger("Starting task");
+        return progress;
+      }
+      static getName(name24 = "empty") {
+        return `task:${name24}:${++_TasksPendingQueue.counter}`;
+      }
+      static {
+        this.counter = 0;
+      }
+    };
+  }
+});
+function pluginContext(task, commands) {
+  return {
+    method: first(task.commands) || "",
+    commands
+  };
+}
+function onErrorReceived(target, logger) {
+  return (err) => {
+    logger(`[ERROR] child process exception %o`, err);
+    target.push(Buffer.from(String(err.stack), "ascii"));
+  };
+}
+function onDataReceived(target, name24, logger, output2) {
+  return (buffer) => {
+    logger(`%s received %L bytes`, name24, buffer);
+    output2(`%B`, buffer);
+    target.push(buffer);
+  };
+}
+var GitExecutorChain;
+var init_git_executor_chain = __esm({
+  "src/lib/runners/git-executor-chain.ts"() {
+    "use strict";
+    init_git_error();
+    init_task();
+    init_utils();
+    init_tasks_pending_queue();
+    GitExecutorChain = class {
+      constructor(_executor, _scheduler, _plugins) {
+        this._executor = _executor;
+        this._scheduler = _scheduler;
+        this._plugins = _plugins;
+        this._chain = Promise.resolve();
+        this._queue = new TasksPendingQueue();
+      }
+      get cwd() {
+        return this._cwd || this._executor.cwd;
+      }
+      set cwd(cwd) {
+        this._cwd = cwd;
+      }
+      get env() {
+        return this._executor.env;
+      }
+      get outputHandler() {
+        return this._executor.outputHandler;
+      }
+      chain() {
+        return this;
+      }
+      push(task) {
+        this._queue.push(task);
+        return this._chain = this._chain.then(() => this.attemptTask(task));
+      }
+      async attemptTask(task) {
+        const onScheduleComplete = await this._scheduler.next();
+        const onQueueComplete = () => this._queue.complete(task);
+        try {
+          const { logger } = this._queue.attempt(task);
+          return await (isEmptyTask(task) ? this.attemptEmptyTask(task, logger) : this.attemptRemoteTask(task, logger));
+        } catch (e) {
+          throw this.onFatalException(task, e);
+        } finally {
+          onQueueComplete();
+          onScheduleComplete();
+        }
+      }
+      onFatalException(task, e) {
+        const gitError = e instanceof GitError ? Object.assign(e, { task }) : new GitError(task, e && String(e));
+        this._chain = Promise.resolve();
+        this._queue.fatal(gitError);
+        return gitError;
+      }
+      async attemptRemoteTask(task, logger) {
+        const binary = this._plugins.exec("spawn.binary", "", pluginContext(task, task.commands));
+        const args = this._plugins.exec("spawn.args", [...task.commands], {
+          ...pluginContext(task, task.commands),
+          env: { ...this.env }
+        });
+        const raw = await this.gitResponse(
+          task,
+          binary,
+          args,
+          this.outputHandler,
+          logger.step("SPAWN")
+        );
+        const outputStreams = await this.handleTaskData(task, args, raw, logger.step("HANDLE"));
+        logger(`passing response to task's parser as a %s`, task.format);
+        if (isBufferTask(task)) {
+          return callTaskParser(task.parser, outputStreams);
+        }
+        return callTaskParser(task.parser, outputStreams.asStrings());
+      }
+      async attemptEmptyTask(task, logger) {
+        logger(`empty task bypassing child process to call to task's parser`);
+        return task.parser(this);
+      }
+      handleTaskData(task, args, result, logger) {
+        const { exitCode, rejection, stdOut, stdErr } = result;
+        return new Promise((done, fail) => {
+          logger(`Preparing to handle process response exitCode=%d stdOut=`, exitCode);
+          const { error: error63 } = this._plugins.exec(
+            "task.error",
+            { error: rejection },
+            {
+              ...pluginContext(task, args),
+              ...result
+            }
+          );
+          if (error63 && task.onError) {
+            logger.info(`exitCode=%s handling with custom error handler`);
+            return task.onError(
+              result,
+              error63,
+              (newStdOut) => {
+                logger.info(`custom error handler treated as success`);
+                logger(`custom error returned a %s`, objectToString(newStdOut));
+                done(
+                  new GitOutputStreams(
+                    Array.isArray(newStdOut) ? Buffer.concat(newStdOut) : newStdOut,
+                    Buffer.concat(stdErr)
+                  )
+                );
+              },
+              fail
+            );
+          }
+          if (error63) {
+            logger.info(
+              `handling as error: exitCode=%s stdErr=%s rejection=%o`,
+              exitCode,
+              stdErr.length,
+              rejection
+            );
+            return fail(error63);
+          }
+          logger.info(`retrieving task output complete`);
+          done(new GitOutputStreams(Buffer.concat(stdOut), Buffer.concat(stdErr)));
+        });
+      }
+      async gitResponse(task, command, args, outputHandler, logger) {
+        const outputLogger = logger.sibling("output");
+        const spawnOptions = this._plugins.exec(
+          "spawn.options",
+          {
+            cwd: this.cwd,
+            env: this.env,
+            windowsHide: true
+          },
+          pluginContext(task, task.commands)
+        );
+        return new Promise((done) => {
+          const stdOut = [];
+          const stdErr = [];
+          logger.info(`%s %o`, command, args);
+          logger("%O", spawnOptions);
+          let rejection = this._beforeSpawn(task, args);
+          if (rejection) {
+            return done({
+              stdOut,
+              stdErr,
+              exitCode: 9901,
+              rejection
+            });
+          }
+          this._plugins.exec("spawn.before", void 0, {
+            ...pluginContext(task, args),
+            kill(reason) {
+              rejection = reason || rejection;
+            }
+          });
+          const spawned = spawn(command, args, spawnOptions);
+          spawned.stdout.on(
+            "data",
+            onDataReceived(stdOut, "stdOut", logger, outputLogger.step("stdOut"))
+          );
+          spawned.stderr.on(
+            "data",
+            onDataReceived(stdErr, "stdErr", logger, outputLogger.step("stdErr"))
+          );
+          spawned.on("error", onErrorReceived(stdErr, logger));
+          if (outputHandler) {
+            logger(`Passing child process stdOut/stdErr to custom outputHandler`);
+            outputHandler(command, spawned.stdout, spawned.stderr, [...args]);
+          }
+          this._plugins.exec("spawn.after", void 0, {
+            ...pluginContext(task, args),
+            spawned,
+            close(exitCode, reason) {
+              done({
+                stdOut,
+                stdErr,
+                exitCode,
+                rejection: rejection || reason
+              });
+            },
+            kill(reason) {
+              if (spawned.killed) {
+                return;
+              }
+              rejection = reason;
+              spawned.kill("SIGINT");
+            }
+          });
+        });
+      }
+      _beforeSpawn(task, args) {
+        let rejection;
+        this._plugins.exec("spawn.before", void 0, {
+          ...pluginContext(task, args),
+          kill(reason) {
+            rejection = reason || rejection;
+          }
+        });
+        return rejection;
+      }
+    };
+  }
+});
+var git_executor_exports = {};
+__export3(git_executor_exports, {
+  GitExecutor: () => GitExecutor
+});
+var GitExecutor;
+var init_git_executor = __esm({
+  "src/lib/runners/git-executor.ts"() {
+    "use strict";
+    init_git_executor_chain();
+    GitExecutor = class {
+      constructor(cwd, _scheduler, _plugins) {
+        this.cwd = cwd;
+        this._scheduler = _scheduler;
+        this._plugins = _plugins;
+        this._chain = new GitExecutorChain(this, this._scheduler, this._plugins);
+      }
+      chain() {
+        return new GitExecutorChain(this, this._scheduler, this._plugins);
+      }
+      push(task) {
+        return this._chain.push(task);
+      }
+    };
+  }
+});
+function taskCallback(task, response, callback = NOOP) {
+  const onSuccess = (data) => {
+    callback(null, data);
+  };
+  const onError2 = (err) => {
+    if (err?.task === task) {
+      callback(
+        err instanceof GitResponseError ? addDeprecationNoticeToError(err) : err,
+        void 0
+      );
+    }
+  };
+  response.then(onSuccess, onError2);
+}
+function addDeprecationNoticeToError(err) {
+  let log = (name24) => {
+    console.warn(
+      `simple-git deprecation notice: accessing GitResponseError.${name24} should be GitResponseError.git.${name24}, this will no longer be available in version 3`
+    );
+    log = NOOP;
+  };
+  return Object.create(err, Object.getOwnPropertyNames(err.git).reduce(descriptorReducer, {}));
+  function descriptorReducer(all, name24) {
+    if (name24 in err) {
+      return all;
+    }
+    all[name24] = {
+      enumerable: false,
+      configurable: false,
+      get() {
+        log(name24);
+        return err.git[name24];
+      }
+    };
+    return all;
+  }
+}
+var init_task_callback = __esm({
+  "src/lib/task-callback.ts"() {
+    "use strict";
+    init_git_response_error();
+    init_utils();
+  }
+});
+function changeWorkingDirectoryTask(directory, root) {
+  return adhocExecTask((instance) => {
+    if (!folderExists(directory)) {
+      throw new Error(`Git.cwd: cannot change to non-directory "${directory}"`);
+    }
+    return (root || instance).cwd = directory;
+  });
+}
+var init_change_working_directory = __esm({
+  "src/lib/tasks/change-working-directory.ts"() {
+    "use strict";
+    init_utils();
+    init_task();
+  }
+});
+function checkoutTask(args) {
+  const commands = ["checkout", ...args];
+  if (commands[1] === "-b" && commands.includes("-B")) {
+    commands[1] = remove(commands, "-B");
+  }
+  return straightThroughStringTask(commands);
+}
+function checkout_default() {
+  return {
+    checkout() {
+      return this._runTask(
+        checkoutTask(getTrailingOptions(arguments, 1)),
+        trailingFunctionArgument(arguments)
+      );
+    },
+    checkoutBranch(branchName2, startPoint) {
+      return this._runTask(
+        checkoutTask(["-b", branchName2, startPoint, ...getTrailingOptions(arguments)]),
+        trailingFunctionArgument(arguments)
+      );
+    },
+    checkoutLocalBranch(branchName2) {
+      return this._runTask(
+        checkoutTask(["-b", branchName2, ...getTrailingOptions(arguments)]),
+        trailingFunctionArgument(arguments)
+      );
+    }
+  };
+}
+var init_checkout = __esm({
+  "src/lib/tasks/checkout.ts"() {
+    "use strict";
+    init_utils();
+    init_task();
+  }
+});
+function countObjectsResponse() {
+  return {
+    count: 0,
+    garbage: 0,
+    inPack: 0,
+    packs: 0,
+    prunePackable: 0,
+    size: 0,
+    sizeGarbage: 0,
+    sizePack: 0
+  };
+}
+function count_objects_default() {
+  return {
+    countObjects() {
+      return this._runTask({
+        commands: ["count-objects", "--verbose"],
+        format: "utf-8",
+        parser(stdOut) {
+          return parseStringResponse(countObjectsResponse(), [parser2], stdOut);
+        }
+      });
+    }
+  };
+}
+var parser2;
+var init_count_objects = __esm({
+  "src/lib/tasks/count-objects.ts"() {
+    "use strict";
+    init_utils();
+    parser2 = new LineParser(
+      /([a-z-]+): (\d+)$/,
+      (result, [key, value]) => {
+        const property = asCamelCase(key);
+        if (Object.hasOwn(result, property)) {
+          result[property] = asNumber(value);
+        }
+      }
+    );
+  }
+});
+function parseCommitResult(stdOut) {
+  const result = {
+    author: null,
+    branch: "",
+    commit: "",
+    root: false,
+    summary: {
+      changes: 0,
+      insertions: 0,
+      deletions: 0
+    }
+  };
+  return parseStringResponse(result, parsers, stdOut);
+}
+var parsers;
+var init_parse_commit = __esm({
+  "src/lib/parsers/parse-commit.ts"() {
+    "use strict";
+    init_utils();
+    parsers = [
+      new LineParser(/^\[([^\s]+)( \([^)]+\))? ([^\]]+)/, (result, [branch, root, commit]) => {
+        result.branch = branch;
+        result.commit = commit;
+        result.root = !!root;
+      }),
+      new LineParser(/\s*Author:\s(.+)/i, (result, [author]) => {
+        const parts = author.split("<");
+        const email3 = parts.pop();
+        if (!email3 || !email3.includes("@")) {
+          return;
+        }
+        result.author = {
+          email: email3.substr(0, email3.length - 1),
+          name: parts.join("<").trim()
+        };
+      }),
+      new LineParser(
+        /(\d+)[^,]*(?:,\s*(\d+)[^,]*)(?:,\s*(\d+))/g,
+        (result, [changes, insertions, deletions]) => {
+          result.summary.changes = parseInt(changes, 10) || 0;
+          result.summary.insertions = parseInt(insertions, 10) || 0;
+          result.summary.deletions = parseInt(deletions, 10) || 0;
+        }
+      ),
+      new LineParser(
+        /^(\d+)[^,]*(?:,\s*(\d+)[^(]+\(([+-]))?/,
+        (result, [changes, lines, direction]) => {
+          result.summary.changes = parseInt(changes, 10) || 0;
+          const count2 = parseInt(lines, 10) || 0;
+          if (direction === "-") {
+            result.summary.deletions = count2;
+          } else if (direction === "+") {
+            result.summary.insertions = count2;
+          }
+        }
+      )
+    ];
+  }
+});
+function commitTask(message, files, customArgs) {
+  const commands = [
+    "-c",
+    "core.abbrev=40",
+    "commit",
+    ...prefixedArray(message, "-m"),
+    ...files,
+    ...customArgs
+  ];
+  return {
+    commands,
+    format: "utf-8",
+    parser: parseCommitResult
+  };
+}
+function commit_default() {
+  return {
+    commit(message, ...rest) {
+      const next = trailingFunctionArgument(arguments);
+      const task = rejectDeprecatedSignatures(message) || commitTask(
+        asArray2(message),
+        asArray2(filterType(rest[0], filterStringOrStringArray, [])),
+        [
+          ...asStringArray(filterType(rest[1], filterArray, [])),
+          ...getTrailingOptions(arguments, 0, true)
+        ]
+      );
+      return this._runTask(task, next);
+    }
+  };
+  function rejectDeprecatedSignatures(message) {
+    return !filterStringOrStringArray(message) && configurationErrorTask(
+      `git.commit: requires the commit message to be supplied as a string/string[]`
+    );
+  }
+}
+var init_commit = __esm({
+  "src/lib/tasks/commit.ts"() {
+    "use strict";
+    init_parse_commit();
+    init_utils();
+    init_task();
+  }
+});
+function first_commit_default() {
+  return {
+    firstCommit() {
+      return this._runTask(
+        straightThroughStringTask(["rev-list", "--max-parents=0", "HEAD"], true),
+        trailingFunctionArgument(arguments)
+      );
+    }
+  };
+}
+var init_first_commit = __esm({
+  "src/lib/tasks/first-commit.ts"() {
+    "use strict";
+    init_utils();
+    init_task();
+  }
+});
+function hashObjectTask(filePath, write) {
+  const commands = ["hash-object", filePath];
+  if (write) {
+    commands.push("-w");
+  }
+  return straightThroughStringTask(commands, true);
+}
+var init_hash_object = __esm({
+  "src/lib/tasks/hash-object.ts"() {
+    "use strict";
+    init_task();
+  }
+});
+function parseInit(bare, path20, text3) {
+  const response = String(text3).trim();
+  let result;
+  if (result = initResponseRegex.exec(response)) {
+    return new InitSummary(bare, path20, false, result[1]);
+  }
+  if (result = reInitResponseRegex.exec(response)) {
+    return new InitSummary(bare, path20, true, result[1]);
+  }
+  let gitDir = "";
+  const tokens = response.split(" ");
+  while (tokens.length) {
+    const token = tokens.shift();
+    if (token === "in") {
+      gitDir = tokens.join(" ");
+      break;
+    }
+  }
+  return new InitSummary(bare, path20, /^re/i.test(response), gitDir);
+}
+var InitSummary;
+var initResponseRegex;
+var reInitResponseRegex;
+var init_InitSummary = __esm({
+  "src/lib/responses/InitSummary.ts"() {
+    "use strict";
+    InitSummary = class {
+      constructor(bare, path20, existing, gitDir) {
+        this.bare = bare;
+        this.path = path20;
+        this.existing = existing;
+        this.gitDir = gitDir;
+      }
+    };
+    initResponseRegex = /^Init.+ repository in (.+)$/;
+    reInitResponseRegex = /^Rein.+ in (.+)$/;
+  }
+});
+function hasBareCommand(command) {
+  return command.includes(bareCommand);
+}
+function initTask(bare = false, path20, customArgs) {
+  const commands = ["init", ...customArgs];
+  if (bare && !hasBareCommand(commands)) {
+    commands.splice(1, 0, bareCommand);
+  }
+  return {
+    commands,
+    format: "utf-8",
+    parser(text3) {
+      return parseInit(commands.includes("--bare"), path20, text3);
+    }
+  };
+}
+var bareCommand;
+var init_init = __esm({
+  "src/lib/tasks/init.ts"() {
+    "use strict";
+    init_InitSummary();
+    bareCommand = "--bare";
+  }
+});
+function logFormatFromCommand(customArgs) {
+  for (let i2 = 0; i2 < customArgs.length; i2++) {
+    const format = logFormatRegex.exec(customArgs[i2]);
+    if (format) {
+      return `--${format[1]}`;
+    }
+  }
+  return "";
+}
+function isLogFormat(customArg) {
+  return logFormatRegex.test(customArg);
+}
+var logFormatRegex;
+var init_log_format = __esm({
+  "src/lib/args/log-format.ts"() {
+    "use strict";
+    logFormatRegex = /^--(stat|numstat|name-only|name-status)(=|$)/;
+  }
+});
+var DiffSummary;
+var init_DiffSummary = __esm({
+  "src/lib/responses/DiffSummary.ts"() {
+    "use strict";
+    DiffSummary = class {
+      constructor() {
+        this.changed = 0;
+        this.deletions = 0;
+        this.insertions = 0;
+        this.files = [];
+      }
+    };
+  }
+});
+function getDiffParser(format = "") {
+  const parser4 = diffSummaryParsers[format];
+  return (stdOut) => parseStringResponse(new DiffSummary(), parser4, stdOut, false);
+}
+var statParser;
+var numStatParser;
+var nameOnlyParser;
+var nameStatusParser;
+var diffSummaryParsers;
+var init_parse_diff_summary = __esm({
+  "src/lib/parsers/parse-diff-summary.ts"() {
+    "use strict";
+    init_log_format();
+    init_DiffSummary();
+    init_diff_name_status();
+    init_utils();
+    statParser = [
+      new LineParser(
+        /^(.+)\s+\|\s+(\d+)(\s+[+\-]+)?$/,
+        (result, [file2, changes, alterations = ""]) => {
+          result.files.push({
+            file: file2.trim(),
+            changes: asNumber(changes),
+            insertions: alterations.replace(/[^+]/g, "").length,
+            deletions: alterations.replace(/[^-]/g, "").length,
+            binary: false
+          });
+        }
+      ),
+      new LineParser(
+        /^(.+) \|\s+Bin ([0-9.]+) -> ([0-9.]+) ([a-z]+)/,
+        (result, [file2, before, after]) => {
+          result.files.push({
+            file: file2.trim(),
+            before: asNumber(before),
+            after: asNumber(after),
+            binary: true
+          });
+        }
+      ),
+      new LineParser(
+        /(\d+) files? changed\s*((?:, \d+ [^,]+){0,2})/,
+        (result, [changed, summary2]) => {
+          const inserted = /(\d+) i/.exec(summary2);
+          const deleted = /(\d+) d/.exec(summary2);
+          result.changed = asNumber(changed);
+          result.insertions = asNumber(inserted?.[1]);
+          result.deletions = asNumber(deleted?.[1]);
+        }
+      )
+    ];
+    numStatParser = [
+      new LineParser(
+        /(\d+)\t(\d+)\t(.+)$/,
+        (result, [changesInsert, changesDelete, file2]) => {
+          const insertions = asNumber(changesInsert);
+          const deletions = asNumber(changesDelete);
+          result.changed++;
+          result.insertions += insertions;
+          result.deletions += deletions;
+          result.files.push({
+            file: file2,
+            changes: insertions + deletions,
+            insertions,
+            deletions,
+            binary: false
+          });
+        }
+      ),
+      new LineParser(/-\t-\t(.+)$/, (result, [file2]) => {
+        result.changed++;
+        result.files.push({
+          file: file2,
+          after: 0,
+          before: 0,
+          binary: true
+        });
+      })
+    ];
+    nameOnlyParser = [
+      new LineParser(/(.+)$/, (result, [file2]) => {
+        result.changed++;
+        result.files.push({
+          file: file2,
+          changes: 0,
+          insertions: 0,
+          deletions: 0,
+          binary: false
+        });
+      })
+    ];
+    nameStatusParser = [
+      new LineParser(
+        /([ACDMRTUXB])([0-9]{0,3})\t(.[^\t]*)(\t(.[^\t]*))?$/,
+        (result, [status, similarity, from, _to, to]) => {
+          result.changed++;
+          result.files.push({
+            file: to ?? from,
+            changes: 0,
+            insertions: 0,
+            deletions: 0,
+            binary: false,
+            status: orVoid(isDiffNameStatus(status) && status),
+            from: orVoid(!!to && from !== to && from),
+            similarity: asNumber(similarity)
+          });
+        }
+      )
+    ];
+    diffSummaryParsers = {
+      [
+        ""
+        /* NONE */
+      ]: statParser,
+      [
+        "--stat"
+        /* STAT */
+      ]: statParser,
+      [
+        "--numstat"
+        /* NUM_STAT */
+      ]: numStatParser,
+      [
+        "--name-status"
+        /* NAME_STATUS */
+      ]: nameStatusParser,
+      [
+        "--name-only"
+        /* NAME_ONLY */
+      ]: nameOnlyParser
+    };
+  }
+});
+function lineBuilder(tokens, fields) {
+  return fields.reduce(
+    (line, field, index) => {
+      line[field] = tokens[index] || "";
+      return line;
+    },
+    /* @__PURE__ */ Object.create({ diff: null })
+  );
+}
+function createListLogSummaryParser(splitter = SPLITTER, fields = defaultFieldNames, logFormat = "") {
+  const parseDiffResult = getDiffParser(logFormat);
+  return function(stdOut) {
+    const all = toLinesWithContent(
+      stdOut.trim(),
+      false,
+      START_BOUNDARY
+    ).map(function(item) {
+      const lineDetail = item.split(COMMIT_BOUNDARY);
+      const listLogLine = lineBuilder(lineDetail[0].split(splitter), fields);
+      if (lineDetail.length > 1 && !!lineDetail[1].trim()) {
+        listLogLine.diff = parseDiffResult(lineDetail[1]);
+      }
+      return listLogLine;
+    });
+    return {
+      all,
+      latest: all.length && all[0] || null,
+      total: all.length
+    };
+  };
+}
+var START_BOUNDARY;
+var COMMIT_BOUNDARY;
+var SPLITTER;
+var defaultFieldNames;
+var init_parse_list_log_summary = __esm({
+  "src/lib/parsers/parse-list-log-summary.ts"() {
+    "use strict";
+    init_utils();
+    init_parse_diff_summary();
+    init_log_format();
+    START_BOUNDARY = "òòòòòò ";
+    COMMIT_BOUNDARY = " òò";
+    SPLITTER = " ò ";
+    defaultFieldNames = ["hash", "date", "message", "refs", "author_name", "author_email"];
+  }
+});
+var diff_exports = {};
+__export3(diff_exports, {
+  diffSummaryTask: () => diffSummaryTask,
+  validateLogFormatConfig: () => validateLogFormatConfig
+});
+function diffSummaryTask(customArgs) {
+  let logFormat = logFormatFromCommand(customArgs);
+  const commands = ["diff"];
+  if (logFormat === "") {
+    logFormat = "--stat";
+    commands.push("--stat=4096");
+  }
+  commands.push(...customArgs);
+  return validateLogFormatConfig(commands) || {
+    commands,
+    format: "utf-8",
+    parser: getDiffParser(logFormat)
+  };
+}
+function validateLogFormatConfig(customArgs) {
+  const flags = customArgs.filter(isLogFormat);
+  if (flags.length > 1) {
+    return configurationErrorTask(
+      `Summary flags are mutually exclusive - pick one of ${flags.join(",")}`
+    );
+  }
+  if (flags.length && customArgs.includes("-z")) {
+    return configurationErrorTask(
+      `Summary flag ${flags} parsing is not compatible with null termination option '-z'`
+    );
+  }
+}
+var init_diff = __esm({
+  "src/lib/tasks/diff.ts"() {
+    "use strict";
+    init_log_format();
+    init_parse_diff_summary();
+    init_task();
+  }
+});
+function prettyFormat(format, splitter) {
+  const fields = [];
+  const formatStr = [];
+  Object.keys(format).forEach((field) => {
+    fields.push(field);
+    formatStr.push(String(format[field]));
+  });
+  return [fields, formatStr.join(splitter)];
+}
+function userOptions(input2) {
+  return Object.keys(input2).reduce((out, key) => {
+    if (!(key in excludeOptions)) {
+      out[key] = input2[key];
+    }
+    return out;
+  }, {});
+}
+function parseLogOptions(opt = {}, customArgs = []) {
+  const splitter = filterType(opt.splitter, filterString, SPLITTER);
+  const format = filterPlainObject(opt.format) ? opt.format : {
+    hash: "%H",
+    date: opt.strictDate === false ? "%ai" : "%aI",
+    message: "%s",
+    refs: "%D",
+    body: opt.multiLine ? "%B" : "%b",
+    author_name: opt.mailMap !== false ? "%aN" : "%an",
+    author_email: opt.mailMap !== false ? "%aE" : "%ae"
+  };
+  const [fields, formatStr] = prettyFormat(format, splitter);
+  const suffix = [];
+  const command = [
+    `--pretty=format:${START_BOUNDARY}${formatStr}${COMMIT_BOUNDARY}`,
+    ...customArgs
+  ];
+  const maxCount = opt.n || opt["max-count"] || opt.maxCount;
+  if (maxCount) {
+    command.push(`--max-count=${maxCount}`);
+  }
+  if (opt.from || opt.to) {
+    const rangeOperator = opt.symmetric !== false ? "..." : "..";
+    suffix.push(`${opt.from || ""}${rangeOperator}${opt.to || ""}`);
+  }
+  if (filterString(opt.file)) {
+    command.push("--follow", c(opt.file));
+  }
+  appendTaskOptions(userOptions(opt), command);
+  return {
+    fields,
+    splitter,
+    commands: [...command, ...suffix]
+  };
+}
+function logTask(splitter, fields, customArgs) {
+  const parser4 = createListLogSummaryParser(splitter, fields, logFormatFromCommand(customArgs));
+  return {
+    commands: ["log", ...customArgs],
+    format: "utf-8",
+    parser: parser4
+  };
+}
+function log_default() {
+  return {
+    log(...rest) {
+      const next = trailingFunctionArgument(arguments);
+      const options = parseLogOptions(
+        trailingOptionsArgument(arguments),
+        asStringArray(filterType(arguments[0], filterArray, []))
+      );
+      const task = rejectDeprecatedSignatures(...rest) || validateLogFormatConfig(options.commands) || createLogTask(options);
+      return this._runTask(task, next);
+    }
+  };
+  function createLogTask(options) {
+    return logTask(options.splitter, options.fields, options.commands);
+  }
+  function rejectDeprecatedSignatures(from, to) {
+    return filterString(from) && filterString(to) && configurationErrorTask(
+      `git.log(string, string) should be replaced with git.log({ from: string, to: string })`
+    );
+  }
+}
+var excludeOptions;
+var init_log = __esm({
+  "src/lib/tasks/log.ts"() {
+    "use strict";
+    init_log_format();
+    init_parse_list_log_summary();
+    init_utils();
+    init_task();
+    init_diff();
+    excludeOptions = /* @__PURE__ */ ((excludeOptions2) => {
+      excludeOptions2[excludeOptions2["--pretty"] = 0] = "--pretty";
+      excludeOptions2[excludeOptions2["max-count"] = 1] = "max-count";
+      excludeOptions2[excludeOptions2["maxCount"] = 2] = "maxCount";
+      excludeOptions2[excludeOptions2["n"] = 3] = "n";
+      excludeOptions2[excludeOptions2["file"] = 4] = "file";
+      excludeOptions2[excludeOptions2["format"] = 5] = "format";
+      excludeOptions2[excludeOptions2["from"] = 6] = "from";
+      excludeOptions2[excludeOptions2["to"] = 7] = "to";
+      excludeOptions2[excludeOptions2["splitter"] = 8] = "splitter";
+      excludeOptions2[excludeOptions2["symmetric"] = 9] = "symmetric";
+      excludeOptions2[excludeOptions2["mailMap"] = 10] = "mailMap";
+      excludeOptions2[excludeOptions2["multiLine"] = 11] = "multiLine";
+      excludeOptions2[excludeOptions2["strictDate"] = 12] = "strictDate";
+      return excludeOptions2;
+    })(excludeOptions || {});
+  }
+});
+var MergeSummaryConflict;
+var MergeSummaryDetail;
+var init_MergeSummary = __esm({
+  "src/lib/responses/MergeSummary.ts"() {
+    "use strict";
+    MergeSummaryConflict = class {
+      constructor(reason, file2 = null, meta3) {
+        this.reason = reason;
+        this.file = file2;
+        this.meta = meta3;
+      }
+      toString() {
+        return `${this.file}:${this.reason}`;
+      }
+    };
+    MergeSummaryDetail = class {
+      constructor() {
+        this.conflicts = [];
+        this.merges = [];
+        this.result = "success";
+      }
+      get failed() {
+        return this.conflicts.length > 0;
+      }
+      get reason() {
+        return this.result;
+      }
+      toString() {
+        if (this.conflicts.length) {
+          return `CONFLICTS: ${this.conflicts.join(", ")}`;
+        }
+        return "OK";
+      }
+    };
+  }
+});
+var PullSummary;
+var PullFailedSummary;
+var init_PullSummary = __esm({
+  "src/lib/responses/PullSummary.ts"() {
+    "use strict";
+    PullSummary = class {
+      constructor() {
+        this.remoteMessages = {
+          all: []
+        };
+        this.created = [];
+        this.deleted = [];
+        this.files = [];
+        this.deletions = {};
+        this.insertions = {};
+        this.summary = {
+          changes: 0,
+          deletions: 0,
+          insertions: 0
+        };
+      }
+    };
+    PullFailedSummary = class {
+      constructor() {
+        this.remote = "";
+        this.hash = {
+          local: "",
+          remote: ""
+        };
+        this.branch = {
+          local: "",
+          remote: ""
+        };
+        this.message = "";
+      }
+      toString() {
+        return this.message;
+      }
+    };
+  }
+});
+function objectEnumerationResult(remoteMessages) {
+  return remoteMessages.objects = remoteMessages.objects || {
+    compressing: 0,
+    counting: 0,
+    enumerating: 0,
+    packReused: 0,
+    reused: { count: 0, delta: 0 },
+    total: { count: 0, delta: 0 }
+  };
+}
+function asObjectCount(source) {
+  const count2 = /^\s*(\d+)/.exec(source);
+  const delta2 = /delta (\d+)/i.exec(source);
+  return {
+    count: asNumber(count2 && count2[1] || "0"),
+    delta: asNumber(delta2 && delta2[1] || "0")
+  };
+}
+var remoteMessagesObjectParsers;
+var init_parse_remote_objects = __esm({
+  "src/lib/parsers/parse-remote-objects.ts"() {
+    "use strict";
+    init_utils();
+    remoteMessagesObjectParsers = [
+      new RemoteLineParser(
+        /^remote:\s*(enumerating|counting|compressing) objects: (\d+),/i,
+        (result, [action, count2]) => {
+          const key = action.toLowerCase();
+          const enumeration = objectEnumerationResult(result.remoteMessages);
+          Object.assign(enumeration, { [key]: asNumber(count2) });
+        }
+      ),
+      new RemoteLineParser(
+        /^remote:\s*(enumerating|counting|compressing) objects: \d+% \(\d+\/(\d+)\),/i,
+        (result, [action, count2]) => {
+          const key = action.toLowerCase();
+          const enumeration = objectEnumerationResult(result.remoteMessages);
+          Object.assign(enumeration, { [key]: asNumber(count2) });
+        }
+      ),
+      new RemoteLineParser(
+        /total ([^,]+), reused ([^,]+), pack-reused (\d+)/i,
+        (result, [total, reused, packReused]) => {
+          const objects = objectEnumerationResult(result.remoteMessages);
+          objects.total = asObjectCount(total);
+          objects.reused = asObjectCount(reused);
+          objects.packReused = asNumber(packReused);
+        }
+      )
+    ];
+  }
+});
+function parseRemoteMessages(_stdOut, stdErr) {
+  return parseStringResponse({ remoteMessages: new RemoteMessageSummary() }, parsers2, stdErr);
+}
+var parsers2;
+var RemoteMessageSummary;
+var init_parse_remote_messages = __esm({
+  "src/lib/parsers/parse-remote-messages.ts"() {
+    "use strict";
+    init_utils();
+    init_parse_remote_objects();
+    parsers2 = [
+      new RemoteLineParser(/^remote:\s*(.+)$/, (result, [text3]) => {
+        result.remoteMessages.all.push(text3.trim());
+        return false;
+      }),
+      ...remoteMessagesObjectParsers,
+      new RemoteLineParser(
+        [/create a (?:pull|merge) request/i, /\s(https?:\/\/\S+)$/],
+        (result, [pullRequestUrl]) => {
+          result.remoteMessages.pullRequestUrl = pullRequestUrl;
+        }
+      ),
+      new RemoteLineParser(
+        [/found (\d+) vulnerabilities.+\(([^)]+)\)/i, /\s(https?:\/\/\S+)$/],
+        (result, [count2, summary2, url2]) => {
+          result.remoteMessages.vulnerabilities = {
+            count: asNumber(count2),
+            summary: summary2,
+            url: url2
+          };
+        }
+      )
+    ];
+    RemoteMessageSummary = class {
+      constructor() {
+        this.all = [];
+      }
+    };
+  }
+});
+function parsePullErrorResult(stdOut, stdErr) {
+  const pullError = parseStringResponse(new PullFailedSummary(), errorParsers, [stdOut, stdErr]);
+  return pullError.message && pullError;
+}
+var FILE_UPDATE_REGEX;
+var SUMMARY_REGEX;
+var ACTION_REGEX;
+var parsers3;
+var errorParsers;
+var parsePullDetail;
+var parsePullResult;
+var init_parse_pull = __esm({
+  "src/lib/parsers/parse-pull.ts"() {
+    "use strict";
+    init_PullSummary();
+    init_utils();
+    init_parse_remote_messages();
+    FILE_UPDATE_REGEX = /^\s*(.+?)\s+\|\s+\d+\s*(\+*)(-*)/;
+    SUMMARY_REGEX = /(\d+)\D+((\d+)\D+\(\+\))?(\D+(\d+)\D+\(-\))?/;
+    ACTION_REGEX = /^(create|delete) mode \d+ (.+)/;
+    parsers3 = [
+      new LineParser(FILE_UPDATE_REGEX, (result, [file2, insertions, deletions]) => {
+        result.files.push(file2);
+        if (insertions) {
+          result.insertions[file2] = insertions.length;
+        }
+        if (deletions) {
+          result.deletions[file2] = deletions.length;
+        }
+      }),
+      new LineParser(SUMMARY_REGEX, (result, [changes, , insertions, , deletions]) => {
+        if (insertions !== void 0 || deletions !== void 0) {
+          result.summary.changes = +changes || 0;
+          result.summary.insertions = +insertions || 0;
+          result.summary.deletions = +deletions || 0;
+          return true;
+        }
+        return false;
+      }),
+      new LineParser(ACTION_REGEX, (result, [action, file2]) => {
+        append(result.files, file2);
+        append(action === "create" ? result.created : result.deleted, file2);
+      })
+    ];
+    errorParsers = [
+      new LineParser(/^from\s(.+)$/i, (result, [remote]) => void (result.remote = remote)),
+      new LineParser(/^fatal:\s(.+)$/, (result, [message]) => void (result.message = message)),
+      new LineParser(
+        /([a-z0-9]+)\.\.([a-z0-9]+)\s+(\S+)\s+->\s+(\S+)$/,
+        (result, [hashLocal, hashRemote, branchLocal, branchRemote]) => {
+          result.branch.local = branchLocal;
+          result.hash.local = hashLocal;
+          result.branch.remote = branchRemote;
+          result.hash.remote = hashRemote;
+        }
+      )
+    ];
+    parsePullDetail = (stdOut, stdErr) => {
+      return parseStringResponse(new PullSummary(), parsers3, [stdOut, stdErr]);
+    };
+    parsePullResult = (stdOut, stdErr) => {
+      return Object.assign(
+        new PullSummary(),
+        parsePullDetail(stdOut, stdErr),
+        parseRemoteMessages(stdOut, stdErr)
+      );
+    };
+  }
+});
+var parsers4;
+var parseMergeResult;
+var parseMergeDetail;
+var init_parse_merge = __esm({
+  "src/lib/parsers/parse-merge.ts"() {
+    "use strict";
+    init_MergeSummary();
+    init_utils();
+    init_parse_pull();
+    parsers4 = [
+      new LineParser(/^Auto-merging\s+(.+)$/, (summary2, [autoMerge]) => {
+        summary2.merges.push(autoMerge);
+      }),
+      new LineParser(/^CONFLICT\s+\((.+)\): Merge conflict in (.+)$/, (summary2, [reason, file2]) => {
+        summary2.conflicts.push(new MergeSummaryConflict(reason, file2));
+      }),
+      new LineParser(
+        /^CONFLICT\s+\((.+\/delete)\): (.+) deleted in (.+) and/,
+        (summary2, [reason, file2, deleteRef]) => {
+          summary2.conflicts.push(new MergeSummaryConflict(reason, file2, { deleteRef }));
+        }
+      ),
+      new LineParser(/^CONFLICT\s+\((.+)\):/, (summary2, [reason]) => {
+        summary2.conflicts.push(new MergeSummaryConflict(reason, null));
+      }),
+      new LineParser(/^Automatic merge failed;\s+(.+)$/, (summary2, [result]) => {
+        summary2.result = result;
+      })
+    ];
+    parseMergeResult = (stdOut, stdErr) => {
+      return Object.assign(parseMergeDetail(stdOut, stdErr), parsePullResult(stdOut, stdErr));
+    };
+    parseMergeDetail = (stdOut) => {
+      return parseStringResponse(new MergeSummaryDetail(), parsers4, stdOut);
+    };
+  }
+});
+function mergeTask(customArgs) {
+  if (!customArgs.length) {
+    return configurationErrorTask("Git.merge requires at least one option");
+  }
+  return {
+    commands: ["merge", ...customArgs],
+    format: "utf-8",
+    parser(stdOut, stdErr) {
+      const merge3 = parseMergeResult(stdOut, stdErr);
+      if (merge3.failed) {
+        throw new GitResponseError(merge3);
+      }
+      return merge3;
+    }
+  };
+}
+var init_merge = __esm({
+  "src/lib/tasks/merge.ts"() {
+    "use strict";
+    init_git_response_error();
+    init_parse_merge();
+    init_task();
+  }
+});
+function pushResultPushedItem(local, remote, status) {
+  const deleted = status.includes("deleted");
+  const tag = status.includes("tag") || /^refs\/tags/.test(local);
+  const alreadyUpdated = !status.includes("new");
+  return {
+    deleted,
+    tag,
+    branch: !tag,
+    new: !alreadyUpdated,
+    alreadyUpdated,
+    local,
+    remote
+  };
+}
+var parsers5;
+var parsePushResult;
+var parsePushDetail;
+var init_parse_push = __esm({
+  "src/lib/parsers/parse-push.ts"() {
+    "use strict";
+    init_utils();
+    init_parse_remote_messages();
+    parsers5 = [
+      new LineParser(/^Pushing to (.+)$/, (result, [repo]) => {
+        result.repo = repo;
+      }),
+      new LineParser(/^updating local tracking ref '(.+)'/, (result, [local]) => {
+        result.ref = {
+          ...result.ref || {},
+          local
+        };
+      }),
+      new LineParser(/^[=*-]\s+([^:]+):(\S+)\s+\[(.+)]$/, (result, [local, remote, type]) => {
+        result.pushed.push(pushResultPushedItem(local, remote, type));
+      }),
+      new LineParser(
+        /^Branch '([^']+)' set up to track remote branch '([^']+)' from '([^']+)'/,
+        (result, [local, remote, remoteName]) => {
+          result.branch = {
+            ...result.branch || {},
+            local,
+            remote,
+            remoteName
+          };
+        }
+      ),
+      new LineParser(
+        /^([^:]+):(\S+)\s+([a-z0-9]+)\.\.([a-z0-9]+)$/,
+        (result, [local, remote, from, to]) => {
+          result.update = {
+            head: {
+              local,
+              remote
+            },
+            hash: {
+              from,
+              to
+            }
+          };
+        }
+      )
+    ];
+    parsePushResult = (stdOut, stdErr) => {
+      const pushDetail = parsePushDetail(stdOut, stdErr);
+      const responseDetail = parseRemoteMessages(stdOut, stdErr);
+      return {
+        ...pushDetail,
+        ...responseDetail
+      };
+    };
+    parsePushDetail = (stdOut, stdErr) => {
+      return parseStringResponse({ pushed: [] }, parsers5, [stdOut, stdErr]);
+    };
+  }
+});
+var push_exports = {};
+__export3(push_exports, {
+  pushTagsTask: () => pushTagsTask,
+  pushTask: () => pushTask
+});
+function pushTagsTask(ref = {}, customArgs) {
+  append(customArgs, "--tags");
+  return pushTask(ref, customArgs);
+}
+function pushTask(ref = {}, customArgs) {
+  const commands = ["push", ...customArgs];
+  if (ref.branch) {
+    commands.splice(1, 0, ref.branch);
+  }
+  if (ref.remote) {
+    commands.splice(1, 0, ref.remote);
+  }
+  remove(commands, "-v");
+  append(commands, "--verbose");
+  append(commands, "--porcelain");
+  return {
+    commands,
+    format: "utf-8",
+    parser: parsePushResult
+  };
+}
+var init_push = __esm({
+  "src/lib/tasks/push.ts"() {
+    "use strict";
+    init_parse_push();
+    init_utils();
+  }
+});
+function show_default() {
+  return {
+    showBuffer() {
+      const commands = ["show", ...getTrailingOptions(arguments, 1)];
+      if (!commands.includes("--binary")) {
+        commands.splice(1, 0, "--binary");
+      }
+      return this._runTask(
+        straightThroughBufferTask(commands),
+        trailingFunctionArgument(arguments)
+      );
+    },
+    show() {
+      const commands = ["show", ...getTrailingOptions(arguments, 1)];
+      return this._runTask(
+        straightThroughStringTask(commands),
+        trailingFunctionArgument(arguments)
+      );
+    }
+  };
+}
+var init_show = __esm({
+  "src/lib/tasks/show.ts"() {
+    "use strict";
+    init_utils();
+    init_task();
+  }
+});
+var fromPathRegex;
+var FileStatusSummary;
+var init_FileStatusSummary = __esm({
+  "src/lib/responses/FileStatusSummary.ts"() {
+    "use strict";
+    fromPathRegex = /^(.+)\0(.+)$/;
+    FileStatusSummary = class {
+      constructor(path20, index, working_dir) {
+        this.path = path20;
+        this.index = index;
+        this.working_dir = working_dir;
+        if (index === "R" || working_dir === "R") {
+          const detail = fromPathRegex.exec(path20) || [null, path20, path20];
+          this.from = detail[2] || "";
+          this.path = detail[1] || "";
+        }
+      }
+    };
+  }
+});
+function renamedFile(line) {
+  const [to, from] = line.split(NULL);
+  return {
+    from: from || to,
+    to
+  };
+}
+function parser3(indexX, indexY, handler2) {
+  return [`${indexX}${indexY}`, handler2];
+}
+function conflicts(indexX, ...indexY) {
+  return indexY.map((y2) => parser3(indexX, y2, (result, file2) => result.conflicted.push(file2)));
+}
+function splitLine(result, lineStr) {
+  const trimmed2 = lineStr.trim();
+  switch (" ") {
+    case trimmed2.charAt(2):
+      return data(trimmed2.charAt(0), trimmed2.charAt(1), trimmed2.slice(3));
+    case trimmed2.charAt(1):
+      return data(" ", trimmed2.charAt(0), trimmed2.slice(2));
+    default:
+      return;
+  }
+  function data(index, workingDir, path20) {
+    const raw = `${index}${workingDir}`;
+    const handler2 = parsers6.get(raw);
+    if (handler2) {
+      handler2(result, path20);
+    }
+    if (raw !== "##" && raw !== "!!") {
+      result.files.push(new FileStatusSummary(path20, index, workingDir));
+    }
+  }
+}
+var StatusSummary;
+var parsers6;
+var parseStatusSummary;
+var init_StatusSummary = __esm({
+  "src/lib/responses/StatusSummary.ts"() {
+    "use strict";
+    init_utils();
+    init_FileStatusSummary();
+    StatusSummary = class {
+      constructor() {
+        this.not_added = [];
+        this.conflicted = [];
+        this.created = [];
+        this.deleted = [];
+        this.ignored = void 0;
+        this.modified = [];
+        this.renamed = [];
+        this.files = [];
+        this.staged = [];
+        this.ahead = 0;
+        this.behind = 0;
+        this.current = null;
+        this.tracking = null;
+        this.detached = false;
+        this.isClean = () => {
+          return !this.files.length;
+        };
+      }
+    };
+    parsers6 = new Map([
+      parser3(
+        " ",
+        "A",
+        (result, file2) => result.created.push(file2)
+      ),
+      parser3(
+        " ",
+        "D",
+        (result, file2) => result.deleted.push(file2)
+      ),
+      parser3(
+        " ",
+        "M",
+        (result, file2) => result.modified.push(file2)
+      ),
+      parser3("A", " ", (result, file2) => {
+        result.created.push(file2);
+        result.staged.push(file2);
+      }),
+      parser3("A", "M", (result, file2) => {
+        result.created.push(file2);
+        result.staged.push(file2);
+        result.modified.push(file2);
+      }),
+      parser3("D", " ", (result, file2) => {
+        result.deleted.push(file2);
+        result.staged.push(file2);
+      }),
+      parser3("M", " ", (result, file2) => {
+        result.modified.push(file2);
+        result.staged.push(file2);
+      }),
+      parser3("M", "M", (result, file2) => {
+        result.modified.push(file2);
+        result.staged.push(file2);
+      }),
+      parser3("R", " ", (result, file2) => {
+        result.renamed.push(renamedFile(file2));
+      }),
+      parser3("R", "M", (result, file2) => {
+        const renamed = renamedFile(file2);
+        result.renamed.push(renamed);
+        result.modified.push(renamed.to);
+      }),
+      parser3("!", "!", (_result, _file2) => {
+        (_result.ignored = _result.ignored || []).push(_file2);
+      }),
+      parser3(
+        "?",
+        "?",
+        (result, file2) => result.not_added.push(file2)
+      ),
+      ...conflicts(
+        "A",
+        "A",
+        "U"
+        /* UNMERGED */
+      ),
+      ...conflicts(
+        "D",
+        "D",
+        "U"
+        /* UNMERGED */
+      ),
+      ...conflicts(
+        "U",
+        "A",
+        "D",
+        "U"
+        /* UNMERGED */
+      ),
+      [
+        "##",
+        (result, line) => {
+          const aheadReg = /ahead (\d+)/;
+          const behindReg = /behind (\d+)/;
+          const currentReg = /^(.+?(?=(?:\.{3}|\s|$)))/;
+          const trackingReg = /\.{3}(\S*)/;
+          const onEmptyBranchReg = /\son\s(\S+?)(?=\.{3}|$)/;
+          let regexResult = aheadReg.exec(line);
+          result.ahead = regexResult && +regexResult[1] || 0;
+          regexResult = behindReg.exec(line);
+          result.behind = regexResult && +regexResult[1] || 0;
+          regexResult = currentReg.exec(line);
+          result.current = filterType(regexResult?.[1], filterString, null);
+          regexResult = trackingReg.exec(line);
+          result.tracking = filterType(regexResult?.[1], filterString, null);
+          regexResult = onEmptyBranchReg.exec(line);
+          if (regexResult) {
+            result.current = filterType(regexResult?.[1], filterString, result.current);
+          }
+          result.detached = /\(no branch\)/.test(line);
+        }
+      ]
+    ]);
+    parseStatusSummary = function(text3) {
+      const lines = text3.split(NULL);
+      const status = new StatusSummary();
+      for (let i2 = 0, l = lines.length; i2 < l; ) {
+        let line = lines[i2++].trim();
+        if (!line) {
+          continue;
+        }
+        if (line.charAt(0) === "R") {
+          line += NULL + (lines[i2++] || "");
+        }
+        splitLine(status, line);
+      }
+      return status;
+    };
+  }
+});
+function statusTask(customArgs) {
+  const commands = [
+    "status",
+    "--porcelain",
+    "-b",
+    "-u",
+    "--null",
+    ...customArgs.filter((arg) => !ignoredOptions.includes(arg))
+  ];
+  return {
+    format: "utf-8",
+    commands,
+    parser(text3) {
+      return parseStatusSummary(text3);
+    }
+  };
+}
+var ignoredOptions;
+var init_status = __esm({
+  "src/lib/tasks/status.ts"() {
+    "use strict";
+    init_StatusSummary();
+    ignoredOptions = ["--null", "-z"];
+  }
+});
+function versionResponse(major2 = 0, minor = 0, patch = 0, agent = "", installed = true) {
+  return Object.defineProperty(
+    {
+      major: major2,
+      minor,
+      patch,
+      agent,
+      installed
+    },
+    "toString",
+    {
+      value() {
+        return `${this.major}.${this.minor}.${this.patch}`;
+      },
+      configurable: false,
+      enumerable: false
+    }
+  );
+}
+function notInstalledResponse() {
+  return versionResponse(0, 0, 0, "", false);
+}
+function version_default() {
+  return {
+    version() {
+      return this._runTask({
+        commands: ["--version"],
+        format: "utf-8",
+        parser: versionParser,
+        onError(result, error63, done, fail) {
+          if (result.exitCode === -2) {
+            return done(Buffer.from(NOT_INSTALLED));
+          }
+          fail(error63);
+        }
+      });
+    }
+  };
+}
+function versionParser(stdOut) {
+  if (stdOut === NOT_INSTALLED) {
+    return notInstalledResponse();
+  }
+  return parseStringResponse(versionResponse(0, 0, 0, stdOut), parsers7, stdOut);
+}
+var NOT_INSTALLED;
+var parsers7;
+var init_version = __esm({
+  "src/lib/tasks/version.ts"() {
+    "use strict";
+    init_utils();
+    NOT_INSTALLED = "installed=false";
+    parsers7 = [
+      new LineParser(
+        /version (\d+)\.(\d+)\.(\d+)(?:\s*\((.+)\))?/,
+        (result, [major2, minor, patch, agent = ""]) => {
+          Object.assign(
+            result,
+            versionResponse(asNumber(major2), asNumber(minor), asNumber(patch), agent)
+          );
+        }
+      ),
+      new LineParser(
+        /version (\d+)\.(\d+)\.(\D+)(.+)?$/,
+        (result, [major2, minor, patch, agent = ""]) => {
+          Object.assign(result, versionResponse(asNumber(major2), asNumber(minor), patch, agent));
+        }
+      )
+    ];
+  }
+});
+function createCloneTask(api, task, repoPath, ...args) {
+  if (!filterString(repoPath)) {
+    return configurationErrorTask(`git.${api}() requires a string 'repoPath'`);
+  }
+  return task(repoPath, filterType(args[0], filterString), getTrailingOptions(arguments));
+}
+function clone_default() {
+  return {
+    clone(repo, ...rest) {
+      return this._runTask(
+        createCloneTask("clone", cloneTask, filterType(repo, filterString), ...rest),
+        trailingFunctionArgument(arguments)
+      );
+    },
+    mirror(repo, ...rest) {
+      return this._runTask(
+        createCloneTask("mirror", cloneMirrorTask, filterType(repo, filterString), ...rest),
+        trailingFunctionArgument(arguments)
+      );
+    }
+  };
+}
+var cloneTask;
+var cloneMirrorTask;
+var init_clone = __esm({
+  "src/lib/tasks/clone.ts"() {
+    "use strict";
+    init_task();
+    init_utils();
+    cloneTask = (repo, directory, customArgs) => {
+      const commands = ["clone", ...customArgs];
+      filterString(repo) && commands.push(c(repo));
+      filterString(directory) && commands.push(c(directory));
+      return straightThroughStringTask(commands);
+    };
+    cloneMirrorTask = (repo, directory, customArgs) => {
+      append(customArgs, "--mirror");
+      return cloneTask(repo, directory, customArgs);
+    };
+  }
+});
+var simple_git_api_exports = {};
+__export3(simple_git_api_exports, {
+  SimpleGitApi: () => SimpleGitApi
+});
+var SimpleGitApi;
+var init_simple_git_api = __esm({
+  "src/lib/simple-git-api.ts"() {
+    "use strict";
+    init_task_callback();
+    init_change_working_directory();
+    init_checkout();
+    init_count_objects();
+    init_commit();
+    init_config();
+    init_first_commit();
+    init_grep();
+    init_hash_object();
+    init_init();
+    init_log();
+    init_merge();
+    init_push();
+    init_show();
+    init_status();
+    init_task();
+    init_version();
+    init_utils();
+    init_clone();
+    SimpleGitApi = class {
+      constructor(_executor) {
+        this._executor = _executor;
+      }
+      _runTask(task, then) {
+        const chain = this._executor.chain();
+        const promise2 = chain.push(task);
+        if (then) {
+          taskCallback(task, promise2, then);
+        }
+        return Object.create(this, {
+          then: { value: promise2.then.bind(promise2) },
+          catch: { value: promise2.catch.bind(promise2) },
+          _executor: { value: chain }
+        });
+      }
+      add(files) {
+        return this._runTask(
+          straightThroughStringTask(["add", ...asArray2(files)]),
+          trailingFunctionArgument(arguments)
+        );
+      }
+      cwd(directory) {
+        const next = trailingFunctionArgument(arguments);
+        if (typeof directory === "string") {
+          return this._runTask(changeWorkingDirectoryTask(directory, this._executor), next);
+        }
+        if (typeof directory?.path === "string") {
+          return this._runTask(
+            changeWorkingDirectoryTask(
+              directory.path,
+              directory.root && this._executor || void 0
+            ),
+            next
+          );
+        }
+        return this._runTask(
+          configurationErrorTask("Git.cwd: workingDirectory must be supplied as a string"),
+          next
+        );
+      }
+      hashObject(path20, write) {
+        return this._runTask(
+          hashObjectTask(path20, write === true),
+          trailingFunctionArgument(arguments)
+        );
+      }
+      init(bare) {
+        return this._runTask(
+          initTask(bare === true, this._executor.cwd, getTrailingOptions(arguments)),
+          trailingFunctionArgument(arguments)
+        );
+      }
+      merge() {
+        return this._runTask(
+          mergeTask(getTrailingOptions(arguments)),
+          trailingFunctionArgument(arguments)
+        );
+      }
+      mergeFromTo(remote, branch) {
+        if (!(filterString(remote) && filterString(branch))) {
+          return this._runTask(
+            configurationErrorTask(
+              `Git.mergeFromTo requires that the 'remote' and 'branch' arguments are supplied as strings`
+            )
+          );
+        }
+        return this._runTask(
+          mergeTask([remote, branch, ...getTrailingOptions(arguments)]),
+          trailingFunctionArgument(arguments, false)
+        );
+      }
+      outputHandler(handler2) {
+        this._executor.outputHandler = handler2;
+        return this;
+      }
+      push() {
+        const task = pushTask(
+          {
+            remote: filterType(arguments[0], filterString),
+            branch: filterType(arguments[1], filterString)
+          },
+          getTrailingOptions(arguments)
+        );
+        return this._runTask(task, trailingFunctionArgument(arguments));
+      }
+      stash() {
+        return this._runTask(
+          straightThroughStringTask(["stash", ...getTrailingOptions(arguments)]),
+          trailingFunctionArgument(arguments)
+        );
+      }
+      status() {
+        return this._runTask(
+          statusTask(getTrailingOptions(arguments)),
+          trailingFunctionArgument(arguments)
+        );
+      }
+    };
+    Object.assign(
+      SimpleGitApi.prototype,
+      checkout_default(),
+      clone_default(),
+      commit_default(),
+      config_default(),
+      count_objects_default(),
+      first_commit_default(),
+      grep_default(),
+      log_default(),
+      show_default(),
+      version_default()
+    );
+  }
+});
+var scheduler_exports = {};
+__export3(scheduler_exports, {
+  Scheduler: () => Scheduler
+});
+var createScheduledTask;
+var Scheduler;
+var init_scheduler = __esm({
+  "src/lib/runners/scheduler.ts"() {
+    "use strict";
+    init_utils();
+    init_git_logger();
+    createScheduledTask = /* @__PURE__ */ (() => {
+      let id = 0;
+      return () => {
+        id++;
+        const { promise: promise2, done } = (0, import_promise_deferred.createDeferred)();
+        return {
+          promise: promise2,
+          done,
+          id
+        };
+      };
+    })();
+    Scheduler = class {
+      constructor(concurrency = 2) {
+        this.concurrency = concurrency;
+        this.logger = createLogger2("", "scheduler");
+        this.pending = [];
+        this.running = [];
+        this.logger(`Constructed, concurrency=%s`, concurrency);
+      }
+      schedule() {
+        if (!this.pending.length || this.running.length >= this.concurrency) {
+          this.logger(
+            `Schedule attempt ignored, pending=%s running=%s concurrency=%s`,
+            this.pending.length,
+            this.running.length,
+            this.concurrency
+          );
+          return;
+        }
+        const task = append(this.running, this.pending.shift());
+        this.logger(`Attempting id=%s`, task.id);
+        task.done(() => {
+          this.logger(`Completing id=`, task.id);
+          remove(this.running, task);
+          this.schedule();
+        });
+      }
+      next() {
+        const { promise: promise2, id } = append(this.pending, createScheduledTask());
+        this.logger(`Scheduling id=%s`, id);
+        this.schedule();
+        return promise2;
+      }
+    };
+  }
+});
+var apply_patch_exports = {};
+__export3(apply_patch_exports, {
+  applyPatchTask: () => applyPatchTask
+});
+function applyPatchTask(patches, customArgs) {
+  return straightThroughStringTask(["apply", ...customArgs, ...patches]);
+}
+var init_apply_patch = __esm({
+  "src/lib/tasks/apply-patch.ts"() {
+    "use strict";
+    init_task();
+  }
+});
+function branchDeletionSuccess(branch, hash2) {
+  return {
+    branch,
+    hash: hash2,
+    success: true
+  };
+}
+function branchDeletionFailure(branch) {
+  return {
+    branch,
+    hash: null,
+    success: false
+  };
+}
+var BranchDeletionBatch;
+var init_BranchDeleteSummary = __esm({
+  "src/lib/responses/BranchDeleteSummary.ts"() {
+    "use strict";
+    BranchDeletionBatch = class {
+      constructor() {
+        this.all = [];
+        this.branches = {};
+        this.errors = [];
+      }
+      get success() {
+        return !this.errors.length;
+      }
+    };
+  }
+});
+function hasBranchDeletionError(data, processExitCode) {
+  return processExitCode === 1 && deleteErrorRegex.test(data);
+}
+var deleteSuccessRegex;
+var deleteErrorRegex;
+var parsers8;
+var parseBranchDeletions;
+var init_parse_branch_delete = __esm({
+  "src/lib/parsers/parse-branch-delete.ts"() {
+    "use strict";
+    init_BranchDeleteSummary();
+    init_utils();
+    deleteSuccessRegex = /(\S+)\s+\(\S+\s([^)]+)\)/;
+    deleteErrorRegex = /^error[^']+'([^']+)'/m;
+    parsers8 = [
+      new LineParser(deleteSuccessRegex, (result, [branch, hash2]) => {
+        const deletion = branchDeletionSuccess(branch, hash2);
+        result.all.push(deletion);
+        result.branches[branch] = deletion;
+      }),
+      new LineParser(deleteErrorRegex, (result, [branch]) => {
+        const deletion = branchDeletionFailure(branch);
+        result.errors.push(deletion);
+        result.all.push(deletion);
+        result.branches[branch] = deletion;
+      })
+    ];
+    parseBranchDeletions = (stdOut, stdErr) => {
+      return parseStringResponse(new BranchDeletionBatch(), parsers8, [stdOut, stdErr]);
+    };
+  }
+});
+var BranchSummaryResult;
+var init_BranchSummary = __esm({
+  "src/lib/responses/BranchSummary.ts"() {
+    "use strict";
+    BranchSummaryResult = class {
+      constructor() {
+        this.all = [];
+        this.branches = {};
+        this.current = "";
+        this.detached = false;
+      }
+      push(status, detached, name24, commit, label) {
+        if (status === "*") {
+          this.detached = detached;
+          this.current = name24;
+        }
+        this.all.push(name24);
+        this.branches[name24] = {
+          current: status === "*",
+          linkedWorkTree: status === "+",
+          name: name24,
+          commit,
+          label
+        };
+      }
+    };
+  }
+});
+function branchStatus(input2) {
+  return input2 ? input2.charAt(0) : "";
+}
+function parseBranchSummary(stdOut, currentOnly = false) {
+  return parseStringResponse(
+    new BranchSummaryResult(),
+    currentOnly ? [currentBranchParser] : parsers9,
+    stdOut
+  );
+}
+var parsers9;
+var currentBranchParser;
+var init_parse_branch = __esm({
+  "src/lib/parsers/parse-branch.ts"() {
+    "use strict";
+    init_BranchSummary();
+    init_utils();
+    parsers9 = [
+      new LineParser(
+        /^([*+]\s)?\((?:HEAD )?detached (?:from|at) (\S+)\)\s+([a-z0-9]+)\s(.*)$/,
+        (result, [current, name24, commit, label]) => {
+          result.push(branchStatus(current), true, name24, commit, label);
+        }
+      ),
+      new LineParser(
+        /^([*+]\s)?(\S+)\s+([a-z0-9]+)\s?(.*)$/s,
+        (result, [current, name24, commit, label]) => {
+          result.push(branchStatus(current), false, name24, commit, label);
+        }
+      )
+    ];
+    currentBranchParser = new LineParser(/^(\S+)$/s, (result, [name24]) => {
+      result.push("*", false, name24, "", "");
+    });
+  }
+});
+var branch_exports = {};
+__export3(branch_exports, {
+  branchLocalTask: () => branchLocalTask,
+  branchTask: () => branchTask,
+  containsDeleteBranchCommand: () => containsDeleteBranchCommand,
+  deleteBranchTask: () => deleteBranchTask,
+  deleteBranchesTask: () => deleteBranchesTask
+});
+function containsDeleteBranchCommand(commands) {
+  const deleteCommands = ["-d", "-D", "--delete"];
+  return commands.some((command) => deleteCommands.includes(command));
+}
+function branchTask(customArgs) {
+  const isDelete = containsDeleteBranchCommand(customArgs);
+  const isCurrentOnly = customArgs.includes("--show-current");
+  const commands = ["branch", ...customArgs];
+  if (commands.length === 1) {
+    commands.push("-a");
+  }
+  if (!commands.includes("-v")) {
+    commands.splice(1, 0, "-v");
+  }
+  return {
+    format: "utf-8",
+    commands,
+    parser(stdOut, stdErr) {
+      if (isDelete) {
+        return parseBranchDeletions(stdOut, stdErr).all[0];
+      }
+      return parseBranchSummary(stdOut, isCurrentOnly);
+    }
+  };
+}
+function branchLocalTask() {
+  return {
+    format: "utf-8",
+    commands: ["branch", "-v"],
+    parser(stdOut) {
+      return parseBranchSummary(stdOut);
+    }
+  };
+}
+function deleteBranchesTask(branches, forceDelete = false) {
+  return {
+    format: "utf-8",
+    commands: ["branch", "-v", forceDelete ? "-D" : "-d", ...branches],
+    parser(stdOut, stdErr) {
+      return parseBranchDeletions(stdOut, stdErr);
+    },
+    onError({ exitCode, stdOut }, error63, done, fail) {
+      if (!hasBranchDeletionError(String(error63), exitCode)) {
+        return fail(error63);
+      }
+      done(stdOut);
+    }
+  };
+}
+function deleteBranchTask(branch, forceDelete = false) {
+  const task = {
+    format: "utf-8",
+    commands: ["branch", "-v", forceDelete ? "-D" : "-d", branch],
+    parser(stdOut, stdErr) {
+      return parseBranchDeletions(stdOut, stdErr).branches[branch];
+    },
+    onError({ exitCode, stdErr, stdOut }, error63, _2, fail) {
+      if (!hasBranchDeletionError(String(error63), exitCode)) {
+        return fail(error63);
+      }
+      throw new GitResponseError(
+        task.parser(bufferToString(stdOut), bufferToString(stdErr)),
+        String(error63)
+      );
+    }
+  };
+  return task;
+}
+var init_branch = __esm({
+  "src/lib/tasks/branch.ts"() {
+    "use strict";
+    init_git_response_error();
+    init_parse_branch_delete();
+    init_parse_branch();
+    init_utils();
+  }
+});
+function toPath(input2) {
+  const path20 = input2.trim().replace(/^["']|["']$/g, "");
+  return path20 && normalize(path20);
+}
+var parseCheckIgnore;
+var init_CheckIgnore = __esm({
+  "src/lib/responses/CheckIgnore.ts"() {
+    "use strict";
+    parseCheckIgnore = (text3) => {
+      return text3.split(/\n/g).map(toPath).filter(Boolean);
+    };
+  }
+});
+var check_ignore_exports = {};
+__export3(check_ignore_exports, {
+  checkIgnoreTask: () => checkIgnoreTask
+});
+function checkIgnoreTask(paths) {
+  return {
+    commands: ["check-ignore", ...paths],
+    format: "utf-8",
+    parser: parseCheckIgnore
+  };
+}
+var init_check_ignore = __esm({
+  "src/lib/tasks/check-ignore.ts"() {
+    "use strict";
+    init_CheckIgnore();
+  }
+});
+function parseFetchResult(stdOut, stdErr) {
+  const result = {
+    raw: stdOut,
+    remote: null,
+    branches: [],
+    tags: [],
+    updated: [],
+    deleted: []
+  };
+  return parseStringResponse(result, parsers10, [stdOut, stdErr]);
+}
+var parsers10;
+var init_parse_fetch = __esm({
+  "src/lib/parsers/parse-fetch.ts"() {
+    "use strict";
+    init_utils();
+    parsers10 = [
+      new LineParser(/From (.+)$/, (result, [remote]) => {
+        result.remote = remote;
+      }),
+      new LineParser(/\* \[new branch]\s+(\S+)\s*-> (.+)$/, (result, [name24, tracking]) => {
+        result.branches.push({
+          name: name24,
+          tracking
+        });
+      }),
+      new LineParser(/\* \[new tag]\s+(\S+)\s*-> (.+)$/, (result, [name24, tracking]) => {
+        result.tags.push({
+          name: name24,
+          tracking
+        });
+      }),
+      new LineParser(/- \[deleted]\s+\S+\s*-> (.+)$/, (result, [tracking]) => {
+        result.deleted.push({
+          tracking
+        });
+      }),
+      new LineParser(
+        /\s*([^.]+)\.\.(\S+)\s+(\S+)\s*-> (.+)$/,
+        (result, [from, to, name24, tracking]) => {
+          result.updated.push({
+            name: name24,
+            tracking,
+            to,
+            from
+          });
+        }
+      )
+    ];
+  }
+});
+var fetch_exports = {};
+__export3(fetch_exports, {
+  fetchTask: () => fetchTask
+});
+function disallowedCommand(command) {
+  return /^--upload-pack(=|$)/.test(command);
+}
+function fetchTask(remote, branch, customArgs) {
+  const commands = ["fetch", ...customArgs];
+  if (remote && branch) {
+    commands.push(remote, branch);
+  }
+  const banned = commands.find(disallowedCommand);
+  if (banned) {
+    return configurationErrorTask(`git.fetch: potential exploit argument blocked.`);
+  }
+  return {
+    commands,
+    format: "utf-8",
+    parser: parseFetchResult
+  };
+}
+var init_fetch = __esm({
+  "src/lib/tasks/fetch.ts"() {
+    "use strict";
+    init_parse_fetch();
+    init_task();
+  }
+});
+function parseMoveResult(stdOut) {
+  return parseStringResponse({ moves: [] }, parsers11, stdOut);
+}
+var parsers11;
+var init_parse_move = __esm({
+  "src/lib/parsers/parse-move.ts"() {
+    "use strict";
+    init_utils();
+    parsers11 = [
+      new LineParser(/^Renaming (.+) to (.+)$/, (result, [from, to]) => {
+        result.moves.push({ from, to });
+      })
+    ];
+  }
+});
+var move_exports = {};
+__export3(move_exports, {
+  moveTask: () => moveTask
+});
+function moveTask(from, to) {
+  return {
+    commands: ["mv", "-v", ...asArray2(from), to],
+    format: "utf-8",
+    parser: parseMoveResult
+  };
+}
+var init_move = __esm({
+  "src/lib/tasks/move.ts"() {
+    "use strict";
+    init_parse_move();
+    init_utils();
+  }
+});
+var pull_exports = {};
+__export3(pull_exports, {
+  pullTask: () => pullTask
+});
+function pullTask(remote, branch, customArgs) {
+  const commands = ["pull", ...customArgs];
+  if (remote && branch) {
+    commands.splice(1, 0, remote, branch);
+  }
+  return {
+    commands,
+    format: "utf-8",
+    parser(stdOut, stdErr) {
+      return parsePullResult(stdOut, stdErr);
+    },
+    onError(result, _error, _done, fail) {
+      const pullError = parsePullErrorResult(
+        bufferToString(result.stdOut),
+        bufferToString(result.stdErr)
+      );
+      if (pullError) {
+        return fail(new GitResponseError(pullError));
+      }
+      fail(_error);
+    }
+  };
+}
+var init_pull = __esm({
+  "src/lib/tasks/pull.ts"() {
+    "use strict";
+    init_git_response_error();
+    init_parse_pull();
+    init_utils();
+  }
+});
+function parseGetRemotes(text3) {
+  const remotes = {};
+  forEach(text3, ([name24]) => remotes[name24] = { name: name24 });
+  return Object.values(remotes);
+}
+function parseGetRemotesVerbose(text3) {
+  const remotes = {};
+  forEach(text3, ([name24, url2, purpose]) => {
+    if (!Object.hasOwn(remotes, name24)) {
+      remotes[name24] = {
+        name: name24,
+        refs: { fetch: "", push: "" }
+      };
+    }
+    if (purpose && url2) {
+      remotes[name24].refs[purpose.replace(/[^a-z]/g, "")] = url2;
+    }
+  });
+  return Object.values(remotes);
+}
+function forEach(text3, handler2) {
+  forEachLineWithContent(text3, (line) => handler2(line.split(/\s+/)));
+}
+var init_GetRemoteSummary = __esm({
+  "src/lib/responses/GetRemoteSummary.ts"() {
+    "use strict";
+    init_utils();
+  }
+});
+var remote_exports = {};
+__export3(remote_exports, {
+  addRemoteTask: () => addRemoteTask,
+  getRemotesTask: () => getRemotesTask,
+  listRemotesTask: () => listRemotesTask,
+  remoteTask: () => remoteTask,
+  removeRemoteTask: () => removeRemoteTask
+});
+function addRemoteTask(remoteName, remoteRepo, customArgs) {
+  return straightThroughStringTask(["remote", "add", ...customArgs, remoteName, remoteRepo]);
+}
+function getRemotesTask(verbose) {
+  const commands = ["remote"];
+  if (verbose) {
+    commands.push("-v");
+  }
+  return {
+    commands,
+    format: "utf-8",
+    parser: verbose ? parseGetRemotesVerbose : parseGetRemotes
+  };
+}
+function listRemotesTask(customArgs) {
+  const commands = [...customArgs];
+  if (commands[0] !== "ls-remote") {
+    commands.unshift("ls-remote");
+  }
+  return straightThroughStringTask(commands);
+}
+function remoteTask(customArgs) {
+  const commands = [...customArgs];
+  if (commands[0] !== "remote") {
+    commands.unshift("remote");
+  }
+  return straightThroughStringTask(commands);
+}
+function removeRemoteTask(remoteName) {
+  return straightThroughStringTask(["remote", "remove", remoteName]);
+}
+var init_remote = __esm({
+  "src/lib/tasks/remote.ts"() {
+    "use strict";
+    init_GetRemoteSummary();
+    init_task();
+  }
+});
+var stash_list_exports = {};
+__export3(stash_list_exports, {
+  stashListTask: () => stashListTask
+});
+function stashListTask(opt = {}, customArgs) {
+  const options = parseLogOptions(opt);
+  const commands = ["stash", "list", ...options.commands, ...customArgs];
+  const parser4 = createListLogSummaryParser(
+    options.splitter,
+    options.fields,
+    logFormatFromCommand(commands)
+  );
+  return validateLogFormatConfig(commands) || {
+    commands,
+    format: "utf-8",
+    parser: parser4
+  };
+}
+var init_stash_list = __esm({
+  "src/lib/tasks/stash-list.ts"() {
+    "use strict";
+    init_log_format();
+    init_parse_list_log_summary();
+    init_diff();
+    init_log();
+  }
+});
+var sub_module_exports = {};
+__export3(sub_module_exports, {
+  addSubModuleTask: () => addSubModuleTask,
+  initSubModuleTask: () => initSubModuleTask,
+  subModuleTask: () => subModuleTask,
+  updateSubModuleTask: () => updateSubModuleTask
+});
+function addSubModuleTask(repo, path20) {
+  return subModuleTask(["add", repo, path20]);
+}
+function initSubModuleTask(customArgs) {
+  return subModuleTask(["init", ...customArgs]);
+}
+function subModuleTask(customArgs) {
+  const commands = [...customArgs];
+  if (commands[0] !== "submodule") {
+    commands.unshift("submodule");
+  }
+  return straightThroughStringTask(commands);
+}
+function updateSubModuleTask(customArgs) {
+  return subModuleTask(["update", ...customArgs]);
+}
+var init_sub_module = __esm({
+  "src/lib/tasks/sub-module.ts"() {
+    "use strict";
+    init_task();
+  }
+});
+function singleSorted(a, b2) {
+  const aIsNum = Number.isNaN(a);
+  const bIsNum = Number.isNaN(b2);
+  if (aIsNum !== bIsNum) {
+    return aIsNum ? 1 : -1;
+  }
+  return aIsNum ? sorted(a, b2) : 0;
+}
+function sorted(a, b2) {
+  return a === b2 ? 0 : a > b2 ? 1 : -1;
+}
+function trimmed(input2) {
+  return input2.trim();
+}
+function toNumber(input2) {
+  if (typeof input2 === "string") {
+    return parseInt(input2.replace(/^\D+/g, ""), 10) || 0;
+  }
+  return 0;
+}
+var TagList;
+var parseTagList;
+var init_TagList = __esm({
+  "src/lib/responses/TagList.ts"() {
+    "use strict";
+    TagList = class {
+      constructor(all, latest) {
+        this.all = all;
+        this.latest = latest;
+      }
+    };
+    parseTagList = function(data, customSort = false) {
+      const tags = data.split("\n").map(trimmed).filter(Boolean);
+      if (!customSort) {
+        tags.sort(function(tagA, tagB) {
+          const partsA = tagA.split(".");
+          const partsB = tagB.split(".");
+          if (partsA.length === 1 || partsB.length === 1) {
+            return singleSorted(toNumber(partsA[0]), toNumber(partsB[0]));
+          }
+          for (let i2 = 0, l = Math.max(partsA.length, partsB.length); i2 < l; i2++) {
+            const diff = sorted(toNumber(partsA[i2]), toNumber(partsB[i2]));
+            if (diff) {
+              return diff;
+            }
+          }
+          return 0;
+        });
+      }
+      const latest = customSort ? tags[0] : [...tags].reverse().find((tag) => tag.indexOf(".") >= 0);
+      return new TagList(tags, latest);
+    };
+  }
+});
+var tag_exports = {};
+__export3(tag_exports, {
+  addAnnotatedTagTask: () => addAnnotatedTagTask,
+  addTagTask: () => addTagTask,
+  tagListTask: () => tagListTask
+});
+function tagListTask(customArgs = []) {
+  const hasCustomSort = customArgs.some((option) => /^--sort=/.test(option));
+  return {
+    format: "utf-8",
+    commands: ["tag", "-l", ...customArgs],
+    parser(text3) {
+      return parseTagList(text3, hasCustomSort);
+    }
+  };
+}
+function addTagTask(name24) {
+  return {
+    format: "utf-8",
+    commands: ["tag", name24],
+    parser() {
+      return { name: name24 };
+    }
+  };
+}
+function addAnnotatedTagTask(name24, tagMessage) {
+  return {
+    format: "utf-8",
+    commands: ["tag", "-a", "-m", tagMessage, name24],
+    parser() {
+      return { name: name24 };
+    }
+  };
+}
+var init_tag = __esm({
+  "src/lib/tasks/tag.ts"() {
+    "use strict";
+    init_TagList();
+  }
+});
+var require_git = __commonJS2({
+  "src/git.js"(exports, module) {
+    "use strict";
+    var { GitExecutor: GitExecutor2 } = (init_git_executor(), __toCommonJS(git_executor_exports));
+    var { SimpleGitApi: SimpleGitApi2 } = (init_simple_git_api(), __toCommonJS(simple_git_api_exports));
+    var { Scheduler: Scheduler2 } = (init_scheduler(), __toCommonJS(scheduler_exports));
+    var { adhocExecTask: adhocExecTask2, configurationErrorTask: configurationErrorTask2 } = (init_task(), __toCommonJS(task_exports));
+    var {
+      asArray: asArray22,
+      filterArray: filterArray2,
+      filterPrimitives: filterPrimitives2,
+      filterString: filterString2,
+      filterStringOrStringArray: filterStringOrStringArray2,
+      filterType: filterType2,
+      getTrailingOptions: getTrailingOptions2,
+      trailingFunctionArgument: trailingFunctionArgument2,
+      trailingOptionsArgument: trailingOptionsArgument2
+    } = (init_utils(), __toCommonJS(utils_exports));
+    var { applyPatchTask: applyPatchTask2 } = (init_apply_patch(), __toCommonJS(apply_patch_exports));
+    var {
+      branchTask: branchTask2,
+      branchLocalTask: branchLocalTask2,
+      deleteBranchesTask: deleteBranchesTask2,
+      deleteBranchTask: deleteBranchTask2
+    } = (init_branch(), __toCommonJS(branch_exports));
+    var { checkIgnoreTask: checkIgnoreTask2 } = (init_check_ignore(), __toCommonJS(check_ignore_exports));
+    var { checkIsRepoTask: checkIsRepoTask2 } = (init_check_is_repo(), __toCommonJS(check_is_repo_exports));
+    var { cleanWithOptionsTask: cleanWithOptionsTask2, isCleanOptionsArray: isCleanOptionsArray2 } = (init_clean(), __toCommonJS(clean_exports));
+    var { diffSummaryTask: diffSummaryTask2 } = (init_diff(), __toCommonJS(diff_exports));
+    var { fetchTask: fetchTask2 } = (init_fetch(), __toCommonJS(fetch_exports));
+    var { moveTask: moveTask2 } = (init_move(), __toCommonJS(move_exports));
+    var { pullTask: pullTask2 } = (init_pull(), __toCommonJS(pull_exports));
+    var { pushTagsTask: pushTagsTask2 } = (init_push(), __toCommonJS(push_exports));
+    var {
+      addRemoteTask: addRemoteTask2,
+      getRemotesTask: getRemotesTask2,
+      listRemotesTask: listRemotesTask2,
+      remoteTask: remoteTask2,
+      removeRemoteTask: removeRemoteTask2
+    } = (init_remote(), __toCommonJS(remote_exports));
+    var { getResetMode: getResetMode2, resetTask: resetTask2 } = (init_reset(), __toCommonJS(reset_exports));
+    var { stashListTask: stashListTask2 } = (init_stash_list(), __toCommonJS(stash_list_exports));
+    var {
+      addSubModuleTask: addSubModuleTask2,
+      initSubModuleTask: initSubModuleTask2,
+      subModuleTask: subModuleTask2,
+      updateSubModuleTask: updateSubModuleTask2
+    } = (init_sub_module(), __toCommonJS(sub_module_exports));
+    var { addAnnotatedTagTask: addAnnotatedTagTask2, addTagTask: addTagTask2, tagListTask: tagListTask2 } = (init_tag(), __toCommonJS(tag_exports));
+    var { straightThroughBufferTask: straightThroughBufferTask2, straightThroughStringTask: straightThroughStringTask2 } = (init_task(), __toCommonJS(task_exports));
+    function Git2(options, plugins) {
+      this._plugins = plugins;
+      this._executor = new GitExecutor2(
+        options.baseDir,
+        new Scheduler2(options.maxConcurrentProcesses),
+        plugins
+      );
+      this._trimmed = options.trimmed;
+    }
+    (Git2.prototype = Object.create(SimpleGitApi2.prototype)).constructor = Git2;
+    Git2.prototype.customBinary = function(command) {
+      this._plugins.reconfigure("binary", command);
+      return this;
+    };
+    Git2.prototype.env = function(name24, value) {
+      if (arguments.length === 1 && typeof name24 === "object") {
+        this._executor.env = name24;
+      } else {
+        (this._executor.env = this._executor.env || {})[name24] = value;
+      }
+      return this;
+    };
+    Git2.prototype.stashList = function(options) {
+      return this._runTask(
+        stashListTask2(
+          trailingOptionsArgument2(arguments) || {},
+          filterArray2(options) && options || []
+        ),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.mv = function(from, to) {
+      return this._runTask(moveTask2(from, to), trailingFunctionArgument2(arguments));
+    };
+    Git2.prototype.checkoutLatestTag = function(then) {
+      var git = this;
+      return this.pull(function() {
+        git.tags(function(err, tags) {
+          git.checkout(tags.latest, then);
+        });
+      });
+    };
+    Git2.prototype.pull = function(remote, branch, options, then) {
+      return this._runTask(
+        pullTask2(
+          filterType2(remote, filterString2),
+          filterType2(branch, filterString2),
+          getTrailingOptions2(arguments)
+        ),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.fetch = function(remote, branch) {
+      return this._runTask(
+        fetchTask2(
+          filterType2(remote, filterString2),
+          filterType2(branch, filterString2),
+          getTrailingOptions2(arguments)
+        ),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.silent = function(silence) {
+      return this._runTask(
+        adhocExecTask2(
+          () => console.warn(
+            "simple-git deprecation notice: git.silent: logging should be configured using the `debug` library / `DEBUG` environment variable, this method will be removed."
+          )
+        )
+      );
+    };
+    Git2.prototype.tags = function(options, then) {
+      return this._runTask(
+        tagListTask2(getTrailingOptions2(arguments)),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.rebase = function() {
+      return this._runTask(
+        straightThroughStringTask2(["rebase", ...getTrailingOptions2(arguments)]),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.reset = function(mode2) {
+      return this._runTask(
+        resetTask2(getResetMode2(mode2), getTrailingOptions2(arguments)),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.revert = function(commit) {
+      const next = trailingFunctionArgument2(arguments);
+      if (typeof commit !== "string") {
+        return this._runTask(configurationErrorTask2("Commit must be a string"), next);
+      }
+      return this._runTask(
+        straightThroughStringTask2(["revert", ...getTrailingOptions2(arguments, 0, true), commit]),
+        next
+      );
+    };
+    Git2.prototype.addTag = function(name24) {
+      const task = typeof name24 === "string" ? addTagTask2(name24) : configurationErrorTask2("Git.addTag requires a tag name");
+      return this._runTask(task, trailingFunctionArgument2(arguments));
+    };
+    Git2.prototype.addAnnotatedTag = function(tagName, tagMessage) {
+      return this._runTask(
+        addAnnotatedTagTask2(tagName, tagMessage),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.deleteLocalBranch = function(branchName2, forceDelete, then) {
+      return this._runTask(
+        deleteBranchTask2(branchName2, typeof forceDelete === "boolean" ? forceDelete : false),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.deleteLocalBranches = function(branchNames, forceDelete, then) {
+      return this._runTask(
+        deleteBranchesTask2(branchNames, typeof forceDelete === "boolean" ? forceDelete : false),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.branch = function(options, then) {
+      return this._runTask(
+        branchTask2(getTrailingOptions2(arguments)),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.branchLocal = function(then) {
+      return this._runTask(branchLocalTask2(), trailingFunctionArgument2(arguments));
+    };
+    Git2.prototype.raw = function(commands) {
+      const createRestCommands = !Array.isArray(commands);
+      const command = [].slice.call(createRestCommands ? arguments : commands, 0);
+      for (let i2 = 0; i2 < command.length && createRestCommands; i2++) {
+        if (!filterPrimitives2(command[i2])) {
+          command.splice(i2, command.length - i2);
+          break;
+        }
+      }
+      command.push(...getTrailingOptions2(arguments, 0, true));
+      var next = trailingFunctionArgument2(arguments);
+      if (!command.length) {
+        return this._runTask(
+          configurationErrorTask2("Raw: must supply one or more command to execute"),
+          next
+        );
+      }
+      return this._runTask(straightThroughStringTask2(command, this._trimmed), next);
+    };
+    Git2.prototype.submoduleAdd = function(repo, path20, then) {
+      return this._runTask(addSubModuleTask2(repo, path20), trailingFunctionArgument2(arguments));
+    };
+    Git2.prototype.submoduleUpdate = function(args, then) {
+      return this._runTask(
+        updateSubModuleTask2(getTrailingOptions2(arguments, true)),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.submoduleInit = function(args, then) {
+      return this._runTask(
+        initSubModuleTask2(getTrailingOptions2(arguments, true)),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.subModule = function(options, then) {
+      return this._runTask(
+        subModuleTask2(getTrailingOptions2(arguments)),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.listRemote = function() {
+      return this._runTask(
+        listRemotesTask2(getTrailingOptions2(arguments)),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.addRemote = function(remoteName, remoteRepo, then) {
+      return this._runTask(
+        addRemoteTask2(remoteName, remoteRepo, getTrailingOptions2(arguments)),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.removeRemote = function(remoteName, then) {
+      return this._runTask(removeRemoteTask2(remoteName), trailingFunctionArgument2(arguments));
+    };
+    Git2.prototype.getRemotes = function(verbose, then) {
+      return this._runTask(getRemotesTask2(verbose === true), trailingFunctionArgument2(arguments));
+    };
+    Git2.prototype.remote = function(options, then) {
+      return this._runTask(
+        remoteTask2(getTrailingOptions2(arguments)),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.tag = function(options, then) {
+      const command = getTrailingOptions2(arguments);
+      if (command[0] !== "tag") {
+        command.unshift("tag");
+      }
+      return this._runTask(straightThroughStringTask2(command), trailingFunctionArgument2(arguments));
+    };
+    Git2.prototype.updateServerInfo = function(then) {
+      return this._runTask(
+        straightThroughStringTask2(["update-server-info"]),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.pushTags = function(remote, then) {
+      const task = pushTagsTask2(
+        { remote: filterType2(remote, filterString2) },
+        getTrailingOptions2(arguments)
+      );
+      return this._runTask(task, trailingFunctionArgument2(arguments));
+    };
+    Git2.prototype.rm = function(files) {
+      return this._runTask(
+        straightThroughStringTask2(["rm", "-f", ...asArray22(files)]),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.rmKeepLocal = function(files) {
+      return this._runTask(
+        straightThroughStringTask2(["rm", "--cached", ...asArray22(files)]),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.catFile = function(options, then) {
+      return this._catFile("utf-8", arguments);
+    };
+    Git2.prototype.binaryCatFile = function() {
+      return this._catFile("buffer", arguments);
+    };
+    Git2.prototype._catFile = function(format, args) {
+      var handler2 = trailingFunctionArgument2(args);
+      var command = ["cat-file"];
+      var options = args[0];
+      if (typeof options === "string") {
+        return this._runTask(
+          configurationErrorTask2("Git.catFile: options must be supplied as an array of strings"),
+          handler2
+        );
+      }
+      if (Array.isArray(options)) {
+        command.push.apply(command, options);
+      }
+      const task = format === "buffer" ? straightThroughBufferTask2(command) : straightThroughStringTask2(command);
+      return this._runTask(task, handler2);
+    };
+    Git2.prototype.diff = function(options, then) {
+      const task = filterString2(options) ? configurationErrorTask2(
+        "git.diff: supplying options as a single string is no longer supported, switch to an array of strings"
+      ) : straightThroughStringTask2(["diff", ...getTrailingOptions2(arguments)]);
+      return this._runTask(task, trailingFunctionArgument2(arguments));
+    };
+    Git2.prototype.diffSummary = function() {
+      return this._runTask(
+        diffSummaryTask2(getTrailingOptions2(arguments, 1)),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.applyPatch = function(patches) {
+      const task = !filterStringOrStringArray2(patches) ? configurationErrorTask2(
+        `git.applyPatch requires one or more string patches as the first argument`
+      ) : applyPatchTask2(asArray22(patches), getTrailingOptions2([].slice.call(arguments, 1)));
+      return this._runTask(task, trailingFunctionArgument2(arguments));
+    };
+    Git2.prototype.revparse = function() {
+      const commands = ["rev-parse", ...getTrailingOptions2(arguments, true)];
+      return this._runTask(
+        straightThroughStringTask2(commands, true),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.clean = function(mode2, options, then) {
+      const usingCleanOptionsArray = isCleanOptionsArray2(mode2);
+      const cleanMode = usingCleanOptionsArray && mode2.join("") || filterType2(mode2, filterString2) || "";
+      const customArgs = getTrailingOptions2([].slice.call(arguments, usingCleanOptionsArray ? 1 : 0));
+      return this._runTask(
+        cleanWithOptionsTask2(cleanMode, customArgs),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.exec = function(then) {
+      const task = {
+        commands: [],
+        format: "utf-8",
+        parser() {
+          if (typeof then === "function") {
+            then();
+          }
+        }
+      };
+      return this._runTask(task);
+    };
+    Git2.prototype.clearQueue = function() {
+      return this._runTask(
+        adhocExecTask2(
+          () => console.warn(
+            "simple-git deprecation notice: clearQueue() is deprecated and will be removed, switch to using the abortPlugin instead."
+          )
+        )
+      );
+    };
+    Git2.prototype.checkIgnore = function(pathnames, then) {
+      return this._runTask(
+        checkIgnoreTask2(asArray22(filterType2(pathnames, filterStringOrStringArray2, []))),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    Git2.prototype.checkIsRepo = function(checkType, then) {
+      return this._runTask(
+        checkIsRepoTask2(filterType2(checkType, filterString2)),
+        trailingFunctionArgument2(arguments)
+      );
+    };
+    module.exports = Git2;
+  }
+});
+init_git_error();
+var GitConstructError = class extends GitError {
+  constructor(config2, message) {
+    super(void 0, message);
+    this.config = config2;
+  }
+};
+init_git_error();
+init_git_error();
+var GitPluginError = class extends GitError {
+  constructor(task, plugin, message) {
+    super(task, message);
+    this.task = task;
+    this.plugin = plugin;
+    Object.setPrototypeOf(this, new.target.prototype);
+  }
+};
+init_git_response_error();
+init_task_configuration_error();
+init_check_is_repo();
+init_clean();
+init_config();
+init_diff_name_status();
+init_grep();
+init_reset();
+function abortPlugin(signal) {
+  if (!signal) {
+    return;
+  }
+  const onSpawnAfter = {
+    type: "spawn.after",
+    action(_data, context2) {
+      function kill() {
+        context2.kill(new GitPluginError(void 0, "abort", "Abort signal received"));
+      }
+      signal.addEventListener("abort", kill);
+      context2.spawned.on("close", () => signal.removeEventListener("abort", kill));
+    }
+  };
+  const onSpawnBefore = {
+    type: "spawn.before",
+    action(_data, context2) {
+      if (signal.aborted) {
+        context2.kill(new GitPluginError(void 0, "abort", "Abort already signaled"));
+      }
+    }
+  };
+  return [onSpawnBefore, onSpawnAfter];
+}
+function blockUnsafeOperationsPlugin(options = {}) {
+  return {
+    type: "spawn.args",
+    action(args, { env }) {
+      for (const vulnerability of ne(args, env)) {
+        if (options[vulnerability.category] !== true) {
+          throw new GitPluginError(void 0, "unsafe", vulnerability.message);
+        }
+      }
+      return args;
+    }
+  };
+}
+init_utils();
+function commandConfigPrefixingPlugin(configuration) {
+  const prefix = prefixedArray(configuration, "-c");
+  return {
+    type: "spawn.args",
+    action(data) {
+      return [...prefix, ...data];
+    }
+  };
+}
+init_utils();
+var never2 = (0, import_promise_deferred2.deferred)().promise;
+function completionDetectionPlugin({
+  onClose = true,
+  onExit = 50
+} = {}) {
+  function createEvents() {
+    let exitCode = -1;
+    const events = {
+      close: (0, import_promise_deferred2.deferred)(),
+      closeTimeout: (0, import_promise_deferred2.deferred)(),
+      exit: (0, import_promise_deferred2.deferred)(),
+      exitTimeout: (0, import_promise_deferred2.deferred)()
+    };
+    const result = Promise.race([
+      onClose === false ? never2 : events.closeTimeout.promise,
+      onExit === false ? never2 : events.exitTimeout.promise
+    ]);
+    configureTimeout(onClose, events.close, events.closeTimeout);
+    configureTimeout(onExit, events.exit, events.exitTimeout);
+    return {
+      close(code2) {
+        exitCode = code2;
+        events.close.done();
+      },
+      exit(code2) {
+        exitCode = code2;
+        events.exit.done();
+      },
+      get exitCode() {
+        return exitCode;
+      },
+      result
+    };
+  }
+  function configureTimeout(flag, event, timeout) {
+    if (flag === false) {
+      return;
+    }
+    (flag === true ? event.promise : event.promise.then(() => delay2(flag))).then(timeout.done);
+  }
+  return {
+    type: "spawn.after",
+    async action(_data, { spawned, close }) {
+      const events = createEvents();
+      let deferClose = true;
+      let quickClose = () => void (deferClose = false);
+      spawned.stdout?.on("data", quickClose);
+      spawned.stderr?.on("data", quickClose);
+      spawned.on("error", quickClose);
+      spawned.on("close", (code2) => events.close(code2));
+      spawned.on("exit", (code2) => events.exit(code2));
+      try {
+        await events.result;
+        if (deferClose) {
+          await delay2(50);
+        }
+        close(events.exitCode);
+      } catch (err) {
+        close(events.exitCode, err);
+      }
+    }
+  };
+}
+init_utils();
+var WRONG_NUMBER_ERR = `Invalid value supplied for custom binary, requires a single string or an array containing either one or two strings`;
+var WRONG_CHARS_ERR = `Invalid value supplied for custom binary, restricted characters must be removed or supply the unsafe.allowUnsafeCustomBinary option`;
+function isBadArgument(arg) {
+  return !arg || !/^([a-z]:)?([a-z0-9/.\\_~-]+)$/i.test(arg);
+}
+function toBinaryConfig(input2, allowUnsafe) {
+  if (input2.length < 1 || input2.length > 2) {
+    throw new GitPluginError(void 0, "binary", WRONG_NUMBER_ERR);
+  }
+  const isBad = input2.some(isBadArgument);
+  if (isBad) {
+    if (allowUnsafe) {
+      console.warn(WRONG_CHARS_ERR);
+    } else {
+      throw new GitPluginError(void 0, "binary", WRONG_CHARS_ERR);
+    }
+  }
+  const [binary, prefix] = input2;
+  return {
+    binary,
+    prefix
+  };
+}
+function customBinaryPlugin(plugins, input2 = ["git"], allowUnsafe = false) {
+  let config2 = toBinaryConfig(asArray2(input2), allowUnsafe);
+  plugins.on("binary", (input22) => {
+    config2 = toBinaryConfig(asArray2(input22), allowUnsafe);
+  });
+  plugins.append("spawn.binary", () => {
+    return config2.binary;
+  });
+  plugins.append("spawn.args", (data) => {
+    return config2.prefix ? [config2.prefix, ...data] : data;
+  });
+}
+init_git_error();
+function isTaskError(result) {
+  return !!(result.exitCode && result.stdErr.length);
+}
+function getErrorMessage3(result) {
+  return Buffer.concat([...result.stdOut, ...result.stdErr]);
+}
+function errorDetectionHandler(overwrite = false, isError = isTaskError, errorMessage = getErrorMessage3) {
+  return (error63, result) => {
+    if (!overwrite && error63 || !isError(result)) {
+      return error63;
+    }
+    return errorMessage(result);
+  };
+}
+function errorDetectionPlugin(config2) {
+  return {
+    type: "task.error",
+    action(data, context2) {
+      const error63 = config2(data.error, {
+        stdErr: context2.stdErr,
+        stdOut: context2.stdOut,
+        exitCode: context2.exitCode
+      });
+      if (Buffer.isBuffer(error63)) {
+        return { error: new GitError(void 0, error63.toString("utf-8")) };
+      }
+      return {
+        error: error63
+      };
+    }
+  };
+}
+init_utils();
+var PluginStore = class {
+  constructor() {
+    this.plugins = /* @__PURE__ */ new Set();
+    this.events = new EventEmitter();
+  }
+  on(type, listener) {
+    this.events.on(type, listener);
+  }
+  reconfigure(type, data) {
+    this.events.emit(type, data);
+  }
+  append(type, action) {
+    const plugin = append(this.plugins, { type, action });
+    return () => this.plugins.delete(plugin);
+  }
+  add(plugin) {
+    const plugins = [];
+    asArray2(plugin).forEach((plugin2) => plugin2 && this.plugins.add(append(plugins, plugin2)));
+    return () => {
+      plugins.forEach((plugin2) => this.plugins.delete(plugin2));
+    };
+  }
+  exec(type, data, context2) {
+    let output2 = data;
+    const contextual = Object.freeze(Object.create(context2));
+    for (const plugin of this.plugins) {
+      if (plugin.type === type) {
+        output2 = plugin.action(output2, contextual);
+      }
+    }
+    return output2;
+  }
+};
+init_utils();
+function progressMonitorPlugin(progress) {
+  const progressCommand = "--progress";
+  const progressMethods = ["checkout", "clone", "fetch", "pull", "push"];
+  const onProgress = {
+    type: "spawn.after",
+    action(_data, context2) {
+      if (!context2.commands.includes(progressCommand)) {
+        return;
+      }
+      context2.spawned.stderr?.on("data", (chunk) => {
+        const message = /^([\s\S]+?):\s*(\d+)% \((\d+)\/(\d+)\)/.exec(chunk.toString("utf8"));
+        if (!message) {
+          return;
+        }
+        progress({
+          method: context2.method,
+          stage: progressEventStage(message[1]),
+          progress: asNumber(message[2]),
+          processed: asNumber(message[3]),
+          total: asNumber(message[4])
+        });
+      });
+    }
+  };
+  const onArgs = {
+    type: "spawn.args",
+    action(args, context2) {
+      if (!progressMethods.includes(context2.method)) {
+        return args;
+      }
+      return including(args, progressCommand);
+    }
+  };
+  return [onArgs, onProgress];
+}
+function progressEventStage(input2) {
+  return String(input2.toLowerCase().split(" ", 1)) || "unknown";
+}
+init_utils();
+function spawnOptionsPlugin(spawnOptions) {
+  const options = pick2(spawnOptions, ["uid", "gid"]);
+  return {
+    type: "spawn.options",
+    action(data) {
+      return { ...options, ...data };
+    }
+  };
+}
+function timeoutPlugin({
+  block,
+  stdErr = true,
+  stdOut = true
+}) {
+  if (block > 0) {
+    return {
+      type: "spawn.after",
+      action(_data, context2) {
+        let timeout;
+        function wait() {
+          timeout && clearTimeout(timeout);
+          timeout = setTimeout(kill, block);
+        }
+        function stop() {
+          context2.spawned.stdout?.off("data", wait);
+          context2.spawned.stderr?.off("data", wait);
+          context2.spawned.off("exit", stop);
+          context2.spawned.off("close", stop);
+          timeout && clearTimeout(timeout);
+        }
+        function kill() {
+          stop();
+          context2.kill(new GitPluginError(void 0, "timeout", `block timeout reached`));
+        }
+        stdOut && context2.spawned.stdout?.on("data", wait);
+        stdErr && context2.spawned.stderr?.on("data", wait);
+        context2.spawned.on("exit", stop);
+        context2.spawned.on("close", stop);
+        wait();
+      }
+    };
+  }
+}
+function suffixPathsPlugin() {
+  return {
+    type: "spawn.args",
+    action(data) {
+      const prefix = [];
+      let suffix;
+      function append2(args) {
+        (suffix = suffix || []).push(...args);
+      }
+      for (let i2 = 0; i2 < data.length; i2++) {
+        const param = data[i2];
+        if (r(param)) {
+          append2(o(param));
+          continue;
+        }
+        if (param === "--") {
+          append2(
+            data.slice(i2 + 1).flatMap((item) => r(item) && o(item) || item)
+          );
+          break;
+        }
+        prefix.push(param);
+      }
+      return !suffix ? prefix : [...prefix, "--", ...suffix.map(String)];
+    }
+  };
+}
+init_utils();
+var Git = require_git();
+function gitInstanceFactory(baseDir, options) {
+  const plugins = new PluginStore();
+  const config2 = createInstanceConfig(
+    baseDir && (typeof baseDir === "string" ? { baseDir } : baseDir) || {},
+    options
+  );
+  if (!folderExists(config2.baseDir)) {
+    throw new GitConstructError(
+      config2,
+      `Cannot use simple-git on a directory that does not exist`
+    );
+  }
+  if (Array.isArray(config2.config)) {
+    plugins.add(commandConfigPrefixingPlugin(config2.config));
+  }
+  plugins.add(blockUnsafeOperationsPlugin(config2.unsafe));
+  plugins.add(completionDetectionPlugin(config2.completion));
+  config2.abort && plugins.add(abortPlugin(config2.abort));
+  config2.progress && plugins.add(progressMonitorPlugin(config2.progress));
+  config2.timeout && plugins.add(timeoutPlugin(config2.timeout));
+  config2.spawnOptions && plugins.add(spawnOptionsPlugin(config2.spawnOptions));
+  plugins.add(suffixPathsPlugin());
+  plugins.add(errorDetectionPlugin(errorDetectionHandler(true)));
+  config2.errors && plugins.add(errorDetectionPlugin(config2.errors));
+  customBinaryPlugin(plugins, config2.binary, config2.unsafe?.allowUnsafeCustomBinary);
+  return new Git(config2, plugins);
+}
+init_git_response_error();
+var simpleGit = gitInstanceFactory;
+
+// src/git/client.ts
+var FALLBACK_IDENTITY = {
+  name: "skillclimb",
+  email: "skillclimb@users.noreply.github.com"
+};
+var GitOperationError = class extends Error {
+  constructor(operation, dir, cause) {
+    const detail = cause instanceof Error ? cause.message.trim() : String(cause);
+    super(`git ${operation} failed in ${dir}: ${detail}`, { cause });
+    this.operation = operation;
+    this.dir = dir;
+    this.name = "GitOperationError";
+  }
+};
+function failOnNonZeroExit(error63, result) {
+  if (result.exitCode === 0) return error63;
+  const text3 = Buffer.concat([...result.stdErr, ...result.stdOut]).toString("utf8").trim();
+  return error63 ?? Buffer.from(text3 || `exit code ${result.exitCode}`);
+}
+function gitAt(dir, config2 = [], env) {
+  const git = simpleGit({ baseDir: dir, config: config2, maxConcurrentProcesses: 2, errors: failOnNonZeroExit });
+  return env ? git.env(env) : git;
+}
+async function configValue(git, key) {
+  try {
+    return (await git.raw(["config", "--get", key])).trim();
+  } catch {
+    return "";
+  }
+}
+async function committerConfig(dir, env = process.env) {
+  const git = gitAt(dir, [], env);
+  const name24 = env.GIT_COMMITTER_NAME ?? await configValue(git, "user.name");
+  const email3 = env.GIT_COMMITTER_EMAIL ?? await configValue(git, "user.email");
+  const config2 = [];
+  if (!name24) config2.push(`user.name=${FALLBACK_IDENTITY.name}`);
+  if (!email3) config2.push(`user.email=${FALLBACK_IDENTITY.email}`);
+  return config2;
+}
+async function runGit(dir, operation, args, config2 = []) {
+  try {
+    return await gitAt(dir, config2).raw(args);
+  } catch (err) {
+    throw new GitOperationError(operation, dir, err);
+  }
+}
+
+// src/git/commits.ts
+function gitPath(relPath) {
+  return relPath.split("\\").join("/");
+}
+async function commitFile(dir, relPath, message) {
+  const oneLine4 = message.replace(/\s+/g, " ").trim() || "skill-iterate edit";
+  const summary2 = await runGit(
+    dir,
+    "commit",
+    ["commit", "--no-verify", "-m", oneLine4, "--", gitPath(relPath)],
+    await identityFor(dir)
+  );
+  const printed = /^\[[^\]]* ([0-9a-f]{7,40})\]/m.exec(summary2)?.[1];
+  const sha = printed ?? (await runGit(dir, "rev-parse HEAD", ["rev-parse", "HEAD"])).trim();
+  return sha.slice(0, 7);
+}
+var identities = /* @__PURE__ */ new Map();
+function identityFor(dir) {
+  let identity = identities.get(dir);
+  if (!identity) {
+    identity = committerConfig(dir);
+    identities.set(dir, identity);
+  }
+  return identity;
+}
+async function resetToParent(dir) {
+  await runGit(dir, "reset --hard HEAD~1", ["reset", "--hard", "HEAD~1"]);
+}
+async function discardChanges(dir) {
+  await runGit(dir, "reset --hard HEAD", ["reset", "--hard", "HEAD"]);
+}
+async function showFileAt(dir, commit, relPath) {
+  return runGit(dir, "show", ["show", `${commit}:${gitPath(relPath)}`]);
+}
+
+// src/git/repo.ts
+async function repoPrefix(dir) {
+  const prefix = (await runGit(dir, "rev-parse --show-prefix", ["rev-parse", "--show-prefix"])).trim();
+  return prefix.replace(/\/+$/, "");
+}
+async function isValidBranchName(dir, name24) {
+  try {
+    await runGit(dir, "check-ref-format", ["check-ref-format", "--branch", name24]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// src/git/worktree.ts
+import { mkdir as mkdir2 } from "node:fs/promises";
+import path9 from "node:path";
+function worktreePathFor(home, skill, epoch) {
+  return path9.join(home, `worktree_skill-iterate-${skill}-${epoch}`);
+}
+function branchNameFor(skill, epoch) {
+  return `skill-iterate/${skill}-${epoch}`;
+}
+async function currentBranch(dir) {
+  return (await runGit(dir, "rev-parse --abbrev-ref HEAD", ["rev-parse", "--abbrev-ref", "HEAD"])).trim();
+}
+async function headCommit(dir) {
+  return (await runGit(dir, "rev-parse HEAD", ["rev-parse", "HEAD"])).trim();
+}
+async function createWorktree(input2) {
+  const baseBranch = await currentBranch(input2.project);
+  const baseCommit = await headCommit(input2.project);
+  const prefix = await repoPrefix(input2.project);
+  const worktreePath2 = worktreePathFor(input2.home, input2.skill, input2.epoch);
+  const branch = branchNameFor(input2.skill, input2.epoch);
+  await mkdir2(input2.home, { recursive: true });
+  await runGit(input2.project, "worktree add", ["worktree", "add", "-b", branch, worktreePath2, baseCommit]);
+  return { path: worktreePath2, branch, baseBranch, baseCommit, prefix };
+}
+async function removeWorktree(project, worktreePath2, options = {}) {
+  const args = ["worktree", "remove", "--force", worktreePath2];
+  try {
+    await runGit(project, "worktree remove", args);
+    return true;
+  } catch {
+    await new Promise((resolve2) => setTimeout(resolve2, options.retryDelayMs ?? 2e3));
+  }
+  try {
+    await runGit(project, "worktree remove", args);
+    return true;
+  } catch {
+    options.warn?.(`worktree at ${worktreePath2} could not be removed; leaving for manual cleanup`);
+    return false;
+  }
+}
+async function deleteBranch(project, branch) {
+  await runGit(project, "branch -D", ["branch", "-D", branch]);
+}
+async function discardWorktree(project, worktree, options = {}) {
+  const removed = await removeWorktree(project, worktree.path, options);
+  if (!removed) return;
+  try {
+    await deleteBranch(project, worktree.branch);
+  } catch (err) {
+    options.warn?.(`branch ${worktree.branch} could not be deleted: ${err.message}`);
+  }
+}
+
+// src/core/mutations.ts
+var MUTATION_KINDS = [
+  "delete-required-bullet",
+  "paraphrase-heading",
+  "remove-code-fence",
+  "swap-must-should",
+  "delete-section",
+  "duplicate-paragraph",
+  "remove-leading-imperative",
+  "remove-constraint-line",
+  "add-trailing-garbage",
+  "shuffle-steps"
+];
+var DEFAULT_REQUIRED_SECTIONS2 = ["Steps", "Constraints", "Limitations"];
+var IMPERATIVE_VERBS2 = /* @__PURE__ */ new Set([
+  "Use",
+  "Write",
+  "Run",
+  "Avoid",
+  "Add",
+  "Remove",
+  "Do",
+  "Don't",
+  "Check",
+  "Verify",
+  "Set",
+  "Read",
+  "Call",
+  "Create",
+  "Delete",
+  "Update",
+  "Replace",
+  "Prefer",
+  "Ensure",
+  "Always",
+  "Never",
+  "Skip",
+  "Apply",
+  "Edit",
+  "Open",
+  "Close",
+  "Save",
+  "Commit",
+  "Push",
+  "Pull",
+  "Fetch",
+  "Build",
+  "Test",
+  "Confirm",
+  "Document",
+  "Note",
+  "Pass",
+  "Return",
+  "Stop",
+  "Start",
+  "Halt",
+  "Continue",
+  "Mark",
+  "Tag",
+  "Pin",
+  "Default",
+  "Dont"
+]);
+var TRAILING_GARBAGE = "asdf qwer zxcv uiop hjkl ".repeat(8).trim();
+var HEADING2 = /^(#{1,6})\s+(.*?)\s*$/;
+var LIST_ITEM = /^(\s*)([-*+]\s+|\d+\.\s+)(.*)$/;
+var FENCE2 = /^ {0,3}`{3,}/;
+var CONSTRAINT_WORDS = /\b(must|never|always|do not|don't|only)\b/i;
+var HEADING_PARAPHRASES = {
+  steps: "Procedure",
+  constraints: "Restrictions",
+  limitations: "Caveats",
+  usage: "How to use it",
+  examples: "Samples",
+  example: "Sample",
+  output: "Result",
+  "output format": "Shape of the result",
+  overview: "Summary",
+  "when to use": "Appropriate situations",
+  "when not to use": "Inappropriate situations",
+  rules: "Guidelines",
+  inputs: "What it takes"
+};
+function normaliseTitle(title) {
+  return title.trim().replace(/[:.?!]+$/, "").trim().toLowerCase();
+}
+function parse5(text3) {
+  const lines = text3.split("\n");
+  let bodyStart = 0;
+  if (lines[0]?.trimEnd() === "---") {
+    const close = lines.findIndex((l, i2) => i2 > 0 && /^(---|\.\.\.)\s*$/.test(l));
+    if (close > 0) bodyStart = close + 1;
+  }
+  const inFence = lines.map(() => false);
+  const headings = [];
+  let open5 = false;
+  for (let i2 = bodyStart; i2 < lines.length; i2++) {
+    const line = lines[i2] ?? "";
+    if (FENCE2.test(line)) {
+      inFence[i2] = true;
+      open5 = !open5;
+      continue;
+    }
+    inFence[i2] = open5;
+    if (open5) continue;
+    const m = HEADING2.exec(line);
+    if (m?.[1] && m[2] !== void 0 && m[2] !== "") {
+      headings.push({ line: i2, level: m[1].length, title: m[2].replace(/\s+#+$/, "") });
+    }
+  }
+  return { lines, bodyStart, inFence, headings };
+}
+function sectionRange(doc, heading) {
+  const next = doc.headings.find((h2) => h2.line > heading.line && h2.level <= heading.level);
+  return [heading.line, next ? next.line : doc.lines.length];
+}
+function sectionOf(doc, line) {
+  let found;
+  for (const h2 of doc.headings) if (h2.line < line) found = h2;
+  return found;
+}
+function proseLines(doc) {
+  const out = [];
+  const headingLines = new Set(doc.headings.map((h2) => h2.line));
+  for (let i2 = doc.bodyStart; i2 < doc.lines.length; i2++) {
+    if (!doc.inFence[i2] && !headingLines.has(i2)) out.push(i2);
+  }
+  return out;
+}
+function requiredSet(options) {
+  return new Set((options.requiredSections ?? DEFAULT_REQUIRED_SECTIONS2).map(normaliseTitle));
+}
+function isListItem2(line) {
+  return LIST_ITEM.test(line);
+}
+function without(lines, start, end = start + 1) {
+  return [...lines.slice(0, start), ...lines.slice(end)].join("\n");
+}
+function deleteRequiredBullet(doc, options) {
+  const required2 = requiredSet(options);
+  const items = proseLines(doc).filter((i2) => isListItem2(doc.lines[i2] ?? ""));
+  const inSection = (i2, accept) => {
+    const h2 = sectionOf(doc, i2);
+    return h2 !== void 0 && accept(normaliseTitle(h2.title));
+  };
+  const target = items.find((i2) => inSection(i2, (t2) => required2.has(t2) && !t2.includes("constraint"))) ?? items.find((i2) => inSection(i2, (t2) => required2.has(t2))) ?? items[0];
+  return target === void 0 ? null : without(doc.lines, target);
+}
+function paraphraseHeading(doc, options) {
+  const required2 = requiredSet(options);
+  const candidates = doc.headings.filter((h2) => h2.level >= 2);
+  const target = candidates.find((h2) => required2.has(normaliseTitle(h2.title))) ?? candidates[0] ?? doc.headings[0];
+  if (!target) return null;
+  const key = normaliseTitle(target.title);
+  const paraphrase = HEADING_PARAPHRASES[key] ?? `About ${target.title.replace(/[:.?!]+$/, "").toLowerCase()}`;
+  const lines = [...doc.lines];
+  lines[target.line] = `${"#".repeat(target.level)} ${paraphrase}`;
+  return lines.join("\n");
+}
+function removeCodeFence(doc) {
+  const fences = [];
+  for (let i2 = doc.bodyStart; i2 < doc.lines.length; i2++) if (FENCE2.test(doc.lines[i2] ?? "")) fences.push(i2);
+  if (fences.length === 0) return null;
+  const target = fences[1] ?? fences[0];
+  return target === void 0 ? null : without(doc.lines, target);
+}
+function swapMustShould(doc) {
+  const head = doc.lines.slice(0, doc.bodyStart);
+  const body = doc.lines.slice(doc.bodyStart).join("\n");
+  let swapped = body.replace(/\bMUST\b/g, "should");
+  if (swapped === body) swapped = body.replace(/\bMust\b/g, "Should").replace(/\bmust\b/g, "should");
+  if (swapped === body) return null;
+  return [...head, swapped].join("\n");
+}
+function deleteSection(doc, options) {
+  const required2 = requiredSet(options);
+  const candidates = doc.headings.filter((h2) => h2.level >= 2);
+  const target = candidates.find((h2) => required2.has(normaliseTitle(h2.title))) ?? candidates[0];
+  if (!target) return null;
+  const [start, end] = sectionRange(doc, target);
+  return without(doc.lines, start, end);
+}
+function duplicateParagraph(doc) {
+  const prose = new Set(proseLines(doc));
+  for (let i2 = doc.bodyStart; i2 < doc.lines.length; i2++) {
+    if (!prose.has(i2) || (doc.lines[i2] ?? "").trim() === "") continue;
+    let end = i2;
+    while (end < doc.lines.length && prose.has(end) && (doc.lines[end] ?? "").trim() !== "") end++;
+    const paragraph = doc.lines.slice(i2, end);
+    return [...doc.lines.slice(0, end), "", ...paragraph, ...doc.lines.slice(end)].join("\n");
+  }
+  return null;
+}
+function removeLeadingImperative(doc) {
+  for (const i2 of proseLines(doc)) {
+    const line = doc.lines[i2] ?? "";
+    const m = /^(\s*(?:[-*+]\s+|\d+\.\s+)?)([A-Za-z']+)(\s+)(\S.*)$/.exec(line);
+    if (!m || m[2] === void 0 || m[4] === void 0 || !IMPERATIVE_VERBS2.has(m[2])) continue;
+    const rest = m[4];
+    const lines = [...doc.lines];
+    lines[i2] = `${m[1] ?? ""}${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
+    return lines.join("\n");
+  }
+  return null;
+}
+function removeConstraintLine(doc) {
+  const prose = proseLines(doc).filter((i2) => (doc.lines[i2] ?? "").trim() !== "");
+  const inConstraints = prose.find((i2) => {
+    const h2 = sectionOf(doc, i2);
+    return h2 !== void 0 && normaliseTitle(h2.title).includes("constraint");
+  });
+  const target = inConstraints ?? prose.find((i2) => CONSTRAINT_WORDS.test(doc.lines[i2] ?? ""));
+  return target === void 0 ? null : without(doc.lines, target);
+}
+function addTrailingGarbage(doc) {
+  const text3 = doc.lines.join("\n");
+  const separator = text3 === "" || text3.endsWith("\n") ? "" : "\n";
+  return `${text3}${separator}
+${TRAILING_GARBAGE}
+`;
+}
+function listRuns(doc) {
+  const prose = new Set(proseLines(doc));
+  const runs = [];
+  let current = [];
+  let indent = -1;
+  const flush = () => {
+    if (current.length >= 2) runs.push(current);
+    current = [];
+    indent = -1;
+  };
+  for (let i2 = doc.bodyStart; i2 < doc.lines.length; i2++) {
+    const m = prose.has(i2) ? LIST_ITEM.exec(doc.lines[i2] ?? "") : null;
+    const itemIndent = m?.[1]?.length ?? -1;
+    if (!m) {
+      flush();
+      continue;
+    }
+    if (current.length > 0 && itemIndent !== indent) flush();
+    indent = itemIndent;
+    current.push(i2);
+  }
+  flush();
+  return runs;
+}
+function shuffleSteps(doc) {
+  const runs = listRuns(doc);
+  const inSteps = runs.find((run3) => {
+    const h2 = sectionOf(doc, run3[0] ?? 0);
+    return h2 !== void 0 && normaliseTitle(h2.title).includes("step");
+  });
+  const numbered = runs.find((run3) => /^\s*\d+\./.test(doc.lines[run3[0] ?? 0] ?? ""));
+  const run2 = inSteps ?? numbered ?? runs[0];
+  if (!run2) return null;
+  const parts = run2.map((i2) => LIST_ITEM.exec(doc.lines[i2] ?? ""));
+  const texts = parts.map((m) => m?.[3] ?? "").reverse();
+  const lines = [...doc.lines];
+  run2.forEach((lineIndex, k2) => {
+    const m = parts[k2];
+    lines[lineIndex] = `${m?.[1] ?? ""}${m?.[2] ?? ""}${texts[k2] ?? ""}`;
+  });
+  const out = lines.join("\n");
+  return out === doc.lines.join("\n") ? null : out;
+}
+function applyMutation(kind, text3, options = {}) {
+  const doc = parse5(text3);
+  let out;
+  switch (kind) {
+    case "delete-required-bullet":
+      out = deleteRequiredBullet(doc, options);
+      break;
+    case "paraphrase-heading":
+      out = paraphraseHeading(doc, options);
+      break;
+    case "remove-code-fence":
+      out = removeCodeFence(doc);
+      break;
+    case "swap-must-should":
+      out = swapMustShould(doc);
+      break;
+    case "delete-section":
+      out = deleteSection(doc, options);
+      break;
+    case "duplicate-paragraph":
+      out = duplicateParagraph(doc);
+      break;
+    case "remove-leading-imperative":
+      out = removeLeadingImperative(doc);
+      break;
+    case "remove-constraint-line":
+      out = removeConstraintLine(doc);
+      break;
+    case "add-trailing-garbage":
+      out = addTrailingGarbage(doc);
+      break;
+    case "shuffle-steps":
+      out = shuffleSteps(doc);
+      break;
+  }
+  return out === text3 ? null : out;
+}
+function mutateAll(text3, options = {}) {
+  return MUTATION_KINDS.map((kind) => ({ kind, text: applyMutation(kind, text3, options) }));
+}
+
+// src/iterate/score.ts
+import { createHash } from "node:crypto";
+import { existsSync as existsSync2, readdirSync } from "node:fs";
+
+// src/core/checks.ts
+function quote2(value) {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+}
+function countLines2(text3) {
+  const trimmed2 = text3.trimEnd();
+  return trimmed2 === "" ? 0 : trimmed2.split(/\r\n|\r|\n/).length;
+}
+function countWords(text3) {
+  return text3.split(/\s+/).filter((w) => w !== "").length;
+}
+function positive(check2, output2) {
+  switch (check2.type) {
+    case "contains":
+    case "not-contains": {
+      const found = output2.includes(check2.value);
+      return { pass: found, reason: `${found ? "contains" : "does not contain"} ${quote2(check2.value)}` };
+    }
+    case "icontains":
+    case "not-icontains": {
+      const found = output2.toLowerCase().includes(check2.value.toLowerCase());
+      return {
+        pass: found,
+        reason: `${found ? "contains" : "does not contain"} ${quote2(check2.value)} (case-insensitive)`
+      };
+    }
+    case "regex":
+    case "not-regex": {
+      const shown = `/${check2.value}/${check2.flags ?? ""}`;
+      const found = new RegExp(check2.value, check2.flags ?? "").test(output2);
+      return { pass: found, reason: `${found ? "matches" : "does not match"} ${shown}` };
+    }
+    case "max-lines": {
+      const lines = countLines2(output2);
+      return { pass: lines <= check2.value, reason: `${lines} lines (max ${check2.value})` };
+    }
+    case "max-words": {
+      const words = countWords(output2);
+      return { pass: words <= check2.value, reason: `${words} words (max ${check2.value})` };
+    }
+    case "is-json": {
+      try {
+        JSON.parse(output2.trim());
+        return { pass: true, reason: "is valid JSON" };
+      } catch (err) {
+        return { pass: false, reason: `is not valid JSON (${err.message})` };
+      }
+    }
+  }
+}
+function evaluateCheck(check2, output2) {
+  let verdict;
+  try {
+    verdict = positive(check2, output2);
+  } catch (err) {
+    return { pass: false, reason: `check ${check2.type}: invalid pattern (${err.message})` };
+  }
+  const negated = check2.type.startsWith("not-");
+  const pass = negated ? !verdict.pass : verdict.pass;
+  return { pass, reason: `check ${check2.type}: output ${verdict.reason}` };
+}
+
+// src/core/absolute.ts
+var VACUOUS_REASON = "trigger not expected in this scenario (vacuously true)";
+var OMITTED_REASON = "grader omitted";
+function planScenario(evals, scenario) {
+  const expected = scenario.expected_assertions ? new Set(scenario.expected_assertions) : void 0;
+  const pairs = [];
+  for (const category of evals.categories) {
+    for (const assertion of category.evals) {
+      let route;
+      if (expected && !expected.has(assertion.id)) route = "vacuous";
+      else if (assertion.check) route = "check";
+      else route = "model";
+      pairs.push({ assertion, category, route });
+    }
+  }
+  return { scenario, pairs, modelGraded: pairs.filter((p2) => p2.route === "model") };
+}
+function coerceVerdict(value) {
+  if (typeof value === "boolean") return value;
+  if (typeof value === "string") {
+    const v = value.trim().toLowerCase();
+    return v === "true" || v === "yes";
+  }
+  return false;
+}
+function repairGraderAnswer(verdicts, askedIds) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const [key, value] of Object.entries(verdicts)) {
+    const id = key.trim();
+    if (!byId.has(id)) byId.set(id, value);
+  }
+  const out = /* @__PURE__ */ new Map();
+  for (const id of askedIds) {
+    const answer = byId.get(String(id));
+    if (!answer) out.set(id, { pass: false, reason: OMITTED_REASON });
+    else out.set(id, { pass: coerceVerdict(answer.verdict), reason: answer.reason ?? "" });
+  }
+  return out;
+}
+function majorityVote(trials) {
+  const passes = trials.filter((t2) => t2.pass).length;
+  const pass = passes * 2 > trials.length;
+  const agreeing = trials.find((t2) => t2.pass === pass);
+  return { pass, reason: agreeing?.reason ?? OMITTED_REASON };
+}
+function pairKey(scenarioId, assertionId) {
+  return `${assertionId}\0${scenarioId}`;
+}
+function decidePairs(plans, renders, trials) {
+  const decided = /* @__PURE__ */ new Map();
+  for (const plan of plans) {
+    const output2 = renders.get(plan.scenario.id) ?? "";
+    for (const pair of plan.pairs) {
+      const key = pairKey(plan.scenario.id, pair.assertion.id);
+      if (pair.route === "vacuous") decided.set(key, { pass: true, reason: VACUOUS_REASON });
+      else if (pair.route === "check" && pair.assertion.check) {
+        decided.set(key, evaluateCheck(pair.assertion.check, output2));
+      } else {
+        decided.set(
+          key,
+          majorityVote(trials.map((t2) => t2.get(key) ?? { pass: false, reason: OMITTED_REASON }))
+        );
+      }
+    }
+  }
+  return decided;
+}
+function compareStrings(a, b2) {
+  return a < b2 ? -1 : a > b2 ? 1 : 0;
+}
+var WEIGHT_SUM_TOLERANCE = 1e-9;
+function aggregate(evals, plans, decided) {
+  const failed = [];
+  const passing = [];
+  const categories = evals.categories.map((c3) => ({
+    name: c3.name,
+    weight: c3.weight,
+    passed: 0,
+    total: 0,
+    score: 1
+  }));
+  const indexOf = new Map(evals.categories.map((c3, i2) => [c3, i2]));
+  for (const plan of plans) {
+    for (const pair of plan.pairs) {
+      const verdict = decided.get(pairKey(plan.scenario.id, pair.assertion.id)) ?? {
+        pass: false,
+        reason: OMITTED_REASON
+      };
+      const category = categories[indexOf.get(pair.category) ?? -1];
+      if (!category) throw new Error(`aggregate: assertion ${pair.assertion.id} has no category`);
+      category.total += 1;
+      if (verdict.pass) {
+        category.passed += 1;
+        passing.push({ assertion_id: pair.assertion.id, scenario_id: plan.scenario.id });
+      } else {
+        failed.push({
+          assertion_id: pair.assertion.id,
+          scenario_id: plan.scenario.id,
+          category_name: pair.category.name,
+          category_weight: pair.category.weight,
+          statement: pair.assertion.statement,
+          source: pair.assertion.source,
+          defect_type: pair.assertion.defect_type,
+          grader_reason: verdict.reason
+        });
+      }
+    }
+  }
+  let weightSum = 0;
+  let weighted = 0;
+  for (const c3 of categories) {
+    if (c3.total === 0) continue;
+    c3.score = c3.passed / c3.total;
+    weightSum += c3.weight;
+    weighted += c3.weight * c3.score;
+  }
+  let weightedScore;
+  if (weightSum <= 0) weightedScore = 1;
+  else if (Math.abs(weightSum - 1) <= WEIGHT_SUM_TOLERANCE) weightedScore = weighted;
+  else weightedScore = weighted / weightSum;
+  failed.sort(
+    (a, b2) => b2.category_weight - a.category_weight || a.assertion_id - b2.assertion_id || compareStrings(a.scenario_id, b2.scenario_id)
+  );
+  passing.sort((a, b2) => a.assertion_id - b2.assertion_id || compareStrings(a.scenario_id, b2.scenario_id));
+  return {
+    weighted_score: weightedScore,
+    passed: passing.length,
+    total: passing.length + failed.length,
+    categories,
+    failed_assertions: failed,
+    passing_pairs: passing
+  };
+}
+function combineScores(mode2, structural, weighted, weights) {
+  if (mode2 === "structural") return structural;
+  if (weighted === null) throw new Error(`combineScores: mode ${mode2} needs an absolute score`);
+  if (mode2 === "absolute") return weighted;
+  return weights.structural * structural + weights.absolute * weighted;
+}
+var AMBIGUOUS_SENTINEL = "AMBIGUOUS:";
+function ambiguousReason(render) {
+  const trimmed2 = render.trim();
+  if (!trimmed2.startsWith(AMBIGUOUS_SENTINEL)) return void 0;
+  const reason = trimmed2.slice(AMBIGUOUS_SENTINEL.length).trim();
+  return reason === "" ? "(no reason given)" : reason;
+}
+
+// src/iterate/score.ts
+var RenderCache = class {
+  entries = /* @__PURE__ */ new Map();
+  get(key) {
+    return this.entries.get(key);
+  }
+  set(key, value) {
+    this.entries.set(key, value);
+  }
+  get size() {
+    return this.entries.size;
+  }
+};
+function renderCacheKey(renderModelId, skillMd, scenarioId) {
+  const digest = createHash("sha256").update(skillMd, "utf8").digest("hex");
+  return `${renderModelId}\0${digest}\0${scenarioId}`;
+}
+function createLimiter(limit) {
+  const max = Math.max(1, Math.floor(limit) || 1);
+  let active = 0;
+  const waiting = [];
+  const next = () => {
+    if (active >= max) return;
+    const start = waiting.shift();
+    if (start) start();
+  };
+  return (task) => new Promise((resolve2, reject) => {
+    waiting.push(() => {
+      active += 1;
+      Promise.resolve().then(task).then(resolve2, reject).finally(() => {
+        active -= 1;
+        next();
+      });
+    });
+    next();
+  });
+}
+var UnparseableGrade = class extends Error {
+};
+function messageOf(err) {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+function abortMessage(signal) {
+  return `scoring aborted: ${messageOf(signal.reason ?? "aborted")}`;
+}
+async function gradeAbsolute(request2, trials) {
+  const { models, evals } = request2;
+  const stop = new AbortController();
+  const signal = AbortSignal.any([request2.signal, stop.signal]);
+  const limit = createLimiter(request2.concurrency);
+  const renders = /* @__PURE__ */ new Map();
+  const trialVerdicts = Array.from({ length: trials }, () => /* @__PURE__ */ new Map());
+  let usage = ZERO_USAGE;
+  let failure2;
+  const fail = (status, detail) => {
+    if (failure2) return;
+    failure2 = { status, detail };
+    stop.abort(new Error(detail));
+  };
+  const call = (fn) => limit(async () => {
+    if (signal.aborted) throw signal.reason;
+    let reply;
+    try {
+      reply = await fn(signal);
+    } catch (err) {
+      if (err instanceof ProviderOutputError && err.usage) usage = addUsage(usage, err.usage);
+      throw err;
+    }
+    usage = addUsage(usage, reply.usage);
+    return reply.value;
+  });
+  const gradeTrial = async (plan, output2, trial) => {
+    const input2 = {
+      skillName: request2.skillName,
+      scenario: plan.scenario,
+      output: output2,
+      assertions: plan.modelGraded.map((p2) => ({
+        id: p2.assertion.id,
+        statement: p2.assertion.statement,
+        category: p2.category.name
+      })),
+      trial: trial + 1
+    };
+    const ask = () => call((s) => models.grade(input2, s));
+    let answer;
+    try {
+      answer = await ask();
+    } catch (err) {
+      if (!(err instanceof ModelOutputError) || signal.aborted) throw err;
+      try {
+        answer = await ask();
+      } catch (again) {
+        if (again instanceof ModelOutputError && !signal.aborted) {
+          throw new UnparseableGrade(`scenario ${plan.scenario.id}, trial ${trial + 1}: ${again.message}`);
+        }
+        throw again;
+      }
+    }
+    const repaired = repairGraderAnswer(
+      answer.verdicts,
+      input2.assertions.map((a) => a.id)
+    );
+    for (const [id, verdict] of repaired) {
+      trialVerdicts[trial]?.set(pairKey(plan.scenario.id, id), verdict);
+    }
+  };
+  const scoreScenario = async (plan) => {
+    const key = renderCacheKey(models.renderModelId, request2.skillMd, plan.scenario.id);
+    let output2 = request2.cache.get(key);
+    if (output2 === void 0) {
+      output2 = await call(
+        (s) => models.render({ skillName: request2.skillName, skillMd: request2.skillMd, scenario: plan.scenario }, s)
+      );
+      request2.cache.set(key, output2);
+    }
+    renders.set(plan.scenario.id, output2);
+    const ambiguous = ambiguousReason(output2);
+    if (ambiguous !== void 0) return fail("ambiguous", ambiguous);
+    if (plan.modelGraded.length === 0) return;
+    const rendered = output2;
+    await Promise.all(Array.from({ length: trials }, (_2, t2) => gradeTrial(plan, rendered, t2)));
+  };
+  const plans = evals.scenarios.map((s) => planScenario(evals.evals, s));
+  const work = Promise.all(
+    plans.map(
+      (plan) => scoreScenario(plan).catch((err) => {
+        if (failure2) return;
+        if (request2.signal.aborted) return fail("harness-error", abortMessage(request2.signal));
+        if (err instanceof UnparseableGrade) return fail("unparseable", err.message);
+        fail("harness-error", messageOf(err));
+      })
+    )
+  );
+  let onAbort;
+  const aborted2 = new Promise((resolve2) => {
+    if (request2.signal.aborted) return resolve2();
+    onAbort = resolve2;
+    request2.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  await Promise.race([work, aborted2]);
+  if (onAbort) request2.signal.removeEventListener("abort", onAbort);
+  if (request2.signal.aborted) fail("harness-error", abortMessage(request2.signal));
+  if (failure2) return { status: failure2.status, absolute: null, detail: failure2.detail, usage, renders };
+  const decided = decidePairs(plans, renders, trialVerdicts);
+  return {
+    status: "ok",
+    absolute: aggregate(evals.evals, plans, decided),
+    detail: void 0,
+    usage,
+    renders
+  };
+}
+function listDirOrEmpty(dir) {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+async function scoreSkill(request2) {
+  const trials = Math.max(1, Math.floor(request2.trials) || 1);
+  const structural = scoreStructure(request2.skillMd, {
+    skillDir: request2.skillDir,
+    requiredSections: request2.evals.requiredSections,
+    exists: (p2) => existsSync2(p2),
+    listDir: listDirOrEmpty
+  });
+  if (request2.models.structuralOnly || request2.mode === "structural") {
+    return {
+      status: "ok",
+      score: structural.score,
+      mode: "structural",
+      structural,
+      absolute: null,
+      detail: void 0,
+      usage: ZERO_USAGE,
+      renders: /* @__PURE__ */ new Map(),
+      trials
+    };
+  }
+  const outcome = await gradeAbsolute(request2, trials);
+  const score3 = outcome.status === "ok" && outcome.absolute ? combineScores(
+    request2.mode,
+    structural.score,
+    outcome.absolute.weighted_score,
+    request2.weights ?? DEFAULT_WEIGHTS
+  ) : null;
+  return {
+    status: outcome.status,
+    score: score3,
+    mode: request2.mode,
+    structural,
+    absolute: outcome.absolute,
+    detail: outcome.detail,
+    usage: outcome.usage,
+    renders: outcome.renders,
+    trials
+  };
+}
+
+// src/iterate/calibrate.ts
+var DEFAULT_CALIBRATION_THRESHOLD = 0.7;
+var SCORE_EPSILON2 = 1e-9;
+var CalibrationError = class extends Error {
+  constructor(message, usage = ZERO_USAGE) {
+    super(message);
+    this.usage = usage;
+    this.name = "CalibrationError";
+  }
+};
+async function calibrateSkill(request2, threshold2 = DEFAULT_CALIBRATION_THRESHOLD) {
+  const baseline = await scoreSkill({ ...request2, trials: 1 });
+  let usage = baseline.usage;
+  if (baseline.status !== "ok" || baseline.score === null) {
+    throw new CalibrationError(
+      `calibration of ${request2.skillName}: baseline scored ${baseline.status}: ${baseline.detail ?? "no score"}`,
+      usage
+    );
+  }
+  const baselineScore = baseline.score;
+  const mutations = [];
+  for (const mutation of mutateAll(request2.skillMd, { requiredSections: request2.evals.requiredSections })) {
+    if (mutation.text === null) {
+      mutations.push({ kind: mutation.kind, applied: false, score: null, caught: false });
+      continue;
+    }
+    const scored = await scoreSkill({ ...request2, skillMd: mutation.text, trials: 1 });
+    usage = addUsage(usage, scored.usage);
+    if (scored.status === "ambiguous") {
+      mutations.push({
+        kind: mutation.kind,
+        applied: true,
+        score: null,
+        caught: true,
+        status: scored.status
+      });
+      continue;
+    }
+    if (scored.status !== "ok" || scored.score === null) {
+      throw new CalibrationError(
+        `calibration of ${request2.skillName}: mutation ${mutation.kind} scored ${scored.status}: ${scored.detail ?? "no score"}`,
+        usage
+      );
+    }
+    mutations.push({
+      kind: mutation.kind,
+      applied: true,
+      score: scored.score,
+      caught: scored.score < baselineScore - SCORE_EPSILON2,
+      status: scored.status
+    });
+  }
+  const applied = mutations.filter((m) => m.applied);
+  const catchRate = applied.length === 0 ? 0 : applied.filter((m) => m.caught).length / applied.length;
+  return {
+    verdict: catchRate < threshold2 ? "grader-broken-for-skill" : "ok",
+    catchRate,
+    threshold: threshold2,
+    baselineScore,
+    mutations,
+    usage
+  };
+}
+
+// src/iterate/freshness.ts
+import path10 from "node:path";
+function resultsTsvPath(project, skill) {
+  return path10.resolve(project, ".claude", "skills", skill, "evals", "results.tsv");
+}
+
+// src/iterate/interrupt.ts
+import os8 from "node:os";
+var INTERRUPT_SIGNALS = ["SIGINT", "SIGTERM"];
+function signalExitCode(signal) {
+  return 128 + (os8.constants.signals[signal] ?? 0);
+}
+var RunInterrupted = class extends Error {
+  constructor(reason, signal) {
+    super(reason);
+    this.reason = reason;
+    this.signal = signal;
+  }
+  name = "RunInterrupted";
+  /** What the CLI exits with: 128+signo for a signal, 130 (as for Ctrl+C) otherwise. */
+  get exitCode() {
+    return signalExitCode(this.signal ?? "SIGINT");
+  }
+};
+function messageOf2(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+function interruptionOf(signal) {
+  const reason = signal.reason;
+  if (reason instanceof RunInterrupted) return reason;
+  return new RunInterrupted(reason === void 0 ? "interrupted" : `interrupted (${messageOf2(reason)})`);
+}
+function throwIfInterrupted(signal) {
+  if (signal?.aborted) throw interruptionOf(signal);
+}
+function shouldHandleSignals(setting) {
+  if (setting !== void 0) return setting;
+  return INTERRUPT_SIGNALS.every((signal) => process.listenerCount(signal) === 0);
+}
+function abortOnSignals(controller, log) {
+  const onSignal = (signal) => {
+    if (controller.signal.aborted) {
+      log.warn(`${signal} again: exiting without waiting for the run to wind down`);
+      process.exit(signalExitCode(signal));
+    }
+    log.warn(
+      `${signal}: stopping the run; writing the partial morning summary (send it again to exit at once)`
+    );
+    controller.abort(new RunInterrupted(`interrupted by ${signal}`, signal));
+  };
+  for (const signal of INTERRUPT_SIGNALS) process.on(signal, onSignal);
+  return () => {
+    for (const signal of INTERRUPT_SIGNALS) process.removeListener(signal, onSignal);
+  };
+}
+
+// src/iterate/loop.ts
+import { readFile as readFile6, writeFile as writeFile3 } from "node:fs/promises";
+import path12 from "node:path";
+
+// src/core/taxonomy.ts
+function classifyIteration(input2) {
+  if (input2.status === "ambiguous") return "revert";
+  if (input2.status !== "ok" || input2.score === null || !Number.isFinite(input2.score)) return "crash";
+  if (input2.breaksFrontmatter) return "revert";
+  const cmp = compareScores(input2.score, input2.highWater);
+  if (cmp > 0) return "keep";
+  if (cmp === 0 && input2.linesDelta < 0) return "keep";
+  return "revert";
+}
+
+// src/iterate/results-file.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { link, mkdir as mkdir3, open as open4, readFile as readFile5, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import path11 from "node:path";
+
+// src/core/results-tsv.ts
+var RESULTS_HEADER = "commit	score	status	description	wall_seconds";
+var STATUSES = /* @__PURE__ */ new Set(["baseline", "keep", "revert", "crash"]);
+var FIELD_BREAKS = /\r\n|[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/g;
+function sanitizeField(value) {
+  return value.replace(FIELD_BREAKS, " ");
+}
+function formatScore(score3) {
+  return score3 === null || !Number.isFinite(score3) ? "NULL" : score3.toFixed(6);
+}
+function formatWall(seconds) {
+  return Number.isFinite(seconds) && seconds > 0 ? seconds.toFixed(3) : "0.000";
+}
+function formatResultsRow(row) {
+  return [
+    sanitizeField(row.commit),
+    formatScore(row.score),
+    row.status,
+    sanitizeField(row.description),
+    formatWall(row.wallSeconds)
+  ].join("	");
+}
+var STRICT_SCORE = /^(?:NULL|-?\d+\.\d{6})$/;
+var STRICT_WALL = /^\d+\.\d{3}$/;
+var NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+function parseNumber(text3) {
+  if (!NUMBER.test(text3)) return void 0;
+  const value = Number(text3);
+  return Number.isFinite(value) ? value : void 0;
+}
+function parseLine(line, strict) {
+  const fields = line.split("	");
+  if (fields.length < 5) return void 0;
+  const commit = fields[0] ?? "";
+  const scoreText = fields[1] ?? "";
+  const status = fields[2] ?? "";
+  const wallText = fields[fields.length - 1] ?? "";
+  const description = fields.slice(3, -1).join(" ");
+  if (!STATUSES.has(status)) return void 0;
+  if (strict && (!STRICT_SCORE.test(scoreText) || !STRICT_WALL.test(wallText))) return void 0;
+  const score3 = scoreText === "NULL" ? null : parseNumber(scoreText);
+  if (score3 === void 0) return void 0;
+  const wallSeconds = parseNumber(wallText);
+  if (wallSeconds === void 0) return void 0;
+  return { commit, score: score3, status, description, wallSeconds };
+}
+function parseResultsTsv(text3) {
+  const lines = text3.split("\n");
+  const lastIndex = lines.length - 1;
+  const rows = [];
+  lines.forEach((raw, index) => {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line === "" || line === RESULTS_HEADER) return;
+    const row = parseLine(line, index === lastIndex);
+    if (row) rows.push(row);
+  });
+  return rows;
+}
+
+// src/iterate/results-file.ts
+var pending = /* @__PURE__ */ new Map();
+var continued = /* @__PURE__ */ new Set();
+async function writeAll(handle, text3) {
+  const buffer = Buffer.from(text3, "utf8");
+  let offset = 0;
+  while (offset < buffer.length) {
+    const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset, null);
+    offset += bytesWritten;
+  }
+}
+async function endsWithNewline(handle, size) {
+  const last2 = Buffer.alloc(1);
+  await handle.read(last2, 0, 1, size - 1);
+  return last2[0] === 10;
+}
+var NO_HARD_LINKS = /* @__PURE__ */ new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
+async function createWith(file2, text3) {
+  const temp = path11.join(path11.dirname(file2), `.${path11.basename(file2)}.${process.pid}.${randomUUID2()}.tmp`);
+  await writeFile2(temp, text3, { flag: "wx" });
+  try {
+    await link(temp, file2);
+    return true;
+  } catch (error63) {
+    const code2 = error63.code ?? "";
+    if (code2 === "EEXIST") return false;
+    if (!NO_HARD_LINKS.has(code2)) throw error63;
+  } finally {
+    await rm2(temp, { force: true });
+  }
+  try {
+    await writeFile2(file2, text3, { flag: "ax" });
+    return true;
+  } catch (error63) {
+    if (error63.code === "EEXIST") return false;
+    throw error63;
+  }
+}
+async function appendLine(file2, line) {
+  await mkdir3(path11.dirname(file2), { recursive: true });
+  if (await createWith(file2, `${RESULTS_HEADER}
+${line}
+`)) {
+    continued.add(file2);
+    return;
+  }
+  const handle = await open4(file2, "a+");
+  try {
+    const { size } = await handle.stat();
+    let text3 = `${line}
+`;
+    if (size === 0) {
+      text3 = `${RESULTS_HEADER}
+${text3}`;
+    } else if (!continued.has(file2) && !await endsWithNewline(handle, size)) {
+      text3 = `
+${text3}`;
+    }
+    await writeAll(handle, text3);
+    continued.add(file2);
+  } finally {
+    await handle.close();
+  }
+}
+async function appendResultsRow(file2, row) {
+  const key = path11.resolve(file2);
+  const line = formatResultsRow(row);
+  const previous = pending.get(key) ?? Promise.resolve();
+  const current = previous.catch(() => void 0).then(() => appendLine(key, line));
+  pending.set(key, current);
+  try {
+    await current;
+  } finally {
+    if (pending.get(key) === current) pending.delete(key);
+  }
+}
+
+// src/iterate/loop.ts
+var RADICAL_AFTER_REVERTS = 3;
+var PARK_AFTER_CRASHES = 3;
+var RENDER_EXCERPT_CHARS = 1500;
+var NO_COMMIT = "-";
+var LoopInterrupted = class extends Error {
+  constructor(interruption, partial2) {
+    super(interruption.message, { cause: interruption });
+    this.interruption = interruption;
+    this.partial = partial2;
+  }
+  name = "LoopInterrupted";
+};
+function occurrences(text3, needle) {
+  let count2 = 0;
+  for (let i2 = text3.indexOf(needle); i2 !== -1; i2 = text3.indexOf(needle, i2 + 1)) count2++;
+  return count2;
+}
+function applyEdit(text3, edit) {
+  const count2 = occurrences(text3, edit.old_string);
+  if (count2 !== 1) {
+    return { ok: false, reason: `old_string occurs ${count2} times in SKILL.md (must be exactly once)` };
+  }
+  if (edit.old_string === edit.new_string) return { ok: false, reason: "the edit changes nothing" };
+  const at = text3.indexOf(edit.old_string);
+  return { ok: true, text: text3.slice(0, at) + edit.new_string + text3.slice(at + edit.old_string.length) };
+}
+var IterationTimeoutError = class extends Error {
+  constructor(ms) {
+    super(`iteration timed out after ${formatMs(ms)}`);
+    this.ms = ms;
+    this.name = "IterationTimeoutError";
+  }
+};
+function formatMs(ms) {
+  return ms >= 1e3 ? `${(ms / 1e3).toFixed(ms % 1e3 === 0 ? 0 : 1)}s` : `${ms}ms`;
+}
+function messageOf3(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+function untilAborted(work, signal) {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve2, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve2, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+function startIterationTimer(ms, runSignal) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new IterationTimeoutError(ms)), ms);
+  const onRunAbort = () => controller.abort(runSignal?.reason);
+  if (runSignal?.aborted) onRunAbort();
+  else runSignal?.addEventListener("abort", onRunAbort, { once: true });
+  return {
+    signal: controller.signal,
+    stop: () => {
+      clearTimeout(timer);
+      runSignal?.removeEventListener("abort", onRunAbort);
+    }
+  };
+}
+function isAllPass(absolute) {
+  return absolute !== null && absolute.failed_assertions.length === 0;
+}
+function secondsBetween(a, b2) {
+  return (b2.getTime() - a.getTime()) / 1e3;
+}
+async function runSkillLoop(input2) {
+  const { skill, options, models, log, now: now2 } = input2;
+  const cache = input2.cache ?? new RenderCache();
+  const skillMdRel = path12.posix.join(input2.skillRelPath, "SKILL.md");
+  const skillMdPath = path12.join(input2.worktreePath, input2.skillRelPath, "SKILL.md");
+  const skillDir2 = path12.dirname(skillMdPath);
+  const loopStart = now2();
+  const rows = [];
+  const keptEdits = [];
+  const revertedDescriptions = [];
+  let usage = ZERO_USAGE;
+  let iterations = 0;
+  let consecutiveReverts = 0;
+  let consecutiveCrashes = 0;
+  let baselineScore = null;
+  let kept;
+  const append2 = async (row) => {
+    await appendResultsRow(input2.resultsFile, row);
+    rows.push(row);
+  };
+  const spend = (more) => {
+    usage = addUsage(usage, more);
+    input2.onUsage?.(usage);
+  };
+  const result = (stop2, extra = {}) => ({
+    baselineScore,
+    finalScore: kept?.score ?? null,
+    iterations,
+    rows: [...rows],
+    keptEdits: [...keptEdits],
+    usage,
+    stopReason: stop2,
+    consecutiveCrashes,
+    finalText: kept?.text ?? baselineText,
+    ...extra
+  });
+  const interrupted = () => (
+    // The stop reason of a partial result is never read; the interruption says why the loop ended.
+    new LoopInterrupted(interruptionOf(input2.signal), result("iteration cap"))
+  );
+  const scoreText = async (text3, signal) => {
+    const request2 = {
+      skillName: skill,
+      skillDir: skillDir2,
+      skillMd: text3,
+      evals: input2.evals,
+      models,
+      mode: options.mode,
+      concurrency: options.concurrency,
+      signal,
+      cache
+    };
+    const first2 = await untilAborted(scoreSkill({ ...request2, trials: 1 }), signal);
+    let spent = first2.usage;
+    if (first2.status !== "ok" || !isAllPass(first2.absolute))
+      return { score: first2, saturation: "none", usage: spent };
+    const median = await untilAborted(scoreSkill({ ...request2, trials: 3 }), signal);
+    spent = addUsage(spent, median.usage);
+    if (median.status !== "ok") {
+      const detail = `saturation re-grade failed: ${median.detail ?? median.status}`;
+      return {
+        score: { ...median, status: "harness-error", score: null, detail },
+        saturation: "none",
+        usage: spent
+      };
+    }
+    return { score: median, saturation: isAllPass(median.absolute) ? "confirmed" : "rejected", usage: spent };
+  };
+  const stopReason = (countIterations = true) => {
+    if (consecutiveCrashes >= PARK_AFTER_CRASHES) return "consecutive crashes";
+    if (countIterations && iterations >= options.perSkillIterations) return "iteration cap";
+    if (now2().getTime() - loopStart.getTime() >= options.perSkillBudgetMs) return "wall-clock budget";
+    if (options.maxCostUsd !== void 0) {
+      const spent = addUsage(input2.runUsageBefore ?? ZERO_USAGE, usage).costUsd;
+      if (spent !== null && spent >= options.maxCostUsd) return "cost budget";
+    }
+    return void 0;
+  };
+  const progress = (iteration, outcome, score3, delta2, seconds, spent) => {
+    log.progress(formatIterationLine({ skill, iteration, outcome, score: score3, delta: delta2, seconds, usage: spent }));
+  };
+  const baselineText = await readFile6(skillMdPath, "utf8");
+  const baselineCommit = input2.baseCommit.slice(0, 7);
+  let stop;
+  while (kept === void 0) {
+    if (input2.signal?.aborted) throw interrupted();
+    const started = now2();
+    const timer = startIterationTimer(options.iterationTimeoutMs, input2.signal);
+    let scored;
+    let failure2;
+    try {
+      scored = await scoreText(baselineText, timer.signal);
+      spend(scored.usage);
+      if (scored.score.status !== "ok" || scored.score.score === null) {
+        failure2 = `${scored.score.status}: ${scored.score.detail ?? "no score"}`;
+      }
+    } catch (err) {
+      failure2 = messageOf3(err);
+    } finally {
+      timer.stop();
+    }
+    if (input2.signal?.aborted) throw interrupted();
+    const seconds = secondsBetween(started, now2());
+    if (scored?.score.status === "ambiguous") {
+      const reason = (scored.score.detail ?? "").trim();
+      await append2({
+        commit: baselineCommit,
+        score: null,
+        status: "baseline",
+        description: `initial baseline (AMBIGUOUS: ${reason})`,
+        wallSeconds: seconds
+      });
+      progress(0, "baseline", null, null, seconds, scored.usage);
+      log.warn(`${skill}: the baseline render answered AMBIGUOUS (${reason}); not iterating this skill`);
+      return result("baseline ambiguous", { ambiguousReason: reason });
+    }
+    if (failure2 === void 0 && scored && scored.score.score !== null) {
+      const s = scored.score;
+      const score3 = scored.score.score;
+      baselineScore = score3;
+      kept = {
+        text: baselineText,
+        score: score3,
+        structural: s.structural,
+        absolute: s.absolute,
+        confirmedAllPass: scored.saturation === "confirmed",
+        renders: s.renders
+      };
+      await append2({
+        commit: baselineCommit,
+        score: score3,
+        status: "baseline",
+        description: "initial baseline",
+        wallSeconds: seconds
+      });
+      progress(0, "baseline", score3, null, seconds, scored.usage);
+      break;
+    }
+    consecutiveCrashes++;
+    await append2({
+      commit: baselineCommit,
+      score: null,
+      status: "crash",
+      description: `initial baseline (crash: ${failure2 ?? "no score"})`,
+      wallSeconds: seconds
+    });
+    progress(0, "crash", null, null, seconds, scored?.usage ?? ZERO_USAGE);
+    stop = stopReason(false);
+    if (stop) break;
+  }
+  while (kept !== void 0) {
+    if (input2.signal?.aborted) throw interrupted();
+    stop = stopReason();
+    if (stop) break;
+    iterations++;
+    const iteration = iterations;
+    const state = kept;
+    const started = now2();
+    const timer = startIterationTimer(options.iterationTimeoutMs, input2.signal);
+    const highWater = state.score;
+    let commit = NO_COMMIT;
+    let description = "no edit";
+    let proposed = false;
+    let outcome;
+    let score3 = null;
+    let note;
+    let spent = ZERO_USAGE;
+    let scored;
+    let newText;
+    try {
+      const editorInput = buildEditorInput(skill, state, consecutiveReverts, revertedDescriptions);
+      let proposal;
+      try {
+        const reply = await untilAborted(models.propose(editorInput, timer.signal), timer.signal);
+        spent = addUsage(spent, reply.usage);
+        proposal = reply.value;
+        description = proposal.description;
+        proposed = true;
+      } catch (err) {
+        if (!(err instanceof ModelOutputError) || timer.signal.aborted) throw err;
+        note = messageOf3(err);
+      }
+      const applied = proposal ? applyEdit(state.text, proposal) : void 0;
+      if (!proposal || !applied?.ok) {
+        outcome = "revert";
+        if (applied && !applied.ok) note = applied.reason;
+      } else {
+        newText = applied.text;
+        await writeFile3(skillMdPath, newText, "utf8");
+        try {
+          commit = await commitFile(input2.worktreePath, skillMdRel, description);
+        } catch (err) {
+          await discardChanges(input2.worktreePath);
+          throw err;
+        }
+        scored = await scoreText(newText, timer.signal);
+        spent = addUsage(spent, scored.usage);
+        const s = scored.score;
+        score3 = s.score;
+        const before = checkFrontmatter(state.text);
+        const after = checkFrontmatter(newText);
+        outcome = classifyIteration({
+          status: s.status,
+          score: s.score,
+          highWater,
+          linesDelta: countLines(newText) - countLines(state.text),
+          breaksFrontmatter: before.valid && !after.valid
+        });
+        if (s.status === "ambiguous") note = `AMBIGUOUS: ${s.detail ?? ""}`.trim();
+        else if (outcome === "crash") note = `${s.status}: ${s.detail ?? "no score"}`;
+        else if (before.valid && !after.valid) note = `breaks frontmatter: ${after.reason}`;
+        if (outcome === "crash") score3 = null;
+      }
+    } catch (err) {
+      outcome = "crash";
+      score3 = null;
+      note = messageOf3(err);
+    } finally {
+      timer.stop();
+    }
+    spend(spent);
+    if (input2.signal?.aborted) {
+      if (commit !== NO_COMMIT) await resetToParent(input2.worktreePath).catch(() => void 0);
+      iterations--;
+      throw interrupted();
+    }
+    const seconds = secondsBetween(started, now2());
+    const rowDescription = note === void 0 ? description : `${description} (${outcome}: ${note})`;
+    await append2({ commit, score: score3, status: outcome, description: rowDescription, wallSeconds: seconds });
+    const delta2 = score3 === null ? null : score3 - highWater;
+    progress(iteration, outcome, score3, outcome === "crash" ? null : delta2, seconds, spent);
+    if (outcome === "keep" && scored && newText !== void 0 && score3 !== null) {
+      const s = scored.score;
+      kept = {
+        text: newText,
+        score: score3,
+        structural: s.structural,
+        absolute: s.absolute,
+        confirmedAllPass: scored.saturation === "confirmed",
+        renders: s.renders
+      };
+      keptEdits.push({ iteration, commit, description, score: score3, delta: score3 - highWater });
+      consecutiveReverts = 0;
+      consecutiveCrashes = 0;
+    } else {
+      if (commit !== NO_COMMIT) await resetToParent(input2.worktreePath);
+      if (outcome === "revert") {
+        consecutiveReverts++;
+        consecutiveCrashes = 0;
+        if (proposed) revertedDescriptions.push(description);
+      } else {
+        consecutiveCrashes++;
+      }
+    }
+  }
+  return result(stop ?? "iteration cap");
+}
+function buildEditorInput(skillName2, state, consecutiveReverts, revertedDescriptions) {
+  const radical = consecutiveReverts >= RADICAL_AFTER_REVERTS;
+  const absolute = state.absolute;
+  const base = {
+    skillName: skillName2,
+    skillMd: state.text,
+    radical,
+    revertedDescriptions: [...revertedDescriptions],
+    structural: state.structural
+  };
+  if (absolute !== null && absolute.failed_assertions.length === 0 && state.confirmedAllPass) {
+    return {
+      ...base,
+      mode: "simplification",
+      topFailure: void 0,
+      otherFailures: [],
+      passingPairs: absolute.passing_pairs,
+      failingRenderExcerpt: void 0
+    };
+  }
+  const [top, ...others] = absolute?.failed_assertions ?? [];
+  const render = top ? state.renders.get(top.scenario_id) : void 0;
+  return {
+    ...base,
+    mode: "targeted",
+    topFailure: top,
+    otherFailures: others.filter((f) => f !== void 0),
+    passingPairs: absolute?.passing_pairs ?? [],
+    failingRenderExcerpt: render === void 0 ? void 0 : render.slice(0, RENDER_EXCERPT_CHARS)
+  };
+}
+
+// src/iterate/summary-file.ts
+import { mkdir as mkdir5, writeFile as writeFile5 } from "node:fs/promises";
+import path14 from "node:path";
+
+// src/iterate/local-forge.ts
+import { mkdir as mkdir4, writeFile as writeFile4 } from "node:fs/promises";
+import path13 from "node:path";
+var RUNS_DIR = path13.join("docs", "skill-iterate-runs");
+function safeName(skill) {
+  return skill.replace(/[^A-Za-z0-9._-]/g, "-");
+}
+function parkFileName(report, attempt2 = 0) {
+  const prefix = report.kind === "calibration" ? "calibration-broken" : "parked";
+  const suffix = attempt2 === 0 ? "" : `-${attempt2 + 1}`;
+  return `${prefix}-${safeName(report.skill)}-${report.epoch}${suffix}.md`;
+}
+async function writeExclusive(dir, report, content) {
+  for (let attempt2 = 0; ; attempt2++) {
+    const file2 = path13.join(dir, parkFileName(report, attempt2));
+    try {
+      await writeFile4(file2, content, { flag: "wx" });
+      return file2;
+    } catch (error63) {
+      if (error63.code !== "EEXIST" || attempt2 >= 99) throw error63;
+    }
+  }
+}
+function createLocalForge(project) {
+  const dir = path13.resolve(project, RUNS_DIR);
+  return {
+    async park(report) {
+      await mkdir4(dir, { recursive: true });
+      const body = report.body.endsWith("\n") ? report.body : `${report.body}
+`;
+      const location = await writeExclusive(dir, report, `# ${report.title}
+
+${body}`);
+      return { location, via: "file" };
+    }
+  };
+}
+
+// src/iterate/summary-file.ts
+function summaryFileNames(date5) {
+  const letters = Array.from({ length: 25 }, (_2, i2) => String.fromCharCode(98 + i2));
+  return [`${date5}.md`, ...letters.map((letter) => `${date5}${letter}.md`)];
+}
+async function writeMorningSummary(project, run2) {
+  const dir = path14.resolve(project, RUNS_DIR);
+  await mkdir5(dir, { recursive: true });
+  const text3 = renderMorningSummary(run2);
+  const names = summaryFileNames(summaryDate(run2.startedAt));
+  for (const name24 of names) {
+    const file2 = path14.join(dir, name24);
+    try {
+      await writeFile5(file2, text3, { flag: "wx" });
+      return file2;
+    } catch (error63) {
+      if (error63.code !== "EEXIST") throw error63;
+    }
+  }
+  throw new Error(
+    `morning summary not written: ${path14.join(dir, names[0] ?? "")} and its b-z variants all exist; move some of them out of ${dir}`
+  );
+}
+
+// src/iterate/run.ts
+var KILL_SWITCH_REASON = "kill-switch hit";
+var COST_BUDGET_REASON = "cost budget reached";
+var WorktreeHalt = class extends Error {
+  constructor(skill, cause) {
+    super(
+      `worktree creation failed for ${skill}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      {
+        cause
+      }
+    );
+    this.name = "WorktreeHalt";
+  }
+};
+function messageOf4(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+function skillRelPath(skill) {
+  return path15.posix.join(".claude", "skills", skill);
+}
+function totalUsage(results) {
+  return results.reduce((sum, r2) => addUsage(sum, r2.usage), ZERO_USAGE);
+}
+function costReached(options, usage) {
+  return options.maxCostUsd !== void 0 && usage.costUsd !== null && usage.costUsd >= options.maxCostUsd;
+}
+function emptyResult(skill, status, extra = {}) {
+  return {
+    skill,
+    baselineScore: null,
+    finalScore: null,
+    iterations: 0,
+    wallSecondsTotal: 0,
+    status,
+    link: void 0,
+    keptEdits: [],
+    linesDelta: void 0,
+    usage: ZERO_USAGE,
+    rows: [],
+    ...extra
+  };
+}
+function fromLoop(skill, loop, status, extra = {}) {
+  return {
+    skill,
+    baselineScore: loop.baselineScore,
+    finalScore: loop.finalScore,
+    iterations: loop.iterations,
+    // This run's rows only: the file also holds earlier nights.
+    wallSecondsTotal: loop.rows.reduce((sum, r2) => sum + r2.wallSeconds, 0),
+    status,
+    link: void 0,
+    keptEdits: loop.keptEdits,
+    linesDelta: void 0,
+    usage: loop.usage,
+    rows: loop.rows,
+    ...extra
+  };
+}
+async function runIterate(options, ports) {
+  const { log } = ports;
+  const project = path15.resolve(options.project);
+  const startedAt = ports.now();
+  const stop = new AbortController();
+  const handleSignals = shouldHandleSignals(options.handleSignals);
+  const stopHandlingSignals = handleSignals ? abortOnSignals(stop, log) : () => void 0;
+  const signal = ports.signal ? AbortSignal.any([stop.signal, ports.signal]) : stop.signal;
+  let preflight;
+  try {
+    preflight = await runPreflight(
+      options,
+      { log, now: ports.now, killSwitch: ports.killSwitch },
+      true,
+      // Our own handler turns a signal into a graceful stop; the lock goes when the summary is out.
+      { releaseOnSignal: !handleSignals }
+    );
+  } catch (err) {
+    stopHandlingSignals();
+    throw err;
+  }
+  let plan;
+  let current;
+  const results = [];
+  let partial2 = null;
+  let summaryWritten = false;
+  const snapshot = () => ({
+    startedAt,
+    endedAt: ports.now(),
+    partial: partial2,
+    queue: plan?.queue ?? [],
+    results: [...results],
+    excludedBySkipList: plan?.excludedBySkipList ?? [],
+    excludedByFreshness: plan?.excludedByFreshness ?? [],
+    summaryPath: void 0,
+    usage: totalUsage(results),
+    modelsLabel: ports.models.label
+  });
+  const writeSummary = async (run2) => {
+    summaryWritten = true;
+    run2.summaryPath = await writeMorningSummary(project, run2);
+    log.info(`Morning summary: ${run2.summaryPath}`);
+    return run2;
+  };
+  try {
+    throwIfInterrupted(signal);
+    plan = await resolveQueue(options, preflight.skipList, preflight.explicit, ports.freshness, startedAt);
+    if (plan.queue.length === 0) {
+      log.info(EMPTY_QUEUE_MESSAGE);
+      return snapshot();
+    }
+    const total = plan.queue.length;
+    const costStop = (done) => {
+      partial2 = { reason: COST_BUDGET_REASON, at: ports.now() };
+      log.info(`Cost budget of $${options.maxCostUsd} reached; stopping after ${done} of ${total} skills.`);
+    };
+    for (const [index, skill] of plan.queue.entries()) {
+      throwIfInterrupted(signal);
+      if (index > 0) {
+        if (await killSwitchSet(ports)) {
+          partial2 = { reason: KILL_SWITCH_REASON, at: ports.now() };
+          log.info(`Kill-switch detected; graceful stop after ${index} of ${total} skills.`);
+          break;
+        }
+        if (costReached(options, totalUsage(results))) {
+          costStop(index);
+          break;
+        }
+      }
+      const ctx = {
+        options,
+        ports,
+        project,
+        usageBefore: totalUsage(results),
+        signal,
+        spent: ZERO_USAGE
+      };
+      current = ctx;
+      const result = await processSkillSafely(skill, ctx);
+      current = void 0;
+      results.push(result);
+      log.progress(formatSkillLine(result));
+      if (ctx.stopReason === "cost budget") {
+        costStop(index + 1);
+        break;
+      }
+    }
+    throwIfInterrupted(signal);
+    return await writeSummary(snapshot());
+  } catch (err) {
+    if (current?.unfinished) {
+      results.push(current.unfinished);
+      log.progress(formatSkillLine(current.unfinished));
+    }
+    let run2 = snapshot();
+    if (!summaryWritten) {
+      if (err instanceof RunInterrupted) {
+        partial2 = { reason: err.reason, at: ports.now() };
+        log.warn(`${err.reason}: stopped after ${results.length} of ${plan?.queue.length ?? 0} skills`);
+      } else partial2 ??= { reason: `exception: ${messageOf4(err)}`, at: ports.now() };
+      run2 = snapshot();
+      await writeSummary(run2).catch(
+        (e) => log.warn(`morning summary could not be written: ${messageOf4(e)}`)
+      );
+    }
+    throw withPartialRun(err, run2);
+  } finally {
+    await preflight.lock?.release();
+    stopHandlingSignals();
+  }
+}
+async function killSwitchSet(ports) {
+  try {
+    return await ports.killSwitch.check() !== null;
+  } catch (err) {
+    ports.log.warn(`kill-switch check failed (${messageOf4(err)}); continuing`);
+    return false;
+  }
+}
+async function processSkillSafely(skill, ctx) {
+  try {
+    const result = await processSkill(skill, ctx);
+    return { ...result, usage: ctx.spent };
+  } catch (err) {
+    if (err instanceof WorktreeHalt || err instanceof RunInterrupted) {
+      const why = err instanceof RunInterrupted ? err.reason : "worktree creation failed";
+      ctx.unfinished = { ...ctx.unfinished ?? emptyResult(skill, `skipped (${why})`), usage: ctx.spent };
+      throw err;
+    }
+    ctx.ports.log.warn(`${skill}: ${messageOf4(err)}`);
+    return emptyResult(skill, `skipped (error: ${messageOf4(err)})`, { usage: ctx.spent });
+  }
+}
+async function processSkill(skill, ctx) {
+  const { options, ports, project } = ctx;
+  const rel = skillRelPath(skill);
+  const projectSkillDir = path15.join(project, rel);
+  const epoch = Math.floor(ports.now().getTime() / 1e3);
+  const cache = new RenderCache();
+  let evals;
+  try {
+    evals = await loadSkillEvals(projectSkillDir);
+  } catch (err) {
+    if (!(err instanceof EvalsFileError)) throw err;
+    ports.log.warn(`${skill}: skipped, invalid evals: ${err.message}`);
+    return emptyResult(skill, `skipped (invalid evals: ${err.message})`);
+  }
+  const branch = branchNameFor(skill, epoch);
+  if (!isValidSkillName(skill) || !await isValidBranchName(project, branch)) {
+    ports.log.warn(`${skill}: skipped: "${skill}" cannot be used in the branch name ${branch}`);
+    return emptyResult(skill, `skipped (invalid skill name: not usable in the branch name ${branch})`);
+  }
+  if (options.calibrate) {
+    const parked = await calibrate(skill, evals, projectSkillDir, epoch, cache, ctx);
+    if (parked) return parked;
+  }
+  if (costReached(options, addUsage(ctx.usageBefore, ctx.spent))) {
+    ctx.stopReason = "cost budget";
+    ports.log.info(`${skill}: the cost budget was reached before its loop`);
+    return emptyResult(skill, "skipped (cost budget reached before the loop)");
+  }
+  throwIfInterrupted(ctx.signal);
+  let worktree;
+  try {
+    worktree = await createWorktree({ project, home: options.worktreeHome, skill, epoch });
+  } catch (err) {
+    throw new WorktreeHalt(skill, err);
+  }
+  const cleanup = () => discardWorktree(project, worktree, { warn: (m) => ports.log.warn(m) });
+  const repoRel = path15.posix.join(worktree.prefix, rel);
+  const skillMdRel = path15.posix.join(repoRel, "SKILL.md");
+  let baselineText;
+  try {
+    baselineText = await showFileAt(worktree.path, worktree.baseCommit, skillMdRel);
+  } catch {
+    await cleanup();
+    return emptyResult(skill, `skipped (${skillMdRel} is not committed on ${worktree.baseBranch})`);
+  }
+  let loop;
+  const spentBefore = ctx.spent;
+  try {
+    loop = await runSkillLoop({
+      skill,
+      worktreePath: worktree.path,
+      baseCommit: worktree.baseCommit,
+      skillRelPath: repoRel,
+      evals,
+      resultsFile: resultsTsvPath(project, skill),
+      options,
+      models: ports.models,
+      log: ports.log,
+      now: ports.now,
+      runUsageBefore: addUsage(ctx.usageBefore, spentBefore),
+      cache,
+      signal: ctx.signal,
+      onUsage: (total) => ctx.spent = addUsage(spentBefore, total)
+    });
+  } catch (err) {
+    if (err instanceof LoopInterrupted) {
+      ports.log.warn(`${skill}: ${err.interruption.reason}; worktree kept at ${worktree.path}`);
+      ctx.unfinished = fromLoop(skill, err.partial, `skipped (${err.interruption.reason})`, {
+        link: worktree.path
+      });
+      throw err.interruption;
+    }
+    throw new Error(`${messageOf4(err)} (worktree kept at ${worktree.path})`, { cause: err });
+  }
+  ctx.spent = addUsage(spentBefore, loop.usage);
+  ctx.stopReason = loop.stopReason;
+  ports.log.info(`${skill}: loop ended on the ${loop.stopReason} after ${loop.iterations} iterations`);
+  if (loop.stopReason === "consecutive crashes") return park(skill, loop, worktree, epoch, ctx);
+  if (loop.stopReason === "baseline ambiguous") {
+    await cleanup();
+    return fromLoop(
+      skill,
+      loop,
+      `skipped (baseline ambiguous: ${loop.ambiguousReason ?? "no reason given"})`
+    );
+  }
+  if (loop.baselineScore === null || loop.finalScore === null) {
+    await cleanup();
+    return fromLoop(skill, loop, `skipped (no baseline score before the ${loop.stopReason})`);
+  }
+  const linesBaseline = countLines(baselineText);
+  const linesFinal = countLines(loop.finalText);
+  const linesDelta = linesFinal - linesBaseline;
+  const decision = shipGate({
+    baselineScore: loop.baselineScore,
+    finalScore: loop.finalScore,
+    linesBaseline,
+    linesFinal
+  });
+  if (decision === "no-improvement") {
+    await cleanup();
+    return fromLoop(skill, loop, "no-improvement", { linesDelta });
+  }
+  const request2 = {
+    skill,
+    project,
+    skillPath: rel,
+    worktreePath: worktree.path,
+    branch: worktree.branch,
+    baseBranch: worktree.baseBranch,
+    baseCommit: worktree.baseCommit,
+    baselineScore: loop.baselineScore,
+    finalScore: loop.finalScore,
+    iterations: loop.iterations,
+    linesBaseline,
+    linesFinal,
+    message: shipMessage({
+      skill,
+      baselineScore: loop.baselineScore,
+      finalScore: loop.finalScore,
+      iterations: loop.iterations,
+      linesDelta
+    }),
+    keptEdits: loop.keptEdits,
+    rows: loop.rows,
+    usage: ctx.spent
+  };
+  const outcome = await ports.shipper.ship(request2);
+  if (outcome.status === "shipped") {
+    return fromLoop(skill, loop, "shipped", { linesDelta, link: outcome.link ?? outcome.commit });
+  }
+  if (outcome.keepWorktree) {
+    ports.log.warn(`${skill}: not shipped (${outcome.reason}); worktree kept at ${worktree.path}`);
+    return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta, link: worktree.path });
+  }
+  await cleanup();
+  return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta });
+}
+async function park(skill, loop, worktree, epoch, ctx) {
+  const { ports, project } = ctx;
+  let resultsTsv = "";
+  try {
+    resultsTsv = await readFile7(resultsTsvPath(project, skill), "utf8");
+  } catch (err) {
+    resultsTsv = `(results.tsv could not be read: ${messageOf4(err)})`;
+  }
+  const report = buildCrashParkReport({
+    skill,
+    crashCount: loop.consecutiveCrashes,
+    lastDescriptions: loop.rows.slice(-3).map((r2) => r2.description),
+    worktreePath: worktree.path,
+    resultsTsv,
+    epoch
+  });
+  let link2;
+  try {
+    link2 = (await ports.forge.park(report)).location;
+    ports.log.warn(`${skill}: parked after ${loop.consecutiveCrashes} consecutive crashes: ${link2}`);
+  } catch (err) {
+    ports.log.warn(
+      `${skill}: park report could not be filed (${messageOf4(err)}); worktree kept at ${worktree.path}`
+    );
+  }
+  return fromLoop(skill, loop, "defect-park", { link: link2 });
+}
+async function calibrate(skill, evals, skillDir2, epoch, cache, ctx) {
+  const { options, ports } = ctx;
+  let result;
+  try {
+    const skillMd = await readFile7(path15.join(skillDir2, "SKILL.md"), "utf8");
+    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(options.iterationTimeoutMs * 11)]);
+    result = await calibrateSkill({
+      skillName: skill,
+      skillDir: skillDir2,
+      skillMd,
+      evals,
+      models: ports.models,
+      mode: options.mode,
+      concurrency: options.concurrency,
+      signal,
+      cache
+    });
+  } catch (err) {
+    if (err instanceof CalibrationError) ctx.spent = addUsage(ctx.spent, err.usage);
+    throwIfInterrupted(ctx.signal);
+    ports.log.warn(`${skill}: calibration failed: ${messageOf4(err)}`);
+    return emptyResult(skill, `skipped (calibration failed: ${messageOf4(err)})`);
+  }
+  ctx.spent = addUsage(ctx.spent, result.usage);
+  if (result.verdict !== "grader-broken-for-skill") return void 0;
+  const report = buildCalibrationParkReport({ skill, catchRate: result.catchRate, result, epoch });
+  const parked = await ports.forge.park(report);
+  ports.log.warn(
+    `${skill}: grader-broken-for-skill (catch rate ${Math.round(result.catchRate * 100)}%): ${parked.location}`
+  );
+  return emptyResult(skill, "calibration-park", {
+    baselineScore: result.baselineScore,
+    link: parked.location
+  });
+}
+
+// src/core/families.ts
+var MODEL_FAMILIES = [
+  "openai",
+  "anthropic",
+  "google",
+  "deepseek",
+  "moonshot",
+  "qwen",
+  "meta",
+  "mistral",
+  "xai"
+];
+var FAMILY_WORDS = {
+  openai: ["openai", "gpt", "chatgpt", "codex", "o1", "o3", "o4", "davinci"],
+  anthropic: ["anthropic", "claude", "sonnet", "opus", "haiku"],
+  google: ["google", "gemini", "gemma", "codegemma"],
+  deepseek: ["deepseek"],
+  moonshot: ["moonshot", "moonshotai", "kimi"],
+  qwen: ["qwen", "qwq", "qvq"],
+  meta: ["meta", "llama", "codellama", "facebook"],
+  mistral: ["mistral", "mistralai", "mixtral", "codestral", "devstral", "magistral", "ministral", "pixtral"],
+  xai: ["xai", "grok"]
+};
+var TRANSPORT_PREFIX = /^(anthropic|openai|openai-compatible|offline):/i;
+function tokenMatches(token, word) {
+  if (token === word) return true;
+  return token.startsWith(word) && /^[0-9]/.test(token.slice(word.length));
+}
+function familiesOfToken(token) {
+  return MODEL_FAMILIES.filter((family) => FAMILY_WORDS[family].some((word) => tokenMatches(token, word)));
+}
+function modelFamily(modelId) {
+  const model = modelId.trim().replace(TRANSPORT_PREFIX, "").toLowerCase();
+  const found = /* @__PURE__ */ new Set();
+  for (const token of model.split(/[^a-z0-9]+/)) {
+    if (token === "") continue;
+    for (const family of familiesOfToken(token)) found.add(family);
+  }
+  if (found.size !== 1) return "unknown";
+  return [...found][0] ?? "unknown";
+}
+
+// src/llm/doctor.ts
+var DoctorSelectionError = class extends Error {
+  name = "DoctorSelectionError";
+};
+var DOCTOR_TIMEOUT_MS = 3e4;
+var DOCTOR_ATTEMPTS = 2;
+var HEALTH_SCHEMA = {
+  type: "object",
+  properties: { ok: { type: "boolean" } },
+  required: ["ok"],
+  additionalProperties: false
+};
+function describeCheckFailure(error63) {
+  if (error63 instanceof ModelCallError) {
+    const stage = error63.failure === "network" ? "endpoint unreachable" : error63.failure === "timeout" ? "timeout" : "request failed";
+    return { stage, detail: error63.message };
+  }
+  if (error63 instanceof ModelOutputError) return { stage: "structured call failed", detail: error63.message };
+  return { stage: "request failed", detail: error63 instanceof Error ? error63.message : String(error63) };
+}
+async function probe(rm5, options, now2) {
+  const settings = callSettings({
+    ...options,
+    timeoutMs: Math.min(options.timeoutMs ?? DOCTOR_TIMEOUT_MS, DOCTOR_TIMEOUT_MS),
+    retry: { maxAttempts: DOCTOR_ATTEMPTS, ...options.retry }
+  });
+  const started = now2();
+  try {
+    const reply = await callJson(
+      { ...rm5, maxOutputTokens: Math.min(rm5.maxOutputTokens, 1024) },
+      {
+        system: "You are a health check. Answer only with JSON.",
+        user: 'Reply with exactly this JSON object and nothing else: {"ok": true}',
+        schema: HEALTH_SCHEMA,
+        name: "health"
+      },
+      new AbortController().signal,
+      settings
+    );
+    if (reply.value.ok !== true) {
+      return {
+        ok: false,
+        stage: "structured call failed",
+        detail: `expected {"ok": true}, got ${JSON.stringify(reply.value)}`
+      };
+    }
+    return { ok: true, latencyMs: now2() - started };
+  } catch (error63) {
+    return { ok: false, ...describeCheckFailure(error63) };
+  }
+}
+function roleIds(selection) {
+  return { editor: selection.editorModel, render: selection.renderModel, grader: selection.graderModel };
+}
+function parseRoleIds(ids) {
+  const parsed = {};
+  for (const role of ROLES) {
+    try {
+      parsed[role] = parseModelId(ids[role]);
+    } catch (error63) {
+      throw new DoctorSelectionError(`${role} model: ${error63.message}`);
+    }
+  }
+  return parsed;
+}
+function doctorIdWidth(selection) {
+  const ids = roleIds(selection);
+  return Math.max(...ROLES.map((role) => ids[role].length)) + 2;
+}
+function selectionIsOffline(selection) {
+  const parsed = parseRoleIds(roleIds(selection));
+  return ROLES.every((role) => parsed[role].provider === "offline");
+}
+async function checkModels(input2) {
+  const { selection, env } = input2;
+  const options = input2.options ?? {};
+  const now2 = input2.now ?? Date.now;
+  const ids = roleIds(selection);
+  const parsed = parseRoleIds(ids);
+  const base = (role) => ({
+    role,
+    modelId: parsed[role].id,
+    family: modelFamily(parsed[role].id),
+    source: selection.sources[role]
+  });
+  if (ROLES.every((role) => parsed[role].provider === "offline")) {
+    const rows2 = ROLES.map((role) => ({ ...base(role), status: "offline" }));
+    return { rows: rows2, allOffline: true, failed: [] };
+  }
+  if (parsed.render.provider === "offline" !== (parsed.grader.provider === "offline")) {
+    throw new DoctorSelectionError(
+      `render model ${ids.render} and grader model ${ids.grader}: both must be offline or both real models`
+    );
+  }
+  const probes = /* @__PURE__ */ new Map();
+  const rows = [];
+  for (const role of ROLES) {
+    const id = parsed[role];
+    let row;
+    if (id.provider === "offline") {
+      row = { ...base(role), status: "offline" };
+    } else {
+      let resolved;
+      try {
+        resolved = {
+          endpoint: resolveEndpoint(role, id, env, options).baseUrl,
+          rm: buildRoleModel(role, id, env, options)
+        };
+      } catch (error63) {
+        resolved = { error: error63.message };
+      }
+      if ("error" in resolved) {
+        row = { ...base(role), status: "failed", failure: { stage: "key", detail: resolved.error } };
+      } else {
+        const { endpoint: endpoint2, rm: rm5 } = resolved;
+        const key = `${id.id} ${endpoint2}`;
+        if (!probes.has(key)) probes.set(key, probe(rm5, options, now2));
+        const result = await probes.get(key);
+        row = result.ok ? { ...base(role), status: "ok", latencyMs: result.latencyMs, endpoint: endpoint2 } : {
+          ...base(role),
+          status: "failed",
+          endpoint: endpoint2,
+          failure: { stage: result.stage, detail: result.detail }
+        };
+      }
+    }
+    rows.push(row);
+    input2.onRow?.(row);
+  }
+  return { rows, allOffline: false, failed: rows.filter((r2) => r2.status === "failed") };
+}
+function formatDoctorRow(row, idWidth) {
+  const head = `${row.role.padEnd(8)}${row.modelId.padEnd(idWidth)}family=${row.family.padEnd(10)}`;
+  if (row.status === "offline") return `${head}ok       offline (no model call; ${row.source})`;
+  if (row.status === "ok") {
+    return `${head}ok       ${String(row.latencyMs ?? 0).padStart(6)} ms  ${row.endpoint ?? ""} (${row.source})`;
+  }
+  return `${head}FAILED   ${row.failure?.stage ?? "request failed"}: ${row.failure?.detail ?? ""}`;
+}
+function describeDoctorFailures(report) {
+  return report.failed.map((r2) => {
+    const who = `${r2.role} model ${r2.modelId}`;
+    const detail = r2.failure?.detail ?? "";
+    const prefix = ROLES.map((role) => `${role} model ${r2.modelId}`).find((p2) => detail.startsWith(p2));
+    const trimmed2 = prefix ? detail.slice(prefix.length).replace(/^:? /, "") : detail;
+    return `${who} (${r2.failure?.stage ?? "failed"}: ${trimmed2})`;
+  }).join("; ");
+}
+
 // src/github/markers.ts
 var PR_MARKER_PREFIX = "<!-- skillclimb:pr ";
 var MARKER_SUFFIX2 = " -->";
@@ -91295,56 +92056,6 @@ async function ensureGitIdentityEnv(dir, env = process.env) {
   return true;
 }
 
-// src/github/kill-switch.ts
-var KILL_SWITCH_FILE2 = ".skill-iterate-killswitch";
-var KILL_SWITCH_VARIABLE = "SKILL_ITERATE_KILLSWITCH";
-function isKillSwitchValue(value) {
-  return /^(1|true|yes|on)$/i.test((value ?? "").trim());
-}
-function createGitHubKillSwitch(options) {
-  const file2 = options.file ?? KILL_SWITCH_FILE2;
-  const variable = options.variable ?? KILL_SWITCH_VARIABLE;
-  const warned = /* @__PURE__ */ new Set();
-  const warnOnce = (key, message) => {
-    if (warned.has(key)) return;
-    warned.add(key);
-    options.log.warn(message);
-  };
-  async function fileReason() {
-    try {
-      await options.client.rest.repos.getContent({ ...options.repo, path: file2, ref: options.base });
-      return `kill-switch file ${file2} is present on ${options.base}`;
-    } catch (error63) {
-      if (httpStatusOf(error63) === 404) return null;
-      warnOnce(
-        "file",
-        `kill-switch: could not read ${file2} on ${options.base} (${describeApiError(error63)}); treated as not set`
-      );
-      return null;
-    }
-  }
-  async function variableReason() {
-    try {
-      const { data } = await options.client.rest.actions.getRepoVariable({ ...options.repo, name: variable });
-      return isKillSwitchValue(data.value) ? `repository variable ${variable}=${data.value.trim()}` : null;
-    } catch (error63) {
-      const status = httpStatusOf(error63);
-      if (status === 404) return null;
-      const hint = status === 403 ? ' (the token needs the "Variables: read" permission)' : "";
-      warnOnce(
-        "variable",
-        `kill-switch: could not read variable ${variable}${hint} (${describeApiError(error63)}); treated as not set`
-      );
-      return null;
-    }
-  }
-  return {
-    async check() {
-      return await fileReason() ?? await variableReason();
-    }
-  };
-}
-
 // src/github/score-chart.ts
 function latestRunRows(rows) {
   let start = 0;
@@ -91494,6 +92205,12 @@ _(truncated)_` : body;
 
 // src/github/pull-request.ts
 var SCORE_EPSILON3 = 5e-7;
+var notBetter = (final, recorded) => final <= recorded + SCORE_EPSILON3;
+function formatNotBetter(recorded, final) {
+  const two = [recorded.toFixed(2), final.toFixed(2)];
+  const [r2, f] = Number(two[0]) >= Number(two[1]) ? two : [recorded.toFixed(6), final.toFixed(6)];
+  return `${r2} >= ${f}`;
+}
 async function planPullRequest(client, repo, request2) {
   const { data: pulls } = await client.rest.pulls.list({
     ...repo,
@@ -91504,11 +92221,22 @@ async function planPullRequest(client, repo, request2) {
     per_page: 30
   });
   const open5 = pulls.find((pr) => pr.state === "open");
-  if (open5) return { action: "update", number: open5.number, url: open5.html_url };
+  if (open5) {
+    const recorded = parsePullRequestMarker(open5.body)?.final;
+    if (recorded !== void 0 && notBetter(request2.finalScore, recorded)) {
+      return {
+        action: "skip",
+        number: open5.number,
+        url: open5.html_url,
+        reason: `open PR #${open5.number} already has final ${formatNotBetter(recorded, request2.finalScore)}`
+      };
+    }
+    return { action: "update", number: open5.number, url: open5.html_url };
+  }
   const last2 = pulls[0];
   if (last2 && !last2.merged_at) {
     const recorded = parsePullRequestMarker(last2.body)?.final;
-    if (recorded !== void 0 && request2.finalScore <= recorded + SCORE_EPSILON3) {
+    if (recorded !== void 0 && notBetter(request2.finalScore, recorded)) {
       return {
         action: "skip",
         number: last2.number,
@@ -91519,11 +92247,7 @@ async function planPullRequest(client, repo, request2) {
   }
   return { action: "create" };
 }
-async function upsertPullRequest(client, repo, request2, hooks = {}) {
-  const plan = await planPullRequest(client, repo, request2);
-  if (plan.action === "skip")
-    return { status: "skipped", reason: plan.reason, number: plan.number, url: plan.url };
-  await hooks.beforeWrite?.();
+async function writePullRequest(client, repo, request2, plan) {
   let outcome;
   if (plan.action === "update") {
     const { data } = await client.rest.pulls.update({
@@ -91557,13 +92281,13 @@ async function upsertPullRequest(client, repo, request2, hooks = {}) {
 
 // src/github/squash.ts
 import { mkdtemp, rm as rm3, writeFile as writeFile6 } from "node:fs/promises";
-import os8 from "node:os";
-import path15 from "node:path";
+import os9 from "node:os";
+import path16 from "node:path";
 var short = (sha) => sha.slice(0, 7);
 async function buildSquashOnBase(request2) {
   const top = (await simpleGit(request2.project).revparse(["--show-toplevel"])).trim();
   const prefix = (await simpleGit(request2.project).revparse(["--show-prefix"])).trim();
-  const skillPath = path15.posix.join(prefix, request2.skillPath);
+  const skillPath = path16.posix.join(prefix, request2.skillPath);
   const git = await gitWithIdentity(top);
   const head = (await git.revparse([`${request2.head}^{commit}`])).trim();
   const patch = await git.raw(["diff", "--binary", "--full-index", request2.baseCommit, head]);
@@ -91576,11 +92300,11 @@ async function buildSquashOnBase(request2) {
   if (!parent)
     return { status: "skipped", reason: `base branch ${request2.base} not found on ${request2.remote}` };
   const changedOnBase = parent !== request2.baseCommit && (await git.raw(["diff", "--name-only", request2.baseCommit, parent, "--", skillPath])).trim() !== "";
-  const scratch = await mkdtemp(path15.join(os8.tmpdir(), "skillclimb-squash-"));
+  const scratch = await mkdtemp(path16.join(os9.tmpdir(), "skillclimb-squash-"));
   try {
-    const patchFile = path15.join(scratch, "squash.patch");
+    const patchFile = path16.join(scratch, "squash.patch");
     await writeFile6(patchFile, patch);
-    const indexed = simpleGit(top).env(minimalGitEnv({ GIT_INDEX_FILE: path15.join(scratch, "index") }));
+    const indexed = simpleGit(top).env(minimalGitEnv({ GIT_INDEX_FILE: path16.join(scratch, "index") }));
     await indexed.raw(["read-tree", parent]);
     try {
       await indexed.raw(["apply", "--cached", "--3way", "--whitespace=nowarn", patchFile]);
@@ -91628,16 +92352,25 @@ function createGitHubShipper(options) {
     });
     return { status: "skipped", reason, keepWorktree };
   }
-  async function pushLeased(project, commit, branch) {
-    const git = await gitWithIdentity(project);
-    const expected = await remoteBranchSha(git, remote, branch);
+  async function pushLeased(git, branch, expected, target) {
     await git.raw([
       "push",
       "--quiet",
       `--force-with-lease=refs/heads/${branch}:${expected}`,
       remote,
-      `${commit}:refs/heads/${branch}`
+      `${target}:refs/heads/${branch}`
     ]);
+  }
+  async function restoreBranch(git, request2, branch, pushed, previous, failed) {
+    try {
+      await pushLeased(git, branch, pushed, previous);
+      const restored = previous ? `${branch} was restored to ${previous.slice(0, 7)}` : `${branch} was deleted from ${remote} again`;
+      options.log.warn(`${request2.skill}: ${failed}; ${restored}`);
+    } catch (error63) {
+      options.log.warn(
+        `${request2.skill}: ${failed}; restoring ${branch} on ${remote} failed too (${gitErrorMessage(error63)}), so it holds ${pushed.slice(0, 7)}`
+      );
+    }
   }
   async function ship(request2) {
     const branch = stableBranch(request2.skill);
@@ -91656,77 +92389,79 @@ function createGitHubShipper(options) {
       return skip(request2, `could not build the squash commit: ${gitErrorMessage(error63)}`, true);
     }
     if (squash.status === "skipped") return skip(request2, squash.reason, true);
-    const body = buildPullRequestBody({
-      request: request2,
+    const pullRequest = {
+      skill: request2.skill,
+      head: branch,
       base: options.base,
-      runUrl: options.runUrl,
-      runId: options.runId,
-      modelsLabel: options.modelsLabel,
-      rebuiltNote: squash.rebuilt
-    });
-    let pushError;
+      title: request2.message,
+      body: buildPullRequestBody({
+        request: request2,
+        base: options.base,
+        runUrl: options.runUrl,
+        runId: options.runId,
+        modelsLabel: options.modelsLabel,
+        rebuiltNote: squash.rebuilt
+      }),
+      labels: options.labels,
+      draft: options.draft,
+      finalScore: request2.finalScore
+    };
+    let plan;
     try {
-      const pr = await upsertPullRequest(
-        options.client,
-        options.repo,
-        {
-          skill: request2.skill,
-          head: branch,
-          base: options.base,
-          title: request2.message,
-          body,
-          labels: options.labels,
-          draft: options.draft,
-          finalScore: request2.finalScore
-        },
-        {
-          beforeWrite: async () => {
-            try {
-              await pushLeased(request2.project, squash.commit, branch);
-            } catch (error63) {
-              pushError = error63;
-              throw error63;
-            }
-          }
-        }
-      );
-      if (pr.status === "skipped") return skip(request2, pr.reason, false, pr);
-      shipments.push({
-        skill: request2.skill,
-        status: pr.status,
-        pr: pr.number,
-        url: pr.url,
-        baseline: request2.baselineScore,
-        final: request2.finalScore,
-        commit: squash.commit,
-        reason: void 0
-      });
-      options.log.info(`${request2.skill}: ${branch} → PR #${pr.number} ${pr.status} (${pr.url})`);
-      if (pr.labelsError) {
-        options.log.warn(
-          `${request2.skill}: labels ${options.labels.join(", ")} not added to PR #${pr.number} (${pr.labelsError})`
-        );
-      }
-      await discardWorktree(
-        request2.project,
-        { path: request2.worktreePath, branch: request2.branch },
-        { warn: (m) => options.log.warn(m) }
-      );
-      const detail = [`pull request #${pr.number} ${pr.status}`, squash.rebuilt].filter(Boolean).join("; ");
-      return { status: "shipped", commit: squash.commit, link: pr.url, detail };
+      plan = await planPullRequest(options.client, options.repo, pullRequest);
     } catch (error63) {
-      if (pushError !== void 0) {
-        return skip(request2, `push of ${branch} to ${remote} failed: ${gitErrorMessage(error63)}`, true);
-      }
       return skip(request2, `pull request API failed: ${describeApiError(error63)}`, true);
     }
+    if (plan.action === "skip") return skip(request2, plan.reason, false, plan);
+    const git = await gitWithIdentity(request2.project);
+    let previous;
+    try {
+      previous = await fetchBranch(git, remote, branch);
+      await pushLeased(git, branch, previous, squash.commit);
+    } catch (error63) {
+      return skip(request2, `push of ${branch} to ${remote} failed: ${gitErrorMessage(error63)}`, true);
+    }
+    let pr;
+    try {
+      pr = await writePullRequest(options.client, options.repo, pullRequest, plan);
+    } catch (error63) {
+      const apiError = describeApiError(error63);
+      await restoreBranch(git, request2, branch, squash.commit, previous, writeFailure(plan, apiError));
+      return skip(request2, `pull request API failed: ${apiError}`, true);
+    }
+    shipments.push({
+      skill: request2.skill,
+      status: pr.status,
+      pr: pr.number,
+      url: pr.url,
+      baseline: request2.baselineScore,
+      final: request2.finalScore,
+      commit: squash.commit,
+      reason: void 0
+    });
+    options.log.info(`${request2.skill}: ${branch} → PR #${pr.number} ${pr.status} (${pr.url})`);
+    if (pr.labelsError) {
+      options.log.warn(
+        `${request2.skill}: labels ${options.labels.join(", ")} not added to PR #${pr.number} (${pr.labelsError})`
+      );
+    }
+    await discardWorktree(
+      request2.project,
+      { path: request2.worktreePath, branch: request2.branch },
+      { warn: (m) => options.log.warn(m) }
+    );
+    const detail = [`pull request #${pr.number} ${pr.status}`, squash.rebuilt].filter(Boolean).join("; ");
+    return { status: "shipped", commit: squash.commit, link: pr.url, detail };
   }
   return { ship, shipments };
 }
+function writeFailure(plan, apiError) {
+  return plan.action === "update" ? `PR #${plan.number} could not be updated (${apiError})` : `the pull request could not be created (${apiError})`;
+}
 
 // src/github/state-store.ts
-import { mkdir as mkdir6, mkdtemp as mkdtemp2, readFile as readFile7, rm as rm4, stat as stat4, writeFile as writeFile7 } from "node:fs/promises";
-import path16 from "node:path";
+import { mkdir as mkdir6, mkdtemp as mkdtemp2, readFile as readFile8, rm as rm4, stat as stat5, writeFile as writeFile7 } from "node:fs/promises";
+import path17 from "node:path";
 
 // src/github/state-files.ts
 var STATE_DIR = "state";
@@ -91806,18 +92541,18 @@ function stateFreshness(snapshot) {
   };
 }
 function resultsFileOf(project, skill) {
-  return path16.join(project, ".claude", "skills", skill, "evals", RESULTS_FILE);
+  return path17.join(project, ".claude", "skills", skill, "evals", RESULTS_FILE);
 }
 async function isDirectory3(dir) {
   try {
-    return (await stat4(dir)).isDirectory();
+    return (await stat5(dir)).isDirectory();
   } catch {
     return false;
   }
 }
 async function readIfExists2(file2) {
   try {
-    return await readFile7(file2, "utf8");
+    return await readFile8(file2, "utf8");
   } catch (error63) {
     if (error63.code === "ENOENT") return void 0;
     throw error63;
@@ -91828,7 +92563,7 @@ async function restoreResults(snapshot, project) {
   for (const [skill, state] of [...snapshot.skills].sort(([a], [b2]) => a.localeCompare(b2))) {
     if (state.resultsTsv === void 0) continue;
     const file2 = resultsFileOf(project, skill);
-    if (!await isDirectory3(path16.dirname(file2))) continue;
+    if (!await isDirectory3(path17.dirname(file2))) continue;
     const current = await readIfExists2(file2);
     await writeFile7(
       file2,
@@ -91846,10 +92581,10 @@ async function openStateStore(options) {
   const projectGit = await gitWithIdentity(options.project);
   let worktree;
   async function rootCommit() {
-    const scratch = await mkdtemp2(path16.join(options.worktreeParent, "skillclimb-state-index-"));
+    const scratch = await mkdtemp2(path17.join(options.worktreeParent, "skillclimb-state-index-"));
     try {
       const indexed = simpleGit(options.project).env(
-        minimalGitEnv({ GIT_INDEX_FILE: path16.join(scratch, "index") })
+        minimalGitEnv({ GIT_INDEX_FILE: path17.join(scratch, "index") })
       );
       const emptyTree = (await indexed.raw(["write-tree"])).trim();
       return (await projectGit.raw(["commit-tree", emptyTree, "-m", `skill-iterate state (${options.branch})`])).trim();
@@ -91860,7 +92595,7 @@ async function openStateStore(options) {
   async function checkoutAt(commit) {
     if (!worktree) {
       await mkdir6(options.worktreeParent, { recursive: true });
-      worktree = await mkdtemp2(path16.join(options.worktreeParent, "skillclimb-state-"));
+      worktree = await mkdtemp2(path17.join(options.worktreeParent, "skillclimb-state-"));
       await projectGit.raw(["worktree", "add", "--detach", "--force", worktree, commit]);
     } else {
       const git = simpleGit(worktree);
@@ -91872,15 +92607,15 @@ async function openStateStore(options) {
   async function applyUpdates(dir, updates) {
     const written = /* @__PURE__ */ new Map();
     for (const update of updates) {
-      const folder = path16.join(dir, STATE_DIR, update.skill);
+      const folder = path17.join(dir, STATE_DIR, update.skill);
       await mkdir6(folder, { recursive: true });
       let results;
       if (update.resultsTsv !== void 0) {
-        const onBranch = await readIfExists2(path16.join(folder, RESULTS_FILE)) ?? "";
+        const onBranch = await readIfExists2(path17.join(folder, RESULTS_FILE)) ?? "";
         results = mergeResultsTsv(onBranch, update.resultsTsv);
-        await writeFile7(path16.join(folder, RESULTS_FILE), results);
+        await writeFile7(path17.join(folder, RESULTS_FILE), results);
       }
-      await writeFile7(path16.join(folder, LAST_RUN_FILE), formatLastRun(update.lastRun));
+      await writeFile7(path17.join(folder, LAST_RUN_FILE), formatLastRun(update.lastRun));
       written.set(update.skill, results);
     }
     return written;
@@ -92008,6 +92743,7 @@ function buildOutputs(file2, paths) {
       }))
     ),
     parked: JSON.stringify(file2.parked),
+    "not-shipped": JSON.stringify(file2.notShipped),
     "summary-path": paths.summaryPath ?? "",
     "cost-usd": formatCost2(file2),
     "result-path": paths.resultPath ?? ""
@@ -92015,8 +92751,8 @@ function buildOutputs(file2, paths) {
 }
 
 // src/action/result-file.ts
-import { mkdir as mkdir7, readdir as readdir3, readFile as readFile8, writeFile as writeFile8 } from "node:fs/promises";
-import path17 from "node:path";
+import { mkdir as mkdir7, readdir as readdir3, readFile as readFile9, writeFile as writeFile8 } from "node:fs/promises";
+import path18 from "node:path";
 var UsageSchema = external_exports.object({
   calls: external_exports.number(),
   inputTokens: external_exports.number(),
@@ -92094,7 +92830,7 @@ var RunFileSchema = external_exports.object({
   notShipped: external_exports.array(external_exports.object({ skill: external_exports.string(), reason: external_exports.string() })).default([])
 });
 async function writeRunFile(file2, content) {
-  await mkdir7(path17.dirname(file2), { recursive: true });
+  await mkdir7(path18.dirname(file2), { recursive: true });
   await writeFile8(file2, `${JSON.stringify(content, null, 2)}
 `);
   return file2;
@@ -92118,7 +92854,7 @@ function parseRunFile(file2, text3) {
 async function listJsonFiles(dir) {
   const out = [];
   for (const entry of await readdir3(dir, { withFileTypes: true })) {
-    const full = path17.join(dir, entry.name);
+    const full = path18.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...await listJsonFiles(full));
     else if (entry.isFile() && entry.name.endsWith(".json")) out.push(full);
   }
@@ -92127,7 +92863,7 @@ async function listJsonFiles(dir) {
 async function readRunFiles(dir) {
   const files = [];
   for (const file2 of await listJsonFiles(dir)) {
-    const text3 = await readFile8(file2, "utf8");
+    const text3 = await readFile9(file2, "utf8");
     if (!text3.includes(RESULT_FILE_FORMAT)) continue;
     files.push(parseRunFile(file2, text3));
   }
@@ -92262,12 +92998,13 @@ async function collectStateUpdates(ctx, skills, now2, results) {
 }
 
 // src/action/main.ts
+var ENGINE = { runIterate };
 var ITERATION_TIMEOUT_MS = 10 * 60 * 1e3;
-function iterateOptions(inputs, ctx) {
-  return {
-    project: path18.resolve(ctx.workspace, inputs.project),
+function iterateOptions(inputs, ctx, config2 = {}) {
+  const options = {
+    project: path19.resolve(ctx.workspace, inputs.project),
     skill: inputs.skill,
-    queueFile: inputs.queue ? path18.resolve(ctx.workspace, inputs.queue) : void 0,
+    queueFile: inputs.queue ? path19.resolve(ctx.workspace, inputs.queue) : void 0,
     perSkillBudgetMs: inputs.perSkillBudgetMs,
     perSkillIterations: inputs.perSkillIterations,
     skipList: inputs.skipList,
@@ -92279,9 +93016,14 @@ function iterateOptions(inputs, ctx) {
     worktreeHome: ctx.runnerTemp,
     maxCostUsd: inputs.maxCostUsd
   };
+  return applyConfigSettings(
+    options,
+    config2,
+    (setting) => setting === "maxCostUsd" && inputs.maxCostUsd !== void 0
+  );
 }
 function resultFilePath(ctx, inputs, mode2) {
-  return path18.join(ctx.runnerTemp, "skill-iterate", `${mode2}-${inputs.skill ?? "all"}.json`);
+  return path19.join(ctx.runnerTemp, "skill-iterate", `${mode2}-${inputs.skill ?? "all"}.json`);
 }
 function emptyRun(startedAt, endedAt, plan) {
   return {
@@ -92326,7 +93068,7 @@ async function readOnlyFreshness(options, inputs, io) {
 async function planStep(inputs, ctx, io) {
   const startedAt = io.now();
   const options = iterateOptions(inputs, ctx);
-  const killed = await createFileKillSwitch(options.project).check();
+  const killed = killSwitchInputReason(inputs.killSwitch) ?? await createFileKillSwitch(options.project).check();
   let plan = await planQueue(options, await readOnlyFreshness(options, inputs, io), io);
   if (killed) {
     io.log.warn(`${killed}: the plan is an empty queue`);
@@ -92342,7 +93084,7 @@ async function planStep(inputs, ctx, io) {
 async function dryRunStep(inputs, ctx, io) {
   const startedAt = io.now();
   const options = iterateOptions(inputs, ctx);
-  const killed = await createFileKillSwitch(options.project).check();
+  const killed = killSwitchInputReason(inputs.killSwitch) ?? await createFileKillSwitch(options.project).check();
   if (killed) io.log.warn(`${killed}: a real run would not start`);
   const plan = await planQueue(options, await readOnlyFreshness(options, inputs, io), io);
   const text3 = formatDryRunPlan(plan, options);
@@ -92351,12 +93093,12 @@ async function dryRunStep(inputs, ctx, io) {
   return { outputs: buildOutputs(planFile(emptyRun(startedAt, io.now(), plan)), {}), failure: void 0 };
 }
 async function summarizeStep(inputs, ctx, io) {
-  const dir = path18.resolve(ctx.workspace, inputs.resultsDir ?? ".");
+  const dir = path19.resolve(ctx.workspace, inputs.resultsDir ?? ".");
   const files = await readRunFiles(dir);
   if (files.length === 0) throw new Error(`input results-dir: no skill-iterate result files under ${dir}`);
   const merged = mergeRunFiles(files);
   io.log.info(`merged ${files.length} result files from ${dir}`);
-  const summaryPath = await writeMorningSummary(path18.resolve(ctx.workspace, inputs.project), merged.run);
+  const summaryPath = await writeMorningSummary(path19.resolve(ctx.workspace, inputs.project), merged.run);
   const resultPath = await writeRunFile(resultFilePath(ctx, inputs, "summary"), merged);
   await io.writeSummary(renderJobSummary(merged, ctx.runUrl));
   warnSkippedAndParked(merged, io.log);
@@ -92378,21 +93120,61 @@ function warnSkippedAndParked(file2, log) {
 var INTERRUPT_SAVE_MS = 5e3;
 var sleep = (ms) => new Promise((resolve2) => setTimeout(resolve2, ms).unref());
 var SILENT_LOG = { info: () => void 0, warn: () => void 0, progress: () => void 0 };
-async function nightlyStep(inputs, ctx, io) {
+async function checkModelsFirst(project, env, io) {
+  if (selectionIsOffline(project.selection)) return;
+  const idWidth = doctorIdWidth(project.selection);
+  io.startGroup("skillclimb doctor: model checks");
+  let report;
+  try {
+    report = await checkModels({
+      selection: project.selection,
+      env,
+      options: project.modelOptions,
+      now: () => io.now().getTime(),
+      onRow: (row) => io.log.info(formatDoctorRow(row, idWidth))
+    });
+  } finally {
+    io.endGroup();
+  }
+  if (report.failed.length > 0) {
+    throw new Error(
+      `model check failed for ${describeDoctorFailures(report)}; nothing was run (check the key, endpoint and model id)`
+    );
+  }
+}
+async function notStarted(reason, startedAt, ctx, io) {
+  io.log.warn(`${reason}: skill-iterate did not start`);
+  const file2 = {
+    ...planFile({ ...emptyRun(startedAt, io.now()), partial: { reason, at: io.now() } }),
+    mode: "run"
+  };
+  await io.writeSummary(renderJobSummary(file2, ctx.runUrl));
+  return { outputs: buildOutputs(file2, {}), failure: void 0 };
+}
+async function nightlyStep(inputs, ctx, io, engine) {
   const startedAt = io.now();
-  const options = iterateOptions(inputs, ctx);
-  const models = createModels(
-    {
+  const inputReason = killSwitchInputReason(inputs.killSwitch);
+  if (inputReason) return notStarted(inputReason, startedAt, ctx, io);
+  if (!ctx.repo)
+    throw new Error('GITHUB_REPOSITORY is not set: the Action needs "owner/name" to open pull requests');
+  if (!inputs.githubToken) throw new Error("input github-token: required to open pull requests and issues");
+  const env = modelEnv(inputs, ctx.env);
+  const project = await loadProjectModelConfig({
+    project: path19.resolve(ctx.workspace, inputs.project),
+    // The model inputs act as the CLI's flags: they override the config's models.
+    flags: {
       model: inputs.model,
       editorModel: inputs.editorModel,
       renderModel: inputs.renderModel,
       graderModel: inputs.graderModel
     },
-    modelEnv(inputs, ctx.env)
-  );
-  if (!ctx.repo)
-    throw new Error('GITHUB_REPOSITORY is not set: the Action needs "owner/name" to open pull requests');
-  if (!inputs.githubToken) throw new Error("input github-token: required to open pull requests and issues");
+    env,
+    log: io.log
+  });
+  await checkModelsFirst(project, env, io);
+  const models = createModels(project.selection, env, project.modelOptions);
+  io.log.info(`models: ${models.label}`);
+  const options = iterateOptions(inputs, ctx, project.config);
   const repo = ctx.repo;
   const client = createGitHubClient({ token: inputs.githubToken, apiUrl: ctx.apiUrl });
   const base = inputs.base ?? await fetchDefaultBranch(client, repo).catch((error63) => {
@@ -92413,17 +93195,9 @@ async function nightlyStep(inputs, ctx, io) {
     const restored = await store.restoreInto(options.project);
     if (restored.length)
       io.log.info(`restored results.tsv from ${inputs.stateBranch}: ${restored.join(", ")}`);
-    const killSwitch = createGitHubKillSwitch({ client, repo, base, log: io.log });
-    const launchReason = await createFileKillSwitch(options.project).check() ?? await killSwitch.check();
-    if (launchReason) {
-      io.log.warn(`${launchReason}: skill-iterate did not start`);
-      const file3 = {
-        ...planFile({ ...emptyRun(startedAt, io.now()), partial: { reason: launchReason, at: io.now() } }),
-        mode: "run"
-      };
-      await io.writeSummary(renderJobSummary(file3, ctx.runUrl));
-      return { outputs: buildOutputs(file3, {}), failure: void 0 };
-    }
+    const killSwitch2 = createGitHubKillSwitch({ client, repo, base, log: io.log, input: inputs.killSwitch });
+    const launchReason = await createFileKillSwitch(options.project).check() ?? await killSwitch2.check();
+    if (launchReason) return notStarted(launchReason, startedAt, ctx, io);
     const plan = await planQueue(options, store.freshness, { ...io, log: SILENT_LOG });
     if (plan.queue.length > 0) io.log.info(formatDryRunPlan(plan, options));
     const sync = { project: options.project, store, runId: ctx.runId, runUrl: ctx.runUrl };
@@ -92466,7 +93240,7 @@ async function nightlyStep(inputs, ctx, io) {
       models,
       shipper,
       forge,
-      killSwitch: withSkillBoundaries(killSwitch, {
+      killSwitch: withSkillBoundaries(killSwitch2, {
         afterSkill: async (index) => {
           groups.close();
           await saveState(plan.queue[index] ?? `skill ${index + 1}`);
@@ -92493,14 +93267,19 @@ async function nightlyStep(inputs, ctx, io) {
     let run2;
     let failure2;
     try {
-      run2 = await runIterate(options, ports);
+      run2 = await engine.runIterate(options, ports);
     } catch (error63) {
-      failure2 = error63.message;
-      run2 = {
+      failure2 = error63 instanceof Error ? error63.message : String(error63);
+      const partialRun = partialRunOf(error63);
+      run2 = partialRun ? {
+        ...partialRun,
+        partial: partialRun.partial ?? { reason: `exception: ${failure2}`, at: io.now() },
+        modelsLabel: partialRun.modelsLabel || models.label
+      } : {
         ...emptyRun(startedAt, io.now(), plan),
-        partial: { reason: `exception: ${failure2}`, at: io.now() }
+        partial: { reason: `exception: ${failure2}`, at: io.now() },
+        modelsLabel: models.label
       };
-      run2.modelsLabel = models.label;
     } finally {
       groups.close();
       process.removeListener("SIGINT", onSignal);
@@ -92536,11 +93315,11 @@ async function nightlyStep(inputs, ctx, io) {
     await store.close();
   }
 }
-async function runPipeline(inputs, ctx, io) {
+async function runPipeline(inputs, ctx, io, engine = ENGINE) {
   if (inputs.mode === "summarize") return summarizeStep(inputs, ctx, io);
   if (inputs.mode === "plan") return planStep(inputs, ctx, io);
   if (inputs.dryRun) return dryRunStep(inputs, ctx, io);
-  return nightlyStep(inputs, ctx, io);
+  return nightlyStep(inputs, ctx, io, engine);
 }
 
 // src/action/runner.ts

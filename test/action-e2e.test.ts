@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parsePullRequestMarker } from '../src/github/markers.js';
+import { formatPullRequestMarker, parsePullRequestMarker } from '../src/github/markers.js';
 import { cleanupTempDirs, git, tempDir } from './helpers/github-fixtures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,6 +33,8 @@ class RecordingGitHub {
   /** The kill-switch file appears on the base branch after this many reads of it (Infinity: never). */
   killSwitchAfterReads = Infinity;
   killSwitchReads = 0;
+  /** What `GET /pulls` answers (the PRs already using the branch). */
+  pulls: unknown[] = [];
   private nextNumber = 100;
   private server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -56,7 +58,7 @@ class RecordingGitHub {
     const route = `${method} ${url.split('?')[0]}`;
     if (route === 'GET /repos/acme/skills')
       return [200, { default_branch: 'main', full_name: 'acme/skills' }];
-    if (route === 'GET /repos/acme/skills/pulls') return [200, []];
+    if (route === 'GET /repos/acme/skills/pulls') return [200, this.pulls];
     if (route === 'GET /repos/acme/skills/contents/.skill-iterate-killswitch') {
       this.killSwitchReads += 1;
       if (this.killSwitchReads > this.killSwitchAfterReads)
@@ -215,6 +217,7 @@ afterEach(async () => {
   server.requests.length = 0;
   server.killSwitchAfterReads = Infinity;
   server.killSwitchReads = 0;
+  server.pulls = [];
   await cleanupTempDirs();
 });
 afterAll(() => server.stop());
@@ -375,6 +378,51 @@ describe('the bundled Action, end to end', () => {
     expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     expect(JSON.parse(run.outputs.shipped ?? 'null')).toEqual([]);
   }, 60_000);
+
+  it('does not start when the kill-switch input is set, with no GitHub request at all', async () => {
+    const { origin, checkout } = await checkoutOfExamples();
+    const before = git(origin, 'for-each-ref');
+
+    const run = await runAction(checkout, apiUrl, { 'kill-switch': '1' });
+
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain('::warning::input kill-switch=1: skill-iterate did not start');
+    expect(server.requests).toEqual([]);
+    expect(git(origin, 'for-each-ref')).toBe(before);
+    expect(run.summary).toContain('input kill-switch=1');
+  }, 60_000);
+
+  it('leaves an open PR that already has a better final alone: no push, no PR write', async () => {
+    const { origin, checkout } = await checkoutOfExamples();
+    server.pulls = [
+      {
+        number: 41,
+        state: 'open',
+        merged_at: null,
+        html_url: 'https://github.test/acme/skills/pull/41',
+        body: formatPullRequestMarker({ skill: 'release-notes', baseline: 0.5, final: 1 }),
+      },
+    ];
+
+    const run = await runAction(checkout, apiUrl, { skill: 'release-notes' });
+
+    expect(run.code, run.stdout).toBe(0);
+    expect(git(origin, 'for-each-ref', '--format=%(refname)', 'refs/heads/skill-iterate/')).toBe('');
+    expect(server.requests.filter((r) => r.url.includes('/pulls') && r.method !== 'GET')).toEqual([]);
+    const notShipped = JSON.parse(run.outputs['not-shipped'] ?? 'null') as Array<{
+      skill: string;
+      reason: string;
+    }>;
+    expect(notShipped).toEqual([
+      {
+        skill: 'release-notes',
+        reason: expect.stringMatching(/^open PR #41 already has final 1\.00 >= 0\.\d\d$/),
+      },
+    ]);
+    expect(JSON.parse(run.outputs.shipped ?? 'null')).toEqual([]);
+    expect(run.summary).toContain(`- \`release-notes\`: ${notShipped[0]?.reason}`);
+    expect(run.summary).toContain(`skipped (${notShipped[0]?.reason})`);
+  }, 120_000);
 
   it('saves the rows of the skill in progress when the job is cancelled (SIGINT)', async () => {
     const { origin, checkout } = await checkoutOfExamples();

@@ -121,6 +121,17 @@ describe('action inputs', () => {
     expect(() => parseInputs(read({ base: 'a..b' }))).toThrow(/input base: expected a git branch name/);
   });
 
+  it('reads the kill-switch input: truthy values stop, false values and empty run, typos fail', () => {
+    expect(parseInputs(read({})).killSwitch).toBeUndefined();
+    for (const on of ['1', 'true', 'YES', ' on '])
+      expect(parseInputs(read({ 'kill-switch': on })).killSwitch).toBe(on.trim());
+    for (const off of ['0', 'false', 'No', 'off', ' '])
+      expect(parseInputs(read({ 'kill-switch': off })).killSwitch).toBeUndefined();
+    expect(() => parseInputs(read({ 'kill-switch': 'stop' }))).toThrow(
+      'input kill-switch: expected 1, true or yes to stop the run, or empty, 0, false or no to let it run, got "stop"',
+    );
+  });
+
   it('passes keys and endpoints to the providers through their conventional variables', () => {
     const inputs = parseInputs(
       read({ 'anthropic-api-key': 'sk-ant', 'openai-base-url': 'http://127.0.0.1:11434/v1' }),
@@ -131,6 +142,24 @@ describe('action inputs', () => {
       OPENAI_API_KEY: 'from-env',
       OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
     });
+  });
+
+  it('the example workflows pass only declared inputs, and the kill-switch variable to every job', async () => {
+    for (const name of ['skill-iterate.yml', 'skill-iterate-matrix.yml']) {
+      const yml = await readFile(path.join(ROOT, '.github', 'workflows', name), 'utf8');
+      // Each `uses: ./` step (this Action) up to the next step or job.
+      const steps = yml
+        .split(/^ {6}- uses: \.\/\n/m)
+        .slice(1)
+        .map((rest) => rest.split(/^ {0,6}\S/m)[0] ?? '');
+      expect(steps.length, name).toBeGreaterThan(0);
+      for (const step of steps) {
+        const given = [...step.matchAll(/^ {10}([a-z][a-z-]*):/gm)].map((m) => m[1]);
+        for (const input of given) expect(INPUT_NAMES, `${name}: ${input}`).toContain(input);
+        if (!step.includes('mode: summarize'))
+          expect(step, name).toMatch(/^ {10}kill-switch: \$\{\{ vars\.SKILL_ITERATE_KILLSWITCH \}\}$/m);
+      }
+    }
   });
 
   it('matches action.yml: the same inputs, every secret one of them, node24 and dist/index.js', async () => {
@@ -148,7 +177,7 @@ describe('action inputs', () => {
       yamlKeys(yml, 'outputs')
         .map((o) => o.name)
         .sort(),
-    ).toEqual(['cost-usd', 'parked', 'queue', 'result-path', 'shipped', 'summary-path']);
+    ).toEqual(['cost-usd', 'not-shipped', 'parked', 'queue', 'result-path', 'shipped', 'summary-path']);
     expect(yml).toMatch(/^runs:\n {2}using: node24\n {2}main: dist\/index\.js$/m);
   });
 });

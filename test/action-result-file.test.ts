@@ -171,6 +171,20 @@ describe('result files', () => {
     expect(summary).toContain('[Workflow run](https://github.test/acme/skills/actions/runs/1)');
   });
 
+  it('reports a skill skipped because its open PR is as good in the outputs and the job summary', () => {
+    const reason = 'open PR #4 already has final 0.90 >= 0.88';
+    const skipped = file('run', run({ queue: ['a'], results: [skill('a', `skipped (${reason})`)] }), {
+      notShipped: [{ skill: 'a', reason }],
+    });
+
+    const outputs = buildOutputs(skipped, {});
+    expect(JSON.parse(outputs['not-shipped'])).toEqual([{ skill: 'a', reason }]);
+    expect(JSON.parse(outputs.shipped)).toEqual([]);
+    const summary = renderJobSummary(skipped, undefined);
+    expect(summary).toContain(`- \`a\`: ${reason}`);
+    expect(summary).toContain(`skipped (${reason})`);
+  });
+
   it('refuses to merge nothing, and ignores unrelated JSON in the artifacts folder', async () => {
     expect(() => mergeRunFiles([])).toThrow('no result files to merge');
     const dir = await tempDir();

@@ -259,4 +259,29 @@ describe('calibrateSkill', () => {
     await expect(calibrateSkill(req)).rejects.toThrow(CalibrationError);
     await expect(calibrateSkill(req)).rejects.toThrow(/baseline scored harness-error: HTTP 500/);
   });
+  it('reports what its scorings cost: every render and grade, also when it fails part way', async () => {
+    const { req, models } = request({
+      grade: verdictWhen((out) => out === SKILL_MD),
+      usagePerCall: { inputTokens: 10, costUsd: 0.01 },
+    });
+    const result = await calibrateSkill(req);
+    const calls = models.calls.render.length + models.calls.grade.length;
+    expect(calls).toBe(22);
+    expect(result.usage).toMatchObject({ calls, inputTokens: 10 * calls });
+    expect(result.usage.costUsd).toBeCloseTo(0.01 * calls, 9);
+
+    let grades = 0;
+    const failing = request({
+      grade: (input) => {
+        // The baseline and two mutated copies grade; the third copy's grader breaks.
+        if (++grades > 3) throw new Error('HTTP 500');
+        return verdictWhen((out) => out === SKILL_MD)(input);
+      },
+      usagePerCall: { costUsd: 0.01 },
+    });
+    const error = await calibrateSkill(failing.req).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CalibrationError);
+    // 3 renders + 3 grades answered, plus the render of the copy whose grade failed.
+    expect((error as CalibrationError).usage.calls).toBe(7);
+  });
 });

@@ -5,7 +5,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCliLogger } from '../src/cli/logger.js';
 import { main } from '../src/cli/main.js';
 import { LOCK_FILE } from '../src/iterate/lock.js';
-import { addSkill, captureIo, makeTempDir, removeTempDirs, skillPath } from './helpers/skill-project.js';
+import {
+  addSkill,
+  captureIo,
+  git,
+  initRepo,
+  makeTempDir,
+  removeTempDirs,
+  skillPath,
+} from './helpers/skill-project.js';
 
 const NOW = new Date('2026-05-24T08:00:00Z');
 
@@ -306,5 +314,43 @@ describe('the CLI logger', () => {
     json.progress('p');
     expect(jsonIo.stdout()).toBe('');
     expect(jsonIo.stderr()).toBe('models: offline\np\n');
+  });
+});
+
+describe('skillclimb iterate reads skillclimb.config.json', () => {
+  async function configuredProject(config: unknown): Promise<string> {
+    const project = await makeTempDir();
+    await initRepo(project);
+    await addSkill(project, 'demo');
+    await writeFile(path.join(project, '.gitignore'), 'results.tsv\n.skill-iterate.lock\ndocs/\n');
+    await writeFile(path.join(project, 'skillclimb.config.json'), JSON.stringify(config));
+    await git(project, 'add', '-A');
+    await git(project, 'commit', '-q', '-m', 'skills and config');
+    return project;
+  }
+
+  it('runs with the config models (offline over the key-based default) and settings', async () => {
+    const project = await configuredProject({ models: { default: 'offline' }, concurrency: 2 });
+    const home = await makeTempDir();
+    const io = captureIo(os.tmpdir());
+    // With the key and no config the default would be anthropic: (and a network call).
+    io.env = { ANTHROPIC_API_KEY: 'sk-ant-must-not-be-used' };
+    const argv = ['iterate', '--project', project, '--skill', 'demo', '--per-skill-iterations', '1'];
+    const code = await main([...argv, '--worktree-home', home], io);
+    expect(io.stderr()).not.toMatch(/error/i);
+    expect(code).toBe(0);
+    expect(io.stdout()).toMatch(/^models: offline \(structural scoring only/m);
+    expect(io.stdout()).toMatch(/^demo\s+iter 1 /m);
+  }, 60_000);
+
+  it('a bad config exits 2 naming the file and the field, before any work', async () => {
+    const project = await configuredProject({ models: { default: 'offline' }, concurrency: 'two' });
+    const { code, stdout, stderr } = await run(['iterate', '--project', project, '--skill', 'demo']);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `error: ${path.join(project, 'skillclimb.config.json')}: concurrency: expected number, received string\n`,
+    );
+    expect(stdout).toBe('');
+    expect(await exists(path.join(project, LOCK_FILE))).toBe(false);
   });
 });

@@ -1,6 +1,10 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createGitHubKillSwitch, isKillSwitchValue } from '../src/github/kill-switch.js';
+import {
+  createGitHubKillSwitch,
+  isKillSwitchValue,
+  killSwitchInputReason,
+} from '../src/github/kill-switch.js';
 import { createGitHubClient } from '../src/github/octokit.js';
 import { recordingLog } from './helpers/github-fixtures.js';
 
@@ -8,13 +12,14 @@ const API = 'https://api.github.test';
 const FILE = '/repos/acme/skills/contents/.skill-iterate-killswitch';
 const VARIABLE = '/repos/acme/skills/actions/variables/SKILL_ITERATE_KILLSWITCH';
 
-function killSwitch() {
+function killSwitch(input?: string) {
   const log = recordingLog();
   const ks = createGitHubKillSwitch({
     client: createGitHubClient({ token: 't', apiUrl: API }),
     repo: { owner: 'acme', repo: 'skills' },
     base: 'main',
     log,
+    input,
   });
   return { ks, log };
 }
@@ -70,7 +75,7 @@ describe('GitHub kill-switch', () => {
     expect(await ks.check()).toBeNull();
   });
 
-  it('treats API errors as not set and warns once, not on every poll', async () => {
+  it('treats a failing file read as not set and warns once, not on every poll', async () => {
     nock(API)
       .get(FILE)
       .query({ ref: 'main' })
@@ -78,15 +83,75 @@ describe('GitHub kill-switch', () => {
       .reply(500, { message: 'oops' })
       .get(VARIABLE)
       .times(2)
-      .reply(403, { message: 'Resource not accessible by integration' });
+      .reply(404, { message: 'Not Found' });
     const { ks, log } = killSwitch();
     expect(await ks.check()).toBeNull();
     expect(await ks.check()).toBeNull();
-    expect(log.warnings).toHaveLength(2);
-    expect(log.warnings[0]).toMatch(/could not read \.skill-iterate-killswitch on main \(HTTP 500/);
-    expect(log.warnings[1]).toMatch(
-      /SKILL_ITERATE_KILLSWITCH \(the token needs the "Variables: read" permission\)/,
+    expect(log.warnings).toEqual([
+      expect.stringMatching(/could not read \.skill-iterate-killswitch on main \(HTTP 500/),
+    ]);
+  });
+
+  it('reads a 403 on the variable (GITHUB_TOKEN has no variables permission) as one info line, then stops asking', async () => {
+    const scope = nock(API)
+      .get(FILE)
+      .query({ ref: 'main' })
+      .times(3)
+      .reply(404, { message: 'Not Found' })
+      .get(VARIABLE)
+      .once()
+      .reply(403, { message: 'Resource not accessible by integration' });
+    const { ks, log } = killSwitch();
+
+    for (let poll = 0; poll < 3; poll++) expect(await ks.check()).toBeNull();
+
+    expect(log.warnings).toEqual([]);
+    expect(log.infos).toHaveLength(1);
+    expect(log.infos[0]).toMatch(
+      /^kill-switch: this token cannot read repository variables \(HTTP 403\), so SKILL_ITERATE_KILLSWITCH is not polled during the run; pass it as the kill-switch input/,
     );
+    // Three file reads, one variable read: a second variable request would have no interceptor and warn.
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('reads a 404 on the variable as "not set", with one info line however many polls', async () => {
+    const scope = nock(API)
+      .get(FILE)
+      .query({ ref: 'main' })
+      .times(2)
+      .reply(404, {})
+      .get(VARIABLE)
+      .times(2)
+      .reply(404, { message: 'Not Found' });
+    const { ks, log } = killSwitch();
+    expect(await ks.check()).toBeNull();
+    expect(await ks.check()).toBeNull();
+    expect(log.warnings).toEqual([]);
+    expect(log.infos).toEqual([
+      'kill-switch: repository variable SKILL_ITERATE_KILLSWITCH is not set (or not visible to this token)',
+    ]);
+    // A variable created mid-run is still seen: the 404 does not stop the polling.
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('is set by the kill-switch input without any API request', async () => {
+    const { ks } = killSwitch('yes');
+    expect(await ks.check()).toBe('input kill-switch=yes');
+    expect(await ks.check()).toBe('input kill-switch=yes');
+    expect(killSwitchInputReason('0')).toBeNull();
+    expect(killSwitchInputReason(undefined)).toBeNull();
+  });
+
+  it('with a false input, still reads the file and the variable', async () => {
+    const scope = nock(API)
+      .get(FILE)
+      .query({ ref: 'main' })
+      .reply(404, {})
+      .get(VARIABLE)
+      .reply(200, { name: 'SKILL_ITERATE_KILLSWITCH', value: 'true' });
+    const { ks } = killSwitch('false');
+    expect(await ks.check()).toBe('repository variable SKILL_ITERATE_KILLSWITCH=true');
+    expect(scope.isDone()).toBe(true);
   });
 
   it('reads the usual truthy spellings', () => {

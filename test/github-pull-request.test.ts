@@ -2,7 +2,7 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatPullRequestMarker } from '../src/github/markers.js';
 import { createGitHubClient } from '../src/github/octokit.js';
-import { upsertPullRequest, type PullRequestRequest } from '../src/github/pull-request.js';
+import { planPullRequest, upsertPullRequest, type PullRequestRequest } from '../src/github/pull-request.js';
 
 const API = 'https://api.github.test';
 const repo = { owner: 'acme', repo: 'skills' };
@@ -89,6 +89,63 @@ describe('upsertPullRequest', () => {
       url: 'https://github.test/acme/skills/pull/12',
     });
     expect(patched).toEqual({ title: request.title, body: 'the body', base: 'main' });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('leaves an open PR alone when the final it records is at least as good, and writes nothing', async () => {
+    const open = pr(12, {
+      state: 'open',
+      body: `text\n${formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.9 })}`,
+    });
+    const scope = nock(API).get('/repos/acme/skills/pulls').query(listQuery).reply(200, [open]);
+    const beforeWrite = vi.fn(async () => undefined);
+
+    const outcome = await upsertPullRequest(client, repo, request, { beforeWrite });
+
+    expect(outcome).toEqual({
+      status: 'skipped',
+      number: 12,
+      url: 'https://github.test/acme/skills/pull/12',
+      reason: 'open PR #12 already has final 0.90 >= 0.88',
+    });
+    expect(beforeWrite).not.toHaveBeenCalled();
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('treats a final within the epsilon of the open PR as not better (the closed-PR rule)', async () => {
+    const open = pr(12, {
+      state: 'open',
+      body: formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.875 - 4e-7 }),
+    });
+    nock(API).get('/repos/acme/skills/pulls').query(listQuery).reply(200, [open]);
+
+    const plan = await planPullRequest(client, repo, request);
+
+    // Two decimals would print "0.87 >= 0.88"; the message never contradicts the decision.
+    expect(plan).toMatchObject({
+      action: 'skip',
+      number: 12,
+      reason: 'open PR #12 already has final 0.875000 >= 0.875000',
+    });
+  });
+
+  it('updates an open PR when tonight beats the final it records', async () => {
+    const open = pr(12, {
+      state: 'open',
+      body: formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.8 }),
+    });
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [open])
+      .patch('/repos/acme/skills/pulls/12')
+      .reply(200, pr(12, { state: 'open' }))
+      .post('/repos/acme/skills/issues/12/labels')
+      .reply(200, []);
+
+    const outcome = await upsertPullRequest(client, repo, request);
+
+    expect(outcome).toMatchObject({ status: 'updated', number: 12 });
     expect(scope.isDone()).toBe(true);
   });
 

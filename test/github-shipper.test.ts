@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nock from 'nock';
@@ -12,6 +13,7 @@ import {
   recordingLog,
   shipRequest,
   tempDir,
+  writeFiles,
 } from './helpers/github-fixtures.js';
 
 const API = 'https://api.github.test';
@@ -54,6 +56,26 @@ async function setup() {
   });
   return { ...remote, baseCommit, worktree, branch, shipper, request, log };
 }
+
+const STABLE = 'refs/heads/skill-iterate/session-wrap';
+
+/** Last night's squash on the stable branch, pushed from another clone: the checkout lacks its objects. */
+async function previousSquash(origin: string): Promise<string> {
+  const other = path.join(await tempDir(), 'other');
+  execFileSync('git', ['clone', '--quiet', origin, other]);
+  await writeFiles(other, { [SKILL_MD]: '# Session wrap\n\n1. Read it all.\n' });
+  git(other, '-c', 'user.name=n', '-c', 'user.email=n@x.test', 'commit', '--quiet', '-am', 'last night');
+  git(other, 'push', '--quiet', '--force', 'origin', `HEAD:${STABLE}`);
+  return git(other, 'rev-parse', 'HEAD');
+}
+
+const openPr = (number: number, final?: number) => ({
+  number,
+  state: 'open',
+  html_url: `https://github.test/acme/skills/pull/${number}`,
+  merged_at: null,
+  body: final === undefined ? '' : formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final }),
+});
 
 const exists = (p: string) =>
   access(p).then(
@@ -171,8 +193,143 @@ describe('GitHub shipper', () => {
     expect(scope.isDone()).toBe(true);
   });
 
+  it('leaves an open PR that records a final at least as good alone: no push, no PR write', async () => {
+    const { origin, worktree, shipper, request, log } = await setup();
+    const previous = await previousSquash(origin);
+    // Only the read is mocked: a PATCH or POST would find no interceptor and fail the ship differently.
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [openPr(2, 0.9)]);
+
+    const outcome = await shipper.ship(request);
+
+    expect(outcome).toEqual({
+      status: 'skipped',
+      reason: 'open PR #2 already has final 0.90 >= 0.88',
+      keepWorktree: false,
+    });
+    expect(git(origin, 'rev-parse', STABLE)).toBe(previous);
+    expect(await exists(worktree)).toBe(true); // the engine discards it for a keepWorktree: false skip
+    expect(log.warnings).toEqual(['session-wrap: not shipped: open PR #2 already has final 0.90 >= 0.88']);
+    expect(shipper.shipments).toEqual([
+      {
+        skill: 'session-wrap',
+        status: 'skipped',
+        pr: 2,
+        url: 'https://github.test/acme/skills/pull/2',
+        baseline: 0.75,
+        final: 0.875,
+        commit: undefined,
+        reason: 'open PR #2 already has final 0.90 >= 0.88',
+      },
+    ]);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('decides on the PR before pushing, and writes the PR only after the push', async () => {
+    const { origin, shipper, request } = await setup();
+    const previous = await previousSquash(origin);
+    const seen: Record<string, string> = {};
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(() => ((seen.plan = git(origin, 'rev-parse', STABLE)), [200, [openPr(2, 0.8)]]))
+      .patch('/repos/acme/skills/pulls/2')
+      .reply(
+        () => (
+          (seen.write = git(origin, 'rev-parse', STABLE)),
+          [200, { number: 2, html_url: 'https://github.test/acme/skills/pull/2' }]
+        ),
+      )
+      .post('/repos/acme/skills/issues/2/labels')
+      .reply(200, []);
+
+    const outcome = await shipper.ship(request);
+
+    expect(outcome).toMatchObject({ status: 'shipped', detail: 'pull request #2 updated' });
+    const tip = git(origin, 'rev-parse', STABLE);
+    expect(seen).toEqual({ plan: previous, write: tip });
+    expect(tip).not.toBe(previous);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('deletes the branch it just pushed when creating the PR fails (403), and says why', async () => {
+    const { origin, shipper, request, log, worktree } = await setup();
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [])
+      .post('/repos/acme/skills/pulls')
+      .reply(() => {
+        // The push came first: the branch exists while the API refuses the PR.
+        expect(git(origin, 'branch', '--list', 'skill-iterate/session-wrap')).not.toBe('');
+        return [403, { message: 'GitHub Actions is not permitted to create or approve pull requests.' }];
+      });
+
+    const outcome = await shipper.ship(request);
+
+    expect(outcome).toMatchObject({ status: 'skipped', keepWorktree: true });
+    expect(outcome.status === 'skipped' && outcome.reason).toMatch(
+      /^pull request API failed: HTTP 403: GitHub Actions is not permitted/,
+    );
+    expect(git(origin, 'branch', '--list', 'skill-iterate/session-wrap')).toBe('');
+    expect(log.warnings).toHaveLength(1);
+    expect(log.warnings[0]).toMatch(
+      /^session-wrap: the pull request could not be created \(HTTP 403: .*\); skill-iterate\/session-wrap was deleted from origin again$/,
+    );
+    expect(await exists(worktree)).toBe(true);
+    expect(shipper.shipments[0]).toMatchObject({ status: 'skipped', commit: undefined });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('restores the previous branch tip when updating the open PR fails after the push', async () => {
+    const { origin, shipper, request, log } = await setup();
+    const previous = await previousSquash(origin);
+    const scope = nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [openPr(2)])
+      .patch('/repos/acme/skills/pulls/2')
+      .reply(502, { message: 'Bad Gateway' });
+
+    const outcome = await shipper.ship(request);
+
+    expect(outcome).toMatchObject({ status: 'skipped', keepWorktree: true });
+    expect(outcome.status === 'skipped' && outcome.reason).toMatch(/^pull request API failed: HTTP 502/);
+    expect(git(origin, 'rev-parse', STABLE)).toBe(previous);
+    expect(log.warnings.join('\n')).toMatch(
+      new RegExp(
+        `PR #2 could not be updated .*; skill-iterate/session-wrap was restored to ${previous.slice(0, 7)}`,
+      ),
+    );
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('does not clobber a push made by someone else while the PR write was failing', async () => {
+    const { origin, shipper, request, log } = await setup();
+    let theirs = '';
+    nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [])
+      .post('/repos/acme/skills/pulls')
+      .reply(async () => {
+        theirs = await previousSquash(origin); // a concurrent push to the same branch
+        return [500, { message: 'Server Error' }];
+      });
+
+    const outcome = await shipper.ship(request);
+
+    expect(outcome).toMatchObject({ status: 'skipped', keepWorktree: true });
+    expect(git(origin, 'rev-parse', STABLE)).toBe(theirs);
+    expect(log.warnings.join('\n')).toMatch(
+      /could not be created \(HTTP 500: Server Error\); restoring skill-iterate\/session-wrap on origin failed too/,
+    );
+  });
+
   it('skips and keeps the worktree when the pull request API fails after the push', async () => {
-    const { shipper, request, worktree } = await setup();
+    const { origin, shipper, request, worktree } = await setup();
     nock(API)
       .get('/repos/acme/skills/pulls')
       .query(listQuery)
@@ -184,6 +341,7 @@ describe('GitHub shipper', () => {
 
     expect(outcome).toMatchObject({ status: 'skipped', keepWorktree: true });
     expect(outcome.status === 'skipped' && outcome.reason).toMatch(/^pull request API failed: HTTP 422/);
+    expect(git(origin, 'branch', '--list', 'skill-iterate/session-wrap')).toBe('');
     expect(await exists(worktree)).toBe(true);
     expect(await readFile(path.join(worktree, SKILL_MD), 'utf8')).toContain('Read the notes');
   });

@@ -3,8 +3,16 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSkillEvals } from '../src/core/evals.js';
 import { parseResultsTsv } from '../src/core/results-tsv.js';
+import { buildEditorPrompt } from '../src/core/prompts.js';
 import { createWorktree } from '../src/git/worktree.js';
-import { applyEdit, runSkillLoop, type LoopOptions, type SkillLoopInput } from '../src/iterate/loop.js';
+import { RunInterrupted } from '../src/iterate/interrupt.js';
+import {
+  applyEdit,
+  LoopInterrupted,
+  runSkillLoop,
+  type LoopOptions,
+  type SkillLoopInput,
+} from '../src/iterate/loop.js';
 import type { Logger } from '../src/iterate/ports.js';
 import type { EditorInput, GraderInput } from '../src/llm/port.js';
 import { createScriptedModels, type ScriptedModelsOptions } from '../src/llm/scripted.js';
@@ -516,5 +524,96 @@ describe('runSkillLoop', () => {
       passingPairs: [],
     });
     expect(result.baselineScore).toBe(models.calls.propose[0]!.structural.score);
+  });
+  it('a real editor with structural-only scoring gets a structural-target prompt and its edit is kept', async () => {
+    // A provider-like editor: it builds the prompt the real providers send and acts on what it says.
+    const prompts: string[] = [];
+    const h = await harness(
+      {
+        propose: (input) => {
+          const prompt = buildEditorPrompt(input);
+          prompts.push(prompt);
+          const missing = /missing: (\w+)/.exec(prompt)?.[1] ?? 'nothing';
+          return {
+            description: `add the ${missing} section (required_sections)`,
+            old_string: '- Keep it short.\n',
+            new_string: `- Keep it short.\n\n## ${missing}\n\n- None known.\n`,
+          };
+        },
+      },
+      { mode: 'structural', perSkillIterations: 1 },
+    );
+    const result = await runSkillLoop(h.input);
+    const rows = await tsv(h.resultsFile);
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'keep']);
+    expect(result.stopReason).toBe('iteration cap');
+    expect(result.finalScore!).toBeGreaterThan(result.baselineScore!);
+    expect(prompts[0]).toContain(
+      '  required_sections 0.67: 2 of 3 required sections present as headings; missing: Limitations',
+    );
+    expect(await skillMdIn(h.worktreePath)).toContain('## Limitations');
+  });
+
+  it('an AMBIGUOUS baseline ends the skill at once: one row, no retries, no crash count', async () => {
+    const h = await harness(
+      {
+        render: () => 'AMBIGUOUS: the scenario names no session to wrap',
+        propose: () => {
+          throw new Error('the editor must not be called');
+        },
+      },
+      { perSkillIterations: 10 },
+    );
+    const models = h.input.models as ReturnType<typeof createScriptedModels>;
+    const result = await runSkillLoop(h.input);
+    expect(result.stopReason).toBe('baseline ambiguous');
+    expect(result.ambiguousReason).toBe('the scenario names no session to wrap');
+    expect(result.baselineScore).toBeNull();
+    expect(result.consecutiveCrashes).toBe(0);
+    expect(models.calls.render).toHaveLength(1);
+    expect(models.calls.propose).toHaveLength(0);
+    const rows = await tsv(h.resultsFile);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        status: 'baseline',
+        score: null,
+        description: 'initial baseline (AMBIGUOUS: the scenario names no session to wrap)',
+      }),
+    ]);
+  });
+
+  it('an interrupt mid-iteration stops the loop: no row for the unfinished iteration, the edit reset', async () => {
+    const controller = new AbortController();
+    const h = await harness(
+      {
+        propose: editsInOrder([addLine('SUMMARY'), noOpRewording]),
+        grade: (input, i) => {
+          // Grade #3 belongs to iteration 2: the operator presses Ctrl+C while it runs.
+          if (i === 2) {
+            controller.abort(new RunInterrupted('interrupted by SIGINT', 'SIGINT'));
+            return new Promise(() => undefined);
+          }
+          return gradeByMarkers(input);
+        },
+        usagePerCall: { costUsd: 0.01 },
+      },
+      { perSkillIterations: 5 },
+      { signal: controller.signal },
+    );
+    const error = await runSkillLoop(h.input).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LoopInterrupted);
+    const { interruption, partial } = error as LoopInterrupted;
+    expect(interruption.reason).toBe('interrupted by SIGINT');
+    expect(interruption.exitCode).toBe(130);
+    const rows = await tsv(h.resultsFile);
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'keep']);
+    expect((await readFile(h.resultsFile, 'utf8')).endsWith('\n')).toBe(true);
+    expect(partial.rows).toEqual(rows);
+    expect(partial.iterations).toBe(1);
+    // Every call that answered is counted, the unfinished iteration's editor call too (2 + 3 + 1); the
+    // scoring cut short reports nothing.
+    expect(partial.usage.calls).toBe(6);
+    // The branch tip is the last kept edit: the unjudged commit of iteration 2 was reset away.
+    expect(head(h.worktreePath).startsWith(rows[1]!.commit)).toBe(true);
   });
 });

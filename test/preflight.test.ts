@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -157,6 +157,16 @@ describe('runPreflight halts', () => {
     const project = await makeTempDir();
     await writeFile(path.join(project, LOCK_FILE), '');
     expect(await haltMessage(preflight(project))).toContain('is unreadable (empty file)');
+  });
+
+  it('a fresh unreadable lock still halts: another run may be writing it', async () => {
+    const project = await makeTempDir();
+    const lockFile = path.join(project, LOCK_FILE);
+    await writeFile(lockFile, '{"pid": 12');
+    const recent = new Date(Date.now() - 9 * 60_000);
+    await utimes(lockFile, recent, recent);
+    expect(await haltMessage(preflight(project))).toContain('is unreadable (not valid JSON)');
+    expect(await readFile(lockFile, 'utf8')).toBe('{"pid": 12');
   });
 
   it('halts when the --skill folder is missing', async () => {
@@ -409,5 +419,45 @@ describe('stale lock takeover races', () => {
     const lock = (winners[0] as PromiseFulfilledResult<Lock>).value;
     await lock.release();
     expect(await exists(lockFile)).toBe(false);
+  });
+});
+
+describe('abandoned lock', () => {
+  it('an empty lock untouched for over 10 minutes is taken over with a warning, like a dead PID', async () => {
+    const project = await makeTempDir();
+    const lockFile = path.join(project, LOCK_FILE);
+    await writeFile(lockFile, '');
+    const old = new Date(Date.now() - 11 * 60_000);
+    await utimes(lockFile, old, old);
+
+    const dry = await preflight(project, {}, false);
+    expect(dry.log.warnings).toEqual([
+      expect.stringMatching(
+        /is unreadable \(empty file\) and untouched since .*; a real run would take over$/,
+      ),
+    ]);
+    expect(await readFile(lockFile, 'utf8')).toBe('');
+
+    const { result, log } = await preflight(project);
+    expect(result.lock?.path).toBe(lockFile);
+    expect(log.warnings).toEqual([
+      `lock file ${lockFile} is unreadable (empty file) and untouched since ${old.toISOString()}, ` +
+        'over 10 minutes ago: treating it as left by a crashed run; taking over',
+    ]);
+    expect(JSON.parse(await readFile(lockFile, 'utf8'))).toMatchObject({ pid: process.pid });
+  });
+});
+
+describe('skill folders with invalid names', () => {
+  it('are named in a warning, on a dry run and on a real run, and the run goes on', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'foo bar');
+    await addSkill(project, 'session-wrap');
+    for (const takeLock of [false, true]) {
+      const { log } = await preflight(project, {}, takeLock);
+      expect(log.warnings).toEqual([
+        expect.stringContaining('skill folder ".claude/skills/foo bar" is not a valid skill name'),
+      ]);
+    }
   });
 });

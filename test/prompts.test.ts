@@ -13,6 +13,7 @@ import {
   type EditorPromptInput,
 } from '../src/core/prompts.js';
 import type { FailedAssertion } from '../src/core/score-types.js';
+import { scoreStructure } from '../src/core/structural.js';
 
 const SKILL = '# Wrap\n\nWrite a summary.\n';
 
@@ -138,6 +139,73 @@ or edits that touch other files.
 
   it('needs a top failure', () => {
     expect(() => buildEditorPrompt(input({ topFailure: undefined }))).toThrow('needs a top failure');
+  });
+});
+
+describe('editor prompt, structural target (no absolute result)', () => {
+  // One closed fence without a language (code_fence_balance 0.0) and one over-long line.
+  const text = `# Wrap\n\n## Steps\n\n\`\`\`\nnpm test\n\`\`\`\n\n${'word '.repeat(40)}\n`;
+  const structural = scoreStructure(text, {
+    skillDir: '/nowhere',
+    requiredSections: undefined,
+    exists: () => false,
+  });
+  const structuralInput = (overrides: Partial<EditorPromptInput> = {}) =>
+    input({
+      skillMd: text,
+      topFailure: undefined,
+      otherFailures: [],
+      passingPairs: [],
+      structural,
+      ...overrides,
+    });
+
+  it('names the weakest metrics with their counts, weakest first, and keeps the output contract', () => {
+    expect(structural.metrics.code_fence_balance.score).toBe(0);
+    const prompt = buildEditorPrompt(structuralInput());
+    expect(prompt).toContain(`Current SKILL.md:\n${text}\n`);
+    expect(prompt).toContain(
+      'Weakest structural metrics (anchor your edit on the first one):\n' +
+        '  code_fence_balance 0.00: 1 closed fence opener without a language, 0 unclosed fences (of 1 opener)\n' +
+        '  rules_to_rationale_ratio 0.20: 0 of 1 prose line open with an imperative verb (share 0.00; 0.40 scores 1.0)\n' +
+        '  required_sections 0.33: 1 of 3 required sections present as headings; missing: Constraints, Limitations\n',
+    );
+    // Only the three weakest: the over-long line (0.89) and the perfect metrics are left out.
+    expect(structural.metrics.max_line_length.score).toBeCloseTo(8 / 9, 9);
+    expect(prompt).not.toContain('max_line_length');
+    expect(prompt).not.toContain('banned_phrases');
+    expect(prompt).toContain(`Structural score: ${structural.score.toFixed(3)}`);
+    expect(prompt).toContain(
+      '"old_string":  "exact text to be replaced in SKILL.md (must be unique in the file)"',
+    );
+    expect(prompt).not.toContain('Top-ranked failure');
+    expect(prompt).not.toContain('RADICAL MODE');
+  });
+
+  it('lists reverted edits and invites a larger restructure after 3 reverts, still aimed at the metric', () => {
+    const prompt = buildEditorPrompt(
+      structuralInput({ radical: true, revertedDescriptions: ['label the fence as text'] }),
+    );
+    expect(prompt).toContain(
+      'Edits already tried and reverted in this run (do not propose these again):\n  - label the fence as text\n',
+    );
+    expect(prompt).toContain('RADICAL MODE is on');
+    expect(prompt).toContain('weakest structural metric');
+    expect(prompt).not.toContain('anchored on the top-ranked failure');
+  });
+
+  it('asks for a simplification when every metric is already 1.0', () => {
+    const prose =
+      'Write a summary.\nUse short lines.\nThe summary helps the team.\nIt names the files.\nIt ends the day.\n';
+    const perfect = scoreStructure(`# Wrap\n\n${prose}`, {
+      skillDir: '/nowhere',
+      requiredSections: undefined,
+      exists: () => false,
+    });
+    expect(perfect.score).toBe(1);
+    const prompt = buildEditorPrompt(structuralInput({ skillMd: SKILL, structural: perfect }));
+    expect(prompt).toContain('every metric scores 1.00');
+    expect(prompt).toContain('simplification');
   });
 });
 

@@ -9,6 +9,7 @@ import { mergeSkipList } from '../src/iterate/preflight.js';
 import {
   EMPTY_QUEUE_MESSAGE,
   discoverSkills,
+  findInvalidSkillFolders,
   displayWorktreeHome,
   dryRunPlanJson,
   formatDryRunPlan,
@@ -70,6 +71,14 @@ describe('discovery', () => {
     await mkdir(skillPath(project, 'bare'), { recursive: true });
     await writeFile(path.join(project, '.claude', 'skills', 'README.md'), 'not a skill');
     expect(await discoverSkills(project)).toEqual(['session-wrap']);
+  });
+
+  it('leaves out folders whose name cannot be a skill name (it becomes a branch and a folder)', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'foo bar');
+    await addSkill(project, 'session-wrap');
+    expect(await discoverSkills(project)).toEqual(['session-wrap']);
+    expect(await findInvalidSkillFolders(project)).toEqual(['foo bar']);
   });
 
   it('returns nothing when the project has no .claude/skills folder', async () => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseResultsTsv } from '../src/core/results-tsv.js';
@@ -7,11 +7,27 @@ import { createLocalPorts } from '../src/iterate/local-ports.js';
 import { createLocalShipper } from '../src/iterate/local-shipper.js';
 import { commitFile } from '../src/git/commits.js';
 import { createWorktree } from '../src/git/worktree.js';
+import { RunInterrupted } from '../src/iterate/interrupt.js';
+import { isRunOwnFile } from '../src/iterate/local-shipper.js';
 import type { IterateOptions, IteratePorts, Logger } from '../src/iterate/ports.js';
+import { partialRunOf } from '../src/iterate/run-error.js';
 import { runIterate, WorktreeHalt } from '../src/iterate/run.js';
 import type { EditorInput, GraderInput } from '../src/llm/port.js';
-import { createScriptedModels, type ScriptedModelsOptions } from '../src/llm/scripted.js';
-import { cleanupTempDirs, git, makeProject, tempDir, type SkillFixture } from './helpers/engine-fixtures.js';
+import {
+  createScriptedModels,
+  type ScriptedModels,
+  type ScriptedModelsOptions,
+} from '../src/llm/scripted.js';
+import {
+  cleanupTempDirs,
+  EVALS,
+  git,
+  makeProject,
+  SCENARIOS,
+  SKILL_MD,
+  tempDir,
+  type SkillFixture,
+} from './helpers/engine-fixtures.js';
 
 afterEach(cleanupTempDirs);
 
@@ -190,6 +206,10 @@ describe('runIterate', () => {
     expect(branches(h.project)).toHaveLength(1);
     expect(await readdir(h.home)).toHaveLength(1);
     expect(h.lines.warn.join('\n')).toMatch(/dirty-master.*\.gitignore/);
+    // The summary points the operator to the preserved worktree.
+    const [kept] = await readdir(h.home);
+    expect(run.results[0]?.link).toBe(path.join(h.home, kept!));
+    expect(await readFile(run.summaryPath!, 'utf8')).toContain(path.join(h.home, kept!));
   });
 
   it('stops between skills when the kill-switch appears, with a partial summary', async () => {
@@ -280,6 +300,214 @@ describe('runIterate', () => {
     expect(h.lines.info[0]).toMatch(/^Queue empty -- nothing to iterate/);
     expect(existsSync(path.join(h.project, '.skill-iterate.lock'))).toBe(false);
   });
+  it('counts calibration spend in the skill, the run total and the cost budget', async () => {
+    const h = await runHarness(
+      [{ name: 'blind-a' }, { name: 'blind-b' }],
+      {
+        grade: (input) => ({
+          verdicts: Object.fromEntries(input.assertions.map((a) => [String(a.id), { verdict: true }])),
+        }),
+        usagePerCall: { costUsd: 0.01 },
+      },
+      { calibrate: true, maxCostUsd: 0.1 },
+    );
+    const models = h.ports.models as ScriptedModels;
+    const run = await runIterate(h.options, h.ports);
+    // blind-a is calibration-parked after one render and one grade per scoring (the baseline and the 8
+    // mutations that apply to this text); that spend is the run's and exceeds the budget: blind-b never starts.
+    const calls = models.calls.render.length + models.calls.grade.length + models.calls.propose.length;
+    expect(calls).toBe(18);
+    expect(run.results.map((r) => [r.skill, r.status])).toEqual([['blind-a', 'calibration-park']]);
+    expect(run.results[0]?.usage.calls).toBe(calls);
+    expect(run.usage.calls).toBe(calls);
+    expect(run.usage.costUsd).toBeCloseTo(0.01 * calls, 9);
+    expect(run.partial?.reason).toBe('cost budget reached');
+  });
+
+  it('does not enter the loop when calibration used up the budget', async () => {
+    let original: string | undefined;
+    const h = await runHarness(
+      [{ name: 'good-cal' }],
+      {
+        render: (input) => {
+          original ??= input.skillMd;
+          return input.skillMd;
+        },
+        // Notices any change to the text: calibration passes.
+        grade: (input) => ({
+          verdicts: Object.fromEntries(
+            input.assertions.map((a) => [String(a.id), { verdict: input.output === original }]),
+          ),
+        }),
+        usagePerCall: { costUsd: 0.01 },
+      },
+      { calibrate: true, maxCostUsd: 0.05 },
+    );
+    const models = h.ports.models as ScriptedModels;
+    const run = await runIterate(h.options, h.ports);
+    expect(run.results[0]).toMatchObject({
+      skill: 'good-cal',
+      status: 'skipped (cost budget reached before the loop)',
+    });
+    expect(models.calls.propose).toHaveLength(0);
+    expect(run.results[0]?.usage.calls).toBe(models.calls.render.length + models.calls.grade.length);
+    expect(run.results[0]?.usage.costUsd).toBeCloseTo(0.18, 9);
+    expect(run.partial?.reason).toBe('cost budget reached');
+    expect(await readdir(h.home)).toEqual([]);
+  });
+
+  it('keeps what a skill spent before it threw', async () => {
+    let project = '';
+    const h = await runHarness(
+      [{ name: 'boom' }],
+      {
+        propose: async (input) => {
+          // The results file turns into a folder: the next row cannot be appended and the loop throws.
+          const file = path.join(project, '.claude/skills/boom/evals/results.tsv');
+          await rm(file);
+          await mkdir(file);
+          return proposeBySkill(input);
+        },
+        usagePerCall: { costUsd: 0.01 },
+      },
+      { perSkillIterations: 1 },
+    );
+    project = h.project;
+    const run = await runIterate(h.options, h.ports);
+    expect(run.results[0]?.status).toMatch(/^skipped \(error: .*worktree kept at/);
+    // Baseline render + grade, then propose + render + grade of iteration 1.
+    expect(run.results[0]?.usage.calls).toBe(5);
+    expect(run.usage.costUsd).toBeCloseTo(0.05, 9);
+  });
+
+  it('an interrupt mid-skill writes the partial summary, lists the skill, releases the lock and rethrows', async () => {
+    const stop = new AbortController();
+    const h = await runHarness(
+      [{ name: 'good-h' }, { name: 'good-i' }],
+      {
+        grade: (input, i) => {
+          // Grade #3 is iteration 2 of good-h: Ctrl+C while it runs.
+          if (i === 2) {
+            stop.abort(new RunInterrupted('interrupted by SIGINT', 'SIGINT'));
+            return new Promise(() => undefined);
+          }
+          return gradeByMarkers(input);
+        },
+      },
+      { perSkillIterations: 5, iterationTimeoutMs: 2_000, handleSignals: false },
+    );
+    const error = await runIterate(h.options, { ...h.ports, signal: stop.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunInterrupted);
+    expect((error as RunInterrupted).exitCode).toBe(130);
+    // The partial run travels on the error (the Action reads it for its job summary and state).
+    const partialRun = partialRunOf(error);
+    expect(partialRun?.results.map((r) => [r.skill, r.status])).toEqual([
+      ['good-h', 'skipped (interrupted by SIGINT)'],
+    ]);
+    expect(partialRun?.partial?.reason).toBe('interrupted by SIGINT');
+
+    expect(existsSync(path.join(h.project, '.skill-iterate.lock'))).toBe(false);
+    const dir = path.join(h.project, 'docs', 'skill-iterate-runs');
+    const [file] = await readdir(dir);
+    expect(partialRun?.summaryPath).toBe(path.join(dir, file!));
+    const summary = await readFile(path.join(dir, file!), 'utf8');
+    expect(summary).toMatch(/\(partial -- interrupted by SIGINT at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/);
+    expect(summary).toContain('skipped (interrupted by SIGINT)');
+    expect(summary).toContain('Not reached: good-i.');
+    const [worktree] = await readdir(h.home);
+    expect(summary).toContain(path.join(h.home, worktree!));
+
+    // Whole lines only: the interrupted iteration wrote nothing.
+    const text = await readFile(path.join(h.project, '.claude/skills/good-h/evals/results.tsv'), 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .every((line) => line.split('\t').length === 5),
+    ).toBe(true);
+    expect(parseResultsTsv(text).map((r) => r.status)).toEqual(['baseline', 'keep']);
+    expect(h.lines.warn.join('\n')).toContain('good-h: interrupted by SIGINT; worktree kept at');
+  });
+
+  it('a cost-budget stop in the only skill makes the run partial', async () => {
+    const h = await runHarness(
+      [{ name: 'good-j' }],
+      { usagePerCall: { costUsd: 0.01 } },
+      { maxCostUsd: 0.03, perSkillIterations: 10 },
+    );
+    const run = await runIterate(h.options, h.ports);
+    expect(run.results[0]).toMatchObject({ skill: 'good-j', status: 'shipped', iterations: 1 });
+    expect(run.partial?.reason).toBe('cost budget reached');
+    expect(await readFile(run.summaryPath!, 'utf8')).toMatch(/\(partial -- cost budget reached at /);
+    expect(h.lines.info).toContain('Cost budget of $0.03 reached; stopping after 1 of 1 skills.');
+  });
+
+  it('leaves a discovered folder with an invalid name out, with a warning, and runs the rest', async () => {
+    const h = await runHarness([{ name: 'foo bar' }, { name: 'good-k' }]);
+    const run = await runIterate(h.options, h.ports);
+    expect(run.queue).toEqual(['good-k']);
+    expect(run.results.map((r) => [r.skill, r.status])).toEqual([['good-k', 'shipped']]);
+    expect(h.lines.warn.join('\n')).toContain(
+      'skill folder ".claude/skills/foo bar" is not a valid skill name',
+    );
+  });
+
+  it('skips an AMBIGUOUS baseline at once: no crashes, no park, worktree removed', async () => {
+    const h = await runHarness([{ name: 'vague' }], {
+      render: () => 'AMBIGUOUS: the scenarios name no session to wrap',
+    });
+    const run = await runIterate(h.options, h.ports);
+    expect(run.results[0]?.status).toBe(
+      'skipped (baseline ambiguous: the scenarios name no session to wrap)',
+    );
+    expect(run.partial).toBeNull();
+    const runsDir = await readdir(path.join(h.project, 'docs', 'skill-iterate-runs'));
+    expect(runsDir.filter((f) => f.startsWith('parked-'))).toEqual([]);
+    expect(await readdir(h.home)).toEqual([]);
+    expect(branches(h.project)).toEqual([]);
+  });
+
+  it('iterates and ships a project that is a folder of its repository (mono/pkg)', async () => {
+    const repo = await tempDir('skillclimb-mono-');
+    const project = path.join(repo, 'mono', 'pkg');
+    const dir = path.join(project, '.claude', 'skills', 'good-sub');
+    await mkdir(path.join(dir, 'evals'), { recursive: true });
+    await writeFile(path.join(dir, 'SKILL.md'), SKILL_MD.replace('name: demo', 'name: good-sub'));
+    await writeFile(path.join(dir, 'evals', 'evals.json'), JSON.stringify({ ...EVALS, skill: 'good-sub' }));
+    await writeFile(
+      path.join(dir, 'evals', 'test_scenarios.json'),
+      JSON.stringify({ ...SCENARIOS, skill: 'good-sub' }),
+    );
+    await writeFile(path.join(repo, '.gitignore'), '.skill-iterate.lock\n');
+    // results.tsv is tracked here, as some teams do: the run's own rows must not block its ship.
+    await writeFile(
+      path.join(dir, 'evals', 'results.tsv'),
+      'commit\tscore\tstatus\tdescription\twall_seconds\n',
+    );
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'initial');
+    // Old enough for the cross-night filter.
+    const old = new Date(Date.now() - 2 * 86_400_000);
+    const { utimes } = await import('node:fs/promises');
+    await utimes(path.join(dir, 'evals', 'results.tsv'), old, old);
+
+    const h = await runHarness([{ name: 'unused' }], {}, { project });
+    const ports = createLocalPorts(h.options, { models: h.ports.models, log: h.ports.log });
+    const run = await runIterate(h.options, ports);
+
+    expect(run.results[0]).toMatchObject({ skill: 'good-sub', status: 'shipped', iterations: 2 });
+    expect(git(repo, 'log', '-1', '--format=%s').trim()).toMatch(CANONICAL);
+    expect(git(repo, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe(
+      'mono/pkg/.claude/skills/good-sub/SKILL.md',
+    );
+    expect(await readFile(path.join(dir, 'SKILL.md'), 'utf8')).toContain('SUMMARY');
+    expect(run.summaryPath).toBe(
+      path.join(project, 'docs', 'skill-iterate-runs', path.basename(run.summaryPath!)),
+    );
+    expect(await readdir(h.home)).toEqual([]);
+  });
 });
 
 describe('createLocalShipper', () => {
@@ -358,5 +586,15 @@ describe('createLocalShipper', () => {
       keepWorktree: true,
     });
     expect(git(s.project, 'log', '-1', '--format=%s').trim()).toBe('initial');
+  });
+});
+
+describe('isRunOwnFile', () => {
+  it('matches the results.tsv files of the project only, at the root or in a folder of the repository', () => {
+    expect(isRunOwnFile('.claude/skills/a/evals/results.tsv')).toBe(true);
+    expect(isRunOwnFile('mono/pkg/.claude/skills/a/evals/results.tsv', 'mono/pkg')).toBe(true);
+    expect(isRunOwnFile('mono/other/.claude/skills/a/evals/results.tsv', 'mono/pkg')).toBe(false);
+    expect(isRunOwnFile('.claude/skills/a/evals/results.tsv', 'mono/pkg')).toBe(false);
+    expect(isRunOwnFile('.claude/skills/a/SKILL.md')).toBe(false);
   });
 });

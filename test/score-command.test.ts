@@ -2,9 +2,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scoreCommand, type ScoreCommandOptions } from '../src/cli/commands/score.js';
+import { projectOfSkill, scoreCommand, type ScoreCommandOptions } from '../src/cli/commands/score.js';
 import type { CliIo } from '../src/cli/io.js';
 import { METRIC_NAMES } from '../src/core/score-types.js';
+import type { ModelSelection } from '../src/llm/factory.js';
 import type { GraderInput } from '../src/llm/port.js';
 import { createScriptedModels, type ScriptedModels } from '../src/llm/scripted.js';
 
@@ -228,5 +229,92 @@ describe('skillclimb score: bad input', () => {
     await run([root]);
     expect(io.exitCode).toBe(2);
     expect(io.stderr).toContain(`${path.join(root, 'SKILL.md')}: file not found`);
+  });
+});
+
+describe('skillclimb score reads skillclimb.config.json', () => {
+  async function writeConfig(value: unknown): Promise<void> {
+    await writeFile(path.join(root, 'skillclimb.config.json'), JSON.stringify(value));
+  }
+
+  function recordingFactory(models: ScriptedModels, seen: ModelSelection[]): ScoreCommandOptions {
+    return {
+      createModels: (selection) => {
+        seen.push(selection);
+        return models;
+      },
+    };
+  }
+
+  it('takes the models, mode and concurrency of the project holding .claude, flags overriding them', async () => {
+    await writeConfig({
+      models: { default: 'openai-compatible:qwen3', grader: 'anthropic:claude-haiku-4-5' },
+      mode: 'absolute',
+      concurrency: 1,
+    });
+    const seen: ModelSelection[] = [];
+    const models = createScriptedModels({ render: () => '## Summary\nNext: rerun CI.', grade });
+    // Run from elsewhere: the project is found from the skill folder, not the working directory.
+    io.cwd = os.tmpdir();
+    await run([skillDir, '--json'], recordingFactory(models, seen));
+    expect(io.exitCode).toBe(0);
+    expect(seen[0]).toMatchObject({
+      renderModel: 'openai-compatible:qwen3',
+      graderModel: 'anthropic:claude-haiku-4-5',
+    });
+    expect(JSON.parse(io.stdout).mode).toBe('absolute');
+
+    io.exitCode = 0;
+    const state = io.stdout.length;
+    await run(
+      [skillDir, '--json', '--mode', 'structural', '--grader-model', 'openai:gpt-5'],
+      recordingFactory(models, seen),
+    );
+    expect(io.exitCode).toBe(0);
+    expect(seen[1]).toMatchObject({ renderModel: 'openai-compatible:qwen3', graderModel: 'openai:gpt-5' });
+    expect(JSON.parse(io.stdout.slice(state)).mode).toBe('structural');
+  });
+
+  it('with the real factory: a configured model without its key is a usage error naming the variable', async () => {
+    await writeConfig({ models: { default: 'anthropic:claude-sonnet-4-5' } });
+    await run([skillDir]);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain('model anthropic:claude-sonnet-4-5 needs ANTHROPIC_API_KEY');
+    expect(io.stdout).toBe('');
+  });
+
+  it('a config mode absolute with offline models says where the mode came from', async () => {
+    await writeConfig({ mode: 'absolute' });
+    await run([skillDir]);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain('mode "absolute" (from skillclimb.config.json) needs a render and a grader');
+  });
+
+  it('a bad config file exits 2 naming the file and the field', async () => {
+    await writeConfig({ models: { render: 'qwen3' } });
+    await run([skillDir, '--mode', 'structural']);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain(
+      `${path.join(root, 'skillclimb.config.json')}: models.render: model id "qwen3"`,
+    );
+    expect(io.stdout).toBe('');
+  });
+});
+
+describe('projectOfSkill', () => {
+  it('is the nearest ancestor holding .claude, else the .claude/skills/<name> project, else the cwd', async () => {
+    expect(projectOfSkill(skillDir, '/elsewhere')).toBe(root);
+    const loose = path.join(root, 'loose', 'skill');
+    await mkdir(loose, { recursive: true });
+    expect(projectOfSkill(loose, '/elsewhere')).toBe(root);
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-score-outside-'));
+    try {
+      expect(projectOfSkill(path.join(outside, 'a', 'skill'), '/elsewhere')).toBe('/elsewhere');
+      expect(projectOfSkill(path.join(outside, 'p', '.claude', 'skills', 'x'), '/elsewhere')).toBe(
+        path.join(outside, 'p'),
+      );
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });

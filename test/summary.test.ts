@@ -258,6 +258,16 @@ describe('renderMorningSummary', () => {
     expect(partialLine({ reason: 'SIGTERM', at })).toBe('(partial -- SIGTERM at 2026-05-24T01:00:00Z)');
   });
 
+  it('words an interrupt as one, whatever its reason quotes', () => {
+    const at = new Date('2026-05-24T01:00:00Z');
+    expect(partialLine({ reason: 'interrupted by SIGINT', at })).toBe(
+      '(partial -- interrupted by SIGINT at 2026-05-24T01:00:00Z)',
+    );
+    expect(partialLine({ reason: 'interrupted (operator cancelled: over budget)', at })).toBe(
+      '(partial -- interrupted (operator cancelled: over budget) at 2026-05-24T01:00:00Z)',
+    );
+  });
+
   it('says so when nothing was processed or excluded', () => {
     const empty = renderMorningSummary(
       realisticRun({ queue: [], results: [], excludedBySkipList: [], excludedByFreshness: [] }),

@@ -3,6 +3,7 @@
  * their defaults and their error messages (`input per-skill-iterations: expected a positive integer, …`).
  */
 import { z } from 'zod';
+import { isKillSwitchValue } from '../github/kill-switch.js';
 
 /** Masked with core.setSecret before anything else runs. */
 export const SECRET_INPUTS = ['github-token', 'anthropic-api-key', 'openai-api-key'] as const;
@@ -91,6 +92,21 @@ const branchName = (fallback: string | undefined) =>
     })
     .transform((v) => v || fallback);
 
+/**
+ * `kill-switch`: `${{ vars.SKILL_ITERATE_KILLSWITCH }}`, read once at job start. `1`, `true`, `yes` (or
+ * `on`) stop the run; empty, `0`, `false`, `no`, `off` let it run; anything else is a typo that must not
+ * silently mean "run".
+ */
+const killSwitch = text.transform((v, ctx) => {
+  if (isKillSwitchValue(v)) return v;
+  if (/^(0|false|no|off)?$/i.test(v)) return undefined;
+  ctx.addIssue({
+    code: 'custom',
+    message: `expected 1, true or yes to stop the run, or empty, 0, false or no to let it run, got ${JSON.stringify(v)}`,
+  });
+  return z.NEVER;
+});
+
 /** Keys are the input names of action.yml; values read as `core.getInput(name)` (always a string). */
 export const ActionInputsSchema = z.object({
   'github-token': text,
@@ -117,6 +133,7 @@ export const ActionInputsSchema = z.object({
   mode,
   'state-branch': branchName('skill-iterate-state'),
   'results-dir': optionalText,
+  'kill-switch': killSwitch,
 });
 
 export type ActionInputName = keyof typeof ActionInputsSchema.shape;
@@ -148,6 +165,8 @@ export interface ActionInputs {
   mode: ActionMode;
   stateBranch: string;
   resultsDir: string | undefined;
+  /** The `kill-switch` value that stops the run (e.g. `1`); undefined when the run may go. */
+  killSwitch: string | undefined;
 }
 
 export class InputError extends Error {
@@ -188,6 +207,7 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
     mode: v.mode,
     stateBranch: v['state-branch'] ?? 'skill-iterate-state',
     resultsDir: v['results-dir'],
+    killSwitch: v['kill-switch'],
   };
   if (inputs.skill && inputs.queue)
     throw new InputError('inputs skill and queue: give one or the other, not both');

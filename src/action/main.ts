@@ -4,6 +4,9 @@
  * state, job summary).
  */
 import path from 'node:path';
+import type { SkillclimbConfig } from '../config/config.js';
+import { loadProjectModelConfig, type ProjectModelConfig } from '../config/project-models.js';
+import { applyConfigSettings } from '../config/run-settings.js';
 import type {
   Freshness,
   IterateOptions,
@@ -16,13 +19,21 @@ import type {
 import { createFileKillSwitch } from '../iterate/kill-switch.js';
 import { runPreflight } from '../iterate/preflight.js';
 import { formatDryRunPlan, resolveQueue, type QueuePlan } from '../iterate/queue.js';
+import { partialRunOf } from '../iterate/run-error.js';
 import { runIterate } from '../iterate/run.js';
 import { writeMorningSummary } from '../iterate/summary-file.js';
+import {
+  checkModels,
+  describeDoctorFailures,
+  doctorIdWidth,
+  formatDoctorRow,
+  selectionIsOffline,
+} from '../llm/doctor.js';
 import { createModels } from '../llm/factory.js';
 import { ZERO_USAGE } from '../llm/port.js';
 import { createGitHubForge } from '../github/forge.js';
 import { ensureGitIdentityEnv } from '../github/git.js';
-import { createGitHubKillSwitch } from '../github/kill-switch.js';
+import { createGitHubKillSwitch, killSwitchInputReason } from '../github/kill-switch.js';
 import { createGitHubClient, describeApiError, fetchDefaultBranch } from '../github/octokit.js';
 import { createGitHubShipper } from '../github/shipper.js';
 import { openStateStore, readStateBranch, stateFreshness } from '../github/state-store.js';
@@ -49,6 +60,13 @@ export interface ActionIo {
   now(): Date;
 }
 
+/** The engine the nightly step drives; tests inject one that throws or records. */
+export interface PipelineEngine {
+  runIterate: typeof runIterate;
+}
+
+const ENGINE: PipelineEngine = { runIterate };
+
 export interface PipelineResult {
   outputs: ActionOutputs;
   /** Set when the job should fail (after the summary and outputs were written). */
@@ -57,8 +75,16 @@ export interface PipelineResult {
 
 const ITERATION_TIMEOUT_MS = 10 * 60 * 1000;
 
-export function iterateOptions(inputs: ActionInputs, ctx: ActionContext): IterateOptions {
-  return {
+/**
+ * The engine's options from the inputs; `config` (the project's skillclimb.config.json) gives mode,
+ * concurrency and the cost budget where no input does (only max-cost-usd is an input).
+ */
+export function iterateOptions(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  config: SkillclimbConfig = {},
+): IterateOptions {
+  const options: IterateOptions = {
     project: path.resolve(ctx.workspace, inputs.project),
     skill: inputs.skill,
     queueFile: inputs.queue ? path.resolve(ctx.workspace, inputs.queue) : undefined,
@@ -73,6 +99,11 @@ export function iterateOptions(inputs: ActionInputs, ctx: ActionContext): Iterat
     worktreeHome: ctx.runnerTemp,
     maxCostUsd: inputs.maxCostUsd,
   };
+  return applyConfigSettings(
+    options,
+    config,
+    (setting) => setting === 'maxCostUsd' && inputs.maxCostUsd !== undefined,
+  );
 }
 
 function resultFilePath(ctx: ActionContext, inputs: ActionInputs, mode: string): string {
@@ -139,7 +170,8 @@ async function readOnlyFreshness(
 async function planStep(inputs: ActionInputs, ctx: ActionContext, io: ActionIo): Promise<PipelineResult> {
   const startedAt = io.now();
   const options = iterateOptions(inputs, ctx);
-  const killed = await createFileKillSwitch(options.project).check();
+  const killed =
+    killSwitchInputReason(inputs.killSwitch) ?? (await createFileKillSwitch(options.project).check());
   let plan = await planQueue(options, await readOnlyFreshness(options, inputs, io), io);
   if (killed) {
     io.log.warn(`${killed}: the plan is an empty queue`);
@@ -156,7 +188,8 @@ async function planStep(inputs: ActionInputs, ctx: ActionContext, io: ActionIo):
 async function dryRunStep(inputs: ActionInputs, ctx: ActionContext, io: ActionIo): Promise<PipelineResult> {
   const startedAt = io.now();
   const options = iterateOptions(inputs, ctx);
-  const killed = await createFileKillSwitch(options.project).check();
+  const killed =
+    killSwitchInputReason(inputs.killSwitch) ?? (await createFileKillSwitch(options.project).check());
   if (killed) io.log.warn(`${killed}: a real run would not start`);
   const plan = await planQueue(options, await readOnlyFreshness(options, inputs, io), io);
   const text = formatDryRunPlan(plan, options);
@@ -201,21 +234,83 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 const SILENT_LOG: Logger = { info: () => undefined, warn: () => undefined, progress: () => undefined };
 
-async function nightlyStep(inputs: ActionInputs, ctx: ActionContext, io: ActionIo): Promise<PipelineResult> {
+/**
+ * `skillclimb doctor` before the night: each real model answers one tiny structured call, or the job
+ * fails here — naming the role and model — before any GitHub call, push or hour of work.
+ */
+async function checkModelsFirst(
+  project: ProjectModelConfig,
+  env: NodeJS.ProcessEnv,
+  io: ActionIo,
+): Promise<void> {
+  if (selectionIsOffline(project.selection)) return;
+  const idWidth = doctorIdWidth(project.selection);
+  io.startGroup('skillclimb doctor: model checks');
+  let report: Awaited<ReturnType<typeof checkModels>>;
+  try {
+    report = await checkModels({
+      selection: project.selection,
+      env,
+      options: project.modelOptions,
+      now: () => io.now().getTime(),
+      onRow: (row) => io.log.info(formatDoctorRow(row, idWidth)),
+    });
+  } finally {
+    io.endGroup();
+  }
+  if (report.failed.length > 0) {
+    throw new Error(
+      `model check failed for ${describeDoctorFailures(report)}; nothing was run (check the key, endpoint and model id)`,
+    );
+  }
+}
+
+/** A kill-switch set at launch: nothing runs, the job stays green, and the summary says why. */
+async function notStarted(
+  reason: string,
+  startedAt: Date,
+  ctx: ActionContext,
+  io: ActionIo,
+): Promise<PipelineResult> {
+  io.log.warn(`${reason}: skill-iterate did not start`);
+  const file: RunFile = {
+    ...planFile({ ...emptyRun(startedAt, io.now()), partial: { reason, at: io.now() } }),
+    mode: 'run',
+  };
+  await io.writeSummary(renderJobSummary(file, ctx.runUrl));
+  return { outputs: buildOutputs(file, {}), failure: undefined };
+}
+
+async function nightlyStep(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  io: ActionIo,
+  engine: PipelineEngine,
+): Promise<PipelineResult> {
   const startedAt = io.now();
-  const options = iterateOptions(inputs, ctx);
-  const models = createModels(
-    {
+  // The input is fixed at job start: checked first, it costs no model check, API call or push.
+  const inputReason = killSwitchInputReason(inputs.killSwitch);
+  if (inputReason) return notStarted(inputReason, startedAt, ctx, io);
+  if (!ctx.repo)
+    throw new Error('GITHUB_REPOSITORY is not set: the Action needs "owner/name" to open pull requests');
+  if (!inputs.githubToken) throw new Error('input github-token: required to open pull requests and issues');
+  const env = modelEnv(inputs, ctx.env);
+  const project = await loadProjectModelConfig({
+    project: path.resolve(ctx.workspace, inputs.project),
+    // The model inputs act as the CLI's flags: they override the config's models.
+    flags: {
       model: inputs.model,
       editorModel: inputs.editorModel,
       renderModel: inputs.renderModel,
       graderModel: inputs.graderModel,
     },
-    modelEnv(inputs, ctx.env),
-  );
-  if (!ctx.repo)
-    throw new Error('GITHUB_REPOSITORY is not set: the Action needs "owner/name" to open pull requests');
-  if (!inputs.githubToken) throw new Error('input github-token: required to open pull requests and issues');
+    env,
+    log: io.log,
+  });
+  await checkModelsFirst(project, env, io);
+  const models = createModels(project.selection, env, project.modelOptions);
+  io.log.info(`models: ${models.label}`);
+  const options = iterateOptions(inputs, ctx, project.config);
   const repo = ctx.repo;
   const client = createGitHubClient({ token: inputs.githubToken, apiUrl: ctx.apiUrl });
   const base =
@@ -240,17 +335,9 @@ async function nightlyStep(inputs: ActionInputs, ctx: ActionContext, io: ActionI
     if (restored.length)
       io.log.info(`restored results.tsv from ${inputs.stateBranch}: ${restored.join(', ')}`);
 
-    const killSwitch = createGitHubKillSwitch({ client, repo, base, log: io.log });
+    const killSwitch = createGitHubKillSwitch({ client, repo, base, log: io.log, input: inputs.killSwitch });
     const launchReason = (await createFileKillSwitch(options.project).check()) ?? (await killSwitch.check());
-    if (launchReason) {
-      io.log.warn(`${launchReason}: skill-iterate did not start`);
-      const file: RunFile = {
-        ...planFile({ ...emptyRun(startedAt, io.now()), partial: { reason: launchReason, at: io.now() } }),
-        mode: 'run',
-      };
-      await io.writeSummary(renderJobSummary(file, ctx.runUrl));
-      return { outputs: buildOutputs(file, {}), failure: undefined };
-    }
+    if (launchReason) return notStarted(launchReason, startedAt, ctx, io);
 
     // The engine resolves the same queue; this copy names the log groups and the state saves.
     const plan = await planQueue(options, store.freshness, { ...io, log: SILENT_LOG });
@@ -328,14 +415,23 @@ async function nightlyStep(inputs: ActionInputs, ctx: ActionContext, io: ActionI
     let run: RunResult;
     let failure: string | undefined;
     try {
-      run = await runIterate(options, ports);
+      run = await engine.runIterate(options, ports);
     } catch (error) {
-      failure = (error as Error).message;
-      run = {
-        ...emptyRun(startedAt, io.now(), plan),
-        partial: { reason: `exception: ${failure}`, at: io.now() },
-      };
-      run.modelsLabel = models.label;
+      failure = error instanceof Error ? error.message : String(error);
+      // The engine attaches what it finished (results, morning summary path): the summary, the outputs
+      // and the state save below keep every skill already processed. The job still fails.
+      const partialRun = partialRunOf(error);
+      run = partialRun
+        ? {
+            ...partialRun,
+            partial: partialRun.partial ?? { reason: `exception: ${failure}`, at: io.now() },
+            modelsLabel: partialRun.modelsLabel || models.label,
+          }
+        : {
+            ...emptyRun(startedAt, io.now(), plan),
+            partial: { reason: `exception: ${failure}`, at: io.now() },
+            modelsLabel: models.label,
+          };
     } finally {
       groups.close();
       process.removeListener('SIGINT', onSignal);
@@ -379,9 +475,10 @@ export async function runPipeline(
   inputs: ActionInputs,
   ctx: ActionContext,
   io: ActionIo,
+  engine: PipelineEngine = ENGINE,
 ): Promise<PipelineResult> {
   if (inputs.mode === 'summarize') return summarizeStep(inputs, ctx, io);
   if (inputs.mode === 'plan') return planStep(inputs, ctx, io);
   if (inputs.dryRun) return dryRunStep(inputs, ctx, io);
-  return nightlyStep(inputs, ctx, io);
+  return nightlyStep(inputs, ctx, io, engine);
 }

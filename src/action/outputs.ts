@@ -5,6 +5,8 @@ export interface ActionOutputs {
   queue: string;
   shipped: string;
   parked: string;
+  /** JSON `{skill, reason}` per improved skill not shipped (a PR already as good, base moved, API failed). */
+  'not-shipped': string;
   'summary-path': string;
   'cost-usd': string;
   'result-path': string;
@@ -33,6 +35,7 @@ export function buildOutputs(
       })),
     ),
     parked: JSON.stringify(file.parked),
+    'not-shipped': JSON.stringify(file.notShipped),
     'summary-path': paths.summaryPath ?? '',
     'cost-usd': formatCost(file),
     'result-path': paths.resultPath ?? '',

@@ -1,6 +1,7 @@
 /** The `skillclimb` command line: parses argv with commander and maps every outcome to an exit code. */
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
+import { RunInterrupted } from '../iterate/interrupt.js';
 import { PreflightHalt } from '../iterate/preflight.js';
 import { doctorCommand } from './commands/doctor.js';
 import { iterateCommand } from './commands/iterate.js';
@@ -44,6 +45,11 @@ function reportFailure(err: unknown, io: CliIo): number {
     io.err(`pre-flight halt: ${err.message}\n`);
     return EXIT_USAGE_OR_HALT;
   }
+  if (err instanceof RunInterrupted) {
+    // Not a failure of the run: the operator stopped it; the partial summary and the lock were handled.
+    io.err(`stopped: ${err.reason}\n`);
+    return err.exitCode;
+  }
   if (err instanceof UsageError) {
     io.err(`error: ${err.message}\n`);
     return EXIT_USAGE_OR_HALT;
@@ -54,7 +60,10 @@ function reportFailure(err: unknown, io: CliIo): number {
   return EXIT_FAILURE;
 }
 
-/** Runs one `skillclimb …` invocation; resolves the exit code (0 ok, 1 unexpected failure, 2 halt / usage). */
+/**
+ * Runs one `skillclimb …` invocation; resolves the exit code (0 ok, 1 unexpected failure, 2 halt / usage,
+ * 128+signo when SIGINT/SIGTERM stopped a run after its partial summary was written).
+ */
 export async function main(argv: string[], io: CliIo = createProcessIo()): Promise<number> {
   io.exitCode = EXIT_OK;
   try {

@@ -1,12 +1,20 @@
 /**
  * The prompts of the three model roles. The editor templates are the seed's literal text (Step A.1, A.2,
- * radical mode); skillclimb adds two blocks (the failing render's excerpt, edits already reverted).
+ * radical mode); skillclimb adds two blocks (the failing render's excerpt, edits already reverted) and a
+ * third template for runs that score structure only, where there is no failing assertion to anchor on.
  *
  * Substitution is brace-safe: only the TEMPLATE is scanned for `{{name}}`; values are spliced in once and
  * never re-read, so a SKILL.md full of `{}`, `{{…}}` or `$&` arrives verbatim.
  */
 import type { Scenario } from './evals.js';
-import type { FailedAssertion, PassingPair } from './score-types.js';
+import {
+  METRIC_NAMES,
+  type FailedAssertion,
+  type MetricName,
+  type MetricResult,
+  type PassingPair,
+  type StructuralResult,
+} from './score-types.js';
 
 /** Fills `{{name}}` placeholders of a template. An unknown name is a programming error, so it throws. */
 export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
@@ -98,6 +106,43 @@ export const RADICAL_SIMPLIFICATION = `RADICAL MODE is on: the last 3 simplifica
 simplification — merge two sections into one, not just delete a paragraph.
 `;
 
+/**
+ * skillclimb's own template for a run without an absolute result (`--mode structural`, or no render/grader
+ * model): the seed's targeted mode needs a failing assertion, so this one anchors on the weakest
+ * structural metric instead, with the same output contract.
+ */
+export const STRUCTURAL_TEMPLATE = `You are a strict editor. This run scores the SKILL.md on its structure only (no model grades
+what the skill produces), so there is no failing assertion to anchor on. Propose ONE minimal,
+named edit to the SKILL.md that raises the weakest structural metric below — without changing
+what the skill instructs.
+
+Current SKILL.md:
+{{current_skill_md_body}}
+
+Structural score: {{structural_score}} (the mean of eight metrics, each from 0 to 1).
+{{weak_metrics_block}}
+{{additions}}
+Return a JSON object with exactly three keys:
+  {
+    "description": "one-line summary of the edit, in present tense",
+    "old_string":  "exact text to be replaced in SKILL.md (must be unique in the file)",
+    "new_string":  "replacement text"
+  }
+
+In \`description\`, name the metric your edit targets.
+
+Do NOT propose unrelated mutations, whole-section rewrites (unless radical mode is on),
+or edits that touch other files.
+`;
+
+export const RADICAL_STRUCTURAL = `RADICAL MODE is on: the last 3 edits were all reverted, so small edits are not moving the score.
+You may propose a larger restructure — delete a whole section, rewrite a section, or swap the
+order of sections — but it must still aim at the weakest structural metric above.
+`;
+
+/** How many metrics below 1.0 the structural prompt lists (weakest first). */
+export const WEAK_METRICS_SHOWN = 3;
+
 /** Render excerpts shown to the editor are capped so a runaway render cannot flood its context. */
 export const RENDER_EXCERPT_MAX_CHARS = 2000;
 
@@ -110,6 +155,8 @@ export interface EditorPromptInput {
   passingPairs: readonly PassingPair[];
   failingRenderExcerpt: string | undefined;
   revertedDescriptions: readonly string[];
+  /** The latest structural metrics: the anchor when targeted mode has no top failure. */
+  structural?: StructuralResult | undefined;
 }
 
 /** `(assertion_id, scenario_id)` order, as the aggregator emits it; only the two keys, in that order. */
@@ -155,7 +202,7 @@ function excerpt(text: string): string {
 }
 
 /** skillclimb's blocks after the passing pairs: the failing render, reverted edits, the radical invitation. */
-function additions(input: EditorPromptInput): string {
+function additions(input: EditorPromptInput, radical: string): string {
   const blocks: string[] = [];
   if (
     input.mode === 'targeted' &&
@@ -176,23 +223,124 @@ function additions(input: EditorPromptInput): string {
         '\n',
     );
   }
-  if (input.radical) blocks.push(input.mode === 'targeted' ? RADICAL_TARGETED : RADICAL_SIMPLIFICATION);
+  if (input.radical) blocks.push(radical);
   return blocks.map((b) => `\n${b}`).join('');
 }
 
-/** Step A's prompt: targeted mode when there is a top failure, simplification mode otherwise. */
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+function countOf(metric: MetricResult, key: string): number {
+  const value = metric[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function namesOf(metric: MetricResult, key: string): string {
+  const value = metric[key];
+  const names = Array.isArray(value) ? value.map((v) => oneLine(String(v))).filter((v) => v !== '') : [];
+  const shown = names.slice(0, 5).join(', ');
+  return names.length > 5 ? `${shown}, …` : shown;
+}
+
+/** What a metric counted, in words the editor can act on (the metric's own detail keys, see structural.ts). */
+export function describeMetric(name: MetricName, metric: MetricResult): string {
+  const n = (key: string) => countOf(metric, key);
+  switch (name) {
+    case 'section_depth_consistency':
+      return `${plural(n('violations'), 'H4 heading')} directly under an H2 (an H3 level skipped)`;
+    case 'required_sections': {
+      const missing = namesOf(metric, 'missing');
+      return `${n('present')} of ${plural(n('required'), 'required section')} present as headings${missing ? `; missing: ${missing}` : ''}`;
+    }
+    case 'banned_phrases': {
+      const found = metric.found && typeof metric.found === 'object' ? metric.found : {};
+      const phrases = Object.entries(found as Record<string, unknown>).map(
+        ([phrase, count]) => `"${phrase}" x${String(count)}`,
+      );
+      return (
+        `${plural(n('hits'), 'banned-phrase hit')}${phrases.length ? ` (${phrases.join(', ')})` : ''}; ` +
+        `"should" appears ${plural(n('should_count'), 'time')} (more than 10 counts as a hit)`
+      );
+    }
+    case 'link_integrity': {
+      const broken = namesOf(metric, 'broken');
+      return `${n('total') - n('valid')} of ${plural(n('total'), 'relative link')} do not resolve${broken ? `: ${broken}` : ''}`;
+    }
+    case 'code_fence_balance':
+      return (
+        `${plural(n('unlabelled'), 'closed fence opener')} without a language, ` +
+        `${plural(n('unclosed'), 'unclosed fence')} (of ${plural(n('openers'), 'opener')})`
+      );
+    case 'max_line_length':
+      return `${n('over')} of ${plural(n('lines'), 'line')} longer than ${n('limit') || 150} characters`;
+    case 'cross_reference_resolution': {
+      const unresolved = namesOf(metric, 'unresolved');
+      return `${n('total') - n('resolved')} of ${plural(n('total'), '[[cross-reference]]', '[[cross-references]]')} do not resolve${unresolved ? `: ${unresolved}` : ''}`;
+    }
+    case 'rules_to_rationale_ratio': {
+      const share = typeof metric.share === 'number' ? metric.share.toFixed(2) : 'n/a';
+      return (
+        `${n('imperative')} of ${plural(n('prose_lines'), 'prose line')} open with an imperative verb ` +
+        `(share ${share}; 0.40 scores 1.0)`
+      );
+    }
+  }
+}
+
+/** Metrics below 1.0, weakest first (ties in the metrics' own order), at most WEAK_METRICS_SHOWN. */
+export function weakestMetrics(structural: StructuralResult): MetricName[] {
+  return METRIC_NAMES.filter((name) => structural.metrics[name].score < 1)
+    .sort((a, b) => structural.metrics[a].score - structural.metrics[b].score)
+    .slice(0, WEAK_METRICS_SHOWN);
+}
+
+function weakMetricsBlock(structural: StructuralResult): string {
+  const weak = weakestMetrics(structural);
+  if (weak.length === 0) {
+    return (
+      'Weakest structural metrics: none — every metric scores 1.00. Propose a simplification instead:\n' +
+      'delete redundant text without lowering any metric (an equal score with fewer lines is kept).\n'
+    );
+  }
+  const lines = weak.map((name) => {
+    const metric = structural.metrics[name];
+    return `  ${name} ${metric.score.toFixed(2)}: ${describeMetric(name, metric)}`;
+  });
+  return `Weakest structural metrics (anchor your edit on the first one):\n${lines.join('\n')}\n`;
+}
+
+/**
+ * Step A's prompt: targeted mode on the top failure, simplification mode, or — targeted mode without a top
+ * failure, i.e. no absolute result — the structural-target prompt on the weakest metrics.
+ */
 export function buildEditorPrompt(input: EditorPromptInput): string {
   const common = {
     current_skill_md_body: input.skillMd,
     passing_pairs_json: passingPairsJson(input.passingPairs),
-    additions: additions(input),
   };
-  if (input.mode === 'simplification') return fillTemplate(SIMPLIFICATION_TEMPLATE, common);
+  if (input.mode === 'simplification') {
+    return fillTemplate(SIMPLIFICATION_TEMPLATE, {
+      ...common,
+      additions: additions(input, RADICAL_SIMPLIFICATION),
+    });
+  }
   const top = input.topFailure;
-  if (top === undefined) throw new Error('targeted editor prompt needs a top failure');
+  if (top === undefined) {
+    if (input.structural === undefined) {
+      throw new Error('targeted editor prompt needs a top failure or the structural metrics');
+    }
+    return fillTemplate(STRUCTURAL_TEMPLATE, {
+      current_skill_md_body: input.skillMd,
+      structural_score: input.structural.score.toFixed(3),
+      weak_metrics_block: weakMetricsBlock(input.structural),
+      additions: additions(input, RADICAL_STRUCTURAL),
+    });
+  }
   const others = input.otherFailures.map(compactFailureLine);
   return fillTemplate(TARGETED_TEMPLATE, {
     ...common,
+    additions: additions(input, RADICAL_TARGETED),
     'top_failure.assertion_id': String(top.assertion_id),
     'top_failure.scenario_id': top.scenario_id,
     'top_failure.category_name': top.category_name,

@@ -26,11 +26,14 @@ function oneLine(text: string): string {
 
 /**
  * The line under the H1 of a run that stopped early. The kill-switch wording is the seed's, exactly;
- * the other reasons follow its shape.
+ * the other reasons follow its shape (`(partial -- interrupted by SIGINT at <iso>)` for Ctrl+C).
  */
 export function partialLine(partial: { reason: string; at: Date }): string {
   const at = isoSeconds(partial.at);
   const reason = oneLine(partial.reason);
+  // First: an interrupt reason may quote anything (a caller's abort message), even "budget" or "exception".
+  const interrupted = /^interrupted\b(.*)$/i.exec(reason);
+  if (interrupted) return `(partial -- interrupted${interrupted[1]} at ${at})`;
   if (/kill-?switch/i.test(reason)) return `(partial -- kill-switch hit at ${at})`;
   const exception = /^(?:exception|error)\b[\s:-]*(.*)$/i.exec(reason);
   if (exception)

@@ -2,6 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { runGit } from './client.js';
+import { repoPrefix } from './repo.js';
 
 export function worktreePathFor(home: string, skill: string, epoch: number): string {
   return path.join(home, `worktree_skill-iterate-${skill}-${epoch}`);
@@ -18,6 +19,11 @@ export interface Worktree {
   baseBranch: string;
   /** Full SHA of the base HEAD the worktree was created from. */
   baseCommit: string;
+  /**
+   * The project's folder inside its repository (`''` at the root; see repoPrefix). The worktree's root is
+   * the repository root, so project-relative paths are joined onto this prefix there.
+   */
+  prefix: string;
 }
 
 export async function currentBranch(dir: string): Promise<string> {
@@ -37,11 +43,12 @@ export async function createWorktree(input: {
 }): Promise<Worktree> {
   const baseBranch = await currentBranch(input.project);
   const baseCommit = await headCommit(input.project);
+  const prefix = await repoPrefix(input.project);
   const worktreePath = worktreePathFor(input.home, input.skill, input.epoch);
   const branch = branchNameFor(input.skill, input.epoch);
   await mkdir(input.home, { recursive: true });
   await runGit(input.project, 'worktree add', ['worktree', 'add', '-b', branch, worktreePath, baseCommit]);
-  return { path: worktreePath, branch, baseBranch, baseCommit };
+  return { path: worktreePath, branch, baseBranch, baseCommit, prefix };
 }
 
 export interface RemoveWorktreeOptions {

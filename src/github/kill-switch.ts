@@ -1,7 +1,12 @@
 /**
- * The Action's kill-switch, polled between skills: the `.skill-iterate-killswitch` file on the base branch
- * (read through the API, so one commit stops a running night) or the repository variable
- * `SKILL_ITERATE_KILLSWITCH`. An API error never stops the run: it is warned about once and read as "not set".
+ * The Action's kill-switch, polled at launch and between skills. Three routes, first set wins:
+ * - the `kill-switch` input (`${{ vars.SKILL_ITERATE_KILLSWITCH }}` in the workflow): works with any token,
+ *   but its value is fixed when the job starts;
+ * - the `.skill-iterate-killswitch` file on the base branch, read through the API: the mid-run route, one
+ *   commit stops a running night;
+ * - the repository variable read through the API, mid-run too, but only when the token may read variables
+ *   (`GITHUB_TOKEN` cannot): a 403 says so once and the variable is not asked for again.
+ * An API error never stops the run: it is reported once and read as "not set".
  */
 import type { KillSwitch, Logger } from '../iterate/ports.js';
 import type { GitHubClient, RepoRef } from './octokit.js';
@@ -9,12 +14,15 @@ import { describeApiError, httpStatusOf } from './octokit.js';
 
 export const KILL_SWITCH_FILE = '.skill-iterate-killswitch';
 export const KILL_SWITCH_VARIABLE = 'SKILL_ITERATE_KILLSWITCH';
+export const KILL_SWITCH_INPUT = 'kill-switch';
 
 export interface GitHubKillSwitchOptions {
   client: GitHubClient;
   repo: RepoRef;
   base: string;
   log: Logger;
+  /** The `kill-switch` input as given (already validated); undefined or a false value: not set. */
+  input?: string | undefined;
   file?: string;
   variable?: string;
 }
@@ -24,15 +32,23 @@ export function isKillSwitchValue(value: string | undefined): boolean {
   return /^(1|true|yes|on)$/i.test((value ?? '').trim());
 }
 
+/** The reason the `kill-switch` input stops the run, or null. */
+export function killSwitchInputReason(value: string | undefined): string | null {
+  return isKillSwitchValue(value) ? `input ${KILL_SWITCH_INPUT}=${(value ?? '').trim()}` : null;
+}
+
 export function createGitHubKillSwitch(options: GitHubKillSwitchOptions): KillSwitch {
   const file = options.file ?? KILL_SWITCH_FILE;
   const variable = options.variable ?? KILL_SWITCH_VARIABLE;
-  const warned = new Set<string>();
-  const warnOnce = (key: string, message: string) => {
-    if (warned.has(key)) return;
-    warned.add(key);
-    options.log.warn(message);
+  const inputReason = killSwitchInputReason(options.input);
+  const reported = new Set<string>();
+  const once = (key: string, level: 'info' | 'warn', message: string) => {
+    if (reported.has(key)) return;
+    reported.add(key);
+    options.log[level](message);
   };
+  /** Cleared by a 403: the token cannot read variables, and that does not change during the job. */
+  let variableReadable = true;
 
   async function fileReason(): Promise<string | null> {
     try {
@@ -40,8 +56,9 @@ export function createGitHubKillSwitch(options: GitHubKillSwitchOptions): KillSw
       return `kill-switch file ${file} is present on ${options.base}`;
     } catch (error) {
       if (httpStatusOf(error) === 404) return null;
-      warnOnce(
+      once(
         'file',
+        'warn',
         `kill-switch: could not read ${file} on ${options.base} (${describeApiError(error)}); treated as not set`,
       );
       return null;
@@ -49,16 +66,30 @@ export function createGitHubKillSwitch(options: GitHubKillSwitchOptions): KillSw
   }
 
   async function variableReason(): Promise<string | null> {
+    if (!variableReadable) return null;
     try {
       const { data } = await options.client.rest.actions.getRepoVariable({ ...options.repo, name: variable });
       return isKillSwitchValue(data.value) ? `repository variable ${variable}=${data.value.trim()}` : null;
     } catch (error) {
       const status = httpStatusOf(error);
-      if (status === 404) return null;
-      const hint = status === 403 ? ' (the token needs the "Variables: read" permission)' : '';
-      warnOnce(
+      // The usual answers (GITHUB_TOKEN has no variables permission; the variable does not exist) are not
+      // worth a warning on every night: the input and the file route cover them.
+      if (status === 403 || status === 404) {
+        if (status === 403) variableReadable = false;
+        once(
+          'variable-info',
+          'info',
+          status === 403
+            ? `kill-switch: this token cannot read repository variables (HTTP 403), so ${variable} is not ` +
+                `polled during the run; pass it as the ${KILL_SWITCH_INPUT} input, or commit ${file} to ${options.base} to stop a running night`
+            : `kill-switch: repository variable ${variable} is not set (or not visible to this token)`,
+        );
+        return null;
+      }
+      once(
         'variable',
-        `kill-switch: could not read variable ${variable}${hint} (${describeApiError(error)}); treated as not set`,
+        'warn',
+        `kill-switch: could not read variable ${variable} (${describeApiError(error)}); treated as not set`,
       );
       return null;
     }
@@ -66,7 +97,7 @@ export function createGitHubKillSwitch(options: GitHubKillSwitchOptions): KillSw
 
   return {
     async check() {
-      return (await fileReason()) ?? (await variableReason());
+      return inputReason ?? (await fileReason()) ?? (await variableReason());
     },
   };
 }

@@ -1,6 +1,8 @@
 /**
- * One PR per skill, like Renovate: the open PR for `skill-iterate/<skill>` is updated, never duplicated;
+ * One PR per skill, like Renovate: the open PR for `skill-iterate/<skill>` is updated, never duplicated,
+ * but only with a result that beats the final it records (a worse night never overwrites a better PR);
  * a PR a human closed without merging is not reopened unless the new result beats the one it recorded.
+ * The decision is read-only, so the caller can push between deciding and writing.
  */
 import { describeApiError, type GitHubClient, type RepoRef } from './octokit.js';
 import { parsePullRequestMarker } from './markers.js';
@@ -27,8 +29,22 @@ export type PullRequestPlan =
   | { action: 'create' }
   | { action: 'skip'; reason: string; number: number; url: string };
 
+export type PullRequestWrite = Exclude<PullRequestPlan, { action: 'skip' }>;
+
 /** Scores are printed with 6 decimals; a difference below that is no improvement. */
 const SCORE_EPSILON = 5e-7;
+
+const notBetter = (final: number, recorded: number) => final <= recorded + SCORE_EPSILON;
+
+/**
+ * `recorded >= final` with two decimals, or six when two would print the pair the wrong way round
+ * (a final within the epsilon above the recorded one, e.g. 0.874999 vs 0.875).
+ */
+function formatNotBetter(recorded: number, final: number): string {
+  const two = [recorded.toFixed(2), final.toFixed(2)] as const;
+  const [r, f] = Number(two[0]) >= Number(two[1]) ? two : [recorded.toFixed(6), final.toFixed(6)];
+  return `${r} >= ${f}`;
+}
 
 /** Decides what to do for a skill's branch from the PRs that already used it (newest first). */
 export async function planPullRequest(
@@ -45,12 +61,24 @@ export async function planPullRequest(
     per_page: 30,
   });
   const open = pulls.find((pr) => pr.state === 'open');
-  if (open) return { action: 'update', number: open.number, url: open.html_url };
+  if (open) {
+    // No readable marker (edited away by a human, or a PR from before markers): nothing to compare.
+    const recorded = parsePullRequestMarker(open.body)?.final;
+    if (recorded !== undefined && notBetter(request.finalScore, recorded)) {
+      return {
+        action: 'skip',
+        number: open.number,
+        url: open.html_url,
+        reason: `open PR #${open.number} already has final ${formatNotBetter(recorded, request.finalScore)}`,
+      };
+    }
+    return { action: 'update', number: open.number, url: open.html_url };
+  }
 
   const last = pulls[0];
   if (last && !last.merged_at) {
     const recorded = parsePullRequestMarker(last.body)?.final;
-    if (recorded !== undefined && request.finalScore <= recorded + SCORE_EPSILON) {
+    if (recorded !== undefined && notBetter(request.finalScore, recorded)) {
       return {
         action: 'skip',
         number: last.number,
@@ -65,22 +93,16 @@ export async function planPullRequest(
 }
 
 /**
- * Creates or updates the skill's PR. `beforeWrite` runs after the decision and before any write, so the
- * caller pushes the branch only when a PR will point at it.
+ * Carries out a create or update decided by `planPullRequest`: writes the PR, then adds the labels (best
+ * effort). Throws the API error when the PR itself cannot be written.
  */
-export async function upsertPullRequest(
+export async function writePullRequest(
   client: GitHubClient,
   repo: RepoRef,
   request: PullRequestRequest,
-  hooks: { beforeWrite?: () => Promise<void> } = {},
-): Promise<PullRequestOutcome> {
-  const plan = await planPullRequest(client, repo, request);
-  if (plan.action === 'skip')
-    return { status: 'skipped', reason: plan.reason, number: plan.number, url: plan.url };
-
-  await hooks.beforeWrite?.();
-
-  let outcome: PullRequestOutcome;
+  plan: PullRequestWrite,
+): Promise<Exclude<PullRequestOutcome, { status: 'skipped' }>> {
+  let outcome: { status: 'created' | 'updated'; number: number; url: string };
   if (plan.action === 'update') {
     const { data } = await client.rest.pulls.update({
       ...repo,
@@ -109,4 +131,21 @@ export async function upsertPullRequest(
     }
   }
   return outcome;
+}
+
+/**
+ * Creates or updates the skill's PR. `beforeWrite` runs after the decision and before any write, so the
+ * caller pushes the branch only when a PR will point at it.
+ */
+export async function upsertPullRequest(
+  client: GitHubClient,
+  repo: RepoRef,
+  request: PullRequestRequest,
+  hooks: { beforeWrite?: () => Promise<void> } = {},
+): Promise<PullRequestOutcome> {
+  const plan = await planPullRequest(client, repo, request);
+  if (plan.action === 'skip')
+    return { status: 'skipped', reason: plan.reason, number: plan.number, url: plan.url };
+  await hooks.beforeWrite?.();
+  return writePullRequest(client, repo, request, plan);
 }

@@ -1,14 +1,23 @@
 /**
  * The Action's Shipper: instead of the seed's local squash-merge, ONE squashed commit on the stable branch
- * `skill-iterate/<skill>`, pushed with a lease, and one PR per skill opened or updated.
+ * `skill-iterate/<skill>`, pushed with a lease, and one PR per skill opened or updated. The order keeps the
+ * branch and its PR in step: decide on the PR (read-only), push, write the PR; when that write fails, the
+ * branch is put back the way it was.
  */
+import type { SimpleGit } from 'simple-git';
 import type { Logger, ShipOutcome, ShipRequest, Shipper } from '../iterate/ports.js';
 import { discardWorktree } from '../git/worktree.js';
-import { gitErrorMessage, gitWithIdentity, remoteBranchSha } from './git.js';
+import { fetchBranch, gitErrorMessage, gitWithIdentity } from './git.js';
 import type { GitHubClient, RepoRef } from './octokit.js';
 import { describeApiError } from './octokit.js';
 import { buildPullRequestBody } from './pr-body.js';
-import { upsertPullRequest } from './pull-request.js';
+import {
+  planPullRequest,
+  writePullRequest,
+  type PullRequestPlan,
+  type PullRequestRequest,
+  type PullRequestWrite,
+} from './pull-request.js';
 import { buildSquashOnBase } from './squash.js';
 
 export interface GitHubShipperOptions {
@@ -69,17 +78,42 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
     return { status: 'skipped', reason, keepWorktree } satisfies ShipOutcome;
   }
 
-  async function pushLeased(project: string, commit: string, branch: string): Promise<void> {
-    const git = await gitWithIdentity(project);
-    // An explicit lease on what the remote holds right now: a concurrent push in between fails the push.
-    const expected = await remoteBranchSha(git, remote, branch);
+  /** Moves the remote branch from `expected` ('' — absent) to `target` ('' — delete) under a lease. */
+  async function pushLeased(git: SimpleGit, branch: string, expected: string, target: string): Promise<void> {
+    // An explicit lease: a concurrent push to the branch in between fails this push instead of being lost.
     await git.raw([
       'push',
       '--quiet',
       `--force-with-lease=refs/heads/${branch}:${expected}`,
       remote,
-      `${commit}:refs/heads/${branch}`,
+      `${target}:refs/heads/${branch}`,
     ]);
+  }
+
+  /**
+   * The PR write failed after the push: put the branch back (previous tip, or no branch), so it never
+   * holds a commit that no PR, or a PR with a stale body, describes. Warns either way.
+   */
+  async function restoreBranch(
+    git: SimpleGit,
+    request: ShipRequest,
+    branch: string,
+    pushed: string,
+    previous: string,
+    failed: string,
+  ): Promise<void> {
+    try {
+      await pushLeased(git, branch, pushed, previous);
+      const restored = previous
+        ? `${branch} was restored to ${previous.slice(0, 7)}`
+        : `${branch} was deleted from ${remote} again`;
+      options.log.warn(`${request.skill}: ${failed}; ${restored}`);
+    } catch (error) {
+      options.log.warn(
+        `${request.skill}: ${failed}; restoring ${branch} on ${remote} failed too (${gitErrorMessage(error)}), ` +
+          `so it holds ${pushed.slice(0, 7)}`,
+      );
+    }
   }
 
   async function ship(request: ShipRequest): Promise<ShipOutcome> {
@@ -100,72 +134,83 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
     }
     if (squash.status === 'skipped') return skip(request, squash.reason, true);
 
-    const body = buildPullRequestBody({
-      request,
+    const pullRequest: PullRequestRequest = {
+      skill: request.skill,
+      head: branch,
       base: options.base,
-      runUrl: options.runUrl,
-      runId: options.runId,
-      modelsLabel: options.modelsLabel,
-      rebuiltNote: squash.rebuilt,
-    });
-    let pushError: unknown;
+      title: request.message,
+      body: buildPullRequestBody({
+        request,
+        base: options.base,
+        runUrl: options.runUrl,
+        runId: options.runId,
+        modelsLabel: options.modelsLabel,
+        rebuiltNote: squash.rebuilt,
+      }),
+      labels: options.labels,
+      draft: options.draft,
+      finalScore: request.finalScore,
+    };
+
+    // 1. Decide, read-only: a skip (an open or closed PR already has a result at least as good) pushes nothing.
+    let plan: PullRequestPlan;
     try {
-      const pr = await upsertPullRequest(
-        options.client,
-        options.repo,
-        {
-          skill: request.skill,
-          head: branch,
-          base: options.base,
-          title: request.message,
-          body,
-          labels: options.labels,
-          draft: options.draft,
-          finalScore: request.finalScore,
-        },
-        {
-          beforeWrite: async () => {
-            try {
-              await pushLeased(request.project, squash.commit, branch);
-            } catch (error) {
-              pushError = error;
-              throw error;
-            }
-          },
-        },
-      );
-      if (pr.status === 'skipped') return skip(request, pr.reason, false, pr);
-      shipments.push({
-        skill: request.skill,
-        status: pr.status,
-        pr: pr.number,
-        url: pr.url,
-        baseline: request.baselineScore,
-        final: request.finalScore,
-        commit: squash.commit,
-        reason: undefined,
-      });
-      options.log.info(`${request.skill}: ${branch} → PR #${pr.number} ${pr.status} (${pr.url})`);
-      if (pr.labelsError) {
-        options.log.warn(
-          `${request.skill}: labels ${options.labels.join(', ')} not added to PR #${pr.number} (${pr.labelsError})`,
-        );
-      }
-      // Like the CLI's shipper after its merge: the run's worktree and branch have served their purpose.
-      await discardWorktree(
-        request.project,
-        { path: request.worktreePath, branch: request.branch },
-        { warn: (m) => options.log.warn(m) },
-      );
-      const detail = [`pull request #${pr.number} ${pr.status}`, squash.rebuilt].filter(Boolean).join('; ');
-      return { status: 'shipped', commit: squash.commit, link: pr.url, detail };
+      plan = await planPullRequest(options.client, options.repo, pullRequest);
     } catch (error) {
-      if (pushError !== undefined) {
-        return skip(request, `push of ${branch} to ${remote} failed: ${gitErrorMessage(error)}`, true);
-      }
       return skip(request, `pull request API failed: ${describeApiError(error)}`, true);
     }
+    if (plan.action === 'skip') return skip(request, plan.reason, false, plan);
+
+    // 2. Push. The current tip is fetched, not only listed, so a failed PR write can push it back.
+    const git = await gitWithIdentity(request.project);
+    let previous: string;
+    try {
+      previous = await fetchBranch(git, remote, branch);
+      await pushLeased(git, branch, previous, squash.commit);
+    } catch (error) {
+      return skip(request, `push of ${branch} to ${remote} failed: ${gitErrorMessage(error)}`, true);
+    }
+
+    // 3. Write the PR.
+    let pr;
+    try {
+      pr = await writePullRequest(options.client, options.repo, pullRequest, plan);
+    } catch (error) {
+      const apiError = describeApiError(error);
+      await restoreBranch(git, request, branch, squash.commit, previous, writeFailure(plan, apiError));
+      return skip(request, `pull request API failed: ${apiError}`, true);
+    }
+    shipments.push({
+      skill: request.skill,
+      status: pr.status,
+      pr: pr.number,
+      url: pr.url,
+      baseline: request.baselineScore,
+      final: request.finalScore,
+      commit: squash.commit,
+      reason: undefined,
+    });
+    options.log.info(`${request.skill}: ${branch} → PR #${pr.number} ${pr.status} (${pr.url})`);
+    if (pr.labelsError) {
+      options.log.warn(
+        `${request.skill}: labels ${options.labels.join(', ')} not added to PR #${pr.number} (${pr.labelsError})`,
+      );
+    }
+    // Like the CLI's shipper after its merge: the run's worktree and branch have served their purpose.
+    await discardWorktree(
+      request.project,
+      { path: request.worktreePath, branch: request.branch },
+      { warn: (m) => options.log.warn(m) },
+    );
+    const detail = [`pull request #${pr.number} ${pr.status}`, squash.rebuilt].filter(Boolean).join('; ');
+    return { status: 'shipped', commit: squash.commit, link: pr.url, detail };
   }
 
   return { ship, shipments };
+}
+
+function writeFailure(plan: PullRequestWrite, apiError: string): string {
+  return plan.action === 'update'
+    ? `PR #${plan.number} could not be updated (${apiError})`
+    : `the pull request could not be created (${apiError})`;
 }

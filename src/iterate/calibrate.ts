@@ -4,6 +4,7 @@
  */
 import { mutateAll } from '../core/mutations.js';
 import type { ScoreStatus } from '../core/score-types.js';
+import { ZERO_USAGE, addUsage, type Usage } from '../llm/port.js';
 import { scoreSkill, type ScoreRequest } from './score.js';
 
 export interface CalibrationMutation {
@@ -22,6 +23,8 @@ export interface CalibrationResult {
   threshold: number;
   baselineScore: number;
   mutations: CalibrationMutation[];
+  /** What the eleven scorings cost (the run's budget and summary count it like any other spend). */
+  usage: Usage;
 }
 
 export const DEFAULT_CALIBRATION_THRESHOLD = 0.7;
@@ -31,7 +34,11 @@ const SCORE_EPSILON = 1e-9;
 
 /** Calibration could not reach a verdict: the baseline or a mutated copy failed to score (harness side). */
 export class CalibrationError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** What the scorings before the failure cost. */
+    readonly usage: Usage = ZERO_USAGE,
+  ) {
     super(message);
     this.name = 'CalibrationError';
   }
@@ -43,9 +50,11 @@ export async function calibrateSkill(
   threshold = DEFAULT_CALIBRATION_THRESHOLD,
 ): Promise<CalibrationResult> {
   const baseline = await scoreSkill({ ...request, trials: 1 });
+  let usage = baseline.usage;
   if (baseline.status !== 'ok' || baseline.score === null) {
     throw new CalibrationError(
       `calibration of ${request.skillName}: baseline scored ${baseline.status}: ${baseline.detail ?? 'no score'}`,
+      usage,
     );
   }
   const baselineScore = baseline.score;
@@ -57,6 +66,7 @@ export async function calibrateSkill(
       continue;
     }
     const scored = await scoreSkill({ ...request, skillMd: mutation.text, trials: 1 });
+    usage = addUsage(usage, scored.usage);
     if (scored.status === 'ambiguous') {
       mutations.push({
         kind: mutation.kind,
@@ -70,6 +80,7 @@ export async function calibrateSkill(
     if (scored.status !== 'ok' || scored.score === null) {
       throw new CalibrationError(
         `calibration of ${request.skillName}: mutation ${mutation.kind} scored ${scored.status}: ${scored.detail ?? 'no score'}`,
+        usage,
       );
     }
     mutations.push({
@@ -88,5 +99,6 @@ export async function calibrateSkill(
     threshold,
     baselineScore,
     mutations,
+    usage,
   };
 }

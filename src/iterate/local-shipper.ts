@@ -3,13 +3,20 @@
  * `git -C <project> merge --squash skill-iterate/<skill>-<epoch>` and one commit with the canonical message
  * on the checked-out base branch. The worktree is never entered; on success it is removed with its branch.
  */
+import { repoPrefix } from '../git/repo.js';
 import { SquashConflictError, checkCleanBase, squashMerge } from '../git/squash.js';
 import { currentBranch, discardWorktree } from '../git/worktree.js';
 import type { Logger, ShipOutcome, Shipper } from './ports.js';
 
-/** The run's own results.tsv rows must not make the base look dirty (they are the run's audit trail). */
-export function isRunOwnFile(gitPath: string): boolean {
-  return /^\.claude\/skills\/[^/]+\/evals\/results\.tsv$/.test(gitPath);
+/**
+ * The run's own results.tsv rows must not make the base look dirty (they are the run's audit trail).
+ * `gitPath` is relative to the repository root (as `git status --porcelain` prints it); `prefix` is the
+ * project's folder inside the repository (repoPrefix), so a monorepo's other projects still count.
+ */
+export function isRunOwnFile(gitPath: string, prefix = ''): boolean {
+  const rest =
+    prefix === '' ? gitPath : gitPath.startsWith(`${prefix}/`) ? gitPath.slice(prefix.length + 1) : null;
+  return rest !== null && /^\.claude\/skills\/[^/]+\/evals\/results\.tsv$/.test(rest);
 }
 
 export interface LocalShipperOptions {
@@ -20,7 +27,8 @@ export interface LocalShipperOptions {
 export function createLocalShipper(project: string, log: Logger, options: LocalShipperOptions = {}): Shipper {
   return {
     async ship(request): Promise<ShipOutcome> {
-      const base = await checkCleanBase(project, isRunOwnFile);
+      const prefix = await repoPrefix(project);
+      const base = await checkCleanBase(project, (p) => isRunOwnFile(p, prefix));
       if (!base.clean) {
         log.warn(
           `${request.skill}: ship_status=skipped (dirty-master): ${base.dirty.length} tracked file(s) changed ` +

@@ -1,16 +1,24 @@
 /**
  * The seed's concurrent-run lock: `<project>/.skill-iterate.lock` holding `{"pid","started_at","host"}`,
- * created with an atomic exclusive create (never check-then-write), taken over when its PID is dead, and
+ * created with an atomic exclusive create (never check-then-write) and flushed to disk before it counts,
+ * taken over when its PID is dead (or when it is unreadable and has not been touched for 10 minutes), and
  * released on every exit path this process can see (release(), process exit, SIGINT, SIGTERM).
  */
-import { readFileSync, unlinkSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { readFileSync, statSync, unlinkSync } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import { PreflightHalt } from './halt.js';
 import type { Logger } from './ports.js';
 import type { Lock } from './preflight.js';
 
 export const LOCK_FILE = '.skill-iterate.lock';
+
+/**
+ * An unreadable lock (empty, torn, not JSON) younger than this may be another run mid-write: halt. Older,
+ * it is what a crash between create and write left behind (a power cut before the data reached the disk):
+ * without this rule it would halt every later night.
+ */
+export const UNREADABLE_LOCK_STALE_MS = 10 * 60 * 1000;
 
 export interface LockRecord {
   pid: number;
@@ -22,7 +30,10 @@ export type LockInspection =
   | { state: 'absent' }
   | { state: 'live'; record: LockRecord }
   | { state: 'stale'; record: LockRecord }
-  | { state: 'unreadable'; detail: string };
+  /** Unparseable and recently written: another run may be writing it. */
+  | { state: 'unreadable'; detail: string; mtime: Date }
+  /** Unparseable and untouched for UNREADABLE_LOCK_STALE_MS: taken over like a dead PID's lock. */
+  | { state: 'abandoned'; detail: string; mtime: Date };
 
 /** `kill -0`: EPERM means the process exists but belongs to someone else, so it is alive. */
 export function isPidAlive(pid: number): boolean {
@@ -52,16 +63,23 @@ function parseLockRecord(text: string): LockRecord | string {
   };
 }
 
-export async function inspectLock(file: string): Promise<LockInspection> {
+/** `nowMs` is wall-clock time (file mtimes are), not the run's injectable clock. */
+export async function inspectLock(file: string, nowMs: number = Date.now()): Promise<LockInspection> {
   let text: string;
+  let mtime: Date;
   try {
+    // stat first: a lock rewritten between the two calls then looks younger, never older, than it is.
+    mtime = (await stat(file)).mtime;
     text = await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'absent' };
     throw err;
   }
   const record = parseLockRecord(text);
-  if (typeof record === 'string') return { state: 'unreadable', detail: record };
+  if (typeof record === 'string') {
+    const abandoned = nowMs - mtime.getTime() >= UNREADABLE_LOCK_STALE_MS;
+    return { state: abandoned ? 'abandoned' : 'unreadable', detail: record, mtime };
+  }
   return { state: isPidAlive(record.pid) ? 'live' : 'stale', record };
 }
 
@@ -70,11 +88,21 @@ export function liveLockMessage(file: string, record: LockRecord): string {
 }
 
 export function unreadableLockMessage(file: string, detail: string): string {
-  return `lock file ${file} is unreadable (${detail}); another run may be starting. If no run is active, remove the file`;
+  return (
+    `lock file ${file} is unreadable (${detail}); another run may be starting. If no run is active, remove ` +
+    `the file (a run takes it over once it is ${UNREADABLE_LOCK_STALE_MS / 60_000} minutes old)`
+  );
 }
 
 export function staleLockWarning(record: LockRecord): string {
   return `stale lock from PID ${record.pid} at ${record.started_at}; taking over`;
+}
+
+export function abandonedLockWarning(file: string, detail: string, mtime: Date): string {
+  return (
+    `lock file ${file} is unreadable (${detail}) and untouched since ${mtime.toISOString()}, over ` +
+    `${UNREADABLE_LOCK_STALE_MS / 60_000} minutes ago: treating it as left by a crashed run; taking over`
+  );
 }
 
 /** Atomic exclusive create; resolves false when the file already exists. */
@@ -88,6 +116,8 @@ async function createExclusive(file: string, record: LockRecord): Promise<boolea
   }
   try {
     await handle.writeFile(`${JSON.stringify(record)}\n`, 'utf8');
+    // On disk before anyone relies on it: a crash right after must not leave an empty lock behind.
+    await handle.sync();
   } finally {
     await handle.close();
   }
@@ -116,13 +146,33 @@ function unlinkIfRecord(file: string, record: LockRecord): void {
   }
 }
 
-function holdLock(file: string, record: LockRecord): Lock {
+/** Removes an abandoned (unreadable) lock only while it is still unreadable and unchanged since inspection. */
+function unlinkIfAbandoned(file: string, mtime: Date): void {
+  try {
+    if (statSync(file).mtime.getTime() !== mtime.getTime()) return;
+    if (typeof parseLockRecord(readFileSync(file, 'utf8')) !== 'string') return;
+    unlinkSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+export interface HoldOptions {
+  /**
+   * Also release on SIGINT/SIGTERM (default true). runIterate turns those signals into a graceful stop
+   * that still writes the summary, so it keeps the lock until its own release() (the exit handler stays).
+   */
+  releaseOnSignal?: boolean;
+}
+
+function holdLock(file: string, record: LockRecord, options: HoldOptions = {}): Lock {
+  const onSignals = options.releaseOnSignal ?? true;
   let released = false;
   const releaseSync = (): void => {
     if (released) return;
     released = true;
     process.removeListener('exit', onExit);
-    for (const signal of SIGNALS) process.removeListener(signal, onSignal);
+    if (onSignals) for (const signal of SIGNALS) process.removeListener(signal, onSignal);
     unlinkIfRecord(file, record);
   };
   const onExit = (): void => {
@@ -139,7 +189,7 @@ function holdLock(file: string, record: LockRecord): Lock {
     if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
   process.on('exit', onExit);
-  for (const signal of SIGNALS) process.on(signal, onSignal);
+  if (onSignals) for (const signal of SIGNALS) process.on(signal, onSignal);
   return {
     path: file,
     release: async () => releaseSync(),
@@ -151,9 +201,13 @@ function holdLock(file: string, record: LockRecord): Lock {
  * the exclusive create retried ONCE (a racing third process makes the retry fail, which halts rather than
  * overwriting).
  */
-export async function acquireLock(file: string, deps: { log: Logger; now: () => Date }): Promise<Lock> {
+export async function acquireLock(
+  file: string,
+  deps: { log: Logger; now: () => Date },
+  options: HoldOptions = {},
+): Promise<Lock> {
   const record: LockRecord = { pid: process.pid, started_at: deps.now().toISOString(), host: os.hostname() };
-  if (await createExclusive(file, record)) return holdLock(file, record);
+  if (await createExclusive(file, record)) return holdLock(file, record, options);
 
   const found = await inspectLock(file);
   if (found.state === 'live') throw new PreflightHalt(liveLockMessage(file, found.record));
@@ -162,7 +216,11 @@ export async function acquireLock(file: string, deps: { log: Logger; now: () => 
     deps.log.warn(staleLockWarning(found.record));
     unlinkIfRecord(file, found.record);
   }
-  if (await createExclusive(file, record)) return holdLock(file, record);
+  if (found.state === 'abandoned') {
+    deps.log.warn(abandonedLockWarning(file, found.detail, found.mtime));
+    unlinkIfAbandoned(file, found.mtime);
+  }
+  if (await createExclusive(file, record)) return holdLock(file, record, options);
   throw new PreflightHalt(
     `another run created ${file} while the stale lock was being replaced; halting rather than overwriting it`,
   );

@@ -21,6 +21,7 @@ import {
   type SkillModels,
   type Usage,
 } from '../llm/port.js';
+import { interruptionOf, type RunInterrupted } from './interrupt.js';
 import type { IterateOptions, KeptEdit, Logger, ResultsRow } from './ports.js';
 import { appendResultsRow } from './results-file.js';
 import { RenderCache, scoreSkill, type SkillScore } from './score.js';
@@ -56,9 +57,22 @@ export interface SkillLoopInput {
   /** What the run spent before this skill, for `maxCostUsd`. */
   runUsageBefore?: Usage;
   cache?: RenderCache;
+  /**
+   * The run's stop signal (Ctrl+C): aborts the model calls in flight and ends the loop with LoopInterrupted.
+   * The unfinished iteration gets no row (it was never judged) and its commit is reset away.
+   */
+  signal?: AbortSignal;
+  /** Told every time the loop's spend grows, so a caller keeps it even if the loop throws. */
+  onUsage?: (total: Usage) => void;
 }
 
-export type LoopStopReason = 'iteration cap' | 'wall-clock budget' | 'consecutive crashes' | 'cost budget';
+export type LoopStopReason =
+  | 'iteration cap'
+  | 'wall-clock budget'
+  | 'consecutive crashes'
+  | 'cost budget'
+  /** The baseline render answered `AMBIGUOUS:`: the skill cannot be judged, so it is not iterated. */
+  | 'baseline ambiguous';
 
 export interface SkillLoopResult {
   /** null when no baseline could be scored. */
@@ -74,6 +88,19 @@ export interface SkillLoopResult {
   consecutiveCrashes: number;
   /** SKILL.md as it stands at the branch tip. */
   finalText: string;
+  /** The render's reason when stopReason is 'baseline ambiguous'. */
+  ambiguousReason?: string;
+}
+
+/** The run was interrupted while this loop ran; `partial` is what the loop had recorded by then. */
+export class LoopInterrupted extends Error {
+  override readonly name = 'LoopInterrupted';
+  constructor(
+    readonly interruption: RunInterrupted,
+    readonly partial: SkillLoopResult,
+  ) {
+    super(interruption.message, { cause: interruption });
+  }
 }
 
 /** The state the branch tip is in: the text every next edit starts from, and what its scoring said. */
@@ -133,11 +160,26 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** One AbortController per iteration; its signal goes to every model call of that iteration. */
-function startIterationTimer(ms: number): { signal: AbortSignal; stop: () => void } {
+/**
+ * One AbortController per iteration; its signal goes to every model call of that iteration. It fires on the
+ * hard timeout, or with the run's own reason when the run is interrupted.
+ */
+function startIterationTimer(
+  ms: number,
+  runSignal: AbortSignal | undefined,
+): { signal: AbortSignal; stop: () => void } {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new IterationTimeoutError(ms)), ms);
-  return { signal: controller.signal, stop: () => clearTimeout(timer) };
+  const onRunAbort = (): void => controller.abort(runSignal?.reason);
+  if (runSignal?.aborted) onRunAbort();
+  else runSignal?.addEventListener('abort', onRunAbort, { once: true });
+  return {
+    signal: controller.signal,
+    stop: () => {
+      clearTimeout(timer);
+      runSignal?.removeEventListener('abort', onRunAbort);
+    },
+  };
 }
 
 /** An iteration's scoring: the N=1 result, or the N=3 median when the saturation handler ran. */
@@ -177,6 +219,25 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
     await appendResultsRow(input.resultsFile, row);
     rows.push(row);
   };
+  const spend = (more: Usage): void => {
+    usage = addUsage(usage, more);
+    input.onUsage?.(usage);
+  };
+  const result = (stop: LoopStopReason, extra: Partial<SkillLoopResult> = {}): SkillLoopResult => ({
+    baselineScore,
+    finalScore: kept?.score ?? null,
+    iterations,
+    rows: [...rows],
+    keptEdits: [...keptEdits],
+    usage,
+    stopReason: stop,
+    consecutiveCrashes,
+    finalText: kept?.text ?? baselineText,
+    ...extra,
+  });
+  const interrupted = (): LoopInterrupted =>
+    // The stop reason of a partial result is never read; the interruption says why the loop ended.
+    new LoopInterrupted(interruptionOf(input.signal!), result('iteration cap'));
 
   const scoreText = async (text: string, signal: AbortSignal): Promise<ScoredText> => {
     const request = {
@@ -232,18 +293,20 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
   };
 
   // Baseline: no edit. A baseline that cannot be scored is a crash row; it is retried until it scores or
-  // the crash counter parks the skill, because without it no edit can be judged.
+  // the crash counter parks the skill, because without it no edit can be judged. An AMBIGUOUS baseline is
+  // different: the render said the skill cannot do the task, which a retry of the same text will not change.
   const baselineText = await readFile(skillMdPath, 'utf8');
   const baselineCommit = input.baseCommit.slice(0, 7);
   let stop: LoopStopReason | undefined;
   while (kept === undefined) {
+    if (input.signal?.aborted) throw interrupted();
     const started = now();
-    const timer = startIterationTimer(options.iterationTimeoutMs);
+    const timer = startIterationTimer(options.iterationTimeoutMs, input.signal);
     let scored: ScoredText | undefined;
     let failure: string | undefined;
     try {
       scored = await scoreText(baselineText, timer.signal);
-      usage = addUsage(usage, scored.usage);
+      spend(scored.usage);
       if (scored.score.status !== 'ok' || scored.score.score === null) {
         failure = `${scored.score.status}: ${scored.score.detail ?? 'no score'}`;
       }
@@ -252,7 +315,21 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
     } finally {
       timer.stop();
     }
+    if (input.signal?.aborted) throw interrupted();
     const seconds = secondsBetween(started, now());
+    if (scored?.score.status === 'ambiguous') {
+      const reason = (scored.score.detail ?? '').trim();
+      await append({
+        commit: baselineCommit,
+        score: null,
+        status: 'baseline',
+        description: `initial baseline (AMBIGUOUS: ${reason})`,
+        wallSeconds: seconds,
+      });
+      progress(0, 'baseline', null, null, seconds, scored.usage);
+      log.warn(`${skill}: the baseline render answered AMBIGUOUS (${reason}); not iterating this skill`);
+      return result('baseline ambiguous', { ambiguousReason: reason });
+    }
     if (failure === undefined && scored && scored.score.score !== null) {
       const s = scored.score;
       const score = scored.score.score;
@@ -290,13 +367,14 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
   }
 
   while (kept !== undefined) {
+    if (input.signal?.aborted) throw interrupted();
     stop = stopReason();
     if (stop) break;
     iterations++;
     const iteration = iterations;
     const state: KeptState = kept;
     const started = now();
-    const timer = startIterationTimer(options.iterationTimeoutMs);
+    const timer = startIterationTimer(options.iterationTimeoutMs, input.signal);
     const highWater = state.score;
 
     let commit = NO_COMMIT;
@@ -365,7 +443,13 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
     } finally {
       timer.stop();
     }
-    usage = addUsage(usage, spent);
+    spend(spent);
+    if (input.signal?.aborted) {
+      // Never judged, so neither recorded nor kept: the branch goes back to the last kept state.
+      if (commit !== NO_COMMIT) await resetToParent(input.worktreePath).catch(() => undefined);
+      iterations--;
+      throw interrupted();
+    }
     const seconds = secondsBetween(started, now());
     const rowDescription = note === undefined ? description : `${description} (${outcome}: ${note})`;
 
@@ -401,17 +485,7 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
     }
   }
 
-  return {
-    baselineScore,
-    finalScore: kept?.score ?? null,
-    iterations,
-    rows,
-    keptEdits,
-    usage,
-    stopReason: stop ?? 'iteration cap',
-    consecutiveCrashes,
-    finalText: kept?.text ?? baselineText,
-  };
+  return result(stop ?? 'iteration cap');
 }
 
 /**
@@ -443,8 +517,10 @@ export function buildEditorInput(
       failingRenderExcerpt: undefined,
     };
   }
-  // Targeted: on the top failure when there is an absolute result; without one (structural-only, the
-  // offline provider) there is no failure to anchor on and the editor aims at the structure.
+  // Targeted: on the top failure when there is an absolute result; without one (`--mode structural`, or
+  // no render/grader model) there is no failure to anchor on: topFailure stays undefined and the editor
+  // aims at the weakest structural metric (the offline editor by itself, a real one through the
+  // structural-target prompt of core/prompts.ts).
   const [top, ...others]: Array<FailedAssertion | undefined> = absolute?.failed_assertions ?? [];
   const render = top ? state.renders.get(top.scenario_id) : undefined;
   return {

@@ -112,6 +112,13 @@ export interface IterateOptions {
   worktreeHome: string;
   /** Stop between iterations once the run's estimated cost reaches this (undefined: no budget). */
   maxCostUsd: number | undefined;
+  /**
+   * SIGINT/SIGTERM during runIterate: true — the run stops, writes its partial morning summary, releases
+   * the lock and rejects with RunInterrupted (exit code 128+signo); false — signals are left to the host.
+   * Default (undefined): true unless the process already listens for SIGINT or SIGTERM when the run
+   * starts (a host such as the GitHub Action that handles them itself).
+   */
+  handleSignals?: boolean;
 }
 
 export interface IteratePorts {
@@ -122,6 +129,11 @@ export interface IteratePorts {
   freshness: Freshness;
   log: Logger;
   now: () => Date;
+  /**
+   * Stops the run like a signal does (partial summary, lock released, RunInterrupted): the model calls
+   * in flight are aborted and the skill in progress is recorded as interrupted.
+   */
+  signal?: AbortSignal;
 }
 
 export type SkillStatus =
@@ -135,7 +147,7 @@ export interface SkillResult {
   iterations: number;
   wallSecondsTotal: number;
   status: SkillStatus;
-  /** PR/issue URL, squash commit SHA or park file path. */
+  /** PR/issue URL, squash commit SHA, park file path, or the kept worktree of a skill that was not shipped. */
   link: string | undefined;
   keptEdits: KeptEdit[];
   linesDelta: number | undefined;

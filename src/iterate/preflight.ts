@@ -8,10 +8,19 @@ import path from 'node:path';
 import { EVALS_FILE, EvalsFileError, SCENARIOS_FILE, loadSkillEvals } from '../core/evals.js';
 import { PreflightHalt } from './halt.js';
 import { createFileKillSwitch } from './kill-switch.js';
-import { LOCK_FILE, acquireLock, inspectLock, liveLockMessage, unreadableLockMessage } from './lock.js';
+import {
+  LOCK_FILE,
+  abandonedLockWarning,
+  acquireLock,
+  inspectLock,
+  liveLockMessage,
+  unreadableLockMessage,
+  type HoldOptions,
+} from './lock.js';
 import { findOrphanWorktrees, orphanWorktreesWarning } from './orphans.js';
-import type { IterateOptions, IteratePorts, KillSwitch } from './ports.js';
+import type { IterateOptions, IteratePorts, KillSwitch, Logger } from './ports.js';
 import { isValidSkillName, parseQueueFile } from './queue-file.js';
+import { findInvalidSkillFolders } from './queue.js';
 
 export { PreflightHalt };
 
@@ -135,15 +144,27 @@ async function readExplicitQueue(project: string, queueFile: string, skipList: S
   return names;
 }
 
+/** Discovery leaves these out (Phase 1); said here so a dry run and a real run both tell the operator. */
+async function warnInvalidSkillFolders(project: string, log: Logger): Promise<void> {
+  for (const name of await findInvalidSkillFolders(project)) {
+    log.warn(
+      `skill folder ".claude/skills/${name}" is not a valid skill name (letters, digits, ".", "_" and "-", ` +
+        `starting with a letter or digit); it is left out of the queue: rename the folder to iterate it`,
+    );
+  }
+}
+
 /**
  * Runs Phase 0. Throws PreflightHalt on any halt. With `takeLock` false (--dry-run) the lock file is only
  * inspected: a live or stale lock becomes a warning and nothing is written or removed.
  * `ports.killSwitch` defaults to the `.skill-iterate-killswitch` file at the project root.
+ * `lock` is passed to acquireLock (runIterate keeps the lock through a signal until its summary is out).
  */
 export async function runPreflight(
   options: IterateOptions,
   ports: Pick<IteratePorts, 'log' | 'now'> & { killSwitch?: KillSwitch | undefined },
   takeLock: boolean,
+  lock: HoldOptions = {},
 ): Promise<PreflightResult> {
   const { log } = ports;
   const project = path.resolve(options.project);
@@ -167,6 +188,9 @@ export async function runPreflight(
     log.warn(
       `stale lock from PID ${existing.record.pid} at ${existing.record.started_at}; a real run would take over`,
     );
+  } else if (existing.state === 'abandoned' && !takeLock) {
+    const warning = abandonedLockWarning(lockFile, existing.detail, existing.mtime);
+    log.warn(warning.replace(/; taking over$/, '; a real run would take over'));
   }
   // A real run reports a stale lock in step 5, when it takes it over: a halt in between must not be
   // preceded by a "taking over" that never happened.
@@ -195,9 +219,11 @@ export async function runPreflight(
     explicit = [options.skill];
   } else if (options.queueFile !== undefined) {
     explicit = await readExplicitQueue(project, path.resolve(project, options.queueFile), skipList);
+  } else {
+    await warnInvalidSkillFolders(project, log);
   }
 
   // 5. The lock, only after every other check passed.
-  const lock = takeLock ? await acquireLock(lockFile, { log, now: ports.now }) : undefined;
-  return { skipList, explicit, lock };
+  const held = takeLock ? await acquireLock(lockFile, { log, now: ports.now }, lock) : undefined;
+  return { skipList, explicit, lock: held };
 }

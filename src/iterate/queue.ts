@@ -10,6 +10,7 @@ import { formatDuration } from '../core/duration.js';
 import type { Freshness, IterateOptions } from './ports.js';
 import type { SkipList } from './preflight.js';
 import { WORKTREE_PREFIX } from './orphans.js';
+import { isValidSkillName } from './queue-file.js';
 
 export interface QueuePlan {
   queue: string[];
@@ -36,11 +37,8 @@ async function isFile(p: string): Promise<boolean> {
   }
 }
 
-/**
- * `<project>/.claude/skills/*\/evals/evals.json`, keeping only skills that also have test_scenarios.json
- * (half-bootstrapped skills are dropped silently). Like a shell glob, `*` skips dot-folders.
- */
-export async function discoverSkills(project: string): Promise<string[]> {
+/** Every `<project>/.claude/skills/*` folder with both eval files, whatever its name. */
+async function bootstrappedSkillFolders(project: string): Promise<string[]> {
   const skillsDir = path.join(project, '.claude', 'skills');
   let names: string[];
   try {
@@ -61,6 +59,21 @@ export async function discoverSkills(project: string): Promise<string[]> {
     }
   }
   return found;
+}
+
+/**
+ * `<project>/.claude/skills/*\/evals/evals.json`, keeping only skills that also have test_scenarios.json
+ * (half-bootstrapped skills are dropped silently). Like a shell glob, `*` skips dot-folders. Folders whose
+ * name is not a valid skill name (`foo bar`) are left out too: the name becomes a branch and a worktree
+ * folder, and one bad name must not halt the night (the pre-flight warns about them).
+ */
+export async function discoverSkills(project: string): Promise<string[]> {
+  return (await bootstrappedSkillFolders(project)).filter(isValidSkillName);
+}
+
+/** Bootstrapped skill folders that discovery leaves out because of their name. */
+export async function findInvalidSkillFolders(project: string): Promise<string[]> {
+  return (await bootstrappedSkillFolders(project)).filter((name) => !isValidSkillName(name));
 }
 
 /**

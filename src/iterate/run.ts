@@ -1,7 +1,8 @@
 /**
  * The orchestrator: seed phases 0–4 for a real (non-dry) run. Pre-flight and the lock, the queue, then per
  * skill: evals, optional calibration, worktree, hill-climb loop, ship gate and cleanup; the kill-switch is
- * polled between skills only; the morning summary is written on every way out, and the lock released.
+ * polled between skills only; the morning summary is written on every way out (a signal included), and
+ * the lock released.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,11 +11,13 @@ import { buildCalibrationParkReport, buildCrashParkReport } from '../core/park.j
 import { formatSkillLine } from '../core/progress.js';
 import { countLines, shipGate, shipMessage } from '../core/ship-gate.js';
 import { showFileAt } from '../git/commits.js';
-import { createWorktree, discardWorktree, type Worktree } from '../git/worktree.js';
+import { isValidBranchName } from '../git/repo.js';
+import { branchNameFor, createWorktree, discardWorktree, type Worktree } from '../git/worktree.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../llm/port.js';
-import { calibrateSkill } from './calibrate.js';
+import { CalibrationError, calibrateSkill } from './calibrate.js';
 import { resultsTsvPath } from './freshness.js';
-import { runSkillLoop, type LoopStopReason, type SkillLoopResult } from './loop.js';
+import { RunInterrupted, abortOnSignals, shouldHandleSignals, throwIfInterrupted } from './interrupt.js';
+import { LoopInterrupted, runSkillLoop, type LoopStopReason, type SkillLoopResult } from './loop.js';
 import type {
   IterateOptions,
   IteratePorts,
@@ -23,8 +26,10 @@ import type {
   SkillResult,
   SkillStatus,
 } from './ports.js';
-import { runPreflight } from './preflight.js';
+import { runPreflight, type PreflightResult } from './preflight.js';
+import { isValidSkillName } from './queue-file.js';
 import { EMPTY_QUEUE_MESSAGE, resolveQueue, type QueuePlan } from './queue.js';
+import { withPartialRun } from './run-error.js';
 import { RenderCache } from './score.js';
 import { writeMorningSummary } from './summary-file.js';
 
@@ -107,17 +112,45 @@ interface SkillContext {
   project: string;
   /** Usage of the skills already processed (the cost budget is per run). */
   usageBefore: Usage;
-  /** Set by processSkill when the skill's loop ran: why it ended. */
+  /** The run's stop signal (SIGINT/SIGTERM or the caller's). */
+  signal: AbortSignal;
+  /** What this skill has spent so far (calibration and loop), kept even when the skill throws. */
+  spent: Usage;
+  /** Set by processSkill when the skill's loop ran (or the budget kept it from running): why it ended. */
   stopReason?: LoopStopReason;
+  /** The skill's record when the run ends inside it (interrupt, halt): the summary still lists it. */
+  unfinished?: SkillResult;
 }
 
+/**
+ * A real run. Rejects with RunInterrupted after SIGINT/SIGTERM (see IterateOptions.handleSignals) or an
+ * abort of `ports.signal` — the partial summary is written and the lock released first — and with
+ * PreflightHalt / WorktreeHalt for the seed's halts.
+ */
 export async function runIterate(options: IterateOptions, ports: IteratePorts): Promise<RunResult> {
   const { log } = ports;
   const project = path.resolve(options.project);
   const startedAt = ports.now();
-  const preflight = await runPreflight(options, { log, now: ports.now, killSwitch: ports.killSwitch }, true);
+  const stop = new AbortController();
+  const handleSignals = shouldHandleSignals(options.handleSignals);
+  const stopHandlingSignals = handleSignals ? abortOnSignals(stop, log) : () => undefined;
+  const signal = ports.signal ? AbortSignal.any([stop.signal, ports.signal]) : stop.signal;
+  let preflight: PreflightResult;
+  try {
+    preflight = await runPreflight(
+      options,
+      { log, now: ports.now, killSwitch: ports.killSwitch },
+      true,
+      // Our own handler turns a signal into a graceful stop; the lock goes when the summary is out.
+      { releaseOnSignal: !handleSignals },
+    );
+  } catch (err) {
+    stopHandlingSignals();
+    throw err;
+  }
 
   let plan: QueuePlan | undefined;
+  let current: SkillContext | undefined;
   const results: SkillResult[] = [];
   let partial: RunResult['partial'] = null;
   let summaryWritten = false;
@@ -141,6 +174,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
   };
 
   try {
+    throwIfInterrupted(signal);
     plan = await resolveQueue(options, preflight.skipList, preflight.explicit, ports.freshness, startedAt);
     if (plan.queue.length === 0) {
       // The seed's clean exit at Phase 1: nothing ran, so there is no night to summarise.
@@ -148,7 +182,12 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
       return snapshot();
     }
     const total = plan.queue.length;
+    const costStop = (done: number): void => {
+      partial = { reason: COST_BUDGET_REASON, at: ports.now() };
+      log.info(`Cost budget of $${options.maxCostUsd} reached; stopping after ${done} of ${total} skills.`);
+    };
     for (const [index, skill] of plan.queue.entries()) {
+      throwIfInterrupted(signal);
       if (index > 0) {
         if (await killSwitchSet(ports)) {
           partial = { reason: KILL_SWITCH_REASON, at: ports.now() };
@@ -156,34 +195,54 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
           break;
         }
         if (costReached(options, totalUsage(results))) {
-          partial = { reason: COST_BUDGET_REASON, at: ports.now() };
-          log.info(
-            `Cost budget of $${options.maxCostUsd} reached; stopping after ${index} of ${total} skills.`,
-          );
+          costStop(index);
           break;
         }
       }
-      const result = await processSkillSafely(skill, {
+      const ctx: SkillContext = {
         options,
         ports,
         project,
         usageBefore: totalUsage(results),
-      });
+        signal,
+        spent: ZERO_USAGE,
+      };
+      current = ctx;
+      const result = await processSkillSafely(skill, ctx);
+      current = undefined;
       results.push(result);
       log.progress(formatSkillLine(result));
+      // The loop stopped on the budget, in the last skill as much as in any other: the run is partial.
+      if (ctx.stopReason === 'cost budget') {
+        costStop(index + 1);
+        break;
+      }
     }
+    // A signal during the last skill's ship or cleanup still makes the run an interrupted one.
+    throwIfInterrupted(signal);
     return await writeSummary(snapshot());
   } catch (err) {
     // Phase 4's exception path: whatever finished still gets its summary, then the error goes on up.
+    if (current?.unfinished) {
+      results.push(current.unfinished);
+      log.progress(formatSkillLine(current.unfinished));
+    }
+    let run = snapshot();
     if (!summaryWritten) {
-      partial ??= { reason: `exception: ${messageOf(err)}`, at: ports.now() };
-      await writeSummary(snapshot()).catch((e: unknown) =>
+      if (err instanceof RunInterrupted) {
+        partial = { reason: err.reason, at: ports.now() };
+        log.warn(`${err.reason}: stopped after ${results.length} of ${plan?.queue.length ?? 0} skills`);
+      } else partial ??= { reason: `exception: ${messageOf(err)}`, at: ports.now() };
+      run = snapshot();
+      await writeSummary(run).catch((e: unknown) =>
         log.warn(`morning summary could not be written: ${messageOf(e)}`),
       );
     }
-    throw err;
+    // The caller (the Action's job summary, outputs and state save) still gets what was done.
+    throw withPartialRun(err, run);
   } finally {
     await preflight.lock?.release();
+    stopHandlingSignals();
   }
 }
 
@@ -197,14 +256,22 @@ async function killSwitchSet(ports: IteratePorts): Promise<boolean> {
   }
 }
 
-/** One skill; an unexpected error is recorded for that skill and the queue goes on (except halts). */
+/**
+ * One skill; an unexpected error is recorded for that skill and the queue goes on (except halts and
+ * interrupts, which end the run with the skill listed as unfinished). Whatever the skill spent is kept.
+ */
 async function processSkillSafely(skill: string, ctx: SkillContext): Promise<SkillResult> {
   try {
-    return await processSkill(skill, ctx);
+    const result = await processSkill(skill, ctx);
+    return { ...result, usage: ctx.spent };
   } catch (err) {
-    if (err instanceof WorktreeHalt) throw err;
+    if (err instanceof WorktreeHalt || err instanceof RunInterrupted) {
+      const why = err instanceof RunInterrupted ? err.reason : 'worktree creation failed';
+      ctx.unfinished = { ...(ctx.unfinished ?? emptyResult(skill, `skipped (${why})`)), usage: ctx.spent };
+      throw err;
+    }
     ctx.ports.log.warn(`${skill}: ${messageOf(err)}`);
-    return emptyResult(skill, `skipped (error: ${messageOf(err)})`);
+    return emptyResult(skill, `skipped (error: ${messageOf(err)})`, { usage: ctx.spent });
   }
 }
 
@@ -225,10 +292,25 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
     return emptyResult(skill, `skipped (invalid evals: ${err.message})`);
   }
 
+  // The name becomes a branch and a folder. A name git refuses is this skill's problem, not a git failure
+  // (which would halt the night): skip it. Discovery already leaves such folders out.
+  const branch = branchNameFor(skill, epoch);
+  if (!isValidSkillName(skill) || !(await isValidBranchName(project, branch))) {
+    ports.log.warn(`${skill}: skipped: "${skill}" cannot be used in the branch name ${branch}`);
+    return emptyResult(skill, `skipped (invalid skill name: not usable in the branch name ${branch})`);
+  }
+
   if (options.calibrate) {
     const parked = await calibrate(skill, evals, projectSkillDir, epoch, cache, ctx);
     if (parked) return parked;
   }
+  // Calibration spends too: a budget it used up leaves no room for the loop.
+  if (costReached(options, addUsage(ctx.usageBefore, ctx.spent))) {
+    ctx.stopReason = 'cost budget';
+    ports.log.info(`${skill}: the cost budget was reached before its loop`);
+    return emptyResult(skill, 'skipped (cost budget reached before the loop)');
+  }
+  throwIfInterrupted(ctx.signal);
 
   let worktree: Worktree;
   try {
@@ -237,7 +319,9 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
     throw new WorktreeHalt(skill, err);
   }
   const cleanup = () => discardWorktree(project, worktree, { warn: (m) => ports.log.warn(m) });
-  const skillMdRel = path.posix.join(rel, 'SKILL.md');
+  // The worktree's root is the repository root; the project may be a folder inside it (a monorepo).
+  const repoRel = path.posix.join(worktree.prefix, rel);
+  const skillMdRel = path.posix.join(repoRel, 'SKILL.md');
   let baselineText: string;
   try {
     baselineText = await showFileAt(worktree.path, worktree.baseCommit, skillMdRel);
@@ -247,29 +331,50 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
   }
 
   let loop: SkillLoopResult;
+  const spentBefore = ctx.spent;
   try {
     loop = await runSkillLoop({
       skill,
       worktreePath: worktree.path,
       baseCommit: worktree.baseCommit,
-      skillRelPath: rel,
+      skillRelPath: repoRel,
       evals,
       resultsFile: resultsTsvPath(project, skill),
       options,
       models: ports.models,
       log: ports.log,
       now: ports.now,
-      runUsageBefore: ctx.usageBefore,
+      runUsageBefore: addUsage(ctx.usageBefore, spentBefore),
       cache,
+      signal: ctx.signal,
+      onUsage: (total) => (ctx.spent = addUsage(spentBefore, total)),
     });
   } catch (err) {
+    if (err instanceof LoopInterrupted) {
+      // The worktree holds the last kept edit: the summary points to it.
+      ports.log.warn(`${skill}: ${err.interruption.reason}; worktree kept at ${worktree.path}`);
+      ctx.unfinished = fromLoop(skill, err.partial, `skipped (${err.interruption.reason})`, {
+        link: worktree.path,
+      });
+      throw err.interruption;
+    }
     // The worktree is in an unknown state: keep it for the operator.
     throw new Error(`${messageOf(err)} (worktree kept at ${worktree.path})`, { cause: err });
   }
+  ctx.spent = addUsage(spentBefore, loop.usage);
 
   ctx.stopReason = loop.stopReason;
   ports.log.info(`${skill}: loop ended on the ${loop.stopReason} after ${loop.iterations} iterations`);
   if (loop.stopReason === 'consecutive crashes') return park(skill, loop, worktree, epoch, ctx);
+  if (loop.stopReason === 'baseline ambiguous') {
+    // Not a crash: the render said the skill cannot do its scenarios. Nothing to iterate, nothing to park.
+    await cleanup();
+    return fromLoop(
+      skill,
+      loop,
+      `skipped (baseline ambiguous: ${loop.ambiguousReason ?? 'no reason given'})`,
+    );
+  }
   if (loop.baselineScore === null || loop.finalScore === null) {
     await cleanup();
     return fromLoop(skill, loop, `skipped (no baseline score before the ${loop.stopReason})`);
@@ -311,15 +416,18 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
     }),
     keptEdits: loop.keptEdits,
     rows: loop.rows,
-    usage: loop.usage,
+    usage: ctx.spent,
   };
   const outcome = await ports.shipper.ship(request);
   if (outcome.status === 'shipped') {
     return fromLoop(skill, loop, 'shipped', { linesDelta, link: outcome.link ?? outcome.commit });
   }
-  if (outcome.keepWorktree)
+  if (outcome.keepWorktree) {
+    // The seed's dirty-master skip "points the operator to the preserved worktree path": the link does.
     ports.log.warn(`${skill}: not shipped (${outcome.reason}); worktree kept at ${worktree.path}`);
-  else await cleanup();
+    return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta, link: worktree.path });
+  }
+  await cleanup();
   return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta });
 }
 
@@ -371,8 +479,8 @@ async function calibrate(
   let result;
   try {
     const skillMd = await readFile(path.join(skillDir, 'SKILL.md'), 'utf8');
-    // Eleven scorings (baseline + ten mutations), each under the per-iteration cap.
-    const signal = AbortSignal.timeout(options.iterationTimeoutMs * 11);
+    // Eleven scorings (baseline + ten mutations), each under the per-iteration cap; a stop ends them too.
+    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(options.iterationTimeoutMs * 11)]);
     result = await calibrateSkill({
       skillName: skill,
       skillDir,
@@ -385,9 +493,12 @@ async function calibrate(
       cache,
     });
   } catch (err) {
+    if (err instanceof CalibrationError) ctx.spent = addUsage(ctx.spent, err.usage);
+    throwIfInterrupted(ctx.signal);
     ports.log.warn(`${skill}: calibration failed: ${messageOf(err)}`);
     return emptyResult(skill, `skipped (calibration failed: ${messageOf(err)})`);
   }
+  ctx.spent = addUsage(ctx.spent, result.usage);
   if (result.verdict !== 'grader-broken-for-skill') return undefined;
   const report = buildCalibrationParkReport({ skill, catchRate: result.catchRate, result, epoch });
   const parked = await ports.forge.park(report);

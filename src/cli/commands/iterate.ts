@@ -5,7 +5,8 @@ import path from 'node:path';
 import { EvalsFileError, loadSkillEvals } from '../../core/evals.js';
 import type { ScoreMode } from '../../core/score-types.js';
 import { parseDuration } from '../../core/duration.js';
-import type { SkillclimbConfig } from '../../config/config.js';
+import { loadProjectModels } from '../../config/project-models.js';
+import { applyConfigSettings, type ConfigurableSetting } from '../../config/run-settings.js';
 import { createMtimeFreshness } from '../../iterate/freshness.js';
 import { createLocalPorts } from '../../iterate/local-ports.js';
 import type { IterateOptions, Logger } from '../../iterate/ports.js';
@@ -20,7 +21,7 @@ import {
 } from '../arguments.js';
 import type { CliIo } from '../io.js';
 import { createCliLogger } from '../logger.js';
-import { loadProjectModels } from '../project-models.js';
+import { UsageError } from '../errors.js';
 
 export const DEFAULT_BUDGET = '1h';
 export const DEFAULT_ITERATIONS = 12;
@@ -100,30 +101,24 @@ async function dryRun(io: CliIo, flags: IterateFlags, options: IterateOptions, l
   );
 }
 
-/** Settings the config file may give when the flag was not on the command line. */
-function applyConfig(options: IterateOptions, config: SkillclimbConfig, fromCli: (flag: string) => boolean) {
-  return {
-    ...options,
-    mode: fromCli('mode') ? options.mode : (config.mode ?? options.mode),
-    concurrency: fromCli('concurrency') ? options.concurrency : (config.concurrency ?? options.concurrency),
-    maxCostUsd: options.maxCostUsd ?? config.maxCostUsd,
-  };
-}
-
 async function realRun(
   io: CliIo,
   flags: IterateFlags,
   cliOptions: IterateOptions,
   log: Logger,
-  fromCli: (flag: string) => boolean,
+  fromCli: (flag: ConfigurableSetting) => boolean,
 ): Promise<void> {
   const { models, config } = await loadProjectModels({
     project: cliOptions.project,
     flags,
     env: io.env,
     log,
+  }).catch((err: unknown) => {
+    // A bad config file (ConfigError names file and field) or a missing key: nothing has started yet.
+    throw new UsageError((err as Error).message);
   });
-  const options = applyConfig(cliOptions, config, fromCli);
+  // Settings the config file may give when the flag was not on the command line.
+  const options = applyConfigSettings(cliOptions, config, fromCli);
   log.info(`models: ${models.label}`);
   const ports = createLocalPorts(options, { models, log, ...(io.now ? { now: io.now } : {}) });
   const result = await runIterate(options, ports);

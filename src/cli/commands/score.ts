@@ -3,9 +3,12 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
+import { CONFIG_FILE } from '../../config/config.js';
+import { loadProjectModels } from '../../config/project-models.js';
+import { applyConfigSettings } from '../../config/run-settings.js';
 import { EvalsFileError, loadSkillEvals, type SkillEvals } from '../../core/evals.js';
 import { METRIC_NAMES, type ScoreMode } from '../../core/score-types.js';
-import { createModels } from '../../llm/factory.js';
+import type { createModels } from '../../llm/factory.js';
 import type { SkillModels } from '../../llm/port.js';
 import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js';
 import type { CliIo } from '../io.js';
@@ -113,11 +116,27 @@ export interface ScoreCommandOptions {
   createModels?: typeof createModels;
 }
 
+/**
+ * The project whose `skillclimb.config.json` applies to a skill folder: the nearest ancestor holding a
+ * `.claude` folder; else, for a `<project>/.claude/skills/<name>` path, that project; else the cwd.
+ */
+export function projectOfSkill(skillDir: string, cwd: string): string {
+  for (let dir = path.dirname(skillDir); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.claude'))) return dir;
+    if (path.dirname(dir) === dir) break;
+  }
+  const skills = path.dirname(skillDir);
+  const claude = path.dirname(skills);
+  if (path.basename(skills) === 'skills' && path.basename(claude) === '.claude') return path.dirname(claude);
+  return cwd;
+}
+
 async function runScore(
   io: CliIo,
   folder: string,
   flags: ScoreFlags,
   options: ScoreCommandOptions,
+  fromCli: (flag: 'mode' | 'concurrency') => boolean,
 ): Promise<void> {
   const usage = (message: string): void => {
     io.err(`skillclimb score: ${message}\n`);
@@ -126,28 +145,40 @@ async function runScore(
   if (!MODES.includes(flags.mode as ScoreMode)) {
     return usage(`--mode: expected one of ${MODES.join(', ')}, got "${flags.mode}"`);
   }
-  const mode = flags.mode as ScoreMode;
   const trials = positiveInt('--trials', flags.trials);
   if (typeof trials === 'string') return usage(trials);
-  const concurrency = positiveInt('--concurrency', flags.concurrency);
-  if (typeof concurrency === 'string') return usage(concurrency);
+  const concurrencyFlag = positiveInt('--concurrency', flags.concurrency);
+  if (typeof concurrencyFlag === 'string') return usage(concurrencyFlag);
 
   const skillDir = path.resolve(io.cwd, folder);
   const skillFile = path.join(skillDir, 'SKILL.md');
   if (!existsSync(skillFile)) return usage(`${skillFile}: file not found (expected a skill folder)`);
 
   let models: SkillModels;
+  let mode = flags.mode as ScoreMode;
+  let concurrency = concurrencyFlag;
   try {
-    models = (options.createModels ?? createModels)(
-      { model: flags.model, renderModel: flags.renderModel, graderModel: flags.graderModel },
-      io.env,
-    );
+    const project = await loadProjectModels({
+      project: projectOfSkill(skillDir, io.cwd),
+      flags: { model: flags.model, renderModel: flags.renderModel, graderModel: flags.graderModel },
+      env: io.env,
+      create: options.createModels,
+    });
+    models = project.models;
+    // The config's mode and concurrency apply when the flag was not on the command line.
+    ({ mode, concurrency } = applyConfigSettings(
+      { mode, concurrency, maxCostUsd: undefined },
+      project.config,
+      (setting) => setting === 'maxCostUsd' || fromCli(setting),
+    ));
   } catch (err) {
+    // A bad config file (named with its field) or a missing key.
     return usage((err as Error).message);
   }
   if (mode === 'absolute' && models.structuralOnly) {
+    const source = fromCli('mode') ? '--mode absolute' : `mode "absolute" (from ${CONFIG_FILE})`;
     return usage(
-      '--mode absolute needs a render and a grader model, but the offline provider grades structure only; ' +
+      `${source} needs a render and a grader model, but the offline provider grades structure only; ` +
         'pass --model <provider:model> (or --render-model and --grader-model), or use --mode structural',
     );
   }
@@ -200,7 +231,7 @@ export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Comm
     .option('--model <id>', 'provider:model for every role')
     .option('--render-model <id>', 'provider:model that renders the scenarios')
     .option('--grader-model <id>', 'provider:model that grades the renders')
-    .action(async (folder: string, flags: ScoreFlags) => {
-      await runScore(io, folder, flags, options);
+    .action(async (folder: string, flags: ScoreFlags, command: Command) => {
+      await runScore(io, folder, flags, options, (flag) => command.getOptionValueSource(flag) === 'cli');
     });
 }

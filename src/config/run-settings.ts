@@ -1,0 +1,29 @@
+/**
+ * The run settings `skillclimb.config.json` may give: scoring mode, concurrency and the cost budget. One
+ * rule for the CLI and the Action: a value given on the command line (or as an Action input) wins,
+ * else the config's, else the built-in default already in the options.
+ */
+import type { ScoreMode } from '../core/score-types.js';
+import type { SkillclimbConfig } from './config.js';
+
+export interface ConfigurableSettings {
+  mode: ScoreMode;
+  concurrency: number;
+  maxCostUsd: number | undefined;
+}
+
+export type ConfigurableSetting = keyof ConfigurableSettings;
+
+/** `given(setting)`: the caller's value was set explicitly (a CLI flag, a non-empty Action input). */
+export function applyConfigSettings<T extends ConfigurableSettings>(
+  options: T,
+  config: SkillclimbConfig,
+  given: (setting: ConfigurableSetting) => boolean,
+): T {
+  return {
+    ...options,
+    mode: given('mode') ? options.mode : (config.mode ?? options.mode),
+    concurrency: given('concurrency') ? options.concurrency : (config.concurrency ?? options.concurrency),
+    maxCostUsd: given('maxCostUsd') ? options.maxCostUsd : (config.maxCostUsd ?? options.maxCostUsd),
+  };
+}

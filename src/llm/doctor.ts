@@ -1,0 +1,245 @@
+/**
+ * The model health check behind `skillclimb doctor` and the Action's first step: per role, the key is
+ * present, the endpoint answers, one tiny structured call succeeds. Returns one row per role; printing
+ * (formatDoctorRow) and what a failure means (exit 1, a failed job) are the caller's.
+ */
+import type { JSONSchema7 } from 'ai';
+import { modelFamily, type ModelFamily } from '../core/families.js';
+import { callJson, type RoleModel } from './call.js';
+import { resolveEndpoint } from './endpoints.js';
+import { ModelCallError, type Role } from './errors.js';
+import { buildRoleModel, callSettings, ROLES, type ModelFactoryOptions } from './factory.js';
+import { parseModelId, type ModelId } from './model-id.js';
+import { ModelOutputError } from './port.js';
+
+/** The ids to check and where each came from (`ResolvedModelSelection` from src/config fits). */
+export interface DoctorSelection {
+  editorModel: string;
+  renderModel: string;
+  graderModel: string;
+  /** `flag`, `config` or `default`: printed after the endpoint. */
+  sources: Record<Role, string>;
+}
+
+export type DoctorStatus = 'ok' | 'failed' | 'offline';
+
+export interface DoctorRow {
+  role: Role;
+  modelId: string;
+  family: ModelFamily;
+  source: string;
+  status: DoctorStatus;
+  /** Set when status is ok. */
+  latencyMs?: number;
+  /** The resolved base URL, when the key and URL resolved. */
+  endpoint?: string;
+  /** Set when status is failed: `key`, `endpoint unreachable`, `timeout`, `request failed`, `structured call failed`. */
+  failure?: { stage: string; detail: string };
+}
+
+export interface DoctorReport {
+  rows: DoctorRow[];
+  /** Every role is offline: nothing needed checking (and nothing was called). */
+  allOffline: boolean;
+  failed: DoctorRow[];
+}
+
+/** A selection the check cannot even start on (a bad id, render and grader disagreeing on offline). */
+export class DoctorSelectionError extends Error {
+  override name = 'DoctorSelectionError';
+}
+
+/** Checks are quick: a short timeout and one retry, so a dead endpoint fails in seconds, not minutes. */
+const DOCTOR_TIMEOUT_MS = 30_000;
+const DOCTOR_ATTEMPTS = 2;
+
+const HEALTH_SCHEMA: JSONSchema7 = {
+  type: 'object',
+  properties: { ok: { type: 'boolean' } },
+  required: ['ok'],
+  additionalProperties: false,
+};
+
+type ProbeResult = { ok: true; latencyMs: number } | { ok: false; stage: string; detail: string };
+
+function describeCheckFailure(error: unknown): { stage: string; detail: string } {
+  if (error instanceof ModelCallError) {
+    const stage =
+      error.failure === 'network'
+        ? 'endpoint unreachable'
+        : error.failure === 'timeout'
+          ? 'timeout'
+          : 'request failed';
+    return { stage, detail: error.message };
+  }
+  if (error instanceof ModelOutputError) return { stage: 'structured call failed', detail: error.message };
+  return { stage: 'request failed', detail: error instanceof Error ? error.message : String(error) };
+}
+
+async function probe(rm: RoleModel, options: ModelFactoryOptions, now: () => number): Promise<ProbeResult> {
+  const settings = callSettings({
+    ...options,
+    timeoutMs: Math.min(options.timeoutMs ?? DOCTOR_TIMEOUT_MS, DOCTOR_TIMEOUT_MS),
+    retry: { maxAttempts: DOCTOR_ATTEMPTS, ...options.retry },
+  });
+  const started = now();
+  try {
+    const reply = await callJson(
+      { ...rm, maxOutputTokens: Math.min(rm.maxOutputTokens, 1024) },
+      {
+        system: 'You are a health check. Answer only with JSON.',
+        user: 'Reply with exactly this JSON object and nothing else: {"ok": true}',
+        schema: HEALTH_SCHEMA,
+        name: 'health',
+      },
+      new AbortController().signal,
+      settings,
+    );
+    if (reply.value.ok !== true) {
+      return {
+        ok: false,
+        stage: 'structured call failed',
+        detail: `expected {"ok": true}, got ${JSON.stringify(reply.value)}`,
+      };
+    }
+    return { ok: true, latencyMs: now() - started };
+  } catch (error) {
+    return { ok: false, ...describeCheckFailure(error) };
+  }
+}
+
+function roleIds(selection: DoctorSelection): Record<Role, string> {
+  return { editor: selection.editorModel, render: selection.renderModel, grader: selection.graderModel };
+}
+
+/**
+ * Parses every id (a bad one throws DoctorSelectionError `render model: model id "llama3": …`) and
+ * returns them per role, without any network.
+ */
+function parseRoleIds(ids: Record<Role, string>): Record<Role, ModelId> {
+  const parsed = {} as Record<Role, ModelId>;
+  for (const role of ROLES) {
+    try {
+      parsed[role] = parseModelId(ids[role]);
+    } catch (error) {
+      throw new DoctorSelectionError(`${role} model: ${(error as Error).message}`);
+    }
+  }
+  return parsed;
+}
+
+/** The model column's width for formatDoctorRow: the longest id as given, plus two spaces. */
+export function doctorIdWidth(selection: DoctorSelection): number {
+  const ids = roleIds(selection);
+  return Math.max(...ROLES.map((role) => ids[role].length)) + 2;
+}
+
+/** True when every role of the selection is `offline` (throws DoctorSelectionError on a bad id). */
+export function selectionIsOffline(selection: DoctorSelection): boolean {
+  const parsed = parseRoleIds(roleIds(selection));
+  return ROLES.every((role) => parsed[role].provider === 'offline');
+}
+
+/**
+ * Checks each role in order. Roles sharing a model and endpoint share one call. `onRow` sees each row as
+ * soon as it is known (a log can stream). Throws DoctorSelectionError before any call when an id is bad
+ * or render and grader disagree on being offline.
+ */
+export async function checkModels(input: {
+  selection: DoctorSelection;
+  env: NodeJS.ProcessEnv;
+  options?: ModelFactoryOptions;
+  now?: () => number;
+  onRow?: (row: DoctorRow) => void;
+}): Promise<DoctorReport> {
+  const { selection, env } = input;
+  const options = input.options ?? {};
+  const now = input.now ?? Date.now;
+  const ids = roleIds(selection);
+  const parsed = parseRoleIds(ids);
+  const base = (role: Role) => ({
+    role,
+    modelId: parsed[role].id,
+    family: modelFamily(parsed[role].id),
+    source: selection.sources[role],
+  });
+
+  if (ROLES.every((role) => parsed[role].provider === 'offline')) {
+    const rows = ROLES.map((role): DoctorRow => ({ ...base(role), status: 'offline' }));
+    return { rows, allOffline: true, failed: [] };
+  }
+  if ((parsed.render.provider === 'offline') !== (parsed.grader.provider === 'offline')) {
+    throw new DoctorSelectionError(
+      `render model ${ids.render} and grader model ${ids.grader}: both must be offline or both real models`,
+    );
+  }
+
+  const probes = new Map<string, Promise<ProbeResult>>();
+  const rows: DoctorRow[] = [];
+  for (const role of ROLES) {
+    const id = parsed[role];
+    let row: DoctorRow;
+    if (id.provider === 'offline') {
+      row = { ...base(role), status: 'offline' };
+    } else {
+      let resolved: { endpoint: string; rm: RoleModel } | { error: string };
+      try {
+        resolved = {
+          endpoint: resolveEndpoint(role, id, env, options).baseUrl,
+          rm: buildRoleModel(role, id, env, options),
+        };
+      } catch (error) {
+        resolved = { error: (error as Error).message };
+      }
+      if ('error' in resolved) {
+        row = { ...base(role), status: 'failed', failure: { stage: 'key', detail: resolved.error } };
+      } else {
+        const { endpoint, rm } = resolved;
+        const key = `${id.id} ${endpoint}`;
+        if (!probes.has(key)) probes.set(key, probe(rm, options, now));
+        const result = await probes.get(key)!;
+        row = result.ok
+          ? { ...base(role), status: 'ok', latencyMs: result.latencyMs, endpoint }
+          : {
+              ...base(role),
+              status: 'failed',
+              endpoint,
+              failure: { stage: result.stage, detail: result.detail },
+            };
+      }
+    }
+    rows.push(row);
+    input.onRow?.(row);
+  }
+  return { rows, allOffline: false, failed: rows.filter((r) => r.status === 'failed') };
+}
+
+/**
+ * One row as `skillclimb doctor` prints it:
+ * `grader  openai:gpt-5  family=openai    ok          250 ms  https://api.openai.com/v1 (flag)`.
+ */
+export function formatDoctorRow(row: DoctorRow, idWidth: number): string {
+  const head = `${row.role.padEnd(8)}${row.modelId.padEnd(idWidth)}family=${row.family.padEnd(10)}`;
+  if (row.status === 'offline') return `${head}ok       offline (no model call; ${row.source})`;
+  if (row.status === 'ok') {
+    return `${head}ok       ${String(row.latencyMs ?? 0).padStart(6)} ms  ${row.endpoint ?? ''} (${row.source})`;
+  }
+  return `${head}FAILED   ${row.failure?.stage ?? 'request failed'}: ${row.failure?.detail ?? ''}`;
+}
+
+/**
+ * `grader model openai:gpt-5 (request failed: HTTP 401: …)` per failed row, joined with `; `: what a
+ * failed job's message names. The detail's own "… model openai:gpt-5" prefix is not repeated.
+ */
+export function describeDoctorFailures(report: DoctorReport): string {
+  return report.failed
+    .map((r) => {
+      const who = `${r.role} model ${r.modelId}`;
+      const detail = r.failure?.detail ?? '';
+      // A shared probe's detail names the first role that made the call; drop whichever role it names.
+      const prefix = ROLES.map((role) => `${role} model ${r.modelId}`).find((p) => detail.startsWith(p));
+      const trimmed = prefix ? detail.slice(prefix.length).replace(/^:? /, '') : detail;
+      return `${who} (${r.failure?.stage ?? 'failed'}: ${trimmed})`;
+    })
+    .join('; ');
+}

@@ -1,0 +1,302 @@
+/**
+ * The Action's pipeline (src/action/main.ts) and its models: the doctor checks run first and a failing
+ * model fails the job before any GitHub call or push; skillclimb.config.json gives the models (the model
+ * inputs override it) and mode, concurrency and budget; dry-run and plan call no model.
+ * GitHub is nock at https://api.github.test; models are nock or a node:http server on 127.0.0.1.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readActionContext, type ActionContext } from '../src/action/context.js';
+import { parseInputs, type ActionInputName } from '../src/action/inputs.js';
+import { iterateOptions, runPipeline, type ActionIo } from '../src/action/main.js';
+import { CONFIG_FILE } from '../src/config/config.js';
+import { cleanupTempDirs, git, makeRemote, recordingLog, tempDir } from './helpers/github-fixtures.js';
+import { VALID_EVALS, VALID_SCENARIOS } from './helpers/skill-project.js';
+
+const API = 'https://api.github.test';
+const TOKEN = 'ghs_pipelineTestToken';
+
+/** Every request the pipeline sends to the GitHub API, answered 404 (a GitHub that knows nothing). */
+function fakeGitHub(events: string[]): string[] {
+  const requests: string[] = [];
+  const scope = nock(API).persist();
+  const record = (method: string) =>
+    function (uri: string): [number, unknown] {
+      requests.push(`${method} ${uri}`);
+      events.push(`github ${method} ${uri}`);
+      return [404, { message: 'Not Found' }];
+    };
+  scope.get(/.*/).reply(record('GET'));
+  scope.post(/.*/).reply(record('POST'));
+  scope.patch(/.*/).reply(record('PATCH'));
+  scope.put(/.*/).reply(record('PUT'));
+  scope.delete(/.*/).reply(record('DELETE'));
+  return requests;
+}
+
+/** An OpenAI-compatible server that answers every chat completion with `{"ok": true}`. */
+class CompatibleServer {
+  readonly requests: Array<{ path: string; model: string }> = [];
+  private server: Server;
+  constructor(private readonly events: string[]) {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string };
+        this.requests.push({ path: req.url ?? '', model: body.model });
+        this.events.push(`model ${req.url}`);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id: 'chatcmpl-1',
+            object: 'chat.completion',
+            created: 1,
+            model: body.model,
+            choices: [
+              { index: 0, message: { role: 'assistant', content: '{"ok": true}' }, finish_reason: 'stop' },
+            ],
+            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+          }),
+        );
+      });
+    });
+  }
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+interface RecordingIo extends ActionIo {
+  log: ReturnType<typeof recordingLog>;
+  groups: string[];
+  summaries: string[];
+}
+
+function recordingIo(): RecordingIo {
+  const groups: string[] = [];
+  const summaries: string[] = [];
+  return {
+    log: recordingLog(),
+    groups,
+    summaries,
+    startGroup: (name) => void groups.push(`start ${name}`),
+    endGroup: () => void groups.push('end'),
+    writeSummary: async (markdown) => void summaries.push(markdown),
+    now: () => new Date('2026-05-24T03:00:00Z'),
+  };
+}
+
+const SKILL_FILES = {
+  '.claude/skills/demo/SKILL.md': '---\nname: demo\ndescription: test skill\n---\n# Demo\n',
+  '.claude/skills/demo/evals/evals.json': VALID_EVALS,
+  '.claude/skills/demo/evals/test_scenarios.json': VALID_SCENARIOS,
+};
+
+interface Night {
+  origin: string;
+  checkout: string;
+  ctx: ActionContext;
+}
+
+/** A checkout with one scorable skill whose origin is a local bare repository; `env` is the runner's. */
+async function night(config?: unknown, env: NodeJS.ProcessEnv = {}): Promise<Night> {
+  const files: Record<string, string> = { ...SKILL_FILES };
+  if (config !== undefined) files[CONFIG_FILE] = JSON.stringify(config);
+  const { origin, checkout } = await makeRemote(files);
+  const ctx = readActionContext(
+    {
+      GITHUB_WORKSPACE: checkout,
+      GITHUB_REPOSITORY: 'acme/skills',
+      GITHUB_API_URL: API,
+      GITHUB_SERVER_URL: 'https://github.test',
+      GITHUB_RUN_ID: '77',
+      RUNNER_TEMP: await tempDir('skillclimb-pipeline-runner-'),
+      ...env,
+    },
+    checkout,
+  );
+  return { origin, checkout, ctx };
+}
+
+function inputs(values: Partial<Record<ActionInputName, string>>) {
+  return parseInputs((name) => ({ 'github-token': TOKEN, ...values })[name] ?? '');
+}
+
+function anthropicOk() {
+  return {
+    id: 'msg_01',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    content: [{ type: 'text', text: '{"ok": true}' }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 20, output_tokens: 5 },
+  };
+}
+
+const events: string[] = [];
+const compatible = new CompatibleServer(events);
+let compatibleUrl = '';
+
+beforeAll(async () => {
+  compatibleUrl = await compatible.start();
+  nock.disableNetConnect();
+  nock.enableNetConnect('127.0.0.1');
+});
+afterEach(async () => {
+  nock.cleanAll();
+  compatible.requests.length = 0;
+  events.length = 0;
+  await cleanupTempDirs();
+});
+afterAll(async () => {
+  nock.enableNetConnect();
+  await compatible.stop();
+});
+
+describe('the Action checks the models first', () => {
+  it('fails the job naming the role and model on a 401, with no GitHub call, no push, no summary', async () => {
+    const github = fakeGitHub(events);
+    nock('https://api.anthropic.com').post('/v1/messages').reply(200, anthropicOk());
+    nock('https://api.openai.com')
+      .post('/v1/responses')
+      .reply(401, {
+        error: {
+          message: 'Incorrect API key provided',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      });
+    const { origin, checkout, ctx } = await night();
+    const refsBefore = git(origin, 'for-each-ref');
+    const io = recordingIo();
+
+    const run = runPipeline(
+      inputs({
+        model: 'anthropic:claude-sonnet-4-5',
+        'grader-model': 'openai:gpt-5',
+        'anthropic-api-key': 'sk-ant-test',
+        'openai-api-key': 'sk-openai-test',
+      }),
+      ctx,
+      io,
+    );
+
+    await expect(run).rejects.toThrow(
+      /^model check failed for grader model openai:gpt-5 \(request failed: HTTP 401: Incorrect API key provided \(not retried; check OPENAI_API_KEY\)\); nothing was run/,
+    );
+    expect(github).toEqual([]);
+    expect(git(origin, 'for-each-ref')).toBe(refsBefore);
+    expect(git(checkout, 'status', '--porcelain')).toBe('');
+    expect(io.summaries).toEqual([]);
+    expect(io.groups).toEqual(['start skillclimb doctor: model checks', 'end']);
+    expect(io.log.infos[0]).toMatch(
+      /^editor\s+anthropic:claude-sonnet-4-5\s+family=anthropic\s+ok .*\(flag\)$/,
+    );
+    expect(io.log.infos[2]).toMatch(/^grader\s+openai:gpt-5\s+family=openai\s+FAILED\s+request failed: /);
+    expect(io.log.infos.join('\n')).not.toContain('sk-openai-test');
+    expect(nock.pendingMocks().filter((m) => !m.includes('api.github.test'))).toEqual([]);
+  });
+
+  it('fails on a missing key the same way, before any model or GitHub call', async () => {
+    const github = fakeGitHub(events);
+    const { ctx } = await night({ models: { grader: 'anthropic:claude-haiku-4-5', render: 'openai:gpt-5' } });
+    const io = recordingIo();
+    await expect(runPipeline(inputs({ 'openai-api-key': 'o' }), ctx, io)).rejects.toThrow(
+      /model check failed for .*grader model anthropic:claude-haiku-4-5 \(key: needs ANTHROPIC_API_KEY\)/,
+    );
+    expect(github).toEqual([]);
+  });
+});
+
+describe('the Action reads skillclimb.config.json', () => {
+  it('checks and uses the config models (through a local OpenAI-compatible server) before GitHub', async () => {
+    const github = fakeGitHub(events);
+    const { ctx } = await night({ models: { default: 'openai-compatible:qwen3' } });
+    const io = recordingIo();
+
+    // GitHub answers 404 to everything, so the night stops at the default-branch lookup.
+    await expect(runPipeline(inputs({ 'openai-base-url': compatibleUrl }), ctx, io)).rejects.toThrow(
+      'could not read acme/skills to find its default branch (HTTP 404',
+    );
+    // One shared health call for the three roles, then GitHub.
+    expect(compatible.requests).toEqual([{ path: '/v1/chat/completions', model: 'qwen3' }]);
+    expect(events[0]).toBe('model /v1/chat/completions');
+    expect(events.slice(1)).toEqual(['github GET /repos/acme/skills']);
+    expect(github).toHaveLength(1);
+    for (const [i, role] of ['editor', 'render', 'grader'].entries()) {
+      expect(io.log.infos[i]).toMatch(
+        new RegExp(
+          `^${role}\\s+openai-compatible:qwen3\\s+family=qwen\\s+ok .* ${compatibleUrl} \\(config\\)$`,
+        ),
+      );
+    }
+    expect(io.log.infos).toContain(
+      'models: editor=openai-compatible:qwen3 render=openai-compatible:qwen3 grader=openai-compatible:qwen3',
+    );
+  });
+
+  it('lets the model inputs override the config: offline inputs skip the checks', async () => {
+    fakeGitHub(events);
+    const { ctx } = await night({ models: { default: 'openai-compatible:qwen3' } });
+    const io = recordingIo();
+    await expect(
+      runPipeline(inputs({ model: 'offline', 'openai-base-url': compatibleUrl }), ctx, io),
+    ).rejects.toThrow('could not read acme/skills');
+    expect(compatible.requests).toEqual([]);
+    expect(io.groups).toEqual([]);
+    expect(io.log.infos[0]).toMatch(/^models: offline \(structural scoring only/);
+  });
+
+  it('fails naming the file and field on a bad config, before any call', async () => {
+    const github = fakeGitHub(events);
+    const { checkout, ctx } = await night({ models: { default: 'offline' }, concurrency: 0 });
+    await expect(runPipeline(inputs({}), ctx, recordingIo())).rejects.toThrow(
+      `${path.join(checkout, CONFIG_FILE)}: concurrency: `,
+    );
+    expect(github).toEqual([]);
+  });
+
+  it('takes mode, concurrency and max-cost-usd from the config unless an input gives them', async () => {
+    const { ctx } = await night();
+    const config = { mode: 'structural' as const, concurrency: 2, maxCostUsd: 3 };
+    expect(iterateOptions(inputs({}), ctx, config)).toMatchObject({
+      mode: 'structural',
+      concurrency: 2,
+      maxCostUsd: 3,
+    });
+    expect(iterateOptions(inputs({ 'max-cost-usd': '7.5' }), ctx, config).maxCostUsd).toBe(7.5);
+    expect(iterateOptions(inputs({}), ctx)).toMatchObject({
+      mode: 'composite',
+      concurrency: 4,
+      maxCostUsd: undefined,
+    });
+  });
+});
+
+describe('dry-run and plan call no model', () => {
+  it.each([
+    ['dry-run', { 'dry-run': 'true' }],
+    ['plan', { mode: 'plan' }],
+  ])('%s with a real model configured', async (_name, extra) => {
+    const github = fakeGitHub(events);
+    const { ctx } = await night({ models: { default: 'openai-compatible:qwen3' } });
+    const io = recordingIo();
+    const result = await runPipeline(inputs({ ...extra, 'openai-base-url': compatibleUrl }), ctx, io);
+    expect(result.failure).toBeUndefined();
+    expect(JSON.parse(result.outputs.queue)).toEqual(['demo']);
+    expect(compatible.requests).toEqual([]);
+    expect(github).toEqual([]);
+    expect(io.groups).toEqual([]);
+  });
+});

@@ -1,0 +1,242 @@
+/**
+ * The nightly pipeline (src/action/main.ts) around the engine: what survives when the engine throws after
+ * some skills were done (its partial run), and the `kill-switch` input at launch, in plan and in dry-run.
+ * The engine is injected; GitHub is nock at https://api.github.test; git is real (a bare origin).
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readActionContext, type ActionContext } from '../src/action/context.js';
+import { parseInputs, type ActionInputName } from '../src/action/inputs.js';
+import { runPipeline, type ActionIo, type PipelineEngine } from '../src/action/main.js';
+import type { IterateOptions, IteratePorts, RunResult, SkillResult } from '../src/iterate/ports.js';
+import { withPartialRun } from '../src/iterate/run-error.js';
+import { ZERO_USAGE } from '../src/llm/port.js';
+import { cleanupTempDirs, git, makeRemote, recordingLog, tempDir } from './helpers/github-fixtures.js';
+import { VALID_EVALS, VALID_SCENARIOS } from './helpers/skill-project.js';
+
+const API = 'https://api.github.test';
+const NOW = new Date('2026-05-24T03:00:00Z');
+const RESULTS_TSV =
+  'commit\tscore\tstatus\tdescription\twall_seconds\n' +
+  'aaaaaaa\t0.500000\tbaseline\tinitial baseline\t1.000\n' +
+  'bbbbbbb\t0.600000\tkeep\tlabel the fence\t2.000\n';
+
+interface RecordingIo extends ActionIo {
+  log: ReturnType<typeof recordingLog>;
+  summaries: string[];
+}
+
+function recordingIo(): RecordingIo {
+  const summaries: string[] = [];
+  return {
+    log: recordingLog(),
+    summaries,
+    startGroup: () => undefined,
+    endGroup: () => undefined,
+    writeSummary: async (markdown) => void summaries.push(markdown),
+    now: () => NOW,
+  };
+}
+
+const skillFiles = (name: string) => ({
+  [`.claude/skills/${name}/SKILL.md`]: `---\nname: ${name}\ndescription: test skill\n---\n# ${name}\n`,
+  [`.claude/skills/${name}/evals/evals.json`]: VALID_EVALS,
+  [`.claude/skills/${name}/evals/test_scenarios.json`]: VALID_SCENARIOS,
+});
+
+async function night(): Promise<{ origin: string; checkout: string; ctx: ActionContext }> {
+  const { origin, checkout } = await makeRemote({ ...skillFiles('alpha'), ...skillFiles('beta') });
+  const ctx = readActionContext(
+    {
+      GITHUB_WORKSPACE: checkout,
+      GITHUB_REPOSITORY: 'acme/skills',
+      GITHUB_API_URL: API,
+      GITHUB_SERVER_URL: 'https://github.test',
+      GITHUB_RUN_ID: '77',
+      RUNNER_TEMP: await tempDir('skillclimb-pipeline-runner-'),
+    },
+    checkout,
+  );
+  return { origin, checkout, ctx };
+}
+
+/** `base` is given, so the default-branch lookup is not one of the requests. */
+function inputs(values: Partial<Record<ActionInputName, string>> = {}) {
+  return parseInputs(
+    (name) =>
+      ({ 'github-token': 'ghs_t', base: 'main', 'state-branch': 'skill-iterate-state', ...values })[name] ??
+      '',
+  );
+}
+
+/** Every GitHub request, answered 404 (no kill-switch file, no variable). */
+function recordGitHub(): string[] {
+  const requests: string[] = [];
+  nock(API)
+    .persist()
+    .get(/.*/)
+    .reply((uri) => (requests.push(`GET ${uri}`), [404, { message: 'Not Found' }]))
+    .post(/.*/)
+    .reply((uri) => (requests.push(`POST ${uri}`), [404, { message: 'Not Found' }]))
+    .patch(/.*/)
+    .reply((uri) => (requests.push(`PATCH ${uri}`), [404, { message: 'Not Found' }]));
+  return requests;
+}
+
+function skillResult(skill: string): SkillResult {
+  return {
+    skill,
+    baselineScore: 0.5,
+    finalScore: 0.6,
+    iterations: 1,
+    wallSecondsTotal: 3,
+    status: 'no-improvement',
+    link: undefined,
+    keptEdits: [],
+    linesDelta: 0,
+    usage: { ...ZERO_USAGE },
+    rows: [
+      { commit: 'aaaaaaa', score: 0.5, status: 'baseline', description: 'initial baseline', wallSeconds: 1 },
+      { commit: 'bbbbbbb', score: 0.6, status: 'keep', description: 'label the fence', wallSeconds: 2 },
+    ],
+  };
+}
+
+/** An engine that finishes `alpha` (rows on disk, summary written), then throws with its partial run. */
+function engineThatThrowsAfterAlpha(calls: IterateOptions[]): PipelineEngine {
+  return {
+    async runIterate(options: IterateOptions, ports: IteratePorts): Promise<RunResult> {
+      calls.push(options);
+      await ports.killSwitch.check(); // the launch poll
+      await writeFile(path.join(options.project, '.claude/skills/alpha/evals/results.tsv'), RESULTS_TSV);
+      const summaryPath = path.join(options.project, 'docs/skill-iterate-runs/2026-05-24-0300.md');
+      const run: RunResult = {
+        startedAt: NOW,
+        endedAt: NOW,
+        partial: { reason: 'exception: disk full', at: NOW },
+        queue: ['alpha', 'beta'],
+        results: [skillResult('alpha')],
+        excludedBySkipList: [],
+        excludedByFreshness: [],
+        summaryPath,
+        usage: { ...ZERO_USAGE },
+        modelsLabel: ports.models.label,
+      };
+      throw withPartialRun(new Error('disk full'), run);
+    },
+  };
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(async () => {
+  nock.cleanAll();
+  await cleanupTempDirs();
+});
+afterAll(() => nock.enableNetConnect());
+
+describe('the engine throws after some skills were done', () => {
+  it('keeps them in the job summary, the outputs and the state branch, and still fails the job', async () => {
+    recordGitHub();
+    const { origin, ctx } = await night();
+    const io = recordingIo();
+    const calls: IterateOptions[] = [];
+
+    const result = await runPipeline(inputs(), ctx, io, engineThatThrowsAfterAlpha(calls));
+
+    expect(calls).toHaveLength(1);
+    expect(result.failure).toBe('disk full');
+    expect(result.outputs['summary-path']).toBe(
+      path.join(ctx.workspace, 'docs/skill-iterate-runs/2026-05-24-0300.md'),
+    );
+    expect(JSON.parse(result.outputs.queue)).toEqual(['alpha', 'beta']);
+    expect(io.summaries).toHaveLength(1);
+    expect(io.summaries[0]).toMatch(/\| alpha \|/);
+    expect(io.summaries[0]).toContain('exception: disk full');
+    const lastRun = JSON.parse(
+      git(origin, 'show', 'skill-iterate-state:state/alpha/last-run.json'),
+    ) as Record<string, unknown>;
+    expect(lastRun).toMatchObject({
+      skill: 'alpha',
+      status: 'no-improvement',
+      final_score: 0.6,
+      run_id: '77',
+    });
+    expect(git(origin, 'show', 'skill-iterate-state:state/alpha/results.tsv')).toBe(RESULTS_TSV.trimEnd());
+  });
+
+  it('falls back to an empty run (the planned queue) when the error carries no partial run', async () => {
+    recordGitHub();
+    const { ctx } = await night();
+    const io = recordingIo();
+    const engine: PipelineEngine = {
+      runIterate: async () => {
+        throw new Error('lock held');
+      },
+    };
+
+    const result = await runPipeline(inputs(), ctx, io, engine);
+
+    expect(result.failure).toBe('lock held');
+    expect(result.outputs['summary-path']).toBe('');
+    expect(JSON.parse(result.outputs.queue)).toEqual(['alpha', 'beta']);
+    expect(io.summaries[0]).toContain('exception: lock held');
+  });
+});
+
+describe('the kill-switch input', () => {
+  it('stops the night at launch, before any model, GitHub request or push', async () => {
+    const requests = recordGitHub();
+    const { origin, ctx } = await night();
+    const refs = git(origin, 'for-each-ref');
+    const io = recordingIo();
+    const calls: IterateOptions[] = [];
+
+    const result = await runPipeline(
+      inputs({ 'kill-switch': 'true' }),
+      ctx,
+      io,
+      engineThatThrowsAfterAlpha(calls),
+    );
+
+    expect(result.failure).toBeUndefined();
+    expect(calls).toEqual([]);
+    expect(requests).toEqual([]);
+    expect(git(origin, 'for-each-ref')).toBe(refs);
+    expect(io.log.warnings).toEqual(['input kill-switch=true: skill-iterate did not start']);
+    expect(io.summaries[0]).toContain('input kill-switch=true');
+    expect(JSON.parse(result.outputs.shipped)).toEqual([]);
+  });
+
+  it('lets the night run when it is empty or false', async () => {
+    for (const value of ['', 'false', '0']) {
+      recordGitHub();
+      const { ctx } = await night();
+      const calls: IterateOptions[] = [];
+      const result = await runPipeline(
+        inputs({ 'kill-switch': value }),
+        ctx,
+        recordingIo(),
+        engineThatThrowsAfterAlpha(calls),
+      );
+      expect(calls, value).toHaveLength(1);
+      expect(result.failure).toBe('disk full');
+      nock.cleanAll();
+    }
+  });
+
+  it('empties the plan of a matrix and is reported by a dry run', async () => {
+    const requests = recordGitHub();
+    const { ctx } = await night();
+
+    const plan = await runPipeline(inputs({ mode: 'plan', 'kill-switch': '1' }), ctx, recordingIo());
+    expect(JSON.parse(plan.outputs.queue)).toEqual([]);
+
+    const io = recordingIo();
+    const dry = await runPipeline(inputs({ 'dry-run': 'true', 'kill-switch': 'yes' }), ctx, io);
+    expect(JSON.parse(dry.outputs.queue)).toEqual(['alpha', 'beta']);
+    expect(io.log.warnings).toEqual(['input kill-switch=yes: a real run would not start']);
+    expect(requests).toEqual([]);
+  });
+});

@@ -1,0 +1,125 @@
+/** loadProjectModels / loadProjectModelConfig and applyConfigSettings (src/config/): shared by CLI and Action. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CONFIG_FILE, ConfigError } from '../src/config/config.js';
+import { loadProjectModelConfig, loadProjectModels } from '../src/config/project-models.js';
+import { applyConfigSettings, type ConfigurableSettings } from '../src/config/run-settings.js';
+import { createScriptedModels } from '../src/llm/scripted.js';
+import type { ModelFactoryOptions, ModelSelection } from '../src/llm/factory.js';
+
+let project: string;
+
+beforeEach(async () => {
+  project = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-project-models-'));
+});
+afterEach(async () => {
+  await rm(project, { recursive: true, force: true });
+});
+
+async function writeConfig(value: unknown): Promise<void> {
+  await writeFile(path.join(project, CONFIG_FILE), JSON.stringify(value));
+}
+
+describe('loadProjectModels', () => {
+  it('builds the models of the config, with flags overriding it, and returns the config', async () => {
+    await writeConfig({
+      models: { default: 'openai-compatible:qwen3', grader: 'offline', render: 'offline' },
+      endpoints: { openaiCompatible: 'http://127.0.0.1:9/v1' },
+      concurrency: 2,
+    });
+    const loaded = await loadProjectModels({ project, flags: {}, env: {} });
+    expect(loaded.models.label).toBe(
+      'editor=openai-compatible:qwen3 render=offline grader=offline (structural scoring only)',
+    );
+    expect(loaded.config.concurrency).toBe(2);
+    expect(loaded.selection.sources).toEqual({ editor: 'config', render: 'config', grader: 'config' });
+    expect(loaded.modelOptions.compatibleBaseUrl).toBe('http://127.0.0.1:9/v1');
+
+    const flagged = await loadProjectModels({ project, flags: { model: 'offline' }, env: {} });
+    expect(flagged.models.label).toMatch(/^offline \(structural scoring only/);
+    expect(flagged.selection.sources.editor).toBe('flag');
+  });
+
+  it('hands the selection and the config-derived options to an injected factory', async () => {
+    await writeConfig({ models: { render: 'anthropic:claude-haiku-4-5' }, timeoutSeconds: 5 });
+    const seen: Array<{ selection: ModelSelection; options: ModelFactoryOptions | undefined }> = [];
+    const scripted = createScriptedModels({ render: () => 'x' });
+    const loaded = await loadProjectModels({
+      project,
+      flags: { graderModel: 'openai:gpt-5' },
+      env: {},
+      create: (selection, _env, options) => {
+        seen.push({ selection, options });
+        return scripted;
+      },
+    });
+    expect(loaded.models).toBe(scripted);
+    expect(seen[0]?.selection).toMatchObject({
+      editorModel: 'offline',
+      renderModel: 'anthropic:claude-haiku-4-5',
+      graderModel: 'openai:gpt-5',
+    });
+    expect(seen[0]?.options?.timeoutMs).toBe(5000);
+  });
+
+  it('throws plain errors: a bad config names the file and field, a missing key names the variable', async () => {
+    await writeConfig({ models: { default: 'offline' }, concurrency: 0 });
+    const bad = loadProjectModels({ project, flags: {}, env: {} });
+    await expect(bad).rejects.toBeInstanceOf(ConfigError);
+    await expect(bad).rejects.toThrow(`${path.join(project, CONFIG_FILE)}: concurrency: `);
+
+    await writeConfig({ models: { default: 'anthropic:claude-sonnet-4-5' } });
+    await expect(loadProjectModels({ project, flags: {}, env: {} })).rejects.toThrow(
+      'editor model anthropic:claude-sonnet-4-5 needs ANTHROPIC_API_KEY',
+    );
+    // The selection alone checks no key: the Action's model check reports it per role instead.
+    const selected = await loadProjectModelConfig({ project, flags: {}, env: {} });
+    expect(selected.selection.graderModel).toBe('anthropic:claude-sonnet-4-5');
+  });
+
+  it('logs retries through the given logger as warnings', async () => {
+    const warnings: string[] = [];
+    const { modelOptions } = await loadProjectModelConfig({
+      project,
+      flags: {},
+      env: {},
+      log: { warn: (m) => void warnings.push(m) },
+    });
+    modelOptions.retryHooks?.onRetry?.({ attempt: 1, delayMs: 1500, error: new Error('HTTP 529') });
+    expect(warnings).toEqual(['retrying in 1500 ms: Error: HTTP 529']);
+    const quiet = await loadProjectModelConfig({ project, flags: {}, env: {} });
+    expect(quiet.modelOptions.retryHooks).toBeUndefined();
+  });
+});
+
+describe('applyConfigSettings', () => {
+  const defaults: ConfigurableSettings & { project: string } = {
+    project: '/p',
+    mode: 'composite',
+    concurrency: 4,
+    maxCostUsd: undefined,
+  };
+
+  it('takes the config where nothing was given, keeps what was given, and other fields untouched', () => {
+    const config = { mode: 'structural' as const, concurrency: 2, maxCostUsd: 3 };
+    expect(applyConfigSettings(defaults, config, () => false)).toEqual({
+      project: '/p',
+      mode: 'structural',
+      concurrency: 2,
+      maxCostUsd: 3,
+    });
+    const given = { ...defaults, mode: 'absolute' as const, concurrency: 8, maxCostUsd: 10 };
+    expect(applyConfigSettings(given, config, () => true)).toEqual(given);
+    expect(applyConfigSettings(given, config, (s) => s === 'maxCostUsd')).toEqual({
+      ...given,
+      mode: 'structural',
+      concurrency: 2,
+    });
+  });
+
+  it('keeps the built-in defaults when the config is silent', () => {
+    expect(applyConfigSettings(defaults, {}, () => false)).toEqual(defaults);
+  });
+});
