@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    setupFiles: ['test/setup/no-network.ts'],
     // Real git runs in the tests; a fresh machine may have no global identity.
     env: {
       GIT_AUTHOR_NAME: 'skillclimb test',

@@ -83178,6 +83178,30 @@ var ProviderOutputError = class extends ModelOutputError {
   }
 };
 
+// src/llm/abortable.ts
+function abortableSleep(ms, signal) {
+  return new Promise((resolve2, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve2();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+function untilAborted(work, signal) {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve2, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve2, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
 // src/llm/retry.ts
 var DEFAULT_RETRY_POLICY = {
   maxAttempts: 4,
@@ -83216,20 +83240,6 @@ function retryDecision(error63, attempt2, policy, random = Math.random) {
   if (asked !== void 0)
     return asked > policy.maxRetryAfterMs ? { retry: false } : { retry: true, delayMs: asked };
   return { retry: true, delayMs: backoffDelayMs(attempt2, policy, random) };
-}
-function abortableSleep(ms, signal) {
-  return new Promise((resolve2, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve2();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 async function withRetries(run2, policy, signal, hooks = {}) {
   const sleep2 = hooks.sleep ?? abortableSleep;
@@ -83352,16 +83362,19 @@ async function attempt(rm5, signal, settings, run2) {
     throw describeFailure(rm5, error63, attempts);
   }
 }
+function requestOf(rm5, prompt, abortSignal) {
+  return {
+    model: rm5.model,
+    system: systemMessage(rm5, prompt.system),
+    prompt: prompt.user,
+    maxOutputTokens: rm5.maxOutputTokens,
+    maxRetries: 0,
+    abortSignal
+  };
+}
 async function callText(rm5, prompt, signal, settings) {
   return attempt(rm5, signal, settings, async (abortSignal) => {
-    const result = await generateText({
-      model: rm5.model,
-      system: systemMessage(rm5, prompt.system),
-      prompt: prompt.user,
-      maxOutputTokens: rm5.maxOutputTokens,
-      maxRetries: 0,
-      abortSignal
-    });
+    const result = await generateText(requestOf(rm5, prompt, abortSignal));
     return { text: stripThinkBlocks(result.text).trim(), usage: usageOf(tokensOf(result.usage), rm5.price) };
   });
 }
@@ -83371,14 +83384,7 @@ function unusable(rm5, text3, usage, detail) {
 }
 async function callJson(rm5, prompt, signal, settings) {
   const reply = await attempt(rm5, signal, settings, async (abortSignal) => {
-    const common = {
-      model: rm5.model,
-      system: systemMessage(rm5, prompt.system),
-      prompt: prompt.user,
-      maxOutputTokens: rm5.maxOutputTokens,
-      maxRetries: 0,
-      abortSignal
-    };
+    const common = requestOf(rm5, prompt, abortSignal);
     if (rm5.jsonMode === "text") {
       const result = await generateText(common);
       return { text: result.text, value: void 0, usage: usageOf(tokensOf(result.usage), rm5.price) };
@@ -83451,6 +83457,14 @@ function invalid(issues) {
   const where = issue3.path.map(String).join(".");
   return where ? `${where}: ${issue3.message}` : issue3.message;
 }
+async function callValidated(rm5, role, prompt, schema, signal, settings) {
+  const reply = await callJson(rm5, prompt, signal, settings);
+  const parsed = schema.safeParse(reply.value);
+  if (!parsed.success) {
+    throw new ProviderOutputError(role, invalid(parsed.error.issues), reply.raw, reply.usage);
+  }
+  return { value: parsed.data, usage: reply.usage };
+}
 function isRoleModel(slot) {
   return "jsonMode" in slot;
 }
@@ -83467,17 +83481,14 @@ function createProviderModels(config2) {
     renderModelId: slotLabel(render),
     async propose(input2, signal) {
       if (!isRoleModel(editor)) return editor.propose(input2, signal);
-      const reply = await callJson(
+      return callValidated(
         editor,
+        "editor",
         { user: buildEditorPrompt(input2), schema: EDIT_PROPOSAL_JSON_SCHEMA, name: "edit_proposal" },
+        EditProposalSchema,
         signal,
         settings
       );
-      const parsed = EditProposalSchema.safeParse(reply.value);
-      if (!parsed.success) {
-        throw new ProviderOutputError("editor", invalid(parsed.error.issues), reply.raw, reply.usage);
-      }
-      return { value: parsed.data, usage: reply.usage };
     },
     async render(input2, signal) {
       if (!isRoleModel(render)) return render.render(input2, signal);
@@ -83488,17 +83499,14 @@ function createProviderModels(config2) {
     async grade(input2, signal) {
       if (!isRoleModel(grader)) return grader.grade(input2, signal);
       const prompt = buildGraderPrompt(input2);
-      const reply = await callJson(
+      return callValidated(
         grader,
+        "grader",
         { ...prompt, schema: graderJsonSchema(input2.assertions.map((a) => a.id)), name: "verdicts" },
+        GraderAnswerSchema,
         signal,
         settings
       );
-      const parsed = GraderAnswerSchema.safeParse(reply.value);
-      if (!parsed.success) {
-        throw new ProviderOutputError("grader", invalid(parsed.error.issues), reply.raw, reply.usage);
-      }
-      return { value: parsed.data, usage: reply.usage };
     }
   };
 }
@@ -83582,12 +83590,177 @@ function createModels(selection, env = process.env, options = {}) {
 }
 
 // src/config/config.ts
-import { readFile as readFile2 } from "node:fs/promises";
-import path4 from "node:path";
-
-// src/core/evals.ts
 import { readFile } from "node:fs/promises";
 import path3 from "node:path";
+
+// src/core/json-file.ts
+function formatJsonPath(segments) {
+  let out = "";
+  for (const segment of segments) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else out += out ? `.${String(segment)}` : String(segment);
+  }
+  return out;
+}
+function zodExpectation(message, headings) {
+  const m = new RegExp(`^(?:${headings.join("|")}): (expected .*)$`).exec(message);
+  return m?.[1] ?? message;
+}
+function parseJsonFileWith(file2, text3, schema, wording) {
+  let raw;
+  try {
+    raw = JSON.parse(text3.replace(/^\uFEFF/, ""));
+  } catch (err) {
+    throw wording.error(file2, "", `not valid JSON (${err.message})`);
+  }
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue3 = result.error.issues[0];
+  if (!issue3) throw wording.error(file2, "", "invalid");
+  throw wording.error(file2, formatJsonPath(issue3.path), wording.detail(issue3));
+}
+
+// src/config/config.ts
+var CONFIG_FILE = "skillclimb.config.json";
+var ModelIdString = external_exports.string().superRefine((value, ctx) => {
+  try {
+    parseModelId(value);
+  } catch (err) {
+    ctx.addIssue({ code: "custom", message: err.message });
+  }
+});
+var UrlString = external_exports.string().refine((value) => /^https?:\/\/[^\s]+$/.test(value), "expected an http:// or https:// URL");
+var ConfigSchema = external_exports.object({
+  $schema: external_exports.string().optional(),
+  models: external_exports.object({
+    /** All three roles, like `--model`. */
+    default: ModelIdString.optional(),
+    editor: ModelIdString.optional(),
+    render: ModelIdString.optional(),
+    grader: ModelIdString.optional()
+  }).strict().optional(),
+  /** USD per million tokens, keyed by `provider:model` or bare model name. */
+  prices: PriceTableSchema.optional(),
+  maxCostUsd: external_exports.number().positive().optional(),
+  concurrency: external_exports.int().min(1).max(64).optional(),
+  mode: external_exports.enum(["composite", "structural", "absolute"]).optional(),
+  /** Per-attempt model call timeout in seconds (default 120). */
+  timeoutSeconds: external_exports.number().positive().max(3600).optional(),
+  endpoints: external_exports.object({
+    anthropic: UrlString.optional(),
+    openai: UrlString.optional(),
+    openaiCompatible: UrlString.optional()
+  }).strict().optional(),
+  openaiCompatible: external_exports.object({
+    /** The server accepts `response_format: json_schema` (vLLM, recent ollama, LiteLLM → OpenAI/Azure). */
+    structuredOutputs: external_exports.boolean().optional()
+  }).strict().optional()
+}).strict();
+var ConfigError = class extends Error {
+  constructor(file2, field, detail) {
+    super(field ? `${file2}: ${field}: ${detail}` : `${file2}: ${detail}`);
+    this.file = file2;
+    this.field = field;
+    this.name = "ConfigError";
+  }
+};
+var CONFIG_WORDING = {
+  error: (file2, field, detail) => new ConfigError(file2, field, detail),
+  detail: (issue3) => issue3.code === "unrecognized_keys" ? `unknown field${issue3.keys.length > 1 ? "s" : ""} ${issue3.keys.map((k2) => `"${k2}"`).join(", ")}` : zodExpectation(issue3.message, ["Invalid input"])
+};
+function parseConfig(text3, file2 = CONFIG_FILE) {
+  return parseJsonFileWith(file2, text3, ConfigSchema, CONFIG_WORDING);
+}
+async function loadConfig(project) {
+  const file2 = path3.join(project, CONFIG_FILE);
+  let text3;
+  try {
+    text3 = await readFile(file2, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return {};
+    throw new ConfigError(file2, "", `cannot read (${err.message})`);
+  }
+  return parseConfig(text3, file2);
+}
+function resolveModelSelection(input2) {
+  const { flags, config: config2, env } = input2;
+  const fallback = defaultModelFor(env);
+  const pick3 = (flag, configured) => {
+    if (flag !== void 0) return [flag, "flag"];
+    if (flags.model !== void 0) return [flags.model, "flag"];
+    if (configured !== void 0) return [configured, "config"];
+    if (config2.models?.default !== void 0) return [config2.models.default, "config"];
+    return [fallback, "default"];
+  };
+  const [editorModel, editor] = pick3(flags.editorModel, config2.models?.editor);
+  const [renderModel, render] = pick3(flags.renderModel, config2.models?.render);
+  const [graderModel, grader] = pick3(flags.graderModel, config2.models?.grader);
+  return { editorModel, renderModel, graderModel, sources: { editor, render, grader } };
+}
+function modelOptionsFromConfig(config2, env) {
+  return {
+    prices: { ...pricesFromEnv(env), ...config2.prices },
+    anthropicBaseUrl: config2.endpoints?.anthropic,
+    openaiBaseUrl: config2.endpoints?.openai,
+    compatibleBaseUrl: config2.endpoints?.openaiCompatible,
+    compatibleStructuredOutputs: config2.openaiCompatible?.structuredOutputs,
+    timeoutMs: config2.timeoutSeconds === void 0 ? void 0 : config2.timeoutSeconds * 1e3
+  };
+}
+
+// src/config/project-models.ts
+async function loadProjectModelConfig(input2) {
+  const config2 = await loadConfig(input2.project);
+  const selection = resolveModelSelection({ flags: input2.flags, config: config2, env: input2.env });
+  const log = input2.log;
+  const modelOptions = {
+    ...modelOptionsFromConfig(config2, input2.env),
+    ...log ? {
+      retryHooks: {
+        onRetry: ({ delayMs, error: error63 }) => log.warn(`retrying in ${delayMs} ms: ${String(error63)}`)
+      }
+    } : {}
+  };
+  return { config: config2, selection, modelOptions };
+}
+
+// src/config/run-settings.ts
+function applyConfigSettings(options, config2, given) {
+  return {
+    ...options,
+    mode: given("mode") ? options.mode : config2.mode ?? options.mode,
+    concurrency: given("concurrency") ? options.concurrency : config2.concurrency ?? options.concurrency,
+    maxCostUsd: given("maxCostUsd") ? options.maxCostUsd : config2.maxCostUsd ?? options.maxCostUsd
+  };
+}
+
+// src/iterate/kill-switch.ts
+import { lstat as lstat2 } from "node:fs/promises";
+import path4 from "node:path";
+var KILL_SWITCH_FILE2 = ".skill-iterate-killswitch";
+function createFileKillSwitch(project) {
+  const file2 = path4.resolve(project, KILL_SWITCH_FILE2);
+  return {
+    path: file2,
+    async check() {
+      try {
+        await lstat2(file2);
+        return `kill-switch is set at ${file2}; remove the file to proceed`;
+      } catch (err) {
+        if (err.code === "ENOENT") return null;
+        throw err;
+      }
+    }
+  };
+}
+
+// src/iterate/preflight.ts
+import { readFile as readFile4, stat as stat4 } from "node:fs/promises";
+import path8 from "node:path";
+
+// src/core/evals.ts
+import { readFile as readFile2 } from "node:fs/promises";
+import path5 from "node:path";
 var CheckSchema = external_exports.discriminatedUnion("type", [
   external_exports.object({
     type: external_exports.enum(["contains", "icontains", "not-contains", "not-icontains"]),
@@ -83689,33 +83862,12 @@ var EvalsFileError = class extends Error {
     this.name = "EvalsFileError";
   }
 };
-function formatJsonPath(segments) {
-  let out = "";
-  for (const segment of segments) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else out += out ? `.${String(segment)}` : String(segment);
-  }
-  return out;
-}
-function firstIssue(file2, error63) {
-  const issue3 = error63.issues[0];
-  if (!issue3) return new EvalsFileError(file2, "", "invalid");
-  let detail = issue3.message;
-  const m = /^(?:Invalid input|Too small|Too big): (expected .*)$/.exec(detail);
-  if (m?.[1]) detail = m[1];
-  if (issue3.code === "invalid_type" && issue3.expected === "int") detail = "expected integer";
-  return new EvalsFileError(file2, formatJsonPath(issue3.path), detail);
-}
+var EVALS_WORDING = {
+  error: (file2, jsonPath, detail) => new EvalsFileError(file2, jsonPath, detail),
+  detail: (issue3) => issue3.code === "invalid_type" && issue3.expected === "int" ? "expected integer" : zodExpectation(issue3.message, ["Invalid input", "Too small", "Too big"])
+};
 function parseJsonFile(file2, text3, schema) {
-  let raw;
-  try {
-    raw = JSON.parse(text3.replace(/^\uFEFF/, ""));
-  } catch (err) {
-    throw new EvalsFileError(file2, "", `not valid JSON (${err.message})`);
-  }
-  const result = schema.safeParse(raw);
-  if (!result.success) throw firstIssue(file2, result.error);
-  return result.data;
+  return parseJsonFileWith(file2, text3, schema, EVALS_WORDING);
 }
 function parseEvals(text3, file2 = EVALS_FILE) {
   return parseJsonFile(file2, text3, EvalsFileSchema);
@@ -83740,176 +83892,24 @@ function parseScenarios(text3, evals, file2 = SCENARIOS_FILE) {
 }
 async function readIfExists(file2) {
   try {
-    return await readFile(file2, "utf8");
+    return await readFile2(file2, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return void 0;
     throw err;
   }
 }
 async function loadSkillEvals(skillDir2) {
-  const dir = path3.join(skillDir2, "evals");
-  const evalsText = await readIfExists(path3.join(dir, EVALS_FILE));
+  const dir = path5.join(skillDir2, "evals");
+  const evalsText = await readIfExists(path5.join(dir, EVALS_FILE));
   if (evalsText === void 0) throw new EvalsFileError(EVALS_FILE, "", "file not found");
   const evals = parseEvals(evalsText);
-  const scenariosText = await readIfExists(path3.join(dir, SCENARIOS_FILE));
+  const scenariosText = await readIfExists(path5.join(dir, SCENARIOS_FILE));
   if (scenariosText === void 0) throw new EvalsFileError(SCENARIOS_FILE, "", "file not found");
   const scenarios = parseScenarios(scenariosText, evals);
-  const requiredText = await readIfExists(path3.join(dir, REQUIRED_SECTIONS_FILE));
+  const requiredText = await readIfExists(path5.join(dir, REQUIRED_SECTIONS_FILE));
   const requiredSections2 = requiredText === void 0 ? void 0 : parseJsonFile(REQUIRED_SECTIONS_FILE, requiredText, RequiredSectionsSchema).required;
   return { evals, scenarios, requiredSections: requiredSections2 };
 }
-
-// src/config/config.ts
-var CONFIG_FILE = "skillclimb.config.json";
-var ModelIdString = external_exports.string().superRefine((value, ctx) => {
-  try {
-    parseModelId(value);
-  } catch (err) {
-    ctx.addIssue({ code: "custom", message: err.message });
-  }
-});
-var UrlString = external_exports.string().refine((value) => /^https?:\/\/[^\s]+$/.test(value), "expected an http:// or https:// URL");
-var ConfigSchema = external_exports.object({
-  $schema: external_exports.string().optional(),
-  models: external_exports.object({
-    /** All three roles, like `--model`. */
-    default: ModelIdString.optional(),
-    editor: ModelIdString.optional(),
-    render: ModelIdString.optional(),
-    grader: ModelIdString.optional()
-  }).strict().optional(),
-  /** USD per million tokens, keyed by `provider:model` or bare model name. */
-  prices: PriceTableSchema.optional(),
-  maxCostUsd: external_exports.number().positive().optional(),
-  concurrency: external_exports.int().min(1).max(64).optional(),
-  mode: external_exports.enum(["composite", "structural", "absolute"]).optional(),
-  /** Per-attempt model call timeout in seconds (default 120). */
-  timeoutSeconds: external_exports.number().positive().max(3600).optional(),
-  endpoints: external_exports.object({
-    anthropic: UrlString.optional(),
-    openai: UrlString.optional(),
-    openaiCompatible: UrlString.optional()
-  }).strict().optional(),
-  openaiCompatible: external_exports.object({
-    /** The server accepts `response_format: json_schema` (vLLM, recent ollama, LiteLLM → OpenAI/Azure). */
-    structuredOutputs: external_exports.boolean().optional()
-  }).strict().optional()
-}).strict();
-var ConfigError = class extends Error {
-  constructor(file2, field, detail) {
-    super(field ? `${file2}: ${field}: ${detail}` : `${file2}: ${detail}`);
-    this.file = file2;
-    this.field = field;
-    this.name = "ConfigError";
-  }
-};
-function parseConfig(text3, file2 = CONFIG_FILE) {
-  let raw;
-  try {
-    raw = JSON.parse(text3.replace(/^\uFEFF/, ""));
-  } catch (err) {
-    throw new ConfigError(file2, "", `not valid JSON (${err.message})`);
-  }
-  const result = ConfigSchema.safeParse(raw);
-  if (!result.success) {
-    const issue3 = result.error.issues[0];
-    if (!issue3) throw new ConfigError(file2, "", "invalid");
-    let detail = issue3.message;
-    const typeError = /^Invalid input: (expected .*)$/.exec(detail);
-    if (typeError?.[1]) detail = typeError[1];
-    if (issue3.code === "unrecognized_keys") {
-      detail = `unknown field${issue3.keys.length > 1 ? "s" : ""} ${issue3.keys.map((k2) => `"${k2}"`).join(", ")}`;
-    }
-    throw new ConfigError(file2, formatJsonPath(issue3.path), detail);
-  }
-  return result.data;
-}
-async function loadConfig(project) {
-  const file2 = path4.join(project, CONFIG_FILE);
-  let text3;
-  try {
-    text3 = await readFile2(file2, "utf8");
-  } catch (err) {
-    if (err.code === "ENOENT") return {};
-    throw new ConfigError(file2, "", `cannot read (${err.message})`);
-  }
-  return parseConfig(text3, file2);
-}
-function resolveModelSelection(input2) {
-  const { flags, config: config2, env } = input2;
-  const fallback = defaultModelFor(env);
-  const pick3 = (flag, configured) => {
-    if (flag !== void 0) return [flag, "flag"];
-    if (flags.model !== void 0) return [flags.model, "flag"];
-    if (configured !== void 0) return [configured, "config"];
-    if (config2.models?.default !== void 0) return [config2.models.default, "config"];
-    return [fallback, "default"];
-  };
-  const [editorModel, editor] = pick3(flags.editorModel, config2.models?.editor);
-  const [renderModel, render] = pick3(flags.renderModel, config2.models?.render);
-  const [graderModel, grader] = pick3(flags.graderModel, config2.models?.grader);
-  return { editorModel, renderModel, graderModel, sources: { editor, render, grader } };
-}
-function modelOptionsFromConfig(config2, env) {
-  return {
-    prices: { ...pricesFromEnv(env), ...config2.prices },
-    anthropicBaseUrl: config2.endpoints?.anthropic,
-    openaiBaseUrl: config2.endpoints?.openai,
-    compatibleBaseUrl: config2.endpoints?.openaiCompatible,
-    compatibleStructuredOutputs: config2.openaiCompatible?.structuredOutputs,
-    timeoutMs: config2.timeoutSeconds === void 0 ? void 0 : config2.timeoutSeconds * 1e3
-  };
-}
-
-// src/config/project-models.ts
-async function loadProjectModelConfig(input2) {
-  const config2 = await loadConfig(input2.project);
-  const selection = resolveModelSelection({ flags: input2.flags, config: config2, env: input2.env });
-  const log = input2.log;
-  const modelOptions = {
-    ...modelOptionsFromConfig(config2, input2.env),
-    ...log ? {
-      retryHooks: {
-        onRetry: ({ delayMs, error: error63 }) => log.warn(`retrying in ${delayMs} ms: ${String(error63)}`)
-      }
-    } : {}
-  };
-  return { config: config2, selection, modelOptions };
-}
-
-// src/config/run-settings.ts
-function applyConfigSettings(options, config2, given) {
-  return {
-    ...options,
-    mode: given("mode") ? options.mode : config2.mode ?? options.mode,
-    concurrency: given("concurrency") ? options.concurrency : config2.concurrency ?? options.concurrency,
-    maxCostUsd: given("maxCostUsd") ? options.maxCostUsd : config2.maxCostUsd ?? options.maxCostUsd
-  };
-}
-
-// src/iterate/kill-switch.ts
-import { lstat as lstat2 } from "node:fs/promises";
-import path5 from "node:path";
-var KILL_SWITCH_FILE2 = ".skill-iterate-killswitch";
-function createFileKillSwitch(project) {
-  const file2 = path5.resolve(project, KILL_SWITCH_FILE2);
-  return {
-    path: file2,
-    async check() {
-      try {
-        await lstat2(file2);
-        return `kill-switch is set at ${file2}; remove the file to proceed`;
-      } catch (err) {
-        if (err.code === "ENOENT") return null;
-        throw err;
-      }
-    }
-  };
-}
-
-// src/iterate/preflight.ts
-import { readFile as readFile4, stat as stat4 } from "node:fs/promises";
-import path8 from "node:path";
 
 // src/iterate/halt.ts
 var PreflightHalt = class extends Error {
@@ -90922,14 +90922,6 @@ function formatMs(ms) {
 function messageOf3(err) {
   return err instanceof Error ? err.message : String(err);
 }
-function untilAborted(work, signal) {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve2, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve2, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
 function startIterationTimer(ms, runSignal) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new IterationTimeoutError(ms)), ms);
@@ -90942,6 +90934,17 @@ function startIterationTimer(ms, runSignal) {
       clearTimeout(timer);
       runSignal?.removeEventListener("abort", onRunAbort);
     }
+  };
+}
+function keptStateOf(text3, score3, scored) {
+  const s = scored.score;
+  return {
+    text: text3,
+    score: score3,
+    structural: s.structural,
+    absolute: s.absolute,
+    confirmedAllPass: scored.saturation === "confirmed",
+    renders: s.renders
   };
 }
 function isAllPass(absolute) {
@@ -91067,17 +91070,9 @@ async function runSkillLoop(input2) {
       return result("baseline ambiguous", { ambiguousReason: reason });
     }
     if (failure2 === void 0 && scored && scored.score.score !== null) {
-      const s = scored.score;
       const score3 = scored.score.score;
       baselineScore = score3;
-      kept = {
-        text: baselineText,
-        score: score3,
-        structural: s.structural,
-        absolute: s.absolute,
-        confirmedAllPass: scored.saturation === "confirmed",
-        renders: s.renders
-      };
+      kept = keptStateOf(baselineText, score3, scored);
       await append2({
         commit: baselineCommit,
         score: score3,
@@ -91182,15 +91177,7 @@ async function runSkillLoop(input2) {
     const delta2 = score3 === null ? null : score3 - highWater;
     progress(iteration, outcome, score3, outcome === "crash" ? null : delta2, seconds, spent);
     if (outcome === "keep" && scored && newText !== void 0 && score3 !== null) {
-      const s = scored.score;
-      kept = {
-        text: newText,
-        score: score3,
-        structural: s.structural,
-        absolute: s.absolute,
-        confirmedAllPass: scored.saturation === "confirmed",
-        renders: s.renders
-      };
+      kept = keptStateOf(newText, score3, scored);
       keptEdits.push({ iteration, commit, description, score: score3, delta: score3 - highWater });
       consecutiveReverts = 0;
       consecutiveCrashes = 0;
@@ -92286,7 +92273,7 @@ import path16 from "node:path";
 var short = (sha) => sha.slice(0, 7);
 async function buildSquashOnBase(request2) {
   const top = (await simpleGit(request2.project).revparse(["--show-toplevel"])).trim();
-  const prefix = (await simpleGit(request2.project).revparse(["--show-prefix"])).trim();
+  const prefix = await repoPrefix(request2.project);
   const skillPath = path16.posix.join(prefix, request2.skillPath);
   const git = await gitWithIdentity(top);
   const head = (await git.revparse([`${request2.head}^{commit}`])).trim();

@@ -6,12 +6,12 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatPullRequestMarker, parsePullRequestMarker } from '../src/github/markers.js';
 import { cleanupTempDirs, git, tempDir } from './helpers/github-fixtures.js';
+import { closeServer, listenOnLoopback, readBody } from './helpers/local-http.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = path.join(ROOT, 'dist', 'index.js');
@@ -37,10 +37,7 @@ class RecordingGitHub {
   pulls: unknown[] = [];
   private nextNumber = 100;
   private server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
+    void readBody(req).then((text) => {
       const record: Recorded = {
         method: req.method ?? '',
         url: req.url ?? '',
@@ -76,12 +73,11 @@ class RecordingGitHub {
   }
 
   async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return listenOnLoopback(this.server);
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeServer(this.server);
   }
 }
 

@@ -5,18 +5,25 @@
  * GitHub is nock at https://api.github.test; models are nock or a node:http server on 127.0.0.1.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readActionContext, type ActionContext } from '../src/action/context.js';
+import type { ActionContext } from '../src/action/context.js';
 import { parseInputs, type ActionInputName } from '../src/action/inputs.js';
 import { iterateOptions, runPipeline, type ActionIo } from '../src/action/main.js';
 import { CONFIG_FILE } from '../src/config/config.js';
-import { cleanupTempDirs, git, makeRemote, recordingLog, tempDir } from './helpers/github-fixtures.js';
+import {
+  cleanupTempDirs,
+  git,
+  GITHUB_API as API,
+  makeRemote,
+  nightContext,
+  recordingLog,
+} from './helpers/github-fixtures.js';
+import { closeServer, listenOnLoopback, readBody } from './helpers/local-http.js';
+import { anthropicOk, chatCompletion, OPENAI_BAD_KEY } from './helpers/model-replies.js';
 import { VALID_EVALS, VALID_SCENARIOS } from './helpers/skill-project.js';
 
-const API = 'https://api.github.test';
 const TOKEN = 'ghs_pipelineTestToken';
 
 /** Every request the pipeline sends to the GitHub API, answered 404 (a GitHub that knows nothing). */
@@ -43,34 +50,24 @@ class CompatibleServer {
   private server: Server;
   constructor(private readonly events: string[]) {
     this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string };
+      void readBody(req).then((text) => {
+        const body = JSON.parse(text) as { model: string };
         this.requests.push({ path: req.url ?? '', model: body.model });
         this.events.push(`model ${req.url}`);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
-          JSON.stringify({
-            id: 'chatcmpl-1',
-            object: 'chat.completion',
-            created: 1,
-            model: body.model,
-            choices: [
-              { index: 0, message: { role: 'assistant', content: '{"ok": true}' }, finish_reason: 'stop' },
-            ],
-            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-          }),
+          JSON.stringify(
+            chatCompletion('{"ok": true}', { prompt_tokens: 10, completion_tokens: 5 }, body.model),
+          ),
         );
       });
     });
   }
   async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    return `${await listenOnLoopback(this.server)}/v1`;
   }
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeServer(this.server);
   }
 }
 
@@ -111,36 +108,12 @@ async function night(config?: unknown, env: NodeJS.ProcessEnv = {}): Promise<Nig
   const files: Record<string, string> = { ...SKILL_FILES };
   if (config !== undefined) files[CONFIG_FILE] = JSON.stringify(config);
   const { origin, checkout } = await makeRemote(files);
-  const ctx = readActionContext(
-    {
-      GITHUB_WORKSPACE: checkout,
-      GITHUB_REPOSITORY: 'acme/skills',
-      GITHUB_API_URL: API,
-      GITHUB_SERVER_URL: 'https://github.test',
-      GITHUB_RUN_ID: '77',
-      RUNNER_TEMP: await tempDir('skillclimb-pipeline-runner-'),
-      ...env,
-    },
-    checkout,
-  );
+  const ctx = await nightContext(checkout, env);
   return { origin, checkout, ctx };
 }
 
 function inputs(values: Partial<Record<ActionInputName, string>>) {
   return parseInputs((name) => ({ 'github-token': TOKEN, ...values })[name] ?? '');
-}
-
-function anthropicOk() {
-  return {
-    id: 'msg_01',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-sonnet-4-5',
-    content: [{ type: 'text', text: '{"ok": true}' }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: { input_tokens: 20, output_tokens: 5 },
-  };
 }
 
 const events: string[] = [];
@@ -167,16 +140,7 @@ describe('the Action checks the models first', () => {
   it('fails the job naming the role and model on a 401, with no GitHub call, no push, no summary', async () => {
     const github = fakeGitHub(events);
     nock('https://api.anthropic.com').post('/v1/messages').reply(200, anthropicOk());
-    nock('https://api.openai.com')
-      .post('/v1/responses')
-      .reply(401, {
-        error: {
-          message: 'Incorrect API key provided',
-          type: 'invalid_request_error',
-          param: null,
-          code: 'invalid_api_key',
-        },
-      });
+    nock('https://api.openai.com').post('/v1/responses').reply(401, OPENAI_BAD_KEY);
     const { origin, checkout, ctx } = await night();
     const refsBefore = git(origin, 'for-each-ref');
     const io = recordingIo();

@@ -6,17 +6,24 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readActionContext, type ActionContext } from '../src/action/context.js';
+import { describe, expect, it } from 'vitest';
+import type { ActionContext } from '../src/action/context.js';
 import { parseInputs, type ActionInputName } from '../src/action/inputs.js';
 import { runPipeline, type ActionIo, type PipelineEngine } from '../src/action/main.js';
 import type { IterateOptions, IteratePorts, RunResult, SkillResult } from '../src/iterate/ports.js';
 import { withPartialRun } from '../src/iterate/run-error.js';
 import { ZERO_USAGE } from '../src/llm/port.js';
-import { cleanupTempDirs, git, makeRemote, recordingLog, tempDir } from './helpers/github-fixtures.js';
+import {
+  cleanupTempDirs,
+  git,
+  GITHUB_API as API,
+  makeRemote,
+  nightContext,
+  recordingLog,
+} from './helpers/github-fixtures.js';
+import { looseNock } from './helpers/nock-frame.js';
 import { VALID_EVALS, VALID_SCENARIOS } from './helpers/skill-project.js';
 
-const API = 'https://api.github.test';
 const NOW = new Date('2026-05-24T03:00:00Z');
 const RESULTS_TSV =
   'commit\tscore\tstatus\tdescription\twall_seconds\n' +
@@ -48,17 +55,7 @@ const skillFiles = (name: string) => ({
 
 async function night(): Promise<{ origin: string; checkout: string; ctx: ActionContext }> {
   const { origin, checkout } = await makeRemote({ ...skillFiles('alpha'), ...skillFiles('beta') });
-  const ctx = readActionContext(
-    {
-      GITHUB_WORKSPACE: checkout,
-      GITHUB_REPOSITORY: 'acme/skills',
-      GITHUB_API_URL: API,
-      GITHUB_SERVER_URL: 'https://github.test',
-      GITHUB_RUN_ID: '77',
-      RUNNER_TEMP: await tempDir('skillclimb-pipeline-runner-'),
-    },
-    checkout,
-  );
+  const ctx = await nightContext(checkout);
   return { origin, checkout, ctx };
 }
 
@@ -129,12 +126,7 @@ function engineThatThrowsAfterAlpha(calls: IterateOptions[]): PipelineEngine {
   };
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(async () => {
-  nock.cleanAll();
-  await cleanupTempDirs();
-});
-afterAll(() => nock.enableNetConnect());
+looseNock(cleanupTempDirs);
 
 describe('the engine throws after some skills were done', () => {
   it('keeps them in the job summary, the outputs and the state branch, and still fails the job', async () => {

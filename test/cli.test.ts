@@ -1,10 +1,11 @@
-import { readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCliLogger } from '../src/cli/logger.js';
 import { main } from '../src/cli/main.js';
 import { LOCK_FILE } from '../src/iterate/lock.js';
+import { exists } from './helpers/files.js';
 import {
   addSkill,
   captureIo,
@@ -23,13 +24,6 @@ async function run(argv: string[], cwd = os.tmpdir(), now?: Date) {
   const io = captureIo(cwd, now);
   const code = await main(argv, io);
   return { code, stdout: io.stdout(), stderr: io.stderr(), io };
-}
-
-async function exists(p: string): Promise<boolean> {
-  return stat(p).then(
-    () => true,
-    () => false,
-  );
 }
 
 describe('skillclimb help and version', () => {

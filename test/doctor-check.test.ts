@@ -1,6 +1,6 @@
 /** checkModels (src/llm/doctor.ts): the rows `skillclimb doctor` prints and the Action's first step reads. */
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   checkModels,
   describeDoctorFailures,
@@ -11,6 +11,8 @@ import {
   type DoctorRow,
   type DoctorSelection,
 } from '../src/llm/doctor.js';
+import { anthropicOk, OPENAI_BAD_KEY } from './helpers/model-replies.js';
+import { strictNock } from './helpers/nock-frame.js';
 
 const NO_WAIT = { retryHooks: { sleep: async () => undefined, random: () => 0 } };
 
@@ -28,30 +30,7 @@ function selection(
   };
 }
 
-function anthropicOk() {
-  return {
-    id: 'msg_01',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-haiku-4-5',
-    content: [{ type: 'text', text: '{"ok": true}' }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: { input_tokens: 20, output_tokens: 5 },
-  };
-}
-
-const openai401 = {
-  error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'x' },
-};
-
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
+strictNock();
 
 describe('checkModels', () => {
   it('returns one row per role; roles sharing a model and endpoint share one call', async () => {
@@ -87,7 +66,7 @@ describe('checkModels', () => {
   });
 
   it('fails a 401 role with its stage and detail, and a missing key before any call', async () => {
-    nock('https://api.openai.com').post('/v1/responses').reply(401, openai401);
+    nock('https://api.openai.com').post('/v1/responses').reply(401, OPENAI_BAD_KEY);
     const report = await checkModels({
       selection: {
         ...selection('anthropic:claude-haiku-4-5', 'openai:gpt-5', 'openai:gpt-5'),

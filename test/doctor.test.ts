@@ -1,12 +1,14 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { doctorCommand } from '../src/cli/commands/doctor.js';
 import type { CliIo } from '../src/cli/io.js';
+import { closeServer, listenOnLoopback } from './helpers/local-http.js';
+import { anthropicOk, chatCompletion, OPENAI_BAD_KEY } from './helpers/model-replies.js';
+import { strictNock } from './helpers/nock-frame.js';
 
 interface TestIo extends CliIo {
   stdout: string[];
@@ -40,32 +42,12 @@ async function runDoctor(io: TestIo, args: string[] = []): Promise<void> {
   }).parseAsync(args, { from: 'user' });
 }
 
-function anthropicOk() {
-  return {
-    id: 'msg_01',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-sonnet-4-5-20250929',
-    content: [{ type: 'text', text: '{"ok": true}' }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: { input_tokens: 20, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-  };
-}
-
 let project: string;
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
 beforeEach(async () => {
   project = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-doctor-'));
 });
-afterEach(async () => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  await rm(project, { recursive: true, force: true });
-  expect(pending).toEqual([]);
-});
+strictNock(() => rm(project, { recursive: true, force: true }));
 
 describe('skillclimb doctor', () => {
   it('says offline plainly and exits 0 when nothing is configured', async () => {
@@ -100,16 +82,7 @@ describe('skillclimb doctor', () => {
 
   it('fails one role on a 401 without retrying, keeps checking the others, and exits 1', async () => {
     nock('https://api.anthropic.com').post('/v1/messages').reply(200, anthropicOk());
-    nock('https://api.openai.com')
-      .post('/v1/responses')
-      .reply(401, {
-        error: {
-          message: 'Incorrect API key provided',
-          type: 'invalid_request_error',
-          param: null,
-          code: 'invalid_api_key',
-        },
-      });
+    nock('https://api.openai.com').post('/v1/responses').reply(401, OPENAI_BAD_KEY);
     const io = makeIo({ ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' }, project);
     await runDoctor(io, ['--grader-model', 'openai:gpt-5']);
     expect(io.exitCode).toBe(1);
@@ -136,10 +109,9 @@ describe('skillclimb doctor', () => {
     nock.enableNetConnect('127.0.0.1');
     try {
       const server = createServer();
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const { port } = server.address() as AddressInfo;
-      await new Promise((resolve) => server.close(resolve));
-      const io = makeIo({ OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` }, project);
+      const origin = await listenOnLoopback(server);
+      await closeServer(server);
+      const io = makeIo({ OPENAI_BASE_URL: `${origin}/v1` }, project);
       await runDoctor(io, ['--model', 'openai-compatible:qwen3']);
       expect(io.exitCode).toBe(1);
       expect(io.stdout[0]).toMatch(
@@ -153,20 +125,10 @@ describe('skillclimb doctor', () => {
   it('fails a server that answers without the JSON it was asked for', async () => {
     nock('http://localhost:11434')
       .post('/v1/chat/completions')
-      .reply(200, {
-        id: 'chatcmpl-1',
-        object: 'chat.completion',
-        created: 1,
-        model: 'llama3.1',
-        choices: [
-          {
-            index: 0,
-            message: { role: 'assistant', content: 'Hello! How can I help?' },
-            finish_reason: 'stop',
-          },
-        ],
-        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-      });
+      .reply(
+        200,
+        chatCompletion('Hello! How can I help?', { prompt_tokens: 10, completion_tokens: 5 }, 'llama3.1'),
+      );
     const io = makeIo({ OPENAI_BASE_URL: 'http://localhost:11434/v1' }, project);
     await runDoctor(io, ['--model', 'openai-compatible:llama3.1']);
     expect(io.exitCode).toBe(1);

@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ParkReport } from '../src/iterate/ports.js';
 import { createGitHubForge } from '../src/github/forge.js';
 import { parkMarker } from '../src/github/markers.js';
 import { createGitHubClient } from '../src/github/octokit.js';
 import { cleanupTempDirs, recordingLog, tempDir } from './helpers/github-fixtures.js';
+import { looseNock } from './helpers/nock-frame.js';
 
 const API = 'https://api.github.test';
 const repo = { owner: 'acme', repo: 'skills' };
@@ -35,12 +36,7 @@ async function forge() {
   return { f, log, project };
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(async () => {
-  nock.cleanAll();
-  await cleanupTempDirs();
-});
-afterAll(() => nock.enableNetConnect());
+looseNock(cleanupTempDirs);
 
 describe('GitHub forge', () => {
   it('creates an issue with the seed title, the marker and the defect-park label', async () => {

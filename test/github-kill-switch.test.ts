@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createGitHubKillSwitch,
   isKillSwitchValue,
@@ -7,6 +7,7 @@ import {
 } from '../src/github/kill-switch.js';
 import { createGitHubClient } from '../src/github/octokit.js';
 import { recordingLog } from './helpers/github-fixtures.js';
+import { looseNock } from './helpers/nock-frame.js';
 
 const API = 'https://api.github.test';
 const FILE = '/repos/acme/skills/contents/.skill-iterate-killswitch';
@@ -24,9 +25,7 @@ function killSwitch(input?: string) {
   return { ks, log };
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+looseNock();
 
 describe('GitHub kill-switch', () => {
   it('is set when the file exists on the base branch', async () => {

@@ -1,8 +1,9 @@
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatPullRequestMarker } from '../src/github/markers.js';
 import { createGitHubClient } from '../src/github/octokit.js';
 import { planPullRequest, upsertPullRequest, type PullRequestRequest } from '../src/github/pull-request.js';
+import { looseNock } from './helpers/nock-frame.js';
 
 const API = 'https://api.github.test';
 const repo = { owner: 'acme', repo: 'skills' };
@@ -38,9 +39,7 @@ function pr(number: number, extra: Record<string, unknown>) {
   };
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+looseNock();
 
 describe('upsertPullRequest', () => {
   it('creates the PR with labels and draft when the branch never had one', async () => {

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatPullRequestMarker, parsePullRequestMarker } from '../src/github/markers.js';
 import { createGitHubClient } from '../src/github/octokit.js';
 import { createGitHubShipper } from '../src/github/shipper.js';
+import { exists } from './helpers/files.js';
 import {
   cleanupTempDirs,
   git,
@@ -15,6 +16,7 @@ import {
   tempDir,
   writeFiles,
 } from './helpers/github-fixtures.js';
+import { looseNock } from './helpers/nock-frame.js';
 
 const API = 'https://api.github.test';
 const SKILL = '.claude/skills/session-wrap';
@@ -77,18 +79,7 @@ const openPr = (number: number, final?: number) => ({
   body: final === undefined ? '' : formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final }),
 });
 
-const exists = (p: string) =>
-  access(p).then(
-    () => true,
-    () => false,
-  );
-
-beforeAll(() => nock.disableNetConnect());
-afterEach(async () => {
-  nock.cleanAll();
-  await cleanupTempDirs();
-});
-afterAll(() => nock.enableNetConnect());
+looseNock(cleanupTempDirs);
 
 describe('GitHub shipper', () => {
   it('pushes one squash commit to skill-iterate/<skill>, opens the PR and removes the run worktree', async () => {

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESULTS_HEADER } from '../src/core/results-tsv.js';
 import { mergeResultsTsv, type LastRunRecord } from '../src/github/state-files.js';
 import { openStateStore, readStateBranch, resultsFileOf } from '../src/github/state-store.js';
+import { exists } from './helpers/files.js';
 import { cleanupTempDirs, git, makeRemote, recordingLog, tempDir } from './helpers/github-fixtures.js';
 
 const BRANCH = 'skill-iterate-state';
@@ -93,12 +94,7 @@ describe('state branch store', () => {
 
     expect(restored).toEqual(['alpha']); // `gone` has no skill folder in this checkout
     expect(await readFile(resultsFileOf(fresh, 'alpha'), 'utf8')).toBe(TSV_A);
-    expect(
-      await access(resultsFileOf(fresh, 'gone')).then(
-        () => true,
-        () => false,
-      ),
-    ).toBe(false);
+    expect(await exists(resultsFileOf(fresh, 'gone'))).toBe(false);
     expect((await store.freshness.lastRunAt('alpha'))?.toISOString()).toBe('2026-05-23T22:15:04.000Z');
     expect(await store.freshness.lastRunAt('beta')).toBeNull();
   });

@@ -127,6 +127,44 @@ describe('skillclimb iterate interrupted by a signal', () => {
   }
 });
 
+describe('skillclimb iterate --json interrupted by a signal', () => {
+  it('prints the partial run as JSON on stdout, then exits 130', async () => {
+    const project = await makeProject([{ name: 'demo' }]);
+    const home = await tempDir('skillclimb-home-');
+    const results = path.join(project, '.claude/skills/demo/evals/results.tsv');
+    const end = await interruptedRun(
+      [
+        'iterate',
+        '--json',
+        '--project',
+        project,
+        '--per-skill-iterations',
+        '1000000',
+        '--worktree-home',
+        home,
+      ],
+      results,
+      'SIGINT',
+    );
+
+    expect(end.code, end.stderr).toBe(130);
+    expect(end.stderr).toContain('stopped: interrupted by SIGINT');
+    // --json: stdout is the JSON document alone (the log lines went to stderr).
+    const run = JSON.parse(end.stdout) as {
+      partial: { reason: string; at: string } | null;
+      queue: string[];
+      results: Array<{ skill: string; rows: unknown[] }>;
+      summaryPath: string | undefined;
+    };
+    expect(run.partial?.reason).toBe('interrupted by SIGINT');
+    expect(run.partial?.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
+    expect(run.queue).toEqual(['demo']);
+    expect(run.results.map((r) => r.skill)).toEqual(['demo']);
+    expect(run.results[0]!.rows.length).toBeGreaterThan(0);
+    expect(run.summaryPath).toMatch(/docs\/skill-iterate-runs\/.+\.md$/);
+  }, 60_000);
+});
+
 describe('interrupt helpers', () => {
   it('exit codes are 128 + the signal number', () => {
     expect(signalExitCode('SIGINT')).toBe(130);

@@ -6,8 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../src/cli/io.js';
 import { main } from '../src/cli/main.js';
 import { parseResultsTsv } from '../src/core/results-tsv.js';
+import { closeServer, listenOnLoopback, readBody } from './helpers/local-http.js';
+import { anthropicMessage, chatCompletion } from './helpers/model-replies.js';
 
 const EXAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'examples', 'workspace');
 const SKILL = '.claude/skills/session-wrap/SKILL.md';
@@ -97,16 +98,6 @@ function answer(systemText: string, user: string, fenced: boolean): { role: Role
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (data += chunk));
-    req.on('end', () => resolve(data));
-    req.on('error', reject);
-  });
-}
-
 let server: Server;
 let baseUrl: string;
 const served: Array<{ path: string; role: Role; model: string }> = [];
@@ -121,23 +112,15 @@ beforeAll(async () => {
       served.push({ path: req.url ?? '', role, model: body.model });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
-        JSON.stringify({
-          id: `chatcmpl-${served.length}`,
-          object: 'chat.completion',
-          created: 1741569952,
-          model: body.model,
-          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
-        }),
+        JSON.stringify(chatCompletion(content, { prompt_tokens: 100, completion_tokens: 20 }, body.model)),
       );
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  baseUrl = `${await listenOnLoopback(server)}/v1`;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
   nock.enableNetConnect();
 });
 
@@ -255,21 +238,12 @@ describe('skillclimb iterate through the Anthropic Messages API (nock)', () => {
         if (system !== '') seenSystems.add(system);
         return [
           200,
-          {
-            id: `msg_${roles.length}`,
-            type: 'message',
-            role: 'assistant',
-            model: 'claude-sonnet-4-5-20250929',
-            content: [{ type: 'text', text: content }],
-            stop_reason: 'end_turn',
-            stop_sequence: null,
-            usage: {
-              input_tokens: 100,
-              output_tokens: 20,
-              cache_creation_input_tokens: system !== '' && !cached ? 1000 : 0,
-              cache_read_input_tokens: cached ? 1000 : 0,
-            },
-          },
+          anthropicMessage([{ type: 'text', text: content }], {
+            input_tokens: 100,
+            output_tokens: 20,
+            cache_creation_input_tokens: system !== '' && !cached ? 1000 : 0,
+            cache_read_input_tokens: cached ? 1000 : 0,
+          }),
         ];
       });
     try {

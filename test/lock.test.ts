@@ -4,12 +4,13 @@
  * node process built from the real src/iterate/lock.ts with esbuild.
  */
 import { spawn } from 'node:child_process';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE, isPidAlive } from '../src/iterate/lock.js';
+import { exists } from './helpers/files.js';
 import { deadPid, makeTempDir, removeTempDirs } from './helpers/skill-project.js';
 
 const LOCK_MODULE = fileURLToPath(new URL('../src/iterate/lock.ts', import.meta.url));
@@ -78,13 +79,6 @@ function runChild(lockFile: string, mode: string, signal?: NodeJS.Signals): Prom
       resolve({ code, signal: sig, stdout, lockWhileRunning, pid: child.pid }),
     );
   });
-}
-
-async function exists(p: string): Promise<boolean> {
-  return stat(p).then(
-    () => true,
-    () => false,
-  );
 }
 
 describe('lock release on every exit path', () => {

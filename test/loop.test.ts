@@ -14,27 +14,23 @@ import {
   type SkillLoopInput,
 } from '../src/iterate/loop.js';
 import type { Logger } from '../src/iterate/ports.js';
-import type { EditorInput, GraderInput } from '../src/llm/port.js';
+import type { EditorInput } from '../src/llm/port.js';
 import { createScriptedModels, type ScriptedModelsOptions } from '../src/llm/scripted.js';
-import { cleanupTempDirs, git, makeProject, SKILL_MD, tempDir } from './helpers/engine-fixtures.js';
+import {
+  cleanupTempDirs,
+  git,
+  gradeByMarkers,
+  makeProject,
+  SKILL_MD,
+  tempDir,
+} from './helpers/engine-fixtures.js';
 
 afterEach(cleanupTempDirs);
 
 const REL = '.claude/skills/demo';
 
-/** The render echoes the SKILL.md; the grader passes id 1 when it says SUMMARY and id 2 when it says TEST-NAME. */
+/** The render echoes the SKILL.md (graded by gradeByMarkers). */
 const echoRender = (input: { skillMd: string }) => input.skillMd;
-function gradeByMarkers(input: GraderInput) {
-  const markers: Record<number, string> = { 1: 'SUMMARY', 2: 'TEST-NAME' };
-  return {
-    verdicts: Object.fromEntries(
-      input.assertions.map((a) => [
-        String(a.id),
-        { verdict: input.output.includes(markers[a.id] ?? '\u0000'), reason: `marker for ${a.id}` },
-      ]),
-    ),
-  };
-}
 
 /** An editor that plays a fixed list of edits against the current text. */
 function editsInOrder(edits: Array<(input: EditorInput) => unknown>) {

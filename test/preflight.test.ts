@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
 import { LOCK_FILE, acquireLock } from '../src/iterate/lock.js';
 import type { KillSwitch } from '../src/iterate/ports.js';
 import { isValidSkillName, parseQueueFile } from '../src/iterate/queue-file.js';
+import { exists } from './helpers/files.js';
 import {
   addSkill,
   deadPid,
@@ -52,13 +53,6 @@ async function haltMessage(promise: Promise<unknown>): Promise<string> {
   );
   expect(err).toBeInstanceOf(PreflightHalt);
   return (err as PreflightHalt).message;
-}
-
-async function exists(p: string): Promise<boolean> {
-  return stat(p).then(
-    () => true,
-    () => false,
-  );
 }
 
 afterEach(async () => {

@@ -1,8 +1,7 @@
 import nock from 'nock';
-import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { METRIC_NAMES, type StructuralResult } from '../src/core/score-types.js';
+import { describe, expect, it } from 'vitest';
 import { ModelCallError } from '../src/llm/errors.js';
-import { createModels, type ModelFactoryOptions } from '../src/llm/factory.js';
+import { createModels } from '../src/llm/factory.js';
 import {
   addUsage,
   ModelOutputError,
@@ -11,15 +10,12 @@ import {
   type RenderInput,
 } from '../src/llm/port.js';
 import { DEFAULT_PRICES } from '../src/llm/prices.js';
+import { anthropicMessage } from './helpers/model-replies.js';
+import { providerModels, signal, structural } from './helpers/provider-models.js';
 
 const API = 'https://api.anthropic.com';
 const KEY = 'sk-ant-test-key';
 const MODEL = 'claude-sonnet-4-5';
-
-const structural: StructuralResult = {
-  score: 1,
-  metrics: Object.fromEntries(METRIC_NAMES.map((m) => [m, { score: 1 }])) as StructuralResult['metrics'],
-};
 
 const editorInput: EditorInput = {
   skillName: 'session-wrap',
@@ -68,55 +64,15 @@ const graderInput: GraderInput = {
   trial: 1,
 };
 
-interface AnthropicUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens?: number;
-  cache_read_input_tokens?: number;
-}
-
-/** A Messages API response as https://docs.anthropic.com/en/api/messages documents it. */
-function message(content: unknown[], usage: AnthropicUsage, stopReason = 'end_turn') {
-  return {
-    id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
-    type: 'message',
-    role: 'assistant',
-    model: `${MODEL}-20250929`,
-    content,
-    stop_reason: stopReason,
-    stop_sequence: null,
-    usage: { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...usage },
-  };
-}
-
 function apiError(type: string, text: string) {
   return { type: 'error', error: { type, message: text } };
 }
 
-let delays: number[] = [];
-
-function models(options: ModelFactoryOptions = {}, env: NodeJS.ProcessEnv = { ANTHROPIC_API_KEY: KEY }) {
-  return createModels({ model: `anthropic:${MODEL}` }, env, {
-    retryHooks: {
-      sleep: async (ms) => {
-        delays.push(ms);
-      },
-      random: () => 0,
-    },
-    retry: { baseDelayMs: 100 },
-    ...options,
-  });
-}
-
-const signal = () => new AbortController().signal;
-
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  delays = [];
-  expect(pending).toEqual([]);
+const { delays, models } = providerModels({
+  model: `anthropic:${MODEL}`,
+  env: { ANTHROPIC_API_KEY: KEY },
+  random: 0,
+  baseDelayMs: 100,
 });
 
 describe('anthropic provider over the Messages API', () => {
@@ -129,7 +85,7 @@ describe('anthropic provider over the Messages API', () => {
       })
       .reply(
         200,
-        message(
+        anthropicMessage(
           [
             {
               type: 'text',
@@ -167,7 +123,7 @@ describe('anthropic provider over the Messages API', () => {
       })
       .reply(
         200,
-        message([{ type: 'text', text: '## Summary\nFixed it.' }], {
+        anthropicMessage([{ type: 'text', text: '## Summary\nFixed it.' }], {
           input_tokens: 40,
           output_tokens: 10,
           cache_creation_input_tokens: 2000,
@@ -179,7 +135,7 @@ describe('anthropic provider over the Messages API', () => {
       })
       .reply(
         200,
-        message([{ type: 'text', text: '## Summary\nAgain.' }], {
+        anthropicMessage([{ type: 'text', text: '## Summary\nAgain.' }], {
           input_tokens: 40,
           output_tokens: 12,
           cache_read_input_tokens: 2000,
@@ -215,7 +171,7 @@ describe('anthropic provider over the Messages API', () => {
       })
       .reply(
         200,
-        message(
+        anthropicMessage(
           [
             {
               type: 'text',
@@ -247,7 +203,7 @@ describe('anthropic provider over the Messages API', () => {
       })
       .reply(
         200,
-        message(
+        anthropicMessage(
           [
             {
               type: 'tool_use',
@@ -282,7 +238,7 @@ describe('anthropic provider over the Messages API', () => {
         },
       )
       .post('/v1/messages')
-      .reply(200, message([{ type: 'text', text: 'done' }], { input_tokens: 5, output_tokens: 1 }));
+      .reply(200, anthropicMessage([{ type: 'text', text: 'done' }], { input_tokens: 5, output_tokens: 1 }));
     const reply = await models().render(renderInput, signal());
     expect(reply.value).toBe('done');
     expect(delays).toEqual([2000]);
@@ -295,7 +251,10 @@ describe('anthropic provider over the Messages API', () => {
       .post('/v1/messages')
       .reply(529, apiError('overloaded_error', 'Overloaded'))
       .post('/v1/messages')
-      .reply(200, message([{ type: 'text', text: 'finally' }], { input_tokens: 5, output_tokens: 1 }));
+      .reply(
+        200,
+        anthropicMessage([{ type: 'text', text: 'finally' }], { input_tokens: 5, output_tokens: 1 }),
+      );
     const reply = await models().render(renderInput, signal());
     expect(reply.value).toBe('finally');
     // base 100 ms, random 0 → half of 100, then half of 200
@@ -340,7 +299,10 @@ describe('anthropic provider over the Messages API', () => {
     nock(API)
       .post('/v1/messages')
       .delay(10_000)
-      .reply(200, message([{ type: 'text', text: 'too late' }], { input_tokens: 1, output_tokens: 1 }));
+      .reply(
+        200,
+        anthropicMessage([{ type: 'text', text: 'too late' }], { input_tokens: 1, output_tokens: 1 }),
+      );
     const started = Date.now();
     const error = await models({ timeoutMs: 150 })
       .render(renderInput, signal())
@@ -355,7 +317,10 @@ describe('anthropic provider over the Messages API', () => {
     nock(API)
       .post('/v1/messages')
       .delay(10_000)
-      .reply(200, message([{ type: 'text', text: 'too late' }], { input_tokens: 1, output_tokens: 1 }));
+      .reply(
+        200,
+        anthropicMessage([{ type: 'text', text: 'too late' }], { input_tokens: 1, output_tokens: 1 }),
+      );
     const controller = new AbortController();
     const reason = new Error('iteration timeout');
     setTimeout(() => controller.abort(reason), 50);
@@ -382,7 +347,7 @@ describe('anthropic provider over the Messages API', () => {
       .post('/v1/messages')
       .reply(
         200,
-        message([{ type: 'text', text: 'I would rather not edit this file.' }], {
+        anthropicMessage([{ type: 'text', text: 'I would rather not edit this file.' }], {
           input_tokens: 10,
           output_tokens: 9,
         }),
@@ -400,7 +365,7 @@ describe('anthropic provider over the Messages API', () => {
       .post('/v1/messages')
       .reply(
         200,
-        message([{ type: 'text', text: '{"description":"x","old_string":"","new_string":"y"}' }], {
+        anthropicMessage([{ type: 'text', text: '{"description":"x","old_string":"","new_string":"y"}' }], {
           input_tokens: 1,
           output_tokens: 1,
         }),
@@ -415,10 +380,16 @@ describe('anthropic provider over the Messages API', () => {
   it('sends requests to ANTHROPIC_BASE_URL, with or without /v1, and explicit options win', async () => {
     nock('https://proxy.example.com', { reqheaders: { 'x-api-key': 'from-env' } })
       .post('/anthropic/v1/messages')
-      .reply(200, message([{ type: 'text', text: 'via proxy' }], { input_tokens: 1, output_tokens: 1 }));
+      .reply(
+        200,
+        anthropicMessage([{ type: 'text', text: 'via proxy' }], { input_tokens: 1, output_tokens: 1 }),
+      );
     nock('https://explicit.example.com', { reqheaders: { 'x-api-key': 'explicit' } })
       .post('/v1/messages')
-      .reply(200, message([{ type: 'text', text: 'explicit' }], { input_tokens: 1, output_tokens: 1 }));
+      .reply(
+        200,
+        anthropicMessage([{ type: 'text', text: 'explicit' }], { input_tokens: 1, output_tokens: 1 }),
+      );
     const env = { ANTHROPIC_API_KEY: 'from-env', ANTHROPIC_BASE_URL: 'https://proxy.example.com/anthropic/' };
     expect((await models({}, env).render(renderInput, signal())).value).toBe('via proxy');
     const explicit = models(

@@ -1,19 +1,15 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { METRIC_NAMES, type StructuralResult } from '../src/core/score-types.js';
+import { describe, expect, it } from 'vitest';
 import { ModelCallError } from '../src/llm/errors.js';
-import { createModels, type ModelFactoryOptions } from '../src/llm/factory.js';
+import { createModels } from '../src/llm/factory.js';
 import { ModelOutputError, type EditorInput, type GraderInput, type RenderInput } from '../src/llm/port.js';
+import { closeServer, listenOnLoopback, readBody } from './helpers/local-http.js';
+import { chatCompletion } from './helpers/model-replies.js';
+import { providerModels, signal, structural } from './helpers/provider-models.js';
 
 const BASE = 'http://gpu-box.internal:8000';
 const ENV = { OPENAI_BASE_URL: `${BASE}/v1` };
-
-const structural: StructuralResult = {
-  score: 1,
-  metrics: Object.fromEntries(METRIC_NAMES.map((m) => [m, { score: 1 }])) as StructuralResult['metrics'],
-};
 
 const editorInput: EditorInput = {
   skillName: 'session-wrap',
@@ -51,46 +47,11 @@ const graderInput: GraderInput = {
   trial: 1,
 };
 
-/** A Chat Completions response as OpenAI documents it (and ollama, vLLM, llama.cpp, LiteLLM return it). */
-function completion(content: string, usage = { prompt_tokens: 50, completion_tokens: 20 }, model = 'qwen3') {
-  return {
-    id: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT',
-    object: 'chat.completion',
-    created: 1741569952,
-    model,
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-  };
-}
-
-let delays: number[] = [];
-
-function models(
-  options: ModelFactoryOptions = {},
-  env: NodeJS.ProcessEnv = ENV,
-  model = 'openai-compatible:qwen3',
-) {
-  return createModels({ model }, env, {
-    retryHooks: {
-      sleep: async (ms) => {
-        delays.push(ms);
-      },
-      random: () => 0,
-    },
-    retry: { baseDelayMs: 10 },
-    ...options,
-  });
-}
-
-const signal = () => new AbortController().signal;
-
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  delays = [];
-  expect(pending).toEqual([]);
+const { delays, models } = providerModels({
+  model: 'openai-compatible:qwen3',
+  env: ENV,
+  random: 0,
+  baseDelayMs: 10,
 });
 
 describe('openai-compatible provider over Chat Completions (nock)', () => {
@@ -106,7 +67,7 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
         headers = this.req.headers;
         return [
           200,
-          completion(
+          chatCompletion(
             'Here is the edit:\n```json\n{"description": "Add a heading (none — deeply-failing baseline)", "old_string": "# Session wrap", "new_string": "# Session wrap\\n\\n## Summary"}\n```\nDone.',
           ),
         ];
@@ -129,7 +90,7 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
       .post('/v1/chat/completions')
       .reply(
         200,
-        completion(
+        chatCompletion(
           '<think>The shape is {"verdicts": {...}} and id 3 is {clearly} fine.</think>\nI checked {the heading}.\n{"verdicts": {"3": {"verdict": "yes", "reason": "has # Summary"}}}',
         ),
       );
@@ -143,7 +104,9 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
       .post('/v1/chat/completions')
       .reply(
         200,
-        completion('<think>\nHmm, no target given.\n</think>\n\nAMBIGUOUS: the scenario names no session'),
+        chatCompletion(
+          '<think>\nHmm, no target given.\n</think>\n\nAMBIGUOUS: the scenario names no session',
+        ),
       );
     const reply = await models().render(renderInput, signal());
     expect(reply.value).toBe('AMBIGUOUS: the scenario names no session');
@@ -152,7 +115,7 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
   it('sends OPENAI_API_KEY as a bearer token and prices the model from SKILLCLIMB_PRICES', async () => {
     nock(BASE, { reqheaders: { authorization: 'Bearer local-key' } })
       .post('/v1/chat/completions')
-      .reply(200, completion('text', { prompt_tokens: 1_000_000, completion_tokens: 500_000 }));
+      .reply(200, chatCompletion('text', { prompt_tokens: 1_000_000, completion_tokens: 500_000 }));
     const env = {
       ...ENV,
       OPENAI_API_KEY: 'local-key',
@@ -165,7 +128,7 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
   it('lets explicit price overrides beat the environment', async () => {
     nock(BASE)
       .post('/v1/chat/completions')
-      .reply(200, completion('text', { prompt_tokens: 1_000_000, completion_tokens: 0 }));
+      .reply(200, chatCompletion('text', { prompt_tokens: 1_000_000, completion_tokens: 0 }));
     const env = { ...ENV, SKILLCLIMB_PRICES: '{"qwen3": {"input": 0.2, "output": 0.6}}' };
     const reply = await models(
       { prices: { 'openai-compatible:qwen3': { input: 0, output: 0 } } },
@@ -181,7 +144,7 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
         body = b;
         return true;
       })
-      .reply(200, completion('{"verdicts": {"3": {"verdict": false, "reason": "no heading"}}}'));
+      .reply(200, chatCompletion('{"verdicts": {"3": {"verdict": false, "reason": "no heading"}}}'));
     const reply = await models({ compatibleStructuredOutputs: true }).grade(graderInput, signal());
     expect(reply.value.verdicts['3']?.verdict).toBe(false);
     expect(body.response_format).toMatchObject({
@@ -191,7 +154,7 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
   });
 
   it('explicit base URL option beats OPENAI_BASE_URL', async () => {
-    nock('http://explicit.internal:9000').post('/v1/chat/completions').reply(200, completion('explicit'));
+    nock('http://explicit.internal:9000').post('/v1/chat/completions').reply(200, chatCompletion('explicit'));
     const m = models({ compatibleBaseUrl: 'http://explicit.internal:9000/v1' });
     expect((await m.render(renderInput, signal())).value).toBe('explicit');
   });
@@ -205,7 +168,7 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
         { 'retry-after': '1' },
       )
       .post('/v1/chat/completions')
-      .reply(200, completion('after wait'));
+      .reply(200, chatCompletion('after wait'));
     expect((await models().render(renderInput, signal())).value).toBe('after wait');
     expect(delays).toEqual([1000]);
   });
@@ -224,19 +187,21 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
   });
 
   it('cuts a hung server at the timeout and aborts on the engine signal', async () => {
-    nock(BASE).post('/v1/chat/completions').delay(10_000).reply(200, completion('late'));
+    nock(BASE).post('/v1/chat/completions').delay(10_000).reply(200, chatCompletion('late'));
     const timedOut = await models({ timeoutMs: 100 })
       .render(renderInput, signal())
       .catch((e: unknown) => e);
     expect((timedOut as ModelCallError).failure).toBe('timeout');
-    nock(BASE).post('/v1/chat/completions').delay(10_000).reply(200, completion('late'));
+    nock(BASE).post('/v1/chat/completions').delay(10_000).reply(200, chatCompletion('late'));
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('budget')), 30);
     await expect(models().render(renderInput, controller.signal)).rejects.toThrow('budget');
   });
 
   it('turns an answer with no JSON object, or a malformed body, into ModelOutputError', async () => {
-    nock(BASE).post('/v1/chat/completions').reply(200, completion('I think the heading is fine {maybe}.'));
+    nock(BASE)
+      .post('/v1/chat/completions')
+      .reply(200, chatCompletion('I think the heading is fine {maybe}.'));
     const prose = await models()
       .grade(graderInput, signal())
       .catch((e: unknown) => e);
@@ -265,16 +230,6 @@ interface Served {
   body: { model: string; messages: Array<{ role: string; content: unknown }> };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (data += chunk));
-    req.on('end', () => resolve(data));
-    req.on('error', reject);
-  });
-}
-
 /** A tiny OpenAI-compatible server: answers by which role's prompt it sees. */
 async function startServer(log: Served[]): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
@@ -292,12 +247,12 @@ async function startServer(log: Served[]): Promise<{ server: Server; url: string
         content = '# Summary\nWe wrapped up.';
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(completion(content, { prompt_tokens: 10, completion_tokens: 5 }, body.model)));
+      res.end(
+        JSON.stringify(chatCompletion(content, { prompt_tokens: 10, completion_tokens: 5 }, body.model)),
+      );
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/v1` };
+  return { server, url: `${await listenOnLoopback(server)}/v1` };
 }
 
 describe('openai-compatible provider against an in-process server over real HTTP', () => {
@@ -326,7 +281,7 @@ describe('openai-compatible provider against an in-process server over real HTTP
       expect(log[1]!.body.messages[0]).toEqual({ role: 'system', content: renderInput.skillMd });
       expect(render.usage).toMatchObject({ inputTokens: 10, outputTokens: 5 });
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
       nock.disableNetConnect();
     }
   });
@@ -334,7 +289,7 @@ describe('openai-compatible provider against an in-process server over real HTTP
   it('retries a refused connection, then reports the endpoint it cannot reach', async () => {
     nock.enableNetConnect('127.0.0.1');
     const { server, url } = await startServer([]);
-    await new Promise((resolve) => server.close(resolve));
+    await closeServer(server);
     try {
       const error = await models({}, { OPENAI_BASE_URL: url }, 'openai-compatible:anything')
         .render(renderInput, signal())

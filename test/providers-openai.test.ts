@@ -1,8 +1,7 @@
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { METRIC_NAMES, type StructuralResult } from '../src/core/score-types.js';
+import { describe, expect, it } from 'vitest';
 import { ModelCallError } from '../src/llm/errors.js';
-import { createModels, type ModelFactoryOptions } from '../src/llm/factory.js';
+import { createModels } from '../src/llm/factory.js';
 import {
   addUsage,
   ModelOutputError,
@@ -11,14 +10,11 @@ import {
   type RenderInput,
 } from '../src/llm/port.js';
 import { DEFAULT_PRICES } from '../src/llm/prices.js';
+import { openaiError } from './helpers/model-replies.js';
+import { providerModels, signal, structural } from './helpers/provider-models.js';
 
 const API = 'https://api.openai.com';
 const KEY = 'sk-openai-test';
-
-const structural: StructuralResult = {
-  score: 1,
-  metrics: Object.fromEntries(METRIC_NAMES.map((m) => [m, { score: 1 }])) as StructuralResult['metrics'],
-};
 
 const editorInput: EditorInput = {
   skillName: 'session-wrap',
@@ -82,34 +78,11 @@ function response(text: string, usage: OpenAIUsage) {
   };
 }
 
-function apiError(message: string, type: string, code: string | null) {
-  return { error: { message, type, param: null, code } };
-}
-
-let delays: number[] = [];
-
-function models(options: ModelFactoryOptions = {}, env: NodeJS.ProcessEnv = { OPENAI_API_KEY: KEY }) {
-  return createModels({ model: 'openai:gpt-5' }, env, {
-    retryHooks: {
-      sleep: async (ms) => {
-        delays.push(ms);
-      },
-      random: () => 0.5,
-    },
-    retry: { baseDelayMs: 100 },
-    ...options,
-  });
-}
-
-const signal = () => new AbortController().signal;
-
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  delays = [];
-  expect(pending).toEqual([]);
+const { delays, models } = providerModels({
+  model: 'openai:gpt-5',
+  env: { OPENAI_API_KEY: KEY },
+  random: 0.5,
+  baseDelayMs: 100,
 });
 
 describe('openai provider over the Responses API', () => {
@@ -195,7 +168,7 @@ describe('openai provider over the Responses API', () => {
   it('honours retry-after-ms on a 429', async () => {
     nock(API)
       .post('/v1/responses')
-      .reply(429, apiError('Rate limit reached for gpt-5', 'tokens', 'rate_limit_exceeded'), {
+      .reply(429, openaiError('Rate limit reached for gpt-5', 'tokens', 'rate_limit_exceeded'), {
         'retry-after-ms': '250',
       })
       .post('/v1/responses')
@@ -207,7 +180,7 @@ describe('openai provider over the Responses API', () => {
   it('retries a 503 with jittered backoff', async () => {
     nock(API)
       .post('/v1/responses')
-      .reply(503, apiError('The server is overloaded', 'server_error', null))
+      .reply(503, openaiError('The server is overloaded', 'server_error', null))
       .post('/v1/responses')
       .reply(200, response('ok', { input_tokens: 1, output_tokens: 1 }));
     expect((await models().render(renderInput, signal())).value).toBe('ok');
@@ -218,9 +191,13 @@ describe('openai provider over the Responses API', () => {
   it('refuses to wait when the server asks for longer than the cap', async () => {
     nock(API)
       .post('/v1/responses')
-      .reply(429, apiError('You exceeded your current quota', 'insufficient_quota', 'insufficient_quota'), {
-        'retry-after': '3600',
-      });
+      .reply(
+        429,
+        openaiError('You exceeded your current quota', 'insufficient_quota', 'insufficient_quota'),
+        {
+          'retry-after': '3600',
+        },
+      );
     const error = await models()
       .render(renderInput, signal())
       .catch((e: unknown) => e);
@@ -235,7 +212,7 @@ describe('openai provider over the Responses API', () => {
       .post('/v1/responses')
       .reply(
         401,
-        apiError('Incorrect API key provided: sk-opena*test.', 'invalid_request_error', 'invalid_api_key'),
+        openaiError('Incorrect API key provided: sk-opena*test.', 'invalid_request_error', 'invalid_api_key'),
         {
           'x-request-id': 'req_abc',
         },
@@ -255,7 +232,11 @@ describe('openai provider over the Responses API', () => {
       .post('/v1/responses')
       .reply(
         400,
-        apiError("The requested model 'gpt-9' does not exist.", 'invalid_request_error', 'model_not_found'),
+        openaiError(
+          "The requested model 'gpt-9' does not exist.",
+          'invalid_request_error',
+          'model_not_found',
+        ),
       );
     const m = createModels({ model: 'openai:gpt-9' }, { OPENAI_API_KEY: KEY });
     const error = await m.render(renderInput, signal()).catch((e: unknown) => e);

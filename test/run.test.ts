@@ -12,7 +12,7 @@ import { isRunOwnFile } from '../src/iterate/local-shipper.js';
 import type { IterateOptions, IteratePorts, Logger } from '../src/iterate/ports.js';
 import { partialRunOf } from '../src/iterate/run-error.js';
 import { runIterate, WorktreeHalt } from '../src/iterate/run.js';
-import type { EditorInput, GraderInput } from '../src/llm/port.js';
+import type { EditorInput } from '../src/llm/port.js';
 import {
   createScriptedModels,
   type ScriptedModels,
@@ -22,6 +22,7 @@ import {
   cleanupTempDirs,
   EVALS,
   git,
+  gradeByMarkers,
   makeProject,
   SCENARIOS,
   SKILL_MD,
@@ -33,18 +34,6 @@ afterEach(cleanupTempDirs);
 
 const CANONICAL =
   /^skill-iterate: (\S+): baseline \d\.\d\d -> final \d\.\d\d over \d+ iterations \(lines_delta=[+-]\d+\)$/;
-
-function gradeByMarkers(input: GraderInput) {
-  const markers: Record<number, string> = { 1: 'SUMMARY', 2: 'TEST-NAME' };
-  return {
-    verdicts: Object.fromEntries(
-      input.assertions.map((a) => [
-        String(a.id),
-        { verdict: input.output.includes(markers[a.id] ?? '\u0000'), reason: 'marker' },
-      ]),
-    ),
-  };
-}
 
 /** Skills whose name starts with "good" get an improving edit; the others only get edits that change nothing. */
 function proposeBySkill(input: EditorInput) {

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { formatJsonPath } from '../core/evals.js';
+import { parseJsonFileWith, zodExpectation, type JsonFileWording } from '../core/json-file.js';
 import { defaultModelFor, type ModelFactoryOptions, type ModelSelection } from '../llm/factory.js';
 import { parseModelId } from '../llm/model-id.js';
 import { PriceTableSchema, pricesFromEnv } from '../llm/prices.js';
@@ -76,26 +76,16 @@ export class ConfigError extends Error {
   }
 }
 
+const CONFIG_WORDING: JsonFileWording = {
+  error: (file, field, detail) => new ConfigError(file, field, detail),
+  detail: (issue) =>
+    issue.code === 'unrecognized_keys'
+      ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+      : zodExpectation(issue.message, ['Invalid input']),
+};
+
 export function parseConfig(text: string, file = CONFIG_FILE): SkillclimbConfig {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (err) {
-    throw new ConfigError(file, '', `not valid JSON (${(err as Error).message})`);
-  }
-  const result = ConfigSchema.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    if (!issue) throw new ConfigError(file, '', 'invalid');
-    let detail = issue.message;
-    const typeError = /^Invalid input: (expected .*)$/.exec(detail);
-    if (typeError?.[1]) detail = typeError[1];
-    if (issue.code === 'unrecognized_keys') {
-      detail = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-    }
-    throw new ConfigError(file, formatJsonPath(issue.path), detail);
-  }
-  return result.data;
+  return parseJsonFileWith(file, text, ConfigSchema, CONFIG_WORDING);
 }
 
 /** Reads `<project>/skillclimb.config.json`; an absent file is an empty config. */

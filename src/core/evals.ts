@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { formatJsonPath, parseJsonFileWith, zodExpectation, type JsonFileWording } from './json-file.js';
 
 /** Graded by code, no model call (skillclimb's addition to the original format). */
 export const CheckSchema = z.discriminatedUnion('type', [
@@ -147,36 +148,18 @@ export class EvalsFileError extends Error {
   }
 }
 
-export function formatJsonPath(segments: readonly PropertyKey[]): string {
-  let out = '';
-  for (const segment of segments) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out ? `.${String(segment)}` : String(segment);
-  }
-  return out;
-}
+export { formatJsonPath };
 
-function firstIssue(file: string, error: z.ZodError): EvalsFileError {
-  const issue = error.issues[0];
-  if (!issue) return new EvalsFileError(file, '', 'invalid');
-  let detail = issue.message;
-  // zod 4 words errors as "Invalid input: expected number, received string"; keep the useful half.
-  const m = /^(?:Invalid input|Too small|Too big): (expected .*)$/.exec(detail);
-  if (m?.[1]) detail = m[1];
-  if (issue.code === 'invalid_type' && issue.expected === 'int') detail = 'expected integer';
-  return new EvalsFileError(file, formatJsonPath(issue.path), detail);
-}
+const EVALS_WORDING: JsonFileWording = {
+  error: (file, jsonPath, detail) => new EvalsFileError(file, jsonPath, detail),
+  detail: (issue) =>
+    issue.code === 'invalid_type' && issue.expected === 'int'
+      ? 'expected integer'
+      : zodExpectation(issue.message, ['Invalid input', 'Too small', 'Too big']),
+};
 
 export function parseJsonFile<S extends z.ZodType>(file: string, text: string, schema: S): z.output<S> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (err) {
-    throw new EvalsFileError(file, '', `not valid JSON (${(err as Error).message})`);
-  }
-  const result = schema.safeParse(raw);
-  if (!result.success) throw firstIssue(file, result.error);
-  return result.data;
+  return parseJsonFileWith(file, text, schema, EVALS_WORDING);
 }
 
 export function parseEvals(text: string, file = EVALS_FILE): EvalsFile {

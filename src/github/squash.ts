@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
+import { repoPrefix } from '../git/repo.js';
 import { fetchBranch, gitErrorMessage, gitWithIdentity, minimalGitEnv } from './git.js';
 
 export interface SquashRequest {
@@ -40,7 +41,7 @@ const short = (sha: string) => sha.slice(0, 7);
 export async function buildSquashOnBase(request: SquashRequest): Promise<SquashOutcome> {
   // Patches and pathspecs are read from the repository root, whichever folder of it the project is.
   const top = (await simpleGit(request.project).revparse(['--show-toplevel'])).trim();
-  const prefix = (await simpleGit(request.project).revparse(['--show-prefix'])).trim();
+  const prefix = await repoPrefix(request.project);
   const skillPath = path.posix.join(prefix, request.skillPath);
   const git = await gitWithIdentity(top);
   const head = (await git.revparse([`${request.head}^{commit}`])).trim();

@@ -12,6 +12,7 @@ import type { AbsoluteResult, FailedAssertion, StructuralResult } from '../core/
 import { checkFrontmatter, countLines } from '../core/ship-gate.js';
 import { classifyIteration, type IterationOutcome } from '../core/taxonomy.js';
 import { commitFile, discardChanges, resetToParent } from '../git/commits.js';
+import { untilAborted } from '../llm/abortable.js';
 import {
   ModelOutputError,
   ZERO_USAGE,
@@ -150,16 +151,6 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Settles with `work` or rejects with the signal's reason, whichever comes first (hard timeout). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 /**
  * One AbortController per iteration; its signal goes to every model call of that iteration. It fires on the
  * hard timeout, or with the run's own reason when the run is interrupted.
@@ -187,6 +178,19 @@ interface ScoredText {
   score: SkillScore;
   saturation: 'none' | 'confirmed' | 'rejected';
   usage: Usage;
+}
+
+/** The state the loop climbs from once `text` is kept with `score` (the baseline or a kept edit). */
+function keptStateOf(text: string, score: number, scored: ScoredText): KeptState {
+  const s = scored.score;
+  return {
+    text,
+    score,
+    structural: s.structural,
+    absolute: s.absolute,
+    confirmedAllPass: scored.saturation === 'confirmed',
+    renders: s.renders,
+  };
 }
 
 function isAllPass(absolute: AbsoluteResult | null): absolute is AbsoluteResult {
@@ -331,17 +335,9 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
       return result('baseline ambiguous', { ambiguousReason: reason });
     }
     if (failure === undefined && scored && scored.score.score !== null) {
-      const s = scored.score;
       const score = scored.score.score;
       baselineScore = score;
-      kept = {
-        text: baselineText,
-        score,
-        structural: s.structural,
-        absolute: s.absolute,
-        confirmedAllPass: scored.saturation === 'confirmed',
-        renders: s.renders,
-      };
+      kept = keptStateOf(baselineText, score, scored);
       await append({
         commit: baselineCommit,
         score,
@@ -459,15 +455,7 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
     progress(iteration, outcome, score, outcome === 'crash' ? null : delta, seconds, spent);
 
     if (outcome === 'keep' && scored && newText !== undefined && score !== null) {
-      const s = scored.score;
-      kept = {
-        text: newText,
-        score,
-        structural: s.structural,
-        absolute: s.absolute,
-        confirmedAllPass: scored.saturation === 'confirmed',
-        renders: s.renders,
-      };
+      kept = keptStateOf(newText, score, scored);
       keptEdits.push({ iteration, commit, description, score, delta: score - highWater });
       consecutiveReverts = 0;
       consecutiveCrashes = 0;

@@ -183,6 +183,18 @@ async function attempt<T>(
   }
 }
 
+/** What every call sends: the role's model and limits, the (cacheable) system message, and no SDK retries (ours run). */
+function requestOf(rm: RoleModel, prompt: CallPrompt, abortSignal: AbortSignal) {
+  return {
+    model: rm.model,
+    system: systemMessage(rm, prompt.system),
+    prompt: prompt.user,
+    maxOutputTokens: rm.maxOutputTokens,
+    maxRetries: 0,
+    abortSignal,
+  };
+}
+
 /** A plain-text answer (renders). `<think>` blocks of raw reasoning models are dropped. */
 export async function callText(
   rm: RoleModel,
@@ -191,14 +203,7 @@ export async function callText(
   settings: CallSettings,
 ): Promise<TextReply> {
   return attempt(rm, signal, settings, async (abortSignal) => {
-    const result = await generateText({
-      model: rm.model,
-      system: systemMessage(rm, prompt.system),
-      prompt: prompt.user,
-      maxOutputTokens: rm.maxOutputTokens,
-      maxRetries: 0,
-      abortSignal,
-    });
+    const result = await generateText(requestOf(rm, prompt, abortSignal));
     return { text: stripThinkBlocks(result.text).trim(), usage: usageOf(tokensOf(result.usage), rm.price) };
   });
 }
@@ -220,14 +225,7 @@ export async function callJson(
   settings: CallSettings,
 ): Promise<JsonReply> {
   const reply = await attempt(rm, signal, settings, async (abortSignal) => {
-    const common = {
-      model: rm.model,
-      system: systemMessage(rm, prompt.system),
-      prompt: prompt.user,
-      maxOutputTokens: rm.maxOutputTokens,
-      maxRetries: 0,
-      abortSignal,
-    };
+    const common = requestOf(rm, prompt, abortSignal);
     if (rm.jsonMode === 'text') {
       const result = await generateText(common);
       return { text: result.text, value: undefined, usage: usageOf(tokensOf(result.usage), rm.price) };

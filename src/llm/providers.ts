@@ -3,9 +3,10 @@
  * structured GraderAnswer, each validated with the port's zod schemas (unusable → ModelOutputError).
  */
 import type { JSONSchema7 } from 'ai';
+import type { z } from 'zod';
 import { buildEditorPrompt, buildGraderPrompt, buildRenderPrompt } from '../core/prompts.js';
 import { callJson, callText, type CallSettings, type RoleModel } from './call.js';
-import { ProviderOutputError } from './errors.js';
+import { ProviderOutputError, type Role } from './errors.js';
 import {
   EditProposalSchema,
   GraderAnswerSchema,
@@ -60,6 +61,23 @@ function invalid(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>
   return where ? `${where}: ${issue.message}` : issue.message;
 }
 
+/** A JSON answer checked with the port's schema; an off-schema answer is the role's ProviderOutputError. */
+async function callValidated<T>(
+  rm: RoleModel,
+  role: Role,
+  prompt: Parameters<typeof callJson>[1],
+  schema: z.ZodType<T>,
+  signal: AbortSignal,
+  settings: CallSettings,
+): Promise<ModelReply<T>> {
+  const reply = await callJson(rm, prompt, signal, settings);
+  const parsed = schema.safeParse(reply.value);
+  if (!parsed.success) {
+    throw new ProviderOutputError(role, invalid(parsed.error.issues), reply.raw, reply.usage);
+  }
+  return { value: parsed.data, usage: reply.usage };
+}
+
 export type RoleSlot = RoleModel | SkillModels;
 
 export interface ProviderModelsConfig {
@@ -96,17 +114,14 @@ export function createProviderModels(config: ProviderModelsConfig): SkillModels 
 
     async propose(input, signal): Promise<ModelReply<EditProposal>> {
       if (!isRoleModel(editor)) return editor.propose(input, signal);
-      const reply = await callJson(
+      return callValidated(
         editor,
+        'editor',
         { user: buildEditorPrompt(input), schema: EDIT_PROPOSAL_JSON_SCHEMA, name: 'edit_proposal' },
+        EditProposalSchema,
         signal,
         settings,
       );
-      const parsed = EditProposalSchema.safeParse(reply.value);
-      if (!parsed.success) {
-        throw new ProviderOutputError('editor', invalid(parsed.error.issues), reply.raw, reply.usage);
-      }
-      return { value: parsed.data, usage: reply.usage };
     },
 
     async render(input, signal): Promise<ModelReply<string>> {
@@ -119,17 +134,14 @@ export function createProviderModels(config: ProviderModelsConfig): SkillModels 
     async grade(input, signal): Promise<ModelReply<GraderAnswer>> {
       if (!isRoleModel(grader)) return grader.grade(input, signal);
       const prompt = buildGraderPrompt(input);
-      const reply = await callJson(
+      return callValidated(
         grader,
+        'grader',
         { ...prompt, schema: graderJsonSchema(input.assertions.map((a) => a.id)), name: 'verdicts' },
+        GraderAnswerSchema,
         signal,
         settings,
       );
-      const parsed = GraderAnswerSchema.safeParse(reply.value);
-      if (!parsed.success) {
-        throw new ProviderOutputError('grader', invalid(parsed.error.issues), reply.raw, reply.usage);
-      }
-      return { value: parsed.data, usage: reply.usage };
     },
   };
 }

@@ -3,6 +3,9 @@
  * `retry-after-ms` / `retry-after` exactly, refuses absurd server waits, and lets tests inject the sleep.
  */
 import { APICallError } from 'ai';
+import { abortableSleep } from './abortable.js';
+
+export { abortableSleep };
 
 export interface RetryPolicy {
   /** Total attempts including the first (default 4). */
@@ -76,22 +79,6 @@ export function retryDecision(
   if (asked !== undefined)
     return asked > policy.maxRetryAfterMs ? { retry: false } : { retry: true, delayMs: asked };
   return { retry: true, delayMs: backoffDelayMs(attempt, policy, random) };
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 export interface RetryHooks {

@@ -2,6 +2,7 @@
  * A scripted test double of the model port: each role is a handler the test writes, so engine tests can
  * steer keeps, reverts, garbage and hangs while the real engine code runs. Every call is recorded.
  */
+import { abortableSleep, untilAborted } from './abortable.js';
 import {
   EditProposalSchema,
   GraderAnswerSchema,
@@ -38,33 +39,10 @@ export interface ScriptedModels extends SkillModels {
   readonly calls: { propose: EditorInput[]; render: RenderInput[]; grade: GraderInput[] };
 }
 
-function abortable(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    if (ms <= 0) return resolve();
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** Races a handler against the signal so a hung handler still rejects on abort. */
 async function runHandler<O>(work: () => O | Promise<O>, signal: AbortSignal): Promise<O> {
   if (signal.aborted) throw signal.reason;
-  return await new Promise<O>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    Promise.resolve()
-      .then(work)
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
-  });
+  return await untilAborted(Promise.resolve().then(work), signal);
 }
 
 export function createScriptedModels(options: ScriptedModelsOptions = {}): ScriptedModels {
@@ -80,7 +58,8 @@ export function createScriptedModels(options: ScriptedModelsOptions = {}): Scrip
     const index = calls[role].length;
     (calls[role] as I[]).push(input);
     if (!handler) throw new Error(`scripted models: no ${role} handler`);
-    await abortable(options.delayMs ?? 0, signal);
+    const delayMs = options.delayMs ?? 0;
+    if (delayMs > 0) await abortableSleep(delayMs, signal);
     return runHandler(() => handler(input, index), signal);
   }
 

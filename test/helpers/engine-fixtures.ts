@@ -1,24 +1,18 @@
 /** Real temporary git repositories holding skills, for the git, loop and run tests. */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { GraderInput } from '../../src/llm/port.js';
+import { tempDirs } from './temp-dirs.js';
 
 export function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
 }
 
-const made: string[] = [];
+const temp = tempDirs('skillclimb-engine-', { resolveLinks: false });
 
-export async function tempDir(prefix = 'skillclimb-engine-'): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-
-export async function cleanupTempDirs(): Promise<void> {
-  await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-}
+export const tempDir = temp.make;
+export const cleanupTempDirs = temp.removeAll;
 
 export const SKILL_MD = [
   '---',
@@ -81,6 +75,19 @@ export const SCENARIOS = {
     },
   ],
 };
+
+/** The scripted grader of EVALS: assertion 1 passes when the render says SUMMARY, assertion 2 when it says TEST-NAME. */
+export function gradeByMarkers(input: GraderInput) {
+  const markers: Record<number, string> = { 1: 'SUMMARY', 2: 'TEST-NAME' };
+  return {
+    verdicts: Object.fromEntries(
+      input.assertions.map((a) => [
+        String(a.id),
+        { verdict: input.output.includes(markers[a.id] ?? '\u0000'), reason: `marker for ${a.id}` },
+      ]),
+    ),
+  };
+}
 
 export interface SkillFixture {
   name: string;

@@ -1,25 +1,19 @@
 /** Real git repositories for the GitHub-side tests: a bare `origin` and a clone of it, in temp folders. */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readActionContext, type ActionContext } from '../../src/action/context.js';
 import type { Logger, ResultsRow, ShipRequest } from '../../src/iterate/ports.js';
+import { tempDirs } from './temp-dirs.js';
 
 export function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' }).trim();
 }
 
-const made: string[] = [];
+const temp = tempDirs('skillclimb-gh-', { resolveLinks: true });
 
-export async function tempDir(prefix = 'skillclimb-gh-'): Promise<string> {
-  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-}
-
-export async function cleanupTempDirs(): Promise<void> {
-  await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-}
+export const tempDir = temp.make;
+export const cleanupTempDirs = temp.removeAll;
 
 export async function writeFiles(root: string, files: Record<string, string>): Promise<void> {
   for (const [rel, content] of Object.entries(files)) {
@@ -134,4 +128,23 @@ export function shipRequest(overrides: Partial<ShipRequest> = {}): ShipRequest {
     },
     ...overrides,
   };
+}
+
+/** Where the Action tests' GitHub API answers (nock). */
+export const GITHUB_API = 'https://api.github.test';
+
+/** The Action's context for a nightly run on `checkout` (acme/skills, run 77) from the runner's variables; `env` adds to them. */
+export async function nightContext(checkout: string, env: NodeJS.ProcessEnv = {}): Promise<ActionContext> {
+  return readActionContext(
+    {
+      GITHUB_WORKSPACE: checkout,
+      GITHUB_REPOSITORY: 'acme/skills',
+      GITHUB_API_URL: GITHUB_API,
+      GITHUB_SERVER_URL: 'https://github.test',
+      GITHUB_RUN_ID: '77',
+      RUNNER_TEMP: await tempDir('skillclimb-pipeline-runner-'),
+      ...env,
+    },
+    checkout,
+  );
 }

@@ -1,11 +1,12 @@
 /** Temporary projects with `.claude/skills/<name>/evals/…` for the pre-flight, queue and CLI tests. */
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { CliIo } from '../../src/cli/io.js';
 import type { IterateOptions, Logger } from '../../src/iterate/ports.js';
+import { tempDirs } from './temp-dirs.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -24,18 +25,11 @@ export const VALID_SCENARIOS = JSON.stringify({
   scenarios: [{ id: 'scenario_1', context: 'We fixed the login test.', expected_assertions: [1, 2] }],
 });
 
-const tempDirs: string[] = [];
+const temp = tempDirs('skillclimb-', { resolveLinks: true });
 
 /** A fresh temporary folder (real path, so it compares equal to what git and fs report). */
-export async function makeTempDir(prefix = 'skillclimb-'): Promise<string> {
-  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
-  tempDirs.push(dir);
-  return dir;
-}
-
-export async function removeTempDirs(): Promise<void> {
-  await Promise.all(tempDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-}
+export const makeTempDir = temp.make;
+export const removeTempDirs = temp.removeAll;
 
 export interface SkillSpec {
   /** File content, or false to leave the file out. Default: a valid file. */

@@ -9,10 +9,12 @@ import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings, type ConfigurableSetting } from '../../config/run-settings.js';
 import { createMtimeFreshness } from '../../iterate/freshness.js';
 import { createLocalPorts } from '../../iterate/local-ports.js';
-import type { IterateOptions, Logger } from '../../iterate/ports.js';
+import { RunInterrupted } from '../../iterate/interrupt.js';
+import type { IterateOptions, Logger, RunResult } from '../../iterate/ports.js';
 import { runPreflight, skillDir } from '../../iterate/preflight.js';
 import { dryRunPlanJson, formatDryRunPlan, resolveQueue } from '../../iterate/queue.js';
 import { runIterate } from '../../iterate/run.js';
+import { partialRunOf } from '../../iterate/run-error.js';
 import {
   durationArgument,
   positiveIntegerArgument,
@@ -121,8 +123,17 @@ async function realRun(
   const options = applyConfigSettings(cliOptions, config, fromCli);
   log.info(`models: ${models.label}`);
   const ports = createLocalPorts(options, { models, log, ...(io.now ? { now: io.now } : {}) });
-  const result = await runIterate(options, ports);
-  if (flags.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
+  const result = await runIterate(options, ports).catch((err: unknown) => {
+    // A stopped run still did work: --json prints what was done; the error then sets the exit code (128+signo).
+    const partial = err instanceof RunInterrupted ? partialRunOf(err) : undefined;
+    if (flags.json && partial) printRunJson(io, partial);
+    throw err;
+  });
+  if (flags.json) printRunJson(io, result);
+}
+
+function printRunJson(io: CliIo, run: RunResult): void {
+  io.out(`${JSON.stringify(run, null, 2)}\n`);
 }
 
 export function iterateCommand(io: CliIo): Command {
