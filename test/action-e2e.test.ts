@@ -417,6 +417,8 @@ describe('the bundled Action, end to end', () => {
     ]);
     expect(JSON.parse(run.outputs.shipped ?? 'null')).toEqual([]);
     expect(run.summary).toContain(`- \`release-notes\`: ${notShipped[0]?.reason}`);
+    // The skip is a workflow annotation, not only a log line.
+    expect(run.stdout).toContain(`::warning::release-notes: not shipped: ${notShipped[0]?.reason}\n`);
     expect(run.summary).toContain(`skipped (${notShipped[0]?.reason})`);
   }, 120_000);
 
@@ -462,11 +464,27 @@ describe('the bundled Action, end to end', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(server.requests).toEqual([]);
     expect(git(origin, 'for-each-ref')).toBe(before);
+    expect(run.stdout).toMatch(/^models: offline \(structural scoring only/m);
     expect(run.stdout).toContain('Resolved queue (3 skills):');
     expect(run.stdout).toContain('verify  (skip-list: embedded)');
     expect(run.summary).toContain('## skill-iterate dry run');
     expect(JSON.parse(run.outputs.queue ?? 'null')).toEqual(['release-notes', 'session-wrap', 'user-debug']);
     expect(git(checkout, 'status', '--porcelain')).toBe('');
+  }, 60_000);
+
+  it('dry-run fails like the night on a model without its key, before any request', async () => {
+    const { origin, checkout } = await checkoutOfExamples();
+    const before = git(origin, 'for-each-ref');
+
+    const run = await runAction(checkout, apiUrl, { 'dry-run': 'true', model: 'anthropic:claude-haiku-4-5' });
+
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '::error::model check failed for editor model anthropic:claude-haiku-4-5 (key: needs ANTHROPIC_API_KEY); ',
+    );
+    expect(run.stdout).not.toContain('Resolved queue');
+    expect(server.requests).toEqual([]);
+    expect(git(origin, 'for-each-ref')).toBe(before);
   }, 60_000);
 
   it('plan mode outputs the queue as JSON for a matrix, also without any GitHub request', async () => {
@@ -527,6 +545,68 @@ describe('the bundled Action, end to end', () => {
       '# skill-iterate morning summary',
     );
   }, 180_000);
+
+  it('summarize annotates skipped and parked skills as workflow warnings', async () => {
+    const checkout = await tempDir('skillclimb-e2e-summarize-');
+    const artifacts = await tempDir('skillclimb-e2e-artifacts-');
+    const at = '2026-05-24T03:00:00.000Z';
+    const usage = {
+      calls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: null,
+    };
+    const result = (skill: string, status: string, link?: string) => ({
+      skill,
+      baselineScore: 0.5,
+      finalScore: 0.5,
+      iterations: 0,
+      wallSecondsTotal: 1,
+      status,
+      ...(link ? { link } : {}),
+      keptEdits: [],
+      usage,
+      rows: [],
+    });
+    const results = [
+      result('api-docs', 'skipped (invalid evals: evals.json: categories: expected array)'),
+      result('release-notes', 'defect-park', 'https://github.test/acme/skills/issues/7'),
+      result('session-wrap', 'calibration-park'),
+      result('user-debug', 'shipped', 'https://github.test/acme/skills/pull/9'),
+    ];
+    const runFile = {
+      format: 'skillclimb/action-result',
+      version: 1,
+      mode: 'run',
+      run: {
+        startedAt: at,
+        endedAt: at,
+        partial: null,
+        queue: results.map((r) => r.skill),
+        results,
+        excludedBySkipList: [],
+        excludedByFreshness: [],
+        usage,
+        modelsLabel: 'offline',
+      },
+      shipped: [],
+      parked: [],
+      notShipped: [],
+    };
+    await writeFile(path.join(artifacts, 'result.json'), JSON.stringify(runFile));
+
+    const run = await runAction(checkout, apiUrl, { mode: 'summarize', 'results-dir': artifacts });
+
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('::warning::'))).toEqual([
+      '::warning::api-docs: skipped (invalid evals: evals.json: categories: expected array)',
+      '::warning::release-notes: defect-park → https://github.test/acme/skills/issues/7',
+      '::warning::session-wrap: calibration-park',
+    ]);
+    expect(server.requests).toEqual([]);
+  }, 60_000);
 
   it('fails with a message naming the input when an input is invalid', async () => {
     const { checkout } = await checkoutOfExamples();

@@ -172,6 +172,30 @@ describe('the Action checks the models first', () => {
     expect(nock.pendingMocks().filter((m) => !m.includes('api.github.test'))).toEqual([]);
   });
 
+  it("logs a retried health call against the check's own two attempts", async () => {
+    fakeGitHub(events);
+    nock('https://api.anthropic.com')
+      .post('/v1/messages')
+      .reply(
+        529,
+        { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+        { 'retry-after-ms': '10' },
+      )
+      .post('/v1/messages')
+      .reply(200, anthropicOk());
+    const { ctx } = await night();
+    const io = recordingIo();
+    await expect(
+      runPipeline(
+        inputs({ model: 'anthropic:claude-haiku-4-5', 'anthropic-api-key': 'sk-ant-test' }),
+        ctx,
+        io,
+      ),
+    ).rejects.toThrow('could not read acme/skills to find its default branch (HTTP 404');
+    expect(io.log.warnings).toEqual(['retrying in 10 ms (attempt 2 of 2): HTTP 529: Overloaded']);
+    expect(io.log.infos.slice(0, 3).every((line) => /\sok\s/.test(line))).toBe(true);
+  });
+
   it('fails on a missing key the same way, before any model or GitHub call', async () => {
     const github = fakeGitHub(events);
     const { ctx } = await night({ models: { grader: 'anthropic:claude-haiku-4-5', render: 'openai:gpt-5' } });
@@ -260,6 +284,79 @@ describe('dry-run and plan call no model', () => {
     expect(result.failure).toBeUndefined();
     expect(JSON.parse(result.outputs.queue)).toEqual(['demo']);
     expect(compatible.requests).toEqual([]);
+    expect(github).toEqual([]);
+    expect(io.groups).toEqual([]);
+  });
+});
+
+describe('dry-run validates the models like the night, without a call', () => {
+  /** The night's rejection and the dry run's, on the same checkout and inputs. */
+  async function bothRejections(
+    checkout: Night,
+    values: Partial<Record<ActionInputName, string>>,
+  ): Promise<{ nightly: string; dry: string }> {
+    const reason = (run: Promise<unknown>) =>
+      run.then(
+        () => 'resolved',
+        (error: unknown) => (error as Error).message,
+      );
+    const nightly = await reason(runPipeline(inputs(values), checkout.ctx, recordingIo()));
+    const dry = await reason(
+      runPipeline(inputs({ ...values, 'dry-run': 'true' }), checkout.ctx, recordingIo()),
+    );
+    return { nightly, dry };
+  }
+
+  it("fails on a bad config with the night's message naming the file and field", async () => {
+    const github = fakeGitHub(events);
+    const checkout = await night({ models: { default: 'offline' }, concurrency: 0 });
+    const { nightly, dry } = await bothRejections(checkout, {});
+    expect(dry).toBe(`${path.join(checkout.checkout, CONFIG_FILE)}: concurrency: expected number to be >=1`);
+    expect(dry).toBe(nightly);
+    expect(github).toEqual([]);
+  });
+
+  it("fails on a missing key with the night's message, calling no model and no GitHub API", async () => {
+    const github = fakeGitHub(events);
+    const checkout = await night();
+    const { nightly, dry } = await bothRejections(checkout, { model: 'anthropic:claude-haiku-4-5' });
+    expect(dry).toBe(
+      'model check failed for editor model anthropic:claude-haiku-4-5 (key: needs ANTHROPIC_API_KEY); ' +
+        'render model anthropic:claude-haiku-4-5 (key: needs ANTHROPIC_API_KEY); ' +
+        'grader model anthropic:claude-haiku-4-5 (key: needs ANTHROPIC_API_KEY); ' +
+        'nothing was run (check the key, endpoint and model id)',
+    );
+    expect(dry).toBe(nightly);
+    expect(github).toEqual([]);
+    expect(nock.pendingMocks().filter((m) => !m.includes('api.github.test'))).toEqual([]);
+  });
+
+  it("fails on a bad model id with the night's message", async () => {
+    const github = fakeGitHub(events);
+    const checkout = await night();
+    const { nightly, dry } = await bothRejections(checkout, { 'grader-model': 'gpt-5' });
+    expect(dry).toBe(
+      'grader model: model id "gpt-5": expected provider:model, e.g. anthropic:claude-sonnet-4-5, openai:gpt-5, openai-compatible:qwen3 or offline',
+    );
+    expect(dry).toBe(nightly);
+    expect(github).toEqual([]);
+  });
+
+  it('with the keys present, names the models and prints the plan', async () => {
+    const github = fakeGitHub(events);
+    const { ctx } = await night({ models: { default: 'anthropic:claude-haiku-4-5' } });
+    const io = recordingIo();
+    const result = await runPipeline(
+      inputs({ 'dry-run': 'true', 'anthropic-api-key': 'sk-ant-never-sent' }),
+      ctx,
+      io,
+    );
+    expect(result.failure).toBeUndefined();
+    expect(io.log.infos[0]).toBe(
+      'models: editor=anthropic:claude-haiku-4-5 render=anthropic:claude-haiku-4-5 grader=anthropic:claude-haiku-4-5',
+    );
+    expect(io.log.infos[1]).toMatch(/^Resolved queue \(1 skill\):\n {2}demo\n/);
+    expect(JSON.parse(result.outputs.queue)).toEqual(['demo']);
     expect(github).toEqual([]);
     expect(io.groups).toEqual([]);
   });

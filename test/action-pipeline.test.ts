@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { ActionContext } from '../src/action/context.js';
 import { parseInputs, type ActionInputName } from '../src/action/inputs.js';
 import { runPipeline, type ActionIo, type PipelineEngine } from '../src/action/main.js';
+import { RESULT_FILE_FORMAT, writeRunFile, type RunFile } from '../src/action/result-file.js';
 import type { IterateOptions, IteratePorts, RunResult, SkillResult } from '../src/iterate/ports.js';
 import { withPartialRun } from '../src/iterate/run-error.js';
 import { ZERO_USAGE } from '../src/llm/port.js';
@@ -230,5 +231,58 @@ describe('the kill-switch input', () => {
     expect(JSON.parse(dry.outputs.queue)).toEqual(['alpha', 'beta']);
     expect(io.log.warnings).toEqual(['input kill-switch=yes: a real run would not start']);
     expect(requests).toEqual([]);
+  });
+});
+
+describe('annotations for skipped and parked skills (summarize)', () => {
+  it('warns once per skipped, not-shipped or parked skill, and not for a shipped one', async () => {
+    const { ctx } = await night();
+    const results: SkillResult[] = [
+      { ...skillResult('alpha'), status: 'skipped (invalid evals: evals.json: categories: expected array)' },
+      { ...skillResult('beta'), status: 'defect-park', link: 'https://github.test/acme/skills/issues/7' },
+      { ...skillResult('delta'), status: 'skipped (open PR #41 already has final 1.00 >= 0.60)' },
+      { ...skillResult('gamma'), status: 'calibration-park' },
+      { ...skillResult('omega'), status: 'shipped', link: 'https://github.test/acme/skills/pull/9' },
+    ];
+    const file: RunFile = {
+      format: RESULT_FILE_FORMAT,
+      version: 1,
+      mode: 'run',
+      run: {
+        startedAt: NOW,
+        endedAt: NOW,
+        partial: null,
+        queue: results.map((r) => r.skill),
+        results,
+        excludedBySkipList: [],
+        excludedByFreshness: [],
+        summaryPath: undefined,
+        usage: { ...ZERO_USAGE },
+        modelsLabel: 'offline',
+      },
+      shipped: [],
+      parked: [
+        {
+          skill: 'beta',
+          kind: 'crashes',
+          location: 'https://github.test/acme/skills/issues/7',
+          via: 'issue',
+        },
+      ],
+      notShipped: [{ skill: 'delta', reason: 'open PR #41 already has final 1.00 >= 0.60' }],
+    };
+    const dir = path.join(ctx.runnerTemp, 'artifacts');
+    await writeRunFile(path.join(dir, 'job', 'result.json'), file);
+    const io = recordingIo();
+
+    const result = await runPipeline(inputs({ mode: 'summarize', 'results-dir': dir }), ctx, io);
+
+    expect(result.failure).toBeUndefined();
+    expect(io.log.warnings).toEqual([
+      'delta: not shipped: open PR #41 already has final 1.00 >= 0.60',
+      'alpha: skipped (invalid evals: evals.json: categories: expected array)',
+      'beta: defect-park → https://github.test/acme/skills/issues/7',
+      'gamma: calibration-park',
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEvals, parseScenarios, type SkillEvals } from '../src/core/evals.js';
 import { MUTATION_KINDS, TRAILING_GARBAGE, applyMutation, mutateAll } from '../src/core/mutations.js';
+import { maxLineLength } from '../src/core/structural.js';
 import { CalibrationError, calibrateSkill } from '../src/iterate/calibrate.js';
 import { RenderCache } from '../src/iterate/score.js';
 import type { GraderInput } from '../src/llm/port.js';
@@ -44,6 +45,21 @@ describe('mutations', () => {
 
   it('there are the ten kinds of the seed, and each applies to a full skill', () => {
     expect(MUTATION_KINDS).toHaveLength(10);
+    // The seed's list, in its order: "delete required bullet, paraphrase heading, remove code fence, swap
+    // MUST with should, delete section, duplicate paragraph, remove leading imperative, remove constraint
+    // line, add trailing garbage, shuffle steps".
+    expect([...MUTATION_KINDS]).toEqual([
+      'delete-required-bullet',
+      'paraphrase-heading',
+      'remove-code-fence',
+      'swap-must-should',
+      'delete-section',
+      'duplicate-paragraph',
+      'remove-leading-imperative',
+      'remove-constraint-line',
+      'add-trailing-garbage',
+      'shuffle-steps',
+    ]);
     const all = mutateAll(SKILL_MD);
     expect(all.map((m) => m.kind)).toEqual([...MUTATION_KINDS]);
     for (const m of all) {
@@ -116,6 +132,11 @@ describe('mutations', () => {
     expect(out.startsWith(SKILL_MD)).toBe(true);
     expect(out.trimEnd().endsWith(TRAILING_GARBAGE)).toBe(true);
     expect(TRAILING_GARBAGE.length).toBeGreaterThan(150);
+    // Exactly one new line, longer than the structural limit: max_line_length counts it.
+    expect(TRAILING_GARBAGE).toHaveLength(199);
+    expect(lines(out).filter((line) => line === TRAILING_GARBAGE)).toHaveLength(1);
+    expect(maxLineLength(lines(SKILL_MD)).over).toBe(0);
+    expect(maxLineLength(lines(out)).over).toBe(1);
   });
 
   it('shuffle-steps reverses the Steps list and keeps the numbering', () => {

@@ -274,6 +274,58 @@ describe('skillclimb iterate --dry-run', () => {
     );
   });
 
+  it('validates the models like a real run: a bad id exits 2 with the same message, no plan', async () => {
+    const project = await seedProject();
+    const dry = await run(
+      ['iterate', '--project', project, '--model', 'gpt-5', '--dry-run'],
+      os.tmpdir(),
+      NOW,
+    );
+    const real = await run(['iterate', '--project', project, '--model', 'gpt-5'], os.tmpdir(), NOW);
+    expect(dry.code).toBe(2);
+    expect(dry.stdout).toBe('');
+    expect(dry.stderr).toBe(
+      'error: model id "gpt-5": expected provider:model, e.g. anthropic:claude-sonnet-4-5, openai:gpt-5, openai-compatible:qwen3 or offline\n',
+    );
+    expect(real.code).toBe(2);
+    expect(dry.stderr).toBe(real.stderr);
+    expect(await exists(path.join(project, LOCK_FILE))).toBe(false);
+  });
+
+  it('checks the key of each role without calling a model: a missing key exits 2, a present one plans', async () => {
+    const project = await seedProject();
+    const argv = ['iterate', '--project', project, '--skip-list', 'skill-evolve', '--dry-run'];
+    const missing = await run([...argv, '--model', 'anthropic:claude-haiku-4-5'], os.tmpdir(), NOW);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toBe('error: editor model anthropic:claude-haiku-4-5 needs ANTHROPIC_API_KEY\n');
+
+    // With the key the models are built (no network: the setup file refuses every non-loopback connection).
+    const io = captureIo(os.tmpdir(), NOW);
+    io.env = { ANTHROPIC_API_KEY: 'sk-ant-never-sent' };
+    const code = await main(argv, io);
+    expect(code).toBe(0);
+    expect(io.stderr()).toBe('');
+    expect(io.stdout()).toMatch(/^Resolved queue \(1 skill\):\n {2}session-wrap\n\n/);
+  });
+
+  it('a bad skillclimb.config.json exits 2 naming the file and field, exactly as a real run does', async () => {
+    const project = await seedProject();
+    await writeFile(
+      path.join(project, 'skillclimb.config.json'),
+      JSON.stringify({ models: { grader: 'gpt-5' } }),
+    );
+    const dry = await run(['iterate', '--project', project, '--dry-run'], os.tmpdir(), NOW);
+    const real = await run(['iterate', '--project', project], os.tmpdir(), NOW);
+    expect(dry.code).toBe(2);
+    expect(dry.stdout).toBe('');
+    expect(dry.stderr).toBe(
+      `error: ${path.join(project, 'skillclimb.config.json')}: models.grader: model id "gpt-5": expected provider:model, e.g. anthropic:claude-sonnet-4-5, openai:gpt-5, openai-compatible:qwen3 or offline\n`,
+    );
+    expect(real.code).toBe(2);
+    expect(dry.stderr).toBe(real.stderr);
+  });
+
   it('an unexpected failure exits 1 with the error message', async () => {
     const project = await makeTempDir();
     await addSkill(project, 'looped');

@@ -2,12 +2,19 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { APICallError } from 'ai';
+import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONFIG_FILE, ConfigError } from '../src/config/config.js';
-import { loadProjectModelConfig, loadProjectModels } from '../src/config/project-models.js';
+import {
+  formatRetryWarning,
+  loadProjectModelConfig,
+  loadProjectModels,
+} from '../src/config/project-models.js';
 import { applyConfigSettings, type ConfigurableSettings } from '../src/config/run-settings.js';
 import { createScriptedModels } from '../src/llm/scripted.js';
-import type { ModelFactoryOptions, ModelSelection } from '../src/llm/factory.js';
+import { createModels, type ModelFactoryOptions, type ModelSelection } from '../src/llm/factory.js';
+import { anthropicMessage } from './helpers/model-replies.js';
 
 let project: string;
 
@@ -15,6 +22,7 @@ beforeEach(async () => {
   project = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-project-models-'));
 });
 afterEach(async () => {
+  nock.cleanAll();
   await rm(project, { recursive: true, force: true });
 });
 
@@ -88,9 +96,74 @@ describe('loadProjectModels', () => {
       log: { warn: (m) => void warnings.push(m) },
     });
     modelOptions.retryHooks?.onRetry?.({ attempt: 1, delayMs: 1500, error: new Error('HTTP 529') });
-    expect(warnings).toEqual(['retrying in 1500 ms: Error: HTTP 529']);
+    expect(warnings).toEqual(['retrying in 1.5 s (attempt 2 of 4): HTTP 529']);
     const quiet = await loadProjectModelConfig({ project, flags: {}, env: {} });
     expect(quiet.modelOptions.retryHooks).toBeUndefined();
+  });
+});
+
+describe('retry warnings', () => {
+  const apiError = (statusCode: number | undefined, message: string) =>
+    new APICallError({
+      message,
+      url: 'https://api.anthropic.com/v1/messages',
+      requestBodyValues: {},
+      statusCode,
+    });
+
+  it('round the wait, name the attempt about to start, and leave out error class names', () => {
+    expect(
+      formatRetryWarning({ attempt: 1, delayMs: 845.6428106811302, error: apiError(529, 'Overloaded') }, 4),
+    ).toBe('retrying in 0.8 s (attempt 2 of 4): HTTP 529: Overloaded');
+    expect(formatRetryWarning({ attempt: 3, delayMs: 30_000, error: apiError(429, 'Rate limited') }, 4)).toBe(
+      'retrying in 30.0 s (attempt 4 of 4): HTTP 429: Rate limited',
+    );
+    expect(formatRetryWarning({ attempt: 1, delayMs: 45.2, error: apiError(500, '') }, 2)).toBe(
+      'retrying in 45 ms (attempt 2 of 2): HTTP 500',
+    );
+    expect(
+      formatRetryWarning(
+        { attempt: 2, delayMs: 1999.5, error: apiError(undefined, 'Cannot connect to API:\n  ECONNRESET') },
+        4,
+      ),
+    ).toBe('retrying in 2.0 s (attempt 3 of 4): Cannot connect to API: ECONNRESET');
+    expect(formatRetryWarning({ attempt: 1, delayMs: 0, error: 'socket hang up' }, 4)).toBe(
+      'retrying in 0 ms (attempt 2 of 4): socket hang up',
+    );
+  });
+
+  it('are what a real model call logs on a 529 (loadProjectModels over nock)', async () => {
+    nock('https://api.anthropic.com')
+      .post('/v1/messages')
+      .reply(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })
+      .post('/v1/messages')
+      .reply(200, anthropicMessage([{ type: 'text', text: 'done' }], { input_tokens: 5, output_tokens: 1 }));
+    const warnings: string[] = [];
+    const waits: number[] = [];
+    const { models } = await loadProjectModels({
+      project,
+      flags: { model: 'anthropic:claude-haiku-4-5' },
+      env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+      log: { warn: (m) => void warnings.push(m) },
+      // The real factory, with the wait recorded instead of slept and the jitter fixed (500 + 0.4 × 500 ms).
+      create: (selection, env, options) =>
+        createModels(selection, env, {
+          ...options,
+          retryHooks: {
+            ...options?.retryHooks,
+            sleep: async (ms) => void waits.push(ms),
+            random: () => 0.4,
+          },
+        }),
+    });
+    const reply = await models.render(
+      { skillName: 'demo', skillMd: '# Demo\n', scenario: { id: 's1', context: 'c' } },
+      new AbortController().signal,
+    );
+    expect(reply.value).toBe('done');
+    expect(waits).toEqual([700]);
+    expect(warnings).toEqual(['retrying in 0.7 s (attempt 2 of 4): HTTP 529: Overloaded']);
+    expect(nock.isDone()).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import {
+  checkModelKeys,
   checkModels,
   describeDoctorFailures,
   doctorIdWidth,
@@ -93,6 +94,29 @@ describe('checkModels', () => {
     expect(described).toContain('; grader model openai:gpt-5 (request failed: HTTP 401: ');
   });
 
+  it("names each row's own role when roles share one failed call", async () => {
+    let calls = 0;
+    nock('https://api.openai.com')
+      .post('/v1/responses')
+      .reply(() => (calls++, [401, OPENAI_BAD_KEY]));
+    const report = await checkModels({
+      selection: selection('openai:gpt-5'),
+      env: { OPENAI_API_KEY: 'o' },
+      options: NO_WAIT,
+    });
+    expect(calls).toBe(1);
+    expect(report.failed.map((r) => r.role)).toEqual(['editor', 'render', 'grader']);
+    for (const row of report.rows) {
+      expect(row.failure?.stage, row.role).toBe('request failed');
+      expect(row.failure?.detail, row.role).toMatch(
+        new RegExp(`^${row.role} model openai:gpt-5: HTTP 401: Incorrect API key provided \\(not retried`),
+      );
+    }
+    expect(describeDoctorFailures(report)).toMatch(
+      /^editor model openai:gpt-5 \(request failed: HTTP 401: .*\); render model openai:gpt-5 \(request failed: HTTP 401: .*\); grader model openai:gpt-5 \(request failed: HTTP 401: /,
+    );
+  });
+
   it('reports every role offline without a call, and says so', async () => {
     const report = await checkModels({ selection: selection('offline'), env: {} });
     expect(report.allOffline).toBe(true);
@@ -115,6 +139,34 @@ describe('checkModels', () => {
       checkModels({ selection: selection('openai:gpt-5', 'offline', 'openai:gpt-5'), env: {} }),
     ).rejects.toThrow(/^render model offline and grader model openai:gpt-5: both must be offline or both/);
     expect(() => selectionIsOffline(selection('offline', 'gpt-5'))).toThrow(DoctorSelectionError);
+  });
+});
+
+describe('checkModelKeys', () => {
+  it('checks ids, keys and endpoints without any call', () => {
+    // Synchronous: there is no call it could make.
+    const report = checkModelKeys({
+      selection: selection('anthropic:claude-haiku-4-5', 'openai:gpt-5'),
+      env: { OPENAI_API_KEY: 'o' },
+    });
+    expect(report.rows.map((r) => [r.role, r.status, r.endpoint, r.latencyMs])).toEqual([
+      ['editor', 'failed', undefined, undefined],
+      ['render', 'ok', 'https://api.openai.com/v1', undefined],
+      ['grader', 'ok', 'https://api.openai.com/v1', undefined],
+    ]);
+    expect(describeDoctorFailures(report)).toBe(
+      'editor model anthropic:claude-haiku-4-5 (key: needs ANTHROPIC_API_KEY)',
+    );
+    expect(checkModelKeys({ selection: selection('offline'), env: {} })).toMatchObject({
+      allOffline: true,
+      failed: [],
+    });
+    expect(() =>
+      checkModelKeys({ selection: selection('openai:gpt-5', 'offline', 'openai:gpt-5'), env: {} }),
+    ).toThrow(DoctorSelectionError);
+    expect(() => checkModelKeys({ selection: selection('gpt-5'), env: {} })).toThrow(
+      /^editor model: model id "gpt-5": expected provider:model/,
+    );
   });
 });
 

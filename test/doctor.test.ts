@@ -117,6 +117,13 @@ describe('skillclimb doctor', () => {
       expect(io.stdout[0]).toMatch(
         /family=qwen\s+FAILED\s+endpoint unreachable: editor model openai-compatible:qwen3: cannot reach/,
       );
+      // One shared call, but each row names its own role.
+      expect(io.stdout[1]).toMatch(
+        /^render\s+openai-compatible:qwen3\s+family=qwen\s+FAILED\s+endpoint unreachable: render model openai-compatible:qwen3: cannot reach/,
+      );
+      expect(io.stdout[2]).toMatch(
+        /^grader\s+openai-compatible:qwen3\s+family=qwen\s+FAILED\s+endpoint unreachable: grader model openai-compatible:qwen3: cannot reach/,
+      );
     } finally {
       nock.disableNetConnect();
     }
@@ -132,8 +139,12 @@ describe('skillclimb doctor', () => {
     const io = makeIo({ OPENAI_BASE_URL: 'http://localhost:11434/v1' }, project);
     await runDoctor(io, ['--model', 'openai-compatible:llama3.1']);
     expect(io.exitCode).toBe(1);
+    // The render row shares the editor's call but names itself (it used to say "editor answer unusable").
     expect(io.stdout[1]).toMatch(
-      /family=meta\s+FAILED\s+structured call failed: editor answer unusable: no JSON object/,
+      /^render\s+.*family=meta\s+FAILED\s+structured call failed: render answer unusable: no JSON object/,
+    );
+    expect(io.stdout[2]).toMatch(
+      /^grader\s+.*family=meta\s+FAILED\s+structured call failed: grader answer unusable: no JSON object/,
     );
   });
 

@@ -10,6 +10,7 @@ import {
   createWorktree,
   deleteBranch,
   removeWorktree,
+  WORKTREE_RETRY_DELAY_MS,
   worktreePathFor,
 } from '../src/git/worktree.js';
 import { cleanupTempDirs, git, makeProject, SKILL_MD, tempDir } from './helpers/engine-fixtures.js';
@@ -162,15 +163,28 @@ describe('cleanup', () => {
   it('retries once, then warns instead of throwing', async () => {
     const { project } = await setup();
     const warnings: string[] = [];
-    const started = Date.now();
+    const pauses: number[] = [];
     const gone = await removeWorktree(project, path.join(project, 'no-such-worktree'), {
       retryDelayMs: 50,
+      sleep: async (ms) => void pauses.push(ms),
       warn: (m) => warnings.push(m),
     });
     expect(gone).toBe(false);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    // One pause of the requested length, between the two attempts.
+    expect(pauses).toEqual([50]);
     expect(warnings).toEqual([
       `worktree at ${path.join(project, 'no-such-worktree')} could not be removed; leaving for manual cleanup`,
     ]);
+  });
+
+  it("pauses the seed's 2 seconds before the retry by default, and not at all when the first try works", async () => {
+    const { project, wt } = await setup();
+    const pauses: number[] = [];
+    const sleep = async (ms: number) => void pauses.push(ms);
+    expect(WORKTREE_RETRY_DELAY_MS).toBe(2000);
+    expect(await removeWorktree(project, path.join(project, 'no-such-worktree'), { sleep })).toBe(false);
+    expect(pauses).toEqual([2000]);
+    expect(await removeWorktree(project, wt.path, { sleep })).toBe(true);
+    expect(pauses).toEqual([2000]);
   });
 });

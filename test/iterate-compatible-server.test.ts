@@ -223,6 +223,7 @@ describe('skillclimb iterate through the Anthropic Messages API (nock)', () => {
     const roles: Role[] = [];
     const cachedSystems: string[] = [];
     const seenSystems = new Set<string>();
+    let systemCalls = 0;
     nock('https://api.anthropic.com', { reqheaders: { 'x-api-key': 'sk-ant-test' } })
       .post('/v1/messages')
       .times(200)
@@ -236,6 +237,7 @@ describe('skillclimb iterate through the Anthropic Messages API (nock)', () => {
         // the first call with a system prompt writes the cache, later ones read it
         const cached = system !== '' && seenSystems.has(system);
         if (system !== '') seenSystems.add(system);
+        if (system !== '') systemCalls++;
         return [
           200,
           anthropicMessage([{ type: 'text', text: content }], {
@@ -254,6 +256,17 @@ describe('skillclimb iterate through the Anthropic Messages API (nock)', () => {
       expect(cachedSystems.length).toBe(roles.filter((r) => r !== 'editor').length);
       expect(run.summary).toMatch(/Estimated cost: \$\d/);
       expect(run.summary).toMatch(/cache read [\d,]+/);
+      // The served usage, summed: the total counts cache reads and writes, as the progress lines do.
+      const n = (value: number) => value.toLocaleString('en-US');
+      const input = 100 * roles.length;
+      const output = 20 * roles.length;
+      const cacheWrite = 1000 * seenSystems.size;
+      const cacheRead = 1000 * (systemCalls - seenSystems.size);
+      expect(cacheRead).toBeGreaterThan(0);
+      expect(run.summary).toContain(
+        `- Tokens: ${n(input + output + cacheRead + cacheWrite)} (input ${n(input)}, output ${n(output)}, ` +
+          `cache read ${n(cacheRead)}, cache write ${n(cacheWrite)}) over ${roles.length} model calls\n`,
+      );
     } finally {
       nock.cleanAll();
     }

@@ -479,6 +479,14 @@ describe('runSkillLoop', () => {
     expect(result.stopReason).toBe('wall-clock budget');
     expect(result.iterations).toBeGreaterThan(0);
     expect(result.iterations).toBeLessThan(5);
+    // Each clock reading is 10 s later: the loop starts at 10 s, the baseline takes 20–30 s, the first
+    // iteration 50–60 s, and the check at 70 s (60 s spent >= 45 s) stops it after exactly one iteration.
+    expect(result.iterations).toBe(1);
+    const rows = await tsv(h.resultsFile);
+    expect(rows.map((r) => [r.status, r.wallSeconds])).toEqual([
+      ['baseline', 10],
+      ['revert', 10],
+    ]);
   });
 
   it('stops once the run has spent maxCostUsd', async () => {

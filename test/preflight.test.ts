@@ -309,6 +309,12 @@ describe('runPreflight success', () => {
     expect(await exists(path.join(project, LOCK_FILE))).toBe(false);
     const again = await preflight(project);
     expect(again.result.lock).toBeDefined();
+    expect(again.result.lock?.path).toBe(path.join(project, LOCK_FILE));
+    expect(JSON.parse(await readFile(path.join(project, LOCK_FILE), 'utf8'))).toEqual({
+      pid: process.pid,
+      started_at: NOW.toISOString(),
+      host: os.hostname(),
+    });
   });
 
   it('takes over a stale lock from a dead PID with the seed warning, exactly once', async () => {

@@ -152,6 +152,10 @@ describe('runIterate', () => {
     );
 
     expect(run.summaryPath).toBeDefined();
+    // docs/skill-iterate-runs/<UTC date the run started>.md, the first summary of that day.
+    expect(run.summaryPath).toBe(
+      path.join(h.project, 'docs', 'skill-iterate-runs', `${run.startedAt.toISOString().slice(0, 10)}.md`),
+    );
     const summary = await readFile(run.summaryPath!, 'utf8');
     expect(summary).toContain('good-one');
     expect(summary).not.toContain('(partial');
@@ -263,6 +267,10 @@ describe('runIterate', () => {
     expect(h.lines.info).toContain('Cost budget of $0.02 reached; stopping after 1 of 2 skills.');
     expect(h.lines.info).toContain('good-e: loop ended on the cost budget after 0 iterations');
     expect(run.usage.costUsd).toBeGreaterThanOrEqual(0.02);
+    // The baseline's render and grade of the one scenario, at $0.01 each: the budget is reached exactly.
+    expect(run.usage.calls).toBe(2);
+    expect(run.usage.costUsd).toBe(0.02);
+    expect(run.results[0]?.usage).toMatchObject({ calls: 2, costUsd: 0.02 });
   });
 
   it('parks a skill whose grader cannot tell injected defects apart (--calibrate)', async () => {

@@ -246,6 +246,8 @@ describe('scoreSkill: AMBIGUOUS and aborts', () => {
   });
 
   it('an abort mid-render returns harness-error promptly and starts no further calls', async () => {
+    // Renders that never settle: only the abort can end this scoring pass. 5 s is generous for a loaded
+    // machine and still far from "hung" (the test's own timeout is 30 s).
     const models = scripted({ render: () => new Promise<string>(() => {}) });
     const evals = evalsWith(
       Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, context: 'c', expected_assertions: [1] })),
@@ -256,7 +258,7 @@ describe('scoreSkill: AMBIGUOUS and aborts', () => {
     const result = await scoreSkill(
       makeRequest(models, evals, { signal: controller.signal, concurrency: 2 }),
     );
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(result.status).toBe('harness-error');
     expect(result.detail).toBe('scoring aborted: iteration timed out after 600s');
     expect(models.calls.render).toHaveLength(2);
@@ -264,6 +266,7 @@ describe('scoreSkill: AMBIGUOUS and aborts', () => {
   });
 
   it('returns promptly on abort even when a model ignores its signal', async () => {
+    // Calls that ignore the signal and never settle: without the abort race, scoring would never return.
     const deaf: SkillModels = {
       label: 'deaf',
       structuralOnly: false,
@@ -278,7 +281,7 @@ describe('scoreSkill: AMBIGUOUS and aborts', () => {
     const result = await scoreSkill(
       makeRequest(deaf, evalsWith([{ id: 's1', context: 'c' }]), { signal: controller.signal }),
     );
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(result.status).toBe('harness-error');
   });
 

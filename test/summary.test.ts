@@ -11,7 +11,8 @@ import {
 } from '../src/core/summary.js';
 import { summaryFileNames, writeMorningSummary } from '../src/iterate/summary-file.js';
 import type { RunResult, SkillResult } from '../src/iterate/ports.js';
-import { ZERO_USAGE, type Usage } from '../src/llm/port.js';
+import { totalTokens, ZERO_USAGE, type Usage } from '../src/llm/port.js';
+import { formatIterationLine } from '../src/core/progress.js';
 
 const usage = (over: Partial<Usage> = {}): Usage => ({ ...ZERO_USAGE, ...over });
 
@@ -206,7 +207,8 @@ describe('renderMorningSummary', () => {
       '- Duration: 3h 12m 06s',
       '- Models: editor=anthropic:claude-sonnet-4-5 render=anthropic:claude-haiku-4-5 grader=openai:gpt-5',
       '- Queue: 5 skills (api-docs, broken-evals, flaky-grader, session-wrap, user-debug)',
-      '- Tokens: 1,323,579 (1,234,567 input, 89,012 output; cache read 400,000) over 812 model calls',
+      // 1,234,567 + 89,012 + 400,000 + 0: cache reads count, as in the progress lines.
+      '- Tokens: 1,723,579 (input 1,234,567, output 89,012, cache read 400,000, cache write 0) over 812 model calls',
       '- Estimated cost: $7.43',
       '',
     ]);
@@ -217,7 +219,9 @@ describe('renderMorningSummary', () => {
     const noCost = renderMorningSummary(
       realisticRun({ usage: usage({ calls: 3, inputTokens: 10, outputTokens: 5 }) }),
     );
-    expect(noCost).toContain('- Tokens: 15 (10 input, 5 output) over 3 model calls');
+    expect(noCost).toContain(
+      '- Tokens: 15 (input 10, output 5, cache read 0, cache write 0) over 3 model calls',
+    );
     expect(noCost).not.toContain('Estimated cost');
     const offline = renderMorningSummary(
       realisticRun({ usage: usage(), modelsLabel: 'offline (structural scoring only)' }),
@@ -225,6 +229,30 @@ describe('renderMorningSummary', () => {
     expect(offline).toContain('- Model calls: none');
     expect(offline).toContain('- Models: offline (structural scoring only)');
     expect(offline).not.toContain('Tokens:');
+  });
+
+  it('totals the same tokens as the progress lines: input, output, cache read and cache write', () => {
+    const cached = usage({
+      calls: 2,
+      inputTokens: 100,
+      outputTokens: 20,
+      cacheReadTokens: 3_000,
+      cacheWriteTokens: 400,
+    });
+    expect(totalTokens(cached)).toBe(3_520);
+    expect(renderMorningSummary(realisticRun({ usage: cached })).split('\n')).toContain(
+      '- Tokens: 3,520 (input 100, output 20, cache read 3,000, cache write 400) over 2 model calls',
+    );
+    const line = formatIterationLine({
+      skill: 'session-wrap',
+      iteration: 1,
+      outcome: 'keep',
+      score: 0.5,
+      delta: 0.1,
+      seconds: 1,
+      usage: cached,
+    });
+    expect(line).toMatch(/ {2}calls 2 {2}tokens 3520$/);
   });
 
   it('puts the seed partial line directly under the H1 on a kill-switch stop', () => {

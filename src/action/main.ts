@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { SkillclimbConfig } from '../config/config.js';
-import { loadProjectModelConfig, type ProjectModelConfig } from '../config/project-models.js';
+import { loadProjectModelConfig, retryWarnings, type ProjectModelConfig } from '../config/project-models.js';
 import { applyConfigSettings } from '../config/run-settings.js';
 import type {
   Freshness,
@@ -23,11 +23,14 @@ import { partialRunOf } from '../iterate/run-error.js';
 import { runIterate } from '../iterate/run.js';
 import { writeMorningSummary } from '../iterate/summary-file.js';
 import {
+  checkModelKeys,
   checkModels,
   describeDoctorFailures,
   doctorIdWidth,
+  doctorMaxAttempts,
   formatDoctorRow,
   selectionIsOffline,
+  type DoctorReport,
 } from '../llm/doctor.js';
 import { createModels } from '../llm/factory.js';
 import { ZERO_USAGE } from '../llm/port.js';
@@ -185,9 +188,18 @@ async function planStep(inputs: ActionInputs, ctx: ActionContext, io: ActionIo):
   return { outputs: buildOutputs(file, { resultPath }), failure: undefined };
 }
 
+/**
+ * The dry run validates what the night validates before its first model call — the config file, the model
+ * ids, every real role's key — and fails with the same message, but calls no model and no GitHub API.
+ */
 async function dryRunStep(inputs: ActionInputs, ctx: ActionContext, io: ActionIo): Promise<PipelineResult> {
   const startedAt = io.now();
-  const options = iterateOptions(inputs, ctx);
+  const env = modelEnv(inputs, ctx.env);
+  const project = await loadNightModelConfig(inputs, ctx, env, io);
+  checkModelKeysFirst(project, env);
+  const models = createModels(project.selection, env, project.modelOptions);
+  io.log.info(`models: ${models.label}`);
+  const options = iterateOptions(inputs, ctx, project.config);
   const killed =
     killSwitchInputReason(inputs.killSwitch) ?? (await createFileKillSwitch(options.project).check());
   if (killed) io.log.warn(`${killed}: a real run would not start`);
@@ -234,6 +246,38 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 const SILENT_LOG: Logger = { info: () => undefined, warn: () => undefined, progress: () => undefined };
 
+/** The project's config and the role selection; the model inputs act as the CLI's flags over the config. */
+function loadNightModelConfig(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  env: NodeJS.ProcessEnv,
+  io: Pick<ActionIo, 'log'>,
+): Promise<ProjectModelConfig> {
+  return loadProjectModelConfig({
+    project: path.resolve(ctx.workspace, inputs.project),
+    flags: {
+      model: inputs.model,
+      editorModel: inputs.editorModel,
+      renderModel: inputs.renderModel,
+      graderModel: inputs.graderModel,
+    },
+    env,
+    log: io.log,
+  });
+}
+
+function modelCheckFailed(report: DoctorReport): Error {
+  return new Error(
+    `model check failed for ${describeDoctorFailures(report)}; nothing was run (check the key, endpoint and model id)`,
+  );
+}
+
+/** The part of the night's model check that needs no call (ids, keys, endpoints), with its message. */
+function checkModelKeysFirst(project: ProjectModelConfig, env: NodeJS.ProcessEnv): void {
+  const report = checkModelKeys({ selection: project.selection, env, options: project.modelOptions });
+  if (report.failed.length > 0) throw modelCheckFailed(report);
+}
+
 /**
  * `skillclimb doctor` before the night: each real model answers one tiny structured call, or the job
  * fails here — naming the role and model — before any GitHub call, push or hour of work.
@@ -246,23 +290,26 @@ async function checkModelsFirst(
   if (selectionIsOffline(project.selection)) return;
   const idWidth = doctorIdWidth(project.selection);
   io.startGroup('skillclimb doctor: model checks');
-  let report: Awaited<ReturnType<typeof checkModels>>;
+  let report: DoctorReport;
   try {
     report = await checkModels({
       selection: project.selection,
       env,
-      options: project.modelOptions,
+      // The health call has its own, shorter retry policy: the warnings count against it.
+      options: {
+        ...project.modelOptions,
+        retryHooks: {
+          ...project.modelOptions.retryHooks,
+          onRetry: retryWarnings(io.log, doctorMaxAttempts(project.modelOptions)),
+        },
+      },
       now: () => io.now().getTime(),
       onRow: (row) => io.log.info(formatDoctorRow(row, idWidth)),
     });
   } finally {
     io.endGroup();
   }
-  if (report.failed.length > 0) {
-    throw new Error(
-      `model check failed for ${describeDoctorFailures(report)}; nothing was run (check the key, endpoint and model id)`,
-    );
-  }
+  if (report.failed.length > 0) throw modelCheckFailed(report);
 }
 
 /** A kill-switch set at launch: nothing runs, the job stays green, and the summary says why. */
@@ -295,18 +342,7 @@ async function nightlyStep(
     throw new Error('GITHUB_REPOSITORY is not set: the Action needs "owner/name" to open pull requests');
   if (!inputs.githubToken) throw new Error('input github-token: required to open pull requests and issues');
   const env = modelEnv(inputs, ctx.env);
-  const project = await loadProjectModelConfig({
-    project: path.resolve(ctx.workspace, inputs.project),
-    // The model inputs act as the CLI's flags: they override the config's models.
-    flags: {
-      model: inputs.model,
-      editorModel: inputs.editorModel,
-      renderModel: inputs.renderModel,
-      graderModel: inputs.graderModel,
-    },
-    env,
-    log: io.log,
-  });
+  const project = await loadNightModelConfig(inputs, ctx, env, io);
   await checkModelsFirst(project, env, io);
   const models = createModels(project.selection, env, project.modelOptions);
   io.log.info(`models: ${models.label}`);

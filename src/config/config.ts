@@ -81,7 +81,7 @@ const CONFIG_WORDING: JsonFileWording = {
   detail: (issue) =>
     issue.code === 'unrecognized_keys'
       ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
-      : zodExpectation(issue.message, ['Invalid input']),
+      : zodExpectation(issue.message, ['Invalid input', 'Invalid option', 'Too small', 'Too big']),
 };
 
 export function parseConfig(text: string, file = CONFIG_FILE): SkillclimbConfig {

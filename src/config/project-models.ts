@@ -4,9 +4,11 @@
  * ConfigError names the file and field; a missing key names the role, model and variable); the CLI
  * turns them into usage errors, the Action into a failed job.
  */
+import { APICallError } from 'ai';
 import type { Logger } from '../iterate/ports.js';
 import { createModels, type ModelFactoryOptions } from '../llm/factory.js';
 import type { SkillModels } from '../llm/port.js';
+import { DEFAULT_RETRY_POLICY, type RetryHooks } from '../llm/retry.js';
 import {
   loadConfig,
   modelOptionsFromConfig,
@@ -32,7 +34,7 @@ interface ProjectModelsInput {
   project: string;
   flags: ModelFlags;
   env: NodeJS.ProcessEnv;
-  /** Retries are logged as warnings ("retrying in 2000 ms: …"). */
+  /** Retries are logged as warnings ("retrying in 0.8 s (attempt 2 of 4): HTTP 529: Overloaded"). */
   log?: Pick<Logger, 'warn'> | undefined;
 }
 
@@ -41,17 +43,45 @@ export async function loadProjectModelConfig(input: ProjectModelsInput): Promise
   const config = await loadConfig(input.project);
   const selection = resolveModelSelection({ flags: input.flags, config, env: input.env });
   const log = input.log;
+  const fromConfig = modelOptionsFromConfig(config, input.env);
+  const maxAttempts = { ...DEFAULT_RETRY_POLICY, ...fromConfig.retry }.maxAttempts;
   const modelOptions: ModelFactoryOptions = {
-    ...modelOptionsFromConfig(config, input.env),
-    ...(log
-      ? {
-          retryHooks: {
-            onRetry: ({ delayMs, error }) => log.warn(`retrying in ${delayMs} ms: ${String(error)}`),
-          },
-        }
-      : {}),
+    ...fromConfig,
+    ...(log ? { retryHooks: { onRetry: retryWarnings(log, maxAttempts) } } : {}),
   };
   return { config, selection, modelOptions };
+}
+
+type RetryInfo = Parameters<NonNullable<RetryHooks['onRetry']>>[0];
+
+/** A wait as a person reads it: `0.8 s`, `30.0 s`; below a tenth of a second in whole ms. */
+function formatDelay(ms: number): string {
+  return ms < 100 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** What went wrong, without the SDK's class names: `HTTP 529: Overloaded`, or the error's own message. */
+function describeRetryCause(error: unknown): string {
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+  if (APICallError.isInstance(error) && error.statusCode !== undefined) {
+    return message ? `HTTP ${error.statusCode}: ${message}` : `HTTP ${error.statusCode}`;
+  }
+  return message;
+}
+
+/**
+ * One retry warning: `retrying in 0.8 s (attempt 2 of 4): HTTP 529: Overloaded`. `attempt` is the one that
+ * failed (the retry hook's numbering); the line names the attempt about to start.
+ */
+export function formatRetryWarning(info: RetryInfo, maxAttempts: number): string {
+  return `retrying in ${formatDelay(info.delayMs)} (attempt ${info.attempt + 1} of ${maxAttempts}): ${describeRetryCause(info.error)}`;
+}
+
+/** A retry hook that logs each wait as a warning; `maxAttempts` is the policy the calls run under. */
+export function retryWarnings(
+  log: Pick<Logger, 'warn'>,
+  maxAttempts: number,
+): NonNullable<RetryHooks['onRetry']> {
+  return (info) => log.warn(formatRetryWarning(info, maxAttempts));
 }
 
 /**

@@ -3,7 +3,7 @@
  * log reads as a table, and `word value` pairs so `grep keep` or `grep 'session-wrap '` pull out a thread.
  */
 import type { SkillResult } from '../iterate/ports.js';
-import type { Usage } from '../llm/port.js';
+import { totalTokens, type Usage } from '../llm/port.js';
 import { formatCost } from './summary.js';
 
 export interface IterationProgress {
@@ -32,9 +32,8 @@ function signed(value: number, digits: number): string {
 
 function usageText(usage: Usage): string {
   if (usage.calls <= 0) return '';
-  const tokens = usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
   const cost = usage.costUsd === null ? '' : `  cost ${formatCost(usage.costUsd)}`;
-  return `  calls ${usage.calls}  tokens ${tokens}${cost}`;
+  return `  calls ${usage.calls}  tokens ${totalTokens(usage)}${cost}`;
 }
 
 /** e.g. `session-wrap             iter 3   keep     score 0.655  delta +0.035   41.2s  calls 21  tokens 18344`. */

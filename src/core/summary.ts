@@ -3,7 +3,7 @@
  * src/iterate/summary-file.ts picks the file name and writes it.
  */
 import type { KeptEdit, RunResult, SkillResult } from '../iterate/ports.js';
-import type { Usage } from '../llm/port.js';
+import { totalTokens, type Usage } from '../llm/port.js';
 
 /** Skills that gained less than this are plateaued (seed Phase 4: candidates for /skill-evolve). */
 export const PLATEAU_DELTA = 0.01;
@@ -221,14 +221,15 @@ function exclusions(run: RunResult): string[] {
 
 function usageLines(usage: Usage): string[] {
   if (usage.calls === 0) return ['- Model calls: none'];
-  const cache = [
-    usage.cacheReadTokens > 0 ? `cache read ${count(usage.cacheReadTokens)}` : '',
-    usage.cacheWriteTokens > 0 ? `cache write ${count(usage.cacheWriteTokens)}` : '',
-  ].filter(Boolean);
-  const total = usage.inputTokens + usage.outputTokens;
+  // The total is the progress lines' total (totalTokens): the four parts add up to it.
+  const parts = [
+    `input ${count(usage.inputTokens)}`,
+    `output ${count(usage.outputTokens)}`,
+    `cache read ${count(usage.cacheReadTokens)}`,
+    `cache write ${count(usage.cacheWriteTokens)}`,
+  ];
   const lines = [
-    `- Tokens: ${count(total)} (${count(usage.inputTokens)} input, ${count(usage.outputTokens)} output` +
-      `${cache.length > 0 ? `; ${cache.join(', ')}` : ''}) over ${plural(usage.calls, 'model call')}`,
+    `- Tokens: ${count(totalTokens(usage))} (${parts.join(', ')}) over ${plural(usage.calls, 'model call')}`,
   ];
   if (usage.costUsd !== null) lines.push(`- Estimated cost: ${formatCost(usage.costUsd)}`);
   return lines;

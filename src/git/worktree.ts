@@ -51,11 +51,18 @@ export async function createWorktree(input: {
   return { path: worktreePath, branch, baseBranch, baseCommit, prefix };
 }
 
+/** The seed's pause before the single removal retry: AV scanners and lingering file handles let go. */
+export const WORKTREE_RETRY_DELAY_MS = 2000;
+
 export interface RemoveWorktreeOptions {
-  /** Pause before the single retry (the seed's 2 seconds; AV scanners and lingering handles let go). */
+  /** Pause before the single retry (default WORKTREE_RETRY_DELAY_MS). */
   retryDelayMs?: number;
+  /** How the pause is taken (tests record the requested delay instead of waiting). */
+  sleep?: (ms: number) => Promise<void>;
   warn?: (message: string) => void;
 }
+
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * `worktree remove --force`, retried once after a pause. A second failure is a warning, not a halt: an
@@ -72,7 +79,7 @@ export async function removeWorktree(
     await runGit(project, 'worktree remove', args);
     return true;
   } catch {
-    await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? 2000));
+    await (options.sleep ?? sleepFor)(options.retryDelayMs ?? WORKTREE_RETRY_DELAY_MS);
   }
   try {
     await runGit(project, 'worktree remove', args);

@@ -53,6 +53,11 @@ export class DoctorSelectionError extends Error {
 const DOCTOR_TIMEOUT_MS = 30_000;
 const DOCTOR_ATTEMPTS = 2;
 
+/** The attempts one health call gets under these options (a caller logging retries counts against it). */
+export function doctorMaxAttempts(options: ModelFactoryOptions): number {
+  return options.retry?.maxAttempts ?? DOCTOR_ATTEMPTS;
+}
+
 const HEALTH_SCHEMA: JSONSchema7 = {
   type: 'object',
   properties: { ok: { type: 'boolean' } },
@@ -80,7 +85,7 @@ async function probe(rm: RoleModel, options: ModelFactoryOptions, now: () => num
   const settings = callSettings({
     ...options,
     timeoutMs: Math.min(options.timeoutMs ?? DOCTOR_TIMEOUT_MS, DOCTOR_TIMEOUT_MS),
-    retry: { maxAttempts: DOCTOR_ATTEMPTS, ...options.retry },
+    retry: { ...options.retry, maxAttempts: doctorMaxAttempts(options) },
   });
   const started = now();
   try {
@@ -140,6 +145,73 @@ export function selectionIsOffline(selection: DoctorSelection): boolean {
   return ROLES.every((role) => parsed[role].provider === 'offline');
 }
 
+type ResolvedRole = { endpoint: string; rm: RoleModel } | { error: string };
+
+/** The role's endpoint and callable model, or the key/URL error building it raised (no network). */
+function resolveRole(
+  role: Role,
+  id: Exclude<ModelId, { provider: 'offline' }>,
+  env: NodeJS.ProcessEnv,
+  options: ModelFactoryOptions,
+): ResolvedRole {
+  try {
+    return {
+      endpoint: resolveEndpoint(role, id, env, options).baseUrl,
+      rm: buildRoleModel(role, id, env, options),
+    };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+/**
+ * A shared probe's error names the role that made the call (`editor model …`, `editor answer unusable: …`);
+ * each row names its own role instead.
+ */
+function renameRole(detail: string, from: Role, to: Role): string {
+  return from !== to && detail.startsWith(`${from} `) ? `${to} ${detail.slice(from.length + 1)}` : detail;
+}
+
+/**
+ * The ids are valid, render and grader agree on being offline, and every real role has its key and
+ * endpoint: what checkModels verifies before its first call, with no call at all (a dry run's check).
+ * Rows that would fail carry the `key` stage; the others are `ok` with their endpoint but no latency (nothing
+ * was called). Throws DoctorSelectionError like checkModels.
+ */
+export function checkModelKeys(input: {
+  selection: DoctorSelection;
+  env: NodeJS.ProcessEnv;
+  options?: ModelFactoryOptions;
+}): DoctorReport {
+  const { selection, env } = input;
+  const ids = roleIds(selection);
+  const parsed = parseRoleIds(ids);
+  assertOfflineAgreement(parsed, ids);
+  const rows = ROLES.map((role): DoctorRow => {
+    const id = parsed[role];
+    const head = { role, modelId: id.id, family: modelFamily(id.id), source: selection.sources[role] };
+    if (id.provider === 'offline') return { ...head, status: 'offline' };
+    const resolved = resolveRole(role, id, env, input.options ?? {});
+    return 'error' in resolved
+      ? { ...head, status: 'failed', failure: { stage: 'key', detail: resolved.error } }
+      : { ...head, status: 'ok', endpoint: resolved.endpoint };
+  });
+  return {
+    rows,
+    allOffline: ROLES.every((role) => parsed[role].provider === 'offline'),
+    failed: rows.filter((r) => r.status === 'failed'),
+  };
+}
+
+function assertOfflineAgreement(parsed: Record<Role, ModelId>, ids: Record<Role, string>): void {
+  if (ROLES.every((role) => parsed[role].provider === 'offline')) return;
+  if ((parsed.render.provider === 'offline') !== (parsed.grader.provider === 'offline')) {
+    throw new DoctorSelectionError(
+      `render model ${ids.render} and grader model ${ids.grader}: both must be offline or both real models`,
+    );
+  }
+}
+
 /**
  * Checks each role in order. Roles sharing a model and endpoint share one call. `onRow` sees each row as
  * soon as it is known (a log can stream). Throws DoctorSelectionError before any call when an id is bad
@@ -168,13 +240,9 @@ export async function checkModels(input: {
     const rows = ROLES.map((role): DoctorRow => ({ ...base(role), status: 'offline' }));
     return { rows, allOffline: true, failed: [] };
   }
-  if ((parsed.render.provider === 'offline') !== (parsed.grader.provider === 'offline')) {
-    throw new DoctorSelectionError(
-      `render model ${ids.render} and grader model ${ids.grader}: both must be offline or both real models`,
-    );
-  }
+  assertOfflineAgreement(parsed, ids);
 
-  const probes = new Map<string, Promise<ProbeResult>>();
+  const probes = new Map<string, { prober: Role; result: Promise<ProbeResult> }>();
   const rows: DoctorRow[] = [];
   for (const role of ROLES) {
     const id = parsed[role];
@@ -182,29 +250,22 @@ export async function checkModels(input: {
     if (id.provider === 'offline') {
       row = { ...base(role), status: 'offline' };
     } else {
-      let resolved: { endpoint: string; rm: RoleModel } | { error: string };
-      try {
-        resolved = {
-          endpoint: resolveEndpoint(role, id, env, options).baseUrl,
-          rm: buildRoleModel(role, id, env, options),
-        };
-      } catch (error) {
-        resolved = { error: (error as Error).message };
-      }
+      const resolved = resolveRole(role, id, env, options);
       if ('error' in resolved) {
         row = { ...base(role), status: 'failed', failure: { stage: 'key', detail: resolved.error } };
       } else {
         const { endpoint, rm } = resolved;
         const key = `${id.id} ${endpoint}`;
-        if (!probes.has(key)) probes.set(key, probe(rm, options, now));
-        const result = await probes.get(key)!;
+        if (!probes.has(key)) probes.set(key, { prober: role, result: probe(rm, options, now) });
+        const shared = probes.get(key)!;
+        const result = await shared.result;
         row = result.ok
           ? { ...base(role), status: 'ok', latencyMs: result.latencyMs, endpoint }
           : {
               ...base(role),
               status: 'failed',
               endpoint,
-              failure: { stage: result.stage, detail: result.detail },
+              failure: { stage: result.stage, detail: renameRole(result.detail, shared.prober, role) },
             };
       }
     }
@@ -236,9 +297,8 @@ export function describeDoctorFailures(report: DoctorReport): string {
     .map((r) => {
       const who = `${r.role} model ${r.modelId}`;
       const detail = r.failure?.detail ?? '';
-      // A shared probe's detail names the first role that made the call; drop whichever role it names.
-      const prefix = ROLES.map((role) => `${role} model ${r.modelId}`).find((p) => detail.startsWith(p));
-      const trimmed = prefix ? detail.slice(prefix.length).replace(/^:? /, '') : detail;
+      // A key error or a ModelCallError already starts with "<role> model <id>": not repeated.
+      const trimmed = detail.startsWith(who) ? detail.slice(who.length).replace(/^:? /, '') : detail;
       return `${who} (${r.failure?.stage ?? 'failed'}: ${trimmed})`;
     })
     .join('; ');

@@ -21,6 +21,14 @@ export const ZERO_USAGE: Usage = Object.freeze({
   costUsd: null,
 });
 
+/**
+ * Every token the calls processed: uncached input, output, and the cache reads and writes (cached input is
+ * still input the model read). The one definition behind progress lines and the morning summary.
+ */
+export function totalTokens(usage: Usage): number {
+  return usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+}
+
 export function addUsage(a: Usage, b: Usage): Usage {
   return {
     calls: a.calls + b.calls,

@@ -15,6 +15,7 @@ import { runPreflight, skillDir } from '../../iterate/preflight.js';
 import { dryRunPlanJson, formatDryRunPlan, resolveQueue } from '../../iterate/queue.js';
 import { runIterate } from '../../iterate/run.js';
 import { partialRunOf } from '../../iterate/run-error.js';
+import type { SkillModels } from '../../llm/port.js';
 import {
   durationArgument,
   positiveIntegerArgument,
@@ -84,7 +85,41 @@ async function warnUnparseableEvals(options: IterateOptions, queue: string[], lo
   }
 }
 
-async function dryRun(io: CliIo, flags: IterateFlags, options: IterateOptions, log: Logger): Promise<void> {
+/**
+ * The config, the role selection and the models, exactly as a run resolves them: a bad config file, a bad
+ * model id or a missing key is a usage error (exit 2) before any work, for a real run and a dry run alike.
+ * Building the models checks ids and keys only; no model is called.
+ */
+async function resolveRunModels(
+  io: CliIo,
+  flags: IterateFlags,
+  cliOptions: IterateOptions,
+  log: Logger,
+  fromCli: (flag: ConfigurableSetting) => boolean,
+): Promise<{ models: SkillModels; options: IterateOptions }> {
+  const { models, config } = await loadProjectModels({
+    project: cliOptions.project,
+    flags,
+    env: io.env,
+    log,
+  }).catch((err: unknown) => {
+    // A bad config file (ConfigError names file and field) or a missing key: nothing has started yet.
+    throw new UsageError((err as Error).message);
+  });
+  // Settings the config file may give when the flag was not on the command line.
+  return { models, options: applyConfigSettings(cliOptions, config, fromCli) };
+}
+
+async function dryRun(
+  io: CliIo,
+  flags: IterateFlags,
+  cliOptions: IterateOptions,
+  log: Logger,
+  fromCli: (flag: ConfigurableSetting) => boolean,
+): Promise<void> {
+  // Validated like a real run, so a plan that prints is a plan that would start. The plan itself stays the
+  // seed's byte-for-byte format (no models line): the models are what the real run's first line names.
+  const { options } = await resolveRunModels(io, flags, cliOptions, log, fromCli);
   const now = io.now?.() ?? new Date();
   const preflight = await runPreflight(options, { log, now: () => now }, false);
   const plan = await resolveQueue(
@@ -110,17 +145,7 @@ async function realRun(
   log: Logger,
   fromCli: (flag: ConfigurableSetting) => boolean,
 ): Promise<void> {
-  const { models, config } = await loadProjectModels({
-    project: cliOptions.project,
-    flags,
-    env: io.env,
-    log,
-  }).catch((err: unknown) => {
-    // A bad config file (ConfigError names file and field) or a missing key: nothing has started yet.
-    throw new UsageError((err as Error).message);
-  });
-  // Settings the config file may give when the flag was not on the command line.
-  const options = applyConfigSettings(cliOptions, config, fromCli);
+  const { models, options } = await resolveRunModels(io, flags, cliOptions, log, fromCli);
   log.info(`models: ${models.label}`);
   const ports = createLocalPorts(options, { models, log, ...(io.now ? { now: io.now } : {}) });
   const result = await runIterate(options, ports).catch((err: unknown) => {
@@ -190,7 +215,7 @@ export function iterateCommand(io: CliIo): Command {
       const options = buildIterateOptions(flags, io.cwd);
       const log = createCliLogger(io, { quiet: flags.quiet === true, json: flags.json === true });
       const fromCli = (flag: string) => command.getOptionValueSource(flag) === 'cli';
-      if (options.dryRun) await dryRun(io, flags, options, log);
+      if (options.dryRun) await dryRun(io, flags, options, log, fromCli);
       else await realRun(io, flags, options, log, fromCli);
       io.exitCode = 0;
     });
