@@ -45162,6 +45162,7 @@ function createGitHubKillSwitch(options) {
 
 // src/action/inputs.ts
 var SECRET_INPUTS = ["github-token", "anthropic-api-key", "openai-api-key"];
+var SECRET_ENV = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
 var MODES = ["run", "plan", "summarize"];
 var text = external_exports.string().transform((v) => v.trim());
 var optionalText = text.transform((v) => v === "" ? void 0 : v);
@@ -93378,9 +93379,13 @@ async function runPipeline(inputs, ctx, io, engine = ENGINE) {
 }
 
 // src/action/runner.ts
-function maskSecretInputs() {
+function maskSecretInputs(env = process.env) {
   for (const name25 of SECRET_INPUTS) {
     const value = getInput(name25);
+    if (value) setSecret(value);
+  }
+  for (const name25 of SECRET_ENV) {
+    const value = env[name25]?.trim();
     if (value) setSecret(value);
   }
 }

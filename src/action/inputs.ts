@@ -8,6 +8,9 @@ import { isKillSwitchValue } from '../github/kill-switch.js';
 /** Masked with core.setSecret before anything else runs. */
 export const SECRET_INPUTS = ['github-token', 'anthropic-api-key', 'openai-api-key'] as const;
 
+/** Keys a workflow may hand over through `env:` instead of inputs: masked the same way. */
+export const SECRET_ENV = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] as const;
+
 export const MODES = ['run', 'plan', 'summarize'] as const;
 export type ActionMode = (typeof MODES)[number];
 

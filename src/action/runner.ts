@@ -4,12 +4,16 @@
  */
 import * as core from '@actions/core';
 import { readActionContext } from './context.js';
-import { parseInputs, SECRET_INPUTS } from './inputs.js';
+import { parseInputs, SECRET_ENV, SECRET_INPUTS } from './inputs.js';
 import { runPipeline, type ActionIo } from './main.js';
 
-export function maskSecretInputs(): void {
+export function maskSecretInputs(env: NodeJS.ProcessEnv = process.env): void {
   for (const name of SECRET_INPUTS) {
     const value = core.getInput(name);
+    if (value) core.setSecret(value);
+  }
+  for (const name of SECRET_ENV) {
+    const value = env[name]?.trim();
     if (value) core.setSecret(value);
   }
 }
