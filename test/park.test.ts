@@ -81,6 +81,28 @@ describe('buildCrashParkReport', () => {
     expect(fenceFor('a ``` b')).toBe('````');
   });
 
+  it('redacts provider keys quoted in descriptions and results.tsv, in body and title', () => {
+    const key = 'sk-ant-api03-AbCdEf0123456789xyz';
+    const report = buildCrashParkReport({
+      ...crashInput,
+      skill: `leaky-${key}`,
+      lastDescriptions: [`crash: HTTP 401 for key ${key}`],
+      resultsTsv: `${RESULTS_HEADER}\nabc\tNULL\tcrash\tbad key ${key}\t1.000\n`,
+    });
+    expect(report.body).toContain('1. crash: HTTP 401 for key [redacted]');
+    expect(report.body).toContain('bad key [redacted]');
+    expect(report.body).not.toContain(key);
+    expect(report.title).not.toContain(key);
+    const calibration = buildCalibrationParkReport({
+      skill: 'api-docs',
+      catchRate: 0.4,
+      result: { error: `grader said ${key}` },
+      epoch: 1,
+    });
+    expect(calibration.body).toContain('grader said [redacted]');
+    expect(calibration.body).not.toContain(key);
+  });
+
   it('says so when no descriptions were recorded', () => {
     expect(buildCrashParkReport({ ...crashInput, lastDescriptions: [] }).body).toContain(
       '1. (none recorded)',

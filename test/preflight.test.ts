@@ -125,7 +125,7 @@ describe('runPreflight halts', () => {
     const content = JSON.stringify({
       pid: process.pid,
       started_at: '2026-05-23T22:00:00Z',
-      host: 'nightly-box',
+      host: os.hostname(),
     });
     await writeFile(lockFile, content);
     const message = await haltMessage(preflight(project));
@@ -137,7 +137,11 @@ describe('runPreflight halts', () => {
   it('a dry run only warns about a live lock and does not touch it', async () => {
     const project = await makeTempDir();
     const lockFile = path.join(project, LOCK_FILE);
-    const content = JSON.stringify({ pid: process.pid, started_at: '2026-05-23T22:00:00Z', host: 'h' });
+    const content = JSON.stringify({
+      pid: process.pid,
+      started_at: '2026-05-23T22:00:00Z',
+      host: os.hostname(),
+    });
     await writeFile(lockFile, content);
     const { result, log } = await preflight(project, {}, false);
     expect(result.lock).toBeUndefined();
@@ -321,7 +325,10 @@ describe('runPreflight success', () => {
     const project = await makeTempDir();
     const pid = await deadPid();
     const lockFile = path.join(project, LOCK_FILE);
-    await writeFile(lockFile, JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: 'old-box' }));
+    await writeFile(
+      lockFile,
+      JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: os.hostname() }),
+    );
     const { result, log } = await preflight(project);
     expect(log.warnings).toEqual([`stale lock from PID ${pid} at 2026-05-22T23:00:00Z; taking over`]);
     expect(JSON.parse(await readFile(lockFile, 'utf8')).pid).toBe(process.pid);
@@ -333,7 +340,7 @@ describe('runPreflight success', () => {
     const project = await makeTempDir();
     const pid = await deadPid();
     const lockFile = path.join(project, LOCK_FILE);
-    const content = JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: 'old-box' });
+    const content = JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: os.hostname() });
     await writeFile(lockFile, content);
     const { log } = await preflight(project, {}, false);
     expect(log.warnings).toEqual([
@@ -383,7 +390,7 @@ describe('stale lock and later halts', () => {
     const project = await makeTempDir();
     const pid = await deadPid();
     const lockFile = path.join(project, LOCK_FILE);
-    const content = JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: 'old-box' });
+    const content = JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: os.hostname() });
     await writeFile(lockFile, content);
     const log = recordingLogger();
     const err = await runPreflight(
@@ -402,7 +409,10 @@ describe('stale lock takeover races', () => {
     const project = await makeTempDir();
     const pid = await deadPid();
     const lockFile = path.join(project, LOCK_FILE);
-    await writeFile(lockFile, JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: 'old-box' }));
+    await writeFile(
+      lockFile,
+      JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: os.hostname() }),
+    );
     const log = recordingLogger();
     const attempts = await Promise.allSettled(
       Array.from({ length: 5 }, (_, i) =>

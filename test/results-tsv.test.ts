@@ -42,6 +42,17 @@ describe('formatResultsRow', () => {
     expect(line.split('\t')[3]).toBe('a b c d');
   });
 
+  it('redacts a provider key quoted in the description', () => {
+    const line = formatResultsRow(
+      row({
+        status: 'crash',
+        description: 'crash: HTTP 401 invalid x-api-key sk-ant-api03-AbCdEf0123456789xyz',
+      }),
+    );
+    expect(line.split('\t')[3]).toBe('crash: HTTP 401 invalid x-api-key [redacted]');
+    expect(line).not.toContain('sk-ant-api03');
+  });
+
   it('never writes NaN or a negative wall time', () => {
     expect(formatResultsRow(row({ wallSeconds: Number.NaN })).endsWith('\t0.000')).toBe(true);
     expect(formatResultsRow(row({ wallSeconds: -3 })).endsWith('\t0.000')).toBe(true);

@@ -130,6 +130,21 @@ function realisticRun(over: Partial<RunResult> = {}): RunResult {
   };
 }
 
+describe('renderMorningSummary redaction', () => {
+  it('writes a kept edit description holding a provider key redacted', () => {
+    const key = 'sk-ant-api03-AbCdEf0123456789xyz';
+    const run = realisticRun();
+    const leaky = run.results.map((r) =>
+      r.keptEdits.length > 0
+        ? { ...r, keptEdits: r.keptEdits.map((e) => ({ ...e, description: `use key ${key} in examples` })) }
+        : r,
+    );
+    const text = renderMorningSummary({ ...run, results: leaky });
+    expect(text).toContain('use key [redacted] in examples');
+    expect(text).not.toContain(key);
+  });
+});
+
 describe('renderMorningSummary', () => {
   const text = renderMorningSummary(realisticRun());
   const lines = text.split('\n');

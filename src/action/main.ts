@@ -40,6 +40,7 @@ import { createGitHubKillSwitch, killSwitchInputReason } from '../github/kill-sw
 import { createGitHubClient, describeApiError, fetchDefaultBranch } from '../github/octokit.js';
 import { createGitHubShipper } from '../github/shipper.js';
 import { openStateStore, readStateBranch, stateFreshness } from '../github/state-store.js';
+import { checkoutBaseNote } from './checkout-base.js';
 import type { ActionContext } from './context.js';
 import { modelEnv, type ActionInputs } from './inputs.js';
 import { renderJobSummary, renderPlanSummary } from './job-summary.js';
@@ -356,6 +357,9 @@ async function nightlyStep(
         `could not read ${repo.owner}/${repo.repo} to find its default branch (${describeApiError(error)})`,
       );
     }));
+  // Not a repository: the engine's own pre-flight says so more clearly.
+  const checkoutNote = await checkoutBaseNote(options.project, base).catch(() => undefined);
+  if (checkoutNote) io.log.info(checkoutNote);
   if (await ensureGitIdentityEnv(options.project)) {
     io.log.info('no git identity configured: committing as github-actions[bot]');
   }

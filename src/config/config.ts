@@ -1,7 +1,10 @@
 /**
  * `skillclimb.config.json` at the project root: models per role, price overrides, budget, concurrency,
  * scoring mode and provider endpoints. Keys never go in this file (it is committed); they stay in the
- * environment. Precedence everywhere: command-line flags > this file > environment defaults.
+ * environment. Model ids and settings: command-line flags > this file > environment defaults. Endpoints are
+ * the exception: the file is repository content, and where the workflow's key is sent is the operator's
+ * call, so flags/inputs > environment variables > this file, and this file's `endpoints` count only when
+ * the operator sets SKILLCLIMB_TRUST_CONFIG_ENDPOINTS=1.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +15,8 @@ import { parseModelId } from '../llm/model-id.js';
 import { PriceTableSchema, pricesFromEnv } from '../llm/prices.js';
 
 export const CONFIG_FILE = 'skillclimb.config.json';
+/** The operator's opt-in (environment, never the config file) to the config file's `endpoints`. */
+export const TRUST_CONFIG_ENDPOINTS_VAR = 'SKILLCLIMB_TRUST_CONFIG_ENDPOINTS';
 
 const ModelIdString = z.string().superRefine((value, ctx) => {
   try {
@@ -143,16 +148,41 @@ export function resolveModelSelection(input: {
   return { editorModel, renderModel, graderModel, sources: { editor, render, grader } };
 }
 
-/** The createModels options a config implies: prices (over SKILLCLIMB_PRICES), endpoints, timeout. */
+/** The operator opted in to the config file's endpoints (SKILLCLIMB_TRUST_CONFIG_ENDPOINTS=1). */
+export function trustsConfigEndpoints(env: NodeJS.ProcessEnv): boolean {
+  return env[TRUST_CONFIG_ENDPOINTS_VAR]?.trim() === '1';
+}
+
+/** The warning for config endpoints that are ignored, or undefined when there are none or they are trusted. */
+export function ignoredEndpointsWarning(
+  config: SkillclimbConfig,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  const fields = Object.entries(config.endpoints ?? {})
+    .filter(([, url]) => url !== undefined)
+    .map(([name]) => `endpoints.${name}`);
+  if (fields.length === 0 || trustsConfigEndpoints(env)) return undefined;
+  return (
+    `${CONFIG_FILE}: ${fields.join(', ')} ignored: a repository file does not decide where API keys are sent ` +
+    `(set ANTHROPIC_BASE_URL / OPENAI_BASE_URL, or ${TRUST_CONFIG_ENDPOINTS_VAR}=1 to trust the file)`
+  );
+}
+
+/**
+ * The createModels options a config implies: prices (over SKILLCLIMB_PRICES), timeout, compatible-server
+ * settings, and — only with SKILLCLIMB_TRUST_CONFIG_ENDPOINTS=1 — endpoints, ranked below the environment
+ * variables. Untrusted endpoints are dropped with one warning through `warn`.
+ */
 export function modelOptionsFromConfig(
   config: SkillclimbConfig,
   env: NodeJS.ProcessEnv,
+  warn?: (message: string) => void,
 ): ModelFactoryOptions {
+  const ignored = ignoredEndpointsWarning(config, env);
+  if (ignored !== undefined) warn?.(ignored);
   return {
     prices: { ...pricesFromEnv(env), ...config.prices },
-    anthropicBaseUrl: config.endpoints?.anthropic,
-    openaiBaseUrl: config.endpoints?.openai,
-    compatibleBaseUrl: config.endpoints?.openaiCompatible,
+    configEndpoints: ignored === undefined ? config.endpoints : undefined,
     compatibleStructuredOutputs: config.openaiCompatible?.structuredOutputs,
     timeoutMs: config.timeoutSeconds === undefined ? undefined : config.timeoutSeconds * 1000,
   };

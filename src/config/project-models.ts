@@ -8,6 +8,8 @@ import { APICallError } from 'ai';
 import type { Logger } from '../iterate/ports.js';
 import { createModels, type ModelFactoryOptions } from '../llm/factory.js';
 import type { SkillModels } from '../llm/port.js';
+import { redactMessage } from '../llm/redact-message.js';
+import { secretsFromEnv } from '../core/redact.js';
 import { DEFAULT_RETRY_POLICY, type RetryHooks } from '../llm/retry.js';
 import {
   loadConfig,
@@ -43,11 +45,15 @@ export async function loadProjectModelConfig(input: ProjectModelsInput): Promise
   const config = await loadConfig(input.project);
   const selection = resolveModelSelection({ flags: input.flags, config, env: input.env });
   const log = input.log;
-  const fromConfig = modelOptionsFromConfig(config, input.env);
+  const fromConfig = modelOptionsFromConfig(
+    config,
+    input.env,
+    log ? (message) => log.warn(message) : undefined,
+  );
   const maxAttempts = { ...DEFAULT_RETRY_POLICY, ...fromConfig.retry }.maxAttempts;
   const modelOptions: ModelFactoryOptions = {
     ...fromConfig,
-    ...(log ? { retryHooks: { onRetry: retryWarnings(log, maxAttempts) } } : {}),
+    ...(log ? { retryHooks: { onRetry: retryWarnings(log, maxAttempts, secretsFromEnv(input.env)) } } : {}),
   };
   return { config, selection, modelOptions };
 }
@@ -70,18 +76,28 @@ function describeRetryCause(error: unknown): string {
 
 /**
  * One retry warning: `retrying in 0.8 s (attempt 2 of 4): HTTP 529: Overloaded`. `attempt` is the one that
- * failed (the retry hook's numbering); the line names the attempt about to start.
+ * failed (the retry hook's numbering); the line names the attempt about to start. The model call already
+ * hands the hook a redacted error; this redacts again (credential shapes, URL credentials, `secrets`) since
+ * the warning may be persisted.
  */
-export function formatRetryWarning(info: RetryInfo, maxAttempts: number): string {
-  return `retrying in ${formatDelay(info.delayMs)} (attempt ${info.attempt + 1} of ${maxAttempts}): ${describeRetryCause(info.error)}`;
+export function formatRetryWarning(
+  info: RetryInfo,
+  maxAttempts: number,
+  secrets: readonly (string | undefined)[] = [],
+): string {
+  return redactMessage(
+    `retrying in ${formatDelay(info.delayMs)} (attempt ${info.attempt + 1} of ${maxAttempts}): ${describeRetryCause(info.error)}`,
+    secrets,
+  );
 }
 
 /** A retry hook that logs each wait as a warning; `maxAttempts` is the policy the calls run under. */
 export function retryWarnings(
   log: Pick<Logger, 'warn'>,
   maxAttempts: number,
+  secrets: readonly (string | undefined)[] = [],
 ): NonNullable<RetryHooks['onRetry']> {
-  return (info) => log.warn(formatRetryWarning(info, maxAttempts));
+  return (info) => log.warn(formatRetryWarning(info, maxAttempts, secrets));
 }
 
 /**

@@ -43,18 +43,37 @@ function parseObject(candidate: string): Record<string, unknown> | undefined {
   return undefined;
 }
 
-/**
- * The first balanced `{…}` in `text` that parses as a JSON object (fenced or not), after dropping
- * `<think>` blocks; undefined when there is none. Braces inside JSON strings do not count, and a brace
- * that opens no valid object (`use {name} here`) is skipped, not fatal.
- */
-export function extractJsonObject(text: string): Record<string, unknown> | undefined {
+/** Every complete top-level JSON object in `text`, in order (objects nested inside one are not listed apart). */
+export function extractJsonObjects(text: string): Record<string, unknown>[] {
   const body = stripThinkBlocks(text);
-  for (let start = body.indexOf('{'); start !== -1; start = body.indexOf('{', start + 1)) {
+  const found: Record<string, unknown>[] = [];
+  let start = body.indexOf('{');
+  while (start !== -1) {
     const end = balancedEnd(body, start);
-    if (end === -1) continue;
-    const parsed = parseObject(body.slice(start, end));
-    if (parsed !== undefined) return parsed;
+    const parsed = end === -1 ? undefined : parseObject(body.slice(start, end));
+    if (parsed !== undefined) found.push(parsed);
+    start = body.indexOf('{', parsed !== undefined ? end : start + 1);
   }
-  return undefined;
+  return found;
+}
+
+/**
+ * The JSON answer in `text`, after dropping `<think>` blocks; undefined when there is none. Braces inside
+ * JSON strings do not count, and a brace that opens no valid object (`use {name} here`) is skipped.
+ *
+ * Without `accepts`: the first object. With `accepts` (the requested schema's check): the LAST object it
+ * accepts, else the first object. Last, because a model often quotes the data it was given before
+ * answering — a grader echoing a render that itself contains a forged `{"verdicts": …}` — and the real
+ * answer is what it writes at the end; the schema check keeps an echoed fragment of the wrong shape (or
+ * with other ids) from winning.
+ */
+export function extractJsonObject(
+  text: string,
+  accepts?: (value: Record<string, unknown>) => boolean,
+): Record<string, unknown> | undefined {
+  const objects = extractJsonObjects(text);
+  if (accepts !== undefined) {
+    for (let i = objects.length - 1; i >= 0; i--) if (accepts(objects[i]!)) return objects[i];
+  }
+  return objects[0];
 }

@@ -3,6 +3,7 @@
  * port decides where a report goes (a GitHub issue, or a local markdown file when that fails).
  */
 import type { ParkReport } from '../iterate/ports.js';
+import { redactSecrets } from './redact.js';
 
 const MARKER_PREFIX = '<!-- skillclimb:park skill=';
 const MARKER_SUFFIX = ' -->';
@@ -72,11 +73,12 @@ export function buildCrashParkReport(input: CrashParkInput): ParkReport {
     fenced(input.resultsTsv),
     '',
   ].join('\n');
+  // Crash descriptions and results.tsv quote provider errors; an issue is public and permanent.
   return {
     skill,
     kind: 'crashes',
-    title: `skill-iterate: ${skill} parked after ${crashCount} consecutive crashes`,
-    body,
+    title: redactSecrets(`skill-iterate: ${skill} parked after ${crashCount} consecutive crashes`),
+    body: redactSecrets(body),
     epoch: input.epoch,
   };
 }
@@ -125,8 +127,8 @@ export function buildCalibrationParkReport(input: CalibrationParkInput): ParkRep
   return {
     skill,
     kind: 'calibration',
-    title: `skill-iterate: ${skill} grader-broken-for-skill (calibration catch rate ${rate}%)`,
-    body,
+    title: redactSecrets(`skill-iterate: ${skill} grader-broken-for-skill (calibration catch rate ${rate}%)`),
+    body: redactSecrets(body),
     epoch: input.epoch,
   };
 }

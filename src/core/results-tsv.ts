@@ -3,6 +3,7 @@
  * Pure formatting and parsing; the file I/O lives in src/iterate/results-file.ts.
  */
 import type { ResultsRow } from '../iterate/ports.js';
+import { redactSecrets } from './redact.js';
 
 export const RESULTS_HEADER = 'commit\tscore\tstatus\tdescription\twall_seconds';
 
@@ -28,13 +29,16 @@ function formatWall(seconds: number): string {
   return Number.isFinite(seconds) && seconds > 0 ? seconds.toFixed(3) : '0.000';
 }
 
-/** One line, no trailing newline: score with 6 decimals or NULL, wall with 3, tabs/newlines → spaces. */
+/**
+ * One line, no trailing newline: score with 6 decimals or NULL, wall with 3, tabs/newlines → spaces. The
+ * description may quote a provider error; credential-shaped text is redacted (the file is committed).
+ */
 export function formatResultsRow(row: ResultsRow): string {
   return [
     sanitizeField(row.commit),
     formatScore(row.score),
     row.status,
-    sanitizeField(row.description),
+    sanitizeField(redactSecrets(row.description)),
     formatWall(row.wallSeconds),
   ].join('\t');
 }

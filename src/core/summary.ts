@@ -4,6 +4,7 @@
  */
 import type { KeptEdit, RunResult, SkillResult } from '../iterate/ports.js';
 import { totalTokens, type Usage } from '../llm/port.js';
+import { redactSecrets } from './redact.js';
 
 /** Skills that gained less than this are plateaued (seed Phase 4: candidates for /skill-evolve). */
 export const PLATEAU_DELTA = 0.01;
@@ -270,5 +271,6 @@ export function renderMorningSummary(run: RunResult): string {
     ...exclusions(run),
     ...runMetadata(run),
   );
-  return `${lines.join('\n')}\n`;
+  // Edit descriptions and crash reasons may quote provider errors; the summary is published.
+  return redactSecrets(`${lines.join('\n')}\n`);
 }

@@ -45,18 +45,48 @@ export async function remoteBranchSha(git: SimpleGit, remote: string, branch: st
   return line?.split(/\s+/)[0] ?? '';
 }
 
-/** Fetches `branch` into `refs/remotes/<remote>/<branch>` and returns its SHA ('' when it does not exist). */
+/** Whether the repository is shallow: actions/checkout's default `fetch-depth: 1` makes it so. */
+export async function isShallowRepository(git: SimpleGit): Promise<boolean> {
+  return (await git.raw(['rev-parse', '--is-shallow-repository'])).trim() === 'true';
+}
+
+/** Whether the commit's object is in the repository (a shallow checkout lacks everything below its tip). */
+export async function hasCommit(git: SimpleGit, sha: string): Promise<boolean> {
+  // `--verify --quiet` fails silently; simple-git resolves a silent failure with empty output.
+  const out = await git.raw(['rev-parse', '--verify', '--quiet', `${sha}^{commit}`]).catch(() => '');
+  return out.trim() === sha;
+}
+
+/**
+ * Brings `branch`'s tip into the repository as `refs/remotes/<remote>/<branch>` and returns its SHA ('' when
+ * the branch does not exist). The Action needs tips only — a parent, a lease, trees to diff — never history:
+ * - a tip already present is not fetched at all (a `--depth` fetch of it would cut the history below it,
+ *   and a full clone must stay a full clone);
+ * - into a shallow checkout, the tip is fetched with `--depth=1`. A plain fetch there downloads the branch's
+ *   whole history below the checkout's one commit (the server treats that commit as having no parents),
+ *   which for a `skill-iterate/<skill>` branch made on an older base is the whole repository.
+ */
 export async function fetchBranch(git: SimpleGit, remote: string, branch: string): Promise<string> {
   const sha = await remoteBranchSha(git, remote, branch);
   if (!sha) return '';
-  await git.raw([
-    'fetch',
-    '--no-tags',
-    '--quiet',
-    remote,
-    `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`,
-  ]);
-  return (await git.revparse([`refs/remotes/${remote}/${branch}`])).trim();
+  const tracking = `refs/remotes/${remote}/${branch}`;
+  if (await hasCommit(git, sha)) {
+    await git.raw(['update-ref', tracking, sha]);
+    return sha;
+  }
+  const depth = (await isShallowRepository(git)) ? ['--depth=1'] : [];
+  await git.raw(['fetch', '--no-tags', '--quiet', ...depth, remote, `+refs/heads/${branch}:${tracking}`]);
+  return (await git.revparse([tracking])).trim();
+}
+
+/**
+ * Makes the commit present with its history, fetched by id (it may no longer be any branch's tip; protocol
+ * v2 serves any object the remote has). Never depth-limited: a commit pushed back to the remote must not
+ * end at a shallow boundary, or the push is refused ("shallow update not allowed").
+ */
+export async function fetchCommit(git: SimpleGit, remote: string, sha: string): Promise<void> {
+  if (await hasCommit(git, sha)) return;
+  await git.raw(['fetch', '--no-tags', '--quiet', remote, sha]);
 }
 
 export function gitErrorMessage(error: unknown): string {

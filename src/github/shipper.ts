@@ -7,7 +7,7 @@
 import type { SimpleGit } from 'simple-git';
 import type { Logger, ShipOutcome, ShipRequest, Shipper } from '../iterate/ports.js';
 import { discardWorktree } from '../git/worktree.js';
-import { fetchBranch, gitErrorMessage, gitWithIdentity } from './git.js';
+import { fetchCommit, gitErrorMessage, gitWithIdentity, remoteBranchSha } from './git.js';
 import type { GitHubClient, RepoRef } from './octokit.js';
 import { describeApiError } from './octokit.js';
 import { buildPullRequestBody } from './pr-body.js';
@@ -92,7 +92,9 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
 
   /**
    * The PR write failed after the push: put the branch back (previous tip, or no branch), so it never
-   * holds a commit that no PR, or a PR with a stale body, describes. Warns either way.
+   * holds a commit that no PR, or a PR with a stale body, describes. Warns either way. The previous tip is
+   * fetched first, with its history: pushing back a commit the checkout lacks, or has only as a shallow
+   * boundary, would fail.
    */
   async function restoreBranch(
     git: SimpleGit,
@@ -103,6 +105,7 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
     failed: string,
   ): Promise<void> {
     try {
+      if (previous) await fetchCommit(git, remote, previous);
       await pushLeased(git, branch, pushed, previous);
       const restored = previous
         ? `${branch} was restored to ${previous.slice(0, 7)}`
@@ -161,11 +164,12 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
     }
     if (plan.action === 'skip') return skip(request, plan.reason, false, plan);
 
-    // 2. Push. The current tip is fetched, not only listed, so a failed PR write can push it back.
+    // 2. Push, leased on the tip `ls-remote` lists. The branch itself is not fetched: in a depth-1 checkout
+    // that would download all the history below its older base. Only a failed PR write needs its tip back.
     const git = await gitWithIdentity(request.project);
     let previous: string;
     try {
-      previous = await fetchBranch(git, remote, branch);
+      previous = await remoteBranchSha(git, remote, branch);
       await pushLeased(git, branch, previous, squash.commit);
     } catch (error) {
       return skip(request, `push of ${branch} to ${remote} failed: ${gitErrorMessage(error)}`, true);

@@ -1,7 +1,9 @@
 /**
  * Builds the ONE squashed commit of a skill's run on top of the CURRENT base (the Action's answer to the
  * seed's "dirty master" check): the run branch's diff is applied to the freshly fetched base in a throwaway
- * index, so the checkout, its index and its working tree are never touched.
+ * index, so the checkout, its index and its working tree are never touched. It reads trees only (the run's
+ * start and end, the base's tip), never a merge-base or other history: actions/checkout's depth-1 checkout
+ * is enough, however far the base moved.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -31,7 +33,10 @@ export type SquashOutcome =
       commit: string;
       /** The base commit the squash sits on. */
       parent: string;
-      /** Set when the skill changed on the base during the run and the diff was re-applied with 3-way. */
+      /**
+       * Set when the skill's files on the base differ from the commit the run started from (the base moved
+       * during the run, or the run started from another branch) and the diff was re-applied with 3-way.
+       */
       rebuilt: string | undefined;
     }
   | { status: 'skipped'; reason: string };
@@ -72,8 +77,8 @@ export async function buildSquashOnBase(request: SquashRequest): Promise<SquashO
       return {
         status: 'skipped',
         reason: changedOnBase
-          ? `base moved: ${skillPath} changed on ${request.base} since ${short(request.baseCommit)} ` +
-            `(now ${short(parent)}) and the squash does not apply cleanly (${why})`
+          ? `base moved: ${skillPath} differs on ${request.base} (now ${short(parent)}) from ` +
+            `${short(request.baseCommit)}, where the run started, and the squash does not apply cleanly (${why})`
           : `the squash does not apply on ${request.base} ${short(parent)} (${why})`,
       };
     }
@@ -88,8 +93,8 @@ export async function buildSquashOnBase(request: SquashRequest): Promise<SquashO
       commit,
       parent,
       rebuilt: changedOnBase
-        ? `${skillPath} changed on ${request.base} during the run (${short(request.baseCommit)} → ${short(parent)}); ` +
-          'the squash was rebuilt on the new base with a clean 3-way apply.'
+        ? `${skillPath} differs on ${request.base} (${short(parent)}) from ${short(request.baseCommit)}, ` +
+          `where the run started; the squash was rebuilt on ${request.base} with a clean 3-way apply.`
         : undefined,
     };
   } finally {

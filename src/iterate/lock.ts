@@ -1,7 +1,7 @@
 /**
  * The seed's concurrent-run lock: `<project>/.skill-iterate.lock` holding `{"pid","started_at","host"}`,
  * created with an atomic exclusive create (never check-then-write) and flushed to disk before it counts,
- * taken over when its PID is dead (or when it is unreadable and has not been touched for 10 minutes), and
+ * taken over when its PID is dead (a lock from another host: when over 12 hours old) (or when it is unreadable and has not been touched for 10 minutes), and
  * released on every exit path this process can see (release(), process exit, SIGINT, SIGTERM).
  */
 import { readFileSync, statSync, unlinkSync } from 'node:fs';
@@ -20,6 +20,13 @@ export const LOCK_FILE = '.skill-iterate.lock';
  */
 export const UNREADABLE_LOCK_STALE_MS = 10 * 60 * 1000;
 
+/**
+ * A PID only means something on the host that wrote it: a lock from another machine (a committed
+ * `.skill-iterate.lock`, a shared folder) is judged by its age instead. Older than this, no run is still
+ * going (a run is capped far below it), so it is taken over; without this rule it would halt every night.
+ */
+export const FOREIGN_LOCK_STALE_MS = 12 * 60 * 60 * 1000;
+
 export interface LockRecord {
   pid: number;
   started_at: string;
@@ -29,7 +36,8 @@ export interface LockRecord {
 export type LockInspection =
   | { state: 'absent' }
   | { state: 'live'; record: LockRecord }
-  | { state: 'stale'; record: LockRecord }
+  /** `foreignHost`: written on another host over FOREIGN_LOCK_STALE_MS ago (its PID was not checked). */
+  | { state: 'stale'; record: LockRecord; foreignHost?: boolean }
   /** Unparseable and recently written: another run may be writing it. */
   | { state: 'unreadable'; detail: string; mtime: Date }
   /** Unparseable and untouched for UNREADABLE_LOCK_STALE_MS: taken over like a dead PID's lock. */
@@ -80,11 +88,30 @@ export async function inspectLock(file: string, nowMs: number = Date.now()): Pro
     const abandoned = nowMs - mtime.getTime() >= UNREADABLE_LOCK_STALE_MS;
     return { state: abandoned ? 'abandoned' : 'unreadable', detail: record, mtime };
   }
-  return { state: isPidAlive(record.pid) ? 'live' : 'stale', record };
+  if (record.host === os.hostname()) return { state: isPidAlive(record.pid) ? 'live' : 'stale', record };
+  return isForeignLockExpired(record, nowMs)
+    ? { state: 'stale', record, foreignHost: true }
+    : { state: 'live', record };
+}
+
+/**
+ * A start time that does not parse cannot be waited out, and one far in the future (a hand-written or
+ * committed lock) would halt for years: neither is a lock this tool wrote on a running host, so both count
+ * as expired. A small clock skew between hosts stays within the window either way.
+ */
+export function isForeignLockExpired(record: LockRecord, nowMs: number): boolean {
+  const started = Date.parse(record.started_at);
+  if (Number.isNaN(started)) return true;
+  return Math.abs(nowMs - started) >= FOREIGN_LOCK_STALE_MS;
 }
 
 export function liveLockMessage(file: string, record: LockRecord): string {
-  return `another skill-iterate run holds the lock: PID ${record.pid} on ${record.host}, started at ${record.started_at} (${file})`;
+  const message = `another skill-iterate run holds the lock: PID ${record.pid} on ${record.host}, started at ${record.started_at} (${file})`;
+  if (record.host === os.hostname()) return message;
+  return (
+    `${message}; it was written on another host, so its PID cannot be checked from here: it is taken over ` +
+    `once ${FOREIGN_LOCK_STALE_MS / 3_600_000} hours old, or remove the file if no run is active`
+  );
 }
 
 export function unreadableLockMessage(file: string, detail: string): string {
@@ -94,8 +121,17 @@ export function unreadableLockMessage(file: string, detail: string): string {
   );
 }
 
-export function staleLockWarning(record: LockRecord): string {
+export function staleLockWarning(record: LockRecord, foreignHost = false): string {
+  if (foreignHost) return `${foreignStaleLockText(record)}; taking over`;
   return `stale lock from PID ${record.pid} at ${record.started_at}; taking over`;
+}
+
+/** The stale-lock text for a lock from another host (its PID cannot be checked from here). */
+export function foreignStaleLockText(record: LockRecord): string {
+  return (
+    `stale lock from PID ${record.pid} on another host (${record.host}) at ${record.started_at}, over ` +
+    `${FOREIGN_LOCK_STALE_MS / 3_600_000} hours ago or at an unusable time`
+  );
 }
 
 export function abandonedLockWarning(file: string, detail: string, mtime: Date): string {
@@ -213,7 +249,7 @@ export async function acquireLock(
   if (found.state === 'live') throw new PreflightHalt(liveLockMessage(file, found.record));
   if (found.state === 'unreadable') throw new PreflightHalt(unreadableLockMessage(file, found.detail));
   if (found.state === 'stale') {
-    deps.log.warn(staleLockWarning(found.record));
+    deps.log.warn(staleLockWarning(found.record, found.foreignHost === true));
     unlinkIfRecord(file, found.record);
   }
   if (found.state === 'abandoned') {

@@ -4,6 +4,7 @@
  * saturation handler), classify it against the high-water mark, append the results.tsv row, and only then
  * reset a reverted or crashed commit away. Nothing in here asks anyone anything (NEVER STOP mid-loop).
  */
+import { constants } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillEvals } from '../core/evals.js';
@@ -34,6 +35,13 @@ export const PARK_AFTER_CRASHES = 3;
 export const RENDER_EXCERPT_CHARS = 1500;
 /** The commit column of a row whose edit never reached a commit (unusable proposal, commit failure). */
 export const NO_COMMIT = '-';
+
+/**
+ * SKILL.md is opened without following a link (ELOOP instead): the run skips linked skills before the
+ * loop, and this keeps a link made afterwards from being read or written through. No O_CREAT: it exists.
+ */
+const READ_NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW;
+const WRITE_NO_FOLLOW = constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW;
 
 export type LoopOptions = Pick<
   IterateOptions,
@@ -299,7 +307,7 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
   // Baseline: no edit. A baseline that cannot be scored is a crash row; it is retried until it scores or
   // the crash counter parks the skill, because without it no edit can be judged. An AMBIGUOUS baseline is
   // different: the render said the skill cannot do the task, which a retry of the same text will not change.
-  const baselineText = await readFile(skillMdPath, 'utf8');
+  const baselineText = await readFile(skillMdPath, { encoding: 'utf8', flag: READ_NO_FOLLOW });
   const baselineCommit = input.baseCommit.slice(0, 7);
   let stop: LoopStopReason | undefined;
   while (kept === undefined) {
@@ -404,7 +412,7 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
         if (applied && !applied.ok) note = applied.reason;
       } else {
         newText = applied.text;
-        await writeFile(skillMdPath, newText, 'utf8');
+        await writeFile(skillMdPath, newText, { encoding: 'utf8', flag: WRITE_NO_FOLLOW });
         // Step C: commit in the worktree and capture the short SHA (a failed commit is a crash).
         try {
           commit = await commitFile(input.worktreePath, skillMdRel, description);

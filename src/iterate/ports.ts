@@ -119,6 +119,12 @@ export interface IterateOptions {
    * starts (a host such as the GitHub Action that handles them itself).
    */
   handleSignals?: boolean;
+  /**
+   * The cross-night-resume window: a skill whose last run is younger than this is left out of the queue.
+   * Default (undefined): the seed's 24 hours, which the CLI keeps. A nightly schedule wants less: the last
+   * run is recorded when a skill finishes, so tonight's start is under 24 h after last night's finish.
+   */
+  freshnessWindowMs?: number;
 }
 
 export interface IteratePorts {

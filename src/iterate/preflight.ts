@@ -12,6 +12,7 @@ import {
   LOCK_FILE,
   abandonedLockWarning,
   acquireLock,
+  foreignStaleLockText,
   inspectLock,
   liveLockMessage,
   unreadableLockMessage,
@@ -20,7 +21,8 @@ import {
 import { findOrphanWorktrees, orphanWorktreesWarning } from './orphans.js';
 import type { IterateOptions, IteratePorts, KillSwitch, Logger } from './ports.js';
 import { isValidSkillName, parseQueueFile } from './queue-file.js';
-import { findInvalidSkillFolders } from './queue.js';
+import { discoverSkills, findInvalidSkillFolders } from './queue.js';
+import { findSymlinkedSkillFile, symlinkWarning } from './symlinks.js';
 
 export { PreflightHalt };
 
@@ -155,6 +157,23 @@ async function warnInvalidSkillFolders(project: string, log: Logger): Promise<vo
 }
 
 /**
+ * The run skips skills whose files are links (see symlinks.ts); a dry run says so up front. Only
+ * the project checkout is looked at: the worktree's committed files are checked when the skill's turn comes.
+ */
+async function warnSymlinkedSkills(
+  project: string,
+  skills: readonly string[],
+  skipList: SkipList,
+  log: Logger,
+): Promise<void> {
+  for (const skill of skills) {
+    if (skipList.all.has(skill)) continue;
+    const linked = await findSymlinkedSkillFile(project, path.posix.join('.claude', 'skills', skill));
+    if (linked !== undefined) log.warn(symlinkWarning(skill, linked, 'the project checkout'));
+  }
+}
+
+/**
  * Runs Phase 0. Throws PreflightHalt on any halt. With `takeLock` false (--dry-run) the lock file is only
  * inspected: a live or stale lock becomes a warning and nothing is written or removed.
  * `ports.killSwitch` defaults to the `.skill-iterate-killswitch` file at the project root.
@@ -185,9 +204,10 @@ export async function runPreflight(
     if (takeLock) throw new PreflightHalt(message);
     log.warn(`${message}; a real run would halt`);
   } else if (existing.state === 'stale' && !takeLock) {
-    log.warn(
-      `stale lock from PID ${existing.record.pid} at ${existing.record.started_at}; a real run would take over`,
-    );
+    const stale = existing.foreignHost
+      ? foreignStaleLockText(existing.record)
+      : `stale lock from PID ${existing.record.pid} at ${existing.record.started_at}`;
+    log.warn(`${stale}; a real run would take over`);
   } else if (existing.state === 'abandoned' && !takeLock) {
     const warning = abandonedLockWarning(lockFile, existing.detail, existing.mtime);
     log.warn(warning.replace(/; taking over$/, '; a real run would take over'));
@@ -222,6 +242,9 @@ export async function runPreflight(
   } else {
     await warnInvalidSkillFolders(project, log);
   }
+  // A real run says it when it skips the skill; saying it here too would say it twice.
+  if (!takeLock)
+    await warnSymlinkedSkills(project, explicit ?? (await discoverSkills(project)), skipList, log);
 
   // 5. The lock, only after every other check passed.
   const held = takeLock ? await acquireLock(lockFile, { log, now: ports.now }, lock) : undefined;

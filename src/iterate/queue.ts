@@ -1,6 +1,6 @@
 /**
- * Phase 1 of skill-iterate: discovery, skip-list filter, 24-hour freshness filter, alphabetical order, and
- * the --dry-run plan (the seed's literal text, or JSON for scripts).
+ * Phase 1 of skill-iterate: discovery, skip-list filter, freshness filter (24 hours unless the options say
+ * otherwise), alphabetical order, and the --dry-run plan (the seed's literal text, or JSON for scripts).
  */
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,8 +21,27 @@ export interface QueuePlan {
 /** The seed's cross-night-resume window: `now - mtime < 86400 s` means "ran recently, skip". */
 export const FRESHNESS_WINDOW_MS = 86_400_000;
 
+/** `options.freshnessWindowMs`, or the seed's 24 hours; a bad value names the field. */
+export function freshnessWindowOf(options: Pick<IterateOptions, 'freshnessWindowMs'>): number {
+  const window = options.freshnessWindowMs;
+  if (window === undefined) return FRESHNESS_WINDOW_MS;
+  if (!Number.isFinite(window) || window < 0) {
+    throw new RangeError(
+      `freshnessWindowMs must be a non-negative number of milliseconds (got ${String(window)})`,
+    );
+  }
+  return window;
+}
+
 export const EMPTY_QUEUE_MESSAGE =
   'Queue empty -- nothing to iterate. All scorable skills were either skip-listed or have results.tsv mtime within the last 24h.';
+
+/** The seed's message for the default window; a shorter window (the Action's) names its own length. */
+export function emptyQueueMessage(options: Pick<IterateOptions, 'freshnessWindowMs'>): string {
+  const window = freshnessWindowOf(options);
+  if (window === FRESHNESS_WINDOW_MS) return EMPTY_QUEUE_MESSAGE;
+  return EMPTY_QUEUE_MESSAGE.replace('within the last 24h', `within the last ${formatDuration(window)}`);
+}
 
 /** Python's `sorted()` order (code points), not the locale's, so the queue is the same on every machine. */
 function byCodePoint(a: string, b: string): number {
@@ -88,6 +107,7 @@ export async function resolveQueue(
   freshness: Freshness,
   now: Date,
 ): Promise<QueuePlan> {
+  const window = freshnessWindowOf(options);
   const candidates = explicit ?? (await discoverSkills(path.resolve(options.project)));
   const plan: QueuePlan = { queue: [], excludedBySkipList: [], excludedByFreshness: [] };
   for (const skill of candidates) {
@@ -97,7 +117,7 @@ export async function resolveQueue(
       continue;
     }
     const lastRunAt = await freshness.lastRunAt(skill);
-    if (lastRunAt !== null && now.getTime() - lastRunAt.getTime() < FRESHNESS_WINDOW_MS) {
+    if (lastRunAt !== null && now.getTime() - lastRunAt.getTime() < window) {
       plan.excludedByFreshness.push({ skill, lastRunAt });
       continue;
     }
@@ -143,7 +163,7 @@ export function formatDryRunPlan(
   options: IterateOptions,
   labels: DryRunLabels = {},
 ): string {
-  if (plan.queue.length === 0) return `${EMPTY_QUEUE_MESSAGE}\n`;
+  if (plan.queue.length === 0) return `${emptyQueueMessage(options)}\n`;
   const home = displayWorktreeHome(options.worktreeHome, labels.home);
   const budget = labels.budget ?? formatDuration(options.perSkillBudgetMs);
   const section = (title: string, lines: string[]): string =>

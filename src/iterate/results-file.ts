@@ -5,7 +5,8 @@
  * which the parser skips and the next append steps past.
  */
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { link, lstat, mkdir, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { RESULTS_HEADER, formatResultsRow, parseResultsTsv } from '../core/results-tsv.js';
 import type { ResultsRow } from './ports.js';
@@ -65,13 +66,46 @@ async function createWith(file: string, text: string): Promise<boolean> {
   }
 }
 
+/** `a+` that refuses a symbolic link instead of appending to wherever it points (ELOOP). */
+const APPEND_NO_FOLLOW = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+
+export class SymlinkedResultsFileError extends Error {
+  constructor(readonly file: string) {
+    super(
+      `refusing to write ${file}: it is a symbolic link (or inside a linked folder); results.tsv must be a regular file`,
+    );
+    this.name = 'SymlinkedResultsFileError';
+  }
+}
+
+/** A linked evals folder would carry the new file (and its temporary twin) outside the skill. */
+async function refuseLinkedFolder(file: string): Promise<void> {
+  try {
+    if ((await lstat(path.dirname(file))).isSymbolicLink()) throw new SymlinkedResultsFileError(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+async function openForAppend(file: string): Promise<FileHandle> {
+  try {
+    return await open(file, APPEND_NO_FOLLOW);
+  } catch (err) {
+    // ELOOP on Linux and macOS; EMLINK is what the BSDs answer for O_NOFOLLOW on a link.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'EMLINK') throw new SymlinkedResultsFileError(file);
+    throw err;
+  }
+}
+
 async function appendLine(file: string, line: string): Promise<void> {
+  await refuseLinkedFolder(file);
   await mkdir(path.dirname(file), { recursive: true });
   if (await createWith(file, `${RESULTS_HEADER}\n${line}\n`)) {
     continued.add(file);
     return;
   }
-  const handle = await open(file, 'a+');
+  const handle = await openForAppend(file);
   try {
     const { size } = await handle.stat();
     let text = `${line}\n`;

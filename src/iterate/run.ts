@@ -28,9 +28,10 @@ import type {
 } from './ports.js';
 import { runPreflight, type PreflightResult } from './preflight.js';
 import { isValidSkillName } from './queue-file.js';
-import { EMPTY_QUEUE_MESSAGE, resolveQueue, type QueuePlan } from './queue.js';
+import { emptyQueueMessage, resolveQueue, type QueuePlan } from './queue.js';
 import { withPartialRun } from './run-error.js';
 import { RenderCache } from './score.js';
+import { findSymlinkedSkillFile, symlinkSkipStatus, symlinkWarning } from './symlinks.js';
 import { writeMorningSummary } from './summary-file.js';
 
 /** Partial-run reasons, worded so the summary writer renders the seed's `(partial -- … at <iso>)` line. */
@@ -178,7 +179,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     plan = await resolveQueue(options, preflight.skipList, preflight.explicit, ports.freshness, startedAt);
     if (plan.queue.length === 0) {
       // The seed's clean exit at Phase 1: nothing ran, so there is no night to summarise.
-      log.info(EMPTY_QUEUE_MESSAGE);
+      log.info(emptyQueueMessage(options));
       return snapshot();
     }
     const total = plan.queue.length;
@@ -282,6 +283,13 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
   const epoch = Math.floor(ports.now().getTime() / 1000);
   const cache = new RenderCache();
 
+  // Before anything of the skill is read: a linked file would be sent to the model or overwritten.
+  const linkedInProject = await findSymlinkedSkillFile(project, rel);
+  if (linkedInProject !== undefined) {
+    ports.log.warn(symlinkWarning(skill, linkedInProject, 'the project checkout'));
+    return emptyResult(skill, symlinkSkipStatus(linkedInProject));
+  }
+
   // Eval files are read from the project checkout (the queue was discovered there).
   let evals: SkillEvals;
   try {
@@ -322,6 +330,19 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
   // The worktree's root is the repository root; the project may be a folder inside it (a monorepo).
   const repoRel = path.posix.join(worktree.prefix, rel);
   const skillMdRel = path.posix.join(repoRel, 'SKILL.md');
+  // The worktree holds the committed files, which may be links where the checkout has none.
+  let linkedInWorktree: string | undefined;
+  try {
+    linkedInWorktree = await findSymlinkedSkillFile(worktree.path, repoRel);
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  if (linkedInWorktree !== undefined) {
+    ports.log.warn(symlinkWarning(skill, linkedInWorktree, `the worktree ${worktree.path}`));
+    await cleanup();
+    return emptyResult(skill, symlinkSkipStatus(linkedInWorktree));
+  }
   let baselineText: string;
   try {
     baselineText = await showFileAt(worktree.path, worktree.baseCommit, skillMdRel);

@@ -16,6 +16,8 @@ import {
 } from 'ai';
 import { extractJsonObject, stripThinkBlocks } from '../core/json-extract.js';
 import { ModelCallError, ProviderOutputError, type Role } from './errors.js';
+import { redactMessage } from './redact-message.js';
+import { matchesSchema } from './schema-match.js';
 import type { ModelId } from './model-id.js';
 import type { Usage } from './port.js';
 import { usageOf, type Price, type TokenCounts } from './prices.js';
@@ -32,6 +34,8 @@ export interface RoleModel {
   /** Mark the system prompt `cache_control: ephemeral` (Anthropic). */
   cacheSystemPrompt: boolean;
   maxOutputTokens: number;
+  /** The role's key(s): redacted from every error message and retry warning this call produces. */
+  secrets?: readonly string[] | undefined;
 }
 
 export interface CallSettings {
@@ -95,16 +99,25 @@ function requestId(headers: Record<string, string> | undefined): string {
   return id ? `, request id ${id}` : '';
 }
 
-/** Turns what the SDK threw (after our retries) into ModelCallError / ProviderOutputError. */
+/** `text` with the role's key, credential-shaped strings and URL credentials removed. */
+function clean(rm: RoleModel, text: string): string {
+  return redactMessage(text, rm.secrets ?? []);
+}
+
+/**
+ * Turns what the SDK threw (after our retries) into ModelCallError / ProviderOutputError. Every message is
+ * redacted here, at the source: a provider may echo the key in its error body or the request URL.
+ */
 export function describeFailure(rm: RoleModel, error: unknown, attempts: number): Error {
   if (error instanceof ModelCallError || error instanceof ProviderOutputError) return error;
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
+    const message = clean(rm, error.message);
     if (status !== undefined && status >= 200 && status < 300) {
       return new ProviderOutputError(
         rm.role,
-        `the server answered with a malformed body (${error.message})`,
-        error.responseBody,
+        `the server answered with a malformed body (${message})`,
+        error.responseBody === undefined ? undefined : clean(rm, error.responseBody),
         undefined,
       );
     }
@@ -114,11 +127,9 @@ export function describeFailure(rm: RoleModel, error: unknown, attempts: number)
         rm.role,
         rm.id.id,
         'network',
-        `cannot reach ${error.url}: ${error.message}${tries}`,
+        `cannot reach ${clean(rm, error.url)}: ${message}${tries}`,
         undefined,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
     let advice: string;
@@ -129,18 +140,50 @@ export function describeFailure(rm: RoleModel, error: unknown, attempts: number)
     else advice = 'not retried';
     const retryAfter = error.responseHeaders?.['retry-after'];
     const asked =
-      retryAfter && attempts === 1 && status === 429 ? `; the server asks to wait ${retryAfter} s` : '';
+      retryAfter && attempts === 1 && status === 429
+        ? `; the server asks to wait ${clean(rm, retryAfter)} s`
+        : '';
     return new ModelCallError(
       rm.role,
       rm.id.id,
       'http',
-      `HTTP ${status}: ${error.message} (${advice}${asked}${requestId(error.responseHeaders)})`,
+      `HTTP ${status}: ${message} (${advice}${asked}${clean(rm, requestId(error.responseHeaders))})`,
       status,
       { cause: error },
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = clean(rm, error instanceof Error ? error.message : String(error));
   return new ModelCallError(rm.role, rm.id.id, 'network', message, undefined, { cause: error });
+}
+
+/**
+ * The error a retry hook sees, redacted like describeFailure's messages (the hook's warning is logged and
+ * may be persisted). An APICallError stays one, so the hook can still read its status.
+ */
+export function redactedRetryError(rm: RoleModel, error: unknown): unknown {
+  if (APICallError.isInstance(error)) {
+    return new APICallError({
+      message: clean(rm, error.message),
+      url: clean(rm, error.url),
+      requestBodyValues: undefined,
+      statusCode: error.statusCode,
+      responseHeaders: error.responseHeaders,
+      responseBody: error.responseBody === undefined ? undefined : clean(rm, error.responseBody),
+      isRetryable: error.isRetryable,
+    });
+  }
+  if (error instanceof Error) {
+    const copy = new Error(clean(rm, error.message));
+    copy.name = error.name;
+    return copy;
+  }
+  return clean(rm, String(error));
+}
+
+function redactingHooks(rm: RoleModel, hooks: RetryHooks): RetryHooks {
+  const onRetry = hooks.onRetry;
+  if (onRetry === undefined) return hooks;
+  return { ...hooks, onRetry: (info) => onRetry({ ...info, error: redactedRetryError(rm, info.error) }) };
 }
 
 /**
@@ -175,7 +218,7 @@ async function attempt<T>(
       },
       settings.retry,
       signal,
-      settings.hooks,
+      redactingHooks(rm, settings.hooks),
     );
   } catch (error) {
     if (signal.aborted) throw signal.reason;
@@ -209,14 +252,21 @@ export async function callText(
 }
 
 function unusable(rm: RoleModel, text: string, usage: Usage, detail: string): ProviderOutputError {
-  const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  return new ProviderOutputError(rm.role, `${detail}; the answer was: ${JSON.stringify(shown)}`, text, usage);
+  const redacted = clean(rm, text);
+  const shown = redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted;
+  return new ProviderOutputError(
+    rm.role,
+    `${detail}; the answer was: ${JSON.stringify(shown)}`,
+    redacted,
+    usage,
+  );
 }
 
 /**
  * A JSON-object answer. `schema` mode asks the provider for JSON-schema output and, should the model
  * still answer off-schema, falls back to extraction from its text; `text` mode relies on the prompt's
- * description of the shape and extracts the first JSON object. Schema validation is the caller's.
+ * description of the shape and extracts the last JSON object matching the schema (else the first object).
+ * Full schema validation is the caller's.
  */
 export async function callJson(
   rm: RoleModel,
@@ -252,7 +302,10 @@ export async function callJson(
       throw error;
     }
   });
-  const value = reply.value ?? extractJsonObject(reply.text);
+  // Several objects in a text answer (e.g. a quoted render echoed before the verdicts): the last one of the
+  // requested shape is the answer — for the grader, the one whose `verdicts` keys are exactly the asked ids.
+  const value =
+    reply.value ?? extractJsonObject(reply.text, (candidate) => matchesSchema(candidate, prompt.schema));
   if (value === undefined || typeof value !== 'object' || Array.isArray(value)) {
     throw unusable(rm, reply.text, reply.usage, 'no JSON object in the answer');
   }

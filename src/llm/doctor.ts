@@ -11,6 +11,7 @@ import { ModelCallError, type Role } from './errors.js';
 import { buildRoleModel, callSettings, ROLES, type ModelFactoryOptions } from './factory.js';
 import { parseModelId, type ModelId } from './model-id.js';
 import { ModelOutputError } from './port.js';
+import { redactMessage } from './redact-message.js';
 
 /** The ids to check and where each came from (`ResolvedModelSelection` from src/config fits). */
 export interface DoctorSelection {
@@ -104,12 +105,13 @@ async function probe(rm: RoleModel, options: ModelFactoryOptions, now: () => num
       return {
         ok: false,
         stage: 'structured call failed',
-        detail: `expected {"ok": true}, got ${JSON.stringify(reply.value)}`,
+        detail: redactMessage(`expected {"ok": true}, got ${JSON.stringify(reply.value)}`, rm.secrets ?? []),
       };
     }
     return { ok: true, latencyMs: now() - started };
   } catch (error) {
-    return { ok: false, ...describeCheckFailure(error) };
+    const failure = describeCheckFailure(error);
+    return { ok: false, stage: failure.stage, detail: redactMessage(failure.detail, rm.secrets ?? []) };
   }
 }
 
@@ -160,7 +162,7 @@ function resolveRole(
       rm: buildRoleModel(role, id, env, options),
     };
   } catch (error) {
-    return { error: (error as Error).message };
+    return { error: redactMessage((error as Error).message) };
   }
 }
 
@@ -280,6 +282,10 @@ export async function checkModels(input: {
  * `grader  openai:gpt-5  family=openai    ok          250 ms  https://api.openai.com/v1 (flag)`.
  */
 export function formatDoctorRow(row: DoctorRow, idWidth: number): string {
+  return redactMessage(doctorRowText(row, idWidth));
+}
+
+function doctorRowText(row: DoctorRow, idWidth: number): string {
   const head = `${row.role.padEnd(8)}${row.modelId.padEnd(idWidth)}family=${row.family.padEnd(10)}`;
   if (row.status === 'offline') return `${head}ok       offline (no model call; ${row.source})`;
   if (row.status === 'ok') {
@@ -293,7 +299,7 @@ export function formatDoctorRow(row: DoctorRow, idWidth: number): string {
  * failed job's message names. The detail's own "… model openai:gpt-5" prefix is not repeated.
  */
 export function describeDoctorFailures(report: DoctorReport): string {
-  return report.failed
+  const text = report.failed
     .map((r) => {
       const who = `${r.role} model ${r.modelId}`;
       const detail = r.failure?.detail ?? '';
@@ -302,4 +308,5 @@ export function describeDoctorFailures(report: DoctorReport): string {
       return `${who} (${r.failure?.stage ?? 'failed'}: ${trimmed})`;
     })
     .join('; ');
+  return redactMessage(text);
 }

@@ -1,7 +1,10 @@
 /**
- * Keys and endpoints per provider, from explicit options first and the conventional variables second
- * (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL). A missing key is an Error
- * before any work starts, naming the role, the model and the variable.
+ * Keys and endpoints per provider. Base URL precedence: explicit options (flags, Action inputs) > the
+ * conventional variables (ANTHROPIC_BASE_URL, OPENAI_BASE_URL) > `skillclimb.config.json` endpoints >
+ * the provider default. The config file is repository content: a hostile repository must not decide where
+ * the workflow's key is sent, so its endpoints arrive here only when the operator opted in (see
+ * src/config/config.ts) and still rank below the environment. Keys come from options or the environment
+ * only. A missing key is an Error before any work starts, naming the role, the model and the variable.
  */
 import type { Role } from './errors.js';
 import type { ModelId, ProviderName } from './model-id.js';
@@ -16,6 +19,17 @@ export interface EndpointOptions {
   compatibleBaseUrl?: string | undefined;
   /** Sent as a bearer token to the compatible server (default: OPENAI_API_KEY, when set). */
   compatibleApiKey?: string | undefined;
+  /**
+   * Base URLs from `skillclimb.config.json` (only when SKILLCLIMB_TRUST_CONFIG_ENDPOINTS=1): below the
+   * environment variables, above the provider defaults.
+   */
+  configEndpoints?: ConfigEndpoints | undefined;
+}
+
+export interface ConfigEndpoints {
+  anthropic?: string | undefined;
+  openai?: string | undefined;
+  openaiCompatible?: string | undefined;
 }
 
 export interface Endpoint {
@@ -32,17 +46,62 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function checkUrl(url: string, source: string): string {
+/** Plain http is fine to this machine only: anywhere else the key would cross the network in clear text. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * A base URL as messages may show it: no userinfo, query or fragment (where credentials hide). Text that
+ * is not a URL is not echoed at all.
+ */
+export function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(not shown)';
+  }
+}
+
+/**
+ * Validates a base URL from `source` (a variable, an option or a config field). Messages never print the
+ * URL's userinfo or query: those are where credentials would be.
+ */
+export function checkUrl(url: string, source: string, sendsKey = true): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`${source}: "${url}" is not a URL (expected e.g. http://localhost:11434/v1)`);
+    throw new Error(`${source}: not a URL (expected e.g. http://localhost:11434/v1)`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new Error(`${source}: "${url}" must be an http:// or https:// URL`);
+    throw new Error(`${source}: must be an http:// or https:// URL (e.g. https://proxy.example.com/v1)`);
   }
-  return url.replace(/\/+$/, '');
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw new Error(
+      `${source}: credentials in the URL (user:password@) are not allowed; pass the key through the key variable`,
+    );
+  }
+  if (sendsKey && parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+    throw new Error(
+      `${source}: plain http:// to ${parsed.hostname} would send the API key unencrypted; use https:// ` +
+        '(http:// is allowed to localhost, 127.0.0.0/8 and ::1 only)',
+    );
+  }
+  return url.trim().replace(/\/+$/, '');
+}
+
+type UrlCandidate = [value: string | undefined, source: string];
+
+/** The first set base URL in precedence order, validated under its own name. */
+function pickUrl(candidates: UrlCandidate[], sendsKey = true): string | undefined {
+  for (const [value, source] of candidates) {
+    const set = nonEmpty(value);
+    if (set !== undefined) return checkUrl(set, source, sendsKey);
+  }
+  return undefined;
 }
 
 /**
@@ -61,40 +120,45 @@ export function resolveEndpoint(
   options: EndpointOptions = {},
 ): Endpoint {
   const who = `${role} model ${id.id}`;
+  const fromConfig = options.configEndpoints ?? {};
   switch (id.provider) {
     case 'anthropic': {
       const apiKey = nonEmpty(options.anthropicApiKey) ?? nonEmpty(env.ANTHROPIC_API_KEY);
       if (apiKey === undefined) throw new Error(`${who} needs ANTHROPIC_API_KEY`);
-      const explicit = nonEmpty(options.anthropicBaseUrl);
-      const raw = explicit ?? nonEmpty(env.ANTHROPIC_BASE_URL) ?? ANTHROPIC_DEFAULT_URL;
-      const source = explicit !== undefined ? 'anthropic base URL' : 'ANTHROPIC_BASE_URL';
-      return { provider: 'anthropic', apiKey, baseUrl: anthropicVersionedUrl(checkUrl(raw, source)) };
+      const url = pickUrl([
+        [options.anthropicBaseUrl, 'anthropic base URL'],
+        [env.ANTHROPIC_BASE_URL, 'ANTHROPIC_BASE_URL'],
+        [fromConfig.anthropic, 'skillclimb.config.json: endpoints.anthropic'],
+      ]);
+      return { provider: 'anthropic', apiKey, baseUrl: anthropicVersionedUrl(url ?? ANTHROPIC_DEFAULT_URL) };
     }
     case 'openai': {
       const apiKey = nonEmpty(options.openaiApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
       if (apiKey === undefined) throw new Error(`${who} needs OPENAI_API_KEY`);
-      const explicit = nonEmpty(options.openaiBaseUrl);
-      const raw = explicit ?? nonEmpty(env.OPENAI_BASE_URL) ?? OPENAI_DEFAULT_URL;
-      return {
-        provider: 'openai',
-        apiKey,
-        baseUrl: checkUrl(raw, explicit ? 'openai base URL' : 'OPENAI_BASE_URL'),
-      };
+      const url = pickUrl([
+        [options.openaiBaseUrl, 'openai base URL'],
+        [env.OPENAI_BASE_URL, 'OPENAI_BASE_URL'],
+        [fromConfig.openai, 'skillclimb.config.json: endpoints.openai'],
+      ]);
+      return { provider: 'openai', apiKey, baseUrl: url ?? OPENAI_DEFAULT_URL };
     }
     case 'openai-compatible': {
-      const explicit = nonEmpty(options.compatibleBaseUrl);
-      const raw = explicit ?? nonEmpty(env.OPENAI_BASE_URL);
-      if (raw === undefined) {
+      const apiKey = nonEmpty(options.compatibleApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
+      // A keyless local server on the LAN (ollama, llama.cpp) may speak plain http: nothing secret travels.
+      const url = pickUrl(
+        [
+          [options.compatibleBaseUrl, 'openai-compatible base URL'],
+          [env.OPENAI_BASE_URL, 'OPENAI_BASE_URL'],
+          [fromConfig.openaiCompatible, 'skillclimb.config.json: endpoints.openaiCompatible'],
+        ],
+        apiKey !== undefined,
+      );
+      if (url === undefined) {
         throw new Error(
           `${who} needs OPENAI_BASE_URL (the server's OpenAI-compatible /v1 URL, e.g. http://localhost:11434/v1 for ollama)`,
         );
       }
-      const apiKey = nonEmpty(options.compatibleApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
-      return {
-        provider: 'openai-compatible',
-        apiKey,
-        baseUrl: checkUrl(raw, explicit ? 'openai-compatible base URL' : 'OPENAI_BASE_URL'),
-      };
+      return { provider: 'openai-compatible', apiKey, baseUrl: url };
     }
   }
 }

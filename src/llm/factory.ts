@@ -96,6 +96,7 @@ export function buildRoleModel(
     price: priceFor(id.id, prices),
     cacheSystemPrompt: id.provider === 'anthropic' && options.promptCaching !== false,
     maxOutputTokens: options.maxOutputTokens?.[role] ?? DEFAULT_MAX_OUTPUT_TOKENS[role],
+    secrets: endpoint.apiKey === undefined ? [] : [endpoint.apiKey],
   };
 }
 

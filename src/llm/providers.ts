@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { buildEditorPrompt, buildGraderPrompt, buildRenderPrompt } from '../core/prompts.js';
 import { callJson, callText, type CallSettings, type RoleModel } from './call.js';
 import { ProviderOutputError, type Role } from './errors.js';
+import { redactMessage } from './redact-message.js';
 import {
   EditProposalSchema,
   GraderAnswerSchema,
@@ -73,7 +74,13 @@ async function callValidated<T>(
   const reply = await callJson(rm, prompt, signal, settings);
   const parsed = schema.safeParse(reply.value);
   if (!parsed.success) {
-    throw new ProviderOutputError(role, invalid(parsed.error.issues), reply.raw, reply.usage);
+    const secrets = rm.secrets ?? [];
+    throw new ProviderOutputError(
+      role,
+      redactMessage(invalid(parsed.error.issues), secrets),
+      redactMessage(reply.raw, secrets),
+      reply.usage,
+    );
   }
   return { value: parsed.data, usage: reply.usage };
 }

@@ -1,9 +1,12 @@
 /** Real git repositories for the GitHub-side tests: a bare `origin` and a clone of it, in temp folders. */
-import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readActionContext, type ActionContext } from '../../src/action/context.js';
 import type { Logger, ResultsRow, ShipRequest } from '../../src/iterate/ports.js';
+import { closeServer, listenOnLoopback, readBody } from './local-http.js';
 import { tempDirs } from './temp-dirs.js';
 
 export function git(dir: string, ...args: string[]): string {
@@ -25,24 +28,42 @@ export async function writeFiles(root: string, files: Record<string, string>): P
 export interface Remote {
   /** The bare repository standing in for GitHub. */
   origin: string;
-  /** A clone of it on `main` (the runner's checkout). */
+  /** The runner's checkout of `main`: a clone of origin, or what actions/checkout makes. */
   checkout: string;
 }
 
-/** A bare origin whose `main` holds `files`, and a clone of it. */
-export async function makeRemote(files: Record<string, string>): Promise<Remote> {
+export interface RemoteOptions {
+  /** Commits on `main` before the one adding `files`: history a depth-1 checkout does not have. */
+  earlierCommits?: number;
+  /** `clone` (default): a full `git clone`; `actions`: actions/checkout@v4's default depth-1 checkout. */
+  checkout?: 'clone' | 'actions';
+  /** With `checkout: 'actions'`: its `fetch-depth`. */
+  depth?: number;
+}
+
+/** A bare origin whose `main` holds `files` (in its last commit), and a checkout of it. */
+export async function makeRemote(
+  files: Record<string, string>,
+  options: RemoteOptions = {},
+): Promise<Remote> {
   const root = await tempDir();
   const origin = path.join(root, 'origin.git');
   const seed = path.join(root, 'seed');
   const checkout = path.join(root, 'checkout');
   execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
   execFileSync('git', ['init', '--quiet', '--initial-branch=main', seed]);
+  for (let i = 1; i <= (options.earlierCommits ?? 0); i++) {
+    await writeFiles(seed, { 'HISTORY.md': `change ${i}\n` });
+    git(seed, 'add', '-A');
+    git(seed, 'commit', '--quiet', '-m', `earlier ${i}`);
+  }
   await writeFiles(seed, files);
   git(seed, 'add', '-A');
   git(seed, 'commit', '--quiet', '-m', 'initial');
   git(seed, 'remote', 'add', 'origin', origin);
   git(seed, 'push', '--quiet', 'origin', 'main');
-  execFileSync('git', ['clone', '--quiet', origin, checkout]);
+  if (options.checkout === 'actions') actionsCheckout(origin, checkout, { depth: options.depth });
+  else execFileSync('git', ['clone', '--quiet', origin, checkout]);
   return { origin, checkout };
 }
 
@@ -59,6 +80,57 @@ export async function pushToOrigin(
   git(other, 'commit', '--quiet', '-m', message);
   git(other, 'push', '--quiet', 'origin', 'HEAD:main');
   return git(other, 'rev-parse', 'HEAD');
+}
+
+/** What `actions/checkout` stores as the token header (the real one holds base64 `x-access-token:<token>`). */
+export const CHECKOUT_AUTH_HEADER = 'AUTHORIZATION: basic ***';
+
+export interface ActionsCheckoutOptions {
+  /** The branch the workflow runs on (`GITHUB_REF_NAME`): the default branch on `schedule`. Default `main`. */
+  branch?: string;
+  /** `ref: <sha>`: this commit on a detached HEAD instead of a branch. */
+  commit?: string;
+  /** The `origin` URL; default the bare repository's file:// URL (depth needs a real transport). */
+  url?: string;
+  /** The `fetch-depth` input; default 1. */
+  depth?: number;
+}
+
+/**
+ * The checkout `actions/checkout@v4` leaves in `$GITHUB_WORKSPACE` with its defaults (fetch-depth: 1,
+ * persist-credentials: true), made with the git commands its git-source-provider runs: `git init`,
+ * `git remote add origin`, `gc.auto 0`, the auth header in the local config, ONE depth-1 fetch of the
+ * workflow's commit into `refs/remotes/origin/<branch>` (no tags, no other branch), then
+ * `checkout --force -B <branch>`. So: a shallow repository, one remote-tracking ref, no state branch, no
+ * `skill-iterate/*` branch, no history below the checked-out commit.
+ */
+export function actionsCheckout(origin: string, dir: string, options: ActionsCheckoutOptions = {}): string {
+  execFileSync('git', ['-c', 'init.defaultBranch=master', 'init', '--quiet', dir]);
+  git(dir, 'remote', 'add', 'origin', options.url ?? pathToFileURL(origin).href);
+  git(dir, 'config', '--local', 'gc.auto', '0');
+  git(dir, 'config', '--local', 'http.https://github.com/.extraheader', CHECKOUT_AUTH_HEADER);
+  const fetch = ['-c', 'protocol.version=2', 'fetch', '--quiet', '--no-tags', '--prune'];
+  fetch.push('--no-recurse-submodules', `--depth=${options.depth ?? 1}`, 'origin');
+  if (options.commit) {
+    git(dir, ...fetch, options.commit);
+    git(dir, 'checkout', '--quiet', '--force', options.commit);
+    return dir;
+  }
+  const branch = options.branch ?? 'main';
+  const sha = git(origin, 'rev-parse', `refs/heads/${branch}`);
+  git(dir, ...fetch, `+${sha}:refs/remotes/origin/${branch}`);
+  git(dir, 'checkout', '--quiet', '--force', '-B', branch, `refs/remotes/origin/${branch}`);
+  return dir;
+}
+
+/** Whether the commit's object is in `dir`'s repository (a shallow checkout lacks the history below it). */
+export function hasObject(dir: string, sha: string): boolean {
+  try {
+    execFileSync('git', ['-C', dir, 'cat-file', '-e', `${sha}^{commit}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface RecordingLog extends Logger {
@@ -147,4 +219,207 @@ export async function nightContext(checkout: string, env: NodeJS.ProcessEnv = {}
     },
     checkout,
   );
+}
+
+// ---- The bundled Action as the runner starts it (the end-to-end tests) ----
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The bundle the e2e tests run: `npm run bundle` makes it from src/action/run.ts. */
+export const BUNDLE = path.join(ROOT, 'dist', 'index.js');
+/** The example skills every e2e checkout starts from. */
+export const EXAMPLES_WORKSPACE = path.join(ROOT, 'examples', 'workspace');
+/** The `github-token` input of the e2e runs: it must never appear in their output. */
+export const E2E_TOKEN = 'ghs_e2eTokenThatMustNeverBePrinted';
+
+export interface Recorded {
+  method: string;
+  url: string;
+  authorization: string | undefined;
+  body: Record<string, unknown> | undefined;
+}
+
+/** A pull request as `GET /pulls` lists it; `head.ref` (when set) is what the `head` query filters on. */
+export interface ListedPull {
+  number: number;
+  state: 'open' | 'closed';
+  merged_at: string | null;
+  html_url: string;
+  body: string;
+  head?: { ref: string };
+}
+
+/** A tiny stand-in for api.github.com: answers what the Action asks and records every request. */
+export class RecordingGitHub {
+  readonly requests: Recorded[] = [];
+  /** The kill-switch file appears on the base branch after this many reads of it (Infinity: never). */
+  killSwitchAfterReads = Infinity;
+  killSwitchReads = 0;
+  /** What `GET /pulls` answers: the PRs already using the queried branch (all of them when no `head.ref`). */
+  pulls: ListedPull[] = [];
+  /** When set, creating or updating a PR answers with this status (an API outage, a missing permission). */
+  pullWriteStatus: number | undefined;
+  private nextNumber = 100;
+  private server = http.createServer((req, res) => {
+    void readBody(req).then((text) => {
+      const record: Recorded = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        authorization: req.headers.authorization,
+        body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+      };
+      this.requests.push(record);
+      const [status, payload] = this.answer(record);
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(payload));
+    });
+  });
+
+  private answer({ method, url }: Recorded): [number, unknown] {
+    const route = `${method} ${url.split('?')[0]}`;
+    if (route === 'GET /repos/acme/skills')
+      return [200, { default_branch: 'main', full_name: 'acme/skills' }];
+    if (route === 'GET /repos/acme/skills/pulls') {
+      const head = new URL(url, 'http://api.test').searchParams.get('head')?.replace(/^acme:/, '');
+      return [200, this.pulls.filter((pr) => !pr.head || pr.head.ref === head)];
+    }
+    if (this.pullWriteStatus && /^(POST|PATCH) \/repos\/acme\/skills\/pulls/.test(route))
+      return [this.pullWriteStatus, { message: 'Server Error' }];
+    const update = /^PATCH \/repos\/acme\/skills\/pulls\/(\d+)$/.exec(route);
+    if (update?.[1]) {
+      const number = Number(update[1]);
+      return [200, { number, html_url: `https://github.test/acme/skills/pull/${number}`, state: 'open' }];
+    }
+    if (route === 'GET /repos/acme/skills/contents/.skill-iterate-killswitch') {
+      this.killSwitchReads += 1;
+      if (this.killSwitchReads > this.killSwitchAfterReads)
+        return [200, { type: 'file', name: '.skill-iterate-killswitch' }];
+    }
+    if (route === 'POST /repos/acme/skills/pulls') {
+      const number = this.nextNumber++;
+      return [201, { number, html_url: `https://github.test/acme/skills/pull/${number}`, state: 'open' }];
+    }
+    if (/^POST \/repos\/acme\/skills\/issues\/\d+\/labels$/.test(route)) return [200, []];
+    if (route === 'GET /repos/acme/skills/issues') return [200, []];
+    if (route === 'POST /repos/acme/skills/issues')
+      return [201, { number: 7, html_url: 'https://github.test/acme/skills/issues/7' }];
+    return [404, { message: 'Not Found' }];
+  }
+
+  /** Forgets the requests and answers as configured by default again. */
+  reset(): void {
+    this.requests.length = 0;
+    this.killSwitchAfterReads = Infinity;
+    this.killSwitchReads = 0;
+    this.pulls = [];
+    this.pullWriteStatus = undefined;
+  }
+
+  async start(): Promise<string> {
+    return listenOnLoopback(this.server);
+  }
+
+  async stop(): Promise<void> {
+    await closeServer(this.server);
+  }
+}
+
+/** `name<<delimiter\nvalue\ndelimiter` blocks, as @actions/core writes them. */
+export function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i] ?? '');
+    if (!m?.[1] || !m[2]) continue;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i] ?? '');
+    out[m[1]] = value.join('\n');
+  }
+  return out;
+}
+
+export interface ActionRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+export interface RunnerFiles {
+  env: NodeJS.ProcessEnv;
+  outputFile: string;
+  summaryFile: string;
+}
+
+/**
+ * The variables a runner gives a step on a `schedule` run of `main`; `runner` adds to or replaces them
+ * (a `workflow_dispatch` from another branch sets GITHUB_EVENT_NAME, GITHUB_REF and GITHUB_REF_NAME).
+ */
+export async function runnerEnv(
+  checkout: string,
+  apiUrl: string,
+  inputs: Record<string, string>,
+  runner: NodeJS.ProcessEnv = {},
+): Promise<RunnerFiles> {
+  const runnerDir = await tempDir('skillclimb-e2e-runner-');
+  const outputFile = path.join(runnerDir, 'output.txt');
+  const summaryFile = path.join(runnerDir, 'summary.md');
+  const home = path.join(runnerDir, 'home');
+  await mkdir(home);
+  await writeFile(outputFile, '');
+  await writeFile(summaryFile, '');
+  // Only what a runner provides: no model keys, no git identity (HOME has no .gitconfig).
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: checkout,
+    GITHUB_REPOSITORY: 'acme/skills',
+    GITHUB_API_URL: apiUrl,
+    GITHUB_SERVER_URL: 'https://github.test',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_EVENT_NAME: 'schedule',
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_REF_NAME: 'main',
+    RUNNER_TEMP: path.join(runnerDir, 'temp'),
+    'INPUT_GITHUB-TOKEN': E2E_TOKEN,
+    INPUT_PROJECT: '.',
+    INPUT_LABELS: 'skill-iterate',
+    'INPUT_STATE-BRANCH': 'skill-iterate-state',
+    'INPUT_PER-SKILL-ITERATIONS': '4',
+    'INPUT_PER-SKILL-BUDGET': '5m',
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+    ...runner,
+  };
+  return { env, outputFile, summaryFile };
+}
+
+export async function runAction(
+  checkout: string,
+  apiUrl: string,
+  inputs: Record<string, string>,
+  runner: NodeJS.ProcessEnv = {},
+): Promise<ActionRun> {
+  const { env, outputFile, summaryFile } = await runnerEnv(checkout, apiUrl, inputs, runner);
+  const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>(
+    (resolve) => {
+      execFile(
+        process.execPath,
+        [BUNDLE],
+        { cwd: checkout, env, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+      );
+    },
+  );
+  return {
+    code,
+    stdout,
+    stderr,
+    outputs: parseOutputFile(await readFile(outputFile, 'utf8')),
+    summary: await readFile(summaryFile, 'utf8'),
+  };
 }

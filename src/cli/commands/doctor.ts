@@ -15,6 +15,7 @@ import {
   type DoctorReport,
 } from '../../llm/doctor.js';
 import { ROLES, type ModelFactoryOptions } from '../../llm/factory.js';
+import { redactSecrets, secretsFromEnv } from '../../core/redact.js';
 import type { CliIo } from '../io.js';
 
 export interface DoctorDeps {
@@ -46,7 +47,10 @@ export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
       try {
         const config = await loadConfig(project);
         selection = resolveModelSelection({ flags, config, env: io.env });
-        options = { ...modelOptionsFromConfig(config, io.env), ...deps.modelOptions };
+        options = {
+          ...modelOptionsFromConfig(config, io.env, (warning) => io.err(`doctor: warning: ${warning}`)),
+          ...deps.modelOptions,
+        };
       } catch (error) {
         io.err(`doctor: ${(error as Error).message}`);
         io.exitCode = 2;
@@ -62,7 +66,8 @@ export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
           env: io.env,
           options,
           ...(deps.now ? { now: deps.now } : {}),
-          onRow: (row) => io.out(formatDoctorRow(row, idWidth)),
+          // The key itself, in any encoding, never reaches the printed row (providers echo it in errors).
+          onRow: (row) => io.out(redactSecrets(formatDoctorRow(row, idWidth), secretsFromEnv(io.env))),
         });
       } catch (error) {
         if (!(error instanceof DoctorSelectionError)) throw error;

@@ -1,0 +1,63 @@
+/** IterateOptions.freshnessWindowMs: the Action's shorter cross-night window; the CLI keeps the seed's 24 h. */
+import { describe, expect, it } from 'vitest';
+import type { Freshness } from '../src/iterate/ports.js';
+import { mergeSkipList } from '../src/iterate/preflight.js';
+import {
+  EMPTY_QUEUE_MESSAGE,
+  FRESHNESS_WINDOW_MS,
+  emptyQueueMessage,
+  formatDryRunPlan,
+  freshnessWindowOf,
+  resolveQueue,
+} from '../src/iterate/queue.js';
+import { iterateOptions } from './helpers/skill-project.js';
+
+const NOW = new Date('2026-05-24T08:00:00Z');
+const HOUR = 3_600_000;
+const ranAt = (hoursAgo: number) => new Date(NOW.getTime() - hoursAgo * HOUR);
+
+function fixedFreshness(table: Record<string, Date>): Freshness {
+  return { lastRunAt: async (skill) => table[skill] ?? null };
+}
+
+const freshness = fixedFreshness({ nightly: ranAt(23), 'this-morning': ranAt(5) });
+const skills = ['nightly', 'this-morning'];
+
+describe('freshnessWindowMs', () => {
+  it('a 20-hour window makes a skill that ran 23 hours ago eligible; one from 5 hours ago stays out', async () => {
+    const options = iterateOptions('/nowhere', { freshnessWindowMs: 20 * HOUR });
+    const plan = await resolveQueue(options, mergeSkipList([]), skills, freshness, NOW);
+    expect(plan.queue).toEqual(['nightly']);
+    expect(plan.excludedByFreshness).toEqual([{ skill: 'this-morning', lastRunAt: ranAt(5) }]);
+  });
+
+  it('without it the seed window of 24 hours applies (23 hours ago is still fresh)', async () => {
+    const options = iterateOptions('/nowhere');
+    expect(freshnessWindowOf(options)).toBe(FRESHNESS_WINDOW_MS);
+    expect(FRESHNESS_WINDOW_MS).toBe(24 * HOUR);
+    const plan = await resolveQueue(options, mergeSkipList([]), skills, freshness, NOW);
+    expect(plan.queue).toEqual([]);
+    expect(plan.excludedByFreshness.map((e) => e.skill)).toEqual(['nightly', 'this-morning']);
+    expect(formatDryRunPlan(plan, options)).toBe(`${EMPTY_QUEUE_MESSAGE}\n`);
+  });
+
+  it('a window of 0 turns the filter off', async () => {
+    const options = iterateOptions('/nowhere', { freshnessWindowMs: 0 });
+    const plan = await resolveQueue(options, mergeSkipList([]), skills, freshness, NOW);
+    expect(plan.queue).toEqual(skills);
+  });
+
+  it('the empty-queue message names a non-default window', () => {
+    expect(emptyQueueMessage({ freshnessWindowMs: 20 * HOUR })).toContain('within the last 20h.');
+    expect(emptyQueueMessage({})).toBe(EMPTY_QUEUE_MESSAGE);
+  });
+
+  it('a negative or non-finite window is refused, naming the field', async () => {
+    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const options = iterateOptions('/nowhere', { freshnessWindowMs: bad });
+      await expect(resolveQueue(options, mergeSkipList([]), skills, freshness, NOW)).rejects.toThrow(
+        /^freshnessWindowMs must be a non-negative number of milliseconds/,
+      );
+    }
+  });
+});
