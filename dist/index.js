@@ -45162,7 +45162,9 @@ function createGitHubKillSwitch(options) {
 
 // src/action/inputs.ts
 var SECRET_INPUTS = ["github-token", "anthropic-api-key", "openai-api-key"];
+var URL_INPUTS = ["anthropic-base-url", "openai-base-url"];
 var SECRET_ENV = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
+var DEFAULT_FRESHNESS_HOURS = 20;
 var MODES = ["run", "plan", "summarize"];
 var text = external_exports.string().transform((v) => v.trim());
 var optionalText = text.transform((v) => v === "" ? void 0 : v);
@@ -45211,6 +45213,30 @@ var optionalUsd = text.transform((v, ctx) => {
     return external_exports.NEVER;
   }
   return n;
+});
+var hours = (fallback) => text.transform((v, ctx) => {
+  if (v === "") return fallback;
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v) || !(n > 0)) {
+    ctx.addIssue({
+      code: "custom",
+      message: `expected a positive number of hours, got ${JSON.stringify(v)}`
+    });
+    return external_exports.NEVER;
+  }
+  return n;
+});
+var eventList = text.transform((v, ctx) => {
+  const names = v.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+  const bad = names.find((name25) => !/^[a-z_]+$/.test(name25));
+  if (bad !== void 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: `expected comma-separated workflow event names such as pull_request_target, got ${JSON.stringify(bad)}`
+    });
+    return external_exports.NEVER;
+  }
+  return names;
 });
 var list = text.transform(
   (v) => v.split(/[,\n]/).map((s) => s.trim()).filter(Boolean)
@@ -45261,7 +45287,9 @@ var ActionInputsSchema = external_exports.object({
   mode,
   "state-branch": branchName("skill-iterate-state"),
   "results-dir": optionalText,
-  "kill-switch": killSwitch
+  "kill-switch": killSwitch,
+  "freshness-hours": hours(DEFAULT_FRESHNESS_HOURS),
+  "allow-events": eventList
 });
 var INPUT_NAMES = Object.keys(ActionInputsSchema.shape);
 var InputError = class extends Error {
@@ -45300,7 +45328,9 @@ function parseInputs(read) {
     mode: v.mode,
     stateBranch: v["state-branch"] ?? "skill-iterate-state",
     resultsDir: v["results-dir"],
-    killSwitch: v["kill-switch"]
+    killSwitch: v["kill-switch"],
+    freshnessWindowMs: v["freshness-hours"] * 60 * 60 * 1e3,
+    allowEvents: v["allow-events"]
   };
   if (inputs.skill && inputs.queue)
     throw new InputError("inputs skill and queue: give one or the other, not both");
@@ -84324,10 +84354,10 @@ import path7 from "node:path";
 // src/core/duration.ts
 function formatDuration(ms) {
   const total = Math.round(ms / 1e3);
-  const hours = Math.floor(total / 3600);
+  const hours2 = Math.floor(total / 3600);
   const minutes = Math.floor(total % 3600 / 60);
   const seconds = total % 60;
-  const out = `${hours ? `${hours}h` : ""}${minutes ? `${minutes}m` : ""}${seconds ? `${seconds}s` : ""}`;
+  const out = `${hours2 ? `${hours2}h` : ""}${minutes ? `${minutes}m` : ""}${seconds ? `${seconds}s` : ""}`;
   return out || "0s";
 }
 
@@ -84702,6 +84732,14 @@ function fenceFor2(content) {
   const longest = Math.max(0, ...Array.from(content.matchAll(/`+/g), (m) => m[0].length));
   return "`".repeat(Math.max(3, longest + 1));
 }
+function inlineCode(text3) {
+  const flat = text3.replace(/\s+/g, " ").trim();
+  if (flat === "") return "_(empty)_";
+  const longest = Math.max(0, ...Array.from(flat.matchAll(/`+/g), (m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
 function fenced(content, info2 = "") {
   const fence = fenceFor2(content);
   const body = content.endsWith("\n") ? content : `${content}
@@ -84709,13 +84747,10 @@ function fenced(content, info2 = "") {
   return `${fence}${info2}
 ${body}${fence}`;
 }
-function oneLine2(text3) {
-  return text3.replace(/\s*[\r\n]+\s*/g, " ").trim();
-}
 function buildCrashParkReport(input2) {
   const { skill, crashCount } = input2;
   const last2 = input2.lastDescriptions.slice(-3);
-  const descriptions = last2.length > 0 ? last2.map((d, i2) => `${i2 + 1}. ${oneLine2(d)}`) : ["1. (none recorded)"];
+  const descriptions = last2.length > 0 ? last2.map((d, i2) => `${i2 + 1}. ${inlineCode(d)}`) : ["1. (none recorded)"];
   const body = [
     parkMarker(skill),
     `## skill-iterate: ${skill} parked (${crashCount} consecutive crashes)`,
@@ -84786,12 +84821,12 @@ function summaryDate(date5) {
 function isoSeconds(date5) {
   return date5.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
-function oneLine3(text3) {
+function oneLine2(text3) {
   return text3.replace(/\s*[\r\n]+\s*/g, " ").trim();
 }
 function partialLine(partial2) {
   const at = isoSeconds(partial2.at);
-  const reason = oneLine3(partial2.reason);
+  const reason = oneLine2(partial2.reason);
   const interrupted = /^interrupted\b(.*)$/i.exec(reason);
   if (interrupted) return `(partial -- interrupted${interrupted[1]} at ${at})`;
   if (/kill-?switch/i.test(reason)) return `(partial -- kill-switch hit at ${at})`;
@@ -84832,7 +84867,7 @@ function formatCost(usd) {
   return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
 }
 function cell(text3) {
-  return oneLine3(text3).replace(/\|/g, "\\|");
+  return oneLine2(text3).replace(/\|/g, "\\|");
 }
 function code(text3) {
   const longest = Math.max(0, ...Array.from(text3.matchAll(/`+/g), (m) => m[0].length));
@@ -84904,7 +84939,7 @@ function topEdits(results) {
     "| skill | iteration | commit | delta | score | edit |",
     "| --- | ---: | --- | ---: | ---: | --- |",
     ...shown.map((e) => {
-      const edit = cell(truncate(oneLine3(e.description), EDIT_DESCRIPTION_MAX));
+      const edit = cell(truncate(oneLine2(e.description), EDIT_DESCRIPTION_MAX));
       const note = e.status === "shipped" ? "" : ` (not shipped: ${cell(e.status)})`;
       const commit = e.commit ? code(e.commit) : "-";
       return `| ${cell(e.skill)} | ${e.iteration} | ${commit} | ${signed(e.delta, 3)} | ${e.score.toFixed(3)} | ${edit}${note} |`;
@@ -90105,11 +90140,11 @@ function gitPath(relPath) {
   return relPath.split("\\").join("/");
 }
 async function commitFile(dir, relPath, message) {
-  const oneLine4 = message.replace(/\s+/g, " ").trim() || "skill-iterate edit";
+  const oneLine3 = message.replace(/\s+/g, " ").trim() || "skill-iterate edit";
   const summary2 = await runGit(
     dir,
     "commit",
-    ["commit", "--no-verify", "-m", oneLine4, "--", gitPath(relPath)],
+    ["commit", "--no-verify", "-m", oneLine3, "--", gitPath(relPath)],
     await identityFor(dir)
   );
   const printed = /^\[[^\]]* ([0-9a-f]{7,40})\]/m.exec(summary2)?.[1];
@@ -92285,20 +92320,22 @@ var PullRequestMarkerSchema = external_exports.object({
   baseline: external_exports.number(),
   final: external_exports.number(),
   iterations: external_exports.number().int().optional(),
-  run: external_exports.string().optional()
+  run: external_exports.string().optional(),
+  /** The squash commit the Action pushed to `skill-iterate/<skill>`: the branch is the Action's while its tip is this. */
+  commit: external_exports.string().optional()
 });
 function formatPullRequestMarker(marker25) {
   return `${PR_MARKER_PREFIX}${JSON.stringify(marker25).replace(/--/g, "-\\u002d")}${MARKER_SUFFIX2}`;
 }
+function firstLine(body) {
+  return (body ?? "").split("\n", 1)[0]?.replace(/\r$/, "").trim() ?? "";
+}
 function parsePullRequestMarker(body) {
-  if (!body) return void 0;
-  const start = body.indexOf(PR_MARKER_PREFIX);
-  if (start < 0) return void 0;
-  const end = body.indexOf(MARKER_SUFFIX2, start + PR_MARKER_PREFIX.length);
-  if (end < 0) return void 0;
+  const line = firstLine(body);
+  if (!line.startsWith(PR_MARKER_PREFIX) || !line.endsWith(MARKER_SUFFIX2)) return void 0;
   try {
     const parsed = PullRequestMarkerSchema.safeParse(
-      JSON.parse(body.slice(start + PR_MARKER_PREFIX.length, end))
+      JSON.parse(line.slice(PR_MARKER_PREFIX.length, line.length - MARKER_SUFFIX2.length))
     );
     return parsed.success ? parsed.data : void 0;
   } catch {
@@ -92309,19 +92346,36 @@ function parkMarker2(skill) {
   return `<!-- skillclimb:park skill=${skill} -->`;
 }
 function hasParkMarker(body, skill) {
-  return (body ?? "").includes(parkMarker2(skill));
+  return firstLine(body) === parkMarker2(skill);
 }
 
 // src/github/forge.ts
 var DEFECT_PARK_LABEL = "defect-park";
-async function findOpenParkIssue(client, repo, skill, label = DEFECT_PARK_LABEL) {
+async function findParkIssues(client, repo, skill, label = DEFECT_PARK_LABEL) {
   const issues = await client.paginate(client.rest.issues.listForRepo, {
     ...repo,
-    state: "open",
+    state: "all",
     labels: label,
+    sort: "created",
+    direction: "desc",
     per_page: 100
   });
-  return issues.find((issue3) => !issue3.pull_request && hasParkMarker(issue3.body, skill));
+  const ours = issues.filter((issue3) => !issue3.pull_request && hasParkMarker(issue3.body, skill));
+  const open5 = ours.find((issue3) => issue3.state === "open");
+  const closed = ours.filter((issue3) => issue3.state === "closed").sort((a, b2) => (b2.closed_at ?? "").localeCompare(a.closed_at ?? ""))[0];
+  return {
+    open: open5 && { number: open5.number, html_url: open5.html_url },
+    lastClosed: closed && {
+      number: closed.number,
+      html_url: closed.html_url,
+      stateReason: closed.state_reason ?? null
+    }
+  };
+}
+function parkIssueBody(report, runLine) {
+  const body = hasParkMarker(report.body, report.skill) ? report.body : `${parkMarker2(report.skill)}
+${report.body}`;
+  return `${body}${runLine}`;
 }
 function createGitHubForge(options) {
   const label = options.label ?? DEFECT_PARK_LABEL;
@@ -92330,7 +92384,22 @@ function createGitHubForge(options) {
 
 [Workflow run](${options.runUrl})` : "";
   async function parkAsIssue(report) {
-    const existing = await findOpenParkIssue(options.client, options.repo, report.skill, label);
+    const { open: existing, lastClosed } = await findParkIssues(
+      options.client,
+      options.repo,
+      report.skill,
+      label
+    );
+    if (!existing && lastClosed?.stateReason === "not_planned") {
+      return {
+        skill: report.skill,
+        kind: report.kind,
+        location: lastClosed.html_url,
+        via: "issue",
+        action: "not-reopened",
+        note: `issue #${lastClosed.number} was closed as not planned; not reopened`
+      };
+    }
     if (existing) {
       const { data: data2 } = await options.client.rest.issues.createComment({
         ...options.repo,
@@ -92350,9 +92419,7 @@ ${report.body}${runLine}`
     const { data } = await options.client.rest.issues.create({
       ...options.repo,
       title: report.title,
-      body: `${report.body}${runLine}
-
-${parkMarker2(report.skill)}`,
+      body: parkIssueBody(report, runLine),
       labels: [label]
     });
     return {
@@ -92366,8 +92433,11 @@ ${parkMarker2(report.skill)}`,
   async function park2(report) {
     let record2;
     try {
-      record2 = await parkAsIssue(report);
-      options.log.info(`${report.skill}: parked (${report.kind}): ${record2.location}`);
+      const { note, ...issue3 } = await parkAsIssue(report);
+      record2 = issue3;
+      options.log.info(
+        note ? `${report.skill}: parked (${note})` : `${report.skill}: parked (${report.kind}): ${record2.location}`
+      );
     } catch (error63) {
       const fallback = options.fallback ?? createLocalForge(options.project);
       const local = await fallback.park(report);
@@ -92389,6 +92459,7 @@ ${parkMarker2(report.skill)}`,
 }
 
 // src/github/git.ts
+import { readFile as readFile8 } from "node:fs/promises";
 var BOT_IDENTITY = {
   name: "github-actions[bot]",
   email: "41898282+github-actions[bot]@users.noreply.github.com"
@@ -92418,6 +92489,10 @@ async function remoteBranchSha(git, remote, branch) {
   const line = out.split("\n").find((l) => l.trim().endsWith(`refs/heads/${branch}`));
   return line?.split(/\s+/)[0] ?? "";
 }
+async function remoteDefaultBranch(dir, remote = "origin") {
+  const out = await simpleGit(dir).raw(["ls-remote", "--symref", remote, "HEAD"]).catch(() => "");
+  return /^ref: refs\/heads\/(\S+)\s+HEAD$/m.exec(out)?.[1];
+}
 async function isShallowRepository(git) {
   return (await git.raw(["rev-parse", "--is-shallow-repository"])).trim() === "true";
 }
@@ -92437,8 +92512,18 @@ async function fetchBranch(git, remote, branch) {
   await git.raw(["fetch", "--no-tags", "--quiet", ...depth, remote, `+refs/heads/${branch}:${tracking}`]);
   return (await git.revparse([tracking])).trim();
 }
+var LARGE_DEPTH = 1e6;
+async function isShallowBoundary(git, sha) {
+  const file2 = (await git.raw(["rev-parse", "--path-format=absolute", "--git-path", "shallow"])).trim();
+  const text3 = await readFile8(file2, "utf8").catch(() => "");
+  return text3.split("\n").includes(sha);
+}
 async function fetchCommit(git, remote, sha) {
-  if (await hasCommit(git, sha)) return;
+  if (await hasCommit(git, sha)) {
+    if (!await isShallowBoundary(git, sha)) return;
+    await git.raw(["fetch", "--no-tags", "--quiet", `--depth=${LARGE_DEPTH}`, remote, sha]);
+    return;
+  }
   await git.raw(["fetch", "--no-tags", "--quiet", remote, sha]);
 }
 function gitErrorMessage(error63) {
@@ -92453,6 +92538,26 @@ async function ensureGitIdentityEnv(dir, env = process.env) {
   env.GIT_AUTHOR_EMAIL ??= BOT_IDENTITY.email;
   env.GIT_COMMITTER_EMAIL ??= BOT_IDENTITY.email;
   return true;
+}
+
+// src/github/branch-owner.ts
+async function committerEmail(git) {
+  const ident = await git.raw(["var", "GIT_COMMITTER_IDENT"]).catch(() => "");
+  return /<([^>]*)>/.exec(ident)?.[1]?.toLowerCase();
+}
+async function isSkillclimbCommit(git, tip) {
+  const fetched = await fetchBranch(git, tip.remote, tip.branch);
+  if (fetched !== tip.sha) return false;
+  const raw = await git.raw(["cat-file", "commit", tip.sha]);
+  const split = raw.indexOf("\n\n");
+  const header2 = (split < 0 ? raw : raw.slice(0, split)).split("\n");
+  const subject = split < 0 ? "" : raw.slice(split + 2).split("\n", 1)[0] ?? "";
+  const emailOf = (field) => /<([^>]*)>/.exec(header2.find((line) => line.startsWith(`${field} `)) ?? "")?.[1]?.toLowerCase() ?? "";
+  const parents = header2.filter((line) => line.startsWith("parent ")).length;
+  const ours = /* @__PURE__ */ new Set([BOT_IDENTITY.email.toLowerCase()]);
+  const own2 = await committerEmail(git);
+  if (own2) ours.add(own2);
+  return parents === 1 && subject.startsWith(`skill-iterate: ${tip.skill}: `) && ours.has(emailOf("author")) && ours.has(emailOf("committer"));
 }
 
 // src/github/score-chart.ts
@@ -92511,6 +92616,11 @@ function tableCell(text3, max = MAX_DESCRIPTION) {
   const short2 = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
   return short2.replace(/\|/g, "\\|");
 }
+function modelTextCell(text3, max = MAX_DESCRIPTION) {
+  const flat = text3.replace(/\s+/g, " ").trim();
+  const short2 = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return inlineCode(short2).replace(/\|/g, "\\|");
+}
 function formatScore2(score3) {
   return score3 === null ? "NULL" : score3.toFixed(6);
 }
@@ -92535,7 +92645,7 @@ function iterationTable(rows, limit) {
     "| # | commit | score | status | description | wall s |",
     "| ---: | --- | ---: | --- | --- | ---: |",
     ...shown.map(
-      (row, i2) => `| ${i2} | \`${tableCell(row.commit, 40)}\` | ${formatScore2(row.score)} | ${row.status} | ${tableCell(row.description)} | ${row.wallSeconds.toFixed(3)} |`
+      (row, i2) => `| ${i2} | \`${tableCell(row.commit, 40)}\` | ${formatScore2(row.score)} | ${row.status} | ${modelTextCell(row.description)} | ${row.wallSeconds.toFixed(3)} |`
     )
   ];
   if (run2.length > shown.length) lines.push("", `_${run2.length - shown.length} more rows in results.tsv._`);
@@ -92551,7 +92661,8 @@ function buildPullRequestBody(input2) {
     baseline: request2.baselineScore,
     final: request2.finalScore,
     iterations: request2.iterations,
-    ...input2.runId ? { run: input2.runId } : {}
+    ...input2.runId ? { run: input2.runId } : {},
+    ...input2.commit ? { commit: input2.commit } : {}
   });
   const head = [
     marker25,
@@ -92572,7 +92683,7 @@ function buildPullRequestBody(input2) {
   ];
   if (input2.rebuiltNote) head.push(`> [!NOTE]`, `> ${input2.rebuiltNote}`, "");
   const kept = request2.keptEdits.length === 0 ? ["_No edit was kept; the line count changed through simplification only._"] : request2.keptEdits.map(
-    (edit, i2) => `${i2 + 1}. iteration ${edit.iteration} (\`${edit.commit}\`, ${formatScore2(edit.score)}, ${formatDelta(edit.delta)}): ${edit.description.replace(/\s+/g, " ").trim()}`
+    (edit, i2) => `${i2 + 1}. iteration ${edit.iteration} (\`${edit.commit}\`, ${formatScore2(edit.score)}, ${formatDelta(edit.delta)}): ${inlineCode(edit.description)}`
   );
   const chart = renderScoreChart(request2.skill, request2.rows);
   const footer = [
@@ -92621,16 +92732,25 @@ async function planPullRequest(client, repo, request2) {
   });
   const open5 = pulls.find((pr) => pr.state === "open");
   if (open5) {
-    const recorded = parsePullRequestMarker(open5.body)?.final;
-    if (recorded !== void 0 && notBetter(request2.finalScore, recorded)) {
+    const marker25 = parsePullRequestMarker(open5.body);
+    if (!marker25) {
       return {
         action: "skip",
         number: open5.number,
         url: open5.html_url,
-        reason: `open PR #${open5.number} already has final ${formatNotBetter(recorded, request2.finalScore)}`
+        blocked: true,
+        reason: `open PR #${open5.number} on ${request2.head} has no skillclimb marker (not opened by the Action); it is not updated`
       };
     }
-    return { action: "update", number: open5.number, url: open5.html_url };
+    if (notBetter(request2.finalScore, marker25.final)) {
+      return {
+        action: "skip",
+        number: open5.number,
+        url: open5.html_url,
+        reason: `open PR #${open5.number} already has final ${formatNotBetter(marker25.final, request2.finalScore)}`
+      };
+    }
+    return { action: "update", number: open5.number, url: open5.html_url, recordedCommit: marker25.commit };
   }
   const last2 = pulls[0];
   if (last2 && !last2.merged_at) {
@@ -92772,6 +92892,10 @@ function createGitHubShipper(options) {
       );
     }
   }
+  async function ownsTip(git, skill, branch, tip, plan) {
+    if (plan.action === "update" && plan.recordedCommit) return plan.recordedCommit === tip;
+    return isSkillclimbCommit(git, { remote, branch, skill, sha: tip });
+  }
   async function ship(request2) {
     const branch = stableBranch(request2.skill);
     let squash;
@@ -92800,7 +92924,8 @@ function createGitHubShipper(options) {
         runUrl: options.runUrl,
         runId: options.runId,
         modelsLabel: options.modelsLabel,
-        rebuiltNote: squash.rebuilt
+        rebuiltNote: squash.rebuilt,
+        commit: squash.commit
       }),
       labels: options.labels,
       draft: options.draft,
@@ -92812,11 +92937,14 @@ function createGitHubShipper(options) {
     } catch (error63) {
       return skip(request2, `pull request API failed: ${describeApiError(error63)}`, true);
     }
-    if (plan.action === "skip") return skip(request2, plan.reason, false, plan);
+    if (plan.action === "skip") return skip(request2, plan.reason, plan.blocked === true, plan);
     const git = await gitWithIdentity(request2.project);
     let previous;
     try {
       previous = await remoteBranchSha(git, remote, branch);
+      if (previous && !await ownsTip(git, request2.skill, branch, previous, plan)) {
+        return skip(request2, `branch ${branch} has commits skillclimb did not make`, true);
+      }
       await pushLeased(git, branch, previous, squash.commit);
     } catch (error63) {
       return skip(request2, `push of ${branch} to ${remote} failed: ${gitErrorMessage(error63)}`, true);
@@ -92860,8 +92988,48 @@ function writeFailure(plan, apiError) {
 }
 
 // src/github/state-store.ts
-import { mkdir as mkdir6, mkdtemp as mkdtemp2, readFile as readFile8, rm as rm4, stat as stat5, writeFile as writeFile7 } from "node:fs/promises";
+import { mkdir as mkdir6, mkdtemp as mkdtemp2, readFile as readFile9, rm as rm4, stat as stat5, writeFile as writeFile7 } from "node:fs/promises";
 import path18 from "node:path";
+
+// src/github/state-branch-guard.ts
+var STATE_ROOT_PREFIX = "skill-iterate state (";
+var STATE_HISTORY_DEPTH = 1e6;
+var STATE_COMMIT = /^skill-iterate state[ :]/;
+async function checkStateBranch(check2) {
+  const remote = check2.remote ?? "origin";
+  const { branch } = check2;
+  for (const [what, name25] of [
+    ["the base branch", check2.base],
+    ["the repository's default branch", check2.defaultBranch]
+  ]) {
+    if (branch === name25) {
+      throw new Error(
+        `input state-branch: ${branch} is ${what}; the state is committed to its own orphan branch (default skill-iterate-state)`
+      );
+    }
+  }
+  const git = simpleGit(check2.project);
+  const tip = await remoteBranchSha(git, remote, branch);
+  if (!tip) return;
+  const depth = await isShallowRepository(git) ? [`--depth=${STATE_HISTORY_DEPTH}`] : [];
+  await git.raw([
+    "fetch",
+    "--no-tags",
+    "--quiet",
+    ...depth,
+    remote,
+    `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`
+  ]);
+  const roots = (await git.raw(["rev-list", "--max-parents=0", tip])).split("\n").filter(Boolean);
+  for (const root of roots) {
+    const subject = (await git.raw(["log", "-1", "--format=%s", root])).trim();
+    if (!STATE_COMMIT.test(subject)) {
+      throw new Error(
+        `input state-branch: ${branch} exists on ${remote} and is not a state branch the Action created (its root commit ${root.slice(0, 7)} is "${subject.slice(0, 80)}"); choose another name`
+      );
+    }
+  }
+}
 
 // src/github/state-files.ts
 var STATE_DIR = "state";
@@ -92952,7 +93120,7 @@ async function isDirectory3(dir) {
 }
 async function readIfExists2(file2) {
   try {
-    return await readFile8(file2, "utf8");
+    return await readFile9(file2, "utf8");
   } catch (error63) {
     if (error63.code === "ENOENT") return void 0;
     throw error63;
@@ -92987,7 +93155,7 @@ async function openStateStore(options) {
         minimalGitEnv({ GIT_INDEX_FILE: path18.join(scratch, "index") })
       );
       const emptyTree = (await indexed.raw(["write-tree"])).trim();
-      return (await projectGit.raw(["commit-tree", emptyTree, "-m", `skill-iterate state (${options.branch})`])).trim();
+      return (await projectGit.raw(["commit-tree", emptyTree, "-m", `${STATE_ROOT_PREFIX}${options.branch})`])).trim();
     } finally {
       await rm4(scratch, { recursive: true, force: true });
     }
@@ -93086,6 +93254,20 @@ async function checkoutBaseNote(project, base) {
   return `the checkout is ${checkout}, not ${base}: skills are iterated as checked out; each pull request carries only the skill's changes onto ${base}`;
 }
 
+// src/action/event-guard.ts
+var DEFAULT_EVENTS = ["schedule", "workflow_dispatch"];
+function eventRefusal(env, allowEvents) {
+  const event = env.GITHUB_EVENT_NAME?.trim() ?? "";
+  const headRef = env.GITHUB_HEAD_REF?.trim() ?? "";
+  const explicit = event !== "" && allowEvents.includes(event);
+  const optIn = `add it to the allow-events input (allow-events: ${event || "<event>"}) only if the workflow never checks out untrusted code`;
+  if (headRef && !explicit) {
+    return `refusing to run in a pull-request context (event ${event || "(none)"}, GITHUB_HEAD_REF ${headRef}): the checked-out skills and config may come from the pull request while secrets are present; ${optIn}`;
+  }
+  if (event === "" || explicit || DEFAULT_EVENTS.includes(event)) return void 0;
+  return `refusing to run on the ${event} event: skill-iterate runs on ${DEFAULT_EVENTS.join(" and ")} only, because other events can check out content someone else controls while secrets are present; ${optIn}`;
+}
+
 // src/action/job-summary.ts
 var score = (v) => v.toFixed(6);
 function renderJobSummary(file2, runUrl) {
@@ -93161,7 +93343,7 @@ function buildOutputs(file2, paths) {
 }
 
 // src/action/result-file.ts
-import { mkdir as mkdir7, readdir as readdir4, readFile as readFile9, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdir as mkdir7, readdir as readdir4, readFile as readFile10, writeFile as writeFile8 } from "node:fs/promises";
 import path19 from "node:path";
 var UsageSchema = external_exports.object({
   calls: external_exports.number(),
@@ -93239,9 +93421,9 @@ var RunFileSchema = external_exports.object({
   /** Ship skips (closed-unmerged PR, base conflict, push failure): shown in the summary. */
   notShipped: external_exports.array(external_exports.object({ skill: external_exports.string(), reason: external_exports.string() })).default([])
 });
-async function writeRunFile(file2, content) {
+async function writeRunFile(file2, content, secrets = []) {
   await mkdir7(path19.dirname(file2), { recursive: true });
-  await writeFile8(file2, `${JSON.stringify(content, null, 2)}
+  await writeFile8(file2, `${redactSecrets(JSON.stringify(content, null, 2), secrets)}
 `);
   return file2;
 }
@@ -93273,7 +93455,7 @@ async function listJsonFiles(dir) {
 async function readRunFiles(dir) {
   const files = [];
   for (const file2 of await listJsonFiles(dir)) {
-    const text3 = await readFile9(file2, "utf8");
+    const text3 = await readFile10(file2, "utf8");
     if (!text3.includes(RESULT_FILE_FORMAT)) continue;
     files.push(parseRunFile(file2, text3));
   }
@@ -93424,7 +93606,8 @@ function iterateOptions(inputs, ctx, config2 = {}) {
     concurrency: 4,
     iterationTimeoutMs: ITERATION_TIMEOUT_MS,
     worktreeHome: ctx.runnerTemp,
-    maxCostUsd: inputs.maxCostUsd
+    maxCostUsd: inputs.maxCostUsd,
+    freshnessWindowMs: inputs.freshnessWindowMs
   };
   return applyConfigSettings(
     options,
@@ -93487,7 +93670,7 @@ async function planStep(inputs, ctx, io) {
   const text3 = formatDryRunPlan(plan, options);
   io.log.info(text3);
   const file2 = planFile(emptyRun(startedAt, io.now(), plan));
-  const resultPath = await writeRunFile(resultFilePath(ctx, inputs, "plan"), file2);
+  const resultPath = await writeRunFile(resultFilePath(ctx, inputs, "plan"), file2, secretsOf(inputs, ctx));
   await io.writeSummary(renderPlanSummary("skill-iterate plan", text3, plan.queue));
   return { outputs: buildOutputs(file2, { resultPath }), failure: void 0 };
 }
@@ -93514,7 +93697,11 @@ async function summarizeStep(inputs, ctx, io) {
   const merged = mergeRunFiles(files);
   io.log.info(`merged ${files.length} result files from ${dir}`);
   const summaryPath = await writeMorningSummary(path20.resolve(ctx.workspace, inputs.project), merged.run);
-  const resultPath = await writeRunFile(resultFilePath(ctx, inputs, "summary"), merged);
+  const resultPath = await writeRunFile(
+    resultFilePath(ctx, inputs, "summary"),
+    merged,
+    secretsOf(inputs, ctx)
+  );
   await io.writeSummary(renderJobSummary(merged, ctx.runUrl));
   warnSkippedAndParked(merged, io.log);
   return { outputs: buildOutputs(merged, { summaryPath, resultPath }), failure: void 0 };
@@ -93611,6 +93798,8 @@ async function nightlyStep(inputs, ctx, io, engine) {
       `could not read ${repo.owner}/${repo.repo} to find its default branch (${describeApiError(error63)})`
     );
   });
+  const defaultBranch = inputs.base ? await remoteDefaultBranch(options.project) : base;
+  await checkStateBranch({ project: options.project, branch: inputs.stateBranch, base, defaultBranch });
   const checkoutNote = await checkoutBaseNote(options.project, base).catch(() => void 0);
   if (checkoutNote) io.log.info(checkoutNote);
   if (await ensureGitIdentityEnv(options.project)) {
@@ -93739,18 +93928,34 @@ async function nightlyStep(inputs, ctx, io, engine) {
         (s) => s.status === "skipped" ? [{ skill: s.skill, reason: s.reason ?? "skipped" }] : []
       )
     };
-    const resultPath = await writeRunFile(resultFilePath(ctx, inputs, "run"), file2);
+    const resultPath = await writeRunFile(resultFilePath(ctx, inputs, "run"), file2, secretsOf(inputs, ctx));
     await io.writeSummary(renderJobSummary(file2, ctx.runUrl));
     return { outputs: buildOutputs(file2, { summaryPath: run2.summaryPath, resultPath }), failure: failure2 };
   } finally {
     await store.close();
   }
 }
-async function runPipeline(inputs, ctx, io, engine = ENGINE) {
+function secretsOf(inputs, ctx) {
+  return [inputs.githubToken, inputs.anthropicApiKey, inputs.openaiApiKey, ...secretsFromEnv(ctx.env)].filter(
+    (value) => Boolean(value)
+  );
+}
+function redactOutputs(outputs, secrets) {
+  return Object.fromEntries(
+    Object.entries(outputs).map(([name25, value]) => [name25, redactSecrets(value, secrets)])
+  );
+}
+async function runMode(inputs, ctx, io, engine) {
   if (inputs.mode === "summarize") return summarizeStep(inputs, ctx, io);
   if (inputs.mode === "plan") return planStep(inputs, ctx, io);
   if (inputs.dryRun) return dryRunStep(inputs, ctx, io);
   return nightlyStep(inputs, ctx, io, engine);
+}
+async function runPipeline(inputs, ctx, io, engine = ENGINE) {
+  const refused = eventRefusal(ctx.env, inputs.allowEvents);
+  if (refused) throw new Error(refused);
+  const result = await runMode(inputs, ctx, io, engine);
+  return { ...result, outputs: redactOutputs(result.outputs, secretsOf(inputs, ctx)) };
 }
 
 // src/action/runner.ts
@@ -93758,6 +93963,10 @@ function maskSecretInputs(env = process.env) {
   for (const name25 of SECRET_INPUTS) {
     const value = getInput(name25);
     if (value) setSecret(value);
+  }
+  for (const name25 of URL_INPUTS) {
+    const value = getInput(name25);
+    if (value.includes("@")) setSecret(value);
   }
   for (const name25 of SECRET_ENV) {
     const value = env[name25]?.trim();

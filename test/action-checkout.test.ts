@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { access, cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BOT_IDENTITY } from '../src/github/git.js';
 import { RESULTS_HEADER } from '../src/core/results-tsv.js';
 import { formatPullRequestMarker, parsePullRequestMarker } from '../src/github/markers.js';
 import {
@@ -25,6 +26,12 @@ import {
 
 const SEED = ['-c', 'user.name=seed', '-c', 'user.email=seed@example.test'];
 const DAY_MS = 24 * 60 * 60 * 1000;
+const BOT_ENV = {
+  GIT_AUTHOR_NAME: BOT_IDENTITY.name,
+  GIT_AUTHOR_EMAIL: BOT_IDENTITY.email,
+  GIT_COMMITTER_NAME: BOT_IDENTITY.name,
+  GIT_COMMITTER_EMAIL: BOT_IDENTITY.email,
+};
 const RELEASE_NOTES = '.claude/skills/release-notes/SKILL.md';
 /** What the previous night recorded for release-notes (and restores into tonight's checkout). */
 const YESTERDAY_ROWS = [
@@ -71,10 +78,21 @@ async function originWithHistory(): Promise<History> {
   git(seed, 'checkout', '--quiet', '-b', 'skill-iterate/release-notes', main[1]!);
   const skillMd = path.join(seed, RELEASE_NOTES);
   await writeFile(skillMd, `${await readFile(skillMd, 'utf8')}\nLast night's edit.\n`);
-  const oldBranch = commitAll(
-    seed,
-    'skill-iterate: release-notes: baseline 0.40 -> final 0.45 over 1 iterations (lines_delta=+2)',
+  // Made by last night's Action, which commits as github-actions[bot] on a runner with no git identity.
+  git(seed, 'add', '-A');
+  execFileSync(
+    'git',
+    [
+      '-C',
+      seed,
+      'commit',
+      '--quiet',
+      '-m',
+      'skill-iterate: release-notes: baseline 0.40 -> final 0.45 over 1 iterations (lines_delta=+2)',
+    ],
+    { env: { ...process.env, ...BOT_ENV } },
   );
+  const oldBranch = git(seed, 'rev-parse', 'HEAD');
 
   git(seed, 'checkout', '--quiet', '--orphan', 'state');
   git(seed, 'rm', '-r', '--quiet', '-f', '.');

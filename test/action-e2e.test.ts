@@ -119,7 +119,7 @@ describe('the bundled Action, end to end', () => {
     expect(prBody).toContain('| Baseline → final |');
     expect(prBody).toContain('### Kept edits');
     expect(prBody).toContain('xychart-beta');
-    expect(prBody).toMatch(/\| 0 \| `[0-9a-f]{7}` \| \d\.\d{6} \| baseline \| initial baseline \|/);
+    expect(prBody).toMatch(/\| 0 \| `[0-9a-f]{7}` \| \d\.\d{6} \| baseline \| `initial baseline` \|/);
     expect(prBody).toContain('[Workflow run](https://github.test/acme/skills/actions/runs/4242)');
     expect(
       server.requests.some(

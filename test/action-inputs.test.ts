@@ -26,6 +26,7 @@ const DEFAULTS: Partial<Record<ActionInputName, string>> = {
   draft: 'false',
   mode: 'run',
   'state-branch': 'skill-iterate-state',
+  'freshness-hours': '20',
 };
 
 const read = (values: Partial<Record<ActionInputName, string>>) => (name: ActionInputName) =>
@@ -57,7 +58,24 @@ describe('action inputs', () => {
       mode: 'run',
       stateBranch: 'skill-iterate-state',
       model: undefined,
+      freshnessWindowMs: 20 * 3_600_000,
+      allowEvents: [],
     });
+  });
+
+  it('reads freshness-hours as a positive number and allow-events as event names', () => {
+    expect(parseInputs(read({ 'freshness-hours': '1.5' })).freshnessWindowMs).toBe(5_400_000);
+    expect(parseInputs(read({ 'allow-events': 'push, pull_request_target' })).allowEvents).toEqual([
+      'push',
+      'pull_request_target',
+    ]);
+    for (const bad of ['0', '-2', 'soon', '1e3'])
+      expect(() => parseInputs(read({ 'freshness-hours': bad })), bad).toThrow(
+        `input freshness-hours: expected a positive number of hours, got ${JSON.stringify(bad)}`,
+      );
+    expect(() => parseInputs(read({ 'allow-events': 'push; rm' }))).toThrow(
+      /input allow-events: expected comma-separated workflow event names/,
+    );
   });
 
   it('parses lists, booleans, durations, money and the fan-out mode', () => {
@@ -160,6 +178,17 @@ describe('action inputs', () => {
           expect(step, name).toMatch(/^ {10}kill-switch: \$\{\{ vars\.SKILL_ITERATE_KILLSWITCH \}\}$/m);
       }
     }
+  });
+
+  it('the matrix workflow grants write only to the iterate job', async () => {
+    const yml = await readFile(path.join(ROOT, '.github', 'workflows', 'skill-iterate-matrix.yml'), 'utf8');
+    expect(/^permissions:\n((?: {2}.*\n)+)/m.exec(yml)?.[1]).toBe('  contents: read\n');
+    const jobs = yml.split(/^ {2}(?=[a-z]+:\n)/m).slice(1);
+    const writes = jobs.filter((job) => /^ {6}[a-z-]+: write/m.test(job)).map((job) => job.split(':')[0]);
+    expect(writes).toEqual(['iterate']);
+    expect(jobs.find((job) => job.startsWith('iterate:'))).toMatch(
+      / {4}permissions:\n {6}contents: write.*\n {6}pull-requests: write.*\n {6}issues: write/,
+    );
   });
 
   it('matches action.yml: the same inputs, every secret one of them, node24 and dist/index.js', async () => {

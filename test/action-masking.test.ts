@@ -42,4 +42,15 @@ describe('maskSecretInputs', () => {
     vi.stubEnv('INPUT_OPENAI-API-KEY', '');
     expect(capturedMasks(() => maskSecretInputs({ OPENAI_API_KEY: '  ' }))).toEqual([]);
   });
+
+  it('masks a base-URL input only when it carries userinfo', () => {
+    vi.stubEnv('INPUT_GITHUB-TOKEN', '');
+    vi.stubEnv('INPUT_ANTHROPIC-API-KEY', '');
+    vi.stubEnv('INPUT_OPENAI-API-KEY', '');
+    vi.stubEnv('INPUT_OPENAI-BASE-URL', 'https://proxy:s3cretPass@llm.example.test/v1');
+    vi.stubEnv('INPUT_ANTHROPIC-BASE-URL', 'https://anthropic-proxy.example.test');
+    expect(capturedMasks(() => maskSecretInputs({}))).toEqual([
+      'https://proxy:s3cretPass@llm.example.test/v1',
+    ]);
+  });
 });

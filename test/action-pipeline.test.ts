@@ -3,18 +3,19 @@
  * some skills were done (its partial run), and the `kill-switch` input at launch, in plan and in dry-run.
  * The engine is injected; GitHub is nock at https://api.github.test; git is real (a bare origin).
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import type { ActionContext } from '../src/action/context.js';
 import { parseInputs, type ActionInputName } from '../src/action/inputs.js';
-import { runPipeline, type ActionIo, type PipelineEngine } from '../src/action/main.js';
+import { redactOutputs, runPipeline, type ActionIo, type PipelineEngine } from '../src/action/main.js';
 import { RESULT_FILE_FORMAT, writeRunFile, type RunFile } from '../src/action/result-file.js';
 import type { IterateOptions, IteratePorts, RunResult, SkillResult } from '../src/iterate/ports.js';
 import { withPartialRun } from '../src/iterate/run-error.js';
 import { ZERO_USAGE } from '../src/llm/port.js';
 import {
+  actionsCheckout,
   cleanupTempDirs,
   git,
   GITHUB_API as API,
@@ -288,5 +289,164 @@ describe('annotations for skipped and parked skills (summarize)', () => {
       'beta: defect-park → https://github.test/acme/skills/issues/7',
       'gamma: calibration-park',
     ]);
+  });
+});
+
+/** An engine that records its options and finishes with `results` (no skill is really run). */
+function recordingEngine(calls: IterateOptions[], results: SkillResult[] = []): PipelineEngine {
+  return {
+    runIterate: async (options) => {
+      calls.push(options);
+      return {
+        startedAt: NOW,
+        endedAt: NOW,
+        partial: null,
+        queue: results.map((r) => r.skill),
+        results,
+        excludedBySkipList: [],
+        excludedByFreshness: [],
+        summaryPath: undefined,
+        usage: { ...ZERO_USAGE },
+        modelsLabel: 'offline',
+      };
+    },
+  };
+}
+
+describe('the triggering event', () => {
+  it('refuses pull_request_target with the PR head checked out, before any request, push or engine call', async () => {
+    const requests = recordGitHub();
+    const { origin, checkout } = await night();
+    const ctx = await nightContext(checkout, {
+      GITHUB_EVENT_NAME: 'pull_request_target',
+      GITHUB_HEAD_REF: 'attacker/patch',
+    });
+    const refs = git(origin, 'for-each-ref');
+    const calls: IterateOptions[] = [];
+
+    for (const mode of ['run', 'plan'])
+      await expect(runPipeline(inputs({ mode }), ctx, recordingIo(), recordingEngine(calls))).rejects.toThrow(
+        /^refusing to run in a pull-request context \(event pull_request_target, GITHUB_HEAD_REF attacker\/patch\).*allow-events: pull_request_target/,
+      );
+    expect(calls).toEqual([]);
+    expect(requests).toEqual([]);
+    expect(git(origin, 'for-each-ref')).toBe(refs);
+  });
+
+  it('refuses other events, naming the event and the opt-in, and runs when allow-events lists it', async () => {
+    recordGitHub();
+    const { checkout } = await night();
+    const push = await nightContext(checkout, { GITHUB_EVENT_NAME: 'push' });
+    const calls: IterateOptions[] = [];
+
+    await expect(runPipeline(inputs(), push, recordingIo(), recordingEngine(calls))).rejects.toThrow(
+      'refusing to run on the push event: skill-iterate runs on schedule and workflow_dispatch only',
+    );
+    expect(calls).toHaveLength(0);
+    await runPipeline(inputs({ 'allow-events': 'push' }), push, recordingIo(), recordingEngine(calls));
+    expect(calls).toHaveLength(1);
+  });
+
+  it('runs on schedule, workflow_dispatch and locally (no event), and refuses a head ref on any of them', async () => {
+    for (const event of ['schedule', 'workflow_dispatch', '']) {
+      recordGitHub();
+      const { checkout } = await night();
+      const calls: IterateOptions[] = [];
+      const ctx = await nightContext(checkout, { GITHUB_EVENT_NAME: event });
+      await runPipeline(inputs(), ctx, recordingIo(), recordingEngine(calls));
+      expect(calls, event).toHaveLength(1);
+      const withHead = await nightContext(checkout, { GITHUB_EVENT_NAME: event, GITHUB_HEAD_REF: 'x' });
+      await expect(runPipeline(inputs(), withHead, recordingIo(), recordingEngine(calls))).rejects.toThrow(
+        /pull-request context/,
+      );
+      nock.cleanAll();
+    }
+  });
+});
+
+describe('freshness-hours', () => {
+  it('hands the engine a 20-hour freshness window by default, and the input when given', async () => {
+    recordGitHub();
+    const { ctx } = await night();
+    const calls: IterateOptions[] = [];
+    await runPipeline(inputs(), ctx, recordingIo(), recordingEngine(calls));
+    await runPipeline(inputs({ 'freshness-hours': '6' }), ctx, recordingIo(), recordingEngine(calls));
+    expect(calls.map((c) => c.freshnessWindowMs)).toEqual([20 * 3_600_000, 6 * 3_600_000]);
+  });
+});
+
+describe('the state-branch input', () => {
+  it('refuses the base branch and the default branch', async () => {
+    recordGitHub();
+    const { origin, ctx } = await night();
+    const refs = git(origin, 'for-each-ref');
+    await expect(runPipeline(inputs({ 'state-branch': 'main' }), ctx, recordingIo())).rejects.toThrow(
+      'input state-branch: main is the base branch',
+    );
+    git(origin, 'branch', 'release', 'main');
+    await expect(
+      runPipeline(inputs({ 'state-branch': 'main', base: 'release' }), ctx, recordingIo()),
+    ).rejects.toThrow("input state-branch: main is the repository's default branch");
+    expect(git(origin, 'for-each-ref', '--format=%(refname)')).toBe(
+      refs
+        .split('\n')
+        .map((line) => line.split('\t')[1])
+        .concat('refs/heads/release')
+        .sort()
+        .join('\n'),
+    );
+    expect(git(origin, 'log', '-1', '--format=%s', 'main')).toBe('initial');
+  });
+
+  it('refuses an existing branch whose history the Action did not create', async () => {
+    recordGitHub();
+    const { origin, ctx } = await night();
+    git(origin, 'branch', 'notes', 'main'); // real history: roots at "earlier 1"
+    const calls: IterateOptions[] = [];
+    await expect(
+      runPipeline(inputs({ 'state-branch': 'notes' }), ctx, recordingIo(), recordingEngine(calls)),
+    ).rejects.toThrow(
+      /^input state-branch: notes exists on origin and is not a state branch the Action created/,
+    );
+    expect(calls).toEqual([]);
+    expect(git(origin, 'rev-parse', 'notes')).toBe(git(origin, 'rev-parse', 'main'));
+  });
+
+  it('accepts the state branch an earlier night created, from a fresh depth-1 checkout', async () => {
+    recordGitHub();
+    const { origin, ctx } = await night();
+    await runPipeline(inputs(), ctx, recordingIo(), engineThatThrowsAfterAlpha([]));
+    expect(Number(git(origin, 'rev-list', '--count', 'skill-iterate-state'))).toBeGreaterThan(1);
+    const again = await nightContext(
+      actionsCheckout(origin, path.join(path.dirname(ctx.workspace), 'checkout-2')),
+    );
+    const calls: IterateOptions[] = [];
+    await runPipeline(inputs(), again, recordingIo(), recordingEngine(calls));
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe('redaction of outputs and the result file', () => {
+  it('writes no token or key into the result file or the outputs', async () => {
+    recordGitHub();
+    const { ctx } = await night();
+    const token = 'plain-token-value-0123456789';
+    const leaky: SkillResult = {
+      ...skillResult('alpha'),
+      status: `skipped (error: HTTP 401 token ${token})`,
+    };
+    const result = await runPipeline(
+      inputs({ 'github-token': token }),
+      ctx,
+      recordingIo(),
+      recordingEngine([], [leaky]),
+    );
+    const text = await readFile(result.outputs['result-path'], 'utf8');
+    expect(text).not.toContain(token);
+    expect(text).toContain('HTTP 401 token [redacted]');
+    expect(
+      redactOutputs({ ...result.outputs, parked: JSON.stringify([{ location: `x ${token}` }]) }, [token])
+        .parked,
+    ).toBe('[{"location":"x [redacted]"}]');
   });
 });

@@ -21,7 +21,23 @@ const report: ParkReport = {
   epoch: 1700000000,
 };
 
-const listQuery = { state: 'open', labels: 'defect-park', per_page: '100' };
+const listQuery = {
+  state: 'all',
+  labels: 'defect-park',
+  sort: 'created',
+  direction: 'desc',
+  per_page: '100',
+};
+
+const issue = (number: number, extra: Record<string, unknown> = {}) => ({
+  number,
+  html_url: `https://github.test/acme/skills/issues/${number}`,
+  state: 'open',
+  state_reason: null,
+  closed_at: null,
+  body: `${parkMarker('session-wrap')}\n## old report`,
+  ...extra,
+});
 
 async function forge() {
   const log = recordingLog();
@@ -48,6 +64,8 @@ describe('GitHub forge', () => {
         // A PR and another skill's issue must not be taken for this skill's issue.
         { number: 1, html_url: 'u1', body: parkMarker('session-wrap'), pull_request: { url: 'x' } },
         { number: 2, html_url: 'u2', body: parkMarker('session-wrap-2') },
+        // A marker that is not on the first line (quoted in someone's text) does not make an issue ours.
+        issue(3, { body: `see below\n${parkMarker('session-wrap')}` }),
       ])
       .post('/repos/acme/skills/issues', (b) => ((created = b), true))
       .reply(201, { number: 31, html_url: 'https://github.test/acme/skills/issues/31' });
@@ -60,7 +78,8 @@ describe('GitHub forge', () => {
     expect(created.labels).toEqual(['defect-park']);
     expect(created.body).toContain(report.body);
     expect(created.body).toContain(`[Workflow run](${RUN_URL})`);
-    expect(created.body?.trimEnd().endsWith(parkMarker('session-wrap'))).toBe(true);
+    expect(created.body?.split('\n')[0]).toBe(parkMarker('session-wrap'));
+    expect(created.body?.split(parkMarker('session-wrap'))).toHaveLength(2);
     expect(f.parks).toEqual([
       { skill: 'session-wrap', kind: 'crashes', location: outcome.location, via: 'issue', action: 'created' },
     ]);
@@ -72,13 +91,7 @@ describe('GitHub forge', () => {
     const scope = nock(API)
       .get('/repos/acme/skills/issues')
       .query(listQuery)
-      .reply(200, [
-        {
-          number: 17,
-          html_url: 'https://github.test/acme/skills/issues/17',
-          body: `old report\n\n${parkMarker('session-wrap')}`,
-        },
-      ])
+      .reply(200, [issue(17)])
       .post('/repos/acme/skills/issues/17/comments', (b) => ((comment = b.body), true))
       .reply(201, { id: 5, html_url: 'https://github.test/acme/skills/issues/17#issuecomment-5' });
     const { f } = await forge();
@@ -92,6 +105,62 @@ describe('GitHub forge', () => {
     expect(comment).toContain(`### Parked again: ${report.title}`);
     expect(comment).toContain('**Crash count:** 3');
     expect(f.parks[0]?.action).toBe('commented');
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('comments on the open issue even when an older one was closed as not planned', async () => {
+    const scope = nock(API)
+      .get('/repos/acme/skills/issues')
+      .query(listQuery)
+      .reply(200, [
+        issue(20),
+        issue(12, { state: 'closed', state_reason: 'not_planned', closed_at: '2026-01-02T00:00:00Z' }),
+      ])
+      .post('/repos/acme/skills/issues/20/comments')
+      .reply(201, { id: 6, html_url: 'https://github.test/acme/skills/issues/20#issuecomment-6' });
+    const { f } = await forge();
+
+    expect((await f.park(report)).location).toBe('https://github.test/acme/skills/issues/20#issuecomment-6');
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('neither reopens nor re-creates an issue a human closed as not planned, and says so', async () => {
+    // Only the list is mocked: a POST (create, comment) or PATCH (reopen) would find no interceptor.
+    const scope = nock(API)
+      .get('/repos/acme/skills/issues')
+      .query(listQuery)
+      .reply(200, [
+        issue(9, { state: 'closed', state_reason: 'completed', closed_at: '2026-01-01T00:00:00Z' }),
+        issue(14, { state: 'closed', state_reason: 'not_planned', closed_at: '2026-02-01T00:00:00Z' }),
+      ]);
+    const { f, log } = await forge();
+
+    const outcome = await f.park(report);
+
+    expect(outcome).toEqual({ location: 'https://github.test/acme/skills/issues/14', via: 'issue' });
+    expect(f.parks[0]).toMatchObject({ action: 'not-reopened', location: outcome.location });
+    expect(log.infos).toContain('session-wrap: parked (issue #14 was closed as not planned; not reopened)');
+    expect(log.warnings).toEqual([]);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('opens a new issue when the last one was closed as completed', async () => {
+    const scope = nock(API)
+      .get('/repos/acme/skills/issues')
+      .query(listQuery)
+      .reply(200, [
+        issue(14, { state: 'closed', state_reason: 'completed', closed_at: '2026-02-01T00:00:00Z' }),
+        issue(9, { state: 'closed', state_reason: 'not_planned', closed_at: '2026-01-01T00:00:00Z' }),
+      ])
+      .post('/repos/acme/skills/issues')
+      .reply(201, { number: 40, html_url: 'https://github.test/acme/skills/issues/40' });
+    const { f } = await forge();
+
+    expect(await f.park(report)).toEqual({
+      location: 'https://github.test/acme/skills/issues/40',
+      via: 'issue',
+    });
+    expect(f.parks[0]?.action).toBe('created');
     expect(scope.isDone()).toBe(true);
   });
 

@@ -24,8 +24,20 @@ function body(overrides = {}) {
 
 describe('PR marker', () => {
   it('round-trips the recorded scores through the hidden comment', () => {
-    const text = `intro\n${formatPullRequestMarker({ skill: 'a', baseline: 0.5, final: 0.625, run: '7' })}\nrest`;
-    expect(parsePullRequestMarker(text)).toEqual({ skill: 'a', baseline: 0.5, final: 0.625, run: '7' });
+    const text = `${formatPullRequestMarker({ skill: 'a', baseline: 0.5, final: 0.625, run: '7', commit: 'c0ffee' })}\r\nrest`;
+    expect(parsePullRequestMarker(text)).toEqual({
+      skill: 'a',
+      baseline: 0.5,
+      final: 0.625,
+      run: '7',
+      commit: 'c0ffee',
+    });
+  });
+
+  it('reads the PR marker only from the first line', () => {
+    const marker = formatPullRequestMarker({ skill: 'a', baseline: 0.5, final: 0.625 });
+    expect(parsePullRequestMarker(`intro\n${marker}`)).toBeUndefined();
+    expect(parsePullRequestMarker(`${marker} trailing`)).toBeUndefined();
   });
 
   it('reads nothing from a body without a marker or with a mangled one', () => {
@@ -41,10 +53,13 @@ describe('PR marker', () => {
   });
 
   it('matches the park marker of exactly one skill', () => {
-    const issueBody = `report\n\n${parkMarker('foo')}`;
+    const issueBody = `${parkMarker('foo')}\n## report`;
     expect(hasParkMarker(issueBody, 'foo')).toBe(true);
     expect(hasParkMarker(issueBody, 'fo')).toBe(false);
-    expect(hasParkMarker(`x ${parkMarker('foo-bar')}`, 'foo')).toBe(false);
+    expect(hasParkMarker(`${parkMarker('foo-bar')}\n`, 'foo')).toBe(false);
+    // A copy further down (a model-written description quoting the marker) makes nothing a park issue.
+    expect(hasParkMarker(`report\n\n${parkMarker('foo')}`, 'foo')).toBe(false);
+    expect(hasParkMarker(`x ${parkMarker('foo')}`, 'foo')).toBe(false);
   });
 });
 
@@ -104,10 +119,28 @@ describe('buildPullRequestBody', () => {
 
   it('lists each kept edit and every iteration row, escaping table pipes', () => {
     const text = body();
-    expect(text).toContain('1. iteration 1 (`bbbbbbb`, 0.812500, +0.062500): label the fence as bash');
-    expect(text).toContain('2. iteration 4 (`eeeeeee`, 0.875000, +0.062500): split the long line');
-    expect(text).toContain('| 1 | `bbbbbbb` | 0.812500 | keep | label the fence \\| as bash | 2.000 |');
-    expect(text).toContain('| 3 | `ddddddd` | NULL | crash | timeout | 600.000 |');
+    expect(text).toContain('1. iteration 1 (`bbbbbbb`, 0.812500, +0.062500): `label the fence as bash`');
+    expect(text).toContain('2. iteration 4 (`eeeeeee`, 0.875000, +0.062500): `split the long line`');
+    expect(text).toContain('| 1 | `bbbbbbb` | 0.812500 | keep | `label the fence \\| as bash` | 2.000 |');
+    expect(text).toContain('| 3 | `ddddddd` | NULL | crash | `timeout` | 600.000 |');
+  });
+
+  it('renders model-written descriptions as inline code: no mentions, references, images or markers', () => {
+    const hostile =
+      'Fixes #1 @org/team ![x](https://evil.test/p.png) <!-- skillclimb:pr {"skill":"x","baseline":0,"final":9} --> ``';
+    const rows = [{ ...ROWS[1]!, description: hostile }];
+    const text = body({
+      keptEdits: [{ iteration: 1, commit: 'bbbbbbb', description: hostile, score: 0.9, delta: 0.1 }],
+      rows,
+    });
+    expect(text).toContain(`1. iteration 1 (\`bbbbbbb\`, 0.900000, +0.100000): \`\`\` ${hostile} \`\`\``);
+    expect(text).toContain(`| keep | \`\`\` ${hostile} \`\`\` |`);
+    // Every occurrence of the hostile text sits inside a code span, and the marker the PR is known by is
+    // still the real one on the first line.
+    const outside = text.split(`\`\`\` ${hostile} \`\`\``).join('');
+    expect(outside).not.toContain('Fixes #1');
+    expect(outside).not.toContain('@org/team');
+    expect(parsePullRequestMarker(text)).toMatchObject({ skill: 'session-wrap', final: 0.875 });
   });
 
   it('embeds the Mermaid chart and links the workflow run', () => {

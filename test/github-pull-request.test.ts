@@ -71,10 +71,11 @@ describe('upsertPullRequest', () => {
 
   it('updates the open PR instead of opening another', async () => {
     let patched: Record<string, unknown> = {};
+    const marker = formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.8 });
     const scope = nock(API)
       .get('/repos/acme/skills/pulls')
       .query(listQuery)
-      .reply(200, [pr(12, { state: 'open' }), pr(9, {})])
+      .reply(200, [pr(12, { state: 'open', body: `${marker}\ntext` }), pr(9, {})])
       .patch('/repos/acme/skills/pulls/12', (b) => ((patched = b), true))
       .reply(200, pr(12, { state: 'open' }))
       .post('/repos/acme/skills/issues/12/labels')
@@ -94,7 +95,7 @@ describe('upsertPullRequest', () => {
   it('leaves an open PR alone when the final it records is at least as good, and writes nothing', async () => {
     const open = pr(12, {
       state: 'open',
-      body: `text\n${formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.9 })}`,
+      body: `${formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.9 })}\ntext`,
     });
     const scope = nock(API).get('/repos/acme/skills/pulls').query(listQuery).reply(200, [open]);
     const beforeWrite = vi.fn(async () => undefined);
@@ -150,7 +151,7 @@ describe('upsertPullRequest', () => {
 
   it('does not reopen a PR closed unmerged when the new final is not better, and writes nothing', async () => {
     const closed = pr(5, {
-      body: `text\n${formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.875 })}`,
+      body: `${formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.875 })}\ntext`,
     });
     const scope = nock(API).get('/repos/acme/skills/pulls').query(listQuery).reply(200, [closed]);
     const beforeWrite = vi.fn(async () => undefined);
@@ -201,6 +202,44 @@ describe('upsertPullRequest', () => {
 
     expect(outcome).toMatchObject({ status: 'created', number: 8 });
     expect(scope.isDone()).toBe(true);
+  });
+
+  it('never updates an open PR whose body does not start with the marker (a human PR from the branch)', async () => {
+    const marker = formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final: 0.1 });
+    const human = pr(13, { state: 'open', body: `Fixes #1, my own change\n${marker}` });
+    const scope = nock(API).get('/repos/acme/skills/pulls').query(listQuery).reply(200, [human]);
+    const beforeWrite = vi.fn(async () => undefined);
+
+    const outcome = await upsertPullRequest(client, repo, request, { beforeWrite });
+
+    expect(outcome).toMatchObject({
+      status: 'skipped',
+      number: 13,
+      reason:
+        'open PR #13 on skill-iterate/session-wrap has no skillclimb marker (not opened by the Action); it is not updated',
+    });
+    expect(beforeWrite).not.toHaveBeenCalled();
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('hands the commit recorded in the open PR marker to the shipper', async () => {
+    const marker = formatPullRequestMarker({
+      skill: 'session-wrap',
+      baseline: 0.7,
+      final: 0.8,
+      commit: 'abc123',
+    });
+    nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(listQuery)
+      .reply(200, [pr(12, { state: 'open', body: marker })]);
+
+    expect(await planPullRequest(client, repo, request)).toEqual({
+      action: 'update',
+      number: 12,
+      url: 'https://github.test/acme/skills/pull/12',
+      recordedCommit: 'abc123',
+    });
   });
 
   it('does not write when the push before it fails', async () => {

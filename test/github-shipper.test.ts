@@ -70,23 +70,44 @@ const STABLE = 'refs/heads/skill-iterate/session-wrap';
  * Last night's squash on the stable branch, pushed from another clone on `start` (an older base, say): the
  * checkout lacks its objects.
  */
-async function previousSquash(origin: string, start = 'main'): Promise<string> {
+async function previousSquash(
+  origin: string,
+  start = 'main',
+  options: { message?: string; author?: { name: string; email: string } } = {},
+): Promise<string> {
   const other = path.join(await tempDir(), 'other');
   execFileSync('git', ['clone', '--quiet', origin, other]);
   git(other, 'checkout', '--quiet', '--detach', start);
-  await writeFiles(other, { [SKILL_MD]: '# Session wrap\n\n1. Read it all.\n' });
+  await writeFiles(other, { [SKILL_MD]: `# Session wrap\n\n1. Read it all (${start}).\n` });
   git(other, 'add', '-A');
-  git(other, '-c', 'user.name=n', '-c', 'user.email=n@x.test', 'commit', '--quiet', '-m', 'last night');
+  const identity = options.author
+    ? {
+        GIT_AUTHOR_NAME: options.author.name,
+        GIT_AUTHOR_EMAIL: options.author.email,
+        GIT_COMMITTER_NAME: options.author.name,
+        GIT_COMMITTER_EMAIL: options.author.email,
+      }
+    : {};
+  execFileSync('git', ['-C', other, 'commit', '--quiet', '-m', options.message ?? 'last night'], {
+    env: { ...process.env, ...identity },
+  });
   git(other, 'push', '--quiet', '--force', 'origin', `HEAD:${STABLE}`);
   return git(other, 'rev-parse', 'HEAD');
 }
 
-const openPr = (number: number, final?: number) => ({
+const ACTION_MESSAGE =
+  'skill-iterate: session-wrap: baseline 0.70 -> final 0.80 over 3 iterations (lines_delta=+1)';
+
+/** An open PR; with `final`, its body starts with the Action's marker (recording `commit` when given). */
+const openPr = (number: number, final?: number, commit?: string) => ({
   number,
   state: 'open',
   html_url: `https://github.test/acme/skills/pull/${number}`,
   merged_at: null,
-  body: final === undefined ? '' : formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final }),
+  body:
+    final === undefined
+      ? ''
+      : `${formatPullRequestMarker({ skill: 'session-wrap', baseline: 0.7, final, ...(commit ? { commit } : {}) })}\n## skill-iterate`,
 });
 
 looseNock(cleanupTempDirs);
@@ -120,7 +141,11 @@ describe('GitHub shipper', () => {
     expect(git(origin, 'rev-parse', `${tip}^`)).toBe(baseCommit);
     expect(git(origin, 'log', '-1', '--format=%B', tip)).toBe(request.message);
     expect(git(origin, 'show', `${tip}:${SKILL_MD}`)).toContain('1. Read the notes.');
-    expect(parsePullRequestMarker(prBody)).toMatchObject({ skill: 'session-wrap', final: 0.875 });
+    expect(parsePullRequestMarker(prBody)).toMatchObject({
+      skill: 'session-wrap',
+      final: 0.875,
+      commit: tip,
+    });
     expect(await exists(worktree)).toBe(false);
     expect(git(checkout, 'branch', '--list', branch)).toBe('');
     expect(shipper.shipments).toEqual([
@@ -145,15 +170,7 @@ describe('GitHub shipper', () => {
     const scope = nock(API)
       .get('/repos/acme/skills/pulls')
       .query(listQuery)
-      .reply(200, [
-        {
-          number: 2,
-          state: 'open',
-          html_url: 'https://github.test/acme/skills/pull/2',
-          merged_at: null,
-          body: '',
-        },
-      ])
+      .reply(200, [openPr(2, 0.8, baseCommit)])
       .patch('/repos/acme/skills/pulls/2')
       .reply(200, { number: 2, html_url: 'https://github.test/acme/skills/pull/2' })
       .post('/repos/acme/skills/issues/2/labels')
@@ -235,7 +252,7 @@ describe('GitHub shipper', () => {
     const scope = nock(API)
       .get('/repos/acme/skills/pulls')
       .query(listQuery)
-      .reply(() => ((seen.plan = git(origin, 'rev-parse', STABLE)), [200, [openPr(2, 0.8)]]))
+      .reply(() => ((seen.plan = git(origin, 'rev-parse', STABLE)), [200, [openPr(2, 0.8, previous)]]))
       .patch('/repos/acme/skills/pulls/2')
       .reply(
         () => (
@@ -290,7 +307,7 @@ describe('GitHub shipper', () => {
     const scope = nock(API)
       .get('/repos/acme/skills/pulls')
       .query(listQuery)
-      .reply(200, [openPr(2)])
+      .reply(200, [openPr(2, 0.8, previous)])
       .patch('/repos/acme/skills/pulls/2')
       .reply(502, { message: 'Bad Gateway' });
 
@@ -322,7 +339,7 @@ describe('GitHub shipper', () => {
     nock(API)
       .get('/repos/acme/skills/pulls')
       .query(listQuery)
-      .reply(200, [openPr(2)])
+      .reply(200, [openPr(2, 0.8, previous)])
       .patch('/repos/acme/skills/pulls/2')
       .reply(() => {
         // The leased force-push replaced last night's squash, which the checkout never had.
@@ -381,5 +398,105 @@ describe('GitHub shipper', () => {
     expect(git(origin, 'branch', '--list', 'skill-iterate/session-wrap')).toBe('');
     expect(await exists(worktree)).toBe(true);
     expect(await readFile(path.join(worktree, SKILL_MD), 'utf8')).toContain('Read the notes');
+  });
+
+  describe('branch ownership: never overwrites work the Action did not make', () => {
+    it('preserves a human commit pushed on top of the squash the open PR records, and leaves the PR alone', async () => {
+      const { origin, shipper, request, worktree } = await setup();
+      const squash = await previousSquash(origin, 'main', { message: ACTION_MESSAGE });
+      const human = await previousSquash(origin, 'origin/skill-iterate/session-wrap', {
+        message: 'Fix the wording by hand',
+        author: { name: 'Ada', email: 'ada@example.test' },
+      });
+      // Only the read is mocked: a PATCH would find no interceptor.
+      const scope = nock(API)
+        .get('/repos/acme/skills/pulls')
+        .query(listQuery)
+        .reply(200, [openPr(2, 0.8, squash)]);
+
+      const outcome = await shipper.ship(request);
+
+      expect(outcome).toEqual({
+        status: 'skipped',
+        reason: 'branch skill-iterate/session-wrap has commits skillclimb did not make',
+        keepWorktree: true,
+      });
+      expect(git(origin, 'rev-parse', STABLE)).toBe(human);
+      expect(git(origin, 'rev-parse', `${STABLE}^`)).toBe(squash);
+      expect(await exists(worktree)).toBe(true);
+      expect(scope.isDone()).toBe(true);
+    });
+
+    it('with no open PR, preserves a branch whose tip is a human commit', async () => {
+      const { origin, shipper, request } = await setup();
+      const human = await previousSquash(origin, 'main', { message: 'work in progress' });
+      const scope = nock(API).get('/repos/acme/skills/pulls').query(listQuery).reply(200, []);
+
+      const outcome = await shipper.ship(request);
+
+      expect(outcome).toMatchObject({
+        status: 'skipped',
+        reason: 'branch skill-iterate/session-wrap has commits skillclimb did not make',
+      });
+      expect(git(origin, 'rev-parse', STABLE)).toBe(human);
+      expect(shipper.shipments[0]).toMatchObject({ status: 'skipped', commit: undefined });
+      expect(scope.isDone()).toBe(true);
+    });
+
+    it('with no open PR, preserves a commit with the canonical message made by someone else', async () => {
+      const { origin, shipper, request } = await setup();
+      const theirs = await previousSquash(origin, 'main', {
+        message: ACTION_MESSAGE,
+        author: { name: 'Mallory', email: 'mallory@example.test' },
+      });
+      const scope = nock(API).get('/repos/acme/skills/pulls').query(listQuery).reply(200, []);
+
+      const outcome = await shipper.ship(request);
+
+      expect(outcome).toMatchObject({ status: 'skipped' });
+      expect(git(origin, 'rev-parse', STABLE)).toBe(theirs);
+      expect(scope.isDone()).toBe(true);
+    });
+
+    it('with no open PR, replaces a squash the Action made on an earlier night', async () => {
+      const { origin, shipper, request, baseCommit } = await setup({ checkout: 'actions' });
+      const earlier = await previousSquash(origin, 'main', { message: ACTION_MESSAGE });
+      const scope = nock(API)
+        .get('/repos/acme/skills/pulls')
+        .query(listQuery)
+        .reply(200, [])
+        .post('/repos/acme/skills/pulls')
+        .reply(201, { number: 4, html_url: 'https://github.test/acme/skills/pull/4' })
+        .post('/repos/acme/skills/issues/4/labels')
+        .reply(200, []);
+
+      const outcome = await shipper.ship(request);
+
+      expect(outcome).toMatchObject({ status: 'shipped', detail: 'pull request #4 created' });
+      const tip = git(origin, 'rev-parse', STABLE);
+      expect(tip).not.toBe(earlier);
+      expect(git(origin, 'rev-parse', `${tip}^`)).toBe(baseCommit);
+      expect(scope.isDone()).toBe(true);
+    });
+
+    it('does not patch an open PR on the branch that lacks the marker, nor push', async () => {
+      const { origin, shipper, request, log } = await setup();
+      const squash = await previousSquash(origin, 'main', { message: ACTION_MESSAGE });
+      const humanPr = {
+        ...openPr(7),
+        body: `Fixes #1\n\n<!-- skillclimb:pr {"skill":"session-wrap","baseline":0,"final":0} -->`,
+      };
+      const scope = nock(API).get('/repos/acme/skills/pulls').query(listQuery).reply(200, [humanPr]);
+
+      const outcome = await shipper.ship(request);
+
+      expect(outcome).toMatchObject({ status: 'skipped', keepWorktree: true });
+      expect(outcome.status === 'skipped' && outcome.reason).toBe(
+        'open PR #7 on skill-iterate/session-wrap has no skillclimb marker (not opened by the Action); it is not updated',
+      );
+      expect(git(origin, 'rev-parse', STABLE)).toBe(squash);
+      expect(log.infos.join('\n')).toContain('not shipped: open PR #7');
+      expect(scope.isDone()).toBe(true);
+    });
   });
 });

@@ -6,6 +6,7 @@ import {
   buildCalibrationParkReport,
   buildCrashParkReport,
   fenceFor,
+  inlineCode,
   parkMarker,
   parseParkMarker,
 } from '../src/core/park.js';
@@ -43,9 +44,9 @@ describe('buildCrashParkReport', () => {
         '**Skill:** session-wrap',
         '**Crash count:** 3',
         '**Last-3 iteration descriptions:**',
-        '1. Add a `## Summary` heading',
-        '2. Name the output file',
-        '3. Fold two rules',
+        '1. ``Add a `## Summary` heading``',
+        '2. `Name the output file`',
+        '3. `Fold two rules`',
         '',
         '**Worktree:** /home/op/worktree_skill-iterate-session-wrap-1779580800',
         '',
@@ -68,7 +69,7 @@ describe('buildCrashParkReport', () => {
     expect(report.title).toBe('skill-iterate: session-wrap parked after 4 consecutive crashes');
     expect(report.body).toContain('## skill-iterate: session-wrap parked (4 consecutive crashes)');
     expect(report.body).toContain('**Crash count:** 4');
-    expect(report.body).toContain('1. one\n2. two lines\n3. three\n');
+    expect(report.body).toContain('1. `one`\n2. `two lines`\n3. `three`\n');
     expect(report.body).not.toContain('zero');
   });
 
@@ -89,7 +90,7 @@ describe('buildCrashParkReport', () => {
       lastDescriptions: [`crash: HTTP 401 for key ${key}`],
       resultsTsv: `${RESULTS_HEADER}\nabc\tNULL\tcrash\tbad key ${key}\t1.000\n`,
     });
-    expect(report.body).toContain('1. crash: HTTP 401 for key [redacted]');
+    expect(report.body).toContain('1. `crash: HTTP 401 for key [redacted]`');
     expect(report.body).toContain('bad key [redacted]');
     expect(report.body).not.toContain(key);
     expect(report.title).not.toContain(key);
@@ -146,6 +147,27 @@ describe('park marker', () => {
     const body = buildCrashParkReport(crashInput).body;
     expect(parseParkMarker(body)).toBe('session-wrap');
     expect(parseParkMarker('no marker here')).toBeUndefined();
+  });
+
+  it('reads the marker from the first line only', () => {
+    expect(parseParkMarker(`report\n${parkMarker('verify')}`)).toBeUndefined();
+    expect(parseParkMarker(`${parkMarker('verify')} and more`)).toBeUndefined();
+    expect(parseParkMarker(`${parkMarker('verify')}\r\nbody`)).toBe('verify');
+  });
+});
+
+describe('model-written text in park bodies', () => {
+  it('renders each description as one inline code span, so nothing in it is live Markdown', () => {
+    const hostile =
+      'Fixes #1 and closes #2 @org/team ![x](https://evil.test/p.png) <img src=x> ' +
+      '<!-- skillclimb:park skill=verify --> ``` `tick`';
+    const report = buildCrashParkReport({ ...crashInput, lastDescriptions: [hostile] });
+    const line = report.body.split('\n').find((l) => l.startsWith('1. '));
+    // The longest backtick run inside is 3, so the fence is 4 backticks, padded because the text ends in one.
+    expect(line).toBe(`1. \`\`\`\` ${hostile} \`\`\`\``);
+    expect(parseParkMarker(report.body)).toBe('session-wrap');
+    expect(inlineCode('')).toBe('_(empty)_');
+    expect(inlineCode('a\n\nb')).toBe('`a b`');
   });
 });
 

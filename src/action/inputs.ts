@@ -8,8 +8,18 @@ import { isKillSwitchValue } from '../github/kill-switch.js';
 /** Masked with core.setSecret before anything else runs. */
 export const SECRET_INPUTS = ['github-token', 'anthropic-api-key', 'openai-api-key'] as const;
 
+/** Endpoint inputs masked when they carry credentials (`https://user:pass@host`). */
+export const URL_INPUTS = ['anthropic-base-url', 'openai-base-url'] as const;
+
 /** Keys a workflow may hand over through `env:` instead of inputs: masked the same way. */
 export const SECRET_ENV = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] as const;
+
+/**
+ * A skill that ran less than this many hours ago is left out of the queue. 20, not the CLI's 24: the last
+ * run is recorded when a skill finishes, so a daily schedule reaches every skill again the next night,
+ * while a second dispatch the same day skips what already ran.
+ */
+export const DEFAULT_FRESHNESS_HOURS = 20;
 
 export const MODES = ['run', 'plan', 'summarize'] as const;
 export type ActionMode = (typeof MODES)[number];
@@ -68,6 +78,38 @@ const optionalUsd = text.transform((v, ctx) => {
     return z.NEVER;
   }
   return n;
+});
+
+/** `freshness-hours`: a positive number of hours, default 20. */
+const hours = (fallback: number) =>
+  text.transform((v, ctx) => {
+    if (v === '') return fallback;
+    const n = Number(v);
+    if (!/^\d+(\.\d+)?$/.test(v) || !(n > 0)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a positive number of hours, got ${JSON.stringify(v)}`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+/** Workflow event names (`pull_request_target`, `push`, …). */
+const eventList = text.transform((v, ctx) => {
+  const names = v
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = names.find((name) => !/^[a-z_]+$/.test(name));
+  if (bad !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected comma-separated workflow event names such as pull_request_target, got ${JSON.stringify(bad)}`,
+    });
+    return z.NEVER;
+  }
+  return names;
 });
 
 const list = text.transform((v) =>
@@ -137,6 +179,8 @@ export const ActionInputsSchema = z.object({
   'state-branch': branchName('skill-iterate-state'),
   'results-dir': optionalText,
   'kill-switch': killSwitch,
+  'freshness-hours': hours(DEFAULT_FRESHNESS_HOURS),
+  'allow-events': eventList,
 });
 
 export type ActionInputName = keyof typeof ActionInputsSchema.shape;
@@ -170,6 +214,10 @@ export interface ActionInputs {
   resultsDir: string | undefined;
   /** The `kill-switch` value that stops the run (e.g. `1`); undefined when the run may go. */
   killSwitch: string | undefined;
+  /** The cross-night freshness window: skills that ran within it are left out of the queue. */
+  freshnessWindowMs: number;
+  /** Workflow events allowed besides schedule and workflow_dispatch (see `eventRefusal`). */
+  allowEvents: string[];
 }
 
 export class InputError extends Error {
@@ -211,6 +259,8 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
     stateBranch: v['state-branch'] ?? 'skill-iterate-state',
     resultsDir: v['results-dir'],
     killSwitch: v['kill-switch'],
+    freshnessWindowMs: v['freshness-hours'] * 60 * 60 * 1000,
+    allowEvents: v['allow-events'],
   };
   if (inputs.skill && inputs.queue)
     throw new InputError('inputs skill and queue: give one or the other, not both');

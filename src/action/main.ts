@@ -35,12 +35,15 @@ import {
 import { createModels } from '../llm/factory.js';
 import { ZERO_USAGE } from '../llm/port.js';
 import { createGitHubForge } from '../github/forge.js';
-import { ensureGitIdentityEnv } from '../github/git.js';
+import { ensureGitIdentityEnv, remoteDefaultBranch } from '../github/git.js';
 import { createGitHubKillSwitch, killSwitchInputReason } from '../github/kill-switch.js';
 import { createGitHubClient, describeApiError, fetchDefaultBranch } from '../github/octokit.js';
 import { createGitHubShipper } from '../github/shipper.js';
 import { openStateStore, readStateBranch, stateFreshness } from '../github/state-store.js';
+import { checkStateBranch } from '../github/state-branch-guard.js';
+import { redactSecrets, secretsFromEnv } from '../core/redact.js';
 import { checkoutBaseNote } from './checkout-base.js';
+import { eventRefusal } from './event-guard.js';
 import type { ActionContext } from './context.js';
 import { modelEnv, type ActionInputs } from './inputs.js';
 import { renderJobSummary, renderPlanSummary } from './job-summary.js';
@@ -102,6 +105,7 @@ export function iterateOptions(
     iterationTimeoutMs: ITERATION_TIMEOUT_MS,
     worktreeHome: ctx.runnerTemp,
     maxCostUsd: inputs.maxCostUsd,
+    freshnessWindowMs: inputs.freshnessWindowMs,
   };
   return applyConfigSettings(
     options,
@@ -184,7 +188,7 @@ async function planStep(inputs: ActionInputs, ctx: ActionContext, io: ActionIo):
   const text = formatDryRunPlan(plan, options);
   io.log.info(text);
   const file = planFile(emptyRun(startedAt, io.now(), plan));
-  const resultPath = await writeRunFile(resultFilePath(ctx, inputs, 'plan'), file);
+  const resultPath = await writeRunFile(resultFilePath(ctx, inputs, 'plan'), file, secretsOf(inputs, ctx));
   await io.writeSummary(renderPlanSummary('skill-iterate plan', text, plan.queue));
   return { outputs: buildOutputs(file, { resultPath }), failure: undefined };
 }
@@ -222,7 +226,11 @@ async function summarizeStep(
   const merged = mergeRunFiles(files);
   io.log.info(`merged ${files.length} result files from ${dir}`);
   const summaryPath = await writeMorningSummary(path.resolve(ctx.workspace, inputs.project), merged.run);
-  const resultPath = await writeRunFile(resultFilePath(ctx, inputs, 'summary'), merged);
+  const resultPath = await writeRunFile(
+    resultFilePath(ctx, inputs, 'summary'),
+    merged,
+    secretsOf(inputs, ctx),
+  );
   await io.writeSummary(renderJobSummary(merged, ctx.runUrl));
   warnSkippedAndParked(merged, io.log);
   return { outputs: buildOutputs(merged, { summaryPath, resultPath }), failure: undefined };
@@ -357,6 +365,10 @@ async function nightlyStep(
         `could not read ${repo.owner}/${repo.repo} to find its default branch (${describeApiError(error)})`,
       );
     }));
+  // Before anything is restored from it or written to it: the state branch must be the Action's own. With a
+  // `base` input the default branch comes from the remote's HEAD (no API call).
+  const defaultBranch = inputs.base ? await remoteDefaultBranch(options.project) : base;
+  await checkStateBranch({ project: options.project, branch: inputs.stateBranch, base, defaultBranch });
   // Not a repository: the engine's own pre-flight says so more clearly.
   const checkoutNote = await checkoutBaseNote(options.project, base).catch(() => undefined);
   if (checkoutNote) io.log.info(checkoutNote);
@@ -503,12 +515,37 @@ async function nightlyStep(
         s.status === 'skipped' ? [{ skill: s.skill, reason: s.reason ?? 'skipped' }] : [],
       ),
     };
-    const resultPath = await writeRunFile(resultFilePath(ctx, inputs, 'run'), file);
+    const resultPath = await writeRunFile(resultFilePath(ctx, inputs, 'run'), file, secretsOf(inputs, ctx));
     await io.writeSummary(renderJobSummary(file, ctx.runUrl));
     return { outputs: buildOutputs(file, { summaryPath: run.summaryPath, resultPath }), failure };
   } finally {
     await store.close();
   }
+}
+
+/** The token and keys of the inputs (and of the environment): never written to outputs or result files. */
+function secretsOf(inputs: ActionInputs, ctx: ActionContext): string[] {
+  return [inputs.githubToken, inputs.anthropicApiKey, inputs.openaiApiKey, ...secretsFromEnv(ctx.env)].filter(
+    (value): value is string => Boolean(value),
+  );
+}
+
+export function redactOutputs(outputs: ActionOutputs, secrets: readonly string[]): ActionOutputs {
+  return Object.fromEntries(
+    Object.entries(outputs).map(([name, value]) => [name, redactSecrets(value, secrets)]),
+  ) as unknown as ActionOutputs;
+}
+
+async function runMode(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  io: ActionIo,
+  engine: PipelineEngine,
+): Promise<PipelineResult> {
+  if (inputs.mode === 'summarize') return summarizeStep(inputs, ctx, io);
+  if (inputs.mode === 'plan') return planStep(inputs, ctx, io);
+  if (inputs.dryRun) return dryRunStep(inputs, ctx, io);
+  return nightlyStep(inputs, ctx, io, engine);
 }
 
 export async function runPipeline(
@@ -517,8 +554,10 @@ export async function runPipeline(
   io: ActionIo,
   engine: PipelineEngine = ENGINE,
 ): Promise<PipelineResult> {
-  if (inputs.mode === 'summarize') return summarizeStep(inputs, ctx, io);
-  if (inputs.mode === 'plan') return planStep(inputs, ctx, io);
-  if (inputs.dryRun) return dryRunStep(inputs, ctx, io);
-  return nightlyStep(inputs, ctx, io, engine);
+  // Every mode: plan and summarize read the same checkout, and a dry run loads its config.
+  const refused = eventRefusal(ctx.env, inputs.allowEvents);
+  if (refused) throw new Error(refused);
+  const result = await runMode(inputs, ctx, io, engine);
+  // Outputs land in later steps' logs and expressions, where the job's masking may no longer apply.
+  return { ...result, outputs: redactOutputs(result.outputs, secretsOf(inputs, ctx)) };
 }

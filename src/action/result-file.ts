@@ -5,6 +5,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { redactSecrets } from '../core/redact.js';
 import type { RunResult, SkillResult } from '../iterate/ports.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../llm/port.js';
 
@@ -101,9 +102,17 @@ export const RunFileSchema = z.object({
 });
 export type RunFile = z.output<typeof RunFileSchema>;
 
-export async function writeRunFile(file: string, content: RunFile): Promise<string> {
+/**
+ * Writes the result file, with `secrets` (and anything credential-shaped) redacted: it is uploaded as an
+ * artifact and outlives the runner's log masking.
+ */
+export async function writeRunFile(
+  file: string,
+  content: RunFile,
+  secrets: readonly (string | undefined)[] = [],
+): Promise<string> {
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(content, null, 2)}\n`);
+  await writeFile(file, `${redactSecrets(JSON.stringify(content, null, 2), secrets)}\n`);
   return file;
 }
 

@@ -4,13 +4,18 @@
  */
 import * as core from '@actions/core';
 import { readActionContext } from './context.js';
-import { parseInputs, SECRET_ENV, SECRET_INPUTS } from './inputs.js';
+import { parseInputs, SECRET_ENV, SECRET_INPUTS, URL_INPUTS } from './inputs.js';
 import { runPipeline, type ActionIo } from './main.js';
 
 export function maskSecretInputs(env: NodeJS.ProcessEnv = process.env): void {
   for (const name of SECRET_INPUTS) {
     const value = core.getInput(name);
     if (value) core.setSecret(value);
+  }
+  // An endpoint with userinfo (`https://user:key@proxy`) carries a credential in its URL.
+  for (const name of URL_INPUTS) {
+    const value = core.getInput(name);
+    if (value.includes('@')) core.setSecret(value);
   }
   for (const name of SECRET_ENV) {
     const value = env[name]?.trim();

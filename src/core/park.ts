@@ -16,13 +16,15 @@ export function parkMarker(skill: string): string {
   return `${MARKER_PREFIX}${skill}${MARKER_SUFFIX}`;
 }
 
-/** The skill named by a park marker in `body`, or undefined when there is none. */
+/**
+ * The skill named by the park marker on the FIRST line of `body`, or undefined when there is none. A
+ * marker further down may be a copy inside model-written text and never counts.
+ */
 export function parseParkMarker(body: string): string | undefined {
-  const start = body.indexOf(MARKER_PREFIX);
-  if (start === -1) return undefined;
-  const end = body.indexOf(MARKER_SUFFIX, start + MARKER_PREFIX.length);
-  if (end === -1) return undefined;
-  return body.slice(start + MARKER_PREFIX.length, end);
+  const line = (body.split('\n', 1)[0] ?? '').replace(/\r$/, '').trim();
+  if (!line.startsWith(MARKER_PREFIX) || !line.endsWith(MARKER_SUFFIX)) return undefined;
+  const skill = line.slice(MARKER_PREFIX.length, line.length - MARKER_SUFFIX.length);
+  return /^[^\s<>]+$/.test(skill) ? skill : undefined;
 }
 
 /** A backtick fence longer than any backtick run in `content`, so the content cannot close it early. */
@@ -31,14 +33,25 @@ export function fenceFor(content: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
+/**
+ * Model-written text (an edit description, a crash message) as ONE inline code span: GitHub renders it
+ * verbatim, so it cannot mention (`@org/team`), reference or close (`Fixes #1`), embed an image or HTML, or
+ * smuggle a hidden marker. The fence is longer than any backtick run inside, so the text cannot close it.
+ */
+export function inlineCode(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat === '') return '_(empty)_';
+  const longest = Math.max(0, ...Array.from(flat.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  // A span that starts or ends with a backtick needs a space between it and the fence (stripped on render).
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
 function fenced(content: string, info = ''): string {
   const fence = fenceFor(content);
   const body = content.endsWith('\n') ? content : `${content}\n`;
   return `${fence}${info}\n${body}${fence}`;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
 
 export interface CrashParkInput {
@@ -56,7 +69,7 @@ export function buildCrashParkReport(input: CrashParkInput): ParkReport {
   const { skill, crashCount } = input;
   const last = input.lastDescriptions.slice(-3);
   const descriptions =
-    last.length > 0 ? last.map((d, i) => `${i + 1}. ${oneLine(d)}`) : ['1. (none recorded)'];
+    last.length > 0 ? last.map((d, i) => `${i + 1}. ${inlineCode(d)}`) : ['1. (none recorded)'];
   const body = [
     parkMarker(skill),
     `## skill-iterate: ${skill} parked (${crashCount} consecutive crashes)`,

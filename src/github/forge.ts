@@ -1,6 +1,8 @@
 /**
- * Defect-park as GitHub issues: one open issue per parked skill, found again by a hidden marker; a later
- * park comments on it. When the API fails the report goes to the local park file and the run goes on.
+ * Defect-park as GitHub issues: one issue per parked skill, found again by the hidden marker on its first
+ * line, in any state. A later park comments on the open one; an issue a human closed as not planned is
+ * respected (no new issue, no reopening: no nightly spam); one closed as completed gets a new issue.
+ * When the API fails the report goes to the local park file and the run goes on.
  */
 import type { Forge, Logger, ParkOutcome, ParkReport } from '../iterate/ports.js';
 import { createLocalForge } from '../iterate/local-forge.js';
@@ -27,8 +29,11 @@ export interface ParkRecord {
   kind: ParkReport['kind'];
   location: string;
   via: ParkOutcome['via'];
-  /** 'created' | 'commented' for issues, 'file' for the local fallback. */
-  action: 'created' | 'commented' | 'file';
+  /**
+   * 'created' | 'commented' for issues, 'not-reopened' when the skill's issue was closed as not planned
+   * (location: that issue), 'file' for the local fallback.
+   */
+  action: 'created' | 'commented' | 'not-reopened' | 'file';
 }
 
 export interface GitHubForge extends Forge {
@@ -40,21 +45,50 @@ interface IssueRef {
   html_url: string;
 }
 
-/** The open issue carrying the skill's marker, among the open issues with the park label. */
-export async function findOpenParkIssue(
+export interface ParkIssues {
+  /** The skill's open issue (the newest, should there be several). */
+  open: IssueRef | undefined;
+  /** The most recently closed one, with GitHub's `state_reason` (`completed`, `not_planned`, …). */
+  lastClosed: (IssueRef & { stateReason: string | null }) | undefined;
+}
+
+/** The skill's park issues in every state, found by the marker on their first line among the labelled ones. */
+export async function findParkIssues(
   client: GitHubClient,
   repo: RepoRef,
   skill: string,
   label = DEFECT_PARK_LABEL,
-): Promise<IssueRef | undefined> {
+): Promise<ParkIssues> {
   const issues = await client.paginate(client.rest.issues.listForRepo, {
     ...repo,
-    state: 'open',
+    state: 'all',
     labels: label,
+    sort: 'created',
+    direction: 'desc',
     per_page: 100,
   });
   // The issues endpoint lists pull requests too; a PR is never a park issue.
-  return issues.find((issue) => !issue.pull_request && hasParkMarker(issue.body, skill));
+  const ours = issues.filter((issue) => !issue.pull_request && hasParkMarker(issue.body, skill));
+  const open = ours.find((issue) => issue.state === 'open');
+  const closed = ours
+    .filter((issue) => issue.state === 'closed')
+    .sort((a, b) => (b.closed_at ?? '').localeCompare(a.closed_at ?? ''))[0];
+  return {
+    open: open && { number: open.number, html_url: open.html_url },
+    lastClosed: closed && {
+      number: closed.number,
+      html_url: closed.html_url,
+      stateReason: closed.state_reason ?? null,
+    },
+  };
+}
+
+/** The issue body: the marker on the first line, exactly once (core's park reports already start with it). */
+export function parkIssueBody(report: ParkReport, runLine: string): string {
+  const body = hasParkMarker(report.body, report.skill)
+    ? report.body
+    : `${parkMarker(report.skill)}\n${report.body}`;
+  return `${body}${runLine}`;
 }
 
 export function createGitHubForge(options: GitHubForgeOptions): GitHubForge {
@@ -62,8 +96,24 @@ export function createGitHubForge(options: GitHubForgeOptions): GitHubForge {
   const parks: ParkRecord[] = [];
   const runLine = options.runUrl ? `\n\n[Workflow run](${options.runUrl})` : '';
 
-  async function parkAsIssue(report: ParkReport): Promise<ParkRecord> {
-    const existing = await findOpenParkIssue(options.client, options.repo, report.skill, label);
+  async function parkAsIssue(report: ParkReport): Promise<ParkRecord & { note?: string }> {
+    const { open: existing, lastClosed } = await findParkIssues(
+      options.client,
+      options.repo,
+      report.skill,
+      label,
+    );
+    if (!existing && lastClosed?.stateReason === 'not_planned') {
+      // A maintainer said no: the report stays in the run's summary and log, not in a new issue.
+      return {
+        skill: report.skill,
+        kind: report.kind,
+        location: lastClosed.html_url,
+        via: 'issue',
+        action: 'not-reopened',
+        note: `issue #${lastClosed.number} was closed as not planned; not reopened`,
+      };
+    }
     if (existing) {
       const { data } = await options.client.rest.issues.createComment({
         ...options.repo,
@@ -81,7 +131,7 @@ export function createGitHubForge(options: GitHubForgeOptions): GitHubForge {
     const { data } = await options.client.rest.issues.create({
       ...options.repo,
       title: report.title,
-      body: `${report.body}${runLine}\n\n${parkMarker(report.skill)}`,
+      body: parkIssueBody(report, runLine),
       labels: [label],
     });
     return {
@@ -96,8 +146,13 @@ export function createGitHubForge(options: GitHubForgeOptions): GitHubForge {
   async function park(report: ParkReport): Promise<ParkOutcome> {
     let record: ParkRecord;
     try {
-      record = await parkAsIssue(report);
-      options.log.info(`${report.skill}: parked (${report.kind}): ${record.location}`);
+      const { note, ...issue } = await parkAsIssue(report);
+      record = issue;
+      options.log.info(
+        note
+          ? `${report.skill}: parked (${note})`
+          : `${report.skill}: parked (${report.kind}): ${record.location}`,
+      );
     } catch (error) {
       const fallback = options.fallback ?? createLocalForge(options.project);
       const local = await fallback.park(report);

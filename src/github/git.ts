@@ -1,4 +1,5 @@
 /** Small simple-git helpers shared by the shipper and the state store. All calls use a directory, never `cd`. */
+import { readFile } from 'node:fs/promises';
 import { simpleGit, type SimpleGit } from 'simple-git';
 
 /** The identity GitHub's own `actions/checkout` docs recommend for commits made by a workflow. */
@@ -45,6 +46,14 @@ export async function remoteBranchSha(git: SimpleGit, remote: string, branch: st
   return line?.split(/\s+/)[0] ?? '';
 }
 
+/** The branch the remote's HEAD points at (its default branch), or undefined when it cannot be read. */
+export async function remoteDefaultBranch(dir: string, remote = 'origin'): Promise<string | undefined> {
+  const out = await simpleGit(dir)
+    .raw(['ls-remote', '--symref', remote, 'HEAD'])
+    .catch(() => '');
+  return /^ref: refs\/heads\/(\S+)\s+HEAD$/m.exec(out)?.[1];
+}
+
 /** Whether the repository is shallow: actions/checkout's default `fetch-depth: 1` makes it so. */
 export async function isShallowRepository(git: SimpleGit): Promise<boolean> {
   return (await git.raw(['rev-parse', '--is-shallow-repository'])).trim() === 'true';
@@ -79,13 +88,29 @@ export async function fetchBranch(git: SimpleGit, remote: string, branch: string
   return (await git.revparse([tracking])).trim();
 }
 
+/** Far more commits than any history the Action fetches on purpose; not 2147483647, which means `--unshallow`. */
+const LARGE_DEPTH = 1_000_000;
+
+/** Whether `sha` is a shallow boundary of the repository (present, but without its parents). */
+export async function isShallowBoundary(git: SimpleGit, sha: string): Promise<boolean> {
+  const file = (await git.raw(['rev-parse', '--path-format=absolute', '--git-path', 'shallow'])).trim();
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').includes(sha);
+}
+
 /**
  * Makes the commit present with its history, fetched by id (it may no longer be any branch's tip; protocol
  * v2 serves any object the remote has). Never depth-limited: a commit pushed back to the remote must not
- * end at a shallow boundary, or the push is refused ("shallow update not allowed").
+ * end at a shallow boundary, or the push is refused ("shallow update not allowed"). A commit present only
+ * as a boundary (its tip fetched at depth 1 earlier) is deepened by a large finite depth, which leaves the
+ * checkout's other shallow boundaries alone.
  */
 export async function fetchCommit(git: SimpleGit, remote: string, sha: string): Promise<void> {
-  if (await hasCommit(git, sha)) return;
+  if (await hasCommit(git, sha)) {
+    if (!(await isShallowBoundary(git, sha))) return;
+    await git.raw(['fetch', '--no-tags', '--quiet', `--depth=${LARGE_DEPTH}`, remote, sha]);
+    return;
+  }
   await git.raw(['fetch', '--no-tags', '--quiet', remote, sha]);
 }
 

@@ -13,6 +13,8 @@ export const PullRequestMarkerSchema = z.object({
   final: z.number(),
   iterations: z.number().int().optional(),
   run: z.string().optional(),
+  /** The squash commit the Action pushed to `skill-iterate/<skill>`: the branch is the Action's while its tip is this. */
+  commit: z.string().optional(),
 });
 export type PullRequestMarker = z.infer<typeof PullRequestMarkerSchema>;
 
@@ -21,16 +23,21 @@ export function formatPullRequestMarker(marker: PullRequestMarker): string {
   return `${PR_MARKER_PREFIX}${JSON.stringify(marker).replace(/--/g, '-\\u002d')}${MARKER_SUFFIX}`;
 }
 
-/** The marker recorded in a PR body, or undefined when absent or unreadable (a human edited it away). */
+/**
+ * The first line of a body, where the Action writes its markers. Only that line counts: model-written or
+ * human text further down could carry a copy of a marker, and must not make a body the Action's.
+ */
+export function firstLine(body: string | null | undefined): string {
+  return (body ?? '').split('\n', 1)[0]?.replace(/\r$/, '').trim() ?? '';
+}
+
+/** The marker on the first line of a PR body, or undefined when absent or unreadable (a human edited it away). */
 export function parsePullRequestMarker(body: string | null | undefined): PullRequestMarker | undefined {
-  if (!body) return undefined;
-  const start = body.indexOf(PR_MARKER_PREFIX);
-  if (start < 0) return undefined;
-  const end = body.indexOf(MARKER_SUFFIX, start + PR_MARKER_PREFIX.length);
-  if (end < 0) return undefined;
+  const line = firstLine(body);
+  if (!line.startsWith(PR_MARKER_PREFIX) || !line.endsWith(MARKER_SUFFIX)) return undefined;
   try {
     const parsed = PullRequestMarkerSchema.safeParse(
-      JSON.parse(body.slice(start + PR_MARKER_PREFIX.length, end)),
+      JSON.parse(line.slice(PR_MARKER_PREFIX.length, line.length - MARKER_SUFFIX.length)),
     );
     return parsed.success ? parsed.data : undefined;
   } catch {
@@ -38,11 +45,12 @@ export function parsePullRequestMarker(body: string | null | undefined): PullReq
   }
 }
 
-/** `<!-- skillclimb:park skill=<skill> -->`: one open defect-park issue per skill is found by it. */
+/** `<!-- skillclimb:park skill=<skill> -->`: one defect-park issue per skill is found by it. */
 export function parkMarker(skill: string): string {
   return `<!-- skillclimb:park skill=${skill} -->`;
 }
 
+/** Exactly the skill's marker, on the body's first line (where `buildCrashParkReport` puts it). */
 export function hasParkMarker(body: string | null | undefined, skill: string): boolean {
-  return (body ?? '').includes(parkMarker(skill));
+  return firstLine(body) === parkMarker(skill);
 }

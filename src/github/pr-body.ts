@@ -1,4 +1,5 @@
 /** The body of a skill's pull request (pure): what changed, by how much, and how the night went. */
+import { inlineCode } from '../core/park.js';
 import type { ShipRequest } from '../iterate/ports.js';
 import type { Usage } from '../llm/port.js';
 import { formatPullRequestMarker } from './markers.js';
@@ -26,6 +27,8 @@ export interface PullRequestBodyInput {
   modelsLabel: string | undefined;
   /** Set when the squash was rebuilt on a base that moved during the run. */
   rebuiltNote: string | undefined;
+  /** The squash commit pushed to the branch, recorded in the marker (the Action's claim on the branch). */
+  commit?: string | undefined;
 }
 
 /** GitHub rejects bodies over 65,536 characters; the per-iteration table is what gets shortened. */
@@ -36,6 +39,16 @@ export function tableCell(text: string, max = MAX_DESCRIPTION): string {
   const flat = text.replace(/[\r\n\t]+/g, ' ').trim();
   const short = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
   return short.replace(/\|/g, '\\|');
+}
+
+/**
+ * A model-written description in a table cell: shortened, then one inline code span (see `inlineCode`),
+ * with `|` escaped, which GFM honours inside code spans in tables.
+ */
+export function modelTextCell(text: string, max = MAX_DESCRIPTION): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const short = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return inlineCode(short).replace(/\|/g, '\\|');
 }
 
 export function formatScore(score: number | null): string {
@@ -71,7 +84,7 @@ function iterationTable(rows: ShipRequest['rows'], limit: number): string[] {
     '| ---: | --- | ---: | --- | --- | ---: |',
     ...shown.map(
       (row, i) =>
-        `| ${i} | \`${tableCell(row.commit, 40)}\` | ${formatScore(row.score)} | ${row.status} | ${tableCell(row.description)} | ${row.wallSeconds.toFixed(3)} |`,
+        `| ${i} | \`${tableCell(row.commit, 40)}\` | ${formatScore(row.score)} | ${row.status} | ${modelTextCell(row.description)} | ${row.wallSeconds.toFixed(3)} |`,
     ),
   ];
   if (run.length > shown.length) lines.push('', `_${run.length - shown.length} more rows in results.tsv._`);
@@ -89,6 +102,7 @@ export function buildPullRequestBody(input: PullRequestBodyInput): string {
     final: request.finalScore,
     iterations: request.iterations,
     ...(input.runId ? { run: input.runId } : {}),
+    ...(input.commit ? { commit: input.commit } : {}),
   });
 
   const head = [
@@ -115,7 +129,7 @@ export function buildPullRequestBody(input: PullRequestBodyInput): string {
       ? ['_No edit was kept; the line count changed through simplification only._']
       : request.keptEdits.map(
           (edit, i) =>
-            `${i + 1}. iteration ${edit.iteration} (\`${edit.commit}\`, ${formatScore(edit.score)}, ${formatDelta(edit.delta)}): ${edit.description.replace(/\s+/g, ' ').trim()}`,
+            `${i + 1}. iteration ${edit.iteration} (\`${edit.commit}\`, ${formatScore(edit.score)}, ${formatDelta(edit.delta)}): ${inlineCode(edit.description)}`,
         );
   const chart = renderScoreChart(request.skill, request.rows);
   const footer = [

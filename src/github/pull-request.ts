@@ -25,9 +25,11 @@ export type PullRequestOutcome =
   | { status: 'skipped'; reason: string; number: number; url: string };
 
 export type PullRequestPlan =
-  | { action: 'update'; number: number; url: string }
+  /** `recordedCommit`: the squash the open PR's marker says the Action pushed (absent in older markers). */
+  | { action: 'update'; number: number; url: string; recordedCommit: string | undefined }
   | { action: 'create' }
-  | { action: 'skip'; reason: string; number: number; url: string };
+  /** `blocked`: the skip is not about the score (a PR that is not the Action's): the work is kept. */
+  | { action: 'skip'; reason: string; number: number; url: string; blocked?: boolean };
 
 export type PullRequestWrite = Exclude<PullRequestPlan, { action: 'skip' }>;
 
@@ -62,17 +64,27 @@ export async function planPullRequest(
   });
   const open = pulls.find((pr) => pr.state === 'open');
   if (open) {
-    // No readable marker (edited away by a human, or a PR from before markers): nothing to compare.
-    const recorded = parsePullRequestMarker(open.body)?.final;
-    if (recorded !== undefined && notBetter(request.finalScore, recorded)) {
+    // Only a PR whose body starts with the Action's marker is the Action's: a human's PR from the same
+    // branch (or one whose marker was edited away) is never rewritten.
+    const marker = parsePullRequestMarker(open.body);
+    if (!marker) {
       return {
         action: 'skip',
         number: open.number,
         url: open.html_url,
-        reason: `open PR #${open.number} already has final ${formatNotBetter(recorded, request.finalScore)}`,
+        blocked: true,
+        reason: `open PR #${open.number} on ${request.head} has no skillclimb marker (not opened by the Action); it is not updated`,
       };
     }
-    return { action: 'update', number: open.number, url: open.html_url };
+    if (notBetter(request.finalScore, marker.final)) {
+      return {
+        action: 'skip',
+        number: open.number,
+        url: open.html_url,
+        reason: `open PR #${open.number} already has final ${formatNotBetter(marker.final, request.finalScore)}`,
+      };
+    }
+    return { action: 'update', number: open.number, url: open.html_url, recordedCommit: marker.commit };
   }
 
   const last = pulls[0];

@@ -8,6 +8,7 @@ import type { SimpleGit } from 'simple-git';
 import type { Logger, ShipOutcome, ShipRequest, Shipper } from '../iterate/ports.js';
 import { discardWorktree } from '../git/worktree.js';
 import { fetchCommit, gitErrorMessage, gitWithIdentity, remoteBranchSha } from './git.js';
+import { isSkillclimbCommit } from './branch-owner.js';
 import type { GitHubClient, RepoRef } from './octokit.js';
 import { describeApiError } from './octokit.js';
 import { buildPullRequestBody } from './pr-body.js';
@@ -119,6 +120,21 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
     }
   }
 
+  /**
+   * Whether the branch's current tip is the Action's to replace: the commit the open PR's marker recorded,
+   * or (no open PR, or a marker from before commits were recorded) a commit the Action made.
+   */
+  async function ownsTip(
+    git: SimpleGit,
+    skill: string,
+    branch: string,
+    tip: string,
+    plan: PullRequestWrite,
+  ): Promise<boolean> {
+    if (plan.action === 'update' && plan.recordedCommit) return plan.recordedCommit === tip;
+    return isSkillclimbCommit(git, { remote, branch, skill, sha: tip });
+  }
+
   async function ship(request: ShipRequest): Promise<ShipOutcome> {
     const branch = stableBranch(request.skill);
     let squash;
@@ -149,6 +165,7 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
         runId: options.runId,
         modelsLabel: options.modelsLabel,
         rebuiltNote: squash.rebuilt,
+        commit: squash.commit,
       }),
       labels: options.labels,
       draft: options.draft,
@@ -162,14 +179,18 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
     } catch (error) {
       return skip(request, `pull request API failed: ${describeApiError(error)}`, true);
     }
-    if (plan.action === 'skip') return skip(request, plan.reason, false, plan);
+    if (plan.action === 'skip') return skip(request, plan.reason, plan.blocked === true, plan);
 
-    // 2. Push, leased on the tip `ls-remote` lists. The branch itself is not fetched: in a depth-1 checkout
-    // that would download all the history below its older base. Only a failed PR write needs its tip back.
+    // 2. Push, leased on the tip `ls-remote` lists, and only over a tip the Action made: commits people
+    // pushed to the branch are never overwritten. Only the tip is fetched, and only when no open PR's
+    // marker vouches for it (in a depth-1 checkout a plain fetch would download the history below it).
     const git = await gitWithIdentity(request.project);
     let previous: string;
     try {
       previous = await remoteBranchSha(git, remote, branch);
+      if (previous && !(await ownsTip(git, request.skill, branch, previous, plan))) {
+        return skip(request, `branch ${branch} has commits skillclimb did not make`, true);
+      }
       await pushLeased(git, branch, previous, squash.commit);
     } catch (error) {
       return skip(request, `push of ${branch} to ${remote} failed: ${gitErrorMessage(error)}`, true);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import type { Freshness, Logger } from '../iterate/ports.js';
 import { fetchBranch, gitErrorMessage, gitWithIdentity, minimalGitEnv } from './git.js';
+import { STATE_ROOT_PREFIX } from './state-branch-guard.js';
 import {
   LAST_RUN_FILE,
   RESULTS_FILE,
@@ -159,7 +160,7 @@ export async function openStateStore(options: StateStoreOptions): Promise<StateS
       );
       const emptyTree = (await indexed.raw(['write-tree'])).trim();
       return (
-        await projectGit.raw(['commit-tree', emptyTree, '-m', `skill-iterate state (${options.branch})`])
+        await projectGit.raw(['commit-tree', emptyTree, '-m', `${STATE_ROOT_PREFIX}${options.branch})`])
       ).trim();
     } finally {
       await rm(scratch, { recursive: true, force: true });

@@ -214,6 +214,7 @@ export async function nightContext(checkout: string, env: NodeJS.ProcessEnv = {}
       GITHUB_API_URL: GITHUB_API,
       GITHUB_SERVER_URL: 'https://github.test',
       GITHUB_RUN_ID: '77',
+      GITHUB_EVENT_NAME: 'schedule',
       RUNNER_TEMP: await tempDir('skillclimb-pipeline-runner-'),
       ...env,
     },
