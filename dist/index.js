@@ -84978,7 +84978,8 @@ function exclusions(run2) {
     lines.push("");
   }
   if (run2.excludedByFreshness.length > 0) {
-    lines.push("Cross-night freshness (ran within the last 24h):", "");
+    const hours2 = (run2.freshnessWindowMs ?? 24 * 36e5) / 36e5;
+    lines.push(`Cross-night freshness (ran within the last ${Number(hours2.toFixed(2))}h):`, "");
     for (const e of run2.excludedByFreshness) {
       lines.push(`- ${cell(e.skill)} (last run ${isoSeconds(e.lastRunAt)})`);
     }
@@ -91769,6 +91770,7 @@ async function runIterate(options, ports) {
     results: [...results],
     excludedBySkipList: plan?.excludedBySkipList ?? [],
     excludedByFreshness: plan?.excludedByFreshness ?? [],
+    freshnessWindowMs: options.freshnessWindowMs,
     summaryPath: void 0,
     usage: totalUsage(results),
     modelsLabel: ports.models.label
@@ -93391,6 +93393,7 @@ var RunResultSchema = external_exports.object({
     external_exports.object({ skill: external_exports.string(), source: external_exports.enum(["embedded", "--skip-list extension"]) })
   ),
   excludedByFreshness: external_exports.array(external_exports.object({ skill: external_exports.string(), lastRunAt: external_exports.coerce.date() })),
+  freshnessWindowMs: external_exports.number().optional(),
   summaryPath: optional2(external_exports.string()),
   usage: UsageSchema,
   modelsLabel: external_exports.string()
@@ -93494,6 +93497,7 @@ function mergeRunFiles(files) {
       runs.flatMap((r2) => r2.excludedByFreshness),
       (e) => e.skill
     ),
+    freshnessWindowMs: runs.find((r2) => r2.freshnessWindowMs !== void 0)?.freshnessWindowMs,
     summaryPath: void 0,
     usage: executed.reduce((sum, r2) => addUsage(sum, r2.usage), { ...ZERO_USAGE }),
     modelsLabel: uniqueBy(executed.map((r2) => r2.modelsLabel).filter(Boolean), (s) => s).join("; ")

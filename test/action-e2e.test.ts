@@ -185,7 +185,7 @@ describe('the bundled Action, end to end', () => {
     expect(night2.code, night2.stdout).toBe(0);
     expect(JSON.parse(night2.outputs.queue ?? 'null')).toEqual([]);
     expect(night2.stdout).toContain('Queue empty -- nothing to iterate.');
-    expect(night2.summary).toContain('Cross-night freshness (ran within the last 24h):');
+    expect(night2.summary).toContain('Cross-night freshness (ran within the last 20h):');
     for (const queued of queue)
       expect(night2.summary).toMatch(new RegExp(`- ${queued} \\(last run \\d{4}-\\d\\d-\\d\\dT`));
     expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);

@@ -212,6 +212,13 @@ describe('renderMorningSummary', () => {
     expect(lines).toContain('- nightly-notes (last run 2026-05-23T22:15:04Z)');
   });
 
+  it("names the freshness window the run used: the seed's 24h by default, the Action's shorter one when set", () => {
+    expect(text.split('\n')).toContain('Cross-night freshness (ran within the last 24h):');
+    const shorter = renderMorningSummary(realisticRun({ freshnessWindowMs: 20 * 3_600_000 })).split('\n');
+    expect(shorter).toContain('Cross-night freshness (ran within the last 20h):');
+    expect(shorter).not.toContain('Cross-night freshness (ran within the last 24h):');
+  });
+
   it('ends with run metadata, tokens and the estimated cost', () => {
     const run = lines.slice(lines.indexOf('## Run'));
     expect(run).toEqual([

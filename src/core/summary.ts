@@ -211,7 +211,8 @@ function exclusions(run: RunResult): string[] {
     lines.push('');
   }
   if (run.excludedByFreshness.length > 0) {
-    lines.push('Cross-night freshness (ran within the last 24h):', '');
+    const hours = (run.freshnessWindowMs ?? 24 * 3_600_000) / 3_600_000;
+    lines.push(`Cross-night freshness (ran within the last ${Number(hours.toFixed(2))}h):`, '');
     for (const e of run.excludedByFreshness) {
       lines.push(`- ${cell(e.skill)} (last run ${isoSeconds(e.lastRunAt)})`);
     }

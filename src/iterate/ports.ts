@@ -175,6 +175,8 @@ export interface RunResult {
   results: SkillResult[];
   excludedBySkipList: Array<{ skill: string; source: 'embedded' | '--skip-list extension' }>;
   excludedByFreshness: Array<{ skill: string; lastRunAt: Date }>;
+  /** The cross-night window those exclusions used (the seed's 24 h unless the caller chose another). */
+  freshnessWindowMs?: number;
   summaryPath: string | undefined;
   usage: Usage;
   modelsLabel: string;

@@ -163,6 +163,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     results: [...results],
     excludedBySkipList: plan?.excludedBySkipList ?? [],
     excludedByFreshness: plan?.excludedByFreshness ?? [],
+    freshnessWindowMs: options.freshnessWindowMs,
     summaryPath: undefined,
     usage: totalUsage(results),
     modelsLabel: ports.models.label,
