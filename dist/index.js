@@ -62314,7 +62314,25 @@ function proposeOfflineEdit(request2) {
   return null;
 }
 
-// src/llm/port.ts
+// src/core/model-answers.ts
+var EditProposalSchema = external_exports.object({
+  description: external_exports.string().min(1),
+  old_string: external_exports.string().min(1),
+  new_string: external_exports.string()
+});
+var GraderAnswerSchema = external_exports.object({
+  verdicts: external_exports.record(external_exports.string(), external_exports.object({ verdict: external_exports.unknown(), reason: external_exports.string().optional() }).loose())
+});
+var ModelOutputError = class extends Error {
+  constructor(role, message, raw) {
+    super(`${role} answer unusable: ${message}`);
+    this.role = role;
+    this.raw = raw;
+    this.name = "ModelOutputError";
+  }
+};
+
+// src/core/usage.ts
 var ZERO_USAGE = Object.freeze({
   calls: 0,
   inputTokens: 0,
@@ -62336,22 +62354,6 @@ function addUsage(a, b2) {
     costUsd: a.costUsd === null && b2.costUsd === null ? null : (a.costUsd ?? 0) + (b2.costUsd ?? 0)
   };
 }
-var EditProposalSchema = external_exports.object({
-  description: external_exports.string().min(1),
-  old_string: external_exports.string().min(1),
-  new_string: external_exports.string()
-});
-var GraderAnswerSchema = external_exports.object({
-  verdicts: external_exports.record(external_exports.string(), external_exports.object({ verdict: external_exports.unknown(), reason: external_exports.string().optional() }).loose())
-});
-var ModelOutputError = class extends Error {
-  constructor(role, message, raw) {
-    super(`${role} answer unusable: ${message}`);
-    this.role = role;
-    this.raw = raw;
-    this.name = "ModelOutputError";
-  }
-};
 
 // src/llm/offline.ts
 var OFFLINE_LABEL = "offline (structural scoring only: no model, no network)";

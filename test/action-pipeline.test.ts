@@ -11,9 +11,10 @@ import type { ActionContext } from '../src/action/context.js';
 import { parseInputs, type ActionInputName } from '../src/action/inputs.js';
 import { redactOutputs, runPipeline, type ActionIo, type PipelineEngine } from '../src/action/main.js';
 import { RESULT_FILE_FORMAT, writeRunFile, type RunFile } from '../src/action/result-file.js';
-import type { IterateOptions, IteratePorts, RunResult, SkillResult } from '../src/iterate/ports.js';
+import type { IterateOptions, IteratePorts } from '../src/iterate/ports.js';
+import type { RunResult, SkillResult } from '../src/core/run-result.js';
 import { withPartialRun } from '../src/iterate/run-error.js';
-import { ZERO_USAGE } from '../src/llm/port.js';
+import { ZERO_USAGE } from '../src/core/usage.js';
 import {
   actionsCheckout,
   cleanupTempDirs,

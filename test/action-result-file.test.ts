@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunResult, SkillResult } from '../src/iterate/ports.js';
+import type { RunResult, SkillResult } from '../src/core/run-result.js';
 import { renderJobSummary } from '../src/action/job-summary.js';
 import { buildOutputs } from '../src/action/outputs.js';
 import {

@@ -7,7 +7,7 @@ import { MUTATION_KINDS, TRAILING_GARBAGE, applyMutation, mutateAll } from '../s
 import { maxLineLength } from '../src/core/structural.js';
 import { CalibrationError, calibrateSkill } from '../src/iterate/calibrate.js';
 import { RenderCache } from '../src/iterate/score.js';
-import type { GraderInput } from '../src/llm/port.js';
+import type { GraderInput } from '../src/ports/models.js';
 import { createScriptedModels, type ScriptedModelsOptions } from '../src/llm/scripted.js';
 
 const FRONTMATTER = ['---', 'name: wrap', 'description: You MUST wrap up. Run it.', '---'];

@@ -1,6 +1,6 @@
 /** IterateOptions.freshnessWindowMs: the Action's shorter cross-night window; the CLI keeps the seed's 24 h. */
 import { describe, expect, it } from 'vitest';
-import type { Freshness } from '../src/iterate/ports.js';
+import type { Freshness } from '../src/ports/freshness.js';
 import { mergeSkipList } from '../src/iterate/preflight.js';
 import {
   EMPTY_QUEUE_MESSAGE,

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import type { ParkReport } from '../src/iterate/ports.js';
+import type { ParkReport } from '../src/core/park.js';
 import { createGitHubForge } from '../src/github/forge.js';
 import { parkMarker } from '../src/github/markers.js';
 import { createGitHubClient } from '../src/github/octokit.js';

@@ -13,8 +13,8 @@ import {
   type LoopOptions,
   type SkillLoopInput,
 } from '../src/iterate/loop.js';
-import type { Logger } from '../src/iterate/ports.js';
-import type { EditorInput } from '../src/llm/port.js';
+import type { Logger } from '../src/ports/logger.js';
+import type { EditorInput } from '../src/ports/models.js';
 import { createScriptedModels, type ScriptedModelsOptions } from '../src/llm/scripted.js';
 import {
   cleanupTempDirs,

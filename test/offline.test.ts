@@ -11,7 +11,8 @@ import { codePointLength } from '../src/core/markdown-lines.js';
 import type { MetricName } from '../src/core/score-types.js';
 import { scoreStructure, type StructuralContext } from '../src/core/structural.js';
 import { createOfflineModels, OFFLINE_LABEL } from '../src/llm/offline.js';
-import { ModelOutputError, type EditorInput } from '../src/llm/port.js';
+import { ModelOutputError } from '../src/core/model-answers.js';
+import type { EditorInput } from '../src/ports/models.js';
 
 const ctx: StructuralContext = {
   skillDir: '/nonexistent-skill',

@@ -11,7 +11,7 @@ import {
   type PreflightResult,
 } from '../src/iterate/preflight.js';
 import { LOCK_FILE, acquireLock } from '../src/iterate/lock.js';
-import type { KillSwitch } from '../src/iterate/ports.js';
+import type { KillSwitch } from '../src/ports/kill-switch.js';
 import { isValidSkillName, parseQueueFile } from '../src/iterate/queue-file.js';
 import { exists } from './helpers/files.js';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatIterationLine, formatSkillLine, type IterationProgress } from '../src/core/progress.js';
-import type { SkillResult } from '../src/iterate/ports.js';
-import { ZERO_USAGE } from '../src/llm/port.js';
+import type { SkillResult } from '../src/core/run-result.js';
+import { ZERO_USAGE } from '../src/core/usage.js';
 
 const progress = (over: Partial<IterationProgress> = {}): IterationProgress => ({
   skill: 'session-wrap',

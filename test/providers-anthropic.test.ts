@@ -2,13 +2,9 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { ModelCallError } from '../src/llm/errors.js';
 import { createModels } from '../src/llm/factory.js';
-import {
-  addUsage,
-  ModelOutputError,
-  type EditorInput,
-  type GraderInput,
-  type RenderInput,
-} from '../src/llm/port.js';
+import { addUsage } from '../src/core/usage.js';
+import { ModelOutputError } from '../src/core/model-answers.js';
+import type { EditorInput, GraderInput, RenderInput } from '../src/ports/models.js';
 import { DEFAULT_PRICES } from '../src/llm/prices.js';
 import { anthropicMessage } from './helpers/model-replies.js';
 import { providerModels, signal, structural } from './helpers/provider-models.js';

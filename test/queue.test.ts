@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMtimeFreshness } from '../src/iterate/freshness.js';
 import { createFileKillSwitch } from '../src/iterate/kill-switch.js';
-import type { Freshness } from '../src/iterate/ports.js';
+import type { Freshness } from '../src/ports/freshness.js';
 import { mergeSkipList } from '../src/iterate/preflight.js';
 import {
   EMPTY_QUEUE_MESSAGE,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RESULTS_HEADER, formatResultsRow, parseResultsTsv } from '../src/core/results-tsv.js';
 import { appendResultsRow, readResultsRows } from '../src/iterate/results-file.js';
-import type { ResultsRow } from '../src/iterate/ports.js';
+import type { ResultsRow } from '../src/core/run-result.js';
 
 const row = (over: Partial<ResultsRow> = {}): ResultsRow => ({
   commit: 'abc1234',

@@ -9,10 +9,11 @@ import { commitFile } from '../src/git/commits.js';
 import { createWorktree } from '../src/git/worktree.js';
 import { RunInterrupted } from '../src/iterate/interrupt.js';
 import { isRunOwnFile } from '../src/iterate/local-shipper.js';
-import type { IterateOptions, IteratePorts, Logger } from '../src/iterate/ports.js';
+import type { IterateOptions, IteratePorts } from '../src/iterate/ports.js';
+import type { Logger } from '../src/ports/logger.js';
 import { partialRunOf } from '../src/iterate/run-error.js';
 import { runIterate, WorktreeHalt } from '../src/iterate/run.js';
-import type { EditorInput } from '../src/llm/port.js';
+import type { EditorInput } from '../src/ports/models.js';
 import {
   createScriptedModels,
   type ScriptedModels,

@@ -6,7 +6,7 @@ import { projectOfSkill, scoreCommand, type ScoreCommandOptions } from '../src/c
 import type { CliIo } from '../src/cli/io.js';
 import { METRIC_NAMES } from '../src/core/score-types.js';
 import type { ModelSelection } from '../src/llm/factory.js';
-import type { GraderInput } from '../src/llm/port.js';
+import type { GraderInput } from '../src/ports/models.js';
 import { createScriptedModels, type ScriptedModels } from '../src/llm/scripted.js';
 
 const SKILL_MD = [

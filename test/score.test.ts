@@ -13,7 +13,8 @@ import {
   type ScoreRequest,
 } from '../src/iterate/score.js';
 import { ProviderOutputError } from '../src/llm/errors.js';
-import { ZERO_USAGE, type GraderInput, type SkillModels } from '../src/llm/port.js';
+import { ZERO_USAGE } from '../src/core/usage.js';
+import type { GraderInput, SkillModels } from '../src/ports/models.js';
 import { createScriptedModels, type ScriptedModelsOptions } from '../src/llm/scripted.js';
 
 const SKILL_MD = [

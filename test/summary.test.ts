@@ -10,8 +10,8 @@ import {
   summaryDate,
 } from '../src/core/summary.js';
 import { summaryFileNames, writeMorningSummary } from '../src/iterate/summary-file.js';
-import type { RunResult, SkillResult } from '../src/iterate/ports.js';
-import { totalTokens, ZERO_USAGE, type Usage } from '../src/llm/port.js';
+import type { RunResult, SkillResult } from '../src/core/run-result.js';
+import { totalTokens, ZERO_USAGE, type Usage } from '../src/core/usage.js';
 import { formatIterationLine } from '../src/core/progress.js';
 
 const usage = (over: Partial<Usage> = {}): Usage => ({ ...ZERO_USAGE, ...over });

@@ -6,12 +6,14 @@ import { lstat, mkdir, readFile, readdir, rm, symlink, utimes, writeFile } from 
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalPorts } from '../src/iterate/local-ports.js';
-import type { IterateOptions, Logger, ResultsRow } from '../src/iterate/ports.js';
+import type { IterateOptions } from '../src/iterate/ports.js';
+import type { Logger } from '../src/ports/logger.js';
+import type { ResultsRow } from '../src/core/run-result.js';
 import { runPreflight } from '../src/iterate/preflight.js';
 import { SymlinkedResultsFileError, appendResultsRow } from '../src/iterate/results-file.js';
 import { runIterate } from '../src/iterate/run.js';
 import { findSymlinkedSkillFile } from '../src/iterate/symlinks.js';
-import type { EditorInput } from '../src/llm/port.js';
+import type { EditorInput } from '../src/ports/models.js';
 import { createScriptedModels } from '../src/llm/scripted.js';
 import {
   EVALS,

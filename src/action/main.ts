@@ -7,15 +7,11 @@ import path from 'node:path';
 import type { SkillclimbConfig } from '../config/config.js';
 import { loadProjectModelConfig, retryWarnings, type ProjectModelConfig } from '../config/project-models.js';
 import { applyConfigSettings } from '../config/run-settings.js';
-import type {
-  Freshness,
-  IterateOptions,
-  IteratePorts,
-  KillSwitch,
-  Logger,
-  RunResult,
-  SkillResult,
-} from '../iterate/ports.js';
+import type { Freshness } from '../ports/freshness.js';
+import type { IterateOptions, IteratePorts } from '../iterate/ports.js';
+import type { KillSwitch } from '../ports/kill-switch.js';
+import type { Logger } from '../ports/logger.js';
+import type { RunResult, SkillResult } from '../core/run-result.js';
 import { createFileKillSwitch } from '../iterate/kill-switch.js';
 import { runPreflight } from '../iterate/preflight.js';
 import { formatDryRunPlan, resolveQueue, type QueuePlan } from '../iterate/queue.js';
@@ -33,7 +29,7 @@ import {
   type DoctorReport,
 } from '../llm/doctor.js';
 import { createModels } from '../llm/factory.js';
-import { ZERO_USAGE } from '../llm/port.js';
+import { ZERO_USAGE } from '../core/usage.js';
 import { createGitHubForge } from '../github/forge.js';
 import { ensureGitIdentityEnv, remoteDefaultBranch } from '../github/git.js';
 import { createGitHubKillSwitch, killSwitchInputReason } from '../github/kill-switch.js';

@@ -6,8 +6,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { redactSecrets } from '../core/redact.js';
-import type { RunResult, SkillResult } from '../iterate/ports.js';
-import { addUsage, ZERO_USAGE, type Usage } from '../llm/port.js';
+import type { RunResult, SkillResult } from '../core/run-result.js';
+import { addUsage, ZERO_USAGE, type Usage } from '../core/usage.js';
 
 const UsageSchema = z.object({
   calls: z.number(),

@@ -3,7 +3,8 @@
  * between skills, so each poll after the first marks "the previous skill is done"; the next skill's group
  * opens lazily with its first log line, so a run that stops there leaves no empty group behind.
  */
-import type { KillSwitch, Logger } from '../iterate/ports.js';
+import type { KillSwitch } from '../ports/kill-switch.js';
+import type { Logger } from '../ports/logger.js';
 
 export interface GroupSink {
   startGroup(name: string): void;

@@ -3,7 +3,7 @@
  * last-run record (when it ran, the scores, and at the end the status and PR/issue link).
  */
 import { parseResultsTsv } from '../core/results-tsv.js';
-import type { SkillResult } from '../iterate/ports.js';
+import type { SkillResult } from '../core/run-result.js';
 import { latestRunRows } from '../github/score-chart.js';
 import type { LastRunRecord } from '../github/state-files.js';
 import { readIfExists, resultsFileOf, type StateStore, type StateUpdate } from '../github/state-store.js';

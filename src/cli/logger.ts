@@ -1,4 +1,4 @@
-import type { Logger } from '../iterate/ports.js';
+import type { Logger } from '../ports/logger.js';
 import type { CliIo } from './io.js';
 
 export interface CliLoggerOptions {

@@ -5,9 +5,9 @@
  * turns them into usage errors, the Action into a failed job.
  */
 import { APICallError } from 'ai';
-import type { Logger } from '../iterate/ports.js';
+import type { Logger } from '../ports/logger.js';
 import { createModels, type ModelFactoryOptions } from '../llm/factory.js';
-import type { SkillModels } from '../llm/port.js';
+import type { SkillModels } from '../ports/models.js';
 import { redactMessage } from '../llm/redact-message.js';
 import { secretsFromEnv } from '../core/redact.js';
 import { DEFAULT_RETRY_POLICY, type RetryHooks } from '../llm/retry.js';

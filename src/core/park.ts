@@ -2,8 +2,16 @@
  * Defect-park reports (seed Phase 3, autonomy contract clause 3; Phase 0 calibration). Pure: the forge
  * port decides where a report goes (a GitHub issue, or a local markdown file when that fails).
  */
-import type { ParkReport } from '../iterate/ports.js';
 import { redactSecrets } from './redact.js';
+
+/** One defect-park report; the forge port decides where it goes. */
+export interface ParkReport {
+  skill: string;
+  kind: 'crashes' | 'calibration';
+  title: string;
+  body: string;
+  epoch: number;
+}
 
 const MARKER_PREFIX = '<!-- skillclimb:park skill=';
 const MARKER_SUFFIX = ' -->';

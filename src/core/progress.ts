@@ -2,8 +2,8 @@
  * Terminal progress: one line per iteration and one per finished skill. Fixed-width columns so a night's
  * log reads as a table, and `word value` pairs so `grep keep` or `grep 'session-wrap '` pull out a thread.
  */
-import type { SkillResult } from '../iterate/ports.js';
-import { totalTokens, type Usage } from '../llm/port.js';
+import type { SkillResult } from './run-result.js';
+import { totalTokens, type Usage } from './usage.js';
 import { formatCost } from './summary.js';
 
 export interface IterationProgress {

@@ -2,7 +2,7 @@
  * `results.tsv` (seed Step G): one row per iteration, append-only, readable by the original Python tooling.
  * Pure formatting and parsing; the file I/O lives in src/iterate/results-file.ts.
  */
-import type { ResultsRow } from '../iterate/ports.js';
+import type { ResultsRow } from './run-result.js';
 import { redactSecrets } from './redact.js';
 
 export const RESULTS_HEADER = 'commit\tscore\tstatus\tdescription\twall_seconds';

@@ -2,8 +2,8 @@
  * The Phase 4 morning summary: what an operator reads first thing to learn what the night did. Pure —
  * src/iterate/summary-file.ts picks the file name and writes it.
  */
-import type { KeptEdit, RunResult, SkillResult } from '../iterate/ports.js';
-import { totalTokens, type Usage } from '../llm/port.js';
+import type { KeptEdit, RunResult, SkillResult } from './run-result.js';
+import { totalTokens, type Usage } from './usage.js';
 import { redactSecrets } from './redact.js';
 
 /** Skills that gained less than this are plateaued (seed Phase 4: candidates for /skill-evolve). */

@@ -4,7 +4,9 @@
  * respected (no new issue, no reopening: no nightly spam); one closed as completed gets a new issue.
  * When the API fails the report goes to the local park file and the run goes on.
  */
-import type { Forge, Logger, ParkOutcome, ParkReport } from '../iterate/ports.js';
+import type { Forge, ParkOutcome } from '../ports/forge.js';
+import type { Logger } from '../ports/logger.js';
+import type { ParkReport } from '../core/park.js';
 import { createLocalForge } from '../iterate/local-forge.js';
 import type { GitHubClient, RepoRef } from './octokit.js';
 import { describeApiError } from './octokit.js';

@@ -8,7 +8,8 @@
  *   (`GITHUB_TOKEN` cannot): a 403 says so once and the variable is not asked for again.
  * An API error never stops the run: it is reported once and read as "not set".
  */
-import type { KillSwitch, Logger } from '../iterate/ports.js';
+import type { KillSwitch } from '../ports/kill-switch.js';
+import type { Logger } from '../ports/logger.js';
 import type { GitHubClient, RepoRef } from './octokit.js';
 import { describeApiError, httpStatusOf } from './octokit.js';
 

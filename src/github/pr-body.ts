@@ -1,7 +1,7 @@
 /** The body of a skill's pull request (pure): what changed, by how much, and how the night went. */
 import { inlineCode } from '../core/park.js';
-import type { ShipRequest } from '../iterate/ports.js';
-import type { Usage } from '../llm/port.js';
+import type { ShipRequest } from '../ports/shipper.js';
+import type { Usage } from '../core/usage.js';
 import { formatPullRequestMarker } from './markers.js';
 import { SCORE_CHART_CAPTION, latestRunRows, renderScoreChart } from './score-chart.js';
 

@@ -5,7 +5,8 @@
  * branch is put back the way it was.
  */
 import type { SimpleGit } from 'simple-git';
-import type { Logger, ShipOutcome, ShipRequest, Shipper } from '../iterate/ports.js';
+import type { Logger } from '../ports/logger.js';
+import type { ShipOutcome, ShipRequest, Shipper } from '../ports/shipper.js';
 import { discardWorktree } from '../git/worktree.js';
 import { fetchCommit, gitErrorMessage, gitWithIdentity, remoteBranchSha } from './git.js';
 import { isSkillclimbCommit } from './branch-owner.js';

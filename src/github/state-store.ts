@@ -7,7 +7,8 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import type { Freshness, Logger } from '../iterate/ports.js';
+import type { Freshness } from '../ports/freshness.js';
+import type { Logger } from '../ports/logger.js';
 import { fetchBranch, gitErrorMessage, gitWithIdentity, minimalGitEnv } from './git.js';
 import { STATE_ROOT_PREFIX } from './state-branch-guard.js';
 import {

@@ -4,7 +4,7 @@
  */
 import { mutateAll } from '../core/mutations.js';
 import type { ScoreStatus } from '../core/score-types.js';
-import { ZERO_USAGE, addUsage, type Usage } from '../llm/port.js';
+import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import { scoreSkill, type ScoreRequest } from './score.js';
 
 export interface CalibrationMutation {

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Freshness } from './ports.js';
+import type { Freshness } from '../ports/freshness.js';
 
 /** Where a skill's run log lives; its mtime is the seed's cross-night-resume signal. */
 export function resultsTsvPath(project: string, skill: string): string {

@@ -5,7 +5,7 @@
  * lock before the process exits with 128+signo. A second signal exits at once.
  */
 import os from 'node:os';
-import type { Logger } from './ports.js';
+import type { Logger } from '../ports/logger.js';
 
 export const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 export type InterruptSignal = (typeof INTERRUPT_SIGNALS)[number];

@@ -4,7 +4,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Forge, ParkReport } from './ports.js';
+import type { Forge } from '../ports/forge.js';
+import type { ParkReport } from '../core/park.js';
 
 export const RUNS_DIR = path.join('docs', 'skill-iterate-runs');
 

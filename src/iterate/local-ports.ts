@@ -1,10 +1,11 @@
 /** The CLI's ports: local squash-merge shipper, park files, kill-switch file, results.tsv mtime freshness. */
-import type { SkillModels } from '../llm/port.js';
+import type { SkillModels } from '../ports/models.js';
 import { createMtimeFreshness } from './freshness.js';
 import { createFileKillSwitch } from './kill-switch.js';
 import { createLocalForge } from './local-forge.js';
 import { createLocalShipper } from './local-shipper.js';
-import type { IterateOptions, IteratePorts, Logger } from './ports.js';
+import type { IterateOptions, IteratePorts } from './ports.js';
+import type { Logger } from '../ports/logger.js';
 
 export function createLocalPorts(
   options: IterateOptions,

@@ -6,7 +6,8 @@
 import { repoPrefix } from '../git/repo.js';
 import { SquashConflictError, checkCleanBase, squashMerge } from '../git/squash.js';
 import { currentBranch, discardWorktree } from '../git/worktree.js';
-import type { Logger, ShipOutcome, Shipper } from './ports.js';
+import type { Logger } from '../ports/logger.js';
+import type { ShipOutcome, Shipper } from '../ports/shipper.js';
 
 /**
  * The run's own results.tsv rows must not make the base look dirty (they are the run's audit trail).

@@ -8,7 +8,7 @@ import { readFileSync, statSync, unlinkSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import { PreflightHalt } from './halt.js';
-import type { Logger } from './ports.js';
+import type { Logger } from '../ports/logger.js';
 import type { Lock } from './preflight.js';
 
 export const LOCK_FILE = '.skill-iterate.lock';

@@ -14,17 +14,13 @@ import { checkFrontmatter, countLines } from '../core/ship-gate.js';
 import { classifyIteration, type IterationOutcome } from '../core/taxonomy.js';
 import { commitFile, discardChanges, resetToParent } from '../git/commits.js';
 import { untilAborted } from '../llm/abortable.js';
-import {
-  ModelOutputError,
-  ZERO_USAGE,
-  addUsage,
-  type EditProposal,
-  type EditorInput,
-  type SkillModels,
-  type Usage,
-} from '../llm/port.js';
+import { ModelOutputError, type EditProposal } from '../core/model-answers.js';
+import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
+import type { EditorInput, SkillModels } from '../ports/models.js';
 import { interruptionOf, type RunInterrupted } from './interrupt.js';
-import type { IterateOptions, KeptEdit, Logger, ResultsRow } from './ports.js';
+import type { IterateOptions } from './ports.js';
+import type { KeptEdit, ResultsRow } from '../core/run-result.js';
+import type { Logger } from '../ports/logger.js';
 import { appendResultsRow } from './results-file.js';
 import { RenderCache, scoreSkill, type SkillScore } from './score.js';
 

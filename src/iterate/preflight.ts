@@ -19,7 +19,9 @@ import {
   type HoldOptions,
 } from './lock.js';
 import { findOrphanWorktrees, orphanWorktreesWarning } from './orphans.js';
-import type { IterateOptions, IteratePorts, KillSwitch, Logger } from './ports.js';
+import type { IterateOptions, IteratePorts } from './ports.js';
+import type { KillSwitch } from '../ports/kill-switch.js';
+import type { Logger } from '../ports/logger.js';
 import { isValidSkillName, parseQueueFile } from './queue-file.js';
 import { discoverSkills, findInvalidSkillFolders } from './queue.js';
 import { findSymlinkedSkillFile, symlinkWarning } from './symlinks.js';

@@ -13,19 +13,14 @@ import { countLines, shipGate, shipMessage } from '../core/ship-gate.js';
 import { showFileAt } from '../git/commits.js';
 import { isValidBranchName } from '../git/repo.js';
 import { branchNameFor, createWorktree, discardWorktree, type Worktree } from '../git/worktree.js';
-import { ZERO_USAGE, addUsage, type Usage } from '../llm/port.js';
+import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import { CalibrationError, calibrateSkill } from './calibrate.js';
 import { resultsTsvPath } from './freshness.js';
 import { RunInterrupted, abortOnSignals, shouldHandleSignals, throwIfInterrupted } from './interrupt.js';
 import { LoopInterrupted, runSkillLoop, type LoopStopReason, type SkillLoopResult } from './loop.js';
-import type {
-  IterateOptions,
-  IteratePorts,
-  RunResult,
-  ShipRequest,
-  SkillResult,
-  SkillStatus,
-} from './ports.js';
+import type { IterateOptions, IteratePorts } from './ports.js';
+import type { RunResult, SkillResult, SkillStatus } from '../core/run-result.js';
+import type { ShipRequest } from '../ports/shipper.js';
 import { runPreflight, type PreflightResult } from './preflight.js';
 import { isValidSkillName } from './queue-file.js';
 import { emptyQueueMessage, resolveQueue, type QueuePlan } from './queue.js';

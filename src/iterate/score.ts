@@ -26,15 +26,9 @@ import {
 } from '../core/score-types.js';
 import { scoreStructure } from '../core/structural.js';
 import { ProviderOutputError } from '../llm/errors.js';
-import {
-  ModelOutputError,
-  ZERO_USAGE,
-  addUsage,
-  type GraderAnswer,
-  type ModelReply,
-  type SkillModels,
-  type Usage,
-} from '../llm/port.js';
+import { ModelOutputError, type GraderAnswer } from '../core/model-answers.js';
+import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
+import type { ModelReply, SkillModels } from '../ports/models.js';
 
 /** Renders keyed by (render model, SKILL.md content, scenario id). Lives for one run. */
 export class RenderCache {

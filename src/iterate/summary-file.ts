@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { renderMorningSummary, summaryDate } from '../core/summary.js';
 import { RUNS_DIR } from './local-forge.js';
-import type { RunResult } from './ports.js';
+import type { RunResult } from '../core/run-result.js';
 
 /** `YYYY-MM-DD`, then `YYYY-MM-DDb` … `YYYY-MM-DDz` (the seed's auto-disambiguation). */
 export function summaryFileNames(date: string): string[] {

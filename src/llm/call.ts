@@ -19,7 +19,7 @@ import { ModelCallError, ProviderOutputError, type Role } from './errors.js';
 import { redactMessage } from './redact-message.js';
 import { matchesSchema } from './schema-match.js';
 import type { ModelId } from './model-id.js';
-import type { Usage } from './port.js';
+import type { Usage } from '../core/usage.js';
 import { usageOf, type Price, type TokenCounts } from './prices.js';
 import { withRetries, type RetryHooks, type RetryPolicy } from './retry.js';
 

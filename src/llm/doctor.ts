@@ -10,7 +10,7 @@ import { resolveEndpoint } from './endpoints.js';
 import { ModelCallError, type Role } from './errors.js';
 import { buildRoleModel, callSettings, ROLES, type ModelFactoryOptions } from './factory.js';
 import { parseModelId, type ModelId } from './model-id.js';
-import { ModelOutputError } from './port.js';
+import { ModelOutputError } from '../core/model-answers.js';
 import { redactMessage } from './redact-message.js';
 
 /** The ids to check and where each came from (`ResolvedModelSelection` from src/config fits). */

@@ -1,5 +1,6 @@
 /** Provider-side failures, worded for the person reading a nightly log: which role, which model, what happened. */
-import { ModelOutputError, type Usage } from './port.js';
+import { ModelOutputError } from '../core/model-answers.js';
+import type { Usage } from '../core/usage.js';
 
 export type Role = 'editor' | 'render' | 'grader';
 

@@ -10,7 +10,7 @@
  *   else `openai:gpt-5` when OPENAI_API_KEY is set, else `offline`.
  */
 import { createOfflineModels } from './offline.js';
-import type { SkillModels } from './port.js';
+import type { SkillModels } from '../ports/models.js';
 import type { CallSettings, RoleModel } from './call.js';
 import { resolveEndpoint, type EndpointOptions } from './endpoints.js';
 import type { Role } from './errors.js';

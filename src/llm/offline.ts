@@ -4,13 +4,9 @@
  * weakest structural metric, so the whole pipeline can run anywhere.
  */
 import { proposeOfflineEdit } from '../core/offline-edits.js';
-import {
-  ModelOutputError,
-  ZERO_USAGE,
-  type ModelReply,
-  type EditProposal,
-  type SkillModels,
-} from './port.js';
+import { ModelOutputError, type EditProposal } from '../core/model-answers.js';
+import { ZERO_USAGE } from '../core/usage.js';
+import type { ModelReply, SkillModels } from '../ports/models.js';
 
 export const OFFLINE_LABEL = 'offline (structural scoring only: no model, no network)';
 

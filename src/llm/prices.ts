@@ -8,7 +8,7 @@
  * no cache writes, so its rows set cacheWrite = input.
  */
 import { z } from 'zod';
-import type { Usage } from './port.js';
+import type { Usage } from '../core/usage.js';
 
 export interface Price {
   input: number;

@@ -13,9 +13,8 @@ import {
   GraderAnswerSchema,
   type EditProposal,
   type GraderAnswer,
-  type ModelReply,
-  type SkillModels,
-} from './port.js';
+} from '../core/model-answers.js';
+import type { ModelReply, SkillModels } from '../ports/models.js';
 
 export const EDIT_PROPOSAL_JSON_SCHEMA: JSONSchema7 = {
   type: 'object',

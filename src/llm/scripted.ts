@@ -7,16 +7,11 @@ import {
   EditProposalSchema,
   GraderAnswerSchema,
   ModelOutputError,
-  ZERO_USAGE,
   type EditProposal,
-  type EditorInput,
   type GraderAnswer,
-  type GraderInput,
-  type ModelReply,
-  type RenderInput,
-  type SkillModels,
-  type Usage,
-} from './port.js';
+} from '../core/model-answers.js';
+import { ZERO_USAGE, type Usage } from '../core/usage.js';
+import type { EditorInput, GraderInput, ModelReply, RenderInput, SkillModels } from '../ports/models.js';
 
 type Handler<I, O> = (input: I, callIndex: number) => O | Promise<O>;
 

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GraderInput } from '../../src/llm/port.js';
+import type { GraderInput } from '../../src/ports/models.js';
 import { tempDirs } from './temp-dirs.js';
 
 export function git(dir: string, ...args: string[]): string {

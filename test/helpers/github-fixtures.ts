@@ -5,7 +5,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readActionContext, type ActionContext } from '../../src/action/context.js';
-import type { Logger, ResultsRow, ShipRequest } from '../../src/iterate/ports.js';
+import type { Logger } from '../../src/ports/logger.js';
+import type { ResultsRow } from '../../src/core/run-result.js';
+import type { ShipRequest } from '../../src/ports/shipper.js';
 import { closeServer, listenOnLoopback, readBody } from './local-http.js';
 import { tempDirs } from './temp-dirs.js';
 

@@ -10,12 +10,14 @@ import { applyConfigSettings, type ConfigurableSetting } from '../../config/run-
 import { createMtimeFreshness } from '../../iterate/freshness.js';
 import { createLocalPorts } from '../../iterate/local-ports.js';
 import { RunInterrupted } from '../../iterate/interrupt.js';
-import type { IterateOptions, Logger, RunResult } from '../../iterate/ports.js';
+import type { IterateOptions } from '../../iterate/ports.js';
+import type { Logger } from '../../ports/logger.js';
+import type { RunResult } from '../../core/run-result.js';
 import { runPreflight, skillDir } from '../../iterate/preflight.js';
 import { dryRunPlanJson, formatDryRunPlan, resolveQueue } from '../../iterate/queue.js';
 import { runIterate } from '../../iterate/run.js';
 import { partialRunOf } from '../../iterate/run-error.js';
-import type { SkillModels } from '../../llm/port.js';
+import type { SkillModels } from '../../ports/models.js';
 import {
   durationArgument,
   positiveIntegerArgument,

@@ -9,7 +9,7 @@ import { applyConfigSettings } from '../../config/run-settings.js';
 import { EvalsFileError, loadSkillEvals, type SkillEvals } from '../../core/evals.js';
 import { METRIC_NAMES, type ScoreMode } from '../../core/score-types.js';
 import type { createModels } from '../../llm/factory.js';
-import type { SkillModels } from '../../llm/port.js';
+import type { SkillModels } from '../../ports/models.js';
 import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js';
 import type { CliIo } from '../io.js';
 

@@ -1,66 +1,16 @@
-import { z } from 'zod';
-import type { Scenario } from '../core/evals.js';
-import type { FailedAssertion, PassingPair, StructuralResult } from '../core/score-types.js';
-
-/** Token usage of one or more model calls. `costUsd` is null when no price is known for the model. */
-export interface Usage {
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  costUsd: number | null;
-}
-
-export const ZERO_USAGE: Usage = Object.freeze({
-  calls: 0,
-  inputTokens: 0,
-  outputTokens: 0,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  costUsd: null,
-});
-
 /**
- * Every token the calls processed: uncached input, output, and the cache reads and writes (cached input is
- * still input the model read). The one definition behind progress lines and the morning summary.
+ * The model port: the one interface the skill-iterate engine calls for its three roles. Implementations
+ * live in src/llm (offline, the scripted double, the real providers).
  */
-export function totalTokens(usage: Usage): number {
-  return usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
-}
-
-export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    calls: a.calls + b.calls,
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-    costUsd: a.costUsd === null && b.costUsd === null ? null : (a.costUsd ?? 0) + (b.costUsd ?? 0),
-  };
-}
+import type { Scenario } from '../core/evals.js';
+import type { EditProposal, GraderAnswer } from '../core/model-answers.js';
+import type { FailedAssertion, PassingPair, StructuralResult } from '../core/score-types.js';
+import type { Usage } from '../core/usage.js';
 
 export interface ModelReply<T> {
   value: T;
   usage: Usage;
 }
-
-/** Step A's edit, applied by Step B. */
-export const EditProposalSchema = z.object({
-  description: z.string().min(1),
-  old_string: z.string().min(1),
-  new_string: z.string(),
-});
-export type EditProposal = z.infer<typeof EditProposalSchema>;
-
-/**
- * The grader's answer before the engine's repairs (DESIGN.md: omitted id → false, unknown id → dropped,
- * non-boolean verdict → "true"/"yes" true, anything else false). Deliberately lenient.
- */
-export const GraderAnswerSchema = z.object({
-  verdicts: z.record(z.string(), z.object({ verdict: z.unknown(), reason: z.string().optional() }).loose()),
-});
-export type GraderAnswer = z.infer<typeof GraderAnswerSchema>;
 
 export type EditorMode = 'targeted' | 'simplification';
 
@@ -119,16 +69,4 @@ export interface SkillModels {
   propose(input: EditorInput, signal: AbortSignal): Promise<ModelReply<EditProposal>>;
   render(input: RenderInput, signal: AbortSignal): Promise<ModelReply<string>>;
   grade(input: GraderInput, signal: AbortSignal): Promise<ModelReply<GraderAnswer>>;
-}
-
-/** A model answered, but not in the expected shape (garbled JSON, missing fields). */
-export class ModelOutputError extends Error {
-  constructor(
-    readonly role: 'editor' | 'render' | 'grader',
-    message: string,
-    readonly raw?: string,
-  ) {
-    super(`${role} answer unusable: ${message}`);
-    this.name = 'ModelOutputError';
-  }
 }

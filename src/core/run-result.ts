@@ -1,0 +1,59 @@
+/** What a skill-iterate run produced: rows, kept edits, one result per skill, the run as a whole. */
+import type { Usage } from './usage.js';
+
+export interface KeptEdit {
+  iteration: number;
+  commit: string;
+  description: string;
+  score: number;
+  delta: number;
+}
+
+/** One parsed row of `results.tsv`. */
+export interface ResultsRow {
+  commit: string;
+  score: number | null;
+  status: 'baseline' | 'keep' | 'revert' | 'crash';
+  description: string;
+  wallSeconds: number;
+}
+
+export type SkillStatus =
+  'shipped' | 'no-improvement' | 'defect-park' | 'calibration-park' | `skipped (${string})`;
+
+/** The seed's SkillResult, one per processed skill (Phase 4). */
+export interface SkillResult {
+  skill: string;
+  baselineScore: number | null;
+  finalScore: number | null;
+  iterations: number;
+  wallSecondsTotal: number;
+  status: SkillStatus;
+  /** PR/issue URL, squash commit SHA, park file path, or the kept worktree of a skill that was not shipped. */
+  link: string | undefined;
+  keptEdits: KeptEdit[];
+  linesDelta: number | undefined;
+  usage: Usage;
+  rows: ResultsRow[];
+}
+
+export interface Exclusion {
+  skill: string;
+  reason: string;
+}
+
+export interface RunResult {
+  startedAt: Date;
+  endedAt: Date;
+  /** Set when the run stopped early (kill-switch, exception, cost budget). */
+  partial: { reason: string; at: Date } | null;
+  queue: string[];
+  results: SkillResult[];
+  excludedBySkipList: Array<{ skill: string; source: 'embedded' | '--skip-list extension' }>;
+  excludedByFreshness: Array<{ skill: string; lastRunAt: Date }>;
+  /** The cross-night window those exclusions used (the seed's 24 h unless the caller chose another). */
+  freshnessWindowMs?: number;
+  summaryPath: string | undefined;
+  usage: Usage;
+  modelsLabel: string;
+}
