@@ -81,7 +81,8 @@ export async function actionDocs(root, { check }) {
   const actionText = await readFile(path.join(root, ACTION_FILE), 'utf8');
   const docText = await readFile(path.join(root, DOC_FILE), 'utf8');
   const expected = await renderActionDocs(actionText, docText, root);
-  if (expected === docText) return { code: 0, message: `${DOC_FILE}: inputs and outputs match ${ACTION_FILE}` };
+  if (expected === docText)
+    return { code: 0, message: `${DOC_FILE}: inputs and outputs match ${ACTION_FILE}` };
   if (check) {
     return {
       code: 1,
@@ -95,7 +96,8 @@ export async function actionDocs(root, { check }) {
 async function main(argv) {
   const check = argv.includes('--check');
   const at = argv.indexOf('--root');
-  const root = at === -1 ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..') : path.resolve(argv[at + 1]);
+  const root =
+    at === -1 ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..') : path.resolve(argv[at + 1]);
   try {
     const { code: exitCode, message } = await actionDocs(root, { check });
     (exitCode === 0 ? console.log : console.error)(message);

@@ -103,7 +103,10 @@ describe('docs/action.md inputs and outputs tables', () => {
   it('names the missing marker when a table has nowhere to go', async () => {
     const root = await copyOfRepo();
     const docFile = path.join(root, 'docs/action.md');
-    await writeFile(docFile, (await readFile(docFile, 'utf8')).replace('<!-- action-docs:end outputs -->', ''));
+    await writeFile(
+      docFile,
+      (await readFile(docFile, 'utf8')).replace('<!-- action-docs:end outputs -->', ''),
+    );
     const result = await actionDocs(root, '--check');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('<!-- action-docs:end outputs -->');
