@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The README's copy-pasteable workflows are the example workflows of .github/workflows/, as a user would
+ * The copy-pasteable workflows of the README and docs/action.md are the example workflows of .github/workflows/, as a user would
  * write them: `uses: ./` (this repository runs its own checkout) becomes the published action, and the
  * comment that explains exactly that is left out.
  */
@@ -24,20 +24,23 @@ function asPublished(workflow: string): string {
   return tidy.join('\n').replaceAll('uses: ./', 'uses: skillclimb/skillclimb@v1');
 }
 
-function yamlBlockAfter(readme: string, heading: string): string {
-  const at = readme.indexOf(heading);
-  expect(at, `README has no "${heading}"`).toBeGreaterThanOrEqual(0);
-  const start = readme.indexOf('```yaml\n', at) + '```yaml\n'.length;
-  return readme.slice(start, readme.indexOf('```\n', start));
+function yamlBlockAfter(page: string, text: string, heading: string): string {
+  const at = text.indexOf(heading);
+  expect(at, `${page} has no "${heading}"`).toBeGreaterThanOrEqual(0);
+  const open = text.indexOf('```yaml\n', at);
+  expect(open, `${page} has no yaml block after "${heading}"`).toBeGreaterThanOrEqual(0);
+  const start = open + '```yaml\n'.length;
+  return text.slice(start, text.indexOf('```\n', start));
 }
 
-describe('README workflows', () => {
+describe('README and docs/action.md workflows', () => {
   it.each([
-    ['### Nightly workflow', '.github/workflows/skill-iterate.yml'],
-    ['### Many skills: the matrix', '.github/workflows/skill-iterate-matrix.yml'],
-  ])('%s is %s as published', async (heading, file) => {
-    const readme = await readFile('README.md', 'utf8');
+    ['README.md', '## The nightly workflow', '.github/workflows/skill-iterate.yml'],
+    ['docs/action.md', '## The nightly workflow', '.github/workflows/skill-iterate.yml'],
+    ['docs/action.md', '## Many skills: the matrix', '.github/workflows/skill-iterate-matrix.yml'],
+  ])('%s "%s" is %s as published', async (page, heading, file) => {
+    const text = await readFile(page, 'utf8');
     const workflow = await readFile(file, 'utf8');
-    expect(yamlBlockAfter(readme, heading)).toBe(asPublished(workflow));
+    expect(yamlBlockAfter(page, text, heading)).toBe(asPublished(workflow));
   });
 });
