@@ -225,7 +225,7 @@ describe('the Action reads skillclimb.config.json', () => {
     for (const [i, role] of ['editor', 'render', 'grader'].entries()) {
       expect(io.log.infos[i]).toMatch(
         new RegExp(
-          `^${role}\\s+openai-compatible:qwen3\\s+family=qwen\\s+ok .* ${compatibleUrl} \\(config\\)$`,
+          `^${role}\\s+openai-compatible:qwen3\\s+family=qwen\\s+ok .* ${compatibleUrl} \\(config\\)  structured output: json_schema$`,
         ),
       );
     }

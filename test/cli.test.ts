@@ -115,6 +115,16 @@ describe('bad usage exits 2 and names the flag', () => {
     expect(stderr).toContain(flag);
   });
 
+  it.each([['iterate'], ['score', '.'], ['doctor']])(
+    'a bad --structured-output on %s names the flag and the modes',
+    async (...command) => {
+      const { code, stderr } = await run([...command, '--structured-output', 'grammar']);
+      expect(code).toBe(2);
+      expect(stderr).toContain("option '--structured-output <mode>' argument 'grammar' is invalid");
+      expect(stderr).toContain('expected one of auto, json_schema, json_object, text, got "grammar"');
+    },
+  );
+
   it('--skill together with --queue', async () => {
     const { code, stderr } = await run(['iterate', '--skill', 'a', '--queue', 'q.txt']);
     expect(code).toBe(2);

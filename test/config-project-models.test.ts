@@ -10,6 +10,7 @@ import {
   formatRetryWarning,
   loadProjectModelConfig,
   loadProjectModels,
+  structuredOutputWarning,
 } from '../src/config/project-models.js';
 import { applyConfigSettings, type ConfigurableSettings } from '../src/config/run-settings.js';
 import { createScriptedModels } from '../src/llm/scripted.js';
@@ -29,6 +30,49 @@ afterEach(async () => {
 async function writeConfig(value: unknown): Promise<void> {
   await writeFile(path.join(project, CONFIG_FILE), JSON.stringify(value));
 }
+
+describe('structured output in the project model options', () => {
+  it('takes --structured-output over the config and logs each fallback as a redacted warning', async () => {
+    await writeConfig({ openaiCompatible: { structuredOutput: 'json_object' } });
+    const warnings: string[] = [];
+    const log = { warn: (message: string) => void warnings.push(message) };
+    const key = 'sk-local-0123456789abcdef';
+    const fromConfig = await loadProjectModelConfig({
+      project,
+      flags: {},
+      env: { OPENAI_API_KEY: key },
+      log,
+    });
+    const fromFlag = await loadProjectModelConfig({
+      project,
+      flags: { structuredOutput: 'auto' },
+      env: {},
+    });
+    expect(fromConfig.modelOptions.structuredOutput).toBe('json_object');
+    expect(fromFlag.modelOptions.structuredOutput).toBe('auto');
+    expect(fromFlag.modelOptions.onStructuredOutputFallback).toBeUndefined();
+    fromConfig.modelOptions.onStructuredOutputFallback?.({
+      baseUrl: 'http://localhost:11434/v1',
+      from: 'json_schema',
+      to: 'json_object',
+      reason: `HTTP 400: json_schema unsupported (key ${key})`,
+    });
+    expect(warnings).toEqual([
+      'openai-compatible server http://localhost:11434/v1 refused structured output json_schema ' +
+        '(HTTP 400: json_schema unsupported (key [redacted])); using json_object for the rest of the run',
+    ]);
+    expect(
+      structuredOutputWarning({
+        baseUrl: 'http://h/v1',
+        from: 'json_object',
+        to: 'text',
+        reason: 'HTTP 422: x',
+      }),
+    ).toBe(
+      'openai-compatible server http://h/v1 refused structured output json_object (HTTP 422: x); using text for the rest of the run',
+    );
+  });
+});
 
 describe('loadProjectModels', () => {
   it('builds the models of the config, with flags overriding it, and returns the config', async () => {

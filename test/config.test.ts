@@ -8,7 +8,9 @@ import {
   loadConfig,
   modelOptionsFromConfig,
   parseConfig,
+  parseStructuredOutputFlag,
   resolveModelSelection,
+  structuredOutputSetting,
 } from '../src/config/config.js';
 
 let project: string;
@@ -64,6 +66,16 @@ describe('loadConfig', () => {
       'endpoints.openai: expected an http:// or https:// URL',
     ],
     ['a zero budget', { maxCostUsd: 0 }, 'maxCostUsd:'],
+    [
+      'an unknown structured-output mode',
+      { openaiCompatible: { structuredOutput: 'grammar' } },
+      'openaiCompatible.structuredOutput: expected one of auto, json_schema, json_object, text',
+    ],
+    [
+      'both spellings of the structured-output setting',
+      { openaiCompatible: { structuredOutput: 'auto', structuredOutputs: true } },
+      'openaiCompatible.structuredOutputs: give structuredOutput alone',
+    ],
   ])('rejects %s, naming the file and the field', async (_label, value, message) => {
     await writeConfig(value);
     const error = await loadConfig(project).catch((e: unknown) => e);
@@ -139,7 +151,7 @@ describe('modelOptionsFromConfig', () => {
     expect(options.configEndpoints?.anthropic).toBe('https://proxy.example.com');
     // config endpoints never pose as explicit options: the environment outranks them
     expect(options.anthropicBaseUrl).toBeUndefined();
-    expect(options.compatibleStructuredOutputs).toBe(true);
+    expect(options.structuredOutput).toBe('json_schema');
     expect(options.timeoutMs).toBe(30_000);
     expect(warnings).toEqual([]);
   });
@@ -158,7 +170,7 @@ describe('modelOptionsFromConfig', () => {
       const options = modelOptionsFromConfig(config, env, (w) => warnings.push(w));
       expect(options.configEndpoints).toBeUndefined();
       expect(options.anthropicBaseUrl).toBeUndefined();
-      expect(options.compatibleStructuredOutputs).toBe(true);
+      expect(options.structuredOutput).toBe('json_schema');
       expect(options.prices).toEqual({ qwen3: { input: 1, output: 2 } });
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('endpoints.anthropic, endpoints.openai ignored');
@@ -176,6 +188,30 @@ describe('modelOptionsFromConfig', () => {
     );
     expect(() => modelOptionsFromConfig({}, { SKILLCLIMB_PRICES: 'nope' })).toThrow(
       'SKILLCLIMB_PRICES: not valid JSON',
+    );
+  });
+});
+
+describe('the structured-output setting of OpenAI-compatible servers', () => {
+  it('takes the flag over the config, the config over the default (auto, left undefined)', () => {
+    const config = parseConfig(JSON.stringify({ openaiCompatible: { structuredOutput: 'json_object' } }));
+    expect(structuredOutputSetting({}, config)).toBe('json_object');
+    expect(structuredOutputSetting({ structuredOutput: 'text' }, config)).toBe('text');
+    expect(structuredOutputSetting({}, {})).toBeUndefined();
+    expect(modelOptionsFromConfig(config, {}).structuredOutput).toBe('json_object');
+  });
+
+  it('reads the older boolean spelling: true forces json_schema, false plain text', () => {
+    const on = parseConfig(JSON.stringify({ openaiCompatible: { structuredOutputs: true } }));
+    const off = parseConfig(JSON.stringify({ openaiCompatible: { structuredOutputs: false } }));
+    expect(structuredOutputSetting({}, on)).toBe('json_schema');
+    expect(structuredOutputSetting({}, off)).toBe('text');
+  });
+
+  it('checks --structured-output, naming the flag', () => {
+    expect(parseStructuredOutputFlag(' json_schema ')).toBe('json_schema');
+    expect(() => parseStructuredOutputFlag('strict')).toThrow(
+      '--structured-output: expected one of auto, json_schema, json_object, text, got "strict"',
     );
   });
 });

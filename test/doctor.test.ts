@@ -129,6 +129,79 @@ describe('skillclimb doctor', () => {
     }
   });
 
+  it('passes all three roles against a server that follows a schema only when given one, and prints the mode', async () => {
+    const formats: string[] = [];
+    nock('http://localhost:11434')
+      .post('/v1/chat/completions')
+      .reply((_uri, body) => {
+        const format = (body as { response_format?: { type: string } }).response_format?.type ?? 'none';
+        formats.push(format);
+        // Without a schema, the small model chats instead of answering in JSON.
+        const text = format === 'json_schema' ? '{"ok": true}' : 'Sure! Here you go: ok = yes';
+        return [200, chatCompletion(text, { prompt_tokens: 10, completion_tokens: 5 }, 'qwen3:4b')];
+      });
+    const io = makeIo({ OPENAI_BASE_URL: 'http://localhost:11434/v1' }, project);
+    await runDoctor(io, ['--model', 'openai-compatible:qwen3:4b']);
+    expect(io.exitCode).toBe(0);
+    expect(formats).toEqual(['json_schema']);
+    for (const [i, role] of ['editor', 'render', 'grader'].entries()) {
+      expect(io.stdout[i]).toMatch(
+        new RegExp(
+          `^${role}\\s+openai-compatible:qwen3:4b\\s+family=qwen\\s+ok .* http://localhost:11434/v1 \\(flag\\)  structured output: json_schema$`,
+        ),
+      );
+    }
+  });
+
+  it('says when a server refused json_schema and the check fell back to json_object', async () => {
+    const formats: string[] = [];
+    const record = (body: { response_format?: { type: string } }) => {
+      formats.push(body.response_format?.type ?? 'none');
+      return true;
+    };
+    nock('http://localhost:11434')
+      .post('/v1/chat/completions', record)
+      .reply(400, {
+        error: {
+          message: "Invalid value for 'response_format': json_schema is not supported",
+          type: 'invalid_request_error',
+        },
+      })
+      .post('/v1/chat/completions', record)
+      .reply(200, chatCompletion('{"ok": true}', { prompt_tokens: 10, completion_tokens: 5 }, 'llama3.1'));
+    const io = makeIo({ OPENAI_BASE_URL: 'http://localhost:11434/v1' }, project);
+    await runDoctor(io, ['--model', 'openai-compatible:llama3.1']);
+    expect(io.exitCode).toBe(0);
+    expect(formats).toEqual(['json_schema', 'json_object']);
+    expect(io.stdout[2]).toMatch(
+      /^grader .* ok .*\(flag\) {2}structured output: json_object \(fell back: json_schema refused: HTTP 400: Invalid value for 'response_format': json_schema is not supported\)$/,
+    );
+  });
+
+  it('uses the mode --structured-output forces, over the config file', async () => {
+    await writeFile(
+      path.join(project, 'skillclimb.config.json'),
+      JSON.stringify({ openaiCompatible: { structuredOutput: 'json_object' } }),
+    );
+    const formats: string[] = [];
+    const reply = () =>
+      [200, chatCompletion('{"ok": true}', { prompt_tokens: 1, completion_tokens: 1 }, 'm')] as const;
+    nock('http://localhost:11434')
+      .post('/v1/chat/completions', (body: { response_format?: { type: string } }) => {
+        formats.push(body.response_format?.type ?? 'none');
+        return true;
+      })
+      .times(2)
+      .reply(reply);
+    const fromConfig = makeIo({ OPENAI_BASE_URL: 'http://localhost:11434/v1' }, project);
+    await runDoctor(fromConfig, ['--model', 'openai-compatible:m']);
+    const fromFlag = makeIo({ OPENAI_BASE_URL: 'http://localhost:11434/v1' }, project);
+    await runDoctor(fromFlag, ['--model', 'openai-compatible:m', '--structured-output', 'text']);
+    expect(formats).toEqual(['json_object', 'none']);
+    expect(fromConfig.stdout[0]).toMatch(/structured output: json_object \(forced\)$/);
+    expect(fromFlag.stdout[0]).toMatch(/structured output: text \(forced\)$/);
+  });
+
   it('fails a server that answers without the JSON it was asked for', async () => {
     nock('http://localhost:11434')
       .post('/v1/chat/completions')

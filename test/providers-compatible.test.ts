@@ -3,6 +3,7 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { ModelCallError } from '../src/llm/errors.js';
 import { createModels } from '../src/llm/factory.js';
+import { graderJsonSchema } from '../src/llm/providers.js';
 import { ModelOutputError } from '../src/core/model-answers.js';
 import type { EditorInput, GraderInput, RenderInput } from '../src/ports/models.js';
 import { closeServer, listenOnLoopback, readBody } from './helpers/local-http.js';
@@ -56,7 +57,7 @@ const { delays, models } = providerModels({
 });
 
 describe('openai-compatible provider over Chat Completions (nock)', () => {
-  it('asks in plain text and extracts the edit from a fenced answer', async () => {
+  it('asks in plain text (forced) and extracts the edit from a fenced answer', async () => {
     let body: Record<string, unknown> = {};
     let headers: Record<string, unknown> = {};
     nock(BASE)
@@ -73,7 +74,7 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
           ),
         ];
       });
-    const reply = await models().propose(editorInput, signal());
+    const reply = await models({ structuredOutput: 'text' }).propose(editorInput, signal());
     expect(reply.value.old_string).toBe('# Session wrap');
     expect(body.response_format).toBeUndefined();
     expect(body.model).toBe('qwen3');
@@ -152,7 +153,7 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
     expect(reply.usage.costUsd).toBe(0);
   });
 
-  it('sends response_format json_schema when the server is declared capable', async () => {
+  it('sends response_format json_schema (strict, with the role schema) by default', async () => {
     let body: Record<string, unknown> = {};
     nock(BASE)
       .post('/v1/chat/completions', (b: Record<string, unknown>) => {
@@ -160,11 +161,11 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
         return true;
       })
       .reply(200, chatCompletion('{"verdicts": {"3": {"verdict": false, "reason": "no heading"}}}'));
-    const reply = await models({ compatibleStructuredOutputs: true }).grade(graderInput, signal());
+    const reply = await models().grade(graderInput, signal());
     expect(reply.value.verdicts['3']?.verdict).toBe(false);
-    expect(body.response_format).toMatchObject({
+    expect(body.response_format).toEqual({
       type: 'json_schema',
-      json_schema: { name: 'verdicts', strict: true },
+      json_schema: { name: 'verdicts', strict: true, schema: graderJsonSchema([3]) },
     });
   });
 

@@ -2,6 +2,21 @@
 import { InvalidArgumentError } from 'commander';
 import { DurationError, parseDuration } from '../core/duration.js';
 import { isValidSkillName } from '../iterate/queue-file.js';
+import { parseStructuredOutputFlag } from '../config/config.js';
+import type { StructuredOutputSetting } from '../llm/structured-output.js';
+
+/** `--structured-output <mode>` (iterate, score, doctor): auto, json_schema, json_object or text. */
+export function structuredOutputArgument(value: string): StructuredOutputSetting {
+  try {
+    return parseStructuredOutputFlag(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message.replace(/^--structured-output: /, ''));
+  }
+}
+
+/** The help text of `--structured-output`, the same on every command that has it. */
+export const STRUCTURED_OUTPUT_HELP =
+  'OpenAI-compatible servers: auto (json_schema, falling back to json_object, then text) or one forced mode';
 
 /** Validates a duration (`1h`, `30m`, `90s`, `1h30m`) and keeps the text as typed, for the plan. */
 export function durationArgument(value: string): string {

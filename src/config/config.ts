@@ -13,6 +13,11 @@ import { parseJsonFileWith, zodExpectation, type JsonFileWording } from '../core
 import { defaultModelFor, type ModelFactoryOptions, type ModelSelection } from '../llm/factory.js';
 import { parseModelId } from '../llm/model-id.js';
 import { PriceTableSchema, pricesFromEnv } from '../llm/prices.js';
+import {
+  STRUCTURED_OUTPUT_SETTINGS,
+  StructuredOutputSettingSchema,
+  type StructuredOutputSetting,
+} from '../llm/structured-output.js';
 
 export const CONFIG_FILE = 'skillclimb.config.json';
 /** The operator's opt-in (environment, never the config file) to the config file's `endpoints`. */
@@ -60,10 +65,21 @@ export const ConfigSchema = z
       .optional(),
     openaiCompatible: z
       .object({
-        /** The server accepts `response_format: json_schema` (vLLM, recent ollama, LiteLLM → OpenAI/Azure). */
+        /** `auto` (default): json_schema, falling back to json_object, then text; the others force one mode. */
+        structuredOutput: StructuredOutputSettingSchema.optional(),
+        /** The older spelling: true is `"json_schema"`, false is `"text"`. */
         structuredOutputs: z.boolean().optional(),
       })
       .strict()
+      .superRefine((value, ctx) => {
+        if (value.structuredOutput !== undefined && value.structuredOutputs !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['structuredOutputs'],
+            message: 'give structuredOutput alone (structuredOutputs is its older spelling)',
+          });
+        }
+      })
       .optional(),
   })
   .strict();
@@ -111,6 +127,29 @@ export interface ModelFlags {
   editorModel?: string | undefined;
   renderModel?: string | undefined;
   graderModel?: string | undefined;
+  /** `--structured-output` (already checked by parseStructuredOutputFlag). */
+  structuredOutput?: StructuredOutputSetting | undefined;
+}
+
+/** `--structured-output <mode>`: one of auto, json_schema, json_object, text (an Error naming the flag otherwise). */
+export function parseStructuredOutputFlag(value: string): StructuredOutputSetting {
+  const parsed = StructuredOutputSettingSchema.safeParse(value.trim());
+  if (parsed.success) return parsed.data;
+  throw new Error(
+    `--structured-output: expected one of ${STRUCTURED_OUTPUT_SETTINGS.join(', ')}, got ${JSON.stringify(value)}`,
+  );
+}
+
+/** The compatible servers' structured-output setting: the flag, else the config, else undefined (`auto`). */
+export function structuredOutputSetting(
+  flags: Pick<ModelFlags, 'structuredOutput'>,
+  config: SkillclimbConfig,
+): StructuredOutputSetting | undefined {
+  if (flags.structuredOutput !== undefined) return flags.structuredOutput;
+  const section = config.openaiCompatible;
+  if (section?.structuredOutput !== undefined) return section.structuredOutput;
+  if (section?.structuredOutputs !== undefined) return section.structuredOutputs ? 'json_schema' : 'text';
+  return undefined;
 }
 
 export type ModelSource = 'flag' | 'config' | 'default';
@@ -183,7 +222,7 @@ export function modelOptionsFromConfig(
   return {
     prices: { ...pricesFromEnv(env), ...config.prices },
     configEndpoints: ignored === undefined ? config.endpoints : undefined,
-    compatibleStructuredOutputs: config.openaiCompatible?.structuredOutputs,
+    structuredOutput: structuredOutputSetting({}, config),
     timeoutMs: config.timeoutSeconds === undefined ? undefined : config.timeoutSeconds * 1000,
   };
 }

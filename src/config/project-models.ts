@@ -11,10 +11,12 @@ import type { SkillModels } from '../ports/models.js';
 import { redactMessage } from '../llm/redact-message.js';
 import { secretsFromEnv } from '../core/redact.js';
 import { DEFAULT_RETRY_POLICY, type RetryHooks } from '../llm/retry.js';
+import type { StructuredOutputFallback } from '../llm/structured-output.js';
 import {
   loadConfig,
   modelOptionsFromConfig,
   resolveModelSelection,
+  structuredOutputSetting,
   type ModelFlags,
   type ResolvedModelSelection,
   type SkillclimbConfig,
@@ -51,11 +53,32 @@ export async function loadProjectModelConfig(input: ProjectModelsInput): Promise
     log ? (message) => log.warn(message) : undefined,
   );
   const maxAttempts = { ...DEFAULT_RETRY_POLICY, ...fromConfig.retry }.maxAttempts;
+  const structuredOutput = structuredOutputSetting(input.flags, config);
   const modelOptions: ModelFactoryOptions = {
     ...fromConfig,
+    ...(structuredOutput !== undefined && { structuredOutput }),
+    ...(log && {
+      onStructuredOutputFallback: (event: StructuredOutputFallback) =>
+        log.warn(structuredOutputWarning(event, secretsFromEnv(input.env))),
+    }),
     ...(log ? { retryHooks: { onRetry: retryWarnings(log, maxAttempts, secretsFromEnv(input.env)) } } : {}),
   };
   return { config, selection, modelOptions };
+}
+
+/**
+ * `openai-compatible server http://localhost:11434/v1 refused structured output json_schema (HTTP 400: …);
+ * using json_object for the rest of the run`.
+ */
+export function structuredOutputWarning(
+  event: StructuredOutputFallback,
+  secrets: readonly (string | undefined)[] = [],
+): string {
+  return redactMessage(
+    `openai-compatible server ${event.baseUrl} refused structured output ${event.from} (${event.reason}); ` +
+      `using ${event.to} for the rest of the run`,
+    secrets,
+  );
 }
 
 type RetryInfo = Parameters<NonNullable<RetryHooks['onRetry']>>[0];

@@ -2,6 +2,7 @@
  * `check` assertions (DESIGN.md, skillclimb's addition): decided by code against a render, no model call.
  * Pure: no I/O.
  */
+import { cachedCheckRegex, MAX_CHECK_INPUT_CHARS } from './check-regex.js';
 import type { Check } from './evals.js';
 
 export interface CheckVerdict {
@@ -42,8 +43,13 @@ function positive(check: Check, output: string): CheckVerdict {
     case 'regex':
     case 'not-regex': {
       const shown = `/${check.value}/${check.flags ?? ''}`;
-      // A fresh RegExp per call: with the g or y flag, test() is stateful through lastIndex.
-      const found = new RegExp(check.value, check.flags ?? '').test(output);
+      // Linear-time matching (src/core/check-regex.ts), and never on unbounded input.
+      if (output.length > MAX_CHECK_INPUT_CHARS) {
+        throw new Error(
+          `output too long to match (${output.length} characters, limit ${MAX_CHECK_INPUT_CHARS})`,
+        );
+      }
+      const found = cachedCheckRegex(check.value, check.flags ?? '').test(output);
       return { pass: found, reason: `${found ? 'matches' : 'does not match'} ${shown}` };
     }
     case 'max-lines': {
@@ -66,16 +72,19 @@ function positive(check: Check, output: string): CheckVerdict {
 }
 
 /**
- * Evaluates one check against a render. An invalid regular expression fails the pair with a reason naming
- * the pattern rather than throwing: the broken assertion then shows up in `failed_assertions` on every
- * score (pointing at the eval file) while the rest of the skill is still graded.
+ * Evaluates one check against a render. A pattern that cannot be matched (invalid, or beyond the
+ * linear-time engine — both normally rejected when evals.json loads) or a render too long to match fails
+ * the pair with a reason rather than throwing, negated checks included: the broken assertion then shows
+ * up in `failed_assertions` on every score while the rest of the skill is still graded.
  */
 export function evaluateCheck(check: Check, output: string): CheckVerdict {
   let verdict: CheckVerdict;
   try {
     verdict = positive(check, output);
   } catch (err) {
-    return { pass: false, reason: `check ${check.type}: invalid pattern (${(err as Error).message})` };
+    const message = (err as Error).message;
+    const why = message.startsWith('output too long') ? message : `invalid pattern (${message})`;
+    return { pass: false, reason: `check ${check.type}: ${why}` };
   }
   const negated = check.type.startsWith('not-');
   const pass = negated ? !verdict.pass : verdict.pass;

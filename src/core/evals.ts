@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { CheckRegexError, compileCheckRegex } from './check-regex.js';
 import { formatJsonPath, parseJsonFileWith, zodExpectation, type JsonFileWording } from './json-file.js';
 
 /** Graded by code, no model call (skillclimb's addition to the original format). */
@@ -19,15 +20,13 @@ export const CheckSchema = z.discriminatedUnion('type', [
         .optional(),
     })
     .superRefine((check, ctx) => {
-      // A pattern that cannot compile would otherwise surface only mid-run, as a crash in scoring.
+      // A pattern that cannot compile, or that the linear-time engine cannot run, would otherwise surface
+      // only mid-run, as a failed pair on every score.
       try {
-        new RegExp(check.value, check.flags);
+        compileCheckRegex(check.value, check.flags);
       } catch (err) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['value'],
-          message: `invalid regular expression (${(err as Error).message})`,
-        });
+        if (!(err instanceof CheckRegexError)) throw err;
+        ctx.addIssue({ code: 'custom', path: ['value'], message: err.message });
       }
     }),
   z.object({ type: z.enum(['max-lines', 'max-words']), value: z.number().int().nonnegative() }),

@@ -2,6 +2,7 @@
  * Defect-park reports (seed Phase 3, autonomy contract clause 3; Phase 0 calibration). Pure: the forge
  * port decides where a report goes (a GitHub issue, or a local markdown file when that fails).
  */
+import { fenceFor, inlineCode } from './neutralise.js';
 import { redactSecrets } from './redact.js';
 
 /** One defect-park report; the forge port decides where it goes. */
@@ -35,26 +36,8 @@ export function parseParkMarker(body: string): string | undefined {
   return /^[^\s<>]+$/.test(skill) ? skill : undefined;
 }
 
-/** A backtick fence longer than any backtick run in `content`, so the content cannot close it early. */
-export function fenceFor(content: string): string {
-  const longest = Math.max(0, ...Array.from(content.matchAll(/`+/g), (m) => m[0].length));
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
-/**
- * Model-written text (an edit description, a crash message) as ONE inline code span: GitHub renders it
- * verbatim, so it cannot mention (`@org/team`), reference or close (`Fixes #1`), embed an image or HTML, or
- * smuggle a hidden marker. The fence is longer than any backtick run inside, so the text cannot close it.
- */
-export function inlineCode(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat === '') return '_(empty)_';
-  const longest = Math.max(0, ...Array.from(flat.matchAll(/`+/g), (m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  // A span that starts or ends with a backtick needs a space between it and the fence (stripped on render).
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
+// Moved to neutralise.ts, where every way of rendering untrusted text lives; re-exported for callers here.
+export { fenceFor, inlineCode };
 
 function fenced(content: string, info = ''): string {
   const fence = fenceFor(content);

@@ -16,6 +16,7 @@ import {
   type PassingPair,
   type StructuralResult,
 } from './score-types.js';
+import { fenceFor } from './neutralise.js';
 
 /** Fills `{{name}}` placeholders of a template. An unknown name is a programming error, so it throws. */
 export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
@@ -382,11 +383,8 @@ export function buildEditorPrompt(input: EditorPromptInput): string {
 export const AMBIGUOUS_RULE =
   'If you cannot do the task from these instructions, answer with one line `AMBIGUOUS: <reason>` and nothing else.';
 
-/** A fence longer than any backtick run inside the file, so a file with its own fences stays one block. */
-export function fenceFor(content: string): string {
-  const longest = Math.max(0, ...Array.from(content.matchAll(/`+/g), (m) => m[0].length));
-  return '`'.repeat(Math.max(3, longest + 1));
-}
+// A fence longer than any backtick run inside the file, so a file with its own fences stays one block.
+export { fenceFor };
 
 export interface RenderPrompt {
   /** Exactly the SKILL.md (DESIGN.md: system prompt = the SKILL.md); the cacheable prefix. */

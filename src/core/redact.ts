@@ -1,5 +1,6 @@
 /**
- * Secrets must never reach anything that outlives the runner log (results.tsv, issues, PR bodies, the
+ * One redaction pass for everything that leaves the process (docs/how-it-works.md § Untrusted text and
+ * secrets). Secrets must never reach anything that outlives the runner log (results.tsv, issues, PR bodies, the
  * state branch, result files): providers sometimes echo the key they were sent in an error message.
  * `core.setSecret` only masks the live log, so text is redacted where it is produced and where it is written.
  */
@@ -9,12 +10,27 @@ const REDACTED = '[redacted]';
 /** Shapes of credentials that are never legitimate content of a report. */
 const TOKEN_PATTERNS: readonly RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{12,}/g, // Anthropic (sk-ant-…) and OpenAI (sk-…, sk-proj-…) keys
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub tokens
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub tokens: personal, OAuth, user-to-server, installation, refresh
   /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  /\bv1\.[0-9a-f]{40}\b/g, // GitHub App installation tokens, older format
+  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWTs (a GitHub App's, OIDC)
+  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
+  /\bAIza[0-9A-Za-z_-]{35}/g, // Google API keys
+  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack tokens
+  /\bnpm_[A-Za-z0-9]{36}\b/g,
+  /\bhf_[A-Za-z0-9]{30,}/g, // Hugging Face tokens
+  // A private key (a GitHub App's), whole or cut off before its END line (e.g. inside a JSON string).
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)/g,
 ];
 /** Keep the scheme or header name, so the message still says what was redacted. */
 const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{12,}/gi;
-const AUTH_HEADER = /\b(x-api-key|api-key|authorization)(["']?\s*[:=]\s*["']?)[^\s"',;}]{8,}/gi;
+const AUTH_HEADER =
+  /\b(x-api-key|api-key|x-goog-api-key|private-token|proxy-authorization|authorization)(["']?\s*[:=]\s*["']?)((?:bearer|basic|token|bot)\s+)?[^\s"',;}]{8,}/gi;
+/** `scheme://user:password@host`: the userinfo goes, the host stays. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi;
+/** `?access_token=…`, `&key=…` and the like in URLs. */
+const URL_SECRET_PARAM =
+  /([?&](?:access_token|refresh_token|id_token|token|api[_-]?key|key|secret|client_secret|password|passwd|sig|signature|code)=)[^&\s#"'<>]+/gi;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -37,8 +53,28 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
     for (const form of formsOf(value)) out = out.replace(new RegExp(escapeRegExp(form), 'g'), REDACTED);
   }
   for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
-  out = out.replace(AUTH_HEADER, `$1$2${REDACTED}`);
+  out = out.replace(AUTH_HEADER, `$1$2$3${REDACTED}`);
+  out = out.replace(URL_USERINFO, `$1${REDACTED}@`).replace(URL_SECRET_PARAM, `$1${REDACTED}`);
   return out.replace(AUTH_SCHEME, `$1 ${REDACTED}`);
+}
+
+/**
+ * Every string in a JSON-like value (a state file, a result file, an Action output) redacted as by
+ * redactSecrets, object keys included; numbers, booleans and null pass through. The one pass for
+ * structured data before it is written anywhere that outlives the runner.
+ */
+export function redactValue<T>(value: T, secrets: readonly (string | undefined)[] = []): T {
+  const walk = (item: unknown): unknown => {
+    if (typeof item === 'string') return redactSecrets(item, secrets);
+    if (Array.isArray(item)) return item.map(walk);
+    if (item !== null && typeof item === 'object') {
+      return Object.fromEntries(
+        Object.entries(item).map(([key, inner]) => [redactSecrets(key, secrets), walk(inner)]),
+      );
+    }
+    return item;
+  };
+  return walk(value) as T;
 }
 
 /** The provider keys and tokens in an environment, for `redactSecrets`. */

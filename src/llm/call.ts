@@ -22,20 +22,38 @@ import type { ModelId } from './model-id.js';
 import type { Usage } from '../core/usage.js';
 import { usageOf, type Price, type TokenCounts } from './prices.js';
 import { withRetries, type RetryHooks, type RetryPolicy } from './retry.js';
+import {
+  structuredOutputRefusal,
+  type StructuredOutputMemo,
+  type StructuredOutputMode,
+  type StructuredOutputSetting,
+} from './structured-output.js';
 
 /** One role's model, ready to call. */
 export interface RoleModel {
   role: Role;
   id: Exclude<ModelId, { provider: 'offline' }>;
   model: LanguageModel;
-  /** `schema`: the provider enforces a JSON schema; `text`: ask in the prompt and extract the JSON. */
-  jsonMode: 'schema' | 'text';
+  /**
+   * `schema`: the provider enforces a JSON schema (Anthropic, OpenAI); `negotiated`: an OpenAI-compatible
+   * server, asked per `structuredOutput` (json_schema, else json_object, else the prompt plus extraction).
+   */
+  jsonMode: 'schema' | 'negotiated';
+  /** Set when jsonMode is `negotiated`. */
+  structuredOutput?: NegotiatedOutput | undefined;
   price: Price | undefined;
   /** Mark the system prompt `cache_control: ephemeral` (Anthropic). */
   cacheSystemPrompt: boolean;
   maxOutputTokens: number;
   /** The role's key(s): redacted from every error message and retry warning this call produces. */
   secrets?: readonly string[] | undefined;
+}
+
+/** Which `response_format` an OpenAI-compatible role sends, shared with every role on the same base URL. */
+export interface NegotiatedOutput {
+  baseUrl: string;
+  setting: StructuredOutputSetting;
+  memo: StructuredOutputMemo;
 }
 
 export interface CallSettings {
@@ -262,11 +280,106 @@ function unusable(rm: RoleModel, text: string, usage: Usage, detail: string): Pr
   );
 }
 
+type JsonAttempt = { text: string; value: unknown; usage: Usage };
+
 /**
- * A JSON-object answer. `schema` mode asks the provider for JSON-schema output and, should the model
- * still answer off-schema, falls back to extraction from its text; `text` mode relies on the prompt's
- * description of the shape and extracts the last JSON object matching the schema (else the first object).
- * Full schema validation is the caller's.
+ * One request for a JSON answer in `mode`: `json_schema` and the native providers' structured output go
+ * through `Output.object` (the SDK sends the schema); `json_object` through `Output.json` (the
+ * compatible provider sends `response_format: {type: "json_object"}`); `text` sends none. An answer the
+ * SDK cannot parse or validate comes back as text, for extraction.
+ */
+async function requestJson(
+  rm: RoleModel,
+  mode: StructuredOutputMode,
+  prompt: CallPrompt & { schema: JSONSchema7; name: string },
+  abortSignal: AbortSignal,
+): Promise<JsonAttempt> {
+  const common = requestOf(rm, prompt, abortSignal);
+  if (mode === 'text') {
+    const result = await generateText(common);
+    return { text: result.text, value: undefined, usage: usageOf(tokensOf(result.usage), rm.price) };
+  }
+  const output =
+    mode === 'json_schema'
+      ? Output.object({ schema: jsonSchema<Record<string, unknown>>(prompt.schema), name: prompt.name })
+      : Output.json({ name: prompt.name });
+  try {
+    const result = await generateText({ ...common, output });
+    const usage = usageOf(tokensOf(result.usage), rm.price);
+    try {
+      return { text: result.text, value: result.output, usage };
+    } catch (error) {
+      if (NoOutputGeneratedError.isInstance(error)) return { text: result.text, value: undefined, usage };
+      throw error;
+    }
+  } catch (error) {
+    if (NoObjectGeneratedError.isInstance(error)) {
+      return { text: error.text ?? '', value: undefined, usage: usageOf(tokensOf(error.usage), rm.price) };
+    }
+    throw error;
+  }
+}
+
+/**
+ * An OpenAI-compatible role's request, in the mode its server is known to accept. A refusal of that mode
+ * (a 400 naming response_format) under `auto` is not an attempt that failed: the memo steps down one
+ * mode and the request goes out again, so each server costs at most two refused round-trips per run.
+ */
+async function negotiatedJson(
+  rm: RoleModel,
+  negotiated: NegotiatedOutput,
+  prompt: CallPrompt & { schema: JSONSchema7; name: string },
+  signal: AbortSignal,
+  settings: CallSettings,
+): Promise<JsonAttempt> {
+  const { baseUrl, setting, memo } = negotiated;
+  for (;;) {
+    const mode = memo.state(baseUrl, setting).mode;
+    let refusal: string | undefined;
+    try {
+      const reply = await attempt(rm, signal, settings, async (abortSignal) => {
+        try {
+          return await requestJson(rm, mode, prompt, abortSignal);
+        } catch (error) {
+          const reason = memo.canFallBack(setting, mode) ? structuredOutputRefusal(error) : undefined;
+          if (reason === undefined) throw error;
+          return { refused: clean(rm, reason) };
+        }
+      });
+      if (!('refused' in reply)) return reply;
+      refusal = reply.refused;
+    } catch (error) {
+      throw forcedModeHint(error, setting, mode);
+    }
+    memo.refused(baseUrl, setting, mode, refusal);
+  }
+}
+
+/** A forced mode the server refuses: the error says which setting to change. */
+function forcedModeHint(
+  error: unknown,
+  setting: StructuredOutputSetting,
+  mode: StructuredOutputMode,
+): unknown {
+  if (setting === 'auto' || !(error instanceof ModelCallError)) return error;
+  if (structuredOutputRefusal(error.cause) === undefined) return error;
+  return new ModelCallError(
+    error.role,
+    error.modelId,
+    error.failure,
+    `${error.message.slice(`${error.role} model ${error.modelId}: `.length)}; the server refused ` +
+      `structured output "${mode}" (forced by --structured-output / openaiCompatible.structuredOutput; ` +
+      '"auto" falls back to what the server accepts)',
+    error.status,
+    { cause: error.cause },
+  );
+}
+
+/**
+ * A JSON-object answer. `schema` mode asks the provider for JSON-schema output; `negotiated` mode (an
+ * OpenAI-compatible server) asks for what the server accepts (see negotiatedJson). Should the model still
+ * answer off-schema, or in plain text, the last JSON object matching the schema is extracted from its text
+ * (else the first object). Full schema validation is the caller's.
  */
 export async function callJson(
   rm: RoleModel,
@@ -274,40 +387,23 @@ export async function callJson(
   signal: AbortSignal,
   settings: CallSettings,
 ): Promise<JsonReply> {
-  const reply = await attempt(rm, signal, settings, async (abortSignal) => {
-    const common = requestOf(rm, prompt, abortSignal);
-    if (rm.jsonMode === 'text') {
-      const result = await generateText(common);
-      return { text: result.text, value: undefined, usage: usageOf(tokensOf(result.usage), rm.price) };
-    }
-    try {
-      const result = await generateText({
-        ...common,
-        output: Output.object({
-          schema: jsonSchema<Record<string, unknown>>(prompt.schema),
-          name: prompt.name,
-        }),
-      });
-      const usage = usageOf(tokensOf(result.usage), rm.price);
-      try {
-        return { text: result.text, value: result.output, usage };
-      } catch (error) {
-        if (NoOutputGeneratedError.isInstance(error)) return { text: result.text, value: undefined, usage };
-        throw error;
-      }
-    } catch (error) {
-      if (NoObjectGeneratedError.isInstance(error)) {
-        return { text: error.text ?? '', value: undefined, usage: usageOf(tokensOf(error.usage), rm.price) };
-      }
-      throw error;
-    }
-  });
+  const negotiated = rm.jsonMode === 'negotiated' ? rm.structuredOutput : undefined;
+  const reply = negotiated
+    ? await negotiatedJson(rm, negotiated, prompt, signal, settings)
+    : await attempt(rm, signal, settings, (abortSignal) =>
+        requestJson(rm, 'json_schema', prompt, abortSignal),
+      );
   // Several objects in a text answer (e.g. a quoted render echoed before the verdicts): the last one of the
   // requested shape is the answer — for the grader, the one whose `verdicts` keys are exactly the asked ids.
+  const parsed = isPlainObject(reply.value) ? reply.value : undefined;
   const value =
-    reply.value ?? extractJsonObject(reply.text, (candidate) => matchesSchema(candidate, prompt.schema));
+    parsed ?? extractJsonObject(reply.text, (candidate) => matchesSchema(candidate, prompt.schema));
   if (value === undefined || typeof value !== 'object' || Array.isArray(value)) {
     throw unusable(rm, reply.text, reply.usage, 'no JSON object in the answer');
   }
   return { value, raw: reply.text, usage: reply.usage };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

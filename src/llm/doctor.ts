@@ -8,7 +8,14 @@ import { modelFamily, type ModelFamily } from '../core/families.js';
 import { callJson, type RoleModel } from './call.js';
 import { resolveEndpoint } from './endpoints.js';
 import { ModelCallError, type Role } from './errors.js';
-import { buildRoleModel, callSettings, ROLES, type ModelFactoryOptions } from './factory.js';
+import {
+  buildRoleModel,
+  callSettings,
+  ROLES,
+  withStructuredOutputMemo,
+  type ModelFactoryOptions,
+} from './factory.js';
+import { describeStructuredOutput, type StructuredOutputState } from './structured-output.js';
 import { parseModelId, type ModelId } from './model-id.js';
 import { ModelOutputError } from '../core/model-answers.js';
 import { redactMessage } from './redact-message.js';
@@ -36,6 +43,8 @@ export interface DoctorRow {
   endpoint?: string;
   /** Set when status is failed: `key`, `endpoint unreachable`, `timeout`, `request failed`, `structured call failed`. */
   failure?: { stage: string; detail: string };
+  /** OpenAI-compatible roles that were called: the structured-output mode the call settled on, and why. */
+  structuredOutput?: StructuredOutputState;
 }
 
 export interface DoctorReport {
@@ -227,7 +236,8 @@ export async function checkModels(input: {
   onRow?: (row: DoctorRow) => void;
 }): Promise<DoctorReport> {
   const { selection, env } = input;
-  const options = input.options ?? {};
+  // Roles on one server learn its structured-output mode once, like the run's roles do.
+  const options = withStructuredOutputMemo(input.options ?? {});
   const now = input.now ?? Date.now;
   const ids = roleIds(selection);
   const parsed = parseRoleIds(ids);
@@ -261,13 +271,18 @@ export async function checkModels(input: {
         if (!probes.has(key)) probes.set(key, { prober: role, result: probe(rm, options, now) });
         const shared = probes.get(key)!;
         const result = await shared.result;
+        const negotiated = rm.structuredOutput;
+        const mode = negotiated && {
+          structuredOutput: negotiated.memo.state(negotiated.baseUrl, negotiated.setting),
+        };
         row = result.ok
-          ? { ...base(role), status: 'ok', latencyMs: result.latencyMs, endpoint }
+          ? { ...base(role), status: 'ok', latencyMs: result.latencyMs, endpoint, ...mode }
           : {
               ...base(role),
               status: 'failed',
               endpoint,
               failure: { stage: result.stage, detail: renameRole(result.detail, shared.prober, role) },
+              ...mode,
             };
       }
     }
@@ -279,7 +294,8 @@ export async function checkModels(input: {
 
 /**
  * One row as `skillclimb doctor` prints it:
- * `grader  openai:gpt-5  family=openai    ok          250 ms  https://api.openai.com/v1 (flag)`.
+ * `grader  openai:gpt-5  family=openai    ok          250 ms  https://api.openai.com/v1 (flag)`; an
+ * OpenAI-compatible role adds its mode: `… http://localhost:11434/v1 (flag)  structured output: json_schema`.
  */
 export function formatDoctorRow(row: DoctorRow, idWidth: number): string {
   return redactMessage(doctorRowText(row, idWidth));
@@ -288,10 +304,12 @@ export function formatDoctorRow(row: DoctorRow, idWidth: number): string {
 function doctorRowText(row: DoctorRow, idWidth: number): string {
   const head = `${row.role.padEnd(8)}${row.modelId.padEnd(idWidth)}family=${row.family.padEnd(10)}`;
   if (row.status === 'offline') return `${head}ok       offline (no model call; ${row.source})`;
+  const mode = row.structuredOutput ? `  ${describeStructuredOutput(row.structuredOutput)}` : '';
   if (row.status === 'ok') {
-    return `${head}ok       ${String(row.latencyMs ?? 0).padStart(6)} ms  ${row.endpoint ?? ''} (${row.source})`;
+    return `${head}ok       ${String(row.latencyMs ?? 0).padStart(6)} ms  ${row.endpoint ?? ''} (${row.source})${mode}`;
   }
-  return `${head}FAILED   ${row.failure?.stage ?? 'request failed'}: ${row.failure?.detail ?? ''}`;
+  const fellBack = row.structuredOutput?.refusals.length ? mode : '';
+  return `${head}FAILED   ${row.failure?.stage ?? 'request failed'}: ${row.failure?.detail ?? ''}${fellBack}`;
 }
 
 /**

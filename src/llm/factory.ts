@@ -19,6 +19,11 @@ import { parseModelId, type ModelId } from './model-id.js';
 import { priceFor, pricesFromEnv, type PriceTable } from './prices.js';
 import { createProviderModels, type RoleSlot } from './providers.js';
 import { DEFAULT_RETRY_POLICY, type RetryHooks, type RetryPolicy } from './retry.js';
+import {
+  StructuredOutputMemo,
+  type StructuredOutputFallback,
+  type StructuredOutputSetting,
+} from './structured-output.js';
 
 export interface ModelSelection {
   /** `--model`: sets all three roles. */
@@ -39,6 +44,15 @@ export interface ModelFactoryOptions extends EndpointOptions, LanguageModelOptio
   maxOutputTokens?: Partial<Record<Role, number>> | undefined;
   /** Anthropic `cache_control` on the SKILL.md and the grader instructions (default true). */
   promptCaching?: boolean | undefined;
+  /** OpenAI-compatible servers: `auto` (default) negotiates json_schema → json_object → text; the others force one. */
+  structuredOutput?: StructuredOutputSetting | undefined;
+  /**
+   * What each compatible server accepted, by base URL. Default: one memo per createModels call (one run);
+   * pass the same memo to the doctor check and the run so the run starts from what the check learned.
+   */
+  structuredOutputMemo?: StructuredOutputMemo | undefined;
+  /** Told once per base URL and step when a server refuses a mode (e.g. to log a warning). */
+  onStructuredOutputFallback?: ((event: StructuredOutputFallback) => void) | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -78,6 +92,12 @@ export function callSettings(options: ModelFactoryOptions): CallSettings {
   };
 }
 
+/** The options with a structured-output memo: the given one, else a new one (one per run). */
+export function withStructuredOutputMemo(options: ModelFactoryOptions): ModelFactoryOptions {
+  if (options.structuredOutputMemo !== undefined) return options;
+  return { ...options, structuredOutputMemo: new StructuredOutputMemo(options.onStructuredOutputFallback) };
+}
+
 /** One role's model, keys and endpoint resolved (throws the "needs ANTHROPIC_API_KEY" error). */
 export function buildRoleModel(
   role: Role,
@@ -87,12 +107,19 @@ export function buildRoleModel(
 ): RoleModel {
   const endpoint = resolveEndpoint(role, id, env, options);
   const prices = { ...pricesFromEnv(env), ...options.prices };
-  const schemaCapable = id.provider !== 'openai-compatible' || options.compatibleStructuredOutputs === true;
+  const compatible = id.provider === 'openai-compatible';
   return {
     role,
     id,
     model: createLanguageModel(endpoint, id.model, options),
-    jsonMode: schemaCapable ? 'schema' : 'text',
+    jsonMode: compatible ? 'negotiated' : 'schema',
+    structuredOutput: compatible
+      ? {
+          baseUrl: endpoint.baseUrl,
+          setting: options.structuredOutput ?? 'auto',
+          memo: options.structuredOutputMemo ?? new StructuredOutputMemo(options.onStructuredOutputFallback),
+        }
+      : undefined,
     price: priceFor(id.id, prices),
     cacheSystemPrompt: id.provider === 'anthropic' && options.promptCaching !== false,
     maxOutputTokens: options.maxOutputTokens?.[role] ?? DEFAULT_MAX_OUTPUT_TOKENS[role],
@@ -138,11 +165,13 @@ export function createModels(
     render: (input, signal) => (offline ??= createOfflineModels()).render(input, signal),
     grade: (input, signal) => (offline ??= createOfflineModels()).grade(input, signal),
   };
+  // One memo for the three roles: a server's refusal is learned once for the run, whichever role met it.
+  const shared = withStructuredOutputMemo(options);
   const slot = (role: Role): RoleSlot => {
     const id = parsed[role];
-    return id.provider === 'offline' ? offlineSlot : buildRoleModel(role, id, env, options);
+    return id.provider === 'offline' ? offlineSlot : buildRoleModel(role, id, env, shared);
   };
   const slots = { editor: slot('editor'), render: slot('render'), grader: slot('grader') };
   silenceSdkWarnings();
-  return createProviderModels({ ...slots, settings: callSettings(options) });
+  return createProviderModels({ ...slots, settings: callSettings(shared) });
 }

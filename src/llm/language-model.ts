@@ -10,8 +10,6 @@ export type FetchFunction = typeof globalThis.fetch;
 export interface LanguageModelOptions {
   /** A custom fetch (tests, proxies); default: the global fetch. */
   fetch?: FetchFunction | undefined;
-  /** OpenAI-compatible servers: send `response_format: json_schema` (only for servers known to support it). */
-  compatibleStructuredOutputs?: boolean | undefined;
 }
 
 /**
@@ -41,7 +39,9 @@ export function createLanguageModel(
         name: 'openai-compatible',
         baseURL: endpoint.baseUrl,
         ...(endpoint.apiKey !== undefined && { apiKey: endpoint.apiKey }),
-        supportsStructuredOutputs: options.compatibleStructuredOutputs === true,
+        // Lets a schema request go out as `response_format: json_schema`; whether one is sent at all, and
+        // in which mode, is decided per call (src/llm/structured-output.ts).
+        supportsStructuredOutputs: true,
         includeUsage: true,
         ...(fetch && { fetch }),
       }).chatModel(model);

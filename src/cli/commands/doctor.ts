@@ -6,7 +6,12 @@
  */
 import path from 'node:path';
 import { Command } from 'commander';
-import { loadConfig, modelOptionsFromConfig, resolveModelSelection } from '../../config/config.js';
+import {
+  loadConfig,
+  modelOptionsFromConfig,
+  resolveModelSelection,
+  structuredOutputSetting,
+} from '../../config/config.js';
 import {
   checkModels,
   doctorIdWidth,
@@ -16,6 +21,8 @@ import {
 } from '../../llm/doctor.js';
 import { ROLES, type ModelFactoryOptions } from '../../llm/factory.js';
 import { redactSecrets, secretsFromEnv } from '../../core/redact.js';
+import type { StructuredOutputSetting } from '../../llm/structured-output.js';
+import { STRUCTURED_OUTPUT_HELP, structuredOutputArgument } from '../arguments.js';
 import type { CliIo } from '../io.js';
 
 export interface DoctorDeps {
@@ -30,6 +37,7 @@ interface DoctorFlags {
   editorModel?: string;
   renderModel?: string;
   graderModel?: string;
+  structuredOutput?: StructuredOutputSetting;
 }
 
 export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
@@ -40,6 +48,7 @@ export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
     .option('--editor-model <id>', 'editor model')
     .option('--render-model <id>', 'render model')
     .option('--grader-model <id>', 'grader model')
+    .option('--structured-output <mode>', STRUCTURED_OUTPUT_HELP, structuredOutputArgument)
     .action(async (flags: DoctorFlags) => {
       const project = path.resolve(io.cwd, flags.project ?? '.');
       let selection: ReturnType<typeof resolveModelSelection>;
@@ -47,8 +56,10 @@ export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
       try {
         const config = await loadConfig(project);
         selection = resolveModelSelection({ flags, config, env: io.env });
+        const structuredOutput = structuredOutputSetting(flags, config);
         options = {
           ...modelOptionsFromConfig(config, io.env, (warning) => io.err(`doctor: warning: ${warning}`)),
+          ...(structuredOutput !== undefined && { structuredOutput }),
           ...deps.modelOptions,
         };
       } catch (error) {

@@ -18,11 +18,14 @@ import { dryRunPlanJson, formatDryRunPlan, resolveQueue } from '../../iterate/qu
 import { runIterate } from '../../iterate/run.js';
 import { partialRunOf } from '../../iterate/run-error.js';
 import type { SkillModels } from '../../ports/models.js';
+import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import {
   durationArgument,
   positiveIntegerArgument,
   positiveNumberArgument,
   skipListArgument,
+  STRUCTURED_OUTPUT_HELP,
+  structuredOutputArgument,
 } from '../arguments.js';
 import type { CliIo } from '../io.js';
 import { createCliLogger } from '../logger.js';
@@ -51,6 +54,7 @@ interface IterateFlags {
   editorModel?: string;
   renderModel?: string;
   graderModel?: string;
+  structuredOutput?: StructuredOutputSetting;
   maxCostUsd?: number;
   worktreeHome?: string;
 }
@@ -207,6 +211,7 @@ export function iterateCommand(io: CliIo): Command {
     .option('--editor-model <id>', 'provider:model that proposes edits')
     .option('--render-model <id>', 'provider:model that runs the skill on each scenario')
     .option('--grader-model <id>', 'provider:model that grades the renders')
+    .option('--structured-output <mode>', STRUCTURED_OUTPUT_HELP, structuredOutputArgument)
     .option(
       '--max-cost-usd <n>',
       'stop between iterations once the estimated cost reaches this',

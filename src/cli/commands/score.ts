@@ -9,6 +9,8 @@ import { applyConfigSettings } from '../../config/run-settings.js';
 import { EvalsFileError, loadSkillEvals, type SkillEvals } from '../../core/evals.js';
 import { METRIC_NAMES, type ScoreMode } from '../../core/score-types.js';
 import type { createModels } from '../../llm/factory.js';
+import type { StructuredOutputSetting } from '../../llm/structured-output.js';
+import { STRUCTURED_OUTPUT_HELP, structuredOutputArgument } from '../arguments.js';
 import type { SkillModels } from '../../ports/models.js';
 import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js';
 import type { CliIo } from '../io.js';
@@ -24,6 +26,7 @@ interface ScoreFlags {
   model?: string;
   renderModel?: string;
   graderModel?: string;
+  structuredOutput?: StructuredOutputSetting;
 }
 
 /** The `--json` document: the issue's shape plus `status` and `mode`. */
@@ -160,7 +163,12 @@ async function runScore(
   try {
     const project = await loadProjectModels({
       project: projectOfSkill(skillDir, io.cwd),
-      flags: { model: flags.model, renderModel: flags.renderModel, graderModel: flags.graderModel },
+      flags: {
+        model: flags.model,
+        renderModel: flags.renderModel,
+        graderModel: flags.graderModel,
+        structuredOutput: flags.structuredOutput,
+      },
       env: io.env,
       create: options.createModels,
     });
@@ -231,6 +239,7 @@ export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Comm
     .option('--model <id>', 'provider:model for every role')
     .option('--render-model <id>', 'provider:model that renders the scenarios')
     .option('--grader-model <id>', 'provider:model that grades the renders')
+    .option('--structured-output <mode>', STRUCTURED_OUTPUT_HELP, structuredOutputArgument)
     .action(async (folder: string, flags: ScoreFlags, command: Command) => {
       await runScore(io, folder, flags, options, (flag) => command.getOptionValueSource(flag) === 'cli');
     });
