@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PreflightHalt } from '../src/iterate/halt.js';
+import { PreflightHalt } from '../src/core/halt.js';
 import {
   FOREIGN_LOCK_STALE_MS,
   LOCK_FILE,

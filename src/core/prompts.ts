@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Scenario } from './evals.js';
 import {
-  METRIC_NAMES,
+  weakestMetrics,
   type FailedAssertion,
   type MetricName,
   type MetricResult,
@@ -308,15 +308,8 @@ export function describeMetric(name: MetricName, metric: MetricResult): string {
   }
 }
 
-/** Metrics below 1.0, weakest first (ties in the metrics' own order), at most WEAK_METRICS_SHOWN. */
-export function weakestMetrics(structural: StructuralResult): MetricName[] {
-  return METRIC_NAMES.filter((name) => structural.metrics[name].score < 1)
-    .sort((a, b) => structural.metrics[a].score - structural.metrics[b].score)
-    .slice(0, WEAK_METRICS_SHOWN);
-}
-
 function weakMetricsBlock(structural: StructuralResult): string {
-  const weak = weakestMetrics(structural);
+  const weak = weakestMetrics(structural).slice(0, WEAK_METRICS_SHOWN);
   if (weak.length === 0) {
     return (
       'Weakest structural metrics: none — every metric scores 1.00. Propose a simplification instead:\n' +

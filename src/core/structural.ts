@@ -14,7 +14,7 @@ import {
   scanFences,
   structuralLines,
   type FenceScan,
-} from './markdown-lines.js';
+} from './markdown.js';
 import { METRIC_NAMES, type MetricName, type MetricResult, type StructuralResult } from './score-types.js';
 
 export interface StructuralContext {

@@ -23,8 +23,3 @@ export function parseQueueFile(text: string): QueueEntry[] {
     });
   return entries;
 }
-
-/** A folder name under `.claude/skills/` that can be joined into a path safely. */
-export function isValidSkillName(name: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && !name.includes('..');
-}

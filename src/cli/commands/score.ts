@@ -6,15 +6,17 @@ import { Command } from 'commander';
 import { CONFIG_FILE } from '../../config/config.js';
 import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings } from '../../config/run-settings.js';
-import { EvalsFileError, loadSkillEvals, type SkillEvals } from '../../core/evals.js';
+import { EvalsFileError, type SkillEvals } from '../../core/evals.js';
 import { METRIC_NAMES, type ScoreMode } from '../../core/score-types.js';
 import type { createModels } from '../../llm/factory.js';
 import type { SkillModels } from '../../ports/models.js';
+import { evalsDirOf, skillFileOf } from '../../core/skill-layout.js';
+import { loadSkillEvals } from '../../iterate/evals-files.js';
+import { ITERATE_DEFAULTS } from '../../iterate/options.js';
 import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js';
 import type { CliIo } from '../io.js';
 
 const MODES: readonly ScoreMode[] = ['composite', 'structural', 'absolute'];
-const DEFAULT_CONCURRENCY = 4;
 
 interface ScoreFlags {
   mode: string;
@@ -151,7 +153,7 @@ async function runScore(
   if (typeof concurrencyFlag === 'string') return usage(concurrencyFlag);
 
   const skillDir = path.resolve(io.cwd, folder);
-  const skillFile = path.join(skillDir, 'SKILL.md');
+  const skillFile = skillFileOf(skillDir);
   if (!existsSync(skillFile)) return usage(`${skillFile}: file not found (expected a skill folder)`);
 
   let models: SkillModels;
@@ -188,7 +190,7 @@ async function runScore(
     evals = await loadSkillEvals(skillDir);
   } catch (err) {
     if (err instanceof EvalsFileError) {
-      return usage(`${path.join(skillDir, 'evals', err.file)}: ${err.message.slice(err.file.length + 2)}`);
+      return usage(`${path.join(evalsDirOf(skillDir), err.file)}: ${err.message.slice(err.file.length + 2)}`);
     }
     throw err;
   }
@@ -226,7 +228,7 @@ export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Comm
     .argument('<skill-folder>', 'folder holding SKILL.md and evals/')
     .option('--mode <mode>', `scoring mode: ${MODES.join(' | ')}`, 'composite')
     .option('--trials <n>', 'grader trials per scenario (majority vote; the renders are reused)', '1')
-    .option('--concurrency <n>', 'model calls in flight at once', String(DEFAULT_CONCURRENCY))
+    .option('--concurrency <n>', 'model calls in flight at once', String(ITERATE_DEFAULTS.concurrency))
     .option('--json', 'print one JSON document (for scripts and PR checks)')
     .option('--model <id>', 'provider:model for every role')
     .option('--render-model <id>', 'provider:model that renders the scenarios')

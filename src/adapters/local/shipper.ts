@@ -3,11 +3,11 @@
  * `git -C <project> merge --squash skill-iterate/<skill>-<epoch>` and one commit with the canonical message
  * on the checked-out base branch. The worktree is never entered; on success it is removed with its branch.
  */
-import { repoPrefix } from '../git/repo.js';
-import { SquashConflictError, checkCleanBase, squashMerge } from '../git/squash.js';
-import { currentBranch, discardWorktree } from '../git/worktree.js';
-import type { Logger } from '../ports/logger.js';
-import type { ShipOutcome, Shipper } from '../ports/shipper.js';
+import { repoPrefix } from '../../git/repo.js';
+import { SquashConflictError, checkCleanBase, squashMerge } from '../../git/squash.js';
+import { currentBranch, discardWorktree } from '../../git/worktree.js';
+import type { Logger } from '../../ports/logger.js';
+import type { ShipOutcome, Shipper } from '../../ports/shipper.js';
 
 /**
  * The run's own results.tsv rows must not make the base look dirty (they are the run's audit trail).

@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import type { KillSwitch } from '../ports/kill-switch.js';
+import type { KillSwitch } from '../../ports/kill-switch.js';
 
 /** The seed's kill-switch file, at the project root. */
 export const KILL_SWITCH_FILE = '.skill-iterate-killswitch';
