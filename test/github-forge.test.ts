@@ -3,6 +3,7 @@ import path from 'node:path';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import type { ParkReport } from '../src/core/park.js';
+import { createLocalForge } from '../src/adapters/local/forge.js';
 import { createGitHubForge } from '../src/github/forge.js';
 import { parkMarker } from '../src/github/markers.js';
 import { createGitHubClient } from '../src/github/octokit.js';
@@ -45,9 +46,9 @@ async function forge() {
   const f = createGitHubForge({
     client: createGitHubClient({ token: 't', apiUrl: API }),
     repo,
-    project,
     log,
     runUrl: RUN_URL,
+    fallback: createLocalForge(project),
   });
   return { f, log, project };
 }

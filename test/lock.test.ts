@@ -9,11 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_FILE, isPidAlive } from '../src/iterate/lock.js';
+import { LOCK_FILE, isPidAlive } from '../src/adapters/local/lock.js';
 import { exists } from './helpers/files.js';
 import { deadPid, makeTempDir, removeTempDirs } from './helpers/skill-project.js';
 
-const LOCK_MODULE = fileURLToPath(new URL('../src/iterate/lock.ts', import.meta.url));
+const LOCK_MODULE = fileURLToPath(new URL('../src/adapters/local/lock.ts', import.meta.url));
 let childScript: string;
 
 beforeAll(async () => {

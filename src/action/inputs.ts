@@ -39,7 +39,7 @@ const boolean = text.transform((v, ctx) => {
 });
 
 /** `1h`, `30m`, `90s`, `1h30m` → milliseconds (the CLI's `--per-skill-budget` format), else undefined. */
-function durationMs(value: string): number | undefined {
+export function durationMs(value: string): number | undefined {
   try {
     return parseDuration(value);
   } catch (err) {

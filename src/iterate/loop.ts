@@ -209,9 +209,10 @@ class SkillLoop {
 
   /** Step G, then the pure step: the row is on disk before any git side effect of its outcome. */
   async record(record: IterationRecord, iteration: number, delta: number | null): Promise<void> {
+    // The spend counts even when the row cannot be written (the caller keeps it through onUsage).
+    this.input.onUsage?.(addUsage(this.state.usage, record.usage));
     await appendResultsRow(this.input.resultsFile, record.row);
     this.state = stepLoop(this.state, record);
-    this.input.onUsage?.(this.state.usage);
     const { row } = record;
     this.input.log.progress(
       formatIterationLine({
