@@ -12,7 +12,6 @@ import { untilAborted } from '../core/abortable.js';
 import type { SkillEvals } from '../core/evals.js';
 import {
   NO_COMMIT,
-  RADICAL_AFTER_REVERTS,
   applyEdit,
   initialLoopState,
   loopStopReason,
@@ -28,22 +27,21 @@ import { checkFrontmatter } from '../core/markdown.js';
 import { ModelOutputError, type EditProposal } from '../core/model-answers.js';
 import { formatIterationLine } from '../core/progress.js';
 import type { KeptEdit, ResultsRow } from '../core/run-result.js';
-import type { AbsoluteResult, FailedAssertion } from '../core/score-types.js';
 import { skillFileOf } from '../core/skill-layout.js';
 import { classifyIteration, type IterationOutcome } from '../core/taxonomy.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { GitWorkspace } from '../ports/git.js';
 import type { Logger } from '../ports/logger.js';
-import type { EditorInput, SkillModels } from '../ports/models.js';
+import type { SkillModels } from '../ports/models.js';
+import { buildEditorInput } from './editor-input.js';
 import { interruptionOf, type RunInterrupted } from './interrupt.js';
+import { startIterationTimer } from './iteration-timer.js';
 import type { IterateOptions } from './options.js';
 import { appendResultsRow } from './results-file.js';
-import { RenderCache, scoreSkill, type SkillScore } from './score.js';
+import { keptStateOf, scoreWithSaturation, type ScoredText } from './saturation.js';
+import { RenderCache } from './score.js';
 
 export type { LoopStopReason };
-
-/** How much of the failing render the editor sees (the prompt builder caps it again). */
-const RENDER_EXCERPT_CHARS = 1500;
 
 /**
  * SKILL.md is opened without following a link (ELOOP instead): the run skips linked skills before the
@@ -114,66 +112,8 @@ export class LoopInterrupted extends Error {
   }
 }
 
-/** Fired by the per-iteration timer; its message ends up in the crash row. */
-class IterationTimeoutError extends Error {
-  constructor(readonly ms: number) {
-    super(`iteration timed out after ${formatMs(ms)}`);
-    this.name = 'IterationTimeoutError';
-  }
-}
-
-function formatMs(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)}s` : `${ms}ms`;
-}
-
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-/**
- * One AbortController per iteration; its signal goes to every model call of that iteration. It fires on the
- * hard timeout, or with the run's own reason when the run is interrupted.
- */
-function startIterationTimer(
-  ms: number,
-  runSignal: AbortSignal | undefined,
-): { signal: AbortSignal; stop: () => void } {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new IterationTimeoutError(ms)), ms);
-  const onRunAbort = (): void => controller.abort(runSignal?.reason);
-  if (runSignal?.aborted) onRunAbort();
-  else runSignal?.addEventListener('abort', onRunAbort, { once: true });
-  return {
-    signal: controller.signal,
-    stop: () => {
-      clearTimeout(timer);
-      runSignal?.removeEventListener('abort', onRunAbort);
-    },
-  };
-}
-
-/** An iteration's scoring: the N=1 result, or the N=3 median when the saturation handler ran. */
-interface ScoredText {
-  score: SkillScore;
-  saturation: 'none' | 'confirmed' | 'rejected';
-  usage: Usage;
-}
-
-/** The state the loop climbs from once `text` is kept with `score` (the baseline or a kept edit). */
-function keptStateOf(text: string, score: number, scored: ScoredText): KeptState {
-  const s = scored.score;
-  return {
-    text,
-    score,
-    structural: s.structural,
-    absolute: s.absolute,
-    confirmedAllPass: scored.saturation === 'confirmed',
-    renders: s.renders,
-  };
-}
-
-function isAllPass(absolute: AbsoluteResult | null): absolute is AbsoluteResult {
-  return absolute !== null && absolute.failed_assertions.length === 0;
 }
 
 function secondsBetween(a: Date, b: Date): number {
@@ -265,10 +205,10 @@ class SkillLoop {
     );
   }
 
-  /** Step D: N=1, and for an all-pass the N=3 re-grade on the same renders (same cache, same timeout). */
-  async score(text: string, signal: AbortSignal): Promise<ScoredText> {
+  /** Step D under the iteration's signal, with the N=3 saturation handler. */
+  score(text: string, signal: AbortSignal): Promise<ScoredText> {
     const { input } = this;
-    const request = {
+    return scoreWithSaturation({
       skillName: input.skill,
       skillDir: this.skillDir,
       skillMd: text,
@@ -278,23 +218,7 @@ class SkillLoop {
       concurrency: input.options.concurrency,
       signal,
       cache: this.cache,
-    };
-    const first = await untilAborted(scoreSkill({ ...request, trials: 1 }), signal);
-    let spent = first.usage;
-    if (first.status !== 'ok' || !isAllPass(first.absolute))
-      return { score: first, saturation: 'none', usage: spent };
-    // Any failure of the re-grade discards the whole iteration's result (the caller sees a non-ok status).
-    const median = await untilAborted(scoreSkill({ ...request, trials: 3 }), signal);
-    spent = addUsage(spent, median.usage);
-    if (median.status !== 'ok') {
-      const detail = `saturation re-grade failed: ${median.detail ?? median.status}`;
-      return {
-        score: { ...median, status: 'harness-error', score: null, detail },
-        saturation: 'none',
-        usage: spent,
-      };
-    }
-    return { score: median, saturation: isAllPass(median.absolute) ? 'confirmed' : 'rejected', usage: spent };
+    });
   }
 }
 
@@ -505,49 +429,4 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
     if (stop) return loop.result(stop, baselineText);
     await iterate(loop, loop.state.kept!, baselineText);
   }
-}
-
-/**
- * Step A's inputs, from the state of the text being edited (the branch tip): its failures and passing
- * pairs, the render behind its top failure, and the edits already reverted in this run.
- */
-export function buildEditorInput(
-  skillName: string,
-  state: Pick<KeptState, 'text' | 'structural' | 'absolute' | 'confirmedAllPass' | 'renders'>,
-  consecutiveReverts: number,
-  revertedDescriptions: readonly string[],
-): EditorInput {
-  const radical = consecutiveReverts >= RADICAL_AFTER_REVERTS;
-  const absolute = state.absolute;
-  const base = {
-    skillName,
-    skillMd: state.text,
-    radical,
-    revertedDescriptions: [...revertedDescriptions],
-    structural: state.structural,
-  };
-  if (absolute !== null && absolute.failed_assertions.length === 0 && state.confirmedAllPass) {
-    return {
-      ...base,
-      mode: 'simplification',
-      topFailure: undefined,
-      otherFailures: [],
-      passingPairs: absolute.passing_pairs,
-      failingRenderExcerpt: undefined,
-    };
-  }
-  // Targeted: on the top failure when there is an absolute result; without one (`--mode structural`, or
-  // no render/grader model) there is no failure to anchor on: topFailure stays undefined and the editor
-  // aims at the weakest structural metric (the offline editor by itself, a real one through the
-  // structural-target prompt of core/prompts.ts).
-  const [top, ...others]: Array<FailedAssertion | undefined> = absolute?.failed_assertions ?? [];
-  const render = top ? state.renders.get(top.scenario_id) : undefined;
-  return {
-    ...base,
-    mode: 'targeted',
-    topFailure: top,
-    otherFailures: others.filter((f): f is FailedAssertion => f !== undefined),
-    passingPairs: absolute?.passing_pairs ?? [],
-    failingRenderExcerpt: render === undefined ? undefined : render.slice(0, RENDER_EXCERPT_CHARS),
-  };
 }

@@ -4,13 +4,11 @@
  * polled between skills only; the morning summary is written on every way out (a stop included), and the
  * lock released.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EvalsFileError, type SkillEvals } from '../core/evals.js';
 import { countNewlines } from '../core/lines.js';
-import { buildCalibrationParkReport, buildCrashParkReport } from '../core/park.js';
 import { formatSkillLine } from '../core/progress.js';
-import type { RunResult, SkillResult, SkillStatus } from '../core/run-result.js';
+import type { RunResult, SkillResult } from '../core/run-result.js';
 import { shipGate, shipMessage } from '../core/ship-gate.js';
 import {
   SKILL_FILE,
@@ -18,21 +16,28 @@ import {
   isValidSkillName,
   resultsTsvPath,
   skillDirOf,
-  skillFileOf,
   skillRelPath,
 } from '../core/skill-layout.js';
-import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
+import { ZERO_USAGE, addUsage } from '../core/usage.js';
 import type { KeepWorktree, Worktree } from '../ports/git.js';
 import type { IteratePorts } from '../ports/iterate.js';
 import type { ShipRequest } from '../ports/shipper.js';
-import { CalibrationError, calibrateSkill } from './calibrate.js';
 import { loadSkillEvals } from './evals-files.js';
 import { RunInterrupted, throwIfInterrupted } from './interrupt.js';
-import { LoopInterrupted, runSkillLoop, type LoopStopReason, type SkillLoopResult } from './loop.js';
+import { LoopInterrupted, runSkillLoop, type SkillLoopResult } from './loop.js';
 import type { IterateOptions } from './options.js';
 import { runPreflight, type PreflightResult } from './preflight.js';
 import { emptyQueueMessage, resolveQueue, type QueuePlan } from './queue.js';
+import { park, calibrate } from './park-skill.js';
 import { withPartialRun } from './run-error.js';
+import {
+  costReached,
+  emptyResult,
+  fromLoop,
+  messageOf,
+  totalUsage,
+  type SkillContext,
+} from './skill-context.js';
 import { RenderCache } from './score.js';
 import { writeMorningSummary } from './summary-file.js';
 import { findSymlinkedSkillFile, symlinkSkipStatus, symlinkWarning } from './symlinks.js';
@@ -52,74 +57,6 @@ export class WorktreeHalt extends Error {
     );
     this.name = 'WorktreeHalt';
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-function totalUsage(results: readonly SkillResult[]): Usage {
-  return results.reduce((sum, r) => addUsage(sum, r.usage), ZERO_USAGE);
-}
-
-function costReached(options: IterateOptions, usage: Usage): boolean {
-  return options.maxCostUsd !== undefined && usage.costUsd !== null && usage.costUsd >= options.maxCostUsd;
-}
-
-function emptyResult(skill: string, status: SkillStatus, extra: Partial<SkillResult> = {}): SkillResult {
-  return {
-    skill,
-    baselineScore: null,
-    finalScore: null,
-    iterations: 0,
-    wallSecondsTotal: 0,
-    status,
-    link: undefined,
-    keptEdits: [],
-    linesDelta: undefined,
-    usage: ZERO_USAGE,
-    rows: [],
-    ...extra,
-  };
-}
-
-function fromLoop(
-  skill: string,
-  loop: SkillLoopResult,
-  status: SkillStatus,
-  extra: Partial<SkillResult> = {},
-): SkillResult {
-  return {
-    skill,
-    baselineScore: loop.baselineScore,
-    finalScore: loop.finalScore,
-    iterations: loop.iterations,
-    // This run's rows only: the file also holds earlier nights.
-    wallSecondsTotal: loop.rows.reduce((sum, r) => sum + r.wallSeconds, 0),
-    status,
-    link: undefined,
-    keptEdits: loop.keptEdits,
-    linesDelta: undefined,
-    usage: loop.usage,
-    rows: loop.rows,
-    ...extra,
-  };
-}
-
-interface SkillContext {
-  options: IterateOptions;
-  ports: IteratePorts;
-  project: string;
-  /** Usage of the skills already processed (the cost budget is per run). */
-  usageBefore: Usage;
-  /** The run's stop signal (a front-end's SIGINT, a caller's deadline). */
-  signal: AbortSignal;
-  /** What this skill has spent so far (calibration and loop), kept even when the skill throws. */
-  spent: Usage;
-  /** Set by processSkill when the skill's loop ran (or the budget kept it from running): why it ended. */
-  stopReason?: LoopStopReason;
-  /** The skill's record when the run ends inside it (interrupt, halt): the summary still lists it. */
-  unfinished?: SkillResult;
 }
 
 /**
@@ -468,84 +405,4 @@ async function shipIfBetter(
   }
   keep(false);
   return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta });
-}
-
-/** Park with the crash logs; the worktree and branch stay for inspection (docs/how-it-works.md § Defect park). */
-async function park(
-  skill: string,
-  loop: SkillLoopResult,
-  worktree: Worktree,
-  epoch: number,
-  ctx: SkillContext,
-): Promise<SkillResult> {
-  const { ports, project } = ctx;
-  let resultsTsv = '';
-  try {
-    resultsTsv = await readFile(resultsTsvPath(project, skill), 'utf8');
-  } catch (err) {
-    resultsTsv = `(results.tsv could not be read: ${messageOf(err)})`;
-  }
-  const report = buildCrashParkReport({
-    skill,
-    crashCount: loop.consecutiveCrashes,
-    lastDescriptions: loop.rows.slice(-3).map((r) => r.description),
-    worktreePath: worktree.path,
-    resultsTsv,
-    epoch,
-  });
-  let link: string | undefined;
-  try {
-    link = (await ports.forge.park(report)).location;
-    ports.log.warn(`${skill}: parked after ${loop.consecutiveCrashes} consecutive crashes: ${link}`);
-  } catch (err) {
-    ports.log.warn(
-      `${skill}: park report could not be filed (${messageOf(err)}); worktree kept at ${worktree.path}`,
-    );
-  }
-  return fromLoop(skill, loop, 'defect-park', { link });
-}
-
-/** Calibration (opt-in): a grader that misses injected defects parks the skill up front (§ Calibration). */
-async function calibrate(
-  skill: string,
-  evals: SkillEvals,
-  skillDir: string,
-  epoch: number,
-  cache: RenderCache,
-  ctx: SkillContext,
-): Promise<SkillResult | undefined> {
-  const { options, ports } = ctx;
-  let result;
-  try {
-    const skillMd = await readFile(skillFileOf(skillDir), 'utf8');
-    // Eleven scorings (baseline + ten mutations), each under the per-iteration cap; a stop ends them too.
-    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(options.iterationTimeoutMs * 11)]);
-    result = await calibrateSkill({
-      skillName: skill,
-      skillDir,
-      skillMd,
-      evals,
-      models: ports.models,
-      mode: options.mode,
-      concurrency: options.concurrency,
-      signal,
-      cache,
-    });
-  } catch (err) {
-    if (err instanceof CalibrationError) ctx.spent = addUsage(ctx.spent, err.usage);
-    throwIfInterrupted(ctx.signal);
-    ports.log.warn(`${skill}: calibration failed: ${messageOf(err)}`);
-    return emptyResult(skill, `skipped (calibration failed: ${messageOf(err)})`);
-  }
-  ctx.spent = addUsage(ctx.spent, result.usage);
-  if (result.verdict !== 'grader-broken-for-skill') return undefined;
-  const report = buildCalibrationParkReport({ skill, catchRate: result.catchRate, result, epoch });
-  const parked = await ports.forge.park(report);
-  ports.log.warn(
-    `${skill}: grader-broken-for-skill (catch rate ${Math.round(result.catchRate * 100)}%): ${parked.location}`,
-  );
-  return emptyResult(skill, 'calibration-park', {
-    baselineScore: result.baselineScore,
-    link: parked.location,
-  });
 }
