@@ -8,12 +8,7 @@ import { buildEditorPrompt } from '../src/core/prompts.js';
 import { createGitWorkspace } from '../src/git/workspace.js';
 import { createWorktree } from '../src/git/worktree.js';
 import { RunInterrupted } from '../src/iterate/interrupt.js';
-import {
-  LoopInterrupted,
-  runSkillLoop,
-  type LoopOptions,
-  type SkillLoopInput,
-} from '../src/iterate/loop.js';
+import { LoopInterrupted, runSkillLoop, type LoopOptions, type SkillLoopInput } from '../src/iterate/loop.js';
 import type { Logger } from '../src/ports/logger.js';
 import type { EditorInput } from '../src/ports/models.js';
 import { createScriptedModels, type ScriptedModelsOptions } from '../src/llm/scripted.js';

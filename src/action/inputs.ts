@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DurationError, parseDuration } from '../core/duration.js';
 import { isKillSwitchValue } from '../github/kill-switch.js';
+import { DEFAULT_STATE_BRANCH } from '../github/state-files.js';
 import { ITERATE_DEFAULTS } from '../iterate/options.js';
 
 /** Masked with core.setSecret before anything else runs. */
@@ -179,7 +180,7 @@ export const ActionInputsSchema = z.object({
   labels: list,
   draft: boolean,
   mode,
-  'state-branch': branchName('skill-iterate-state'),
+  'state-branch': branchName(DEFAULT_STATE_BRANCH),
   'results-dir': optionalText,
   'kill-switch': killSwitch,
   'freshness-hours': hours(DEFAULT_FRESHNESS_HOURS),
@@ -259,7 +260,7 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
     labels: v.labels,
     draft: v.draft,
     mode: v.mode,
-    stateBranch: v['state-branch'] ?? 'skill-iterate-state',
+    stateBranch: v['state-branch'] ?? DEFAULT_STATE_BRANCH,
     resultsDir: v['results-dir'],
     killSwitch: v['kill-switch'],
     freshnessWindowMs: v['freshness-hours'] * 60 * 60 * 1000,

@@ -120,7 +120,6 @@ export const ScenariosFileSchema = z
       ids.add(s.id);
     });
   });
-export type ScenariosFile = z.infer<typeof ScenariosFileSchema>;
 
 export const RequiredSectionsSchema = z.object({ required: z.array(z.string().min(1)) }).loose();
 

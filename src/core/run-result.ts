@@ -37,11 +37,6 @@ export interface SkillResult {
   rows: ResultsRow[];
 }
 
-export interface Exclusion {
-  skill: string;
-  reason: string;
-}
-
 export interface RunResult {
   startedAt: Date;
   endedAt: Date;
