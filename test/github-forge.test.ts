@@ -7,7 +7,7 @@ import { createLocalForge } from '../src/adapters/local/forge.js';
 import { createGitHubForge } from '../src/github/forge.js';
 import { parkMarker } from '../src/github/markers.js';
 import { createGitHubClient } from '../src/github/octokit.js';
-import { cleanupTempDirs, recordingLog, tempDir } from './helpers/github-fixtures.js';
+import { cleanupTempDirs, recordingLog, tempDir, NO_RETRIES } from './helpers/github-fixtures.js';
 import { looseNock } from './helpers/nock-frame.js';
 
 const API = 'https://api.github.test';
@@ -44,7 +44,7 @@ async function forge() {
   const log = recordingLog();
   const project = await tempDir();
   const f = createGitHubForge({
-    client: createGitHubClient({ token: 't', apiUrl: API }),
+    client: createGitHubClient({ token: 't', apiUrl: API, retry: NO_RETRIES }),
     repo,
     log,
     runUrl: RUN_URL,

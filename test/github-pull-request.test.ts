@@ -9,11 +9,12 @@ import {
   type PullRequestRequest,
 } from '../src/github/pull-request.js';
 import type { GitHubClient, RepoRef } from '../src/github/octokit.js';
+import { NO_RETRIES } from './helpers/github-fixtures.js';
 import { looseNock } from './helpers/nock-frame.js';
 
 const API = 'https://api.github.test';
 const repo = { owner: 'acme', repo: 'skills' };
-const client = createGitHubClient({ token: 'test-token', apiUrl: API });
+const client = createGitHubClient({ token: 'test-token', apiUrl: API, retry: NO_RETRIES });
 
 const request: PullRequestRequest = {
   skill: 'session-wrap',

@@ -68,7 +68,7 @@ export async function nightlyStep(
   io.log.info(`models: ${models.label}`);
   const options = iterateOptions(inputs, ctx, project.config);
   const repo = ctx.repo;
-  const client = createGitHubClient({ token: inputs.githubToken, apiUrl: ctx.apiUrl });
+  const client = createGitHubClient({ token: inputs.githubToken, apiUrl: ctx.apiUrl, log: io.log });
   const base = await prepareRepository(client, repo, inputs, options, io);
 
   const store = await openStateStore({
