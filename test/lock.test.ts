@@ -1,7 +1,7 @@
 /**
  * The lock must disappear on every exit path a process can observe: release(), a normal exit without
  * release, an uncaught exception, SIGINT and SIGTERM. Those paths end the process, so they run in a child
- * node process built from the real src/iterate/lock.ts with esbuild.
+ * node process built from the real src/adapters/local/lock.ts with esbuild.
  */
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';

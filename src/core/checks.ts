@@ -1,5 +1,5 @@
 /**
- * `check` assertions (DESIGN.md, skillclimb's addition): decided by code against a render, no model call.
+ * `check` assertions (skillclimb's addition, docs/how-it-works.md § Scoring): decided by code against a render, no model call.
  * Pure: no I/O.
  */
 import type { Check } from './evals.js';

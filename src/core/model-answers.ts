@@ -11,7 +11,7 @@ export const EditProposalSchema = z.object({
 export type EditProposal = z.infer<typeof EditProposalSchema>;
 
 /**
- * The grader's answer before the engine's repairs (DESIGN.md: omitted id → false, unknown id → dropped,
+ * The grader's answer before the engine's repairs (docs/how-it-works.md § Scoring: omitted id → false, unknown id → dropped,
  * non-boolean verdict → "true"/"yes" true, anything else false). Deliberately lenient.
  */
 export const GraderAnswerSchema = z.object({

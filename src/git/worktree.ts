@@ -1,4 +1,4 @@
-/** The per-skill worktree and branch of seed Phase 2 "Worktree setup" and Phase 3 "Worktree cleanup". */
+/** The per-skill worktree and branch: set up before the loop, cleaned up after it (docs/how-it-works.md § The hill-climb loop). */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { branchNameFor, worktreeFolderName } from '../core/skill-layout.js';
@@ -30,7 +30,7 @@ export async function createWorktree(input: WorktreeRequest): Promise<Worktree> 
   return { path: worktreePath, branch, baseBranch, baseCommit, prefix };
 }
 
-/** The seed's pause before the single removal retry: AV scanners and lingering file handles let go. */
+/** The pause before the single removal retry: AV scanners and lingering file handles let go. */
 export const WORKTREE_RETRY_DELAY_MS = 2000;
 
 export interface RemoveWorktreeOptions {
@@ -75,7 +75,7 @@ export async function deleteBranch(project: string, branch: string): Promise<voi
 }
 
 /**
- * Seed Phase 3 cleanup after a merge or a no-improvement: remove the worktree (one retry), then delete its
+ * The cleanup after a merge or a no-improvement: remove the worktree (one retry), then delete its
  * branch. Never throws: a leftover is a warning for the operator, not a reason to stop the queue.
  */
 export async function discardWorktree(

@@ -1,5 +1,5 @@
 /**
- * Phase 0 of skill-iterate: every launch gate of the seed, in its order: concurrent-run detection (lock
+ * The pre-flight (docs/how-it-works.md § Pre-flight): every launch gate, in order: concurrent-run detection (lock
  * file + orphaned worktree scan), kill-switch, skip-list, explicit --skill / --queue validation, and only
  * then the lock.
  */
@@ -50,7 +50,7 @@ async function isFile(p: string): Promise<boolean> {
   }
 }
 
-/** The --skill checks of the seed (folder, both eval files, skip-list), then the eval files must parse. */
+/** The --skill checks (folder, both eval files, skip-list), then the eval files must parse. */
 async function validateExplicitSkill(project: string, name: string, skipList: SkipList): Promise<void> {
   if (!isValidSkillName(name)) {
     throw new PreflightHalt(`invalid skill name "${name}": expected a folder name under .claude/skills/`);
@@ -107,7 +107,7 @@ async function readExplicitQueue(project: string, queueFile: string, skipList: S
   return names;
 }
 
-/** Discovery leaves these out (Phase 1); said here so a dry run and a real run both tell the operator. */
+/** Discovery leaves these out (the queue); said here so a dry run and a real run both tell the operator. */
 async function warnInvalidSkillFolders(project: string, log: Logger): Promise<void> {
   for (const name of await findInvalidSkillFolders(project)) {
     log.warn(

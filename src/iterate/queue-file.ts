@@ -1,4 +1,4 @@
-/** Queue-file parsing, stated by the seed so hand edits never halt a 4 AM run on whitespace or comments. */
+/** Queue-file parsing (docs/how-it-works.md § The queue): hand edits never halt a 4 AM run on whitespace or comments. */
 
 export interface QueueEntry {
   name: string;

@@ -1,6 +1,6 @@
 /**
- * Phase 1 of skill-iterate: discovery, skip-list filter, freshness filter (24 hours unless the options say
- * otherwise), alphabetical order, and the --dry-run plan (the seed's literal text, or JSON for scripts).
+ * The queue (docs/how-it-works.md § The queue): discovery, skip-list filter, freshness filter (24 hours unless the options say
+ * otherwise), alphabetical order, and the --dry-run plan (the original skill's literal text, or JSON for scripts).
  */
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -40,7 +40,7 @@ export function freshnessWindowOf(options: Pick<IterateOptions, 'freshnessWindow
 export const EMPTY_QUEUE_MESSAGE =
   'Queue empty -- nothing to iterate. All scorable skills were either skip-listed or have results.tsv mtime within the last 24h.';
 
-/** The seed's message for the default window; a shorter window (the Action's) names its own length. */
+/** The original skill's message for the default window; a shorter window (the Action's) names its own length. */
 export function emptyQueueMessage(options: Pick<IterateOptions, 'freshnessWindowMs'>): string {
   const window = freshnessWindowOf(options);
   if (window === ITERATE_DEFAULTS.freshnessWindowMs) return EMPTY_QUEUE_MESSAGE;
@@ -138,7 +138,7 @@ export function formatUtcSeconds(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
-/** The worktree parent as the plan shows it: `~` for the home directory, as in the seed. */
+/** The worktree parent as the plan shows it: `~` for the home directory, as the original skill prints it. */
 export function displayWorktreeHome(worktreeHome: string, home: string = os.homedir()): string {
   const resolved = path.resolve(worktreeHome);
   if (resolved === path.resolve(home)) return '~';
@@ -159,7 +159,7 @@ function worktreePath(home: string, skill: string): string {
 }
 
 /**
- * The seed's --dry-run text, byte for byte, ending in a newline. Sections without entries print `(none)`
+ * The original skill's --dry-run text, byte for byte, ending in a newline. Sections without entries print `(none)`
  * so the plan always has the same five sections; an empty queue prints only EMPTY_QUEUE_MESSAGE.
  */
 export function formatDryRunPlan(

@@ -1,5 +1,5 @@
 /**
- * Scores one SKILL.md (DESIGN.md § Scoring): the structural axis always; the absolute axis through one render
+ * Scores one SKILL.md (docs/how-it-works.md § Scoring): the structural axis always; the absolute axis through one render
  * per scenario (cached) and one grader call per (scenario, trial) for the pairs code cannot decide.
  */
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The CLI's shipper (seed Phase 3 "keep (merge to master)"): the clean-base check, then
+ * The CLI's shipper (docs/how-it-works.md § Shipping): the clean-base check, then
  * `git -C <project> merge --squash skill-iterate/<skill>-<epoch>` and one commit with the canonical message
  * on the checked-out base branch. The worktree is never entered; on success it is removed with its branch.
  */
@@ -21,7 +21,7 @@ export function isRunOwnFile(gitPath: string, prefix = ''): boolean {
 }
 
 export interface LocalShipperOptions {
-  /** Pause before the worktree-removal retry (the seed's 2 s). */
+  /** Pause before the worktree-removal retry (2 s, as the original skill waits). */
   retryDelayMs?: number;
 }
 
