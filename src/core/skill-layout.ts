@@ -34,6 +34,16 @@ export function skillDirOf(project: string, skill: string): string {
   return path.join(skillsDirOf(project), skill);
 }
 
+/** The project of a `<project>/.claude/skills/<name>` folder, or undefined for a folder elsewhere. */
+export function projectOfSkillDir(skillDir: string): string | undefined {
+  const skills = path.dirname(skillDir);
+  const claude = path.dirname(skills);
+  const [claudeName, skillsName] = SKILLS_DIR.split('/');
+  if (path.basename(skills) === skillsName && path.basename(claude) === claudeName)
+    return path.dirname(claude);
+  return undefined;
+}
+
 /** `<skillDir>/SKILL.md` (a relative `/`-separated folder gives a relative `/`-separated path). */
 export function skillFileOf(skillDir: string): string {
   return path.join(skillDir, SKILL_FILE);
@@ -47,6 +57,19 @@ export function evalsDirOf(skillDir: string): string {
 /** `<project>/.claude/skills/<skill>/evals/results.tsv`, absolute. */
 export function resultsTsvPath(project: string, skill: string): string {
   return path.resolve(evalsDirOf(skillDirOf(project, skill)), RESULTS_FILE);
+}
+
+/** Whether a project-relative `/`-separated path is some skill's `.claude/skills/<name>/evals/results.tsv`. */
+export function isResultsTsvPath(relPath: string): boolean {
+  const parts = relPath.split('/');
+  const skillsParts = SKILLS_DIR.split('/');
+  return (
+    parts.length === skillsParts.length + 3 &&
+    skillsParts.every((part, i) => parts[i] === part) &&
+    (parts[skillsParts.length] ?? '') !== '' &&
+    parts[skillsParts.length + 1] === EVALS_DIR &&
+    parts[skillsParts.length + 2] === RESULTS_FILE
+  );
 }
 
 /** `.claude/skills/<skill>/evals/<file>`: how a message names one of a skill's eval files. */

@@ -27,7 +27,7 @@ import { checkFrontmatter } from '../core/markdown.js';
 import { ModelOutputError, type EditProposal } from '../core/model-answers.js';
 import { formatIterationLine } from '../core/progress.js';
 import type { KeptEdit, ResultsRow } from '../core/run-result.js';
-import { skillFileOf } from '../core/skill-layout.js';
+import { SKILL_FILE, skillFileOf } from '../core/skill-layout.js';
 import { classifyIteration, type IterationOutcome } from '../core/taxonomy.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { GitWorkspace } from '../ports/git.js';
@@ -140,7 +140,7 @@ class SkillLoop {
   state: LoopState = initialLoopState();
 
   constructor(readonly input: SkillLoopInput) {
-    this.skillMdRel = path.posix.join(input.skillRelPath, 'SKILL.md');
+    this.skillMdRel = path.posix.join(input.skillRelPath, SKILL_FILE);
     this.skillMdPath = skillFileOf(path.join(input.worktreePath, input.skillRelPath));
     this.skillDir = path.dirname(this.skillMdPath);
     this.cache = input.cache ?? new RenderCache();

@@ -3,6 +3,7 @@
  * `git -C <project> merge --squash skill-iterate/<skill>-<epoch>` and one commit with the canonical message
  * on the checked-out base branch. The worktree is never entered; on success it is removed with its branch.
  */
+import { isResultsTsvPath } from '../../core/skill-layout.js';
 import { repoPrefix } from '../../git/repo.js';
 import { SquashConflictError, checkCleanBase, squashMerge } from '../../git/squash.js';
 import { currentBranch, discardWorktree } from '../../git/worktree.js';
@@ -17,7 +18,7 @@ import type { ShipOutcome, Shipper } from '../../ports/shipper.js';
 export function isRunOwnFile(gitPath: string, prefix = ''): boolean {
   const rest =
     prefix === '' ? gitPath : gitPath.startsWith(`${prefix}/`) ? gitPath.slice(prefix.length + 1) : null;
-  return rest !== null && /^\.claude\/skills\/[^/]+\/evals\/results\.tsv$/.test(rest);
+  return rest !== null && isResultsTsvPath(rest);
 }
 
 export interface LocalShipperOptions {

@@ -10,7 +10,7 @@ import { EvalsFileError, type SkillEvals } from '../../core/evals.js';
 import { METRIC_NAMES, type ScoreMode } from '../../core/score-types.js';
 import type { createModels } from '../../llm/factory.js';
 import type { SkillModels } from '../../ports/models.js';
-import { evalsDirOf, skillFileOf } from '../../core/skill-layout.js';
+import { evalsDirOf, projectOfSkillDir, skillFileOf } from '../../core/skill-layout.js';
 import { loadSkillEvals } from '../../iterate/evals-files.js';
 import { ITERATE_DEFAULTS } from '../../iterate/options.js';
 import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js';
@@ -127,10 +127,7 @@ export function projectOfSkill(skillDir: string, cwd: string): string {
     if (existsSync(path.join(dir, '.claude'))) return dir;
     if (path.dirname(dir) === dir) break;
   }
-  const skills = path.dirname(skillDir);
-  const claude = path.dirname(skills);
-  if (path.basename(skills) === 'skills' && path.basename(claude) === '.claude') return path.dirname(claude);
-  return cwd;
+  return projectOfSkillDir(skillDir) ?? cwd;
 }
 
 async function runScore(
