@@ -49848,7 +49848,7 @@ function rowOf(commit, score3, status, description, wallSeconds) {
 var SkillLoop = class {
   constructor(input2) {
     this.input = input2;
-    this.skillMdRel = path6.posix.join(input2.skillRelPath, "SKILL.md");
+    this.skillMdRel = path6.posix.join(input2.skillRelPath, SKILL_FILE);
     this.skillMdPath = skillFileOf(path6.join(input2.worktreePath, input2.skillRelPath));
     this.skillDir = path6.dirname(this.skillMdPath);
     this.cache = input2.cache ?? new RenderCache();
