@@ -322,7 +322,7 @@ async function loadEngine() {
   const load = (p) => import(pathToFileURL(path.join(build, p)).href);
   const [{ runIterate }, { createLocalPorts }, { createScriptedModels }] = await Promise.all([
     load('iterate/run.js'),
-    load('iterate/local-ports.js'),
+    load('adapters/local/ports.js'),
     load('llm/scripted.js'),
   ]);
   return { runIterate, createLocalPorts, createScriptedModels };

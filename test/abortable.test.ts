@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { abortableSleep, untilAborted } from '../src/llm/abortable.js';
+import { abortableSleep, untilAborted } from '../src/core/abortable.js';
 
 describe('abortableSleep', () => {
   it('resolves after the wait and leaves no listener behind', async () => {

@@ -6,7 +6,7 @@ import {
   INPUT_NAMES,
   InputError,
   modelEnv,
-  parseDuration,
+  durationMs,
   parseInputs,
   SECRET_INPUTS,
   type ActionInputName,
@@ -99,8 +99,8 @@ describe('action inputs', () => {
       mode: 'plan',
       base: 'release/1.x',
     });
-    expect(parseDuration('90s')).toBe(90_000);
-    expect(parseDuration('0m')).toBeUndefined();
+    expect(durationMs('90s')).toBe(90_000);
+    expect(durationMs('0m')).toBeUndefined();
   });
 
   it('names every bad input in one error', () => {

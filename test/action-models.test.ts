@@ -10,7 +10,9 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionContext } from '../src/action/context.js';
 import { parseInputs, type ActionInputName } from '../src/action/inputs.js';
-import { iterateOptions, runPipeline, type ActionIo } from '../src/action/main.js';
+import type { ActionIo } from '../src/action/io.js';
+import { runPipeline } from '../src/action/main.js';
+import { iterateOptions } from '../src/action/options.js';
 import { CONFIG_FILE } from '../src/config/config.js';
 import {
   cleanupTempDirs,

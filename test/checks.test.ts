@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countLines, countWords, evaluateCheck } from '../src/core/checks.js';
+import { countWords, evaluateCheck } from '../src/core/checks.js';
+import { countTextLines } from '../src/core/lines.js';
 
 const RENDER = '## Summary\nWe fixed the Flaky login test.\n\nNext: rerun CI.\n';
 
@@ -42,10 +43,10 @@ describe('evaluateCheck', () => {
 
   it('max-lines counts lines without the trailing newline or trailing blank lines', () => {
     // RENDER has 4 lines: heading, sentence, blank, "Next: …".
-    expect(countLines(RENDER)).toBe(4);
-    expect(countLines(`${RENDER}\n\n`)).toBe(4);
-    expect(countLines('')).toBe(0);
-    expect(countLines('a\r\nb\rc')).toBe(3);
+    expect(countTextLines(RENDER)).toBe(4);
+    expect(countTextLines(`${RENDER}\n\n`)).toBe(4);
+    expect(countTextLines('')).toBe(0);
+    expect(countTextLines('a\r\nb\rc')).toBe(3);
     expect(evaluateCheck({ type: 'max-lines', value: 4 }, RENDER).pass).toBe(true);
     const over = evaluateCheck({ type: 'max-lines', value: 3 }, RENDER);
     expect(over.pass).toBe(false);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCliLogger } from '../src/cli/logger.js';
 import { main } from '../src/cli/main.js';
-import { LOCK_FILE } from '../src/iterate/lock.js';
+import { LOCK_FILE } from '../src/adapters/local/lock.js';
 import { exists } from './helpers/files.js';
 import {
   addSkill,

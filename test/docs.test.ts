@@ -10,16 +10,6 @@ import { describe, expect, it } from 'vitest';
  * neither shape.
  */
 const ARRIVING: Readonly<Record<string, string | null>> = {
-  'src/adapters/local/': 'src/iterate/local-ports.ts',
-  'src/adapters/local/ports.ts': 'src/iterate/local-ports.ts',
-  'src/adapters/local/forge.ts': 'src/iterate/local-forge.ts',
-  'src/adapters/local/shipper.ts': 'src/iterate/local-shipper.ts',
-  'src/adapters/local/kill-switch.ts': 'src/iterate/kill-switch.ts',
-  'src/adapters/local/freshness.ts': 'src/iterate/freshness.ts',
-  'src/adapters/local/lock.ts': 'src/iterate/lock.ts',
-  'src/core/markdown.ts': 'src/core/markdown-lines.ts',
-  'src/git/orphans.ts': 'src/iterate/orphans.ts',
-  'src/ports/git.ts': 'src/git/client.ts',
   'src/review/': null,
   'src/app/': null,
 };

@@ -6,10 +6,10 @@ import {
   EvalsFileError,
   allAssertions,
   formatJsonPath,
-  loadSkillEvals,
   parseEvals,
   parseScenarios,
 } from '../src/core/evals.js';
+import { loadSkillEvals } from '../src/iterate/evals-files.js';
 import { addSkill, makeTempDir, removeTempDirs, skillPath } from './helpers/skill-project.js';
 
 const EXAMPLE_SKILLS = fileURLToPath(new URL('../examples/workspace/.claude/skills/', import.meta.url));

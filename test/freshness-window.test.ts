@@ -1,10 +1,10 @@
 /** IterateOptions.freshnessWindowMs: the Action's shorter cross-night window; the CLI keeps the seed's 24 h. */
 import { describe, expect, it } from 'vitest';
 import type { Freshness } from '../src/ports/freshness.js';
-import { mergeSkipList } from '../src/iterate/preflight.js';
+import { mergeSkipList } from '../src/core/skip-list.js';
+import { ITERATE_DEFAULTS } from '../src/iterate/options.js';
 import {
   EMPTY_QUEUE_MESSAGE,
-  FRESHNESS_WINDOW_MS,
   emptyQueueMessage,
   formatDryRunPlan,
   freshnessWindowOf,
@@ -33,8 +33,8 @@ describe('freshnessWindowMs', () => {
 
   it('without it the seed window of 24 hours applies (23 hours ago is still fresh)', async () => {
     const options = iterateOptions('/nowhere');
-    expect(freshnessWindowOf(options)).toBe(FRESHNESS_WINDOW_MS);
-    expect(FRESHNESS_WINDOW_MS).toBe(24 * HOUR);
+    expect(freshnessWindowOf(options)).toBe(ITERATE_DEFAULTS.freshnessWindowMs);
+    expect(ITERATE_DEFAULTS.freshnessWindowMs).toBe(24 * HOUR);
     const plan = await resolveQueue(options, mergeSkipList([]), skills, freshness, NOW);
     expect(plan.queue).toEqual([]);
     expect(plan.excludedByFreshness.map((e) => e.skill)).toEqual(['nightly', 'this-morning']);

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { committerConfig, FALLBACK_IDENTITY, GitOperationError } from '../src/git/client.js';
 import { commitFile, discardChanges, resetToParent, showFileAt } from '../src/git/commits.js';
 import { checkCleanBase, SquashConflictError, squashMerge } from '../src/git/squash.js';
+import { branchNameFor } from '../src/core/skill-layout.js';
 import {
-  branchNameFor,
   createWorktree,
   deleteBranch,
   removeWorktree,

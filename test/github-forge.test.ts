@@ -3,10 +3,11 @@ import path from 'node:path';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import type { ParkReport } from '../src/core/park.js';
+import { createLocalForge } from '../src/adapters/local/forge.js';
 import { createGitHubForge } from '../src/github/forge.js';
 import { parkMarker } from '../src/github/markers.js';
 import { createGitHubClient } from '../src/github/octokit.js';
-import { cleanupTempDirs, recordingLog, tempDir } from './helpers/github-fixtures.js';
+import { cleanupTempDirs, recordingLog, tempDir, NO_RETRIES } from './helpers/github-fixtures.js';
 import { looseNock } from './helpers/nock-frame.js';
 
 const API = 'https://api.github.test';
@@ -43,11 +44,11 @@ async function forge() {
   const log = recordingLog();
   const project = await tempDir();
   const f = createGitHubForge({
-    client: createGitHubClient({ token: 't', apiUrl: API }),
+    client: createGitHubClient({ token: 't', apiUrl: API, retry: NO_RETRIES }),
     repo,
-    project,
     log,
     runUrl: RUN_URL,
+    fallback: createLocalForge(project),
   });
   return { f, log, project };
 }

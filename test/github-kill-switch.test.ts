@@ -6,7 +6,7 @@ import {
   killSwitchInputReason,
 } from '../src/github/kill-switch.js';
 import { createGitHubClient } from '../src/github/octokit.js';
-import { recordingLog } from './helpers/github-fixtures.js';
+import { recordingLog, NO_RETRIES } from './helpers/github-fixtures.js';
 import { looseNock } from './helpers/nock-frame.js';
 
 const API = 'https://api.github.test';
@@ -16,7 +16,7 @@ const VARIABLE = '/repos/acme/skills/actions/variables/SKILL_ITERATE_KILLSWITCH'
 function killSwitch(input?: string) {
   const log = recordingLog();
   const ks = createGitHubKillSwitch({
-    client: createGitHubClient({ token: 't', apiUrl: API }),
+    client: createGitHubClient({ token: 't', apiUrl: API, retry: NO_RETRIES }),
     repo: { owner: 'acme', repo: 'skills' },
     base: 'main',
     log,

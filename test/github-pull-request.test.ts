@@ -2,12 +2,19 @@ import nock from 'nock';
 import { describe, expect, it, vi } from 'vitest';
 import { formatPullRequestMarker } from '../src/github/markers.js';
 import { createGitHubClient } from '../src/github/octokit.js';
-import { planPullRequest, upsertPullRequest, type PullRequestRequest } from '../src/github/pull-request.js';
+import {
+  planPullRequest,
+  writePullRequest,
+  type PullRequestOutcome,
+  type PullRequestRequest,
+} from '../src/github/pull-request.js';
+import type { GitHubClient, RepoRef } from '../src/github/octokit.js';
+import { NO_RETRIES } from './helpers/github-fixtures.js';
 import { looseNock } from './helpers/nock-frame.js';
 
 const API = 'https://api.github.test';
 const repo = { owner: 'acme', repo: 'skills' };
-const client = createGitHubClient({ token: 'test-token', apiUrl: API });
+const client = createGitHubClient({ token: 'test-token', apiUrl: API, retry: NO_RETRIES });
 
 const request: PullRequestRequest = {
   skill: 'session-wrap',
@@ -41,7 +48,24 @@ function pr(number: number, extra: Record<string, unknown>) {
 
 looseNock();
 
-describe('upsertPullRequest', () => {
+/**
+ * What the GitHub shipper does with a PR: plan (find the skill's PR), then — unless the plan skips —
+ * `beforeWrite` (the shipper's push) and the write.
+ */
+async function upsertPullRequest(
+  gh: GitHubClient,
+  where: RepoRef,
+  req: PullRequestRequest,
+  hooks: { beforeWrite?: () => Promise<void> } = {},
+): Promise<PullRequestOutcome> {
+  const plan = await planPullRequest(gh, where, req);
+  if (plan.action === 'skip')
+    return { status: 'skipped', reason: plan.reason, number: plan.number, url: plan.url };
+  await hooks.beforeWrite?.();
+  return writePullRequest(gh, where, req, plan);
+}
+
+describe('planPullRequest + writePullRequest', () => {
   it('creates the PR with labels and draft when the branch never had one', async () => {
     let created: Record<string, unknown> = {};
     const scope = nock(API)

@@ -17,6 +17,7 @@ import {
   shipRequest,
   tempDir,
   writeFiles,
+  NO_RETRIES,
 } from './helpers/github-fixtures.js';
 import { looseNock } from './helpers/nock-frame.js';
 
@@ -44,7 +45,7 @@ async function setup(options: RemoteOptions = {}) {
   git(worktree, 'commit', '--quiet', '-am', 'kept edit');
   const log = recordingLog();
   const shipper = createGitHubShipper({
-    client: createGitHubClient({ token: 't', apiUrl: API }),
+    client: createGitHubClient({ token: 't', apiUrl: API, retry: NO_RETRIES }),
     repo: { owner: 'acme', repo: 'skills' },
     base: 'main',
     labels: ['skill-iterate'],

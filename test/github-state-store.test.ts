@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESULTS_HEADER } from '../src/core/results-tsv.js';
 import { mergeResultsTsv, type LastRunRecord } from '../src/github/state-files.js';
-import { openStateStore, readStateBranch, resultsFileOf } from '../src/github/state-store.js';
+import { resultsTsvPath } from '../src/core/skill-layout.js';
+import { openStateStore, readStateBranch } from '../src/github/state-store.js';
 import { exists } from './helpers/files.js';
 import {
   actionsCheckout,
@@ -101,8 +102,8 @@ describe('state branch store', () => {
     await store.close();
 
     expect(restored).toEqual(['alpha']); // `gone` has no skill folder in this checkout
-    expect(await readFile(resultsFileOf(fresh, 'alpha'), 'utf8')).toBe(TSV_A);
-    expect(await exists(resultsFileOf(fresh, 'gone'))).toBe(false);
+    expect(await readFile(resultsTsvPath(fresh, 'alpha'), 'utf8')).toBe(TSV_A);
+    expect(await exists(resultsTsvPath(fresh, 'gone'))).toBe(false);
     expect((await store.freshness.lastRunAt('alpha'))?.toISOString()).toBe('2026-05-23T22:15:04.000Z');
     expect(await store.freshness.lastRunAt('beta')).toBeNull();
   });
@@ -212,7 +213,7 @@ describe('state branch store', () => {
       }
     });
     expect(await b.restoreInto(checkoutB)).toEqual(['alpha']);
-    expect(await readFile(resultsFileOf(checkoutB, 'alpha'), 'utf8')).toBe(TSV_A);
+    expect(await readFile(resultsTsvPath(checkoutB, 'alpha'), 'utf8')).toBe(TSV_A);
     const saved = await b.save(
       [{ skill: 'beta', resultsTsv: TSV_B, lastRun: lastRun('beta', '2026-05-23T02:00:00.000Z') }],
       'night 2: beta',
@@ -241,14 +242,14 @@ describe('state branch store', () => {
       [{ skill: 'alpha', resultsTsv: TSV_A, lastRun: lastRun('alpha', '2026-05-23T01:00:00.000Z') }],
       'a',
     );
-    await mkdir(path.dirname(resultsFileOf(checkout, 'beta')), { recursive: true });
+    await mkdir(path.dirname(resultsTsvPath(checkout, 'beta')), { recursive: true });
     await writeFile(
-      resultsFileOf(checkout, 'alpha'),
+      resultsTsvPath(checkout, 'alpha'),
       `${RESULTS_HEADER}\nfffffff\t0.100000\tbaseline\tlocal\t1.000\n`,
     );
     await store.restoreInto(checkout);
     await store.close();
-    expect(await readFile(resultsFileOf(checkout, 'alpha'), 'utf8')).toBe(
+    expect(await readFile(resultsTsvPath(checkout, 'alpha'), 'utf8')).toBe(
       `${TSV_A}fffffff\t0.100000\tbaseline\tlocal\t1.000\n`,
     );
   });

@@ -10,14 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseResultsTsv } from '../src/core/results-tsv.js';
-import {
-  RunInterrupted,
-  abortOnSignals,
-  interruptionOf,
-  shouldHandleSignals,
-  signalExitCode,
-} from '../src/iterate/interrupt.js';
-import { LOCK_FILE } from '../src/iterate/lock.js';
+import { abortOnSignals, shouldHandleSignals } from '../src/cli/signals.js';
+import { RunInterrupted, interruptionOf, signalExitCode } from '../src/iterate/interrupt.js';
+import { LOCK_FILE } from '../src/adapters/local/lock.js';
 import { cleanupTempDirs, makeProject, tempDir } from './helpers/engine-fixtures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

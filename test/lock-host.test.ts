@@ -3,15 +3,17 @@ import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PreflightHalt } from '../src/iterate/halt.js';
+import { PreflightHalt } from '../src/core/halt.js';
 import {
   FOREIGN_LOCK_STALE_MS,
   LOCK_FILE,
   acquireLock,
   inspectLock,
   type LockRecord,
-} from '../src/iterate/lock.js';
-import { runPreflight, type Lock } from '../src/iterate/preflight.js';
+} from '../src/adapters/local/lock.js';
+import { createLocalPlanPorts } from '../src/adapters/local/ports.js';
+import type { HeldLock } from '../src/ports/lock.js';
+import { runPreflight } from '../src/iterate/preflight.js';
 import {
   deadPid,
   iterateOptions,
@@ -33,7 +35,7 @@ async function lockWith(content: object): Promise<string> {
 
 async function acquire(
   file: string,
-): Promise<{ log: ReturnType<typeof recordingLogger>; lock?: Lock; error?: unknown }> {
+): Promise<{ log: ReturnType<typeof recordingLogger>; lock?: HeldLock; error?: unknown }> {
   const log = recordingLogger();
   try {
     return { log, lock: await acquireLock(file, { log, now: () => new Date() }) };
@@ -109,7 +111,7 @@ describe('a lock from another host', () => {
     const project = await makeTempDir();
     await writeFile(path.join(project, LOCK_FILE), content);
     const log = recordingLogger();
-    await runPreflight(iterateOptions(project), { log, now: () => new Date() }, false);
+    await runPreflight(iterateOptions(project), createLocalPlanPorts(project, { log }), false);
     expect(log.warnings).toEqual([
       expect.stringMatching(
         /^stale lock from PID 1 on another host \(other\) .*; a real run would take over$/,

@@ -1,7 +1,7 @@
 /**
  * The lock must disappear on every exit path a process can observe: release(), a normal exit without
  * release, an uncaught exception, SIGINT and SIGTERM. Those paths end the process, so they run in a child
- * node process built from the real src/iterate/lock.ts with esbuild.
+ * node process built from the real src/adapters/local/lock.ts with esbuild.
  */
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -9,11 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_FILE, isPidAlive } from '../src/iterate/lock.js';
+import { LOCK_FILE, isPidAlive } from '../src/adapters/local/lock.js';
 import { exists } from './helpers/files.js';
 import { deadPid, makeTempDir, removeTempDirs } from './helpers/skill-project.js';
 
-const LOCK_MODULE = fileURLToPath(new URL('../src/iterate/lock.ts', import.meta.url));
+const LOCK_MODULE = fileURLToPath(new URL('../src/adapters/local/lock.ts', import.meta.url));
 let childScript: string;
 
 beforeAll(async () => {

@@ -1,18 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSkillEvals } from '../src/core/evals.js';
+import { applyEdit } from '../src/core/hill-climb.js';
+import { loadSkillEvals } from '../src/iterate/evals-files.js';
 import { parseResultsTsv } from '../src/core/results-tsv.js';
 import { buildEditorPrompt } from '../src/core/prompts.js';
+import { createGitWorkspace } from '../src/git/workspace.js';
 import { createWorktree } from '../src/git/worktree.js';
 import { RunInterrupted } from '../src/iterate/interrupt.js';
-import {
-  applyEdit,
-  LoopInterrupted,
-  runSkillLoop,
-  type LoopOptions,
-  type SkillLoopInput,
-} from '../src/iterate/loop.js';
+import { LoopInterrupted, runSkillLoop, type LoopOptions, type SkillLoopInput } from '../src/iterate/loop.js';
 import type { Logger } from '../src/ports/logger.js';
 import type { EditorInput } from '../src/ports/models.js';
 import { createScriptedModels, type ScriptedModelsOptions } from '../src/llm/scripted.js';
@@ -99,6 +95,7 @@ async function harness(
       ...options,
     },
     models: createScriptedModels({ render: echoRender, grade: gradeByMarkers, ...models }),
+    git: createGitWorkspace(quietLog(progress)),
     log: quietLog(progress),
     now: () => new Date(),
     ...extra,

@@ -3,12 +3,11 @@ import {
   guessFenceLanguage,
   proposeOfflineEdit,
   splitLongLine,
-  weakestMetrics,
   type OfflineEdit,
 } from '../src/core/offline-edits.js';
 import type { Scenario } from '../src/core/evals.js';
-import { codePointLength } from '../src/core/markdown-lines.js';
-import type { MetricName } from '../src/core/score-types.js';
+import { codePointLength } from '../src/core/markdown.js';
+import { weakestMetrics, type MetricName } from '../src/core/score-types.js';
 import { scoreStructure, type StructuralContext } from '../src/core/structural.js';
 import { createOfflineModels, OFFLINE_LABEL } from '../src/llm/offline.js';
 import { ModelOutputError } from '../src/core/model-answers.js';

@@ -11,7 +11,7 @@ import {
   parseParkMarker,
 } from '../src/core/park.js';
 import { RESULTS_HEADER } from '../src/core/results-tsv.js';
-import { createLocalForge, parkFileName } from '../src/iterate/local-forge.js';
+import { createLocalForge, parkFileName } from '../src/adapters/local/forge.js';
 
 const tsv = [
   RESULTS_HEADER,

@@ -2,17 +2,15 @@ import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  EMBEDDED_SKIP_LIST,
-  PreflightHalt,
-  mergeSkipList,
-  runPreflight,
-  type Lock,
-  type PreflightResult,
-} from '../src/iterate/preflight.js';
-import { LOCK_FILE, acquireLock } from '../src/iterate/lock.js';
+import { createLocalPlanPorts } from '../src/adapters/local/ports.js';
+import { PreflightHalt } from '../src/core/halt.js';
+import { isValidSkillName } from '../src/core/skill-layout.js';
+import { EMBEDDED_SKIP_LIST, mergeSkipList } from '../src/core/skip-list.js';
+import { runPreflight, type PreflightResult } from '../src/iterate/preflight.js';
+import type { HeldLock } from '../src/ports/lock.js';
+import { LOCK_FILE, acquireLock } from '../src/adapters/local/lock.js';
 import type { KillSwitch } from '../src/ports/kill-switch.js';
-import { isValidSkillName, parseQueueFile } from '../src/iterate/queue-file.js';
+import { parseQueueFile } from '../src/iterate/queue-file.js';
 import { exists } from './helpers/files.js';
 import {
   addSkill,
@@ -38,7 +36,7 @@ async function preflight(
   const log = recordingLogger();
   const result = await runPreflight(
     iterateOptions(project, overrides),
-    { log, now: () => NOW, ...extra },
+    { ...createLocalPlanPorts(project, { log, now: () => NOW }), ...extra },
     takeLock,
   );
   held.push(result);
@@ -395,7 +393,7 @@ describe('stale lock and later halts', () => {
     const log = recordingLogger();
     const err = await runPreflight(
       iterateOptions(project, { skill: 'ghost' }),
-      { log, now: () => NOW },
+      createLocalPlanPorts(project, { log, now: () => NOW }),
       true,
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PreflightHalt);
@@ -426,7 +424,7 @@ describe('stale lock takeover races', () => {
     for (const loser of losers) expect((loser as PromiseRejectedResult).reason).toBeInstanceOf(PreflightHalt);
     const holder = JSON.parse(await readFile(lockFile, 'utf8')) as { pid: number; started_at: string };
     expect(holder.pid).toBe(process.pid);
-    const lock = (winners[0] as PromiseFulfilledResult<Lock>).value;
+    const lock = (winners[0] as PromiseFulfilledResult<HeldLock>).value;
     await lock.release();
     expect(await exists(lockFile)).toBe(false);
   });

@@ -2,10 +2,10 @@ import { symlink, writeFile, mkdir, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMtimeFreshness } from '../src/iterate/freshness.js';
-import { createFileKillSwitch } from '../src/iterate/kill-switch.js';
+import { createMtimeFreshness } from '../src/adapters/local/freshness.js';
+import { createFileKillSwitch } from '../src/adapters/local/kill-switch.js';
 import type { Freshness } from '../src/ports/freshness.js';
-import { mergeSkipList } from '../src/iterate/preflight.js';
+import { mergeSkipList } from '../src/core/skip-list.js';
 import {
   EMPTY_QUEUE_MESSAGE,
   discoverSkills,

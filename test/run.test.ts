@@ -3,13 +3,14 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseResultsTsv } from '../src/core/results-tsv.js';
-import { createLocalPorts } from '../src/iterate/local-ports.js';
-import { createLocalShipper } from '../src/iterate/local-shipper.js';
+import { createLocalPorts } from '../src/adapters/local/ports.js';
+import { createLocalShipper } from '../src/adapters/local/shipper.js';
 import { commitFile } from '../src/git/commits.js';
 import { createWorktree } from '../src/git/worktree.js';
 import { RunInterrupted } from '../src/iterate/interrupt.js';
-import { isRunOwnFile } from '../src/iterate/local-shipper.js';
-import type { IterateOptions, IteratePorts } from '../src/iterate/ports.js';
+import { isRunOwnFile } from '../src/adapters/local/shipper.js';
+import type { IterateOptions } from '../src/iterate/options.js';
+import type { IteratePorts } from '../src/ports/iterate.js';
 import type { Logger } from '../src/ports/logger.js';
 import { partialRunOf } from '../src/iterate/run-error.js';
 import { runIterate, WorktreeHalt } from '../src/iterate/run.js';
@@ -392,7 +393,7 @@ describe('runIterate', () => {
           return gradeByMarkers(input);
         },
       },
-      { perSkillIterations: 5, iterationTimeoutMs: 2_000, handleSignals: false },
+      { perSkillIterations: 5, iterationTimeoutMs: 2_000 },
     );
     const error = await runIterate(h.options, { ...h.ports, signal: stop.signal }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RunInterrupted);

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkFrontmatter,
-  compareScores,
-  countLines,
-  formatSigned,
-  shipGate,
-  shipMessage,
-} from '../src/core/ship-gate.js';
+import { countNewlines } from '../src/core/lines.js';
+import { checkFrontmatter } from '../src/core/markdown.js';
+import { compareScores, formatSigned, shipGate, shipMessage } from '../src/core/ship-gate.js';
 
 describe('shipGate: the seed table', () => {
   it.each([
@@ -40,13 +35,13 @@ describe('shipGate: the seed table', () => {
   });
 });
 
-describe('countLines', () => {
+describe('countNewlines', () => {
   it('counts newlines like wc -l', () => {
-    expect(countLines('')).toBe(0);
-    expect(countLines('one')).toBe(0);
-    expect(countLines('one\n')).toBe(1);
-    expect(countLines('one\ntwo')).toBe(1);
-    expect(countLines('a\r\nb\r\n\n')).toBe(3);
+    expect(countNewlines('')).toBe(0);
+    expect(countNewlines('one')).toBe(0);
+    expect(countNewlines('one\n')).toBe(1);
+    expect(countNewlines('one\ntwo')).toBe(1);
+    expect(countNewlines('a\r\nb\r\n\n')).toBe(3);
   });
 });
 

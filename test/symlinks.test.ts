@@ -5,8 +5,8 @@
 import { lstat, mkdir, readFile, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLocalPorts } from '../src/iterate/local-ports.js';
-import type { IterateOptions } from '../src/iterate/ports.js';
+import { createLocalPlanPorts, createLocalPorts } from '../src/adapters/local/ports.js';
+import type { IterateOptions } from '../src/iterate/options.js';
 import type { Logger } from '../src/ports/logger.js';
 import type { ResultsRow } from '../src/core/run-result.js';
 import { runPreflight } from '../src/iterate/preflight.js';
@@ -71,7 +71,6 @@ async function harness(project: string): Promise<Harness> {
     iterationTimeoutMs: 60_000,
     worktreeHome: home,
     maxCostUsd: undefined,
-    handleSignals: false,
   };
   const models = createScriptedModels({
     render: (i) => {
@@ -237,7 +236,7 @@ describe('a skill whose files are symbolic links', () => {
     const warnings: string[] = [];
     const log: Logger = { info: () => undefined, warn: (m) => warnings.push(m), progress: () => undefined };
 
-    await runPreflight({ ...h.options, dryRun: true }, { log, now: () => new Date() }, false);
+    await runPreflight({ ...h.options, dryRun: true }, createLocalPlanPorts(project, { log }), false);
     expect(warnings).toEqual([
       expect.stringMatching(
         /^linked: \.claude\/skills\/linked\/SKILL\.md in the project checkout is a symbolic link/,

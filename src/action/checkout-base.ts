@@ -5,15 +5,14 @@
  * detached `ref: <sha>`, still proposes its improvements to the base, each squash carrying only the skill's
  * changes onto the base's tip.
  */
-import { simpleGit } from 'simple-git';
+import { currentBranch, headCommit } from '../git/worktree.js';
 
 /** The line the log shows when the checkout is not the base branch, or undefined when it is. */
 export async function checkoutBaseNote(project: string, base: string): Promise<string | undefined> {
-  const git = simpleGit(project);
   // `HEAD` when detached (a `ref: <sha>` checkout, or a pull_request event's merge commit).
-  const branch = (await git.raw(['rev-parse', '--abbrev-ref', 'HEAD'])).trim();
+  const branch = await currentBranch(project);
   if (branch === base) return undefined;
-  const commit = (await git.revparse(['HEAD'])).trim().slice(0, 7);
+  const commit = (await headCommit(project)).slice(0, 7);
   const checkout = branch === 'HEAD' ? `a detached HEAD at ${commit}` : `${branch} at ${commit}`;
   return (
     `the checkout is ${checkout}, not ${base}: skills are iterated as checked out; ` +

@@ -3,7 +3,10 @@
  * their defaults and their error messages (`input per-skill-iterations: expected a positive integer, …`).
  */
 import { z } from 'zod';
+import { DurationError, parseDuration } from '../core/duration.js';
 import { isKillSwitchValue } from '../github/kill-switch.js';
+import { DEFAULT_STATE_BRANCH } from '../github/state-files.js';
+import { ITERATE_DEFAULTS } from '../iterate/options.js';
 
 /** Masked with core.setSecret before anything else runs. */
 export const SECRET_INPUTS = ['github-token', 'anthropic-api-key', 'openai-api-key'] as const;
@@ -36,17 +39,18 @@ const boolean = text.transform((v, ctx) => {
   return z.NEVER;
 });
 
-/** `1h`, `30m`, `90s`, `1h30m` → milliseconds (the CLI's `--per-skill-budget` format). */
-export function parseDuration(value: string): number | undefined {
-  const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(value.trim());
-  if (!match || value.trim() === '') return undefined;
-  const [, h = '0', m = '0', s = '0'] = match;
-  const ms = ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000;
-  return ms > 0 ? ms : undefined;
+/** `1h`, `30m`, `90s`, `1h30m` → milliseconds (the CLI's `--per-skill-budget` format), else undefined. */
+export function durationMs(value: string): number | undefined {
+  try {
+    return parseDuration(value);
+  } catch (err) {
+    if (err instanceof DurationError) return undefined;
+    throw err;
+  }
 }
 
 const duration = text.transform((v, ctx) => {
-  const ms = parseDuration(v || '1h');
+  const ms = durationMs(v || ITERATE_DEFAULTS.perSkillBudget);
   if (ms === undefined) {
     ctx.addIssue({
       code: 'custom',
@@ -167,7 +171,7 @@ export const ActionInputsSchema = z.object({
   skill: skillName,
   queue: optionalText,
   'per-skill-budget': duration,
-  'per-skill-iterations': positiveInt(12),
+  'per-skill-iterations': positiveInt(ITERATE_DEFAULTS.perSkillIterations),
   'skip-list': list,
   calibrate: boolean,
   'dry-run': boolean,
@@ -176,7 +180,7 @@ export const ActionInputsSchema = z.object({
   labels: list,
   draft: boolean,
   mode,
-  'state-branch': branchName('skill-iterate-state'),
+  'state-branch': branchName(DEFAULT_STATE_BRANCH),
   'results-dir': optionalText,
   'kill-switch': killSwitch,
   'freshness-hours': hours(DEFAULT_FRESHNESS_HOURS),
@@ -256,7 +260,7 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
     labels: v.labels,
     draft: v.draft,
     mode: v.mode,
-    stateBranch: v['state-branch'] ?? 'skill-iterate-state',
+    stateBranch: v['state-branch'] ?? DEFAULT_STATE_BRANCH,
     resultsDir: v['results-dir'],
     killSwitch: v['kill-switch'],
     freshnessWindowMs: v['freshness-hours'] * 60 * 60 * 1000,

@@ -78,7 +78,6 @@ export const ShippedOutputSchema = z.object({
   final: z.number(),
   status: z.enum(['created', 'updated']),
 });
-export type ShippedOutput = z.infer<typeof ShippedOutputSchema>;
 
 export const ParkedOutputSchema = z.object({
   skill: z.string(),
@@ -86,7 +85,6 @@ export const ParkedOutputSchema = z.object({
   location: z.string(),
   via: z.enum(['issue', 'file']),
 });
-export type ParkedOutput = z.infer<typeof ParkedOutputSchema>;
 
 export const RESULT_FILE_FORMAT = 'skillclimb/action-result';
 

@@ -5,7 +5,8 @@
 import * as core from '@actions/core';
 import { readActionContext } from './context.js';
 import { parseInputs, SECRET_ENV, SECRET_INPUTS, URL_INPUTS } from './inputs.js';
-import { runPipeline, type ActionIo } from './main.js';
+import type { ActionIo } from './io.js';
+import { runPipeline } from './main.js';
 
 export function maskSecretInputs(env: NodeJS.ProcessEnv = process.env): void {
   for (const name of SECRET_INPUTS) {

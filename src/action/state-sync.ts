@@ -6,7 +6,8 @@ import { parseResultsTsv } from '../core/results-tsv.js';
 import type { SkillResult } from '../core/run-result.js';
 import { latestRunRows } from '../github/score-chart.js';
 import type { LastRunRecord } from '../github/state-files.js';
-import { readIfExists, resultsFileOf, type StateStore, type StateUpdate } from '../github/state-store.js';
+import { resultsTsvPath } from '../core/skill-layout.js';
+import { readIfExists, type StateStore, type StateUpdate } from '../github/state-store.js';
 
 /** Baseline and high-water mark of the latest run in a results.tsv text. */
 export function scoresFromResults(text: string): {
@@ -43,7 +44,7 @@ export async function collectStateUpdates(
 ): Promise<StateUpdate[]> {
   const updates: StateUpdate[] = [];
   for (const skill of new Set([...skills, ...(results ?? []).map((r) => r.skill)])) {
-    const resultsTsv = await readIfExists(resultsFileOf(ctx.project, skill));
+    const resultsTsv = await readIfExists(resultsTsvPath(ctx.project, skill));
     const recorded = ctx.store.snapshot.skills.get(skill);
     const changed = resultsTsv !== undefined && resultsTsv !== recorded?.resultsTsv;
     const result = results?.find((r) => r.skill === skill && r.rows.length > 0);

@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { RunInterrupted } from '../iterate/interrupt.js';
-import { PreflightHalt } from '../iterate/preflight.js';
+import { PreflightHalt } from '../core/halt.js';
 import { doctorCommand } from './commands/doctor.js';
 import { iterateCommand } from './commands/iterate.js';
 import { scoreCommand } from './commands/score.js';

@@ -1,5 +1,5 @@
 /**
- * The absolute (model-graded) axis of DESIGN.md § Scoring, minus the model calls: which pairs need a model,
+ * The absolute (model-graded) axis of docs/how-it-works.md § Scoring, minus the model calls: which pairs need a model,
  * the repairs of a grader answer, the majority vote across trials, the aggregation and the composite.
  * Pure: no I/O.
  */
@@ -58,7 +58,7 @@ export function planScenario(evals: EvalsFile, scenario: Scenario): ScenarioPlan
   return { scenario, pairs, modelGraded: pairs.filter((p) => p.route === 'model') };
 }
 
-/** DESIGN.md: a non-boolean verdict counts as true only when it is "true" or "yes" (trimmed, any case). */
+/** docs/how-it-works.md § Scoring: a non-boolean verdict counts as true only when it is "true" or "yes" (trimmed, any case). */
 export function coerceVerdict(value: unknown): boolean {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'string') {
@@ -238,7 +238,7 @@ export function combineScores(
 
 const AMBIGUOUS_SENTINEL = 'AMBIGUOUS:';
 
-/** Seed Step E: a render that starts with `AMBIGUOUS:` (after trimming) could not do the task; returns its reason. */
+/** Step E (docs/how-it-works.md § Scoring): a render that starts with `AMBIGUOUS:` (after trimming) could not do the task; returns its reason. */
 export function ambiguousReason(render: string): string | undefined {
   const trimmed = render.trim();
   if (!trimmed.startsWith(AMBIGUOUS_SENTINEL)) return undefined;

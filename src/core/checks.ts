@@ -1,9 +1,10 @@
 /**
- * `check` assertions (DESIGN.md, skillclimb's addition): decided by code against a render, no model call.
+ * `check` assertions (skillclimb's addition, docs/how-it-works.md § Scoring): decided by code against a render, no model call.
  * Pure: no I/O.
  */
 import { cachedCheckRegex, MAX_CHECK_INPUT_CHARS } from './check-regex.js';
 import type { Check } from './evals.js';
+import { countTextLines } from './lines.js';
 
 export interface CheckVerdict {
   pass: boolean;
@@ -13,12 +14,6 @@ export interface CheckVerdict {
 
 function quote(value: string): string {
   return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
-}
-
-/** Lines as a reader counts them: trailing blank lines and the final newline do not add a line; '' has 0. */
-export function countLines(text: string): number {
-  const trimmed = text.trimEnd();
-  return trimmed === '' ? 0 : trimmed.split(/\r\n|\r|\n/).length;
 }
 
 export function countWords(text: string): number {
@@ -53,7 +48,7 @@ function positive(check: Check, output: string): CheckVerdict {
       return { pass: found, reason: `${found ? 'matches' : 'does not match'} ${shown}` };
     }
     case 'max-lines': {
-      const lines = countLines(output);
+      const lines = countTextLines(output);
       return { pass: lines <= check.value, reason: `${lines} lines (max ${check.value})` };
     }
     case 'max-words': {

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { CheckRegexError, compileCheckRegex } from './check-regex.js';
 import { formatJsonPath, parseJsonFileWith, zodExpectation, type JsonFileWording } from './json-file.js';
+import { EVALS_FILE, REQUIRED_SECTIONS_FILE, SCENARIOS_FILE } from './skill-layout.js';
 
 /** Graded by code, no model call (skillclimb's addition to the original format). */
 export const CheckSchema = z.discriminatedUnion('type', [
@@ -120,13 +119,8 @@ export const ScenariosFileSchema = z
       ids.add(s.id);
     });
   });
-export type ScenariosFile = z.infer<typeof ScenariosFileSchema>;
 
 export const RequiredSectionsSchema = z.object({ required: z.array(z.string().min(1)) }).loose();
-
-export const EVALS_FILE = 'evals.json';
-export const SCENARIOS_FILE = 'test_scenarios.json';
-export const REQUIRED_SECTIONS_FILE = 'required_sections.json';
 
 export interface SkillEvals {
   evals: EvalsFile;
@@ -188,29 +182,23 @@ export function parseScenarios(
   return parsed.scenarios;
 }
 
-async function readIfExists(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+/** A skill's eval files as read: undefined for a file that does not exist. */
+export interface EvalsTexts {
+  evals: string | undefined;
+  scenarios: string | undefined;
+  requiredSections: string | undefined;
 }
 
-/** Loads and cross-validates the eval files of one skill folder (`<skill>/evals/…`). */
-export async function loadSkillEvals(skillDir: string): Promise<SkillEvals> {
-  const dir = path.join(skillDir, 'evals');
-  const evalsText = await readIfExists(path.join(dir, EVALS_FILE));
-  if (evalsText === undefined) throw new EvalsFileError(EVALS_FILE, '', 'file not found');
-  const evals = parseEvals(evalsText);
-  const scenariosText = await readIfExists(path.join(dir, SCENARIOS_FILE));
-  if (scenariosText === undefined) throw new EvalsFileError(SCENARIOS_FILE, '', 'file not found');
-  const scenarios = parseScenarios(scenariosText, evals);
-  const requiredText = await readIfExists(path.join(dir, REQUIRED_SECTIONS_FILE));
+/** Parses and cross-validates the eval files of one skill folder (`<skill>/evals/…`). */
+export function parseSkillEvals(texts: EvalsTexts): SkillEvals {
+  if (texts.evals === undefined) throw new EvalsFileError(EVALS_FILE, '', 'file not found');
+  const evals = parseEvals(texts.evals);
+  if (texts.scenarios === undefined) throw new EvalsFileError(SCENARIOS_FILE, '', 'file not found');
+  const scenarios = parseScenarios(texts.scenarios, evals);
   const requiredSections =
-    requiredText === undefined
+    texts.requiredSections === undefined
       ? undefined
-      : parseJsonFile(REQUIRED_SECTIONS_FILE, requiredText, RequiredSectionsSchema).required;
+      : parseJsonFile(REQUIRED_SECTIONS_FILE, texts.requiredSections, RequiredSectionsSchema).required;
   return { evals, scenarios, requiredSections };
 }
 

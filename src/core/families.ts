@@ -1,5 +1,5 @@
 /**
- * Model families, derived from a model id by rules (DESIGN.md § Models): the review gate needs to know
+ * Model families, derived from a model id by rules (docs/how-it-works.md § Models and providers): the review gate needs to know
  * whether two models come from different vendors, and a gateway's id says more about that than the
  * provider that routes it (`openai-compatible:qwen3` is a Qwen model, not an OpenAI one).
  */

@@ -1,5 +1,6 @@
 /** The shapes model answers must have before the engine uses them, and the error for one that does not. */
 import { z } from 'zod';
+import type { Usage } from './usage.js';
 
 /** Step A's edit, applied by Step B. */
 export const EditProposalSchema = z.object({
@@ -10,7 +11,7 @@ export const EditProposalSchema = z.object({
 export type EditProposal = z.infer<typeof EditProposalSchema>;
 
 /**
- * The grader's answer before the engine's repairs (DESIGN.md: omitted id → false, unknown id → dropped,
+ * The grader's answer before the engine's repairs (docs/how-it-works.md § Scoring: omitted id → false, unknown id → dropped,
  * non-boolean verdict → "true"/"yes" true, anything else false). Deliberately lenient.
  */
 export const GraderAnswerSchema = z.object({
@@ -18,12 +19,16 @@ export const GraderAnswerSchema = z.object({
 });
 export type GraderAnswer = z.infer<typeof GraderAnswerSchema>;
 
-/** A model answered, but not in the expected shape (garbled JSON, missing fields). */
+/**
+ * A model answered, but not in the expected shape (garbled JSON, missing fields). `usage`: what the call
+ * that produced the unusable answer cost, when the provider reported it (an unusable answer is still paid).
+ */
 export class ModelOutputError extends Error {
   constructor(
     readonly role: 'editor' | 'render' | 'grader',
     message: string,
     readonly raw?: string,
+    readonly usage?: Usage,
   ) {
     super(`${role} answer unusable: ${message}`);
     this.name = 'ModelOutputError';

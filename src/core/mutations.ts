@@ -1,10 +1,12 @@
 /**
- * The seed's adversarial mutations (Phase 0 calibration): ten known defects, each injected into a copy of a
- * SKILL.md. Each mutation is deterministic and touches one spot, preferring the places a grader should care
+ * The adversarial mutations of calibration (docs/how-it-works.md § Calibration): ten known defects, each
+ * injected into a copy of a SKILL.md. Each mutation is deterministic and touches one spot, preferring the places a grader should care
  * about most (required sections, the Steps list, the Constraints). The frontmatter is never touched: an edit
  * that breaks it is rejected by the loop anyway, so it would teach nothing about the grader.
  * Pure: no I/O.
  */
+import { frontmatterClose, parseFenceLine, parseHeading, scanFences } from './markdown.js';
+import { DEFAULT_REQUIRED_SECTIONS, IMPERATIVE_VERBS } from './structural.js';
 
 export const MUTATION_KINDS = [
   'delete-required-bullet',
@@ -25,23 +27,11 @@ export interface MutationOptions {
   requiredSections?: string[] | undefined;
 }
 
-export const DEFAULT_REQUIRED_SECTIONS = ['Steps', 'Constraints', 'Limitations'];
-
-/** The same verbs the structural rules-to-rationale metric counts (DESIGN.md metric 8). */
-// prettier-ignore
-export const IMPERATIVE_VERBS = new Set([
-  'Use', 'Write', 'Run', 'Avoid', 'Add', 'Remove', 'Do', "Don't", 'Check', 'Verify', 'Set', 'Read', 'Call',
-  'Create', 'Delete', 'Update', 'Replace', 'Prefer', 'Ensure', 'Always', 'Never', 'Skip', 'Apply', 'Edit',
-  'Open', 'Close', 'Save', 'Commit', 'Push', 'Pull', 'Fetch', 'Build', 'Test', 'Confirm', 'Document', 'Note',
-  'Pass', 'Return', 'Stop', 'Start', 'Halt', 'Continue', 'Mark', 'Tag', 'Pin', 'Default', 'Dont',
-]);
-
 /** One junk line longer than the 150-character line limit, starting with a non-imperative word. */
 export const TRAILING_GARBAGE = 'asdf qwer zxcv uiop hjkl '.repeat(8).trim();
 
-const HEADING = /^(#{1,6})\s+(.*?)\s*$/;
+/** A list item split into indentation, marker and text, so a mutation can rewrite one part. */
 const LIST_ITEM = /^(\s*)([-*+]\s+|\d+\.\s+)(.*)$/;
-const FENCE = /^ {0,3}`{3,}/;
 const CONSTRAINT_WORDS = /\b(must|never|always|do not|don't|only)\b/i;
 
 const HEADING_PARAPHRASES: Record<string, string> = {
@@ -82,29 +72,24 @@ function normaliseTitle(title: string): string {
     .toLowerCase();
 }
 
+/**
+ * Lines are split on `\n` only and joined back the same way, so a mutated copy keeps every other byte of
+ * the file (a `\r` stays on its line); headings, fences and the frontmatter are the shared reader's.
+ */
 function parse(text: string): Doc {
   const lines = text.split('\n');
-  let bodyStart = 0;
-  if (lines[0]?.trimEnd() === '---') {
-    const close = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l));
-    if (close > 0) bodyStart = close + 1;
-  }
+  // An unclosed frontmatter is not skipped: the mutations then see the whole file.
+  const close = frontmatterClose(lines);
+  const bodyStart = typeof close === 'number' ? close + 1 : 0;
   const inFence = lines.map(() => false);
+  const body = scanFences(lines.slice(bodyStart));
   const headings: Heading[] = [];
-  let open = false;
   for (let i = bodyStart; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    if (FENCE.test(line)) {
-      inFence[i] = true;
-      open = !open;
-      continue;
-    }
-    inFence[i] = open;
-    if (open) continue;
-    const m = HEADING.exec(line);
-    if (m?.[1] && m[2] !== undefined && m[2] !== '') {
-      headings.push({ line: i, level: m[1].length, title: m[2].replace(/\s+#+$/, '') });
-    }
+    inFence[i] = body.fenced[i - bodyStart] ?? false;
+    if (inFence[i]) continue;
+    const heading = parseHeading(lines[i] ?? '');
+    const title = heading?.title.replace(/\s+#+$/, '');
+    if (heading && title) headings.push({ line: i, level: heading.level, title });
   }
   return { lines, bodyStart, inFence, headings };
 }
@@ -174,7 +159,9 @@ function paraphraseHeading(doc: Doc, options: MutationOptions): string | null {
 
 function removeCodeFence(doc: Doc): string | null {
   const fences: number[] = [];
-  for (let i = doc.bodyStart; i < doc.lines.length; i++) if (FENCE.test(doc.lines[i] ?? '')) fences.push(i);
+  for (let i = doc.bodyStart; i < doc.lines.length; i++) {
+    if (parseFenceLine(doc.lines[i] ?? '')) fences.push(i);
+  }
   if (fences.length === 0) return null;
   // Dropping the closing fence lets the code swallow the prose after it: the defect a reader notices.
   const target = fences[1] ?? fences[0];

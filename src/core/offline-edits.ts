@@ -13,8 +13,8 @@ import {
   splitSourceLines,
   type FenceScan,
   type SourceLine,
-} from './markdown-lines.js';
-import { METRIC_NAMES, type MetricName, type MetricResult, type StructuralResult } from './score-types.js';
+} from './markdown.js';
+import { weakestMetrics, type MetricName, type StructuralResult } from './score-types.js';
 import {
   IMPERATIVE_VERBS,
   MAX_LINE_LENGTH,
@@ -427,16 +427,6 @@ const FIXERS: Partial<Record<MetricName, Array<(doc: Document) => Candidate[]>>>
   code_fence_balance: [closeFenceEdits, labelFenceEdits],
   max_line_length: [splitLineEdits],
 };
-
-/** Metrics below 1.0, weakest first; ties keep METRIC_NAMES order. */
-export function weakestMetrics(structural: StructuralResult): MetricName[] {
-  // A metric missing from a hand-built result (tests, older callers) is treated as perfect.
-  const score = (name: MetricName): number =>
-    (structural.metrics[name] as MetricResult | undefined)?.score ?? 1;
-  return METRIC_NAMES.filter((name) => score(name) < 1).sort(
-    (a, b) => score(a) - score(b) || METRIC_NAMES.indexOf(a) - METRIC_NAMES.indexOf(b),
-  );
-}
 
 function countOccurrences(haystack: string, needle: string): number {
   let count = 0;

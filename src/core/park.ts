@@ -1,5 +1,5 @@
 /**
- * Defect-park reports (seed Phase 3, autonomy contract clause 3; Phase 0 calibration). Pure: the forge
+ * Defect-park reports (docs/how-it-works.md § Defect park; docs/how-it-works.md § Calibration). Pure: the forge
  * port decides where a report goes (a GitHub issue, or a local markdown file when that fails).
  */
 import { fenceFor, inlineCode } from './neutralise.js';
@@ -55,7 +55,7 @@ export interface CrashParkInput {
   epoch: number;
 }
 
-/** The seed's defect-park issue: title `skill-iterate: <skill> parked after N consecutive crashes` + body. */
+/** The defect-park issue: title `skill-iterate: <skill> parked after N consecutive crashes` + body. */
 export function buildCrashParkReport(input: CrashParkInput): ParkReport {
   const { skill, crashCount } = input;
   const last = input.lastDescriptions.slice(-3);
@@ -106,7 +106,7 @@ function threshold(result: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-/** Seed Phase 0: title `skill-iterate: <skill> grader-broken-for-skill (calibration catch rate <N>%)`. */
+/** Calibration's park: title `skill-iterate: <skill> grader-broken-for-skill (calibration catch rate <N>%)`. */
 export function buildCalibrationParkReport(input: CalibrationParkInput): ParkReport {
   const { skill } = input;
   const rate = percent(input.catchRate);

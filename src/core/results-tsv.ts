@@ -1,5 +1,5 @@
 /**
- * `results.tsv` (seed Step G): one row per iteration, append-only, readable by the original Python tooling.
+ * `results.tsv` (docs/how-it-works.md § Morning summary and results.tsv, Step G): one row per iteration, append-only, readable by the original Python tooling.
  * Pure formatting and parsing; the file I/O lives in src/iterate/results-file.ts.
  */
 import type { ResultsRow } from './run-result.js';

@@ -21,7 +21,7 @@ export interface ResultsRow {
 export type SkillStatus =
   'shipped' | 'no-improvement' | 'defect-park' | 'calibration-park' | `skipped (${string})`;
 
-/** The seed's SkillResult, one per processed skill (Phase 4). */
+/** One per processed skill, as the morning summary lists it (docs/how-it-works.md § Morning summary and results.tsv). */
 export interface SkillResult {
   skill: string;
   baselineScore: number | null;
@@ -37,11 +37,6 @@ export interface SkillResult {
   rows: ResultsRow[];
 }
 
-export interface Exclusion {
-  skill: string;
-  reason: string;
-}
-
 export interface RunResult {
   startedAt: Date;
   endedAt: Date;
@@ -51,7 +46,7 @@ export interface RunResult {
   results: SkillResult[];
   excludedBySkipList: Array<{ skill: string; source: 'embedded' | '--skip-list extension' }>;
   excludedByFreshness: Array<{ skill: string; lastRunAt: Date }>;
-  /** The cross-night window those exclusions used (the seed's 24 h unless the caller chose another). */
+  /** The cross-night window those exclusions used (24 h unless the caller chose another). */
   freshnessWindowMs?: number;
   summaryPath: string | undefined;
   usage: Usage;

@@ -75,3 +75,13 @@ export interface ScoreWeights {
 }
 
 export const DEFAULT_WEIGHTS: ScoreWeights = { structural: 0.4, absolute: 0.6 };
+
+/** Metrics below 1.0, weakest first; ties keep METRIC_NAMES order. */
+export function weakestMetrics(structural: StructuralResult): MetricName[] {
+  // A metric missing from a hand-built result (tests, older callers) is treated as perfect.
+  const score = (name: MetricName): number =>
+    (structural.metrics[name] as MetricResult | undefined)?.score ?? 1;
+  return METRIC_NAMES.filter((name) => score(name) < 1).sort(
+    (a, b) => score(a) - score(b) || METRIC_NAMES.indexOf(a) - METRIC_NAMES.indexOf(b),
+  );
+}

@@ -1,7 +1,6 @@
 /**
- * Phase 3's ship gate (seed "Ship-gate rule (composite)"), the canonical squash message, the line count the
- * gate uses, and the frontmatter check that keeps an edit from ever landing a SKILL.md without a name or
- * description. Pure: no I/O.
+ * The ship gate (docs/how-it-works.md § Shipping): ship when the final score beats the baseline, or ties it
+ * with fewer lines; and the canonical squash message. Pure: no I/O.
  */
 
 /**
@@ -35,13 +34,6 @@ export function shipGate(input: ShipGateInput): ShipDecision {
   return 'no-improvement';
 }
 
-/** Counts lines the way `wc -l` does: the number of newline characters (a last line without one is not counted). */
-export function countLines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
 /** `+3`, `-2`, `+0`: the sign is always shown. */
 export function formatSigned(n: number): string {
   return n < 0 ? String(n) : `+${n}`;
@@ -62,42 +54,4 @@ export function shipMessage(input: ShipMessageInput): string {
     `final ${input.finalScore.toFixed(2)} over ${input.iterations} iterations ` +
     `(lines_delta=${formatSigned(input.linesDelta)})`
   );
-}
-
-export type FrontmatterCheck = { valid: true } | { valid: false; reason: string };
-
-const BLOCK_SCALAR = /^[|>][+-]?\d*$/;
-
-function unquote(value: string): string {
-  const v = value.trim();
-  if (v.length >= 2 && ((v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'")))) {
-    return v.slice(1, -1).trim();
-  }
-  return v;
-}
-
-/**
- * The SKILL.md frontmatter is a `---` block at the very top with non-empty top-level `name` and
- * `description` keys. Block scalars (`description: >` followed by indented lines) count as non-empty when
- * the next line is indented text.
- */
-export function checkFrontmatter(text: string): FrontmatterCheck {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0]?.trimEnd() !== '---') return { valid: false, reason: 'no frontmatter: first line is not ---' };
-  const end = lines.findIndex((line, i) => i > 0 && line.trimEnd() === '---');
-  if (end === -1) return { valid: false, reason: 'frontmatter is not closed by ---' };
-  const block = lines.slice(1, end);
-  for (const key of ['name', 'description'] as const) {
-    const at = block.findIndex((line) => new RegExp(`^${key}\\s*:`).test(line));
-    if (at === -1) return { valid: false, reason: `frontmatter has no ${key}` };
-    const value = unquote(block[at]!.replace(new RegExp(`^${key}\\s*:`), ''));
-    if (BLOCK_SCALAR.test(value)) {
-      const next = block[at + 1];
-      if (next === undefined || !/^\s+\S/.test(next))
-        return { valid: false, reason: `frontmatter ${key} is empty` };
-    } else if (value === '') {
-      return { valid: false, reason: `frontmatter ${key} is empty` };
-    }
-  }
-  return { valid: true };
 }

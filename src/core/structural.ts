@@ -1,6 +1,6 @@
 /**
- * The eight deterministic structural metrics of DESIGN.md ("Structural axis"). Scores must agree with the
- * original Python implementation to 1e-6, so the text handling lives in markdown-lines.ts with Python
+ * The eight deterministic structural metrics (docs/how-it-works.md § Scoring). Scores must agree with the
+ * original Python implementation to 1e-6, so the text handling lives in markdown.ts with Python
  * semantics, and the score is summed in METRIC_NAMES order exactly as Python's `sum()` would.
  */
 import path from 'node:path';
@@ -14,7 +14,7 @@ import {
   scanFences,
   structuralLines,
   type FenceScan,
-} from './markdown-lines.js';
+} from './markdown.js';
 import { METRIC_NAMES, type MetricName, type MetricResult, type StructuralResult } from './score-types.js';
 
 export interface StructuralContext {

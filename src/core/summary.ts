@@ -1,12 +1,12 @@
 /**
- * The Phase 4 morning summary: what an operator reads first thing to learn what the night did. Pure —
+ * The morning summary (docs/how-it-works.md § Morning summary and results.tsv): what an operator reads first thing to learn what the night did. Pure —
  * src/iterate/summary-file.ts picks the file name and writes it.
  */
 import type { KeptEdit, RunResult, SkillResult } from './run-result.js';
 import { totalTokens, type Usage } from './usage.js';
 import { redactSecrets } from './redact.js';
 
-/** Skills that gained less than this are plateaued (seed Phase 4: candidates for /skill-evolve). */
+/** Skills that gained less than this are plateaued (candidates for /skill-evolve, docs/how-it-works.md § Morning summary and results.tsv). */
 export const PLATEAU_DELTA = 0.01;
 const TOP_EDITS = 5;
 const EDIT_DESCRIPTION_MAX = 200;
@@ -16,7 +16,7 @@ export function summaryDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** ISO 8601 to the second, e.g. `2026-05-23T22:15:04Z` (the seed's examples carry no milliseconds). */
+/** ISO 8601 to the second, e.g. `2026-05-23T22:15:04Z` (the original skill's examples carry no milliseconds). */
 export function isoSeconds(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
@@ -26,7 +26,7 @@ function oneLine(text: string): string {
 }
 
 /**
- * The line under the H1 of a run that stopped early. The kill-switch wording is the seed's, exactly;
+ * The line under the H1 of a run that stopped early. The kill-switch wording is the original skill's, exactly;
  * the other reasons follow its shape (`(partial -- interrupted by SIGINT at <iso>)` for Ctrl+C).
  */
 export function partialLine(partial: { reason: string; at: Date }): string {
@@ -252,7 +252,7 @@ function runMetadata(run: RunResult): string[] {
   return lines;
 }
 
-/** The Phase 4 morning summary as Markdown (pure). */
+/** The morning summary as Markdown (pure). */
 export function renderMorningSummary(run: RunResult): string {
   const lines = [`# skill-iterate morning summary -- ${summaryDate(run.startedAt)}`];
   if (run.partial) lines.push(partialLine(run.partial));

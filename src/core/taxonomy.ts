@@ -1,5 +1,5 @@
 /**
- * Seed Phase 2 Steps E and F: what one scored iteration means for the branch. Pure: no I/O.
+ * Steps E and F (docs/how-it-works.md § The hill-climb loop): what one scored iteration means for the branch. Pure: no I/O.
  */
 import type { ScoreStatus } from './score-types.js';
 import { compareScores } from './ship-gate.js';
@@ -19,7 +19,7 @@ export interface TaxonomyInput {
 }
 
 /**
- * In the seed's order: AMBIGUOUS → revert; no number (unparseable, harness error, null) → crash; then the
+ * In this order: AMBIGUOUS → revert; no number (unparseable, harness error, null) → crash; then the
  * delta against the high-water mark, with the simplicity bias (fewer lines and delta >= 0 → keep). An edit
  * that breaks the frontmatter is never kept, whatever it scores.
  */

@@ -1,6 +1,6 @@
 /**
  * One simple-git client per directory. Every git call in skillclimb goes through here with an explicit
- * working directory (the seed's `git -C <dir>` discipline): the process never changes its own cwd, so a
+ * working directory (`git -C <dir>`, docs/how-it-works.md § The hill-climb loop): the process never changes its own cwd, so a
  * worktree is never held open by us when it is removed.
  */
 import { simpleGit, type SimpleGit } from 'simple-git';

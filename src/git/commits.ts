@@ -7,7 +7,7 @@ function gitPath(relPath: string): string {
 }
 
 /**
- * Seed Step C: `git -C <dir> add <file> && git -C <dir> commit -m <message>`; returns the 7-char SHA.
+ * Step C (docs/how-it-works.md § The hill-climb loop): `git -C <dir> add <file> && git -C <dir> commit -m <message>`; returns the 7-char SHA.
  * Hooks are skipped (`--no-verify`): iteration commits are bookkeeping on a private branch, and a slow or
  * failing project hook would turn every iteration into a crash.
  */
@@ -37,7 +37,7 @@ function identityFor(dir: string): Promise<string[]> {
   return identity;
 }
 
-/** Seed Step F revert: `git -C <dir> reset --hard HEAD~1`. */
+/** Step F's revert (docs/how-it-works.md § The hill-climb loop): `git -C <dir> reset --hard HEAD~1`. */
 export async function resetToParent(dir: string): Promise<void> {
   await runGit(dir, 'reset --hard HEAD~1', ['reset', '--hard', 'HEAD~1']);
 }

@@ -1,4 +1,4 @@
-/** Seed Phase 3's local landing: the clean-base check and the squash-merge into the base branch. */
+/** The CLI's landing (docs/how-it-works.md § Shipping): the clean-base check and the squash-merge into the base branch. */
 import { committerConfig, GitOperationError, runGit } from './client.js';
 
 export interface BaseStatus {

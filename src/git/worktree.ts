@@ -1,29 +1,13 @@
-/** The per-skill worktree and branch of seed Phase 2 "Worktree setup" and Phase 3 "Worktree cleanup". */
+/** The per-skill worktree and branch: set up before the loop, cleaned up after it (docs/how-it-works.md § The hill-climb loop). */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { branchNameFor, worktreeFolderName } from '../core/skill-layout.js';
+import type { Worktree, WorktreeRequest } from '../ports/git.js';
 import { runGit } from './client.js';
 import { repoPrefix } from './repo.js';
 
 export function worktreePathFor(home: string, skill: string, epoch: number): string {
-  return path.join(home, `worktree_skill-iterate-${skill}-${epoch}`);
-}
-
-export function branchNameFor(skill: string, epoch: number): string {
-  return `skill-iterate/${skill}-${epoch}`;
-}
-
-export interface Worktree {
-  path: string;
-  branch: string;
-  /** The branch checked out in the project (`HEAD` when detached). */
-  baseBranch: string;
-  /** Full SHA of the base HEAD the worktree was created from. */
-  baseCommit: string;
-  /**
-   * The project's folder inside its repository (`''` at the root; see repoPrefix). The worktree's root is
-   * the repository root, so project-relative paths are joined onto this prefix there.
-   */
-  prefix: string;
+  return path.join(home, worktreeFolderName(skill, epoch));
 }
 
 export async function currentBranch(dir: string): Promise<string> {
@@ -35,12 +19,7 @@ export async function headCommit(dir: string): Promise<string> {
 }
 
 /** `git -C <project> worktree add -b skill-iterate/<skill>-<epoch> <home>/worktree_skill-iterate-<skill>-<epoch> <base HEAD>`. */
-export async function createWorktree(input: {
-  project: string;
-  home: string;
-  skill: string;
-  epoch: number;
-}): Promise<Worktree> {
+export async function createWorktree(input: WorktreeRequest): Promise<Worktree> {
   const baseBranch = await currentBranch(input.project);
   const baseCommit = await headCommit(input.project);
   const prefix = await repoPrefix(input.project);
@@ -51,7 +30,7 @@ export async function createWorktree(input: {
   return { path: worktreePath, branch, baseBranch, baseCommit, prefix };
 }
 
-/** The seed's pause before the single removal retry: AV scanners and lingering file handles let go. */
+/** The pause before the single removal retry: AV scanners and lingering file handles let go. */
 export const WORKTREE_RETRY_DELAY_MS = 2000;
 
 export interface RemoveWorktreeOptions {
@@ -96,7 +75,7 @@ export async function deleteBranch(project: string, branch: string): Promise<voi
 }
 
 /**
- * Seed Phase 3 cleanup after a merge or a no-improvement: remove the worktree (one retry), then delete its
+ * The cleanup after a merge or a no-improvement: remove the worktree (one retry), then delete its
  * branch. Never throws: a leftover is a warning for the operator, not a reason to stop the queue.
  */
 export async function discardWorktree(

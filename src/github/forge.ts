@@ -7,7 +7,6 @@
 import type { Forge, ParkOutcome } from '../ports/forge.js';
 import type { Logger } from '../ports/logger.js';
 import type { ParkReport } from '../core/park.js';
-import { createLocalForge } from '../iterate/local-forge.js';
 import type { GitHubClient, RepoRef } from './octokit.js';
 import { describeApiError } from './octokit.js';
 import { hasParkMarker, parkMarker } from './markers.js';
@@ -17,13 +16,11 @@ export const DEFECT_PARK_LABEL = 'defect-park';
 export interface GitHubForgeOptions {
   client: GitHubClient;
   repo: RepoRef;
-  /** Where the local fallback writes `docs/skill-iterate-runs/parked-<skill>-<epoch>.md`. */
-  project: string;
   log: Logger;
   runUrl: string | undefined;
   label?: string;
-  /** Injected in tests; defaults to the CLI's park-file forge. */
-  fallback?: Forge;
+  /** Where a report goes when the issues API fails: the park files of src/adapters/local/forge.ts. */
+  fallback: Forge;
 }
 
 export interface ParkRecord {
@@ -156,8 +153,7 @@ export function createGitHubForge(options: GitHubForgeOptions): GitHubForge {
           : `${report.skill}: parked (${report.kind}): ${record.location}`,
       );
     } catch (error) {
-      const fallback = options.fallback ?? createLocalForge(options.project);
-      const local = await fallback.park(report);
+      const local = await options.fallback.park(report);
       options.log.warn(
         `${report.skill}: issues API failed (${describeApiError(error)}); parked locally at ${local.location}`,
       );

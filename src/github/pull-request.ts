@@ -144,20 +144,3 @@ export async function writePullRequest(
   }
   return outcome;
 }
-
-/**
- * Creates or updates the skill's PR. `beforeWrite` runs after the decision and before any write, so the
- * caller pushes the branch only when a PR will point at it.
- */
-export async function upsertPullRequest(
-  client: GitHubClient,
-  repo: RepoRef,
-  request: PullRequestRequest,
-  hooks: { beforeWrite?: () => Promise<void> } = {},
-): Promise<PullRequestOutcome> {
-  const plan = await planPullRequest(client, repo, request);
-  if (plan.action === 'skip')
-    return { status: 'skipped', reason: plan.reason, number: plan.number, url: plan.url };
-  await hooks.beforeWrite?.();
-  return writePullRequest(client, repo, request, plan);
-}

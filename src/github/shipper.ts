@@ -1,5 +1,5 @@
 /**
- * The Action's Shipper: instead of the seed's local squash-merge, ONE squashed commit on the stable branch
+ * The Action's Shipper (docs/how-it-works.md § Shipping): instead of the CLI's local squash-merge, ONE squashed commit on the stable branch
  * `skill-iterate/<skill>`, pushed with a lease, and one PR per skill opened or updated. The order keeps the
  * branch and its PR in step: decide on the PR (read-only), push, write the PR; when that write fails, the
  * branch is put back the way it was.

@@ -1,6 +1,6 @@
 /**
  * Builds the ONE squashed commit of a skill's run on top of the CURRENT base (the Action's answer to the
- * seed's "dirty master" check): the run branch's diff is applied to the freshly fetched base in a throwaway
+ * CLI's dirty-base check, docs/how-it-works.md § Shipping): the run branch's diff is applied to the freshly fetched base in a throwaway
  * index, so the checkout, its index and its working tree are never touched. It reads trees only (the run's
  * start and end, the base's tip), never a merge-base or other history: actions/checkout's depth-1 checkout
  * is enough, however far the base moved.

@@ -5,6 +5,7 @@
  */
 import { simpleGit } from 'simple-git';
 import { isShallowRepository, remoteBranchSha } from './git.js';
+import { DEFAULT_STATE_BRANCH } from './state-files.js';
 
 /** The message of the root commit `openStateStore` creates: `skill-iterate state (<branch>)`. */
 export const STATE_ROOT_PREFIX = 'skill-iterate state (';
@@ -35,7 +36,7 @@ export async function checkStateBranch(check: StateBranchCheck): Promise<void> {
   ] as const) {
     if (branch === name) {
       throw new Error(
-        `input state-branch: ${branch} is ${what}; the state is committed to its own orphan branch (default skill-iterate-state)`,
+        `input state-branch: ${branch} is ${what}; the state is committed to its own orphan branch (default ${DEFAULT_STATE_BRANCH})`,
       );
     }
   }

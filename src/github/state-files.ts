@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { RESULTS_HEADER } from '../core/results-tsv.js';
 
 export const STATE_DIR = 'state';
-export const RESULTS_FILE = 'results.tsv';
+/** The orphan branch that keeps the run state between nights, unless the `state-branch` input names another. */
+export const DEFAULT_STATE_BRANCH = 'skill-iterate-state';
 export const LAST_RUN_FILE = 'last-run.json';
 
 export const LastRunRecordSchema = z

@@ -7,13 +7,13 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import { RESULTS_FILE, resultsTsvPath } from '../core/skill-layout.js';
 import type { Freshness } from '../ports/freshness.js';
 import type { Logger } from '../ports/logger.js';
 import { fetchBranch, gitErrorMessage, gitWithIdentity, minimalGitEnv } from './git.js';
 import { STATE_ROOT_PREFIX } from './state-branch-guard.js';
 import {
   LAST_RUN_FILE,
-  RESULTS_FILE,
   STATE_DIR,
   formatLastRun,
   mergeResultsTsv,
@@ -21,8 +21,6 @@ import {
   parseStatePath,
   type LastRunRecord,
 } from './state-files.js';
-
-export const DEFAULT_STATE_BRANCH = 'skill-iterate-state';
 
 export interface SkillState {
   resultsTsv: string | undefined;
@@ -75,10 +73,6 @@ export function stateFreshness(snapshot: StateSnapshot): Freshness {
   };
 }
 
-export function resultsFileOf(project: string, skill: string): string {
-  return path.join(project, '.claude', 'skills', skill, 'evals', RESULTS_FILE);
-}
-
 async function isDirectory(dir: string): Promise<boolean> {
   try {
     return (await stat(dir)).isDirectory();
@@ -104,7 +98,7 @@ export async function restoreResults(snapshot: StateSnapshot, project: string): 
   const restored: string[] = [];
   for (const [skill, state] of [...snapshot.skills].sort(([a], [b]) => a.localeCompare(b))) {
     if (state.resultsTsv === undefined) continue;
-    const file = resultsFileOf(project, skill);
+    const file = resultsTsvPath(project, skill);
     if (!(await isDirectory(path.dirname(file)))) continue;
     const current = await readIfExists(file);
     await writeFile(

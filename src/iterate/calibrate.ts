@@ -1,5 +1,5 @@
 /**
- * Seed Phase 0 adversarial-mutation calibration: inject ten known defects into copies of the SKILL.md, score
+ * Adversarial-mutation calibration (docs/how-it-works.md § Calibration): inject ten known defects into copies of the SKILL.md, score
  * each with the same scoring the loop uses, and check the grader notices (score strictly below baseline).
  */
 import { mutateAll } from '../core/mutations.js';
@@ -44,7 +44,7 @@ export class CalibrationError extends Error {
   }
 }
 
-/** Seed Phase 0 adversarial-mutation calibration: 10 injected defects, catch rate vs threshold (0.70). */
+/** Adversarial-mutation calibration: 10 injected defects, catch rate vs threshold (0.70). */
 export async function calibrateSkill(
   request: Omit<ScoreRequest, 'skillMd' | 'trials'> & { skillMd: string },
   threshold = DEFAULT_CALIBRATION_THRESHOLD,

@@ -1,14 +1,10 @@
 /**
- * Ctrl+C and `kill` during a run: SIGINT/SIGTERM become an abort of the run's AbortSignal, so the model
- * calls in flight are cancelled, the loop stops without recording the unfinished iteration, and the
- * orchestrator's exception path writes the partial morning summary (seed Phase 4, path 3) and releases the
- * lock before the process exits with 128+signo. A second signal exits at once.
+ * A stopped run: the front-end aborts the run's AbortSignal (the CLI on SIGINT/SIGTERM), so the model calls
+ * in flight are cancelled, the loop stops without recording the unfinished iteration, and the run's
+ * exception path writes the partial morning summary and releases the lock before it rejects with
+ * RunInterrupted (docs/how-it-works.md § Morning summary and results.tsv).
  */
 import os from 'node:os';
-import type { Logger } from '../ports/logger.js';
-
-export const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-export type InterruptSignal = (typeof INTERRUPT_SIGNALS)[number];
 
 /** 128 + the signal number: the status a shell reports for a process ended by that signal. */
 export function signalExitCode(signal: NodeJS.Signals): number {
@@ -47,35 +43,4 @@ export function interruptionOf(signal: AbortSignal): RunInterrupted {
 /** Throws the run's interruption when its signal has been aborted. */
 export function throwIfInterrupted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw interruptionOf(signal);
-}
-
-/**
- * Whether runIterate handles SIGINT/SIGTERM itself. An explicit setting wins; by default it does unless the
- * process already listens for one of them when the run starts — then a host (the GitHub Action saves its
- * state and exits on its own) owns the signals and the engine leaves them alone.
- */
-export function shouldHandleSignals(setting: boolean | undefined): boolean {
-  if (setting !== undefined) return setting;
-  return INTERRUPT_SIGNALS.every((signal) => process.listenerCount(signal) === 0);
-}
-
-/**
- * Turns the first SIGINT/SIGTERM into `controller.abort(new RunInterrupted(…))`; a second one exits at once
- * with 128+signo (the lock's exit handler still removes the lock file). Returns the uninstaller.
- */
-export function abortOnSignals(controller: AbortController, log: Pick<Logger, 'warn'>): () => void {
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (controller.signal.aborted) {
-      log.warn(`${signal} again: exiting without waiting for the run to wind down`);
-      process.exit(signalExitCode(signal));
-    }
-    log.warn(
-      `${signal}: stopping the run; writing the partial morning summary (send it again to exit at once)`,
-    );
-    controller.abort(new RunInterrupted(`interrupted by ${signal}`, signal));
-  };
-  for (const signal of INTERRUPT_SIGNALS) process.on(signal, onSignal);
-  return () => {
-    for (const signal of INTERRUPT_SIGNALS) process.removeListener(signal, onSignal);
-  };
 }

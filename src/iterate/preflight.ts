@@ -1,78 +1,37 @@
 /**
- * Phase 0 of skill-iterate: every launch gate of the seed, in its order: concurrent-run detection (lock
+ * The pre-flight (docs/how-it-works.md § Pre-flight): every launch gate, in order: concurrent-run detection (lock
  * file + orphaned worktree scan), kill-switch, skip-list, explicit --skill / --queue validation, and only
  * then the lock.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { EVALS_FILE, EvalsFileError, SCENARIOS_FILE, loadSkillEvals } from '../core/evals.js';
-import { PreflightHalt } from './halt.js';
-import { createFileKillSwitch } from './kill-switch.js';
+import { EvalsFileError } from '../core/evals.js';
+import { PreflightHalt } from '../core/halt.js';
 import {
-  LOCK_FILE,
-  abandonedLockWarning,
-  acquireLock,
-  foreignStaleLockText,
-  inspectLock,
-  liveLockMessage,
-  unreadableLockMessage,
-  type HoldOptions,
-} from './lock.js';
-import { findOrphanWorktrees, orphanWorktreesWarning } from './orphans.js';
-import type { IterateOptions, IteratePorts } from './ports.js';
-import type { KillSwitch } from '../ports/kill-switch.js';
+  EVALS_FILE,
+  SCENARIOS_FILE,
+  evalsDirOf,
+  evalsFileLabel,
+  isValidSkillName,
+  skillDirOf,
+  skillRelPath,
+} from '../core/skill-layout.js';
+import { mergeSkipList, type SkipList } from '../core/skip-list.js';
+import type { HeldLock } from '../ports/lock.js';
 import type { Logger } from '../ports/logger.js';
-import { isValidSkillName, parseQueueFile } from './queue-file.js';
+import type { PlanPorts } from '../ports/iterate.js';
+import { loadSkillEvals } from './evals-files.js';
+import type { IterateOptions } from './options.js';
+import { parseQueueFile } from './queue-file.js';
 import { discoverSkills, findInvalidSkillFolders } from './queue.js';
 import { findSymlinkedSkillFile, symlinkWarning } from './symlinks.js';
-
-export { PreflightHalt };
-
-/** The seed's embedded skip-list: side-effect-driven skills whose output is not text-gradable. */
-export const EMBEDDED_SKIP_LIST: readonly string[] = [
-  'verify',
-  'run',
-  'loop',
-  'schedule',
-  'update-config',
-  'fewer-permission-prompts',
-  'claude-oauth-auth',
-];
-
-export interface SkipList {
-  /** Union of embedded + extension. */
-  all: ReadonlySet<string>;
-  sourceOf(skill: string): 'embedded' | '--skip-list extension' | undefined;
-}
-
-export interface Lock {
-  path: string;
-  /** Idempotent; also runs on process exit / SIGINT / SIGTERM once acquired. */
-  release(): Promise<void>;
-}
 
 export interface PreflightResult {
   skipList: SkipList;
   /** The explicit queue from --skill / --queue (validated), or undefined for auto-discovery. */
   explicit: string[] | undefined;
   /** Taken only when `takeLock` is true (never for --dry-run). */
-  lock: Lock | undefined;
-}
-
-/** The extension can only add names: embedded entries always stay excluded (and keep "embedded" as source). */
-export function mergeSkipList(extension: readonly string[]): SkipList {
-  const embedded = new Set(EMBEDDED_SKIP_LIST);
-  const extra = new Set(extension.map((s) => s.trim()).filter((s) => s && !embedded.has(s)));
-  const all = new Set([...embedded, ...extra]);
-  return {
-    all,
-    sourceOf: (skill) =>
-      embedded.has(skill) ? 'embedded' : extra.has(skill) ? '--skip-list extension' : undefined,
-  };
-}
-
-export function skillDir(project: string, skill: string): string {
-  return path.join(project, '.claude', 'skills', skill);
+  lock: HeldLock | undefined;
 }
 
 async function isDirectory(p: string): Promise<boolean> {
@@ -91,16 +50,16 @@ async function isFile(p: string): Promise<boolean> {
   }
 }
 
-/** The --skill checks of the seed (folder, both eval files, skip-list), then the eval files must parse. */
+/** The --skill checks (folder, both eval files, skip-list), then the eval files must parse. */
 async function validateExplicitSkill(project: string, name: string, skipList: SkipList): Promise<void> {
   if (!isValidSkillName(name)) {
     throw new PreflightHalt(`invalid skill name "${name}": expected a folder name under .claude/skills/`);
   }
-  const dir = skillDir(project, name);
+  const dir = skillDirOf(project, name);
   if (!(await isDirectory(dir))) {
     throw new PreflightHalt(`skill folder missing for ${name}: ${dir} does not exist`);
   }
-  const evalsDir = path.join(dir, 'evals');
+  const evalsDir = evalsDirOf(dir);
   if (
     !(await isFile(path.join(evalsDir, EVALS_FILE))) ||
     !(await isFile(path.join(evalsDir, SCENARIOS_FILE)))
@@ -116,7 +75,7 @@ async function validateExplicitSkill(project: string, name: string, skipList: Sk
     await loadSkillEvals(dir);
   } catch (err) {
     if (!(err instanceof EvalsFileError)) throw err;
-    const where = path.posix.join('.claude/skills', name, 'evals', err.file);
+    const where = evalsFileLabel(name, err.file);
     throw new PreflightHalt(
       err.jsonPath ? `${where}: ${err.jsonPath}: ${err.detail}` : `${where}: ${err.detail}`,
     );
@@ -148,7 +107,7 @@ async function readExplicitQueue(project: string, queueFile: string, skipList: S
   return names;
 }
 
-/** Discovery leaves these out (Phase 1); said here so a dry run and a real run both tell the operator. */
+/** Discovery leaves these out (the queue); said here so a dry run and a real run both tell the operator. */
 async function warnInvalidSkillFolders(project: string, log: Logger): Promise<void> {
   for (const name of await findInvalidSkillFolders(project)) {
     log.warn(
@@ -170,22 +129,26 @@ async function warnSymlinkedSkills(
 ): Promise<void> {
   for (const skill of skills) {
     if (skipList.all.has(skill)) continue;
-    const linked = await findSymlinkedSkillFile(project, path.posix.join('.claude', 'skills', skill));
+    const linked = await findSymlinkedSkillFile(project, skillRelPath(skill));
     if (linked !== undefined) log.warn(symlinkWarning(skill, linked, 'the project checkout'));
   }
 }
 
+function orphanWorktreesWarning(paths: readonly string[]): string {
+  return (
+    `orphaned worktrees from prior crash: ${paths.join(', ')}; consider cleanup ` +
+    `(git worktree remove --force <path>); they are never removed automatically`
+  );
+}
+
 /**
- * Runs Phase 0. Throws PreflightHalt on any halt. With `takeLock` false (--dry-run) the lock file is only
- * inspected: a live or stale lock becomes a warning and nothing is written or removed.
- * `ports.killSwitch` defaults to the `.skill-iterate-killswitch` file at the project root.
- * `lock` is passed to acquireLock (runIterate keeps the lock through a signal until its summary is out).
+ * Runs the pre-flight. Throws PreflightHalt on any halt. With `takeLock` false (--dry-run, a plan) the lock
+ * is only inspected: a live or stale lock becomes a warning and nothing is written or removed.
  */
 export async function runPreflight(
   options: IterateOptions,
-  ports: Pick<IteratePorts, 'log' | 'now'> & { killSwitch?: KillSwitch | undefined },
+  ports: Omit<PlanPorts, 'freshness'>,
   takeLock: boolean,
-  lock: HoldOptions = {},
 ): Promise<PreflightResult> {
   const { log } = ports;
   const project = path.resolve(options.project);
@@ -195,24 +158,12 @@ export async function runPreflight(
   }
 
   // 1. Concurrent-run detection: lock file, then the worktree scan.
-  const lockFile = path.join(project, LOCK_FILE);
-  const existing = await inspectLock(lockFile);
-  if (existing.state === 'live') {
-    const message = liveLockMessage(lockFile, existing.record);
-    if (takeLock) throw new PreflightHalt(message);
-    log.warn(`${message}; a real run would halt`);
-  } else if (existing.state === 'unreadable') {
-    const message = unreadableLockMessage(lockFile, existing.detail);
-    if (takeLock) throw new PreflightHalt(message);
-    log.warn(`${message}; a real run would halt`);
+  const existing = await ports.lock.inspect();
+  if (existing.state === 'live' || existing.state === 'unreadable') {
+    if (takeLock) throw new PreflightHalt(existing.message);
+    log.warn(`${existing.message}; a real run would halt`);
   } else if (existing.state === 'stale' && !takeLock) {
-    const stale = existing.foreignHost
-      ? foreignStaleLockText(existing.record)
-      : `stale lock from PID ${existing.record.pid} at ${existing.record.started_at}`;
-    log.warn(`${stale}; a real run would take over`);
-  } else if (existing.state === 'abandoned' && !takeLock) {
-    const warning = abandonedLockWarning(lockFile, existing.detail, existing.mtime);
-    log.warn(warning.replace(/; taking over$/, '; a real run would take over'));
+    log.warn(`${existing.message}; a real run would take over`);
   }
   // A real run reports a stale lock in step 5, when it takes it over: a halt in between must not be
   // preceded by a "taking over" that never happened.
@@ -220,7 +171,7 @@ export async function runPreflight(
   // Worktrees of a live run are not orphans (a real run halts above before reaching this).
   if (existing.state !== 'live') {
     try {
-      const orphans = await findOrphanWorktrees(project);
+      const orphans = await ports.git.orphanWorktrees(project);
       if (orphans && orphans.length > 0) log.warn(orphanWorktreesWarning(orphans));
     } catch (err) {
       log.warn(`could not scan for orphaned worktrees: ${(err as Error).message}`);
@@ -228,7 +179,7 @@ export async function runPreflight(
   }
 
   // 2. Kill-switch at launch.
-  const killed = await (ports.killSwitch ?? createFileKillSwitch(project)).check();
+  const killed = await ports.killSwitch.check();
   if (killed !== null) throw new PreflightHalt(killed);
 
   // 3. Skip-list resolution.
@@ -249,6 +200,6 @@ export async function runPreflight(
     await warnSymlinkedSkills(project, explicit ?? (await discoverSkills(project)), skipList, log);
 
   // 5. The lock, only after every other check passed.
-  const held = takeLock ? await acquireLock(lockFile, { log, now: ports.now }, lock) : undefined;
+  const held = takeLock ? await ports.lock.acquire() : undefined;
   return { skipList, explicit, lock: held };
 }

@@ -1,4 +1,4 @@
-/** Queue-file parsing, stated by the seed so hand edits never halt a 4 AM run on whitespace or comments. */
+/** Queue-file parsing (docs/how-it-works.md § The queue): hand edits never halt a 4 AM run on whitespace or comments. */
 
 export interface QueueEntry {
   name: string;
@@ -22,9 +22,4 @@ export function parseQueueFile(text: string): QueueEntry[] {
       entries.push({ name, line: index + 1 });
     });
   return entries;
-}
-
-/** A folder name under `.claude/skills/` that can be joined into a path safely. */
-export function isValidSkillName(name: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && !name.includes('..');
 }

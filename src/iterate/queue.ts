@@ -1,17 +1,23 @@
 /**
- * Phase 1 of skill-iterate: discovery, skip-list filter, freshness filter (24 hours unless the options say
- * otherwise), alphabetical order, and the --dry-run plan (the seed's literal text, or JSON for scripts).
+ * The queue (docs/how-it-works.md § The queue): discovery, skip-list filter, freshness filter (24 hours unless the options say
+ * otherwise), alphabetical order, and the --dry-run plan (the original skill's literal text, or JSON for scripts).
  */
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { EVALS_FILE, SCENARIOS_FILE } from '../core/evals.js';
 import { formatDuration } from '../core/duration.js';
+import {
+  EVALS_FILE,
+  SCENARIOS_FILE,
+  branchNameFor,
+  evalsDirOf,
+  isValidSkillName,
+  skillsDirOf,
+  worktreeFolderName,
+} from '../core/skill-layout.js';
+import type { SkipList } from '../core/skip-list.js';
 import type { Freshness } from '../ports/freshness.js';
-import type { IterateOptions } from './ports.js';
-import type { SkipList } from './preflight.js';
-import { WORKTREE_PREFIX } from './orphans.js';
-import { isValidSkillName } from './queue-file.js';
+import { ITERATE_DEFAULTS, type IterateOptions } from './options.js';
 
 export interface QueuePlan {
   queue: string[];
@@ -19,13 +25,10 @@ export interface QueuePlan {
   excludedByFreshness: Array<{ skill: string; lastRunAt: Date }>;
 }
 
-/** The seed's cross-night-resume window: `now - mtime < 86400 s` means "ran recently, skip". */
-export const FRESHNESS_WINDOW_MS = 86_400_000;
-
-/** `options.freshnessWindowMs`, or the seed's 24 hours; a bad value names the field. */
+/** `options.freshnessWindowMs`, or the default 24 hours; a bad value names the field. */
 export function freshnessWindowOf(options: Pick<IterateOptions, 'freshnessWindowMs'>): number {
   const window = options.freshnessWindowMs;
-  if (window === undefined) return FRESHNESS_WINDOW_MS;
+  if (window === undefined) return ITERATE_DEFAULTS.freshnessWindowMs;
   if (!Number.isFinite(window) || window < 0) {
     throw new RangeError(
       `freshnessWindowMs must be a non-negative number of milliseconds (got ${String(window)})`,
@@ -37,10 +40,10 @@ export function freshnessWindowOf(options: Pick<IterateOptions, 'freshnessWindow
 export const EMPTY_QUEUE_MESSAGE =
   'Queue empty -- nothing to iterate. All scorable skills were either skip-listed or have results.tsv mtime within the last 24h.';
 
-/** The seed's message for the default window; a shorter window (the Action's) names its own length. */
+/** The original skill's message for the default window; a shorter window (the Action's) names its own length. */
 export function emptyQueueMessage(options: Pick<IterateOptions, 'freshnessWindowMs'>): string {
   const window = freshnessWindowOf(options);
-  if (window === FRESHNESS_WINDOW_MS) return EMPTY_QUEUE_MESSAGE;
+  if (window === ITERATE_DEFAULTS.freshnessWindowMs) return EMPTY_QUEUE_MESSAGE;
   return EMPTY_QUEUE_MESSAGE.replace('within the last 24h', `within the last ${formatDuration(window)}`);
 }
 
@@ -59,7 +62,7 @@ async function isFile(p: string): Promise<boolean> {
 
 /** Every `<project>/.claude/skills/*` folder with both eval files, whatever its name. */
 async function bootstrappedSkillFolders(project: string): Promise<string[]> {
-  const skillsDir = path.join(project, '.claude', 'skills');
+  const skillsDir = skillsDirOf(project);
   let names: string[];
   try {
     names = await readdir(skillsDir);
@@ -70,7 +73,7 @@ async function bootstrappedSkillFolders(project: string): Promise<string[]> {
   }
   const found: string[] = [];
   for (const name of names.filter((n) => !n.startsWith('.')).sort(byCodePoint)) {
-    const evalsDir = path.join(skillsDir, name, 'evals');
+    const evalsDir = evalsDirOf(path.join(skillsDir, name));
     if (
       (await isFile(path.join(evalsDir, EVALS_FILE))) &&
       (await isFile(path.join(evalsDir, SCENARIOS_FILE)))
@@ -135,7 +138,7 @@ export function formatUtcSeconds(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
-/** The worktree parent as the plan shows it: `~` for the home directory, as in the seed. */
+/** The worktree parent as the plan shows it: `~` for the home directory, as the original skill prints it. */
 export function displayWorktreeHome(worktreeHome: string, home: string = os.homedir()): string {
   const resolved = path.resolve(worktreeHome);
   if (resolved === path.resolve(home)) return '~';
@@ -152,11 +155,11 @@ export interface DryRunLabels {
 }
 
 function worktreePath(home: string, skill: string): string {
-  return `${home}/${WORKTREE_PREFIX}${skill}-<epoch>`;
+  return `${home}/${worktreeFolderName(skill, '<epoch>')}`;
 }
 
 /**
- * The seed's --dry-run text, byte for byte, ending in a newline. Sections without entries print `(none)`
+ * The original skill's --dry-run text, byte for byte, ending in a newline. Sections without entries print `(none)`
  * so the plan always has the same five sections; an empty queue prints only EMPTY_QUEUE_MESSAGE.
  */
 export function formatDryRunPlan(
@@ -211,7 +214,7 @@ export function dryRunPlanJson(
     worktrees: plan.queue.map((skill) => ({
       skill,
       path: worktreePath(home, skill),
-      branch: `skill-iterate/${skill}-<epoch>`,
+      branch: branchNameFor(skill, '<epoch>'),
     })),
     budget: {
       perSkillBudget: labels.budget ?? formatDuration(options.perSkillBudgetMs),

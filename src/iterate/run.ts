@@ -1,39 +1,52 @@
 /**
- * The orchestrator: seed phases 0–4 for a real (non-dry) run. Pre-flight and the lock, the queue, then per
+ * A real (non-dry) run (docs/how-it-works.md § Overview): the pre-flight and the lock, the queue, then per
  * skill: evals, optional calibration, worktree, hill-climb loop, ship gate and cleanup; the kill-switch is
- * polled between skills only; the morning summary is written on every way out (a signal included), and
- * the lock released.
+ * polled between skills only; the morning summary is written on every way out (a stop included), and the
+ * lock released.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { EvalsFileError, loadSkillEvals, type SkillEvals } from '../core/evals.js';
-import { buildCalibrationParkReport, buildCrashParkReport } from '../core/park.js';
+import { EvalsFileError, type SkillEvals } from '../core/evals.js';
+import { countNewlines } from '../core/lines.js';
 import { formatSkillLine } from '../core/progress.js';
-import { countLines, shipGate, shipMessage } from '../core/ship-gate.js';
-import { showFileAt } from '../git/commits.js';
-import { isValidBranchName } from '../git/repo.js';
-import { branchNameFor, createWorktree, discardWorktree, type Worktree } from '../git/worktree.js';
-import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
-import { CalibrationError, calibrateSkill } from './calibrate.js';
-import { resultsTsvPath } from './freshness.js';
-import { RunInterrupted, abortOnSignals, shouldHandleSignals, throwIfInterrupted } from './interrupt.js';
-import { LoopInterrupted, runSkillLoop, type LoopStopReason, type SkillLoopResult } from './loop.js';
-import type { IterateOptions, IteratePorts } from './ports.js';
-import type { RunResult, SkillResult, SkillStatus } from '../core/run-result.js';
+import type { RunResult, SkillResult } from '../core/run-result.js';
+import { shipGate, shipMessage } from '../core/ship-gate.js';
+import {
+  SKILL_FILE,
+  branchNameFor,
+  isValidSkillName,
+  resultsTsvPath,
+  skillDirOf,
+  skillRelPath,
+} from '../core/skill-layout.js';
+import { ZERO_USAGE, addUsage } from '../core/usage.js';
+import type { KeepWorktree, Worktree } from '../ports/git.js';
+import type { IteratePorts } from '../ports/iterate.js';
 import type { ShipRequest } from '../ports/shipper.js';
+import { loadSkillEvals } from './evals-files.js';
+import { RunInterrupted, throwIfInterrupted } from './interrupt.js';
+import { LoopInterrupted, runSkillLoop, type SkillLoopResult } from './loop.js';
+import type { IterateOptions } from './options.js';
 import { runPreflight, type PreflightResult } from './preflight.js';
-import { isValidSkillName } from './queue-file.js';
 import { emptyQueueMessage, resolveQueue, type QueuePlan } from './queue.js';
+import { park, calibrate } from './park-skill.js';
 import { withPartialRun } from './run-error.js';
+import {
+  costReached,
+  emptyResult,
+  fromLoop,
+  messageOf,
+  totalUsage,
+  type SkillContext,
+} from './skill-context.js';
 import { RenderCache } from './score.js';
-import { findSymlinkedSkillFile, symlinkSkipStatus, symlinkWarning } from './symlinks.js';
 import { writeMorningSummary } from './summary-file.js';
+import { findSymlinkedSkillFile, symlinkSkipStatus, symlinkWarning } from './symlinks.js';
 
-/** Partial-run reasons, worded so the summary writer renders the seed's `(partial -- … at <iso>)` line. */
-export const KILL_SWITCH_REASON = 'kill-switch hit';
-export const COST_BUDGET_REASON = 'cost budget reached';
+/** Partial-run reasons, worded so the summary writer renders its `(partial -- … at <iso>)` line. */
+const KILL_SWITCH_REASON = 'kill-switch hit';
+const COST_BUDGET_REASON = 'cost budget reached';
 
-/** Worktree creation failing is a whole-run halt in the seed (autonomy contract clause 2). */
+/** Worktree creation failing halts the whole run (docs/how-it-works.md § The hill-climb loop). */
 export class WorktreeHalt extends Error {
   constructor(skill: string, cause: unknown) {
     super(
@@ -46,104 +59,16 @@ export class WorktreeHalt extends Error {
   }
 }
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-function skillRelPath(skill: string): string {
-  return path.posix.join('.claude', 'skills', skill);
-}
-
-function totalUsage(results: readonly SkillResult[]): Usage {
-  return results.reduce((sum, r) => addUsage(sum, r.usage), ZERO_USAGE);
-}
-
-function costReached(options: IterateOptions, usage: Usage): boolean {
-  return options.maxCostUsd !== undefined && usage.costUsd !== null && usage.costUsd >= options.maxCostUsd;
-}
-
-function emptyResult(skill: string, status: SkillStatus, extra: Partial<SkillResult> = {}): SkillResult {
-  return {
-    skill,
-    baselineScore: null,
-    finalScore: null,
-    iterations: 0,
-    wallSecondsTotal: 0,
-    status,
-    link: undefined,
-    keptEdits: [],
-    linesDelta: undefined,
-    usage: ZERO_USAGE,
-    rows: [],
-    ...extra,
-  };
-}
-
-function fromLoop(
-  skill: string,
-  loop: SkillLoopResult,
-  status: SkillStatus,
-  extra: Partial<SkillResult> = {},
-): SkillResult {
-  return {
-    skill,
-    baselineScore: loop.baselineScore,
-    finalScore: loop.finalScore,
-    iterations: loop.iterations,
-    // This run's rows only: the file also holds earlier nights.
-    wallSecondsTotal: loop.rows.reduce((sum, r) => sum + r.wallSeconds, 0),
-    status,
-    link: undefined,
-    keptEdits: loop.keptEdits,
-    linesDelta: undefined,
-    usage: loop.usage,
-    rows: loop.rows,
-    ...extra,
-  };
-}
-
-interface SkillContext {
-  options: IterateOptions;
-  ports: IteratePorts;
-  project: string;
-  /** Usage of the skills already processed (the cost budget is per run). */
-  usageBefore: Usage;
-  /** The run's stop signal (SIGINT/SIGTERM or the caller's). */
-  signal: AbortSignal;
-  /** What this skill has spent so far (calibration and loop), kept even when the skill throws. */
-  spent: Usage;
-  /** Set by processSkill when the skill's loop ran (or the budget kept it from running): why it ended. */
-  stopReason?: LoopStopReason;
-  /** The skill's record when the run ends inside it (interrupt, halt): the summary still lists it. */
-  unfinished?: SkillResult;
-}
-
 /**
- * A real run. Rejects with RunInterrupted after SIGINT/SIGTERM (see IterateOptions.handleSignals) or an
- * abort of `ports.signal` — the partial summary is written and the lock released first — and with
- * PreflightHalt / WorktreeHalt for the seed's halts.
+ * A real run. Rejects with RunInterrupted after an abort of `ports.signal` — the partial summary is written
+ * and the lock released first — and with PreflightHalt / WorktreeHalt for the run's halts.
  */
 export async function runIterate(options: IterateOptions, ports: IteratePorts): Promise<RunResult> {
   const { log } = ports;
   const project = path.resolve(options.project);
   const startedAt = ports.now();
-  const stop = new AbortController();
-  const handleSignals = shouldHandleSignals(options.handleSignals);
-  const stopHandlingSignals = handleSignals ? abortOnSignals(stop, log) : () => undefined;
-  const signal = ports.signal ? AbortSignal.any([stop.signal, ports.signal]) : stop.signal;
-  let preflight: PreflightResult;
-  try {
-    preflight = await runPreflight(
-      options,
-      { log, now: ports.now, killSwitch: ports.killSwitch },
-      true,
-      // Our own handler turns a signal into a graceful stop; the lock goes when the summary is out.
-      { releaseOnSignal: !handleSignals },
-    );
-  } catch (err) {
-    stopHandlingSignals();
-    throw err;
-  }
+  const signal = ports.signal ?? new AbortController().signal;
+  const preflight: PreflightResult = await runPreflight(options, ports, true);
 
   let plan: QueuePlan | undefined;
   let current: SkillContext | undefined;
@@ -174,7 +99,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     throwIfInterrupted(signal);
     plan = await resolveQueue(options, preflight.skipList, preflight.explicit, ports.freshness, startedAt);
     if (plan.queue.length === 0) {
-      // The seed's clean exit at Phase 1: nothing ran, so there is no night to summarise.
+      // A clean exit: nothing ran, so there is no night to summarise.
       log.info(emptyQueueMessage(options));
       return snapshot();
     }
@@ -219,7 +144,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     throwIfInterrupted(signal);
     return await writeSummary(snapshot());
   } catch (err) {
-    // Phase 4's exception path: whatever finished still gets its summary, then the error goes on up.
+    // The exception path: whatever finished still gets its summary, then the error goes on up.
     if (current?.unfinished) {
       results.push(current.unfinished);
       log.progress(formatSkillLine(current.unfinished));
@@ -239,7 +164,6 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     throw withPartialRun(err, run);
   } finally {
     await preflight.lock?.release();
-    stopHandlingSignals();
   }
 }
 
@@ -272,15 +196,18 @@ async function processSkillSafely(skill: string, ctx: SkillContext): Promise<Ski
   }
 }
 
-async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResult> {
+/** The checks before a worktree: links, eval files, a usable branch name, calibration and the budget. */
+async function prepareSkill(
+  skill: string,
+  epoch: number,
+  cache: RenderCache,
+  ctx: SkillContext,
+): Promise<SkillEvals | SkillResult> {
   const { options, ports, project } = ctx;
-  const rel = skillRelPath(skill);
-  const projectSkillDir = path.join(project, rel);
-  const epoch = Math.floor(ports.now().getTime() / 1000);
-  const cache = new RenderCache();
+  const projectSkillDir = skillDirOf(project, skill);
 
   // Before anything of the skill is read: a linked file would be sent to the model or overwritten.
-  const linkedInProject = await findSymlinkedSkillFile(project, rel);
+  const linkedInProject = await findSymlinkedSkillFile(project, skillRelPath(skill));
   if (linkedInProject !== undefined) {
     ports.log.warn(symlinkWarning(skill, linkedInProject, 'the project checkout'));
     return emptyResult(skill, symlinkSkipStatus(linkedInProject));
@@ -299,7 +226,7 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
   // The name becomes a branch and a folder. A name git refuses is this skill's problem, not a git failure
   // (which would halt the night): skip it. Discovery already leaves such folders out.
   const branch = branchNameFor(skill, epoch);
-  if (!isValidSkillName(skill) || !(await isValidBranchName(project, branch))) {
+  if (!isValidSkillName(skill) || !(await ports.git.isValidBranchName(project, branch))) {
     ports.log.warn(`${skill}: skipped: "${skill}" cannot be used in the branch name ${branch}`);
     return emptyResult(skill, `skipped (invalid skill name: not usable in the branch name ${branch})`);
   }
@@ -314,36 +241,58 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
     ports.log.info(`${skill}: the cost budget was reached before its loop`);
     return emptyResult(skill, 'skipped (cost budget reached before the loop)');
   }
+  return evals;
+}
+
+async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResult> {
+  const { options, ports, project } = ctx;
+  const epoch = Math.floor(ports.now().getTime() / 1000);
+  const cache = new RenderCache();
+  const prepared = await prepareSkill(skill, epoch, cache, ctx);
+  if ('skill' in prepared) return prepared;
   throwIfInterrupted(ctx.signal);
 
-  let worktree: Worktree;
+  let entered = false;
   try {
-    worktree = await createWorktree({ project, home: options.worktreeHome, skill, epoch });
+    return await ports.git.withWorktree(
+      { project, home: options.worktreeHome, skill, epoch },
+      (worktree, keep) => {
+        entered = true;
+        return climbInWorktree(skill, prepared, worktree, keep, { epoch, cache }, ctx);
+      },
+    );
   } catch (err) {
-    throw new WorktreeHalt(skill, err);
-  }
-  const cleanup = () => discardWorktree(project, worktree, { warn: (m) => ports.log.warn(m) });
-  // The worktree's root is the repository root; the project may be a folder inside it (a monorepo).
-  const repoRel = path.posix.join(worktree.prefix, rel);
-  const skillMdRel = path.posix.join(repoRel, 'SKILL.md');
-  // The worktree holds the committed files, which may be links where the checkout has none.
-  let linkedInWorktree: string | undefined;
-  try {
-    linkedInWorktree = await findSymlinkedSkillFile(worktree.path, repoRel);
-  } catch (err) {
-    await cleanup();
+    if (!entered) throw new WorktreeHalt(skill, err);
     throw err;
   }
+}
+
+/**
+ * The skill's loop in its worktree, then the ship gate. The worktree goes when this returns or throws,
+ * except where `keep()` leaves it: for the shipper, a park, a stop, or an unknown state (for the operator).
+ */
+async function climbInWorktree(
+  skill: string,
+  evals: SkillEvals,
+  worktree: Worktree,
+  keep: KeepWorktree,
+  run: { epoch: number; cache: RenderCache },
+  ctx: SkillContext,
+): Promise<SkillResult> {
+  const { options, ports, project } = ctx;
+  // The worktree's root is the repository root; the project may be a folder inside it (a monorepo).
+  const repoRel = skillRelPath(skill, worktree.prefix);
+  const skillMdRel = path.posix.join(repoRel, SKILL_FILE);
+  // The worktree holds the committed files, which may be links where the checkout has none.
+  const linkedInWorktree = await findSymlinkedSkillFile(worktree.path, repoRel);
   if (linkedInWorktree !== undefined) {
     ports.log.warn(symlinkWarning(skill, linkedInWorktree, `the worktree ${worktree.path}`));
-    await cleanup();
     return emptyResult(skill, symlinkSkipStatus(linkedInWorktree));
   }
   let baselineText: string;
   try {
-    baselineText = await showFileAt(worktree.path, worktree.baseCommit, skillMdRel);
+    baselineText = await ports.git.showFileAt(worktree.path, worktree.baseCommit, skillMdRel);
   } catch {
-    await cleanup();
     return emptyResult(skill, `skipped (${skillMdRel} is not committed on ${worktree.baseBranch})`);
   }
 
@@ -359,33 +308,36 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
       resultsFile: resultsTsvPath(project, skill),
       options,
       models: ports.models,
+      git: ports.git,
       log: ports.log,
       now: ports.now,
       runUsageBefore: addUsage(ctx.usageBefore, spentBefore),
-      cache,
+      cache: run.cache,
       signal: ctx.signal,
       onUsage: (total) => (ctx.spent = addUsage(spentBefore, total)),
     });
   } catch (err) {
+    // The worktree holds the last kept edit (a stop) or is in an unknown state: keep it for the operator.
+    keep();
     if (err instanceof LoopInterrupted) {
-      // The worktree holds the last kept edit: the summary points to it.
       ports.log.warn(`${skill}: ${err.interruption.reason}; worktree kept at ${worktree.path}`);
       ctx.unfinished = fromLoop(skill, err.partial, `skipped (${err.interruption.reason})`, {
         link: worktree.path,
       });
       throw err.interruption;
     }
-    // The worktree is in an unknown state: keep it for the operator.
     throw new Error(`${messageOf(err)} (worktree kept at ${worktree.path})`, { cause: err });
   }
   ctx.spent = addUsage(spentBefore, loop.usage);
 
   ctx.stopReason = loop.stopReason;
   ports.log.info(`${skill}: loop ended on the ${loop.stopReason} after ${loop.iterations} iterations`);
-  if (loop.stopReason === 'consecutive crashes') return park(skill, loop, worktree, epoch, ctx);
+  if (loop.stopReason === 'consecutive crashes') {
+    keep();
+    return park(skill, loop, worktree, run.epoch, ctx);
+  }
   if (loop.stopReason === 'baseline ambiguous') {
     // Not a crash: the render said the skill cannot do its scenarios. Nothing to iterate, nothing to park.
-    await cleanup();
     return fromLoop(
       skill,
       loop,
@@ -393,137 +345,64 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
     );
   }
   if (loop.baselineScore === null || loop.finalScore === null) {
-    await cleanup();
     return fromLoop(skill, loop, `skipped (no baseline score before the ${loop.stopReason})`);
   }
+  return shipIfBetter(
+    skill,
+    loop,
+    { baselineScore: loop.baselineScore, finalScore: loop.finalScore },
+    baselineText,
+    worktree,
+    keep,
+    ctx,
+  );
+}
 
-  // Phase 3: line counts as the seed measures them (`wc -l` at the baseline commit and at the final tip).
-  const linesBaseline = countLines(baselineText);
-  const linesFinal = countLines(loop.finalText);
+/** The ship gate on line counts as `wc -l` gives them at the base commit and at the final tip. */
+async function shipIfBetter(
+  skill: string,
+  loop: SkillLoopResult,
+  scores: { baselineScore: number; finalScore: number },
+  baselineText: string,
+  worktree: Worktree,
+  keep: KeepWorktree,
+  ctx: SkillContext,
+): Promise<SkillResult> {
+  const { ports, project } = ctx;
+  const linesBaseline = countNewlines(baselineText);
+  const linesFinal = countNewlines(loop.finalText);
   const linesDelta = linesFinal - linesBaseline;
-  const decision = shipGate({
-    baselineScore: loop.baselineScore,
-    finalScore: loop.finalScore,
-    linesBaseline,
-    linesFinal,
-  });
-  if (decision === 'no-improvement') {
-    await cleanup();
+  if (shipGate({ ...scores, linesBaseline, linesFinal }) === 'no-improvement') {
     return fromLoop(skill, loop, 'no-improvement', { linesDelta });
   }
   const request: ShipRequest = {
     skill,
     project,
-    skillPath: rel,
+    skillPath: skillRelPath(skill),
     worktreePath: worktree.path,
     branch: worktree.branch,
     baseBranch: worktree.baseBranch,
     baseCommit: worktree.baseCommit,
-    baselineScore: loop.baselineScore,
-    finalScore: loop.finalScore,
+    ...scores,
     iterations: loop.iterations,
     linesBaseline,
     linesFinal,
-    message: shipMessage({
-      skill,
-      baselineScore: loop.baselineScore,
-      finalScore: loop.finalScore,
-      iterations: loop.iterations,
-      linesDelta,
-    }),
+    message: shipMessage({ skill, ...scores, iterations: loop.iterations, linesDelta }),
     keptEdits: loop.keptEdits,
     rows: loop.rows,
     usage: ctx.spent,
   };
+  // The shipper owns the worktree from here: it removes it when it ships; a failure leaves it in place.
+  keep();
   const outcome = await ports.shipper.ship(request);
   if (outcome.status === 'shipped') {
     return fromLoop(skill, loop, 'shipped', { linesDelta, link: outcome.link ?? outcome.commit });
   }
   if (outcome.keepWorktree) {
-    // The seed's dirty-master skip "points the operator to the preserved worktree path": the link does.
+    // A skip that needs a person (a dirty base) points the operator to the preserved worktree.
     ports.log.warn(`${skill}: not shipped (${outcome.reason}); worktree kept at ${worktree.path}`);
     return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta, link: worktree.path });
   }
-  await cleanup();
+  keep(false);
   return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta });
-}
-
-/** Autonomy contract clause 3: park with the crash logs, keep worktree and branch for inspection. */
-async function park(
-  skill: string,
-  loop: SkillLoopResult,
-  worktree: Worktree,
-  epoch: number,
-  ctx: SkillContext,
-): Promise<SkillResult> {
-  const { ports, project } = ctx;
-  let resultsTsv = '';
-  try {
-    resultsTsv = await readFile(resultsTsvPath(project, skill), 'utf8');
-  } catch (err) {
-    resultsTsv = `(results.tsv could not be read: ${messageOf(err)})`;
-  }
-  const report = buildCrashParkReport({
-    skill,
-    crashCount: loop.consecutiveCrashes,
-    lastDescriptions: loop.rows.slice(-3).map((r) => r.description),
-    worktreePath: worktree.path,
-    resultsTsv,
-    epoch,
-  });
-  let link: string | undefined;
-  try {
-    link = (await ports.forge.park(report)).location;
-    ports.log.warn(`${skill}: parked after ${loop.consecutiveCrashes} consecutive crashes: ${link}`);
-  } catch (err) {
-    ports.log.warn(
-      `${skill}: park report could not be filed (${messageOf(err)}); worktree kept at ${worktree.path}`,
-    );
-  }
-  return fromLoop(skill, loop, 'defect-park', { link });
-}
-
-/** Seed Phase 0 calibration (opt-in): a grader that misses injected defects parks the skill up front. */
-async function calibrate(
-  skill: string,
-  evals: SkillEvals,
-  skillDir: string,
-  epoch: number,
-  cache: RenderCache,
-  ctx: SkillContext,
-): Promise<SkillResult | undefined> {
-  const { options, ports } = ctx;
-  let result;
-  try {
-    const skillMd = await readFile(path.join(skillDir, 'SKILL.md'), 'utf8');
-    // Eleven scorings (baseline + ten mutations), each under the per-iteration cap; a stop ends them too.
-    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(options.iterationTimeoutMs * 11)]);
-    result = await calibrateSkill({
-      skillName: skill,
-      skillDir,
-      skillMd,
-      evals,
-      models: ports.models,
-      mode: options.mode,
-      concurrency: options.concurrency,
-      signal,
-      cache,
-    });
-  } catch (err) {
-    if (err instanceof CalibrationError) ctx.spent = addUsage(ctx.spent, err.usage);
-    throwIfInterrupted(ctx.signal);
-    ports.log.warn(`${skill}: calibration failed: ${messageOf(err)}`);
-    return emptyResult(skill, `skipped (calibration failed: ${messageOf(err)})`);
-  }
-  ctx.spent = addUsage(ctx.spent, result.usage);
-  if (result.verdict !== 'grader-broken-for-skill') return undefined;
-  const report = buildCalibrationParkReport({ skill, catchRate: result.catchRate, result, epoch });
-  const parked = await ports.forge.park(report);
-  ports.log.warn(
-    `${skill}: grader-broken-for-skill (catch rate ${Math.round(result.catchRate * 100)}%): ${parked.location}`,
-  );
-  return emptyResult(skill, 'calibration-park', {
-    baselineScore: result.baselineScore,
-    link: parked.location,
-  });
 }

@@ -1,5 +1,5 @@
 /**
- * Scores one SKILL.md (DESIGN.md § Scoring): the structural axis always; the absolute axis through one render
+ * Scores one SKILL.md (docs/how-it-works.md § Scoring): the structural axis always; the absolute axis through one render
  * per scenario (cached) and one grader call per (scenario, trial) for the pairs code cannot decide.
  */
 import { createHash } from 'node:crypto';
@@ -25,7 +25,6 @@ import {
   type StructuralResult,
 } from '../core/score-types.js';
 import { scoreStructure } from '../core/structural.js';
-import { ProviderOutputError } from '../llm/errors.js';
 import { ModelOutputError, type GraderAnswer } from '../core/model-answers.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { ModelReply, SkillModels } from '../ports/models.js';
@@ -154,7 +153,7 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
         reply = await fn(signal);
       } catch (err) {
         // An unusable answer was still paid for.
-        if (err instanceof ProviderOutputError && err.usage) usage = addUsage(usage, err.usage);
+        if (err instanceof ModelOutputError && err.usage) usage = addUsage(usage, err.usage);
         throw err;
       }
       usage = addUsage(usage, reply.usage);

@@ -1,11 +1,11 @@
-/** Phase 4's writer: one markdown file per run under `<project>/docs/skill-iterate-runs/`. */
+/** The morning summary's writer (docs/how-it-works.md § Morning summary and results.tsv): one markdown file per run under `<project>/docs/skill-iterate-runs/`. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { renderMorningSummary, summaryDate } from '../core/summary.js';
-import { RUNS_DIR } from './local-forge.js';
 import type { RunResult } from '../core/run-result.js';
+import { runsDirOf } from '../core/skill-layout.js';
+import { renderMorningSummary, summaryDate } from '../core/summary.js';
 
-/** `YYYY-MM-DD`, then `YYYY-MM-DDb` … `YYYY-MM-DDz` (the seed's auto-disambiguation). */
+/** `YYYY-MM-DD`, then `YYYY-MM-DDb` … `YYYY-MM-DDz` (the original skill's auto-disambiguation). */
 export function summaryFileNames(date: string): string[] {
   const letters = Array.from({ length: 25 }, (_, i) => String.fromCharCode(0x62 + i));
   return [`${date}.md`, ...letters.map((letter) => `${date}${letter}.md`)];
@@ -13,7 +13,7 @@ export function summaryFileNames(date: string): string[] {
 
 /** Writes docs/skill-iterate-runs/YYYY-MM-DD[b-z].md under the project; returns the path written. */
 export async function writeMorningSummary(project: string, run: RunResult): Promise<string> {
-  const dir = path.resolve(project, RUNS_DIR);
+  const dir = runsDirOf(project);
   await mkdir(dir, { recursive: true });
   const text = renderMorningSummary(run);
   const names = summaryFileNames(summaryDate(run.startedAt));

@@ -7,6 +7,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { RESULTS_FILE, evalsDirOf, skillFileOf } from '../core/skill-layout.js';
 
 function isMissing(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException).code;
@@ -57,7 +58,7 @@ async function escapingComponent(root: string, skillRel: string): Promise<string
     current = path.join(current, part);
     if (await isSymlink(current)) return current;
   }
-  return path.join(root, skillRel, 'SKILL.md');
+  return skillFileOf(path.join(root, skillRel));
 }
 
 async function resolvesOutside(realRoot: string, file: string): Promise<boolean> {
@@ -77,16 +78,16 @@ async function resolvesOutside(realRoot: string, file: string): Promise<boolean>
  */
 export async function findSymlinkedSkillFile(root: string, skillRel: string): Promise<string | undefined> {
   const skillDir = path.join(root, skillRel);
-  const evalsDir = path.join(skillDir, 'evals');
+  const evalsDir = evalsDirOf(skillDir);
   const relative = (file: string): string => path.relative(root, file).split(path.sep).join('/');
-  for (const file of [path.join(skillDir, 'SKILL.md'), evalsDir, path.join(evalsDir, 'results.tsv')]) {
+  for (const file of [skillFileOf(skillDir), evalsDir, path.join(evalsDir, RESULTS_FILE)]) {
     if (await isSymlink(file)) return relative(file);
   }
   const inside = await linkInside(root, evalsDir);
   if (inside) return relative(inside);
   const realRoot = await realpath(root);
   if (
-    (await resolvesOutside(realRoot, path.join(skillDir, 'SKILL.md'))) ||
+    (await resolvesOutside(realRoot, skillFileOf(skillDir))) ||
     (await resolvesOutside(realRoot, evalsDir))
   ) {
     return relative(await escapingComponent(root, skillRel));

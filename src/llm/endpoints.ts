@@ -53,19 +53,6 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * A base URL as messages may show it: no userinfo, query or fragment (where credentials hide). Text that
- * is not a URL is not echoed at all.
- */
-export function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return '(not shown)';
-  }
-}
-
-/**
  * Validates a base URL from `source` (a variable, an option or a config field). Messages never print the
  * URL's userinfo or query: those are where credentials would be.
  */

@@ -23,12 +23,7 @@ export class ModelCallError extends Error {
 
 /** The port's ModelOutputError, carrying the usage of the call that produced the unusable answer. */
 export class ProviderOutputError extends ModelOutputError {
-  constructor(
-    role: Role,
-    message: string,
-    raw: string | undefined,
-    readonly usage: Usage | undefined,
-  ) {
-    super(role, message, raw);
+  constructor(role: Role, message: string, raw: string | undefined, usage: Usage | undefined) {
+    super(role, message, raw, usage);
   }
 }

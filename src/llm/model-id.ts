@@ -1,4 +1,4 @@
-/** Model ids are `provider:model` (DESIGN.md § Models), or the keyless `offline`. */
+/** Model ids are `provider:model` (docs/how-it-works.md § Models and providers), or the keyless `offline`. */
 
 export const PROVIDERS = ['anthropic', 'openai', 'openai-compatible'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];

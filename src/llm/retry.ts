@@ -3,7 +3,7 @@
  * `retry-after-ms` / `retry-after` exactly, refuses absurd server waits, and lets tests inject the sleep.
  */
 import { APICallError } from 'ai';
-import { abortableSleep } from './abortable.js';
+import { abortableSleep } from '../core/abortable.js';
 
 export { abortableSleep };
 

@@ -2,7 +2,7 @@
  * A scripted test double of the model port: each role is a handler the test writes, so engine tests can
  * steer keeps, reverts, garbage and hangs while the real engine code runs. Every call is recorded.
  */
-import { abortableSleep, untilAborted } from './abortable.js';
+import { abortableSleep, untilAborted } from '../core/abortable.js';
 import {
   EditProposalSchema,
   GraderAnswerSchema,

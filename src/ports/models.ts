@@ -57,7 +57,7 @@ export interface GraderInput {
  * - every call honours `signal` (an abort rejects promptly with the signal's reason);
  * - `propose` / `grade` resolve with a value already validated by the schemas above, or reject with
  *   `ModelOutputError` when the answer cannot be parsed into that shape (the engine decides revert vs crash);
- * - any other rejection is a model/transport failure (a crash in the seed's taxonomy).
+ * - any other rejection is a model/transport failure (a crash: docs/how-it-works.md § The hill-climb loop).
  */
 export interface SkillModels {
   /** One line for logs, e.g. "offline (structural scoring only)" or "editor=anthropic:… render=… grader=…". */

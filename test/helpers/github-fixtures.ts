@@ -5,6 +5,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readActionContext, type ActionContext } from '../../src/action/context.js';
+import type { GitHubRetryPolicy } from '../../src/github/octokit.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { ResultsRow } from '../../src/core/run-result.js';
 import type { ShipRequest } from '../../src/ports/shipper.js';
@@ -207,21 +208,37 @@ export function shipRequest(overrides: Partial<ShipRequest> = {}): ShipRequest {
 /** Where the Action tests' GitHub API answers (nock). */
 export const GITHUB_API = 'https://api.github.test';
 
+/**
+ * For the adapter tests: every API error reaches the adapter at once, as the answer nock gives. The client's
+ * own retries and rate-limit handling are tested in github-octokit.test.ts.
+ */
+export const NO_RETRIES: GitHubRetryPolicy = {
+  retries: 0,
+  rateLimitRetries: 0,
+  maxRateLimitWaitSeconds: 0,
+  delayUnitMs: 1,
+};
+
 /** The Action's context for a nightly run on `checkout` (acme/skills, run 77) from the runner's variables; `env` adds to them. */
 export async function nightContext(checkout: string, env: NodeJS.ProcessEnv = {}): Promise<ActionContext> {
-  return readActionContext(
-    {
-      GITHUB_WORKSPACE: checkout,
-      GITHUB_REPOSITORY: 'acme/skills',
-      GITHUB_API_URL: GITHUB_API,
-      GITHUB_SERVER_URL: 'https://github.test',
-      GITHUB_RUN_ID: '77',
-      GITHUB_EVENT_NAME: 'schedule',
-      RUNNER_TEMP: await tempDir('skillclimb-pipeline-runner-'),
-      ...env,
-    },
-    checkout,
-  );
+  const runnerEnv: NodeJS.ProcessEnv = {
+    GITHUB_WORKSPACE: checkout,
+    GITHUB_REPOSITORY: 'acme/skills',
+    GITHUB_API_URL: GITHUB_API,
+    GITHUB_SERVER_URL: 'https://github.test',
+    GITHUB_RUN_ID: '77',
+    GITHUB_EVENT_NAME: 'schedule',
+    RUNNER_TEMP: await tempDir('skillclimb-pipeline-runner-'),
+    ...env,
+  };
+  // What @actions/github's `context` reads from the same variables on a runner.
+  const run = {
+    repo: { owner: 'acme', repo: 'skills' },
+    runId: Number(runnerEnv.GITHUB_RUN_ID),
+    apiUrl: runnerEnv.GITHUB_API_URL ?? '',
+    serverUrl: runnerEnv.GITHUB_SERVER_URL ?? '',
+  };
+  return readActionContext(runnerEnv, checkout, run);
 }
 
 // ---- The bundled Action as the runner starts it (the end-to-end tests) ----

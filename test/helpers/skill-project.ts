@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { CliIo } from '../../src/cli/io.js';
-import type { IterateOptions } from '../../src/iterate/ports.js';
+import type { IterateOptions } from '../../src/iterate/options.js';
 import type { Logger } from '../../src/ports/logger.js';
 import { tempDirs } from './temp-dirs.js';
 

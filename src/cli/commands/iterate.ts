@@ -1,22 +1,23 @@
-/** `skillclimb iterate`: the seed's skill-iterate on a local checkout (or only its plan, with --dry-run). */
+/** `skillclimb iterate`: skill-iterate on a local checkout (or only its plan, with --dry-run). */
 import { Command, Option } from 'commander';
 import os from 'node:os';
 import path from 'node:path';
-import { EvalsFileError, loadSkillEvals } from '../../core/evals.js';
-import type { ScoreMode } from '../../core/score-types.js';
-import { parseDuration } from '../../core/duration.js';
+import { createLocalPlanPorts, createLocalPorts } from '../../adapters/local/ports.js';
 import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings, type ConfigurableSetting } from '../../config/run-settings.js';
-import { createMtimeFreshness } from '../../iterate/freshness.js';
-import { createLocalPorts } from '../../iterate/local-ports.js';
-import { RunInterrupted } from '../../iterate/interrupt.js';
-import type { IterateOptions } from '../../iterate/ports.js';
-import type { Logger } from '../../ports/logger.js';
+import { parseDuration } from '../../core/duration.js';
+import { EvalsFileError } from '../../core/evals.js';
 import type { RunResult } from '../../core/run-result.js';
-import { runPreflight, skillDir } from '../../iterate/preflight.js';
-import { dryRunPlanJson, formatDryRunPlan, resolveQueue } from '../../iterate/queue.js';
-import { runIterate } from '../../iterate/run.js';
+import type { ScoreMode } from '../../core/score-types.js';
+import { skillDirOf, skillRelPath } from '../../core/skill-layout.js';
+import { loadSkillEvals } from '../../iterate/evals-files.js';
+import { RunInterrupted } from '../../iterate/interrupt.js';
+import { ITERATE_DEFAULTS, type IterateOptions } from '../../iterate/options.js';
+import { planIterate } from '../../iterate/plan.js';
+import { dryRunPlanJson, formatDryRunPlan } from '../../iterate/queue.js';
 import { partialRunOf } from '../../iterate/run-error.js';
+import { runIterate } from '../../iterate/run.js';
+import type { Logger } from '../../ports/logger.js';
 import type { SkillModels } from '../../ports/models.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import {
@@ -30,11 +31,7 @@ import {
 import type { CliIo } from '../io.js';
 import { createCliLogger } from '../logger.js';
 import { UsageError } from '../errors.js';
-
-export const DEFAULT_BUDGET = '1h';
-export const DEFAULT_ITERATIONS = 12;
-export const DEFAULT_CONCURRENCY = 4;
-export const ITERATION_TIMEOUT_MS = 600_000;
+import { abortOnSignals, shouldHandleSignals } from '../signals.js';
 
 /** commander's parsed values (camel-cased flag names). */
 interface IterateFlags {
@@ -71,7 +68,7 @@ export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOp
     dryRun: flags.dryRun === true,
     mode: flags.mode,
     concurrency: flags.concurrency,
-    iterationTimeoutMs: ITERATION_TIMEOUT_MS,
+    iterationTimeoutMs: ITERATE_DEFAULTS.iterationTimeoutMs,
     worktreeHome: path.resolve(cwd, flags.worktreeHome ?? os.homedir()),
     maxCostUsd: flags.maxCostUsd,
   };
@@ -81,11 +78,11 @@ export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOp
 async function warnUnparseableEvals(options: IterateOptions, queue: string[], log: Logger): Promise<void> {
   for (const skill of queue) {
     try {
-      await loadSkillEvals(skillDir(options.project, skill));
+      await loadSkillEvals(skillDirOf(options.project, skill));
     } catch (err) {
       if (!(err instanceof EvalsFileError)) throw err;
       log.warn(
-        `${skill}: .claude/skills/${skill}/evals/${err.message}; fix it before this skill can be scored`,
+        `${skill}: ${skillRelPath(skill)}/evals/${err.message}; fix it before this skill can be scored`,
       );
     }
   }
@@ -123,19 +120,13 @@ async function dryRun(
   log: Logger,
   fromCli: (flag: ConfigurableSetting) => boolean,
 ): Promise<void> {
-  // Validated like a real run, so a plan that prints is a plan that would start. The plan itself stays the
-  // seed's byte-for-byte format (no models line): the models are what the real run's first line names.
+  // Validated like a real run, so a plan that prints is a plan that would start. The plan itself keeps the
+  // original skill's byte-for-byte format (no models line): the models are what the real run's first line
+  // names.
   const { options } = await resolveRunModels(io, flags, cliOptions, log, fromCli);
   const now = io.now?.() ?? new Date();
-  const preflight = await runPreflight(options, { log, now: () => now }, false);
-  const plan = await resolveQueue(
-    options,
-    preflight.skipList,
-    preflight.explicit,
-    createMtimeFreshness(options.project),
-    now,
-  );
-  if (preflight.explicit === undefined) await warnUnparseableEvals(options, plan.queue, log);
+  const plan = await planIterate(options, createLocalPlanPorts(options.project, { log, now: () => now }));
+  if (plan.explicit === undefined) await warnUnparseableEvals(options, plan.queue, log);
   const labels = { budget: flags.perSkillBudget };
   io.out(
     flags.json
@@ -153,13 +144,28 @@ async function realRun(
 ): Promise<void> {
   const { models, options } = await resolveRunModels(io, flags, cliOptions, log, fromCli);
   log.info(`models: ${models.label}`);
-  const ports = createLocalPorts(options, { models, log, ...(io.now ? { now: io.now } : {}) });
-  const result = await runIterate(options, ports).catch((err: unknown) => {
+  // SIGINT/SIGTERM stop the run gracefully (partial summary, lock released, exit 128+signo); a second one
+  // exits at once. A host that already listens for them keeps them, and the lock file goes with a signal.
+  const handleSignals = shouldHandleSignals(undefined);
+  const stop = new AbortController();
+  const ports = createLocalPorts(options, {
+    models,
+    log,
+    ...(io.now ? { now: io.now } : {}),
+    releaseLockOnSignal: !handleSignals,
+  });
+  const stopHandlingSignals = handleSignals ? abortOnSignals(stop, log) : () => undefined;
+  let result: RunResult;
+  try {
+    result = await runIterate(options, { ...ports, signal: stop.signal });
+  } catch (err) {
     // A stopped run still did work: --json prints what was done; the error then sets the exit code (128+signo).
     const partial = err instanceof RunInterrupted ? partialRunOf(err) : undefined;
     if (flags.json && partial) printRunJson(io, partial);
     throw err;
-  });
+  } finally {
+    stopHandlingSignals();
+  }
   if (flags.json) printRunJson(io, result);
 }
 
@@ -179,13 +185,13 @@ export function iterateCommand(io: CliIo): Command {
       '--per-skill-budget <dur>',
       'wall-clock cap per skill: 1h, 30m, 90s, 1h30m',
       durationArgument,
-      DEFAULT_BUDGET,
+      ITERATE_DEFAULTS.perSkillBudget,
     )
     .option(
       '--per-skill-iterations <n>',
       'iteration cap per skill',
       positiveIntegerArgument,
-      DEFAULT_ITERATIONS,
+      ITERATE_DEFAULTS.perSkillIterations,
     )
     .option(
       '--skip-list <names>',
@@ -199,13 +205,13 @@ export function iterateCommand(io: CliIo): Command {
     .addOption(
       new Option('--mode <mode>', 'scoring mode')
         .choices(['composite', 'structural', 'absolute'])
-        .default('composite'),
+        .default(ITERATE_DEFAULTS.mode),
     )
     .option(
       '--concurrency <n>',
       'concurrent renders/grades per scoring pass',
       positiveIntegerArgument,
-      DEFAULT_CONCURRENCY,
+      ITERATE_DEFAULTS.concurrency,
     )
     .option('--model <id>', 'provider:model for every role (editor, render, grader)')
     .option('--editor-model <id>', 'provider:model that proposes edits')

@@ -6,17 +6,19 @@ import { Command } from 'commander';
 import { CONFIG_FILE } from '../../config/config.js';
 import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings } from '../../config/run-settings.js';
-import { EvalsFileError, loadSkillEvals, type SkillEvals } from '../../core/evals.js';
+import { EvalsFileError, type SkillEvals } from '../../core/evals.js';
 import { METRIC_NAMES, type ScoreMode } from '../../core/score-types.js';
 import type { createModels } from '../../llm/factory.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import { STRUCTURED_OUTPUT_HELP, structuredOutputArgument } from '../arguments.js';
 import type { SkillModels } from '../../ports/models.js';
+import { evalsDirOf, projectOfSkillDir, skillFileOf } from '../../core/skill-layout.js';
+import { loadSkillEvals } from '../../iterate/evals-files.js';
+import { ITERATE_DEFAULTS } from '../../iterate/options.js';
 import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js';
 import type { CliIo } from '../io.js';
 
 const MODES: readonly ScoreMode[] = ['composite', 'structural', 'absolute'];
-const DEFAULT_CONCURRENCY = 4;
 
 interface ScoreFlags {
   mode: string;
@@ -128,10 +130,7 @@ export function projectOfSkill(skillDir: string, cwd: string): string {
     if (existsSync(path.join(dir, '.claude'))) return dir;
     if (path.dirname(dir) === dir) break;
   }
-  const skills = path.dirname(skillDir);
-  const claude = path.dirname(skills);
-  if (path.basename(skills) === 'skills' && path.basename(claude) === '.claude') return path.dirname(claude);
-  return cwd;
+  return projectOfSkillDir(skillDir) ?? cwd;
 }
 
 async function runScore(
@@ -154,7 +153,7 @@ async function runScore(
   if (typeof concurrencyFlag === 'string') return usage(concurrencyFlag);
 
   const skillDir = path.resolve(io.cwd, folder);
-  const skillFile = path.join(skillDir, 'SKILL.md');
+  const skillFile = skillFileOf(skillDir);
   if (!existsSync(skillFile)) return usage(`${skillFile}: file not found (expected a skill folder)`);
 
   let models: SkillModels;
@@ -196,7 +195,7 @@ async function runScore(
     evals = await loadSkillEvals(skillDir);
   } catch (err) {
     if (err instanceof EvalsFileError) {
-      return usage(`${path.join(skillDir, 'evals', err.file)}: ${err.message.slice(err.file.length + 2)}`);
+      return usage(`${path.join(evalsDirOf(skillDir), err.file)}: ${err.message.slice(err.file.length + 2)}`);
     }
     throw err;
   }
@@ -234,7 +233,7 @@ export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Comm
     .argument('<skill-folder>', 'folder holding SKILL.md and evals/')
     .option('--mode <mode>', `scoring mode: ${MODES.join(' | ')}`, 'composite')
     .option('--trials <n>', 'grader trials per scenario (majority vote; the renders are reused)', '1')
-    .option('--concurrency <n>', 'model calls in flight at once', String(DEFAULT_CONCURRENCY))
+    .option('--concurrency <n>', 'model calls in flight at once', String(ITERATE_DEFAULTS.concurrency))
     .option('--json', 'print one JSON document (for scripts and PR checks)')
     .option('--model <id>', 'provider:model for every role')
     .option('--render-model <id>', 'provider:model that renders the scenarios')

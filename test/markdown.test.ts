@@ -10,7 +10,7 @@ import {
   scanFences,
   splitSourceLines,
   structuralLines,
-} from '../src/core/markdown-lines.js';
+} from '../src/core/markdown.js';
 
 describe('pySplitLines (Python str.splitlines)', () => {
   it('treats \\r\\n as one break and \\r alone as a break', () => {

@@ -1,8 +1,8 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import type { KillSwitch } from '../ports/kill-switch.js';
+import type { KillSwitch } from '../../ports/kill-switch.js';
 
-/** The seed's kill-switch file, at the project root. */
+/** The kill-switch file, at the project root (docs/how-it-works.md § Pre-flight). */
 export const KILL_SWITCH_FILE = '.skill-iterate-killswitch';
 
 export interface FileKillSwitch extends KillSwitch {
@@ -12,7 +12,7 @@ export interface FileKillSwitch extends KillSwitch {
 
 /**
  * The CLI's kill-switch: the file `.skill-iterate-killswitch` at the project root. Checked at launch by the
- * pre-flight and between skills by the orchestrator. The reason is the seed's launch-halt message, so it
+ * pre-flight and between skills by the orchestrator. The reason is the original skill's launch-halt message, so it
  * tells the operator what to do whichever of the two reads it.
  */
 export function createFileKillSwitch(project: string): FileKillSwitch {

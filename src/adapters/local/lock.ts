@@ -1,5 +1,6 @@
 /**
- * The seed's concurrent-run lock: `<project>/.skill-iterate.lock` holding `{"pid","started_at","host"}`,
+ * The concurrent-run lock file (docs/how-it-works.md § Pre-flight): `<project>/.skill-iterate.lock` holding
+ * `{"pid","started_at","host"}`,
  * created with an atomic exclusive create (never check-then-write) and flushed to disk before it counts,
  * taken over when its PID is dead (a lock from another host: when over 12 hours old) (or when it is unreadable and has not been touched for 10 minutes), and
  * released on every exit path this process can see (release(), process exit, SIGINT, SIGTERM).
@@ -7,9 +8,10 @@
 import { readFileSync, statSync, unlinkSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
-import { PreflightHalt } from './halt.js';
-import type { Logger } from '../ports/logger.js';
-import type { Lock } from './preflight.js';
+import path from 'node:path';
+import { PreflightHalt } from '../../core/halt.js';
+import type { HeldLock, LockStatus, RunLock } from '../../ports/lock.js';
+import type { Logger } from '../../ports/logger.js';
 
 export const LOCK_FILE = '.skill-iterate.lock';
 
@@ -195,13 +197,13 @@ function unlinkIfAbandoned(file: string, mtime: Date): void {
 
 export interface HoldOptions {
   /**
-   * Also release on SIGINT/SIGTERM (default true). runIterate turns those signals into a graceful stop
-   * that still writes the summary, so it keeps the lock until its own release() (the exit handler stays).
+   * Also release on SIGINT/SIGTERM (default true). The CLI turns those signals into a graceful stop that
+   * still writes the summary, so it keeps the lock until the run's own release() (the exit handler stays).
    */
   releaseOnSignal?: boolean;
 }
 
-function holdLock(file: string, record: LockRecord, options: HoldOptions = {}): Lock {
+function holdLock(file: string, record: LockRecord, options: HoldOptions = {}): HeldLock {
   const onSignals = options.releaseOnSignal ?? true;
   let released = false;
   const releaseSync = (): void => {
@@ -241,7 +243,7 @@ export async function acquireLock(
   file: string,
   deps: { log: Logger; now: () => Date },
   options: HoldOptions = {},
-): Promise<Lock> {
+): Promise<HeldLock> {
   const record: LockRecord = { pid: process.pid, started_at: deps.now().toISOString(), host: os.hostname() };
   if (await createExclusive(file, record)) return holdLock(file, record, options);
 
@@ -260,4 +262,41 @@ export async function acquireLock(
   throw new PreflightHalt(
     `another run created ${file} while the stale lock was being replaced; halting rather than overwriting it`,
   );
+}
+
+/** What the pre-flight is told about the lock file, worded for the operator. */
+export function lockStatusOf(file: string, found: LockInspection): LockStatus {
+  switch (found.state) {
+    case 'absent':
+      return { state: 'free' };
+    case 'live':
+      return { state: 'live', message: liveLockMessage(file, found.record) };
+    case 'unreadable':
+      return { state: 'unreadable', message: unreadableLockMessage(file, found.detail) };
+    case 'stale':
+      return {
+        state: 'stale',
+        message: found.foreignHost
+          ? foreignStaleLockText(found.record)
+          : `stale lock from PID ${found.record.pid} at ${found.record.started_at}`,
+      };
+    case 'abandoned':
+      return {
+        state: 'stale',
+        message: abandonedLockWarning(file, found.detail, found.mtime).replace(/; taking over$/, ''),
+      };
+  }
+}
+
+/** The lock port over `<project>/.skill-iterate.lock`. */
+export function createFileLock(
+  project: string,
+  deps: { log: Logger; now: () => Date },
+  options: HoldOptions = {},
+): RunLock {
+  const file = path.join(path.resolve(project), LOCK_FILE);
+  return {
+    inspect: async () => lockStatusOf(file, await inspectLock(file)),
+    acquire: () => acquireLock(file, deps, options),
+  };
 }

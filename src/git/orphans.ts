@@ -1,11 +1,9 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { WORKTREE_PREFIX } from '../core/skill-layout.js';
 
 const execFileAsync = promisify(execFile);
-
-/** The basename prefix of the per-skill worktrees (`worktree_skill-iterate-<skill>-<epoch>`). */
-export const WORKTREE_PREFIX = 'worktree_skill-iterate-';
 
 /** Parses `git worktree list --porcelain` into the paths whose folder name has the skill-iterate prefix. */
 export function skillIterateWorktrees(porcelain: string): string[] {
@@ -31,11 +29,4 @@ export async function findOrphanWorktrees(project: string): Promise<string[] | n
     if (/not a git repository/i.test(stderr)) return null;
     throw new Error(`git worktree list failed in ${project}: ${stderr.trim() || (err as Error).message}`);
   }
-}
-
-export function orphanWorktreesWarning(paths: readonly string[]): string {
-  return (
-    `orphaned worktrees from prior crash: ${paths.join(', ')}; consider cleanup ` +
-    `(git worktree remove --force <path>); they are never removed automatically`
-  );
 }

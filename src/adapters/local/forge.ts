@@ -1,13 +1,13 @@
 /**
- * The CLI's forge: defect-park reports become markdown files beside the morning summaries (the seed's
- * local fallback for a failed `gh issue create`, used here as the primary path).
+ * The CLI's forge: defect-park reports become markdown files beside the morning summaries (the original
+ * skill's local fallback for a failed `gh issue create`, used here as the primary path; the Action's forge
+ * falls back to it). docs/how-it-works.md § Defect park.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Forge } from '../ports/forge.js';
-import type { ParkReport } from '../core/park.js';
-
-export const RUNS_DIR = path.join('docs', 'skill-iterate-runs');
+import type { ParkReport } from '../../core/park.js';
+import { runsDirOf } from '../../core/skill-layout.js';
+import type { Forge } from '../../ports/forge.js';
 
 /** Skill names are folder names; anything that could leave the runs folder is flattened anyway. */
 function safeName(skill: string): string {
@@ -35,7 +35,7 @@ async function writeExclusive(dir: string, report: ParkReport, content: string):
 
 /** Writes docs/skill-iterate-runs/parked-<skill>-<epoch>.md (calibration-broken-<skill>-<epoch>.md). */
 export function createLocalForge(project: string): Forge {
-  const dir = path.resolve(project, RUNS_DIR);
+  const dir = runsDirOf(project);
   return {
     async park(report) {
       await mkdir(dir, { recursive: true });

@@ -1,13 +1,14 @@
 /**
- * The CLI's shipper (seed Phase 3 "keep (merge to master)"): the clean-base check, then
+ * The CLI's shipper (docs/how-it-works.md § Shipping): the clean-base check, then
  * `git -C <project> merge --squash skill-iterate/<skill>-<epoch>` and one commit with the canonical message
  * on the checked-out base branch. The worktree is never entered; on success it is removed with its branch.
  */
-import { repoPrefix } from '../git/repo.js';
-import { SquashConflictError, checkCleanBase, squashMerge } from '../git/squash.js';
-import { currentBranch, discardWorktree } from '../git/worktree.js';
-import type { Logger } from '../ports/logger.js';
-import type { ShipOutcome, Shipper } from '../ports/shipper.js';
+import { isResultsTsvPath } from '../../core/skill-layout.js';
+import { repoPrefix } from '../../git/repo.js';
+import { SquashConflictError, checkCleanBase, squashMerge } from '../../git/squash.js';
+import { currentBranch, discardWorktree } from '../../git/worktree.js';
+import type { Logger } from '../../ports/logger.js';
+import type { ShipOutcome, Shipper } from '../../ports/shipper.js';
 
 /**
  * The run's own results.tsv rows must not make the base look dirty (they are the run's audit trail).
@@ -17,11 +18,11 @@ import type { ShipOutcome, Shipper } from '../ports/shipper.js';
 export function isRunOwnFile(gitPath: string, prefix = ''): boolean {
   const rest =
     prefix === '' ? gitPath : gitPath.startsWith(`${prefix}/`) ? gitPath.slice(prefix.length + 1) : null;
-  return rest !== null && /^\.claude\/skills\/[^/]+\/evals\/results\.tsv$/.test(rest);
+  return rest !== null && isResultsTsvPath(rest);
 }
 
 export interface LocalShipperOptions {
-  /** Pause before the worktree-removal retry (the seed's 2 s). */
+  /** Pause before the worktree-removal retry (2 s, as the original skill waits). */
   retryDelayMs?: number;
 }
 

@@ -1,5 +1,8 @@
 /**
- * Line-level Markdown recognition shared by the structural metrics and the offline editor.
+ * The one Markdown reader: line-level recognition of headings, list items, fences and the frontmatter,
+ * shared by the structural metrics, the offline editor, the calibration mutations and the frontmatter
+ * check that keeps an edit from landing a SKILL.md without a name or description
+ * (docs/how-it-works.md § Scoring).
  *
  * The structural scores must agree with the original Python implementation to 1e-6, so the primitives
  * here reproduce Python's semantics rather than JavaScript's: `str.splitlines`, `str.strip`, `len`
@@ -148,14 +151,62 @@ export function scanFences(lines: readonly string[]): FenceScan {
 }
 
 /**
+ * The leading YAML frontmatter: undefined when the file does not open with `---`; else the index of its
+ * closing `---` line, or null when it is never closed.
+ */
+export function frontmatterClose(lines: readonly string[]): number | null | undefined {
+  if (lines.length === 0 || stripBom(lines[0]!).trimEnd() !== '---') return undefined;
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i]!.trimEnd() === '---') return i;
+  }
+  return null;
+}
+
+/**
  * Index of the line that closes a leading YAML frontmatter block, or -1 when the file has none.
  * An opening `---` that is never closed makes the whole file frontmatter (returns the last index),
  * so nothing in it is treated as editable body text.
  */
 export function frontmatterEnd(lines: readonly string[]): number {
-  if (lines.length === 0 || stripBom(lines[0]!).trimEnd() !== '---') return -1;
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i]!.trimEnd() === '---') return i;
+  const close = frontmatterClose(lines);
+  if (close === undefined) return -1;
+  return close ?? lines.length - 1;
+}
+
+export type FrontmatterCheck = { valid: true } | { valid: false; reason: string };
+
+const BLOCK_SCALAR = /^[|>][+-]?\d*$/;
+
+function unquote(value: string): string {
+  const v = value.trim();
+  if (v.length >= 2 && ((v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'")))) {
+    return v.slice(1, -1).trim();
   }
-  return lines.length - 1;
+  return v;
+}
+
+/**
+ * The SKILL.md frontmatter is a `---` block at the very top with non-empty top-level `name` and
+ * `description` keys. Block scalars (`description: >` followed by indented lines) count as non-empty when
+ * the next line is indented text.
+ */
+export function checkFrontmatter(text: string): FrontmatterCheck {
+  const lines = pySplitLines(stripBom(text));
+  const close = frontmatterClose(lines);
+  if (close === undefined) return { valid: false, reason: 'no frontmatter: first line is not ---' };
+  if (close === null) return { valid: false, reason: 'frontmatter is not closed by ---' };
+  const block = lines.slice(1, close);
+  for (const key of ['name', 'description'] as const) {
+    const at = block.findIndex((line) => new RegExp(`^${key}\\s*:`).test(line));
+    if (at === -1) return { valid: false, reason: `frontmatter has no ${key}` };
+    const value = unquote(block[at]!.replace(new RegExp(`^${key}\\s*:`), ''));
+    if (BLOCK_SCALAR.test(value)) {
+      const next = block[at + 1];
+      if (next === undefined || !/^\s+\S/.test(next))
+        return { valid: false, reason: `frontmatter ${key} is empty` };
+    } else if (value === '') {
+      return { valid: false, reason: `frontmatter ${key} is empty` };
+    }
+  }
+  return { valid: true };
 }

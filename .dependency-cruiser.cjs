@@ -1,0 +1,139 @@
+/**
+ * The layer rules of docs/how-it-works.md § Layers and ports, checked by `npm run lint`.
+ * Folders under src/: core (pure logic) ← ports (interfaces) ← engines (iterate, review) ← adapters
+ * (llm, git, github, adapters/local, config) ← front-ends (action, app, cli).
+ */
+/** Packages that talk to git, GitHub or a model (their resolved paths). */
+const SDKS = 'node_modules/(simple-git|@octokit/[^/]+|@actions/[^/]+|ai|@ai-sdk/[^/]+|probot)/';
+const PROCESSES = '^(node:)?child_process$';
+const IO_MODULES = ['^(node:)?fs(/promises)?$', PROCESSES, SDKS];
+
+/** Path patterns of the project's folders. */
+const src = (folder) => `^src/${folder}/`;
+const anyOf = (...folders) => `^src/(${folders.join('|')})/`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No cycles anywhere: a cycle makes two modules one, and hides which layer owns what.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-is-pure-project',
+      severity: 'error',
+      comment: 'core imports only core.',
+      from: { path: src('core') },
+      to: { path: '^src/', pathNot: src('core') },
+    },
+    {
+      name: 'core-does-no-io',
+      severity: 'error',
+      comment: 'core does no I/O: no file system, processes, git, GitHub or model SDKs.',
+      from: { path: src('core') },
+      to: { path: IO_MODULES },
+    },
+    {
+      name: 'ports-import-only-core',
+      severity: 'error',
+      comment: 'ports are interfaces over core types.',
+      from: { path: src('ports') },
+      to: { path: '^src/', pathNot: anyOf('core', 'ports') },
+    },
+    {
+      name: 'ports-do-no-io',
+      severity: 'error',
+      from: { path: src('ports') },
+      to: { path: IO_MODULES },
+    },
+    {
+      name: 'engines-import-core-and-ports',
+      severity: 'error',
+      comment: 'The engines (iterate, review) reach the outside only through the ports.',
+      from: { path: anyOf('iterate', 'review') },
+      to: {
+        path: '^src/',
+        pathNot: [anyOf('core', 'ports'), '^src/$1/'],
+      },
+    },
+    {
+      name: 'engines-use-no-adapter-sdk',
+      severity: 'error',
+      comment: 'git, GitHub and model SDKs belong to their adapters.',
+      from: { path: anyOf('iterate', 'review') },
+      to: { path: [PROCESSES, SDKS] },
+    },
+    {
+      name: 'llm-is-a-model-adapter',
+      severity: 'error',
+      comment: 'llm never imports github, git, the local adapters or an engine.',
+      from: { path: src('llm') },
+      to: { path: anyOf('github', 'git', 'adapters', 'iterate', 'review', 'config', 'action', 'app', 'cli') },
+    },
+    {
+      name: 'git-and-github-are-adapters',
+      severity: 'error',
+      comment: 'git and github never import an engine, the local adapters or a front-end.',
+      from: { path: anyOf('git', 'github') },
+      to: { path: anyOf('iterate', 'review', 'adapters', 'config', 'llm', 'action', 'app', 'cli') },
+    },
+    {
+      name: 'git-does-not-import-github',
+      severity: 'error',
+      from: { path: src('git') },
+      to: { path: src('github') },
+    },
+    {
+      name: 'local-adapters',
+      severity: 'error',
+      comment: 'The local adapters use core, the ports and git only.',
+      from: { path: src('adapters/local') },
+      to: { path: '^src/', pathNot: anyOf('core', 'ports', 'git', 'adapters/local') },
+    },
+    {
+      name: 'config-is-below-front-ends',
+      severity: 'error',
+      from: { path: src('config') },
+      to: { path: '^src/', pathNot: anyOf('core', 'ports', 'llm', 'config') },
+    },
+    {
+      name: 'action-not-app-or-cli',
+      severity: 'error',
+      from: { path: src('action') },
+      to: { path: anyOf('app', 'cli') },
+    },
+    {
+      name: 'app-not-action-or-cli',
+      severity: 'error',
+      from: { path: src('app') },
+      to: { path: anyOf('action', 'cli') },
+    },
+    {
+      name: 'cli-not-action-or-app',
+      severity: 'error',
+      from: { path: src('cli') },
+      to: { path: anyOf('action', 'app') },
+    },
+    {
+      name: 'simple-git-only-in-git-adapters',
+      severity: 'error',
+      comment: 'Every git command goes through src/git (src/github pushes with it too).',
+      from: { path: '^src/', pathNot: anyOf('git', 'github') },
+      to: { path: ['node_modules/simple-git/', PROCESSES] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports are dependencies too: a port typed on an adapter's type is still coupled to it.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};

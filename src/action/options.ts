@@ -1,0 +1,44 @@
+/** The engine's options from the Action's inputs, and where the Action writes its result files. */
+import path from 'node:path';
+import type { SkillclimbConfig } from '../config/config.js';
+import { applyConfigSettings } from '../config/run-settings.js';
+import { ITERATE_DEFAULTS, type IterateOptions } from '../iterate/options.js';
+import type { ActionContext } from './context.js';
+import type { ActionInputs } from './inputs.js';
+
+/**
+ * The engine's options from the inputs; `config` (the project's skillclimb.config.json) gives mode,
+ * concurrency and the cost budget where no input does (only max-cost-usd is an input).
+ */
+export function iterateOptions(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  config: SkillclimbConfig = {},
+): IterateOptions {
+  const options: IterateOptions = {
+    project: path.resolve(ctx.workspace, inputs.project),
+    skill: inputs.skill,
+    queueFile: inputs.queue ? path.resolve(ctx.workspace, inputs.queue) : undefined,
+    perSkillBudgetMs: inputs.perSkillBudgetMs,
+    perSkillIterations: inputs.perSkillIterations,
+    skipList: inputs.skipList,
+    calibrate: inputs.calibrate,
+    dryRun: inputs.dryRun,
+    mode: ITERATE_DEFAULTS.mode,
+    concurrency: ITERATE_DEFAULTS.concurrency,
+    iterationTimeoutMs: ITERATE_DEFAULTS.iterationTimeoutMs,
+    worktreeHome: ctx.runnerTemp,
+    maxCostUsd: inputs.maxCostUsd,
+    freshnessWindowMs: inputs.freshnessWindowMs,
+  };
+  return applyConfigSettings(
+    options,
+    config,
+    (setting) => setting === 'maxCostUsd' && inputs.maxCostUsd !== undefined,
+  );
+}
+
+/** `$RUNNER_TEMP/skill-iterate/<mode>-<skill or all>.json`. */
+export function resultFilePath(ctx: ActionContext, inputs: ActionInputs, mode: string): string {
+  return path.join(ctx.runnerTemp, 'skill-iterate', `${mode}-${inputs.skill ?? 'all'}.json`);
+}

@@ -1,0 +1,45 @@
+/** The ports of the Action's plans: the checkout's lock file and git, and run times from the state branch. */
+import { createFileLock } from '../adapters/local/lock.js';
+import { readStateBranch, stateFreshness } from '../github/state-store.js';
+import { createGitWorkspace } from '../git/workspace.js';
+import type { IterateOptions } from '../iterate/options.js';
+import type { Freshness } from '../ports/freshness.js';
+import type { PlanPorts } from '../ports/iterate.js';
+import type { KillSwitch } from '../ports/kill-switch.js';
+import type { ActionInputs } from './inputs.js';
+import type { ActionIo } from './io.js';
+
+/** Never set: the callers read the kill-switch themselves and decide what a set one means for them. */
+const NOT_CHECKED: KillSwitch = { check: async () => null };
+
+/** A plan's ports: the kill-switch is the caller's to read; the lock is only inspected. */
+export function planPorts(
+  options: IterateOptions,
+  freshness: Freshness,
+  io: Pick<ActionIo, 'log' | 'now'>,
+): PlanPorts {
+  return {
+    log: io.log,
+    now: io.now,
+    killSwitch: NOT_CHECKED,
+    freshness,
+    lock: createFileLock(options.project, { log: io.log, now: io.now }),
+    git: createGitWorkspace(io.log),
+  };
+}
+
+/** Read-only view of the state branch; a checkout without it (or without `origin`) plans with no history. */
+export async function readOnlyFreshness(
+  options: IterateOptions,
+  inputs: ActionInputs,
+  io: ActionIo,
+): Promise<Freshness> {
+  try {
+    return stateFreshness(await readStateBranch({ project: options.project, branch: inputs.stateBranch }));
+  } catch (error) {
+    io.log.warn(
+      `state branch ${inputs.stateBranch} could not be read (${(error as Error).message}); planning without recorded run times`,
+    );
+    return { lastRunAt: async () => null };
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Saves what the night recorded to the state branch: after each skill, on a stop, and at the end
+ * (docs/how-it-works.md § Morning summary and results.tsv). A failed save is a warning: the night goes on.
+ */
+import type { SkillResult } from '../core/run-result.js';
+import type { StateStore } from '../github/state-store.js';
+import type { ActionContext } from './context.js';
+import type { ActionInputs } from './inputs.js';
+import type { ActionIo } from './io.js';
+import { collectStateUpdates } from './state-sync.js';
+
+export type SaveState = (label: string, results?: SkillResult[]) => Promise<void>;
+
+export function createStateSaver(
+  store: StateStore,
+  queue: readonly string[],
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  project: string,
+  io: ActionIo,
+): SaveState {
+  const sync = { project, store, runId: ctx.runId, runUrl: ctx.runUrl };
+  return async (label, results) => {
+    try {
+      const updates = await collectStateUpdates(sync, queue, io.now(), results);
+      const saved = await store.save(
+        updates,
+        `skill-iterate state: ${label}${ctx.runId ? ` (run ${ctx.runId})` : ''}`,
+      );
+      if (saved.status === 'pushed') {
+        io.log.info(
+          `state saved to ${inputs.stateBranch} (${saved.commit.slice(0, 7)}): ${updates.map((u) => u.skill).join(', ')}`,
+        );
+      }
+    } catch (error) {
+      io.log.warn(`state could not be saved to ${inputs.stateBranch}: ${(error as Error).message}`);
+    }
+  };
+}

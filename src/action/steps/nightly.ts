@@ -1,0 +1,261 @@
+/**
+ * `mode: run`: the nightly run (docs/how-it-works.md § Overview). Models checked, the repository and its
+ * state branch made ready, the run state restored, then the engine drains the queue one skill at a time
+ * with GitHub-backed ports (pull requests, issues, the API kill-switch, state-branch run times); the state,
+ * the result file and the job summary are written whatever the engine did.
+ */
+import { createLocalForge } from '../../adapters/local/forge.js';
+import { createFileKillSwitch } from '../../adapters/local/kill-switch.js';
+import { createFileLock } from '../../adapters/local/lock.js';
+import type { RunResult } from '../../core/run-result.js';
+import { createGitHubForge } from '../../github/forge.js';
+import { ensureGitIdentityEnv, remoteDefaultBranch } from '../../github/git.js';
+import { createGitHubKillSwitch, killSwitchInputReason } from '../../github/kill-switch.js';
+import {
+  createGitHubClient,
+  describeApiError,
+  fetchDefaultBranch,
+  type GitHubClient,
+  type RepoRef,
+} from '../../github/octokit.js';
+import { createGitHubShipper } from '../../github/shipper.js';
+import { checkStateBranch } from '../../github/state-branch-guard.js';
+import { openStateStore, type StateStore } from '../../github/state-store.js';
+import { createGitWorkspace } from '../../git/workspace.js';
+import type { IterateOptions } from '../../iterate/options.js';
+import { planIterate } from '../../iterate/plan.js';
+import { formatDryRunPlan } from '../../iterate/queue.js';
+import { partialRunOf } from '../../iterate/run-error.js';
+import { createModels } from '../../llm/factory.js';
+import type { IteratePorts } from '../../ports/iterate.js';
+import type { Logger } from '../../ports/logger.js';
+import type { SkillModels } from '../../ports/models.js';
+import { checkoutBaseNote } from '../checkout-base.js';
+import type { ActionContext } from '../context.js';
+import { modelEnv, type ActionInputs } from '../inputs.js';
+import { saveStateOnSignals } from '../interrupt.js';
+import type { ActionIo, PipelineEngine, PipelineResult } from '../io.js';
+import { renderJobSummary } from '../job-summary.js';
+import { checkModelsFirst, loadNightModelConfig } from '../models.js';
+import { iterateOptions, resultFilePath } from '../options.js';
+import { buildOutputs } from '../outputs.js';
+import { planPorts } from '../plan-ports.js';
+import { writeRunFile, type RunFile } from '../result-file.js';
+import { emptyRun, nightRunFile, planFile } from '../run-records.js';
+import { secretsOf } from '../secrets.js';
+import { createSkillGroups, withSkillBoundaries } from '../skill-groups.js';
+import { createStateSaver } from '../state-saver.js';
+
+const SILENT_LOG: Logger = { info: () => undefined, warn: () => undefined, progress: () => undefined };
+
+export async function nightlyStep(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  io: ActionIo,
+  engine: PipelineEngine,
+): Promise<PipelineResult> {
+  const startedAt = io.now();
+  // The input is fixed at job start: checked first, it costs no model check, API call or push.
+  const inputReason = killSwitchInputReason(inputs.killSwitch);
+  if (inputReason) return notStarted(inputReason, startedAt, ctx, io);
+  if (!ctx.repo)
+    throw new Error('GITHUB_REPOSITORY is not set: the Action needs "owner/name" to open pull requests');
+  if (!inputs.githubToken) throw new Error('input github-token: required to open pull requests and issues');
+  const env = modelEnv(inputs, ctx.env);
+  const project = await loadNightModelConfig(inputs, ctx, env, io);
+  await checkModelsFirst(project, env, io);
+  const models = createModels(project.selection, env, project.modelOptions);
+  io.log.info(`models: ${models.label}`);
+  const options = iterateOptions(inputs, ctx, project.config);
+  const repo = ctx.repo;
+  const client = createGitHubClient({ token: inputs.githubToken, apiUrl: ctx.apiUrl, log: io.log });
+  const base = await prepareRepository(client, repo, inputs, options, io);
+
+  const store = await openStateStore({
+    project: options.project,
+    branch: inputs.stateBranch,
+    worktreeParent: ctx.runnerTemp,
+    log: io.log,
+  });
+  try {
+    const restored = await store.restoreInto(options.project);
+    if (restored.length)
+      io.log.info(`restored results.tsv from ${inputs.stateBranch}: ${restored.join(', ')}`);
+    const killSwitch = createGitHubKillSwitch({ client, repo, base, log: io.log, input: inputs.killSwitch });
+    const launchReason = (await createFileKillSwitch(options.project).check()) ?? (await killSwitch.check());
+    if (launchReason) return notStarted(launchReason, startedAt, ctx, io);
+    return await drainQueue({
+      inputs,
+      ctx,
+      io,
+      engine,
+      options,
+      models,
+      client,
+      repo,
+      base,
+      store,
+      killSwitch,
+      startedAt,
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * The base branch (the input, else the repository's default), a state branch that is the Action's own,
+ * a note on the checkout, and a git identity to commit with.
+ */
+async function prepareRepository(
+  client: GitHubClient,
+  repo: RepoRef,
+  inputs: ActionInputs,
+  options: IterateOptions,
+  io: ActionIo,
+): Promise<string> {
+  const base =
+    inputs.base ??
+    (await fetchDefaultBranch(client, repo).catch((error: unknown) => {
+      throw new Error(
+        `could not read ${repo.owner}/${repo.repo} to find its default branch (${describeApiError(error)})`,
+      );
+    }));
+  // Before anything is restored from it or written to it: the state branch must be the Action's own. With a
+  // `base` input the default branch comes from the remote's HEAD (no API call).
+  const defaultBranch = inputs.base ? await remoteDefaultBranch(options.project) : base;
+  await checkStateBranch({ project: options.project, branch: inputs.stateBranch, base, defaultBranch });
+  // Not a repository: the engine's own pre-flight says so more clearly.
+  const checkoutNote = await checkoutBaseNote(options.project, base).catch(() => undefined);
+  if (checkoutNote) io.log.info(checkoutNote);
+  if (await ensureGitIdentityEnv(options.project)) {
+    io.log.info('no git identity configured: committing as github-actions[bot]');
+  }
+  return base;
+}
+
+interface Night {
+  inputs: ActionInputs;
+  ctx: ActionContext;
+  io: ActionIo;
+  engine: PipelineEngine;
+  options: IterateOptions;
+  models: SkillModels;
+  client: GitHubClient;
+  repo: RepoRef;
+  base: string;
+  store: StateStore;
+  killSwitch: IteratePorts['killSwitch'];
+  startedAt: Date;
+}
+
+/** The engine over the queue, one log group and one state save per skill; then the night's records. */
+async function drainQueue(night: Night): Promise<PipelineResult> {
+  const { inputs, ctx, io, options, models, client, repo, base, store } = night;
+  // The engine resolves the same queue; this copy names the log groups and the state saves.
+  const plan = await planIterate(options, planPorts(options, store.freshness, { ...io, log: SILENT_LOG }));
+  // The engine says "Queue empty" itself; a non-empty plan is worth a look before hours of work.
+  if (plan.queue.length > 0) io.log.info(formatDryRunPlan(plan, options));
+  const saveState = createStateSaver(store, plan.queue, inputs, ctx, options.project, io);
+  const groups = createSkillGroups(io.log, io);
+  const log = groups.log;
+  const shipper = createGitHubShipper({
+    client,
+    repo,
+    base,
+    labels: inputs.labels,
+    draft: inputs.draft,
+    runUrl: ctx.runUrl,
+    runId: ctx.runId,
+    modelsLabel: models.label,
+    log,
+  });
+  const forge = createGitHubForge({
+    client,
+    repo,
+    log,
+    runUrl: ctx.runUrl,
+    fallback: createLocalForge(options.project),
+  });
+  const ports: IteratePorts = {
+    models,
+    shipper,
+    forge,
+    killSwitch: withSkillBoundaries(night.killSwitch, {
+      afterSkill: async (index) => {
+        groups.close();
+        await saveState(plan.queue[index] ?? `skill ${index + 1}`);
+      },
+      beforeSkill: (index) => {
+        if (index < plan.queue.length) groups.next(`skill-iterate: ${plan.queue[index]}`);
+      },
+    }),
+    freshness: store.freshness,
+    // The Action ends on a signal itself (below): the lock file goes with it.
+    lock: createFileLock(options.project, { log, now: io.now }, { releaseOnSignal: true }),
+    git: createGitWorkspace(log),
+    log,
+    now: io.now,
+  };
+
+  const stopSaving = saveStateOnSignals(saveState, inputs.stateBranch, io.log);
+  let run: RunResult;
+  let failure: string | undefined;
+  try {
+    run = await night.engine.runIterate(options, ports);
+  } catch (error) {
+    failure = error instanceof Error ? error.message : String(error);
+    run = partialNight(error, failure, night, plan);
+  } finally {
+    groups.close();
+    stopSaving();
+  }
+  await saveState('end of run', run.results);
+
+  const file = nightRunFile(run, shipper, forge);
+  const resultPath = await writeRunFile(resultFilePath(ctx, inputs, 'run'), file, secretsOf(inputs, ctx));
+  await io.writeSummary(renderJobSummary(file, ctx.runUrl));
+  return { outputs: buildOutputs(file, { summaryPath: run.summaryPath, resultPath }), failure };
+}
+
+/**
+ * The engine attaches what it finished (results, morning summary path): the summary, the outputs and the
+ * state save keep every skill already processed. The job still fails.
+ */
+function partialNight(
+  error: unknown,
+  failure: string,
+  night: Night,
+  plan: Parameters<typeof emptyRun>[2],
+): RunResult {
+  const { io, models } = night;
+  const partialRun = partialRunOf(error);
+  if (partialRun) {
+    return {
+      ...partialRun,
+      partial: partialRun.partial ?? { reason: `exception: ${failure}`, at: io.now() },
+      modelsLabel: partialRun.modelsLabel || models.label,
+    };
+  }
+  return {
+    ...emptyRun(night.startedAt, io.now(), plan),
+    partial: { reason: `exception: ${failure}`, at: io.now() },
+    modelsLabel: models.label,
+  };
+}
+
+/** A kill-switch set at launch: nothing runs, the job stays green, and the summary says why. */
+async function notStarted(
+  reason: string,
+  startedAt: Date,
+  ctx: ActionContext,
+  io: ActionIo,
+): Promise<PipelineResult> {
+  io.log.warn(`${reason}: skill-iterate did not start`);
+  const file: RunFile = {
+    ...planFile({ ...emptyRun(startedAt, io.now()), partial: { reason, at: io.now() } }),
+    mode: 'run',
+  };
+  await io.writeSummary(renderJobSummary(file, ctx.runUrl));
+  return { outputs: buildOutputs(file, {}), failure: undefined };
+}

@@ -1,0 +1,38 @@
+/** `mode: plan`: the queue only, for a matrix of one job per skill (docs/how-it-works.md § The queue). */
+import { createFileKillSwitch } from '../../adapters/local/kill-switch.js';
+import { killSwitchInputReason } from '../../github/kill-switch.js';
+import { planIterate } from '../../iterate/plan.js';
+import { formatDryRunPlan } from '../../iterate/queue.js';
+import type { ActionContext } from '../context.js';
+import type { ActionInputs } from '../inputs.js';
+import type { ActionIo, PipelineResult } from '../io.js';
+import { renderPlanSummary } from '../job-summary.js';
+import { iterateOptions, resultFilePath } from '../options.js';
+import { buildOutputs } from '../outputs.js';
+import { planPorts, readOnlyFreshness } from '../plan-ports.js';
+import { writeRunFile } from '../result-file.js';
+import { emptyRun, planFile } from '../run-records.js';
+import { secretsOf } from '../secrets.js';
+
+/** A set kill-switch means an empty queue (no job runs), not a failed plan. */
+export async function planStep(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  io: ActionIo,
+): Promise<PipelineResult> {
+  const startedAt = io.now();
+  const options = iterateOptions(inputs, ctx);
+  const killed =
+    killSwitchInputReason(inputs.killSwitch) ?? (await createFileKillSwitch(options.project).check());
+  let plan = await planIterate(options, planPorts(options, await readOnlyFreshness(options, inputs, io), io));
+  if (killed) {
+    io.log.warn(`${killed}: the plan is an empty queue`);
+    plan = { ...plan, queue: [] };
+  }
+  const text = formatDryRunPlan(plan, options);
+  io.log.info(text);
+  const file = planFile(emptyRun(startedAt, io.now(), plan));
+  const resultPath = await writeRunFile(resultFilePath(ctx, inputs, 'plan'), file, secretsOf(inputs, ctx));
+  await io.writeSummary(renderPlanSummary('skill-iterate plan', text, plan.queue));
+  return { outputs: buildOutputs(file, { resultPath }), failure: undefined };
+}

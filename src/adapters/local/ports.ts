@@ -1,0 +1,53 @@
+/**
+ * The CLI's ports: local squash-merge shipper, park files, kill-switch file, results.tsv mtime freshness,
+ * the lock file and git on the checkout.
+ */
+import { createGitWorkspace } from '../../git/workspace.js';
+import type { IteratePorts, PlanPorts } from '../../ports/iterate.js';
+import type { Logger } from '../../ports/logger.js';
+import type { SkillModels } from '../../ports/models.js';
+import { createLocalForge } from './forge.js';
+import { createMtimeFreshness } from './freshness.js';
+import { createFileKillSwitch } from './kill-switch.js';
+import { createFileLock } from './lock.js';
+import { createLocalShipper } from './shipper.js';
+
+export interface LocalPortsDeps {
+  log: Logger;
+  now?: () => Date;
+  /**
+   * Also remove the lock file on SIGINT/SIGTERM (default true). A front-end that turns those signals into
+   * a graceful stop passes false: the run releases the lock itself once its summary is out.
+   */
+  releaseLockOnSignal?: boolean;
+}
+
+/** What a plan (pre-flight and queue, no lock taken) needs on a local checkout. */
+export function createLocalPlanPorts(project: string, deps: LocalPortsDeps): PlanPorts {
+  const now = deps.now ?? (() => new Date());
+  return {
+    log: deps.log,
+    now,
+    killSwitch: createFileKillSwitch(project),
+    freshness: createMtimeFreshness(project),
+    lock: createFileLock(
+      project,
+      { log: deps.log, now },
+      { releaseOnSignal: deps.releaseLockOnSignal ?? true },
+    ),
+    git: createGitWorkspace(deps.log),
+  };
+}
+
+export function createLocalPorts(
+  options: { project: string },
+  deps: LocalPortsDeps & { models: SkillModels },
+): IteratePorts {
+  return {
+    ...createLocalPlanPorts(options.project, deps),
+    models: deps.models,
+    shipper: createLocalShipper(options.project, deps.log),
+    forge: createLocalForge(options.project),
+    git: createGitWorkspace(deps.log),
+  };
+}

@@ -1,0 +1,4 @@
+/** A pre-flight halt (docs/how-it-works.md § Pre-flight). The CLI prints the message and exits 2. */
+export class PreflightHalt extends Error {
+  override name = 'PreflightHalt';
+}

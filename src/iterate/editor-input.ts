@@ -1,0 +1,52 @@
+/** Step A's inputs for the editor (docs/how-it-works.md § The hill-climb loop). */
+import { RADICAL_AFTER_REVERTS, type KeptState } from '../core/hill-climb.js';
+import type { FailedAssertion } from '../core/score-types.js';
+import type { EditorInput } from '../ports/models.js';
+
+/** How much of the failing render the editor sees (the prompt builder caps it again). */
+const RENDER_EXCERPT_CHARS = 1500;
+
+/**
+ * Step A's inputs, from the state of the text being edited (the branch tip): its failures and passing
+ * pairs, the render behind its top failure, and the edits already reverted in this run.
+ */
+export function buildEditorInput(
+  skillName: string,
+  state: Pick<KeptState, 'text' | 'structural' | 'absolute' | 'confirmedAllPass' | 'renders'>,
+  consecutiveReverts: number,
+  revertedDescriptions: readonly string[],
+): EditorInput {
+  const radical = consecutiveReverts >= RADICAL_AFTER_REVERTS;
+  const absolute = state.absolute;
+  const base = {
+    skillName,
+    skillMd: state.text,
+    radical,
+    revertedDescriptions: [...revertedDescriptions],
+    structural: state.structural,
+  };
+  if (absolute !== null && absolute.failed_assertions.length === 0 && state.confirmedAllPass) {
+    return {
+      ...base,
+      mode: 'simplification',
+      topFailure: undefined,
+      otherFailures: [],
+      passingPairs: absolute.passing_pairs,
+      failingRenderExcerpt: undefined,
+    };
+  }
+  // Targeted: on the top failure when there is an absolute result; without one (`--mode structural`, or
+  // no render/grader model) there is no failure to anchor on: topFailure stays undefined and the editor
+  // aims at the weakest structural metric (the offline editor by itself, a real one through the
+  // structural-target prompt of core/prompts.ts).
+  const [top, ...others]: Array<FailedAssertion | undefined> = absolute?.failed_assertions ?? [];
+  const render = top ? state.renders.get(top.scenario_id) : undefined;
+  return {
+    ...base,
+    mode: 'targeted',
+    topFailure: top,
+    otherFailures: others.filter((f): f is FailedAssertion => f !== undefined),
+    passingPairs: absolute?.passing_pairs ?? [],
+    failingRenderExcerpt: render === undefined ? undefined : render.slice(0, RENDER_EXCERPT_CHARS),
+  };
+}

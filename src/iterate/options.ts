@@ -1,0 +1,47 @@
+/**
+ * The options of one skill-iterate run and their defaults, stated once for the CLI and the Action
+ * (docs/how-it-works.md § The hill-climb loop).
+ */
+import type { ScoreMode } from '../core/score-types.js';
+
+/** The engine's defaults; the CLI's flags and the Action's inputs start from these. */
+export const ITERATE_DEFAULTS = {
+  /** The wall-clock cap per skill, as typed (`--per-skill-budget`, the `per-skill-budget` input). */
+  perSkillBudget: '1h',
+  perSkillBudgetMs: 3_600_000,
+  perSkillIterations: 12,
+  /** Concurrent renders and grades within one scoring pass. */
+  concurrency: 4,
+  /** The hard cap on one iteration's model calls and scoring. */
+  iterationTimeoutMs: 600_000,
+  mode: 'composite' as ScoreMode,
+  /** The cross-night-resume window: a skill whose last run is younger is left out of the queue. */
+  freshnessWindowMs: 86_400_000,
+} as const;
+
+export interface IterateOptions {
+  project: string;
+  skill: string | undefined;
+  queueFile: string | undefined;
+  perSkillBudgetMs: number;
+  perSkillIterations: number;
+  /** `--skip-list` extension (the embedded list is always added). */
+  skipList: string[];
+  calibrate: boolean;
+  dryRun: boolean;
+  mode: ScoreMode;
+  /** Concurrent renders/grades across scenarios (default ITERATE_DEFAULTS.concurrency). */
+  concurrency: number;
+  /** Hard per-iteration scoring cap (default ITERATE_DEFAULTS.iterationTimeoutMs). */
+  iterationTimeoutMs: number;
+  /** Parent folder of `worktree_skill-iterate-*` (default: the home directory; `$RUNNER_TEMP` in the Action). */
+  worktreeHome: string;
+  /** Stop between iterations once the run's estimated cost reaches this (undefined: no budget). */
+  maxCostUsd: number | undefined;
+  /**
+   * The cross-night-resume window: a skill whose last run is younger than this is left out of the queue.
+   * Default (undefined): 24 hours, which the CLI keeps. A nightly schedule wants less: the last run is
+   * recorded when a skill finishes, so tonight's start is under 24 h after last night's finish.
+   */
+  freshnessWindowMs?: number;
+}

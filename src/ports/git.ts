@@ -1,0 +1,61 @@
+/**
+ * The git the skill-iterate engine needs (docs/how-it-works.md § The hill-climb loop): the per-skill
+ * worktree, one commit per edit, the revert, reading a file at a commit, and what git accepts. Implemented
+ * by src/git over simple-git; every call names its directory (the engine never changes its cwd).
+ */
+
+/** A per-skill worktree on its own branch, made from the project's checked-out HEAD. */
+export interface Worktree {
+  path: string;
+  branch: string;
+  /** The branch checked out in the project (`HEAD` when detached). */
+  baseBranch: string;
+  /** Full SHA of the base HEAD the worktree was created from. */
+  baseCommit: string;
+  /**
+   * The project's folder inside its repository (`''` at the root). The worktree's root is the repository
+   * root, so project-relative paths are joined onto this prefix there.
+   */
+  prefix: string;
+}
+
+export interface WorktreeRequest {
+  project: string;
+  /** Parent folder of the worktree. */
+  home: string;
+  skill: string;
+  epoch: number;
+}
+
+/**
+ * Called by the work inside a worktree to leave it (and its branch) in place for the operator or the
+ * shipper; `keep(false)` takes that back, so the worktree is removed after all.
+ */
+export type KeepWorktree = (keep?: boolean) => void;
+
+export interface GitWorkspace {
+  /**
+   * Creates the worktree, runs `work` in it, then removes the worktree and its branch — whether `work`
+   * returns or throws — unless `work` called `keep()`. Rejects without calling `work` when the worktree
+   * cannot be created. A failed removal is a warning, never an error.
+   */
+  withWorktree<T>(
+    request: WorktreeRequest,
+    work: (worktree: Worktree, keep: KeepWorktree) => Promise<T>,
+  ): Promise<T>;
+  /** Commits the tracked file `relPath` in `dir` (hooks skipped); resolves the 7-character SHA. */
+  commitFile(dir: string, relPath: string, message: string): Promise<string>;
+  /** `reset --hard HEAD~1`: the revert of the last commit. */
+  resetToParent(dir: string): Promise<void>;
+  /** Drops uncommitted changes to tracked files. */
+  discardChanges(dir: string): Promise<void>;
+  /** The file `relPath` as committed at `commit`. */
+  showFileAt(dir: string, commit: string, relPath: string): Promise<string>;
+  /** Would git accept `name` as a new branch name? */
+  isValidBranchName(dir: string, name: string): Promise<boolean>;
+  /**
+   * Worktrees of `project` left behind by an earlier run (never removed: the operator decides); null when
+   * `project` is not inside a git repository.
+   */
+  orphanWorktrees(project: string): Promise<string[] | null>;
+}

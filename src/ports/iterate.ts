@@ -1,0 +1,37 @@
+/**
+ * The ports the skill-iterate engine is wired with. The CLI wires the local adapters
+ * (src/adapters/local/ports.ts); the GitHub Action wires GitHub-backed ones (PRs instead of a local
+ * squash-merge, issues instead of park files, a kill-switch read through the API, run state on a branch).
+ */
+import type { Clock } from './clock.js';
+import type { Forge } from './forge.js';
+import type { Freshness } from './freshness.js';
+import type { GitWorkspace } from './git.js';
+import type { KillSwitch } from './kill-switch.js';
+import type { RunLock } from './lock.js';
+import type { Logger } from './logger.js';
+import type { SkillModels } from './models.js';
+import type { Shipper } from './shipper.js';
+
+/** What the pre-flight and the queue need: the plan of a run (docs/how-it-works.md § Pre-flight). */
+export interface PlanPorts {
+  log: Logger;
+  now: Clock;
+  killSwitch: KillSwitch;
+  freshness: Freshness;
+  lock: RunLock;
+  git: Pick<GitWorkspace, 'orphanWorktrees'>;
+}
+
+export interface IteratePorts extends PlanPorts {
+  models: SkillModels;
+  shipper: Shipper;
+  forge: Forge;
+  git: GitWorkspace;
+  /**
+   * Stops the run (a front-end's SIGINT, a caller's deadline): the model calls in flight are aborted, the
+   * skill in progress is recorded as interrupted, the partial summary is written, the lock released, and
+   * the run rejects with RunInterrupted.
+   */
+  signal?: AbortSignal;
+}
