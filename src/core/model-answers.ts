@@ -21,7 +21,7 @@ export type GraderAnswer = z.infer<typeof GraderAnswerSchema>;
 /** A model answered, but not in the expected shape (garbled JSON, missing fields). */
 export class ModelOutputError extends Error {
   constructor(
-    readonly role: 'editor' | 'render' | 'grader',
+    readonly role: 'editor' | 'render' | 'grader' | 'reviewer' | 'executor',
     message: string,
     readonly raw?: string,
   ) {

@@ -4,6 +4,7 @@
  * (what the engine trusts) and a JSON schema (what strict structured-output providers are sent: every
  * property required, optional ones nullable, no numeric bounds — those are checked here instead).
  */
+import type { JSONSchema7 } from 'ai';
 import { z } from 'zod';
 import type { Usage } from './usage.js';
 
@@ -58,9 +59,9 @@ export const ReviewAnswerSchema = z.object({
 });
 export type ReviewAnswer = z.infer<typeof ReviewAnswerSchema>;
 
-const nullableString = { type: ['string', 'null'] } as const;
+const nullableString: JSONSchema7 = { type: ['string', 'null'] };
 
-export const REVIEW_ANSWER_JSON_SCHEMA = {
+export const REVIEW_ANSWER_JSON_SCHEMA: JSONSchema7 = {
   type: 'object',
   properties: {
     score: { type: 'number', description: 'score of the work from 1 to 10' },
@@ -96,7 +97,7 @@ export const REVIEW_ANSWER_JSON_SCHEMA = {
   },
   required: ['score', 'verdict', 'summary', 'weaknesses', 'memory_update'],
   additionalProperties: false,
-} as const;
+};
 
 export const STANCES = ['accept', 'partially accept', 'reject'] as const;
 export type Stance = (typeof STANCES)[number];
@@ -112,7 +113,7 @@ export type Rebuttal = z.infer<typeof RebuttalSchema>;
 export const RebuttalAnswerSchema = z.object({ rebuttals: z.array(RebuttalSchema) });
 export type RebuttalAnswer = z.infer<typeof RebuttalAnswerSchema>;
 
-export const REBUTTAL_ANSWER_JSON_SCHEMA = {
+export const REBUTTAL_ANSWER_JSON_SCHEMA: JSONSchema7 = {
   type: 'object',
   properties: {
     rebuttals: {
@@ -136,7 +137,7 @@ export const REBUTTAL_ANSWER_JSON_SCHEMA = {
   },
   required: ['rebuttals'],
   additionalProperties: false,
-} as const;
+};
 
 export const RULINGS = ['accepted', 'partially accepted', 'rejected'] as const;
 export type RulingKind = (typeof RULINGS)[number];
@@ -152,7 +153,7 @@ export type Ruling = z.infer<typeof RulingSchema>;
 export const RulingAnswerSchema = z.object({ rulings: z.array(RulingSchema) });
 export type RulingAnswer = z.infer<typeof RulingAnswerSchema>;
 
-export const RULING_ANSWER_JSON_SCHEMA = {
+export const RULING_ANSWER_JSON_SCHEMA: JSONSchema7 = {
   type: 'object',
   properties: {
     rulings: {
@@ -175,7 +176,7 @@ export const RULING_ANSWER_JSON_SCHEMA = {
   },
   required: ['rulings'],
   additionalProperties: false,
-} as const;
+};
 
 export const FileEditSchema = z.object({
   path: z.string().min(1),
@@ -190,7 +191,7 @@ export const FixProposalSchema = z.object({
 });
 export type FixProposal = z.infer<typeof FixProposalSchema>;
 
-export const FIX_PROPOSAL_JSON_SCHEMA = {
+export const FIX_PROPOSAL_JSON_SCHEMA: JSONSchema7 = {
   type: 'object',
   properties: {
     summary: { type: 'string', description: 'what the edits do, for the round log' },
@@ -210,7 +211,7 @@ export const FIX_PROPOSAL_JSON_SCHEMA = {
   },
   required: ['summary', 'edits'],
   additionalProperties: false,
-} as const;
+};
 
 /** A model call's record for the trace folder: the request (never headers or keys), the raw answer, meta. */
 export interface CallTrace {
