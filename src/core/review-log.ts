@@ -129,7 +129,7 @@ export function renderRoundSection(input: RoundLogInput): string {
     ...(input.actions.length ? input.actions.map((a) => `- ${a}`) : ['- none']),
     '',
     '### Results',
-    ...(input.results.length ? input.results.map((r) => `- ${r}`) : ['- none']),
+    ...input.results.map((r) => `- ${r}`),
     `- Round cost: ${formatUsage(input.usage)}, ${input.seconds.toFixed(1)} s`,
     '',
     '### Status',

@@ -68,6 +68,19 @@ function safeSegment(value: string, what: string): string {
   return value;
 }
 
+/** Appends a Markdown section, separated from what is there by one blank line. */
+async function appendSection(target: string, text: string): Promise<void> {
+  await mkdir(path.dirname(target), { recursive: true });
+  const existing = await readIfPresent(target);
+  const separator =
+    existing === undefined || existing === '' || existing.endsWith('\n\n')
+      ? ''
+      : existing.endsWith('\n')
+        ? '\n'
+        : '\n\n';
+  await appendFile(target, `${separator}${text.replace(/^\n+/, '')}`, 'utf8');
+}
+
 export function createLocalReviewStore(project: string): ReviewStore {
   const stage = path.join(project, REVIEW_STAGE);
   const file = (name: string) => path.join(stage, name);
@@ -103,20 +116,11 @@ export function createLocalReviewStore(project: string): ReviewStore {
     },
 
     async appendMemory(text) {
-      await ensureStage();
-      await appendFile(file(MEMORY_FILE), text, 'utf8');
+      await appendSection(file(MEMORY_FILE), text);
     },
 
     async appendLog(text) {
-      await ensureStage();
-      const existing = await readIfPresent(file(LOG_FILE));
-      const separator =
-        existing === undefined || existing === '' || existing.endsWith('\n\n')
-          ? ''
-          : existing.endsWith('\n')
-            ? '\n'
-            : '\n\n';
-      await appendFile(file(LOG_FILE), `${separator}${text}`, 'utf8');
+      await appendSection(file(LOG_FILE), text);
     },
 
     async appendReceipt(receipt) {
