@@ -117,6 +117,20 @@ export async function dirtyFiles(repoRoot: string, projectPrefix: string): Promi
     .map((entry) => entry.slice(3));
 }
 
+/**
+ * Answers about commits never change (a SHA names its content), so each is asked of git once per target:
+ * a round reads the same files for the review, the fix and the log, and every git call is a process.
+ */
+function memo<T>(cache: Map<string, Promise<T>>, key: string, compute: () => Promise<T>): Promise<T> {
+  let hit = cache.get(key);
+  if (hit === undefined) {
+    hit = compute();
+    cache.set(key, hit);
+    hit.catch(() => cache.delete(key));
+  }
+  return hit;
+}
+
 function splitZ(text: string): string[] {
   return text.split('\0').filter((s) => s !== '');
 }
@@ -143,15 +157,38 @@ export async function createLocalReviewTarget(options: LocalTargetOptions): Prom
   const scoped = (args: string[], operation: string) =>
     runGit(repoRoot, operation, [...args, '--', ...scope]);
 
-  async function lsTree(
-    at: string,
-    entry: string,
-  ): Promise<{ mode: string; type: string; sha: string } | undefined> {
-    const out = await git(repoRoot, ['ls-tree', '-z', at, '--', entry], 'ls-tree');
-    const first = splitZ(out)[0];
-    if (first === undefined) return undefined;
-    const m = /^(\d+) (\w+) ([0-9a-f]+)\t/.exec(first);
-    return m ? { mode: m[1]!, type: m[2]!, sha: m[3]! } : undefined;
+  const cache = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, compute: () => Promise<T>): Promise<T> =>
+    memo(cache as Map<string, Promise<T>>, key, compute);
+
+  type TreeEntry = { mode: string; type: string; sha: string; size: number };
+  function lsTree(at: string, entry: string): Promise<TreeEntry | undefined> {
+    return once(`ls-tree\0${at}\0${entry}`, async () => {
+      // `-l` adds the blob's size, so reading a file needs no separate `cat-file -s`.
+      const out = await git(repoRoot, ['ls-tree', '-l', '-z', at, '--', entry], 'ls-tree');
+      const first = splitZ(out)[0];
+      if (first === undefined) return undefined;
+      const m = /^(\d+) (\w+) ([0-9a-f]+) +(\d+|-)\t/.exec(first);
+      if (!m) return undefined;
+      return { mode: m[1]!, type: m[2]!, sha: m[3]!, size: m[4] === '-' ? 0 : Number(m[4]) };
+    });
+  }
+
+  async function filesUnderReview(base: string, head: string): Promise<string[]> {
+    const changed = splitZ(
+      await scoped(
+        ['diff', '--name-only', '-z', '--no-renames', '--diff-filter=ACMRT', base, head],
+        'diff --name-only',
+      ),
+    );
+    if (changed.length > 0 || !narrowed) return changed;
+    // Paths given but nothing changed in them: the files themselves are under review.
+    // ls-tree takes no exclude magic: the loop's own records are filtered out here instead.
+    const listed = splitZ(
+      await git(repoRoot, ['ls-tree', '-r', '--name-only', '-z', head, '--', ...options.paths], 'ls-tree'),
+    );
+    const own = ['review-stage/', '.aris/'].map((p) => (projectPrefix === '' ? p : `${projectPrefix}/${p}`));
+    return listed.filter((f) => !own.some((p) => f.startsWith(p))).slice(0, MAX_LISTED_FILES);
   }
 
   async function isInside(relPath: string): Promise<string | undefined> {
@@ -195,41 +232,31 @@ export async function createLocalReviewTarget(options: LocalTargetOptions): Prom
 
     async resolve() {
       const head = (await runGit(repoRoot, 'rev-parse', ['rev-parse', 'HEAD'])).trim();
-      let base: string;
-      try {
-        base = (await runGit(repoRoot, 'merge-base', ['merge-base', options.baseRef, head])).trim();
-      } catch (err) {
-        throw new BaseRefError(`${options.baseRef} and HEAD share no history: ${gitError(err)}`);
-      }
+      const base = await once(`merge-base\0${head}`, async () => {
+        try {
+          return (await runGit(repoRoot, 'merge-base', ['merge-base', options.baseRef, head])).trim();
+        } catch (err) {
+          throw new BaseRefError(`${options.baseRef} and HEAD share no history: ${gitError(err)}`);
+        }
+      });
       return { base, head };
     },
 
-    async filesUnderReview(base, head) {
-      const changed = splitZ(
-        await scoped(
-          ['diff', '--name-only', '-z', '--no-renames', '--diff-filter=ACMRT', base, head],
-          'diff --name-only',
-        ),
-      );
-      if (changed.length > 0 || !narrowed) return changed;
-      // Paths given but nothing changed in them: the files themselves are under review.
-      // ls-tree takes no exclude magic: the loop's own records are filtered out here instead.
-      const listed = splitZ(
-        await git(repoRoot, ['ls-tree', '-r', '--name-only', '-z', head, '--', ...options.paths], 'ls-tree'),
-      );
-      const own = ['review-stage/', '.aris/'].map((p) =>
-        projectPrefix === '' ? p : `${projectPrefix}/${p}`,
-      );
-      return listed.filter((f) => !own.some((p) => f.startsWith(p))).slice(0, MAX_LISTED_FILES);
+    filesUnderReview(base, head) {
+      return once(`files\0${base}\0${head}`, () => filesUnderReview(base, head));
     },
 
     async diff(from, to, budget) {
-      const text = await scoped(['diff', '--no-color', '--no-ext-diff', '-M', from, to], 'diff');
+      const text = await once(`diff\0${from}\0${to}`, () =>
+        scoped(['diff', '--no-color', '--no-ext-diff', '-M', from, to], 'diff'),
+      );
       return boundText(text, budget);
     },
 
-    async changedFiles(from, to) {
-      return splitZ(await scoped(['diff', '--name-only', '-z', from, to], 'diff --name-only'));
+    changedFiles(from, to) {
+      return once(`changed\0${from}\0${to}`, async () =>
+        splitZ(await scoped(['diff', '--name-only', '-z', from, to], 'diff --name-only')),
+      );
     },
 
     async readFile(relPath, at, maxBytes): Promise<FileRead> {
@@ -237,9 +264,11 @@ export async function createLocalReviewTarget(options: LocalTargetOptions): Prom
       if (entry === undefined) return { kind: 'missing' };
       if (entry.mode === '120000') return { kind: 'symlink' };
       if (entry.type === 'tree' || entry.type === 'commit') return { kind: 'folder' };
-      const bytes = Number((await runGit(repoRoot, 'cat-file -s', ['cat-file', '-s', entry.sha])).trim());
+      const bytes = entry.size;
       if (bytes > MAX_BLOB_BYTES) return { kind: 'file', text: '', bytes, truncated: true };
-      const text = await runGit(repoRoot, 'cat-file', ['cat-file', 'blob', entry.sha]);
+      const text = await once(`blob\0${entry.sha}`, () =>
+        runGit(repoRoot, 'cat-file', ['cat-file', 'blob', entry.sha]),
+      );
       if (text.slice(0, 8000).includes('\0')) return { kind: 'binary', bytes };
       const bounded = boundText(text, maxBytes);
       return { kind: 'file', text: bounded.text, bytes, truncated: bounded.omittedChars > 0 };
@@ -338,8 +367,8 @@ export async function createLocalReviewTarget(options: LocalTargetOptions): Prom
         }
         writable.push({ path: checked.path, text: file.text });
       }
-      const before = (await runGit(repoRoot, 'rev-parse', ['rev-parse', 'HEAD'])).trim();
-      if (writable.length === 0) return { head: before, refused };
+      const currentHead = async () => (await runGit(repoRoot, 'rev-parse', ['rev-parse', 'HEAD'])).trim();
+      if (writable.length === 0) return { head: await currentHead(), refused };
       for (const file of writable) await writeFile(path.join(repoRoot, file.path), file.text, 'utf8');
       const paths = writable.map((f) => f.path);
       identity ??= committerConfig(repoRoot);
@@ -355,10 +384,9 @@ export async function createLocalReviewTarget(options: LocalTargetOptions): Prom
         await runGit(repoRoot, 'checkout', ['--literal-pathspecs', 'checkout', 'HEAD', '--', ...paths]);
         for (const p of paths)
           refused.push({ path: p, reason: `the commit failed and the edit was undone: ${gitError(err)}` });
-        return { head: before, refused };
+        return { head: await currentHead(), refused };
       }
-      const head = (await runGit(repoRoot, 'rev-parse', ['rev-parse', 'HEAD'])).trim();
-      return { head, refused };
+      return { head: await currentHead(), refused };
     },
   };
 }
