@@ -20,6 +20,7 @@
  * `latencyMs` may be a number or a function of the call (per-call latency, e.g. slower reviewer).
  */
 import { createServer } from 'node:http';
+import { performance } from 'node:perf_hooks';
 
 function readBody(req) {
   return new Promise((resolve, reject) => {
