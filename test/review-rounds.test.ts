@@ -300,6 +300,8 @@ describe('the checkpoint', () => {
     const paused = await runReviewLoop(first.options, first.ports);
     expect(paused.status).toBe('awaiting-checkpoint');
     expect(paused.awaiting).toMatchObject({ kind: 'checkpoint', round: 1 });
+    // the reviewed round travels with the pause, so a front-end can show the review while it waits
+    expect(paused.reports.map((r) => [r.round, r.phase, r.score])).toEqual([[1, 'awaiting-checkpoint', 4]]);
     expect(await stateOf(dir)).toMatchObject({
       status: 'in_progress',
       awaiting: 'checkpoint',

@@ -38,11 +38,12 @@ export function legacyRunIdLine(runId: string): string {
 }
 
 /**
- * The original logs "Recovered from context compaction. Resuming at Round N." — a CLI process does not
- * compact, so the line says what actually happened and keeps the original's tail for anyone grepping.
+ * The original logs "Recovered from context compaction. Resuming at Round N." — a CLI process or an App
+ * event does not compact, so the line says what actually happened (`stateLocation`: where the state was
+ * read) and keeps the original's tail for anyone grepping.
  */
-export function resumeLine(runId: string, round: number): string {
-  return `Recovered ${runId} from review-stage/REVIEW_STATE.json. Resuming at Round ${round}.`;
+export function resumeLine(runId: string, round: number, stateLocation: string): string {
+  return `Recovered ${runId} from ${stateLocation}. Resuming at Round ${round}.`;
 }
 
 const UsageSchema = z.object({

@@ -75,7 +75,7 @@ export interface ReviewModels {
  * and `.aris/traces/` on a checkout; a sticky comment and reviews on a pull request.
  */
 export interface ReviewStore {
-  /** For messages: `review-stage/ in /path/to/project`, `pull request #12`. */
+  /** Where the state lives, for messages: `review-stage/REVIEW_STATE.json`, `the status comment of #12`. */
   readonly location: string;
   /** The state, or undefined when there is none; a state that cannot be read rejects with a clear error. */
   readState(): Promise<StoredState | undefined>;

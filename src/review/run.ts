@@ -348,6 +348,8 @@ async function resumePending(
   };
   switch (answer.kind) {
     case 'wait': {
+      // The App posts the reviewed round at once: the outcome carries it even though Phase E waits.
+      if (!ctx.reports.includes(report)) ctx.reports.push(report);
       ctx.ports.log.progress(`${progressLine(report, ctx.options.maxRounds)} — waiting at the checkpoint`);
       const message = `Round ${report.round} reviewed (${formatScore(report.score)}, ${report.verdict}): waiting for the checkpoint answer — go, skip N, stop, or instructions for the fix.`;
       return buildOutcome(ctx, 'awaiting-checkpoint', message, report.head, {

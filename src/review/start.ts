@@ -135,7 +135,7 @@ export async function startRun(
     }
     state = resumedState(decision.state, runId, options, ports, base);
     const next = state.pending?.round ?? state.round + 1;
-    log.info(resumeLine(runId, next));
+    log.info(resumeLine(runId, next, store.location));
   }
 
   if (state.trace_id === null) state.trace_id = await store.createTraceFolder(now);

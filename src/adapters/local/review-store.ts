@@ -88,7 +88,7 @@ export function createLocalReviewStore(project: string): ReviewStore {
   const ensureStage = () => mkdir(stage, { recursive: true });
 
   return {
-    location: `${REVIEW_STAGE}/ in ${project}`,
+    location: `${REVIEW_STAGE}/${STATE_FILE}`,
 
     async readState() {
       for (const candidate of [file(STATE_FILE), path.join(project, STATE_FILE)]) {
