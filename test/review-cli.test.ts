@@ -140,6 +140,29 @@ describe('a run from the command line', () => {
     expect(cli.stdout()).toContain('acquitted: see review-stage/AUTO_REVIEW.md');
   });
 
+  it('takes the reviewer and executor from skillclimb.config.json, and a bad field there is exit 2', async () => {
+    const dir = await makeReviewRepo();
+    const config = {
+      models: { reviewer: 'openai:gpt-5', executor: 'anthropic:claude-sonnet-4-5' },
+      review: { allow: ['docs/**'] },
+    };
+    await writeFile(path.join(dir, 'skillclimb.config.json'), JSON.stringify(config));
+    openaiReply(reviewAnswer(7, 'ready'));
+    const cli = io(dir);
+    expect(await run(['--json'], cli)).toBe(0);
+    const outcome = JSON.parse(cli.stdout()) as { reviewer: { id: string }; executor: { id: string } };
+    expect(outcome.reviewer.id).toBe('openai:gpt-5');
+    expect(outcome.executor.id).toBe('anthropic:claude-sonnet-4-5');
+
+    await writeFile(
+      path.join(dir, 'skillclimb.config.json'),
+      JSON.stringify({ review: { allow: 'docs/**' } }),
+    );
+    const bad = io(dir);
+    expect(await run([], bad)).toBe(2);
+    expect(bad.stderr()).toMatch(/skillclimb.config.json: review.allow: expected array/);
+  });
+
   it('--json prints the outcome on stdout and sends the log to stderr', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(9, 'ready'));
