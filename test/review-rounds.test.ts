@@ -115,6 +115,22 @@ describe('termination without acquittal', () => {
   });
 });
 
+describe('the cost budget', () => {
+  it('ends the run between rounds once the estimated cost reaches --max-cost-usd', async () => {
+    const dir = await makeReviewRepo();
+    anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    openaiReply(HALVE);
+    const h = await harness(dir, { options: { maxCostUsd: 0.001 } });
+    const outcome = await runReviewLoop(h.options, h.ports);
+    expect(outcome.status).toBe('budget');
+    expect(outcome.rounds).toHaveLength(1);
+    expect(outcome.usage.costUsd).toBeGreaterThanOrEqual(0.001);
+    expect(outcome.message).toMatch(/^Cost budget of \$0.001 reached \(\$0\.\d{4} spent\) before round 2/);
+    expect(outcome.blockers.map((b) => b.title)).toEqual([HALF_BUG.title]);
+    expect(await stateOf(dir)).toMatchObject({ status: 'completed', outcome: 'budget' });
+  });
+});
+
 describe('hard mode', () => {
   it('debates: one accepted rebuttal resolves its weakness, the rejected one is still fixed', async () => {
     const dir = await makeReviewRepo();
