@@ -53,7 +53,7 @@ export function createLineCheckpoint(
     async ask(question, signal) {
       write(checkpointText(question));
       if (ended) return { kind: 'wait' };
-      if (input.isTTY) write('> ');
+      if (input.isTTY) write('Your answer (go, skip N, stop, or instructions for the fix):');
       const next = open().next();
       const aborted = new Promise<never>((_, reject) => {
         if (signal.aborted) reject(signal.reason);

@@ -95,8 +95,9 @@ async function loop(ctx: RunContext, answer: CheckpointAnswer | undefined): Prom
       });
     }
     state.awaiting = null;
-    const outcome = await runRound(ctx, round, head, given);
+    // A caller's checkpoint answer is for the round waiting at the checkpoint, never for a new round.
     given = undefined;
+    const outcome = await runRound(ctx, round, head);
     if (outcome) return outcome;
   }
 }
@@ -157,12 +158,7 @@ function seconds(ctx: RunContext, since: Date): number {
 }
 
 /** Phases A–E of one round; returns the outcome when the run ends or pauses, undefined to go on. */
-async function runRound(
-  ctx: RunContext,
-  round: number,
-  head: string,
-  given: CheckpointAnswer | undefined,
-): Promise<ReviewOutcome | undefined> {
+async function runRound(ctx: RunContext, round: number, head: string): Promise<ReviewOutcome | undefined> {
   const { store, events } = ctx.ports;
   const { options, state } = ctx;
   const startedAt = ctx.ports.clock();
@@ -255,7 +251,7 @@ async function runRound(
   state.awaiting = 'checkpoint';
   state.timestamp = ctx.ports.clock().toISOString();
   await store.writeState(state);
-  return resumePending(ctx, state.pending, given, report, meter);
+  return resumePending(ctx, state.pending, undefined, report, meter);
 }
 
 async function emitCommit(ctx: RunContext, round: number, report: RoundReport): Promise<void> {
