@@ -104,15 +104,6 @@ describe('a medium run with --fix auto', () => {
     expect(log).toContain('## Method Description');
     expect(log).toContain(`## Final Summary — ${outcome.runId}`);
     const memory = await stageFile(dir, 'REVIEWER_MEMORY.md');
-    if (process.env.SHOW)
-      console.log(
-        [
-          log,
-          memory,
-          JSON.stringify(await stateOf(dir), null, 2),
-          await stageFile(dir, 'ACQUITTAL_LOG.jsonl'),
-        ].join('\n=====\n'),
-      );
     expect(memory).toContain('## Round 1 — Score: 4/10');
     expect(memory).toContain('## Round 2 — Score: 8/10');
     expect(outcome.usage.calls).toBe(3);
