@@ -96127,7 +96127,9 @@ var DEFAULT_TIMEOUT_MS = 12e4;
 var DEFAULT_MAX_OUTPUT_TOKENS = {
   editor: 16e3,
   render: 16e3,
-  grader: 8e3
+  grader: 8e3,
+  reviewer: 16e3,
+  executor: 16e3
 };
 var DEFAULT_ANTHROPIC_MODEL = "anthropic:claude-sonnet-4-5";
 var DEFAULT_OPENAI_MODEL = "openai:gpt-5";
@@ -96330,7 +96332,10 @@ var ConfigSchema = external_exports.object({
     default: ModelIdString.optional(),
     editor: ModelIdString.optional(),
     render: ModelIdString.optional(),
-    grader: ModelIdString.optional()
+    grader: ModelIdString.optional(),
+    /** The review loop's roles (`skillclimb review`); `default` does not apply to them. */
+    reviewer: ModelIdString.optional(),
+    executor: ModelIdString.optional()
   }).strict().optional(),
   /** USD per million tokens, keyed by `provider:model` or bare model name. */
   prices: PriceTableSchema.optional(),
@@ -96343,6 +96348,10 @@ var ConfigSchema = external_exports.object({
     anthropic: UrlString.optional(),
     openai: UrlString.optional(),
     openaiCompatible: UrlString.optional()
+  }).strict().optional(),
+  review: external_exports.object({
+    /** Globs a review fix may edit beyond the files the change under review touches. */
+    allow: external_exports.array(external_exports.string().min(1)).optional()
   }).strict().optional(),
   openaiCompatible: external_exports.object({
     /** `auto` (default): json_schema, falling back to json_object, then text; the others force one mode. */

@@ -55,7 +55,7 @@ describe('loadConfig', () => {
       { models: { grader: 'gpt-5' } },
       'models.grader: model id "gpt-5": expected provider:model',
     ],
-    ['an unknown role', { models: { reviewer: 'openai:gpt-5' } }, 'models: unknown field "reviewer"'],
+    ['an unknown role', { models: { critic: 'openai:gpt-5' } }, 'models: unknown field "critic"'],
     ['an unknown top-level field', { maxCost: 3 }, 'unknown field "maxCost"'],
     ['a negative price', { prices: { 'gpt-5': { input: -1, output: 1 } } }, 'prices.gpt-5.input:'],
     ['a wrong type', { concurrency: 'four' }, 'concurrency: expected number, received string'],

@@ -10,6 +10,8 @@ export interface CliIo {
   exitCode: number;
   /** The clock (tests pin it); default `new Date()`. */
   now?: () => Date;
+  /** Where interactive answers come from (`review --checkpoint`); default: the process's stdin. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 function writeLine(stream: NodeJS.WriteStream, text: string): void {

@@ -5,6 +5,7 @@ import { RunInterrupted } from '../iterate/interrupt.js';
 import { PreflightHalt } from '../core/halt.js';
 import { doctorCommand } from './commands/doctor.js';
 import { iterateCommand } from './commands/iterate.js';
+import { reviewCommand } from './commands/review.js';
 import { scoreCommand } from './commands/score.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE_OR_HALT, UsageError } from './errors.js';
 import { createProcessIo, type CliIo } from './io.js';
@@ -28,7 +29,7 @@ export function buildProgram(io: CliIo): Command {
       writeErr: (text) => io.err(text),
     })
     .showHelpAfterError('(add --help for usage)');
-  for (const command of [iterateCommand(io), scoreCommand(io), doctorCommand(io)]) {
+  for (const command of [iterateCommand(io), scoreCommand(io), reviewCommand(io), doctorCommand(io)]) {
     // addCommand does not inherit exitOverride / output settings the way .command() does.
     command.copyInheritedSettings(program);
     program.addCommand(command);

@@ -45,6 +45,9 @@ export const ConfigSchema = z
         editor: ModelIdString.optional(),
         render: ModelIdString.optional(),
         grader: ModelIdString.optional(),
+        /** The review loop's roles (`skillclimb review`); `default` does not apply to them. */
+        reviewer: ModelIdString.optional(),
+        executor: ModelIdString.optional(),
       })
       .strict()
       .optional(),
@@ -60,6 +63,13 @@ export const ConfigSchema = z
         anthropic: UrlString.optional(),
         openai: UrlString.optional(),
         openaiCompatible: UrlString.optional(),
+      })
+      .strict()
+      .optional(),
+    review: z
+      .object({
+        /** Globs a review fix may edit beyond the files the change under review touches. */
+        allow: z.array(z.string().min(1)).optional(),
       })
       .strict()
       .optional(),

@@ -451,7 +451,7 @@ export function graderMarker(): string {
 }
 
 /** Data between `BEGIN-<label>-<marker>` and `END-<label>-<marker>` lines. */
-function markedData(label: string, marker: string, text: string): string {
+export function markedData(label: string, marker: string, text: string): string {
   return `BEGIN-${label}-${marker}\n${text}\nEND-${label}-${marker}`;
 }
 

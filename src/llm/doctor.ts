@@ -7,7 +7,7 @@ import type { JSONSchema7 } from 'ai';
 import { modelFamily, type ModelFamily } from '../core/families.js';
 import { callJson, type RoleModel } from './call.js';
 import { resolveEndpoint } from './endpoints.js';
-import { ModelCallError, type Role } from './errors.js';
+import { ModelCallError, type Role, type SkillRole } from './errors.js';
 import {
   buildRoleModel,
   callSettings,
@@ -26,7 +26,7 @@ export interface DoctorSelection {
   renderModel: string;
   graderModel: string;
   /** `flag`, `config` or `default`: printed after the endpoint. */
-  sources: Record<Role, string>;
+  sources: Record<SkillRole, string>;
 }
 
 export type DoctorStatus = 'ok' | 'failed' | 'offline';
@@ -124,7 +124,7 @@ async function probe(rm: RoleModel, options: ModelFactoryOptions, now: () => num
   }
 }
 
-function roleIds(selection: DoctorSelection): Record<Role, string> {
+function roleIds(selection: DoctorSelection): Record<SkillRole, string> {
   return { editor: selection.editorModel, render: selection.renderModel, grader: selection.graderModel };
 }
 
@@ -132,8 +132,8 @@ function roleIds(selection: DoctorSelection): Record<Role, string> {
  * Parses every id (a bad one throws DoctorSelectionError `render model: model id "llama3": …`) and
  * returns them per role, without any network.
  */
-function parseRoleIds(ids: Record<Role, string>): Record<Role, ModelId> {
-  const parsed = {} as Record<Role, ModelId>;
+function parseRoleIds(ids: Record<SkillRole, string>): Record<SkillRole, ModelId> {
+  const parsed = {} as Record<SkillRole, ModelId>;
   for (const role of ROLES) {
     try {
       parsed[role] = parseModelId(ids[role]);
@@ -214,7 +214,7 @@ export function checkModelKeys(input: {
   };
 }
 
-function assertOfflineAgreement(parsed: Record<Role, ModelId>, ids: Record<Role, string>): void {
+function assertOfflineAgreement(parsed: Record<SkillRole, ModelId>, ids: Record<SkillRole, string>): void {
   if (ROLES.every((role) => parsed[role].provider === 'offline')) return;
   if ((parsed.render.provider === 'offline') !== (parsed.grader.provider === 'offline')) {
     throw new DoctorSelectionError(
@@ -241,7 +241,7 @@ export async function checkModels(input: {
   const now = input.now ?? Date.now;
   const ids = roleIds(selection);
   const parsed = parseRoleIds(ids);
-  const base = (role: Role) => ({
+  const base = (role: SkillRole) => ({
     role,
     modelId: parsed[role].id,
     family: modelFamily(parsed[role].id),

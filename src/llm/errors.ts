@@ -2,7 +2,11 @@
 import { ModelOutputError } from '../core/model-answers.js';
 import type { Usage } from '../core/usage.js';
 
-export type Role = 'editor' | 'render' | 'grader';
+/** The skill-iterate engine's three roles. */
+export type SkillRole = 'editor' | 'render' | 'grader';
+/** The review loop's two roles (docs/how-it-works.md § Models and providers). */
+export type ReviewRole = 'reviewer' | 'executor';
+export type Role = SkillRole | ReviewRole;
 
 export type ModelCallFailure = 'http' | 'network' | 'timeout';
 

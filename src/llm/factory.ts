@@ -13,7 +13,7 @@ import { createOfflineModels } from './offline.js';
 import type { SkillModels } from '../ports/models.js';
 import type { CallSettings, RoleModel } from './call.js';
 import { resolveEndpoint, type EndpointOptions } from './endpoints.js';
-import type { Role } from './errors.js';
+import type { Role, SkillRole } from './errors.js';
 import { createLanguageModel, type LanguageModelOptions } from './language-model.js';
 import { parseModelId, type ModelId } from './model-id.js';
 import { priceFor, pricesFromEnv, type PriceTable } from './prices.js';
@@ -60,10 +60,12 @@ export const DEFAULT_MAX_OUTPUT_TOKENS: Readonly<Record<Role, number>> = {
   editor: 16_000,
   render: 16_000,
   grader: 8_000,
+  reviewer: 16_000,
+  executor: 16_000,
 };
 export const DEFAULT_ANTHROPIC_MODEL = 'anthropic:claude-sonnet-4-5';
 export const DEFAULT_OPENAI_MODEL = 'openai:gpt-5';
-export const ROLES: readonly Role[] = ['editor', 'render', 'grader'];
+export const ROLES: readonly SkillRole[] = ['editor', 'render', 'grader'];
 
 /** The model a role gets when nothing selects one: by which key is present. */
 export function defaultModelFor(env: NodeJS.ProcessEnv): string {
@@ -72,7 +74,7 @@ export function defaultModelFor(env: NodeJS.ProcessEnv): string {
   return 'offline';
 }
 
-export type RoleIds = Record<Role, string>;
+export type RoleIds = Record<SkillRole, string>;
 
 /** Per role: its own selection, else `--model`, else the key-based default. */
 export function resolveRoleIds(selection: ModelSelection, env: NodeJS.ProcessEnv): RoleIds {
@@ -167,7 +169,7 @@ export function createModels(
   };
   // One memo for the three roles: a server's refusal is learned once for the run, whichever role met it.
   const shared = withStructuredOutputMemo(options);
-  const slot = (role: Role): RoleSlot => {
+  const slot = (role: SkillRole): RoleSlot => {
     const id = parsed[role];
     return id.provider === 'offline' ? offlineSlot : buildRoleModel(role, id, env, shared);
   };

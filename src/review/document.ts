@@ -1,0 +1,205 @@
+/**
+ * Phase E and termination (docs/how-it-works.md § Review state, memory and receipts): the round's section
+ * in the log, the state overwritten, and — for an acquitting round — one receipt line appended and read
+ * back, since only a receipt bound to this run's id counts for this run's stop decision. At the end: state
+ * `completed`, the final summary, the remaining blockers with effort estimates, the method description.
+ */
+import {
+  formatScore,
+  formatCost,
+  renderFinalSummary,
+  renderMethodDescription,
+  renderRoundSection,
+  type AcquittalReceipt,
+} from '../core/review-log.js';
+import type { ReviewOutcome, ReviewStatus, RoundReport } from '../core/review-outcome.js';
+import type { RankedWeakness, RoundSummary } from '../core/review-state.js';
+import { addUsage, totalTokens } from '../core/usage.js';
+import type { RunContext } from './start.js';
+
+function actionsOf(report: RoundReport): string[] {
+  const actions: string[] = [];
+  if (report.debate) {
+    const accepted = report.debate.resolved.map((n) => `#${n}`).join(', ');
+    actions.push(
+      `Debate: ${report.debate.rebuttals.length} rebuttal(s), ${report.debate.rulings.length} ruling(s); resolved: ${accepted || 'none'}`,
+    );
+  }
+  const fix = report.fix;
+  if (fix) {
+    if (fix.skipped.length)
+      actions.push(`Skipped at the checkpoint: ${fix.skipped.map((n) => `#${n}`).join(', ')}`);
+    if (fix.guidance) actions.push(`Guidance from the checkpoint: ${fix.guidance.replace(/\s+/g, ' ')}`);
+    if (fix.summary) actions.push(`Executor’s summary: ${fix.summary.replace(/\s+/g, ' ')}`);
+    actions.push(
+      fix.applied.length
+        ? `Edited ${fix.applied.map((a) => a.path).join(', ')}${fix.commit ? ` (commit ${fix.commit.slice(0, 12)})` : ''}`
+        : 'No edit applied',
+    );
+    for (const r of fix.rejected) actions.push(`Refused edit to ${r.path}: ${r.reason}`);
+  }
+  return actions;
+}
+
+export function summaryOf(report: RoundReport): RoundSummary {
+  return {
+    round: report.round,
+    head: report.head,
+    score: report.score,
+    verdict: report.verdict,
+    positive: report.positive,
+    seconds: report.seconds,
+    usage: report.usage,
+    weaknesses: report.weaknesses,
+    commit: report.fix?.commit ?? null,
+  };
+}
+
+export function progressLine(report: RoundReport, maxRounds: number): string {
+  const verdict = report.verdict === 'unavailable' ? 'REVIEW_UNAVAILABLE' : report.verdict;
+  return (
+    `round ${report.round}/${maxRounds}: score ${formatScore(report.score)}, ${verdict} — ` +
+    `${report.seconds.toFixed(1)} s, ${totalTokens(report.usage).toLocaleString('en-US')} tokens, ${formatCost(report.usage.costUsd)}`
+  );
+}
+
+/** Phase E: log section, state, and (acquitting rounds) the receipt, read back to be sure it counts. */
+export async function documentRound(
+  ctx: RunContext,
+  report: RoundReport,
+  status: string,
+  receipt: AcquittalReceipt | undefined,
+): Promise<void> {
+  const { store, clock, log } = ctx.ports;
+  const now = clock();
+  report.phase = 'complete';
+  await store.appendLog(
+    renderRoundSection({
+      round: report.round,
+      timestamp: now.toISOString(),
+      head: report.head,
+      score: report.score,
+      verdict: report.verdict,
+      summary: report.summary,
+      weaknesses: report.weaknesses,
+      raw: report.raw,
+      verifierRaw: report.verifierRaw,
+      debate: report.debate?.transcript ?? null,
+      actions: actionsOf(report),
+      results: [
+        ...(report.fix?.commit ? [`New head after the fixes: ${report.fix.commit}`] : []),
+        ...(report.fix && !report.fix.commit ? ['The head did not change this round'] : []),
+      ],
+      status,
+      usage: report.usage,
+      seconds: report.seconds,
+    }),
+  );
+  const state = ctx.state;
+  state.round = report.round;
+  state.last_score = report.score;
+  state.last_verdict = report.verdict === 'unavailable' ? 'REVIEW_UNAVAILABLE' : report.verdict;
+  if (report.score !== null) state.reviewed_head = report.head;
+  state.history = [...state.history.filter((r) => r.round !== report.round), summaryOf(report)];
+  state.usage = addUsage(state.usage, report.usage);
+  state.pending = null;
+  state.awaiting = null;
+  state.timestamp = now.toISOString();
+  await store.writeState(state);
+  if (receipt !== undefined) {
+    await store.appendReceipt(receipt);
+    const receipts = await store.readReceipts();
+    if (!receipts.some((r) => r.run_id === receipt.run_id && r.round === receipt.round)) {
+      throw new Error(
+        `the acquittal receipt of ${receipt.run_id} round ${receipt.round} was not found after writing it`,
+      );
+    }
+  }
+  if (!ctx.reports.includes(report)) ctx.reports.push(report);
+  log.progress(progressLine(report, ctx.options.maxRounds));
+  await ctx.ports.events?.emit({ type: 'round-finished', report });
+}
+
+/** The remaining weaknesses of the last round that produced a verdict. */
+export function blockersOf(history: readonly RoundSummary[]): RankedWeakness[] {
+  const last = [...history].reverse().find((r) => r.score !== null);
+  return last ? last.weaknesses.filter((w) => !w.resolved_by_debate) : [];
+}
+
+export function buildOutcome(
+  ctx: RunContext,
+  status: ReviewStatus,
+  message: string,
+  head: string,
+  extra: Partial<Pick<ReviewOutcome, 'receipt' | 'awaiting' | 'blockers'>> = {},
+): ReviewOutcome {
+  const { models } = ctx.ports;
+  return {
+    status,
+    runId: ctx.state.run_id,
+    traceId: ctx.state.trace_id,
+    resumed: ctx.resumed,
+    message,
+    reviewer: models.reviewer,
+    executor: models.executor,
+    independence: ctx.independence,
+    base: ctx.base,
+    head,
+    rounds: ctx.state.history,
+    reports: ctx.reports,
+    usage: ctx.state.usage,
+    invocationUsage: ctx.invocationUsage,
+    blockers: extra.blockers ?? [],
+    receipt: extra.receipt ?? null,
+    awaiting: extra.awaiting ?? null,
+  };
+}
+
+/** Termination: state completed, final summary, blockers (without acquittal), method description. */
+export async function terminate(
+  ctx: RunContext,
+  status: Exclude<ReviewStatus, 'interrupted' | 'awaiting-fix' | 'awaiting-checkpoint'>,
+  message: string,
+  head: string,
+  receipt: AcquittalReceipt | undefined,
+): Promise<ReviewOutcome> {
+  const { store, clock, models, target } = ctx.ports;
+  const now = clock();
+  const state = ctx.state;
+  state.status = 'completed';
+  state.outcome = status;
+  state.awaiting = null;
+  state.pending = null;
+  state.timestamp = now.toISOString();
+  await store.writeState(state);
+  const blockers = status === 'acquitted' ? undefined : blockersOf(state.history);
+  const files = await target.filesUnderReview(ctx.base, head).catch(() => []);
+  await store.appendLog(
+    renderFinalSummary({
+      runId: state.run_id,
+      endedAt: now.toISOString(),
+      status,
+      sentence: message,
+      maxRounds: ctx.options.maxRounds,
+      history: state.history,
+      usage: state.usage,
+      independence: ctx.independence,
+      receipt,
+      blockers,
+    }) +
+      '\n' +
+      renderMethodDescription({
+        target: target.label,
+        range: `${ctx.base.slice(0, 12)}..${head.slice(0, 12)}`,
+        changedFiles: files.length,
+        claimsSource: ctx.claims.source,
+        reviewer: models.reviewer,
+        executor: models.executor,
+        difficulty: ctx.options.difficulty,
+        preset: ctx.options.preset,
+        fix: ctx.options.fix,
+      }),
+  );
+  ctx.ports.log.info(message);
+  return buildOutcome(ctx, status, message, head, { receipt: receipt ?? null, blockers: blockers ?? [] });
+}

@@ -1,0 +1,146 @@
+/**
+ * Phase C with `--fix auto` (docs/how-it-works.md § Review fixes): the executor proposes
+ * `{path, old_string, new_string}` edits for the remaining weaknesses; each edit passes the allow-list
+ * (files the change already touches plus configured globs; never .github/workflows/, review-stage/,
+ * .aris/), must name a regular file at the head, and its old_string must occur exactly once. What passes
+ * is committed as one commit; every refused edit is recorded with its reason.
+ */
+import {
+  applyEditToText,
+  checkEditPath,
+  globToRegExp,
+  normalizeRepoPath,
+  type AllowList,
+} from '../core/review-edits.js';
+import type { FixReport, RejectedEdit } from '../core/review-outcome.js';
+import type { RankedWeakness } from '../core/review-state.js';
+import { callWithOneRetry, type RoundMeter } from './calls.js';
+import { readFilesAt, type RoundMaterial } from './material.js';
+import { MAX_EDITABLE_FILE_BYTES, MAX_FIXES_PER_ROUND } from './options.js';
+import type { RunContext } from './start.js';
+
+export interface FixRequest {
+  weaknesses: RankedWeakness[];
+  skipped: number[];
+  guidance: string | null;
+}
+
+/** The weaknesses a fix should address: not resolved in the debate, not skipped at the checkpoint. */
+export function fixList(weaknesses: readonly RankedWeakness[], skipped: readonly number[]): RankedWeakness[] {
+  return weaknesses
+    .filter((w) => !w.resolved_by_debate && !skipped.includes(w.rank))
+    .slice(0, MAX_FIXES_PER_ROUND);
+}
+
+/** Editable files to show the executor: the touched files, plus glob-allowed files a weakness names. */
+function editablePaths(allow: AllowList, weaknesses: readonly RankedWeakness[]): string[] {
+  const paths = [...allow.touched];
+  for (const w of weaknesses) {
+    if (w.file === null) continue;
+    const checked = normalizeRepoPath(w.file);
+    if (!checked.ok || allow.touched.has(checked.path) || paths.includes(checked.path)) continue;
+    if (allow.globs.some((g) => globToRegExp(g).test(checked.path))) paths.push(checked.path);
+  }
+  return paths;
+}
+
+function commitMessage(round: number, runId: string, addressed: readonly RankedWeakness[]): string {
+  const lines = addressed.map((w) => `- ${w.rank}. ${w.title.replace(/\s+/g, ' ')}`);
+  return `review-loop: round ${round} fixes (${runId})\n\nWeaknesses addressed, as the reviewer named them:\n${lines.join('\n')}\n`;
+}
+
+export async function applyFixes(
+  ctx: RunContext,
+  meter: RoundMeter,
+  round: number,
+  material: RoundMaterial,
+  request: FixRequest,
+): Promise<FixReport> {
+  const { target, log, models } = ctx.ports;
+  const report: FixReport = {
+    summary: '',
+    applied: [],
+    rejected: [],
+    commit: null,
+    skipped: request.skipped,
+    guidance: request.guidance,
+  };
+  const todo = fixList(request.weaknesses, request.skipped);
+  if (todo.length === 0) {
+    report.summary = 'nothing to fix: every weakness was resolved in the debate or skipped';
+    return report;
+  }
+  const allow: AllowList = { touched: new Set(material.files), globs: ctx.options.allowGlobs };
+  const editable = await readFilesAt(
+    target,
+    editablePaths(allow, todo),
+    material.head,
+    ctx.options.budgets.fixFiles,
+  );
+  const proposal = await callWithOneRetry(ctx, meter, round, 'fix', () =>
+    models.proposeFix(
+      {
+        weaknesses: todo,
+        guidance: request.guidance ?? undefined,
+        editable,
+        diff: material.change.diff,
+        range: material.change.range,
+      },
+      ctx.signal,
+    ),
+  );
+  if (!proposal.ok) {
+    report.summary = `no fix: ${proposal.error.message} (twice)`;
+    return report;
+  }
+  report.summary = proposal.call.value.summary;
+
+  // Texts as the edits leave them, by path; every edit is checked against the file as edited so far.
+  const texts = new Map<string, string>();
+  const rejected: RejectedEdit[] = [];
+  for (const edit of proposal.call.value.edits) {
+    const checked = checkEditPath(edit.path, allow);
+    if (!checked.ok) {
+      rejected.push({ path: edit.path, reason: checked.reason });
+      continue;
+    }
+    const path = checked.path;
+    let text = texts.get(path);
+    if (text === undefined) {
+      const read = await target.readFile(path, material.head, MAX_EDITABLE_FILE_BYTES);
+      if (read.kind !== 'file') {
+        const why = {
+          missing: 'no such file at the head (fixes edit existing files only)',
+          symlink: 'symbolic links are never edited',
+          folder: 'a folder, not a file',
+          binary: 'binary files are never edited',
+        };
+        rejected.push({ path, reason: why[read.kind] });
+        continue;
+      }
+      if (read.truncated) {
+        rejected.push({ path, reason: `larger than ${MAX_EDITABLE_FILE_BYTES} bytes` });
+        continue;
+      }
+      text = read.text;
+    }
+    const applied = applyEditToText(text, edit);
+    if (!applied.ok) {
+      rejected.push({ path, reason: applied.reason });
+      continue;
+    }
+    texts.set(path, applied.text);
+  }
+
+  if (texts.size > 0) {
+    const files = [...texts].map(([path, text]) => ({ path, text }));
+    const result = await target.commitFiles(files, commitMessage(round, ctx.state.run_id, todo));
+    rejected.push(...result.refused);
+    const refused = new Set(result.refused.map((r) => r.path));
+    report.applied = files.filter((f) => !refused.has(f.path)).map((f) => ({ path: f.path }));
+    if (result.head !== material.head) report.commit = result.head;
+  }
+  report.rejected = rejected;
+  for (const r of rejected) log.warn(`round ${round}: edit to ${r.path} refused: ${r.reason}`);
+  return report;
+}

@@ -1,0 +1,372 @@
+/**
+ * The review loop (docs/how-it-works.md § Review rounds): rounds of review → (debate) → (checkpoint) →
+ * fix → document, until an independent reviewer acquits, the rounds or the budget run out, the person
+ * stops it — or the run pauses for the person (a manual fix, a checkpoint answer) or is interrupted, with
+ * its state saved so the next call with the same store resumes it. One call runs as many rounds as it can
+ * without waiting; the App calls it once per event, the CLI once per invocation.
+ */
+import type { CheckpointAnswer } from '../core/review-checkpoint.js';
+import { formatScore, memoryForRun, renderMemorySection, type AcquittalReceipt } from '../core/review-log.js';
+import type { ReviewOutcome, RoundReport } from '../core/review-outcome.js';
+import type { PendingRound, RankedWeakness } from '../core/review-state.js';
+import { ZERO_USAGE } from '../core/usage.js';
+import { assess, type Assessment } from './assess.js';
+import { RoundMeter } from './calls.js';
+import { debate } from './debate.js';
+import { blockersOf, buildOutcome, documentRound, progressLine, terminate } from './document.js';
+import { applyFixes } from './fix.js';
+import { gatherMaterial } from './material.js';
+import { resolveOptions, type ResumeInput, type ReviewOptions, type ReviewPorts } from './options.js';
+import { startRun, type RunContext } from './start.js';
+
+export type { ResumeInput, ReviewOptions, ReviewPorts } from './options.js';
+
+/** Runs rounds until the run ends or pauses; never throws for an abort (the outcome says `interrupted`). */
+export async function runReviewLoop(
+  options: ReviewOptions,
+  ports: ReviewPorts,
+  resume: ResumeInput = {},
+): Promise<ReviewOutcome> {
+  const resolved = resolveOptions(options);
+  const signal = ports.signal ?? new AbortController().signal;
+  const ctx = await startRun(resolved, ports, signal);
+  await ports.events?.emit({
+    type: 'run-started',
+    runId: ctx.state.run_id,
+    resumed: ctx.resumed,
+    round: ctx.state.pending?.round ?? ctx.state.round + 1,
+    independence: ctx.independence,
+  });
+  try {
+    return await loop(ctx, resume.checkpoint);
+  } catch (err) {
+    if (signal.aborted) return interrupted(ctx);
+    throw err;
+  }
+}
+
+function interrupted(ctx: RunContext): ReviewOutcome {
+  const next = ctx.state.pending?.round ?? ctx.state.round + 1;
+  const message = `Interrupted during round ${next}; ${ctx.state.run_id} is saved — run the review again to resume at round ${next}.`;
+  ctx.ports.log.warn(message);
+  return buildOutcome(ctx, 'interrupted', message, ctx.state.reviewed_head ?? ctx.base);
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('interrupted');
+}
+
+async function loop(ctx: RunContext, answer: CheckpointAnswer | undefined): Promise<ReviewOutcome> {
+  const { target, log } = ctx.ports;
+  const { options, state } = ctx;
+  let given = answer;
+  for (;;) {
+    throwIfAborted(ctx.signal);
+    const { head } = await target.resolve();
+    if (state.pending !== null) {
+      if (state.pending.head === head) {
+        const outcome = await resumePending(ctx, state.pending, given);
+        given = undefined;
+        if (outcome) return outcome;
+        continue;
+      }
+      log.warn(
+        `round ${state.pending.round} waited at the checkpoint for ${state.pending.head.slice(0, 12)}, but the head is now ` +
+          `${head.slice(0, 12)}: that review is superseded and round ${state.pending.round} reviews the new head`,
+      );
+      state.pending = null;
+      state.awaiting = null;
+    }
+    const round = state.round + 1;
+    if (round > options.maxRounds) {
+      return terminate(ctx, 'max-rounds', maxRoundsMessage(ctx), head, undefined);
+    }
+    const cost = state.usage.costUsd ?? 0;
+    if (options.maxCostUsd !== undefined && cost >= options.maxCostUsd) {
+      const message = `Cost budget of $${options.maxCostUsd} reached ($${cost.toFixed(4)} spent) before round ${round}; not acquitted.`;
+      return terminate(ctx, 'budget', message, head, undefined);
+    }
+    if (state.awaiting === 'fix' && options.fix === 'manual' && head === state.reviewed_head) {
+      const message = `No new commit since round ${state.round} reviewed ${head.slice(0, 12)}: commit your fix, then run the review again for round ${round}.`;
+      log.info(message);
+      await ctx.ports.store.writeState(state);
+      return buildOutcome(ctx, 'awaiting-fix', message, head, {
+        awaiting: { kind: 'fix', round: state.round, head },
+      });
+    }
+    state.awaiting = null;
+    // A caller's checkpoint answer is for the round waiting at the checkpoint, never for a new round.
+    given = undefined;
+    const outcome = await runRound(ctx, round, head);
+    if (outcome) return outcome;
+  }
+}
+
+function maxRoundsMessage(ctx: RunContext): string {
+  const blockers = blockersOf(ctx.state.history).length;
+  return (
+    `No acquittal after ${ctx.state.history.length} round(s) (max ${ctx.options.maxRounds}; last score ` +
+    `${formatScore(ctx.state.last_score)}, ${ctx.state.last_verdict ?? 'no verdict'}): ${blockers} blocker(s) remain.`
+  );
+}
+
+function reportOf(round: number, head: string, a: Assessment): RoundReport {
+  return {
+    round,
+    head,
+    score: a.score,
+    verdict: a.verdict,
+    positive: a.positive,
+    summary: a.note ? `${a.summary}\n(${a.note})`.trim() : a.summary,
+    weaknesses: a.weaknesses,
+    memoryUpdate: a.memoryUpdate,
+    raw: a.raw,
+    verifierRaw: a.verifierRaw,
+    debate: null,
+    fix: null,
+    seconds: 0,
+    usage: { ...ZERO_USAGE },
+    phase: 'reviewed',
+  };
+}
+
+function receiptFor(ctx: RunContext, report: RoundReport): AcquittalReceipt {
+  const { reviewer, executor } = ctx.ports.models;
+  if (report.verdict !== 'ready' && report.verdict !== 'almost')
+    throw new Error('only a positive verdict acquits');
+  return {
+    run_id: ctx.state.run_id,
+    round: report.round,
+    backend: reviewer.id.slice(0, reviewer.id.indexOf(':')) || reviewer.id,
+    effort: 'high-rigor',
+    verdict: report.verdict,
+    score: report.score ?? 0,
+    trace_id: ctx.state.trace_id ?? '',
+    timestamp: ctx.ports.clock().toISOString(),
+    difficulty: ctx.options.difficulty,
+    reviewer_model: reviewer.id,
+    reviewer_family: reviewer.family,
+    executor_model: executor.id,
+    executor_family: executor.family,
+    family_relation: 'different',
+    head: report.head,
+  };
+}
+
+function seconds(ctx: RunContext, since: Date): number {
+  return Math.max(0, (ctx.ports.clock().getTime() - since.getTime()) / 1000);
+}
+
+/** Phases A–E of one round; returns the outcome when the run ends or pauses, undefined to go on. */
+async function runRound(ctx: RunContext, round: number, head: string): Promise<ReviewOutcome | undefined> {
+  const { store, events } = ctx.ports;
+  const { options, state } = ctx;
+  const startedAt = ctx.ports.clock();
+  await events?.emit({ type: 'round-started', round, head });
+  const meter = new RoundMeter(ctx);
+  const material = await gatherMaterial(ctx, head);
+  const memory = round > 1 ? memoryForRun(await store.readMemory(), state.run_id) : '';
+
+  const a = await assess(ctx, meter, round, material, memory);
+  const report = reportOf(round, head, a);
+  // B.5: the memory is appended every round, before the stop gate, so the last round's is kept too.
+  const previous = [...state.history].reverse().find((r) => r.score !== null);
+  await store.appendMemory(
+    `${renderMemorySection({
+      round,
+      score: a.score,
+      memoryUpdate: a.memoryUpdate,
+      previous: previous?.score != null ? { round: previous.round, score: previous.score } : undefined,
+      traceId: state.trace_id,
+    })}\n`,
+  );
+  const finish = async (status: string, receipt?: AcquittalReceipt): Promise<void> => {
+    report.seconds = seconds(ctx, startedAt);
+    report.usage = meter.usage;
+    await documentRound(ctx, report, status, receipt);
+  };
+
+  // B.5.1: the stop gate.
+  if (a.positive) {
+    await events?.emit({ type: 'round-reviewed', report });
+    if (ctx.independence.canAcquit) {
+      const receipt = receiptFor(ctx, report);
+      await finish('stopping: positive verdict from an independent reviewer (acquitted)', receipt);
+      const message = `Acquitted in round ${round}: score ${formatScore(a.score)}, verdict ${a.verdict}, by ${ctx.ports.models.reviewer.id}; receipt bound to ${state.run_id}.`;
+      return terminate(ctx, 'acquitted', message, head, receipt);
+    }
+    await finish(`stopping: positive verdict, but ${ctx.independence.sentence}`);
+    const message = `Round ${round} gave a positive verdict (${formatScore(a.score)}, ${a.verdict}), but no receipt was written. ${ctx.independence.sentence}`;
+    return terminate(ctx, 'not-independent', message, head, undefined);
+  }
+  if (!a.available) {
+    await events?.emit({ type: 'round-reviewed', report });
+    const last = round >= options.maxRounds;
+    await finish(
+      last
+        ? 'stopping: max rounds reached (this round had no verdict)'
+        : `continuing to round ${round + 1}: this round had no verdict`,
+    );
+    return last ? terminate(ctx, 'max-rounds', maxRoundsMessage(ctx), head, undefined) : undefined;
+  }
+
+  // B.6: the debate.
+  if (options.difficulty !== 'medium' && a.weaknesses.length > 0) {
+    report.debate = await debate(ctx, meter, round, material, a.weaknesses);
+  }
+  await events?.emit({ type: 'round-reviewed', report });
+
+  if (options.fix === 'none') {
+    await finish('stopping: review only (fix: none)');
+    const message = `Review only: round ${round} scored ${formatScore(a.score)} (${a.verdict}); not acquitted.`;
+    return terminate(ctx, 'reviewed', message, head, undefined);
+  }
+  if (round >= options.maxRounds) {
+    await finish('stopping: max rounds reached (no fix after the last review: nothing would review it)');
+    return terminate(ctx, 'max-rounds', maxRoundsMessage(ctx), head, undefined);
+  }
+  if (options.fix === 'manual') {
+    await finish(`waiting for your fix; round ${round + 1} reviews the new head`);
+    state.awaiting = 'fix';
+    await store.writeState(state);
+    const message = `Round ${round} scored ${formatScore(a.score)} (${a.verdict}): commit your fix, then run the review again for round ${round + 1}.`;
+    ctx.ports.log.info(message);
+    return buildOutcome(ctx, 'awaiting-fix', message, head, { awaiting: { kind: 'fix', round, head } });
+  }
+
+  if (!options.checkpoint) {
+    report.fix = await applyFixes(ctx, meter, round, material, {
+      weaknesses: a.weaknesses,
+      skipped: [],
+      guidance: null,
+    });
+    await emitCommit(ctx, round, report);
+    await finish(`continuing to round ${round + 1}`);
+    return undefined;
+  }
+  // The checkpoint: saved before asking, so an interruption or a `wait` resumes right here.
+  report.seconds = seconds(ctx, startedAt);
+  report.usage = meter.usage;
+  state.pending = pendingOf(report, startedAt);
+  state.awaiting = 'checkpoint';
+  state.timestamp = ctx.ports.clock().toISOString();
+  await store.writeState(state);
+  return resumePending(ctx, state.pending, undefined, report, meter);
+}
+
+async function emitCommit(ctx: RunContext, round: number, report: RoundReport): Promise<void> {
+  if (report.fix?.commit) {
+    await ctx.ports.events?.emit({
+      type: 'fix-committed',
+      round,
+      head: report.fix.commit,
+      files: report.fix.applied.map((f) => f.path),
+    });
+  }
+}
+
+function pendingOf(report: RoundReport, startedAt: Date): PendingRound {
+  return {
+    round: report.round,
+    head: report.head,
+    score: report.score,
+    verdict: report.verdict,
+    summary: report.summary,
+    raw: report.raw,
+    verifier_raw: report.verifierRaw,
+    memory_update: report.memoryUpdate,
+    weaknesses: report.weaknesses,
+    debate: report.debate?.transcript ?? null,
+    seconds: report.seconds,
+    usage: report.usage,
+    started_at: startedAt.toISOString(),
+  };
+}
+
+function reportFromPending(p: PendingRound): RoundReport {
+  return {
+    round: p.round,
+    head: p.head,
+    score: p.score,
+    verdict: p.verdict,
+    positive: false,
+    summary: p.summary,
+    weaknesses: p.weaknesses as RankedWeakness[],
+    memoryUpdate: p.memory_update,
+    raw: p.raw,
+    verifierRaw: p.verifier_raw,
+    debate:
+      p.debate === null
+        ? null
+        : {
+            rebuttals: [],
+            rulings: [],
+            resolved: p.weaknesses.filter((w) => w.resolved_by_debate).map((w) => w.rank),
+            transcript: p.debate,
+          },
+    fix: null,
+    seconds: p.seconds,
+    usage: p.usage,
+    phase: 'awaiting-checkpoint',
+  };
+}
+
+/** The checkpoint of a reviewed round: ask (or take the caller's answer), then stop, wait, or fix. */
+async function resumePending(
+  ctx: RunContext,
+  pending: PendingRound,
+  given: CheckpointAnswer | undefined,
+  live?: RoundReport,
+  liveMeter?: RoundMeter,
+): Promise<ReviewOutcome | undefined> {
+  const report = live ?? reportFromPending(pending);
+  report.phase = 'awaiting-checkpoint';
+  const meter = liveMeter ?? new RoundMeter(ctx);
+  if (!liveMeter) meter.usage = { ...pending.usage };
+  const resumedAt = ctx.ports.clock();
+  const baseSeconds = report.seconds;
+  const answer =
+    given ??
+    (await ctx.ports.checkpoint.ask(
+      {
+        round: report.round,
+        maxRounds: ctx.options.maxRounds,
+        score: report.score,
+        verdict: report.verdict,
+        weaknesses: report.weaknesses.filter((w) => !w.resolved_by_debate),
+      },
+      ctx.signal,
+    ));
+  const finish = async (status: string): Promise<void> => {
+    report.seconds = baseSeconds + seconds(ctx, resumedAt);
+    report.usage = meter.usage;
+    await documentRound(ctx, report, status, undefined);
+  };
+  switch (answer.kind) {
+    case 'wait': {
+      // The App posts the reviewed round at once: the outcome carries it even though Phase E waits.
+      if (!ctx.reports.includes(report)) ctx.reports.push(report);
+      ctx.ports.log.progress(`${progressLine(report, ctx.options.maxRounds)} — waiting at the checkpoint`);
+      const message = `Round ${report.round} reviewed (${formatScore(report.score)}, ${report.verdict}): waiting for the checkpoint answer — go, skip N, stop, or instructions for the fix.`;
+      return buildOutcome(ctx, 'awaiting-checkpoint', message, report.head, {
+        awaiting: { kind: 'checkpoint', round: report.round, head: report.head },
+      });
+    }
+    case 'stop': {
+      await finish('stopping: stopped at the checkpoint');
+      const message = `Stopped at the checkpoint after round ${report.round} (${formatScore(report.score)}, ${report.verdict}); not acquitted.`;
+      return terminate(ctx, 'stopped', message, report.head, undefined);
+    }
+    default: {
+      const material = await gatherMaterial(ctx, report.head);
+      report.fix = await applyFixes(ctx, meter, report.round, material, {
+        weaknesses: report.weaknesses,
+        skipped: answer.kind === 'skip' ? answer.items : [],
+        guidance: answer.kind === 'guidance' ? answer.text : null,
+      });
+      await emitCommit(ctx, report.round, report);
+      await finish(`continuing to round ${report.round + 1}`);
+      return undefined;
+    }
+  }
+}
