@@ -6,6 +6,7 @@
  * pays for.
  */
 import { z } from 'zod';
+import { inlineCode } from '../core/park.js';
 import { parseModelId } from '../llm/model-id.js';
 import { DEFAULT_ALLOWED_ROLES } from './validation/permission.js';
 import { DIFFICULTIES, FIX_MODES, MAX_ROUNDS_LIMIT, PRESETS } from './validation/command.js';
@@ -35,8 +36,8 @@ export const RepoConfigSchema = z.strictObject({
   review_event: z.enum(['COMMENT', 'REQUEST_CHANGES']).optional(),
   /** Repository roles allowed to run commands (admin, maintain, write, triage, read or a custom role). */
   allowed_roles: z.array(z.string().min(1)).min(1).optional(),
-  /** Globs an auto fix may touch; `.github/workflows/` is refused whatever they say. */
-  fix_paths: z.array(z.string().min(1)).min(1).optional(),
+  /** Globs an auto fix may touch beyond the files the PR changes; `.github/workflows/` is refused whatever they say. */
+  fix_paths: z.array(z.string().min(1)).optional(),
   budget: z
     .strictObject({
       max_rounds: z.number().int().min(1).max(MAX_ROUNDS_LIMIT).optional(),
@@ -141,7 +142,7 @@ export function settingsFrom(config: RepoConfig, env: AppEnvSettings): LoopSetti
     preset: config.preset ?? 'code',
     reviewEvent: config.review_event ?? 'COMMENT',
     allowedRoles: config.allowed_roles ?? [...DEFAULT_ALLOWED_ROLES],
-    fixPaths: config.fix_paths ?? ['**'],
+    fixPaths: config.fix_paths ?? [],
     budget: {
       maxTokens: Math.min(env.maxTokens, config.budget?.max_tokens ?? env.maxTokens),
       maxCostUsd: Math.min(env.maxCostUsd, config.budget?.max_cost_usd ?? env.maxCostUsd),
@@ -219,6 +220,6 @@ export function validateRepoConfig(raw: unknown): ConfigResult {
     return { ok: false, problem: `\`${CONFIG_PATH}\`: ${where}unknown field \`${issue.keys.join('`, `')}\`` };
   }
   const field = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-  const got = describeValue(valueAt(raw, issue.path));
-  return { ok: false, problem: `\`${CONFIG_PATH}\`: field \`${field}\` ${issue.message} (got \`${got}\`)` };
+  const got = inlineCode(describeValue(valueAt(raw, issue.path)));
+  return { ok: false, problem: `\`${CONFIG_PATH}\`: field \`${field}\` ${issue.message} (got ${got})` };
 }

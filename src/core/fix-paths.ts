@@ -1,7 +1,7 @@
 /**
- * Which paths an automatic fix may write (docs/how-it-works.md § Review fixes): inside the configured
- * allow-list of globs, never under `.github/workflows/` (a workflow change runs with the repository's
- * secrets), never outside the repository.
+ * Which paths an automatic fix may write (docs/how-it-works.md § Review fixes): the files the pull request
+ * already touches plus the configured globs, never under `.github/workflows/` (a workflow change runs
+ * with the repository's secrets), never outside the repository.
  */
 
 /** `**` any run of characters including `/`, `*` any run without `/`, `?` one character without `/`. */
@@ -26,7 +26,10 @@ export function globToRegExp(glob: string): RegExp {
 }
 
 /** Why `path` may not be written by a fix, or undefined when it may. */
-export function fixPathProblem(path: string, allow: readonly string[]): string | undefined {
+export function fixPathProblem(
+  path: string,
+  allow: { touched: ReadonlySet<string>; globs: readonly string[] },
+): string | undefined {
   if (path === '' || path.startsWith('/') || path.includes('\\'))
     return `\`${path}\` is not a repository path`;
   const parts = path.split('/');
@@ -36,8 +39,11 @@ export function fixPathProblem(path: string, allow: readonly string[]): string |
   if (parts[0] === '.git') return `\`${path}\` is inside .git`;
   if (/^\.github\/workflows\//i.test(path))
     return `\`${path}\` is a workflow file; fixes never touch .github/workflows/`;
-  if (!allow.some((glob) => globToRegExp(glob).test(path))) {
-    return `\`${path}\` is outside the allowed fix paths (${allow.map((g) => `\`${g}\``).join(', ')})`;
-  }
-  return undefined;
+  if (allow.touched.has(path) || allow.globs.some((glob) => globToRegExp(glob).test(path))) return undefined;
+  return `\`${path}\` is neither changed by the pull request nor in the configured fix paths`;
+}
+
+/** Workflow files are refused by every writer, whatever the policy it was handed says. */
+export function isWorkflowPath(path: string): boolean {
+  return /^\.github\/workflows\//i.test(path.replace(/^\.\//, ''));
 }

@@ -8,7 +8,7 @@ import { GITHUB_BODY_LIMIT, clip } from './safe-text.js';
 
 export const CHECK_NAME = 'review-loop';
 
-export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'action_required';
+export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'action_required' | 'cancelled';
 
 export type CheckState =
   | { status: 'in_progress'; title: string; summary: string }

@@ -5,7 +5,7 @@
  * the branch moves again, the fix is reported, never forced. Fork PRs are refused here as well as by the
  * caller: the App never pushes to a fork.
  */
-import { fixPathProblem } from '../core/fix-paths.js';
+import { isWorkflowPath } from '../core/fix-paths.js';
 import type { AppOctokit } from './app-octokit.js';
 import { httpStatusOf } from './octokit.js';
 
@@ -23,8 +23,8 @@ export interface CommitFixInput {
   expectedHead: string;
   edits: FileEdit[];
   message: string;
-  /** Globs of paths a fix may write. */
-  allow: readonly string[];
+  /** Why a path may not be written (the allow-list policy), or undefined when it may. */
+  pathProblem: (path: string) => string | undefined;
   /** Head repository differs from the base repository. */
   isFork: boolean;
 }
@@ -164,7 +164,13 @@ export async function commitFix(octokit: AppOctokit, input: CommitFixInput): Pro
     return { status: 'refused', reason: 'the pull request comes from a fork; the App never pushes to it' };
   if (input.edits.length === 0) return { status: 'refused', reason: 'the fix has no edits' };
   for (const edit of input.edits) {
-    const problem = fixPathProblem(edit.path, input.allow);
+    if (isWorkflowPath(edit.path)) {
+      return {
+        status: 'refused',
+        reason: `\`${edit.path}\` is a workflow file; fixes never touch .github/workflows/`,
+      };
+    }
+    const problem = input.pathProblem(edit.path);
     if (problem) return { status: 'refused', reason: problem };
   }
   try {

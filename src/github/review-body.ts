@@ -15,18 +15,11 @@ export interface WeaknessView {
   line?: number | undefined;
 }
 
-export interface AcquittalReceipt {
-  run_id: string;
-  round: number;
-  reviewer_model: string;
-  reviewer_family: string;
-  executor_model: string;
-  executor_family: string;
-  score: number;
-  verdict: Verdict;
-  head_sha: string;
-  timestamp: string;
-}
+/**
+ * The acquittal receipt as the engine writes it (run id, round, models, families, score, verdict, trace)
+ * plus the head SHA the App binds it to; kept as data, rendered as a hidden block.
+ */
+export type AcquittalReceipt = Record<string, unknown> & { head_sha: string };
 
 /** What the App shows of one round; the engine's round result maps onto it. */
 export interface RoundReviewView {
