@@ -82,7 +82,7 @@ export const AppLoopStateSchema = z.object({
   parkIssue: z.number().nullable(),
   message: z.string().nullable(),
   /** The review engine's own state (its REVIEW_STATE fields and reviewer memory), opaque here. */
-  review: z.unknown(),
+  review: z.unknown().optional(),
 });
 export type AppLoopState = z.infer<typeof AppLoopStateSchema>;
 

@@ -42,3 +42,8 @@ export function isByApp(item: Authored, app: AppIdentity): boolean {
     item.user.login?.toLowerCase() === app.botLogin.toLowerCase()
   );
 }
+
+/** Just `{ owner, repo }`: spreading a PullRef into a request would send its `number` as a parameter. */
+export function repoOf(ref: { owner: string; repo: string }): { owner: string; repo: string } {
+  return { owner: ref.owner, repo: ref.repo };
+}

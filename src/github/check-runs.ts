@@ -4,6 +4,7 @@
  * (src/app/check-tracker.ts); this module only speaks to the Checks API.
  */
 import type { AppOctokit } from './app-octokit.js';
+import { repoOf } from './app-octokit.js';
 import { GITHUB_BODY_LIMIT, clip } from './safe-text.js';
 
 export const CHECK_NAME = 'review-loop';
@@ -42,7 +43,7 @@ export async function createCheckRun(
 ): Promise<CheckRunRef> {
   const now = input.now ?? new Date();
   const { data } = await octokit.rest.checks.create({
-    ...repo,
+    ...repoOf(repo),
     name: CHECK_NAME,
     head_sha: input.headSha,
     external_id: input.runId,
@@ -61,7 +62,7 @@ export async function updateCheckRun(
   input: { state: CheckState; detailsUrl?: string | undefined; now?: Date },
 ): Promise<void> {
   await octokit.rest.checks.update({
-    ...repo,
+    ...repoOf(repo),
     check_run_id: id,
     ...(input.detailsUrl ? { details_url: input.detailsUrl } : {}),
     ...stateFields(input.state, input.now ?? new Date()),

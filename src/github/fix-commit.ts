@@ -7,6 +7,7 @@
  */
 import { isWorkflowPath } from '../core/fix-paths.js';
 import type { AppOctokit } from './app-octokit.js';
+import { repoOf } from './app-octokit.js';
 import { httpStatusOf } from './octokit.js';
 
 export interface FileEdit {
@@ -159,7 +160,8 @@ async function moveBranch(octokit: AppOctokit, input: CommitFixInput, sha: strin
   }
 }
 
-export async function commitFix(octokit: AppOctokit, input: CommitFixInput): Promise<CommitFixResult> {
+export async function commitFix(octokit: AppOctokit, given: CommitFixInput): Promise<CommitFixResult> {
+  const input = { ...given, repo: repoOf(given.repo) };
   if (input.isFork)
     return { status: 'refused', reason: 'the pull request comes from a fork; the App never pushes to it' };
   if (input.edits.length === 0) return { status: 'refused', reason: 'the fix has no edits' };

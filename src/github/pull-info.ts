@@ -3,6 +3,7 @@
  * whether it comes from a fork, its diff, and files at the head SHA. Everything here is untrusted text.
  */
 import type { AppOctokit, PullRef } from './app-octokit.js';
+import { repoOf } from './app-octokit.js';
 
 export interface PullInfo {
   pr: PullRef;
@@ -59,7 +60,7 @@ export async function readCompareDiff(
   head: string,
 ): Promise<string> {
   const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-    ...repo,
+    ...repoOf(repo),
     basehead: `${base}...${head}`,
     mediaType: { format: 'diff' },
   });
@@ -96,10 +97,10 @@ export async function readFileAt(
   ref: string,
 ): Promise<string | undefined> {
   try {
-    const { data } = await octokit.rest.repos.getContent({ ...repo, path, ref });
+    const { data } = await octokit.rest.repos.getContent({ ...repoOf(repo), path, ref });
     if (Array.isArray(data) || data.type !== 'file') return undefined;
     if (data.content === '' && data.size > 0) {
-      const blob = await octokit.rest.git.getBlob({ ...repo, file_sha: data.sha });
+      const blob = await octokit.rest.git.getBlob({ ...repoOf(repo), file_sha: data.sha });
       return Buffer.from(blob.data.content, 'base64').toString('utf8');
     }
     return Buffer.from(data.content, 'base64').toString('utf8');

@@ -5,6 +5,7 @@
  * none) otherwise; the finer one wins.
  */
 import type { AppOctokit } from '../../github/app-octokit.js';
+import { repoOf } from '../../github/app-octokit.js';
 import { httpStatusOf } from '../../github/octokit.js';
 
 export const DEFAULT_ALLOWED_ROLES = ['admin', 'maintain', 'write'] as const;
@@ -35,7 +36,7 @@ export async function checkPermission(
 ): Promise<PermissionVerdict> {
   let role: string;
   try {
-    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username });
+    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repoOf(repo), username });
     role = roleOf(data as PermissionAnswer);
   } catch (error) {
     if (httpStatusOf(error) !== 404) throw error;
