@@ -14,7 +14,7 @@ import type { PullInfo } from '../github/pull-info.js';
 import { readPullRequest } from '../github/pull-info.js';
 import { parkReviewLoop } from '../github/review-park.js';
 import type { StickyStore } from '../github/sticky-comment.js';
-import { quoteInline } from '../github/safe-text.js';
+import { clip, quoteInline } from '../github/safe-text.js';
 import { checkCompleted } from './check-tracker.js';
 import type { AppEnvSettings, LoopSettings, RepoConfig } from './config.js';
 import { CONFIG_PATH, applyStartOptions, maxRoundsFor, settingsFrom, validateRepoConfig } from './config.js';
@@ -25,7 +25,7 @@ import { FINISHED_PHASES, emptyLoopState, rememberComment } from './loop-state.j
 import { GitHubPullSession, writeLoopState } from './pull-session.js';
 import type { CommandEvent, AppEvent, PushEvent, ClosedEvent, RerequestEvent } from './validation/event.js';
 import type { Command } from './validation/command.js';
-import { COMMAND } from './validation/command.js';
+import { COMMAND, MAX_GUIDANCE_CHARS } from './validation/command.js';
 import { DEFAULT_ALLOWED_ROLES, checkPermission } from './validation/permission.js';
 import type { WorkQueue } from './work-queue.js';
 
@@ -190,7 +190,10 @@ export class ReviewLoopWorker {
         }
         await this.#remember(tools, event.pr, event.commentId, (s) => ({
           ...s,
-          guidance: [s.guidance, command.text].filter((part) => part).join('\n\n'),
+          guidance: clip(
+            [s.guidance, command.text].filter((part) => part).join('\n\n'),
+            2 * MAX_GUIDANCE_CHARS,
+          ),
         }));
         if (finished) {
           await this.#reply(
@@ -475,7 +478,8 @@ export class ReviewLoopWorker {
           [phase, conclusion, title] = ['gave-up', 'failure', 'Not acquitted'];
       }
     }
-    const message = failure ?? outcome?.message ?? null;
+    const said = failure ?? outcome?.message;
+    const message = said === undefined ? null : clip(said, 1000);
     let parkIssue: number | undefined;
     if (status === 'max-rounds' || status === 'budget') {
       try {
