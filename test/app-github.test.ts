@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- webhook payloads and recorded request bodies are untyped JSON */
 /** The App's GitHub adapters against nock: sticky comment, check runs, reviews, park issue, Git Data API fix. */
 import nock from 'nock';
 import { ProbotOctokit } from 'probot';
@@ -6,7 +7,7 @@ import { checkCompleted, checkInProgress } from '../src/app/check-tracker.js';
 import type { AppLoopState } from '../src/app/loop-state.js';
 import { parseLoopState, renderLoopLog } from '../src/app/loop-state.js';
 import { commentableLines } from '../src/core/diff-lines.js';
-import { commitFix } from '../src/github/fix-commit.js';
+import { commitFileTexts, commitFix } from '../src/github/fix-commit.js';
 import { parkReviewLoop } from '../src/github/review-park.js';
 import type { RoundReviewView } from '../src/github/review-body.js';
 import { postRoundReview } from '../src/github/round-review.js';
@@ -356,6 +357,58 @@ describe('fix commit through the Git Data API', () => {
     treeFor(mock, moved, 'rewritten\n', 'b');
     const result = await commitFix(octokit, base);
     expect(result).toMatchObject({ status: 'head-moved', head: moved });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  function treeOnly(scope: nock.Scope, commit: string, tag: string, blob: string) {
+    return scope
+      .get(`${REPO_PATH}/git/commits/${commit}`)
+      .reply(200, { sha: commit, tree: { sha: `tree-${tag}` } })
+      .get(`${REPO_PATH}/git/trees/tree-${tag}`)
+      .reply(200, { tree: [{ path: 'src', type: 'tree', mode: '040000', sha: `src-${tag}` }] })
+      .get(`${REPO_PATH}/git/trees/src-${tag}`)
+      .reply(200, { tree: [{ path: 'a.ts', type: 'blob', mode: '100644', sha: blob }] });
+  }
+
+  function firstAttemptRejected(scope: nock.Scope) {
+    return scope
+      .post(`${REPO_PATH}/git/blobs`)
+      .reply(201, { sha: 'blob1' })
+      .post(`${REPO_PATH}/git/trees`)
+      .reply(201, { sha: 'tree1' })
+      .post(`${REPO_PATH}/git/commits`)
+      .reply(201, { sha: 'commit1' })
+      .patch(`${REPO_PATH}/git/refs/heads%2Ffeature%2Fthing`)
+      .reply(422, { message: 'Update is not a fast forward' })
+      .get(`${REPO_PATH}/git/ref/heads%2Ffeature%2Fthing`)
+      .reply(200, { object: { sha: moved } });
+  }
+
+  const texts = { ...base, files: [{ path: 'src/a.ts', text: 'line1\nline2 fixed\n' }] };
+
+  it('whole file texts: rebuilt on a moved head when those files did not change there', async () => {
+    const mock = firstAttemptRejected(treeOnly(nock(API), HEAD, 'a', 'same-blob'));
+    treeOnly(mock, moved, 'b', 'same-blob')
+      .post(`${REPO_PATH}/git/blobs`)
+      .reply(201, { sha: 'blob2' })
+      .post(`${REPO_PATH}/git/trees`, (b) => b.base_tree === 'tree-b')
+      .reply(201, { sha: 'tree2' })
+      .post(`${REPO_PATH}/git/commits`, (b) => b.parents[0] === moved)
+      .reply(201, { sha: 'commit2' })
+      .patch(`${REPO_PATH}/git/refs/heads%2Ffeature%2Fthing`, { sha: 'commit2', force: false })
+      .reply(200, {});
+    expect(await commitFileTexts(octokit, texts)).toMatchObject({
+      status: 'committed',
+      sha: 'commit2',
+      rebuilt: true,
+    });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('whole file texts: reported, not committed, when the moved head changed those files', async () => {
+    const mock = firstAttemptRejected(treeOnly(nock(API), HEAD, 'a', 'old-blob'));
+    treeOnly(mock, moved, 'b', 'their-blob');
+    expect(await commitFileTexts(octokit, texts)).toMatchObject({ status: 'head-moved', head: moved });
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- webhook payloads and recorded request bodies are untyped JSON */
 /**
  * The App end to end under Probot: `probot.receive` with payloads shaped like @octokit/webhooks-examples,
  * GitHub intercepted by nock. The engine sits behind the LoopRunner seam; here a scripted runner stands in

@@ -7,9 +7,17 @@
 import { fixPathProblem } from '../core/fix-paths.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
 import type { CommitFixResult, FileEdit } from '../github/fix-commit.js';
-import { commitFix } from '../github/fix-commit.js';
-import type { ChangedFile, PullInfo } from '../github/pull-info.js';
-import { listChangedFiles, readCompareDiff, readFileAt, readPullDiff } from '../github/pull-info.js';
+import { commitFileTexts, commitFix } from '../github/fix-commit.js';
+import type { ChangedFile, EntryRead, PullInfo } from '../github/pull-info.js';
+import {
+  compareCommits,
+  listChangedFiles,
+  listFolderAt,
+  readCompareDiff,
+  readEntryAt,
+  readFileAt,
+  readPullDiff,
+} from '../github/pull-info.js';
 import type { RoundReviewView } from '../github/review-body.js';
 import type { PostedReview } from '../github/round-review.js';
 import { postRoundReview } from '../github/round-review.js';
@@ -37,6 +45,10 @@ export interface PullSession {
   readCompareDiff(base: string, head: string): Promise<string>;
   listChangedFiles(): Promise<ChangedFile[]>;
   readFile(path: string, ref: string): Promise<string | undefined>;
+  /** The target port's reads: merge base and files, a path's content (bounded), a folder's entries. */
+  compare(base: string, head: string): Promise<{ mergeBase: string; files: string[] }>;
+  readEntry(path: string, ref: string, maxBytes: number): Promise<EntryRead>;
+  listFolder(path: string, ref: string): ReturnType<typeof listFolderAt>;
   /** Marks a round as running on `head` (the check run goes in_progress there). */
   roundStarted(round: number, head: string): Promise<void>;
   /** One PR review for the round, `commit_id` = `view.headSha`, inline comments where lines are in the diff. */
@@ -46,6 +58,12 @@ export interface PullSession {
    * is remembered as the App's own (its push never resumes a loop) and the check moves to it.
    */
   commitFix(edits: FileEdit[], message: string, expectedHead: string): Promise<CommitFixResult>;
+  /** The same for whole file texts (what the engine's `commitFiles` hands over). */
+  commitFiles(
+    files: Array<{ path: string; text: string }>,
+    message: string,
+    expectedHead: string,
+  ): Promise<CommitFixResult>;
   /** Pending checkpoint instructions from `/review-loop <text>` and `skip`, consumed by the next fix. */
   takeGuidance(): Promise<{ guidance: string | null; skip: number[] }>;
 }
@@ -122,6 +140,18 @@ export class GitHubPullSession implements PullSession {
     return readFileAt(this.#deps.octokit, this.pr.pr, path, ref);
   }
 
+  compare(base: string, head: string) {
+    return compareCommits(this.#deps.octokit, this.pr.pr, base, head);
+  }
+
+  readEntry(path: string, ref: string, maxBytes: number): Promise<EntryRead> {
+    return readEntryAt(this.#deps.octokit, this.pr.pr, path, ref, maxBytes);
+  }
+
+  listFolder(path: string, ref: string) {
+    return listFolderAt(this.#deps.octokit, this.pr.pr, path, ref);
+  }
+
   async roundStarted(round: number, head: string): Promise<void> {
     const { octokit, runId, clock, settings } = this.#deps;
     const current = await this.#currentCheck();
@@ -141,8 +171,37 @@ export class GitHubPullSession implements PullSession {
     return postRoundReview(this.#deps.octokit, this.pr.pr, view, this.#deps.settings.reviewEvent);
   }
 
-  async commitFix(edits: FileEdit[], message: string, expectedHead: string): Promise<CommitFixResult> {
-    const { octokit, settings } = this.#deps;
+  commitFix(edits: FileEdit[], message: string, expectedHead: string): Promise<CommitFixResult> {
+    return this.#push((guard) =>
+      commitFix(this.#deps.octokit, { ...guard, branch: this.pr.headRef, expectedHead, edits, message }),
+    );
+  }
+
+  commitFiles(
+    files: Array<{ path: string; text: string }>,
+    message: string,
+    expectedHead: string,
+  ): Promise<CommitFixResult> {
+    return this.#push((guard) =>
+      commitFileTexts(this.#deps.octokit, {
+        ...guard,
+        branch: this.pr.headRef,
+        expectedHead,
+        files,
+        message,
+      }),
+    );
+  }
+
+  /** Fork and manual PRs are refused here too; on success the new head is remembered as the App's own. */
+  async #push(
+    commit: (guard: {
+      repo: PullRef;
+      isFork: boolean;
+      pathProblem: (path: string) => string | undefined;
+    }) => Promise<CommitFixResult>,
+  ): Promise<CommitFixResult> {
+    const { settings } = this.#deps;
     if (this.pr.isFork || settings.fix !== 'auto') {
       return {
         status: 'refused',
@@ -151,12 +210,8 @@ export class GitHubPullSession implements PullSession {
     }
     this.#touched ??= new Set((await this.listChangedFiles()).map((file) => file.path));
     const touched = this.#touched;
-    const result = await commitFix(octokit, {
+    const result = await commit({
       repo: this.pr.pr,
-      branch: this.pr.headRef,
-      expectedHead,
-      edits,
-      message,
       isFork: this.pr.isFork,
       pathProblem: (path) => fixPathProblem(path, { touched, globs: settings.fixPaths }),
     });

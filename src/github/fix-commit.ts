@@ -105,31 +105,43 @@ async function readBlob(octokit: AppOctokit, repo: CommitFixInput['repo'], sha: 
   return Buffer.from(data.content, data.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
 }
 
+type Entries = Map<string, TreeEntry>;
+
+/** The new texts of the files to commit on `head`, from what the head holds (`entries`). */
+type MakeFiles = (
+  head: string,
+  entries: Entries,
+  read: (sha: string) => Promise<string>,
+) => Promise<Map<string, string>>;
+
+interface LandInput {
+  repo: { owner: string; repo: string };
+  branch: string;
+  message: string;
+  paths: string[];
+}
+
 /** Builds the commit on `head` (nothing is visible until the ref moves). */
 async function buildCommit(
   octokit: AppOctokit,
-  input: CommitFixInput,
+  input: LandInput,
   head: string,
-): Promise<{ sha: string; files: string[] }> {
+  make: MakeFiles,
+): Promise<{ sha: string; files: string[]; entries: Entries }> {
   const { repo } = input;
   const { data: parent } = await octokit.rest.git.getCommit({ ...repo, commit_sha: head });
-  const paths = [...new Set(input.edits.map((edit) => edit.path))];
-  const entries = await entriesAt(octokit, repo, parent.tree.sha, paths);
-  const texts = new Map<string, string>();
-  for (const path of paths) {
-    const entry = entries.get(path);
-    if (!entry?.sha) throw new EditRefused(`\`${path}\` does not exist at ${head.slice(0, 7)}`);
+  const entries = await entriesAt(octokit, repo, parent.tree.sha, input.paths);
+  for (const [path, entry] of entries) {
     if (entry.type !== 'blob' || (entry.mode !== '100644' && entry.mode !== '100755')) {
       throw new EditRefused(`\`${path}\` is not a regular file`);
     }
-    texts.set(path, await readBlob(octokit, repo, entry.sha));
   }
-  const edited = applyFileEdits(texts, input.edits);
+  const texts = await make(head, entries, (sha) => readBlob(octokit, repo, sha));
   const tree = [];
-  for (const path of paths) {
+  for (const path of input.paths) {
     const { data: blob } = await octokit.rest.git.createBlob({
       ...repo,
-      content: Buffer.from(edited.get(path) ?? '', 'utf8').toString('base64'),
+      content: Buffer.from(texts.get(path) ?? '', 'utf8').toString('base64'),
       encoding: 'base64',
     });
     const mode = entries.get(path)?.mode === '100755' ? ('100755' as const) : ('100644' as const);
@@ -142,15 +154,15 @@ async function buildCommit(
     tree: newTree.sha,
     parents: [head],
   });
-  return { sha: commit.sha, files: paths };
+  return { sha: commit.sha, files: input.paths, entries };
 }
 
-async function currentHead(octokit: AppOctokit, input: CommitFixInput): Promise<string> {
+async function currentHead(octokit: AppOctokit, input: LandInput): Promise<string> {
   const { data } = await octokit.rest.git.getRef({ ...input.repo, ref: `heads/${input.branch}` });
   return data.object.sha;
 }
 
-async function moveBranch(octokit: AppOctokit, input: CommitFixInput, sha: string): Promise<boolean> {
+async function moveBranch(octokit: AppOctokit, input: LandInput, sha: string): Promise<boolean> {
   try {
     await octokit.rest.git.updateRef({ ...input.repo, ref: `heads/${input.branch}`, sha, force: false });
     return true;
@@ -160,23 +172,36 @@ async function moveBranch(octokit: AppOctokit, input: CommitFixInput, sha: strin
   }
 }
 
-export async function commitFix(octokit: AppOctokit, given: CommitFixInput): Promise<CommitFixResult> {
-  const input = { ...given, repo: repoOf(given.repo) };
-  if (input.isFork)
-    return { status: 'refused', reason: 'the pull request comes from a fork; the App never pushes to it' };
-  if (input.edits.length === 0) return { status: 'refused', reason: 'the fix has no edits' };
-  for (const edit of input.edits) {
-    if (isWorkflowPath(edit.path)) {
-      return {
-        status: 'refused',
-        reason: `\`${edit.path}\` is a workflow file; fixes never touch .github/workflows/`,
-      };
-    }
-    const problem = input.pathProblem(edit.path);
-    if (problem) return { status: 'refused', reason: problem };
+interface Guarded {
+  repo: { owner: string; repo: string };
+  isFork: boolean;
+  pathProblem: (path: string) => string | undefined;
+}
+
+/** Why nothing may be written at all, or undefined. */
+function refusal(input: Guarded, paths: readonly string[]): string | undefined {
+  if (input.isFork) return 'the pull request comes from a fork; the App never pushes to it';
+  if (paths.length === 0) return 'the fix has no files';
+  for (const path of paths) {
+    if (isWorkflowPath(path)) return `\`${path}\` is a workflow file; fixes never touch .github/workflows/`;
+    const problem = input.pathProblem(path);
+    if (problem) return problem;
   }
+  return undefined;
+}
+
+/**
+ * Lands a commit on `expectedHead`; when the branch moved, `rebuild` decides on the new head once (or
+ * refuses with the reason), and the branch is never forced.
+ */
+async function land(
+  octokit: AppOctokit,
+  input: LandInput & { expectedHead: string },
+  make: MakeFiles,
+  rebuild: (first: Entries) => MakeFiles,
+): Promise<CommitFixResult> {
   try {
-    const first = await buildCommit(octokit, input, input.expectedHead);
+    const first = await buildCommit(octokit, input, input.expectedHead, make);
     if (await moveBranch(octokit, input, first.sha)) {
       return {
         status: 'committed',
@@ -196,7 +221,7 @@ export async function commitFix(octokit: AppOctokit, given: CommitFixInput): Pro
     }
     let second: { sha: string; files: string[] };
     try {
-      second = await buildCommit(octokit, input, head);
+      second = await buildCommit(octokit, input, head, rebuild(first.entries));
     } catch (error) {
       if (error instanceof EditRefused) {
         return {
@@ -219,4 +244,57 @@ export async function commitFix(octokit: AppOctokit, given: CommitFixInput): Pro
     if (error instanceof EditRefused) return { status: 'refused', reason: error.message };
     throw error;
   }
+}
+
+/** Commits `{path, old_string, new_string}` edits, applied to the files as the head holds them. */
+export async function commitFix(octokit: AppOctokit, given: CommitFixInput): Promise<CommitFixResult> {
+  const input = { ...given, repo: repoOf(given.repo) };
+  const paths = [...new Set(input.edits.map((edit) => edit.path))];
+  const refused = refusal(input, paths);
+  if (refused) return { status: 'refused', reason: refused };
+  const apply: MakeFiles = async (head, entries, read) => {
+    const texts = new Map<string, string>();
+    for (const path of paths) {
+      const entry = entries.get(path);
+      if (!entry?.sha) throw new EditRefused(`\`${path}\` does not exist at ${head.slice(0, 7)}`);
+      texts.set(path, await read(entry.sha));
+    }
+    return applyFileEdits(texts, input.edits);
+  };
+  return land(octokit, { ...input, paths }, apply, () => apply);
+}
+
+export interface CommitFilesInput extends Guarded {
+  branch: string;
+  expectedHead: string;
+  /** Whole new texts (what the review engine's target port commits). */
+  files: Array<{ path: string; text: string }>;
+  message: string;
+}
+
+/**
+ * Commits whole file texts made from `expectedHead`. When the branch moved, they are committed on the new
+ * head only if none of those files changed in between (their blobs are the same); otherwise the other
+ * push's change to them would be overwritten, so the fix is reported instead.
+ */
+export async function commitFileTexts(
+  octokit: AppOctokit,
+  given: CommitFilesInput,
+): Promise<CommitFixResult> {
+  const input = { ...given, repo: repoOf(given.repo) };
+  const paths = [...new Set(input.files.map((file) => file.path))];
+  const refused = refusal(input, paths);
+  if (refused) return { status: 'refused', reason: refused };
+  const texts = new Map(input.files.map((file) => [file.path, file.text]));
+  const whole: MakeFiles = async () => texts;
+  const rebuild =
+    (first: Entries): MakeFiles =>
+    async (head, entries) => {
+      const changed = paths.filter((path) => entries.get(path)?.sha !== first.get(path)?.sha);
+      if (changed.length > 0) {
+        throw new EditRefused(`\`${changed.join('`, `')}\` changed there too (${head.slice(0, 7)})`);
+      }
+      return texts;
+    };
+  return land(octokit, { ...input, paths }, whole, rebuild);
 }

@@ -89,6 +89,83 @@ export async function listChangedFiles(octokit: AppOctokit, pr: PullRef): Promis
   }));
 }
 
+/** The merge base of two commits and the files that differ from it to `head` (GitHub lists up to 300). */
+export async function compareCommits(
+  octokit: AppOctokit,
+  repo: { owner: string; repo: string },
+  base: string,
+  head: string,
+): Promise<{ mergeBase: string; files: string[] }> {
+  const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+    ...repoOf(repo),
+    basehead: `${base}...${head}`,
+  });
+  return { mergeBase: data.merge_base_commit.sha, files: (data.files ?? []).map((file) => file.filename) };
+}
+
+/** What a path holds at a commit, in the shapes the review engine's target port uses. */
+export type EntryRead =
+  | { kind: 'file'; text: string; bytes: number; truncated: boolean }
+  | { kind: 'missing' }
+  | { kind: 'symlink' }
+  | { kind: 'folder' }
+  | { kind: 'binary'; bytes: number };
+
+/** Reads `path` at `ref`, at most `maxBytes` of it; a NUL byte in the first 8,000 bytes means binary. */
+export async function readEntryAt(
+  octokit: AppOctokit,
+  repo: { owner: string; repo: string },
+  path: string,
+  ref: string,
+  maxBytes: number,
+): Promise<EntryRead> {
+  let data;
+  try {
+    ({ data } = await octokit.rest.repos.getContent({ ...repoOf(repo), path, ref }));
+  } catch (error) {
+    if ((error as { status?: number }).status === 404) return { kind: 'missing' };
+    throw error;
+  }
+  if (Array.isArray(data)) return { kind: 'folder' };
+  if (data.type === 'symlink') return { kind: 'symlink' };
+  if (data.type !== 'file') return { kind: 'folder' };
+  let bytes = Buffer.from(data.content, 'base64');
+  if (bytes.length === 0 && data.size > 0) {
+    const blob = await octokit.rest.git.getBlob({ ...repoOf(repo), file_sha: data.sha });
+    bytes = Buffer.from(blob.data.content, 'base64');
+  }
+  if (bytes.subarray(0, 8000).includes(0)) return { kind: 'binary', bytes: bytes.length };
+  const truncated = bytes.length > maxBytes;
+  return { kind: 'file', text: bytes.subarray(0, maxBytes).toString('utf8'), bytes: bytes.length, truncated };
+}
+
+/** A folder's entries at a commit ('' is the root), or undefined when there is no such folder. */
+export async function listFolderAt(
+  octokit: AppOctokit,
+  repo: { owner: string; repo: string },
+  path: string,
+  ref: string,
+): Promise<Array<{ name: string; kind: 'file' | 'folder' | 'symlink' | 'other' }> | undefined> {
+  try {
+    const { data } = await octokit.rest.repos.getContent({ ...repoOf(repo), path, ref });
+    if (!Array.isArray(data)) return undefined;
+    return data.map((entry) => ({
+      name: entry.name,
+      kind:
+        entry.type === 'file'
+          ? 'file'
+          : entry.type === 'dir'
+            ? 'folder'
+            : entry.type === 'symlink'
+              ? 'symlink'
+              : 'other',
+    }));
+  } catch (error) {
+    if ((error as { status?: number }).status === 404) return undefined;
+    throw error;
+  }
+}
+
 /** A file's text at a commit, or undefined when it does not exist there (or is not a file). */
 export async function readFileAt(
   octokit: AppOctokit,

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- webhook payloads and recorded request bodies are untyped JSON */
 /**
  * The App under Probot's test pattern: a real Probot with retries and throttling off, GitHub intercepted
  * by nock at the HTTP layer, webhook payloads taken from @octokit/webhooks-examples and adjusted.
