@@ -4,7 +4,7 @@
  * Probot's middleware answers GitHub at once; the work happens in the background queue.
  */
 import type { ApplicationFunction, Context, Probot } from 'probot';
-import { secretsFromEnv } from '../core/redact.js';
+import { redactSecrets, secretsFromEnv } from '../core/redact.js';
 import type { AppIdentity } from '../github/app-octokit.js';
 import { StickyStore } from '../github/sticky-comment.js';
 import type { AppEnvSettings } from './config.js';
@@ -74,9 +74,15 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
   });
 
   const app: ApplicationFunction = (probot: Probot) => {
+    const secrets = options.secrets ?? [];
     queueLog = (message, error) =>
       probot.log.error(
-        { err: error instanceof Error ? { message: error.message, name: error.name } : String(error) },
+        {
+          err: redactSecrets(
+            error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+            secrets,
+          ),
+        },
         message,
       );
 

@@ -507,7 +507,17 @@ export class ReviewLoopWorker {
       message,
       ...(parkIssue !== undefined ? { parkIssue } : {}),
     }));
-    await this.#conclude(tools, pr.pr, next, head, conclusion, title, `${message ?? title}${verdict}`, runId);
+    await this.#conclude(
+      tools,
+      pr.pr,
+      next,
+      head,
+      conclusion,
+      title,
+      `${message ?? title}${verdict}`,
+      runId,
+      pr.url,
+    );
   }
 
   /** Completes the check of `head` (superseding one on an older head) and records it. */
@@ -520,10 +530,11 @@ export class ReviewLoopWorker {
     title: string,
     summary: string,
     runId = state.runId ?? 'none',
+    detailsUrl?: string,
   ): Promise<void> {
     if (!head) return;
     const check = await checkCompleted(
-      { octokit: tools.octokit, repo: pr, runId, detailsUrl: undefined, now: this.#deps.clock() },
+      { octokit: tools.octokit, repo: pr, runId, detailsUrl, now: this.#deps.clock() },
       state.check,
       head,
       conclusion,
