@@ -3,6 +3,9 @@
  * port, configured only by Probot's environment. A signed delivery is answered 2xx while the work it
  * causes is still pending (the fake GitHub holds every answer); a bad signature gets 4xx.
  */
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ID, PRIVATE_KEY, commentPayload } from './helpers/app-fixtures.js';
 import {
@@ -97,4 +100,40 @@ describe('the App as `npm start` runs it', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(github.held.length).toBe(before);
   });
+});
+
+describe('`npm start` without credentials', () => {
+  it("serves Probot's registration flow with the manifest from app.yml", async () => {
+    // A folder of its own: Probot reads app.yml, package.json and .env from the working directory.
+    const cwd = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-app-setup-'));
+    const root = path.resolve(import.meta.dirname, '..');
+    await copyFile(path.join(root, 'app.yml'), path.join(cwd, 'app.yml'));
+    await copyFile(path.join(root, 'package.json'), path.join(cwd, 'package.json'));
+    const port = await freePort();
+    const setup = startChild(compiled.main, cwd, {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NO_SMEE_SETUP: 'true',
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      const page = await waitFor(
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/probot`);
+          return res.ok ? res.text() : undefined;
+        },
+        30_000,
+        `the registration page (output: ${setup.output()})`,
+      );
+      const manifest = page.replace(/&quot;/g, '"');
+      expect(manifest).toContain('"name":"skillclimb review-loop"');
+      expect(manifest).toContain(
+        '"default_permissions":{"pull_requests":"write","issues":"write","checks":"write","contents":"write","metadata":"read"}',
+      );
+      expect(manifest).toContain('"default_events":["issue_comment","pull_request","check_run"]');
+    } finally {
+      await stopChild(setup.child);
+      await rm(cwd, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
