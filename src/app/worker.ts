@@ -29,7 +29,7 @@ import { COMMAND, MAX_GUIDANCE_CHARS } from './validation/command.js';
 import { DEFAULT_ALLOWED_ROLES, checkPermission } from './validation/permission.js';
 import type { WorkQueue } from './work-queue.js';
 
-/** The original's rule: an unfinished loop untouched for a day is abandoned; a new start begins afresh. */
+/** docs/how-it-works.md § Review state, memory and receipts: an unfinished loop untouched for a day is abandoned; a new start begins afresh. */
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 export interface EventLog {
@@ -59,7 +59,7 @@ export interface WorkerDeps {
 
 type EndReason = 'stop' | 'closed';
 
-/** `run_<YYYYMMDD>_<8 hex>`, the run id format of the original (and of the engine). */
+/** `run_<YYYYMMDD>_<8 hex>`, the run id format of the review engine. */
 export function newRunId(now: Date): string {
   return `run_${now.toISOString().slice(0, 10).replace(/-/g, '')}_${randomBytes(4).toString('hex')}`;
 }

@@ -17,7 +17,7 @@ export function pullKey(pr: PullRef): string {
   return `${pr.owner}/${pr.repo}#${pr.number}`;
 }
 
-/** The App's own identity, to recognise its comments, issues and pushes (DESIGN: never trust anyone else's). */
+/** The App's own identity, to recognise its comments, issues and pushes (docs/how-it-works.md § The App: never anyone else's). */
 export interface AppIdentity {
   /** `APP_ID`: matches `performed_via_github_app.id` on what the App wrote. */
   appId: number;
