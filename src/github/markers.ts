@@ -54,3 +54,8 @@ export function parkMarker(skill: string): string {
 export function hasParkMarker(body: string | null | undefined, skill: string): boolean {
   return firstLine(body) === parkMarker(skill);
 }
+
+/** `<!-- skillclimb:review-park pr=<n> -->`: the one defect-park issue of a pull request's review loop. */
+export function reviewParkMarker(pullNumber: number): string {
+  return `<!-- skillclimb:review-park pr=${pullNumber} -->`;
+}

@@ -1,0 +1,28 @@
+# The review-loop GitHub App as a long-running Node server (docs/app.md).
+#   docker build -t skillclimb-review-loop .
+#   docker run --env-file .env -p 3000:3000 skillclimb-review-loop
+
+# Build stage: the TypeScript compiler is a dev dependency.
+FROM node:22-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# Runtime stage: production dependencies only, no compiler, not root.
+FROM node:22-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+COPY --from=build /app/build ./build
+COPY app.yml ./
+USER node
+EXPOSE 3000
+# Probot's `run` answers GET /ping; SIGTERM lets running rounds save their state before the exit.
+HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/ping').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "build/app/main.js"]

@@ -1,0 +1,87 @@
+/**
+ * The `review-loop` check run's life (docs/how-it-works.md § The App): `in_progress` while a round runs,
+ * `action_required` while a person is needed, `success` only on acquittal and only on the acquitted head,
+ * `failure` on give-up or stop. When a fix or a push replaces the head, the old head's check completes
+ * `neutral` and links the new head's run. A completed check is never reopened: the next round on the
+ * same head gets a new check run (GitHub shows the newest per name and head).
+ */
+import type { AppOctokit } from '../github/app-octokit.js';
+import type { CheckConclusion } from '../github/check-runs.js';
+import { createCheckRun, supersededState, updateCheckRun } from '../github/check-runs.js';
+import type { CheckRef } from './loop-state.js';
+
+interface Target {
+  octokit: AppOctokit;
+  repo: { owner: string; repo: string };
+  runId: string;
+  detailsUrl: string | undefined;
+  now: Date;
+}
+
+/** Puts the check of `head` in progress, superseding the check of an older head; returns the current check. */
+export async function checkInProgress(
+  target: Target,
+  current: CheckRef | null,
+  head: string,
+  text: { title: string; summary: string },
+): Promise<CheckRef> {
+  const state = { status: 'in_progress' as const, ...text };
+  if (current && current.headSha === head && !current.completed) {
+    await updateCheckRun(target.octokit, target.repo, current.id, {
+      state,
+      detailsUrl: target.detailsUrl,
+      now: target.now,
+    });
+    return current;
+  }
+  const created = await createCheckRun(target.octokit, target.repo, {
+    headSha: head,
+    runId: target.runId,
+    detailsUrl: target.detailsUrl,
+    state,
+    now: target.now,
+  });
+  if (current && current.headSha !== head && !current.completed) {
+    await updateCheckRun(target.octokit, target.repo, current.id, {
+      state: supersededState(head, created.url),
+      now: target.now,
+    });
+  }
+  return { ...created, completed: false };
+}
+
+/**
+ * Completes the check of `head` with `conclusion`. A check on another (older) head is superseded first and
+ * a new one made for `head`, so a verdict never lands on a SHA it was not about.
+ */
+export async function checkCompleted(
+  target: Target,
+  current: CheckRef | null,
+  head: string,
+  conclusion: CheckConclusion,
+  text: { title: string; summary: string },
+): Promise<CheckRef> {
+  const state = { status: 'completed' as const, conclusion, ...text };
+  if (current && current.headSha === head && !current.completed) {
+    await updateCheckRun(target.octokit, target.repo, current.id, {
+      state,
+      detailsUrl: target.detailsUrl,
+      now: target.now,
+    });
+    return { ...current, completed: true };
+  }
+  const created = await createCheckRun(target.octokit, target.repo, {
+    headSha: head,
+    runId: target.runId,
+    detailsUrl: target.detailsUrl,
+    state,
+    now: target.now,
+  });
+  if (current && current.headSha !== head && !current.completed) {
+    await updateCheckRun(target.octokit, target.repo, current.id, {
+      state: supersededState(head, created.url),
+      now: target.now,
+    });
+  }
+  return { ...created, completed: true };
+}

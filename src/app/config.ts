@@ -1,0 +1,225 @@
+/**
+ * The App's configuration (docs/how-it-works.md § The App): the repository's `.github/review-loop.yml`,
+ * read through Probot's `context.config` from the DEFAULT branch (a pull request cannot change its own
+ * review rules; `_extends` pulls organisation defaults), validated with zod, over the App's environment.
+ * The environment sets the ceilings: a repository may lower a budget, never raise what the App's owner
+ * pays for.
+ */
+import { z } from 'zod';
+import { inlineCode } from '../core/park.js';
+import { parseModelId } from '../llm/model-id.js';
+import { DEFAULT_ALLOWED_ROLES } from './validation/permission.js';
+import { DIFFICULTIES, FIX_MODES, MAX_ROUNDS_LIMIT, PRESETS } from './validation/command.js';
+import type { Difficulty, FixMode, Preset, StartOptions } from './validation/command.js';
+
+export const CONFIG_FILE = 'review-loop.yml';
+export const CONFIG_PATH = `.github/${CONFIG_FILE}`;
+
+const modelId = z.string().superRefine((value, ctx) => {
+  try {
+    parseModelId(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+  }
+});
+
+/** Every field of `.github/review-loop.yml`; all optional. docs/app.md lists them with their defaults. */
+export const RepoConfigSchema = z.strictObject({
+  reviewer_model: modelId.optional(),
+  executor_model: modelId.optional(),
+  difficulty: z.enum(DIFFICULTIES).optional(),
+  rounds: z.number().int().min(1).max(MAX_ROUNDS_LIMIT).optional(),
+  fix: z.enum(FIX_MODES).optional(),
+  checkpoint: z.boolean().optional(),
+  preset: z.enum(PRESETS).optional(),
+  /** The event of each round's PR review. APPROVE is not offered: a model never approves a merge. */
+  review_event: z.enum(['COMMENT', 'REQUEST_CHANGES']).optional(),
+  /** Repository roles allowed to run commands (admin, maintain, write, triage, read or a custom role). */
+  allowed_roles: z.array(z.string().min(1)).min(1).optional(),
+  /** Globs an auto fix may touch beyond the files the PR changes; `.github/workflows/` is refused whatever they say. */
+  fix_paths: z.array(z.string().min(1)).optional(),
+  budget: z
+    .strictObject({
+      max_rounds: z.number().int().min(1).max(MAX_ROUNDS_LIMIT).optional(),
+      max_tokens: z.number().int().positive().optional(),
+      max_cost_usd: z.number().positive().optional(),
+    })
+    .optional(),
+});
+export type RepoConfig = z.infer<typeof RepoConfigSchema>;
+
+/** The App's own settings, from its environment. */
+export interface AppEnvSettings {
+  reviewerModel: string | undefined;
+  executorModel: string | undefined;
+  /** Loops that may run at once across every installation. */
+  concurrency: number;
+  /** Ceilings per loop. */
+  maxRounds: number;
+  maxTokens: number;
+  maxCostUsd: number;
+}
+
+export const ENV_DEFAULTS = {
+  concurrency: 2,
+  maxRounds: 10,
+  maxTokens: 2_000_000,
+  maxCostUsd: 5,
+} as const;
+
+export class EnvConfigError extends Error {
+  constructor(variable: string, detail: string) {
+    super(`${variable}: ${detail}`);
+    this.name = 'EnvConfigError';
+  }
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, integer: boolean): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new EnvConfigError(
+      name,
+      `expected a positive ${integer ? 'whole ' : ''}number, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
+}
+
+function optionalModel(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  try {
+    return parseModelId(raw).id;
+  } catch (error) {
+    throw new EnvConfigError(name, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Reads the App's environment once at start-up; a bad value stops the start with the variable's name. */
+export function readAppEnv(env: NodeJS.ProcessEnv): AppEnvSettings {
+  return {
+    reviewerModel: optionalModel(env, 'REVIEW_LOOP_REVIEWER_MODEL'),
+    executorModel: optionalModel(env, 'REVIEW_LOOP_EXECUTOR_MODEL'),
+    concurrency: positiveNumber(env, 'REVIEW_LOOP_CONCURRENCY', ENV_DEFAULTS.concurrency, true),
+    maxRounds: Math.min(
+      MAX_ROUNDS_LIMIT,
+      positiveNumber(env, 'REVIEW_LOOP_MAX_ROUNDS', ENV_DEFAULTS.maxRounds, true),
+    ),
+    maxTokens: positiveNumber(env, 'REVIEW_LOOP_MAX_TOKENS', ENV_DEFAULTS.maxTokens, true),
+    maxCostUsd: positiveNumber(env, 'REVIEW_LOOP_MAX_COST_USD', ENV_DEFAULTS.maxCostUsd, false),
+  };
+}
+
+/** What one loop runs with, after command options over the repository file over the App's defaults. */
+export interface LoopSettings {
+  reviewerModel: string | undefined;
+  executorModel: string | undefined;
+  difficulty: Difficulty;
+  rounds: number;
+  fix: FixMode;
+  checkpoint: boolean;
+  preset: Preset;
+  reviewEvent: 'COMMENT' | 'REQUEST_CHANGES';
+  allowedRoles: string[];
+  fixPaths: string[];
+  budget: { maxTokens: number; maxCostUsd: number };
+}
+
+export const DEFAULT_ROUNDS = 4;
+
+/** The settings a repository's file gives, before a command's options (and before the fork rule). */
+export function settingsFrom(config: RepoConfig, env: AppEnvSettings): LoopSettings {
+  const ceiling = Math.min(env.maxRounds, config.budget?.max_rounds ?? env.maxRounds);
+  return {
+    reviewerModel: config.reviewer_model ?? env.reviewerModel,
+    executorModel: config.executor_model ?? env.executorModel,
+    difficulty: config.difficulty ?? 'medium',
+    rounds: Math.min(config.rounds ?? DEFAULT_ROUNDS, ceiling),
+    fix: config.fix ?? 'auto',
+    checkpoint: config.checkpoint ?? false,
+    preset: config.preset ?? 'code',
+    reviewEvent: config.review_event ?? 'COMMENT',
+    allowedRoles: config.allowed_roles ?? [...DEFAULT_ALLOWED_ROLES],
+    fixPaths: config.fix_paths ?? [],
+    budget: {
+      maxTokens: Math.min(env.maxTokens, config.budget?.max_tokens ?? env.maxTokens),
+      maxCostUsd: Math.min(env.maxCostUsd, config.budget?.max_cost_usd ?? env.maxCostUsd),
+    },
+  };
+}
+
+export type ApplyOptionsResult =
+  { ok: true; settings: LoopSettings; notes: string[] } | { ok: false; problem: string };
+
+/**
+ * A start command's options over the settings. Fork PRs are always `manual` (the App never pushes to a
+ * fork); asking for more rounds than the budget allows is refused rather than silently cut.
+ */
+export function applyStartOptions(
+  base: LoopSettings,
+  options: StartOptions,
+  context: { isFork: boolean; maxRounds: number },
+): ApplyOptionsResult {
+  if (options.rounds !== undefined && options.rounds > context.maxRounds) {
+    return {
+      ok: false,
+      problem: `\`rounds: ${options.rounds}\` is over this repository's budget of ${context.maxRounds}`,
+    };
+  }
+  const notes: string[] = [];
+  const settings: LoopSettings = {
+    ...base,
+    ...(options.difficulty ? { difficulty: options.difficulty } : {}),
+    ...(options.rounds ? { rounds: options.rounds } : {}),
+    ...(options.fix ? { fix: options.fix } : {}),
+    ...(options.checkpoint !== undefined ? { checkpoint: options.checkpoint } : {}),
+    ...(options.preset ? { preset: options.preset } : {}),
+  };
+  if (context.isFork && settings.fix === 'auto') {
+    settings.fix = 'manual';
+    notes.push('This pull request comes from a fork, so fixes are manual: the App never pushes to a fork.');
+  }
+  return { ok: true, settings, notes };
+}
+
+/** The round ceiling a repository's file and the App's environment allow. */
+export function maxRoundsFor(config: RepoConfig, env: AppEnvSettings): number {
+  return Math.min(env.maxRounds, config.budget?.max_rounds ?? env.maxRounds);
+}
+
+export type ConfigResult = { ok: true; config: RepoConfig } | { ok: false; problem: string };
+
+function describeValue(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let node = root;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node;
+}
+
+/**
+ * Validates what `context.config` returned (null when the repository has no file). The problem names the
+ * file, the field and what was wrong, so the reply can say exactly what to change.
+ */
+export function validateRepoConfig(raw: unknown): ConfigResult {
+  if (raw === null || raw === undefined) return { ok: true, config: {} };
+  const parsed = RepoConfigSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  const issue = parsed.error.issues[0];
+  if (!issue) return { ok: false, problem: `\`${CONFIG_PATH}\` is not valid` };
+  if (issue.code === 'unrecognized_keys') {
+    const where = issue.path.length > 0 ? `\`${issue.path.join('.')}\` has ` : '';
+    return { ok: false, problem: `\`${CONFIG_PATH}\`: ${where}unknown field \`${issue.keys.join('`, `')}\`` };
+  }
+  const field = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+  const got = inlineCode(describeValue(valueAt(raw, issue.path)));
+  return { ok: false, problem: `\`${CONFIG_PATH}\`: field \`${field}\` ${issue.message} (got ${got})` };
+}

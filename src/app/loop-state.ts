@@ -1,0 +1,198 @@
+/**
+ * What the App keeps in its sticky comment (docs/how-it-works.md § Review state, memory and receipts):
+ * its own bookkeeping — run id, phase, the check run, trigger comments already handled, heads it pushed,
+ * pending checkpoint answers, one row per round — next to the review engine's own state, which the App
+ * stores without looking inside. Everything is bounded so the comment stays under GitHub's limit.
+ */
+import { z } from 'zod';
+import { DIFFICULTIES, FIX_MODES, PRESETS } from './validation/command.js';
+import { quoteInline } from '../github/safe-text.js';
+
+export const PHASES = [
+  'running',
+  'waiting-fix',
+  'waiting-checkpoint',
+  'acquitted',
+  'gave-up',
+  'stopped',
+  'closed',
+  'failed',
+  'interrupted',
+] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** Phases in which the loop is over: a new `/review-loop` starts a fresh run. */
+export const FINISHED_PHASES: readonly Phase[] = ['acquitted', 'gave-up', 'stopped', 'closed', 'failed'];
+
+/** Trigger comments remembered as handled (a redelivery of an older one is also older than the loop). */
+const HANDLED_LIMIT = 100;
+const PUSHED_LIMIT = 50;
+const ROUNDS_LIMIT = 40;
+
+const LoopSettingsSchema = z.object({
+  reviewerModel: z.string().optional(),
+  executorModel: z.string().optional(),
+  difficulty: z.enum(DIFFICULTIES),
+  rounds: z.number().int().positive(),
+  fix: z.enum(FIX_MODES),
+  checkpoint: z.boolean(),
+  preset: z.enum(PRESETS),
+  reviewEvent: z.enum(['COMMENT', 'REQUEST_CHANGES']),
+  allowedRoles: z.array(z.string()),
+  fixPaths: z.array(z.string()),
+  budget: z.object({ maxTokens: z.number(), maxCostUsd: z.number() }),
+});
+
+export const RoundRowSchema = z.object({
+  round: z.number().int().positive(),
+  head: z.string(),
+  score: z.number().nullable(),
+  verdict: z.string(),
+  /** Up to three weakness titles, already cut short. */
+  weaknesses: z.array(z.string()),
+  action: z.string(),
+  reviewUrl: z.string().nullable(),
+});
+export type RoundRow = z.infer<typeof RoundRowSchema>;
+
+export const CheckRefSchema = z.object({
+  id: z.number(),
+  headSha: z.string(),
+  url: z.string(),
+  /** Whether the App already completed it (a completed check is never reopened: a new one is made). */
+  completed: z.boolean(),
+});
+export type CheckRef = z.infer<typeof CheckRefSchema>;
+
+export const AppLoopStateSchema = z.object({
+  v: z.literal(1),
+  runId: z.string().nullable(),
+  phase: z.enum(PHASES),
+  settings: LoopSettingsSchema.nullable(),
+  startedBy: z.string().nullable(),
+  updatedAt: z.string(),
+  /** The head SHA the loop is on (the last one reviewed or pushed). */
+  head: z.string().nullable(),
+  check: CheckRefSchema.nullable(),
+  handledComments: z.array(z.number()),
+  pushedHeads: z.array(z.string()),
+  guidance: z.string().nullable(),
+  skip: z.array(z.number()),
+  rounds: z.array(RoundRowSchema),
+  parkIssue: z.number().nullable(),
+  message: z.string().nullable(),
+  /** The review engine's own state (its REVIEW_STATE fields and reviewer memory), opaque here. */
+  review: z.unknown().optional(),
+});
+export type AppLoopState = z.infer<typeof AppLoopStateSchema>;
+
+export function parseLoopState(raw: unknown): AppLoopState | undefined {
+  const parsed = AppLoopStateSchema.safeParse(raw);
+  return parsed.success ? parsed.data : undefined;
+}
+
+export function emptyLoopState(now: Date): AppLoopState {
+  return {
+    v: 1,
+    runId: null,
+    phase: 'closed',
+    settings: null,
+    startedBy: null,
+    updatedAt: now.toISOString(),
+    head: null,
+    check: null,
+    handledComments: [],
+    pushedHeads: [],
+    guidance: null,
+    skip: [],
+    rounds: [],
+    parkIssue: null,
+    message: null,
+    review: undefined,
+  };
+}
+
+export function rememberComment(state: AppLoopState, commentId: number): AppLoopState {
+  if (state.handledComments.includes(commentId)) return state;
+  return { ...state, handledComments: [...state.handledComments, commentId].slice(-HANDLED_LIMIT) };
+}
+
+export function rememberPushedHead(state: AppLoopState, sha: string): AppLoopState {
+  if (state.pushedHeads.includes(sha)) return state;
+  return { ...state, pushedHeads: [...state.pushedHeads, sha].slice(-PUSHED_LIMIT) };
+}
+
+export function withRounds(state: AppLoopState, rows: readonly RoundRow[]): AppLoopState {
+  return { ...state, rounds: rows.slice(-ROUNDS_LIMIT) };
+}
+
+const PHASE_LINES: Record<Phase, string> = {
+  running: 'A round is running.',
+  'waiting-fix': 'Waiting for a fix: push to the branch or comment `/review-loop continue`.',
+  'waiting-checkpoint':
+    'Waiting at the checkpoint: comment `/review-loop go`, `/review-loop skip 1,3`, `/review-loop stop`, or `/review-loop <instructions>`.',
+  acquitted: 'Acquitted: the reviewer passed this head.',
+  'gave-up': 'Gave up: the rounds ran out without an acquittal.',
+  stopped: 'Stopped.',
+  closed: 'The pull request was closed; the loop ended.',
+  failed: 'The loop failed; comment `/review-loop continue` to retry.',
+  interrupted: 'The App restarted during a round; comment `/review-loop continue` (or push) to resume.',
+};
+
+function row(r: RoundRow, full: boolean): string {
+  const score = r.score === null ? '–' : `${r.score}/10`;
+  const review = r.reviewUrl ? `[review](${r.reviewUrl})` : '–';
+  const weaknesses =
+    full && r.weaknesses.length > 0 ? r.weaknesses.map((w) => quoteInline(w, 120)).join('<br>') : '–';
+  return `| ${r.round} | \`${r.head.slice(0, 7)}\` | ${score} | ${r.verdict} | ${weaknesses} | ${r.action} | ${review} |`;
+}
+
+/**
+ * The visible log: status, settings, one row per round. Older rounds are condensed first (their full text
+ * lives in their reviews), then left out, so the whole comment fits `budget` characters.
+ */
+export function renderLoopLog(state: AppLoopState, budget = 50_000): string {
+  const head = [
+    '## review-loop',
+    '',
+    `**Status:** ${PHASE_LINES[state.phase]}${state.message ? ` ${quoteInline(state.message, 400)}` : ''}`,
+  ];
+  if (state.runId) head.push(`**Run:** \`${state.runId}\``);
+  if (state.settings) {
+    const s = state.settings;
+    head.push(
+      `**Settings:** difficulty ${s.difficulty}, up to ${s.rounds} rounds, fix ${s.fix}, checkpoint ${s.checkpoint ? 'on' : 'off'}, preset ${s.preset}`,
+    );
+  }
+  const table = [
+    '| Round | Head | Score | Verdict | Top weaknesses | Actions | Review |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  const rows = state.rounds;
+  for (let fullFrom = 0; fullFrom <= rows.length; fullFrom++) {
+    // Rows before `fullFrom` are condensed; try keeping as many full rows as fit.
+    const lines = rows.map((r, i) => row(r, i >= fullFrom));
+    const text = [...head, '', ...(rows.length > 0 ? [...table, ...lines] : ['No round has run yet.'])].join(
+      '\n',
+    );
+    if (text.length <= budget) return text;
+  }
+  // Even condensed rows do not fit: keep the newest that do.
+  const kept: string[] = [];
+  let size = head.join('\n').length + table.join('\n').length + 200;
+  for (const r of [...rows].reverse()) {
+    const line = row(r, false);
+    if (size + line.length + 1 > budget) break;
+    kept.unshift(line);
+    size += line.length + 1;
+  }
+  const omitted = rows.length - kept.length;
+  return [
+    ...head,
+    '',
+    `_${omitted} earlier rounds left out; each round's full text is in its review._`,
+    '',
+    ...table,
+    ...kept,
+  ].join('\n');
+}

@@ -1,0 +1,239 @@
+/**
+ * Everything a loop may do on its pull request, in one object handed to the runner: the GitHub side of
+ * the engine's store and target ports (docs/how-it-works.md § Layers and ports). State goes to the sticky
+ * comment (the engine's part opaque, next to the App's), reviews are posted bound to their SHA, fixes
+ * land through the Git Data API, and every head change moves the check run along.
+ */
+import { fixPathProblem } from '../core/fix-paths.js';
+import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
+import type { CommitFixResult, FileEdit } from '../github/fix-commit.js';
+import { commitFileTexts, commitFix } from '../github/fix-commit.js';
+import type { ChangedFile, EntryRead, PullInfo } from '../github/pull-info.js';
+import {
+  compareCommits,
+  listChangedFiles,
+  listFolderAt,
+  readCompareDiff,
+  readEntryAt,
+  readFileAt,
+  readPullDiff,
+} from '../github/pull-info.js';
+import type { RoundReviewView } from '../github/review-body.js';
+import type { PostedReview } from '../github/round-review.js';
+import { postRoundReview } from '../github/round-review.js';
+import type { StickyStore } from '../github/sticky-comment.js';
+import { checkInProgress } from './check-tracker.js';
+import type { LoopSettings } from './config.js';
+import type { AppLoopState, RoundRow } from './loop-state.js';
+import { emptyLoopState, rememberPushedHead, renderLoopLog, withRounds } from './loop-state.js';
+
+export interface SessionLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** What the runner may do on its PR; nothing else reaches GitHub. */
+export interface PullSession {
+  readonly pr: PullInfo;
+  readonly log: SessionLog;
+  /** The engine's own saved state from the sticky comment (undefined when none). */
+  loadReviewState(): Promise<unknown>;
+  /** Saves the engine's state, and the round rows the sticky log shows, in one edit of the comment. */
+  saveReviewState(review: unknown, rounds?: readonly RoundRow[]): Promise<void>;
+  /** The PR's diff (base … head) and the diff between two heads (round 2+). */
+  readDiff(): Promise<string>;
+  readCompareDiff(base: string, head: string): Promise<string>;
+  listChangedFiles(): Promise<ChangedFile[]>;
+  readFile(path: string, ref: string): Promise<string | undefined>;
+  /** The target port's reads: merge base and files, a path's content (bounded), a folder's entries. */
+  compare(base: string, head: string): Promise<{ mergeBase: string; files: string[] }>;
+  readEntry(path: string, ref: string, maxBytes: number): Promise<EntryRead>;
+  listFolder(path: string, ref: string): ReturnType<typeof listFolderAt>;
+  /** Marks a round as running on `head` (the check run goes in_progress there). */
+  roundStarted(round: number, head: string): Promise<void>;
+  /** One PR review for the round, `commit_id` = `view.headSha`, inline comments where lines are in the diff. */
+  postReview(view: RoundReviewView): Promise<PostedReview>;
+  /**
+   * Commits the executor's edits onto the PR branch (`fix: auto`, never on a fork); on success the new head
+   * is remembered as the App's own (its push never resumes a loop) and the check moves to it.
+   */
+  commitFix(edits: FileEdit[], message: string, expectedHead: string): Promise<CommitFixResult>;
+  /** The same for whole file texts (what the engine's `commitFiles` hands over). */
+  commitFiles(
+    files: Array<{ path: string; text: string }>,
+    message: string,
+    expectedHead: string,
+  ): Promise<CommitFixResult>;
+  /** Pending checkpoint instructions from `/review-loop <text>` and `skip`, consumed by the next fix. */
+  takeGuidance(): Promise<{ guidance: string | null; skip: number[] }>;
+}
+
+export interface SessionDeps {
+  octokit: AppOctokit;
+  identity: AppIdentity;
+  store: StickyStore<AppLoopState>;
+  pr: PullInfo;
+  settings: LoopSettings;
+  runId: string;
+  log: SessionLog;
+  clock: () => Date;
+}
+
+/** Read-modify-write of a PR's sticky state under its lock; the visible log is rendered from the result. */
+export async function writeLoopState(
+  deps: Pick<SessionDeps, 'octokit' | 'store' | 'clock'>,
+  pr: PullRef,
+  change: (state: AppLoopState) => AppLoopState,
+): Promise<AppLoopState> {
+  const { state } = await deps.store.update(deps.octokit, pr, (current) => {
+    const next = {
+      ...change(current ?? emptyLoopState(deps.clock())),
+      updatedAt: deps.clock().toISOString(),
+    };
+    return { state: next, visible: renderLoopLog(next) };
+  });
+  return state;
+}
+
+export class GitHubPullSession implements PullSession {
+  readonly pr: PullInfo;
+  readonly log: SessionLog;
+  readonly #deps: SessionDeps;
+  #touched: Set<string> | undefined;
+
+  constructor(deps: SessionDeps) {
+    this.#deps = deps;
+    this.pr = deps.pr;
+    this.log = deps.log;
+  }
+
+  /** Read-modify-write of the sticky state; the comment is re-rendered from the result. */
+  update(change: (state: AppLoopState) => AppLoopState): Promise<AppLoopState> {
+    return writeLoopState(this.#deps, this.pr.pr, change);
+  }
+
+  async loadReviewState(): Promise<unknown> {
+    const { state } = await this.#deps.store.read(this.#deps.octokit, this.#deps.pr.pr);
+    return state?.review;
+  }
+
+  async saveReviewState(review: unknown, rounds?: readonly RoundRow[]): Promise<void> {
+    await this.update((state) => {
+      const next = { ...state, review };
+      return rounds ? withRounds(next, rounds) : next;
+    });
+  }
+
+  readDiff(): Promise<string> {
+    return readPullDiff(this.#deps.octokit, this.pr.pr);
+  }
+
+  readCompareDiff(base: string, head: string): Promise<string> {
+    return readCompareDiff(this.#deps.octokit, this.pr.pr, base, head);
+  }
+
+  listChangedFiles(): Promise<ChangedFile[]> {
+    return listChangedFiles(this.#deps.octokit, this.pr.pr);
+  }
+
+  readFile(path: string, ref: string): Promise<string | undefined> {
+    return readFileAt(this.#deps.octokit, this.pr.pr, path, ref);
+  }
+
+  compare(base: string, head: string) {
+    return compareCommits(this.#deps.octokit, this.pr.pr, base, head);
+  }
+
+  readEntry(path: string, ref: string, maxBytes: number): Promise<EntryRead> {
+    return readEntryAt(this.#deps.octokit, this.pr.pr, path, ref, maxBytes);
+  }
+
+  listFolder(path: string, ref: string) {
+    return listFolderAt(this.#deps.octokit, this.pr.pr, path, ref);
+  }
+
+  async roundStarted(round: number, head: string): Promise<void> {
+    const { octokit, runId, clock, settings } = this.#deps;
+    const current = await this.#currentCheck();
+    const check = await checkInProgress(
+      { octokit, repo: this.pr.pr, runId, detailsUrl: this.pr.url, now: clock() },
+      current,
+      head,
+      {
+        title: `Round ${round} of ${settings.rounds} running`,
+        summary: `Reviewing \`${head.slice(0, 7)}\` (run \`${runId}\`).`,
+      },
+    );
+    await this.update((state) => ({ ...state, phase: 'running', head, check }));
+  }
+
+  postReview(view: RoundReviewView): Promise<PostedReview> {
+    return postRoundReview(this.#deps.octokit, this.pr.pr, view, this.#deps.settings.reviewEvent);
+  }
+
+  commitFix(edits: FileEdit[], message: string, expectedHead: string): Promise<CommitFixResult> {
+    return this.#push((guard) =>
+      commitFix(this.#deps.octokit, { ...guard, branch: this.pr.headRef, expectedHead, edits, message }),
+    );
+  }
+
+  commitFiles(
+    files: Array<{ path: string; text: string }>,
+    message: string,
+    expectedHead: string,
+  ): Promise<CommitFixResult> {
+    return this.#push((guard) =>
+      commitFileTexts(this.#deps.octokit, {
+        ...guard,
+        branch: this.pr.headRef,
+        expectedHead,
+        files,
+        message,
+      }),
+    );
+  }
+
+  /** Fork and manual PRs are refused here too; on success the new head is remembered as the App's own. */
+  async #push(
+    commit: (guard: {
+      repo: PullRef;
+      isFork: boolean;
+      pathProblem: (path: string) => string | undefined;
+    }) => Promise<CommitFixResult>,
+  ): Promise<CommitFixResult> {
+    const { settings } = this.#deps;
+    if (this.pr.isFork || settings.fix !== 'auto') {
+      return {
+        status: 'refused',
+        reason: 'fixes on this pull request are manual; the App does not push to it',
+      };
+    }
+    this.#touched ??= new Set((await this.listChangedFiles()).map((file) => file.path));
+    const touched = this.#touched;
+    const result = await commit({
+      repo: this.pr.pr,
+      isFork: this.pr.isFork,
+      pathProblem: (path) => fixPathProblem(path, { touched, globs: settings.fixPaths }),
+    });
+    if (result.status === 'committed') {
+      // Remembered before anything else: the push webhook for this commit must find it.
+      await this.update((state) => rememberPushedHead({ ...state, head: result.sha }, result.sha));
+      this.log.info(`committed fix ${result.sha.slice(0, 7)} on ${this.pr.headRef}`);
+    }
+    return result;
+  }
+
+  async takeGuidance(): Promise<{ guidance: string | null; skip: number[] }> {
+    let taken = { guidance: null as string | null, skip: [] as number[] };
+    await this.update((state) => {
+      taken = { guidance: state.guidance, skip: state.skip };
+      return { ...state, guidance: null, skip: [] };
+    });
+    return taken;
+  }
+
+  async #currentCheck() {
+    const { state } = await this.#deps.store.read(this.#deps.octokit, this.pr.pr);
+    return state?.check ?? null;
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * `/review-loop` commands, read from the FIRST line of a pull-request comment only (docs/how-it-works.md
+ * § The App). Pure: no API call, so the webhook handler can decide "ours or not" before it answers.
+ *
+ * - `/review-loop [difficulty: medium|hard|nightmare] [rounds: N] [fix: auto|manual] [checkpoint: on|off]
+ *   [preset: code|research]` starts a loop;
+ * - `/review-loop go | continue | skip 1,3 | stop | status` steer one;
+ * - `/review-loop <any other text>` is guidance for the next fix (the rest of the comment comes with it).
+ */
+
+export const COMMAND = '/review-loop';
+
+export const DIFFICULTIES = ['medium', 'hard', 'nightmare'] as const;
+export const FIX_MODES = ['auto', 'manual'] as const;
+export const PRESETS = ['code', 'research'] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+export type FixMode = (typeof FIX_MODES)[number];
+export type Preset = (typeof PRESETS)[number];
+
+/** Most rounds a single command may ask for; the configured budget may lower it. */
+export const MAX_ROUNDS_LIMIT = 20;
+/** Guidance is kept in the sticky state and quoted in a prompt: bounded. */
+export const MAX_GUIDANCE_CHARS = 4000;
+
+/** What a start command set; anything left out comes from the configuration. */
+export interface StartOptions {
+  difficulty?: Difficulty;
+  rounds?: number;
+  fix?: FixMode;
+  checkpoint?: boolean;
+  preset?: Preset;
+}
+
+export type Command =
+  | { kind: 'start'; options: StartOptions }
+  | { kind: 'go' }
+  | { kind: 'continue' }
+  | { kind: 'skip'; items: number[] }
+  | { kind: 'stop' }
+  | { kind: 'status' }
+  | { kind: 'guidance'; text: string };
+
+export type ParsedCommand =
+  /** Not a `/review-loop` comment at all: never answered. */
+  | { status: 'none' }
+  | { status: 'ok'; command: Command }
+  /** A `/review-loop` comment we cannot read: answered with `problem` (Markdown, one sentence). */
+  | { status: 'malformed'; problem: string };
+
+const OPTION_KEYS = ['difficulty', 'rounds', 'fix', 'checkpoint', 'preset'] as const;
+type OptionKey = (typeof OPTION_KEYS)[number];
+const BARE_WORDS = new Set(['go', 'continue', 'stop', 'status']);
+
+function isOptionKey(word: string): word is OptionKey {
+  return (OPTION_KEYS as readonly string[]).includes(word);
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[]): value is T {
+  return (allowed as readonly string[]).includes(value);
+}
+
+const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+
+function malformed(problem: string): ParsedCommand {
+  return { status: 'malformed', problem };
+}
+
+/** `key: value` pairs; every token must be one, for a known key, at most once. */
+function parseOptions(text: string): ParsedCommand {
+  const options: StartOptions = {};
+  const seen = new Set<string>();
+  const pair = /^([A-Za-z_-]+)\s*:\s*(\S*)\s*/;
+  let rest = text.trim();
+  while (rest !== '') {
+    const match = pair.exec(rest);
+    if (!match) {
+      return malformed(`expected \`key: value\` options, found ${code(rest.split(/\s+/)[0] ?? rest)}`);
+    }
+    const key = (match[1] ?? '').toLowerCase();
+    const value = (match[2] ?? '').toLowerCase().replace(/,$/, '');
+    rest = rest.slice(match[0].length);
+    if (!isOptionKey(key)) {
+      return malformed(`unknown option ${code(key)} (known: ${OPTION_KEYS.join(', ')})`);
+    }
+    if (seen.has(key)) return malformed(`option ${code(key)} is given twice`);
+    seen.add(key);
+    if (value === '') return malformed(`option ${code(key)} has no value`);
+    switch (key) {
+      case 'difficulty':
+        if (!oneOf(value, DIFFICULTIES)) {
+          return malformed(`\`difficulty\` must be ${DIFFICULTIES.join(', ')}; got ${code(value)}`);
+        }
+        options.difficulty = value;
+        break;
+      case 'rounds': {
+        const rounds = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+        if (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_ROUNDS_LIMIT) {
+          return malformed(
+            `\`rounds\` must be a whole number from 1 to ${MAX_ROUNDS_LIMIT}; got ${code(value)}`,
+          );
+        }
+        options.rounds = rounds;
+        break;
+      }
+      case 'fix':
+        if (!oneOf(value, FIX_MODES)) return malformed(`\`fix\` must be auto or manual; got ${code(value)}`);
+        options.fix = value;
+        break;
+      case 'checkpoint':
+        if (value !== 'on' && value !== 'off') {
+          return malformed(`\`checkpoint\` must be on or off; got ${code(value)}`);
+        }
+        options.checkpoint = value === 'on';
+        break;
+      case 'preset':
+        if (!oneOf(value, PRESETS))
+          return malformed(`\`preset\` must be code or research; got ${code(value)}`);
+        options.preset = value;
+        break;
+    }
+  }
+  return { status: 'ok', command: { kind: 'start', options } };
+}
+
+/** `skip 1,3` / `skip 1 3`: the weakness numbers of the last review to leave out of the fix. */
+function parseSkip(args: string): ParsedCommand {
+  const parts = args.split(/[\s,]+/).filter((part) => part !== '');
+  if (parts.length === 0)
+    return malformed('`skip` needs the numbers of the weaknesses to skip, e.g. `skip 1,3`');
+  const items: number[] = [];
+  for (const part of parts) {
+    if (!/^\d+$/.test(part) || Number(part) < 1) {
+      return malformed(`\`skip\` takes weakness numbers (1, 2, …); got ${code(part)}`);
+    }
+    if (!items.includes(Number(part))) items.push(Number(part));
+  }
+  return { status: 'ok', command: { kind: 'skip', items: items.sort((a, b) => a - b) } };
+}
+
+/** The first line of a body, without a trailing carriage return. */
+function splitFirstLine(body: string): { first: string; rest: string } {
+  const newline = body.indexOf('\n');
+  const first = newline === -1 ? body : body.slice(0, newline);
+  return { first: first.replace(/\r$/, ''), rest: newline === -1 ? '' : body.slice(newline + 1) };
+}
+
+export function parseCommand(body: string | null | undefined): ParsedCommand {
+  const { first, rest } = splitFirstLine(body ?? '');
+  const line = first.trim();
+  if (line !== COMMAND && !line.startsWith(`${COMMAND} `) && !line.startsWith(`${COMMAND}\t`)) {
+    return { status: 'none' };
+  }
+  const args = line.slice(COMMAND.length).trim();
+  if (args === '') return { status: 'ok', command: { kind: 'start', options: {} } };
+
+  const [word = '', ...others] = args.split(/\s+/);
+  const verb = word.toLowerCase();
+  if (BARE_WORDS.has(verb)) {
+    if (others.length > 0) return malformed(`${code(verb)} takes no arguments`);
+    return { status: 'ok', command: { kind: verb as 'go' | 'continue' | 'stop' | 'status' } };
+  }
+  if (verb === 'skip') return parseSkip(args.slice(word.length));
+  // A known option key followed by a colon makes the line an option list; anything else is guidance.
+  const key = /^([A-Za-z_-]+)\s*:/.exec(args)?.[1]?.toLowerCase();
+  if (key !== undefined && isOptionKey(key)) return parseOptions(args);
+
+  const text = [args, rest.trim()].filter((part) => part !== '').join('\n');
+  if (text.length > MAX_GUIDANCE_CHARS) {
+    return malformed(`guidance is limited to ${MAX_GUIDANCE_CHARS} characters; this one has ${text.length}`);
+  }
+  return { status: 'ok', command: { kind: 'guidance', text } };
+}

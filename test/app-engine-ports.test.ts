@@ -1,0 +1,104 @@
+/** The engine-facing ports the App builds on its pull session (store, target, checkpoint). */
+import { describe, expect, it } from 'vitest';
+import type { PullSession } from '../src/app/pull-session.js';
+import {
+  CommentCheckpoint,
+  GitHubReviewStore,
+  GitHubReviewTarget,
+  MEMORY_LIMIT,
+  boundDiff,
+} from '../src/app/engine-ports.js';
+import type { CommitFixResult } from '../src/github/fix-commit.js';
+import { BASE, HEAD, OWNER, PR, REPO } from './helpers/app-fixtures.js';
+
+function fakeSession(commit: CommitFixResult) {
+  let saved: unknown;
+  const commits: Array<{ files: unknown; expectedHead: string }> = [];
+  const session = {
+    pr: {
+      pr: { owner: OWNER, repo: REPO, number: PR },
+      title: 'Title',
+      body: 'Body',
+      headSha: HEAD,
+      baseSha: BASE,
+    },
+    loadReviewState: async () => saved,
+    saveReviewState: async (review: unknown) => void (saved = review),
+    compare: async (base: string, head: string) => ({
+      mergeBase: `mb-${base.slice(0, 1)}`,
+      files: [`${head.slice(0, 1)}.ts`],
+    }),
+    readCompareDiff: async () => 'line one\nline two\nline three\n',
+    commitFiles: async (files: unknown, _message: string, expectedHead: string) => {
+      commits.push({ files, expectedHead });
+      return commit;
+    },
+  } as unknown as PullSession;
+  return { session, commits, saved: () => saved };
+}
+
+describe('GitHubReviewStore', () => {
+  it('keeps state, memory (bounded, oldest cut) and receipts in the sticky record', async () => {
+    const { session, saved } = fakeSession({ status: 'refused', reason: 'x' });
+    const store = new GitHubReviewStore(session);
+    expect(await store.readState()).toBeUndefined();
+    await store.writeState({ run_id: 'run_20260301_0000beef', round: 1 });
+    await store.appendMemory('a'.repeat(MEMORY_LIMIT));
+    await store.appendMemory('NEWEST');
+    await store.appendReceipt({ run_id: 'run_20260301_0000beef', round: 1 });
+    expect(await store.readState()).toEqual({ run_id: 'run_20260301_0000beef', round: 1 });
+    const memory = await store.readMemory();
+    expect(memory).toHaveLength(MEMORY_LIMIT);
+    expect(memory.endsWith('NEWEST')).toBe(true);
+    expect(await store.readReceipts()).toHaveLength(1);
+    await store.deleteState();
+    expect(await store.readState()).toBeUndefined();
+    expect(saved()).toMatchObject({ receipts: [{ round: 1 }] });
+    expect(store.location).toContain(`#${PR}`);
+  });
+});
+
+describe('GitHubReviewTarget', () => {
+  it('reads claims and the merge base, and commits on the head it resolved', async () => {
+    const { session, commits } = fakeSession({
+      status: 'committed',
+      sha: 'c'.repeat(40),
+      parent: HEAD,
+      rebuilt: false,
+      files: ['a.ts'],
+    });
+    const target = new GitHubReviewTarget(session);
+    expect(await target.claims()).toEqual({ source: `pull request #${PR}`, text: 'Title\n\nBody' });
+    expect(await target.resolve()).toEqual({ base: 'mb-b', head: HEAD });
+    const result = await target.commitFiles([{ path: 'a.ts', text: 'x' }], 'fix');
+    expect(result).toEqual({ head: 'c'.repeat(40), refused: [] });
+    expect(commits[0]?.expectedHead).toBe(HEAD);
+    expect((await target.resolve()).head).toBe('c'.repeat(40));
+  });
+
+  it('reports a refused or head-moved commit as refused files and keeps its head', async () => {
+    const { session } = fakeSession({
+      status: 'head-moved',
+      reason: 'the branch moved',
+      head: 'd'.repeat(40),
+    });
+    const target = new GitHubReviewTarget(session);
+    expect(await target.commitFiles([{ path: 'a.ts', text: 'x' }], 'fix')).toEqual({
+      head: HEAD,
+      refused: [{ path: 'a.ts', reason: 'the branch moved' }],
+    });
+  });
+
+  it('cuts a diff at a line break inside the budget', () => {
+    expect(boundDiff('line one\nline two\nline three\n', 14)).toEqual({ text: 'line one', omittedChars: 21 });
+    expect(boundDiff('short', 100)).toEqual({ text: 'short', omittedChars: 0 });
+  });
+});
+
+describe('CommentCheckpoint', () => {
+  it('answers once with the resuming command, then waits', async () => {
+    const checkpoint = new CommentCheckpoint({ kind: 'skip', items: [2] });
+    expect(await checkpoint.ask()).toEqual({ kind: 'skip', items: [2] });
+    expect(await checkpoint.ask()).toEqual({ kind: 'wait' });
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * The App as `npm start` runs it — src/app/main.ts under Probot's `run`, in a child process configured by
+ * Probot's environment — compiled file by file with esbuild (no bundling, so Probot's own dynamic imports
+ * and log transports work as in production), with a fake GitHub Enterprise Server on loopback
+ * (GHE_HOST/GHE_PROTOCOL) that can hold its answers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { closeServer, listenOnLoopback, readBody } from './local-http.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Compiles src/ into a folder under node_modules/.cache (so packages resolve); returns main.js's path. */
+export async function compileApp(): Promise<{ main: string; dir: string; remove: () => Promise<void> }> {
+  const cache = path.join(ROOT, 'node_modules', '.cache');
+  await import('node:fs/promises').then((fs) => fs.mkdir(cache, { recursive: true }));
+  const dir = await mkdtemp(path.join(cache, 'skillclimb-app-'));
+  await build({
+    entryPoints: [path.join(ROOT, 'src', '**', '*.ts')],
+    outdir: dir,
+    outbase: path.join(ROOT, 'src'),
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+  return {
+    main: path.join(dir, 'app', 'main.js'),
+    dir,
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await closeServer(server);
+  return port;
+}
+
+export interface HeldRequest {
+  method: string;
+  url: string;
+  body: string;
+  at: number;
+  res: ServerResponse;
+}
+
+/** A loopback "GitHub" that records every request and answers none until `releaseAll`. */
+export async function holdingGitHub() {
+  const held: HeldRequest[] = [];
+  let answered = 0;
+  const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
+    void readBody(req).then((body) =>
+      held.push({ method: req.method ?? '', url: req.url ?? '', body, at: Date.now(), res }),
+    );
+  });
+  const origin = await listenOnLoopback(server);
+  return {
+    host: origin.replace('http://', ''),
+    held,
+    answered: () => answered,
+    releaseAll(status = 503) {
+      for (const request of held.splice(0)) {
+        answered += 1;
+        request.res.writeHead(status, { 'content-type': 'application/json' }).end('{"message":"test over"}');
+      }
+    },
+    close: () => {
+      server.closeAllConnections();
+      return closeServer(server);
+    },
+  };
+}
+
+export function sign(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  ms: number,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export function startChild(
+  main: string,
+  cwd: string,
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const clean = { ...process.env };
+  for (const key of Object.keys(clean))
+    if (/^(ANTHROPIC|OPENAI|GITHUB|APP_ID|PRIVATE_KEY|WEBHOOK|GHE_)/.test(key)) delete clean[key];
+  const child = spawn(process.execPath, [main], {
+    cwd,
+    env: { ...clean, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  return { child, output: () => output };
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
