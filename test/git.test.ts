@@ -4,7 +4,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { committerConfig, FALLBACK_IDENTITY, GitOperationError } from '../src/git/client.js';
 import { commitFile, discardChanges, resetToParent, showFileAt } from '../src/git/commits.js';
-import { checkCleanBase, SquashConflictError, squashMerge } from '../src/git/squash.js';
+import {
+  buildSquash,
+  checkCleanBase,
+  checkoutPaths,
+  moveCheckedOutBranch,
+  SquashConflictError,
+} from '../src/git/squash.js';
 import { branchNameFor } from '../src/core/skill-layout.js';
 import {
   createWorktree,
@@ -113,7 +119,28 @@ describe('clean-base check', () => {
   });
 });
 
-describe('squashMerge', () => {
+/** The local ship's three git steps, as the shipper runs them: build, move the branch, update the paths. */
+async function squashOnto(project: string, branch: string, baseCommit: string, message: string) {
+  const parent = git(project, 'rev-parse', 'HEAD').trim();
+  const scratch = path.join(await tempDir('skillclimb-scratch-'), 'scratch');
+  const built = await buildSquash({
+    project,
+    branch,
+    baseCommit,
+    parent,
+    skillRepoPath: '.claude/skills/demo',
+    message,
+    scratch,
+  });
+  expect(existsSync(scratch)).toBe(false);
+  if (built.status === 'built') {
+    await moveCheckedOutBranch(project, built.commit, parent, 'test');
+    await checkoutPaths(project, built.commit, built.paths);
+  }
+  return built;
+}
+
+describe('the local squash', () => {
   it('lands the whole branch as one commit with the given message', async () => {
     const { project, wt } = await setup();
     await writeFile(path.join(wt.path, SKILL), SKILL_MD + 'one\n');
@@ -121,33 +148,52 @@ describe('squashMerge', () => {
     await writeFile(path.join(wt.path, SKILL), SKILL_MD + 'one\ntwo\n');
     await commitFile(wt.path, SKILL, 'second');
     const before = Number(git(project, 'rev-list', '--count', 'HEAD').trim());
-    const result = await squashMerge(project, wt.branch, 'skill-iterate: demo: squashed');
-    expect(result.status).toBe('committed');
+    const result = await squashOnto(project, wt.branch, wt.baseCommit, 'skill-iterate: demo: squashed');
+    expect(result).toMatchObject({ status: 'built', paths: [SKILL] });
     expect(Number(git(project, 'rev-list', '--count', 'HEAD').trim())).toBe(before + 1);
     expect(git(project, 'log', '-1', '--format=%s').trim()).toBe('skill-iterate: demo: squashed');
     expect(await readFile(path.join(project, SKILL), 'utf8')).toBe(SKILL_MD + 'one\ntwo\n');
-    if (result.status === 'committed')
-      expect(git(project, 'rev-parse', 'HEAD').trim().startsWith(result.commit)).toBe(true);
+    expect(git(project, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+    if (result.status === 'built') expect(git(project, 'rev-parse', 'HEAD').trim()).toBe(result.commit);
   });
 
   it('reports an empty branch without committing', async () => {
     const { project, wt } = await setup();
     const head = git(project, 'rev-parse', 'HEAD');
-    expect(await squashMerge(project, wt.branch, 'nothing')).toEqual({ status: 'empty' });
+    expect(await squashOnto(project, wt.branch, wt.baseCommit, 'nothing')).toEqual({ status: 'empty' });
     expect(git(project, 'rev-parse', 'HEAD')).toBe(head);
   });
 
-  it('undoes a conflicting squash and leaves the checkout as found', async () => {
+  it('refuses a conflicting squash and leaves the checkout as found', async () => {
     const { project, wt } = await setup();
     await writeFile(path.join(wt.path, SKILL), 'branch version\n');
     await commitFile(wt.path, SKILL, 'branch edit');
     await writeFile(path.join(project, SKILL), 'base version\n');
     git(project, 'commit', '-q', '-am', 'base edit');
     const head = git(project, 'rev-parse', 'HEAD');
-    await expect(squashMerge(project, wt.branch, 'm')).rejects.toBeInstanceOf(SquashConflictError);
+    await expect(squashOnto(project, wt.branch, wt.baseCommit, 'm')).rejects.toBeInstanceOf(
+      SquashConflictError,
+    );
     expect(git(project, 'rev-parse', 'HEAD')).toBe(head);
     expect(git(project, 'status', '--porcelain', '--untracked-files=no')).toBe('');
     expect(await readFile(path.join(project, SKILL), 'utf8')).toBe('base version\n');
+  });
+
+  it('never touches staged or unstaged changes outside the skill', async () => {
+    const { project, wt } = await setup();
+    await writeFile(path.join(wt.path, SKILL), SKILL_MD + 'edit\n');
+    await commitFile(wt.path, SKILL, 'edit');
+    await writeFile(path.join(project, 'staged.txt'), 'mine\n');
+    git(project, 'add', 'staged.txt');
+    await writeFile(path.join(project, '.gitignore'), 'changed by hand\n');
+    const result = await squashOnto(project, wt.branch, wt.baseCommit, 'squash');
+    expect(result.status).toBe('built');
+    // The squash holds only the skill's file; the user's staged and unstaged work is still there, uncommitted.
+    expect(git(project, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe(SKILL);
+    expect(git(project, 'status', '--porcelain').split('\n').filter(Boolean).sort()).toEqual([
+      ' M .gitignore',
+      'A  staged.txt',
+    ]);
   });
 });
 

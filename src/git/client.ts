@@ -3,7 +3,11 @@
  * working directory (`git -C <dir>`, docs/how-it-works.md § The hill-climb loop): the process never changes its own cwd, so a
  * worktree is never held open by us when it is removed.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { simpleGit, type SimpleGit } from 'simple-git';
+
+const execFileAsync = promisify(execFile);
 
 /** Used only when neither the repository config nor the environment names a committer. */
 export const FALLBACK_IDENTITY = {
@@ -77,5 +81,37 @@ export async function runGit(
     return await gitAt(dir, config).raw(args);
   } catch (err) {
     throw new GitOperationError(operation, dir, err);
+  }
+}
+
+export interface PlumbingOptions {
+  /** `-c key=value` settings (e.g. the committer identity). */
+  config?: string[];
+  /** Variables added to the environment (e.g. `GIT_INDEX_FILE` for a temporary index). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Runs a plumbing command (`git -C <dir> [-c …] <args>`) with extra environment variables, which simple-git
+ * only accepts as a whole replacement of the environment. Non-zero exit → GitOperationError with git's
+ * stderr.
+ */
+export async function runPlumbing(
+  dir: string,
+  operation: string,
+  args: string[],
+  options: PlumbingOptions = {},
+): Promise<string> {
+  const config = (options.config ?? []).flatMap((c) => ['-c', c]);
+  try {
+    const { stdout } = await execFileAsync('git', ['-C', dir, ...config, ...args], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      env: { ...process.env, ...options.env },
+    });
+    return stdout;
+  } catch (err) {
+    const stderr = String((err as { stderr?: unknown }).stderr ?? '').trim();
+    throw new GitOperationError(operation, dir, stderr ? new Error(stderr) : err);
   }
 }

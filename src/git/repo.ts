@@ -20,3 +20,22 @@ export async function isValidBranchName(dir: string, name: string): Promise<bool
     return false;
   }
 }
+
+/** Runs `git rev-parse --path-format=absolute <flag>` and returns the path it prints. */
+async function absoluteGitPath(dir: string, flag: string): Promise<string> {
+  const out = await runGit(dir, `rev-parse ${flag}`, ['rev-parse', '--path-format=absolute', flag]);
+  return out.trim();
+}
+
+/**
+ * The repository's common git directory (`.git` of the main checkout, shared by every linked worktree):
+ * where the repository-wide lock and the interrupted-ship marker live (docs/how-it-works.md § Shipping).
+ */
+export function gitCommonDir(dir: string): Promise<string> {
+  return absoluteGitPath(dir, '--git-common-dir');
+}
+
+/** The root of the checkout `dir` is in (the working tree whose index the local ship updates). */
+export function checkoutRoot(dir: string): Promise<string> {
+  return absoluteGitPath(dir, '--show-toplevel');
+}

@@ -1,6 +1,6 @@
 /**
- * The pre-flight (docs/how-it-works.md § Pre-flight): every launch gate, in order: concurrent-run detection (lock
- * file + orphaned worktree scan), kill-switch, skip-list, explicit --skill / --queue validation, and only
+ * The pre-flight (docs/how-it-works.md § Pre-flight): every launch gate, in order: the cleanup of an
+ * interrupted run's own leftovers, concurrent-run detection (lock file + orphaned worktree scan), kill-switch, skip-list, explicit --skill / --queue validation, and only
  * then the lock.
  */
 import { readFile, stat } from 'node:fs/promises';
@@ -155,6 +155,22 @@ export async function runPreflight(
   if (!(await isDirectory(project))) throw new PreflightHalt(`project folder not found: ${project}`);
   if (options.skill !== undefined && options.queueFile !== undefined) {
     throw new PreflightHalt('--skill and --queue cannot be combined; pass one of them');
+  }
+
+  // 0. An interrupted earlier run's own leftovers (a landing cut short) are cleaned first: left in place
+  // they would make every later check (the clean base above all) see a checkout the run itself changed.
+  if (ports.leftovers) {
+    if (takeLock) {
+      let cleaned: string[];
+      try {
+        cleaned = await ports.leftovers.clean();
+      } catch (err) {
+        throw new PreflightHalt(`could not clean up after an interrupted run: ${(err as Error).message}`);
+      }
+      for (const line of cleaned) log.warn(`cleaned up after an interrupted run: ${line}`);
+    } else {
+      for (const line of await ports.leftovers.find()) log.warn(`${line}; a real run cleans it up first`);
+    }
   }
 
   // 1. Concurrent-run detection: lock file, then the worktree scan.

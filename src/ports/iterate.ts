@@ -8,6 +8,7 @@ import type { Forge } from './forge.js';
 import type { Freshness } from './freshness.js';
 import type { GitWorkspace } from './git.js';
 import type { KillSwitch } from './kill-switch.js';
+import type { Leftovers } from './leftovers.js';
 import type { RunLock } from './lock.js';
 import type { Logger } from './logger.js';
 import type { SkillModels } from './models.js';
@@ -21,6 +22,8 @@ export interface PlanPorts {
   freshness: Freshness;
   lock: RunLock;
   git: Pick<GitWorkspace, 'orphanWorktrees'>;
+  /** What an interrupted earlier run left (the CLI's local ship); cleaned before anything is decided. */
+  leftovers?: Leftovers;
 }
 
 export interface IteratePorts extends PlanPorts {

@@ -73,8 +73,15 @@ function parseLockRecord(text: string): LockRecord | string {
   };
 }
 
-/** `nowMs` is wall-clock time (file mtimes are), not the run's injectable clock. */
-export async function inspectLock(file: string, nowMs: number = Date.now()): Promise<LockInspection> {
+/**
+ * `nowMs` is wall-clock time (file mtimes are), not the run's injectable clock. `unreadableStaleMs`: how long
+ * an unparseable lock may be another process mid-write (the repository lock, held for seconds, waits less).
+ */
+export async function inspectLock(
+  file: string,
+  nowMs: number = Date.now(),
+  unreadableStaleMs: number = UNREADABLE_LOCK_STALE_MS,
+): Promise<LockInspection> {
   let text: string;
   let mtime: Date;
   try {
@@ -87,7 +94,7 @@ export async function inspectLock(file: string, nowMs: number = Date.now()): Pro
   }
   const record = parseLockRecord(text);
   if (typeof record === 'string') {
-    const abandoned = nowMs - mtime.getTime() >= UNREADABLE_LOCK_STALE_MS;
+    const abandoned = nowMs - mtime.getTime() >= unreadableStaleMs;
     return { state: abandoned ? 'abandoned' : 'unreadable', detail: record, mtime };
   }
   if (record.host === os.hostname()) return { state: isPidAlive(record.pid) ? 'live' : 'stale', record };
@@ -144,7 +151,7 @@ export function abandonedLockWarning(file: string, detail: string, mtime: Date):
 }
 
 /** Atomic exclusive create; resolves false when the file already exists. */
-async function createExclusive(file: string, record: LockRecord): Promise<boolean> {
+export async function createExclusive(file: string, record: LockRecord): Promise<boolean> {
   let handle;
   try {
     handle = await open(file, 'wx');
@@ -168,7 +175,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
  * Removes the lock file only while it still holds `record` (never a lock someone else wrote meanwhile). The
  * read-compare-unlink is synchronous so no other acquisition in this process can interleave with it.
  */
-function unlinkIfRecord(file: string, record: LockRecord): void {
+export function unlinkIfRecord(file: string, record: LockRecord): void {
   try {
     const current = parseLockRecord(readFileSync(file, 'utf8'));
     if (typeof current === 'string') return;
@@ -185,7 +192,7 @@ function unlinkIfRecord(file: string, record: LockRecord): void {
 }
 
 /** Removes an abandoned (unreadable) lock only while it is still unreadable and unchanged since inspection. */
-function unlinkIfAbandoned(file: string, mtime: Date): void {
+export function unlinkIfAbandoned(file: string, mtime: Date): void {
   try {
     if (statSync(file).mtime.getTime() !== mtime.getTime()) return;
     if (typeof parseLockRecord(readFileSync(file, 'utf8')) !== 'string') return;
@@ -203,7 +210,7 @@ export interface HoldOptions {
   releaseOnSignal?: boolean;
 }
 
-function holdLock(file: string, record: LockRecord, options: HoldOptions = {}): HeldLock {
+export function holdLock(file: string, record: LockRecord, options: HoldOptions = {}): HeldLock {
   const onSignals = options.releaseOnSignal ?? true;
   let released = false;
   const releaseSync = (): void => {

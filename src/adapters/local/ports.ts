@@ -10,7 +10,7 @@ import { createLocalForge } from './forge.js';
 import { createMtimeFreshness } from './freshness.js';
 import { createFileKillSwitch } from './kill-switch.js';
 import { createFileLock } from './lock.js';
-import { createLocalShipper } from './shipper.js';
+import { createLocalLeftovers, createLocalShipper, type LocalShipperOptions } from './shipper.js';
 
 export interface LocalPortsDeps {
   log: Logger;
@@ -20,6 +20,8 @@ export interface LocalPortsDeps {
    * a graceful stop passes false: the run releases the lock itself once its summary is out.
    */
   releaseLockOnSignal?: boolean;
+  /** The local shipper's settings (the chaos tests' pause hook). */
+  shipper?: LocalShipperOptions;
 }
 
 /** What a plan (pre-flight and queue, no lock taken) needs on a local checkout. */
@@ -36,6 +38,7 @@ export function createLocalPlanPorts(project: string, deps: LocalPortsDeps): Pla
       { releaseOnSignal: deps.releaseLockOnSignal ?? true },
     ),
     git: createGitWorkspace(deps.log),
+    leftovers: createLocalLeftovers(project, deps.log),
   };
 }
 
@@ -46,7 +49,7 @@ export function createLocalPorts(
   return {
     ...createLocalPlanPorts(options.project, deps),
     models: deps.models,
-    shipper: createLocalShipper(options.project, deps.log),
+    shipper: createLocalShipper(options.project, deps.log, deps.shipper),
     forge: createLocalForge(options.project),
     git: createGitWorkspace(deps.log),
   };
