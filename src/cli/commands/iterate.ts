@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import os from 'node:os';
 import path from 'node:path';
 import { createLocalPlanPorts, createLocalPorts } from '../../adapters/local/ports.js';
+import type { ShipStep } from '../../adapters/local/shipper.js';
 import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings, type ConfigurableSetting } from '../../config/run-settings.js';
 import { parseDuration } from '../../core/duration.js';
@@ -153,6 +154,7 @@ async function realRun(
     log,
     ...(io.now ? { now: io.now } : {}),
     releaseLockOnSignal: !handleSignals,
+    shipper: { onStep: testPauseHook(io) },
   });
   const stopHandlingSignals = handleSignals ? abortOnSignals(stop, log) : () => undefined;
   let result: RunResult;
@@ -167,6 +169,25 @@ async function realRun(
     stopHandlingSignals();
   }
   if (flags.json) printRunJson(io, result);
+}
+
+/** The variable naming the landing step the chaos tests stop a run at (see testPauseHook). */
+export const TEST_PAUSE_VARIABLE = 'SKILLCLIMB_TEST_PAUSE_AT';
+const TEST_PAUSE_MS = 10 * 60 * 1000;
+
+/**
+ * For the chaos tests only (docs/operations.md § What a crash leaves behind): with
+ * SKILLCLIMB_TEST_PAUSE_AT=<step> the local ship stops at that step of its landing, says so on stderr and
+ * waits, so a test can kill the process at a known moment instead of a random one.
+ */
+function testPauseHook(io: CliIo): ((step: ShipStep) => Promise<void>) | undefined {
+  const at = io.env[TEST_PAUSE_VARIABLE]?.trim();
+  if (!at) return undefined;
+  return async (step) => {
+    if (step !== at) return;
+    io.err(`${TEST_PAUSE_VARIABLE}: paused at ${step} (pid ${process.pid})\n`);
+    await new Promise((resolve) => setTimeout(resolve, TEST_PAUSE_MS));
+  };
 }
 
 function printRunJson(io: CliIo, run: RunResult): void {
