@@ -96,7 +96,9 @@ describe('kill -9 during the local ship', () => {
     expect(next.stderr).toMatch(/cleaned up after an interrupted run: .*had landed; brought .*SKILL\.md/);
     expect(next.stderr).not.toContain('dirty-master');
     expect(git(project, 'status', '--porcelain', '--untracked-files=no')).toBe('');
-    expect(git(project, 'show', `${landed}:${SKILL}`)).toBe(await readFile(path.join(project, SKILL), 'utf8'));
+    expect(git(project, 'show', `${landed}:${SKILL}`)).toBe(
+      await readFile(path.join(project, SKILL), 'utf8'),
+    );
     // What the run did not make is left alone.
     expect(await readFile(path.join(project, 'untracked-by-hand.txt'), 'utf8')).toBe('mine\n');
     expect(existsSync(markerFile(project))).toBe(false);

@@ -79,9 +79,9 @@ export type BuiltSquash =
 const APPLY_CONFLICT =
   /patch does not apply|with conflicts|does not exist in index|already exists in index|does not match index|patch failed|conflict/i;
 
-/** `:(literal)<path>`: a path taken as it is, never as a glob. */
+/** `:(top,literal)<path>`: a repository-relative path taken as it is, never as a glob. */
 export function literalPath(repoPath: string): string {
-  return `:(literal)${repoPath}`;
+  return `:(top,literal)${repoPath}`;
 }
 
 /**
@@ -118,7 +118,9 @@ export async function buildSquash(request: SquashRequest): Promise<BuiltSquash> 
     await runPlumbing(project, 'read-tree', ['read-tree', parent], { env });
     try {
       // From the repository root: the patch's paths are repository-relative.
-      const root = (await runGit(project, 'rev-parse --show-toplevel', ['rev-parse', '--show-toplevel'])).trim();
+      const root = (
+        await runGit(project, 'rev-parse --show-toplevel', ['rev-parse', '--show-toplevel'])
+      ).trim();
       await runPlumbing(root, 'apply', ['apply', '--cached', '--3way', '--whitespace=nowarn', patchFile], {
         env,
       });
@@ -136,7 +138,15 @@ export async function buildSquash(request: SquashRequest): Promise<BuiltSquash> 
       })
     ).trim();
     const paths = (
-      await runPlumbing(project, 'diff-tree', ['diff-tree', '-r', '--name-only', '-z', '--no-commit-id', parent, commit])
+      await runPlumbing(project, 'diff-tree', [
+        'diff-tree',
+        '-r',
+        '--name-only',
+        '-z',
+        '--no-commit-id',
+        parent,
+        commit,
+      ])
     )
       .split('\0')
       .filter((p) => p !== '');
@@ -163,7 +173,11 @@ export async function moveCheckedOutBranch(
  * Brings the checkout's index and working tree to `commit` for `paths` only (a path the commit lacks is
  * removed): the skill's files after the branch moved. Nothing else of the checkout is touched.
  */
-export async function checkoutPaths(project: string, commit: string, paths: readonly string[]): Promise<void> {
+export async function checkoutPaths(
+  project: string,
+  commit: string,
+  paths: readonly string[],
+): Promise<void> {
   if (paths.length === 0) return;
   const root = await checkoutRootOf(project);
   await runPlumbing(root, 'restore', [
@@ -177,7 +191,11 @@ export async function checkoutPaths(project: string, commit: string, paths: read
 }
 
 /** Whether the checkout's index AND working tree hold `commit`'s version of every one of `paths`. */
-export async function pathsMatch(project: string, commit: string, paths: readonly string[]): Promise<boolean> {
+export async function pathsMatch(
+  project: string,
+  commit: string,
+  paths: readonly string[],
+): Promise<boolean> {
   if (paths.length === 0) return true;
   const root = await checkoutRootOf(project);
   const spec = ['--', ...paths.map(literalPath)];

@@ -101,7 +101,9 @@ async function scratchLeftovers(commonDir: string): Promise<string[]> {
     return [];
   }
   return names
-    .filter((n) => n.startsWith(SCRATCH_PREFIX) || (n.startsWith(`${SHIP_MARKER_FILE}.`) && n.endsWith('.tmp')))
+    .filter(
+      (n) => n.startsWith(SCRATCH_PREFIX) || (n.startsWith(`${SHIP_MARKER_FILE}.`) && n.endsWith('.tmp')),
+    )
     .map((n) => path.join(dir, n));
 }
 
@@ -153,7 +155,9 @@ export async function cleanLeftovers(commonDir: string): Promise<string[]> {
     head = await headCommit(m.checkout);
   } catch (err) {
     await removeShipMarker(commonDir);
-    lines.push(`${what}: its checkout ${m.checkout} cannot be read (${(err as Error).message}); marker removed`);
+    lines.push(
+      `${what}: its checkout ${m.checkout} cannot be read (${(err as Error).message}); marker removed`,
+    );
     return lines;
   }
   if (head === m.parent) {
