@@ -181,8 +181,10 @@ describe('result files', () => {
     expect(JSON.parse(outputs['not-shipped'])).toEqual([{ skill: 'a', reason }]);
     expect(JSON.parse(outputs.shipped)).toEqual([]);
     const summary = renderJobSummary(skipped, undefined);
-    expect(summary).toContain(`- \`a\`: ${reason}`);
-    expect(summary).toContain(`skipped (${reason})`);
+    // The reason is shown as inert text: `#4` cannot link to (or close) an issue.
+    const inert = reason.replace('#', '#\u200D').replace('>', '&gt;');
+    expect(summary).toContain(`- \`a\`: ${inert}`);
+    expect(summary).toContain(`skipped (${inert})`);
   });
 
   it('refuses to merge nothing, and ignores unrelated JSON in the artifacts folder', async () => {

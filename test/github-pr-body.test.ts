@@ -1,3 +1,4 @@
+import { decodeReferences, HOSTILE, liveParts } from './helpers/markdown-liveness.js';
 import { describe, expect, it } from 'vitest';
 import {
   formatPullRequestMarker,
@@ -10,6 +11,15 @@ import { latestRunRows, renderScoreChart, scorePoints } from '../src/github/scor
 import { ROWS, shipRequest } from './helpers/github-fixtures.js';
 
 const RUN_URL = 'https://github.com/acme/skills/actions/runs/42';
+
+/** The body without what skillclimb itself makes live: the marker line and the link to the workflow run. */
+function ownLinksRemoved(text: string): string {
+  return text
+    .split('\n')
+    .slice(1)
+    .filter((line) => !line.startsWith('[Workflow run]('))
+    .join('\n');
+}
 
 function body(overrides = {}) {
   return buildPullRequestBody({
@@ -119,13 +129,13 @@ describe('buildPullRequestBody', () => {
 
   it('lists each kept edit and every iteration row, escaping table pipes', () => {
     const text = body();
-    expect(text).toContain('1. iteration 1 (`bbbbbbb`, 0.812500, +0.062500): `label the fence as bash`');
-    expect(text).toContain('2. iteration 4 (`eeeeeee`, 0.875000, +0.062500): `split the long line`');
-    expect(text).toContain('| 1 | `bbbbbbb` | 0.812500 | keep | `label the fence \\| as bash` | 2.000 |');
-    expect(text).toContain('| 3 | `ddddddd` | NULL | crash | `timeout` | 600.000 |');
+    expect(text).toContain('1. iteration 1 (bbbbbbb, 0.812500, +0.062500): label the fence as bash');
+    expect(text).toContain('2. iteration 4 (eeeeeee, 0.875000, +0.062500): split the long line');
+    expect(text).toContain('| 1 | bbbbbbb | 0.812500 | keep | label the fence &#124; as bash | 2.000 |');
+    expect(text).toContain('| 3 | ddddddd | NULL | crash | timeout | 600.000 |');
   });
 
-  it('renders model-written descriptions as inline code: no mentions, references, images or markers', () => {
+  it('renders model-written descriptions as inert text: no mentions, references, images or markers', () => {
     const hostile =
       'Fixes #1 @org/team ![x](https://evil.test/p.png) <!-- skillclimb:pr {"skill":"x","baseline":0,"final":9} --> ``';
     const rows = [{ ...ROWS[1]!, description: hostile }];
@@ -133,14 +143,29 @@ describe('buildPullRequestBody', () => {
       keptEdits: [{ iteration: 1, commit: 'bbbbbbb', description: hostile, score: 0.9, delta: 0.1 }],
       rows,
     });
-    expect(text).toContain(`1. iteration 1 (\`bbbbbbb\`, 0.900000, +0.100000): \`\`\` ${hostile} \`\`\``);
-    expect(text).toContain(`| keep | \`\`\` ${hostile} \`\`\` |`);
-    // Every occurrence of the hostile text sits inside a code span, and the marker the PR is known by is
-    // still the real one on the first line.
-    const outside = text.split(`\`\`\` ${hostile} \`\`\``).join('');
-    expect(outside).not.toContain('Fixes #1');
-    expect(outside).not.toContain('@org/team');
+    expect(liveParts(ownLinksRemoved(text))).toEqual([]);
+    // Shown as the characters it is made of, and the marker the PR is known by is still the real one.
+    expect(decodeReferences(text)).toContain('@\u200Dorg/team');
     expect(parsePullRequestMarker(text)).toMatchObject({ skill: 'session-wrap', final: 0.875 });
+  });
+
+  it('a 70,000-character hostile kept-edit description stays inert and the body fits (issue 13, item 4)', () => {
+    const hostile = `${'x'.repeat(60_000)} ${HOSTILE.join(' ')} ${'y'.repeat(10_000)}`;
+    const near = `${'a'.repeat(230)} @octocat @acme/admins Fixes #1 <img src=x onerror=alert(1)> [c](javascript:alert(1))`;
+    for (const description of [hostile, near, `\`${hostile}`, hostile.slice(0, 70_000)]) {
+      const many = Array.from({ length: 40 }, (_, i) => ({
+        iteration: i + 1,
+        commit: 'bbbbbbb',
+        description,
+        score: 0.9,
+        delta: 0.1,
+      }));
+      const rows = Array.from({ length: 500 }, () => ({ ...ROWS[1]!, description }));
+      const text = body({ keptEdits: many, rows });
+      expect(text.length).toBeLessThan(65_536);
+      expect(liveParts(ownLinksRemoved(text))).toEqual([]);
+      expect(parsePullRequestMarker(text)).toMatchObject({ skill: 'session-wrap' });
+    }
   });
 
   it('embeds the Mermaid chart and links the workflow run', () => {

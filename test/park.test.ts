@@ -1,3 +1,4 @@
+import { decodeReferences, liveParts } from './helpers/markdown-liveness.js';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,11 +45,11 @@ describe('buildCrashParkReport', () => {
         '**Skill:** session-wrap',
         '**Crash count:** 3',
         '**Last-3 iteration descriptions:**',
-        '1. ``Add a `## Summary` heading``',
-        '2. `Name the output file`',
-        '3. `Fold two rules`',
+        '1. Add a &#96;#\u200D#\u200D Summary&#96; heading',
+        '2. Name the output file',
+        '3. Fold two rules',
         '',
-        '**Worktree:** /home/op/worktree_skill-iterate-session-wrap-1779580800',
+        '**Worktree:** /home/op/worktree&#95;skill-iterate-session-wrap-1779580800',
         '',
         '**results.tsv contents:**',
         '',
@@ -69,7 +70,7 @@ describe('buildCrashParkReport', () => {
     expect(report.title).toBe('skill-iterate: session-wrap parked after 4 consecutive crashes');
     expect(report.body).toContain('## skill-iterate: session-wrap parked (4 consecutive crashes)');
     expect(report.body).toContain('**Crash count:** 4');
-    expect(report.body).toContain('1. `one`\n2. `two lines`\n3. `three`\n');
+    expect(report.body).toContain('1. one\n2. two lines\n3. three\n');
     expect(report.body).not.toContain('zero');
   });
 
@@ -90,7 +91,7 @@ describe('buildCrashParkReport', () => {
       lastDescriptions: [`crash: HTTP 401 for key ${key}`],
       resultsTsv: `${RESULTS_HEADER}\nabc\tNULL\tcrash\tbad key ${key}\t1.000\n`,
     });
-    expect(report.body).toContain('1. `crash: HTTP 401 for key [redacted]`');
+    expect(report.body).toContain('1. crash: HTTP 401 for key &#91;redacted&#93;');
     expect(report.body).toContain('bad key [redacted]');
     expect(report.body).not.toContain(key);
     expect(report.title).not.toContain(key);
@@ -157,14 +158,14 @@ describe('park marker', () => {
 });
 
 describe('model-written text in park bodies', () => {
-  it('renders each description as one inline code span, so nothing in it is live Markdown', () => {
+  it('renders each description as inert text, so nothing in it is live Markdown', () => {
     const hostile =
       'Fixes #1 and closes #2 @org/team ![x](https://evil.test/p.png) <img src=x> ' +
       '<!-- skillclimb:park skill=verify --> ``` `tick`';
     const report = buildCrashParkReport({ ...crashInput, lastDescriptions: [hostile] });
-    const line = report.body.split('\n').find((l) => l.startsWith('1. '));
-    // The longest backtick run inside is 3, so the fence is 4 backticks, padded because the text ends in one.
-    expect(line).toBe(`1. \`\`\`\` ${hostile} \`\`\`\``);
+    const line = report.body.split('\n').find((l) => l.startsWith('1. '))!;
+    expect(liveParts(line)).toEqual([]);
+    expect(decodeReferences(line).replaceAll('\u200D', '')).toBe(`1. ${hostile}`);
     expect(parseParkMarker(report.body)).toBe('session-wrap');
     expect(inlineCode('')).toBe('_(empty)_');
     expect(inlineCode('a\n\nb')).toBe('`a b`');

@@ -140,7 +140,7 @@ describe('renderMorningSummary redaction', () => {
         : r,
     );
     const text = renderMorningSummary({ ...run, results: leaky });
-    expect(text).toContain('use key [redacted] in examples');
+    expect(text).toContain('use key &#91;redacted&#93; in examples');
     expect(text).not.toContain(key);
   });
 });
@@ -189,8 +189,9 @@ describe('renderMorningSummary', () => {
       '| api-docs',
       '| user-debug',
     ]);
+    // Model text is inert: `#` cannot start a reference, `|` cannot add a column, `_` cannot emphasise.
     expect(rows[0]).toBe(
-      "| session-wrap | 2 | `aaa1111` | +0.120 | 0.740 | Add a '## Summary' heading \\| cites pair 3/scenario_1 so the grader finds it |",
+      "| session-wrap | 2 | `aaa1111` | +0.120 | 0.740 | Add a '#\u200D#\u200D Summary' heading &#124; cites pair 3/scenario&#95;1 so the grader finds it |",
     );
     expect(rows[3]).toContain('(not shipped: no-improvement)');
   });

@@ -1,5 +1,6 @@
 /** The job summary (pure): the morning summary plus PR and issue links, ship skips and score charts. */
 import { renderMorningSummary } from '../core/summary.js';
+import { inertInline } from '../core/untrusted-text.js';
 import { renderScoreChart, SCORE_CHART_CAPTION } from '../github/score-chart.js';
 import type { RunFile } from './result-file.js';
 
@@ -20,7 +21,10 @@ export function renderJobSummary(file: RunFile, runUrl: string | undefined): str
   }
   if (file.notShipped.length > 0) {
     parts.push('## Not shipped', '');
-    for (const s of file.notShipped) parts.push(`- \`${s.skill}\`: ${s.reason}`);
+    // The reasons quote API and git errors: inert text, like every other untrusted string.
+    for (const s of file.notShipped) {
+      parts.push(`- \`${s.skill}\`: ${inertInline(s.reason, 1_000)}`);
+    }
     parts.push('');
   }
   if (file.parked.length > 0) {

@@ -7,7 +7,8 @@ import type { ActionContext } from './context.js';
 import { eventRefusal } from './event-guard.js';
 import type { ActionInputs } from './inputs.js';
 import { ENGINE, type ActionIo, type PipelineEngine, type PipelineResult } from './io.js';
-import { redactOutputs, secretsOf } from './secrets.js';
+import { redactSecrets } from '../core/redact.js';
+import { redactOutputs, redactingIo, secretsOf } from './secrets.js';
 import { dryRunStep } from './steps/dry-run.js';
 import { nightlyStep } from './steps/nightly.js';
 import { planStep } from './steps/plan.js';
@@ -20,9 +21,13 @@ export async function runPipeline(
   engine: PipelineEngine = ENGINE,
 ): Promise<PipelineResult> {
   refuseUntrustedEvents(inputs, ctx);
-  const result = await runStep(inputs, ctx, io, engine);
+  const secrets = secretsOf(inputs, ctx);
+  const result = await runStep(inputs, ctx, redactingIo(io, secrets), engine);
   // Outputs land in later steps' logs and expressions, where the job's masking may no longer apply.
-  return { ...result, outputs: redactOutputs(result.outputs, secretsOf(inputs, ctx)) };
+  return {
+    outputs: redactOutputs(result.outputs, secrets),
+    failure: result.failure === undefined ? undefined : redactSecrets(result.failure, secrets),
+  };
 }
 
 /** Every mode: plan and summarize read the same checkout, and a dry run loads its config. */

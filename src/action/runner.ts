@@ -3,6 +3,7 @@
  * outputs set, and `setFailed` on any error. Also the entry point of `npx @github/local-action run . src/action/runner.ts .env`.
  */
 import * as core from '@actions/core';
+import { redactSecrets, secretsFromEnv } from '../core/redact.js';
 import { readActionContext } from './context.js';
 import { parseInputs, SECRET_ENV, SECRET_INPUTS, URL_INPUTS } from './inputs.js';
 import type { ActionIo } from './io.js';
@@ -52,7 +53,9 @@ export async function run(): Promise<void> {
     for (const [name, value] of Object.entries(result.outputs)) core.setOutput(name, value);
     if (result.failure) core.setFailed(result.failure);
   } catch (error) {
-    // InputError messages name the input; anything else is reported as it was thrown.
-    core.setFailed(error instanceof Error ? error.message : String(error));
+    // InputError messages name the input; anything else is reported as it was thrown, redacted (an API
+    // error may echo a token the runner's masking was never told about).
+    const secrets = [...SECRET_INPUTS.map((name) => core.getInput(name)), ...secretsFromEnv(process.env)];
+    core.setFailed(redactSecrets(error instanceof Error ? error.message : String(error), secrets));
   }
 }

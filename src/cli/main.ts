@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { RunInterrupted } from '../iterate/interrupt.js';
 import { PreflightHalt } from '../core/halt.js';
+import { redactSecrets, secretsFromEnv } from '../core/redact.js';
 import { doctorCommand } from './commands/doctor.js';
 import { iterateCommand } from './commands/iterate.js';
 import { reviewCommand } from './commands/review.js';
@@ -56,8 +57,9 @@ function reportFailure(err: unknown, io: CliIo): number {
     return EXIT_USAGE_OR_HALT;
   }
   const error = err instanceof Error ? err : new Error(String(err));
-  io.err(`error: ${error.message}\n`);
-  if (io.env.SKILLCLIMB_DEBUG && error.stack) io.err(`${error.stack}\n`);
+  const secrets = secretsFromEnv(io.env);
+  io.err(`error: ${redactSecrets(error.message, secrets)}\n`);
+  if (io.env.SKILLCLIMB_DEBUG && error.stack) io.err(`${redactSecrets(error.stack, secrets)}\n`);
   return EXIT_FAILURE;
 }
 

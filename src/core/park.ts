@@ -4,6 +4,10 @@
  */
 import { fenceFor, inlineCode } from './neutralise.js';
 import { redactSecrets } from './redact.js';
+import { inertBlock, inertInline } from './untrusted-text.js';
+
+/** A crash description in the report: the row's text is cut raw, then made inert (never a live mention). */
+const DESCRIPTION_MAX = 2_000;
 
 /** One defect-park report; the forge port decides where it goes. */
 export interface ParkReport {
@@ -39,11 +43,9 @@ export function parseParkMarker(body: string): string | undefined {
 // Moved to neutralise.ts, where every way of rendering untrusted text lives; re-exported for callers here.
 export { fenceFor, inlineCode };
 
-function fenced(content: string, info = ''): string {
-  const fence = fenceFor(content);
-  const body = content.endsWith('\n') ? content : `${content}\n`;
-  return `${fence}${info}\n${body}${fence}`;
-}
+/** A report's verbatim part (results.tsv, the calibration JSON): redacted, fenced, bounded in size. */
+const VERBATIM_MAX = 400_000;
+const fenced = (text: string, info = ''): string => inertBlock(text, VERBATIM_MAX, info);
 
 export interface CrashParkInput {
   skill: string;
@@ -60,7 +62,9 @@ export function buildCrashParkReport(input: CrashParkInput): ParkReport {
   const { skill, crashCount } = input;
   const last = input.lastDescriptions.slice(-3);
   const descriptions =
-    last.length > 0 ? last.map((d, i) => `${i + 1}. ${inlineCode(d)}`) : ['1. (none recorded)'];
+    last.length > 0
+      ? last.map((d, i) => `${i + 1}. ${inertInline(d, DESCRIPTION_MAX)}`)
+      : ['1. (none recorded)'];
   const body = [
     parkMarker(skill),
     `## skill-iterate: ${skill} parked (${crashCount} consecutive crashes)`,
@@ -70,7 +74,7 @@ export function buildCrashParkReport(input: CrashParkInput): ParkReport {
     '**Last-3 iteration descriptions:**',
     ...descriptions,
     '',
-    `**Worktree:** ${input.worktreePath}`,
+    `**Worktree:** ${inertInline(input.worktreePath, DESCRIPTION_MAX)}`,
     '',
     '**results.tsv contents:**',
     '',

@@ -5,6 +5,8 @@
  * `core.setSecret` only masks the live log, so text is redacted where it is produced and where it is written.
  */
 
+import { neutraliseInline } from './neutralise.js';
+
 const REDACTED = '[redacted]';
 
 /** Shapes of credentials that are never legitimate content of a report. */
@@ -36,9 +38,17 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The forms a known secret takes in transit: as is, URL-encoded, and base64 (e.g. git's extraheader). */
+/**
+ * The forms a known secret takes in transit: as is, URL-encoded, base64 (e.g. git's extraheader), and as
+ * neutralised Markdown text (`_` as `&#95;`), should a rendered body quote it.
+ */
 function formsOf(secret: string): string[] {
-  const forms = new Set([secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64')]);
+  const forms = new Set([
+    secret,
+    encodeURIComponent(secret),
+    Buffer.from(secret).toString('base64'),
+    neutraliseInline(secret),
+  ]);
   forms.add(Buffer.from(`x-access-token:${secret}`).toString('base64'));
   // longest first: one form can contain another (base64 of `x-access-token:<secret>` ends in the secret's)
   return [...forms].filter((form) => form.length >= 8).sort((a, b) => b.length - a.length);

@@ -5,6 +5,7 @@
 import type { KeptEdit, RunResult, SkillResult } from './run-result.js';
 import { totalTokens, type Usage } from './usage.js';
 import { redactSecrets } from './redact.js';
+import { inertInline } from './untrusted-text.js';
 
 /** Skills that gained less than this are plateaued (candidates for /skill-evolve, docs/how-it-works.md § Morning summary and results.tsv). */
 export const PLATEAU_DELTA = 0.01;
@@ -39,10 +40,10 @@ export function partialLine(partial: { reason: string; at: Date }): string {
   const exception = /^(?:exception|error)\b[\s:-]*(.*)$/i.exec(reason);
   if (exception)
     return exception[1]
-      ? `(partial -- exception at ${at}: ${exception[1]})`
+      ? `(partial -- exception at ${at}: ${untrusted(exception[1])})`
       : `(partial -- exception at ${at})`;
   if (/\b(?:cost|budget)\b/i.test(reason)) return `(partial -- cost budget reached at ${at})`;
-  return `(partial -- ${reason || 'stopped early'} at ${at})`;
+  return `(partial -- ${reason ? untrusted(reason) : 'stopped early'} at ${at})`;
 }
 
 function score2(score: number | null): string {
@@ -88,6 +89,15 @@ export function formatCost(usd: number): string {
 /** A table cell: one line, pipes escaped so model-written text cannot add columns. */
 function cell(text: string): string {
   return oneLine(text).replace(/\|/g, '\\|');
+}
+
+/**
+ * Text a model or another program wrote (an edit description, a skip reason quoting an API error), as
+ * inert text: cut raw first, then neutralised (docs/how-it-works.md § Untrusted text and secrets), so no
+ * mention, reference, HTML comment, image or link in it is live in the published summary.
+ */
+function untrusted(text: string, max = 1_000): string {
+  return inertInline(oneLine(text), max);
 }
 
 function code(text: string): string {
@@ -141,7 +151,7 @@ function skillTable(results: SkillResult[]): string[] {
       d === null ? '-' : signed(d, 2),
       String(r.iterations),
       r.wallSecondsTotal.toFixed(1),
-      cell(r.status),
+      untrusted(r.status, 500),
       formatLink(r.link),
     ];
   });
@@ -150,10 +160,6 @@ function skillTable(results: SkillResult[]): string[] {
     '| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
     ...rows.map((cells) => `| ${cells.join(' | ')} |`),
   ];
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 3).trimEnd()}...`;
 }
 
 function topEdits(results: SkillResult[]): string[] {
@@ -167,8 +173,8 @@ function topEdits(results: SkillResult[]): string[] {
     '| skill | iteration | commit | delta | score | edit |',
     '| --- | ---: | --- | ---: | ---: | --- |',
     ...shown.map((e) => {
-      const edit = cell(truncate(oneLine(e.description), EDIT_DESCRIPTION_MAX));
-      const note = e.status === 'shipped' ? '' : ` (not shipped: ${cell(e.status)})`;
+      const edit = untrusted(e.description, EDIT_DESCRIPTION_MAX);
+      const note = e.status === 'shipped' ? '' : ` (not shipped: ${untrusted(e.status, 500)})`;
       const commit = e.commit ? code(e.commit) : '-';
       return `| ${cell(e.skill)} | ${e.iteration} | ${commit} | ${signed(e.delta, 3)} | ${e.score.toFixed(3)} | ${edit}${note} |`;
     }),
@@ -246,7 +252,7 @@ function runMetadata(run: RunResult): string[] {
     `- Ended: ${isoSeconds(run.endedAt)}`,
     `- Duration: ${formatDuration(run.endedAt.getTime() - run.startedAt.getTime())}`,
   ];
-  if (run.partial) lines.push(`- Stopped early: ${cell(run.partial.reason)}`);
+  if (run.partial) lines.push(`- Stopped early: ${untrusted(run.partial.reason)}`);
   lines.push(`- Models: ${cell(run.modelsLabel)}`, `- Queue: ${plural(run.queue.length, 'skill')}${queue}`);
   lines.push(...usageLines(run.usage));
   return lines;

@@ -4,6 +4,7 @@
  * respected (no new issue, no reopening: no nightly spam); one closed as completed gets a new issue.
  * When the API fails the report goes to the local park file and the run goes on.
  */
+import { GITHUB_BODY_LIMIT, boundBody } from '../core/body-limit.js';
 import type { Forge, ParkOutcome } from '../ports/forge.js';
 import type { Logger } from '../ports/logger.js';
 import type { ParkReport } from '../core/park.js';
@@ -21,6 +22,11 @@ export interface GitHubForgeOptions {
   label?: string;
   /** Where a report goes when the issues API fails: the park files of src/adapters/local/forge.ts. */
   fallback: Forge;
+  /**
+   * Keeps the full report where it outlives the runner (the Action: the state branch) when its issue body
+   * has to be cut to GitHub's limit; resolves where that is, for the note that says what was cut.
+   */
+  keepFullText?: (report: ParkReport) => Promise<string>;
 }
 
 export interface ParkRecord {
@@ -95,6 +101,28 @@ export function createGitHubForge(options: GitHubForgeOptions): GitHubForge {
   const parks: ParkRecord[] = [];
   const runLine = options.runUrl ? `\n\n[Workflow run](${options.runUrl})` : '';
 
+  /**
+   * `body` under GitHub's limit (docs/how-it-works.md § Untrusted text and secrets). When it must be cut, the
+   * full report is kept first — on the state branch, else in the local park file — and the note says where.
+   */
+  async function bounded(report: ParkReport, body: string): Promise<string> {
+    const limit = GITHUB_BODY_LIMIT - 1;
+    if (body.length <= limit) return body;
+    let fullTextAt: string;
+    try {
+      if (!options.keepFullText) throw new Error('no durable place configured');
+      fullTextAt = await options.keepFullText(report);
+    } catch (error) {
+      const local = await options.fallback.park(report);
+      options.log.warn(
+        `${report.skill}: the full park report could not be kept on the state branch (${describeApiError(error)}); ` +
+          `it is at ${local.location} on the runner`,
+      );
+      fullTextAt = `${local.location} on the runner`;
+    }
+    return boundBody(body, { limit, fullTextAt }).body;
+  }
+
   async function parkAsIssue(report: ParkReport): Promise<ParkRecord & { note?: string }> {
     const { open: existing, lastClosed } = await findParkIssues(
       options.client,
@@ -117,7 +145,7 @@ export function createGitHubForge(options: GitHubForgeOptions): GitHubForge {
       const { data } = await options.client.rest.issues.createComment({
         ...options.repo,
         issue_number: existing.number,
-        body: `### Parked again: ${report.title}\n\n${report.body}${runLine}`,
+        body: await bounded(report, `### Parked again: ${report.title}\n\n${report.body}${runLine}`),
       });
       return {
         skill: report.skill,
@@ -130,7 +158,7 @@ export function createGitHubForge(options: GitHubForgeOptions): GitHubForge {
     const { data } = await options.client.rest.issues.create({
       ...options.repo,
       title: report.title,
-      body: parkIssueBody(report, runLine),
+      body: await bounded(report, parkIssueBody(report, runLine)),
       labels: [label],
     });
     return {

@@ -6,6 +6,7 @@
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
+import { redactSecrets } from '../core/redact.js';
 import type { Logger } from '../ports/logger.js';
 
 export type GitHubClient = ReturnType<typeof getOctokit>;
@@ -59,15 +60,28 @@ function onLimit(kind: string, policy: GitHubRetryPolicy, log: Pick<Logger, 'war
   };
 }
 
+/**
+ * Methods whose repetition does no harm: a 5xx on one of them may be retried blindly. A POST (create an
+ * issue, a comment, a pull request) may have happened even when the answer was a 5xx, so it is retried only
+ * where the caller first checks that it did not happen (writePullRequest) or says it is safe.
+ */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH']);
+
+/** Request fields that carry text for people to read: redacted before they leave the process. */
+const TEXT_FIELDS = ['title', 'body', 'summary', 'text', 'message'] as const;
+
 export function createGitHubClient(options: {
   token: string;
   apiUrl?: string | undefined;
   /** Where the rate-limit retries are reported. */
   log?: Pick<Logger, 'warn'>;
   retry?: GitHubRetryPolicy;
+  /** Secrets besides the token that must never be sent in a title or body (model keys). */
+  secrets?: readonly string[];
 }): GitHubClient {
   const policy = options.retry ?? GITHUB_RETRY_POLICY;
-  return getOctokit(
+  const secrets = [options.token, ...(options.secrets ?? [])];
+  const client = getOctokit(
     options.token,
     {
       // Failed requests are reported by the callers, which know whether a 404 is news (the kill-switch
@@ -86,6 +100,30 @@ export function createGitHubClient(options: {
     retry,
     throttling,
   );
+  policies.set(client, policy);
+  client.hook.before('request', (request) => {
+    // Only the idempotent methods are retried after a 5xx (rate limits are retried by the throttling
+    // plugin whatever the method: a request refused for its rate was not carried out).
+    const settings = (request.request ?? {}) as { retries?: number };
+    if (!IDEMPOTENT_METHODS.has(request.method.toUpperCase()) && settings.retries === undefined) {
+      request.request = { ...settings, retries: 0 };
+    }
+    // ONE redaction pass over every title and body that leaves for GitHub (docs/how-it-works.md §
+    // Untrusted text and secrets): an API or provider error quoted in a PR body, an issue or a comment.
+    const fields = request as unknown as Record<string, unknown>;
+    for (const field of TEXT_FIELDS) {
+      const value = fields[field];
+      if (typeof value === 'string') fields[field] = redactSecrets(value, secrets);
+    }
+  });
+  return client;
+}
+
+const policies = new WeakMap<GitHubClient, GitHubRetryPolicy>();
+
+/** The retry policy a client was made with (the default for a client made elsewhere). */
+export function retryPolicyOf(client: GitHubClient): GitHubRetryPolicy {
+  return policies.get(client) ?? GITHUB_RETRY_POLICY;
 }
 
 /** `owner/name` as in `GITHUB_REPOSITORY`. */
@@ -109,8 +147,9 @@ export async function fetchDefaultBranch(client: GitHubClient, repo: RepoRef): P
   return data.default_branch;
 }
 
+/** The error in one line for a log or a skip reason; credential-shaped strings an API echoed are redacted. */
 export function describeApiError(error: unknown): string {
   const status = httpStatusOf(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = redactSecrets(error instanceof Error ? error.message : String(error));
   return status === undefined ? message : `HTTP ${status}: ${message}`;
 }

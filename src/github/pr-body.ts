@@ -1,5 +1,6 @@
 /** The body of a skill's pull request (pure): what changed, by how much, and how the night went. */
-import { inlineCode } from '../core/park.js';
+import { GITHUB_BODY_LIMIT, boundBody } from '../core/body-limit.js';
+import { inertInline } from '../core/untrusted-text.js';
 import type { ShipRequest } from '../ports/shipper.js';
 import type { Usage } from '../core/usage.js';
 import { formatPullRequestMarker } from './markers.js';
@@ -29,27 +30,28 @@ export interface PullRequestBodyInput {
   rebuiltNote: string | undefined;
   /** The squash commit pushed to the branch, recorded in the marker (the Action's claim on the branch). */
   commit?: string | undefined;
-}
-
-/** GitHub rejects bodies over 65,536 characters; the per-iteration table is what gets shortened. */
-const MAX_BODY = 60_000;
-const MAX_DESCRIPTION = 240;
-
-export function tableCell(text: string, max = MAX_DESCRIPTION): string {
-  const flat = text.replace(/[\r\n\t]+/g, ' ').trim();
-  const short = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-  return short.replace(/\|/g, '\\|');
+  /** Where the full text is when the body has to be cut (e.g. the skill's results.tsv on the state branch). */
+  fullTextAt?: string | undefined;
 }
 
 /**
- * A model-written description in a table cell: shortened, then one inline code span (see `inlineCode`),
- * with `|` escaped, which GFM honours inside code spans in tables.
+ * GitHub rejects bodies over 65,536 characters: the per-iteration table is shortened first, then the whole
+ * body is bounded (boundBody closes whatever a cut leaves open and says what was cut).
+ */
+const MAX_BODY = 60_000;
+const MAX_DESCRIPTION = 240;
+
+/**
+ * Untrusted text (a model's description, a label from config) in a table cell or list item: cut BEFORE it
+ * is neutralised (docs/how-it-works.md § Untrusted text and secrets), so no cut can reopen a mention, a
+ * reference, HTML or a link; `|` becomes a character reference, so it cannot add a column either.
  */
 export function modelTextCell(text: string, max = MAX_DESCRIPTION): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const short = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-  return inlineCode(short).replace(/\|/g, '\\|');
+  return inertInline(text.replace(/\s+/g, ' ').trim(), max);
 }
+
+/** The same for any cell: one rendering path for all text that did not come from skillclimb itself. */
+export const tableCell = modelTextCell;
 
 export function formatScore(score: number | null): string {
   return score === null ? 'NULL' : score.toFixed(6);
@@ -84,7 +86,7 @@ function iterationTable(rows: ShipRequest['rows'], limit: number): string[] {
     '| ---: | --- | ---: | --- | --- | ---: |',
     ...shown.map(
       (row, i) =>
-        `| ${i} | \`${tableCell(row.commit, 40)}\` | ${formatScore(row.score)} | ${row.status} | ${modelTextCell(row.description)} | ${row.wallSeconds.toFixed(3)} |`,
+        `| ${i} | ${tableCell(row.commit, 40)} | ${formatScore(row.score)} | ${row.status} | ${modelTextCell(row.description)} | ${row.wallSeconds.toFixed(3)} |`,
     ),
   ];
   if (run.length > shown.length) lines.push('', `_${run.length - shown.length} more rows in results.tsv._`);
@@ -129,7 +131,7 @@ export function buildPullRequestBody(input: PullRequestBodyInput): string {
       ? ['_No edit was kept; the line count changed through simplification only._']
       : request.keptEdits.map(
           (edit, i) =>
-            `${i + 1}. iteration ${edit.iteration} (\`${edit.commit}\`, ${formatScore(edit.score)}, ${formatDelta(edit.delta)}): ${inlineCode(edit.description)}`,
+            `${i + 1}. iteration ${edit.iteration} (${modelTextCell(edit.commit, 40)}, ${formatScore(edit.score)}, ${formatDelta(edit.delta)}): ${modelTextCell(edit.description, 2_000)}`,
         );
   const chart = renderScoreChart(request.skill, request.rows);
   const footer = [
@@ -157,5 +159,9 @@ export function buildPullRequestBody(input: PullRequestBodyInput): string {
     limit = Math.floor(limit / 2);
     body = assemble(limit);
   }
-  return body.length > MAX_BODY ? `${body.slice(0, MAX_BODY - 20)}\n\n_(truncated)_` : body;
+  // Many long kept edits can still be too much: cut, close, and say where the whole text is.
+  return boundBody(body, {
+    limit: GITHUB_BODY_LIMIT - 1,
+    ...(input.fullTextAt ? { fullTextAt: input.fullTextAt } : {}),
+  }).body;
 }

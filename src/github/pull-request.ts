@@ -4,7 +4,15 @@
  * a PR a human closed without merging is not reopened unless the new result beats the one it recorded.
  * The decision is read-only, so the caller can push between deciding and writing.
  */
-import { describeApiError, type GitHubClient, type RepoRef } from './octokit.js';
+import { abortableSleep } from '../core/abortable.js';
+import {
+  describeApiError,
+  httpStatusOf,
+  type GitHubClient,
+  type GitHubRetryPolicy,
+  type RepoRef,
+  retryPolicyOf,
+} from './octokit.js';
 import { parsePullRequestMarker } from './markers.js';
 
 export interface PullRequestRequest {
@@ -113,6 +121,7 @@ export async function writePullRequest(
   repo: RepoRef,
   request: PullRequestRequest,
   plan: PullRequestWrite,
+  retry: Pick<GitHubRetryPolicy, 'retries' | 'delayUnitMs'> = retryPolicyOf(client),
 ): Promise<Exclude<PullRequestOutcome, { status: 'skipped' }>> {
   let outcome: { status: 'created' | 'updated'; number: number; url: string };
   if (plan.action === 'update') {
@@ -125,15 +134,8 @@ export async function writePullRequest(
     });
     outcome = { status: 'updated', number: data.number, url: data.html_url };
   } else {
-    const { data } = await client.rest.pulls.create({
-      ...repo,
-      head: request.head,
-      base: request.base,
-      title: request.title,
-      body: request.body,
-      draft: request.draft,
-    });
-    outcome = { status: 'created', number: data.number, url: data.html_url };
+    const created = await createPullRequest(client, repo, request, retry);
+    outcome = { status: 'created', number: created.number, url: created.url };
   }
   if (request.labels.length > 0) {
     try {
@@ -143,4 +145,60 @@ export async function writePullRequest(
     }
   }
   return outcome;
+}
+
+/** A 5xx or no answer at all: the request may or may not have been carried out. */
+function isUncertainFailure(error: unknown): boolean {
+  const status = httpStatusOf(error);
+  return status === undefined || status >= 500;
+}
+
+/** The open PR from `head` into `base`, if there is one (a create that answered 5xx may have happened). */
+async function findOpenPullRequest(
+  client: GitHubClient,
+  repo: RepoRef,
+  request: Pick<PullRequestRequest, 'head' | 'base'>,
+): Promise<{ number: number; url: string } | undefined> {
+  const { data } = await client.rest.pulls.list({
+    ...repo,
+    head: `${repo.owner}:${request.head}`,
+    base: request.base,
+    state: 'open',
+    per_page: 10,
+  });
+  const pr = data[0];
+  return pr && { number: pr.number, url: pr.html_url };
+}
+
+/**
+ * `pulls.create`, retried after a 5xx (or a lost connection) only once a look at the open PRs shows it did
+ * not already happen: a create is not idempotent, so the client's own retries leave it alone, and a blind
+ * retry would fail on "a pull request already exists" or, worse, report a failure for a PR that is there.
+ */
+async function createPullRequest(
+  client: GitHubClient,
+  repo: RepoRef,
+  request: PullRequestRequest,
+  retry: Pick<GitHubRetryPolicy, 'retries' | 'delayUnitMs'>,
+): Promise<{ number: number; url: string }> {
+  const never = new AbortController().signal;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { data } = await client.rest.pulls.create({
+        ...repo,
+        head: request.head,
+        base: request.base,
+        title: request.title,
+        body: request.body,
+        draft: request.draft,
+      });
+      return { number: data.number, url: data.html_url };
+    } catch (error) {
+      if (!isUncertainFailure(error)) throw error;
+      const existing = await findOpenPullRequest(client, repo, request).catch(() => undefined);
+      if (existing) return existing;
+      if (attempt >= retry.retries) throw error;
+      await abortableSleep((attempt + 1) ** 2 * retry.delayUnitMs, never);
+    }
+  }
 }

@@ -4,7 +4,7 @@
  * piece of model text goes through safe-text.ts; an acquittal carries a hidden receipt (run id, round,
  * models, families, score, verdict, head SHA) that any later reader can check against the check run.
  */
-import { GITHUB_BODY_LIMIT, quoteBlock, quoteInline } from './safe-text.js';
+import { GITHUB_BODY_LIMIT, boundedBody, quoteBlock, quoteInline } from './safe-text.js';
 
 export type Verdict = 'ready' | 'almost' | 'not ready';
 
@@ -82,8 +82,9 @@ export function renderRoundReview(view: RoundReviewView): string {
     '',
     '</details>',
   );
-  if (view.receipt) lines.push('', receiptBlock(view.receipt));
-  return lines.join('\n');
+  // However many weaknesses a model names, the body fits; the receipt (last) is never what is cut.
+  const receipt = view.receipt ? `\n\n${receiptBlock(view.receipt)}` : '';
+  return `${boundedBody(lines.join('\n'), GITHUB_BODY_LIMIT - 1 - receipt.length)}${receipt}`;
 }
 
 /** The text of an inline comment for a weakness that cites a line inside the diff. */

@@ -8,7 +8,7 @@ import type { AppIdentity, AppOctokit, PullRef } from './app-octokit.js';
 import { isByApp } from './app-octokit.js';
 import { DEFECT_PARK_LABEL } from './forge.js';
 import { firstLine, reviewParkMarker } from './markers.js';
-import { quoteInline } from './safe-text.js';
+import { boundedBody, quoteInline } from './safe-text.js';
 
 export interface Blocker {
   title: string;
@@ -91,7 +91,7 @@ export async function parkReviewLoop(
       owner,
       repo,
       issue_number: existing.number,
-      body: `### Gave up again (run \`${input.runId}\`)\n\n${report(input)}`,
+      body: boundedBody(`### Gave up again (run \`${input.runId}\`)\n\n${report(input)}`),
     });
     return { number: existing.number, url: data.html_url, action: 'commented' };
   }
@@ -99,7 +99,7 @@ export async function parkReviewLoop(
     owner,
     repo,
     title: `review-loop: pull request #${input.pr.number} parked after ${input.rounds} rounds`,
-    body: `${reviewParkMarker(input.pr.number)}\n${report(input)}`,
+    body: boundedBody(`${reviewParkMarker(input.pr.number)}\n${report(input)}`),
     labels: [DEFECT_PARK_LABEL],
   });
   return { number: data.number, url: data.html_url, action: 'created' };

@@ -1,31 +1,42 @@
 /**
- * The ONE place the App turns untrusted text (model answers, PR titles, file paths, user guidance) into
- * Markdown it posts (docs/how-it-works.md § Untrusted text and secrets). Everything is quoted: inline
- * text as a code span, long text in a fence longer than any backtick run inside, so mentions, issue
- * references, links, images and HTML never become live and no text can close its quote or forge a
- * hidden marker. Secrets are redacted on the way out: a provider error may echo the key it was sent.
+ * How the App and the Action turn untrusted text (model answers, PR titles, file paths, user guidance,
+ * API errors) into Markdown they post (docs/how-it-works.md § Untrusted text and secrets). A thin layer over
+ * the ONE rendering path of src/core: redact (redact.ts), cut the raw text (truncateText), then neutralise
+ * it (neutralise.ts), so the cut never reopens anything; a finished body is bounded by boundBody, which
+ * closes what a cut left open and says what was cut.
  */
-import { fenceFor, inlineCode } from '../core/park.js';
+import { GITHUB_BODY_LIMIT, boundBody, truncateText } from '../core/body-limit.js';
+import { neutraliseBlock } from '../core/neutralise.js';
 import { redactSecrets } from '../core/redact.js';
+import { inertInline } from '../core/untrusted-text.js';
 
-/** GitHub refuses bodies of 65,536 characters or more (comments, reviews, issues, check-run summaries). */
-export const GITHUB_BODY_LIMIT = 65_536;
+export { GITHUB_BODY_LIMIT };
 
-/** Short untrusted text on one line, e.g. a weakness title: a code span, at most `max` characters. */
+/** Short untrusted text on one line, e.g. a weakness title: inert plain text, at most `max` characters of it. */
 export function quoteInline(text: string, max = 300): string {
-  return inlineCode(clip(redactSecrets(text), max));
+  return inertInline(text, max);
 }
 
-/** Long untrusted text, e.g. the reviewer's raw answer: a fenced block, at most `max` characters. */
+/** Long untrusted text, e.g. the reviewer's raw answer: a fenced block, at most `max` characters of it. */
 export function quoteBlock(text: string, max = 20_000, info = 'text'): string {
-  const body = clip(redactSecrets(text), max);
-  const fence = fenceFor(body);
-  return `${fence}${info}\n${body.endsWith('\n') ? body : `${body}\n`}${fence}`;
+  return neutraliseBlock(clip(redactSecrets(text), max), info);
 }
 
-/** Cuts `text` to `max` characters, saying so. */
+/**
+ * Cuts raw `text` to at most `max` characters, saying so. For text that is neutralised (or fenced) AFTER
+ * the cut, or that is never rendered as Markdown (a check-run title, stored guidance).
+ */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const note = `… [${text.length - max} more characters cut]`;
-  return `${text.slice(0, Math.max(0, max - note.length))}${note}`;
+  if (max <= note.length) return truncateText(text, max).text;
+  return `${truncateText(text, max - note.length + 1).text.slice(0, -1)}${note}`;
+}
+
+/**
+ * A finished Markdown body (built from neutralised pieces) as it may be posted: redacted and under `limit`
+ * (GitHub's), cut where nothing is split and closed where the cut left a code block, span or comment open.
+ */
+export function boundedBody(body: string, limit = GITHUB_BODY_LIMIT - 1, fullTextAt?: string): string {
+  return boundBody(redactSecrets(body), { limit, ...(fullTextAt === undefined ? {} : { fullTextAt }) }).body;
 }

@@ -34,6 +34,8 @@ export interface GitHubShipperOptions {
   runId: string | undefined;
   modelsLabel: string | undefined;
   log: Logger;
+  /** Where a skill's full record is (named in the note of a PR body that had to be cut). */
+  fullTextAt?: (skill: string) => string;
 }
 
 /** What the Action reports per shipped (or PR-skipped) skill: the `shipped` output and the job summary. */
@@ -167,6 +169,7 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
         modelsLabel: options.modelsLabel,
         rebuiltNote: squash.rebuilt,
         commit: squash.commit,
+        fullTextAt: options.fullTextAt?.(request.skill),
       }),
       labels: options.labels,
       draft: options.draft,

@@ -7,6 +7,7 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import { redactSecrets, redactValue } from '../core/redact.js';
 import { RESULTS_FILE, resultsTsvPath } from '../core/skill-layout.js';
 import type { Freshness } from '../ports/freshness.js';
 import type { Logger } from '../ports/logger.js';
@@ -114,7 +115,10 @@ export interface StateUpdate {
   skill: string;
   /** The checkout's whole `results.tsv`; undefined keeps what the branch has. */
   resultsTsv: string | undefined;
-  lastRun: LastRunRecord;
+  /** undefined keeps what the branch has. */
+  lastRun: LastRunRecord | undefined;
+  /** Other files of the skill's state folder by name (e.g. the full text of a park report cut in its issue). */
+  files?: Record<string, string>;
 }
 
 export type SaveOutcome = { status: 'pushed'; commit: string; attempts: number } | { status: 'unchanged' };
@@ -127,6 +131,11 @@ export interface StateStoreOptions extends StateLocation {
   maxPushAttempts?: number;
   /** Runs between the commit and its push: where a concurrent writer can get in (a seam for tests). */
   beforePush?: (attempt: number) => Promise<void>;
+  /**
+   * The secrets in use (token, keys): every file is redacted before it is committed (docs/how-it-works.md §
+   * Untrusted text and secrets), as are credential-shaped strings. The branch is pushed and permanent.
+   */
+  secrets?: readonly string[];
 }
 
 export interface StateStore {
@@ -175,6 +184,8 @@ export async function openStateStore(options: StateStoreOptions): Promise<StateS
     return gitWithIdentity(worktree);
   }
 
+  const redact = (text: string) => redactSecrets(text, options.secrets ?? []);
+
   async function applyUpdates(dir: string, updates: StateUpdate[]): Promise<Map<string, string | undefined>> {
     const written = new Map<string, string | undefined>();
     for (const update of updates) {
@@ -183,10 +194,20 @@ export async function openStateStore(options: StateStoreOptions): Promise<StateS
       let results: string | undefined;
       if (update.resultsTsv !== undefined) {
         const onBranch = (await readIfExists(path.join(folder, RESULTS_FILE))) ?? '';
-        results = mergeResultsTsv(onBranch, update.resultsTsv);
+        // Redacted before the merge, so a row equals its earlier (redacted) copy on the branch.
+        results = mergeResultsTsv(onBranch, redact(update.resultsTsv));
         await writeFile(path.join(folder, RESULTS_FILE), results);
       }
-      await writeFile(path.join(folder, LAST_RUN_FILE), formatLastRun(update.lastRun));
+      if (update.lastRun !== undefined) {
+        const record = redactValue(update.lastRun, options.secrets ?? []);
+        await writeFile(path.join(folder, LAST_RUN_FILE), formatLastRun(record));
+      }
+      for (const [name, text] of Object.entries(update.files ?? {})) {
+        if (!/^[\w.-]+$/.test(name) || name === RESULTS_FILE || name === LAST_RUN_FILE) {
+          throw new Error(`state file name ${JSON.stringify(name)}: expected a plain file name`);
+        }
+        await writeFile(path.join(folder, name), redact(text));
+      }
       written.set(update.skill, results);
     }
     return written;
@@ -221,7 +242,7 @@ export async function openStateStore(options: StateStoreOptions): Promise<StateS
         const entry = snapshot.skills.get(update.skill) ?? { resultsTsv: undefined, lastRun: undefined };
         const results = written.get(update.skill);
         if (results !== undefined) entry.resultsTsv = results;
-        entry.lastRun = update.lastRun;
+        if (update.lastRun !== undefined) entry.lastRun = redactValue(update.lastRun, options.secrets ?? []);
         snapshot.skills.set(update.skill, entry);
       }
       snapshot.tip = commit;

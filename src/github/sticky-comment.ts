@@ -9,7 +9,7 @@
  */
 import type { AppIdentity, AppOctokit, PullRef } from './app-octokit.js';
 import { isByApp, pullKey } from './app-octokit.js';
-import { GITHUB_BODY_LIMIT, clip } from './safe-text.js';
+import { GITHUB_BODY_LIMIT, boundedBody } from './safe-text.js';
 
 export const STICKY_MARKER = '<!-- skillclimb:review-loop -->';
 const STATE_PREFIX = '<!-- skillclimb:review-loop-state ';
@@ -49,8 +49,9 @@ export function decodeStateBlock(body: string): unknown {
 export function composeStickyBody(visible: string, state: unknown, limit = GITHUB_BODY_LIMIT - 1): string {
   const block = encodeStateBlock(state);
   const room = limit - STICKY_MARKER.length - block.length - 4;
-  if (room < 200) throw new StickyTooLargeError(block.length);
-  return `${STICKY_MARKER}\n${clip(visible.trim(), room)}\n\n${block}`;
+  if (room < 512) throw new StickyTooLargeError(block.length);
+  // Cut where the cut closes what it left open (a code span, a fence), never inside a character reference.
+  return `${STICKY_MARKER}\n${boundedBody(visible.trim(), room)}\n\n${block}`;
 }
 
 function isSticky(comment: { body?: string | null }): boolean {

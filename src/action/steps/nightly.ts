@@ -7,6 +7,7 @@
 import { createLocalForge } from '../../adapters/local/forge.js';
 import { createFileKillSwitch } from '../../adapters/local/kill-switch.js';
 import { createFileLock } from '../../adapters/local/lock.js';
+import type { ParkReport } from '../../core/park.js';
 import type { RunResult } from '../../core/run-result.js';
 import { createGitHubForge } from '../../github/forge.js';
 import { ensureGitIdentityEnv, remoteDefaultBranch } from '../../github/git.js';
@@ -68,7 +69,12 @@ export async function nightlyStep(
   io.log.info(`models: ${models.label}`);
   const options = iterateOptions(inputs, ctx, project.config);
   const repo = ctx.repo;
-  const client = createGitHubClient({ token: inputs.githubToken, apiUrl: ctx.apiUrl, log: io.log });
+  const client = createGitHubClient({
+    token: inputs.githubToken,
+    apiUrl: ctx.apiUrl,
+    log: io.log,
+    secrets: secretsOf(inputs, ctx),
+  });
   const base = await prepareRepository(client, repo, inputs, options, io);
 
   const store = await openStateStore({
@@ -76,6 +82,7 @@ export async function nightlyStep(
     branch: inputs.stateBranch,
     worktreeParent: ctx.runnerTemp,
     log: io.log,
+    secrets: secretsOf(inputs, ctx),
   });
   try {
     const restored = await store.restoreInto(options.project);
@@ -169,6 +176,7 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
     runId: ctx.runId,
     modelsLabel: models.label,
     log,
+    fullTextAt: (skill) => `state/${skill}/results.tsv on the ${inputs.stateBranch} branch`,
   });
   const forge = createGitHubForge({
     client,
@@ -176,6 +184,7 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
     log,
     runUrl: ctx.runUrl,
     fallback: createLocalForge(options.project),
+    keepFullText: (report) => keepOnStateBranch(store, inputs.stateBranch, report),
   });
   const ports: IteratePorts = {
     models,
@@ -216,6 +225,16 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
   const resultPath = await writeRunFile(resultFilePath(ctx, inputs, 'run'), file, secretsOf(inputs, ctx));
   await io.writeSummary(renderJobSummary(file, ctx.runUrl));
   return { outputs: buildOutputs(file, { summaryPath: run.summaryPath, resultPath }), failure };
+}
+
+/** A park report's full text as `state/<skill>/park-<epoch>.md`; resolves where it is, for the issue's note. */
+async function keepOnStateBranch(store: StateStore, branch: string, report: ParkReport): Promise<string> {
+  const name = `park-${report.kind}-${report.epoch}.md`;
+  await store.save(
+    [{ skill: report.skill, resultsTsv: undefined, lastRun: undefined, files: { [name]: report.body } }],
+    `skill-iterate state: full park report of ${report.skill}`,
+  );
+  return `state/${report.skill}/${name} on the ${branch} branch`;
 }
 
 /**
