@@ -198,7 +198,7 @@ describe('round review', () => {
     expect(posted.comments).toEqual([expect.objectContaining({ path: 'src/a.ts', line: 3, side: 'RIGHT' })]);
     expect(posted.body).toContain('5/10, not ready');
     expect(posted.body).toContain('<details>');
-    expect(posted.body).toContain('`Off by one in the loop @org/team`'); // quoted: the mention is not live
+    expect(posted.body).toContain('Off by one in the loop @\u200Dorg/team'); // inert: the mention is not live
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 
