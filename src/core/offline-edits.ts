@@ -290,13 +290,18 @@ export function splitLongLine(
   }
   const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t';
   const lastContent = line.trimEnd().length - 1;
-  const spans = protectedSpans(line);
+  // Both precomputed in one pass each, so every break candidate is O(1): a deeply indented line (a
+  // 1,200-level list) must not cost the square of its length.
+  const guarded = new Uint8Array(line.length + 1);
+  for (const [from, to] of protectedSpans(line)) guarded.fill(1, from + 1, to);
+  const nextContent = new Int32Array(line.length + 1);
+  nextContent[line.length] = line.length;
+  for (let i = line.length - 1; i >= 0; i--) nextContent[i] = isBlank(line[i]) ? nextContent[i + 1]! : i;
   /** Index of the continuation's first character when the line may break at the space `index`, else -1. */
   const continuationStart = (index: number): number => {
     if (line[index] !== ' ' || index >= lastContent) return -1;
-    if (spans.some(([from, to]) => index > from && index < to)) return -1;
-    let next = index;
-    while (isBlank(line[next])) next++;
+    if (guarded[index] === 1) return -1;
+    const next = nextContent[index]!;
     return UNSAFE_LINE_START.test(line.slice(next, next + 40)) ? -1 : next;
   };
   const preferred = (next: number): boolean => {
@@ -320,6 +325,8 @@ export function splitLongLine(
       if (!isBlank(line[i - 1])) pieceEnd = i;
       const pieceLength = prefixLength + cp[pieceEnd]! - cp[start]!;
       if (pieceLength > MAX_LINE_LENGTH) break;
+      // A break with nothing before it (inside the indentation) would leave an empty piece.
+      if (pieceEnd === start) continue;
       const next = continuationStart(i);
       if (next === -1) continue;
       bestWord = i;
@@ -482,6 +489,20 @@ function normaliseDescription(description: string): string {
  * dropped; null when nothing applies. Never proposes a reverted description, never touches the frontmatter.
  */
 export function proposeOfflineEdit(request: OfflineEditRequest): OfflineEdit | null {
+  const search = searchOfflineEdit(request);
+  for (;;) {
+    const step = search.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * proposeOfflineEdit as steps: it yields before every candidate it re-scores (each a pass over the whole
+ * text), so its driver (src/llm/offline.ts) can let the event loop run and stop when the run's signal
+ * aborts: a huge SKILL.md must not keep SIGINT or the skill's budget waiting (docs/how-it-works.md § The
+ * hill-climb loop). Pure: it only ever yields.
+ */
+export function* searchOfflineEdit(request: OfflineEditRequest): Generator<void, OfflineEdit | null> {
   const doc = readDocument(request.skillMd);
   if (doc.lines.length === 0) return null;
   const reverted = new Set(request.revertedDescriptions.map(normaliseDescription));
@@ -503,13 +524,17 @@ export function proposeOfflineEdit(request: OfflineEditRequest): OfflineEdit | n
 
   for (const metric of weakestMetrics(request.structural)) {
     for (const fixer of FIXERS[metric] ?? []) {
+      yield;
       for (const candidate of fixer(doc)) {
+        yield;
         const edit = accept(candidate, metric);
         if (edit) return edit;
       }
     }
   }
+  yield;
   for (const candidate of dropDuplicateEdits(doc)) {
+    yield;
     const edit = accept(candidate, null);
     if (edit) return edit;
   }

@@ -35,7 +35,7 @@ import type { Logger } from '../ports/logger.js';
 import type { SkillModels } from '../ports/models.js';
 import { buildEditorInput } from './editor-input.js';
 import { interruptionOf, type RunInterrupted } from './interrupt.js';
-import { startIterationTimer } from './iteration-timer.js';
+import { SkillBudgetReached, startIterationTimer, type IterationLimits } from './iteration-timer.js';
 import type { IterateOptions } from './options.js';
 import { appendResultsRow } from './results-file.js';
 import { keptStateOf, scoreWithSaturation, type ScoredText } from './saturation.js';
@@ -173,6 +173,28 @@ class SkillLoop {
     this.input.onUsage?.(this.state.usage);
   }
 
+  /**
+   * The iteration timeout and what is left of the skill's budget: a hung model call ends when the budget
+   * does, not when its own request timeout fires (docs/how-it-works.md § The hill-climb loop).
+   */
+  limits(): IterationLimits {
+    const { options } = this.input;
+    const elapsed = this.input.now().getTime() - this.loopStart.getTime();
+    return {
+      iterationMs: options.iterationTimeoutMs,
+      budget: { remainingMs: options.perSkillBudgetMs - elapsed, totalMs: options.perSkillBudgetMs },
+    };
+  }
+
+  /** The iteration was cut short by the skill's budget: never judged, so no row; the loop ends. */
+  budgetCut(what: string, usage: Usage): LoopStopReason {
+    this.spendUnjudged(usage);
+    this.input.log.info(
+      `${this.input.skill}: ${what} cut short: the per-skill budget of ${Math.round(this.input.options.perSkillBudgetMs / 1000)}s was reached`,
+    );
+    return 'wall-clock budget';
+  }
+
   stopReason(countIterations: boolean): LoopStopReason | undefined {
     return loopStopReason(this.state, this.input.options, {
       elapsedMs: this.input.now().getTime() - this.loopStart.getTime(),
@@ -249,7 +271,7 @@ async function scoreBaseline(
   while (loop.state.kept === undefined) {
     if (input.signal?.aborted) throw loop.interrupted(baselineText);
     const started = input.now();
-    const timer = startIterationTimer(input.options.iterationTimeoutMs, input.signal);
+    const timer = startIterationTimer(loop.limits(), input.signal);
     let scored: ScoredText | undefined;
     let failure: string | undefined;
     try {
@@ -266,6 +288,9 @@ async function scoreBaseline(
     if (input.signal?.aborted) {
       loop.spendUnjudged(usage);
       throw loop.interrupted(baselineText);
+    }
+    if (failure !== undefined && timer.signal.reason instanceof SkillBudgetReached) {
+      return loop.budgetCut('the baseline', usage);
     }
     const seconds = secondsBetween(started, input.now());
     if (scored?.score.status === 'ambiguous') {
@@ -363,12 +388,19 @@ async function attemptEdit(
   if (attempt.outcome === 'keep' && s.score !== null) attempt.kept = keptStateOf(newText, s.score, scored);
 }
 
-/** One iteration: attempt, record (Step G), then reset a commit that is not kept (Step H). */
-async function iterate(loop: SkillLoop, kept: KeptState, baselineText: string): Promise<void> {
+/**
+ * One iteration: attempt, record (Step G), then reset a commit that is not kept (Step H). Resolves the stop
+ * reason when the skill's budget ran out in the middle of it.
+ */
+async function iterate(
+  loop: SkillLoop,
+  kept: KeptState,
+  baselineText: string,
+): Promise<LoopStopReason | undefined> {
   const { input } = loop;
   const iteration = loop.state.iterations + 1;
   const started = input.now();
-  const timer = startIterationTimer(input.options.iterationTimeoutMs, input.signal);
+  const timer = startIterationTimer(loop.limits(), input.signal);
   const attempt: Attempt = {
     commit: NO_COMMIT,
     description: 'no edit',
@@ -396,6 +428,11 @@ async function iterate(loop: SkillLoop, kept: KeptState, baselineText: string): 
       await input.git.resetToParent(input.worktreePath).catch(() => undefined);
     throw loop.interrupted(baselineText);
   }
+  if (attempt.outcome === 'crash' && timer.signal.reason instanceof SkillBudgetReached) {
+    // Cut short by the budget, not judged: like an interruption, no row, and the commit goes.
+    if (attempt.commit !== NO_COMMIT) await input.git.resetToParent(input.worktreePath);
+    return loop.budgetCut(`iteration ${iteration}`, attempt.usage);
+  }
   const { commit, description, outcome, score, note } = attempt;
   const seconds = secondsBetween(started, input.now());
   const rowDescription = note === undefined ? description : `${description} (${outcome}: ${note})`;
@@ -415,6 +452,7 @@ async function iterate(loop: SkillLoop, kept: KeptState, baselineText: string): 
   );
   // A crashed edit was never judged, so it must not stay on the branch either.
   if (outcome !== 'keep' && commit !== NO_COMMIT) await input.git.resetToParent(input.worktreePath);
+  return undefined;
 }
 
 export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResult> {
@@ -425,8 +463,7 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
   if (early !== undefined) return loop.result(early, baselineText);
   for (;;) {
     if (input.signal?.aborted) throw loop.interrupted(baselineText);
-    const stop = loop.stopReason(true);
+    const stop = loop.stopReason(true) ?? (await iterate(loop, loop.state.kept!, baselineText));
     if (stop) return loop.result(stop, baselineText);
-    await iterate(loop, loop.state.kept!, baselineText);
   }
 }
