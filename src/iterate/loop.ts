@@ -177,9 +177,9 @@ class SkillLoop {
    * The iteration timeout and what is left of the skill's budget: a hung model call ends when the budget
    * does, not when its own request timeout fires (docs/how-it-works.md § The hill-climb loop).
    */
-  limits(): IterationLimits {
+  limits(started: Date): IterationLimits {
     const { options } = this.input;
-    const elapsed = this.input.now().getTime() - this.loopStart.getTime();
+    const elapsed = started.getTime() - this.loopStart.getTime();
     return {
       iterationMs: options.iterationTimeoutMs,
       budget: { remainingMs: options.perSkillBudgetMs - elapsed, totalMs: options.perSkillBudgetMs },
@@ -271,7 +271,7 @@ async function scoreBaseline(
   while (loop.state.kept === undefined) {
     if (input.signal?.aborted) throw loop.interrupted(baselineText);
     const started = input.now();
-    const timer = startIterationTimer(loop.limits(), input.signal);
+    const timer = startIterationTimer(loop.limits(started), input.signal);
     let scored: ScoredText | undefined;
     let failure: string | undefined;
     try {
@@ -400,7 +400,7 @@ async function iterate(
   const { input } = loop;
   const iteration = loop.state.iterations + 1;
   const started = input.now();
-  const timer = startIterationTimer(loop.limits(), input.signal);
+  const timer = startIterationTimer(loop.limits(started), input.signal);
   const attempt: Attempt = {
     commit: NO_COMMIT,
     description: 'no edit',
