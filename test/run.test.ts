@@ -13,7 +13,7 @@ import type { IterateOptions } from '../src/iterate/options.js';
 import type { IteratePorts } from '../src/ports/iterate.js';
 import type { Logger } from '../src/ports/logger.js';
 import { partialRunOf } from '../src/iterate/run-error.js';
-import { runIterate, WorktreeHalt } from '../src/iterate/run.js';
+import { runIterate } from '../src/iterate/run.js';
 import type { EditorInput } from '../src/ports/models.js';
 import {
   createScriptedModels,
@@ -243,18 +243,53 @@ describe('runIterate', () => {
     expect(await readdir(h.home)).toEqual([]);
   });
 
-  it('halts on a worktree failure: partial summary from the exception path, lock released, error rethrown', async () => {
+  it('a worktree that cannot be created skips that skill; the queue goes on (issue 13, item 7)', async () => {
     const h = await runHarness([{ name: 'good-d' }]);
     const notADir = path.join(h.home, 'file');
     await writeFile(notADir, 'x');
     const options = { ...h.options, worktreeHome: notADir };
-    await expect(runIterate(options, h.ports)).rejects.toBeInstanceOf(WorktreeHalt);
+    const run = await runIterate(options, h.ports);
+    expect(run.partial).toBeNull();
+    expect(run.results[0]?.status).toMatch(/^skipped \(worktree creation failed: /);
     expect(existsSync(path.join(h.project, '.skill-iterate.lock'))).toBe(false);
-    const dir = path.join(h.project, 'docs', 'skill-iterate-runs');
-    const [file] = await readdir(dir);
-    expect(await readFile(path.join(dir, file!), 'utf8')).toMatch(
-      /\(partial -- exception at .*worktree creation failed for good-d/,
+    const summary = await readFile(run.summaryPath!, 'utf8');
+    expect(summary).toContain('| good-d |');
+  });
+
+  it('a skill folder name too long for a worktree is skipped by name; later skills still ship (item 7)', async () => {
+    const long = `a${'x'.repeat(249)}`;
+    const h = await runHarness([{ name: long }, { name: 'good-z' }]);
+    const run = await runIterate(h.options, h.ports);
+    expect(run.results.map((r) => r.skill)).toEqual([long, 'good-z']);
+    expect(run.results[0]?.status).toMatch(
+      /^skipped \(worktree creation failed: .*(File name too long|name too long)/i,
     );
+    expect(run.results[1]?.status).toBe('shipped');
+  });
+
+  it('a restart in the same second as a killed run takes the next free names and leaves the old ones (item 7)', async () => {
+    const h = await runHarness([{ name: 'good-r' }]);
+    const now = new Date('2026-05-24T03:00:00.250Z');
+    const epoch = Math.floor(now.getTime() / 1000);
+    // What the killed run left: its branch and its worktree, under this second's names.
+    const killed = path.join(h.home, `worktree_skill-iterate-good-r-${epoch}`);
+    git(h.project, 'worktree', 'add', '-q', '-b', `skill-iterate/good-r-${epoch}`, killed);
+    // And a folder under the second name, without a branch.
+    await mkdir(path.join(h.home, `worktree_skill-iterate-good-r-${epoch}-2`));
+    const ports = createLocalPorts(h.options, {
+      models: createScriptedModels({
+        render: (i) => i.skillMd,
+        grade: gradeByMarkers,
+        propose: proposeBySkill,
+      }),
+      log: { info: () => undefined, warn: () => undefined, progress: () => undefined },
+      now: () => now,
+    });
+    const run = await runIterate(h.options, ports);
+    expect(run.results[0]?.status).toBe('shipped');
+    expect(branches(h.project)).toEqual([`skill-iterate/good-r-${epoch}`]);
+    expect(existsSync(killed)).toBe(true);
+    expect(git(h.project, 'reflog', '--format=%gs', 'HEAD').split('\n')[0]).toMatch(/ship good-r/);
   });
 
   it('stops the queue once the run has spent --max-cost-usd', async () => {

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { EvalsFileError, type SkillEvals } from '../core/evals.js';
+import { brief } from '../core/brief.js';
 import { countNewlines } from '../core/lines.js';
 import { formatSkillLine } from '../core/progress.js';
 import type { RunResult, SkillResult } from '../core/run-result.js';
@@ -46,22 +47,10 @@ import { findSymlinkedSkillFile, symlinkSkipStatus, symlinkWarning } from './sym
 const KILL_SWITCH_REASON = 'kill-switch hit';
 const COST_BUDGET_REASON = 'cost budget reached';
 
-/** Worktree creation failing halts the whole run (docs/how-it-works.md § The hill-climb loop). */
-export class WorktreeHalt extends Error {
-  constructor(skill: string, cause: unknown) {
-    super(
-      `worktree creation failed for ${skill}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      {
-        cause,
-      },
-    );
-    this.name = 'WorktreeHalt';
-  }
-}
-
 /**
  * A real run. Rejects with RunInterrupted after an abort of `ports.signal` — the partial summary is written
- * and the lock released first — and with PreflightHalt / WorktreeHalt for the run's halts.
+ * and the lock released first — and with PreflightHalt for the pre-flight's halts. Whatever goes wrong with
+ * one skill (its worktree, its branch name, a file name too long) is that skill's result: the queue goes on.
  */
 export async function runIterate(options: IterateOptions, ports: IteratePorts): Promise<RunResult> {
   const { log } = ports;
@@ -178,17 +167,19 @@ async function killSwitchSet(ports: IteratePorts): Promise<boolean> {
 }
 
 /**
- * One skill; an unexpected error is recorded for that skill and the queue goes on (except halts and
- * interrupts, which end the run with the skill listed as unfinished). Whatever the skill spent is kept.
+ * One skill; an unexpected error is recorded for that skill and the queue goes on (except interrupts,
+ * which end the run with the skill listed as unfinished). Whatever the skill spent is kept.
  */
 async function processSkillSafely(skill: string, ctx: SkillContext): Promise<SkillResult> {
   try {
     const result = await processSkill(skill, ctx);
     return { ...result, usage: ctx.spent };
   } catch (err) {
-    if (err instanceof WorktreeHalt || err instanceof RunInterrupted) {
-      const why = err instanceof RunInterrupted ? err.reason : 'worktree creation failed';
-      ctx.unfinished = { ...(ctx.unfinished ?? emptyResult(skill, `skipped (${why})`)), usage: ctx.spent };
+    if (err instanceof RunInterrupted) {
+      ctx.unfinished = {
+        ...(ctx.unfinished ?? emptyResult(skill, `skipped (${err.reason})`)),
+        usage: ctx.spent,
+      };
       throw err;
     }
     ctx.ports.log.warn(`${skill}: ${messageOf(err)}`);
@@ -262,8 +253,12 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
       },
     );
   } catch (err) {
-    if (!entered) throw new WorktreeHalt(skill, err);
-    throw err;
+    if (entered) throw err;
+    // This skill's problem (a name too long for the file system, a branch git refuses, a leftover in the
+    // way): recorded for it, and the queue goes on (docs/how-it-works.md § The hill-climb loop).
+    const why = brief(messageOf(err), 600);
+    ctx.ports.log.warn(`${skill}: skipped: the worktree could not be created: ${why}`);
+    return emptyResult(skill, `skipped (worktree creation failed: ${why})`);
   }
 }
 
