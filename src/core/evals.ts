@@ -60,6 +60,16 @@ export const EvalsFileSchema = z
   })
   .loose()
   .superRefine((file, ctx) => {
+    // All zero: the weighted score would divide 0 by 0 (and read as a perfect 1 with nothing passed).
+    if (file.categories.length > 0 && file.categories.every((category) => category.weight === 0)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['categories'],
+        message:
+          'every categories[].weight is 0; give at least one category a positive weight (or leave the ' +
+          'weights out for equal ones)',
+      });
+    }
     const seen = new Map<number, string>();
     file.categories.forEach((category, ci) => {
       category.evals.forEach((assertion, ai) => {

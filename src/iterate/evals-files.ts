@@ -1,14 +1,21 @@
 /** Reads a skill's eval files from disk; core/evals.ts parses and cross-validates them. */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseSkillEvals, type SkillEvals } from '../core/evals.js';
+import { EvalsFileError, parseSkillEvals, type SkillEvals } from '../core/evals.js';
 import { EVALS_FILE, REQUIRED_SECTIONS_FILE, SCENARIOS_FILE, evalsDirOf } from '../core/skill-layout.js';
+import { NotRegularFileError, readRegularFile } from './regular-file.js';
 
-async function readIfExists(file: string): Promise<string | undefined> {
+/** No eval file is anywhere near this; a bigger one is a mistake (or an attack), not a test suite. */
+export const EVALS_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * One eval file's text, undefined when it does not exist. A directory, FIFO, socket, dangling link or loop
+ * in its place is an EvalsFileError naming the file (never EISDIR, never a read that blocks).
+ */
+async function readEvalsFile(dir: string, name: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return await readRegularFile(path.join(dir, name), EVALS_MAX_BYTES);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof NotRegularFileError) throw new EvalsFileError(name, '', err.detail);
     throw err;
   }
 }
@@ -17,8 +24,8 @@ async function readIfExists(file: string): Promise<string | undefined> {
 export async function loadSkillEvals(skillDir: string): Promise<SkillEvals> {
   const dir = evalsDirOf(skillDir);
   return parseSkillEvals({
-    evals: await readIfExists(path.join(dir, EVALS_FILE)),
-    scenarios: await readIfExists(path.join(dir, SCENARIOS_FILE)),
-    requiredSections: await readIfExists(path.join(dir, REQUIRED_SECTIONS_FILE)),
+    evals: await readEvalsFile(dir, EVALS_FILE),
+    scenarios: await readEvalsFile(dir, SCENARIOS_FILE),
+    requiredSections: await readEvalsFile(dir, REQUIRED_SECTIONS_FILE),
   });
 }

@@ -3,13 +3,17 @@
  * interrupted run's own leftovers, concurrent-run detection (lock file + orphaned worktree scan), kill-switch, skip-list, explicit --skill / --queue validation, and only
  * then the lock.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { brief } from '../core/brief.js';
 import { EvalsFileError } from '../core/evals.js';
 import { PreflightHalt } from '../core/halt.js';
 import {
+  EVALS_DIR,
   EVALS_FILE,
+  REQUIRED_SECTIONS_FILE,
   SCENARIOS_FILE,
+  SKILL_FILE,
   evalsDirOf,
   evalsFileLabel,
   isValidSkillName,
@@ -22,7 +26,8 @@ import type { Logger } from '../ports/logger.js';
 import type { PlanPorts } from '../ports/iterate.js';
 import { loadSkillEvals } from './evals-files.js';
 import type { IterateOptions } from './options.js';
-import { parseQueueFile } from './queue-file.js';
+import { QueueFileError, parseQueueFile } from './queue-file.js';
+import { NotRegularFileError, inspectFile, readRegularFile } from './regular-file.js';
 import { discoverSkills, findInvalidSkillFolders } from './queue.js';
 import { findSymlinkedSkillFile, symlinkWarning } from './symlinks.js';
 
@@ -42,28 +47,41 @@ async function isDirectory(p: string): Promise<boolean> {
   }
 }
 
-async function isFile(p: string): Promise<boolean> {
-  try {
-    return (await stat(p)).isFile();
-  } catch {
-    return false;
-  }
+/** `.claude/skills/<name>/<rel>` as messages name it, the name shortened when it is absurdly long. */
+function skillFileLabel(name: string, rel: string): string {
+  return path.posix.join(skillRelPath(brief(name)), rel);
+}
+
+/**
+ * A file of the skill that must be a regular file when it exists: anything else (a directory, a FIFO, a
+ * socket, a dangling link, a loop) halts, named, before anything opens it. Resolves whether it exists.
+ */
+async function requireRegular(file: string, label: string): Promise<boolean> {
+  const found = await inspectFile(file);
+  if (found instanceof NotRegularFileError) throw new PreflightHalt(`${label}: ${found.detail}`);
+  return found === 'file';
 }
 
 /** The --skill checks (folder, both eval files, skip-list), then the eval files must parse. */
 async function validateExplicitSkill(project: string, name: string, skipList: SkipList): Promise<void> {
   if (!isValidSkillName(name)) {
-    throw new PreflightHalt(`invalid skill name "${name}": expected a folder name under .claude/skills/`);
+    throw new PreflightHalt(
+      `invalid skill name "${brief(name)}": expected a folder name under .claude/skills/`,
+    );
   }
   const dir = skillDirOf(project, name);
   if (!(await isDirectory(dir))) {
-    throw new PreflightHalt(`skill folder missing for ${name}: ${dir} does not exist`);
+    throw new PreflightHalt(`skill folder missing for ${brief(name)}: ${brief(dir, 300)} does not exist`);
   }
+  await requireRegular(path.join(dir, SKILL_FILE), skillFileLabel(name, SKILL_FILE));
   const evalsDir = evalsDirOf(dir);
-  if (
-    !(await isFile(path.join(evalsDir, EVALS_FILE))) ||
-    !(await isFile(path.join(evalsDir, SCENARIOS_FILE)))
-  ) {
+  const bootstrapped = [];
+  for (const file of [EVALS_FILE, SCENARIOS_FILE, REQUIRED_SECTIONS_FILE]) {
+    bootstrapped.push(
+      await requireRegular(path.join(evalsDir, file), skillFileLabel(name, `${EVALS_DIR}/${file}`)),
+    );
+  }
+  if (!bootstrapped[0] || !bootstrapped[1]) {
     throw new PreflightHalt(`evals not bootstrapped for ${name}; run /skill-eval-setup ${name} first`);
   }
   if (skipList.all.has(name)) {
@@ -82,18 +100,33 @@ async function validateExplicitSkill(project: string, name: string, skipList: Sk
   }
 }
 
-/** --queue: parse, then the --skill checks per name, halting on the FIRST bad line (typos must not hide). */
+/** A queue file bigger than this is not a list of skill names. */
+export const QUEUE_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * --queue: parse, then the --skill checks per name, halting on the FIRST bad line (typos must not hide).
+ * The file must be a regular file of bounded size (a FIFO is refused, never read), every line bounded,
+ * and a name already seen is a duplicate found in O(1), not re-checked.
+ */
 async function readExplicitQueue(project: string, queueFile: string, skipList: SkipList): Promise<string[]> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(queueFile, 'utf8');
+    text = await readRegularFile(queueFile, QUEUE_FILE_MAX_BYTES);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new PreflightHalt(`queue file not found: ${queueFile}`);
+    if (err instanceof NotRegularFileError) throw new PreflightHalt(`queue file ${err.message}`);
     throw new PreflightHalt(`queue file ${queueFile} cannot be read: ${(err as Error).message}`);
   }
-  const names: string[] = [];
-  for (const entry of parseQueueFile(text)) {
+  if (text === undefined) throw new PreflightHalt(`queue file not found: ${queueFile}`);
+  let entries;
+  try {
+    entries = parseQueueFile(text);
+  } catch (err) {
+    if (err instanceof QueueFileError) throw new PreflightHalt(`queue file ${queueFile} ${err.message}`);
+    throw err;
+  }
+  const names = new Set<string>();
+  for (const entry of entries) {
+    if (names.has(entry.name)) continue;
     try {
       await validateExplicitSkill(project, entry.name, skipList);
     } catch (err) {
@@ -102,9 +135,9 @@ async function readExplicitQueue(project: string, queueFile: string, skipList: S
       }
       throw err;
     }
-    if (!names.includes(entry.name)) names.push(entry.name);
+    names.add(entry.name);
   }
-  return names;
+  return [...names];
 }
 
 /** Discovery leaves these out (the queue); said here so a dry run and a real run both tell the operator. */

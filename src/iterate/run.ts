@@ -39,6 +39,7 @@ import {
   totalUsage,
   type SkillContext,
 } from './skill-context.js';
+import { NotRegularFileError, inspectFile } from './regular-file.js';
 import { RenderCache } from './score.js';
 import { writeMorningSummary } from './summary-file.js';
 import { findSymlinkedSkillFile, symlinkSkipStatus, symlinkWarning } from './symlinks.js';
@@ -202,6 +203,14 @@ async function prepareSkill(
   if (linkedInProject !== undefined) {
     ports.log.warn(symlinkWarning(skill, linkedInProject, 'the project checkout'));
     return emptyResult(skill, symlinkSkipStatus(linkedInProject));
+  }
+
+  // A directory, FIFO or socket named SKILL.md is this skill's problem, said by name (never EISDIR).
+  const skillFile = await inspectFile(path.join(projectSkillDir, SKILL_FILE));
+  if (skillFile instanceof NotRegularFileError) {
+    const where = `${skillRelPath(skill)}/${SKILL_FILE}`;
+    ports.log.warn(`${skill}: skipped: ${where} ${skillFile.detail}`);
+    return emptyResult(skill, `skipped (${where} ${skillFile.detail})`);
   }
 
   // Eval files are read from the project checkout (the queue was discovered there).

@@ -1,6 +1,5 @@
 /** `skillclimb score <skill-folder>`: scores one skill once, no edits (useful on its own in a PR check). */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import { CONFIG_FILE } from '../../config/config.js';
@@ -13,7 +12,8 @@ import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import { STRUCTURED_OUTPUT_HELP, structuredOutputArgument } from '../arguments.js';
 import type { SkillModels } from '../../ports/models.js';
 import { evalsDirOf, projectOfSkillDir, skillFileOf } from '../../core/skill-layout.js';
-import { loadSkillEvals } from '../../iterate/evals-files.js';
+import { EVALS_MAX_BYTES, loadSkillEvals } from '../../iterate/evals-files.js';
+import { NotRegularFileError, inspectFile, readRegularFile } from '../../iterate/regular-file.js';
 import { ITERATE_DEFAULTS } from '../../iterate/options.js';
 import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js';
 import type { CliIo } from '../io.js';
@@ -154,7 +154,10 @@ async function runScore(
 
   const skillDir = path.resolve(io.cwd, folder);
   const skillFile = skillFileOf(skillDir);
-  if (!existsSync(skillFile)) return usage(`${skillFile}: file not found (expected a skill folder)`);
+  // A directory, FIFO or socket in place of SKILL.md is refused by name, before anything opens it.
+  const found = await inspectFile(skillFile);
+  if (found === 'missing') return usage(`${skillFile}: file not found (expected a skill folder)`);
+  if (found instanceof NotRegularFileError) return usage(found.message);
 
   let models: SkillModels;
   let mode = flags.mode as ScoreMode;
@@ -200,7 +203,13 @@ async function runScore(
     throw err;
   }
 
-  const skillMd = (await readFile(skillFile, 'utf8')).replace(/^\uFEFF/, '');
+  let skillMd: string;
+  try {
+    skillMd = ((await readRegularFile(skillFile, EVALS_MAX_BYTES)) ?? '').replace(/^\uFEFF/, '');
+  } catch (err) {
+    if (err instanceof NotRegularFileError) return usage(err.message);
+    throw err;
+  }
   const skill = path.basename(skillDir);
   const controller = new AbortController();
   const result = await scoreSkill({
