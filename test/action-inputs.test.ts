@@ -27,6 +27,7 @@ const DEFAULTS: Partial<Record<ActionInputName, string>> = {
   mode: 'run',
   'state-branch': 'skill-iterate-state',
   'freshness-hours': '20',
+  'kill-switch-read-error': 'stop',
 };
 
 const read = (values: Partial<Record<ActionInputName, string>>) => (name: ActionInputName) =>

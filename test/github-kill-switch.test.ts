@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import {
+  KillSwitchReadError,
   createGitHubKillSwitch,
   isKillSwitchValue,
   killSwitchInputReason,
@@ -74,21 +75,19 @@ describe('GitHub kill-switch', () => {
     expect(await ks.check()).toBeNull();
   });
 
-  it('treats a failing file read as not set and warns once, not on every poll', async () => {
+  it('a failing file read is not "not set": it throws, so the run can stop (issue 13, item 9)', async () => {
     nock(API)
       .get(FILE)
       .query({ ref: 'main' })
-      .times(2)
       .reply(500, { message: 'oops' })
+      .get(FILE)
+      .query({ ref: 'main' })
+      .reply(404, { message: 'Not Found' })
       .get(VARIABLE)
-      .times(2)
-      .reply(404, { message: 'Not Found' });
-    const { ks, log } = killSwitch();
-    expect(await ks.check()).toBeNull();
-    expect(await ks.check()).toBeNull();
-    expect(log.warnings).toEqual([
-      expect.stringMatching(/could not read \.skill-iterate-killswitch on main \(HTTP 500/),
-    ]);
+      .reply(502, { message: 'Bad Gateway' });
+    const { ks } = killSwitch();
+    await expect(ks.check()).rejects.toThrow(/could not read \.skill-iterate-killswitch on main \(HTTP 500/);
+    await expect(ks.check()).rejects.toBeInstanceOf(KillSwitchReadError);
   });
 
   it('reads a 403 on the variable (GITHUB_TOKEN has no variables permission) as one info line, then stops asking', async () => {

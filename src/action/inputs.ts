@@ -6,7 +6,11 @@ import { z } from 'zod';
 import { DurationError, parseDuration } from '../core/duration.js';
 import { isKillSwitchValue } from '../github/kill-switch.js';
 import { DEFAULT_STATE_BRANCH } from '../github/state-files.js';
-import { ITERATE_DEFAULTS } from '../iterate/options.js';
+import {
+  ITERATE_DEFAULTS,
+  KILL_SWITCH_READ_ERROR_POLICIES,
+  type KillSwitchReadErrorPolicy,
+} from '../iterate/options.js';
 
 /** Masked with core.setSecret before anything else runs. */
 export const SECRET_INPUTS = ['github-token', 'anthropic-api-key', 'openai-api-key'] as const;
@@ -156,6 +160,16 @@ const killSwitch = text.transform((v, ctx) => {
   return z.NEVER;
 });
 
+/** `kill-switch-read-error`: `stop` (default) or `continue`. */
+const killSwitchReadError = text.transform((v, ctx) => {
+  const value = v || 'stop';
+  if ((KILL_SWITCH_READ_ERROR_POLICIES as readonly string[]).includes(value)) {
+    return value as KillSwitchReadErrorPolicy;
+  }
+  ctx.addIssue({ code: 'custom', message: `expected stop or continue, got ${JSON.stringify(v)}` });
+  return z.NEVER;
+});
+
 /** Keys are the input names of action.yml; values read as `core.getInput(name)` (always a string). */
 export const ActionInputsSchema = z.object({
   'github-token': text,
@@ -183,6 +197,7 @@ export const ActionInputsSchema = z.object({
   'state-branch': branchName(DEFAULT_STATE_BRANCH),
   'results-dir': optionalText,
   'kill-switch': killSwitch,
+  'kill-switch-read-error': killSwitchReadError,
   'freshness-hours': hours(DEFAULT_FRESHNESS_HOURS),
   'allow-events': eventList,
 });
@@ -218,6 +233,8 @@ export interface ActionInputs {
   resultsDir: string | undefined;
   /** The `kill-switch` value that stops the run (e.g. `1`); undefined when the run may go. */
   killSwitch: string | undefined;
+  /** What a kill-switch that cannot be read means: stop (default) or continue. */
+  killSwitchReadError: KillSwitchReadErrorPolicy;
   /** The cross-night freshness window: skills that ran within it are left out of the queue. */
   freshnessWindowMs: number;
   /** Workflow events allowed besides schedule and workflow_dispatch (see `eventRefusal`). */
@@ -263,6 +280,7 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
     stateBranch: v['state-branch'] ?? DEFAULT_STATE_BRANCH,
     resultsDir: v['results-dir'],
     killSwitch: v['kill-switch'],
+    killSwitchReadError: v['kill-switch-read-error'],
     freshnessWindowMs: v['freshness-hours'] * 60 * 60 * 1000,
     allowEvents: v['allow-events'],
   };

@@ -30,6 +30,7 @@ export function iterateOptions(
     worktreeHome: ctx.runnerTemp,
     maxCostUsd: inputs.maxCostUsd,
     freshnessWindowMs: inputs.freshnessWindowMs,
+    killSwitchReadError: inputs.killSwitchReadError,
   };
   return applyConfigSettings(
     options,

@@ -61,7 +61,14 @@ export function withSkillBoundaries(inner: KillSwitch, hooks: SkillBoundaryHooks
     async check() {
       polls += 1;
       if (polls >= 2) await hooks.afterSkill(polls - 2);
-      const reason = await inner.check();
+      let reason: string | null;
+      try {
+        reason = await inner.check();
+      } catch (error) {
+        // An unreadable switch the run is told to ignore: the next skill still gets its group.
+        hooks.beforeSkill(polls - 1);
+        throw error;
+      }
       if (reason === null) hooks.beforeSkill(polls - 1);
       return reason;
     },

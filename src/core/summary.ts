@@ -36,6 +36,8 @@ export function partialLine(partial: { reason: string; at: Date }): string {
   // First: an interrupt reason may quote anything (a caller's abort message), even "budget" or "exception".
   const interrupted = /^interrupted\b(.*)$/i.exec(reason);
   if (interrupted) return `(partial -- interrupted${interrupted[1]} at ${at})`;
+  const unreadable = /^kill-switch unreadable: (.*)$/i.exec(reason);
+  if (unreadable) return `(partial -- kill-switch unreadable at ${at}: ${untrusted(unreadable[1] ?? '')})`;
   if (/kill-?switch/i.test(reason)) return `(partial -- kill-switch hit at ${at})`;
   const exception = /^(?:exception|error)\b[\s:-]*(.*)$/i.exec(reason);
   if (exception)

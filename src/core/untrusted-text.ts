@@ -14,11 +14,6 @@ export function inertInline(text: string, max: number, secrets: readonly string[
 }
 
 /** A fenced block of verbatim text, at most `max` characters of the original. */
-export function inertBlock(
-  text: string,
-  max: number,
-  info = '',
-  secrets: readonly string[] = [],
-): string {
+export function inertBlock(text: string, max: number, info = '', secrets: readonly string[] = []): string {
   return neutraliseBlock(truncateText(redactSecrets(text, secrets), max).text, info);
 }

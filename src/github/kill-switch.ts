@@ -6,7 +6,9 @@
  *   commit stops a running night;
  * - the repository variable read through the API, mid-run too, but only when the token may read variables
  *   (`GITHUB_TOKEN` cannot): a 403 says so once and the variable is not asked for again.
- * An API error never stops the run: it is reported once and read as "not set".
+ * A read that fails (an answer other than "not found", or none) throws KillSwitchReadError: the engine
+ * stops unless told to continue (docs/how-it-works.md § Pre-flight). A 403 on the variable is not a failed
+ * read but a permission the token lacks, said once; the file route still works.
  */
 import type { KillSwitch } from '../ports/kill-switch.js';
 import type { Logger } from '../ports/logger.js';
@@ -16,6 +18,14 @@ import { describeApiError, httpStatusOf } from './octokit.js';
 export const KILL_SWITCH_FILE = '.skill-iterate-killswitch';
 export const KILL_SWITCH_VARIABLE = 'SKILL_ITERATE_KILLSWITCH';
 export const KILL_SWITCH_INPUT = 'kill-switch';
+
+/** The switch could not be read: it may be set. */
+export class KillSwitchReadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KillSwitchReadError';
+  }
+}
 
 export interface GitHubKillSwitchOptions {
   client: GitHubClient;
@@ -57,12 +67,7 @@ export function createGitHubKillSwitch(options: GitHubKillSwitchOptions): KillSw
       return `kill-switch file ${file} is present on ${options.base}`;
     } catch (error) {
       if (httpStatusOf(error) === 404) return null;
-      once(
-        'file',
-        'warn',
-        `kill-switch: could not read ${file} on ${options.base} (${describeApiError(error)}); treated as not set`,
-      );
-      return null;
+      throw new KillSwitchReadError(`could not read ${file} on ${options.base} (${describeApiError(error)})`);
     }
   }
 
@@ -87,12 +92,7 @@ export function createGitHubKillSwitch(options: GitHubKillSwitchOptions): KillSw
         );
         return null;
       }
-      once(
-        'variable',
-        'warn',
-        `kill-switch: could not read variable ${variable} (${describeApiError(error)}); treated as not set`,
-      );
-      return null;
+      throw new KillSwitchReadError(`could not read variable ${variable} (${describeApiError(error)})`);
     }
   }
 

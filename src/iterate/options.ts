@@ -44,4 +44,13 @@ export interface IterateOptions {
    * recorded when a skill finishes, so tonight's start is under 24 h after last night's finish.
    */
   freshnessWindowMs?: number;
+  /**
+   * What a kill-switch that cannot be read means (docs/how-it-works.md § Pre-flight): `stop` (the default:
+   * a switch nobody can check might be set) or `continue` (a flaky check must not end the night; say so
+   * explicitly with `--kill-switch-read-error continue` or the `kill-switch-read-error` input).
+   */
+  killSwitchReadError?: KillSwitchReadErrorPolicy;
 }
+
+export type KillSwitchReadErrorPolicy = 'stop' | 'continue';
+export const KILL_SWITCH_READ_ERROR_POLICIES: readonly KillSwitchReadErrorPolicy[] = ['stop', 'continue'];

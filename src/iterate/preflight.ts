@@ -167,6 +167,17 @@ async function warnSymlinkedSkills(
   }
 }
 
+/**
+ * The reason a run stops when its kill-switch cannot be read; the partial summary renders it as
+ * `(partial -- kill-switch unreadable at <time>: …)`.
+ */
+export function killSwitchUnreadable(detail: string): string {
+  return (
+    `kill-switch unreadable: ${detail} (a switch that cannot be checked may be set; pass ` +
+    `--kill-switch-read-error continue, or the kill-switch-read-error input, to run anyway)`
+  );
+}
+
 function orphanWorktreesWarning(paths: readonly string[]): string {
   return (
     `orphaned worktrees from prior crash: ${paths.join(', ')}; consider cleanup ` +
@@ -227,8 +238,18 @@ export async function runPreflight(
     }
   }
 
-  // 2. Kill-switch at launch.
-  const killed = await ports.killSwitch.check();
+  // 2. Kill-switch at launch. One that cannot be read stops the launch unless told otherwise.
+  let killed: string | null;
+  try {
+    killed = await ports.killSwitch.check();
+  } catch (err) {
+    const why = brief((err as Error).message, 300);
+    if (options.killSwitchReadError !== 'continue') {
+      throw new PreflightHalt(`${killSwitchUnreadable(why)}; not starting`);
+    }
+    log.warn(`${killSwitchUnreadable(why)}; continuing (kill-switch read errors are set to "continue")`);
+    killed = null;
+  }
   if (killed !== null) throw new PreflightHalt(killed);
 
   // 3. Skip-list resolution.

@@ -27,7 +27,7 @@ import { loadSkillEvals } from './evals-files.js';
 import { RunInterrupted, throwIfInterrupted } from './interrupt.js';
 import { LoopInterrupted, runSkillLoop, type SkillLoopResult } from './loop.js';
 import type { IterateOptions } from './options.js';
-import { runPreflight, type PreflightResult } from './preflight.js';
+import { killSwitchUnreadable, runPreflight, type PreflightResult } from './preflight.js';
 import { emptyQueueMessage, resolveQueue, type QueuePlan } from './queue.js';
 import { park, calibrate } from './park-skill.js';
 import { withPartialRun } from './run-error.js';
@@ -101,9 +101,15 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     for (const [index, skill] of plan.queue.entries()) {
       throwIfInterrupted(signal);
       if (index > 0) {
-        if (await killSwitchSet(ports)) {
+        const killSwitch = await pollKillSwitch(options, ports);
+        if (killSwitch === 'set') {
           partial = { reason: KILL_SWITCH_REASON, at: ports.now() };
           log.info(`Kill-switch detected; graceful stop after ${index} of ${total} skills.`);
+          break;
+        }
+        if (killSwitch !== 'clear') {
+          partial = { reason: killSwitch.unreadable, at: ports.now() };
+          log.warn(`${killSwitch.unreadable}; graceful stop after ${index} of ${total} skills.`);
           break;
         }
         if (costReached(options, totalUsage(results))) {
@@ -157,13 +163,25 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
   }
 }
 
-/** A kill-switch that cannot be read is a warning, not a stop: a flaky check must not end the night. */
-async function killSwitchSet(ports: IteratePorts): Promise<boolean> {
+/**
+ * The kill-switch between skills. One that cannot be read stops the run (it may be set), unless the options
+ * say to continue, which makes it a warning (docs/how-it-works.md § Pre-flight).
+ */
+async function pollKillSwitch(
+  options: IterateOptions,
+  ports: IteratePorts,
+): Promise<'set' | 'clear' | { unreadable: string }> {
   try {
-    return (await ports.killSwitch.check()) !== null;
+    return (await ports.killSwitch.check()) !== null ? 'set' : 'clear';
   } catch (err) {
-    ports.log.warn(`kill-switch check failed (${messageOf(err)}); continuing`);
-    return false;
+    const why = brief(messageOf(err), 300);
+    if (options.killSwitchReadError === 'continue') {
+      ports.log.warn(
+        `kill-switch check failed (${why}); continuing, as kill-switch read errors are set to "continue"`,
+      );
+      return 'clear';
+    }
+    return { unreadable: killSwitchUnreadable(why) };
   }
 }
 

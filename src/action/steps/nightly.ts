@@ -25,6 +25,7 @@ import { openStateStore, type StateStore } from '../../github/state-store.js';
 import { createGitWorkspace } from '../../git/workspace.js';
 import type { IterateOptions } from '../../iterate/options.js';
 import { planIterate } from '../../iterate/plan.js';
+import { killSwitchUnreadable } from '../../iterate/preflight.js';
 import { formatDryRunPlan } from '../../iterate/queue.js';
 import { partialRunOf } from '../../iterate/run-error.js';
 import { createModels } from '../../llm/factory.js';
@@ -89,7 +90,15 @@ export async function nightlyStep(
     if (restored.length)
       io.log.info(`restored results.tsv from ${inputs.stateBranch}: ${restored.join(', ')}`);
     const killSwitch = createGitHubKillSwitch({ client, repo, base, log: io.log, input: inputs.killSwitch });
-    const launchReason = (await createFileKillSwitch(options.project).check()) ?? (await killSwitch.check());
+    let launchReason: string | null;
+    try {
+      launchReason = (await createFileKillSwitch(options.project).check()) ?? (await killSwitch.check());
+    } catch (error) {
+      const reason = killSwitchUnreadable((error as Error).message);
+      if (inputs.killSwitchReadError !== 'continue') return notStarted(reason, startedAt, ctx, io, reason);
+      io.log.warn(`${reason}; continuing (kill-switch-read-error: continue)`);
+      launchReason = null;
+    }
     if (launchReason) return notStarted(launchReason, startedAt, ctx, io);
     return await drainQueue({
       inputs,
@@ -263,12 +272,16 @@ function partialNight(
   };
 }
 
-/** A kill-switch set at launch: nothing runs, the job stays green, and the summary says why. */
+/**
+ * A kill-switch set at launch: nothing runs, the job stays green, and the summary says why. One that could
+ * not be read stops the night too, but fails the job (`failure`): someone has to look.
+ */
 async function notStarted(
   reason: string,
   startedAt: Date,
   ctx: ActionContext,
   io: ActionIo,
+  failure?: string,
 ): Promise<PipelineResult> {
   io.log.warn(`${reason}: skill-iterate did not start`);
   const file: RunFile = {
@@ -276,5 +289,5 @@ async function notStarted(
     mode: 'run',
   };
   await io.writeSummary(renderJobSummary(file, ctx.runUrl));
-  return { outputs: buildOutputs(file, {}), failure: undefined };
+  return { outputs: buildOutputs(file, {}), failure };
 }

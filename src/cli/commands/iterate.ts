@@ -13,7 +13,12 @@ import type { ScoreMode } from '../../core/score-types.js';
 import { skillDirOf, skillRelPath } from '../../core/skill-layout.js';
 import { loadSkillEvals } from '../../iterate/evals-files.js';
 import { RunInterrupted } from '../../iterate/interrupt.js';
-import { ITERATE_DEFAULTS, type IterateOptions } from '../../iterate/options.js';
+import {
+  ITERATE_DEFAULTS,
+  KILL_SWITCH_READ_ERROR_POLICIES,
+  type IterateOptions,
+  type KillSwitchReadErrorPolicy,
+} from '../../iterate/options.js';
 import { planIterate } from '../../iterate/plan.js';
 import { dryRunPlanJson, formatDryRunPlan } from '../../iterate/queue.js';
 import { partialRunOf } from '../../iterate/run-error.js';
@@ -55,6 +60,7 @@ interface IterateFlags {
   structuredOutput?: StructuredOutputSetting;
   maxCostUsd?: number;
   worktreeHome?: string;
+  killSwitchReadError?: KillSwitchReadErrorPolicy;
 }
 
 export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOptions {
@@ -72,6 +78,7 @@ export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOp
     iterationTimeoutMs: ITERATE_DEFAULTS.iterationTimeoutMs,
     worktreeHome: path.resolve(cwd, flags.worktreeHome ?? os.homedir()),
     maxCostUsd: flags.maxCostUsd,
+    killSwitchReadError: flags.killSwitchReadError ?? 'stop',
   };
 }
 
@@ -245,6 +252,12 @@ export function iterateCommand(io: CliIo): Command {
       positiveNumberArgument,
     )
     .option('--worktree-home <dir>', 'parent folder of the per-skill worktrees (default: home directory)')
+    .addOption(
+      new Option(
+        '--kill-switch-read-error <policy>',
+        'a kill-switch that cannot be read: stop the run (default) or continue with a warning',
+      ).choices(KILL_SWITCH_READ_ERROR_POLICIES),
+    )
     .action(async (flags: IterateFlags, command: Command) => {
       const options = buildIterateOptions(flags, io.cwd);
       const log = createCliLogger(io, { quiet: flags.quiet === true, json: flags.json === true });
