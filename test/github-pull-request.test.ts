@@ -297,3 +297,71 @@ describe('labels', () => {
     expect(scope.isDone()).toBe(true);
   });
 });
+
+describe('retries (issue 13, item 9)', () => {
+  const retrying = createGitHubClient({
+    token: 'test-token',
+    apiUrl: API,
+    retry: { ...NO_RETRIES, retries: 2, delayUnitMs: 1 },
+  });
+  const openQuery = { head: 'acme:skill-iterate/session-wrap', base: 'main', state: 'open', per_page: '10' };
+  const noLabels = { ...request, labels: [] };
+
+  it('a 5xx on PR creation is retried once a look shows the PR was not created', async () => {
+    const scope = nock(API)
+      .post('/repos/acme/skills/pulls')
+      .reply(502, { message: 'Bad Gateway' })
+      .get('/repos/acme/skills/pulls')
+      .query(openQuery)
+      .reply(200, [])
+      .post('/repos/acme/skills/pulls')
+      .reply(201, pr(5, { state: 'open' }));
+    const outcome = await writePullRequest(retrying, repo, noLabels, { action: 'create' });
+    expect(outcome).toEqual({ status: 'created', number: 5, url: 'https://github.test/acme/skills/pull/5' });
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('a 5xx on a PR creation that did happen is not retried: the PR found is the one created', async () => {
+    const posts: unknown[] = [];
+    const scope = nock(API)
+      .post('/repos/acme/skills/pulls', (body) => (posts.push(body), true))
+      .reply(500, { message: 'Server Error' })
+      .get('/repos/acme/skills/pulls')
+      .query(openQuery)
+      .reply(200, [pr(6, { state: 'open' })]);
+    const outcome = await writePullRequest(retrying, repo, noLabels, { action: 'create' });
+    expect(outcome).toEqual({ status: 'created', number: 6, url: 'https://github.test/acme/skills/pull/6' });
+    expect(posts).toHaveLength(1);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('the client retries a GET after a 5xx, but never blindly repeats a POST', async () => {
+    const scope = nock(API)
+      .get('/repos/acme/skills')
+      .reply(503, { message: 'Unavailable' })
+      .get('/repos/acme/skills')
+      .reply(200, { default_branch: 'main' })
+      .post('/repos/acme/skills/issues')
+      .reply(502, { message: 'Bad Gateway' });
+    expect((await retrying.rest.repos.get(repo)).data.default_branch).toBe('main');
+    await expect(retrying.rest.issues.create({ ...repo, title: 't', body: 'b' })).rejects.toMatchObject({
+      status: 502,
+    });
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('redacts the token and credential shapes from every title and body it sends', async () => {
+    const bodies: Array<{ title: string; body: string }> = [];
+    nock(API)
+      .post('/repos/acme/skills/issues', (body) => (bodies.push(body as never), true))
+      .reply(201, { number: 1, html_url: 'u' });
+    await retrying.rest.issues.create({
+      ...repo,
+      title: 'leak test-token-is-not-long-enough ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      body: 'an API said: Authorization: Bearer abcdefghijklmnopqrstuvwxyz',
+    });
+    // The client's own token (`test-token`) and a token shape it was never told about.
+    expect(bodies[0]?.title).toBe('leak [redacted]-is-not-long-enough [redacted]');
+    expect(bodies[0]?.body).toBe('an API said: Authorization: Bearer [redacted]');
+  });
+});
