@@ -60,14 +60,17 @@ export const EvalsFileSchema = z
   })
   .loose()
   .superRefine((file, ctx) => {
-    // All zero: the weighted score would divide 0 by 0 (and read as a perfect 1 with nothing passed).
-    if (file.categories.length > 0 && file.categories.every((category) => category.weight === 0)) {
+    // All zero where it counts (the categories holding assertions): the weighted score would divide 0 by 0
+    // and read as a perfect 1 with nothing passed.
+    const graded = file.categories.filter((category) => category.evals.length > 0);
+    const counted = graded.length > 0 ? graded : file.categories;
+    if (counted.length > 0 && counted.every((category) => category.weight === 0)) {
       ctx.addIssue({
         code: 'custom',
         path: ['categories'],
         message:
-          'every categories[].weight is 0; give at least one category a positive weight (or leave the ' +
-          'weights out for equal ones)',
+          'every categories[].weight is 0 (of the categories with evals); give at least one a positive ' +
+          'weight, or leave the weights out for equal ones',
       });
     }
     const seen = new Map<number, string>();
