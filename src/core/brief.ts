@@ -18,13 +18,14 @@ function shortenWord(word: string): string {
 /** `text` on one line, at most `max` characters of it (plus a note of its full length when cut). */
 export function brief(text: string, max = ECHO_MAX): string {
   // Only the start can be shown: looking further into a huge text would cost for nothing.
-  const head = text.length > max * 8 ? text.slice(0, max * 8) : text;
-  const line = head
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(new RegExp(`\\S{${LONG_WORD},}`, 'g'), shortenWord);
-  if (line.length <= max && head.length === text.length) return line;
-  let cut = line.slice(0, max);
+  const cutShort = text.length > max * 8;
+  const line = (cutShort ? text.slice(0, max * 8) : text).replace(/\s+/g, ' ').trim();
+  const shortened = line.replace(new RegExp(`\\S{${LONG_WORD},}`, 'g'), (word, offset: number) =>
+    // A word running into the cut has no known length: only its start is shown.
+    cutShort && offset + word.length === line.length ? word.slice(0, 40) : shortenWord(word),
+  );
+  if (!cutShort && shortened.length <= max) return shortened;
+  let cut = shortened.slice(0, max);
   if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
   return `${cut}… (${text.length.toLocaleString('en-US')} characters in all)`;
 }
