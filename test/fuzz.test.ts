@@ -37,8 +37,6 @@ const anything = fc.oneof(
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
 );
-const maybe = <T>(arb: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 4, arbitrary: arb }, { weight: 1, arbitrary: anything });
 
 const check = fc.oneof(
   fc.record({ type: fc.constantFrom('contains', 'icontains', 'not-contains'), value: fc.string() }),

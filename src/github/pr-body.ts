@@ -46,12 +46,9 @@ const MAX_DESCRIPTION = 240;
  * is neutralised (docs/how-it-works.md § Untrusted text and secrets), so no cut can reopen a mention, a
  * reference, HTML or a link; `|` becomes a character reference, so it cannot add a column either.
  */
-export function modelTextCell(text: string, max = MAX_DESCRIPTION): string {
+function modelTextCell(text: string, max = MAX_DESCRIPTION): string {
   return inertInline(text.replace(/\s+/g, ' ').trim(), max);
 }
-
-/** The same for any cell: one rendering path for all text that did not come from skillclimb itself. */
-export const tableCell = modelTextCell;
 
 export function formatScore(score: number | null): string {
   return score === null ? 'NULL' : score.toFixed(6);
@@ -86,7 +83,7 @@ function iterationTable(rows: ShipRequest['rows'], limit: number): string[] {
     '| ---: | --- | ---: | --- | --- | ---: |',
     ...shown.map(
       (row, i) =>
-        `| ${i} | ${tableCell(row.commit, 40)} | ${formatScore(row.score)} | ${row.status} | ${modelTextCell(row.description)} | ${row.wallSeconds.toFixed(3)} |`,
+        `| ${i} | ${modelTextCell(row.commit, 40)} | ${formatScore(row.score)} | ${row.status} | ${modelTextCell(row.description)} | ${row.wallSeconds.toFixed(3)} |`,
     ),
   ];
   if (run.length > shown.length) lines.push('', `_${run.length - shown.length} more rows in results.tsv._`);
@@ -121,7 +118,7 @@ export function buildPullRequestBody(input: PullRequestBodyInput): string {
     `| Lines delta | ${formatSigned(linesDelta)} (${request.linesBaseline} → ${request.linesFinal}) |`,
     `| Tokens | ${usage.tokens} |`,
     `| Cost | ${usage.cost} |`,
-    ...(input.modelsLabel ? [`| Models | ${tableCell(input.modelsLabel)} |`] : []),
+    ...(input.modelsLabel ? [`| Models | ${modelTextCell(input.modelsLabel)} |`] : []),
     '',
   ];
   if (input.rebuiltNote) head.push(`> [!NOTE]`, `> ${input.rebuiltNote}`, '');
