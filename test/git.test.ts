@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { committerConfig, FALLBACK_IDENTITY, GitOperationError } from '../src/git/client.js';
@@ -53,11 +53,25 @@ describe('createWorktree', () => {
     expect(git(project, 'worktree', 'list')).toContain('worktree_skill-iterate-demo-1700000000');
   });
 
-  it('fails with a message naming the operation when the path is taken', async () => {
-    const { project, home } = await setup();
-    const again = createWorktree({ project, home, skill: 'demo', epoch: 1700000000 });
-    await expect(again).rejects.toBeInstanceOf(GitOperationError);
-    await expect(again).rejects.toThrow(/git worktree add failed/);
+  it("takes the next free names when the same second's are taken, leaving the old ones alone", async () => {
+    const { project, home, wt } = await setup();
+    const again = await createWorktree({ project, home, skill: 'demo', epoch: 1700000000 });
+    expect(again.branch).toBe('skill-iterate/demo-1700000000-2');
+    expect(again.path).toBe(path.join(home, 'worktree_skill-iterate-demo-1700000000-2'));
+    expect(git(wt.path, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe(wt.branch);
+    // A leftover folder without a branch is stepped over too, and no branch is left behind by trying.
+    await mkdir(path.join(home, 'worktree_skill-iterate-demo-1700000000-3'));
+    const third = await createWorktree({ project, home, skill: 'demo', epoch: 1700000000 });
+    expect(third.branch).toBe('skill-iterate/demo-1700000000-4');
+    expect(git(project, 'branch', '--list', 'skill-iterate/demo-1700000000-3').trim()).toBe('');
+  });
+
+  it('fails with a message naming the operation when git refuses', async () => {
+    const { project } = await setup();
+    const notADir = path.join(await tempDir('skillclimb-home-'), 'file');
+    await writeFile(notADir, 'x');
+    const failing = createWorktree({ project, home: notADir, skill: 'demo', epoch: 1 });
+    await expect(failing).rejects.toThrow(/EEXIST|ENOTDIR|git worktree add failed/);
   });
 });
 
