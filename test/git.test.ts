@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { committerConfig, FALLBACK_IDENTITY, GitOperationError } from '../src/git/client.js';
+import { committerConfig, FALLBACK_IDENTITY } from '../src/git/client.js';
 import { commitFile, discardChanges, resetToParent, showFileAt } from '../src/git/commits.js';
 import {
   buildSquash,
