@@ -5787,7 +5787,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants5 = require_constants2();
+    var constants6 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util2.addListener;
@@ -5862,7 +5862,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants5.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants6.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5957,11 +5957,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants5.ERROR.OK) {
+          if (ret !== constants6.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants5.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants6.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants5.ERROR.PAUSED) {
+            } else if (ret === constants6.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5984,10 +5984,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants5.ERROR.OK) {
+        if (ret === constants6.ERROR.OK) {
           return null;
         }
-        if (ret === constants5.ERROR.PAUSED || ret === constants5.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants6.ERROR.PAUSED || ret === constants6.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6004,7 +6004,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants5.ERROR[ret], data);
+        return new HTTPParserError(message, constants6.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -6184,7 +6184,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants5.ERROR.PAUSED : 0;
+        return pause ? constants6.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6206,7 +6206,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants5.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6242,13 +6242,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util2.destroy(socket, new InformationalError("reset"));
-          return constants5.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util2.destroy(socket, new InformationalError("reset"));
-          return constants5.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util2.destroy(socket, new InformationalError("reset"));
-          return constants5.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -11115,7 +11115,7 @@ var require_mock_interceptor = __commonJS({
 var require_mock_client = __commonJS({
   "node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify2 } = __require("node:util");
+    var { promisify: promisify3 } = __require("node:util");
     var Client = require_client();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11155,7 +11155,7 @@ var require_mock_client = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify2(this[kOriginalClose])();
+        await promisify3(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11168,7 +11168,7 @@ var require_mock_client = __commonJS({
 var require_mock_pool = __commonJS({
   "node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify2 } = __require("node:util");
+    var { promisify: promisify3 } = __require("node:util");
     var Pool = require_pool();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11208,7 +11208,7 @@ var require_mock_pool = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify2(this[kOriginalClose])();
+        await promisify3(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -22758,15 +22758,15 @@ var require_src2 = __commonJS({
     var fs_1 = __require("fs");
     var debug_1 = __importDefault(require_src());
     var log = debug_1.default("@kwsites/file-exists");
-    function check2(path24, isFile3, isDirectory4) {
+    function check2(path24, isFile2, isDirectory4) {
       log(`checking %s`, path24);
       try {
-        const stat6 = fs_1.statSync(path24);
-        if (stat6.isFile() && isFile3) {
+        const stat7 = fs_1.statSync(path24);
+        if (stat7.isFile() && isFile2) {
           log(`[OK] path represents a file`);
           return true;
         }
-        if (stat6.isDirectory() && isDirectory4) {
+        if (stat7.isDirectory() && isDirectory4) {
           log(`[OK] path represents a directory`);
           return true;
         }
@@ -23351,6 +23351,113 @@ function startGroup(name24) {
 }
 function endGroup() {
   issue("endgroup");
+}
+
+// src/core/neutralise.ts
+var ZWJ = "‍";
+var REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "`": "&#96;",
+  "\\": "&#92;",
+  "|": "&#124;",
+  "*": "&#42;",
+  _: "&#95;",
+  "~": "&#126;"
+};
+var SYNTAX = /[&<>"[\]`\\|*_~]/g;
+function breakAutolinks(text3) {
+  return text3.replace(/[@#]/g, `$&${ZWJ}`).replace(/\b(gh)-/gi, `$1${ZWJ}-`).replace(/:\/\//g, `:${ZWJ}//`).replace(/\b(www)\./gi, `$1${ZWJ}.`).replace(/\b(mailto|xmpp):/gi, `$1${ZWJ}:`);
+}
+function neutraliseInline(text3) {
+  const flat = text3.replace(/\s+/g, " ").trim();
+  if (flat === "") return "_(empty)_";
+  return breakAutolinks(flat).replace(SYNTAX, (ch) => REFERENCES[ch] ?? ch);
+}
+function fenceFor(content) {
+  const longest = Math.max(0, ...Array.from(content.matchAll(/`+/g), (m) => m[0].length));
+  return "`".repeat(Math.max(3, longest + 1));
+}
+function neutraliseBlock(text3, info2 = "") {
+  const fence = fenceFor(text3);
+  const body = /(?:\r\n|\r|\n)$/.test(text3) ? text3 : `${text3}
+`;
+  return `${fence}${info2.replace(/[^\w+.-]/g, "")}
+${body}${fence}`;
+}
+
+// src/core/redact.ts
+var REDACTED = "[redacted]";
+var TOKEN_PATTERNS = [
+  /\bsk-[A-Za-z0-9_-]{12,}/g,
+  // Anthropic (sk-ant-…) and OpenAI (sk-…, sk-proj-…) keys
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
+  // GitHub tokens: personal, OAuth, user-to-server, installation, refresh
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  /\bv1\.[0-9a-f]{40}\b/g,
+  // GitHub App installation tokens, older format
+  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+  // JWTs (a GitHub App's, OIDC)
+  /\bAKIA[0-9A-Z]{16}\b/g,
+  // AWS access key ids
+  /\bAIza[0-9A-Za-z_-]{35}/g,
+  // Google API keys
+  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
+  // Slack tokens
+  /\bnpm_[A-Za-z0-9]{36}\b/g,
+  /\bhf_[A-Za-z0-9]{30,}/g,
+  // Hugging Face tokens
+  // A private key (a GitHub App's), whole or cut off before its END line (e.g. inside a JSON string).
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)/g
+];
+var AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{12,}/gi;
+var AUTH_HEADER = /\b(x-api-key|api-key|x-goog-api-key|private-token|proxy-authorization|authorization)(["']?\s*[:=]\s*["']?)((?:bearer|basic|token|bot)\s+)?[^\s"',;}]{8,}/gi;
+var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi;
+var URL_SECRET_PARAM = /([?&](?:access_token|refresh_token|id_token|token|api[_-]?key|key|secret|client_secret|password|passwd|sig|signature|code)=)[^&\s#"'<>]+/gi;
+function escapeRegExp(text3) {
+  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function formsOf(secret) {
+  const forms = /* @__PURE__ */ new Set([
+    secret,
+    encodeURIComponent(secret),
+    Buffer.from(secret).toString("base64"),
+    neutraliseInline(secret)
+  ]);
+  forms.add(Buffer.from(`x-access-token:${secret}`).toString("base64"));
+  return [...forms].filter((form) => form.length >= 8).sort((a, b2) => b2.length - a.length);
+}
+function redactSecrets(text3, secrets = []) {
+  let out = text3;
+  for (const secret of secrets) {
+    const value = secret?.trim();
+    if (!value || value.length < 8) continue;
+    for (const form of formsOf(value)) out = out.replace(new RegExp(escapeRegExp(form), "g"), REDACTED);
+  }
+  for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
+  out = out.replace(AUTH_HEADER, `$1$2$3${REDACTED}`);
+  out = out.replace(URL_USERINFO, `$1${REDACTED}@`).replace(URL_SECRET_PARAM, `$1${REDACTED}`);
+  return out.replace(AUTH_SCHEME, `$1 ${REDACTED}`);
+}
+function redactValue(value, secrets = []) {
+  const walk = (item) => {
+    if (typeof item === "string") return redactSecrets(item, secrets);
+    if (Array.isArray(item)) return item.map(walk);
+    if (item !== null && typeof item === "object") {
+      return Object.fromEntries(
+        Object.entries(item).map(([key, inner]) => [redactSecrets(key, secrets), walk(inner)])
+      );
+    }
+    return item;
+  };
+  return walk(value);
+}
+function secretsFromEnv(env) {
+  return ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN"].map((name24) => env[name24]?.trim()).filter((value) => Boolean(value));
 }
 
 // src/action/context.ts
@@ -27855,9 +27962,12 @@ function onLimit(kind, policy, log) {
     return true;
   };
 }
+var IDEMPOTENT_METHODS = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "PATCH"]);
+var TEXT_FIELDS = ["title", "body", "summary", "text", "message"];
 function createGitHubClient(options) {
   const policy = options.retry ?? GITHUB_RETRY_POLICY;
-  return getOctokit(
+  const secrets = [options.token, ...options.secrets ?? []];
+  const client = getOctokit(
     options.token,
     {
       // Failed requests are reported by the callers, which know whether a 404 is news (the kill-switch
@@ -27876,6 +27986,23 @@ function createGitHubClient(options) {
     retry,
     throttling
   );
+  policies.set(client, policy);
+  client.hook.before("request", (request2) => {
+    const settings = request2.request ?? {};
+    if (!IDEMPOTENT_METHODS.has(request2.method.toUpperCase()) && settings.retries === void 0) {
+      request2.request = { ...settings, retries: 0 };
+    }
+    const fields = request2;
+    for (const field of TEXT_FIELDS) {
+      const value = fields[field];
+      if (typeof value === "string") fields[field] = redactSecrets(value, secrets);
+    }
+  });
+  return client;
+}
+var policies = /* @__PURE__ */ new WeakMap();
+function retryPolicyOf(client) {
+  return policies.get(client) ?? GITHUB_RETRY_POLICY;
 }
 function parseRepository(value, source = "GITHUB_REPOSITORY") {
   const match = /^([^/\s]+)\/([^/\s]+)$/.exec(value?.trim() ?? "");
@@ -27894,7 +28021,7 @@ async function fetchDefaultBranch(client, repo) {
 }
 function describeApiError(error63) {
   const status = httpStatusOf(error63);
-  const message = error63 instanceof Error ? error63.message : String(error63);
+  const message = redactSecrets(error63 instanceof Error ? error63.message : String(error63));
   return status === void 0 ? message : `HTTP ${status}: ${message}`;
 }
 
@@ -37276,8 +37403,8 @@ function ko_default() {
 var capitalizeFirstCharacter = (text3) => {
   return text3.charAt(0).toUpperCase() + text3.slice(1);
 };
-function getUnitTypeFromNumber(number4) {
-  const abs = Math.abs(number4);
+function getUnitTypeFromNumber(number5) {
+  const abs = Math.abs(number5);
   const last2 = abs % 10;
   const last22 = abs % 100;
   if (last22 >= 11 && last22 <= 19 || last2 === 0)
@@ -47671,6 +47798,12 @@ function formatDuration(ms) {
 var KILL_SWITCH_FILE = ".skill-iterate-killswitch";
 var KILL_SWITCH_VARIABLE = "SKILL_ITERATE_KILLSWITCH";
 var KILL_SWITCH_INPUT = "kill-switch";
+var KillSwitchReadError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "KillSwitchReadError";
+  }
+};
 function isKillSwitchValue(value) {
   return /^(1|true|yes|on)$/i.test((value ?? "").trim());
 }
@@ -47694,12 +47827,7 @@ function createGitHubKillSwitch(options) {
       return `kill-switch file ${file2} is present on ${options.base}`;
     } catch (error63) {
       if (httpStatusOf(error63) === 404) return null;
-      once(
-        "file",
-        "warn",
-        `kill-switch: could not read ${file2} on ${options.base} (${describeApiError(error63)}); treated as not set`
-      );
-      return null;
+      throw new KillSwitchReadError(`could not read ${file2} on ${options.base} (${describeApiError(error63)})`);
     }
   }
   async function variableReason() {
@@ -47718,12 +47846,7 @@ function createGitHubKillSwitch(options) {
         );
         return null;
       }
-      once(
-        "variable",
-        "warn",
-        `kill-switch: could not read variable ${variable} (${describeApiError(error63)}); treated as not set`
-      );
-      return null;
+      throw new KillSwitchReadError(`could not read variable ${variable} (${describeApiError(error63)})`);
     }
   }
   return {
@@ -47731,58 +47854,6 @@ function createGitHubKillSwitch(options) {
       return inputReason ?? await fileReason() ?? await variableReason();
     }
   };
-}
-
-// src/core/redact.ts
-var REDACTED = "[redacted]";
-var TOKEN_PATTERNS = [
-  /\bsk-[A-Za-z0-9_-]{12,}/g,
-  // Anthropic (sk-ant-…) and OpenAI (sk-…, sk-proj-…) keys
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
-  // GitHub tokens: personal, OAuth, user-to-server, installation, refresh
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-  /\bv1\.[0-9a-f]{40}\b/g,
-  // GitHub App installation tokens, older format
-  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
-  // JWTs (a GitHub App's, OIDC)
-  /\bAKIA[0-9A-Z]{16}\b/g,
-  // AWS access key ids
-  /\bAIza[0-9A-Za-z_-]{35}/g,
-  // Google API keys
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
-  // Slack tokens
-  /\bnpm_[A-Za-z0-9]{36}\b/g,
-  /\bhf_[A-Za-z0-9]{30,}/g,
-  // Hugging Face tokens
-  // A private key (a GitHub App's), whole or cut off before its END line (e.g. inside a JSON string).
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)/g
-];
-var AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{12,}/gi;
-var AUTH_HEADER = /\b(x-api-key|api-key|x-goog-api-key|private-token|proxy-authorization|authorization)(["']?\s*[:=]\s*["']?)((?:bearer|basic|token|bot)\s+)?[^\s"',;}]{8,}/gi;
-var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi;
-var URL_SECRET_PARAM = /([?&](?:access_token|refresh_token|id_token|token|api[_-]?key|key|secret|client_secret|password|passwd|sig|signature|code)=)[^&\s#"'<>]+/gi;
-function escapeRegExp(text3) {
-  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-function formsOf(secret) {
-  const forms = /* @__PURE__ */ new Set([secret, encodeURIComponent(secret), Buffer.from(secret).toString("base64")]);
-  forms.add(Buffer.from(`x-access-token:${secret}`).toString("base64"));
-  return [...forms].filter((form) => form.length >= 8).sort((a, b2) => b2.length - a.length);
-}
-function redactSecrets(text3, secrets = []) {
-  let out = text3;
-  for (const secret of secrets) {
-    const value = secret?.trim();
-    if (!value || value.length < 8) continue;
-    for (const form of formsOf(value)) out = out.replace(new RegExp(escapeRegExp(form), "g"), REDACTED);
-  }
-  for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
-  out = out.replace(AUTH_HEADER, `$1$2$3${REDACTED}`);
-  out = out.replace(URL_USERINFO, `$1${REDACTED}@`).replace(URL_SECRET_PARAM, `$1${REDACTED}`);
-  return out.replace(AUTH_SCHEME, `$1 ${REDACTED}`);
-}
-function secretsFromEnv(env) {
-  return ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN"].map((name24) => env[name24]?.trim()).filter((value) => Boolean(value));
 }
 
 // src/core/results-tsv.ts
@@ -47906,6 +47977,7 @@ var ITERATE_DEFAULTS = {
   /** The cross-night-resume window: a skill whose last run is younger is left out of the queue. */
   freshnessWindowMs: 864e5
 };
+var KILL_SWITCH_READ_ERROR_POLICIES = ["stop", "continue"];
 
 // src/action/inputs.ts
 var SECRET_INPUTS = ["github-token", "anthropic-api-key", "openai-api-key"];
@@ -48010,6 +48082,14 @@ var killSwitch = text.transform((v, ctx) => {
   });
   return external_exports.NEVER;
 });
+var killSwitchReadError = text.transform((v, ctx) => {
+  const value = v || "stop";
+  if (KILL_SWITCH_READ_ERROR_POLICIES.includes(value)) {
+    return value;
+  }
+  ctx.addIssue({ code: "custom", message: `expected stop or continue, got ${JSON.stringify(v)}` });
+  return external_exports.NEVER;
+});
 var ActionInputsSchema = external_exports.object({
   "github-token": text,
   "anthropic-api-key": optionalText,
@@ -48036,6 +48116,7 @@ var ActionInputsSchema = external_exports.object({
   "state-branch": branchName(DEFAULT_STATE_BRANCH),
   "results-dir": optionalText,
   "kill-switch": killSwitch,
+  "kill-switch-read-error": killSwitchReadError,
   "freshness-hours": hours(DEFAULT_FRESHNESS_HOURS),
   "allow-events": eventList
 });
@@ -48077,6 +48158,7 @@ function parseInputs(read) {
     stateBranch: v["state-branch"] ?? DEFAULT_STATE_BRANCH,
     resultsDir: v["results-dir"],
     killSwitch: v["kill-switch"],
+    killSwitchReadError: v["kill-switch-read-error"],
     freshnessWindowMs: v["freshness-hours"] * 60 * 60 * 1e3,
     allowEvents: v["allow-events"]
   };
@@ -54970,6 +55052,15 @@ var EvalsFileSchema = external_exports.object({
   version: external_exports.string().optional(),
   categories: external_exports.array(RawCategorySchema).min(1)
 }).loose().superRefine((file2, ctx) => {
+  const graded = file2.categories.filter((category) => category.evals.length > 0);
+  const counted = graded.length > 0 ? graded : file2.categories;
+  if (counted.length > 0 && counted.every((category) => category.weight === 0)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["categories"],
+      message: "every categories[].weight is 0 (of the categories with evals); give at least one a positive weight, or leave the weights out for equal ones"
+    });
+  }
   const seen = /* @__PURE__ */ new Map();
   file2.categories.forEach((category, ci) => {
     category.evals.forEach((assertion, ai) => {
@@ -55065,6 +55156,28 @@ function parseSkillEvals(texts) {
   return { evals, scenarios, requiredSections: requiredSections2 };
 }
 
+// src/core/brief.ts
+var ECHO_MAX = 120;
+var LONG_WORD = 80;
+function shortenWord(word) {
+  return `${word.slice(0, 40)}…${word.slice(-20)} (${word.length.toLocaleString("en-US")} characters)`;
+}
+function brief(text3, max = ECHO_MAX) {
+  const cutShort = text3.length > max * 8;
+  const line = (cutShort ? text3.slice(0, max * 8) : text3).replace(/\s+/g, " ").trim();
+  const shortened = line.replace(
+    new RegExp(`\\S{${LONG_WORD},}`, "g"),
+    (word, offset) => (
+      // A word running into the cut has no known length: only its start is shown.
+      cutShort && offset + word.length === line.length ? word.slice(0, 40) : shortenWord(word)
+    )
+  );
+  if (!cutShort && shortened.length <= max) return shortened;
+  let cut = shortened.slice(0, max);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}… (${text3.length.toLocaleString("en-US")} characters in all)`;
+}
+
 // src/core/lines.ts
 function countNewlines(text3) {
   let n = 0;
@@ -55099,6 +55212,131 @@ function addUsage(a, b2) {
   };
 }
 
+// src/core/body-limit.ts
+var GITHUB_BODY_LIMIT = 65536;
+var MIN_LIMIT = 512;
+var LINE_SNAP = 1e3;
+function truncateText(text3, maxChars) {
+  if (text3.length <= maxChars) return { text: text3, cutChars: 0 };
+  let at = Math.max(0, maxChars - 1);
+  if (isHighSurrogate(text3.charCodeAt(at - 1))) at--;
+  return { text: `${text3.slice(0, at)}…`, cutChars: text3.length - at };
+}
+function isHighSurrogate(code18) {
+  return code18 >= 55296 && code18 <= 56319;
+}
+var number4 = new Intl.NumberFormat("en-US");
+function noteFor(cutChars, total, limit, fullTextAt) {
+  const where = fullTextAt === void 0 ? "" : `; the full text is in ${fullTextAt}`;
+  return `
+
+---
+_${number4.format(cutChars)} of ${number4.format(total)} characters were cut to stay under GitHub's ${number4.format(limit)}-character limit${where}._
+`;
+}
+function safeCut(body, at) {
+  let cut = Math.max(0, Math.min(at, body.length));
+  const newline = body.lastIndexOf("\n", cut - 1);
+  if (newline >= 0 && cut - newline <= LINE_SNAP) cut = newline + 1;
+  if (cut < body.length && body[cut] === ZWJ) cut--;
+  if (isHighSurrogate(body.charCodeAt(cut - 1))) cut--;
+  const reference = /&#?[A-Za-z0-9]{0,31}$/.exec(body.slice(Math.max(0, cut - 33), cut));
+  if (reference) cut -= reference[0].length;
+  return Math.max(0, cut);
+}
+var CONTAINER = /^(?:[ \t]*(?:>[ \t]?|[-+*][ \t]+|\d{1,9}[.)][ \t]+))*[ \t]*/;
+var LINE_BREAK = /\r\n|\r|\n/;
+function openFence(lines) {
+  let fence;
+  let after = 0;
+  lines.forEach((line, i2) => {
+    const content = line.replace(CONTAINER, "");
+    const run2 = /^(`{3,}|~{3,})(.*)$/.exec(content);
+    if (fence === void 0) {
+      if (run2 && !(run2[1][0] === "`" && run2[2].includes("`"))) {
+        fence = { marker: run2[1][0], length: run2[1].length };
+      }
+    } else if (run2 && run2[1][0] === fence.marker && run2[1].length >= fence.length && run2[2].trim() === "") {
+      fence = void 0;
+      after = i2 + 1;
+    }
+  });
+  return { fence, after };
+}
+function firstOpenSpan(text3) {
+  let i2 = 0;
+  while (i2 < text3.length) {
+    const ch = text3[i2];
+    if (ch === "\\") {
+      i2 += 2;
+    } else if (ch === "`") {
+      let end = i2;
+      while (text3[end] === "`") end++;
+      const length = end - i2;
+      const closer = new RegExp(`(?<!\`)\`{${length}}(?!\`)`, "g");
+      closer.lastIndex = end;
+      const match = closer.exec(text3);
+      if (match === null) return length;
+      i2 = match.index + length;
+    } else {
+      i2++;
+    }
+  }
+  return void 0;
+}
+var BLOCK_START = /^(?:[ \t]{0,3}(?:#{1,6}(?:[ \t]|$)|>|[-+*][ \t]|\d{1,9}[.)][ \t]|\|)|[ \t]*$)/;
+function spanClosers(lines) {
+  const lastBlank = lines.findLastIndex((line) => line.trim() === "");
+  const lastBlock = lines.findLastIndex((line) => BLOCK_START.test(line) && line.trim() !== "");
+  const starts = /* @__PURE__ */ new Set([lastBlank + 1, Math.max(lastBlank + 1, lastBlock), lines.length - 1]);
+  const lengths = /* @__PURE__ */ new Set();
+  for (const start of starts) {
+    const open6 = firstOpenSpan(lines.slice(Math.max(0, start)).join("\n"));
+    if (open6 !== void 0) lengths.add(open6);
+  }
+  return [...lengths].sort((a, b2) => a - b2).map((length) => ` ${"`".repeat(length)}`).join("");
+}
+function closersFor(prefix) {
+  const lines = prefix.split(LINE_BREAK);
+  const { fence, after } = openFence(lines);
+  if (fence !== void 0) {
+    const newline = /(?:\r\n|\r|\n)$/.test(prefix) ? "" : "\n";
+    return `${newline}${fence.marker.repeat(fence.length)}`;
+  }
+  let closers = spanClosers(lines.slice(after));
+  if (prefix.lastIndexOf("<!--") > prefix.lastIndexOf("-->")) closers += " -->";
+  return closers;
+}
+function boundBody(body, options = {}) {
+  const limit = options.limit ?? GITHUB_BODY_LIMIT;
+  if (!Number.isInteger(limit) || limit < MIN_LIMIT) {
+    throw new RangeError(`body limit must be an integer of at least ${MIN_LIMIT}, got ${limit}`);
+  }
+  if (body.length <= limit) return { body, cutChars: 0 };
+  const noteRoom = noteFor(body.length, body.length, limit, options.fullTextAt).length;
+  let target = limit - noteRoom;
+  for (; ; ) {
+    const cut = safeCut(body, target);
+    const prefix = body.slice(0, cut);
+    const closers = closersFor(prefix);
+    const note = noteFor(body.length - cut, body.length, limit, options.fullTextAt);
+    const length = prefix.length + closers.length + note.length;
+    if (length <= limit || cut === 0) {
+      const bounded = `${prefix}${closers}${note}`;
+      return { body: bounded.length <= limit ? bounded : note.slice(0, limit), cutChars: body.length - cut };
+    }
+    target = Math.min(cut - 1, cut - (length - limit));
+  }
+}
+
+// src/core/untrusted-text.ts
+function inertInline(text3, max, secrets = []) {
+  return neutraliseInline(truncateText(redactSecrets(text3, secrets), max).text);
+}
+function inertBlock(text3, max, info2 = "", secrets = []) {
+  return neutraliseBlock(truncateText(redactSecrets(text3, secrets), max).text, info2);
+}
+
 // src/core/summary.ts
 var PLATEAU_DELTA = 0.01;
 var TOP_EDITS = 5;
@@ -55117,12 +55355,14 @@ function partialLine(partial2) {
   const reason = oneLine(partial2.reason);
   const interrupted = /^interrupted\b(.*)$/i.exec(reason);
   if (interrupted) return `(partial -- interrupted${interrupted[1]} at ${at})`;
+  const unreadable = /^kill-switch unreadable: (.*)$/i.exec(reason);
+  if (unreadable) return `(partial -- kill-switch unreadable at ${at}: ${untrusted(unreadable[1] ?? "")})`;
   if (/kill-?switch/i.test(reason)) return `(partial -- kill-switch hit at ${at})`;
   const exception = /^(?:exception|error)\b[\s:-]*(.*)$/i.exec(reason);
   if (exception)
-    return exception[1] ? `(partial -- exception at ${at}: ${exception[1]})` : `(partial -- exception at ${at})`;
+    return exception[1] ? `(partial -- exception at ${at}: ${untrusted(exception[1])})` : `(partial -- exception at ${at})`;
   if (/\b(?:cost|budget)\b/i.test(reason)) return `(partial -- cost budget reached at ${at})`;
-  return `(partial -- ${reason || "stopped early"} at ${at})`;
+  return `(partial -- ${reason ? untrusted(reason) : "stopped early"} at ${at})`;
 }
 function score2(score3) {
   return score3 === null ? "-" : score3.toFixed(2);
@@ -55156,6 +55396,9 @@ function formatCost(usd) {
 }
 function cell(text3) {
   return oneLine(text3).replace(/\|/g, "\\|");
+}
+function untrusted(text3, max = 1e3) {
+  return inertInline(oneLine(text3), max);
 }
 function code(text3) {
   const longest = Math.max(0, ...Array.from(text3.matchAll(/`+/g), (m) => m[0].length));
@@ -55203,7 +55446,7 @@ function skillTable(results) {
       d === null ? "-" : signed(d, 2),
       String(r2.iterations),
       r2.wallSecondsTotal.toFixed(1),
-      cell(r2.status),
+      untrusted(r2.status, 500),
       formatLink(r2.link)
     ];
   });
@@ -55212,9 +55455,6 @@ function skillTable(results) {
     "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
     ...rows.map((cells) => `| ${cells.join(" | ")} |`)
   ];
-}
-function truncate(text3, max) {
-  return text3.length <= max ? text3 : `${text3.slice(0, max - 3).trimEnd()}...`;
 }
 function topEdits(results) {
   const edits = results.flatMap(
@@ -55227,8 +55467,8 @@ function topEdits(results) {
     "| skill | iteration | commit | delta | score | edit |",
     "| --- | ---: | --- | ---: | ---: | --- |",
     ...shown.map((e) => {
-      const edit = cell(truncate(oneLine(e.description), EDIT_DESCRIPTION_MAX));
-      const note = e.status === "shipped" ? "" : ` (not shipped: ${cell(e.status)})`;
+      const edit = untrusted(e.description, EDIT_DESCRIPTION_MAX);
+      const note = e.status === "shipped" ? "" : ` (not shipped: ${untrusted(e.status, 500)})`;
       const commit = e.commit ? code(e.commit) : "-";
       return `| ${cell(e.skill)} | ${e.iteration} | ${commit} | ${signed(e.delta, 3)} | ${e.score.toFixed(3)} | ${edit}${note} |`;
     })
@@ -55298,7 +55538,7 @@ function runMetadata(run2) {
     `- Ended: ${isoSeconds(run2.endedAt)}`,
     `- Duration: ${formatDuration2(run2.endedAt.getTime() - run2.startedAt.getTime())}`
   ];
-  if (run2.partial) lines.push(`- Stopped early: ${cell(run2.partial.reason)}`);
+  if (run2.partial) lines.push(`- Stopped early: ${untrusted(run2.partial.reason)}`);
   lines.push(`- Models: ${cell(run2.modelsLabel)}`, `- Queue: ${plural2(run2.queue.length, "skill")}${queue}`);
   lines.push(...usageLines(run2.usage));
   return lines;
@@ -55384,22 +55624,109 @@ function shipMessage(input2) {
 }
 
 // src/iterate/evals-files.ts
-import { readFile } from "node:fs/promises";
 import path3 from "node:path";
-async function readIfExists(file2) {
+
+// src/iterate/regular-file.ts
+import { constants as constants3 } from "node:fs";
+import { lstat as lstat2, open as open3, stat as stat2 } from "node:fs/promises";
+var NotRegularFileError = class extends Error {
+  constructor(file2, kind, detail) {
+    super(`${file2}: ${detail}`);
+    this.file = file2;
+    this.kind = kind;
+    this.detail = detail;
+    this.name = "NotRegularFileError";
+  }
+};
+function kindOf(stats) {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+function refused(file2, kind) {
+  return new NotRegularFileError(
+    file2,
+    kind,
+    `is ${kind === "not a regular file" ? "not a regular file" : kind}, not a regular file`
+  );
+}
+async function inspectFile(file2) {
+  let target;
   try {
-    return await readFile(file2, "utf8");
+    target = await stat2(file2);
   } catch (err) {
-    if (err.code === "ENOENT") return void 0;
+    const code18 = err.code;
+    if (code18 === "ELOOP") return refused(file2, "a symbolic link loop");
+    if (code18 !== "ENOENT" && code18 !== "ENOTDIR") throw err;
+    try {
+      if ((await lstat2(file2)).isSymbolicLink()) return refused(file2, "a dangling symbolic link");
+    } catch {
+    }
+    return "missing";
+  }
+  return target.isFile() ? "file" : refused(file2, kindOf(target));
+}
+async function readRegularFile(file2, maxBytes) {
+  const found = await inspectFile(file2);
+  if (found === "missing") return void 0;
+  if (found !== "file") throw found;
+  let handle;
+  try {
+    handle = await open3(file2, constants3.O_RDONLY | constants3.O_NONBLOCK);
+  } catch (err) {
+    const code18 = err.code;
+    if (code18 === "ENOENT") return void 0;
+    if (code18 === "ELOOP") throw refused(file2, "a symbolic link loop");
+    throw err;
+  }
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw refused(file2, kindOf(opened));
+    if (opened.size > maxBytes) {
+      throw new NotRegularFileError(
+        file2,
+        "too large",
+        `is ${opened.size.toLocaleString("en-US")} bytes, over the limit of ${maxBytes.toLocaleString("en-US")}`
+      );
+    }
+    const buffer = Buffer.alloc(Math.min(opened.size, maxBytes) + 1);
+    let length = 0;
+    for (; ; ) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > maxBytes) {
+        throw new NotRegularFileError(
+          file2,
+          "too large",
+          `is over the limit of ${maxBytes.toLocaleString("en-US")} bytes`
+        );
+      }
+    }
+    return buffer.subarray(0, length).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+// src/iterate/evals-files.ts
+var EVALS_MAX_BYTES = 16 * 1024 * 1024;
+async function readEvalsFile(dir, name24) {
+  try {
+    return await readRegularFile(path3.join(dir, name24), EVALS_MAX_BYTES);
+  } catch (err) {
+    if (err instanceof NotRegularFileError) throw new EvalsFileError(name24, "", err.detail);
     throw err;
   }
 }
 async function loadSkillEvals(skillDir) {
   const dir = evalsDirOf(skillDir);
   return parseSkillEvals({
-    evals: await readIfExists(path3.join(dir, EVALS_FILE)),
-    scenarios: await readIfExists(path3.join(dir, SCENARIOS_FILE)),
-    requiredSections: await readIfExists(path3.join(dir, REQUIRED_SECTIONS_FILE))
+    evals: await readEvalsFile(dir, EVALS_FILE),
+    scenarios: await readEvalsFile(dir, SCENARIOS_FILE),
+    requiredSections: await readEvalsFile(dir, REQUIRED_SECTIONS_FILE)
   });
 }
 
@@ -55433,8 +55760,8 @@ function throwIfInterrupted(signal) {
 }
 
 // src/iterate/loop.ts
-import { constants as constants4 } from "node:fs";
-import { readFile as readFile3, writeFile as writeFile3 } from "node:fs/promises";
+import { constants as constants5 } from "node:fs";
+import { readFile as readFile2, writeFile as writeFile3 } from "node:fs/promises";
 import path6 from "node:path";
 
 // src/core/abortable.ts
@@ -55551,7 +55878,7 @@ function applyEdit(text3, edit) {
 }
 
 // src/core/markdown.ts
-var LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
+var LINE_BREAK2 = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
 var PY_WS = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 var LEADING_WS = new RegExp(`^[${PY_WS}]+`);
 var TRAILING_WS = new RegExp(`[${PY_WS}]+$`);
@@ -55559,8 +55886,8 @@ var PY_WORD = "\\p{L}\\p{N}_";
 function splitSourceLines(source) {
   const lines = [];
   let start = 0;
-  LINE_BREAK.lastIndex = 0;
-  for (let match = LINE_BREAK.exec(source); match !== null; match = LINE_BREAK.exec(source)) {
+  LINE_BREAK2.lastIndex = 0;
+  for (let match = LINE_BREAK2.exec(source); match !== null; match = LINE_BREAK2.exec(source)) {
     const next = match.index + match[0].length;
     lines.push({ text: source.slice(start, match.index), start, next, eol: match[0] });
     start = next;
@@ -55742,12 +56069,26 @@ var IterationTimeoutError = class extends Error {
     this.name = "IterationTimeoutError";
   }
 };
+var SkillBudgetReached = class extends Error {
+  constructor(budgetMs) {
+    super(`the per-skill budget of ${formatMs(budgetMs)} was reached`);
+    this.budgetMs = budgetMs;
+    this.name = "SkillBudgetReached";
+  }
+};
 function formatMs(ms) {
   return ms >= 1e3 ? `${(ms / 1e3).toFixed(ms % 1e3 === 0 ? 0 : 1)}s` : `${ms}ms`;
 }
-function startIterationTimer(ms, runSignal) {
+function startIterationTimer(limits, runSignal) {
+  const { iterationMs, budget } = typeof limits === "number" ? { iterationMs: limits, budget: void 0 } : limits;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new IterationTimeoutError(ms)), ms);
+  const byBudget = budget !== void 0 && budget.remainingMs < iterationMs;
+  const timer = setTimeout(
+    () => controller.abort(
+      byBudget ? new SkillBudgetReached(budget.totalMs) : new IterationTimeoutError(iterationMs)
+    ),
+    byBudget ? Math.max(0, budget.remainingMs) : iterationMs
+  );
   const onRunAbort = () => controller.abort(runSignal?.reason);
   if (runSignal?.aborted) onRunAbort();
   else runSignal?.addEventListener("abort", onRunAbort, { once: true });
@@ -55762,8 +56103,8 @@ function startIterationTimer(ms, runSignal) {
 
 // src/iterate/results-file.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { constants as constants3 } from "node:fs";
-import { link, lstat as lstat2, mkdir as mkdir2, open as open3, readFile as readFile2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { constants as constants4 } from "node:fs";
+import { link, lstat as lstat3, mkdir as mkdir2, open as open4, readFile, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
 import path4 from "node:path";
 var pending = /* @__PURE__ */ new Map();
 var continued = /* @__PURE__ */ new Set();
@@ -55802,7 +56143,7 @@ async function createWith(file2, text3) {
     throw error63;
   }
 }
-var APPEND_NO_FOLLOW = constants3.O_RDWR | constants3.O_APPEND | constants3.O_CREAT | constants3.O_NOFOLLOW;
+var APPEND_NO_FOLLOW = constants4.O_RDWR | constants4.O_APPEND | constants4.O_CREAT | constants4.O_NOFOLLOW;
 var SymlinkedResultsFileError = class extends Error {
   constructor(file2) {
     super(
@@ -55814,14 +56155,14 @@ var SymlinkedResultsFileError = class extends Error {
 };
 async function refuseLinkedFolder(file2) {
   try {
-    if ((await lstat2(path4.dirname(file2))).isSymbolicLink()) throw new SymlinkedResultsFileError(file2);
+    if ((await lstat3(path4.dirname(file2))).isSymbolicLink()) throw new SymlinkedResultsFileError(file2);
   } catch (err) {
     if (err.code !== "ENOENT") throw err;
   }
 }
 async function openForAppend(file2) {
   try {
-    return await open3(file2, APPEND_NO_FOLLOW);
+    return await open4(file2, APPEND_NO_FOLLOW);
   } catch (err) {
     const code18 = err.code;
     if (code18 === "ELOOP" || code18 === "EMLINK") throw new SymlinkedResultsFileError(file2);
@@ -56590,8 +56931,8 @@ async function scoreWithSaturation(request2) {
 }
 
 // src/iterate/loop.ts
-var READ_NO_FOLLOW = constants4.O_RDONLY | constants4.O_NOFOLLOW;
-var WRITE_NO_FOLLOW = constants4.O_WRONLY | constants4.O_TRUNC | constants4.O_NOFOLLOW;
+var READ_NO_FOLLOW = constants5.O_RDONLY | constants5.O_NOFOLLOW;
+var WRITE_NO_FOLLOW = constants5.O_WRONLY | constants5.O_TRUNC | constants5.O_NOFOLLOW;
 var LoopInterrupted = class extends Error {
   constructor(interruption, partial2) {
     super(interruption.message, { cause: interruption });
@@ -56647,6 +56988,26 @@ var SkillLoop = class {
     this.state = withUsage(this.state, usage);
     this.input.onUsage?.(this.state.usage);
   }
+  /**
+   * The iteration timeout and what is left of the skill's budget: a hung model call ends when the budget
+   * does, not when its own request timeout fires (docs/how-it-works.md § The hill-climb loop).
+   */
+  limits(started) {
+    const { options } = this.input;
+    const elapsed = started.getTime() - this.loopStart.getTime();
+    return {
+      iterationMs: options.iterationTimeoutMs,
+      budget: { remainingMs: options.perSkillBudgetMs - elapsed, totalMs: options.perSkillBudgetMs }
+    };
+  }
+  /** The iteration was cut short by the skill's budget: never judged, so no row; the loop ends. */
+  budgetCut(what, usage) {
+    this.spendUnjudged(usage);
+    this.input.log.info(
+      `${this.input.skill}: ${what} cut short: the per-skill budget of ${Math.round(this.input.options.perSkillBudgetMs / 1e3)}s was reached`
+    );
+    return "wall-clock budget";
+  }
   stopReason(countIterations) {
     return loopStopReason(this.state, this.input.options, {
       elapsedMs: this.input.now().getTime() - this.loopStart.getTime(),
@@ -56697,7 +57058,7 @@ async function scoreBaseline(loop, baselineText) {
   while (loop.state.kept === void 0) {
     if (input2.signal?.aborted) throw loop.interrupted(baselineText);
     const started = input2.now();
-    const timer = startIterationTimer(input2.options.iterationTimeoutMs, input2.signal);
+    const timer = startIterationTimer(loop.limits(started), input2.signal);
     let scored;
     let failure2;
     try {
@@ -56714,6 +57075,9 @@ async function scoreBaseline(loop, baselineText) {
     if (input2.signal?.aborted) {
       loop.spendUnjudged(usage);
       throw loop.interrupted(baselineText);
+    }
+    if (failure2 !== void 0 && timer.signal.reason instanceof SkillBudgetReached) {
+      return loop.budgetCut("the baseline", usage);
     }
     const seconds = secondsBetween(started, input2.now());
     if (scored?.score.status === "ambiguous") {
@@ -56802,7 +57166,7 @@ async function iterate(loop, kept, baselineText) {
   const { input: input2 } = loop;
   const iteration = loop.state.iterations + 1;
   const started = input2.now();
-  const timer = startIterationTimer(input2.options.iterationTimeoutMs, input2.signal);
+  const timer = startIterationTimer(loop.limits(started), input2.signal);
   const attempt2 = {
     commit: NO_COMMIT,
     description: "no edit",
@@ -56829,6 +57193,10 @@ async function iterate(loop, kept, baselineText) {
       await input2.git.resetToParent(input2.worktreePath).catch(() => void 0);
     throw loop.interrupted(baselineText);
   }
+  if (attempt2.outcome === "crash" && timer.signal.reason instanceof SkillBudgetReached) {
+    if (attempt2.commit !== NO_COMMIT) await input2.git.resetToParent(input2.worktreePath);
+    return loop.budgetCut(`iteration ${iteration}`, attempt2.usage);
+  }
   const { commit, description, outcome, score: score3, note } = attempt2;
   const seconds = secondsBetween(started, input2.now());
   const rowDescription = note === void 0 ? description : `${description} (${outcome}: ${note})`;
@@ -56847,23 +57215,23 @@ async function iterate(loop, kept, baselineText) {
     delta2
   );
   if (outcome !== "keep" && commit !== NO_COMMIT) await input2.git.resetToParent(input2.worktreePath);
+  return void 0;
 }
 async function runSkillLoop(input2) {
   const loop = new SkillLoop(input2);
-  const baselineText = await readFile3(loop.skillMdPath, { encoding: "utf8", flag: READ_NO_FOLLOW });
+  const baselineText = await readFile2(loop.skillMdPath, { encoding: "utf8", flag: READ_NO_FOLLOW });
   const early = await scoreBaseline(loop, baselineText);
   if (typeof early === "object") return early;
   if (early !== void 0) return loop.result(early, baselineText);
   for (; ; ) {
     if (input2.signal?.aborted) throw loop.interrupted(baselineText);
-    const stop = loop.stopReason(true);
+    const stop = loop.stopReason(true) ?? await iterate(loop, loop.state.kept, baselineText);
     if (stop) return loop.result(stop, baselineText);
-    await iterate(loop, loop.state.kept, baselineText);
   }
 }
 
 // src/iterate/preflight.ts
-import { readFile as readFile4, stat as stat3 } from "node:fs/promises";
+import { stat as stat4 } from "node:fs/promises";
 import path9 from "node:path";
 
 // src/core/halt.ts
@@ -56892,9 +57260,21 @@ function mergeSkipList(extension) {
 }
 
 // src/iterate/queue-file.ts
+var QUEUE_LINE_MAX = 1024;
+var QueueFileError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "QueueFileError";
+  }
+};
 function parseQueueFile(text3) {
   const entries = [];
   text3.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/).forEach((raw, index) => {
+    if (raw.length > QUEUE_LINE_MAX) {
+      throw new QueueFileError(
+        `line ${index + 1}: ${raw.length.toLocaleString("en-US")} characters, over the limit of ${QUEUE_LINE_MAX.toLocaleString("en-US")} ("${brief(raw)}")`
+      );
+    }
     const stripped = raw.trim();
     if (!stripped || stripped.startsWith("#")) return;
     const name24 = (stripped.split("#", 1)[0] ?? "").trim();
@@ -56904,7 +57284,7 @@ function parseQueueFile(text3) {
 }
 
 // src/iterate/queue.ts
-import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
+import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
 import os7 from "node:os";
 import path7 from "node:path";
 function freshnessWindowOf(options) {
@@ -56928,7 +57308,7 @@ function byCodePoint(a, b2) {
 }
 async function isFile(p2) {
   try {
-    return (await stat2(p2)).isFile();
+    return (await stat3(p2)).isFile();
   } catch {
     return false;
   }
@@ -57023,7 +57403,7 @@ ${(lines.length ? lines : ["(none)"]).map((l) => `  ${l}`).join("\n")}
 }
 
 // src/iterate/symlinks.ts
-import { lstat as lstat3, readdir as readdir3, realpath } from "node:fs/promises";
+import { lstat as lstat4, readdir as readdir3, realpath } from "node:fs/promises";
 import path8 from "node:path";
 function isMissing(err) {
   const code18 = err.code;
@@ -57031,7 +57411,7 @@ function isMissing(err) {
 }
 async function isSymlink(file2) {
   try {
-    return (await lstat3(file2)).isSymbolicLink();
+    return (await lstat4(file2)).isSymbolicLink();
   } catch (err) {
     if (isMissing(err)) return false;
     throw err;
@@ -57102,28 +57482,38 @@ function symlinkWarning(skill, rel, where) {
 // src/iterate/preflight.ts
 async function isDirectory2(p2) {
   try {
-    return (await stat3(p2)).isDirectory();
+    return (await stat4(p2)).isDirectory();
   } catch {
     return false;
   }
 }
-async function isFile2(p2) {
-  try {
-    return (await stat3(p2)).isFile();
-  } catch {
-    return false;
-  }
+function skillFileLabel(name24, rel) {
+  return path9.posix.join(skillRelPath(brief(name24)), rel);
+}
+async function requireRegular(file2, label) {
+  const found = await inspectFile(file2);
+  if (found instanceof NotRegularFileError) throw new PreflightHalt(`${label}: ${found.detail}`);
+  return found === "file";
 }
 async function validateExplicitSkill(project, name24, skipList) {
   if (!isValidSkillName(name24)) {
-    throw new PreflightHalt(`invalid skill name "${name24}": expected a folder name under .claude/skills/`);
+    throw new PreflightHalt(
+      `invalid skill name "${brief(name24)}": expected a folder name under .claude/skills/`
+    );
   }
   const dir = skillDirOf(project, name24);
   if (!await isDirectory2(dir)) {
-    throw new PreflightHalt(`skill folder missing for ${name24}: ${dir} does not exist`);
+    throw new PreflightHalt(`skill folder missing for ${brief(name24)}: ${brief(dir, 300)} does not exist`);
   }
+  await requireRegular(path9.join(dir, SKILL_FILE), skillFileLabel(name24, SKILL_FILE));
   const evalsDir = evalsDirOf(dir);
-  if (!await isFile2(path9.join(evalsDir, EVALS_FILE)) || !await isFile2(path9.join(evalsDir, SCENARIOS_FILE))) {
+  const bootstrapped = [];
+  for (const file2 of [EVALS_FILE, SCENARIOS_FILE, REQUIRED_SECTIONS_FILE]) {
+    bootstrapped.push(
+      await requireRegular(path9.join(evalsDir, file2), skillFileLabel(name24, `${EVALS_DIR}/${file2}`))
+    );
+  }
+  if (!bootstrapped[0] || !bootstrapped[1]) {
     throw new PreflightHalt(`evals not bootstrapped for ${name24}; run /skill-eval-setup ${name24} first`);
   }
   if (skipList.all.has(name24)) {
@@ -57141,17 +57531,26 @@ async function validateExplicitSkill(project, name24, skipList) {
     );
   }
 }
+var QUEUE_FILE_MAX_BYTES = 1024 * 1024;
 async function readExplicitQueue(project, queueFile, skipList) {
   let text3;
   try {
-    text3 = await readFile4(queueFile, "utf8");
+    text3 = await readRegularFile(queueFile, QUEUE_FILE_MAX_BYTES);
   } catch (err) {
-    const code18 = err.code;
-    if (code18 === "ENOENT") throw new PreflightHalt(`queue file not found: ${queueFile}`);
+    if (err instanceof NotRegularFileError) throw new PreflightHalt(`queue file ${err.message}`);
     throw new PreflightHalt(`queue file ${queueFile} cannot be read: ${err.message}`);
   }
-  const names = [];
-  for (const entry of parseQueueFile(text3)) {
+  if (text3 === void 0) throw new PreflightHalt(`queue file not found: ${queueFile}`);
+  let entries;
+  try {
+    entries = parseQueueFile(text3);
+  } catch (err) {
+    if (err instanceof QueueFileError) throw new PreflightHalt(`queue file ${queueFile} ${err.message}`);
+    throw err;
+  }
+  const names = /* @__PURE__ */ new Set();
+  for (const entry of entries) {
+    if (names.has(entry.name)) continue;
     try {
       await validateExplicitSkill(project, entry.name, skipList);
     } catch (err) {
@@ -57160,9 +57559,9 @@ async function readExplicitQueue(project, queueFile, skipList) {
       }
       throw err;
     }
-    if (!names.includes(entry.name)) names.push(entry.name);
+    names.add(entry.name);
   }
-  return names;
+  return [...names];
 }
 async function warnInvalidSkillFolders(project, log) {
   for (const name24 of await findInvalidSkillFolders(project)) {
@@ -57178,6 +57577,9 @@ async function warnSymlinkedSkills(project, skills, skipList, log) {
     if (linked !== void 0) log.warn(symlinkWarning(skill, linked, "the project checkout"));
   }
 }
+function killSwitchUnreadable(detail) {
+  return `kill-switch unreadable: ${detail} (a switch that cannot be checked may be set; pass --kill-switch-read-error continue, or the kill-switch-read-error input, to run anyway)`;
+}
 function orphanWorktreesWarning(paths) {
   return `orphaned worktrees from prior crash: ${paths.join(", ")}; consider cleanup (git worktree remove --force <path>); they are never removed automatically`;
 }
@@ -57187,6 +57589,19 @@ async function runPreflight(options, ports, takeLock) {
   if (!await isDirectory2(project)) throw new PreflightHalt(`project folder not found: ${project}`);
   if (options.skill !== void 0 && options.queueFile !== void 0) {
     throw new PreflightHalt("--skill and --queue cannot be combined; pass one of them");
+  }
+  if (ports.leftovers) {
+    if (takeLock) {
+      let cleaned;
+      try {
+        cleaned = await ports.leftovers.clean();
+      } catch (err) {
+        throw new PreflightHalt(`could not clean up after an interrupted run: ${err.message}`);
+      }
+      for (const line of cleaned) log.warn(`cleaned up after an interrupted run: ${line}`);
+    } else {
+      for (const line of await ports.leftovers.find()) log.warn(`${line}; a real run cleans it up first`);
+    }
   }
   const existing = await ports.lock.inspect();
   if (existing.state === "live" || existing.state === "unreadable") {
@@ -57203,7 +57618,17 @@ async function runPreflight(options, ports, takeLock) {
       log.warn(`could not scan for orphaned worktrees: ${err.message}`);
     }
   }
-  const killed = await ports.killSwitch.check();
+  let killed;
+  try {
+    killed = await ports.killSwitch.check();
+  } catch (err) {
+    const why = brief(err.message, 300);
+    if (options.killSwitchReadError !== "continue") {
+      throw new PreflightHalt(`${killSwitchUnreadable(why)}; not starting`);
+    }
+    log.warn(`${killSwitchUnreadable(why)}; continuing (kill-switch read errors are set to "continue")`);
+    killed = null;
+  }
   if (killed !== null) throw new PreflightHalt(killed);
   const skipList = mergeSkipList(options.skipList);
   let explicit;
@@ -57222,39 +57647,21 @@ async function runPreflight(options, ports, takeLock) {
 }
 
 // src/iterate/park-skill.ts
-import { readFile as readFile5 } from "node:fs/promises";
-
-// src/core/neutralise.ts
-function fenceFor(content) {
-  const longest = Math.max(0, ...Array.from(content.matchAll(/`+/g), (m) => m[0].length));
-  return "`".repeat(Math.max(3, longest + 1));
-}
-function inlineCode(text3) {
-  const flat = text3.replace(/\s+/g, " ").trim();
-  if (flat === "") return "_(empty)_";
-  const longest = Math.max(0, ...Array.from(flat.matchAll(/`+/g), (m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
+import { readFile as readFile3 } from "node:fs/promises";
 
 // src/core/park.ts
+var DESCRIPTION_MAX = 2e3;
 var MARKER_PREFIX = "<!-- skillclimb:park skill=";
 var MARKER_SUFFIX = " -->";
 function parkMarker(skill) {
   return `${MARKER_PREFIX}${skill}${MARKER_SUFFIX}`;
 }
-function fenced(content, info2 = "") {
-  const fence = fenceFor(content);
-  const body = content.endsWith("\n") ? content : `${content}
-`;
-  return `${fence}${info2}
-${body}${fence}`;
-}
+var VERBATIM_MAX = 4e5;
+var fenced = (text3, info2 = "") => inertBlock(text3, VERBATIM_MAX, info2);
 function buildCrashParkReport(input2) {
   const { skill, crashCount } = input2;
   const last2 = input2.lastDescriptions.slice(-3);
-  const descriptions = last2.length > 0 ? last2.map((d, i2) => `${i2 + 1}. ${inlineCode(d)}`) : ["1. (none recorded)"];
+  const descriptions = last2.length > 0 ? last2.map((d, i2) => `${i2 + 1}. ${inertInline(d, DESCRIPTION_MAX)}`) : ["1. (none recorded)"];
   const body = [
     parkMarker(skill),
     `## skill-iterate: ${skill} parked (${crashCount} consecutive crashes)`,
@@ -57264,7 +57671,7 @@ function buildCrashParkReport(input2) {
     "**Last-3 iteration descriptions:**",
     ...descriptions,
     "",
-    `**Worktree:** ${input2.worktreePath}`,
+    `**Worktree:** ${inertInline(input2.worktreePath, DESCRIPTION_MAX)}`,
     "",
     "**results.tsv contents:**",
     "",
@@ -57673,7 +58080,7 @@ async function park(skill, loop, worktree, epoch, ctx) {
   const { ports, project } = ctx;
   let resultsTsv = "";
   try {
-    resultsTsv = await readFile5(resultsTsvPath(project, skill), "utf8");
+    resultsTsv = await readFile3(resultsTsvPath(project, skill), "utf8");
   } catch (err) {
     resultsTsv = `(results.tsv could not be read: ${messageOf4(err)})`;
   }
@@ -57700,7 +58107,7 @@ async function calibrate(skill, evals, skillDir, epoch, cache2, ctx) {
   const { options, ports } = ctx;
   let result;
   try {
-    const skillMd = await readFile5(skillFileOf(skillDir), "utf8");
+    const skillMd = await readFile3(skillFileOf(skillDir), "utf8");
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(options.iterationTimeoutMs * 11)]);
     result = await calibrateSkill({
       skillName: skill,
@@ -57774,17 +58181,6 @@ async function writeMorningSummary(project, run2) {
 // src/iterate/run.ts
 var KILL_SWITCH_REASON = "kill-switch hit";
 var COST_BUDGET_REASON = "cost budget reached";
-var WorktreeHalt = class extends Error {
-  constructor(skill, cause) {
-    super(
-      `worktree creation failed for ${skill}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      {
-        cause
-      }
-    );
-    this.name = "WorktreeHalt";
-  }
-};
 async function runIterate(options, ports) {
   const { log } = ports;
   const project = path11.resolve(options.project);
@@ -57830,9 +58226,15 @@ async function runIterate(options, ports) {
     for (const [index, skill] of plan.queue.entries()) {
       throwIfInterrupted(signal);
       if (index > 0) {
-        if (await killSwitchSet(ports)) {
+        const killSwitch2 = await pollKillSwitch(options, ports);
+        if (killSwitch2 === "set") {
           partial2 = { reason: KILL_SWITCH_REASON, at: ports.now() };
           log.info(`Kill-switch detected; graceful stop after ${index} of ${total} skills.`);
+          break;
+        }
+        if (killSwitch2 !== "clear") {
+          partial2 = { reason: killSwitch2.unreadable, at: ports.now() };
+          log.warn(`${killSwitch2.unreadable}; graceful stop after ${index} of ${total} skills.`);
           break;
         }
         if (costReached(options, totalUsage(results))) {
@@ -57881,12 +58283,18 @@ async function runIterate(options, ports) {
     await preflight.lock?.release();
   }
 }
-async function killSwitchSet(ports) {
+async function pollKillSwitch(options, ports) {
   try {
-    return await ports.killSwitch.check() !== null;
+    return await ports.killSwitch.check() !== null ? "set" : "clear";
   } catch (err) {
-    ports.log.warn(`kill-switch check failed (${messageOf4(err)}); continuing`);
-    return false;
+    const why = brief(messageOf4(err), 300);
+    if (options.killSwitchReadError === "continue") {
+      ports.log.warn(
+        `kill-switch check failed (${why}); continuing, as kill-switch read errors are set to "continue"`
+      );
+      return "clear";
+    }
+    return { unreadable: killSwitchUnreadable(why) };
   }
 }
 async function processSkillSafely(skill, ctx) {
@@ -57894,9 +58302,11 @@ async function processSkillSafely(skill, ctx) {
     const result = await processSkill(skill, ctx);
     return { ...result, usage: ctx.spent };
   } catch (err) {
-    if (err instanceof WorktreeHalt || err instanceof RunInterrupted) {
-      const why = err instanceof RunInterrupted ? err.reason : "worktree creation failed";
-      ctx.unfinished = { ...ctx.unfinished ?? emptyResult(skill, `skipped (${why})`), usage: ctx.spent };
+    if (err instanceof RunInterrupted) {
+      ctx.unfinished = {
+        ...ctx.unfinished ?? emptyResult(skill, `skipped (${err.reason})`),
+        usage: ctx.spent
+      };
       throw err;
     }
     ctx.ports.log.warn(`${skill}: ${messageOf4(err)}`);
@@ -57910,6 +58320,12 @@ async function prepareSkill(skill, epoch, cache2, ctx) {
   if (linkedInProject !== void 0) {
     ports.log.warn(symlinkWarning(skill, linkedInProject, "the project checkout"));
     return emptyResult(skill, symlinkSkipStatus(linkedInProject));
+  }
+  const skillFile = await inspectFile(path11.join(projectSkillDir, SKILL_FILE));
+  if (skillFile instanceof NotRegularFileError) {
+    const where = `${skillRelPath(skill)}/${SKILL_FILE}`;
+    ports.log.warn(`${skill}: skipped: ${where} ${skillFile.detail}`);
+    return emptyResult(skill, `skipped (${where} ${skillFile.detail})`);
   }
   let evals;
   try {
@@ -57952,8 +58368,10 @@ async function processSkill(skill, ctx) {
       }
     );
   } catch (err) {
-    if (!entered) throw new WorktreeHalt(skill, err);
-    throw err;
+    if (entered) throw err;
+    const why = brief(messageOf4(err), 600);
+    ctx.ports.log.warn(`${skill}: skipped: the worktree could not be created: ${why}`);
+    return emptyResult(skill, `skipped (worktree creation failed: ${why})`);
   }
 }
 async function climbInWorktree(skill, evals, worktree, keep, run2, ctx) {
@@ -58071,6 +58489,7 @@ async function shipIfBetter(skill, loop, scores, baselineText, worktree, keep, c
 var ENGINE = { runIterate };
 
 // src/action/secrets.ts
+var JOB_SUMMARY_LIMIT = 34e4;
 function secretsOf(inputs, ctx) {
   return [inputs.githubToken, inputs.anthropicApiKey, inputs.openaiApiKey, ...secretsFromEnv(ctx.env)].filter(
     (value) => Boolean(value)
@@ -58081,9 +58500,27 @@ function redactOutputs(outputs, secrets) {
     Object.entries(outputs).map(([name24, value]) => [name24, redactSecrets(value, secrets)])
   );
 }
+function redactingIo(io, secrets) {
+  const clean2 = (text3) => redactSecrets(text3, secrets);
+  return {
+    ...io,
+    log: {
+      info: (message) => io.log.info(clean2(message)),
+      warn: (message) => io.log.warn(clean2(message)),
+      progress: (message) => io.log.progress(clean2(message))
+    },
+    startGroup: (name24) => io.startGroup(clean2(name24)),
+    writeSummary: (markdown) => io.writeSummary(
+      boundBody(clean2(markdown), {
+        limit: JOB_SUMMARY_LIMIT,
+        fullTextAt: "this job's result file (the result-path output)"
+      }).body
+    )
+  };
+}
 
 // src/adapters/local/kill-switch.ts
-import { lstat as lstat4 } from "node:fs/promises";
+import { lstat as lstat5 } from "node:fs/promises";
 import path12 from "node:path";
 var KILL_SWITCH_FILE2 = ".skill-iterate-killswitch";
 function createFileKillSwitch(project) {
@@ -58092,7 +58529,7 @@ function createFileKillSwitch(project) {
     path: file2,
     async check() {
       try {
-        await lstat4(file2);
+        await lstat5(file2);
         return `kill-switch is set at ${file2}; remove the file to proceed`;
       } catch (err) {
         if (err.code === "ENOENT") return null;
@@ -58114,6 +58551,9 @@ async function planIterate(options, ports) {
   );
   return { ...plan, explicit: preflight.explicit };
 }
+
+// src/llm/offline.ts
+import { setImmediate as nextTurn } from "node:timers/promises";
 
 // src/core/offline-edits.ts
 function readDocument(text3) {
@@ -58197,9 +58637,9 @@ function labelFenceEdits(doc) {
   }
   return edits;
 }
-function unclosedFenceEnd(doc, open5) {
+function unclosedFenceEnd(doc, open6) {
   let stop = doc.lines.length;
-  for (let i2 = open5 + 1; i2 < doc.lines.length; i2++) {
+  for (let i2 = open6 + 1; i2 < doc.lines.length; i2++) {
     const heading = parseHeading(doc.lines[i2]);
     if (heading && (heading.level === 2 || heading.level === 3)) {
       stop = i2;
@@ -58207,7 +58647,7 @@ function unclosedFenceEnd(doc, open5) {
     }
   }
   let last2 = stop - 1;
-  while (last2 > open5 && doc.lines[last2].trim() === "") last2--;
+  while (last2 > open6 && doc.lines[last2].trim() === "") last2--;
   return last2;
 }
 function closeFenceEdits(doc) {
@@ -58283,12 +58723,15 @@ function splitLongLine(line, prefer = "any") {
   }
   const isBlank = (ch) => ch === " " || ch === "	";
   const lastContent = line.trimEnd().length - 1;
-  const spans = protectedSpans(line);
+  const guarded = new Uint8Array(line.length + 1);
+  for (const [from, to] of protectedSpans(line)) guarded.fill(1, from + 1, to);
+  const nextContent = new Int32Array(line.length + 1);
+  nextContent[line.length] = line.length;
+  for (let i2 = line.length - 1; i2 >= 0; i2--) nextContent[i2] = isBlank(line[i2]) ? nextContent[i2 + 1] : i2;
   const continuationStart = (index) => {
     if (line[index] !== " " || index >= lastContent) return -1;
-    if (spans.some(([from, to]) => index > from && index < to)) return -1;
-    let next = index;
-    while (isBlank(line[next])) next++;
+    if (guarded[index] === 1) return -1;
+    const next = nextContent[index];
     return UNSAFE_LINE_START.test(line.slice(next, next + 40)) ? -1 : next;
   };
   const preferred = (next) => {
@@ -58310,6 +58753,7 @@ function splitLongLine(line, prefer = "any") {
       if (!isBlank(line[i2 - 1])) pieceEnd = i2;
       const pieceLength = prefixLength + cp[pieceEnd] - cp[start];
       if (pieceLength > MAX_LINE_LENGTH) break;
+      if (pieceEnd === start) continue;
       const next = continuationStart(i2);
       if (next === -1) continue;
       bestWord = i2;
@@ -58438,7 +58882,7 @@ function textOnlySum(text3) {
 function normaliseDescription(description) {
   return description.replace(/\s+/g, " ").trim();
 }
-function proposeOfflineEdit(request2) {
+function* searchOfflineEdit(request2) {
   const doc = readDocument(request2.skillMd);
   if (doc.lines.length === 0) return null;
   const reverted = new Set(request2.revertedDescriptions.map(normaliseDescription));
@@ -58458,13 +58902,17 @@ function proposeOfflineEdit(request2) {
   };
   for (const metric of weakestMetrics(request2.structural)) {
     for (const fixer of FIXERS[metric] ?? []) {
+      yield;
       for (const candidate of fixer(doc)) {
+        yield;
         const edit = accept(candidate, metric);
         if (edit) return edit;
       }
     }
   }
+  yield;
   for (const candidate of dropDuplicateEdits(doc)) {
+    yield;
     const edit = accept(candidate, null);
     if (edit) return edit;
   }
@@ -58480,19 +58928,34 @@ function noModel(role) {
     )
   );
 }
+var SLICE_MS = 25;
+async function searchUntilAborted(request2, signal) {
+  const search = searchOfflineEdit(request2);
+  let sliceStart = Date.now();
+  for (; ; ) {
+    signal.throwIfAborted();
+    const step = search.next();
+    if (step.done) return step.value;
+    if (Date.now() - sliceStart >= SLICE_MS) {
+      await nextTurn();
+      sliceStart = Date.now();
+    }
+  }
+}
 function createOfflineModels() {
   return {
     label: OFFLINE_LABEL,
     structuralOnly: true,
     renderModelId: "offline",
     async propose(input2, signal) {
-      signal.throwIfAborted();
-      const edit = proposeOfflineEdit({
-        skillMd: input2.skillMd,
-        structural: input2.structural,
-        revertedDescriptions: input2.revertedDescriptions
-      });
-      signal.throwIfAborted();
+      const edit = await searchUntilAborted(
+        {
+          skillMd: input2.skillMd,
+          structural: input2.structural,
+          revertedDescriptions: input2.revertedDescriptions
+        },
+        signal
+      );
       if (!edit) throw new ModelOutputError("editor", "offline editor: no mechanical edit applies");
       return {
         value: { description: edit.description, old_string: edit.old_string, new_string: edit.new_string },
@@ -96277,7 +96740,9 @@ function renderJobSummary(file2, runUrl) {
   }
   if (file2.notShipped.length > 0) {
     parts.push("## Not shipped", "");
-    for (const s of file2.notShipped) parts.push(`- \`${s.skill}\`: ${s.reason}`);
+    for (const s of file2.notShipped) {
+      parts.push(`- \`${s.skill}\`: ${inertInline(s.reason, 1e3)}`);
+    }
     parts.push("");
   }
   if (file2.parked.length > 0) {
@@ -96313,7 +96778,7 @@ function renderPlanSummary(title, planText, queue) {
 import path14 from "node:path";
 
 // src/config/config.ts
-import { readFile as readFile6 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import path13 from "node:path";
 var CONFIG_FILE = "skillclimb.config.json";
 var TRUST_CONFIG_ENDPOINTS_VAR = "SKILLCLIMB_TRUST_CONFIG_ENDPOINTS";
@@ -96387,7 +96852,7 @@ async function loadConfig(project) {
   const file2 = path13.join(project, CONFIG_FILE);
   let text3;
   try {
-    text3 = await readFile6(file2, "utf8");
+    text3 = await readFile4(file2, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return {};
     throw new ConfigError(file2, "", `cannot read (${err.message})`);
@@ -96794,7 +97259,8 @@ function iterateOptions(inputs, ctx, config2 = {}) {
     iterationTimeoutMs: ITERATE_DEFAULTS.iterationTimeoutMs,
     worktreeHome: ctx.runnerTemp,
     maxCostUsd: inputs.maxCostUsd,
-    freshnessWindowMs: inputs.freshnessWindowMs
+    freshnessWindowMs: inputs.freshnessWindowMs,
+    killSwitchReadError: inputs.killSwitchReadError
   };
   return applyConfigSettings(
     options,
@@ -96834,7 +97300,7 @@ function buildOutputs(file2, paths) {
 
 // src/adapters/local/lock.ts
 import { readFileSync as readFileSync2, statSync, unlinkSync } from "node:fs";
-import { open as open4, readFile as readFile7, stat as stat4 } from "node:fs/promises";
+import { open as open5, readFile as readFile5, stat as stat5 } from "node:fs/promises";
 import os8 from "node:os";
 import path16 from "node:path";
 var LOCK_FILE = ".skill-iterate.lock";
@@ -96865,19 +97331,19 @@ function parseLockRecord(text3) {
     host: typeof r2.host === "string" ? r2.host : "an unknown host"
   };
 }
-async function inspectLock(file2, nowMs = Date.now()) {
+async function inspectLock(file2, nowMs = Date.now(), unreadableStaleMs = UNREADABLE_LOCK_STALE_MS) {
   let text3;
   let mtime;
   try {
-    mtime = (await stat4(file2)).mtime;
-    text3 = await readFile7(file2, "utf8");
+    mtime = (await stat5(file2)).mtime;
+    text3 = await readFile5(file2, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return { state: "absent" };
     throw err;
   }
   const record2 = parseLockRecord(text3);
   if (typeof record2 === "string") {
-    const abandoned = nowMs - mtime.getTime() >= UNREADABLE_LOCK_STALE_MS;
+    const abandoned = nowMs - mtime.getTime() >= unreadableStaleMs;
     return { state: abandoned ? "abandoned" : "unreadable", detail: record2, mtime };
   }
   if (record2.host === os8.hostname()) return { state: isPidAlive(record2.pid) ? "live" : "stale", record: record2 };
@@ -96909,7 +97375,7 @@ function abandonedLockWarning(file2, detail, mtime) {
 async function createExclusive(file2, record2) {
   let handle;
   try {
-    handle = await open4(file2, "wx");
+    handle = await open5(file2, "wx");
   } catch (err) {
     if (err.code === "EEXIST") return false;
     throw err;
@@ -97019,7 +97485,7 @@ function createFileLock(project, deps, options = {}) {
 }
 
 // src/github/state-store.ts
-import { mkdir as mkdir4, mkdtemp, readFile as readFile9, rm as rm3, stat as stat5, writeFile as writeFile5 } from "node:fs/promises";
+import { mkdir as mkdir4, mkdtemp, readFile as readFile7, rm as rm3, stat as stat6, writeFile as writeFile5 } from "node:fs/promises";
 import path17 from "node:path";
 
 // node_modules/simple-git/dist/esm/index.js
@@ -101984,7 +102450,7 @@ init_git_response_error();
 var simpleGit = gitInstanceFactory;
 
 // src/github/git.ts
-import { readFile as readFile8 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 var BOT_IDENTITY = {
   name: "github-actions[bot]",
   email: "41898282+github-actions[bot]@users.noreply.github.com"
@@ -102040,7 +102506,7 @@ async function fetchBranch(git, remote, branch) {
 var LARGE_DEPTH = 1e6;
 async function isShallowBoundary(git, sha) {
   const file2 = (await git.raw(["rev-parse", "--path-format=absolute", "--git-path", "shallow"])).trim();
-  const text3 = await readFile8(file2, "utf8").catch(() => "");
+  const text3 = await readFile6(file2, "utf8").catch(() => "");
   return text3.split("\n").includes(sha);
 }
 async function fetchCommit(git, remote, sha) {
@@ -102136,14 +102602,14 @@ function stateFreshness(snapshot) {
 }
 async function isDirectory3(dir) {
   try {
-    return (await stat5(dir)).isDirectory();
+    return (await stat6(dir)).isDirectory();
   } catch {
     return false;
   }
 }
-async function readIfExists2(file2) {
+async function readIfExists(file2) {
   try {
-    return await readFile9(file2, "utf8");
+    return await readFile7(file2, "utf8");
   } catch (error63) {
     if (error63.code === "ENOENT") return void 0;
     throw error63;
@@ -102155,7 +102621,7 @@ async function restoreResults(snapshot, project) {
     if (state.resultsTsv === void 0) continue;
     const file2 = resultsTsvPath(project, skill);
     if (!await isDirectory3(path17.dirname(file2))) continue;
-    const current = await readIfExists2(file2);
+    const current = await readIfExists(file2);
     await writeFile5(
       file2,
       current === void 0 ? state.resultsTsv : mergeResultsTsv(state.resultsTsv, current)
@@ -102195,6 +102661,7 @@ async function openStateStore(options) {
     }
     return gitWithIdentity(worktree);
   }
+  const redact = (text3) => redactSecrets(text3, options.secrets ?? []);
   async function applyUpdates(dir, updates) {
     const written = /* @__PURE__ */ new Map();
     for (const update of updates) {
@@ -102202,11 +102669,20 @@ async function openStateStore(options) {
       await mkdir4(folder, { recursive: true });
       let results;
       if (update.resultsTsv !== void 0) {
-        const onBranch = await readIfExists2(path17.join(folder, RESULTS_FILE)) ?? "";
-        results = mergeResultsTsv(onBranch, update.resultsTsv);
+        const onBranch = await readIfExists(path17.join(folder, RESULTS_FILE)) ?? "";
+        results = mergeResultsTsv(onBranch, redact(update.resultsTsv));
         await writeFile5(path17.join(folder, RESULTS_FILE), results);
       }
-      await writeFile5(path17.join(folder, LAST_RUN_FILE), formatLastRun(update.lastRun));
+      if (update.lastRun !== void 0) {
+        const record2 = redactValue(update.lastRun, options.secrets ?? []);
+        await writeFile5(path17.join(folder, LAST_RUN_FILE), formatLastRun(record2));
+      }
+      for (const [name24, text3] of Object.entries(update.files ?? {})) {
+        if (!/^[\w.-]+$/.test(name24) || name24 === RESULTS_FILE || name24 === LAST_RUN_FILE) {
+          throw new Error(`state file name ${JSON.stringify(name24)}: expected a plain file name`);
+        }
+        await writeFile5(path17.join(folder, name24), redact(text3));
+      }
       written.set(update.skill, results);
     }
     return written;
@@ -102239,7 +102715,7 @@ async function openStateStore(options) {
         const entry = snapshot.skills.get(update.skill) ?? { resultsTsv: void 0, lastRun: void 0 };
         const results = written.get(update.skill);
         if (results !== void 0) entry.resultsTsv = results;
-        entry.lastRun = update.lastRun;
+        if (update.lastRun !== void 0) entry.lastRun = redactValue(update.lastRun, options.secrets ?? []);
         snapshot.skills.set(update.skill, entry);
       }
       snapshot.tip = commit;
@@ -102268,6 +102744,9 @@ async function openStateStore(options) {
 }
 
 // src/git/client.ts
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+var execFileAsync = promisify(execFile);
 var FALLBACK_IDENTITY = {
   name: "skillclimb",
   email: "skillclimb@users.noreply.github.com"
@@ -102350,16 +102829,16 @@ async function showFileAt(dir, commit, relPath) {
 }
 
 // src/git/orphans.ts
-import { execFile } from "node:child_process";
+import { execFile as execFile2 } from "node:child_process";
 import path18 from "node:path";
-import { promisify } from "node:util";
-var execFileAsync = promisify(execFile);
+import { promisify as promisify2 } from "node:util";
+var execFileAsync2 = promisify2(execFile2);
 function skillIterateWorktrees(porcelain) {
   return porcelain.split(/\r?\n/).filter((line) => line.startsWith("worktree ")).map((line) => line.slice("worktree ".length)).filter((p2) => path18.basename(p2).startsWith(WORKTREE_PREFIX));
 }
 async function findOrphanWorktrees(project) {
   try {
-    const { stdout } = await execFileAsync("git", ["-C", project, "worktree", "list", "--porcelain"], {
+    const { stdout } = await execFileAsync2("git", ["-C", project, "worktree", "list", "--porcelain"], {
       encoding: "utf8"
     });
     return skillIterateWorktrees(stdout);
@@ -102385,7 +102864,7 @@ async function isValidBranchName(dir, name24) {
 }
 
 // src/git/worktree.ts
-import { mkdir as mkdir5 } from "node:fs/promises";
+import { lstat as lstat6, mkdir as mkdir5 } from "node:fs/promises";
 import path19 from "node:path";
 function worktreePathFor(home, skill, epoch) {
   return path19.join(home, worktreeFolderName(skill, epoch));
@@ -102396,15 +102875,40 @@ async function currentBranch(dir) {
 async function headCommit(dir) {
   return (await runGit(dir, "rev-parse HEAD", ["rev-parse", "HEAD"])).trim();
 }
+var MAX_NAME_ATTEMPTS = 50;
+function nameSuffix(epoch, attempt2) {
+  return attempt2 <= 1 ? String(epoch) : `${epoch}-${attempt2}`;
+}
 async function createWorktree(input2) {
   const baseBranch = await currentBranch(input2.project);
   const baseCommit = await headCommit(input2.project);
   const prefix = await repoPrefix(input2.project);
-  const worktreePath2 = worktreePathFor(input2.home, input2.skill, input2.epoch);
-  const branch = branchNameFor(input2.skill, input2.epoch);
   await mkdir5(input2.home, { recursive: true });
-  await runGit(input2.project, "worktree add", ["worktree", "add", "-b", branch, worktreePath2, baseCommit]);
-  return { path: worktreePath2, branch, baseBranch, baseCommit, prefix };
+  for (let attempt2 = 1; ; attempt2++) {
+    const suffix = nameSuffix(input2.epoch, attempt2);
+    const worktreePath2 = worktreePathFor(input2.home, input2.skill, suffix);
+    const branch = branchNameFor(input2.skill, suffix);
+    const taken = await pathExists(worktreePath2) || await branchExists(input2.project, branch);
+    if (taken && attempt2 < MAX_NAME_ATTEMPTS) continue;
+    await runGit(input2.project, "worktree add", ["worktree", "add", "-b", branch, worktreePath2, baseCommit]);
+    return { path: worktreePath2, branch, baseBranch, baseCommit, prefix };
+  }
+}
+async function pathExists(p2) {
+  try {
+    await lstat6(p2);
+    return true;
+  } catch (err) {
+    return err.code !== "ENOENT" && err.code !== "ENAMETOOLONG";
+  }
+}
+async function branchExists(project, branch) {
+  try {
+    await runGit(project, "show-ref", ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`]);
+    return true;
+  } catch {
+    return false;
+  }
 }
 var WORKTREE_RETRY_DELAY_MS = 2e3;
 var sleepFor = (ms) => new Promise((resolve2) => setTimeout(resolve2, ms));
@@ -102484,7 +102988,7 @@ async function readOnlyFreshness(options, inputs, io) {
 }
 
 // src/action/result-file.ts
-import { mkdir as mkdir6, readdir as readdir4, readFile as readFile10, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir6, readdir as readdir4, readFile as readFile8, writeFile as writeFile6 } from "node:fs/promises";
 import path20 from "node:path";
 var UsageSchema = external_exports.object({
   calls: external_exports.number(),
@@ -102597,7 +103101,7 @@ async function listJsonFiles(dir) {
 async function readRunFiles(dir) {
   const files = [];
   for (const file2 of await listJsonFiles(dir)) {
-    const text3 = await readFile10(file2, "utf8");
+    const text3 = await readFile8(file2, "utf8");
     if (!text3.includes(RESULT_FILE_FORMAT)) continue;
     files.push(parseRunFile(file2, text3));
   }
@@ -102801,10 +103305,10 @@ async function findParkIssues(client, repo, skill, label = DEFECT_PARK_LABEL) {
     per_page: 100
   });
   const ours = issues.filter((issue3) => !issue3.pull_request && hasParkMarker(issue3.body, skill));
-  const open5 = ours.find((issue3) => issue3.state === "open");
+  const open6 = ours.find((issue3) => issue3.state === "open");
   const closed = ours.filter((issue3) => issue3.state === "closed").sort((a, b2) => (b2.closed_at ?? "").localeCompare(a.closed_at ?? ""))[0];
   return {
-    open: open5 && { number: open5.number, html_url: open5.html_url },
+    open: open6 && { number: open6.number, html_url: open6.html_url },
     lastClosed: closed && {
       number: closed.number,
       html_url: closed.html_url,
@@ -102823,6 +103327,22 @@ function createGitHubForge(options) {
   const runLine = options.runUrl ? `
 
 [Workflow run](${options.runUrl})` : "";
+  async function bounded(report, body) {
+    const limit = GITHUB_BODY_LIMIT - 1;
+    if (body.length <= limit) return body;
+    let fullTextAt;
+    try {
+      if (!options.keepFullText) throw new Error("no durable place configured");
+      fullTextAt = await options.keepFullText(report);
+    } catch (error63) {
+      const local = await options.fallback.park(report);
+      options.log.warn(
+        `${report.skill}: the full park report could not be kept on the state branch (${describeApiError(error63)}); it is at ${local.location} on the runner`
+      );
+      fullTextAt = `${local.location} on the runner`;
+    }
+    return boundBody(body, { limit, fullTextAt }).body;
+  }
   async function parkAsIssue(report) {
     const { open: existing, lastClosed } = await findParkIssues(
       options.client,
@@ -102844,9 +103364,9 @@ function createGitHubForge(options) {
       const { data: data2 } = await options.client.rest.issues.createComment({
         ...options.repo,
         issue_number: existing.number,
-        body: `### Parked again: ${report.title}
+        body: await bounded(report, `### Parked again: ${report.title}
 
-${report.body}${runLine}`
+${report.body}${runLine}`)
       });
       return {
         skill: report.skill,
@@ -102859,7 +103379,7 @@ ${report.body}${runLine}`
     const { data } = await options.client.rest.issues.create({
       ...options.repo,
       title: report.title,
-      body: parkIssueBody(report, runLine),
+      body: await bounded(report, parkIssueBody(report, runLine)),
       labels: [label]
     });
     return {
@@ -102920,15 +103440,8 @@ async function isSkillclimbCommit(git, tip) {
 // src/github/pr-body.ts
 var MAX_BODY = 6e4;
 var MAX_DESCRIPTION = 240;
-function tableCell(text3, max = MAX_DESCRIPTION) {
-  const flat = text3.replace(/[\r\n\t]+/g, " ").trim();
-  const short2 = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-  return short2.replace(/\|/g, "\\|");
-}
 function modelTextCell(text3, max = MAX_DESCRIPTION) {
-  const flat = text3.replace(/\s+/g, " ").trim();
-  const short2 = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-  return inlineCode(short2).replace(/\|/g, "\\|");
+  return inertInline(text3.replace(/\s+/g, " ").trim(), max);
 }
 function formatScore2(score3) {
   return score3 === null ? "NULL" : score3.toFixed(6);
@@ -102954,7 +103467,7 @@ function iterationTable(rows, limit) {
     "| # | commit | score | status | description | wall s |",
     "| ---: | --- | ---: | --- | --- | ---: |",
     ...shown.map(
-      (row, i2) => `| ${i2} | \`${tableCell(row.commit, 40)}\` | ${formatScore2(row.score)} | ${row.status} | ${modelTextCell(row.description)} | ${row.wallSeconds.toFixed(3)} |`
+      (row, i2) => `| ${i2} | ${modelTextCell(row.commit, 40)} | ${formatScore2(row.score)} | ${row.status} | ${modelTextCell(row.description)} | ${row.wallSeconds.toFixed(3)} |`
     )
   ];
   if (run2.length > shown.length) lines.push("", `_${run2.length - shown.length} more rows in results.tsv._`);
@@ -102987,12 +103500,12 @@ function buildPullRequestBody(input2) {
     `| Lines delta | ${formatSigned2(linesDelta)} (${request2.linesBaseline} → ${request2.linesFinal}) |`,
     `| Tokens | ${usage.tokens} |`,
     `| Cost | ${usage.cost} |`,
-    ...input2.modelsLabel ? [`| Models | ${tableCell(input2.modelsLabel)} |`] : [],
+    ...input2.modelsLabel ? [`| Models | ${modelTextCell(input2.modelsLabel)} |`] : [],
     ""
   ];
   if (input2.rebuiltNote) head.push(`> [!NOTE]`, `> ${input2.rebuiltNote}`, "");
   const kept = request2.keptEdits.length === 0 ? ["_No edit was kept; the line count changed through simplification only._"] : request2.keptEdits.map(
-    (edit, i2) => `${i2 + 1}. iteration ${edit.iteration} (\`${edit.commit}\`, ${formatScore2(edit.score)}, ${formatDelta(edit.delta)}): ${inlineCode(edit.description)}`
+    (edit, i2) => `${i2 + 1}. iteration ${edit.iteration} (${modelTextCell(edit.commit, 40)}, ${formatScore2(edit.score)}, ${formatDelta(edit.delta)}): ${modelTextCell(edit.description, 2e3)}`
   );
   const chart = renderScoreChart(request2.skill, request2.rows);
   const footer = [
@@ -103017,9 +103530,10 @@ function buildPullRequestBody(input2) {
     limit = Math.floor(limit / 2);
     body = assemble(limit);
   }
-  return body.length > MAX_BODY ? `${body.slice(0, MAX_BODY - 20)}
-
-_(truncated)_` : body;
+  return boundBody(body, {
+    limit: GITHUB_BODY_LIMIT - 1,
+    ...input2.fullTextAt ? { fullTextAt: input2.fullTextAt } : {}
+  }).body;
 }
 
 // src/github/pull-request.ts
@@ -103039,27 +103553,27 @@ async function planPullRequest(client, repo, request2) {
     direction: "desc",
     per_page: 30
   });
-  const open5 = pulls.find((pr) => pr.state === "open");
-  if (open5) {
-    const marker24 = parsePullRequestMarker(open5.body);
+  const open6 = pulls.find((pr) => pr.state === "open");
+  if (open6) {
+    const marker24 = parsePullRequestMarker(open6.body);
     if (!marker24) {
       return {
         action: "skip",
-        number: open5.number,
-        url: open5.html_url,
+        number: open6.number,
+        url: open6.html_url,
         blocked: true,
-        reason: `open PR #${open5.number} on ${request2.head} has no skillclimb marker (not opened by the Action); it is not updated`
+        reason: `open PR #${open6.number} on ${request2.head} has no skillclimb marker (not opened by the Action); it is not updated`
       };
     }
     if (notBetter(request2.finalScore, marker24.final)) {
       return {
         action: "skip",
-        number: open5.number,
-        url: open5.html_url,
-        reason: `open PR #${open5.number} already has final ${formatNotBetter(marker24.final, request2.finalScore)}`
+        number: open6.number,
+        url: open6.html_url,
+        reason: `open PR #${open6.number} already has final ${formatNotBetter(marker24.final, request2.finalScore)}`
       };
     }
-    return { action: "update", number: open5.number, url: open5.html_url, recordedCommit: marker24.commit };
+    return { action: "update", number: open6.number, url: open6.html_url, recordedCommit: marker24.commit };
   }
   const last2 = pulls[0];
   if (last2 && !last2.merged_at) {
@@ -103075,7 +103589,7 @@ async function planPullRequest(client, repo, request2) {
   }
   return { action: "create" };
 }
-async function writePullRequest(client, repo, request2, plan) {
+async function writePullRequest(client, repo, request2, plan, retry2 = retryPolicyOf(client)) {
   let outcome;
   if (plan.action === "update") {
     const { data } = await client.rest.pulls.update({
@@ -103087,15 +103601,8 @@ async function writePullRequest(client, repo, request2, plan) {
     });
     outcome = { status: "updated", number: data.number, url: data.html_url };
   } else {
-    const { data } = await client.rest.pulls.create({
-      ...repo,
-      head: request2.head,
-      base: request2.base,
-      title: request2.title,
-      body: request2.body,
-      draft: request2.draft
-    });
-    outcome = { status: "created", number: data.number, url: data.html_url };
+    const created = await createPullRequest(client, repo, request2, retry2);
+    outcome = { status: "created", number: created.number, url: created.url };
   }
   if (request2.labels.length > 0) {
     try {
@@ -103105,6 +103612,43 @@ async function writePullRequest(client, repo, request2, plan) {
     }
   }
   return outcome;
+}
+function isUncertainFailure(error63) {
+  const status = httpStatusOf(error63);
+  return status === void 0 || status >= 500;
+}
+async function findOpenPullRequest(client, repo, request2) {
+  const { data } = await client.rest.pulls.list({
+    ...repo,
+    head: `${repo.owner}:${request2.head}`,
+    base: request2.base,
+    state: "open",
+    per_page: 10
+  });
+  const pr = data[0];
+  return pr && { number: pr.number, url: pr.html_url };
+}
+async function createPullRequest(client, repo, request2, retry2) {
+  const never3 = new AbortController().signal;
+  for (let attempt2 = 0; ; attempt2++) {
+    try {
+      const { data } = await client.rest.pulls.create({
+        ...repo,
+        head: request2.head,
+        base: request2.base,
+        title: request2.title,
+        body: request2.body,
+        draft: request2.draft
+      });
+      return { number: data.number, url: data.html_url };
+    } catch (error63) {
+      if (!isUncertainFailure(error63)) throw error63;
+      const existing = await findOpenPullRequest(client, repo, request2).catch(() => void 0);
+      if (existing) return existing;
+      if (attempt2 >= retry2.retries) throw error63;
+      await abortableSleep((attempt2 + 1) ** 2 * retry2.delayUnitMs, never3);
+    }
+  }
 }
 
 // src/github/squash.ts
@@ -103234,7 +103778,8 @@ function createGitHubShipper(options) {
         runId: options.runId,
         modelsLabel: options.modelsLabel,
         rebuiltNote: squash.rebuilt,
-        commit: squash.commit
+        commit: squash.commit,
+        fullTextAt: options.fullTextAt?.(request2.skill)
       }),
       labels: options.labels,
       draft: options.draft,
@@ -103329,12 +103874,12 @@ function saveStateOnSignals(saveState, stateBranch, log) {
 // src/action/skill-groups.ts
 function createSkillGroups(base, sink) {
   let pending2;
-  let open5 = false;
+  let open6 = false;
   const enter = () => {
     if (pending2 === void 0) return;
-    if (open5) sink.endGroup();
+    if (open6) sink.endGroup();
     sink.startGroup(pending2);
-    open5 = true;
+    open6 = true;
     pending2 = void 0;
   };
   return {
@@ -103344,13 +103889,13 @@ function createSkillGroups(base, sink) {
       progress: (m) => (enter(), base.progress(m))
     },
     next(skill) {
-      if (open5) sink.endGroup();
-      open5 = false;
+      if (open6) sink.endGroup();
+      open6 = false;
       pending2 = skill;
     },
     close() {
-      if (open5) sink.endGroup();
-      open5 = false;
+      if (open6) sink.endGroup();
+      open6 = false;
       pending2 = void 0;
     }
   };
@@ -103361,7 +103906,13 @@ function withSkillBoundaries(inner, hooks) {
     async check() {
       polls += 1;
       if (polls >= 2) await hooks.afterSkill(polls - 2);
-      const reason = await inner.check();
+      let reason;
+      try {
+        reason = await inner.check();
+      } catch (error63) {
+        hooks.beforeSkill(polls - 1);
+        throw error63;
+      }
       if (reason === null) hooks.beforeSkill(polls - 1);
       return reason;
     }
@@ -103382,7 +103933,7 @@ function scoresFromResults(text3) {
 async function collectStateUpdates(ctx, skills, now2, results) {
   const updates = [];
   for (const skill of /* @__PURE__ */ new Set([...skills, ...(results ?? []).map((r2) => r2.skill)])) {
-    const resultsTsv = await readIfExists2(resultsTsvPath(ctx.project, skill));
+    const resultsTsv = await readIfExists(resultsTsvPath(ctx.project, skill));
     const recorded = ctx.store.snapshot.skills.get(skill);
     const changed = resultsTsv !== void 0 && resultsTsv !== recorded?.resultsTsv;
     const result = results?.find((r2) => r2.skill === skill && r2.rows.length > 0);
@@ -103443,20 +103994,34 @@ async function nightlyStep(inputs, ctx, io, engine) {
   io.log.info(`models: ${models.label}`);
   const options = iterateOptions(inputs, ctx, project.config);
   const repo = ctx.repo;
-  const client = createGitHubClient({ token: inputs.githubToken, apiUrl: ctx.apiUrl, log: io.log });
+  const client = createGitHubClient({
+    token: inputs.githubToken,
+    apiUrl: ctx.apiUrl,
+    log: io.log,
+    secrets: secretsOf(inputs, ctx)
+  });
   const base = await prepareRepository(client, repo, inputs, options, io);
   const store = await openStateStore({
     project: options.project,
     branch: inputs.stateBranch,
     worktreeParent: ctx.runnerTemp,
-    log: io.log
+    log: io.log,
+    secrets: secretsOf(inputs, ctx)
   });
   try {
     const restored = await store.restoreInto(options.project);
     if (restored.length)
       io.log.info(`restored results.tsv from ${inputs.stateBranch}: ${restored.join(", ")}`);
     const killSwitch2 = createGitHubKillSwitch({ client, repo, base, log: io.log, input: inputs.killSwitch });
-    const launchReason = await createFileKillSwitch(options.project).check() ?? await killSwitch2.check();
+    let launchReason;
+    try {
+      launchReason = await createFileKillSwitch(options.project).check() ?? await killSwitch2.check();
+    } catch (error63) {
+      const reason = killSwitchUnreadable(error63.message);
+      if (inputs.killSwitchReadError !== "continue") return notStarted(reason, startedAt, ctx, io, reason);
+      io.log.warn(`${reason}; continuing (kill-switch-read-error: continue)`);
+      launchReason = null;
+    }
     if (launchReason) return notStarted(launchReason, startedAt, ctx, io);
     return await drainQueue({
       inputs,
@@ -103507,14 +104072,16 @@ async function drainQueue(night) {
     runUrl: ctx.runUrl,
     runId: ctx.runId,
     modelsLabel: models.label,
-    log
+    log,
+    fullTextAt: (skill) => `state/${skill}/results.tsv on the ${inputs.stateBranch} branch`
   });
   const forge = createGitHubForge({
     client,
     repo,
     log,
     runUrl: ctx.runUrl,
-    fallback: createLocalForge(options.project)
+    fallback: createLocalForge(options.project),
+    keepFullText: (report) => keepOnStateBranch(store, inputs.stateBranch, report)
   });
   const ports = {
     models,
@@ -103554,6 +104121,14 @@ async function drainQueue(night) {
   await io.writeSummary(renderJobSummary(file2, ctx.runUrl));
   return { outputs: buildOutputs(file2, { summaryPath: run2.summaryPath, resultPath }), failure: failure2 };
 }
+async function keepOnStateBranch(store, branch, report) {
+  const name24 = `park-${report.kind}-${report.epoch}.md`;
+  await store.save(
+    [{ skill: report.skill, resultsTsv: void 0, lastRun: void 0, files: { [name24]: report.body } }],
+    `skill-iterate state: full park report of ${report.skill}`
+  );
+  return `state/${report.skill}/${name24} on the ${branch} branch`;
+}
 function partialNight(error63, failure2, night, plan) {
   const { io, models } = night;
   const partialRun = partialRunOf(error63);
@@ -103570,14 +104145,14 @@ function partialNight(error63, failure2, night, plan) {
     modelsLabel: models.label
   };
 }
-async function notStarted(reason, startedAt, ctx, io) {
+async function notStarted(reason, startedAt, ctx, io, failure2) {
   io.log.warn(`${reason}: skill-iterate did not start`);
   const file2 = {
     ...planFile({ ...emptyRun(startedAt, io.now()), partial: { reason, at: io.now() } }),
     mode: "run"
   };
   await io.writeSummary(renderJobSummary(file2, ctx.runUrl));
-  return { outputs: buildOutputs(file2, {}), failure: void 0 };
+  return { outputs: buildOutputs(file2, {}), failure: failure2 };
 }
 
 // src/action/steps/plan.ts
@@ -103633,12 +104208,16 @@ function warnSkippedAndParked(file2, log) {
 // src/action/main.ts
 async function runPipeline(inputs, ctx, io, engine = ENGINE) {
   refuseUntrustedEvents(inputs, ctx);
-  const result = await runStep(inputs, ctx, io, engine);
-  return { ...result, outputs: redactOutputs(result.outputs, secretsOf(inputs, ctx)) };
+  const secrets = secretsOf(inputs, ctx);
+  const result = await runStep(inputs, ctx, redactingIo(io, secrets), engine);
+  return {
+    outputs: redactOutputs(result.outputs, secrets),
+    failure: result.failure === void 0 ? void 0 : redactSecrets(result.failure, secrets)
+  };
 }
 function refuseUntrustedEvents(inputs, ctx) {
-  const refused = eventRefusal(ctx.env, inputs.allowEvents);
-  if (refused) throw new Error(refused);
+  const refused2 = eventRefusal(ctx.env, inputs.allowEvents);
+  if (refused2) throw new Error(refused2);
 }
 function runStep(inputs, ctx, io, engine) {
   if (inputs.mode === "summarize") return summarizeStep(inputs, ctx, io);
@@ -103689,7 +104268,8 @@ async function run() {
     for (const [name24, value] of Object.entries(result.outputs)) setOutput(name24, value);
     if (result.failure) setFailed(result.failure);
   } catch (error63) {
-    setFailed(error63 instanceof Error ? error63.message : String(error63));
+    const secrets = [...SECRET_INPUTS.map((name24) => getInput(name24)), ...secretsFromEnv(process.env)];
+    setFailed(redactSecrets(error63 instanceof Error ? error63.message : String(error63), secrets));
   }
 }
 
