@@ -152,7 +152,10 @@ describe('buildPullRequestBody', () => {
   it('a 70,000-character hostile kept-edit description stays inert and the body fits (issue 13, item 4)', () => {
     const hostile = `${'x'.repeat(60_000)} ${HOSTILE.join(' ')} ${'y'.repeat(10_000)}`;
     const near = `${'a'.repeat(230)} @octocat @acme/admins Fixes #1 <img src=x onerror=alert(1)> [c](javascript:alert(1))`;
-    for (const description of [hostile, near, `\`${hostile}`, hostile.slice(0, 70_000)]) {
+    // First: the hostile text where the old cut left it, inside a code span the cut never closed.
+    const first = `${HOSTILE.join(' ')} ${'x'.repeat(70_000 - HOSTILE.join(' ').length - 1)}`;
+    expect(first).toHaveLength(70_000);
+    for (const description of [first, hostile, near, `\`${hostile}`, hostile.slice(0, 70_000)]) {
       const many = Array.from({ length: 40 }, (_, i) => ({
         iteration: i + 1,
         commit: 'bbbbbbb',
