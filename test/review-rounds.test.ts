@@ -344,6 +344,53 @@ describe('the checkpoint', () => {
   });
 });
 
+describe('instructions from outside a checkpoint', () => {
+  it('are taken once by the next fix that has work, quoted to the executor and logged', async () => {
+    const dir = await makeReviewRepo();
+    anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    const executor: Recorded = { bodies: [] };
+    openaiReply(HALVE, executor);
+    anthropicReply(reviewAnswer(9, 'ready'));
+    const h = await harness(dir);
+    let pending: string | null = 'Keep the signature; divide by two.';
+    let taken = 0;
+    const outcome = await runReviewLoop(h.options, {
+      ...h.ports,
+      instructions: {
+        take: async () => {
+          taken++;
+          const text = pending;
+          pending = null;
+          return text;
+        },
+      },
+    });
+    expect(outcome.status).toBe('acquitted');
+    expect(taken).toBe(1);
+    expect(openaiInputText(executor.bodies[0]!)).toContain('Keep the signature; divide by two.');
+    expect(outcome.reports[0]!.fix).toMatchObject({
+      guidance: null,
+      instructions: 'Keep the signature; divide by two.',
+    });
+    expect(await stageFile(dir, 'AUTO_REVIEW.md')).toContain(
+      '- Instructions for the fix: Keep the signature; divide by two.',
+    );
+  });
+
+  it('are left in place when no fix runs (the first review acquits)', async () => {
+    const dir = await makeReviewRepo();
+    anthropicReply(reviewAnswer(9, 'ready'));
+    const h = await harness(dir);
+    let taken = 0;
+    const outcome = await runReviewLoop(h.options, {
+      ...h.ports,
+      instructions: { take: async () => (taken++, 'unused') },
+    });
+    expect(outcome.status).toBe('acquitted');
+    expect(taken).toBe(0);
+  });
+});
+
 describe('--fix manual', () => {
   it('pauses after the review, waits for a commit, then reviews the new head shown the person’s diff', async () => {
     const dir = await makeReviewRepo();

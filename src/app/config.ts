@@ -9,8 +9,10 @@ import { z } from 'zod';
 import { inlineCode } from '../core/park.js';
 import { parseModelId } from '../llm/model-id.js';
 import { DEFAULT_ALLOWED_ROLES } from './validation/permission.js';
-import { DIFFICULTIES, FIX_MODES, MAX_ROUNDS_LIMIT, PRESETS } from './validation/command.js';
-import type { Difficulty, FixMode, Preset, StartOptions } from './validation/command.js';
+import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review-state.js';
+import type { Difficulty, FixMode, Preset } from '../core/review-state.js';
+import { MAX_ROUNDS_LIMIT } from './validation/command.js';
+import type { StartOptions } from './validation/command.js';
 
 export const CONFIG_FILE = 'review-loop.yml';
 export const CONFIG_PATH = `.github/${CONFIG_FILE}`;

@@ -5,7 +5,7 @@
  * stores without looking inside. Everything is bounded so the comment stays under GitHub's limit.
  */
 import { z } from 'zod';
-import { DIFFICULTIES, FIX_MODES, PRESETS } from './validation/command.js';
+import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review-state.js';
 import { quoteInline } from '../github/safe-text.js';
 
 export const PHASES = [

@@ -4,7 +4,7 @@
  * comment (the engine's part opaque, next to the App's), reviews are posted bound to their SHA, fixes
  * land through the Git Data API, and every head change moves the check run along.
  */
-import { fixPathProblem } from '../core/fix-paths.js';
+import { checkEditPath } from '../core/review-edits.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
 import type { CommitFixResult, FileEdit } from '../github/fix-commit.js';
 import { commitFileTexts, commitFix } from '../github/fix-commit.js';
@@ -213,7 +213,11 @@ export class GitHubPullSession implements PullSession {
     const result = await commit({
       repo: this.pr.pr,
       isFork: this.pr.isFork,
-      pathProblem: (path) => fixPathProblem(path, { touched, globs: settings.fixPaths }),
+      pathProblem: (path) => {
+        const checked = checkEditPath(path, { touched, globs: settings.fixPaths });
+        if (!checked.ok) return `\`${path}\`: ${checked.reason}`;
+        return checked.path === path ? undefined : `\`${path}\` is not in its plain form \`${checked.path}\``;
+      },
     });
     if (result.status === 'committed') {
       // Remembered before anything else: the push webhook for this commit must find it.

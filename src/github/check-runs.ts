@@ -5,7 +5,7 @@
  */
 import type { AppOctokit } from './app-octokit.js';
 import { repoOf } from './app-octokit.js';
-import { GITHUB_BODY_LIMIT, clip } from './safe-text.js';
+import { BODY_LIMIT, clip, postable } from './safe-text.js';
 
 export const CHECK_NAME = 'review-loop';
 
@@ -27,7 +27,7 @@ interface RepoRef {
 }
 
 function output(state: CheckState): { title: string; summary: string } {
-  return { title: clip(state.title, 200), summary: clip(state.summary, GITHUB_BODY_LIMIT - 1) };
+  return { title: clip(state.title.replace(/\s+/g, ' '), 200), summary: postable(state.summary, BODY_LIMIT) };
 }
 
 function stateFields(state: CheckState, now: Date) {

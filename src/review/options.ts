@@ -8,7 +8,14 @@ import type { VerifierLimits } from '../core/review-prompts.js';
 import { STALE_AFTER_MS, type Difficulty, type FixMode, type Preset } from '../core/review-state.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
-import type { Checkpoint, ReviewEvents, ReviewModels, ReviewStore, ReviewTarget } from '../ports/review.js';
+import type {
+  Checkpoint,
+  FixInstructions,
+  ReviewEvents,
+  ReviewModels,
+  ReviewStore,
+  ReviewTarget,
+} from '../ports/review.js';
 
 export interface ReviewOptions {
   difficulty: Difficulty;
@@ -39,6 +46,8 @@ export interface ReviewPorts {
   /** Aborting it stops the run between steps and in-flight calls; the state stays resumable. */
   signal?: AbortSignal | undefined;
   events?: ReviewEvents | undefined;
+  /** Instructions for the next fix given outside a checkpoint (the App's guidance comments); none by default. */
+  instructions?: FixInstructions | undefined;
   /** 8 lowercase hex digits for a new run id (tests pin it); default: crypto random. */
   randomHex?: (() => string) | undefined;
 }
