@@ -131,6 +131,19 @@ describe('the cost budget', () => {
   });
 });
 
+describe('the token budget', () => {
+  it('ends the run between rounds once the run has used maxTokens', async () => {
+    const dir = await makeReviewRepo();
+    anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    openaiReply(HALVE);
+    const h = await harness(dir, { options: { maxTokens: 2_000 } });
+    const outcome = await runReviewLoop(h.options, h.ports);
+    expect(outcome.status).toBe('budget');
+    expect(outcome.rounds).toHaveLength(1);
+    expect(outcome.message).toMatch(/^Token budget of 2,000 reached \(3,400 used\) before round 2/);
+  });
+});
+
 describe('hard mode', () => {
   it('debates: one accepted rebuttal resolves its weakness, the rejected one is still fixed', async () => {
     const dir = await makeReviewRepo();

@@ -116,8 +116,9 @@ export function readAppEnv(env: NodeJS.ProcessEnv): AppEnvSettings {
 
 /** What one loop runs with, after command options over the repository file over the App's defaults. */
 export interface LoopSettings {
-  reviewerModel: string | undefined;
-  executorModel: string | undefined;
+  /** Unset: chosen by the model keys in the App's environment (src/app/engine-models.ts). */
+  reviewerModel?: string | undefined;
+  executorModel?: string | undefined;
   difficulty: Difficulty;
   rounds: number;
   fix: FixMode;

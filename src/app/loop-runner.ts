@@ -69,17 +69,3 @@ export interface LoopRequest {
 export interface LoopRunner {
   run(request: LoopRequest): Promise<LoopOutcome>;
 }
-
-export class EngineNotWiredError extends Error {
-  constructor() {
-    super('this build of the App has no review-loop engine wired in');
-    this.name = 'EngineNotWiredError';
-  }
-}
-
-/** Until the engine is wired in, a loop fails plainly (and the check run says so) instead of pretending. */
-export function createUnwiredRunner(): LoopRunner {
-  return {
-    run: () => Promise.reject(new EngineNotWiredError()),
-  };
-}

@@ -6,6 +6,7 @@
  */
 import { checkEditPath } from '../core/review-edits.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
+import { readPullRequest } from '../github/pull-info.js';
 import type { CommitFixResult, FileEdit } from '../github/fix-commit.js';
 import { commitFileTexts, commitFix } from '../github/fix-commit.js';
 import type { ChangedFile, EntryRead, PullInfo } from '../github/pull-info.js';
@@ -36,6 +37,15 @@ export interface SessionLog {
 export interface PullSession {
   readonly pr: PullInfo;
   readonly log: SessionLog;
+  /** The run id check runs are created with (the engine's; see useRunId). */
+  readonly runId: string;
+  /**
+   * Adopts the engine's run id when it differs from the one the App chose (a run resumed from the
+   * engine's own state): the sticky state and every later check run carry it.
+   */
+  useRunId(runId: string): Promise<void>;
+  /** The PR's head SHA now (a person may push while a loop runs). */
+  currentHead(): Promise<string>;
   /** The engine's own saved state from the sticky comment (undefined when none). */
   loadReviewState(): Promise<unknown>;
   /** Saves the engine's state, and the round rows the sticky log shows, in one edit of the comment. */
@@ -64,8 +74,12 @@ export interface PullSession {
     message: string,
     expectedHead: string,
   ): Promise<CommitFixResult>;
-  /** Pending checkpoint instructions from `/review-loop <text>` and `skip`, consumed by the next fix. */
-  takeGuidance(): Promise<{ guidance: string | null; skip: number[] }>;
+  /** Adds or replaces the sticky log's row for `row.round`. */
+  recordRound(row: RoundRow): Promise<void>;
+  /** A sentence for the sticky comment's status line while the loop runs (e.g. why it cannot acquit). */
+  note(message: string): Promise<void>;
+  /** Pending instructions from `/review-loop <text>`, removed from the state: the next fix takes them. */
+  takeGuidance(): Promise<string | null>;
 }
 
 export interface SessionDeps {
@@ -99,12 +113,29 @@ export class GitHubPullSession implements PullSession {
   readonly pr: PullInfo;
   readonly log: SessionLog;
   readonly #deps: SessionDeps;
+  #runId: string;
   #touched: Set<string> | undefined;
 
   constructor(deps: SessionDeps) {
     this.#deps = deps;
     this.pr = deps.pr;
     this.log = deps.log;
+    this.#runId = deps.runId;
+  }
+
+  get runId(): string {
+    return this.#runId;
+  }
+
+  async useRunId(runId: string): Promise<void> {
+    if (runId === this.#runId) return;
+    this.log.info(`${this.pr.url}: continuing the engine's run ${runId} (the App had ${this.#runId})`);
+    this.#runId = runId;
+    await this.update((state) => ({ ...state, runId }));
+  }
+
+  async currentHead(): Promise<string> {
+    return (await readPullRequest(this.#deps.octokit, this.pr.pr)).headSha;
   }
 
   /** Read-modify-write of the sticky state; the comment is re-rendered from the result. */
@@ -153,7 +184,8 @@ export class GitHubPullSession implements PullSession {
   }
 
   async roundStarted(round: number, head: string): Promise<void> {
-    const { octokit, runId, clock, settings } = this.#deps;
+    const { octokit, clock, settings } = this.#deps;
+    const runId = this.#runId;
     const current = await this.#currentCheck();
     const check = await checkInProgress(
       { octokit, repo: this.pr.pr, runId, detailsUrl: this.pr.url, now: clock() },
@@ -227,11 +259,23 @@ export class GitHubPullSession implements PullSession {
     return result;
   }
 
-  async takeGuidance(): Promise<{ guidance: string | null; skip: number[] }> {
-    let taken = { guidance: null as string | null, skip: [] as number[] };
-    await this.update((state) => {
-      taken = { guidance: state.guidance, skip: state.skip };
-      return { ...state, guidance: null, skip: [] };
+  async recordRound(row: RoundRow): Promise<void> {
+    await this.update((state) =>
+      withRounds(state, [...state.rounds.filter((r) => r.round !== row.round), row]),
+    );
+  }
+
+  async note(message: string): Promise<void> {
+    await this.update((state) => ({ ...state, message }));
+  }
+
+  async takeGuidance(): Promise<string | null> {
+    const { state } = await this.#deps.store.read(this.#deps.octokit, this.pr.pr);
+    if (!state?.guidance) return null;
+    let taken: string | null = null;
+    await this.update((current) => {
+      taken = current.guidance;
+      return { ...current, guidance: null };
     });
     return taken;
   }

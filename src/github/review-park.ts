@@ -40,7 +40,7 @@ function report(input: ReviewParkInput): string {
   const lines = [
     `Pull request #${input.pr.number} (${quoteInline(input.prTitle, 200)}) ran ${input.rounds} review rounds ` +
       `(run \`${input.runId}\`) without an acquittal. Last verdict on \`${input.headSha.slice(0, 7)}\`: ` +
-      `${score}, ${input.lastVerdict ?? 'none'}.`,
+      `${score}, ${quoteInline(input.lastVerdict ?? 'none', 40)}.`,
     '',
     '| # | Blocker | Effort |',
     '| --- | --- | --- |',

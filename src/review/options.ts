@@ -28,6 +28,8 @@ export interface ReviewOptions {
   preset: Preset;
   /** End the run between rounds once its estimated cost reaches this (whole run, resumed invocations included). */
   maxCostUsd?: number | undefined;
+  /** The same for tokens (input + output, whole run): a budget that holds where no price is known. */
+  maxTokens?: number | undefined;
   /** Globs a fix may edit beyond the files the change already touches. */
   allowGlobs?: readonly string[] | undefined;
   budgets?: Partial<ReviewBudgets> | undefined;
@@ -63,8 +65,9 @@ export const MAX_EDITABLE_FILE_BYTES = 1_000_000;
 /** At most this many weaknesses go to one fix call. */
 export const MAX_FIXES_PER_ROUND = 8;
 
-export interface ResolvedOptions extends Required<Omit<ReviewOptions, 'maxCostUsd'>> {
+export interface ResolvedOptions extends Required<Omit<ReviewOptions, 'maxCostUsd' | 'maxTokens'>> {
   maxCostUsd: number | undefined;
+  maxTokens: number | undefined;
   budgets: ReviewBudgets;
   verifierLimits: VerifierLimits;
 }
@@ -76,6 +79,7 @@ export function resolveOptions(options: ReviewOptions): ResolvedOptions {
   return {
     ...options,
     maxCostUsd: options.maxCostUsd,
+    maxTokens: options.maxTokens,
     allowGlobs: options.allowGlobs ?? [],
     budgets: { ...REVIEW_BUDGETS, ...options.budgets },
     verifierLimits: { ...DEFAULT_VERIFIER_LIMITS, ...options.verifierLimits },
