@@ -170,7 +170,9 @@ export class PullRequestEvents implements ReviewEvents {
         return;
       case 'round-finished': {
         const { report } = event;
-        if (!this.#reviews.has(report.round)) {
+        // Only the acquitting round waited for Phase E; any other was posted when it was reviewed (maybe
+        // by an earlier call, e.g. before a checkpoint).
+        if (report.positive && this.#independence?.canAcquit) {
           const receipts = await this.#store.readReceipts();
           const receipt = receipts.find((r) => r.run_id === session.runId && r.round === report.round);
           await this.#post(report, receipt as AcquittalReceipt | undefined);

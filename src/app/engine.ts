@@ -73,7 +73,8 @@ async function runOnce(request: LoopRequest, env: NodeJS.ProcessEnv, options: En
     },
     { checkpoint: answerOf(request.trigger) },
   );
-  return loopOutcomeOf(outcome);
+  // Interrupted before any verdict, the engine names the base; the check belongs on the head under review.
+  return loopOutcomeOf(outcome.status === 'interrupted' ? { ...outcome, head: target.head } : outcome);
 }
 
 export function createLoopRunner(env: NodeJS.ProcessEnv, options: EngineRunnerOptions = {}): LoopRunner {

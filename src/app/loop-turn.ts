@@ -195,7 +195,6 @@ export async function finishLoop(
 ): Promise<void> {
   let status = outcome?.status;
   if (status === 'interrupted' && reason === 'stop') status = 'stopped';
-  const head = outcome?.head ?? pr.headSha;
   const verdict =
     outcome?.lastScore === undefined ? '' : ` Last: ${outcome.lastScore}/10, ${outcome.lastVerdict ?? '–'}.`;
   let ending: Ending;
@@ -206,8 +205,14 @@ export async function finishLoop(
   } else {
     ending = endingOf(status, outcome);
   }
+  const forkNote =
+    status === 'awaiting-fix' && pr.isFork
+      ? ' This pull request comes from a fork: the App never pushes to it, so push your fix yourself.'
+      : '';
   const said = failure ?? (reason === 'stop' ? 'Stopped by `/review-loop stop`.' : outcome?.message);
-  const message = said === undefined ? null : clip(said, 1000);
+  const message = said === undefined ? null : clip(`${said}${forkNote}`, 1000);
+  // Without an outcome (a failure), the verdict belongs on the head the check followed last.
+  const head = outcome?.head ?? (await ctx.readState(tools, pr.pr))?.check?.headSha ?? pr.headSha;
   let parkIssue: number | undefined;
   if (status === 'max-rounds' || status === 'budget') {
     try {

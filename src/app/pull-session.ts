@@ -260,9 +260,12 @@ export class GitHubPullSession implements PullSession {
   }
 
   async recordRound(row: RoundRow): Promise<void> {
-    await this.update((state) =>
-      withRounds(state, [...state.rounds.filter((r) => r.round !== row.round), row]),
-    );
+    await this.update((state) => {
+      const earlier = state.rounds.find((r) => r.round === row.round);
+      // A round finished by a later call (after a checkpoint) keeps the link to the review posted before.
+      const reviewUrl = row.reviewUrl ?? earlier?.reviewUrl ?? null;
+      return withRounds(state, [...state.rounds.filter((r) => r.round !== row.round), { ...row, reviewUrl }]);
+    });
   }
 
   async note(message: string): Promise<void> {
