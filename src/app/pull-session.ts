@@ -6,18 +6,16 @@
  */
 import { checkEditPath } from '../core/review-edits.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
-import { readPullRequest } from '../github/pull-info.js';
-import type { CommitFixResult, FileEdit } from '../github/fix-commit.js';
-import { commitFileTexts, commitFix } from '../github/fix-commit.js';
-import type { ChangedFile, EntryRead, PullInfo } from '../github/pull-info.js';
+import type { CommitFixResult } from '../github/fix-commit.js';
+import { commitFileTexts } from '../github/fix-commit.js';
+import type { EntryRead, PullInfo } from '../github/pull-info.js';
 import {
   compareCommits,
   listChangedFiles,
   listFolderAt,
   readCompareDiff,
   readEntryAt,
-  readFileAt,
-  readPullDiff,
+  readPullRequest,
 } from '../github/pull-info.js';
 import type { RoundReviewView } from '../github/review-body.js';
 import type { PostedReview } from '../github/round-review.js';
@@ -48,13 +46,10 @@ export interface PullSession {
   currentHead(): Promise<string>;
   /** The engine's own saved state from the sticky comment (undefined when none). */
   loadReviewState(): Promise<unknown>;
-  /** Saves the engine's state, and the round rows the sticky log shows, in one edit of the comment. */
-  saveReviewState(review: unknown, rounds?: readonly RoundRow[]): Promise<void>;
-  /** The PR's diff (base … head) and the diff between two heads (round 2+). */
-  readDiff(): Promise<string>;
+  /** Saves the engine's records (state, memory, receipts) in one edit of the comment. */
+  saveReviewState(review: unknown): Promise<void>;
+  /** The diff between two commits (the PR's range, or what changed since the last review). */
   readCompareDiff(base: string, head: string): Promise<string>;
-  listChangedFiles(): Promise<ChangedFile[]>;
-  readFile(path: string, ref: string): Promise<string | undefined>;
   /** The target port's reads: merge base and files, a path's content (bounded), a folder's entries. */
   compare(base: string, head: string): Promise<{ mergeBase: string; files: string[] }>;
   readEntry(path: string, ref: string, maxBytes: number): Promise<EntryRead>;
@@ -64,11 +59,9 @@ export interface PullSession {
   /** One PR review for the round, `commit_id` = `view.headSha`, inline comments where lines are in the diff. */
   postReview(view: RoundReviewView): Promise<PostedReview>;
   /**
-   * Commits the executor's edits onto the PR branch (`fix: auto`, never on a fork); on success the new head
-   * is remembered as the App's own (its push never resumes a loop) and the check moves to it.
+   * Commits whole file texts onto the PR branch (`fix: auto`, never on a fork) through the Git Data API;
+   * on success the new head is remembered as the App's own (its push never resumes a loop).
    */
-  commitFix(edits: FileEdit[], message: string, expectedHead: string): Promise<CommitFixResult>;
-  /** The same for whole file texts (what the engine's `commitFiles` hands over). */
   commitFiles(
     files: Array<{ path: string; text: string }>,
     message: string,
@@ -148,27 +141,12 @@ export class GitHubPullSession implements PullSession {
     return state?.review;
   }
 
-  async saveReviewState(review: unknown, rounds?: readonly RoundRow[]): Promise<void> {
-    await this.update((state) => {
-      const next = { ...state, review };
-      return rounds ? withRounds(next, rounds) : next;
-    });
-  }
-
-  readDiff(): Promise<string> {
-    return readPullDiff(this.#deps.octokit, this.pr.pr);
+  async saveReviewState(review: unknown): Promise<void> {
+    await this.update((state) => ({ ...state, review }));
   }
 
   readCompareDiff(base: string, head: string): Promise<string> {
     return readCompareDiff(this.#deps.octokit, this.pr.pr, base, head);
-  }
-
-  listChangedFiles(): Promise<ChangedFile[]> {
-    return listChangedFiles(this.#deps.octokit, this.pr.pr);
-  }
-
-  readFile(path: string, ref: string): Promise<string | undefined> {
-    return readFileAt(this.#deps.octokit, this.pr.pr, path, ref);
   }
 
   compare(base: string, head: string) {
@@ -203,12 +181,6 @@ export class GitHubPullSession implements PullSession {
     return postRoundReview(this.#deps.octokit, this.pr.pr, view, this.#deps.settings.reviewEvent);
   }
 
-  commitFix(edits: FileEdit[], message: string, expectedHead: string): Promise<CommitFixResult> {
-    return this.#push((guard) =>
-      commitFix(this.#deps.octokit, { ...guard, branch: this.pr.headRef, expectedHead, edits, message }),
-    );
-  }
-
   commitFiles(
     files: Array<{ path: string; text: string }>,
     message: string,
@@ -240,7 +212,9 @@ export class GitHubPullSession implements PullSession {
         reason: 'fixes on this pull request are manual; the App does not push to it',
       };
     }
-    this.#touched ??= new Set((await this.listChangedFiles()).map((file) => file.path));
+    this.#touched ??= new Set(
+      (await listChangedFiles(this.#deps.octokit, this.pr.pr)).map((file) => file.path),
+    );
     const touched = this.#touched;
     const result = await commit({
       repo: this.pr.pr,
