@@ -294,22 +294,34 @@ describe('the App with the review engine', () => {
     expect(nock.pendingMocks()).toStrictEqual([]);
   });
 
-  it('says in the sticky comment and the check run which model key the App lacks, and calls no model', async () => {
+  it('says in the sticky comment and the check run which model key the App lacks; continue retries', async () => {
     const fake = calcPull();
     const mock = fake.interceptBase();
+    const env: NodeJS.ProcessEnv = { ANTHROPIC_API_KEY: 'sk-ant-only' };
     const { probot, queue } = await startTestApp(
-      createLoopRunner({ ANTHROPIC_API_KEY: 'sk-ant-only' }, { clock: () => NOW }),
+      createLoopRunner(env, { models: { retry: { baseDelayMs: 1 } }, clock: () => NOW }),
     );
     await say(probot, '/review-loop', 101);
     await queue.idle();
     const reason = 'reviewer model openai:gpt-5 needs OPENAI_API_KEY in the App’s environment';
-    expect(stickyState(fake)).toMatchObject({ phase: 'failed', message: expect.stringContaining(reason) });
+    const failed = stickyState(fake);
+    expect(failed).toMatchObject({ phase: 'failed', message: expect.stringContaining(reason) });
     expect(fake.checks.map((c) => [c.head_sha, c.conclusion, c.title])).toEqual([
       [HEAD, 'failure', 'The review loop failed'],
     ]);
     expect(fake.checks[0]!.summary).toContain(reason);
     expect(fake.reviews).toHaveLength(0);
+
+    // The operator adds the key; `/review-loop continue` runs the same run.
+    env.OPENAI_API_KEY = 'sk-openai-added-later';
+    fake.interceptReads(mock);
+    openaiReply(reviewAnswer(9, 'ready', [{ ...HALF_BUG, severity: 'minor' }]));
+    await say(probot, '/review-loop continue', 102);
+    await queue.idle();
+    expect(stickyState(fake)).toMatchObject({ phase: 'acquitted', runId: failed.runId });
+    expect(fake.checks.at(-1)).toMatchObject({ conclusion: 'success', external_id: failed.runId });
     expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
   });
 
   it('never acquits with two models of one family, and says why on the PR', async () => {

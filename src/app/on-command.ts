@@ -18,7 +18,7 @@ import { COMMAND, MAX_GUIDANCE_CHARS } from './validation/command.js';
 import type { CommandEvent } from './validation/event.js';
 import { checkPermission } from './validation/permission.js';
 import type { EventTools, WorkerContext } from './worker-context.js';
-import { isFinished } from './worker-context.js';
+import { isFinished, isStale } from './worker-context.js';
 
 /** Commands that may start a round, so they claim the PR's loop at enqueue. */
 export function claimsLoop(command: Command): boolean {
@@ -144,7 +144,10 @@ async function dispatch(
       if (phase === 'waiting-checkpoint') {
         return resume({ kind: 'answer', answer: command.kind === 'skip' ? command : { kind: 'go' } });
       }
-      if (phase !== undefined && command.kind !== 'skip') return resume({ kind: 'continue' });
+      // A failed loop (a missing key, an API error) is finished for a new start, and resumable by continue.
+      const failed = state?.phase === 'failed' && !isStale(state, ctx.deps.clock());
+      if ((phase !== undefined || failed) && command.kind === 'continue') return resume({ kind: 'continue' });
+      if (phase !== undefined && command.kind === 'go') return resume({ kind: 'continue' });
       await reply(
         ctx,
         tools,

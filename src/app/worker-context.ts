@@ -47,10 +47,14 @@ export interface WorkerDeps {
 
 export type EndReason = 'stop' | 'closed';
 
+/** A loop left untouched for a day is abandoned, whatever its phase. */
+export function isStale(state: AppLoopState, now: Date): boolean {
+  return now.getTime() - Date.parse(state.updatedAt) > STALE_AFTER_MS;
+}
+
 /** True when no loop is under way: none ran, it ended, or it was left untouched for a day. */
 export function isFinished(state: AppLoopState | undefined, now: Date): boolean {
-  if (!state || FINISHED_PHASES.includes(state.phase)) return true;
-  return now.getTime() - Date.parse(state.updatedAt) > STALE_AFTER_MS;
+  return !state || FINISHED_PHASES.includes(state.phase) || isStale(state, now);
 }
 
 export class WorkerContext {
