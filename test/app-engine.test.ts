@@ -339,6 +339,10 @@ describe('the App with the review engine', () => {
       ['failure', 'Not acquitted: the reviewer is not independent of the executor'],
     ]);
     expect(fake.reviews[0].body).toContain(why);
+    // said while the round ran, too
+    expect(
+      fake.checkRequests.some((r) => r.body.status === 'in_progress' && r.body.output.summary.includes(why)),
+    ).toBe(true);
     expect(receiptOf(fake.reviews[0])).toBeUndefined();
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);

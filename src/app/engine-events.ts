@@ -214,5 +214,6 @@ export function loopOutcomeOf(outcome: ReviewOutcome): LoopOutcome {
     lastScore: last?.score ?? undefined,
     lastVerdict: last?.verdict,
     blockers: outcome.blockers.map((w) => ({ title: w.title, effort: w.effort })),
+    caveat: outcome.independence.canAcquit ? undefined : outcome.independence.sentence,
   };
 }

@@ -54,6 +54,8 @@ export interface LoopOutcome {
   lastVerdict: string | undefined;
   /** On give-up: what is left, with effort estimates. */
   blockers: LoopBlocker[];
+  /** Why this run could never acquit (the reviewer is not independent), said with any ending. */
+  caveat?: string | undefined;
 }
 
 export interface LoopRequest {

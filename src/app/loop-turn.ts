@@ -210,7 +210,8 @@ export async function finishLoop(
       ? ' This pull request comes from a fork: the App never pushes to it, so push your fix yourself.'
       : '';
   const said = failure ?? (reason === 'stop' ? 'Stopped by `/review-loop stop`.' : outcome?.message);
-  const message = said === undefined ? null : clip(`${said}${forkNote}`, 1000);
+  const caveat = outcome?.caveat && !said?.includes(outcome.caveat) ? ` ${outcome.caveat}` : '';
+  const message = said === undefined ? null : clip(`${said}${forkNote}${caveat}`, 1000);
   // Without an outcome (a failure), the verdict belongs on the head the check followed last.
   const head = outcome?.head ?? (await ctx.readState(tools, pr.pr))?.check?.headSha ?? pr.headSha;
   let parkIssue: number | undefined;

@@ -69,7 +69,7 @@ export interface PullSession {
   ): Promise<CommitFixResult>;
   /** Adds or replaces the sticky log's row for `row.round`. */
   recordRound(row: RoundRow): Promise<void>;
-  /** A sentence for the sticky comment's status line while the loop runs (e.g. why it cannot acquit). */
+  /** A sentence for the sticky status line and the check runs while the loop runs (e.g. why it cannot acquit). */
   note(message: string): Promise<void>;
   /** Pending instructions from `/review-loop <text>`, removed from the state: the next fix takes them. */
   takeGuidance(): Promise<string | null>;
@@ -107,6 +107,8 @@ export class GitHubPullSession implements PullSession {
   readonly log: SessionLog;
   readonly #deps: SessionDeps;
   #runId: string;
+  /** Said on every check this session moves (e.g. why the run cannot acquit). */
+  #note: string | undefined;
   #touched: Set<string> | undefined;
 
   constructor(deps: SessionDeps) {
@@ -171,7 +173,7 @@ export class GitHubPullSession implements PullSession {
       head,
       {
         title: `Round ${round} of ${settings.rounds} running`,
-        summary: `Reviewing \`${head.slice(0, 7)}\` (run \`${runId}\`).`,
+        summary: `Reviewing \`${head.slice(0, 7)}\` (run \`${runId}\`).${this.#note ? ` ${this.#note}` : ''}`,
       },
     );
     await this.update((state) => ({ ...state, phase: 'running', head, check }));
@@ -243,6 +245,7 @@ export class GitHubPullSession implements PullSession {
   }
 
   async note(message: string): Promise<void> {
+    this.#note = message;
     await this.update((state) => ({ ...state, message }));
   }
 

@@ -25,9 +25,9 @@ export class ReviewLoopWorker {
   intake(event: AppEvent, tools: EventTools): void {
     const ctx = this.#ctx;
     const { queue } = ctx.deps;
-    const key = pullKey(event.kind === 'rerequest' ? (event.pr ?? { ...event.repo, number: 0 }) : event.pr);
     switch (event.kind) {
       case 'command': {
+        const key = pullKey(event.pr);
         if (queue.seenBefore(`comment:${event.commentId}`)) {
           tools.log.info(`comment ${event.commentId} was already handled (redelivery); ignored`);
           return;
@@ -37,18 +37,22 @@ export class ReviewLoopWorker {
         queue.task(`command on ${key}`, () => onCommand(ctx, event, tools, claim));
         return;
       }
-      case 'push':
+      case 'push': {
+        const key = pullKey(event.pr);
         // The running loop reviews a newer head in its next round; once it ends, the push is looked at.
         if (queue.isClaimed(key)) ctx.deferPush(event, tools);
         else queue.task(`push on ${key}`, () => onPush(ctx, event, tools));
         return;
-      case 'closed':
+      }
+      case 'closed': {
+        const key = pullKey(event.pr);
         if (queue.abort(key, 'the pull request was closed')) {
           ctx.endReasons.set(key, 'closed');
           return;
         }
         queue.task(`close of ${key}`, () => onClosed(ctx, event, tools));
         return;
+      }
       case 'rerequest':
         if (queue.seenBefore(`delivery:${event.delivery}`)) return;
         queue.task(`re-run of check ${event.checkRunId}`, () => onRerequest(ctx, event, tools));
