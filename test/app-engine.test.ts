@@ -8,16 +8,18 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopRunner } from '../src/app/engine.js';
-import { decodeStateBlock } from '../src/github/sticky-comment.js';
+import { composeStickyBody, decodeStateBlock } from '../src/github/sticky-comment.js';
 import {
   API,
   HEAD,
   NOW,
   REPO_PATH,
   commentPayload,
+  loopState,
   pullRequestPayload,
   startTestApp,
 } from './helpers/app-fixtures.js';
+import { renderLoopLog } from '../src/app/loop-state.js';
 import { FakePull } from './helpers/fake-pull.js';
 import {
   CALC_BASE,
@@ -344,6 +346,47 @@ describe('the App with the review engine', () => {
       fake.checkRequests.some((r) => r.body.status === 'in_progress' && r.body.output.summary.includes(why)),
     ).toBe(true);
     expect(receiptOf(fake.reviews[0])).toBeUndefined();
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('adopts the run id of the run the engine resumes, on the sticky state and every check', async () => {
+    const fake = calcPull({ fork: true });
+    const engineRun = 'run_20260301_cafecafe';
+    const state = loopState({
+      phase: 'waiting-fix',
+      runId: 'run_20260301_0000beef',
+      settings: { ...loopState().settings!, fix: 'manual' },
+      review: {
+        state: {
+          run_id: engineRun,
+          round: 1,
+          status: 'in_progress',
+          timestamp: NOW.toISOString(),
+          reviewed_head: HEAD,
+          awaiting: 'fix',
+          last_score: 4,
+          last_verdict: 'not ready',
+        },
+      },
+    });
+    fake.comments.push({ id: 9001, body: composeStickyBody(renderLoopLog(state), state), byApp: true });
+    const mock = fake.interceptBase(undefined, { commands: false });
+    fake.interceptReads(mock);
+    openaiReply(reviewAnswer(9, 'ready', [{ ...HALF_BUG, severity: 'minor' }]));
+    const { probot, queue } = await startTestApp(engineRunner());
+    const pushed = fake.push({ 'src/calc.ts': FIXED_TEXT });
+    await probot.receive({
+      id: 'p9',
+      name: 'pull_request',
+      payload: pullRequestPayload('synchronize', { head: pushed, sender: { login: 'forker' } }),
+    });
+    await queue.idle();
+    expect(stickyState(fake)).toMatchObject({ phase: 'acquitted', runId: engineRun });
+    expect(fake.checks.map((c) => [c.head_sha, c.conclusion, c.external_id])).toEqual([
+      [pushed, 'success', engineRun],
+    ]);
+    expect(receiptOf(fake.reviews[0])).toMatchObject({ run_id: engineRun, round: 2, head_sha: pushed });
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
   });

@@ -59,11 +59,12 @@ export async function updateCheckRun(
   octokit: AppOctokit,
   repo: RepoRef,
   id: number,
-  input: { state: CheckState; detailsUrl?: string | undefined; now?: Date },
+  input: { state: CheckState; detailsUrl?: string | undefined; runId?: string | undefined; now?: Date },
 ): Promise<void> {
   await octokit.rest.checks.update({
     ...repoOf(repo),
     check_run_id: id,
+    ...(input.runId ? { external_id: input.runId } : {}),
     ...(input.detailsUrl ? { details_url: input.detailsUrl } : {}),
     ...stateFields(input.state, input.now ?? new Date()),
     output: output(input.state),

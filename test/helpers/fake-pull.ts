@@ -160,8 +160,35 @@ export class FakePull {
 
   readonly #subPrefix = new Map<string, string>();
 
-  /** The token, the configuration, permissions, comments, reactions, the PR and its check runs. */
-  interceptBase(scope = nock(API)): nock.Scope {
+  /**
+   * The token, the configuration, comments, the PR and its check runs — and, unless the test only pushes
+   * (`commands: false`), what a command needs: the commenter's permission, the 👀, a new comment.
+   */
+  interceptBase(scope = nock(API), options: { commands?: boolean } = {}): nock.Scope {
+    if (options.commands ?? true) {
+      scope
+        .persist()
+        .get(/\/collaborators\/[^/]+\/permission$/)
+        .reply((uri) => {
+          const login = decodeURIComponent(uri.split('/').at(-2) ?? '');
+          const role = this.roles[login] ?? 'none';
+          return [
+            200,
+            { permission: role === 'maintain' ? 'write' : role, role_name: role, user: { login } },
+          ];
+        })
+        .post(/\/issues\/comments\/\d+\/reactions$/)
+        .reply((uri) => {
+          this.reactions.push(Number(uri.split('/').at(-2)));
+          return [201, { id: 1, content: 'eyes' }];
+        })
+        .post(`${REPO_PATH}/issues/${PR}/comments`)
+        .reply((_uri, body: any) => {
+          const comment = { id: this.#nextId++, body: body.body, byApp: true };
+          this.comments.push(comment);
+          return [201, this.#commentJson(comment)];
+        });
+    }
     scope
       .persist()
       .post('/app/installations/1/access_tokens')
@@ -172,26 +199,9 @@ export class FakePull {
           ? [404, { message: 'Not Found' }]
           : [200, this.config, { 'content-type': 'text/plain; charset=utf-8' }],
       )
-      .get(/\/collaborators\/[^/]+\/permission$/)
-      .reply((uri) => {
-        const login = decodeURIComponent(uri.split('/').at(-2) ?? '');
-        const role = this.roles[login] ?? 'none';
-        return [200, { permission: role === 'maintain' ? 'write' : role, role_name: role, user: { login } }];
-      })
-      .post(/\/issues\/comments\/\d+\/reactions$/)
-      .reply((uri) => {
-        this.reactions.push(Number(uri.split('/').at(-2)));
-        return [201, { id: 1, content: 'eyes' }];
-      })
       .get(`${REPO_PATH}/issues/${PR}/comments`)
       .query(true)
       .reply(() => [200, this.comments.map((c) => this.#commentJson(c))])
-      .post(`${REPO_PATH}/issues/${PR}/comments`)
-      .reply((_uri, body: any) => {
-        const comment = { id: this.#nextId++, body: body.body, byApp: true };
-        this.comments.push(comment);
-        return [201, this.#commentJson(comment)];
-      })
       .patch(/\/issues\/comments\/\d+$/)
       .reply((uri, body: any) => {
         const comment = this.comments.find((c) => c.id === Number(uri.split('/').at(-1)));
