@@ -14,7 +14,7 @@ import { parkReviewLoop } from '../github/review-park.js';
 import { clip } from '../github/safe-text.js';
 import { checkCompleted } from './check-tracker.js';
 import type { LoopSettings, RepoConfig } from './config.js';
-import { settingsFrom } from './config.js';
+import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';
 import type { LoopOutcome, LoopStatus, LoopTrigger } from './loop-runner.js';
 import type { AppLoopState, Phase } from './loop-state.js';
 import { rememberComment } from './loop-state.js';
@@ -98,12 +98,28 @@ export function launchLoop(
     }
     const reason = ctx.endReasons.get(key);
     ctx.endReasons.delete(key);
-    await finishLoop(ctx, tools, pr, session.runId, outcome, failure, reason);
-    // The claim goes before a push that came meanwhile is looked at: that push may continue the loop.
-    queue.release(key, claim);
-    const deferred = ctx.takeDeferredPush(pr.pr);
-    if (deferred) queue.task(`push on ${key}`, () => ctx.onDeferredPush(deferred.event, deferred.tools));
+    try {
+      await finishLoop(ctx, tools, pr, session.runId, outcome, failure, reason);
+    } finally {
+      // The claim goes before a push that came meanwhile is looked at: that push may continue the loop.
+      queue.release(key, claim);
+      const deferred = ctx.takeDeferredPush(pr.pr);
+      if (deferred) queue.task(`push on ${key}`, () => ctx.onDeferredPush(deferred.event, deferred.tools));
+    }
   });
+}
+
+/** The configured settings for a run no command set up (the Re-run button): fork PRs stay manual. */
+function freshSettings(ctx: WorkerContext, config: RepoConfig, pr: PullInfo): LoopSettings {
+  const applied = applyStartOptions(
+    settingsFrom(config, ctx.deps.env),
+    {},
+    {
+      isFork: pr.isFork,
+      maxRounds: maxRoundsFor(config, ctx.deps.env),
+    },
+  );
+  return applied.ok ? applied.settings : settingsFrom(config, ctx.deps.env);
 }
 
 /**
@@ -123,7 +139,7 @@ export async function resumeLoop(
   },
 ): Promise<void> {
   const { pr, state, trigger, claim, commentId } = input;
-  const settings: LoopSettings = state?.settings ?? settingsFrom(input.config, ctx.deps.env);
+  const settings: LoopSettings = state?.settings ?? freshSettings(ctx, input.config, pr);
   const runId = state?.runId ?? newRunId(ctx.deps.clock());
   const next = await ctx.write(tools, pr.pr, (s) => {
     const updated: AppLoopState = {
