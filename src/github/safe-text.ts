@@ -1,31 +1,35 @@
 /**
- * The ONE place the App turns untrusted text (model answers, PR titles, file paths, user guidance) into
- * Markdown it posts (docs/how-it-works.md § Untrusted text and secrets). Everything is quoted: inline
- * text as a code span, long text in a fence longer than any backtick run inside, so mentions, issue
- * references, links, images and HTML never become live and no text can close its quote or forge a
- * hidden marker. Secrets are redacted on the way out: a provider error may echo the key it was sent.
+ * The ONE path by which the App turns untrusted text (model answers, PR titles, file paths, user guidance,
+ * configuration values) into Markdown it posts (docs/how-it-works.md § Untrusted text and secrets): the
+ * text is redacted (a provider error may echo the key it was sent), cut BEFORE it is neutralised (so the
+ * neutraliser disarms exactly what is shown), then neutralised by src/core/neutralise.ts — inline as
+ * inert plain text, long text as a fence it cannot close — so mentions, references, HTML, links and
+ * images never come alive and no text can forge a hidden marker. Every finished body then goes through
+ * `postable`, which bounds it under GitHub's limit with src/core/body-limit.ts.
  */
-import { fenceFor, inlineCode } from '../core/park.js';
+import { GITHUB_BODY_LIMIT, boundBody, truncateText } from '../core/body-limit.js';
+import { neutraliseBlock, neutraliseInline } from '../core/neutralise.js';
 import { redactSecrets } from '../core/redact.js';
 
-/** GitHub refuses bodies of 65,536 characters or more (comments, reviews, issues, check-run summaries). */
-export const GITHUB_BODY_LIMIT = 65_536;
+/** GitHub refuses bodies of 65,536 characters; the App's stay strictly under that. */
+export const BODY_LIMIT = GITHUB_BODY_LIMIT - 1;
 
-/** Short untrusted text on one line, e.g. a weakness title: a code span, at most `max` characters. */
+/** Short untrusted text on one line, e.g. a weakness title: inert plain text of at most `max` characters. */
 export function quoteInline(text: string, max = 300): string {
-  return inlineCode(clip(redactSecrets(text), max));
+  return neutraliseInline(clip(redactSecrets(text), max));
 }
 
-/** Long untrusted text, e.g. the reviewer's raw answer: a fenced block, at most `max` characters. */
+/** Long untrusted text, e.g. the reviewer's raw answer: a fenced block of at most `max` characters. */
 export function quoteBlock(text: string, max = 20_000, info = 'text'): string {
-  const body = clip(redactSecrets(text), max);
-  const fence = fenceFor(body);
-  return `${fence}${info}\n${body.endsWith('\n') ? body : `${body}\n`}${fence}`;
+  return neutraliseBlock(clip(redactSecrets(text), max), info);
 }
 
-/** Cuts `text` to `max` characters, saying so. */
+/** The first `max` characters of raw text (an ellipsis marks a cut); neutralise the result before posting. */
 export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const note = `… [${text.length - max} more characters cut]`;
-  return `${text.slice(0, Math.max(0, max - note.length))}${note}`;
+  return truncateText(text, Math.max(1, max)).text;
+}
+
+/** A finished body as GitHub will take it: under `limit`, with whatever a cut left open closed. */
+export function postable(body: string, limit = BODY_LIMIT): string {
+  return boundBody(body, { limit }).body;
 }
