@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyEdit } from '../src/core/hill-climb.js';
 import { loadSkillEvals } from '../src/iterate/evals-files.js';
 import { parseResultsTsv } from '../src/core/results-tsv.js';
-import { buildEditorPrompt } from '../src/core/prompts.js';
+import { buildEditorPrompt, promptText } from '../src/core/prompts.js';
 import { createGitWorkspace } from '../src/git/workspace.js';
 import { createWorktree } from '../src/git/worktree.js';
 import { RunInterrupted } from '../src/iterate/interrupt.js';
@@ -532,7 +532,7 @@ describe('runSkillLoop', () => {
     const h = await harness(
       {
         propose: (input) => {
-          const prompt = buildEditorPrompt(input);
+          const prompt = promptText(buildEditorPrompt(input));
           prompts.push(prompt);
           const missing = /missing: (\w+)/.exec(prompt)?.[1] ?? 'nothing';
           return {

@@ -33,7 +33,7 @@ import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { GitWorkspace } from '../ports/git.js';
 import type { Logger } from '../ports/logger.js';
 import type { SkillModels } from '../ports/models.js';
-import { buildEditorInput } from './editor-input.js';
+import { assertionStatements, buildEditorInput } from './editor-input.js';
 import { interruptionOf, type RunInterrupted } from './interrupt.js';
 import { startIterationTimer } from './iteration-timer.js';
 import type { IterateOptions } from './options.js';
@@ -137,6 +137,7 @@ class SkillLoop {
   readonly skillDir: string;
   readonly cache: RenderCache;
   readonly loopStart: Date;
+  readonly statements: Record<string, string>;
   state: LoopState = initialLoopState();
 
   constructor(readonly input: SkillLoopInput) {
@@ -145,6 +146,7 @@ class SkillLoop {
     this.skillDir = path.dirname(this.skillMdPath);
     this.cache = input.cache ?? new RenderCache();
     this.loopStart = input.now();
+    this.statements = assertionStatements(input.evals.evals);
   }
 
   /** Step G, then the pure step: the row is on disk before any git side effect of its outcome. */
@@ -314,6 +316,7 @@ async function attemptEdit(
     kept,
     loop.state.consecutiveReverts,
     loop.state.revertedDescriptions,
+    loop.statements,
   );
   let proposal: EditProposal | undefined;
   try {

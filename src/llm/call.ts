@@ -12,6 +12,7 @@ import {
   type JSONSchema7,
   type LanguageModel,
   type LanguageModelUsage,
+  type ModelMessage,
   type SystemModelMessage,
 } from 'ai';
 import { extractJsonObject, stripThinkBlocks } from '../core/json-extract.js';
@@ -42,7 +43,7 @@ export interface RoleModel {
   /** Set when jsonMode is `negotiated`. */
   structuredOutput?: NegotiatedOutput | undefined;
   price: Price | undefined;
-  /** Mark the system prompt `cache_control: ephemeral` (Anthropic). */
+  /** Mark the system prompt and the user message's stable prefix `cache_control: ephemeral` (Anthropic). */
   cacheSystemPrompt: boolean;
   maxOutputTokens: number;
   /** The role's key(s): redacted from every error message and retry warning this call produces. */
@@ -64,8 +65,13 @@ export interface CallSettings {
 }
 
 export interface CallPrompt {
-  /** Cacheable prefix (the SKILL.md for renders, the fixed instructions for the grader). */
+  /** Cacheable prefix (the SKILL.md for renders, the fixed instructions for the editor and the grader). */
   system?: string | undefined;
+  /**
+   * The start of the user message that repeats across calls (the SKILL.md for the editor, the scenario for
+   * the grader): a second cache breakpoint where the provider takes one, else simply sent before `user`.
+   */
+  prefix?: string | undefined;
   user: string;
 }
 
@@ -91,13 +97,16 @@ export function tokensOf(usage: LanguageModelUsage | undefined): TokenCounts {
   return { inputTokens, outputTokens: usage?.outputTokens ?? 0, cacheReadTokens, cacheWriteTokens };
 }
 
+/** Anthropic's cache breakpoint (`cache_control: {type: "ephemeral"}`); other providers ignore it. */
+const EPHEMERAL = { anthropic: { cacheControl: { type: 'ephemeral' } } } as const;
+
 function systemMessage(rm: RoleModel, system: string | undefined): string | SystemModelMessage | undefined {
   if (system === undefined) return undefined;
   if (!rm.cacheSystemPrompt) return system;
   return {
     role: 'system',
     content: system,
-    providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+    providerOptions: EPHEMERAL,
   };
 }
 
@@ -244,12 +253,36 @@ async function attempt<T>(
   }
 }
 
+/**
+ * The user turn: one text, or — where the provider caches at marked breakpoints — the stable prefix and
+ * the per-call rest as two parts, the first marked, so the next call with the same prefix reads it from
+ * the cache (docs/how-it-works.md § Models and providers).
+ */
+function userTurn(
+  rm: RoleModel,
+  prompt: CallPrompt,
+): { prompt: string } | { messages: ModelMessage[] } {
+  if (!prompt.prefix) return { prompt: prompt.user };
+  if (!rm.cacheSystemPrompt) return { prompt: `${prompt.prefix}${prompt.user}` };
+  return {
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: prompt.prefix, providerOptions: EPHEMERAL },
+          { type: 'text', text: prompt.user },
+        ],
+      },
+    ],
+  };
+}
+
 /** What every call sends: the role's model and limits, the (cacheable) system message, and no SDK retries (ours run). */
 function requestOf(rm: RoleModel, prompt: CallPrompt, abortSignal: AbortSignal) {
   return {
     model: rm.model,
     system: systemMessage(rm, prompt.system),
-    prompt: prompt.user,
+    ...userTurn(rm, prompt),
     maxOutputTokens: rm.maxOutputTokens,
     maxRetries: 0,
     abortSignal,
