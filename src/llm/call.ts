@@ -258,10 +258,7 @@ async function attempt<T>(
  * the per-call rest as two parts, the first marked, so the next call with the same prefix reads it from
  * the cache (docs/how-it-works.md § Models and providers).
  */
-function userTurn(
-  rm: RoleModel,
-  prompt: CallPrompt,
-): { prompt: string } | { messages: ModelMessage[] } {
+function userTurn(rm: RoleModel, prompt: CallPrompt): { prompt: string } | { messages: ModelMessage[] } {
   if (!prompt.prefix) return { prompt: prompt.user };
   if (!rm.cacheSystemPrompt) return { prompt: `${prompt.prefix}${prompt.user}` };
   return {
