@@ -16,6 +16,7 @@ import {
   type SystemModelMessage,
 } from 'ai';
 import { extractJsonObject, stripThinkBlocks } from '../core/json-extract.js';
+import { isOverload, type AdaptiveConcurrency } from './adaptive-concurrency.js';
 import { ModelCallError, ProviderOutputError, type Role } from './errors.js';
 import { redactMessage } from './redact-message.js';
 import { matchesSchema } from './schema-match.js';
@@ -48,6 +49,8 @@ export interface RoleModel {
   maxOutputTokens: number;
   /** The role's key(s): redacted from every error message and retry warning this call produces. */
   secrets?: readonly string[] | undefined;
+  /** Bounds the attempts in flight to this role's endpoint, halving on 429/overload (shared by roles). */
+  gate?: AdaptiveConcurrency | undefined;
 }
 
 /** Which `response_format` an OpenAI-compatible role sends, shared with every role on the same base URL. */
@@ -228,10 +231,15 @@ async function attempt<T>(
     return await withRetries(
       async () => {
         attempts++;
+        // The slot is held for the request only, not for a retry's wait.
+        const slot = await rm.gate?.acquire(signal);
         const timeout = AbortSignal.timeout(settings.timeoutMs);
         try {
-          return await run(AbortSignal.any([signal, timeout]));
+          const result = await run(AbortSignal.any([signal, timeout]));
+          slot?.release('ok');
+          return result;
         } catch (error) {
+          slot?.release(isOverload(error) ? 'overload' : 'other');
           if (!signal.aborted && timeout.aborted) {
             throw new ModelCallError(
               rm.role,
