@@ -3,8 +3,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { branchNameFor, worktreeFolderName } from '../core/skill-layout.js';
 import type { Worktree, WorktreeRequest } from '../ports/git.js';
-import { runGit } from './client.js';
+import { gitWithInput, runGit } from './client.js';
 import { repoPrefix } from './repo.js';
+import { readTreeFiles } from './tree-files.js';
 
 export function worktreePathFor(home: string, skill: string, epoch: number): string {
   return path.join(home, worktreeFolderName(skill, epoch));
@@ -18,7 +19,12 @@ export async function headCommit(dir: string): Promise<string> {
   return (await runGit(dir, 'rev-parse HEAD', ['rev-parse', 'HEAD'])).trim();
 }
 
-/** `git -C <project> worktree add -b skill-iterate/<skill>-<epoch> <home>/worktree_skill-iterate-<skill>-<epoch> <base HEAD>`. */
+/**
+ * `git -C <project> worktree add -b skill-iterate/<skill>-<epoch> <home>/worktree_skill-iterate-<skill>-<epoch> <base HEAD>`.
+ * With `sparse`, the worktree is added without a checkout and only those folders are checked out, so its
+ * cost follows the skill, not the repository; the files the scoring looks up come from the base commit's
+ * tree instead (tree-files.ts).
+ */
 export async function createWorktree(input: WorktreeRequest): Promise<Worktree> {
   const baseBranch = await currentBranch(input.project);
   const baseCommit = await headCommit(input.project);
@@ -26,8 +32,52 @@ export async function createWorktree(input: WorktreeRequest): Promise<Worktree> 
   const worktreePath = worktreePathFor(input.home, input.skill, input.epoch);
   const branch = branchNameFor(input.skill, input.epoch);
   await mkdir(input.home, { recursive: true });
-  await runGit(input.project, 'worktree add', ['worktree', 'add', '-b', branch, worktreePath, baseCommit]);
-  return { path: worktreePath, branch, baseBranch, baseCommit, prefix };
+  const sparse = input.sparse?.map((folder) => path.posix.join(prefix, folder));
+  if (sparse === undefined || sparse.length === 0) {
+    await runGit(input.project, 'worktree add', ['worktree', 'add', '-b', branch, worktreePath, baseCommit]);
+    return { path: worktreePath, branch, baseBranch, baseCommit, prefix };
+  }
+  await runGit(input.project, 'worktree add', [
+    'worktree',
+    'add',
+    '--no-checkout',
+    '-b',
+    branch,
+    worktreePath,
+    baseCommit,
+  ]);
+  try {
+    await checkOutOnly(worktreePath, sparse);
+    return {
+      path: worktreePath,
+      branch,
+      baseBranch,
+      baseCommit,
+      prefix,
+      files: await readTreeFiles(worktreePath, baseCommit),
+    };
+  } catch (err) {
+    // Half made: leave nothing behind, so the caller's halt does not also leave an orphan.
+    await discardWorktree(input.project, { path: worktreePath, branch }, { retryDelayMs: 0 });
+    throw err;
+  }
+}
+
+/**
+ * Checks out only `folders`: the index gets the whole tree (`read-tree`), every entry outside the folders
+ * is marked skip-worktree (git then treats it as present and unchanged: status stays clean, commits and
+ * `reset --hard` leave it alone), and only the folders' files are written. No configuration is touched —
+ * `git sparse-checkout` would turn on `extensions.worktreeConfig` in the project's own `.git/config`.
+ */
+async function checkOutOnly(worktreePath: string, folders: readonly string[]): Promise<void> {
+  await runGit(worktreePath, 'read-tree', ['read-tree', 'HEAD']);
+  const tracked = (await runGit(worktreePath, 'ls-files', ['ls-files', '-z'])).split('\0').filter(Boolean);
+  const inFolders = (file: string) => folders.some((f) => file === f || file.startsWith(`${f}/`));
+  const outside = tracked.filter((file) => !inFolders(file));
+  const inside = tracked.filter(inFolders);
+  if (outside.length > 0)
+    await gitWithInput(worktreePath, ['update-index', '--skip-worktree', '-z', '--stdin'], outside);
+  if (inside.length > 0) await gitWithInput(worktreePath, ['checkout-index', '-f', '-z', '--stdin'], inside);
 }
 
 /** The pause before the single removal retry: AV scanners and lingering file handles let go. */

@@ -30,7 +30,7 @@ import type { KeptEdit, ResultsRow } from '../core/run-result.js';
 import { SKILL_FILE, skillFileOf } from '../core/skill-layout.js';
 import { classifyIteration, type IterationOutcome } from '../core/taxonomy.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
-import type { GitWorkspace } from '../ports/git.js';
+import type { FileLookup, GitWorkspace } from '../ports/git.js';
 import type { Logger } from '../ports/logger.js';
 import type { SkillModels } from '../ports/models.js';
 import { assertionStatements, buildEditorInput } from './editor-input.js';
@@ -74,6 +74,8 @@ export interface SkillLoopInput {
   /** What the run spent before this skill, for `maxCostUsd`. */
   runUsageBefore?: Usage;
   cache?: RenderCache;
+  /** Where the scoring looks up link and `[[ref]]` targets when the worktree is sparse (default: disk). */
+  files?: FileLookup | undefined;
   /**
    * The run's stop signal: aborts the model calls in flight and ends the loop with LoopInterrupted. The
    * unfinished iteration gets no row (it was never judged) and its commit is reset away.
@@ -220,6 +222,7 @@ class SkillLoop {
       concurrency: input.options.concurrency,
       signal,
       cache: this.cache,
+      files: input.files,
     });
   }
 }

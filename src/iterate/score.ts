@@ -27,6 +27,7 @@ import {
 import { scoreStructure } from '../core/structural.js';
 import { ModelOutputError, type GraderAnswer } from '../core/model-answers.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
+import type { FileLookup } from '../ports/git.js';
 import type { ModelReply, SkillModels } from '../ports/models.js';
 
 /** Renders keyed by (render model, SKILL.md content, scenario id). Lives for one run. */
@@ -62,6 +63,11 @@ export interface ScoreRequest {
   concurrency: number;
   signal: AbortSignal;
   cache: RenderCache;
+  /**
+   * Link and `[[ref]]` lookups for the structural metrics; default: the disk. A sparse worktree passes the
+   * repository's tree at its base commit, so a score does not depend on what is checked out.
+   */
+  files?: FileLookup | undefined;
 }
 
 export interface SkillScore {
@@ -275,11 +281,12 @@ function listDirOrEmpty(dir: string): string[] {
 
 export async function scoreSkill(request: ScoreRequest): Promise<SkillScore> {
   const trials = Math.max(1, Math.floor(request.trials) || 1);
+  const files = request.files;
   const structural = scoreStructure(request.skillMd, {
     skillDir: request.skillDir,
     requiredSections: request.evals.requiredSections,
-    exists: (p) => existsSync(p),
-    listDir: listDirOrEmpty,
+    exists: files ? (p) => files.exists(p) : (p) => existsSync(p),
+    listDir: files ? (p) => files.listDir(p) : listDirOrEmpty,
   });
   if (request.models.structuralOnly || request.mode === 'structural') {
     return {
