@@ -131,18 +131,20 @@ describe('sparse worktrees', () => {
     expect(sparse.score).toBe(full.score);
   });
 
-  it('take a project inside a repository by its path there', async () => {
+  it('take a project inside a repository by its path there, whatever characters it has', async () => {
     const repo = await makeTempDir('skillclimb-sparse-mono-');
     await initRepo(repo);
-    const project = path.join(repo, 'packages', 'app');
+    const project = path.join(repo, 'packages', 'app #1 [v2]*');
     await mkdir(project, { recursive: true });
     await addSkill(project, SKILL);
     await writeFile(path.join(repo, 'packages', 'lib.ts'), 'export {};\n');
     await git(repo, 'add', '-A');
     await git(repo, 'commit', '-q', '-m', 'mono');
     await inWorktree(project, async (worktree) => {
-      expect(worktree.prefix).toBe('packages/app');
-      expect(existsSync(path.join(worktree.path, 'packages', 'app', SKILL_DIR, 'SKILL.md'))).toBe(true);
+      expect(worktree.prefix).toBe('packages/app #1 [v2]*');
+      expect(existsSync(path.join(worktree.path, 'packages', 'app #1 [v2]*', SKILL_DIR, 'SKILL.md'))).toBe(
+        true,
+      );
       expect(existsSync(path.join(worktree.path, 'packages', 'lib.ts'))).toBe(false);
       expect(worktree.files!.exists(path.join(worktree.path, 'packages', 'lib.ts'))).toBe(true);
     });

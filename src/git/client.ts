@@ -3,7 +3,6 @@
  * working directory (`git -C <dir>`, docs/how-it-works.md § The hill-climb loop): the process never changes its own cwd, so a
  * worktree is never held open by us when it is removed.
  */
-import { spawn } from 'node:child_process';
 import { simpleGit, type SimpleGit } from 'simple-git';
 
 /** Used only when neither the repository config nor the environment names a committer. */
@@ -79,24 +78,4 @@ export async function runGit(
   } catch (err) {
     throw new GitOperationError(operation, dir, err);
   }
-}
-
-/**
- * `git -C <dir> <args>` with NUL-separated `paths` on its standard input (for `--stdin -z` commands, whose
- * path lists can be longer than a command line allows).
- */
-export function gitWithInput(dir: string, args: string[], paths: readonly string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['-C', dir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-    child.on('error', (error) => reject(new GitOperationError(args[0] ?? 'git', dir, error)));
-    child.on('close', (code) => {
-      if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
-      reject(new GitOperationError(args[0] ?? 'git', dir, new Error(err.trim() || `exit code ${code}`)));
-    });
-    child.stdin.end(paths.map((p) => `${p}\0`).join(''));
-  });
 }

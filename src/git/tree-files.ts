@@ -12,6 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { FileLookup } from '../ports/git.js';
 import { runGit } from './client.js';
@@ -69,9 +70,11 @@ function listOnDisk(absolutePath: string): string[] {
  */
 export async function readTreeFiles(root: string, commit: string): Promise<FileLookup> {
   const listing = await runGit(root, 'ls-tree', ['ls-tree', '-r', '-t', '-z', '--full-tree', commit]);
+  // Only a case-insensitive file system sets it, and asking costs a git process per worktree.
   const ignoreCase =
+    os.platform() !== 'linux' &&
     (await runGit(root, 'config', ['config', '--bool', '--default', 'false', 'core.ignorecase'])).trim() ===
-    'true';
+      'true';
   const key = (p: string) => (ignoreCase ? p.toLowerCase() : p);
   const entries = new Map<string, Entry>([['', { kind: 'dir' }]]);
   const children = new Map<string, string[]>();
