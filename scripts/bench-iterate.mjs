@@ -178,6 +178,20 @@ function analyse(calls, latency, expected) {
       (saturated ? Math.max(0, ...regrades.map(duration)) : 0);
     const wallMs = Number.isFinite(next) ? next - start : undefined;
     const nominal = latency * (saturated ? 4 : 3);
+    // Where the engine's time goes: before the first render (apply, commit), between a scenario's render
+    // and its grade (the slowest such gap), after the last answer (results.tsv, keep/revert, next prompt).
+    const editor = own.find((c) => c.role === 'editor');
+    const renders = own.filter((c) => c.role === 'render');
+    const gaps = scenarios.map((id) => {
+      const render = renders.find((c) => c.scenario === id);
+      const grade = graders.find((c) => c.scenario === id);
+      return render && grade ? grade.start - render.end : 0;
+    });
+    const split = {
+      beforeScoring: editor && renders.length ? Math.min(...renders.map((c) => c.start)) - editor.end : NaN,
+      renderToGrade: Math.max(0, ...gaps),
+      afterScoring: Number.isFinite(next) ? next - Math.max(...own.map((c) => c.end)) : NaN,
+    };
     return {
       calls: own.length,
       minimum: saturated ? expected.saturated : expected.iteration,
@@ -185,6 +199,7 @@ function analyse(calls, latency, expected) {
       wallMs,
       ratio: wallMs === undefined ? undefined : wallMs / nominal,
       overheadMs: wallMs === undefined ? undefined : wallMs - modelMs,
+      split,
       tokens: Object.fromEntries(
         ROLES.map((r) => [r, sum(own.filter((c) => c.role === r).map((c) => c.usage.total ?? 0))]),
       ),
@@ -208,6 +223,12 @@ function analyse(calls, latency, expected) {
     ratio: mean(complete.map((it) => it.ratio)),
     maxRatio: Math.max(...complete.map((it) => it.ratio)),
     overheadMs: mean(complete.map((it) => it.overheadMs)),
+    split: Object.fromEntries(
+      ['beforeScoring', 'renderToGrade', 'afterScoring'].map((k) => [
+        k,
+        mean(complete.map((it) => it.split[k])),
+      ]),
+    ),
     baselineRatio: baselineWall / (2 * latency),
     tokens: Object.fromEntries(ROLES.map((r) => [r, mean(complete.map((it) => it.tokens[r]))])),
     editorChars: mean(editors.map((c) => c.chars)),
@@ -340,6 +361,9 @@ function summarise(runs) {
     ratio: pick((r) => r.ratio),
     maxRatio: Math.max(...runs.map((r) => r.maxRatio)),
     overheadMs: pick((r) => r.overheadMs),
+    split: Object.fromEntries(
+      ['beforeScoring', 'renderToGrade', 'afterScoring'].map((k) => [k, median(runs.map((r) => r.split[k]))]),
+    ),
     baselineRatio: pick((r) => r.baselineRatio),
     tokens: Object.fromEntries(ROLES.map((role) => [role, median(runs.map((r) => r.tokens[role]))])),
     editorChars: pick((r) => r.editorChars),
@@ -466,7 +490,12 @@ function printReport(report, args) {
           `  wall / critical path`,
           `${trio(g.ratio, 3)} (${g.profile === 'saturating' ? 4 : 3} x ${args.latency} ms; worst iteration ${fmt(g.maxRatio, 3)})`,
         ],
-        ['  engine overhead per iteration', trio(g.overheadMs, 0, ' ms')],
+        [
+          '  engine overhead per iteration',
+          `${trio(g.overheadMs, 0, ' ms')} (median split: ${fmt(g.split.beforeScoring)} ms edit to first ` +
+            `render, ${fmt(g.split.renderToGrade)} ms render to grade, ${fmt(g.split.afterScoring)} ms last ` +
+            'answer to next edit)',
+        ],
         ['  baseline / critical path', `${trio(g.baselineRatio, 3)} (2 x ${args.latency} ms)`],
         [
           '  prompt tokens per iteration',
