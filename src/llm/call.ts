@@ -16,7 +16,9 @@ import {
   type SystemModelMessage,
 } from 'ai';
 import { extractJsonObject, stripThinkBlocks } from '../core/json-extract.js';
+import { untilAborted } from '../core/abortable.js';
 import { isOverload, type AdaptiveConcurrency } from './adaptive-concurrency.js';
+import { loadProvider } from './language-model.js';
 import { ModelCallError, ProviderOutputError, type Role } from './errors.js';
 import { redactMessage } from './redact-message.js';
 import { matchesSchema } from './schema-match.js';
@@ -231,6 +233,7 @@ async function attempt<T>(
     return await withRetries(
       async () => {
         attempts++;
+        await untilAborted(loadProvider(rm.model), signal);
         // The slot is held for the request only, not for a retry's wait.
         const slot = await rm.gate?.acquire(signal);
         const timeout = AbortSignal.timeout(settings.timeoutMs);
