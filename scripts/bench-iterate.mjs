@@ -310,7 +310,14 @@ async function worktreeTimes(builds) {
         for (const size of WORKTREE_SIZES) {
           const t0 = performance.now();
           await workspace.withWorktree(
-            { project: repos[size], home: path.join(root, 'home'), skill: SKILL, epoch: epoch++ },
+            // As the engine asks for it (a build that predates sparse worktrees ignores `sparse`).
+            {
+              project: repos[size],
+              home: path.join(root, 'home'),
+              skill: SKILL,
+              epoch: epoch++,
+              sparse: [`.claude/skills/${SKILL}`],
+            },
             async () => undefined,
           );
           times[i][size].push(performance.now() - t0);

@@ -65,15 +65,17 @@ function listOnDisk(absolutePath: string): string[] {
 }
 
 /**
- * The lookups for paths under `root` (the worktree), answered from `commit`'s tree. `ignoreCase` compares
- * names as a case-insensitive file system does (git's `core.ignorecase`).
+ * The lookups for paths under `root` (the worktree), answered from `commit`'s tree, read by git in `repo`
+ * (any checkout of the same repository; default `root`, so the tree can be read while the worktree is
+ * still being made). Names compare as a case-insensitive file system does when git's `core.ignorecase`
+ * says so.
  */
-export async function readTreeFiles(root: string, commit: string): Promise<FileLookup> {
-  const listing = await runGit(root, 'ls-tree', ['ls-tree', '-r', '-t', '-z', '--full-tree', commit]);
+export async function readTreeFiles(root: string, commit: string, repo: string = root): Promise<FileLookup> {
+  const listing = await runGit(repo, 'ls-tree', ['ls-tree', '-r', '-t', '-z', '--full-tree', commit]);
   // Only a case-insensitive file system sets it, and asking costs a git process per worktree.
   const ignoreCase =
     os.platform() !== 'linux' &&
-    (await runGit(root, 'config', ['config', '--bool', '--default', 'false', 'core.ignorecase'])).trim() ===
+    (await runGit(repo, 'config', ['config', '--bool', '--default', 'false', 'core.ignorecase'])).trim() ===
       'true';
   const key = (p: string) => (ignoreCase ? p.toLowerCase() : p);
   const entries = new Map<string, Entry>([['', { kind: 'dir' }]]);
@@ -93,7 +95,7 @@ export async function readTreeFiles(root: string, commit: string): Promise<FileL
   }
   if (links.length > 0) {
     const targets = await readBlobs(
-      root,
+      repo,
       links.map((l) => l.oid),
     );
     for (const link of links) entries.get(link.path)!.target = targets.get(link.oid) ?? '';

@@ -54,25 +54,26 @@ export async function createWorktree(input: WorktreeRequest): Promise<Worktree> 
     await runGit(input.project, 'worktree add', ['worktree', 'add', '-b', branch, worktreePath, baseCommit]);
     return { path: worktreePath, branch, baseBranch, baseCommit, prefix };
   }
-  await runGit(input.project, 'worktree add', [
-    'worktree',
-    'add',
-    '--no-checkout',
-    '-b',
-    branch,
-    worktreePath,
-    baseCommit,
-  ]);
+  // The tree the scoring reads is listed while the worktree is made: neither waits for the other.
+  const files = readTreeFiles(worktreePath, baseCommit, input.project);
+  files.catch(() => undefined); // awaited below
+  try {
+    await runGit(input.project, 'worktree add', [
+      'worktree',
+      'add',
+      '--no-checkout',
+      '-b',
+      branch,
+      worktreePath,
+      baseCommit,
+    ]);
+  } catch (err) {
+    await files.catch(() => undefined);
+    throw err;
+  }
   try {
     await checkOutOnly(worktreePath, sparse);
-    return {
-      path: worktreePath,
-      branch,
-      baseBranch,
-      baseCommit,
-      prefix,
-      files: await readTreeFiles(worktreePath, baseCommit),
-    };
+    return { path: worktreePath, branch, baseBranch, baseCommit, prefix, files: await files };
   } catch (err) {
     // Half made: leave nothing behind, so the caller's halt does not also leave an orphan.
     await discardWorktree(input.project, { path: worktreePath, branch }, { retryDelayMs: 0 });
