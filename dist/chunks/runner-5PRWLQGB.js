@@ -54559,9 +54559,9 @@ function listOnDisk(absolutePath) {
     return [];
   }
 }
-async function readTreeFiles(root, commit) {
-  const listing = await runGit(root, "ls-tree", ["ls-tree", "-r", "-t", "-z", "--full-tree", commit]);
-  const ignoreCase = os9.platform() !== "linux" && (await runGit(root, "config", ["config", "--bool", "--default", "false", "core.ignorecase"])).trim() === "true";
+async function readTreeFiles(root, commit, repo = root) {
+  const listing = await runGit(repo, "ls-tree", ["ls-tree", "-r", "-t", "-z", "--full-tree", commit]);
+  const ignoreCase = os9.platform() !== "linux" && (await runGit(repo, "config", ["config", "--bool", "--default", "false", "core.ignorecase"])).trim() === "true";
   const key = (p2) => ignoreCase ? p2.toLowerCase() : p2;
   const entries = /* @__PURE__ */ new Map([["", { kind: "dir" }]]);
   const children = /* @__PURE__ */ new Map();
@@ -54579,7 +54579,7 @@ async function readTreeFiles(root, commit) {
   }
   if (links.length > 0) {
     const targets = await readBlobs(
-      root,
+      repo,
       links.map((l) => l.oid)
     );
     for (const link2 of links) entries.get(link2.path).target = targets.get(link2.oid) ?? "";
@@ -54674,25 +54674,25 @@ async function createWorktree(input) {
     await runGit(input.project, "worktree add", ["worktree", "add", "-b", branch, worktreePath2, baseCommit]);
     return { path: worktreePath2, branch, baseBranch, baseCommit, prefix };
   }
-  await runGit(input.project, "worktree add", [
-    "worktree",
-    "add",
-    "--no-checkout",
-    "-b",
-    branch,
-    worktreePath2,
-    baseCommit
-  ]);
+  const files = readTreeFiles(worktreePath2, baseCommit, input.project);
+  files.catch(() => void 0);
+  try {
+    await runGit(input.project, "worktree add", [
+      "worktree",
+      "add",
+      "--no-checkout",
+      "-b",
+      branch,
+      worktreePath2,
+      baseCommit
+    ]);
+  } catch (err) {
+    await files.catch(() => void 0);
+    throw err;
+  }
   try {
     await checkOutOnly(worktreePath2, sparse);
-    return {
-      path: worktreePath2,
-      branch,
-      baseBranch,
-      baseCommit,
-      prefix,
-      files: await readTreeFiles(worktreePath2, baseCommit)
-    };
+    return { path: worktreePath2, branch, baseBranch, baseCommit, prefix, files: await files };
   } catch (err) {
     await discardWorktree(input.project, { path: worktreePath2, branch }, { retryDelayMs: 0 });
     throw err;
