@@ -1,10 +1,10 @@
 /** The per-skill worktree and branch: set up before the loop, cleaned up after it (docs/how-it-works.md § The hill-climb loop). */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { branchNameFor, worktreeFolderName } from '../core/skill-layout.js';
 import type { Worktree, WorktreeRequest } from '../ports/git.js';
 import { runGit } from './client.js';
-import { repoPrefix } from './repo.js';
+import { readTreeFiles } from './tree-files.js';
 
 export function worktreePathFor(home: string, skill: string, epoch: number): string {
   return path.join(home, worktreeFolderName(skill, epoch));
@@ -18,16 +18,94 @@ export async function headCommit(dir: string): Promise<string> {
   return (await runGit(dir, 'rev-parse HEAD', ['rev-parse', 'HEAD'])).trim();
 }
 
-/** `git -C <project> worktree add -b skill-iterate/<skill>-<epoch> <home>/worktree_skill-iterate-<skill>-<epoch> <base HEAD>`. */
+/**
+ * The project's checked-out branch (`HEAD` when detached), its commit, and its folder in the repository
+ * (see repoPrefix), in one `rev-parse`: every git process counts when a run makes a worktree per skill.
+ */
+async function baseOf(project: string): Promise<{ baseBranch: string; baseCommit: string; prefix: string }> {
+  const out = await runGit(project, 'rev-parse HEAD', [
+    'rev-parse',
+    '--show-prefix',
+    'HEAD',
+    '--abbrev-ref',
+    'HEAD',
+  ]);
+  const [prefix = '', baseCommit = '', baseBranch = ''] = out.split('\n');
+  return {
+    baseBranch: baseBranch.trim(),
+    baseCommit: baseCommit.trim(),
+    prefix: prefix.trim().replace(/\/+$/, ''),
+  };
+}
+
+/**
+ * `git -C <project> worktree add -b skill-iterate/<skill>-<epoch> <home>/worktree_skill-iterate-<skill>-<epoch> <base HEAD>`.
+ * With `sparse`, the worktree is added without a checkout and only those folders are checked out, so its
+ * cost follows the skill, not the repository; the files the scoring looks up come from the base commit's
+ * tree instead (tree-files.ts).
+ */
 export async function createWorktree(input: WorktreeRequest): Promise<Worktree> {
-  const baseBranch = await currentBranch(input.project);
-  const baseCommit = await headCommit(input.project);
-  const prefix = await repoPrefix(input.project);
+  const { baseBranch, baseCommit, prefix } = await baseOf(input.project);
   const worktreePath = worktreePathFor(input.home, input.skill, input.epoch);
   const branch = branchNameFor(input.skill, input.epoch);
   await mkdir(input.home, { recursive: true });
-  await runGit(input.project, 'worktree add', ['worktree', 'add', '-b', branch, worktreePath, baseCommit]);
-  return { path: worktreePath, branch, baseBranch, baseCommit, prefix };
+  const sparse = input.sparse?.map((folder) => path.posix.join(prefix, folder));
+  if (sparse === undefined || sparse.length === 0) {
+    await runGit(input.project, 'worktree add', ['worktree', 'add', '-b', branch, worktreePath, baseCommit]);
+    return { path: worktreePath, branch, baseBranch, baseCommit, prefix };
+  }
+  // The tree the scoring reads is listed while the worktree is made: neither waits for the other.
+  const files = readTreeFiles(worktreePath, baseCommit, input.project);
+  files.catch(() => undefined); // awaited below
+  try {
+    await runGit(input.project, 'worktree add', [
+      'worktree',
+      'add',
+      '--no-checkout',
+      '-b',
+      branch,
+      worktreePath,
+      baseCommit,
+    ]);
+  } catch (err) {
+    await files.catch(() => undefined);
+    throw err;
+  }
+  try {
+    await checkOutOnly(worktreePath, sparse);
+    return { path: worktreePath, branch, baseBranch, baseCommit, prefix, files: await files };
+  } catch (err) {
+    // Half made: leave nothing behind, so the caller's halt does not also leave an orphan.
+    await discardWorktree(input.project, { path: worktreePath, branch }, { retryDelayMs: 0 });
+    throw err;
+  }
+}
+
+/** A gitignore-style pattern that matches exactly the folder `folder` (special characters escaped). */
+function folderPattern(folder: string): string {
+  return `/${folder.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`)}/`;
+}
+
+/**
+ * Checks out only `folders`, in one `read-tree`: the patterns go to the worktree's own
+ * `info/sparse-checkout` and sparse checkout is switched on for that one command (`-c`), so the index
+ * gets the whole tree, every entry outside the folders is marked skip-worktree (git then treats it as
+ * present and unchanged: status stays clean, commits and `reset --hard` leave it alone) and only the
+ * folders' files are written. No configuration is changed — `git sparse-checkout` would turn on
+ * `extensions.worktreeConfig` in the project's own `.git/config`.
+ */
+async function checkOutOnly(worktreePath: string, folders: readonly string[]): Promise<void> {
+  const pointer = await readFile(path.join(worktreePath, '.git'), 'utf8');
+  const gitDir = /^gitdir: (.+)$/m.exec(pointer)?.[1]?.trim();
+  if (!gitDir) throw new Error(`${worktreePath}/.git does not name the worktree's git folder`);
+  await mkdir(path.join(gitDir, 'info'), { recursive: true });
+  await writeFile(path.join(gitDir, 'info', 'sparse-checkout'), folders.map(folderPattern).join('\n') + '\n');
+  await runGit(
+    worktreePath,
+    'read-tree',
+    ['read-tree', '-mu', 'HEAD'],
+    ['core.sparseCheckout=true', 'core.sparseCheckoutCone=false'],
+  );
 }
 
 /** The pause before the single removal retry: AV scanners and lingering file handles let go. */
