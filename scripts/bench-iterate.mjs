@@ -1,307 +1,340 @@
 #!/usr/bin/env node
 /**
- * `npm run bench:iterate`: how much the skill-iterate engine itself costs on top of the models.
+ * `npm run bench:iterate`: what a skill-iterate run costs on top of its models, measured over real HTTP.
  *
- * Runs the real engine (runIterate with the CLI's local ports: lock, worktree, commits, results.tsv,
- * keep/revert, squash-merge, summary) in a temporary git repository, on a generated skill with 10 scenarios
- * and 20 assertions, against a scripted model that answers every call after a fixed delay. It prints:
- *   - model calls per iteration      target: exactly 1 + scenarios + scenarios-with-model-graded-assertions
- *   - wall time / critical path      target: <= 1.2, the critical path being 3 model latencies at N=1
- *                                     (propose, then render and grade of the slowest scenario)
- *   - engine overhead per iteration  target: <= 150 ms (wall minus the model time measured on the critical
- *                                     path: the editor call plus the slowest scenario's render and grade)
- * Iterations are measured from one editor call to the next, so each figure covers a whole cycle: propose,
- * apply, commit, score, results.tsv, keep/revert. Concurrency is set to the scenario count so that every
- * scenario's render and grade can run at once, which is what makes the critical path 3 latencies.
+ * Each run is a child process running the REAL engine of a build (runIterate with the CLI's local ports:
+ * lock, worktree, commits, results.tsv, keep/revert, squash-merge, summary) and the REAL provider layer
+ * (createModels: the AI SDK, retries, structured output, prompt caching) against a loopback model server
+ * that holds every answer for a fixed latency (scripts/lib/latency-model-server.mjs) and reports prompt
+ * caching the way the providers do. The skill has 10 scenarios and 20 assertions (scripts/lib/bench-skill.mjs).
  *
- * Options: --latency <ms> (200), --iterations <n> (6), --json, --verbose, --keep (leave the temporary
- * repository, with its results.tsv and morning summary, and print where). Exit code 1 when a target fails.
+ * Per build, settings (the build's default concurrency, and full parallelism) and profile (targeted, and
+ * saturating: every iteration passes everything and is re-graded three times), over three repetitions, it
+ * prints min / median / max of:
+ *   - model calls per iteration vs the minimum: 1 + scenarios + model-graded scenarios (+ 3 x model-graded
+ *     scenarios when the iteration saturates)
+ *   - wall / critical path: the critical path is 3 model latencies (editor, then one scenario's render and
+ *     grade), 4 when the iteration saturates (the re-grade waits for the first grade); the baseline's is 2
+ *   - engine overhead per iteration: wall minus the model time on the critical path
+ *   - prompt tokens per role per iteration, characters per editor prompt, the cached-token share
+ *   - the child's maximum resident set size
+ * and the time of `git worktree add` + `remove` on a 30-file and a 1,500-file repository.
+ *
+ * --baseline-ref <commit> builds that commit in a temporary git worktree and runs the same bench against it,
+ * interleaved with this build, so the before and after figures come from the same machine in the same run.
+ *
+ * Options: --latency <ms> (200), --iterations <n> (5), --repetitions <n> (3), --baseline-ref <commit>,
+ * --provider anthropic|openai|openai-compatible (anthropic), --profile targeted|saturating|all (all),
+ * --settings default|full|all (all), --no-worktrees, --json, --verbose.
+ * Exit code 1 when a target of this build at its default settings is missed, 2 for a bad command line.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { prepareBaseline } from './lib/baseline-build.mjs';
+import { PROFILES, SKILL, createResponder, expectedCalls, roleOf, scenarioOf } from './lib/bench-skill.mjs';
+import { startLatencyModelServer } from './lib/latency-model-server.mjs';
 
-const SKILL = 'bench-skill';
-const SCENARIOS = 10;
-const ASSERTIONS = 20;
-/** Assertions 1..5 are decided by code (`check`); 6..20 go to the grader. */
-const CHECKED = 5;
-/** The last two scenarios expect only checked assertions, so they need a render but no grader call. */
-const CHECK_ONLY_SCENARIOS = 2;
-/** Never fixed by the editor: keeps one pair failing so the N=3 saturation handler never fires. */
-const NEVER_FIXED = ASSERTIONS;
-const TARGET_RATIO = 1.2;
-const TARGET_OVERHEAD_MS = 150;
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CHILD = path.join(REPO, 'scripts', 'lib', 'bench-iterate-child.mjs');
+/** "Full parallelism": the most skillclimb.config.json allows. */
+const FULL_CONCURRENCY = 64;
+const TARGETS = { ratio: 1.1, overheadMs: 50, editorShare: 0.5, worktreeRatio: 2 };
+const ROLES = ['editor', 'render', 'grader'];
+const WORKTREE_SIZES = [30, 1500];
+const WORKTREE_REPS = 5;
 
-/** A bad command line: reported as one line, without a stack trace. */
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const args = { latency: 200, iterations: 6, json: false, verbose: false, keep: false };
+  const args = {
+    latency: 200,
+    iterations: 5,
+    repetitions: 3,
+    baselineRef: undefined,
+    provider: 'anthropic',
+    profiles: PROFILES,
+    settings: ['default', 'full'],
+    worktrees: true,
+    json: false,
+    verbose: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
-      const n = Number(argv[++i]);
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${flag} expects a value`);
+      return v;
+    };
+    const int = () => {
+      const n = Number(value());
       if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} expects a positive integer`);
       return n;
     };
-    if (flag === '--latency') args.latency = value();
-    else if (flag === '--iterations') args.iterations = Math.max(2, value());
+    const oneOf = (choices) => {
+      const v = value();
+      if (v === 'all') return choices;
+      if (!choices.includes(v)) throw new UsageError(`${flag} expects ${choices.join(', ')} or all`);
+      return [v];
+    };
+    if (flag === '--latency') args.latency = int();
+    else if (flag === '--iterations') args.iterations = Math.max(2, int());
+    else if (flag === '--repetitions') args.repetitions = int();
+    else if (flag === '--baseline-ref') args.baselineRef = value();
+    else if (flag === '--provider') {
+      args.provider = value();
+      if (!['anthropic', 'openai', 'openai-compatible'].includes(args.provider))
+        throw new UsageError('--provider expects anthropic, openai or openai-compatible');
+    } else if (flag === '--profile') args.profiles = oneOf(PROFILES);
+    else if (flag === '--settings') args.settings = oneOf(['default', 'full']);
+    else if (flag === '--no-worktrees') args.worktrees = false;
     else if (flag === '--json') args.json = true;
     else if (flag === '--verbose') args.verbose = true;
-    else if (flag === '--keep') args.keep = true;
     else
       throw new UsageError(
-        `unknown option ${flag} (expected --latency <ms>, --iterations <n>, --json, --verbose, --keep)`,
+        `unknown option ${flag} (expected --latency, --iterations, --repetitions, --baseline-ref, --provider, ` +
+          '--profile, --settings, --no-worktrees, --json, --verbose)',
       );
   }
   return args;
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The generated skill
+// Statistics
 
-function modelGradedIdsFor(k) {
-  const span = ASSERTIONS - CHECKED;
-  return [0, 5, 10].map((offset) => CHECKED + 1 + ((k + offset) % span));
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+const mean = (xs) => (xs.length === 0 ? NaN : sum(xs) / xs.length);
+function median(xs) {
+  const s = [...xs].filter(Number.isFinite).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+const spread = (xs) => {
+  const finite = xs.filter(Number.isFinite);
+  return { min: Math.min(...finite), median: median(finite), max: Math.max(...finite) };
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// One run
+
+function runChild(config) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CHILD], {
+      env: { ...process.env, BENCH_CONFIG: JSON.stringify(config) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.trim().split('\n').pop();
+      if (code !== 0 || !line) return reject(new Error(`bench child exited ${code}: ${err.trim()}`));
+      resolve(JSON.parse(line));
+    });
+  });
 }
 
-function generateEvals() {
-  const checks = [
-    { type: 'contains', value: '## Result' },
-    { type: 'icontains', value: 'SCENARIO' },
-    { type: 'not-contains', value: 'TODO' },
-    { type: 'regex', value: '^## Result$', flags: 'm' },
-    { type: 'max-lines', value: 400 },
-  ];
-  const assertion = (id) => ({
-    id,
-    statement: id <= CHECKED ? `Checked property ${id} holds.` : `The output applies rule ${id}.`,
-    source: `SKILL.md, rule ${id}`,
-    defect_type: id <= CHECKED ? 'format' : 'content',
-    ...(id <= CHECKED ? { check: checks[id - 1] } : {}),
-  });
-  const ids = Array.from({ length: ASSERTIONS }, (_, i) => i + 1);
-  const evals = {
-    skill: SKILL,
-    version: '2.0',
-    categories: [
-      { name: 'Output format', weight: 0.4, evals: ids.filter((id) => id <= 8).map(assertion) },
-      { name: 'Content', weight: 0.6, evals: ids.filter((id) => id > 8).map(assertion) },
-    ],
-  };
-  const scenarios = Array.from({ length: SCENARIOS }, (_, i) => {
-    const k = i + 1;
-    const checkOnly = k > SCENARIOS - CHECK_ONLY_SCENARIOS;
-    const expected = checkOnly ? [1, 2, 3] : [1, 2, 4, ...modelGradedIdsFor(k)];
+/** Per-iteration and per-role figures of one run, from what the server recorded. */
+function analyse(calls, latency, expected) {
+  const timed = calls
+    .filter((c) => Number.isFinite(c.answeredAt))
+    .map((c) => {
+      const role = roleOf(c);
+      return {
+        role,
+        scenario: scenarioOf(c, role),
+        start: c.receivedAt,
+        end: c.answeredAt,
+        chars: c.promptChars,
+        usage: c.usage ?? { total: 0, cacheRead: 0 },
+      };
+    })
+    .sort((a, b) => a.start - b.start);
+  const duration = (c) => c.end - c.start;
+  const editorStarts = timed.filter((c) => c.role === 'editor').map((c) => c.start);
+  const baseline = timed.filter((c) => c.start < (editorStarts[0] ?? Infinity));
+  const iterations = editorStarts.map((start, i) => {
+    const next = editorStarts[i + 1] ?? Infinity;
+    const own = timed.filter((c) => c.start >= start && c.start < next);
+    const graders = own.filter((c) => c.role === 'grader');
+    const saturated = graders.length > expected.graded;
+    const scenarios = [...new Set(own.map((c) => c.scenario).filter(Boolean))];
+    // The chain: the editor, then one scenario's render and its first grade, then (saturating) a re-grade.
+    const chain = (id) => {
+      const render = own.find((c) => c.role === 'render' && c.scenario === id);
+      const grade = own.find((c) => c.role === 'grader' && c.scenario === id);
+      return (render ? duration(render) : 0) + (grade ? duration(grade) : 0);
+    };
+    const firstGrades = new Set(scenarios.map((id) => graders.find((c) => c.scenario === id)));
+    const regrades = graders.filter((c) => !firstGrades.has(c));
+    const modelMs =
+      sum(own.filter((c) => c.role === 'editor').map(duration)) +
+      Math.max(0, ...scenarios.map(chain)) +
+      (saturated ? Math.max(0, ...regrades.map(duration)) : 0);
+    const wallMs = Number.isFinite(next) ? next - start : undefined;
+    const nominal = latency * (saturated ? 4 : 3);
+    // Where the engine's time goes: before the first render (apply, commit), between a scenario's render
+    // and its grade (the slowest such gap), after the last answer (results.tsv, keep/revert, next prompt).
+    const editor = own.find((c) => c.role === 'editor');
+    const renders = own.filter((c) => c.role === 'render');
+    const gaps = scenarios.map((id) => {
+      const render = renders.find((c) => c.scenario === id);
+      const grade = graders.find((c) => c.scenario === id);
+      return render && grade ? grade.start - render.end : 0;
+    });
+    const split = {
+      beforeScoring: editor && renders.length ? Math.min(...renders.map((c) => c.start)) - editor.end : NaN,
+      renderToGrade: Math.max(0, ...gaps),
+      afterScoring: Number.isFinite(next) ? next - Math.max(...own.map((c) => c.end)) : NaN,
+    };
     return {
-      id: `scenario_${k}`,
-      name: `Scenario ${k}`,
-      description: `Generated scenario ${k}`,
-      context: `Request ${k}: apply the skill to this input.`,
-      expected_assertions: [...new Set(expected)].sort((a, b) => a - b),
+      calls: own.length,
+      minimum: saturated ? expected.saturated : expected.iteration,
+      saturated,
+      wallMs,
+      ratio: wallMs === undefined ? undefined : wallMs / nominal,
+      overheadMs: wallMs === undefined ? undefined : wallMs - modelMs,
+      split,
+      tokens: Object.fromEntries(
+        ROLES.map((r) => [r, sum(own.filter((c) => c.role === r).map((c) => c.usage.total ?? 0))]),
+      ),
     };
   });
-  if (!scenarios.some((s) => s.expected_assertions.includes(NEVER_FIXED))) {
-    throw new Error('bench setup: the never-fixed assertion must be expected somewhere');
+  const complete = iterations.filter((it) => it.wallMs !== undefined);
+  const baselineWall = baseline.length
+    ? Math.max(...baseline.map((c) => c.end)) - Math.min(...baseline.map((c) => c.start))
+    : NaN;
+  const share = (list) => {
+    const total = sum(list.map((c) => c.usage.total ?? 0));
+    return total === 0 ? 0 : sum(list.map((c) => c.usage.cacheRead ?? 0)) / total;
+  };
+  const editors = timed.filter((c) => c.role === 'editor');
+  return {
+    baselineCalls: baseline.length,
+    callCounts: [...new Set(iterations.map((it) => `${it.calls}/${it.minimum}`))],
+    callsOk: iterations.length > 0 && iterations.every((it) => it.calls === it.minimum),
+    saturatedIterations: iterations.filter((it) => it.saturated).length,
+    iterations: iterations.length,
+    ratio: mean(complete.map((it) => it.ratio)),
+    maxRatio: Math.max(...complete.map((it) => it.ratio)),
+    overheadMs: mean(complete.map((it) => it.overheadMs)),
+    split: Object.fromEntries(
+      ['beforeScoring', 'renderToGrade', 'afterScoring'].map((k) => [
+        k,
+        mean(complete.map((it) => it.split[k])),
+      ]),
+    ),
+    baselineRatio: baselineWall / (2 * latency),
+    tokens: Object.fromEntries(ROLES.map((r) => [r, mean(complete.map((it) => it.tokens[r]))])),
+    editorChars: mean(editors.map((c) => c.chars)),
+    cachedShare: share(timed),
+    cachedShareByRole: Object.fromEntries(ROLES.map((r) => [r, share(timed.filter((c) => c.role === r))])),
+  };
+}
+
+async function oneRun(build, setting, profile, args, expected) {
+  const server = await startLatencyModelServer({
+    latencyMs: args.latency,
+    respond: createResponder(profile),
+  });
+  const root = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-bench-'));
+  try {
+    const child = await runChild({
+      build: build.build,
+      serverUrl: server.url,
+      provider: args.provider,
+      profile,
+      concurrency: setting === 'full' ? FULL_CONCURRENCY : null,
+      iterations: args.iterations,
+      root,
+    });
+    const figures = analyse(server.calls, args.latency, expected);
+    if (args.verbose)
+      console.error(
+        `${build.label} ${setting} ${profile}: ${figures.callCounts.join(', ')} calls, ratio ` +
+          `${figures.ratio.toFixed(3)}, overhead ${Math.round(figures.overheadMs)} ms, ${child.status}`,
+      );
+    return { ...figures, concurrency: child.concurrency, maxRssMb: child.maxRssKb / 1024, child };
+  } finally {
+    await server.close();
+    await rm(root, { recursive: true, force: true });
   }
-  return { evals, scenarios: { skill: SKILL, version: '1.0', scenarios } };
-}
-
-const SKILL_MD = `---
-name: ${SKILL}
-description: A generated skill for the skill-iterate benchmark.
----
-
-# Bench skill
-
-Apply the rules below to every request and report the result.
-
-## Steps
-
-1. Read the request.
-2. Apply every rule.
-3. Write the result under a Result heading.
-
-## Rules
-
-- Keep the answer short.
-
-## Constraints
-
-- Never leave TODO markers.
-
-## Limitations
-
-- Generated for benchmarking only.
-`;
-
-/** Expected model calls: the editor once, a render per scenario, a grader call per scenario needing one. */
-function expectedCalls(scenarios, evals) {
-  const checked = new Set(evals.categories.flatMap((c) => c.evals.filter((a) => a.check).map((a) => a.id)));
-  const graded = scenarios.scenarios.filter((s) =>
-    s.expected_assertions.some((id) => !checked.has(id)),
-  ).length;
-  return {
-    scenarios: scenarios.scenarios.length,
-    graded,
-    iteration: 1 + scenarios.scenarios.length + graded,
-  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The scripted models: fixed latency, deterministic answers, every call timed
-
-const ruleToken = (id) => `[rule-${id}]`;
-
-function scriptedHandlers() {
-  return {
-    propose(input, index) {
-      const anchor = '## Rules\n';
-      const target = input.topFailure?.assertion_id;
-      // Alternate a targeted fix (a keep) with a neutral note (equal score, more lines: a revert).
-      const fix = index % 2 === 0 && target !== undefined && target !== NEVER_FIXED;
-      const line = fix ? `- Apply ${ruleToken(target)} to every answer.` : `- Note ${index}: be concise.`;
-      return {
-        description: fix
-          ? `Add rule ${target} for assertion ${target}; keeps passing pairs intact`
-          : `Add note ${index}; no passing pair touched`,
-        old_string: anchor,
-        new_string: `${anchor}\n${line}\n`,
-      };
-    },
-    render(input) {
-      const rules = input.skillMd.match(/\[rule-\d+\]/g) ?? [];
-      return `## Result\nScenario ${input.scenario.id}\n${rules.join(' ')}\n`;
-    },
-    grade(input) {
-      const verdicts = {};
-      for (const a of input.assertions) {
-        const verdict = input.output.includes(ruleToken(a.id));
-        verdicts[String(a.id)] = { verdict, reason: verdict ? 'rule applied' : 'rule missing from output' };
-      }
-      return { verdicts };
-    },
-  };
-}
-
-function timedModels(inner) {
-  const events = [];
-  const wrap = (role) => async (input, signal) => {
-    const event = { role, scenario: input.scenario?.id, start: performance.now(), end: NaN };
-    events.push(event);
-    try {
-      return await inner[role](input, signal);
-    } finally {
-      event.end = performance.now();
-    }
-  };
-  const models = {
-    label: `scripted (fixed latency)`,
-    structuralOnly: false,
-    renderModelId: inner.renderModelId,
-    propose: wrap('propose'),
-    render: wrap('render'),
-    grade: wrap('grade'),
-  };
-  return { models, events };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The project
+// Worktree creation and removal on a small and a large repository
 
 function git(cwd, ...args) {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
-async function createProject(root) {
-  const project = path.join(root, 'project');
+async function repositoryWithFiles(root, files) {
+  const project = path.join(root, `repo-${files}`);
   const skillDir = path.join(project, '.claude', 'skills', SKILL);
   await mkdir(path.join(skillDir, 'evals'), { recursive: true });
-  const { evals, scenarios } = generateEvals();
-  await writeFile(path.join(skillDir, 'SKILL.md'), SKILL_MD);
-  await writeFile(path.join(skillDir, 'evals', 'evals.json'), `${JSON.stringify(evals, null, 2)}\n`);
-  await writeFile(
-    path.join(skillDir, 'evals', 'test_scenarios.json'),
-    `${JSON.stringify(scenarios, null, 2)}\n`,
-  );
-  await writeFile(
-    path.join(project, '.gitignore'),
-    'worktree_*/\n.skill-iterate.lock\n.claude/skills/*/evals/results.tsv\n',
-  );
+  await writeFile(path.join(skillDir, 'SKILL.md'), `---\nname: ${SKILL}\ndescription: d\n---\n# x\n`);
+  for (let i = 0; i < files; i++) {
+    const dir = path.join(project, 'src', `module-${i % 40}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, `file-${i}.ts`), `export const value${i} = ${i};\n`.repeat(20));
+  }
   git(project, 'init', '-q', '-b', 'main');
   git(project, 'add', '-A');
-  git(project, 'commit', '-q', '-m', 'bench skill');
-  return { project, evals, scenarios };
+  git(project, 'commit', '-q', '-m', 'files');
+  return project;
+}
+
+async function worktreeTimes(builds) {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-bench-worktree-'));
+  try {
+    const repos = {};
+    for (const size of WORKTREE_SIZES) repos[size] = await repositoryWithFiles(root, size);
+    const workspaces = await Promise.all(
+      builds.map(async (b) => {
+        const { createGitWorkspace } = await import(
+          pathToFileURL(path.join(b.build, 'git', 'workspace.js')).href
+        );
+        return createGitWorkspace({ warn: (m) => console.error(`warning: ${m}`) });
+      }),
+    );
+    const times = builds.map(() => Object.fromEntries(WORKTREE_SIZES.map((s) => [s, []])));
+    let epoch = 1_000_000_000;
+    // Interleaved, so that a load spike on the machine hits both builds alike.
+    for (let rep = 0; rep < WORKTREE_REPS; rep++) {
+      for (const [i, workspace] of workspaces.entries()) {
+        for (const size of WORKTREE_SIZES) {
+          const t0 = performance.now();
+          await workspace.withWorktree(
+            // As the engine asks for it (a build that predates sparse worktrees ignores `sparse`).
+            {
+              project: repos[size],
+              home: path.join(root, 'home'),
+              skill: SKILL,
+              epoch: epoch++,
+              sparse: [`.claude/skills/${SKILL}`],
+            },
+            async () => undefined,
+          );
+          times[i][size].push(performance.now() - t0);
+        }
+      }
+    }
+    return builds.map((b, i) => {
+      const medians = Object.fromEntries(WORKTREE_SIZES.map((s) => [s, median(times[i][s])]));
+      return { label: b.label, medians, ratio: medians[1500] / medians[30] };
+    });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Measurement
-
-function summarize(events, runEnd, latency) {
-  const proposes = events.filter((e) => e.role === 'propose').sort((a, b) => a.start - b.start);
-  const starts = proposes.map((e) => e.start);
-  const baselineCalls = events.filter((e) => e.start < (starts[0] ?? Infinity)).length;
-  const iterations = starts.map((start, i) => {
-    const next = starts[i + 1] ?? Infinity;
-    const calls = events.filter((e) => e.start >= start && e.start < next);
-    const complete = Number.isFinite(next);
-    const duration = (e) => e.end - e.start;
-    const scenarioIds = [...new Set(calls.filter((e) => e.scenario !== undefined).map((e) => e.scenario))];
-    // Model time along the longest chain: the editor call, then one scenario's render and its grade.
-    const chain = (id) =>
-      ['render', 'grade']
-        .map((role) =>
-          Math.max(0, ...calls.filter((e) => e.role === role && e.scenario === id).map(duration)),
-        )
-        .reduce((a, b) => a + b, 0);
-    const modelMs =
-      calls.filter((e) => e.role === 'propose').reduce((a, e) => a + duration(e), 0) +
-      Math.max(0, ...scenarioIds.map(chain));
-    return {
-      iteration: i + 1,
-      calls: calls.length,
-      byRole: Object.fromEntries(
-        ['propose', 'render', 'grade'].map((r) => [r, calls.filter((e) => e.role === r).length]),
-      ),
-      // The last iteration has no next editor call; its tail (ship, summary) is not an iteration cost.
-      wallMs: complete ? Math.round(next - start) : undefined,
-      criticalModelMs: Math.round(modelMs),
-      // Where the overhead sits: apply + commit before scoring; results.tsv, keep/revert and the next
-      // prompt after it.
-      editToScoreMs: Math.round(
-        Math.min(...calls.filter((e) => e.role === 'render').map((e) => e.start)) -
-          Math.max(...calls.filter((e) => e.role === 'propose').map((e) => e.end)),
-      ),
-      scoreToNextEditMs: complete ? Math.round(next - Math.max(...calls.map((e) => e.end))) : undefined,
-    };
-  });
-  const cycles = iterations.filter((it) => it.wallMs !== undefined);
-  const critical = 3 * latency;
-  const walls = cycles.map((c) => c.wallMs);
-  const average = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  const mean = average(walls);
-  const criticalModelMs = average(cycles.map((c) => c.criticalModelMs));
-  return {
-    baselineCalls,
-    iterations,
-    criticalPathMs: critical,
-    meanWallMs: mean,
-    maxWallMs: Math.max(...walls),
-    ratio: mean / critical,
-    maxRatio: Math.max(...walls) / critical,
-    criticalModelMs,
-    // Engine overhead is measured against the model time actually spent on the critical path, so the
-    // scripted model's own timer slack is not charged to the engine.
-    overheadMs: mean - criticalModelMs,
-    editToScoreMs: average(cycles.map((c) => c.editToScoreMs)),
-    scoreToNextEditMs: average(cycles.map((c) => c.scoreToNextEditMs)),
-    runEndMs: runEnd,
-  };
-}
+// Output
 
 function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
@@ -315,176 +348,202 @@ function table(rows) {
     .join('\n');
 }
 
-// ---------------------------------------------------------------------------------------------------------
+const fmt = (x, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
+const trio = (s, digits = 0, unit = '') =>
+  `${fmt(s.min, digits)} / ${fmt(s.median, digits)} / ${fmt(s.max, digits)}${unit}`;
+const pct = (x) => `${fmt(100 * x, 0)} %`;
+const loadLine = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 
-async function loadEngine() {
-  const build = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'build');
-  const load = (p) => import(pathToFileURL(path.join(build, p)).href);
-  const [{ runIterate }, { createLocalPorts }, { createScriptedModels }] = await Promise.all([
-    load('iterate/run.js'),
-    load('adapters/local/ports.js'),
-    load('llm/scripted.js'),
-  ]);
-  return { runIterate, createLocalPorts, createScriptedModels };
+function summarise(runs) {
+  const pick = (f) => spread(runs.map(f));
+  return {
+    concurrency: runs[0].concurrency,
+    callCounts: [...new Set(runs.flatMap((r) => r.callCounts))],
+    callsOk: runs.every((r) => r.callsOk),
+    saturatedIterations: runs.map((r) => `${r.saturatedIterations}/${r.iterations}`),
+    ratio: pick((r) => r.ratio),
+    maxRatio: Math.max(...runs.map((r) => r.maxRatio)),
+    overheadMs: pick((r) => r.overheadMs),
+    split: Object.fromEntries(
+      ['beforeScoring', 'renderToGrade', 'afterScoring'].map((k) => [k, median(runs.map((r) => r.split[k]))]),
+    ),
+    baselineRatio: pick((r) => r.baselineRatio),
+    tokens: Object.fromEntries(ROLES.map((role) => [role, median(runs.map((r) => r.tokens[role]))])),
+    editorChars: pick((r) => r.editorChars),
+    cachedShare: pick((r) => r.cachedShare),
+    cachedShareByRole: Object.fromEntries(
+      ROLES.map((role) => [role, median(runs.map((r) => r.cachedShareByRole[role]))]),
+    ),
+    maxRssMb: pick((r) => r.maxRssMb),
+    statuses: [...new Set(runs.map((r) => r.child.status))],
+  };
 }
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  // The engine commits in the benchmark repository; a bare CI machine may have no git identity.
-  process.env.GIT_AUTHOR_NAME ??= 'skillclimb bench';
-  process.env.GIT_AUTHOR_EMAIL ??= 'bench@skillclimb.invalid';
-  process.env.GIT_COMMITTER_NAME ??= process.env.GIT_AUTHOR_NAME;
-  process.env.GIT_COMMITTER_EMAIL ??= process.env.GIT_AUTHOR_EMAIL;
-
-  const engine = await loadEngine();
-  const root = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-bench-'));
+  const loadAtStart = loadLine();
+  const expected = expectedCalls();
+  const head = git(REPO, 'rev-parse', '--short', 'HEAD');
+  const builds = [];
+  let baseline;
+  if (args.baselineRef) {
+    baseline = await prepareBaseline(REPO, args.baselineRef, (m) => console.error(m));
+    builds.push({ label: `baseline ${baseline.sha.slice(0, 7)}`, build: baseline.build, current: false });
+  }
+  builds.push({ label: `this build (${head})`, build: path.join(REPO, 'build'), current: true });
   try {
-    const { project, evals, scenarios } = await createProject(root);
-    const expected = expectedCalls(scenarios, evals);
-    const scripted = engine.createScriptedModels({
-      ...scriptedHandlers(),
-      delayMs: args.latency,
-      usagePerCall: { inputTokens: 1000, outputTokens: 200 },
-    });
-    const { models, events } = timedModels(scripted);
-    const progress = [];
-    const warnings = [];
-    const log = {
-      info: () => {},
-      warn: (m) => warnings.push(m),
-      progress: (m) => {
-        progress.push(m);
-        if (args.verbose) console.error(m);
-      },
-    };
-    const options = {
-      project,
-      skill: SKILL,
-      queueFile: undefined,
-      perSkillBudgetMs: 3_600_000,
-      perSkillIterations: args.iterations,
-      skipList: [],
-      calibrate: false,
-      dryRun: false,
-      mode: 'composite',
-      concurrency: SCENARIOS,
-      iterationTimeoutMs: 600_000,
-      worktreeHome: root,
-      maxCostUsd: undefined,
-    };
-    const ports = engine.createLocalPorts(options, { models, log });
-    const t0 = performance.now();
-    let run;
-    try {
-      run = await engine.runIterate(options, ports);
-    } catch (error) {
-      if (/not implemented/.test(error?.message ?? '')) {
-        console.error('bench:iterate: the engine (src/iterate/run.ts) is not implemented yet in build/.');
-        process.exitCode = 2;
-        return;
-      }
-      throw error;
+    const runs = new Map();
+    const key = (b, s, p) => `${b.label}|${s}|${p}`;
+    // Interleaved: each repetition runs every build, setting and profile once.
+    for (let rep = 1; rep <= args.repetitions; rep++) {
+      for (const build of builds)
+        for (const setting of args.settings)
+          for (const profile of args.profiles) {
+            const run = await oneRun(build, setting, profile, args, expected);
+            const k = key(build, setting, profile);
+            runs.set(k, [...(runs.get(k) ?? []), run]);
+          }
     }
-    const m = summarize(events, performance.now() - t0, args.latency);
-    const skill = run.results[0];
-    const outcomes = {};
-    for (const row of skill?.rows ?? []) outcomes[row.status] = (outcomes[row.status] ?? 0) + 1;
+    const worktrees = args.worktrees ? await worktreeTimes(builds) : [];
+    const loadAtEnd = loadLine();
 
-    const callsOk = m.iterations.length > 0 && m.iterations.every((it) => it.calls === expected.iteration);
-    const ratioOk = m.ratio <= TARGET_RATIO;
-    const overheadOk = m.overheadMs <= TARGET_OVERHEAD_MS;
-    const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
-    const callCounts = [...new Set(m.iterations.map((it) => it.calls))].join(', ');
+    const groups = [];
+    for (const build of builds)
+      for (const setting of args.settings)
+        for (const profile of args.profiles)
+          groups.push({
+            build: build.label,
+            current: build.current,
+            setting,
+            profile,
+            ...summarise(runs.get(key(build, setting, profile))),
+          });
+    const baselineGroup = (g) =>
+      groups.find((b) => !b.current && b.setting === g.setting && b.profile === g.profile);
 
-    if (args.json) {
-      console.log(
-        JSON.stringify(
-          {
-            latencyMs: args.latency,
-            concurrency: SCENARIOS,
-            scenarios: expected.scenarios,
-            assertions: ASSERTIONS,
-            expectedCallsPerIteration: expected.iteration,
-            baselineCalls: m.baselineCalls,
-            iterations: m.iterations,
-            criticalPathMs: m.criticalPathMs,
-            meanWallMs: m.meanWallMs,
-            ratio: m.ratio,
-            criticalModelMs: m.criticalModelMs,
-            overheadMs: m.overheadMs,
-            editToScoreMs: m.editToScoreMs,
-            scoreToNextEditMs: m.scoreToNextEditMs,
-            outcomes,
-            pass: { calls: callsOk, ratio: ratioOk, overhead: overheadOk },
-          },
-          null,
-          2,
-        ),
-      );
-    } else {
-      console.log(
-        `skill-iterate benchmark: ${expected.scenarios} scenarios, ${ASSERTIONS} assertions ` +
-          `(${CHECKED} checked in code, ${ASSERTIONS - CHECKED} model-graded; ${expected.graded} scenarios need ` +
-          `the grader), ${args.latency} ms per model call, concurrency ${SCENARIOS}, ${m.iterations.length} iterations\n`,
-      );
-      console.log(
-        table([
-          ['figure', 'measured', 'target', 'result'],
-          [
-            'model calls per iteration',
-            callCounts,
-            `= ${expected.iteration} (1 + ${expected.scenarios} + ${expected.graded})`,
-            verdict(callsOk),
-          ],
-          [
-            `wall / critical path (3 x ${args.latency} ms)`,
-            `${m.ratio.toFixed(3)} (max ${m.maxRatio.toFixed(3)})`,
-            `<= ${TARGET_RATIO}`,
-            verdict(ratioOk),
-          ],
-          [
-            'engine overhead per iteration',
-            `${Math.round(m.overheadMs)} ms (wall ${Math.round(m.meanWallMs)} - model ${Math.round(m.criticalModelMs)})`,
-            `<= ${TARGET_OVERHEAD_MS} ms`,
-            verdict(overheadOk),
-          ],
-        ]),
-      );
-      const perIteration = m.iterations
-        .map(
-          (it) =>
-            `#${it.iteration} ${it.calls} calls${it.wallMs === undefined ? '' : ` ${Math.round(it.wallMs)} ms`}`,
-        )
-        .join(' | ');
-      console.log(
-        `\nbaseline: ${m.baselineCalls} calls (expected ${expected.iteration - 1}); ` +
-          `outcomes: ${
-            Object.entries(outcomes)
-              .map(([k, v]) => `${k} ${v}`)
-              .join(', ') || 'none'
-          }; ` +
-          `skill status: ${skill?.status ?? 'not processed'}; whole run ${(m.runEndMs / 1000).toFixed(1)} s`,
-      );
-      console.log(`per iteration: ${perIteration}`);
-      console.log(
-        `overhead split (mean): ${Math.round(m.editToScoreMs)} ms from the edit to the first render ` +
-          `(apply, commit), ${Math.round(m.scoreToNextEditMs)} ms from the last grade to the next edit ` +
-          `(results.tsv, keep/revert, next prompt); the rest is scheduling inside scoring`,
-      );
-      if (warnings.length > 0) console.log(`engine warnings: ${warnings.join(' / ')}`);
+    const verdicts = [];
+    for (const g of groups.filter((x) => x.current && x.setting === 'default')) {
+      verdicts.push({ what: `${g.profile}: model calls = minimum`, ok: g.callsOk });
+      verdicts.push({
+        what: `${g.profile}: wall / critical path (median) <= ${TARGETS.ratio}`,
+        ok: g.ratio.median <= TARGETS.ratio,
+      });
+      verdicts.push({
+        what: `${g.profile}: baseline / critical path (median) <= ${TARGETS.ratio}`,
+        ok: g.baselineRatio.median <= TARGETS.ratio,
+      });
+      verdicts.push({
+        what: `${g.profile}: engine overhead per iteration (median) <= ${TARGETS.overheadMs} ms`,
+        ok: g.overheadMs.median <= TARGETS.overheadMs,
+      });
+      const before = baselineGroup(g);
+      if (before)
+        verdicts.push({
+          what: `${g.profile}: editor prompt <= ${TARGETS.editorShare * 100} % of the baseline's characters`,
+          ok: g.editorChars.median <= TARGETS.editorShare * before.editorChars.median,
+        });
     }
-    if (!(callsOk && ratioOk && overheadOk)) process.exitCode = 1;
+    const currentWorktree = worktrees.find((w) => w.label.startsWith('this build'));
+    if (currentWorktree)
+      verdicts.push({
+        what: `worktree add + remove: 1,500 files <= ${TARGETS.worktreeRatio} x 30 files`,
+        ok: currentWorktree.ratio <= TARGETS.worktreeRatio,
+      });
+
+    const report = {
+      latencyMs: args.latency,
+      iterations: args.iterations,
+      repetitions: args.repetitions,
+      provider: args.provider,
+      expected,
+      loadAverage: { start: loadAtStart, end: loadAtEnd, cores: os.cpus().length },
+      groups,
+      worktrees,
+      verdicts,
+    };
+    if (args.json) console.log(JSON.stringify(report, null, 2));
+    else printReport(report, args);
+    if (verdicts.some((v) => !v.ok)) process.exitCode = 1;
   } finally {
-    if (args.keep) console.error(`bench repository kept at ${root}`);
-    else await rm(root, { recursive: true, force: true });
+    await baseline?.cleanup();
   }
 }
 
-main().catch((error) => {
-  console.error(
-    error instanceof UsageError
-      ? `bench:iterate: ${error.message}`
-      : `bench:iterate failed: ${error?.stack ?? error}`,
+function printReport(report, args) {
+  const { expected } = report;
+  console.log(
+    `bench:iterate — real provider layer (${args.provider}) over HTTP to a loopback model server, ` +
+      `${args.latency} ms per model call, ${expected.scenarios} scenarios (${expected.graded} need the grader), ` +
+      `${args.iterations} iterations, ${args.repetitions} repetitions (min / median / max)`,
   );
+  console.log(
+    `load average ${report.loadAverage.start} at the start, ${report.loadAverage.end} at the end ` +
+      `(${report.loadAverage.cores} cores)\n`,
+  );
+  for (const g of report.groups) {
+    const minimum =
+      g.profile === 'saturating'
+        ? `${expected.saturated} = 1 + ${expected.scenarios} + ${expected.graded} + 3 x ${expected.graded}`
+        : `${expected.iteration} = 1 + ${expected.scenarios} + ${expected.graded}`;
+    console.log(`${g.build}, ${g.setting} settings (concurrency ${g.concurrency}), ${g.profile}:`);
+    console.log(
+      table([
+        ['  model calls per iteration', `${g.callCounts.join(', ')} (calls/minimum; minimum ${minimum})`],
+        [
+          `  wall / critical path`,
+          `${trio(g.ratio, 3)} (${g.profile === 'saturating' ? 4 : 3} x ${args.latency} ms; worst iteration ${fmt(g.maxRatio, 3)})`,
+        ],
+        [
+          '  engine overhead per iteration',
+          `${trio(g.overheadMs, 0, ' ms')} (median split: ${fmt(g.split.beforeScoring)} ms edit to first ` +
+            `render, ${fmt(g.split.renderToGrade)} ms render to grade, ${fmt(g.split.afterScoring)} ms last ` +
+            'answer to next edit)',
+        ],
+        ['  baseline / critical path', `${trio(g.baselineRatio, 3)} (2 x ${args.latency} ms)`],
+        [
+          '  prompt tokens per iteration',
+          ROLES.map((r) => `${r} ${fmt(g.tokens[r])}`).join(', ') +
+            ` (characters per editor prompt ${trio(g.editorChars)})`,
+        ],
+        [
+          '  cached-token share',
+          `${trio({ min: 100 * g.cachedShare.min, median: 100 * g.cachedShare.median, max: 100 * g.cachedShare.max })} % ` +
+            `(${ROLES.map((r) => `${r} ${pct(g.cachedShareByRole[r])}`).join(', ')})`,
+        ],
+        ['  max RSS', trio(g.maxRssMb, 0, ' MB')],
+        ['  outcome', `${g.statuses.join(', ')}; saturated iterations ${g.saturatedIterations.join(' ')}`],
+      ]),
+    );
+    console.log('');
+  }
+  if (report.worktrees.length > 0) {
+    console.log(`git worktree add + remove (median of ${WORKTREE_REPS}):`);
+    console.log(
+      table([
+        ['  build', ...WORKTREE_SIZES.map((s) => `${s} files`), '1,500 / 30'],
+        ...report.worktrees.map((w) => [
+          `  ${w.label}`,
+          ...WORKTREE_SIZES.map((s) => `${fmt(w.medians[s])} ms`),
+          fmt(w.ratio, 2),
+        ]),
+      ]),
+    );
+    console.log('');
+  }
+  console.log('targets (this build, default settings):');
+  for (const v of report.verdicts) console.log(`  ${v.ok ? 'PASS' : 'FAIL'}  ${v.what}`);
+}
+
+main().catch((error) => {
+  if (error instanceof UsageError) {
+    console.error(`bench:iterate: ${error.message}`);
+    process.exitCode = 2;
+    return;
+  }
+  console.error(`bench:iterate failed: ${error?.stack ?? error}`);
   process.exitCode = 1;
 });

@@ -1,7 +1,7 @@
 // Bundles the GitHub Action (src/action/run.ts) into dist/index.js: one ESM file, every dependency inlined,
 // deterministic (no timestamps, no minification) so `.ci/run` can fail when the committed dist/ is stale.
 import { build } from 'esbuild';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,12 +14,19 @@ const banner = [
   'const require = __skillclimbCreateRequire(import.meta.url);',
 ].join('\n');
 
+const { version } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+
 await rm(outdir, { recursive: true, force: true });
 await mkdir(outdir, { recursive: true });
 const result = await build({
   absWorkingDir: root,
   entryPoints: ['src/action/run.ts'],
-  outfile: 'dist/index.js',
+  outdir: 'dist',
+  // The entry stays small: it prints the first log line, then loads the rest (src/action/run.ts), so the
+  // runner does not parse megabytes of dependencies before the Action says anything.
+  splitting: true,
+  entryNames: 'index',
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -31,6 +38,8 @@ const result = await build({
   legalComments: 'inline',
   charset: 'utf8',
   banner: { js: banner },
+  // The Action's first log line names its version (src/action/run.ts).
+  define: { SKILLCLIMB_VERSION: JSON.stringify(version) },
   logLevel: 'warning',
   metafile: true,
 });
@@ -39,5 +48,5 @@ const result = await build({
 await writeFile(path.join(outdir, 'package.json'), '{ "type": "module" }\n');
 const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0);
 console.log(
-  `dist/index.js: ${(bytes / 1024).toFixed(0)} KiB from ${Object.keys(result.metafile.inputs).length} modules`,
+  `dist/: ${(bytes / 1024).toFixed(0)} KiB in ${Object.keys(result.metafile.outputs).length} files from ${Object.keys(result.metafile.inputs).length} modules`,
 );

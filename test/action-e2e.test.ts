@@ -81,6 +81,9 @@ describe('the bundled Action, end to end', () => {
     // Secrets: masked first, never printed.
     expect(night1.stdout.startsWith(`::add-mask::${TOKEN}`)).toBe(true);
     expect(night1.stdout.split(TOKEN)).toHaveLength(2);
+    // Right after the masks, before the rest of the bundle loads: the version line.
+    const firstLine = night1.stdout.split('\n').find((line) => !line.startsWith('::add-mask::'));
+    expect(firstLine).toMatch(/^skillclimb \d+\.\d+\.\d+\S* \(Node v\d+/);
     expect(night1.stderr).not.toContain(TOKEN);
     expect(server.requests.every((r) => r.authorization === `token ${TOKEN}`)).toBe(true);
 

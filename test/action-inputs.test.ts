@@ -8,9 +8,9 @@ import {
   modelEnv,
   durationMs,
   parseInputs,
-  SECRET_INPUTS,
   type ActionInputName,
 } from '../src/action/inputs.js';
+import { SECRET_INPUTS } from '../src/action/mask.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { maskSecretInputs } from '../src/action/runner.js';
+import { addMaskCommand, maskSecretInputs } from '../src/action/mask.js';
 
 function capturedMasks(run: () => void): string[] {
   const lines: string[] = [];
@@ -52,5 +52,21 @@ describe('maskSecretInputs', () => {
     expect(capturedMasks(() => maskSecretInputs({}))).toEqual([
       'https://proxy:s3cretPass@llm.example.test/v1',
     ]);
+  });
+
+  it('writes what @actions/core writes for a secret, escapes included', async () => {
+    const core = await import('@actions/core');
+    const secret = 'line1\nline2\r%end';
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      core.setSecret(secret);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(addMaskCommand(secret)).toBe(lines.join(''));
   });
 });

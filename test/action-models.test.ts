@@ -268,7 +268,7 @@ describe('the Action reads skillclimb.config.json', () => {
     expect(iterateOptions(inputs({ 'max-cost-usd': '7.5' }), ctx, config).maxCostUsd).toBe(7.5);
     expect(iterateOptions(inputs({}), ctx)).toMatchObject({
       mode: 'composite',
-      concurrency: 4,
+      concurrency: 32,
       maxCostUsd: undefined,
     });
   });

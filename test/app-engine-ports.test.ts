@@ -6,12 +6,15 @@ import {
   GitHubReviewStore,
   GitHubReviewTarget,
   MEMORY_LIMIT,
+  ReviewStateUnreadableError,
   boundDiff,
 } from '../src/app/engine-ports.js';
+import type { AcquittalReceipt } from '../src/core/review-log.js';
+import type { ReviewState } from '../src/core/review-state.js';
 import type { CommitFixResult } from '../src/github/fix-commit.js';
 import { BASE, HEAD, OWNER, PR, REPO } from './helpers/app-fixtures.js';
 
-function fakeSession(commit: CommitFixResult) {
+function fakeSession(commit: CommitFixResult, heads: string[] = []) {
   let saved: unknown;
   const commits: Array<{ files: unknown; expectedHead: string }> = [];
   const session = {
@@ -22,6 +25,7 @@ function fakeSession(commit: CommitFixResult) {
       headSha: HEAD,
       baseSha: BASE,
     },
+    currentHead: async () => heads.shift() ?? HEAD,
     loadReviewState: async () => saved,
     saveReviewState: async (review: unknown) => void (saved = review),
     compare: async (base: string, head: string) => ({
@@ -42,10 +46,10 @@ describe('GitHubReviewStore', () => {
     const { session, saved } = fakeSession({ status: 'refused', reason: 'x' });
     const store = new GitHubReviewStore(session);
     expect(await store.readState()).toBeUndefined();
-    await store.writeState({ run_id: 'run_20260301_0000beef', round: 1 });
+    await store.writeState({ run_id: 'run_20260301_0000beef', round: 1 } as unknown as ReviewState);
     await store.appendMemory('a'.repeat(MEMORY_LIMIT));
     await store.appendMemory('NEWEST');
-    await store.appendReceipt({ run_id: 'run_20260301_0000beef', round: 1 });
+    await store.appendReceipt({ run_id: 'run_20260301_0000beef', round: 1 } as unknown as AcquittalReceipt);
     expect(await store.readState()).toEqual({ run_id: 'run_20260301_0000beef', round: 1 });
     const memory = await store.readMemory();
     expect(memory).toHaveLength(MEMORY_LIMIT);
@@ -55,6 +59,17 @@ describe('GitHubReviewStore', () => {
     expect(await store.readState()).toBeUndefined();
     expect(saved()).toMatchObject({ receipts: [{ round: 1 }] });
     expect(store.location).toContain(`#${PR}`);
+  });
+
+  it('refuses a state the engine cannot read with a sentence naming where it is', async () => {
+    const { session } = fakeSession({ status: 'refused', reason: 'x' });
+    await session.saveReviewState({ state: { round: 'one', history: 7 } });
+    await expect(new GitHubReviewStore(session).readState()).resolves.toMatchObject({ round: 0 });
+    await session.saveReviewState({ state: 'not an object' });
+    await expect(new GitHubReviewStore(session).readState()).rejects.toThrow(ReviewStateUnreadableError);
+    await expect(new GitHubReviewStore(session).readState()).rejects.toThrow(
+      /status comment of pull request #7/,
+    );
   });
 });
 
@@ -74,6 +89,22 @@ describe('GitHubReviewTarget', () => {
     expect(result).toEqual({ head: 'c'.repeat(40), refused: [] });
     expect(commits[0]?.expectedHead).toBe(HEAD);
     expect((await target.resolve()).head).toBe('c'.repeat(40));
+  });
+
+  it('follows a person’s push between rounds, but not GitHub’s stale head right after its own fix', async () => {
+    const fixed = 'c'.repeat(40);
+    const pushed = 'e'.repeat(40);
+    const { session } = fakeSession(
+      { status: 'committed', sha: fixed, parent: HEAD, rebuilt: false, files: ['a.ts'] },
+      [HEAD, HEAD, pushed],
+    );
+    const target = new GitHubReviewTarget(session);
+    expect((await target.resolve()).head).toBe(HEAD);
+    await target.commitFiles([{ path: 'a.ts', text: 'x' }], 'fix');
+    // GitHub still names the commit the fix was made on: the fix is the head
+    expect((await target.resolve()).head).toBe(fixed);
+    // a person pushed on top: the next round reviews that
+    expect((await target.resolve()).head).toBe(pushed);
   });
 
   it('reports a refused or head-moved commit as refused files and keeps its head', async () => {
@@ -96,9 +127,7 @@ describe('GitHubReviewTarget', () => {
 });
 
 describe('CommentCheckpoint', () => {
-  it('answers once with the resuming command, then waits', async () => {
-    const checkpoint = new CommentCheckpoint({ kind: 'skip', items: [2] });
-    expect(await checkpoint.ask()).toEqual({ kind: 'skip', items: [2] });
-    expect(await checkpoint.ask()).toEqual({ kind: 'wait' });
+  it('always waits: the person answers with a later comment, handed to the engine as its resume input', async () => {
+    expect(await new CommentCheckpoint().ask()).toEqual({ kind: 'wait' });
   });
 });

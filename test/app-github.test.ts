@@ -10,8 +10,10 @@ import { commentableLines } from '../src/core/diff-lines.js';
 import { commitFileTexts, commitFix } from '../src/github/fix-commit.js';
 import { parkReviewLoop } from '../src/github/review-park.js';
 import type { RoundReviewView } from '../src/github/review-body.js';
+import { renderInlineNote, renderRoundReview } from '../src/github/review-body.js';
 import { postRoundReview } from '../src/github/round-review.js';
-import { GITHUB_BODY_LIMIT } from '../src/github/safe-text.js';
+import { HOSTILE, liveParts } from './helpers/markdown-liveness.js';
+import { GITHUB_BODY_LIMIT } from '../src/core/body-limit.js';
 import { StickyStore, composeStickyBody, decodeStateBlock } from '../src/github/sticky-comment.js';
 import {
   API,
@@ -198,7 +200,7 @@ describe('round review', () => {
     expect(posted.comments).toEqual([expect.objectContaining({ path: 'src/a.ts', line: 3, side: 'RIGHT' })]);
     expect(posted.body).toContain('5/10, not ready');
     expect(posted.body).toContain('<details>');
-    expect(posted.body).toContain('Off by one in the loop @\u200Dorg/team'); // inert: the mention is not live
+    expect(posted.body).toContain('Off by one in the loop @\u200Dorg/team'); // the mention is not live
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 
@@ -216,6 +218,99 @@ describe('round review', () => {
     expect(result).toMatchObject({ id: 11, inline: 0, fellBack: true });
     expect(attempts[0].comments).toHaveLength(1);
     expect(attempts[1].comments).toBeUndefined();
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+/** The App's own markup in a body (folds, hidden blocks): everything else must be inert. */
+function withoutOwnMarkup(body: string): string {
+  return body
+    .split('\n')
+    .filter(
+      (line) =>
+        !/^<\/?details>$|^<summary>[\w ]+<\/summary>$|^<!-- skillclimb:[\w-]+(?: [A-Za-z0-9+/=]*)? -->$/.test(
+          line,
+        ),
+    )
+    .join('\n');
+}
+
+describe('untrusted text in everything the App posts', () => {
+  const hostile = HOSTILE.join(' ');
+  const hostileView: RoundReviewView = {
+    runId: 'run_20260301_0000beef',
+    round: 2,
+    maxRounds: 4,
+    headSha: HEAD,
+    reviewerModel: `openai-compatible:${hostile.replace(/\s/g, '')}`,
+    score: 4,
+    verdict: 'not ready',
+    weaknesses: HOSTILE.map((text) => ({ title: text, minimumFix: text, effort: text, path: text, line: 3 })),
+    memoryUpdate: hostile,
+    raw: hostile,
+    verifierRaw: hostile,
+    debate: hostile,
+    gateNote: hostile,
+    receipt: { run_id: 'run_20260301_0000beef', round: 2, head_sha: HEAD, note: '--> @octocat' },
+  };
+
+  it('a review: mentions, references, HTML, links and images never live; the receipt block intact', () => {
+    const body = renderRoundReview(hostileView);
+    expect(liveParts(withoutOwnMarkup(body))).toEqual([]);
+    const receipt = body.split('\n')[0]!;
+    expect(receipt).toMatch(/^<!-- skillclimb:review-loop-receipt [A-Za-z0-9+/=]+ -->$/);
+    expect(liveParts(renderInlineNote(hostileView.weaknesses[0]!, 0, 2))).toEqual([]);
+  });
+
+  it('a review of a huge answer stays under 65,536 characters, still closed and still inert', () => {
+    const huge = {
+      ...hostileView,
+      raw: `${'`'.repeat(5)}${hostile.repeat(2000)}`,
+      memoryUpdate: hostile.repeat(500),
+    };
+    huge.weaknesses = Array.from({ length: 200 }, () => ({ title: hostile, minimumFix: hostile }));
+    const body = renderRoundReview(huge);
+    expect(body.length).toBeLessThan(GITHUB_BODY_LIMIT);
+    expect(liveParts(withoutOwnMarkup(body))).toEqual([]);
+    expect(body.split('\n')[0]).toMatch(/^<!-- skillclimb:review-loop-receipt /);
+  });
+
+  it('the sticky log and the park issue: inert, and under the limit', async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      round: i + 1,
+      head: HEAD,
+      score: 4,
+      verdict: 'not ready',
+      weaknesses: HOSTILE.slice(0, 3),
+      action: hostile,
+      reviewUrl: null,
+    }));
+    const body = composeStickyBody(renderLoopLog(loopState({ rounds: rows, message: hostile })), loopState());
+    expect(body.length).toBeLessThan(GITHUB_BODY_LIMIT);
+    expect(liveParts(withoutOwnMarkup(body))).toEqual([]);
+
+    let created: any;
+    const mock = nock(API)
+      .get(`${REPO_PATH}/issues`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO_PATH}/issues`, (b) => ((created = b), true))
+      .reply(201, { number: 12, html_url: 'https://github.com/i/12' });
+    await parkReviewLoop(octokit, app, {
+      pr,
+      prTitle: hostile,
+      runId: 'run_20260301_0000beef',
+      rounds: 4,
+      lastScore: 4,
+      lastVerdict: hostile,
+      headSha: HEAD,
+      blockers: Array.from({ length: 500 }, () => ({ title: hostile, effort: hostile })),
+    });
+    expect(created.body.length).toBeLessThan(GITHUB_BODY_LIMIT);
+    expect(created.body.split('\n')[0]).toBe('<!-- skillclimb:review-park pr=7 -->');
+    // The one live reference is the App's own link to the pull request.
+    expect(created.body).toContain('Pull request #7 (');
+    expect(liveParts(withoutOwnMarkup(created.body.replace('Pull request #7 (', '(')))).toEqual([]);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 });

@@ -210,7 +210,12 @@ describe('retry warnings', () => {
     );
     expect(reply.value).toBe('done');
     expect(waits).toEqual([700]);
-    expect(warnings).toEqual(['retrying in 0.7 s (attempt 2 of 4): HTTP 529: Overloaded']);
+    expect(warnings).toEqual([
+      // One call was in flight when the endpoint said it was overloaded: one at a time from now on.
+      'https://api.anthropic.com/v1 is rate-limiting or overloaded: at most 1 model call at once to it now ' +
+        '(was 64), raised again as calls succeed',
+      'retrying in 0.7 s (attempt 2 of 4): HTTP 529: Overloaded',
+    ]);
     expect(nock.isDone()).toBe(true);
   });
 });

@@ -60,8 +60,8 @@ function chatAnswer(body: ChatBody): { role: Role; content: string } {
 
 /** The scripted model: improves the SKILL.md once, then simplifies it; grades assertion 3 on a marker. */
 function answer(systemText: string, user: string, fenced: boolean): { role: Role; content: string } {
-  if (user.startsWith('You are a strict editor')) {
-    const edit = user.includes('Your job is to SIMPLIFY')
+  if (systemText.startsWith('You are a strict editor')) {
+    const edit = systemText.includes('Your job is to SIMPLIFY')
       ? {
           description:
             'Drop the quick-question aside; this is a simplification-mode edit; no failing assertion to target.',
@@ -215,13 +215,17 @@ describe('skillclimb iterate through an OpenAI-compatible server', () => {
 interface AnthropicBody {
   model: string;
   system?: Array<{ type: 'text'; text: string; cache_control?: { type: string } }>;
-  messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+  messages: Array<{
+    role: string;
+    content: Array<{ type: string; text?: string; cache_control?: { type: string } }>;
+  }>;
 }
 
 describe('skillclimb iterate through the Anthropic Messages API (nock)', () => {
   it('keeps and ships, with prompt caching on renders and the cost in the morning summary', async () => {
     const roles: Role[] = [];
     const cachedSystems: string[] = [];
+    const cachedPrefixes: Array<{ role: Role; text: string }> = [];
     const seenSystems = new Set<string>();
     let systemCalls = 0;
     nock('https://api.anthropic.com', { reqheaders: { 'x-api-key': 'sk-ant-test' } })
@@ -234,6 +238,8 @@ describe('skillclimb iterate through the Anthropic Messages API (nock)', () => {
         const user = body.messages[0]!.content.map((p) => p.text ?? '').join('');
         const { role, content } = answer(system, user, false);
         roles.push(role);
+        const first = body.messages[0]!.content[0];
+        if (first?.cache_control?.type === 'ephemeral') cachedPrefixes.push({ role, text: first.text ?? '' });
         // the first call with a system prompt writes the cache, later ones read it
         const cached = system !== '' && seenSystems.has(system);
         if (system !== '') seenSystems.add(system);
@@ -252,8 +258,21 @@ describe('skillclimb iterate through the Anthropic Messages API (nock)', () => {
       const run = await iterateExample('anthropic:claude-sonnet-4-5', { ANTHROPIC_API_KEY: 'sk-ant-test' });
       expectKeepAndShip(run);
       expect(new Set(roles)).toEqual(new Set(['editor', 'render', 'grader']));
-      // every render and grade marks its long prefix for caching; the editor prompt has no system part
-      expect(cachedSystems.length).toBe(roles.filter((r) => r !== 'editor').length);
+      // every call marks its fixed instructions (or, for a render, the SKILL.md) for caching
+      expect(cachedSystems.length).toBe(roles.length);
+      // and the editor and the grader also their user message's stable start: the SKILL.md, the scenario
+      const prefixRoles = cachedPrefixes.map((p) => p.role);
+      expect(prefixRoles.filter((r) => r === 'editor')).toHaveLength(
+        roles.filter((r) => r === 'editor').length,
+      );
+      expect(prefixRoles.filter((r) => r === 'grader')).toHaveLength(
+        roles.filter((r) => r === 'grader').length,
+      );
+      expect(prefixRoles).not.toContain('render');
+      expect(cachedPrefixes.find((p) => p.role === 'editor')?.text).toMatch(
+        /^Current SKILL\.md:\n<<<SKILL_MD\n/,
+      );
+      expect(cachedPrefixes.find((p) => p.role === 'grader')?.text).toContain('SCENARIO (untrusted data)');
       expect(run.summary).toMatch(/Estimated cost: \$\d/);
       expect(run.summary).toMatch(/cache read [\d,]+/);
       // The served usage, summed: the total counts cache reads and writes, as the progress lines do.

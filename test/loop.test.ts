@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyEdit } from '../src/core/hill-climb.js';
 import { loadSkillEvals } from '../src/iterate/evals-files.js';
 import { parseResultsTsv } from '../src/core/results-tsv.js';
-import { buildEditorPrompt } from '../src/core/prompts.js';
+import { buildEditorPrompt, promptText } from '../src/core/prompts.js';
 import { createGitWorkspace } from '../src/git/workspace.js';
 import { createWorktree } from '../src/git/worktree.js';
 import { RunInterrupted } from '../src/iterate/interrupt.js';
@@ -181,6 +181,83 @@ describe('runSkillLoop', () => {
     expect(editor.failingRenderExcerpt).toBe(SKILL_MD);
     expect(editor.revertedDescriptions).toEqual([]);
     expect(editor.structural.score).toBeGreaterThan(0);
+  });
+
+  it("keeps git off the critical path: the commit goes with the first renders, a revert's reset with the next editor call", async () => {
+    const order: string[] = [];
+    let resets = 0;
+    let resetDone = true;
+    const h = await harness(
+      {
+        propose: (input, i) => {
+          // The previous revert's reset may still be running, but it is done before the edit is written.
+          order.push(`propose ${i} (reset ${resetDone ? 'done' : 'running'})`);
+          return noOpRewording(input);
+        },
+        render: (input) => {
+          order.push('render');
+          return echoRender(input);
+        },
+      },
+      { perSkillIterations: 2 },
+    );
+    const real = h.input.git;
+    const commits: string[] = [];
+    h.input.git = {
+      ...real,
+      commitFile: async (...args) => {
+        order.push('commit start');
+        const sha = await real.commitFile(...args);
+        commits.push(sha);
+        order.push('commit end');
+        return sha;
+      },
+      resetToParent: async (dir) => {
+        resets += 1;
+        resetDone = false;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await real.resetToParent(dir);
+        resetDone = true;
+        order.push('reset end');
+      },
+    };
+    await runSkillLoop(h.input);
+    const rows = await tsv(h.resultsFile);
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'revert', 'revert']);
+    expect(rows.slice(1).map((r) => r.commit)).toEqual(commits);
+    // The renders of an edit went out before its commit was done.
+    const firstCommitEnd = order.indexOf('commit end');
+    expect(order.slice(order.indexOf('commit start'), firstCommitEnd)).toContain('render');
+    // The second editor call went out while the first revert was still being reset.
+    expect(order).toContain('propose 1 (reset running)');
+    expect(order.indexOf('reset end')).toBeGreaterThan(order.indexOf('propose 1 (reset running)'));
+    // Both reverts were reset before the loop returned: the branch is back at its base.
+    expect(resets).toBe(2);
+    expect(head(h.worktreePath)).toBe(h.baseCommit);
+    expect(await skillMdIn(h.worktreePath)).toBe(SKILL_MD);
+    expect(git(h.worktreePath, 'status', '--porcelain')).toBe('');
+  });
+
+  it('a commit that fails is a crash: the scoring it overlapped is stopped and the edit discarded', async () => {
+    const h = await harness({ propose: editsInOrder([addLine('SUMMARY')]) });
+    const models = h.input.models as ReturnType<typeof createScriptedModels>;
+    h.input.git = {
+      ...h.input.git,
+      commitFile: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('git commit failed: disk full');
+      },
+    };
+    const result = await runSkillLoop(h.input);
+    const rows = await tsv(h.resultsFile);
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'crash']);
+    expect(rows[1]?.description).toContain('disk full');
+    expect(result.consecutiveCrashes).toBe(1);
+    expect(head(h.worktreePath)).toBe(h.baseCommit);
+    expect(await skillMdIn(h.worktreePath)).toBe(SKILL_MD);
+    expect(rows[1]?.score).toBeNull();
+    // The baseline was graded; the failed edit's scoring did not run to its grades.
+    expect(models.calls.render.length).toBeLessThanOrEqual(2);
   });
 
   it('reverts a non-improving edit: row first with its SHA, then HEAD back, the SHA still in the object store', async () => {
@@ -532,7 +609,7 @@ describe('runSkillLoop', () => {
     const h = await harness(
       {
         propose: (input) => {
-          const prompt = buildEditorPrompt(input);
+          const prompt = promptText(buildEditorPrompt(input));
           prompts.push(prompt);
           const missing = /missing: (\w+)/.exec(prompt)?.[1] ?? 'nothing';
           return {

@@ -310,7 +310,7 @@ describe('anthropic provider over the Messages API', () => {
   });
 
   it('rejects with the engine signal reason when aborted mid-call', async () => {
-    nock(API)
+    const scope = nock(API)
       .post('/v1/messages')
       .delay(10_000)
       .reply(
@@ -319,7 +319,8 @@ describe('anthropic provider over the Messages API', () => {
       );
     const controller = new AbortController();
     const reason = new Error('iteration timeout');
-    setTimeout(() => controller.abort(reason), 50);
+    // Mid-call: once the request is out (the provider package loads on the first call, which takes a while).
+    scope.on('request', () => setTimeout(() => controller.abort(reason), 10));
     const started = Date.now();
     await expect(models().grade(graderInput, controller.signal)).rejects.toBe(reason);
     expect(Date.now() - started).toBeLessThan(5000);

@@ -252,13 +252,14 @@ describe('openai provider over the Responses API', () => {
   });
 
   it('aborts mid-call with the engine reason', async () => {
-    nock(API)
+    const scope = nock(API)
       .post('/v1/responses')
       .delay(10_000)
       .reply(200, response('late', { input_tokens: 1, output_tokens: 1 }));
     const controller = new AbortController();
     const reason = new Error('stop now');
-    setTimeout(() => controller.abort(reason), 30);
+    // Mid-call: once the request is out (the provider package loads on the first call, which takes a while).
+    scope.on('request', () => setTimeout(() => controller.abort(reason), 10));
     await expect(models().render(renderInput, controller.signal)).rejects.toBe(reason);
   });
 

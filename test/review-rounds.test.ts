@@ -131,6 +131,19 @@ describe('the cost budget', () => {
   });
 });
 
+describe('the token budget', () => {
+  it('ends the run between rounds once the run has used maxTokens', async () => {
+    const dir = await makeReviewRepo();
+    anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    openaiReply(HALVE);
+    const h = await harness(dir, { options: { maxTokens: 2_000 } });
+    const outcome = await runReviewLoop(h.options, h.ports);
+    expect(outcome.status).toBe('budget');
+    expect(outcome.rounds).toHaveLength(1);
+    expect(outcome.message).toMatch(/^Token budget of 2,000 reached \(3,400 used\) before round 2/);
+  });
+});
+
 describe('hard mode', () => {
   it('debates: one accepted rebuttal resolves its weakness, the rejected one is still fixed', async () => {
     const dir = await makeReviewRepo();
@@ -341,6 +354,53 @@ describe('the checkpoint', () => {
     expect(await stageFile(dir, 'AUTO_REVIEW.md')).toContain(
       '- Guidance from the checkpoint: Only fix the division; keep the signature.',
     );
+  });
+});
+
+describe('instructions from outside a checkpoint', () => {
+  it('are taken once by the next fix that has work, quoted to the executor and logged', async () => {
+    const dir = await makeReviewRepo();
+    anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    const executor: Recorded = { bodies: [] };
+    openaiReply(HALVE, executor);
+    anthropicReply(reviewAnswer(9, 'ready'));
+    const h = await harness(dir);
+    let pending: string | null = 'Keep the signature; divide by two.';
+    let taken = 0;
+    const outcome = await runReviewLoop(h.options, {
+      ...h.ports,
+      instructions: {
+        take: async () => {
+          taken++;
+          const text = pending;
+          pending = null;
+          return text;
+        },
+      },
+    });
+    expect(outcome.status).toBe('acquitted');
+    expect(taken).toBe(1);
+    expect(openaiInputText(executor.bodies[0]!)).toContain('Keep the signature; divide by two.');
+    expect(outcome.reports[0]!.fix).toMatchObject({
+      guidance: null,
+      instructions: 'Keep the signature; divide by two.',
+    });
+    expect(await stageFile(dir, 'AUTO_REVIEW.md')).toContain(
+      '- Instructions for the fix: Keep the signature; divide by two.',
+    );
+  });
+
+  it('are left in place when no fix runs (the first review acquits)', async () => {
+    const dir = await makeReviewRepo();
+    anthropicReply(reviewAnswer(9, 'ready'));
+    const h = await harness(dir);
+    let taken = 0;
+    const outcome = await runReviewLoop(h.options, {
+      ...h.ports,
+      instructions: { take: async () => (taken++, 'unused') },
+    });
+    expect(outcome.status).toBe('acquitted');
+    expect(taken).toBe(0);
   });
 });
 

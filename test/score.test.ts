@@ -486,4 +486,77 @@ describe('concurrency', () => {
     expect(order).toEqual([1, 2, 3]);
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   });
+  it('createLimiter starts waiting grades before waiting renders', async () => {
+    const limit = createLimiter(1);
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const first = limit(() => gate);
+    const queued = [
+      limit(async () => void order.push('render 2'), 'render'),
+      limit(async () => void order.push('grade 1'), 'grade'),
+      limit(async () => void order.push('render 3'), 'render'),
+      limit(async () => void order.push('grade 2'), 'grade'),
+    ];
+    release();
+    await Promise.all([first, ...queued]);
+    expect(order).toEqual(['grade 1', 'grade 2', 'render 2', 'render 3']);
+  });
+});
+
+describe('pipelining', () => {
+  /** Records when each call started and ended, relative to the scoring's start. */
+  function timeline(delays: Record<string, number>) {
+    const events: Array<{ call: string; start: number; end: number }> = [];
+    const t0 = performance.now();
+    const timed = async <T>(call: string, work: () => T): Promise<T> => {
+      const event = { call, start: performance.now() - t0, end: NaN };
+      events.push(event);
+      await new Promise((resolve) => setTimeout(resolve, delays[call] ?? 5));
+      event.end = performance.now() - t0;
+      return work();
+    };
+    const models = createScriptedModels({
+      render: (input) => timed(`render ${input.scenario.id}`, () => '## Summary\nshort'),
+      grade: (input) => timed(`grade ${input.scenario.id}`, () => allTrue(input)),
+    });
+    return { models, events };
+  }
+  const scenarios = (n: number) =>
+    evalsWith(
+      Array.from({ length: n }, (_, i) => ({ id: `s${i + 1}`, context: 'c', expected_assertions: [1] })),
+    );
+
+  it("starts a scenario's grade when its render ends, before the other renders end", async () => {
+    const { models, events } = timeline({ 'render s1': 5, 'render s2': 150, 'render s3': 150 });
+    const result = await scoreSkill(makeRequest(models, scenarios(3), { concurrency: 32 }));
+    expect(result.status).toBe('ok');
+    const at = (call: string) => events.find((e) => e.call === call)!;
+    const lastRenderEnd = Math.max(...events.filter((e) => e.call.startsWith('render')).map((e) => e.end));
+    expect(at('grade s1').start).toBeGreaterThanOrEqual(at('render s1').end);
+    expect(at('grade s1').start).toBeLessThan(lastRenderEnd);
+    // and the three renders went out together
+    expect(Math.max(...['s1', 's2', 's3'].map((s) => at(`render ${s}`).start))).toBeLessThan(
+      at('render s1').end,
+    );
+  });
+
+  it('grades a rendered scenario before rendering another when the limit is reached', async () => {
+    const { models, events } = timeline({ 'render s1': 5, 'render s2': 80 });
+    const result = await scoreSkill(makeRequest(models, scenarios(4), { concurrency: 2 }));
+    expect(result.status).toBe('ok');
+    const at = (call: string) => events.find((e) => e.call === call)!;
+    // s1's render frees a slot while s3 and s4 wait to be rendered: s1's grade takes it.
+    expect(at('grade s1').start).toBeLessThan(at('render s3').start);
+  });
+
+  it('runs the N=3 re-grades of every scenario side by side', async () => {
+    const { models, events } = timeline({});
+    const result = await scoreSkill(makeRequest(models, scenarios(4), { concurrency: 32, trials: 3 }));
+    expect(result.status).toBe('ok');
+    const grades = events.filter((e) => e.call.startsWith('grade'));
+    expect(grades).toHaveLength(12);
+    // every grade started before the first one ended: all twelve were in flight together
+    expect(Math.max(...grades.map((g) => g.start))).toBeLessThan(Math.min(...grades.map((g) => g.end)));
+  });
 });

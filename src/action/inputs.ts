@@ -12,15 +12,6 @@ import {
   type KillSwitchReadErrorPolicy,
 } from '../iterate/options.js';
 
-/** Masked with core.setSecret before anything else runs. */
-export const SECRET_INPUTS = ['github-token', 'anthropic-api-key', 'openai-api-key'] as const;
-
-/** Endpoint inputs masked when they carry credentials (`https://user:pass@host`). */
-export const URL_INPUTS = ['anthropic-base-url', 'openai-base-url'] as const;
-
-/** Keys a workflow may hand over through `env:` instead of inputs: masked the same way. */
-export const SECRET_ENV = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] as const;
-
 /**
  * A skill that ran less than this many hours ago is left out of the queue. 20, not the CLI's 24: the last
  * run is recorded when a skill finishes, so a daily schedule reaches every skill again the next night,

@@ -1,29 +1,14 @@
 /**
- * The Action as the runner sees it: secrets masked first, inputs validated by one schema, the pipeline run,
+ * The Action as the runner sees it: secrets masked first (src/action/mask.ts), inputs validated by one schema, the pipeline run,
  * outputs set, and `setFailed` on any error. Also the entry point of `npx @github/local-action run . src/action/runner.ts .env`.
  */
 import * as core from '@actions/core';
 import { redactSecrets, secretsFromEnv } from '../core/redact.js';
 import { readActionContext } from './context.js';
-import { parseInputs, SECRET_ENV, SECRET_INPUTS, URL_INPUTS } from './inputs.js';
+import { parseInputs } from './inputs.js';
+import { maskSecretInputs, SECRET_INPUTS } from './mask.js';
 import type { ActionIo } from './io.js';
 import { runPipeline } from './main.js';
-
-export function maskSecretInputs(env: NodeJS.ProcessEnv = process.env): void {
-  for (const name of SECRET_INPUTS) {
-    const value = core.getInput(name);
-    if (value) core.setSecret(value);
-  }
-  // An endpoint with userinfo (`https://user:key@proxy`) carries a credential in its URL.
-  for (const name of URL_INPUTS) {
-    const value = core.getInput(name);
-    if (value.includes('@')) core.setSecret(value);
-  }
-  for (const name of SECRET_ENV) {
-    const value = env[name]?.trim();
-    if (value) core.setSecret(value);
-  }
-}
 
 export function coreIo(): ActionIo {
   return {
@@ -45,9 +30,10 @@ export function coreIo(): ActionIo {
   };
 }
 
-export async function run(): Promise<void> {
+/** `masked`: the entry point (run.ts) has already masked the secrets; otherwise (local-action) do it now. */
+export async function run(options: { masked?: boolean } = {}): Promise<void> {
   try {
-    maskSecretInputs();
+    if (!options.masked) maskSecretInputs();
     const inputs = parseInputs((name) => core.getInput(name));
     const result = await runPipeline(inputs, readActionContext(), coreIo());
     for (const [name, value] of Object.entries(result.outputs)) core.setOutput(name, value);

@@ -27,9 +27,11 @@ export async function checkInProgress(
 ): Promise<CheckRef> {
   const state = { status: 'in_progress' as const, ...text };
   if (current && current.headSha === head && !current.completed) {
+    // The run id is stamped again: a resumed engine run may have brought its own.
     await updateCheckRun(target.octokit, target.repo, current.id, {
       state,
       detailsUrl: target.detailsUrl,
+      runId: target.runId,
       now: target.now,
     });
     return current;
@@ -66,6 +68,7 @@ export async function checkCompleted(
     await updateCheckRun(target.octokit, target.repo, current.id, {
       state,
       detailsUrl: target.detailsUrl,
+      runId: target.runId,
       now: target.now,
     });
     return { ...current, completed: true };

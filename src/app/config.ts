@@ -9,8 +9,10 @@ import { z } from 'zod';
 import { inlineCode } from '../core/park.js';
 import { parseModelId } from '../llm/model-id.js';
 import { DEFAULT_ALLOWED_ROLES } from './validation/permission.js';
-import { DIFFICULTIES, FIX_MODES, MAX_ROUNDS_LIMIT, PRESETS } from './validation/command.js';
-import type { Difficulty, FixMode, Preset, StartOptions } from './validation/command.js';
+import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review-state.js';
+import type { Difficulty, FixMode, Preset } from '../core/review-state.js';
+import { MAX_ROUNDS_LIMIT } from './validation/command.js';
+import type { StartOptions } from './validation/command.js';
 
 export const CONFIG_FILE = 'review-loop.yml';
 export const CONFIG_PATH = `.github/${CONFIG_FILE}`;
@@ -114,8 +116,9 @@ export function readAppEnv(env: NodeJS.ProcessEnv): AppEnvSettings {
 
 /** What one loop runs with, after command options over the repository file over the App's defaults. */
 export interface LoopSettings {
-  reviewerModel: string | undefined;
-  executorModel: string | undefined;
+  /** Unset: chosen by the model keys in the App's environment (src/app/engine-models.ts). */
+  reviewerModel?: string | undefined;
+  executorModel?: string | undefined;
   difficulty: Difficulty;
   rounds: number;
   fix: FixMode;

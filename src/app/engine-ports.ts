@@ -3,12 +3,23 @@
  * pull session: the store keeps the engine's state, the reviewer's memory and the acquittal receipts in
  * the sticky comment's hidden block (each round's full text lives in its PR review, so the round log is
  * not duplicated there); the target is the pull request read through the API at exact SHAs; the checkpoint
- * answers from the command that resumed the loop, or `wait`.
- *
- * They are written against the shapes of the engine's ports (src/ports/review.ts) without importing them,
- * so the App builds before the engine lands; wiring them in is `implements` plus the engine's state schema
- * in `readState` (see createLoopRunner in engine.ts).
+ * always answers `wait` — a person answers with a later comment, which the App hands the engine as the
+ * resume input of the next call.
  */
+import type { CallTrace } from '../core/review-answers.js';
+import type { AcquittalReceipt } from '../core/review-log.js';
+import { boundText, type BoundedText, type Claims } from '../core/review-material.js';
+import { StoredStateSchema, type ReviewState, type StoredState } from '../core/review-state.js';
+import type {
+  Checkpoint,
+  CheckpointAnswer,
+  CommitResult,
+  FileRead,
+  FolderEntry,
+  ReviewStore,
+  ReviewTarget,
+  SearchHit,
+} from '../ports/review.js';
 import type { PullSession } from './pull-session.js';
 
 /** The engine's records as the App keeps them in the sticky comment. */
@@ -27,7 +38,16 @@ function records(raw: unknown): EngineRecords {
   return raw !== null && typeof raw === 'object' ? (raw as EngineRecords) : {};
 }
 
-export class GitHubReviewStore {
+export class ReviewStateUnreadableError extends Error {
+  constructor(location: string, detail: string) {
+    super(
+      `the review state in ${location} cannot be read (${detail}); comment \`/review-loop\` to start afresh`,
+    );
+    this.name = 'ReviewStateUnreadableError';
+  }
+}
+
+export class GitHubReviewStore implements ReviewStore {
   readonly location: string;
   readonly #session: PullSession;
 
@@ -44,12 +64,17 @@ export class GitHubReviewStore {
     await this.#session.saveReviewState(change(await this.#records()));
   }
 
-  /** The engine's raw state; the wiring parses it with the engine's StoredStateSchema. */
-  async readState(): Promise<unknown> {
-    return (await this.#records()).state;
+  async readState(): Promise<StoredState | undefined> {
+    const raw = (await this.#records()).state;
+    if (raw === undefined || raw === null) return undefined;
+    const parsed = StoredStateSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new ReviewStateUnreadableError(this.location, parsed.error.issues[0]?.message ?? 'invalid');
+    }
+    return parsed.data;
   }
 
-  writeState(state: unknown): Promise<void> {
+  writeState(state: ReviewState): Promise<void> {
     return this.#change((current) => ({ ...current, state }));
   }
 
@@ -71,15 +96,15 @@ export class GitHubReviewStore {
   /** Each round's full text is its PR review; the sticky comment shows one row per round instead. */
   async appendLog(_text: string): Promise<void> {}
 
-  appendReceipt(receipt: Record<string, unknown>): Promise<void> {
+  appendReceipt(receipt: AcquittalReceipt): Promise<void> {
     return this.#change((current) => ({
       ...current,
-      receipts: [...(current.receipts ?? []), receipt].slice(-RECEIPT_LIMIT),
+      receipts: [...(current.receipts ?? []), { ...receipt }].slice(-RECEIPT_LIMIT),
     }));
   }
 
-  async readReceipts(): Promise<Array<Record<string, unknown>>> {
-    return (await this.#records()).receipts ?? [];
+  async readReceipts(): Promise<Array<Partial<AcquittalReceipt>>> {
+    return ((await this.#records()).receipts ?? []) as Array<Partial<AcquittalReceipt>>;
   }
 
   /** No trace folder on a pull request: the id names the PR and run, and the reviews are the trace. */
@@ -90,26 +115,25 @@ export class GitHubReviewStore {
   }
 
   /** Requests and raw answers are not kept beyond the round's review (which holds the raw answer). */
-  async writeTrace(_traceId: string, _name: string, _trace: unknown): Promise<void> {}
+  async writeTrace(_traceId: string, _name: string, _trace: CallTrace): Promise<void> {}
 }
 
-/** A diff cut at a line break inside the budget (the engine's BoundedText shape). */
-export function boundDiff(text: string, budget: number): { text: string; omittedChars: number } {
-  if (text.length <= budget) return { text, omittedChars: 0 };
-  const cut = text.lastIndexOf('\n', budget);
-  const end = cut > budget / 2 ? cut : budget;
-  return { text: text.slice(0, end), omittedChars: text.length - end };
+/** A diff cut at a line break inside the budget (the engine's own bound). */
+export function boundDiff(text: string, budget: number): BoundedText {
+  return boundText(text, budget);
 }
 
 /** Files the search reads at most, and the bytes of each: search has no API at a SHA, so it walks files. */
 const SEARCH_FILE_LIMIT = 100;
 const SEARCH_FILE_BYTES = 200_000;
 
-export class GitHubReviewTarget {
+export class GitHubReviewTarget implements ReviewTarget {
   readonly label: string;
   readonly #session: PullSession;
   /** The head the last `resolve` saw: fixes are built on it, never on a head nobody reviewed. */
   #head: string;
+  /** The head the App's last fix was committed on: GitHub may still report it as the PR's head for a moment. */
+  #committedOn: string | undefined;
 
   constructor(session: PullSession) {
     this.#session = session;
@@ -117,13 +141,24 @@ export class GitHubReviewTarget {
     this.#head = session.pr.headSha;
   }
 
+  /** The head the loop is on now (the last resolved one, or the App's own fix on it). */
+  get head(): string {
+    return this.#head;
+  }
+
   /** The PR's title and body are its claims (untrusted text; the engine quotes it as data). */
-  async claims(): Promise<{ source: string; text: string }> {
+  async claims(): Promise<Claims> {
     const { title, body } = this.#session.pr;
     return { source: this.label, text: `${title}\n\n${body}`.trim() };
   }
 
+  /**
+   * The merge base and the PR's head now: a person's push while the loop runs is reviewed in the next
+   * round. Right after the App's own fix GitHub may still name the commit it was made on; the fix wins.
+   */
   async resolve(): Promise<{ base: string; head: string }> {
+    const current = await this.#session.currentHead();
+    if (current !== this.#committedOn) this.#head = current;
     const { mergeBase } = await this.#session.compare(this.#session.pr.baseSha, this.#head);
     return { base: mergeBase, head: this.#head };
   }
@@ -132,7 +167,7 @@ export class GitHubReviewTarget {
     return (await this.#session.compare(base, head)).files;
   }
 
-  async diff(from: string, to: string, budget: number): Promise<{ text: string; omittedChars: number }> {
+  async diff(from: string, to: string, budget: number): Promise<BoundedText> {
     return boundDiff(await this.#session.readCompareDiff(from, to), budget);
   }
 
@@ -140,11 +175,11 @@ export class GitHubReviewTarget {
     return (await this.#session.compare(from, to)).files;
   }
 
-  readFile(path: string, at: string, maxBytes: number) {
+  readFile(path: string, at: string, maxBytes: number): Promise<FileRead> {
     return this.#session.readEntry(path, at, maxBytes);
   }
 
-  listFolder(path: string, at: string) {
+  listFolder(path: string, at: string): Promise<FolderEntry[] | undefined> {
     return this.#session.listFolder(path, at);
   }
 
@@ -153,8 +188,8 @@ export class GitHubReviewTarget {
     query: string,
     at: string,
     options: { folder?: string; maxHits: number },
-  ): Promise<Array<{ path: string; line: number; text: string }>> {
-    const hits: Array<{ path: string; line: number; text: string }> = [];
+  ): Promise<SearchHit[]> {
+    const hits: SearchHit[] = [];
     const queue = [options.folder ?? ''];
     let read = 0;
     while (queue.length > 0 && hits.length < options.maxHits && read < SEARCH_FILE_LIMIT) {
@@ -175,12 +210,10 @@ export class GitHubReviewTarget {
   }
 
   /** One commit on the PR branch through the Git Data API; nothing is forced, forks are refused. */
-  async commitFiles(
-    files: Array<{ path: string; text: string }>,
-    message: string,
-  ): Promise<{ head: string; refused: Array<{ path: string; reason: string }> }> {
+  async commitFiles(files: Array<{ path: string; text: string }>, message: string): Promise<CommitResult> {
     const result = await this.#session.commitFiles(files, message, this.#head);
     if (result.status === 'committed') {
+      this.#committedOn = this.#head;
       this.#head = result.sha;
       return { head: result.sha, refused: [] };
     }
@@ -188,24 +221,13 @@ export class GitHubReviewTarget {
   }
 }
 
-export type CheckpointReply =
-  | { kind: 'go' }
-  | { kind: 'skip'; items: number[] }
-  | { kind: 'stop' }
-  | { kind: 'guidance'; text: string }
-  | { kind: 'wait' };
-
-/** Answers the engine's checkpoint once with the command that resumed the loop; after that, `wait`. */
-export class CommentCheckpoint {
-  #answer: CheckpointReply | undefined;
-
-  constructor(answer: CheckpointReply | undefined) {
-    this.#answer = answer;
-  }
-
-  async ask(): Promise<CheckpointReply> {
-    const answer = this.#answer ?? { kind: 'wait' };
-    this.#answer = undefined;
-    return answer;
+/**
+ * The App's checkpoint: nobody is at a terminal, so the engine is told to `wait` — it saves the reviewed
+ * round and returns `awaiting-checkpoint`. The person's later `/review-loop go | skip N | stop | <text>`
+ * reaches the engine as the resume input of the next call, which applies it to the round that waited.
+ */
+export class CommentCheckpoint implements Checkpoint {
+  async ask(): Promise<CheckpointAnswer> {
+    return { kind: 'wait' };
   }
 }

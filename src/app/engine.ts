@@ -1,12 +1,82 @@
 /**
- * Where the review-loop engine is plugged into the App: the one function `npm start` calls to get its
- * `LoopRunner`. Until the engine is wired here, every loop ends with a plain "no engine" failure on its
- * check run and sticky comment (never a silent success).
+ * Where the review-loop engine is plugged into the App (docs/how-it-works.md § The App): the runner
+ * `npm start` uses builds the loop's models from the App's environment, wires the engine's ports to the
+ * pull session — the sticky comment as its store, the pull request as its target, comments as its
+ * checkpoint and its instructions — and runs `runReviewLoop` once per event: as many rounds as it can
+ * without waiting for a person.
  */
-import type { AppEnvSettings } from './config.js';
-import type { LoopRunner } from './loop-runner.js';
-import { createUnwiredRunner } from './loop-runner.js';
+import type { ModelFactoryOptions } from '../llm/factory.js';
+import type { CheckpointAnswer } from '../ports/review.js';
+import { runReviewLoop } from '../review/run.js';
+import { buildLoopModels } from './engine-models.js';
+import { CommentCheckpoint, GitHubReviewStore, GitHubReviewTarget } from './engine-ports.js';
+import { PullRequestEvents, loopOutcomeOf } from './engine-events.js';
+import type { LoopRequest, LoopRunner, LoopTrigger } from './loop-runner.js';
 
-export function createLoopRunner(_settings: AppEnvSettings, _env: NodeJS.ProcessEnv): LoopRunner {
-  return createUnwiredRunner();
+export interface EngineRunnerOptions {
+  /** Model call settings (timeouts, retries); tests shorten the retry waits. */
+  models?: ModelFactoryOptions;
+  clock?: () => Date;
+}
+
+/** A checkpoint answer the trigger carries, for the round that waited for it. */
+function answerOf(trigger: LoopTrigger): CheckpointAnswer | undefined {
+  return trigger.kind === 'answer' ? trigger.answer : undefined;
+}
+
+/** `run_20260301_0000beef` → `0000beef`: a fresh engine run takes the id the App put on the check run. */
+function suffixOf(runId: string): string {
+  const suffix = /_([0-9a-f]{8})$/.exec(runId)?.[1];
+  if (suffix === undefined) throw new Error(`run id ${runId} does not end in 8 hex digits`);
+  return suffix;
+}
+
+async function runOnce(request: LoopRequest, env: NodeJS.ProcessEnv, options: EngineRunnerOptions) {
+  const { settings, session, signal } = request;
+  const models = buildLoopModels(settings, env, options.models);
+  const store = new GitHubReviewStore(session);
+  const target = new GitHubReviewTarget(session);
+  const events = new PullRequestEvents({
+    session,
+    target,
+    store,
+    maxRounds: settings.rounds,
+    fix: settings.fix,
+    reviewerModel: models.reviewer.id,
+  });
+  const outcome = await runReviewLoop(
+    {
+      difficulty: settings.difficulty,
+      maxRounds: settings.rounds,
+      fix: settings.fix,
+      checkpoint: settings.checkpoint,
+      preset: settings.preset,
+      maxCostUsd: settings.budget.maxCostUsd,
+      maxTokens: settings.budget.maxTokens,
+      allowGlobs: settings.fixPaths,
+    },
+    {
+      models,
+      store,
+      target,
+      checkpoint: new CommentCheckpoint(),
+      instructions: { take: () => session.takeGuidance() },
+      log: {
+        info: (message) => session.log.info(message),
+        warn: (message) => session.log.warn(message),
+        progress: (message) => session.log.info(message),
+      },
+      clock: options.clock ?? (() => new Date()),
+      signal,
+      events,
+      randomHex: () => suffixOf(request.runId),
+    },
+    { checkpoint: answerOf(request.trigger) },
+  );
+  // Interrupted before any verdict, the engine names the base; the check belongs on the head under review.
+  return loopOutcomeOf(outcome.status === 'interrupted' ? { ...outcome, head: target.head } : outcome);
+}
+
+export function createLoopRunner(env: NodeJS.ProcessEnv, options: EngineRunnerOptions = {}): LoopRunner {
+  return { run: (request) => runOnce(request, env, options) };
 }

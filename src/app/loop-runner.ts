@@ -54,6 +54,8 @@ export interface LoopOutcome {
   lastVerdict: string | undefined;
   /** On give-up: what is left, with effort estimates. */
   blockers: LoopBlocker[];
+  /** Why this run could never acquit (the reviewer is not independent), said with any ending. */
+  caveat?: string | undefined;
 }
 
 export interface LoopRequest {
@@ -68,18 +70,4 @@ export interface LoopRequest {
 
 export interface LoopRunner {
   run(request: LoopRequest): Promise<LoopOutcome>;
-}
-
-export class EngineNotWiredError extends Error {
-  constructor() {
-    super('this build of the App has no review-loop engine wired in');
-    this.name = 'EngineNotWiredError';
-  }
-}
-
-/** Until the engine is wired in, a loop fails plainly (and the check run says so) instead of pretending. */
-export function createUnwiredRunner(): LoopRunner {
-  return {
-    run: () => Promise.reject(new EngineNotWiredError()),
-  };
 }

@@ -5,7 +5,7 @@
  * stores without looking inside. Everything is bounded so the comment stays under GitHub's limit.
  */
 import { z } from 'zod';
-import { DIFFICULTIES, FIX_MODES, PRESETS } from './validation/command.js';
+import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review-state.js';
 import { quoteInline } from '../github/safe-text.js';
 
 export const PHASES = [
@@ -76,8 +76,8 @@ export const AppLoopStateSchema = z.object({
   check: CheckRefSchema.nullable(),
   handledComments: z.array(z.number()),
   pushedHeads: z.array(z.string()),
+  /** Instructions from `/review-loop <text>` for the next fix, until the engine takes them. */
   guidance: z.string().nullable(),
-  skip: z.array(z.number()),
   rounds: z.array(RoundRowSchema),
   parkIssue: z.number().nullable(),
   message: z.string().nullable(),
@@ -104,7 +104,6 @@ export function emptyLoopState(now: Date): AppLoopState {
     handledComments: [],
     pushedHeads: [],
     guidance: null,
-    skip: [],
     rounds: [],
     parkIssue: null,
     message: null,
@@ -123,7 +122,7 @@ export function rememberPushedHead(state: AppLoopState, sha: string): AppLoopSta
 }
 
 export function withRounds(state: AppLoopState, rows: readonly RoundRow[]): AppLoopState {
-  return { ...state, rounds: rows.slice(-ROUNDS_LIMIT) };
+  return { ...state, rounds: [...rows].sort((a, b) => a.round - b.round).slice(-ROUNDS_LIMIT) };
 }
 
 const PHASE_LINES: Record<Phase, string> = {
@@ -143,8 +142,8 @@ function row(r: RoundRow, full: boolean): string {
   const score = r.score === null ? '–' : `${r.score}/10`;
   const review = r.reviewUrl ? `[review](${r.reviewUrl})` : '–';
   const weaknesses =
-    full && r.weaknesses.length > 0 ? r.weaknesses.map((w) => quoteInline(w, 120)).join('<br>') : '–';
-  return `| ${r.round} | \`${r.head.slice(0, 7)}\` | ${score} | ${r.verdict} | ${weaknesses} | ${r.action} | ${review} |`;
+    full && r.weaknesses.length > 0 ? r.weaknesses.map((w) => quoteInline(w, 120)).join('; ') : '–';
+  return `| ${r.round} | \`${r.head.slice(0, 7)}\` | ${score} | ${r.verdict} | ${weaknesses} | ${quoteInline(r.action, 300)} | ${review} |`;
 }
 
 /**

@@ -4,19 +4,18 @@
  * comment (the engine's part opaque, next to the App's), reviews are posted bound to their SHA, fixes
  * land through the Git Data API, and every head change moves the check run along.
  */
-import { fixPathProblem } from '../core/fix-paths.js';
+import { checkEditPath } from '../core/review-edits.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
-import type { CommitFixResult, FileEdit } from '../github/fix-commit.js';
-import { commitFileTexts, commitFix } from '../github/fix-commit.js';
-import type { ChangedFile, EntryRead, PullInfo } from '../github/pull-info.js';
+import type { CommitFixResult } from '../github/fix-commit.js';
+import { commitFileTexts } from '../github/fix-commit.js';
+import type { EntryRead, PullInfo } from '../github/pull-info.js';
 import {
   compareCommits,
   listChangedFiles,
   listFolderAt,
   readCompareDiff,
   readEntryAt,
-  readFileAt,
-  readPullDiff,
+  readPullRequest,
 } from '../github/pull-info.js';
 import type { RoundReviewView } from '../github/review-body.js';
 import type { PostedReview } from '../github/round-review.js';
@@ -36,15 +35,21 @@ export interface SessionLog {
 export interface PullSession {
   readonly pr: PullInfo;
   readonly log: SessionLog;
+  /** The run id check runs are created with (the engine's; see useRunId). */
+  readonly runId: string;
+  /**
+   * Adopts the engine's run id when it differs from the one the App chose (a run resumed from the
+   * engine's own state): the sticky state and every later check run carry it.
+   */
+  useRunId(runId: string): Promise<void>;
+  /** The PR's head SHA now (a person may push while a loop runs). */
+  currentHead(): Promise<string>;
   /** The engine's own saved state from the sticky comment (undefined when none). */
   loadReviewState(): Promise<unknown>;
-  /** Saves the engine's state, and the round rows the sticky log shows, in one edit of the comment. */
-  saveReviewState(review: unknown, rounds?: readonly RoundRow[]): Promise<void>;
-  /** The PR's diff (base … head) and the diff between two heads (round 2+). */
-  readDiff(): Promise<string>;
+  /** Saves the engine's records (state, memory, receipts) in one edit of the comment. */
+  saveReviewState(review: unknown): Promise<void>;
+  /** The diff between two commits (the PR's range, or what changed since the last review). */
   readCompareDiff(base: string, head: string): Promise<string>;
-  listChangedFiles(): Promise<ChangedFile[]>;
-  readFile(path: string, ref: string): Promise<string | undefined>;
   /** The target port's reads: merge base and files, a path's content (bounded), a folder's entries. */
   compare(base: string, head: string): Promise<{ mergeBase: string; files: string[] }>;
   readEntry(path: string, ref: string, maxBytes: number): Promise<EntryRead>;
@@ -54,18 +59,20 @@ export interface PullSession {
   /** One PR review for the round, `commit_id` = `view.headSha`, inline comments where lines are in the diff. */
   postReview(view: RoundReviewView): Promise<PostedReview>;
   /**
-   * Commits the executor's edits onto the PR branch (`fix: auto`, never on a fork); on success the new head
-   * is remembered as the App's own (its push never resumes a loop) and the check moves to it.
+   * Commits whole file texts onto the PR branch (`fix: auto`, never on a fork) through the Git Data API;
+   * on success the new head is remembered as the App's own (its push never resumes a loop).
    */
-  commitFix(edits: FileEdit[], message: string, expectedHead: string): Promise<CommitFixResult>;
-  /** The same for whole file texts (what the engine's `commitFiles` hands over). */
   commitFiles(
     files: Array<{ path: string; text: string }>,
     message: string,
     expectedHead: string,
   ): Promise<CommitFixResult>;
-  /** Pending checkpoint instructions from `/review-loop <text>` and `skip`, consumed by the next fix. */
-  takeGuidance(): Promise<{ guidance: string | null; skip: number[] }>;
+  /** Adds or replaces the sticky log's row for `row.round`. */
+  recordRound(row: RoundRow): Promise<void>;
+  /** A sentence for the sticky status line and the check runs while the loop runs (e.g. why it cannot acquit). */
+  note(message: string): Promise<void>;
+  /** Pending instructions from `/review-loop <text>`, removed from the state: the next fix takes them. */
+  takeGuidance(): Promise<string | null>;
 }
 
 export interface SessionDeps {
@@ -99,12 +106,31 @@ export class GitHubPullSession implements PullSession {
   readonly pr: PullInfo;
   readonly log: SessionLog;
   readonly #deps: SessionDeps;
+  #runId: string;
+  /** Said on every check this session moves (e.g. why the run cannot acquit). */
+  #note: string | undefined;
   #touched: Set<string> | undefined;
 
   constructor(deps: SessionDeps) {
     this.#deps = deps;
     this.pr = deps.pr;
     this.log = deps.log;
+    this.#runId = deps.runId;
+  }
+
+  get runId(): string {
+    return this.#runId;
+  }
+
+  async useRunId(runId: string): Promise<void> {
+    if (runId === this.#runId) return;
+    this.log.info(`${this.pr.url}: continuing the engine's run ${runId} (the App had ${this.#runId})`);
+    this.#runId = runId;
+    await this.update((state) => ({ ...state, runId }));
+  }
+
+  async currentHead(): Promise<string> {
+    return (await readPullRequest(this.#deps.octokit, this.pr.pr)).headSha;
   }
 
   /** Read-modify-write of the sticky state; the comment is re-rendered from the result. */
@@ -117,27 +143,12 @@ export class GitHubPullSession implements PullSession {
     return state?.review;
   }
 
-  async saveReviewState(review: unknown, rounds?: readonly RoundRow[]): Promise<void> {
-    await this.update((state) => {
-      const next = { ...state, review };
-      return rounds ? withRounds(next, rounds) : next;
-    });
-  }
-
-  readDiff(): Promise<string> {
-    return readPullDiff(this.#deps.octokit, this.pr.pr);
+  async saveReviewState(review: unknown): Promise<void> {
+    await this.update((state) => ({ ...state, review }));
   }
 
   readCompareDiff(base: string, head: string): Promise<string> {
     return readCompareDiff(this.#deps.octokit, this.pr.pr, base, head);
-  }
-
-  listChangedFiles(): Promise<ChangedFile[]> {
-    return listChangedFiles(this.#deps.octokit, this.pr.pr);
-  }
-
-  readFile(path: string, ref: string): Promise<string | undefined> {
-    return readFileAt(this.#deps.octokit, this.pr.pr, path, ref);
   }
 
   compare(base: string, head: string) {
@@ -153,7 +164,8 @@ export class GitHubPullSession implements PullSession {
   }
 
   async roundStarted(round: number, head: string): Promise<void> {
-    const { octokit, runId, clock, settings } = this.#deps;
+    const { octokit, clock, settings } = this.#deps;
+    const runId = this.#runId;
     const current = await this.#currentCheck();
     const check = await checkInProgress(
       { octokit, repo: this.pr.pr, runId, detailsUrl: this.pr.url, now: clock() },
@@ -161,7 +173,7 @@ export class GitHubPullSession implements PullSession {
       head,
       {
         title: `Round ${round} of ${settings.rounds} running`,
-        summary: `Reviewing \`${head.slice(0, 7)}\` (run \`${runId}\`).`,
+        summary: `Reviewing \`${head.slice(0, 7)}\` (run \`${runId}\`).${this.#note ? ` ${this.#note}` : ''}`,
       },
     );
     await this.update((state) => ({ ...state, phase: 'running', head, check }));
@@ -169,12 +181,6 @@ export class GitHubPullSession implements PullSession {
 
   postReview(view: RoundReviewView): Promise<PostedReview> {
     return postRoundReview(this.#deps.octokit, this.pr.pr, view, this.#deps.settings.reviewEvent);
-  }
-
-  commitFix(edits: FileEdit[], message: string, expectedHead: string): Promise<CommitFixResult> {
-    return this.#push((guard) =>
-      commitFix(this.#deps.octokit, { ...guard, branch: this.pr.headRef, expectedHead, edits, message }),
-    );
   }
 
   commitFiles(
@@ -208,12 +214,18 @@ export class GitHubPullSession implements PullSession {
         reason: 'fixes on this pull request are manual; the App does not push to it',
       };
     }
-    this.#touched ??= new Set((await this.listChangedFiles()).map((file) => file.path));
+    this.#touched ??= new Set(
+      (await listChangedFiles(this.#deps.octokit, this.pr.pr)).map((file) => file.path),
+    );
     const touched = this.#touched;
     const result = await commit({
       repo: this.pr.pr,
       isFork: this.pr.isFork,
-      pathProblem: (path) => fixPathProblem(path, { touched, globs: settings.fixPaths }),
+      pathProblem: (path) => {
+        const checked = checkEditPath(path, { touched, globs: settings.fixPaths });
+        if (!checked.ok) return `\`${path}\`: ${checked.reason}`;
+        return checked.path === path ? undefined : `\`${path}\` is not in its plain form \`${checked.path}\``;
+      },
     });
     if (result.status === 'committed') {
       // Remembered before anything else: the push webhook for this commit must find it.
@@ -223,11 +235,27 @@ export class GitHubPullSession implements PullSession {
     return result;
   }
 
-  async takeGuidance(): Promise<{ guidance: string | null; skip: number[] }> {
-    let taken = { guidance: null as string | null, skip: [] as number[] };
+  async recordRound(row: RoundRow): Promise<void> {
     await this.update((state) => {
-      taken = { guidance: state.guidance, skip: state.skip };
-      return { ...state, guidance: null, skip: [] };
+      const earlier = state.rounds.find((r) => r.round === row.round);
+      // A round finished by a later call (after a checkpoint) keeps the link to the review posted before.
+      const reviewUrl = row.reviewUrl ?? earlier?.reviewUrl ?? null;
+      return withRounds(state, [...state.rounds.filter((r) => r.round !== row.round), { ...row, reviewUrl }]);
+    });
+  }
+
+  async note(message: string): Promise<void> {
+    this.#note = message;
+    await this.update((state) => ({ ...state, message }));
+  }
+
+  async takeGuidance(): Promise<string | null> {
+    const { state } = await this.#deps.store.read(this.#deps.octokit, this.pr.pr);
+    if (!state?.guidance) return null;
+    let taken: string | null = null;
+    await this.update((current) => {
+      taken = current.guidance;
+      return { ...current, guidance: null };
     });
     return taken;
   }

@@ -34,7 +34,7 @@ export async function startApp(
       loaded = createReviewLoopApp({
         appId: Number(env.APP_ID),
         settings,
-        runner: options.runner ?? createLoopRunner(settings, env),
+        runner: options.runner ?? createLoopRunner(env),
         secrets: appSecrets(env),
       });
       return loaded.app(probot, appOptions);

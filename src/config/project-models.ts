@@ -12,6 +12,7 @@ import { redactMessage } from '../llm/redact-message.js';
 import { secretsFromEnv } from '../core/redact.js';
 import { DEFAULT_RETRY_POLICY, type RetryHooks } from '../llm/retry.js';
 import type { StructuredOutputFallback } from '../llm/structured-output.js';
+import type { ConcurrencyChange } from '../llm/adaptive-concurrency.js';
 import {
   loadConfig,
   modelOptionsFromConfig,
@@ -62,6 +63,11 @@ export async function loadProjectModelConfig(input: ProjectModelsInput): Promise
         log.warn(structuredOutputWarning(event, secretsFromEnv(input.env))),
     }),
     ...(log ? { retryHooks: { onRetry: retryWarnings(log, maxAttempts, secretsFromEnv(input.env)) } } : {}),
+    ...(log && {
+      onConcurrencyChange: (change: ConcurrencyChange) => {
+        if (change.reason === 'overload') log.warn(concurrencyWarning(change, secretsFromEnv(input.env)));
+      },
+    }),
   };
   return { config, selection, modelOptions };
 }
@@ -77,6 +83,21 @@ export function structuredOutputWarning(
   return redactMessage(
     `openai-compatible server ${event.baseUrl} refused structured output ${event.from} (${event.reason}); ` +
       `using ${event.to} for the rest of the run`,
+    secrets,
+  );
+}
+
+/**
+ * `http://localhost:11434/v1 is rate-limiting or overloaded: at most 8 model calls at once to it now (was
+ * 16), raised again as calls succeed`.
+ */
+export function concurrencyWarning(
+  change: ConcurrencyChange,
+  secrets: readonly (string | undefined)[] = [],
+): string {
+  return redactMessage(
+    `${change.endpoint} is rate-limiting or overloaded: at most ${change.to} model ` +
+      `${change.to === 1 ? 'call' : 'calls'} at once to it now (was ${change.from}), raised again as calls succeed`,
     secrets,
   );
 }

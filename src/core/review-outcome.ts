@@ -48,7 +48,10 @@ export interface FixReport {
   commit: string | null;
   /** Weakness ranks the checkpoint skipped. */
   skipped: number[];
+  /** Free text answered at the checkpoint. */
   guidance: string | null;
+  /** Instructions taken for this fix from outside the checkpoint (the App's guidance comments). */
+  instructions: string | null;
 }
 
 /** One round as this invocation saw it, raw answers included. */

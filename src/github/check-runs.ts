@@ -5,7 +5,7 @@
  */
 import type { AppOctokit } from './app-octokit.js';
 import { repoOf } from './app-octokit.js';
-import { GITHUB_BODY_LIMIT, boundedBody, clip } from './safe-text.js';
+import { BODY_LIMIT, clip, postable } from './safe-text.js';
 
 export const CHECK_NAME = 'review-loop';
 
@@ -27,7 +27,7 @@ interface RepoRef {
 }
 
 function output(state: CheckState): { title: string; summary: string } {
-  return { title: clip(state.title, 200), summary: boundedBody(state.summary, GITHUB_BODY_LIMIT - 1) };
+  return { title: clip(state.title.replace(/\s+/g, ' '), 200), summary: postable(state.summary, BODY_LIMIT) };
 }
 
 function stateFields(state: CheckState, now: Date) {
@@ -59,11 +59,12 @@ export async function updateCheckRun(
   octokit: AppOctokit,
   repo: RepoRef,
   id: number,
-  input: { state: CheckState; detailsUrl?: string | undefined; now?: Date },
+  input: { state: CheckState; detailsUrl?: string | undefined; runId?: string | undefined; now?: Date },
 ): Promise<void> {
   await octokit.rest.checks.update({
     ...repoOf(repo),
     check_run_id: id,
+    ...(input.runId ? { external_id: input.runId } : {}),
     ...(input.detailsUrl ? { details_url: input.detailsUrl } : {}),
     ...stateFields(input.state, input.now ?? new Date()),
     output: output(input.state),

@@ -5,7 +5,7 @@
  * the branch moves again, the fix is reported, never forced. Fork PRs are refused here as well as by the
  * caller: the App never pushes to a fork.
  */
-import { isWorkflowPath } from '../core/fix-paths.js';
+import { forbiddenArea } from '../core/review-edits.js';
 import type { AppOctokit } from './app-octokit.js';
 import { repoOf } from './app-octokit.js';
 import { httpStatusOf } from './octokit.js';
@@ -183,7 +183,8 @@ function refusal(input: Guarded, paths: readonly string[]): string | undefined {
   if (input.isFork) return 'the pull request comes from a fork; the App never pushes to it';
   if (paths.length === 0) return 'the fix has no files';
   for (const path of paths) {
-    if (isWorkflowPath(path)) return `\`${path}\` is a workflow file; fixes never touch .github/workflows/`;
+    const area = forbiddenArea(path.replace(/^\.\//, ''));
+    if (area !== undefined) return `\`${path}\` is under ${area}, which the review loop never edits`;
     const problem = input.pathProblem(path);
     if (problem) return problem;
   }

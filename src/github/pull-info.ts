@@ -41,17 +41,6 @@ export async function readPullRequest(octokit: AppOctokit, pr: PullRef): Promise
   };
 }
 
-/** The PR's unified diff, as GitHub renders it for the PR (base merge-base … head). */
-export async function readPullDiff(octokit: AppOctokit, pr: PullRef): Promise<string> {
-  const { data } = await octokit.rest.pulls.get({
-    owner: pr.owner,
-    repo: pr.repo,
-    pull_number: pr.number,
-    mediaType: { format: 'diff' },
-  });
-  return data as unknown as string;
-}
-
 /** The diff between two commits (round 2+: what changed since the reviewer last looked). */
 export async function readCompareDiff(
   octokit: AppOctokit,
@@ -160,27 +149,6 @@ export async function listFolderAt(
               ? 'symlink'
               : 'other',
     }));
-  } catch (error) {
-    if ((error as { status?: number }).status === 404) return undefined;
-    throw error;
-  }
-}
-
-/** A file's text at a commit, or undefined when it does not exist there (or is not a file). */
-export async function readFileAt(
-  octokit: AppOctokit,
-  repo: { owner: string; repo: string },
-  path: string,
-  ref: string,
-): Promise<string | undefined> {
-  try {
-    const { data } = await octokit.rest.repos.getContent({ ...repoOf(repo), path, ref });
-    if (Array.isArray(data) || data.type !== 'file') return undefined;
-    if (data.content === '' && data.size > 0) {
-      const blob = await octokit.rest.git.getBlob({ ...repoOf(repo), file_sha: data.sha });
-      return Buffer.from(blob.data.content, 'base64').toString('utf8');
-    }
-    return Buffer.from(data.content, 'base64').toString('utf8');
   } catch (error) {
     if ((error as { status?: number }).status === 404) return undefined;
     throw error;

@@ -1,18 +1,25 @@
 /**
  * The Markdown of one round's PR review (docs/how-it-works.md § Review rounds): score, verdict, ranked
- * weaknesses with their minimum fix, the memory update, and the raw answer folded in `<details>`. Every
- * piece of model text goes through safe-text.ts; an acquittal carries a hidden receipt (run id, round,
- * models, families, score, verdict, head SHA) that any later reader can check against the check run.
+ * weaknesses with their minimum fix and effort, the memory update, the debate transcript (hard,
+ * nightmare), and the raw answer folded in `<details>`. Every piece of model text goes through
+ * safe-text.ts and the whole body is bounded under GitHub's limit; an acquittal carries a hidden receipt
+ * (run id, round, models, families, score, verdict, head SHA) that any later reader can check against the
+ * check run.
  */
-import { GITHUB_BODY_LIMIT, boundedBody, quoteBlock, quoteInline } from './safe-text.js';
+import { BODY_LIMIT, postable, quoteBlock, quoteInline } from './safe-text.js';
 
-export type Verdict = 'ready' | 'almost' | 'not ready';
+/** The reviewer's verdict; `unavailable` when it gave no usable answer twice (REVIEW_UNAVAILABLE). */
+export type Verdict = 'ready' | 'almost' | 'not ready' | 'unavailable';
 
 export interface WeaknessView {
   title: string;
   minimumFix: string;
+  /** The reviewer's estimate of the work (trivial, small, medium, large). */
+  effort?: string | undefined;
   path?: string | undefined;
   line?: number | undefined;
+  /** An accepted rebuttal in the debate resolved it: shown, but not fixed. */
+  resolved?: boolean | undefined;
 }
 
 /**
@@ -21,18 +28,23 @@ export interface WeaknessView {
  */
 export type AcquittalReceipt = Record<string, unknown> & { head_sha: string };
 
-/** What the App shows of one round; the engine's round result maps onto it. */
+/** What the App shows of one round; the engine's round report maps onto it. */
 export interface RoundReviewView {
   runId: string;
   round: number;
   maxRounds: number;
   headSha: string;
   reviewerModel: string;
-  score: number;
+  /** Null when the round had no verdict. */
+  score: number | null;
   verdict: Verdict;
   weaknesses: WeaknessView[];
   memoryUpdate: string;
   raw: string;
+  /** The nightmare verifier's raw answer, when there was one. */
+  verifierRaw?: string | null | undefined;
+  /** The debate transcript (hard, nightmare). */
+  debate?: string | null | undefined;
   /** Why the stop gate did or did not acquit (e.g. "same model family"), one sentence by the App. */
   gateNote?: string | undefined;
   receipt?: AcquittalReceipt | undefined;
@@ -40,6 +52,7 @@ export interface RoundReviewView {
 
 const RECEIPT_PREFIX = '<!-- skillclimb:review-loop-receipt ';
 
+/** base64 has no `-`, `>` or `<`: nothing in a receipt can end the comment early. */
 export function receiptBlock(receipt: AcquittalReceipt): string {
   return `${RECEIPT_PREFIX}${Buffer.from(JSON.stringify(receipt), 'utf8').toString('base64')} -->`;
 }
@@ -49,19 +62,30 @@ function location(weakness: WeaknessView): string {
   return ` (${quoteInline(weakness.line ? `${weakness.path}:${weakness.line}` : weakness.path, 200)})`;
 }
 
+function scoreText(view: RoundReviewView): string {
+  return view.score === null ? 'no verdict (REVIEW_UNAVAILABLE)' : `${view.score}/10, ${view.verdict}`;
+}
+
+/** A folded section, closed whatever its content (the content is a fence it cannot close). */
+function folded(summary: string, content: string): string[] {
+  return ['', '<details>', `<summary>${summary}</summary>`, '', content, '', '</details>'];
+}
+
 export function renderRoundReview(view: RoundReviewView): string {
   const lines = [
-    `## review-loop round ${view.round}/${view.maxRounds}: ${view.score}/10, ${view.verdict}`,
+    `## review-loop round ${view.round}/${view.maxRounds}: ${scoreText(view)}`,
     '',
     `Reviewer ${quoteInline(view.reviewerModel, 100)} on \`${view.headSha.slice(0, 7)}\` (run \`${view.runId}\`).`,
   ];
-  if (view.gateNote) lines.push('', view.gateNote);
+  if (view.gateNote) lines.push('', quoteInline(view.gateNote, 600));
   lines.push('', '### Weaknesses');
   if (view.weaknesses.length === 0) lines.push('', 'None named.');
   view.weaknesses.forEach((weakness, index) => {
+    const effort = weakness.effort ? ` — effort: ${quoteInline(weakness.effort, 40)}` : '';
+    const resolved = weakness.resolved ? ' — resolved in the debate' : '';
     lines.push(
       '',
-      `${index + 1}. ${quoteInline(weakness.title, 500)}${location(weakness)}`,
+      `${index + 1}. ${quoteInline(weakness.title, 500)}${location(weakness)}${effort}${resolved}`,
       `   - Minimum fix: ${quoteInline(weakness.minimumFix, 800)}`,
     );
   });
@@ -71,23 +95,19 @@ export function renderRoundReview(view: RoundReviewView): string {
     '',
     view.memoryUpdate.trim() ? quoteBlock(view.memoryUpdate, 4000) : 'None.',
   );
-  const head = lines.join('\n');
-  const tailRoom = GITHUB_BODY_LIMIT - 1 - head.length - 400;
-  lines.push(
-    '',
-    '<details>',
-    '<summary>Raw reviewer answer</summary>',
-    '',
-    quoteBlock(view.raw, Math.max(1000, Math.min(40_000, tailRoom))),
-    '',
-    '</details>',
-  );
-  // However many weaknesses a model names, the body fits; the receipt (last) is never what is cut.
-  const receipt = view.receipt ? `\n\n${receiptBlock(view.receipt)}` : '';
-  return `${boundedBody(lines.join('\n'), GITHUB_BODY_LIMIT - 1 - receipt.length)}${receipt}`;
+  if (view.debate?.trim()) lines.push(...folded('Debate', quoteBlock(view.debate, 12_000)));
+  lines.push(...folded('Raw reviewer answer', quoteBlock(view.raw, 40_000)));
+  if (view.verifierRaw?.trim()) {
+    lines.push(...folded('Raw verifier answer', quoteBlock(view.verifierRaw, 8_000)));
+  }
+  // The receipt goes first when the body is bounded: a cut must never lose it (bounding cuts the end).
+  const receipt = view.receipt ? `${receiptBlock(view.receipt)}\n` : '';
+  return `${receipt}${postable(lines.join('\n'), BODY_LIMIT - receipt.length)}`;
 }
 
 /** The text of an inline comment for a weakness that cites a line inside the diff. */
 export function renderInlineNote(weakness: WeaknessView, index: number, round: number): string {
-  return `**review-loop round ${round}, weakness ${index + 1}:** ${quoteInline(weakness.title, 500)}\n\nMinimum fix: ${quoteInline(weakness.minimumFix, 800)}`;
+  return postable(
+    `**review-loop round ${round}, weakness ${index + 1}:** ${quoteInline(weakness.title, 500)}\n\nMinimum fix: ${quoteInline(weakness.minimumFix, 800)}`,
+  );
 }

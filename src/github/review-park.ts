@@ -2,13 +2,14 @@
  * The review loop's defect-park issue (docs/how-it-works.md § Defect park): when the rounds run out
  * without an acquittal, one issue per pull request lists the blockers left with an effort estimate and
  * links the PR. It is found again by the hidden marker on its first line — in an issue the App itself
- * opened, never anyone else's — and later give-ups comment on it instead of opening another.
+ * opened, never anyone else's — and later give-ups comment on it instead of opening another. Blocker
+ * titles and efforts are model text: quoted by safe-text.ts, the body bounded under GitHub's limit.
  */
 import type { AppIdentity, AppOctokit, PullRef } from './app-octokit.js';
 import { isByApp } from './app-octokit.js';
 import { DEFECT_PARK_LABEL } from './forge.js';
 import { firstLine, reviewParkMarker } from './markers.js';
-import { boundedBody, quoteInline } from './safe-text.js';
+import { postable, quoteInline } from './safe-text.js';
 
 export interface Blocker {
   title: string;
@@ -39,7 +40,7 @@ function report(input: ReviewParkInput): string {
   const lines = [
     `Pull request #${input.pr.number} (${quoteInline(input.prTitle, 200)}) ran ${input.rounds} review rounds ` +
       `(run \`${input.runId}\`) without an acquittal. Last verdict on \`${input.headSha.slice(0, 7)}\`: ` +
-      `${score}, ${input.lastVerdict ?? 'none'}.`,
+      `${score}, ${quoteInline(input.lastVerdict ?? 'none', 40)}.`,
     '',
     '| # | Blocker | Effort |',
     '| --- | --- | --- |',
@@ -91,7 +92,7 @@ export async function parkReviewLoop(
       owner,
       repo,
       issue_number: existing.number,
-      body: boundedBody(`### Gave up again (run \`${input.runId}\`)\n\n${report(input)}`),
+      body: postable(`### Gave up again (run \`${input.runId}\`)\n\n${report(input)}`),
     });
     return { number: existing.number, url: data.html_url, action: 'commented' };
   }
@@ -99,7 +100,7 @@ export async function parkReviewLoop(
     owner,
     repo,
     title: `review-loop: pull request #${input.pr.number} parked after ${input.rounds} rounds`,
-    body: boundedBody(`${reviewParkMarker(input.pr.number)}\n${report(input)}`),
+    body: postable(`${reviewParkMarker(input.pr.number)}\n${report(input)}`),
     labels: [DEFECT_PARK_LABEL],
   });
   return { number: data.number, url: data.html_url, action: 'created' };

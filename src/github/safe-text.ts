@@ -1,42 +1,35 @@
 /**
- * How the App and the Action turn untrusted text (model answers, PR titles, file paths, user guidance,
- * API errors) into Markdown they post (docs/how-it-works.md § Untrusted text and secrets). A thin layer over
- * the ONE rendering path of src/core: redact (redact.ts), cut the raw text (truncateText), then neutralise
- * it (neutralise.ts), so the cut never reopens anything; a finished body is bounded by boundBody, which
- * closes what a cut left open and says what was cut.
+ * The ONE path by which the App turns untrusted text (model answers, PR titles, file paths, user guidance,
+ * configuration values) into Markdown it posts (docs/how-it-works.md § Untrusted text and secrets): the
+ * text is redacted (a provider error may echo the key it was sent), cut BEFORE it is neutralised (so the
+ * neutraliser disarms exactly what is shown), then neutralised by src/core/neutralise.ts — inline as
+ * inert plain text, long text as a fence it cannot close — so mentions, references, HTML, links and
+ * images never come alive and no text can forge a hidden marker. Every finished body then goes through
+ * `postable`, which bounds it under GitHub's limit with src/core/body-limit.ts.
  */
 import { GITHUB_BODY_LIMIT, boundBody, truncateText } from '../core/body-limit.js';
-import { neutraliseBlock } from '../core/neutralise.js';
+import { neutraliseBlock, neutraliseInline } from '../core/neutralise.js';
 import { redactSecrets } from '../core/redact.js';
-import { inertInline } from '../core/untrusted-text.js';
 
-export { GITHUB_BODY_LIMIT };
+/** GitHub refuses bodies of 65,536 characters; the App's stay strictly under that. */
+export const BODY_LIMIT = GITHUB_BODY_LIMIT - 1;
 
-/** Short untrusted text on one line, e.g. a weakness title: inert plain text, at most `max` characters of it. */
+/** Short untrusted text on one line, e.g. a weakness title: inert plain text of at most `max` characters. */
 export function quoteInline(text: string, max = 300): string {
-  return inertInline(text, max);
+  return neutraliseInline(clip(redactSecrets(text), max));
 }
 
-/** Long untrusted text, e.g. the reviewer's raw answer: a fenced block, at most `max` characters of it. */
+/** Long untrusted text, e.g. the reviewer's raw answer: a fenced block of at most `max` characters. */
 export function quoteBlock(text: string, max = 20_000, info = 'text'): string {
   return neutraliseBlock(clip(redactSecrets(text), max), info);
 }
 
-/**
- * Cuts raw `text` to at most `max` characters, saying so. For text that is neutralised (or fenced) AFTER
- * the cut, or that is never rendered as Markdown (a check-run title, stored guidance).
- */
+/** The first `max` characters of raw text (an ellipsis marks a cut); neutralise the result before posting. */
 export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const note = `… [${text.length - max} more characters cut]`;
-  if (max <= note.length) return truncateText(text, max).text;
-  return `${truncateText(text, max - note.length + 1).text.slice(0, -1)}${note}`;
+  return truncateText(text, Math.max(1, max)).text;
 }
 
-/**
- * A finished Markdown body (built from neutralised pieces) as it may be posted: redacted and under `limit`
- * (GitHub's), cut where nothing is split and closed where the cut left a code block, span or comment open.
- */
-export function boundedBody(body: string, limit = GITHUB_BODY_LIMIT - 1, fullTextAt?: string): string {
-  return boundBody(redactSecrets(body), { limit, ...(fullTextAt === undefined ? {} : { fullTextAt }) }).body;
+/** A finished body as GitHub will take it: under `limit`, with whatever a cut left open closed. */
+export function postable(body: string, limit = BODY_LIMIT): string {
+  return boundBody(body, { limit }).body;
 }

@@ -9,7 +9,7 @@
  */
 import type { AppIdentity, AppOctokit, PullRef } from './app-octokit.js';
 import { isByApp, pullKey } from './app-octokit.js';
-import { GITHUB_BODY_LIMIT, boundedBody } from './safe-text.js';
+import { BODY_LIMIT, postable } from './safe-text.js';
 
 export const STICKY_MARKER = '<!-- skillclimb:review-loop -->';
 const STATE_PREFIX = '<!-- skillclimb:review-loop-state ';
@@ -45,13 +45,15 @@ export function decodeStateBlock(body: string): unknown {
   }
 }
 
-/** Marker, visible log (cut to fit), state block: always under GitHub's body limit, or an error. */
-export function composeStickyBody(visible: string, state: unknown, limit = GITHUB_BODY_LIMIT - 1): string {
+/**
+ * Marker, visible log (bounded to fit, whatever it opened closed), state block: always under GitHub's
+ * body limit, or an error. The visible log is the caller's Markdown, its untrusted parts already quoted.
+ */
+export function composeStickyBody(visible: string, state: unknown, limit = BODY_LIMIT): string {
   const block = encodeStateBlock(state);
   const room = limit - STICKY_MARKER.length - block.length - 4;
   if (room < 512) throw new StickyTooLargeError(block.length);
-  // Cut where the cut closes what it left open (a code span, a fence), never inside a character reference.
-  return `${STICKY_MARKER}\n${boundedBody(visible.trim(), room)}\n\n${block}`;
+  return `${STICKY_MARKER}\n${postable(visible.trim(), room)}\n\n${block}`;
 }
 
 function isSticky(comment: { body?: string | null }): boolean {

@@ -1,10 +1,19 @@
 /** Step A's inputs for the editor (docs/how-it-works.md § The hill-climb loop). */
+import type { EvalsFile } from '../core/evals.js';
 import { RADICAL_AFTER_REVERTS, type KeptState } from '../core/hill-climb.js';
 import type { FailedAssertion } from '../core/score-types.js';
 import type { EditorInput } from '../ports/models.js';
 
 /** How much of the failing render the editor sees (the prompt builder caps it again). */
 const RENDER_EXCERPT_CHARS = 1500;
+
+/** Every assertion's statement by id (ids are unique across categories), for the passing-pairs block. */
+export function assertionStatements(evals: EvalsFile): Record<string, string> {
+  const statements: Record<string, string> = {};
+  for (const category of evals.categories)
+    for (const assertion of category.evals) statements[String(assertion.id)] = assertion.statement;
+  return statements;
+}
 
 /**
  * Step A's inputs, from the state of the text being edited (the branch tip): its failures and passing
@@ -15,6 +24,7 @@ export function buildEditorInput(
   state: Pick<KeptState, 'text' | 'structural' | 'absolute' | 'confirmedAllPass' | 'renders'>,
   consecutiveReverts: number,
   revertedDescriptions: readonly string[],
+  statements?: Readonly<Record<string, string>>,
 ): EditorInput {
   const radical = consecutiveReverts >= RADICAL_AFTER_REVERTS;
   const absolute = state.absolute;
@@ -24,6 +34,7 @@ export function buildEditorInput(
     radical,
     revertedDescriptions: [...revertedDescriptions],
     structural: state.structural,
+    ...(statements === undefined ? {} : { statements }),
   };
   if (absolute !== null && absolute.failed_assertions.length === 0 && state.confirmedAllPass) {
     return {

@@ -30,10 +30,10 @@ import type { KeptEdit, ResultsRow } from '../core/run-result.js';
 import { SKILL_FILE, skillFileOf } from '../core/skill-layout.js';
 import { classifyIteration, type IterationOutcome } from '../core/taxonomy.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
-import type { GitWorkspace } from '../ports/git.js';
+import type { FileLookup, GitWorkspace } from '../ports/git.js';
 import type { Logger } from '../ports/logger.js';
 import type { SkillModels } from '../ports/models.js';
-import { buildEditorInput } from './editor-input.js';
+import { assertionStatements, buildEditorInput } from './editor-input.js';
 import { interruptionOf, type RunInterrupted } from './interrupt.js';
 import { SkillBudgetReached, startIterationTimer, type IterationLimits } from './iteration-timer.js';
 import type { IterateOptions } from './options.js';
@@ -74,6 +74,8 @@ export interface SkillLoopInput {
   /** What the run spent before this skill, for `maxCostUsd`. */
   runUsageBefore?: Usage;
   cache?: RenderCache;
+  /** Where the scoring looks up link and `[[ref]]` targets when the worktree is sparse (default: disk). */
+  files?: FileLookup | undefined;
   /**
    * The run's stop signal: aborts the model calls in flight and ends the loop with LoopInterrupted. The
    * unfinished iteration gets no row (it was never judged) and its commit is reset away.
@@ -137,6 +139,7 @@ class SkillLoop {
   readonly skillDir: string;
   readonly cache: RenderCache;
   readonly loopStart: Date;
+  readonly statements: Record<string, string>;
   state: LoopState = initialLoopState();
 
   constructor(readonly input: SkillLoopInput) {
@@ -145,6 +148,32 @@ class SkillLoop {
     this.skillDir = path.dirname(this.skillMdPath);
     this.cache = input.cache ?? new RenderCache();
     this.loopStart = input.now();
+    this.statements = assertionStatements(input.evals.evals);
+  }
+
+  /** A revert's `reset --hard` still running; the next git step in the worktree waits for it. */
+  private pendingReset: Promise<void> | undefined;
+
+  /**
+   * Step H's reset, off the critical path: it runs while the next editor call is out (nothing the editor
+   * sees depends on it), and every later git step in this worktree, and the loop's end, wait for it first.
+   */
+  resetInBackground(): void {
+    const reset = this.input.git.resetToParent(this.input.worktreePath);
+    reset.catch(() => undefined); // observed by settleGit
+    this.pendingReset = reset;
+  }
+
+  /** Waits for a background reset; its failure ends the loop as it always did (never a crash row). */
+  async settleGit(): Promise<void> {
+    const reset = this.pendingReset;
+    this.pendingReset = undefined;
+    if (reset === undefined) return;
+    try {
+      await reset;
+    } catch (err) {
+      throw new WorktreeGitFailure(err);
+    }
   }
 
   /** Step G, then the pure step: the row is on disk before any git side effect of its outcome. */
@@ -240,7 +269,15 @@ class SkillLoop {
       concurrency: input.options.concurrency,
       signal,
       cache: this.cache,
+      files: input.files,
     });
+  }
+}
+
+/** A git step of the loop itself failed (not an edit's commit): the loop stops, the worktree is kept. */
+class WorktreeGitFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super(messageOf(failure), { cause: failure });
   }
 }
 
@@ -339,10 +376,14 @@ async function attemptEdit(
     kept,
     loop.state.consecutiveReverts,
     loop.state.revertedDescriptions,
+    loop.statements,
   );
   let proposal: EditProposal | undefined;
+  const proposing = untilAborted(input.models.propose(editorInput, signal), signal);
+  proposing.catch(() => undefined); // awaited below, after the previous revert's reset
+  await loop.settleGit();
   try {
-    const reply = await untilAborted(input.models.propose(editorInput, signal), signal);
+    const reply = await proposing;
     attempt.usage = addUsage(attempt.usage, reply.usage);
     proposal = reply.value;
     attempt.description = proposal.description;
@@ -360,15 +401,22 @@ async function attemptEdit(
   }
   const newText = applied.text;
   await writeFile(loop.skillMdPath, newText, { encoding: 'utf8', flag: WRITE_NO_FOLLOW });
-  // Step C: commit in the worktree and capture the short SHA (a failed commit is a crash).
+  // Steps C and D side by side: the scoring needs the text, not the commit, so the first renders go out
+  // while git commits (docs/how-it-works.md § The hill-climb loop). A failed commit is still a crash: the
+  // scoring is stopped and the edit discarded.
+  const stopScoring = new AbortController();
+  const scoring = loop.score(newText, AbortSignal.any([signal, stopScoring.signal]));
+  scoring.catch(() => undefined); // awaited below once the commit is in
   try {
     attempt.commit = await input.git.commitFile(input.worktreePath, loop.skillMdRel, attempt.description);
   } catch (err) {
+    stopScoring.abort(err);
+    await scoring.catch(() => undefined);
     await input.git.discardChanges(input.worktreePath);
     throw err;
   }
   // Step D: score under the same timeout, saturation handler included.
-  const scored = await loop.score(newText, signal);
+  const scored = await scoring;
   attempt.usage = addUsage(attempt.usage, scored.usage);
   // Steps E/F.
   const s = scored.score;
@@ -414,6 +462,7 @@ async function iterate(
   try {
     await attemptEdit(loop, kept, timer.signal, attempt);
   } catch (err) {
+    if (err instanceof WorktreeGitFailure) throw err.failure;
     attempt.outcome = 'crash';
     attempt.score = null;
     attempt.kept = undefined;
@@ -424,12 +473,16 @@ async function iterate(
   if (input.signal?.aborted) {
     // Never judged, so neither recorded nor kept: the branch goes back to the last kept state.
     loop.spendUnjudged(attempt.usage);
+    await loop.settleGit().catch(() => undefined);
     if (attempt.commit !== NO_COMMIT)
       await input.git.resetToParent(input.worktreePath).catch(() => undefined);
     throw loop.interrupted(baselineText);
   }
   if (attempt.outcome === 'crash' && timer.signal.reason instanceof SkillBudgetReached) {
     // Cut short by the budget, not judged: like an interruption, no row, and the commit goes.
+    await loop.settleGit().catch((err: unknown) => {
+      throw err instanceof WorktreeGitFailure ? err.failure : err;
+    });
     if (attempt.commit !== NO_COMMIT) await input.git.resetToParent(input.worktreePath);
     return loop.budgetCut(`iteration ${iteration}`, attempt.usage);
   }
@@ -451,7 +504,7 @@ async function iterate(
     delta,
   );
   // A crashed edit was never judged, so it must not stay on the branch either.
-  if (outcome !== 'keep' && commit !== NO_COMMIT) await input.git.resetToParent(input.worktreePath);
+  if (outcome !== 'keep' && commit !== NO_COMMIT) loop.resetInBackground();
   return undefined;
 }
 
@@ -462,8 +515,17 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
   if (typeof early === 'object') return early;
   if (early !== undefined) return loop.result(early, baselineText);
   for (;;) {
-    if (input.signal?.aborted) throw loop.interrupted(baselineText);
+    if (input.signal?.aborted) {
+      await loop.settleGit().catch(() => undefined);
+      throw loop.interrupted(baselineText);
+    }
     const stop = loop.stopReason(true) ?? (await iterate(loop, loop.state.kept!, baselineText));
-    if (stop) return loop.result(stop, baselineText);
+    if (stop) {
+      // The branch tip is what ships: the last revert's reset must be done.
+      await loop.settleGit().catch((err: unknown) => {
+        throw err instanceof WorktreeGitFailure ? err.failure : err;
+      });
+      return loop.result(stop, baselineText);
+    }
   }
 }

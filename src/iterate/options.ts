@@ -10,8 +10,13 @@ export const ITERATE_DEFAULTS = {
   perSkillBudget: '1h',
   perSkillBudgetMs: 3_600_000,
   perSkillIterations: 12,
-  /** Concurrent renders and grades within one scoring pass. */
-  concurrency: 4,
+  /**
+   * The most renders and grades in flight at once within one scoring pass: enough for one iteration's calls
+   * to all go out together (a 10-scenario skill re-graded three times has 30 grades at once), so an
+   * iteration costs its critical path and not more. Endpoints that answer 429 or "overloaded" get fewer
+   * (src/llm/adaptive-concurrency.ts), so this rarely needs tuning.
+   */
+  concurrency: 32,
   /** The hard cap on one iteration's model calls and scoring. */
   iterationTimeoutMs: 600_000,
   mode: 'composite' as ScoreMode,

@@ -273,7 +273,8 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
   let entered = false;
   try {
     return await ports.git.withWorktree(
-      { project, home: options.worktreeHome, skill, epoch },
+      // Only the skill's folder is checked out; the scoring reads the rest from git (worktree.files).
+      { project, home: options.worktreeHome, skill, epoch, sparse: [skillRelPath(skill)] },
       (worktree, keep) => {
         entered = true;
         return climbInWorktree(skill, prepared, worktree, keep, { epoch, cache }, ctx);
@@ -335,6 +336,7 @@ async function climbInWorktree(
       now: ports.now,
       runUsageBefore: addUsage(ctx.usageBefore, spentBefore),
       cache: run.cache,
+      files: worktree.files,
       signal: ctx.signal,
       onUsage: (total) => (ctx.spent = addUsage(spentBefore, total)),
     });

@@ -27,6 +27,7 @@ import {
 import { scoreStructure } from '../core/structural.js';
 import { ModelOutputError, type GraderAnswer } from '../core/model-answers.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
+import type { FileLookup } from '../ports/git.js';
 import type { ModelReply, SkillModels } from '../ports/models.js';
 
 /** Renders keyed by (render model, SKILL.md content, scenario id). Lives for one run. */
@@ -62,6 +63,11 @@ export interface ScoreRequest {
   concurrency: number;
   signal: AbortSignal;
   cache: RenderCache;
+  /**
+   * Link and `[[ref]]` lookups for the structural metrics; default: the disk. A sparse worktree passes the
+   * repository's tree at its base commit, so a score does not depend on what is checked out.
+   */
+  files?: FileLookup | undefined;
 }
 
 export interface SkillScore {
@@ -81,19 +87,28 @@ export interface SkillScore {
   trials: number;
 }
 
-/** Runs at most `limit` tasks at once, the rest in arrival order. */
-export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+/** Which waiting call starts first when the limit is reached: a grade finishes a scenario, a render opens one. */
+export type CallPriority = 'grade' | 'render';
+
+/**
+ * Runs at most `limit` tasks at once; of the waiting ones, grades before renders, each in arrival order,
+ * so a scenario whose render is done is graded before another scenario starts (docs/how-it-works.md
+ * § Scoring): under a low limit (or after a 429 halved it) finished renders do not wait behind new ones.
+ */
+export function createLimiter(
+  limit: number,
+): <T>(task: () => Promise<T>, priority?: CallPriority) => Promise<T> {
   const max = Math.max(1, Math.floor(limit) || 1);
   let active = 0;
-  const waiting: Array<() => void> = [];
+  const waiting: Record<CallPriority, Array<() => void>> = { grade: [], render: [] };
   const next = (): void => {
     if (active >= max) return;
-    const start = waiting.shift();
+    const start = waiting.grade.shift() ?? waiting.render.shift();
     if (start) start();
   };
-  return <T>(task: () => Promise<T>): Promise<T> =>
+  return <T>(task: () => Promise<T>, priority: CallPriority = 'render'): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      waiting.push(() => {
+      waiting[priority].push(() => {
         active += 1;
         Promise.resolve()
           .then(task)
@@ -127,7 +142,11 @@ interface AbsoluteOutcome {
   renders: Map<string, string>;
 }
 
-/** Renders and grades every scenario under the concurrency limit; the first failure stops the rest. */
+/**
+ * Renders and grades every scenario under the concurrency limit, each scenario a pipeline of its own: its
+ * grades start as soon as its render ends, whatever the other scenarios are doing (and its N trials side by
+ * side). The first failure stops the rest.
+ */
 async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<AbsoluteOutcome> {
   const { models, evals } = request;
   const stop = new AbortController();
@@ -144,7 +163,7 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
     stop.abort(new Error(detail));
   };
 
-  const call = <T>(fn: (s: AbortSignal) => Promise<ModelReply<T>>): Promise<T> =>
+  const call = <T>(fn: (s: AbortSignal) => Promise<ModelReply<T>>, priority: CallPriority): Promise<T> =>
     limit(async () => {
       // Queued calls must not start once the score is decided or the caller gave up.
       if (signal.aborted) throw signal.reason;
@@ -158,7 +177,7 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
       }
       usage = addUsage(usage, reply.usage);
       return reply.value;
-    });
+    }, priority);
 
   const gradeTrial = async (plan: ScenarioPlan, output: string, trial: number): Promise<void> => {
     const input = {
@@ -172,7 +191,7 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
       })),
       trial: trial + 1,
     };
-    const ask = (): Promise<GraderAnswer> => call((s) => models.grade(input, s));
+    const ask = (): Promise<GraderAnswer> => call((s) => models.grade(input, s), 'grade');
     let answer: GraderAnswer;
     try {
       answer = await ask();
@@ -200,8 +219,13 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
     const key = renderCacheKey(models.renderModelId, request.skillMd, plan.scenario.id);
     let output = request.cache.get(key);
     if (output === undefined) {
-      output = await call((s) =>
-        models.render({ skillName: request.skillName, skillMd: request.skillMd, scenario: plan.scenario }, s),
+      output = await call(
+        (s) =>
+          models.render(
+            { skillName: request.skillName, skillMd: request.skillMd, scenario: plan.scenario },
+            s,
+          ),
+        'render',
       );
       request.cache.set(key, output);
     }
@@ -257,11 +281,12 @@ function listDirOrEmpty(dir: string): string[] {
 
 export async function scoreSkill(request: ScoreRequest): Promise<SkillScore> {
   const trials = Math.max(1, Math.floor(request.trials) || 1);
+  const files = request.files;
   const structural = scoreStructure(request.skillMd, {
     skillDir: request.skillDir,
     requiredSections: request.evals.requiredSections,
-    exists: (p) => existsSync(p),
-    listDir: listDirOrEmpty,
+    exists: files ? (p) => files.exists(p) : (p) => existsSync(p),
+    listDir: files ? (p) => files.listDir(p) : listDirOrEmpty,
   });
   if (request.models.structuralOnly || request.mode === 'structural') {
     return {

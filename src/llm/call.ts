@@ -12,9 +12,13 @@ import {
   type JSONSchema7,
   type LanguageModel,
   type LanguageModelUsage,
+  type ModelMessage,
   type SystemModelMessage,
 } from 'ai';
 import { extractJsonObject, stripThinkBlocks } from '../core/json-extract.js';
+import { untilAborted } from '../core/abortable.js';
+import { isOverload, type AdaptiveConcurrency } from './adaptive-concurrency.js';
+import { loadProvider } from './language-model.js';
 import { ModelCallError, ProviderOutputError, type Role } from './errors.js';
 import { redactMessage } from './redact-message.js';
 import { matchesSchema } from './schema-match.js';
@@ -42,11 +46,13 @@ export interface RoleModel {
   /** Set when jsonMode is `negotiated`. */
   structuredOutput?: NegotiatedOutput | undefined;
   price: Price | undefined;
-  /** Mark the system prompt `cache_control: ephemeral` (Anthropic). */
+  /** Mark the system prompt and the user message's stable prefix `cache_control: ephemeral` (Anthropic). */
   cacheSystemPrompt: boolean;
   maxOutputTokens: number;
   /** The role's key(s): redacted from every error message and retry warning this call produces. */
   secrets?: readonly string[] | undefined;
+  /** Bounds the attempts in flight to this role's endpoint, halving on 429/overload (shared by roles). */
+  gate?: AdaptiveConcurrency | undefined;
 }
 
 /** Which `response_format` an OpenAI-compatible role sends, shared with every role on the same base URL. */
@@ -64,8 +70,13 @@ export interface CallSettings {
 }
 
 export interface CallPrompt {
-  /** Cacheable prefix (the SKILL.md for renders, the fixed instructions for the grader). */
+  /** Cacheable prefix (the SKILL.md for renders, the fixed instructions for the editor and the grader). */
   system?: string | undefined;
+  /**
+   * The start of the user message that repeats across calls (the SKILL.md for the editor, the scenario for
+   * the grader): a second cache breakpoint where the provider takes one, else simply sent before `user`.
+   */
+  prefix?: string | undefined;
   user: string;
 }
 
@@ -91,13 +102,16 @@ export function tokensOf(usage: LanguageModelUsage | undefined): TokenCounts {
   return { inputTokens, outputTokens: usage?.outputTokens ?? 0, cacheReadTokens, cacheWriteTokens };
 }
 
+/** Anthropic's cache breakpoint (`cache_control: {type: "ephemeral"}`); other providers ignore it. */
+const EPHEMERAL = { anthropic: { cacheControl: { type: 'ephemeral' } } } as const;
+
 function systemMessage(rm: RoleModel, system: string | undefined): string | SystemModelMessage | undefined {
   if (system === undefined) return undefined;
   if (!rm.cacheSystemPrompt) return system;
   return {
     role: 'system',
     content: system,
-    providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+    providerOptions: EPHEMERAL,
   };
 }
 
@@ -219,10 +233,16 @@ async function attempt<T>(
     return await withRetries(
       async () => {
         attempts++;
+        await untilAborted(loadProvider(rm.model), signal);
+        // The slot is held for the request only, not for a retry's wait.
+        const slot = await rm.gate?.acquire(signal);
         const timeout = AbortSignal.timeout(settings.timeoutMs);
         try {
-          return await run(AbortSignal.any([signal, timeout]));
+          const result = await run(AbortSignal.any([signal, timeout]));
+          slot?.release('ok');
+          return result;
         } catch (error) {
+          slot?.release(isOverload(error) ? 'overload' : 'other');
           if (!signal.aborted && timeout.aborted) {
             throw new ModelCallError(
               rm.role,
@@ -244,12 +264,33 @@ async function attempt<T>(
   }
 }
 
+/**
+ * The user turn: one text, or — where the provider caches at marked breakpoints — the stable prefix and
+ * the per-call rest as two parts, the first marked, so the next call with the same prefix reads it from
+ * the cache (docs/how-it-works.md § Models and providers).
+ */
+function userTurn(rm: RoleModel, prompt: CallPrompt): { prompt: string } | { messages: ModelMessage[] } {
+  if (!prompt.prefix) return { prompt: prompt.user };
+  if (!rm.cacheSystemPrompt) return { prompt: `${prompt.prefix}${prompt.user}` };
+  return {
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: prompt.prefix, providerOptions: EPHEMERAL },
+          { type: 'text', text: prompt.user },
+        ],
+      },
+    ],
+  };
+}
+
 /** What every call sends: the role's model and limits, the (cacheable) system message, and no SDK retries (ours run). */
 function requestOf(rm: RoleModel, prompt: CallPrompt, abortSignal: AbortSignal) {
   return {
     model: rm.model,
     system: systemMessage(rm, prompt.system),
-    prompt: prompt.user,
+    ...userTurn(rm, prompt),
     maxOutputTokens: rm.maxOutputTokens,
     maxRetries: 0,
     abortSignal,

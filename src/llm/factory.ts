@@ -9,6 +9,7 @@
  * - A role left unset takes the default: `anthropic:claude-sonnet-4-5` when ANTHROPIC_API_KEY is set,
  *   else `openai:gpt-5` when OPENAI_API_KEY is set, else `offline`.
  */
+import { AdaptiveConcurrency, type ConcurrencyChange } from './adaptive-concurrency.js';
 import { createOfflineModels } from './offline.js';
 import type { SkillModels } from '../ports/models.js';
 import type { CallSettings, RoleModel } from './call.js';
@@ -53,7 +54,17 @@ export interface ModelFactoryOptions extends EndpointOptions, LanguageModelOptio
   structuredOutputMemo?: StructuredOutputMemo | undefined;
   /** Told once per base URL and step when a server refuses a mode (e.g. to log a warning). */
   onStructuredOutputFallback?: ((event: StructuredOutputFallback) => void) | undefined;
+  /**
+   * The most model calls in flight to one endpoint (default MAX_CALLS_PER_ENDPOINT); halved on 429 or
+   * overload and recovered as calls succeed (src/llm/adaptive-concurrency.ts).
+   */
+  maxCallsPerEndpoint?: number | undefined;
+  /** Told when an endpoint's limit changes (e.g. to log the halving after a 429). */
+  onConcurrencyChange?: ((change: ConcurrencyChange) => void) | undefined;
 }
+
+/** The upper bound of calls in flight to one endpoint; the engine's `--concurrency` bounds them first. */
+export const MAX_CALLS_PER_ENDPOINT = 64;
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_OUTPUT_TOKENS: Readonly<Record<Role, number>> = {
@@ -100,12 +111,32 @@ export function withStructuredOutputMemo(options: ModelFactoryOptions): ModelFac
   return { ...options, structuredOutputMemo: new StructuredOutputMemo(options.onStructuredOutputFallback) };
 }
 
-/** One role's model, keys and endpoint resolved (throws the "needs ANTHROPIC_API_KEY" error). */
+/** One adaptive limit per endpoint, shared by the roles that call it. */
+type Gates = Map<string, AdaptiveConcurrency>;
+
+function gateFor(gates: Gates, endpoint: string, options: ModelFactoryOptions): AdaptiveConcurrency {
+  let gate = gates.get(endpoint);
+  if (gate === undefined) {
+    gate = new AdaptiveConcurrency(
+      endpoint,
+      options.maxCallsPerEndpoint ?? MAX_CALLS_PER_ENDPOINT,
+      options.onConcurrencyChange,
+    );
+    gates.set(endpoint, gate);
+  }
+  return gate;
+}
+
+/**
+ * One role's model, keys and endpoint resolved (throws the "needs ANTHROPIC_API_KEY" error). With `gates`,
+ * its calls share the adaptive limit of its endpoint with the other roles built from the same map.
+ */
 export function buildRoleModel(
   role: Role,
   id: Exclude<ModelId, { provider: 'offline' }>,
   env: NodeJS.ProcessEnv,
   options: ModelFactoryOptions = {},
+  gates?: Gates,
 ): RoleModel {
   const endpoint = resolveEndpoint(role, id, env, options);
   const prices = { ...pricesFromEnv(env), ...options.prices };
@@ -126,6 +157,7 @@ export function buildRoleModel(
     cacheSystemPrompt: id.provider === 'anthropic' && options.promptCaching !== false,
     maxOutputTokens: options.maxOutputTokens?.[role] ?? DEFAULT_MAX_OUTPUT_TOKENS[role],
     secrets: endpoint.apiKey === undefined ? [] : [endpoint.apiKey],
+    gate: gates && gateFor(gates, endpoint.baseUrl, options),
   };
 }
 
@@ -169,9 +201,10 @@ export function createModels(
   };
   // One memo for the three roles: a server's refusal is learned once for the run, whichever role met it.
   const shared = withStructuredOutputMemo(options);
+  const gates: Gates = new Map();
   const slot = (role: SkillRole): RoleSlot => {
     const id = parsed[role];
-    return id.provider === 'offline' ? offlineSlot : buildRoleModel(role, id, env, shared);
+    return id.provider === 'offline' ? offlineSlot : buildRoleModel(role, id, env, shared, gates);
   };
   const slots = { editor: slot('editor'), render: slot('render'), grader: slot('grader') };
   silenceSdkWarnings();

@@ -123,7 +123,7 @@ export function createProviderModels(config: ProviderModelsConfig): SkillModels 
       return callValidated(
         editor,
         'editor',
-        { user: buildEditorPrompt(input), schema: EDIT_PROPOSAL_JSON_SCHEMA, name: 'edit_proposal' },
+        { ...buildEditorPrompt(input), schema: EDIT_PROPOSAL_JSON_SCHEMA, name: 'edit_proposal' },
         EditProposalSchema,
         signal,
         settings,

@@ -4,6 +4,13 @@
  * by src/git over simple-git; every call names its directory (the engine never changes its cwd).
  */
 
+/** Whether a path exists and what a folder holds, by absolute path (the structural metrics' lookups). */
+export interface FileLookup {
+  exists(absolutePath: string): boolean;
+  /** The names in a folder; empty for a file or a path that does not exist. */
+  listDir(absolutePath: string): string[];
+}
+
 /** A per-skill worktree on its own branch, made from the project's checked-out HEAD. */
 export interface Worktree {
   path: string;
@@ -17,6 +24,11 @@ export interface Worktree {
    * root, so project-relative paths are joined onto this prefix there.
    */
   prefix: string;
+  /**
+   * Set when only some folders are checked out (`WorktreeRequest.sparse`): the whole repository at
+   * `baseCommit`, for the lookups of links and `[[ref]]`s, which may point outside those folders.
+   */
+  files?: FileLookup | undefined;
 }
 
 export interface WorktreeRequest {
@@ -25,6 +37,11 @@ export interface WorktreeRequest {
   home: string;
   skill: string;
   epoch: number;
+  /**
+   * Check out only these folders (project-relative, e.g. the skill's): a worktree then costs the skill,
+   * not the repository. Without it, everything is checked out.
+   */
+  sparse?: readonly string[] | undefined;
 }
 
 /**

@@ -31,6 +31,8 @@ export interface EditorInput {
   revertedDescriptions: string[];
   /** The latest structural metrics (the offline editor aims at the weakest one). */
   structural: StructuralResult;
+  /** Every assertion's statement by id, so the passing pairs can name each statement once. */
+  statements?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface RenderInput {

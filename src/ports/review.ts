@@ -153,6 +153,16 @@ export interface CheckpointQuestion {
   weaknesses: RankedWeakness[];
 }
 
+/**
+ * Instructions for the next fix that arrive outside a checkpoint (the App's `/review-loop <text>` while no
+ * checkpoint waits). The engine takes them once, in the next Phase C that has something to fix, and
+ * quotes them to the executor as the person's instructions (untrusted data, like the checkpoint's).
+ */
+export interface FixInstructions {
+  /** The pending instructions, removed from the source; null when there are none. */
+  take(signal: AbortSignal): Promise<string | null>;
+}
+
 /** The human checkpoint: a terminal prompt (CLI) or a comment command (App, which answers `wait` first). */
 export interface Checkpoint {
   ask(question: CheckpointQuestion, signal: AbortSignal): Promise<CheckpointAnswer>;

@@ -30,6 +30,7 @@ function actionsOf(report: RoundReport): string[] {
     if (fix.skipped.length)
       actions.push(`Skipped at the checkpoint: ${fix.skipped.map((n) => `#${n}`).join(', ')}`);
     if (fix.guidance) actions.push(`Guidance from the checkpoint: ${fix.guidance.replace(/\s+/g, ' ')}`);
+    if (fix.instructions) actions.push(`Instructions for the fix: ${fix.instructions.replace(/\s+/g, ' ')}`);
     if (fix.summary) actions.push(`Executor’s summary: ${fix.summary.replace(/\s+/g, ' ')}`);
     actions.push(
       fix.applied.length

@@ -3,7 +3,8 @@
  * `{path, old_string, new_string}` edits for the remaining weaknesses; each edit passes the allow-list
  * (files the change already touches plus configured globs; never .github/workflows/, review-stage/,
  * .aris/), must name a regular file at the head, and its old_string must occur exactly once. What passes
- * is committed as one commit; every refused edit is recorded with its reason.
+ * is committed as one commit; every refused edit is recorded with its reason. The person's instructions —
+ * a checkpoint answer, or instructions the front-end took outside a checkpoint — go to the executor.
  */
 import {
   applyEditToText,
@@ -64,12 +65,16 @@ export async function applyFixes(
     commit: null,
     skipped: request.skipped,
     guidance: request.guidance,
+    instructions: null,
   };
   const todo = fixList(request.weaknesses, request.skipped);
   if (todo.length === 0) {
     report.summary = 'nothing to fix: every weakness was resolved in the debate or skipped';
     return report;
   }
+  // Taken only when there is something to fix, so instructions wait for the fix they were meant for.
+  report.instructions = (await ctx.ports.instructions?.take(ctx.signal))?.trim() || null;
+  const guidance = [request.guidance, report.instructions].filter((text) => text).join('\n\n');
   const allow: AllowList = { touched: new Set(material.files), globs: ctx.options.allowGlobs };
   const editable = await readFilesAt(
     target,
@@ -81,7 +86,7 @@ export async function applyFixes(
     models.proposeFix(
       {
         weaknesses: todo,
-        guidance: request.guidance ?? undefined,
+        guidance: guidance || undefined,
         editable,
         diff: material.change.diff,
         range: material.change.range,

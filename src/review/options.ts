@@ -8,7 +8,14 @@ import type { VerifierLimits } from '../core/review-prompts.js';
 import { STALE_AFTER_MS, type Difficulty, type FixMode, type Preset } from '../core/review-state.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
-import type { Checkpoint, ReviewEvents, ReviewModels, ReviewStore, ReviewTarget } from '../ports/review.js';
+import type {
+  Checkpoint,
+  FixInstructions,
+  ReviewEvents,
+  ReviewModels,
+  ReviewStore,
+  ReviewTarget,
+} from '../ports/review.js';
 
 export interface ReviewOptions {
   difficulty: Difficulty;
@@ -21,6 +28,8 @@ export interface ReviewOptions {
   preset: Preset;
   /** End the run between rounds once its estimated cost reaches this (whole run, resumed invocations included). */
   maxCostUsd?: number | undefined;
+  /** The same for tokens (input + output, whole run): a budget that holds where no price is known. */
+  maxTokens?: number | undefined;
   /** Globs a fix may edit beyond the files the change already touches. */
   allowGlobs?: readonly string[] | undefined;
   budgets?: Partial<ReviewBudgets> | undefined;
@@ -39,6 +48,8 @@ export interface ReviewPorts {
   /** Aborting it stops the run between steps and in-flight calls; the state stays resumable. */
   signal?: AbortSignal | undefined;
   events?: ReviewEvents | undefined;
+  /** Instructions for the next fix given outside a checkpoint (the App's guidance comments); none by default. */
+  instructions?: FixInstructions | undefined;
   /** 8 lowercase hex digits for a new run id (tests pin it); default: crypto random. */
   randomHex?: (() => string) | undefined;
 }
@@ -54,8 +65,9 @@ export const MAX_EDITABLE_FILE_BYTES = 1_000_000;
 /** At most this many weaknesses go to one fix call. */
 export const MAX_FIXES_PER_ROUND = 8;
 
-export interface ResolvedOptions extends Required<Omit<ReviewOptions, 'maxCostUsd'>> {
+export interface ResolvedOptions extends Required<Omit<ReviewOptions, 'maxCostUsd' | 'maxTokens'>> {
   maxCostUsd: number | undefined;
+  maxTokens: number | undefined;
   budgets: ReviewBudgets;
   verifierLimits: VerifierLimits;
 }
@@ -67,6 +79,7 @@ export function resolveOptions(options: ReviewOptions): ResolvedOptions {
   return {
     ...options,
     maxCostUsd: options.maxCostUsd,
+    maxTokens: options.maxTokens,
     allowGlobs: options.allowGlobs ?? [],
     budgets: { ...REVIEW_BUDGETS, ...options.budgets },
     verifierLimits: { ...DEFAULT_VERIFIER_LIMITS, ...options.verifierLimits },

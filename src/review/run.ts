@@ -9,7 +9,7 @@ import type { CheckpointAnswer } from '../core/review-checkpoint.js';
 import { formatScore, memoryForRun, renderMemorySection, type AcquittalReceipt } from '../core/review-log.js';
 import type { ReviewOutcome, RoundReport } from '../core/review-outcome.js';
 import type { PendingRound, RankedWeakness } from '../core/review-state.js';
-import { ZERO_USAGE } from '../core/usage.js';
+import { totalTokens, ZERO_USAGE } from '../core/usage.js';
 import { assess, type Assessment } from './assess.js';
 import { RoundMeter } from './calls.js';
 import { debate } from './debate.js';
@@ -84,6 +84,11 @@ async function loop(ctx: RunContext, answer: CheckpointAnswer | undefined): Prom
     const cost = state.usage.costUsd ?? 0;
     if (options.maxCostUsd !== undefined && cost >= options.maxCostUsd) {
       const message = `Cost budget of $${options.maxCostUsd} reached ($${cost.toFixed(4)} spent) before round ${round}; not acquitted.`;
+      return terminate(ctx, 'budget', message, head, undefined);
+    }
+    const tokens = totalTokens(state.usage);
+    if (options.maxTokens !== undefined && tokens >= options.maxTokens) {
+      const message = `Token budget of ${options.maxTokens.toLocaleString('en-US')} reached (${tokens.toLocaleString('en-US')} used) before round ${round}; not acquitted.`;
       return terminate(ctx, 'budget', message, head, undefined);
     }
     if (state.awaiting === 'fix' && options.fix === 'manual' && head === state.reviewed_head) {

@@ -2,7 +2,7 @@
  * The App as `npm start` runs it — src/app/main.ts under Probot's `run`, in a child process configured by
  * Probot's environment — compiled file by file with esbuild (no bundling, so Probot's own dynamic imports
  * and log transports work as in production), with a fake GitHub Enterprise Server on loopback
- * (GHE_HOST/GHE_PROTOCOL) that can hold its answers.
+ * (GHE_HOST/GHE_PROTOCOL) and a loopback model server that holds its answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -45,32 +45,69 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export interface HeldRequest {
+export interface RecordedRequest {
   method: string;
   url: string;
   body: string;
+  /** The Accept header (diffs are asked for as `application/vnd.github.v3.diff`). */
+  accept?: string;
   at: number;
-  res: ServerResponse;
 }
 
-/** A loopback "GitHub" that records every request and answers none until `releaseAll`. */
-export async function holdingGitHub() {
-  const held: HeldRequest[] = [];
-  let answered = 0;
+type Route = (request: RecordedRequest) => { status: number; body: unknown; type?: string } | undefined;
+
+/**
+ * A loopback GitHub Enterprise Server (`GHE_HOST`, paths under /api/v3) that answers what `routes` know
+ * (404 otherwise) and records every request, for the App's background work to run its course.
+ */
+export async function answeringGitHub(routes: Route) {
+  const requests: RecordedRequest[] = [];
+  const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
+    void readBody(req).then((body) => {
+      const request = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        body,
+        accept: req.headers.accept ?? '',
+        at: Date.now(),
+      };
+      requests.push(request);
+      const answer = routes(request) ?? { status: 404, body: { message: 'Not Found' } };
+      const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+      res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' }).end(text);
+    });
+  });
+  const origin = await listenOnLoopback(server);
+  return {
+    host: origin.replace('http://', ''),
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      return closeServer(server);
+    },
+  };
+}
+
+/** A loopback model server (OpenAI and Anthropic alike) that records each request and answers none until `release`. */
+export async function holdingModelServer() {
+  const held: Array<RecordedRequest & { res: ServerResponse }> = [];
   const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
     void readBody(req).then((body) =>
       held.push({ method: req.method ?? '', url: req.url ?? '', body, at: Date.now(), res }),
     );
   });
   const origin = await listenOnLoopback(server);
+  let answered = 0;
   return {
-    host: origin.replace('http://', ''),
+    origin,
     held,
     answered: () => answered,
-    releaseAll(status = 503) {
+    release() {
       for (const request of held.splice(0)) {
         answered += 1;
-        request.res.writeHead(status, { 'content-type': 'application/json' }).end('{"message":"test over"}');
+        request.res
+          .writeHead(503, { 'content-type': 'application/json' })
+          .end('{"error":{"message":"test over"}}');
       }
     },
     close: () => {

@@ -2,20 +2,16 @@
  * `/review-loop` commands, read from the FIRST line of a pull-request comment only (docs/how-it-works.md
  * § The App). Pure: no API call, so the webhook handler can decide "ours or not" before it answers.
  *
- * - `/review-loop [difficulty: medium|hard|nightmare] [rounds: N] [fix: auto|manual] [checkpoint: on|off]
+ * - `/review-loop [difficulty: medium|hard|nightmare] [rounds: N] [fix: auto|manual|none] [checkpoint: on|off]
  *   [preset: code|research]` starts a loop;
  * - `/review-loop go | continue | skip 1,3 | stop | status` steer one;
  * - `/review-loop <any other text>` is guidance for the next fix (the rest of the comment comes with it).
  */
 
-export const COMMAND = '/review-loop';
+import { DIFFICULTIES, FIX_MODES, PRESETS } from '../../core/review-state.js';
+import type { Difficulty, FixMode, Preset } from '../../core/review-state.js';
 
-export const DIFFICULTIES = ['medium', 'hard', 'nightmare'] as const;
-export const FIX_MODES = ['auto', 'manual'] as const;
-export const PRESETS = ['code', 'research'] as const;
-export type Difficulty = (typeof DIFFICULTIES)[number];
-export type FixMode = (typeof FIX_MODES)[number];
-export type Preset = (typeof PRESETS)[number];
+export const COMMAND = '/review-loop';
 
 /** Most rounds a single command may ask for; the configured budget may lower it. */
 export const MAX_ROUNDS_LIMIT = 20;
@@ -103,7 +99,9 @@ function parseOptions(text: string): ParsedCommand {
         break;
       }
       case 'fix':
-        if (!oneOf(value, FIX_MODES)) return malformed(`\`fix\` must be auto or manual; got ${code(value)}`);
+        if (!oneOf(value, FIX_MODES)) {
+          return malformed(`\`fix\` must be ${FIX_MODES.join(', ')}; got ${code(value)}`);
+        }
         options.fix = value;
         break;
       case 'checkpoint':
@@ -114,7 +112,7 @@ function parseOptions(text: string): ParsedCommand {
         break;
       case 'preset':
         if (!oneOf(value, PRESETS))
-          return malformed(`\`preset\` must be code or research; got ${code(value)}`);
+          return malformed(`\`preset\` must be ${PRESETS.join(' or ')}; got ${code(value)}`);
         options.preset = value;
         break;
     }

@@ -1,0 +1,65 @@
+/**
+ * The review loop's two models as the App runs them (docs/how-it-works.md § Models and providers): the
+ * loop's settings name them (`.github/review-loop.yml` over `REVIEW_LOOP_REVIEWER_MODEL` /
+ * `REVIEW_LOOP_EXECUTOR_MODEL`); a role left unset is chosen by the keys in the App's environment, as
+ * the CLI does. Keys come from the App's environment only. Whatever is missing is one sentence for the
+ * pull request — the sticky comment and the check run say it — never a crash.
+ */
+import { ReviewModelError, resolveReviewModels } from '../config/review-selection.js';
+import { buildRoleModel, callSettings, type ModelFactoryOptions } from '../llm/factory.js';
+import { parseModelId, type ModelId } from '../llm/model-id.js';
+import { createReviewModels } from '../llm/review-models.js';
+import type { ReviewModels } from '../ports/review.js';
+import type { LoopSettings } from './config.js';
+
+/** Why a loop could not start its models, as a sentence for the person reading the pull request. */
+export class LoopSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LoopSetupError';
+  }
+}
+
+const WHERE =
+  'set it in the App’s environment (`REVIEW_LOOP_REVIEWER_MODEL`, `REVIEW_LOOP_EXECUTOR_MODEL`) or in ' +
+  '`.github/review-loop.yml` (`reviewer_model`, `executor_model`)';
+
+function realModel(role: 'reviewer' | 'executor', raw: string): Exclude<ModelId, { provider: 'offline' }> {
+  const id = parseModelId(raw);
+  if (id.provider === 'offline') {
+    throw new LoopSetupError(`The ${role} model is \`offline\`, which has no ${role}: ${WHERE}.`);
+  }
+  return id;
+}
+
+export function buildLoopModels(
+  settings: Pick<LoopSettings, 'reviewerModel' | 'executorModel'>,
+  env: NodeJS.ProcessEnv,
+  factory: ModelFactoryOptions = {},
+): ReviewModels {
+  let choice;
+  try {
+    choice = resolveReviewModels({
+      flags: { reviewerModel: settings.reviewerModel, executorModel: settings.executorModel },
+      config: {},
+      env,
+    });
+  } catch (error) {
+    if (!(error instanceof ReviewModelError)) throw error;
+    throw new LoopSetupError(
+      'The App has no model key: its environment needs `ANTHROPIC_API_KEY` and `OPENAI_API_KEY` ' +
+        '(one per model family, so that a reviewer can acquit), or models chosen explicitly — ' +
+        `${WHERE}.`,
+    );
+  }
+  try {
+    const reviewer = buildRoleModel('reviewer', realModel('reviewer', choice.reviewer), env, factory);
+    const executor = buildRoleModel('executor', realModel('executor', choice.executor), env, factory);
+    return createReviewModels({ reviewer, executor, settings: callSettings(factory) });
+  } catch (error) {
+    if (error instanceof LoopSetupError) throw error;
+    // "reviewer model openai:gpt-5 needs OPENAI_API_KEY": the key belongs in the App's environment.
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new LoopSetupError(`The review loop cannot call its models: ${detail} in the App’s environment.`);
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * One turn of a pull request's loop (docs/how-it-works.md § The App): the claimed loop runs in the queue —
+ * the check goes in progress, the runner runs the engine until the loop ends or needs a person — and its
+ * outcome lands on the check run, the sticky comment and, on give-up, the defect-park issue. A push that
+ * arrived while it ran is looked at once it ends.
+ */
+import { randomBytes } from 'node:crypto';
+import { redactSecrets } from '../core/redact.js';
+import type { PullRef } from '../github/app-octokit.js';
+import { pullKey } from '../github/app-octokit.js';
+import { describeApiError } from '../github/octokit.js';
+import type { PullInfo } from '../github/pull-info.js';
+import { parkReviewLoop } from '../github/review-park.js';
+import { clip } from '../github/safe-text.js';
+import { checkCompleted } from './check-tracker.js';
+import type { LoopSettings, RepoConfig } from './config.js';
+import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';
+import type { LoopOutcome, LoopStatus, LoopTrigger } from './loop-runner.js';
+import type { AppLoopState, Phase } from './loop-state.js';
+import { rememberComment } from './loop-state.js';
+import { GitHubPullSession } from './pull-session.js';
+import type { EndReason, EventTools, WorkerContext } from './worker-context.js';
+
+type Conclusion = 'success' | 'failure' | 'action_required' | 'cancelled' | 'neutral';
+
+/** `run_<YYYYMMDD>_<8 hex>`, the run id format of the review engine. */
+export function newRunId(now: Date): string {
+  return `run_${now.toISOString().slice(0, 10).replace(/-/g, '')}_${randomBytes(4).toString('hex')}`;
+}
+
+/** The engine's records without its run state: memory and receipts stay as the PR's audit trail. */
+export function withoutEngineRun(review: unknown): unknown {
+  if (review === null || typeof review !== 'object') return undefined;
+  const { state: _dropped, ...rest } = review as Record<string, unknown>;
+  return rest;
+}
+
+/** Completes the check of `head` (superseding one on an older head) and records it. */
+export async function concludeCheck(
+  ctx: WorkerContext,
+  tools: EventTools,
+  pr: PullRef,
+  state: AppLoopState,
+  head: string | null,
+  conclusion: Conclusion,
+  text: { title: string; summary: string },
+  options: { runId?: string | undefined; detailsUrl?: string | undefined } = {},
+): Promise<void> {
+  if (!head) return;
+  const check = await checkCompleted(
+    {
+      octokit: tools.octokit,
+      repo: pr,
+      runId: options.runId ?? state.runId ?? 'none',
+      detailsUrl: options.detailsUrl,
+      now: ctx.deps.clock(),
+    },
+    state.check,
+    head,
+    conclusion,
+    { title: text.title, summary: redactSecrets(text.summary, ctx.deps.secrets) },
+  );
+  await ctx.write(tools, pr, (s) => ({ ...s, check }));
+}
+
+/** Hands the claim to a queued loop: the runner runs, then its outcome lands on the check and the comment. */
+export function launchLoop(
+  ctx: WorkerContext,
+  tools: EventTools,
+  pr: PullInfo,
+  settings: LoopSettings,
+  runId: string,
+  trigger: LoopTrigger,
+  state: AppLoopState,
+  claim: AbortController,
+): void {
+  const key = pullKey(pr.pr);
+  const { queue, runner, store, identity, clock } = ctx.deps;
+  queue.loop(`loop on ${key}`, key, claim, async (signal) => {
+    const session = new GitHubPullSession({
+      octokit: tools.octokit,
+      identity,
+      store,
+      pr,
+      settings,
+      runId,
+      log: tools.log,
+      clock,
+    });
+    let outcome: LoopOutcome | undefined;
+    let failure: string | undefined;
+    try {
+      await session.roundStarted(state.rounds.length + 1, pr.headSha);
+      outcome = await runner.run({ runId, trigger, settings, session, signal });
+    } catch (error) {
+      failure = redactSecrets(error instanceof Error ? error.message : String(error), ctx.deps.secrets);
+      tools.log.error(`review loop on ${key} failed: ${failure}`);
+    }
+    const reason = ctx.endReasons.get(key);
+    ctx.endReasons.delete(key);
+    try {
+      await finishLoop(ctx, tools, pr, session.runId, outcome, failure, reason);
+    } finally {
+      // The claim goes before a push that came meanwhile is looked at: that push may continue the loop.
+      queue.release(key, claim);
+      const deferred = ctx.takeDeferredPush(pr.pr);
+      if (deferred) queue.task(`push on ${key}`, () => ctx.onDeferredPush(deferred.event, deferred.tools));
+    }
+  });
+}
+
+/** The configured settings for a run no command set up (the Re-run button): fork PRs stay manual. */
+function freshSettings(ctx: WorkerContext, config: RepoConfig, pr: PullInfo): LoopSettings {
+  const applied = applyStartOptions(
+    settingsFrom(config, ctx.deps.env),
+    {},
+    {
+      isFork: pr.isFork,
+      maxRounds: maxRoundsFor(config, ctx.deps.env),
+    },
+  );
+  return applied.ok ? applied.settings : settingsFrom(config, ctx.deps.env);
+}
+
+/**
+ * Continues the PR's loop from its sticky state (a checkpoint answer, a manual fix done, a restart, the
+ * Re-run button): the loop keeps its run id and settings.
+ */
+export async function resumeLoop(
+  ctx: WorkerContext,
+  tools: EventTools,
+  input: {
+    pr: PullInfo;
+    config: RepoConfig;
+    state: AppLoopState | undefined;
+    claim: AbortController;
+    trigger: LoopTrigger;
+    commentId?: number | undefined;
+  },
+): Promise<void> {
+  const { pr, state, trigger, claim, commentId } = input;
+  const settings: LoopSettings = state?.settings ?? freshSettings(ctx, input.config, pr);
+  const runId = state?.runId ?? newRunId(ctx.deps.clock());
+  const next = await ctx.write(tools, pr.pr, (s) => {
+    const updated: AppLoopState = {
+      ...s,
+      runId,
+      phase: 'running',
+      settings,
+      ...(state?.runId ? {} : { review: withoutEngineRun(s.review), rounds: [] }),
+    };
+    return commentId === undefined ? updated : rememberComment(updated, commentId);
+  });
+  launchLoop(ctx, tools, pr, settings, runId, trigger, next, claim);
+}
+
+interface Ending {
+  phase: Phase;
+  conclusion: Conclusion;
+  title: string;
+}
+
+function endingOf(status: LoopStatus, outcome: LoopOutcome): Ending {
+  const last = outcome.lastScore === undefined ? 'no verdict' : `${outcome.lastScore}/10`;
+  switch (status) {
+    case 'acquitted':
+      return {
+        phase: 'acquitted',
+        conclusion: 'success',
+        title: `Acquitted: ${last}, ${outcome.lastVerdict ?? ''}`,
+      };
+    case 'awaiting-fix':
+      return { phase: 'waiting-fix', conclusion: 'action_required', title: 'Waiting for a fix' };
+    case 'awaiting-checkpoint':
+      return {
+        phase: 'waiting-checkpoint',
+        conclusion: 'action_required',
+        title: 'Waiting at the checkpoint',
+      };
+    case 'interrupted':
+      return {
+        phase: 'interrupted',
+        conclusion: 'action_required',
+        title: 'Interrupted; comment /review-loop continue',
+      };
+    case 'stopped':
+      return { phase: 'stopped', conclusion: 'failure', title: 'Stopped' };
+    case 'max-rounds':
+      return { phase: 'gave-up', conclusion: 'failure', title: 'Rounds ran out without acquittal' };
+    case 'budget':
+      return { phase: 'gave-up', conclusion: 'failure', title: 'Budget spent without acquittal' };
+    case 'not-independent':
+      return {
+        phase: 'gave-up',
+        conclusion: 'failure',
+        title: 'Not acquitted: the reviewer is not independent of the executor',
+      };
+    case 'reviewed':
+      return { phase: 'gave-up', conclusion: 'failure', title: `Reviewed only (fix: none): ${last}` };
+  }
+}
+
+export async function finishLoop(
+  ctx: WorkerContext,
+  tools: EventTools,
+  pr: PullInfo,
+  runId: string,
+  outcome: LoopOutcome | undefined,
+  failure: string | undefined,
+  reason: EndReason | undefined,
+): Promise<void> {
+  let status = outcome?.status;
+  if (status === 'interrupted' && reason === 'stop') status = 'stopped';
+  const verdict =
+    outcome?.lastScore === undefined ? '' : ` Last: ${outcome.lastScore}/10, ${outcome.lastVerdict ?? '–'}.`;
+  let ending: Ending;
+  if (reason === 'closed') {
+    ending = { phase: 'closed', conclusion: 'cancelled', title: 'Pull request closed' };
+  } else if (failure !== undefined || !status || !outcome) {
+    ending = { phase: 'failed', conclusion: 'failure', title: 'The review loop failed' };
+  } else {
+    ending = endingOf(status, outcome);
+  }
+  const forkNote =
+    status === 'awaiting-fix' && pr.isFork
+      ? ' This pull request comes from a fork: the App never pushes to it, so push your fix yourself.'
+      : '';
+  const said = failure ?? (reason === 'stop' ? 'Stopped by `/review-loop stop`.' : outcome?.message);
+  const caveat = outcome?.caveat && !said?.includes(outcome.caveat) ? ` ${outcome.caveat}` : '';
+  const message = said === undefined ? null : clip(`${said}${forkNote}${caveat}`, 1000);
+  // Without an outcome (a failure), the verdict belongs on the head the check followed last.
+  const head = outcome?.head ?? (await ctx.readState(tools, pr.pr))?.check?.headSha ?? pr.headSha;
+  let parkIssue: number | undefined;
+  if (status === 'max-rounds' || status === 'budget') {
+    try {
+      const parked = await parkReviewLoop(tools.octokit, ctx.deps.identity, {
+        pr: pr.pr,
+        prTitle: pr.title,
+        runId,
+        rounds: outcome?.rounds ?? 0,
+        lastScore: outcome?.lastScore,
+        lastVerdict: outcome?.lastVerdict,
+        headSha: head,
+        blockers: outcome?.blockers ?? [],
+      });
+      parkIssue = parked.number;
+    } catch (error) {
+      tools.log.warn(
+        `could not file the defect-park issue for ${pullKey(pr.pr)}: ${describeApiError(error)}`,
+      );
+    }
+  }
+  const next = await ctx.write(tools, pr.pr, (s) => ({
+    ...s,
+    runId,
+    phase: ending.phase,
+    head,
+    message,
+    ...(parkIssue !== undefined ? { parkIssue } : {}),
+  }));
+  await concludeCheck(
+    ctx,
+    tools,
+    pr.pr,
+    next,
+    head,
+    ending.conclusion,
+    { title: ending.title, summary: `${message ?? ending.title}${verdict}` },
+    { runId, detailsUrl: pr.url },
+  );
+}

@@ -1,0 +1,259 @@
+/**
+ * `/review-loop …` comments, in the background (docs/how-it-works.md § The App): the permission check
+ * first (a refused user gets one reply and nothing else), then the configuration, the 👀, the sticky
+ * state — and the command: start, go / skip / continue, stop, status, or guidance for the next fix.
+ */
+import { pullKey } from '../github/app-octokit.js';
+import { readPullRequest } from '../github/pull-info.js';
+import { clip, quoteInline } from '../github/safe-text.js';
+import type { RepoConfig } from './config.js';
+import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';
+import type { LoopTrigger } from './loop-runner.js';
+import type { AppLoopState, Phase } from './loop-state.js';
+import { rememberComment } from './loop-state.js';
+import { concludeCheck, launchLoop, newRunId, resumeLoop, withoutEngineRun } from './loop-turn.js';
+import { phaseWords, refuse, reply, statusLine } from './replies.js';
+import type { Command, StartOptions } from './validation/command.js';
+import { COMMAND, MAX_GUIDANCE_CHARS } from './validation/command.js';
+import type { CommandEvent } from './validation/event.js';
+import { checkPermission } from './validation/permission.js';
+import type { EventTools, WorkerContext } from './worker-context.js';
+import { isFinished, isStale } from './worker-context.js';
+
+/** Commands that may start a round, so they claim the PR's loop at enqueue. */
+export function claimsLoop(command: Command): boolean {
+  return ['start', 'go', 'continue', 'skip', 'guidance'].includes(command.kind);
+}
+
+export async function onCommand(
+  ctx: WorkerContext,
+  event: CommandEvent,
+  tools: EventTools,
+  claim: AbortController | undefined,
+): Promise<void> {
+  const key = pullKey(event.pr);
+  let handedOver = false;
+  try {
+    const config = await ctx.readConfig(tools);
+    const permission = await checkPermission(
+      tools.octokit,
+      event.pr,
+      event.sender.login,
+      ctx.allowedRoles(config),
+    );
+    if (!permission.allowed) {
+      tools.log.info(`${event.sender.login} (${permission.role}) may not run the review loop on ${key}`);
+      await refuse(ctx, tools, event.pr, event.sender.login, permission.role);
+      return;
+    }
+    if (!config.ok) {
+      await reply(ctx, tools, event.pr, `The review loop did not start: ${config.problem}.`);
+      return;
+    }
+    if (event.parsed.status === 'malformed') {
+      await reply(ctx, tools, event.pr, `\`${COMMAND}\`: ${event.parsed.problem}.`);
+      return;
+    }
+    await tools.octokit.rest.reactions.createForIssueComment({
+      owner: event.pr.owner,
+      repo: event.pr.repo,
+      comment_id: event.commentId,
+      content: 'eyes',
+    });
+    const state = await ctx.readState(tools, event.pr);
+    if (state?.handledComments.includes(event.commentId)) {
+      tools.log.info(`comment ${event.commentId} is recorded as handled on ${key}; ignored`);
+      return;
+    }
+    handedOver = await dispatch(ctx, event, event.parsed.command, tools, config.config, state, claim);
+  } finally {
+    if (claim && !handedOver) ctx.deps.queue.release(key, claim);
+  }
+}
+
+/** True when `claim` was handed to a loop (which releases it). */
+async function dispatch(
+  ctx: WorkerContext,
+  event: CommandEvent,
+  command: Command,
+  tools: EventTools,
+  config: RepoConfig,
+  state: AppLoopState | undefined,
+  claim: AbortController | undefined,
+): Promise<boolean> {
+  const finished = isFinished(state, ctx.deps.clock());
+  const busy = claimsLoop(command) && !claim;
+  const phase: Phase | undefined = finished ? undefined : state?.phase;
+  const resume = async (trigger: LoopTrigger) => {
+    await resumeLoop(ctx, tools, {
+      pr: await readPullRequest(tools.octokit, event.pr),
+      config,
+      state,
+      claim: claim!,
+      trigger,
+      commentId: event.commentId,
+    });
+    return true;
+  };
+
+  switch (command.kind) {
+    case 'status':
+      await reply(
+        ctx,
+        tools,
+        event.pr,
+        statusLine(state, finished, ctx.deps.queue.isClaimed(pullKey(event.pr))),
+      );
+      return false;
+    case 'stop':
+      await stop(ctx, event, tools, state, finished);
+      return false;
+    case 'guidance':
+      if (phase === 'waiting-checkpoint' && claim) {
+        return resume({ kind: 'answer', answer: command });
+      }
+      await guidance(ctx, event, command.text, tools, finished);
+      return false;
+    case 'start':
+      if (busy) {
+        await reply(
+          ctx,
+          tools,
+          event.pr,
+          'A review loop is already running on this pull request; `/review-loop status` shows where it is, `/review-loop stop` ends it.',
+        );
+        return false;
+      }
+      if (!finished && state) {
+        await reply(
+          ctx,
+          tools,
+          event.pr,
+          `A review loop is already under way here (${phaseWords(state.phase)}). Use \`/review-loop continue\` or \`/review-loop stop\`.`,
+        );
+        return false;
+      }
+      return start(ctx, event, command.options, tools, config, claim!);
+    case 'go':
+    case 'skip':
+    case 'continue': {
+      if (busy) {
+        await reply(ctx, tools, event.pr, 'A review loop is already running on this pull request.');
+        return false;
+      }
+      if (phase === 'waiting-checkpoint') {
+        return resume({ kind: 'answer', answer: command.kind === 'skip' ? command : { kind: 'go' } });
+      }
+      // A failed loop (a missing key, an API error) is finished for a new start, and resumable by continue.
+      const failed = state?.phase === 'failed' && !isStale(state, ctx.deps.clock());
+      if ((phase !== undefined || failed) && command.kind === 'continue') return resume({ kind: 'continue' });
+      if (phase !== undefined && command.kind === 'go') return resume({ kind: 'continue' });
+      await reply(
+        ctx,
+        tools,
+        event.pr,
+        command.kind === 'skip'
+          ? 'Nothing is waiting at a checkpoint, so there is nothing to skip.'
+          : 'No review loop is waiting here. Comment `/review-loop` to start one.',
+      );
+      return false;
+    }
+  }
+}
+
+/**
+ * `/review-loop <text>` outside a checkpoint: kept in the sticky state, where the engine's next fix takes
+ * it (a running loop's next fix included). Never a claim: the loop that runs, or the next, uses it.
+ */
+async function guidance(
+  ctx: WorkerContext,
+  event: CommandEvent,
+  text: string,
+  tools: EventTools,
+  finished: boolean,
+): Promise<void> {
+  await ctx.remember(tools, event.pr, event.commentId, (s) => ({
+    ...s,
+    guidance: clip([s.guidance, text].filter((part) => part).join('\n\n'), 2 * MAX_GUIDANCE_CHARS),
+  }));
+  if (finished) {
+    await reply(
+      ctx,
+      tools,
+      event.pr,
+      'No review loop is running here; the guidance is kept for the next fix.',
+    );
+  }
+}
+
+async function start(
+  ctx: WorkerContext,
+  event: CommandEvent,
+  options: StartOptions,
+  tools: EventTools,
+  config: RepoConfig,
+  claim: AbortController,
+): Promise<boolean> {
+  const pr = await readPullRequest(tools.octokit, event.pr);
+  if (pr.state === 'closed') {
+    await reply(ctx, tools, event.pr, 'This pull request is closed; reopen it to run the review loop.');
+    return false;
+  }
+  const applied = applyStartOptions(settingsFrom(config, ctx.deps.env), options, {
+    isFork: pr.isFork,
+    maxRounds: maxRoundsFor(config, ctx.deps.env),
+  });
+  if (!applied.ok) {
+    await reply(ctx, tools, event.pr, `\`${COMMAND}\`: ${applied.problem}.`);
+    return false;
+  }
+  const { settings } = applied;
+  const runId = newRunId(ctx.deps.clock());
+  const state = await ctx.write(tools, event.pr, (previous) =>
+    rememberComment(
+      {
+        ...previous,
+        runId,
+        phase: 'running',
+        settings,
+        startedBy: event.sender.login,
+        head: pr.headSha,
+        rounds: [],
+        message: applied.notes.join(' ') || null,
+        // A fresh run: the engine starts anew; its memory and receipts stay as the PR's audit trail.
+        review: withoutEngineRun(previous.review),
+      },
+      event.commentId,
+    ),
+  );
+  launchLoop(ctx, tools, pr, settings, runId, { kind: 'start' }, state, claim);
+  return true;
+}
+
+async function stop(
+  ctx: WorkerContext,
+  event: CommandEvent,
+  tools: EventTools,
+  state: AppLoopState | undefined,
+  finished: boolean,
+): Promise<void> {
+  const key = pullKey(event.pr);
+  if (ctx.deps.queue.abort(key, 'stopped by /review-loop stop')) {
+    ctx.endReasons.set(key, 'stop');
+    await ctx.remember(tools, event.pr, event.commentId);
+    return;
+  }
+  if (finished || !state) {
+    await reply(ctx, tools, event.pr, 'No review loop is running here; nothing to stop.');
+    return;
+  }
+  const next = await ctx.remember(tools, event.pr, event.commentId, (s) => ({
+    ...s,
+    phase: 'stopped',
+    message: `Stopped by ${event.sender.login}.`,
+  }));
+  await concludeCheck(ctx, tools, event.pr, next, next.head, 'failure', {
+    title: 'Stopped',
+    summary: `The loop was stopped by ${quoteInline(event.sender.login, 60)}.`,
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * Pushes, closes and the check's Re-run button, in the background (docs/how-it-works.md § The App): a
+ * push continues a loop waiting for a manual fix (never for a head the App pushed itself) or marks a
+ * stale acquittal; a closed PR ends its loop; Re-run runs a round on that head for a permitted requester.
+ */
+import type { PullRef } from '../github/app-octokit.js';
+import { pullKey } from '../github/app-octokit.js';
+import { supersededState, updateCheckRun } from '../github/check-runs.js';
+import { readPullRequest } from '../github/pull-info.js';
+import { FINISHED_PHASES } from './loop-state.js';
+import { concludeCheck, resumeLoop } from './loop-turn.js';
+import { refuse, reply } from './replies.js';
+import type { ClosedEvent, PushEvent, RerequestEvent } from './validation/event.js';
+import { checkPermission } from './validation/permission.js';
+import type { EventTools, WorkerContext } from './worker-context.js';
+import { isFinished } from './worker-context.js';
+
+export async function onPush(ctx: WorkerContext, event: PushEvent, tools: EventTools): Promise<void> {
+  const state = await ctx.readState(tools, event.pr);
+  if (!state || state.pushedHeads.includes(event.headSha) || state.head === event.headSha) return;
+  if (state.phase === 'acquitted') {
+    // The receipt was for the acquitted head; the new head has not been reviewed.
+    const acquitted = state.head ?? 'an earlier head';
+    const next = await ctx.write(tools, event.pr, (s) => ({
+      ...s,
+      message: `Acquittal was for ${acquitted.slice(0, 7)}; a later push was not reviewed.`,
+    }));
+    await concludeCheck(ctx, tools, event.pr, { ...next, check: null }, event.headSha, 'action_required', {
+      title: 'Not reviewed: the acquittal is stale',
+      summary: `The acquittal was for \`${acquitted.slice(0, 7)}\`; this head has not been reviewed. Comment \`/review-loop\` to review it.`,
+    });
+    return;
+  }
+  if (isFinished(state, ctx.deps.clock()) || state.phase === 'waiting-checkpoint') return;
+  // waiting-fix (manual mode), or a loop a restart interrupted: the push continues it.
+  const key = pullKey(event.pr);
+  const claim = ctx.deps.queue.claim(key);
+  if (!claim) return;
+  let handed = false;
+  try {
+    const config = await ctx.readConfig(tools);
+    const pr = await readPullRequest(tools.octokit, event.pr);
+    if (pr.headSha !== event.headSha) return; // an older push; the newer one's event follows
+    await resumeLoop(ctx, tools, {
+      pr,
+      config: config.ok ? config.config : {},
+      state,
+      claim,
+      trigger: { kind: 'continue' },
+    });
+    handed = true;
+  } finally {
+    if (!handed) ctx.deps.queue.release(key, claim);
+  }
+}
+
+export async function onClosed(ctx: WorkerContext, event: ClosedEvent, tools: EventTools): Promise<void> {
+  const state = await ctx.readState(tools, event.pr);
+  if (!state || FINISHED_PHASES.includes(state.phase)) return;
+  const next = await ctx.write(tools, event.pr, (s) => ({
+    ...s,
+    phase: 'closed',
+    message: event.merged ? 'The pull request was merged.' : 'The pull request was closed.',
+  }));
+  if (next.check && !next.check.completed) {
+    await concludeCheck(ctx, tools, event.pr, next, next.check.headSha, 'cancelled', {
+      title: 'Pull request closed',
+      summary: 'The loop ended with the pull request.',
+    });
+  }
+}
+
+async function pullForCommit(
+  tools: EventTools,
+  repo: { owner: string; repo: string },
+  sha: string,
+): Promise<PullRef | undefined> {
+  const { data } = await tools.octokit.rest.repos.listPullRequestsAssociatedWithCommit({
+    ...repo,
+    commit_sha: sha,
+  });
+  const open = data.find((pull) => pull.state === 'open');
+  return open && { ...repo, number: open.number };
+}
+
+export async function onRerequest(
+  ctx: WorkerContext,
+  event: RerequestEvent,
+  tools: EventTools,
+): Promise<void> {
+  const ref = event.pr ?? (await pullForCommit(tools, event.repo, event.headSha));
+  if (!ref) return;
+  const config = await ctx.readConfig(tools);
+  const permission = await checkPermission(tools.octokit, ref, event.sender.login, ctx.allowedRoles(config));
+  if (!permission.allowed) {
+    await refuse(ctx, tools, ref, event.sender.login, permission.role);
+    return;
+  }
+  if (!config.ok) {
+    await reply(ctx, tools, ref, `The review loop did not re-run: ${config.problem}.`);
+    return;
+  }
+  const pr = await readPullRequest(tools.octokit, ref);
+  if (pr.state === 'closed') return;
+  if (pr.headSha !== event.headSha) {
+    await updateCheckRun(tools.octokit, ref, event.checkRunId, {
+      state: supersededState(pr.headSha, pr.url),
+    });
+    return;
+  }
+  const key = pullKey(ref);
+  const claim = ctx.deps.queue.claim(key);
+  if (!claim) return; // a round is already running on this PR
+  let handed = false;
+  try {
+    const state = await ctx.readState(tools, ref);
+    // A finished loop re-runs as a fresh run (new run id, the configured settings); an unfinished one goes on.
+    const fresh = isFinished(state, ctx.deps.clock());
+    await resumeLoop(ctx, tools, {
+      pr,
+      config: config.config,
+      state: fresh ? undefined : state,
+      claim,
+      trigger: { kind: 'rerun', headSha: event.headSha },
+    });
+    handed = true;
+  } finally {
+    if (!handed) ctx.deps.queue.release(key, claim);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The App's short replies on a pull request (docs/how-it-works.md § The App): one sentence each, redacted,
+ * bounded, any untrusted part quoted by the caller through safe-text.ts. A refused user is told once per
+ * pull request, never again (no reply storm from a user who keeps trying).
+ */
+import { redactSecrets } from '../core/redact.js';
+import type { PullRef } from '../github/app-octokit.js';
+import { pullKey } from '../github/app-octokit.js';
+import { postable, quoteInline } from '../github/safe-text.js';
+import type { AppLoopState, Phase } from './loop-state.js';
+import type { EventTools, WorkerContext } from './worker-context.js';
+
+export async function reply(ctx: WorkerContext, tools: EventTools, pr: PullRef, body: string): Promise<void> {
+  await tools.octokit.rest.issues.createComment({
+    owner: pr.owner,
+    repo: pr.repo,
+    issue_number: pr.number,
+    body: postable(redactSecrets(body, ctx.deps.secrets)),
+  });
+}
+
+export async function refuse(
+  ctx: WorkerContext,
+  tools: EventTools,
+  pr: PullRef,
+  login: string,
+  role: string,
+): Promise<void> {
+  const key = `${pullKey(pr)}:${login.toLowerCase()}`;
+  if (ctx.refused.has(key)) return;
+  ctx.refused.add(key);
+  await reply(
+    ctx,
+    tools,
+    pr,
+    `Sorry, only collaborators with write access can run the review loop here (your role: ${quoteInline(role, 60)}).`,
+  );
+}
+
+export function phaseWords(phase: Phase): string {
+  switch (phase) {
+    case 'waiting-fix':
+      return 'waiting for a fix';
+    case 'waiting-checkpoint':
+      return 'waiting at the checkpoint';
+    case 'interrupted':
+      return 'interrupted by a restart';
+    default:
+      return phase;
+  }
+}
+
+/** The answer to `/review-loop status`. */
+export function statusLine(state: AppLoopState | undefined, finished: boolean, running: boolean): string {
+  if (!state) return 'No review loop has run on this pull request. Comment `/review-loop` to start one.';
+  const rounds = state.rounds.length;
+  const last = state.rounds.at(-1);
+  const score = last ? ` Last round: ${last.score ?? '–'}/10, ${last.verdict}.` : '';
+  const where = running ? 'running' : finished ? `finished (${state.phase})` : phaseWords(state.phase);
+  return `Review loop \`${state.runId ?? 'none'}\`: ${where}, ${rounds} round${rounds === 1 ? '' : 's'}.${score}`;
+}

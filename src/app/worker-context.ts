@@ -1,0 +1,129 @@
+/**
+ * What every background step of the App shares (docs/how-it-works.md § The App): its dependencies, the
+ * little it remembers in memory between events (why a loop was aborted, who was refused, pushes that
+ * arrived while a loop ran), and the sticky-state and configuration reads every handler needs.
+ */
+import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
+import { pullKey } from '../github/app-octokit.js';
+import { quoteInline } from '../github/safe-text.js';
+import type { StickyStore } from '../github/sticky-comment.js';
+import type { AppEnvSettings, ConfigResult } from './config.js';
+import { CONFIG_PATH, settingsFrom, validateRepoConfig } from './config.js';
+import type { LoopRunner } from './loop-runner.js';
+import type { AppLoopState } from './loop-state.js';
+import { FINISHED_PHASES, rememberComment } from './loop-state.js';
+import { writeLoopState } from './pull-session.js';
+import type { PushEvent } from './validation/event.js';
+import { DEFAULT_ALLOWED_ROLES } from './validation/permission.js';
+import type { WorkQueue } from './work-queue.js';
+
+/** docs/how-it-works.md § Review state, memory and receipts: an unfinished loop untouched for a day is abandoned; a new start begins afresh. */
+export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+
+export interface EventLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** What a handler hands the worker from Probot's context. */
+export interface EventTools {
+  octokit: AppOctokit;
+  log: EventLog;
+  /** `context.config('review-loop.yml')`: the default branch's file with `_extends`, or null. */
+  readConfig(): Promise<unknown>;
+}
+
+export interface WorkerDeps {
+  identity: AppIdentity;
+  env: AppEnvSettings;
+  runner: LoopRunner;
+  queue: WorkQueue;
+  store: StickyStore<AppLoopState>;
+  clock: () => Date;
+  /** Secrets to redact from anything the App posts (model keys, the private key). */
+  secrets: readonly string[];
+}
+
+export type EndReason = 'stop' | 'closed';
+
+/** A loop left untouched for a day is abandoned, whatever its phase. */
+export function isStale(state: AppLoopState, now: Date): boolean {
+  return now.getTime() - Date.parse(state.updatedAt) > STALE_AFTER_MS;
+}
+
+/** True when no loop is under way: none ran, it ended, or it was left untouched for a day. */
+export function isFinished(state: AppLoopState | undefined, now: Date): boolean {
+  return !state || FINISHED_PHASES.includes(state.phase) || isStale(state, now);
+}
+
+export class WorkerContext {
+  readonly deps: WorkerDeps;
+  /** Why a claimed loop was aborted, so its end is recorded as a stop or a close, not a restart. */
+  readonly endReasons = new Map<string, EndReason>();
+  /** Users already told once that they may not run the loop, per PR (a refused user gets one reply). */
+  readonly refused = new Set<string>();
+  /** The newest push on a PR whose loop was running: looked at once the loop ends. */
+  readonly #deferredPushes = new Map<string, { event: PushEvent; tools: EventTools }>();
+
+  /** What to do with a push that waited for its PR's loop to end (the worker's push handler). */
+  onDeferredPush: (event: PushEvent, tools: EventTools) => Promise<void> = async () => {};
+
+  constructor(deps: WorkerDeps) {
+    this.deps = deps;
+  }
+
+  deferPush(event: PushEvent, tools: EventTools): void {
+    this.#deferredPushes.set(pullKey(event.pr), { event, tools });
+  }
+
+  takeDeferredPush(pr: PullRef): { event: PushEvent; tools: EventTools } | undefined {
+    const key = pullKey(pr);
+    const deferred = this.#deferredPushes.get(key);
+    this.#deferredPushes.delete(key);
+    return deferred;
+  }
+
+  /** The repository's `.github/review-loop.yml`, validated; a problem names the file and the field. */
+  async readConfig(tools: EventTools): Promise<ConfigResult> {
+    let raw: unknown;
+    try {
+      raw = await tools.readConfig();
+    } catch (error) {
+      const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+      return { ok: false, problem: `\`${CONFIG_PATH}\` could not be read: ${quoteInline(detail, 300)}` };
+    }
+    return validateRepoConfig(raw);
+  }
+
+  /** The roles a configuration allows (the defaults when the file is bad: a bad file must not lock out its fixers). */
+  allowedRoles(config: ConfigResult): string[] {
+    return config.ok ? settingsFrom(config.config, this.deps.env).allowedRoles : [...DEFAULT_ALLOWED_ROLES];
+  }
+
+  readState(tools: EventTools, pr: PullRef): Promise<AppLoopState | undefined> {
+    return this.deps.store.read(tools.octokit, pr).then((read) => read.state);
+  }
+
+  write(
+    tools: EventTools,
+    pr: PullRef,
+    change: (state: AppLoopState) => AppLoopState,
+  ): Promise<AppLoopState> {
+    return writeLoopState(
+      { octokit: tools.octokit, store: this.deps.store, clock: this.deps.clock },
+      pr,
+      change,
+    );
+  }
+
+  /** A state change that also records `commentId` as handled (a redelivery of it is then ignored). */
+  async remember(
+    tools: EventTools,
+    pr: PullRef,
+    commentId: number,
+    change: (state: AppLoopState) => AppLoopState = (state) => state,
+  ): Promise<AppLoopState> {
+    return this.write(tools, pr, (state) => rememberComment(change(state), commentId));
+  }
+}
