@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   codePointLength,
   frontmatterEnd,
+  firstWord,
   isListItem,
   parseFenceLine,
   parseHeading,
@@ -77,7 +78,9 @@ describe('line recognisers', () => {
     expect(parseHeading('######\tDeep')).toEqual({ level: 6, title: 'Deep' });
     expect(parseHeading('####### seven')).toBeNull();
     expect(parseHeading('##NoSpace')).toBeNull();
-    expect(parseHeading('## ')).toBeNull();
+    // An empty title still makes a heading line (the original counts `#### ` for section depth).
+    expect(parseHeading('## ')).toEqual({ level: 2, title: '' });
+    expect(parseHeading('##')).toBeNull();
     expect(parseHeading(' ## indented')).toBeNull();
   });
 
@@ -91,6 +94,14 @@ describe('line recognisers', () => {
       true,
     ]);
     expect(['1.5 a', '1.', 'a - b', '1) a'].map(isListItem)).toEqual([false, false, false, false]);
+    // Any whitespace after the dot, as the original's `\d+\.\s`.
+    expect(['1.\ta', '2.\u00a0a'].map(isListItem)).toEqual([true, true]);
+  });
+
+  it("reads the first word as Python's ^[A-Za-z']+\\b", () => {
+    expect(
+      ["Don't guess", 'Use_case', 'Run2 x', "Dont' do", 'Useé x', 'Run', "'quoted' x", '1 x'].map(firstWord),
+    ).toEqual(["Don't", undefined, undefined, 'Dont', undefined, 'Run', "'quoted", undefined]);
   });
 
   it('recognises fence lines with at most three spaces of indent', () => {

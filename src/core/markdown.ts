@@ -88,20 +88,45 @@ export interface Heading {
   title: string;
 }
 
-const HEADING = new RegExp(`^(#{1,6})[${PY_WS}]+(.+)$`, 'u');
+// An empty title counts: `#### ` is an H4 for section depth, as the original reads it.
+const HEADING = new RegExp(`^(#{1,6})[${PY_WS}]+(.*)$`, 'u');
 
-/** `#`…`######`, whitespace, then a title; recognised on every line, fenced or not. */
+/** `#`…`######`, whitespace, then a title (possibly empty); recognised on every line, fenced or not. */
 export function parseHeading(line: string): Heading | null {
   const match = HEADING.exec(line);
   if (!match) return null;
   return { level: match[1]!.length, title: pyStrip(match[2]!) };
 }
 
-const ORDERED_ITEM = /^\p{Nd}+\. /u;
+// Any whitespace after the dot (`1.<TAB>Run this` is a list item), as the original's `\d+\.\s`.
+const ORDERED_ITEM = new RegExp(`^\\p{Nd}+\\.[${PY_WS}]`, 'u');
 
-/** A list item, judged on the stripped line: starts with `-`, `*`, `+` or `<digits>. `. */
+/** A list item, judged on the stripped line: starts with `-`, `*`, `+` or `<digits>.` and whitespace. */
 export function isListItem(stripped: string): boolean {
   return /^[-*+]/.test(stripped) || ORDERED_ITEM.test(stripped);
+}
+
+const LEADING_LETTERS = /^[A-Za-z']+/;
+const WORD_CHAR = new RegExp(`^[${PY_WORD}]`, 'u');
+
+function isWordAt(text: string, index: number): boolean {
+  if (index < 0 || index >= text.length) return false;
+  return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(index)!));
+}
+
+/**
+ * The first word of a stripped line as the original reads it, Python's `^[A-Za-z']+\b`: the longest run of
+ * letters and apostrophes that ends on a word boundary. `Use_case` and `Run2` have none (the run ends inside
+ * a word); `Dont'` gives `Dont`; `Don't` gives `Don't`.
+ */
+export function firstWord(stripped: string): string | undefined {
+  const run = LEADING_LETTERS.exec(stripped)?.[0];
+  if (run === undefined) return undefined;
+  for (let length = run.length; length > 0; length--) {
+    // A boundary where exactly one side is a word character (Python's Unicode-aware `\b`).
+    if (isWordAt(stripped, length - 1) !== isWordAt(stripped, length)) return stripped.slice(0, length);
+  }
+  return undefined;
 }
 
 const FENCE = /^ {0,3}(`{3,})(.*)$/u;

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import {
   codePointLength,
+  firstWord,
   isListItem,
   parseHeading,
   pyStrip,
@@ -36,7 +37,7 @@ export const BANNED_PHRASES = ['as an AI', 'I think', 'I cannot'] as const;
 /** More than this many "should"s count as one banned-phrase hit. */
 export const SHOULD_LIMIT = 10;
 export const MAX_LINE_LENGTH = 150;
-/** How many folders, starting with the SKILL.md's own, are searched for `.claude/projects/*\/memory/`. */
+/** How many ancestors of the SKILL.md's folder (not the folder itself) are searched for `.claude/projects/*\/memory/`. */
 export const MEMORY_SEARCH_LEVELS = 8;
 export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set([
   'Use', 'Write', 'Run', 'Avoid', 'Add', 'Remove', 'Do', "Don't", 'Check', 'Verify', 'Set', 'Read', 'Call',
@@ -60,13 +61,14 @@ export function sectionDepthConsistency(lines: readonly string[]): MetricResult 
   return { score: 1 / (1 + violations), violations };
 }
 
-/** Case-insensitive, trailing `:.?!` ignored (so "Steps:" satisfies "Steps"). */
+/**
+ * Case-insensitive, trailing `:.?!` ignored (so "Steps:" satisfies "Steps"). Whitespace left before that
+ * punctuation stays, as in the original: "Steps :" is not "Steps".
+ */
 export function normaliseSectionName(name: string): string {
-  return pyStrip(
-    pyStrip(name)
-      .toLowerCase()
-      .replace(/[:.?!]+$/, ''),
-  );
+  return pyStrip(name)
+    .toLowerCase()
+    .replace(/[:.?!]+$/, '');
 }
 
 /** 2. Fraction of the required section names present as headings. */
@@ -195,14 +197,17 @@ export function maxLineLength(lines: readonly string[]): MetricResult {
 
 const CROSS_REFERENCE = /\[\[([^\]]+)\]\]/g;
 
-/** Folders that may hold `.claude/projects/*\/memory/`: the SKILL.md's folder and its parents, 8 in all. */
+/**
+ * Folders that may hold `.claude/projects/*\/memory/`: the parents of the SKILL.md's folder, 8 of them. The
+ * folder itself is not one, as in the original (a memory folder inside the skill does not resolve).
+ */
 function memorySearchRoots(skillDir: string): string[] {
   const roots: string[] = [];
   let current = path.resolve(skillDir);
   for (let level = 0; level < MEMORY_SEARCH_LEVELS; level++) {
-    roots.push(current);
     const parent = path.dirname(current);
     if (parent === current) break;
+    roots.push(parent);
     current = parent;
   }
   return roots;
@@ -236,8 +241,6 @@ export function crossReferenceResolution(body: string, ctx: StructuralContext): 
   return { score: total === 0 ? 1 : resolved / total, resolved, total, unresolved };
 }
 
-const FIRST_WORD = /^[A-Za-z']+/;
-
 /** 8. Imperative share of the prose lines (outside fences, not headings, not list items), best at 40 %. */
 export function rulesToRationaleRatio(lines: readonly string[], fences: FenceScan): MetricResult {
   let proseLines = 0;
@@ -247,7 +250,7 @@ export function rulesToRationaleRatio(lines: readonly string[], fences: FenceSca
     const stripped = pyStrip(line);
     if (stripped === '' || stripped.startsWith('#') || isListItem(stripped)) return;
     proseLines++;
-    const word = FIRST_WORD.exec(stripped)?.[0];
+    const word = firstWord(stripped);
     if (word !== undefined && IMPERATIVE_VERBS.has(word)) imperative++;
   });
   if (proseLines === 0) return { score: 1, share: null, imperative, prose_lines: 0 };
