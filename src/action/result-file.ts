@@ -48,6 +48,7 @@ const SkillResultSchema = z.object({
   wallSecondsTotal: z.number(),
   status: z.string().transform((s) => s as SkillResult['status']),
   link: optional(z.string()),
+  detail: z.string().optional(),
   keptEdits: z.array(KeptEditSchema),
   linesDelta: optional(z.number()),
   usage: UsageSchema,

@@ -141,7 +141,7 @@ function skillTable(results: SkillResult[]): string[] {
       d === null ? '-' : signed(d, 2),
       String(r.iterations),
       r.wallSecondsTotal.toFixed(1),
-      cell(r.status),
+      cell(r.detail ? `${r.status} (${r.detail})` : r.status),
       formatLink(r.link),
     ];
   });

@@ -24,7 +24,7 @@ import {
   type ScoreWeights,
   type StructuralResult,
 } from '../core/score-types.js';
-import { scoreStructure } from '../core/structural.js';
+import { scoreStructure, type StructuralSettings } from '../core/structural.js';
 import { ModelOutputError, type GraderAnswer } from '../core/model-answers.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { ModelReply, SkillModels } from '../ports/models.js';
@@ -54,6 +54,11 @@ export interface ScoreRequest {
   skillDir: string;
   skillMd: string;
   evals: SkillEvals;
+  /**
+   * The operator's structural settings, resolved by the caller (`requiredSections` set here wins over the
+   * evals' required_sections.json).
+   */
+  structural?: StructuralSettings | undefined;
   models: SkillModels;
   mode: ScoreMode;
   weights?: ScoreWeights;
@@ -258,8 +263,9 @@ function listDirOrEmpty(dir: string): string[] {
 export async function scoreSkill(request: ScoreRequest): Promise<SkillScore> {
   const trials = Math.max(1, Math.floor(request.trials) || 1);
   const structural = scoreStructure(request.skillMd, {
+    ...request.structural,
     skillDir: request.skillDir,
-    requiredSections: request.evals.requiredSections,
+    requiredSections: request.structural?.requiredSections ?? request.evals.requiredSections,
     exists: (p) => existsSync(p),
     listDir: listDirOrEmpty,
   });
