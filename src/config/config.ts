@@ -55,6 +55,8 @@ export const ConfigSchema = z
         /** The review loop's roles (`skillclimb review`); `default` does not apply to them. */
         reviewer: ModelIdString.optional(),
         executor: ModelIdString.optional(),
+        /** `skillclimb evals init`: the model that writes eval files (else the editor's, else `default`). */
+        author: ModelIdString.optional(),
       })
       .strict()
       .optional(),
