@@ -284,7 +284,7 @@ export function checkAuthored(
   const covers = (line: number) => cited.some((c) => c.first <= line && line <= c.last);
   for (const line of shape.ruleLines) {
     if (!covers(line)) {
-      problems.push(`SKILL.md line ${line} states a NEVER / MUST / IF rule that no assertion cites`);
+      problems.push(`SKILL.md line ${line} states a NEVER / NOT / MUST / IF rule that no assertion cites`);
     }
   }
   for (const section of shape.sections) {
