@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import { readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,7 +22,6 @@ import {
   makeTempDir,
   recordingLogger,
   removeTempDirs,
-  skillPath,
 } from './helpers/skill-project.js';
 
 const NOW = new Date('2026-05-24T08:00:00.000Z');

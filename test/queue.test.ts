@@ -121,7 +121,8 @@ describe('discovery', () => {
       {
         skill: 'broken',
         dir: '.claude/skills/broken',
-        reason: 'invalid evals: .claude/skills/broken/evals/evals.json: categories: expected array to have >=1 items',
+        reason:
+          'invalid evals: .claude/skills/broken/evals/evals.json: categories: expected array to have >=1 items',
         next: 'fix the file',
       },
       {
@@ -239,6 +240,22 @@ describe('discovery', () => {
         '"skills": [".claude/skills/*","skills/*","plugins/*/skills/*","*"] in skillclimb.config.json, ' +
         "or pass --skills '.claude/skills/*,skills/*,plugins/*/skills/*,*'",
     );
+  });
+});
+
+describe('the outside hint keeps the globs that found skills through a link', () => {
+  it('a linked .claude/skills plus plugins elsewhere: both globs in the setting to use', async () => {
+    const project = await makeTempDir();
+    await addSkillAt(project, 'skills/alpha');
+    await addSkillAt(project, 'plugins/p/skills/beta');
+    await mkdir(path.join(project, '.claude'), { recursive: true });
+    await symlink('../skills', path.join(project, '.claude', 'skills'));
+    const plan = await planFor(iterateOptions(project), fixedFreshness({}));
+    expect(plan.queue).toEqual(['alpha']);
+    expect(plan.dirs).toEqual({ alpha: 'skills/alpha' });
+    // skills/alpha is the link's real folder: found, not outside; only beta is.
+    expect(plan.outsideSetting).toContain('1 skill is outside the skills setting (.claude/skills/*)');
+    expect(plan.outsideSetting).toContain('"skills": [".claude/skills/*","plugins/*/skills/*"]');
   });
 });
 

@@ -372,7 +372,7 @@ describe('agreement with the original skill-iterate on the cases where they used
     expect(metric).toMatchObject({ imperative: 1, prose_lines: 3 });
   });
 
-  it('the first word ends on a word boundary: Use_case and Run2 are not verbs, Dont\' is Dont', () => {
+  it("the first word ends on a word boundary: Use_case and Run2 are not verbs, Dont' is Dont", () => {
     const text = skill(4, "\nUse_case one.\nRun2 things.\nDont' do it.\nplain\n");
     const metric = scoreStructure(text, bare()).metrics.rules_to_rationale_ratio;
     // prose: name, Use_case, Run2, Dont', plain = 5; imperative only "Dont" → 1/5 → 1 − 2·0.2

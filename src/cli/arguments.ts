@@ -63,7 +63,8 @@ export function skillsArgument(value: string, previous: string[] | undefined): s
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (globs.length === 0) throw new InvalidArgumentError('expected globs of skill folders such as "skills/*"');
+  if (globs.length === 0)
+    throw new InvalidArgumentError('expected globs of skill folders such as "skills/*"');
   for (const glob of globs) {
     const problem = skillsGlobProblem(glob);
     if (problem !== undefined) throw new InvalidArgumentError(problem);

@@ -49,12 +49,14 @@ export interface SkillExclusion {
 export function skillsGlobProblem(glob: string): string | undefined {
   if (glob.trim() === '') return 'expected a folder glob such as "skills/*", got an empty string';
   if (glob.includes('\\')) return `"${glob}": use "/" between folders`;
-  if (glob.startsWith('/') || /^[A-Za-z]:/.test(glob)) return `"${glob}": expected a path relative to the project`;
+  if (glob.startsWith('/') || /^[A-Za-z]:/.test(glob))
+    return `"${glob}": expected a path relative to the project`;
   const segments = glob.replace(/\/+$/, '').split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..')) {
     return `"${glob}": empty, "." and ".." folders are not allowed (the skills live inside the project)`;
   }
-  if (segments.some((s) => s.includes('**'))) return `"${glob}": "**" is not supported; name each level with "*"`;
+  if (segments.some((s) => s.includes('**')))
+    return `"${glob}": "**" is not supported; name each level with "*"`;
   return undefined;
 }
 
@@ -78,13 +80,6 @@ export function matchesSegment(pattern: string, name: string): boolean {
     .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
     .join('');
   return new RegExp(`^${source}$`, 'u').test(name);
-}
-
-/** Whether a project-relative folder matches a glob. */
-export function matchesGlob(glob: string, dir: string): boolean {
-  const segments = globSegments(glob);
-  const parts = dir.split('/');
-  return parts.length === segments.length && segments.every((s, i) => matchesSegment(s, parts[i]!));
 }
 
 /** The globs as one `--skills` value and as the config's `skills` array, for hints. */

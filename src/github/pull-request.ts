@@ -91,7 +91,11 @@ export async function planPullRequest(
   const last = pulls[0];
   if (last && !last.merged_at) {
     const recorded = parsePullRequestMarker(last.body)?.final;
-    if (recorded !== undefined && request.finalScore !== undefined && notBetter(request.finalScore, recorded)) {
+    if (
+      recorded !== undefined &&
+      request.finalScore !== undefined &&
+      notBetter(request.finalScore, recorded)
+    ) {
       return {
         action: 'skip',
         number: last.number,

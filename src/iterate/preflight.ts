@@ -63,7 +63,9 @@ function locateExplicit(found: FoundSkills, name: string): SkillLocation {
   const globs = found.globs.join(', ');
   const excluded = found.excluded.find((e) => e.skill === name);
   if (excluded) {
-    throw new PreflightHalt(`${name} (${excluded.dir}): ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ''}`);
+    throw new PreflightHalt(
+      `${name} (${excluded.dir}): ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ''}`,
+    );
   }
   const outside = found.outside.find((s) => s.name === name);
   if (outside) {
@@ -73,7 +75,9 @@ function locateExplicit(found: FoundSkills, name: string): SkillLocation {
         `set ${setting.config} in skillclimb.config.json, or pass ${setting.flag}`,
     );
   }
-  throw new PreflightHalt(`skill folder missing for ${name}: no folder named ${name} matches the skills setting (${globs})`);
+  throw new PreflightHalt(
+    `skill folder missing for ${name}: no folder named ${name} matches the skills setting (${globs})`,
+  );
 }
 
 /** The --skill checks (folder, both eval files unless structural, skip-list), then the eval files must parse. */

@@ -227,11 +227,17 @@ export function freshUntil(lastRunAt: Date, windowMs: number, now: Date): string
 }
 
 /** Every skill found and not queued, one line each, by name: the real reason and the next step. */
-export function exclusionLines(plan: QueuePlan, options: Pick<IterateOptions, 'freshnessWindowMs'>): string[] {
+export function exclusionLines(
+  plan: QueuePlan,
+  options: Pick<IterateOptions, 'freshnessWindowMs'>,
+): string[] {
   const window = freshnessWindowOf(options);
   const lines: Array<[string, string]> = [
     ...plan.excludedOther.map((e): [string, string] => [e.skill, exclusionLine(e)]),
-    ...plan.excludedBySkipList.map((e): [string, string] => [e.skill, `${e.skill}  (skip-list: ${e.source})`]),
+    ...plan.excludedBySkipList.map((e): [string, string] => [
+      e.skill,
+      `${e.skill}  (skip-list: ${e.source})`,
+    ]),
     ...plan.excludedByFreshness.map((e): [string, string] => [
       e.skill,
       `${e.skill}  (fresh until ${freshUntil(e.lastRunAt, window, plan.plannedAt)}: last run ${formatUtcSeconds(e.lastRunAt)})`,
@@ -245,7 +251,10 @@ export function exclusionLines(plan: QueuePlan, options: Pick<IterateOptions, 'f
  * or fresh), another one where it is not; then each skill found with its reason, then the hint about
  * skills outside the setting. Ends in a newline.
  */
-export function formatEmptyQueue(plan: QueuePlan, options: Pick<IterateOptions, 'freshnessWindowMs'>): string {
+export function formatEmptyQueue(
+  plan: QueuePlan,
+  options: Pick<IterateOptions, 'freshnessWindowMs'>,
+): string {
   const lines = exclusionLines(plan, options);
   let head: string;
   if (lines.length === 0) {

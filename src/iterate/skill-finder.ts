@@ -29,6 +29,8 @@ export interface OutsideSkill extends SkillLocation {
 export interface FoundSkills {
   /** The setting's globs the skills were found with. */
   globs: readonly string[];
+  /** Those of them that matched at least one folder with a SKILL.md. */
+  productiveGlobs: readonly string[];
   /** Skills to consider, by name (code-point order), each with its real folder. */
   skills: SkillLocation[];
   /** Folders the setting matched that cannot be skills: links, duplicate names, names git refuses. */
@@ -108,8 +110,11 @@ export async function findSkills(input: {
 }): Promise<FoundSkills> {
   const { project, globs } = input;
   const matched: string[] = [];
+  const productiveGlobs: string[] = [];
   for (const glob of globs) {
-    for (const rel of await expandSkillsGlob(project, glob)) if (!matched.includes(rel)) matched.push(rel);
+    const folders = await expandSkillsGlob(project, glob);
+    if (folders.length > 0) productiveGlobs.push(glob);
+    for (const rel of folders) if (!matched.includes(rel)) matched.push(rel);
   }
 
   const excluded: SkillExclusion[] = [];
@@ -118,7 +123,12 @@ export async function findSkills(input: {
     const name = basename(found);
     const decision = await decideSkillFolder({ project, repository: input.repository }, found);
     if (!decision.ok) {
-      excluded.push({ skill: name, dir: found, reason: decision.reason, next: 'replace the link by the files themselves' });
+      excluded.push({
+        skill: name,
+        dir: found,
+        reason: decision.reason,
+        next: 'replace the link by the files themselves',
+      });
       continue;
     }
     // The same folder matched twice (a link and its target both in the setting) is one skill.
@@ -166,7 +176,7 @@ export async function findSkills(input: {
       outside.push({ name: basename(rel), dir: rel, glob });
     }
   }
-  return { globs, skills, excluded, outside };
+  return { globs, productiveGlobs, skills, excluded, outside };
 }
 
 /**
@@ -183,11 +193,8 @@ export function outsideSkillsHint(found: FoundSkills): string | undefined {
       return `${glob} (${shown})`;
     })
     .join('; ');
-  const productive = found.globs.filter(
-    (glob) =>
-      found.skills.some((s) => matchesAny(glob, s)) || found.excluded.some((e) => matchesAny(glob, e)),
-  );
-  const wanted = [...productive, ...byGlob.keys()];
+  // The setting's globs that found something stay (a link's real folders may match none of them).
+  const wanted = [...found.productiveGlobs, ...byGlob.keys()];
   const setting = skillsSettingHint(wanted);
   const count = found.outside.length;
   return (
@@ -195,10 +202,4 @@ export function outsideSkillsHint(found: FoundSkills): string | undefined {
     `(${found.globs.join(', ')}) and not queued: ${where}. To include ${count === 1 ? 'it' : 'them'}, ` +
     `set ${setting.config} in skillclimb.config.json, or pass ${setting.flag}`
   );
-}
-
-function matchesAny(glob: string, skill: { dir: string }): boolean {
-  const segments = globSegments(glob);
-  const parts = skill.dir.split('/');
-  return parts.length === segments.length && segments.every((s, i) => matchesSegment(s, parts[i]!));
 }
