@@ -430,6 +430,20 @@ describe('skillclimb score --mode structural needs no evals', () => {
     expect(metrics.banned_phrases).toMatchObject({ hits: 1, found: { 'Use it': 1 } });
   });
 
+  it('takes a skill name instead of a folder, looked up through the skills setting', async () => {
+    await looseSkill();
+    await run(['loose', '--skills', 'skills/*', '--mode', 'structural', '--json']);
+    expect(io.stderr).toBe('');
+    expect(io.exitCode).toBe(0);
+    expect(JSON.parse(io.stdout).mode).toBe('structural');
+    io.exitCode = 0;
+    await run(['ghost', '--mode', 'structural']);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain(
+      'ghost: not a folder, and no skill named ghost matches the skills setting (.claude/skills/*)',
+    );
+  });
+
   it('with offline models the default mode grades structure without asking for evals', async () => {
     const dir = await looseSkill();
     await run([dir]);

@@ -3,10 +3,10 @@
  * Structural scoring needs no eval files (docs/how-it-works.md § Scoring): any folder with a SKILL.md.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
-import { CONFIG_FILE } from '../../config/config.js';
+import { CONFIG_FILE, loadConfig } from '../../config/config.js';
 import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings } from '../../config/run-settings.js';
 import { EvalsFileError, type SkillEvals } from '../../core/evals.js';
@@ -18,10 +18,20 @@ import {
   STRUCTURED_OUTPUT_HELP,
   positiveIntegerArgument,
   repeatableTextArgument,
+  skillsArgument,
   structuredOutputArgument,
 } from '../arguments.js';
 import type { SkillModels } from '../../ports/models.js';
-import { evalsDirOf, evalsInitCommand, skillFileOf } from '../../core/skill-layout.js';
+import {
+  DEFAULT_SKILLS_GLOBS,
+  evalsDirOf,
+  evalsInitCommand,
+  isValidSkillName,
+  skillFileOf,
+  skillPathIn,
+} from '../../core/skill-layout.js';
+import { repositoryRoot } from '../../git/repo.js';
+import { findSkills } from '../../iterate/skill-finder.js';
 import { loadSkillEvals, loadStructuralEvals } from '../../iterate/evals-files.js';
 import { linkedSkillFile } from '../../iterate/symlinks.js';
 import { ITERATE_DEFAULTS } from '../../iterate/options.js';
@@ -42,6 +52,44 @@ interface ScoreFlags {
   maxLineLength?: number;
   requiredSection?: string[];
   bannedPhrase?: string[];
+  skills?: string[];
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `<skill-folder>` is a folder; a bare name that is not one is looked up through the skills setting
+ * (`--skills`, else `skills` in the current folder's skillclimb.config.json, else `.claude/skills/*`).
+ */
+async function locateSkillArgument(
+  cwd: string,
+  argument: string,
+  skillsFlag: string[] | undefined,
+): Promise<{ dir: string } | { problem: string }> {
+  const asPath = path.resolve(cwd, argument);
+  if ((await isDirectory(asPath)) || !isValidSkillName(argument)) return { dir: asPath };
+  let globs: readonly string[];
+  try {
+    globs = skillsFlag ?? (await loadConfig(cwd)).skills ?? DEFAULT_SKILLS_GLOBS;
+  } catch (err) {
+    return { problem: (err as Error).message };
+  }
+  const found = await findSkills({ project: cwd, repository: (await repositoryRoot(cwd)) ?? cwd, globs });
+  const skill = found.skills.find((s) => s.name === argument);
+  if (skill) return { dir: skillPathIn(cwd, skill) };
+  const excluded = found.excluded.find((e) => e.skill === argument);
+  if (excluded) return { problem: `${argument} (${excluded.dir}): ${excluded.reason}` };
+  return {
+    problem:
+      `${asPath}: not a folder, and no skill named ${argument} matches the skills setting ` +
+      `(${globs.join(', ')}); pass the skill's folder, or --skills`,
+  };
 }
 
 /** The `--json` document: the issue's shape plus `status` and `mode`. */
@@ -184,7 +232,9 @@ async function runScore(
   const concurrencyFlag = positiveInt('--concurrency', flags.concurrency);
   if (typeof concurrencyFlag === 'string') return usage(concurrencyFlag);
 
-  const skillDir = path.resolve(io.cwd, folder);
+  const located = await locateSkillArgument(io.cwd, folder, flags.skills);
+  if ('problem' in located) return usage(located.problem);
+  const skillDir = located.dir;
   const skillFile = skillFileOf(skillDir);
   // The one link rule (docs/how-it-works.md § Untrusted text and secrets): nothing is read through a link.
   const linked = await linkedSkillFile(skillDir);
@@ -281,7 +331,15 @@ async function runScore(
 export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Command {
   return new Command('score')
     .description('Score one skill once, no edits (structural metrics, model-graded evals, composite)')
-    .argument('<skill-folder>', 'folder holding SKILL.md (and evals/ for composite and absolute scores)')
+    .argument(
+      '<skill-folder>',
+      'folder holding SKILL.md (and evals/ for composite and absolute scores), or a skill name the skills setting finds',
+    )
+    .option(
+      '--skills <globs>',
+      'where a skill named by its name is looked up: globs of skill folders (default: .claude/skills/*)',
+      skillsArgument,
+    )
     .option('--mode <mode>', `scoring mode: ${MODES.join(' | ')}`, 'composite')
     .option('--trials <n>', 'grader trials per scenario (majority vote; the renders are reused)', '1')
     .option('--concurrency <n>', 'model calls in flight at once', String(ITERATE_DEFAULTS.concurrency))
