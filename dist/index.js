@@ -103091,6 +103091,15 @@ var RunResultSchema = external_exports.object({
     external_exports.object({ skill: external_exports.string(), source: external_exports.enum(["embedded", "--skip-list extension"]) })
   ),
   excludedByFreshness: external_exports.array(external_exports.object({ skill: external_exports.string(), lastRunAt: external_exports.coerce.date() })),
+  excludedOther: external_exports.array(
+    external_exports.object({
+      skill: external_exports.string(),
+      dir: external_exports.string(),
+      reason: external_exports.string(),
+      next: external_exports.string().nullable().optional().transform((v) => v ?? void 0)
+    })
+  ).optional(),
+  outsideSetting: external_exports.string().optional(),
   freshnessWindowMs: external_exports.number().optional(),
   summaryPath: optional2(external_exports.string()),
   usage: UsageSchema,
@@ -103195,6 +103204,11 @@ function mergeRunFiles(files) {
       runs.flatMap((r2) => r2.excludedByFreshness),
       (e) => e.skill
     ),
+    excludedOther: uniqueBy(
+      runs.flatMap((r2) => r2.excludedOther ?? []),
+      (e) => `${e.skill}\0${e.dir}`
+    ),
+    outsideSetting: runs.find((r2) => r2.outsideSetting !== void 0)?.outsideSetting,
     freshnessWindowMs: runs.find((r2) => r2.freshnessWindowMs !== void 0)?.freshnessWindowMs,
     summaryPath: void 0,
     usage: executed.reduce((sum, r2) => addUsage(sum, r2.usage), { ...ZERO_USAGE }),
@@ -103221,6 +103235,8 @@ function emptyRun(startedAt, endedAt, plan) {
     results: [],
     excludedBySkipList: plan?.excludedBySkipList ?? [],
     excludedByFreshness: plan?.excludedByFreshness ?? [],
+    excludedOther: plan?.excludedOther ?? [],
+    outsideSetting: plan?.outsideSetting,
     summaryPath: void 0,
     usage: { ...ZERO_USAGE },
     modelsLabel: ""
