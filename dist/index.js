@@ -57637,6 +57637,7 @@ async function readExplicitQueue(project, found, queueFile, skipList, mode2) {
     throw new PreflightHalt(`queue file ${queueFile} cannot be read: ${err.message}`);
   }
   const skills = [];
+  const seen = /* @__PURE__ */ new Set();
   for (const entry of parseQueueFile(text3)) {
     let skill;
     try {
@@ -57647,7 +57648,10 @@ async function readExplicitQueue(project, found, queueFile, skipList, mode2) {
       }
       throw err;
     }
-    if (!skills.some((s) => s.name === skill.name)) skills.push(skill);
+    if (!seen.has(skill.name)) {
+      seen.add(skill.name);
+      skills.push(skill);
+    }
   }
   return skills;
 }

@@ -139,6 +139,7 @@ async function readExplicitQueue(
     throw new PreflightHalt(`queue file ${queueFile} cannot be read: ${(err as Error).message}`);
   }
   const skills: SkillLocation[] = [];
+  const seen = new Set<string>();
   for (const entry of parseQueueFile(text)) {
     let skill: SkillLocation;
     try {
@@ -149,7 +150,10 @@ async function readExplicitQueue(
       }
       throw err;
     }
-    if (!skills.some((s) => s.name === skill.name)) skills.push(skill);
+    if (!seen.has(skill.name)) {
+      seen.add(skill.name);
+      skills.push(skill);
+    }
   }
   return skills;
 }
