@@ -1,7 +1,7 @@
 /** Reads a skill's eval files from disk; core/evals.ts parses and cross-validates them. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseSkillEvals, type SkillEvals } from '../core/evals.js';
+import { parseSkillEvals, structuralOnlyEvals, type SkillEvals } from '../core/evals.js';
 import { EVALS_FILE, REQUIRED_SECTIONS_FILE, SCENARIOS_FILE, evalsDirOf } from '../core/skill-layout.js';
 
 async function readIfExists(file: string): Promise<string | undefined> {
@@ -21,4 +21,9 @@ export async function loadSkillEvals(skillDir: string): Promise<SkillEvals> {
     scenarios: await readIfExists(path.join(dir, SCENARIOS_FILE)),
     requiredSections: await readIfExists(path.join(dir, REQUIRED_SECTIONS_FILE)),
   });
+}
+
+/** What structural scoring reads of a skill's eval files: only `required_sections.json`, when there is one. */
+export async function loadStructuralEvals(skillDir: string): Promise<SkillEvals> {
+  return structuralOnlyEvals(await readIfExists(path.join(evalsDirOf(skillDir), REQUIRED_SECTIONS_FILE)));
 }

@@ -1,7 +1,8 @@
 /**
- * The pre-flight (docs/how-it-works.md § Pre-flight): every launch gate, in order: concurrent-run detection (lock
- * file + orphaned worktree scan), kill-switch, skip-list, explicit --skill / --queue validation, and only
- * then the lock.
+ * The pre-flight (docs/how-it-works.md § Pre-flight): every launch gate, in order: the project is a folder in
+ * a git repository, concurrent-run detection (lock file + orphaned worktree scan), kill-switch, skip-list,
+ * the skills the setting finds and the explicit --skill / --queue validated against them, and only then
+ * the lock.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,24 +13,29 @@ import {
   SCENARIOS_FILE,
   evalsDirOf,
   evalsFileLabel,
+  evalsInitCommand,
   isValidSkillName,
-  skillDirOf,
-  skillRelPath,
+  skillPathIn,
+  skillsSettingHint,
+  type SkillLocation,
 } from '../core/skill-layout.js';
 import { mergeSkipList, type SkipList } from '../core/skip-list.js';
 import type { HeldLock } from '../ports/lock.js';
-import type { Logger } from '../ports/logger.js';
 import type { PlanPorts } from '../ports/iterate.js';
-import { loadSkillEvals } from './evals-files.js';
+import { loadSkillEvals, loadStructuralEvals } from './evals-files.js';
 import type { IterateOptions } from './options.js';
 import { parseQueueFile } from './queue-file.js';
-import { discoverSkills, findInvalidSkillFolders } from './queue.js';
-import { findSymlinkedSkillFile, symlinkWarning } from './symlinks.js';
+import { skillsGlobsOf } from './queue.js';
+import { findSkills, outsideSkillsHint, type FoundSkills } from './skill-finder.js';
 
 export interface PreflightResult {
   skipList: SkipList;
   /** The explicit queue from --skill / --queue (validated), or undefined for auto-discovery. */
-  explicit: string[] | undefined;
+  explicit: SkillLocation[] | undefined;
+  /** What the skills setting found (the queue is made from it). */
+  found: FoundSkills;
+  /** The root of the project's git repository. */
+  repository: string;
   /** Taken only when `takeLock` is true (never for --dry-run). */
   lock: HeldLock | undefined;
 }
@@ -50,21 +56,54 @@ async function isFile(p: string): Promise<boolean> {
   }
 }
 
-/** The --skill checks (folder, both eval files, skip-list), then the eval files must parse. */
-async function validateExplicitSkill(project: string, name: string, skipList: SkipList): Promise<void> {
-  if (!isValidSkillName(name)) {
-    throw new PreflightHalt(`invalid skill name "${name}": expected a folder name under .claude/skills/`);
+/** Where an explicit name is, or the halt that says why it cannot run. */
+function locateExplicit(found: FoundSkills, name: string): SkillLocation {
+  const skill = found.skills.find((s) => s.name === name);
+  if (skill) return skill;
+  const globs = found.globs.join(', ');
+  const excluded = found.excluded.find((e) => e.skill === name);
+  if (excluded) {
+    throw new PreflightHalt(
+      `${name} (${excluded.dir}): ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ''}`,
+    );
   }
-  const dir = skillDirOf(project, name);
+  const outside = found.outside.find((s) => s.name === name);
+  if (outside) {
+    const setting = skillsSettingHint([...found.globs, outside.glob]);
+    throw new PreflightHalt(
+      `skill folder missing for ${name}: it is at ${outside.dir}, outside the skills setting (${globs}); ` +
+        `set ${setting.config} in skillclimb.config.json, or pass ${setting.flag}`,
+    );
+  }
+  throw new PreflightHalt(
+    `skill folder missing for ${name}: no folder named ${name} matches the skills setting (${globs})`,
+  );
+}
+
+/** The --skill checks (folder, both eval files unless structural, skip-list), then the eval files must parse. */
+async function validateExplicitSkill(
+  project: string,
+  found: FoundSkills,
+  name: string,
+  skipList: SkipList,
+  mode: IterateOptions['mode'],
+): Promise<SkillLocation> {
+  if (!isValidSkillName(name)) {
+    throw new PreflightHalt(`invalid skill name "${name}": expected the name of a skill folder`);
+  }
+  const skill = locateExplicit(found, name);
+  const dir = skillPathIn(project, skill);
   if (!(await isDirectory(dir))) {
     throw new PreflightHalt(`skill folder missing for ${name}: ${dir} does not exist`);
   }
   const evalsDir = evalsDirOf(dir);
   if (
-    !(await isFile(path.join(evalsDir, EVALS_FILE))) ||
-    !(await isFile(path.join(evalsDir, SCENARIOS_FILE)))
+    mode !== 'structural' &&
+    (!(await isFile(path.join(evalsDir, EVALS_FILE))) || !(await isFile(path.join(evalsDir, SCENARIOS_FILE))))
   ) {
-    throw new PreflightHalt(`evals not bootstrapped for ${name}; run /skill-eval-setup ${name} first`);
+    throw new PreflightHalt(
+      `evals not bootstrapped for ${name}; run \`${evalsInitCommand(name)}\` first (or iterate with --mode structural)`,
+    );
   }
   if (skipList.all.has(name)) {
     throw new PreflightHalt(
@@ -72,18 +111,25 @@ async function validateExplicitSkill(project: string, name: string, skipList: Sk
     );
   }
   try {
-    await loadSkillEvals(dir);
+    await (mode === 'structural' ? loadStructuralEvals(dir) : loadSkillEvals(dir));
   } catch (err) {
     if (!(err instanceof EvalsFileError)) throw err;
-    const where = evalsFileLabel(name, err.file);
+    const where = evalsFileLabel(skill, err.file);
     throw new PreflightHalt(
       err.jsonPath ? `${where}: ${err.jsonPath}: ${err.detail}` : `${where}: ${err.detail}`,
     );
   }
+  return skill;
 }
 
 /** --queue: parse, then the --skill checks per name, halting on the FIRST bad line (typos must not hide). */
-async function readExplicitQueue(project: string, queueFile: string, skipList: SkipList): Promise<string[]> {
+async function readExplicitQueue(
+  project: string,
+  found: FoundSkills,
+  queueFile: string,
+  skipList: SkipList,
+  mode: IterateOptions['mode'],
+): Promise<SkillLocation[]> {
   let text: string;
   try {
     text = await readFile(queueFile, 'utf8');
@@ -92,46 +138,24 @@ async function readExplicitQueue(project: string, queueFile: string, skipList: S
     if (code === 'ENOENT') throw new PreflightHalt(`queue file not found: ${queueFile}`);
     throw new PreflightHalt(`queue file ${queueFile} cannot be read: ${(err as Error).message}`);
   }
-  const names: string[] = [];
+  const skills: SkillLocation[] = [];
+  const seen = new Set<string>();
   for (const entry of parseQueueFile(text)) {
+    let skill: SkillLocation;
     try {
-      await validateExplicitSkill(project, entry.name, skipList);
+      skill = await validateExplicitSkill(project, found, entry.name, skipList, mode);
     } catch (err) {
       if (err instanceof PreflightHalt) {
         throw new PreflightHalt(`queue file ${queueFile} line ${entry.line}: ${err.message}`);
       }
       throw err;
     }
-    if (!names.includes(entry.name)) names.push(entry.name);
+    if (!seen.has(skill.name)) {
+      seen.add(skill.name);
+      skills.push(skill);
+    }
   }
-  return names;
-}
-
-/** Discovery leaves these out (the queue); said here so a dry run and a real run both tell the operator. */
-async function warnInvalidSkillFolders(project: string, log: Logger): Promise<void> {
-  for (const name of await findInvalidSkillFolders(project)) {
-    log.warn(
-      `skill folder ".claude/skills/${name}" is not a valid skill name (letters, digits, ".", "_" and "-", ` +
-        `starting with a letter or digit); it is left out of the queue: rename the folder to iterate it`,
-    );
-  }
-}
-
-/**
- * The run skips skills whose files are links (see symlinks.ts); a dry run says so up front. Only
- * the project checkout is looked at: the worktree's committed files are checked when the skill's turn comes.
- */
-async function warnSymlinkedSkills(
-  project: string,
-  skills: readonly string[],
-  skipList: SkipList,
-  log: Logger,
-): Promise<void> {
-  for (const skill of skills) {
-    if (skipList.all.has(skill)) continue;
-    const linked = await findSymlinkedSkillFile(project, skillRelPath(skill));
-    if (linked !== undefined) log.warn(symlinkWarning(skill, linked, 'the project checkout'));
-  }
+  return skills;
 }
 
 function orphanWorktreesWarning(paths: readonly string[]): string {
@@ -143,7 +167,8 @@ function orphanWorktreesWarning(paths: readonly string[]): string {
 
 /**
  * Runs the pre-flight. Throws PreflightHalt on any halt. With `takeLock` false (--dry-run, a plan) the lock
- * is only inspected: a live or stale lock becomes a warning and nothing is written or removed.
+ * is only inspected: a live or stale lock becomes a warning and nothing is written or removed. A dry run
+ * and a real run take the same decisions; nothing is written before every gate passed.
  */
 export async function runPreflight(
   options: IterateOptions,
@@ -155,6 +180,15 @@ export async function runPreflight(
   if (!(await isDirectory(project))) throw new PreflightHalt(`project folder not found: ${project}`);
   if (options.skill !== undefined && options.queueFile !== undefined) {
     throw new PreflightHalt('--skill and --queue cannot be combined; pass one of them');
+  }
+  // Worktrees, commits and the ship all need git: a folder outside a repository halts here, dry run
+  // included, before the lock file, a morning summary or anything else is written into it.
+  const repository = await ports.git.repositoryRoot(project);
+  if (repository === null) {
+    throw new PreflightHalt(
+      `${project} is not inside a git repository: skill-iterate works in git worktrees and commits its ` +
+        'edits; run `git init` there and commit the skills first',
+    );
   }
 
   // 1. Concurrent-run detection: lock file, then the worktree scan.
@@ -185,21 +219,25 @@ export async function runPreflight(
   // 3. Skip-list resolution.
   const skipList = mergeSkipList(options.skipList);
 
-  // 4. Explicit --skill / --queue.
-  let explicit: string[] | undefined;
+  // 4. The skills the setting finds; explicit --skill / --queue must be among them.
+  const found = await findSkills({ project, repository, globs: skillsGlobsOf(options) });
+  let explicit: SkillLocation[] | undefined;
   if (options.skill !== undefined) {
-    await validateExplicitSkill(project, options.skill, skipList);
-    explicit = [options.skill];
+    explicit = [await validateExplicitSkill(project, found, options.skill, skipList, options.mode)];
   } else if (options.queueFile !== undefined) {
-    explicit = await readExplicitQueue(project, path.resolve(project, options.queueFile), skipList);
+    explicit = await readExplicitQueue(
+      project,
+      found,
+      path.resolve(project, options.queueFile),
+      skipList,
+      options.mode,
+    );
   } else {
-    await warnInvalidSkillFolders(project, log);
+    const hint = outsideSkillsHint(found);
+    if (hint !== undefined) log.warn(hint);
   }
-  // A real run says it when it skips the skill; saying it here too would say it twice.
-  if (!takeLock)
-    await warnSymlinkedSkills(project, explicit ?? (await discoverSkills(project)), skipList, log);
 
   // 5. The lock, only after every other check passed.
   const held = takeLock ? await ports.lock.acquire() : undefined;
-  return { skipList, explicit, lock: held };
+  return { skipList, explicit, found, repository, lock: held };
 }

@@ -20,7 +20,7 @@ export interface PlanPorts {
   killSwitch: KillSwitch;
   freshness: Freshness;
   lock: RunLock;
-  git: Pick<GitWorkspace, 'orphanWorktrees'>;
+  git: Pick<GitWorkspace, 'orphanWorktrees' | 'repositoryRoot'>;
 }
 
 export interface IteratePorts extends PlanPorts {

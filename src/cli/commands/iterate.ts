@@ -6,11 +6,8 @@ import { createLocalPlanPorts, createLocalPorts } from '../../adapters/local/por
 import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings, type ConfigurableSetting } from '../../config/run-settings.js';
 import { parseDuration } from '../../core/duration.js';
-import { EvalsFileError } from '../../core/evals.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { ScoreMode } from '../../core/score-types.js';
-import { skillDirOf, skillRelPath } from '../../core/skill-layout.js';
-import { loadSkillEvals } from '../../iterate/evals-files.js';
 import { RunInterrupted } from '../../iterate/interrupt.js';
 import { ITERATE_DEFAULTS, type IterateOptions } from '../../iterate/options.js';
 import { planIterate } from '../../iterate/plan.js';
@@ -22,8 +19,10 @@ import type { SkillModels } from '../../ports/models.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import {
   durationArgument,
+  gainArgument,
   positiveIntegerArgument,
   positiveNumberArgument,
+  skillsArgument,
   skipListArgument,
   STRUCTURED_OUTPUT_HELP,
   structuredOutputArgument,
@@ -54,6 +53,8 @@ interface IterateFlags {
   structuredOutput?: StructuredOutputSetting;
   maxCostUsd?: number;
   worktreeHome?: string;
+  skills?: string[];
+  minGain?: number;
 }
 
 export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOptions {
@@ -71,21 +72,9 @@ export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOp
     iterationTimeoutMs: ITERATE_DEFAULTS.iterationTimeoutMs,
     worktreeHome: path.resolve(cwd, flags.worktreeHome ?? os.homedir()),
     maxCostUsd: flags.maxCostUsd,
+    minGain: flags.minGain ?? ITERATE_DEFAULTS.minGain,
+    skills: flags.skills,
   };
-}
-
-/** A dry run looks further than the pre-flight: discovered skills whose eval files do not parse. */
-async function warnUnparseableEvals(options: IterateOptions, queue: string[], log: Logger): Promise<void> {
-  for (const skill of queue) {
-    try {
-      await loadSkillEvals(skillDirOf(options.project, skill));
-    } catch (err) {
-      if (!(err instanceof EvalsFileError)) throw err;
-      log.warn(
-        `${skill}: ${skillRelPath(skill)}/evals/${err.message}; fix it before this skill can be scored`,
-      );
-    }
-  }
 }
 
 /**
@@ -110,7 +99,8 @@ async function resolveRunModels(
     throw new UsageError((err as Error).message);
   });
   // Settings the config file may give when the flag was not on the command line.
-  return { models, options: applyConfigSettings(cliOptions, config, fromCli) };
+  const options = applyConfigSettings(cliOptions, config, fromCli);
+  return { models, options: { ...options, structural: config.structural } };
 }
 
 async function dryRun(
@@ -126,7 +116,6 @@ async function dryRun(
   const { options } = await resolveRunModels(io, flags, cliOptions, log, fromCli);
   const now = io.now?.() ?? new Date();
   const plan = await planIterate(options, createLocalPlanPorts(options.project, { log, now: () => now }));
-  if (plan.explicit === undefined) await warnUnparseableEvals(options, plan.queue, log);
   const labels = { budget: flags.perSkillBudget };
   io.out(
     flags.json
@@ -176,9 +165,14 @@ function printRunJson(io: CliIo, run: RunResult): void {
 export function iterateCommand(io: CliIo): Command {
   return new Command('iterate')
     .description(
-      'Hill-climb every scorable .claude/skills/<name>/SKILL.md against its evals, one worktree per skill',
+      'Hill-climb every scorable skill (each <skill>/SKILL.md the skills setting finds) against its evals, one worktree per skill',
     )
-    .option('--project <path>', 'project whose .claude/skills/ to iterate (default: current directory)')
+    .option('--project <path>', 'project whose skills to iterate (default: current directory)')
+    .option(
+      '--skills <globs>',
+      'comma-separated globs of skill folders, relative to the project (default: .claude/skills/*)',
+      skillsArgument,
+    )
     .addOption(new Option('--skill <name>', 'iterate only this skill').conflicts('queue'))
     .option('--queue <file>', 'file with one skill name per line (# comments allowed); replaces discovery')
     .option(
@@ -224,6 +218,11 @@ export function iterateCommand(io: CliIo): Command {
       positiveNumberArgument,
     )
     .option('--worktree-home <dir>', 'parent folder of the per-skill worktrees (default: home directory)')
+    .option(
+      '--min-gain <n>',
+      `smallest composite gain that ships (default ${ITERATE_DEFAULTS.minGain}; 0: any gain)`,
+      gainArgument,
+    )
     .action(async (flags: IterateFlags, command: Command) => {
       const options = buildIterateOptions(flags, io.cwd);
       const log = createCliLogger(io, { quiet: flags.quiet === true, json: flags.json === true });
