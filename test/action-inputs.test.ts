@@ -79,6 +79,24 @@ describe('action inputs', () => {
     );
   });
 
+  it('reads the skills setting as globs and min-gain as a number from 0 to 1', () => {
+    expect(parseInputs(read({ skills: 'skills/*, plugins/*/skills/*' })).skills).toEqual([
+      'skills/*',
+      'plugins/*/skills/*',
+    ]);
+    expect(parseInputs(read({})).skills).toBeUndefined();
+    expect(() => parseInputs(read({ skills: '../elsewhere/*' }))).toThrow(
+      'input skills: "../elsewhere/*": empty, "." and ".." folders are not allowed',
+    );
+    expect(parseInputs(read({ 'min-gain': '0.01' })).minGain).toBe(0.01);
+    expect(parseInputs(read({ 'min-gain': '0' })).minGain).toBe(0);
+    expect(parseInputs(read({})).minGain).toBeUndefined();
+    expect(() => parseInputs(read({ 'min-gain': '2' }))).toThrow(
+      'input min-gain: expected a number from 0 to 1, got "2"',
+    );
+    expect(parseInputs(read({ mode: 'evals-init' })).mode).toBe('evals-init');
+  });
+
   it('parses lists, booleans, durations, money and the fan-out mode', () => {
     const inputs = parseInputs(
       read({
@@ -125,7 +143,7 @@ describe('action inputs', () => {
       'input per-skill-iterations: expected a positive integer, got "0"',
       'input dry-run: expected true or false, got "yes"',
       'input max-cost-usd: expected a positive number of US dollars, got "-1"',
-      'input mode: expected one of run, plan, summarize, got "fast"',
+      'input mode: expected one of run, plan, summarize, evals-init, got "fast"',
     ]);
   });
 
@@ -207,7 +225,16 @@ describe('action inputs', () => {
       yamlKeys(yml, 'outputs')
         .map((o) => o.name)
         .sort(),
-    ).toEqual(['cost-usd', 'not-shipped', 'parked', 'queue', 'result-path', 'shipped', 'summary-path']);
+    ).toEqual([
+      'cost-usd',
+      'not-shipped',
+      'parked',
+      'pull-request',
+      'queue',
+      'result-path',
+      'shipped',
+      'summary-path',
+    ]);
     expect(yml).toMatch(/^runs:\n {2}using: node24\n {2}main: dist\/index\.js$/m);
   });
 });

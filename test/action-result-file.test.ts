@@ -87,6 +87,30 @@ describe('result files', () => {
     expect(read?.run.excludedByFreshness[0]?.lastRunAt).toBeInstanceOf(Date);
   });
 
+  it('keeps every exclusion and the outside-setting hint, and a merge keeps them for the summary', async () => {
+    const dir = await tempDir();
+    const noEvals = {
+      skill: 'c',
+      dir: 'skills/c',
+      reason: 'no evals',
+      next: 'run `skillclimb evals init c`',
+    };
+    const plan = file(
+      'plan',
+      run({ queue: ['a'], excludedOther: [noEvals], outsideSetting: '1 skill is outside' }),
+    );
+    await writeRunFile(path.join(dir, 'plan.json'), plan);
+    await writeRunFile(
+      path.join(dir, 'a.json'),
+      file('run', run({ queue: ['a'], results: [skill('a', 'shipped')] })),
+    );
+    const files = await readRunFiles(dir);
+    expect(files.find((f) => f.mode === 'plan')?.run.excludedOther).toEqual([noEvals]);
+    const merged = mergeRunFiles(files);
+    expect(merged.run.excludedOther).toEqual([noEvals]);
+    expect(merged.run.outsideSetting).toBe('1 skill is outside');
+  });
+
   it('names the file and the field of a broken result file', () => {
     expect(() => parseRunFile('r.json', '{nope')).toThrow(/^r\.json: not valid JSON/);
     expect(() =>

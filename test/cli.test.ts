@@ -8,6 +8,7 @@ import { LOCK_FILE } from '../src/adapters/local/lock.js';
 import { exists } from './helpers/files.js';
 import {
   addSkill,
+  addSkillAt,
   captureIo,
   git,
   initRepo,
@@ -137,9 +138,16 @@ describe('bad usage exits 2 and names the flag', () => {
   });
 });
 
+/** A project folder: a git repository (skill-iterate halts outside one, dry run included). */
+async function makeProjectDir(): Promise<string> {
+  const project = await makeTempDir();
+  await git(project, 'init', '-q');
+  return project;
+}
+
 describe('skillclimb iterate --dry-run', () => {
   async function seedProject(): Promise<string> {
-    const project = await makeTempDir();
+    const project = await makeProjectDir();
     await addSkill(project, 'session-wrap');
     await addSkill(project, 'user-debug', { resultsMtime: new Date('2026-05-23T22:15:04Z') });
     await addSkill(project, 'skill-evolve');
@@ -215,15 +223,58 @@ describe('skillclimb iterate --dry-run', () => {
     });
   });
 
-  it('an empty queue prints the seed line and exits 0', async () => {
-    const project = await makeTempDir();
+  it('an empty queue prints the seed line where it is true, then each skill and why, and exits 0', async () => {
+    const project = await makeProjectDir();
     await addSkill(project, 'verify');
     await addSkill(project, 'recent', { resultsMtime: new Date(NOW.getTime() - 60_000) });
     const { code, stdout } = await run(['iterate', '--project', project, '--dry-run'], os.tmpdir(), NOW);
     expect(code).toBe(0);
     expect(stdout).toBe(
-      'Queue empty -- nothing to iterate. All scorable skills were either skip-listed or have results.tsv mtime within the last 24h.\n',
+      'Queue empty -- nothing to iterate. All scorable skills were either skip-listed or have results.tsv mtime within the last 24h.\n' +
+        '  recent  (fresh until 2026-05-25 07:59 UTC: last run 2026-05-24T07:59:00Z)\n' +
+        '  verify  (skip-list: embedded)\n',
     );
+  });
+
+  it('an empty queue of skills without evals says so, skill by skill, with the command to write them', async () => {
+    const project = await makeProjectDir();
+    await addSkill(project, 'alpha', { evals: false, scenarios: false });
+    const { code, stdout } = await run(['iterate', '--project', project, '--dry-run'], os.tmpdir(), NOW);
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      'Queue empty -- nothing to iterate. No skill found is ready to run:\n' +
+        '  alpha  (.claude/skills/alpha: no evals; run `skillclimb evals init alpha` to write them, or iterate with --mode structural)\n',
+    );
+    expect(stdout).not.toContain('skip-listed');
+  });
+
+  it('a folder that is not a git repository halts the dry run and the real run alike, writing nothing', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'session-wrap');
+    const dry = await run(['iterate', '--project', project, '--dry-run'], os.tmpdir(), NOW);
+    const real = await run(['iterate', '--project', project], os.tmpdir(), NOW);
+    for (const result of [dry, real]) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `pre-flight halt: ${project} is not inside a git repository: skill-iterate works in git worktrees ` +
+          'and commits its edits; run `git init` there and commit the skills first\n',
+      );
+    }
+    expect(await exists(path.join(project, 'docs'))).toBe(false);
+    expect(await exists(path.join(project, LOCK_FILE))).toBe(false);
+  });
+
+  it('--skills finds skills where the setting says; --mode structural queues them without evals', async () => {
+    const project = await makeProjectDir();
+    await addSkillAt(project, 'skills/alpha', { evals: false, scenarios: false });
+    const argv = ['iterate', '--project', project, '--dry-run'];
+    const hinted = await run(argv, os.tmpdir(), NOW);
+    expect(hinted.stdout).toContain(
+      'set "skills": ["skills/*"] in skillclimb.config.json, or pass --skills \'skills/*\'',
+    );
+    const structural = await run([...argv, '--skills', 'skills/*', '--mode', 'structural'], os.tmpdir(), NOW);
+    expect(structural.code).toBe(0);
+    expect(structural.stdout).toMatch(/^Resolved queue \(1 skill\):\n {2}alpha\n/);
   });
 
   it('--skill limits the plan to that skill, still applying the freshness filter', async () => {
@@ -237,18 +288,13 @@ describe('skillclimb iterate --dry-run', () => {
     expect(stdout).toMatch(/^Queue empty -- /);
   });
 
-  it('warns on stderr about a discovered skill whose evals.json does not parse, without changing stdout', async () => {
-    const project = await makeTempDir();
+  it('leaves a discovered skill whose evals.json does not parse out of the plan, naming the file and field', async () => {
+    const project = await makeProjectDir();
     await addSkill(project, 'broken', { evals: '{"categories": []}' });
-    const { code, stdout, stderr } = await run(
-      ['iterate', '--project', project, '--dry-run'],
-      os.tmpdir(),
-      NOW,
-    );
+    const { code, stdout } = await run(['iterate', '--project', project, '--dry-run'], os.tmpdir(), NOW);
     expect(code).toBe(0);
-    expect(stdout).toContain('Resolved queue (1 skill):\n  broken\n');
-    expect(stderr).toContain(
-      'warning: broken: .claude/skills/broken/evals/evals.json: categories: expected array to have >=1 items',
+    expect(stdout).toContain(
+      '  broken  (.claude/skills/broken: invalid evals: .claude/skills/broken/evals/evals.json: categories: expected array to have >=1 items; fix the file)',
     );
   });
 
@@ -268,7 +314,7 @@ describe('skillclimb iterate --dry-run', () => {
   });
 
   it('a malformed explicit skill halts with exit 2 naming the file and JSON path', async () => {
-    const project = await makeTempDir();
+    const project = await makeProjectDir();
     await addSkill(project, 'broken', {
       evals: JSON.stringify({
         categories: [
@@ -336,16 +382,27 @@ describe('skillclimb iterate --dry-run', () => {
     expect(dry.stderr).toBe(real.stderr);
   });
 
-  it('an unexpected failure exits 1 with the error message', async () => {
-    const project = await makeTempDir();
+  it('a results.tsv that links to itself is refused like any linked file, not read', async () => {
+    const project = await makeProjectDir();
     await addSkill(project, 'looped');
-    // A results.tsv symlink pointing at itself makes stat() fail with ELOOP: not a state the engine expects.
     const results = skillPath(project, 'looped', 'evals', 'results.tsv');
     await symlink(results, results);
+    const { code, stdout } = await run(['iterate', '--project', project, '--dry-run']);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      '  looped  (.claude/skills/looped: symlink: .claude/skills/looped/evals/results.tsv is a symbolic link',
+    );
+  });
+
+  it('an unexpected failure exits 1 with the error message', async () => {
+    const project = await makeProjectDir();
+    await addSkill(project, 'session-wrap');
+    // A kill-switch path that is a folder cannot be read as a file: not a state the engine expects.
+    const blocked = path.join(project, '.skill-iterate-lock-probe');
+    await symlink(blocked, path.join(project, '.skill-iterate.lock'));
+    await symlink(path.join(project, '.skill-iterate.lock'), blocked);
     const { code, stderr } = await run(['iterate', '--project', project, '--dry-run']);
     expect(code).toBe(1);
-    // The dry run first warns that the skill's results.tsv is a link (a real run would skip the skill).
-    expect(stderr).toMatch(/^warning: looped: .*results\.tsv .* is a symbolic link/);
     expect(stderr).toMatch(/^error: .*ELOOP/m);
   });
 });

@@ -50,6 +50,15 @@ beforeEach(async () => {
 strictNock(() => rm(project, { recursive: true, force: true }));
 
 describe('skillclimb doctor', () => {
+  it('--project naming a folder that does not exist fails with a clear message', async () => {
+    const io = makeIo({ ANTHROPIC_API_KEY: 'sk-ant-never-sent' }, project);
+    const missing = path.join(project, 'nonexistent');
+    await runDoctor(io, ['--project', missing]);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr.join('')).toBe(`doctor: project folder not found: ${missing}`);
+    expect(io.stdout).toEqual([]);
+  });
+
   it('says offline plainly and exits 0 when nothing is configured', async () => {
     const io = makeIo({}, project);
     await runDoctor(io);

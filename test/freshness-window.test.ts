@@ -17,16 +17,22 @@ const HOUR = 3_600_000;
 const ranAt = (hoursAgo: number) => new Date(NOW.getTime() - hoursAgo * HOUR);
 
 function fixedFreshness(table: Record<string, Date>): Freshness {
-  return { lastRunAt: async (skill) => table[skill] ?? null };
+  return { lastRunAt: async (skill) => table[skill.name] ?? null };
 }
 
 const freshness = fixedFreshness({ nightly: ranAt(23), 'this-morning': ranAt(5) });
 const skills = ['nightly', 'this-morning'];
+/** The two skills as an explicit queue (no discovery on disk). */
+const input = {
+  skipList: mergeSkipList([]),
+  explicit: skills.map((name) => ({ name, dir: `.claude/skills/${name}` })),
+  found: { globs: ['.claude/skills/*'], productiveGlobs: [], skills: [], excluded: [], outside: [] },
+};
 
 describe('freshnessWindowMs', () => {
   it('a 20-hour window makes a skill that ran 23 hours ago eligible; one from 5 hours ago stays out', async () => {
     const options = iterateOptions('/nowhere', { freshnessWindowMs: 20 * HOUR });
-    const plan = await resolveQueue(options, mergeSkipList([]), skills, freshness, NOW);
+    const plan = await resolveQueue(options, input, freshness, NOW);
     expect(plan.queue).toEqual(['nightly']);
     expect(plan.excludedByFreshness).toEqual([{ skill: 'this-morning', lastRunAt: ranAt(5) }]);
   });
@@ -35,15 +41,19 @@ describe('freshnessWindowMs', () => {
     const options = iterateOptions('/nowhere');
     expect(freshnessWindowOf(options)).toBe(ITERATE_DEFAULTS.freshnessWindowMs);
     expect(ITERATE_DEFAULTS.freshnessWindowMs).toBe(24 * HOUR);
-    const plan = await resolveQueue(options, mergeSkipList([]), skills, freshness, NOW);
+    const plan = await resolveQueue(options, input, freshness, NOW);
     expect(plan.queue).toEqual([]);
     expect(plan.excludedByFreshness.map((e) => e.skill)).toEqual(['nightly', 'this-morning']);
-    expect(formatDryRunPlan(plan, options)).toBe(`${EMPTY_QUEUE_MESSAGE}\n`);
+    // The original's line is true here (both skills ran within the window), so it stays, then each skill.
+    expect(formatDryRunPlan(plan, options)).toBe(
+      `${EMPTY_QUEUE_MESSAGE}\n  nightly  (fresh until 09:00 UTC: last run 2026-05-23T09:00:00Z)\n` +
+        '  this-morning  (fresh until 2026-05-25 03:00 UTC: last run 2026-05-24T03:00:00Z)\n',
+    );
   });
 
   it('a window of 0 turns the filter off', async () => {
     const options = iterateOptions('/nowhere', { freshnessWindowMs: 0 });
-    const plan = await resolveQueue(options, mergeSkipList([]), skills, freshness, NOW);
+    const plan = await resolveQueue(options, input, freshness, NOW);
     expect(plan.queue).toEqual(skills);
   });
 
@@ -55,7 +65,7 @@ describe('freshnessWindowMs', () => {
   it('a negative or non-finite window is refused, naming the field', async () => {
     for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
       const options = iterateOptions('/nowhere', { freshnessWindowMs: bad });
-      await expect(resolveQueue(options, mergeSkipList([]), skills, freshness, NOW)).rejects.toThrow(
+      await expect(resolveQueue(options, input, freshness, NOW)).rejects.toThrow(
         /^freshnessWindowMs must be a non-negative number of milliseconds/,
       );
     }

@@ -230,7 +230,7 @@ describe('fuzz: queue files', () => {
         const log = recordingLogger();
         try {
           const result = await runPreflight(options, createLocalPlanPorts(project, { log }), false);
-          expect(result.explicit?.every((name) => name === 'demo')).toBe(true);
+          expect(result.explicit?.every((skill) => skill.name === 'demo')).toBe(true);
         } catch (err) {
           expect(err).toBeInstanceOf(PreflightHalt);
           expect((err as Error).message.startsWith(`queue file ${file} `)).toBe(true);

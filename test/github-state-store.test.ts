@@ -4,7 +4,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESULTS_HEADER } from '../src/core/results-tsv.js';
 import { mergeResultsTsv, type LastRunRecord } from '../src/github/state-files.js';
-import { resultsTsvPath } from '../src/core/skill-layout.js';
+import { resultsTsvPath as resultsTsvAt } from '../src/core/skill-layout.js';
+
+/** Skills in the default layout, by name. */
+const at = (name: string) => ({ name, dir: `.claude/skills/${name}` });
+const resultsTsvPath = (project: string, name: string) => resultsTsvAt(project, at(name));
+const DIRS = { alpha: '.claude/skills/alpha', beta: '.claude/skills/beta', gone: '.claude/skills/gone' };
 import { openStateStore, readStateBranch } from '../src/github/state-store.js';
 import { exists } from './helpers/files.js';
 import {
@@ -57,7 +62,7 @@ describe('state branch store', () => {
     const { origin, checkout } = await project();
     const store = await open(checkout);
     expect(store.snapshot.tip).toBe('');
-    expect(await store.freshness.lastRunAt('alpha')).toBeNull();
+    expect(await store.freshness.lastRunAt(at('alpha'))).toBeNull();
 
     const saved = await store.save(
       [{ skill: 'alpha', resultsTsv: TSV_A, lastRun: lastRun('alpha', '2026-05-23T22:15:04.000Z') }],
@@ -98,14 +103,14 @@ describe('state branch store', () => {
 
     const fresh = await clone(origin);
     const store = await open(fresh);
-    const restored = await store.restoreInto(fresh);
+    const restored = await store.restoreInto(fresh, DIRS);
     await store.close();
 
     expect(restored).toEqual(['alpha']); // `gone` has no skill folder in this checkout
     expect(await readFile(resultsTsvPath(fresh, 'alpha'), 'utf8')).toBe(TSV_A);
     expect(await exists(resultsTsvPath(fresh, 'gone'))).toBe(false);
-    expect((await store.freshness.lastRunAt('alpha'))?.toISOString()).toBe('2026-05-23T22:15:04.000Z');
-    expect(await store.freshness.lastRunAt('beta')).toBeNull();
+    expect((await store.freshness.lastRunAt(at('alpha')))?.toISOString()).toBe('2026-05-23T22:15:04.000Z');
+    expect(await store.freshness.lastRunAt(at('beta'))).toBeNull();
   });
 
   it('re-applies its update on top of a concurrent save instead of losing either (non-fast-forward retry)', async () => {
@@ -212,7 +217,7 @@ describe('state branch store', () => {
         );
       }
     });
-    expect(await b.restoreInto(checkoutB)).toEqual(['alpha']);
+    expect(await b.restoreInto(checkoutB, DIRS)).toEqual(['alpha']);
     expect(await readFile(resultsTsvPath(checkoutB, 'alpha'), 'utf8')).toBe(TSV_A);
     const saved = await b.save(
       [{ skill: 'beta', resultsTsv: TSV_B, lastRun: lastRun('beta', '2026-05-23T02:00:00.000Z') }],
@@ -247,7 +252,7 @@ describe('state branch store', () => {
       resultsTsvPath(checkout, 'alpha'),
       `${RESULTS_HEADER}\nfffffff\t0.100000\tbaseline\tlocal\t1.000\n`,
     );
-    await store.restoreInto(checkout);
+    await store.restoreInto(checkout, DIRS);
     await store.close();
     expect(await readFile(resultsTsvPath(checkout, 'alpha'), 'utf8')).toBe(
       `${TSV_A}fffffff\t0.100000\tbaseline\tlocal\t1.000\n`,

@@ -16,6 +16,7 @@ import type { HeldLock } from '../src/ports/lock.js';
 import { runPreflight } from '../src/iterate/preflight.js';
 import {
   deadPid,
+  git,
   iterateOptions,
   makeTempDir,
   recordingLogger,
@@ -109,6 +110,8 @@ describe('a lock from another host', () => {
   it('a dry run reports an expired foreign lock as one a real run would take over, and leaves it', async () => {
     const content = JSON.stringify({ pid: 1, host: 'other' });
     const project = await makeTempDir();
+    // A project is a git repository (the pre-flight halts outside one).
+    await git(project, 'init', '-q');
     await writeFile(path.join(project, LOCK_FILE), content);
     const log = recordingLogger();
     await runPreflight(iterateOptions(project), createLocalPlanPorts(project, { log }), false);

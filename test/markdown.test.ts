@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   codePointLength,
   frontmatterEnd,
+  firstWord,
+  inlineSpans,
+  isVerbatimCue,
+  lineUses,
   isListItem,
   parseFenceLine,
   parseHeading,
@@ -77,7 +81,9 @@ describe('line recognisers', () => {
     expect(parseHeading('######\tDeep')).toEqual({ level: 6, title: 'Deep' });
     expect(parseHeading('####### seven')).toBeNull();
     expect(parseHeading('##NoSpace')).toBeNull();
-    expect(parseHeading('## ')).toBeNull();
+    // An empty title still makes a heading line (the original counts `#### ` for section depth).
+    expect(parseHeading('## ')).toEqual({ level: 2, title: '' });
+    expect(parseHeading('##')).toBeNull();
     expect(parseHeading(' ## indented')).toBeNull();
   });
 
@@ -91,6 +97,14 @@ describe('line recognisers', () => {
       true,
     ]);
     expect(['1.5 a', '1.', 'a - b', '1) a'].map(isListItem)).toEqual([false, false, false, false]);
+    // Any whitespace after the dot, as the original's `\d+\.\s`.
+    expect(['1.\ta', '2.\u00a0a'].map(isListItem)).toEqual([true, true]);
+  });
+
+  it("reads the first word as Python's ^[A-Za-z']+\\b", () => {
+    expect(
+      ["Don't guess", 'Use_case', 'Run2 x', "Dont' do", 'Useé x', 'Run', "'quoted' x", '1 x'].map(firstWord),
+    ).toEqual(["Don't", undefined, undefined, 'Dont', undefined, 'Run', "'quoted", undefined]);
   });
 
   it('recognises fence lines with at most three spaces of indent', () => {
@@ -114,5 +128,71 @@ describe('line recognisers', () => {
     expect(frontmatterEnd(['---', 'name: x', '---', 'body'])).toBe(2);
     expect(frontmatterEnd(['# no frontmatter', '---'])).toBe(-1);
     expect(frontmatterEnd(['---', 'never closed'])).toBe(1);
+  });
+});
+
+describe('lineUses: what an editor must leave alone', () => {
+  const uses = (...rows: string[]) => lineUses(rows);
+
+  it('marks fenced code (backticks and tildes), with a backtick line inside a tilde block as content', () => {
+    expect(uses('text', '~~~', '```', 'x', '```', '~~~', 'after')).toEqual([
+      'text',
+      'fence',
+      'code',
+      'code',
+      'code',
+      'fence',
+      'text',
+    ]);
+    // An unclosed fence runs to the end.
+    expect(uses('```sh', 'a', '## b')).toEqual(['fence', 'code', 'code']);
+  });
+
+  it('marks indented code, but not an indented paragraph continuation or list-item text', () => {
+    expect(uses('Para', '    continued', '', '    code', '', '    more code', 'x')).toEqual([
+      'text',
+      'text',
+      'text',
+      'code',
+      'text',
+      'code',
+      'text',
+    ]);
+    expect(uses('# H', '    code right after a heading')).toEqual(['text', 'code']);
+    // Inside a list item the content column counts: 4 spaces under "- " is item text, 6 is code.
+    expect(uses('- item', '', '    item paragraph', '', '      item code')).toEqual([
+      'text',
+      'text',
+      'text',
+      'text',
+      'code',
+    ]);
+  });
+
+  it('marks HTML blocks up to their end condition', () => {
+    expect(uses('<div>', '#### x', '</div>', '', 'text')).toEqual(['html', 'html', 'html', 'text', 'text']);
+    expect(uses('<!-- note', '', 'still comment -->', 'text')).toEqual(['html', 'html', 'html', 'text']);
+    expect(uses('<pre>', '', 'kept', '</pre>', 'text')).toEqual(['html', 'html', 'html', 'html', 'text']);
+  });
+
+  it('marks a line saying to output text verbatim and the paragraph it introduces', () => {
+    expect(uses('Print exactly:', '', 'Queue empty.', 'Second line.', '', 'Prose.')).toEqual([
+      'verbatim',
+      'text',
+      'verbatim',
+      'verbatim',
+      'text',
+      'text',
+    ]);
+    // A cue without a colon protects only itself; no output verb, no cue.
+    expect(uses('Reply with the error verbatim.', 'Next.')).toEqual(['verbatim', 'text']);
+    expect(uses('This is exactly right:', 'Next.')).toEqual(['text', 'text']);
+    expect(isVerbatimCue('Output this template verbatim:')).toBe(true);
+  });
+
+  it('finds inline code and quoted strings, leaving apostrophes alone', () => {
+    const line = "Say \"a b\" then `c d` but don't split 'e f' or ``g ` h``.";
+    const spans = inlineSpans(line).map(([a, b]) => line.slice(a, b));
+    expect(spans.sort()).toEqual(['"a b"', "'e f'", '``g ` h``', '`c d`'].sort());
   });
 });

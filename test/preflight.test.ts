@@ -1,4 +1,4 @@
-import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { parseQueueFile } from '../src/iterate/queue-file.js';
 import { exists } from './helpers/files.js';
 import {
   addSkill,
+  addSkillAt,
   deadPid,
   git,
   initRepo,
@@ -21,7 +22,6 @@ import {
   makeTempDir,
   recordingLogger,
   removeTempDirs,
-  skillPath,
 } from './helpers/skill-project.js';
 
 const NOW = new Date('2026-05-24T08:00:00.000Z');
@@ -51,6 +51,13 @@ async function haltMessage(promise: Promise<unknown>): Promise<string> {
   );
   expect(err).toBeInstanceOf(PreflightHalt);
   return (err as PreflightHalt).message;
+}
+
+/** A project folder: a fresh git repository (the pre-flight halts outside one). */
+async function makeProject(): Promise<string> {
+  const project = await makeTempDir();
+  await git(project, 'init', '-q');
+  return project;
 }
 
 afterEach(async () => {
@@ -92,7 +99,7 @@ describe('parseQueueFile', () => {
 
 describe('runPreflight halts', () => {
   it('halts on the kill-switch file with the seed message and takes no lock', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     await writeFile(path.join(project, '.skill-iterate-killswitch'), '');
     const message = await haltMessage(preflight(project));
     expect(message).toBe(
@@ -102,13 +109,13 @@ describe('runPreflight halts', () => {
   });
 
   it('halts on the kill-switch in a dry run too (a nightly run would halt)', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     await writeFile(path.join(project, '.skill-iterate-killswitch'), 'stop');
     expect(await haltMessage(preflight(project, {}, false))).toMatch(/^kill-switch is set at /);
   });
 
   it('uses an injected kill-switch port when given', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const killSwitch: KillSwitch = {
       check: async () => 'repository variable SKILL_ITERATE_KILLSWITCH is set',
     };
@@ -118,7 +125,7 @@ describe('runPreflight halts', () => {
   });
 
   it('halts on a live lock, naming its PID and start time, and leaves the file untouched', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const lockFile = path.join(project, LOCK_FILE);
     const content = JSON.stringify({
       pid: process.pid,
@@ -133,7 +140,7 @@ describe('runPreflight halts', () => {
   });
 
   it('a dry run only warns about a live lock and does not touch it', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const lockFile = path.join(project, LOCK_FILE);
     const content = JSON.stringify({
       pid: process.pid,
@@ -150,13 +157,13 @@ describe('runPreflight halts', () => {
   });
 
   it('halts when the lock file is not readable JSON rather than guessing', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     await writeFile(path.join(project, LOCK_FILE), '');
     expect(await haltMessage(preflight(project))).toContain('is unreadable (empty file)');
   });
 
   it('a fresh unreadable lock still halts: another run may be writing it', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const lockFile = path.join(project, LOCK_FILE);
     await writeFile(lockFile, '{"pid": 12');
     const recent = new Date(Date.now() - 9 * 60_000);
@@ -166,29 +173,31 @@ describe('runPreflight halts', () => {
   });
 
   it('halts when the --skill folder is missing', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const message = await haltMessage(preflight(project, { skill: 'ghost' }));
-    expect(message).toBe(`skill folder missing for ghost: ${skillPath(project, 'ghost')} does not exist`);
+    expect(message).toBe(
+      'skill folder missing for ghost: no folder named ghost matches the skills setting (.claude/skills/*)',
+    );
   });
 
   it('halts with the seed message when evals.json is missing', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     await addSkill(project, 'half', { evals: false });
     expect(await haltMessage(preflight(project, { skill: 'half' }))).toBe(
-      'evals not bootstrapped for half; run /skill-eval-setup half first',
+      'evals not bootstrapped for half; run `skillclimb evals init half` first (or iterate with --mode structural)',
     );
   });
 
   it('halts with the seed message when test_scenarios.json is missing', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     await addSkill(project, 'half', { scenarios: false });
     expect(await haltMessage(preflight(project, { skill: 'half' }))).toBe(
-      'evals not bootstrapped for half; run /skill-eval-setup half first',
+      'evals not bootstrapped for half; run `skillclimb evals init half` first (or iterate with --mode structural)',
     );
   });
 
   it('halts on an explicit --skill that is in the embedded skip-list', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     await addSkill(project, 'verify');
     expect(await haltMessage(preflight(project, { skill: 'verify' }))).toBe(
       'explicit-bypass: verify is in the skip-list; remove --skill flag or extend skip-list semantics to proceed',
@@ -196,7 +205,7 @@ describe('runPreflight halts', () => {
   });
 
   it('halts on an explicit --skill that is in the --skip-list extension, and takes no lock', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     await addSkill(project, 'skill-evolve');
     const message = await haltMessage(
       preflight(project, { skill: 'skill-evolve', skipList: ['skill-evolve'] }),
@@ -208,7 +217,7 @@ describe('runPreflight halts', () => {
   });
 
   it('halts on malformed evals.json naming the file and the JSON path', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const evals = JSON.stringify({
       categories: [
         { name: 'A', evals: [{ id: 1, statement: 'ok' }] },
@@ -222,7 +231,7 @@ describe('runPreflight halts', () => {
   });
 
   it('halts on test_scenarios.json naming an unknown assertion id', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const scenarios = JSON.stringify({
       scenarios: [{ id: 's1', context: 'c', expected_assertions: [1, 9] }],
     });
@@ -233,7 +242,7 @@ describe('runPreflight halts', () => {
   });
 
   it('halts on the FIRST bad queue line, naming the file and the line', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     await addSkill(project, 'session-wrap');
     await addSkill(project, 'user-debug');
     const queueFile = path.join(project, 'tonight.queue');
@@ -243,14 +252,15 @@ describe('runPreflight halts', () => {
     );
     const message = await haltMessage(preflight(project, { queueFile }));
     expect(message).toBe(
-      `queue file ${queueFile} line 4: skill folder missing for sesion-wrap: ${skillPath(project, 'sesion-wrap')} does not exist`,
+      `queue file ${queueFile} line 4: skill folder missing for sesion-wrap: no folder named sesion-wrap ` +
+        'matches the skills setting (.claude/skills/*)',
     );
     expect(message).not.toContain('another-typo');
     expect(await exists(path.join(project, LOCK_FILE))).toBe(false);
   });
 
   it('halts on a queue line naming a skip-listed skill', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     await addSkill(project, 'session-wrap');
     await addSkill(project, 'schedule');
     const queueFile = path.join(project, 'q.txt');
@@ -261,7 +271,7 @@ describe('runPreflight halts', () => {
   });
 
   it('halts on a missing queue file and on an invalid skill name', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const queueFile = path.join(project, 'missing.queue');
     expect(await haltMessage(preflight(project, { queueFile }))).toBe(`queue file not found: ${queueFile}`);
     expect(await haltMessage(preflight(project, { skill: '../outside' }))).toMatch(
@@ -277,12 +287,12 @@ describe('runPreflight halts', () => {
 
 describe('runPreflight success', () => {
   it('returns the validated explicit queue in file order, deduplicated, and takes the lock last', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     for (const name of ['session-wrap', 'user-debug', 'release-notes']) await addSkill(project, name);
     const queueFile = path.join(project, 'q.txt');
     await writeFile(queueFile, 'user-debug\nsession-wrap # again below\nrelease-notes\nsession-wrap\n');
     const { result, log } = await preflight(project, { queueFile });
-    expect(result.explicit).toEqual(['user-debug', 'session-wrap', 'release-notes']);
+    expect(result.explicit?.map((s) => s.name)).toEqual(['user-debug', 'session-wrap', 'release-notes']);
     expect(log.warnings).toEqual([]);
     const lockFile = path.join(project, LOCK_FILE);
     expect(result.lock?.path).toBe(lockFile);
@@ -294,7 +304,7 @@ describe('runPreflight success', () => {
   });
 
   it('returns undefined explicit for auto-discovery and no lock for a dry run', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const { result } = await preflight(project, {}, false);
     expect(result.explicit).toBeUndefined();
     expect(result.lock).toBeUndefined();
@@ -302,7 +312,7 @@ describe('runPreflight success', () => {
   });
 
   it('refuses a second lock while the first is held (exclusive create), and release is idempotent', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const { result } = await preflight(project);
     const message = await haltMessage(preflight(project));
     expect(message).toContain(`PID ${process.pid}`);
@@ -320,7 +330,7 @@ describe('runPreflight success', () => {
   });
 
   it('takes over a stale lock from a dead PID with the seed warning, exactly once', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const pid = await deadPid();
     const lockFile = path.join(project, LOCK_FILE);
     await writeFile(
@@ -335,7 +345,7 @@ describe('runPreflight success', () => {
   });
 
   it('a dry run reports a stale lock without removing it', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const pid = await deadPid();
     const lockFile = path.join(project, LOCK_FILE);
     const content = JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: os.hostname() });
@@ -348,7 +358,7 @@ describe('runPreflight success', () => {
   });
 
   it('release leaves a lock alone that is no longer ours', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const { result } = await preflight(project);
     const lockFile = path.join(project, LOCK_FILE);
     const other = JSON.stringify({ pid: process.pid, started_at: '2030-01-01T00:00:00Z', host: 'x' });
@@ -358,7 +368,7 @@ describe('runPreflight success', () => {
   });
 
   it('warns about orphaned worktree_skill-iterate-* worktrees from git worktree list and never removes them', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     await initRepo(project);
     const home = await makeTempDir('skillclimb-home-');
     const orphan = path.join(home, 'worktree_skill-iterate-session-wrap-1716502504');
@@ -375,17 +385,23 @@ describe('runPreflight success', () => {
     expect(await git(project, 'worktree', 'list', '--porcelain')).toContain(`worktree ${orphan}`);
   });
 
-  it('does not warn about worktrees outside a git repository', async () => {
+  it('halts outside a git repository, dry run and real run alike, before writing anything', async () => {
     const project = await makeTempDir();
-    await mkdir(path.join(project, '.claude', 'skills'), { recursive: true });
-    const { log } = await preflight(project, {}, false);
-    expect(log.warnings).toEqual([]);
+    await addSkill(project, 'session-wrap');
+    for (const takeLock of [false, true]) {
+      const message = await haltMessage(preflight(project, {}, takeLock));
+      expect(message).toBe(
+        `${project} is not inside a git repository: skill-iterate works in git worktrees and commits its ` +
+          'edits; run `git init` there and commit the skills first',
+      );
+    }
+    expect((await readdir(project)).sort()).toEqual(['.claude']);
   });
 });
 
 describe('stale lock and later halts', () => {
   it('does not announce a takeover when a later check halts, and leaves the stale lock in place', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const pid = await deadPid();
     const lockFile = path.join(project, LOCK_FILE);
     const content = JSON.stringify({ pid, started_at: '2026-05-22T23:00:00Z', host: os.hostname() });
@@ -404,7 +420,7 @@ describe('stale lock and later halts', () => {
 
 describe('stale lock takeover races', () => {
   it('of several concurrent takeovers exactly one gets the lock; the others halt instead of overwriting', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const pid = await deadPid();
     const lockFile = path.join(project, LOCK_FILE);
     await writeFile(
@@ -432,7 +448,7 @@ describe('stale lock takeover races', () => {
 
 describe('abandoned lock', () => {
   it('an empty lock untouched for over 10 minutes is taken over with a warning, like a dead PID', async () => {
-    const project = await makeTempDir();
+    const project = await makeProject();
     const lockFile = path.join(project, LOCK_FILE);
     await writeFile(lockFile, '');
     const old = new Date(Date.now() - 11 * 60_000);
@@ -456,16 +472,45 @@ describe('abandoned lock', () => {
   });
 });
 
-describe('skill folders with invalid names', () => {
-  it('are named in a warning, on a dry run and on a real run, and the run goes on', async () => {
-    const project = await makeTempDir();
+describe('skills the setting finds', () => {
+  it('are found the same way on a dry run and a real run; an invalid name is excluded, the others stay', async () => {
+    const project = await makeProject();
     await addSkill(project, 'foo bar');
     await addSkill(project, 'session-wrap');
     for (const takeLock of [false, true]) {
-      const { log } = await preflight(project, {}, takeLock);
-      expect(log.warnings).toEqual([
-        expect.stringContaining('skill folder ".claude/skills/foo bar" is not a valid skill name'),
+      const { result } = await preflight(project, {}, takeLock);
+      await result.lock?.release();
+      expect(result.found.skills).toEqual([{ name: 'session-wrap', dir: '.claude/skills/session-wrap' }]);
+      expect(result.found.excluded.map((e) => [e.skill, e.reason.split(' (')[0]])).toEqual([
+        ['foo bar', 'not a branch-safe name'],
       ]);
     }
+  });
+
+  it('an explicit --skill outside the setting halts naming where it is and the setting to use', async () => {
+    const project = await makeProject();
+    await addSkillAt(project, 'skills/alpha');
+    expect(await haltMessage(preflight(project, { skill: 'alpha' }))).toBe(
+      'skill folder missing for alpha: it is at skills/alpha, outside the skills setting (.claude/skills/*); ' +
+        'set "skills": [".claude/skills/*","skills/*"] in skillclimb.config.json, or pass ' +
+        "--skills '.claude/skills/*,skills/*'",
+    );
+    const { result, log } = await preflight(project, { skill: 'alpha', skills: ['skills/*'] });
+    expect(result.explicit).toEqual([{ name: 'alpha', dir: 'skills/alpha' }]);
+    expect(log.warnings).toEqual([]);
+  });
+
+  it('warns about skills outside the setting when the queue is discovered', async () => {
+    const project = await makeProject();
+    await addSkillAt(project, 'skills/alpha');
+    const { log } = await preflight(project, {}, false);
+    expect(log.warnings).toEqual([expect.stringMatching(/^1 skill is outside the skills setting/)]);
+  });
+
+  it('an explicit --skill without evals runs in structural mode', async () => {
+    const project = await makeProject();
+    await addSkill(project, 'bare', { evals: false, scenarios: false });
+    const { result } = await preflight(project, { skill: 'bare', mode: 'structural' }, false);
+    expect(result.explicit).toEqual([{ name: 'bare', dir: '.claude/skills/bare' }]);
   });
 });

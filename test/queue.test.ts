@@ -5,19 +5,28 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMtimeFreshness } from '../src/adapters/local/freshness.js';
 import { createFileKillSwitch } from '../src/adapters/local/kill-switch.js';
 import type { Freshness } from '../src/ports/freshness.js';
-import { mergeSkipList } from '../src/core/skip-list.js';
+import { mergeSkipList, type SkipList } from '../src/core/skip-list.js';
+import type { IterateOptions } from '../src/iterate/options.js';
 import {
   EMPTY_QUEUE_MESSAGE,
-  discoverSkills,
-  findInvalidSkillFolders,
   displayWorktreeHome,
   dryRunPlanJson,
   formatDryRunPlan,
   formatUtcSeconds,
   resolveQueue,
+  skillsGlobsOf,
   type QueuePlan,
 } from '../src/iterate/queue.js';
-import { addSkill, iterateOptions, makeTempDir, removeTempDirs, skillPath } from './helpers/skill-project.js';
+import { findSkills } from '../src/iterate/skill-finder.js';
+import type { SkillLocation } from '../src/core/skill-layout.js';
+import {
+  addSkill,
+  addSkillAt,
+  iterateOptions,
+  makeTempDir,
+  removeTempDirs,
+  skillPath,
+} from './helpers/skill-project.js';
 
 const NOW = new Date('2026-05-24T08:00:00Z');
 const USER_DEBUG_MTIME = new Date('2026-05-23T22:15:04Z');
@@ -43,7 +52,41 @@ afterEach(removeTempDirs);
 
 /** A freshness port from a fixed table (no file system). */
 function fixedFreshness(table: Record<string, Date>): Freshness {
-  return { lastRunAt: async (skill) => table[skill] ?? null };
+  return { lastRunAt: async (skill) => table[skill.name] ?? null };
+}
+
+/** The queue of `project` as a run resolves it: the skills setting, then resolveQueue. */
+async function planFor(
+  options: IterateOptions,
+  freshness: Freshness,
+  extra: { skipList?: SkipList; explicit?: SkillLocation[] } = {},
+): Promise<QueuePlan> {
+  const found = await findSkills({
+    project: options.project,
+    repository: options.project,
+    globs: skillsGlobsOf(options),
+  });
+  return resolveQueue(
+    options,
+    { skipList: extra.skipList ?? mergeSkipList(options.skipList), explicit: extra.explicit, found },
+    freshness,
+    NOW,
+  );
+}
+
+/** A plan for the formatting tests: only what a test sets. */
+function planOf(partial: Partial<QueuePlan>): QueuePlan {
+  return {
+    queue: [],
+    dirs: {},
+    excludedBySkipList: [],
+    excludedByFreshness: [],
+    excludedOther: [],
+    outsideSetting: undefined,
+    skillsGlobs: ['.claude/skills/*'],
+    plannedAt: NOW,
+    ...partial,
+  };
 }
 
 describe('the seed example', () => {
@@ -53,45 +96,166 @@ describe('the seed example', () => {
     await addSkill(project, 'user-debug', { resultsMtime: USER_DEBUG_MTIME });
     await addSkill(project, 'skill-evolve');
     const options = iterateOptions(project, { skipList: ['skill-evolve'], worktreeHome: os.homedir() });
-    const skipList = mergeSkipList(options.skipList);
-    const plan = await resolveQueue(options, skipList, undefined, createMtimeFreshness(project), NOW);
+    const plan = await planFor(options, createMtimeFreshness(project));
     expect(formatDryRunPlan(plan, options, { budget: '1h' })).toBe(SEED_EXAMPLE);
     // Without a label the budget prints in its shortest form, which is the same here.
     expect(formatDryRunPlan(plan, options)).toBe(SEED_EXAMPLE);
+    expect(plan.dirs).toEqual({ 'session-wrap': '.claude/skills/session-wrap' });
   });
 });
 
 describe('discovery', () => {
-  it('finds <project>/.claude/skills/*/evals/evals.json and silently drops half-bootstrapped skills', async () => {
+  it('queues skills with both eval files and names every other skill with its reason and next step', async () => {
     const project = await makeTempDir();
     await addSkill(project, 'session-wrap');
     await addSkill(project, 'half', { scenarios: false });
+    await addSkill(project, 'scenarios-only', { evals: false });
     await addSkill(project, 'no-evals', { evals: false, scenarios: false });
+    await addSkill(project, 'broken', { evals: '{"categories": []}' });
     await addSkill(project, '.hidden');
     await mkdir(skillPath(project, 'bare'), { recursive: true });
     await writeFile(path.join(project, '.claude', 'skills', 'README.md'), 'not a skill');
-    expect(await discoverSkills(project)).toEqual(['session-wrap']);
+    const plan = await planFor(iterateOptions(project), fixedFreshness({}));
+    expect(plan.queue).toEqual(['session-wrap']);
+    expect(plan.excludedOther).toEqual([
+      {
+        skill: 'broken',
+        dir: '.claude/skills/broken',
+        reason:
+          'invalid evals: .claude/skills/broken/evals/evals.json: categories: expected array to have >=1 items',
+        next: 'fix the file',
+      },
+      {
+        skill: 'half',
+        dir: '.claude/skills/half',
+        reason: 'half-bootstrapped: .claude/skills/half/evals/evals.json without test_scenarios.json',
+        next: 'run `skillclimb evals init half --force` to write both files again',
+      },
+      {
+        skill: 'no-evals',
+        dir: '.claude/skills/no-evals',
+        reason: 'no evals',
+        next: 'run `skillclimb evals init no-evals` to write them, or iterate with --mode structural',
+      },
+      {
+        skill: 'scenarios-only',
+        dir: '.claude/skills/scenarios-only',
+        reason:
+          'half-bootstrapped: .claude/skills/scenarios-only/evals/test_scenarios.json without evals.json',
+        next: 'run `skillclimb evals init scenarios-only --keep-scenarios` to write evals.json for the scenarios',
+      },
+    ]);
   });
 
-  it('leaves out folders whose name cannot be a skill name (it becomes a branch and a folder)', async () => {
+  it('with --mode structural queues every skill with a SKILL.md, evals or not', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'session-wrap');
+    await addSkill(project, 'no-evals', { evals: false, scenarios: false });
+    await addSkill(project, 'half', { scenarios: false });
+    const plan = await planFor(iterateOptions(project, { mode: 'structural' }), fixedFreshness({}));
+    expect(plan.queue).toEqual(['half', 'no-evals', 'session-wrap']);
+    expect(plan.excludedOther).toEqual([]);
+  });
+
+  it('leaves out folders whose name cannot be a branch, saying why', async () => {
     const project = await makeTempDir();
     await addSkill(project, 'foo bar');
+    await addSkill(project, 'x.lock');
     await addSkill(project, 'session-wrap');
-    expect(await discoverSkills(project)).toEqual(['session-wrap']);
-    expect(await findInvalidSkillFolders(project)).toEqual(['foo bar']);
+    const plan = await planFor(iterateOptions(project), fixedFreshness({}));
+    expect(plan.queue).toEqual(['session-wrap']);
+    expect(plan.excludedOther.map((e) => [e.skill, e.reason.split(' (')[0]])).toEqual([
+      ['foo bar', 'not a branch-safe name'],
+      ['x.lock', 'not a branch-safe name'],
+    ]);
   });
 
-  it('returns nothing when the project has no .claude/skills folder', async () => {
-    expect(await discoverSkills(await makeTempDir())).toEqual([]);
+  it('finds nothing when the project has no skills, and says so', async () => {
+    const project = await makeTempDir();
+    const options = iterateOptions(project);
+    const plan = await planFor(options, fixedFreshness({}));
+    expect(plan.queue).toEqual([]);
+    expect(formatDryRunPlan(plan, options)).toBe(
+      'Queue empty -- nothing to iterate. No skill folder with a SKILL.md matches the skills setting (.claude/skills/*).\n',
+    );
   });
 
-  it('follows a symlinked skill folder, as a glob does', async () => {
+  it('follows a skill folder linked inside the repository to its real path; refuses one linked outside', async () => {
     const project = await makeTempDir();
     const elsewhere = await makeTempDir();
-    await addSkill(elsewhere, 'shared-skill');
+    await addSkillAt(project, 'shared/inside-skill');
+    await addSkill(elsewhere, 'outside-skill');
     await mkdir(path.join(project, '.claude', 'skills'), { recursive: true });
-    await symlink(skillPath(elsewhere, 'shared-skill'), skillPath(project, 'shared-skill'));
-    expect(await discoverSkills(project)).toEqual(['shared-skill']);
+    await symlink(path.join(project, 'shared', 'inside-skill'), skillPath(project, 'inside-skill'));
+    await symlink(skillPath(elsewhere, 'outside-skill'), skillPath(project, 'outside-skill'));
+    const plan = await planFor(iterateOptions(project), fixedFreshness({}));
+    expect(plan.queue).toEqual(['inside-skill']);
+    expect(plan.dirs).toEqual({ 'inside-skill': 'shared/inside-skill' });
+    expect(plan.excludedOther).toEqual([
+      {
+        skill: 'outside-skill',
+        dir: '.claude/skills/outside-skill',
+        reason: `symlink: .claude/skills/outside-skill leads outside the repository (to ${skillPath(elsewhere, 'outside-skill')})`,
+        next: 'replace the link by the files themselves',
+      },
+    ]);
+  });
+
+  it('a skills setting of its own: skills/* and plugins/*/skills/*, with two skills of one name both left out', async () => {
+    const project = await makeTempDir();
+    await addSkillAt(project, 'skills/alpha');
+    await addSkillAt(project, 'plugins/one/skills/beta');
+    await addSkillAt(project, 'plugins/one/skills/gamma');
+    await addSkillAt(project, 'plugins/two/skills/gamma');
+    const options = iterateOptions(project, { skills: ['skills/*', 'plugins/*/skills/*'] });
+    const plan = await planFor(options, fixedFreshness({}));
+    expect(plan.queue).toEqual(['alpha', 'beta']);
+    expect(plan.dirs).toEqual({ alpha: 'skills/alpha', beta: 'plugins/one/skills/beta' });
+    expect(plan.excludedOther.map((e) => [e.skill, e.dir, e.reason])).toEqual([
+      [
+        'gamma',
+        'plugins/one/skills/gamma',
+        'duplicate name: also at plugins/two/skills/gamma (branches and run state are keyed by the name)',
+      ],
+      [
+        'gamma',
+        'plugins/two/skills/gamma',
+        'duplicate name: also at plugins/one/skills/gamma (branches and run state are keyed by the name)',
+      ],
+    ]);
+    expect(plan.outsideSetting).toBeUndefined();
+  });
+
+  it('names skills outside the setting with the exact setting to use, and never queues them', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'session-wrap');
+    await addSkillAt(project, 'skills/alpha');
+    await addSkillAt(project, 'plugins/p/skills/beta');
+    await addSkillAt(project, 'toplevel');
+    const plan = await planFor(iterateOptions(project), fixedFreshness({}));
+    expect(plan.queue).toEqual(['session-wrap']);
+    expect(plan.outsideSetting).toBe(
+      '3 skills are outside the skills setting (.claude/skills/*) and not queued: skills/* (alpha); ' +
+        'plugins/*/skills/* (beta); * (toplevel). To include them, set ' +
+        '"skills": [".claude/skills/*","skills/*","plugins/*/skills/*","*"] in skillclimb.config.json, ' +
+        "or pass --skills '.claude/skills/*,skills/*,plugins/*/skills/*,*'",
+    );
+  });
+});
+
+describe('the outside hint keeps the globs that found skills through a link', () => {
+  it('a linked .claude/skills plus plugins elsewhere: both globs in the setting to use', async () => {
+    const project = await makeTempDir();
+    await addSkillAt(project, 'skills/alpha');
+    await addSkillAt(project, 'plugins/p/skills/beta');
+    await mkdir(path.join(project, '.claude'), { recursive: true });
+    await symlink('../skills', path.join(project, '.claude', 'skills'));
+    const plan = await planFor(iterateOptions(project), fixedFreshness({}));
+    expect(plan.queue).toEqual(['alpha']);
+    expect(plan.dirs).toEqual({ alpha: 'skills/alpha' });
+    // skills/alpha is the link's real folder: found, not outside; only beta is.
+    expect(plan.outsideSetting).toContain('1 skill is outside the skills setting (.claude/skills/*)');
+    expect(plan.outsideSetting).toContain('"skills": [".claude/skills/*","plugins/*/skills/*"]');
   });
 });
 
@@ -99,13 +263,7 @@ describe('resolveQueue', () => {
   it('orders a discovered queue by code point, like Python sorted()', async () => {
     const project = await makeTempDir();
     for (const name of ['zeta', 'alpha', 'Beta', 'alpha-2']) await addSkill(project, name);
-    const plan = await resolveQueue(
-      iterateOptions(project),
-      mergeSkipList([]),
-      undefined,
-      fixedFreshness({}),
-      NOW,
-    );
+    const plan = await planFor(iterateOptions(project), fixedFreshness({}));
     expect(plan.queue).toEqual(['Beta', 'alpha', 'alpha-2', 'zeta']);
   });
 
@@ -117,7 +275,7 @@ describe('resolveQueue', () => {
       fresh: new Date(NOW.getTime() - 86_399_000),
       old: new Date('2026-05-20T00:00:00Z'),
     });
-    const plan = await resolveQueue(iterateOptions(project), mergeSkipList([]), undefined, freshness, NOW);
+    const plan = await planFor(iterateOptions(project), freshness);
     expect(plan.queue).toEqual(['edge', 'never', 'old']);
     expect(plan.excludedByFreshness).toEqual([
       { skill: 'fresh', lastRunAt: new Date(NOW.getTime() - 86_399_000) },
@@ -130,17 +288,13 @@ describe('resolveQueue', () => {
     const asked: string[] = [];
     const freshness: Freshness = {
       lastRunAt: async (skill) => {
-        asked.push(skill);
+        asked.push(skill.name);
         return null;
       },
     };
-    const plan = await resolveQueue(
-      iterateOptions(project),
-      mergeSkipList(['skill-evolve']),
-      undefined,
-      freshness,
-      NOW,
-    );
+    const plan = await planFor(iterateOptions(project), freshness, {
+      skipList: mergeSkipList(['skill-evolve']),
+    });
     expect(plan.queue).toEqual(['session-wrap']);
     expect(plan.excludedBySkipList).toEqual([
       { skill: 'skill-evolve', source: '--skip-list extension' },
@@ -149,39 +303,41 @@ describe('resolveQueue', () => {
     expect(asked).toEqual(['session-wrap']);
   });
 
-  it('an explicit queue skips discovery, keeps its order, and is still freshness- and skip-list-filtered', async () => {
+  it('an explicit queue keeps its order, and is still freshness- and skip-list-filtered', async () => {
     const project = await makeTempDir();
     await addSkill(project, 'not-listed');
-    const plan = await resolveQueue(
+    const at = (name: string): SkillLocation => ({ name, dir: `.claude/skills/${name}` });
+    const plan = await planFor(
       iterateOptions(project),
-      mergeSkipList(['banned']),
-      ['user-debug', 'banned', 'session-wrap', 'recent'],
       fixedFreshness({ recent: new Date(NOW.getTime() - 3_600_000) }),
-      NOW,
+      {
+        skipList: mergeSkipList(['banned']),
+        explicit: ['user-debug', 'banned', 'session-wrap', 'recent'].map(at),
+      },
     );
     expect(plan.queue).toEqual(['user-debug', 'session-wrap']);
     expect(plan.excludedBySkipList).toEqual([{ skill: 'banned', source: '--skip-list extension' }]);
     expect(plan.excludedByFreshness.map((e) => e.skill)).toEqual(['recent']);
+    // An explicit list is the operator's: what discovery would say about other skills is not repeated.
+    expect(plan.excludedOther).toEqual([]);
   });
 });
 
 describe('formatDryRunPlan', () => {
   const options = iterateOptions('/p', { worktreeHome: '/home/op', perSkillIterations: 5 });
 
-  it('prints the empty-queue line and nothing else when the queue is empty', () => {
-    const plan: QueuePlan = {
-      queue: [],
-      excludedBySkipList: [{ skill: 'verify', source: 'embedded' }],
-      excludedByFreshness: [],
-    };
-    expect(formatDryRunPlan(plan, options, { home: '/home/op' })).toBe(`${EMPTY_QUEUE_MESSAGE}\n`);
+  it('prints the original empty-queue line when it is true, with each skill and its reason', () => {
+    const plan = planOf({ excludedBySkipList: [{ skill: 'verify', source: 'embedded' }] });
+    expect(formatDryRunPlan(plan, options, { home: '/home/op' })).toBe(
+      `${EMPTY_QUEUE_MESSAGE}\n  verify  (skip-list: embedded)\n`,
+    );
     expect(EMPTY_QUEUE_MESSAGE).toBe(
       'Queue empty -- nothing to iterate. All scorable skills were either skip-listed or have results.tsv mtime within the last 24h.',
     );
   });
 
   it('pluralises the count and prints (none) under empty exclusion sections', () => {
-    const plan: QueuePlan = { queue: ['a', 'b'], excludedBySkipList: [], excludedByFreshness: [] };
+    const plan = planOf({ queue: ['a', 'b'] });
     expect(formatDryRunPlan(plan, options, { budget: '90m', home: '/home/op' })).toBe(
       [
         'Resolved queue (2 skills):',
@@ -206,7 +362,7 @@ describe('formatDryRunPlan', () => {
   });
 
   it('shows a worktree home outside the home directory as an absolute path', () => {
-    const plan: QueuePlan = { queue: ['a'], excludedBySkipList: [], excludedByFreshness: [] };
+    const plan = planOf({ queue: ['a'] });
     const text = formatDryRunPlan(plan, iterateOptions('/p', { worktreeHome: '/runner/tmp' }), {
       home: '/home/op',
     });
@@ -224,13 +380,65 @@ describe('formatDryRunPlan', () => {
   });
 });
 
+describe('the empty queue and exclusions', () => {
+  const options = iterateOptions('/p', { worktreeHome: '/home/op' });
+
+  it('does not claim causes that are not true: each skill gets its own reason, then the outside hint', () => {
+    const plan = planOf({
+      excludedOther: [
+        {
+          skill: 'alpha',
+          dir: 'skills/alpha',
+          reason: 'no evals',
+          next: 'run `skillclimb evals init alpha` to write them, or iterate with --mode structural',
+        },
+      ],
+      excludedBySkipList: [{ skill: 'verify', source: 'embedded' }],
+      excludedByFreshness: [{ skill: 'beta', lastRunAt: new Date('2026-05-23T22:15:04Z') }],
+      outsideSetting: '1 skill is outside the skills setting …',
+    });
+    expect(formatDryRunPlan(plan, options)).toBe(
+      [
+        'Queue empty -- nothing to iterate. No skill found is ready to run:',
+        '  alpha  (skills/alpha: no evals; run `skillclimb evals init alpha` to write them, or iterate with --mode structural)',
+        '  beta  (fresh until 22:15 UTC: last run 2026-05-23T22:15:04Z)',
+        '  verify  (skip-list: embedded)',
+        '',
+        '1 skill is outside the skills setting …',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("says the day a freshness window ends when it is not the plan's", () => {
+    const plan = planOf({
+      excludedByFreshness: [{ skill: 'beta', lastRunAt: new Date('2026-05-24T07:00:00Z') }],
+    });
+    expect(formatDryRunPlan(plan, options)).toContain(
+      '  beta  (fresh until 2026-05-25 07:00 UTC: last run 2026-05-24T07:00:00Z)',
+    );
+  });
+
+  it('adds a section for skills that cannot be scored and one for skills outside the setting', () => {
+    const plan = planOf({
+      queue: ['a'],
+      excludedOther: [{ skill: 'b', dir: '.claude/skills/b', reason: 'no evals', next: 'run x' }],
+      outsideSetting: 'hint',
+    });
+    expect(formatDryRunPlan(plan, options, { home: '/home/op' })).toContain(
+      'Excluded by cross-night-resume filter:\n  (none)\n\nExcluded, cannot be scored:\n  b  (.claude/skills/b: no evals; run x)\n\nOutside the skills setting:\n  hint\n',
+    );
+  });
+});
+
 describe('dryRunPlanJson', () => {
   it('carries the same plan with absolute worktree paths, branches and the budget both ways', () => {
-    const plan: QueuePlan = {
+    const plan = planOf({
       queue: ['session-wrap'],
+      dirs: { 'session-wrap': '.claude/skills/session-wrap' },
       excludedBySkipList: [{ skill: 'skill-evolve', source: '--skip-list extension' }],
       excludedByFreshness: [{ skill: 'user-debug', lastRunAt: USER_DEBUG_MTIME }],
-    };
+    });
     const json = dryRunPlanJson(
       plan,
       iterateOptions('/p', { worktreeHome: '/home/op', perSkillBudgetMs: 5_400_000 }),
@@ -247,6 +455,9 @@ describe('dryRunPlanJson', () => {
       budget: { perSkillBudget: '1h30m', perSkillBudgetMs: 5_400_000, perSkillIterations: 12 },
       excludedBySkipList: [{ skill: 'skill-evolve', source: '--skip-list extension' }],
       excludedByFreshness: [{ skill: 'user-debug', resultsTsvMtime: '2026-05-23T22:15:04Z' }],
+      excludedOther: [],
+      outsideSetting: null,
+      dirs: { 'session-wrap': '.claude/skills/session-wrap' },
       empty: false,
     });
   });
@@ -257,13 +468,19 @@ describe('ports', () => {
     const project = await makeTempDir();
     await addSkill(project, 'ran', { resultsMtime: USER_DEBUG_MTIME });
     await addSkill(project, 'never');
+    await addSkillAt(project, 'skills/elsewhere', { resultsMtime: USER_DEBUG_MTIME });
     const freshness = createMtimeFreshness(project);
-    expect((await freshness.lastRunAt('ran'))?.toISOString()).toBe('2026-05-23T22:15:04.000Z');
-    expect(await freshness.lastRunAt('never')).toBeNull();
-    expect(await freshness.lastRunAt('no-such-skill')).toBeNull();
+    const at = (name: string, dir = `.claude/skills/${name}`): SkillLocation => ({ name, dir });
+    expect((await freshness.lastRunAt(at('ran')))?.toISOString()).toBe('2026-05-23T22:15:04.000Z');
+    expect(await freshness.lastRunAt(at('never'))).toBeNull();
+    expect(await freshness.lastRunAt(at('no-such-skill'))).toBeNull();
+    // The skill's own folder, wherever it lives.
+    expect((await freshness.lastRunAt(at('elsewhere', 'skills/elsewhere')))?.getTime()).toBe(
+      USER_DEBUG_MTIME.getTime(),
+    );
     const touched = new Date('2026-05-24T07:59:00Z');
     await utimes(skillPath(project, 'ran', 'evals', 'results.tsv'), touched, touched);
-    expect((await freshness.lastRunAt('ran'))?.getTime()).toBe(touched.getTime());
+    expect((await freshness.lastRunAt(at('ran')))?.getTime()).toBe(touched.getTime());
   });
 
   it('the file kill-switch reports the seed message while the file exists', async () => {

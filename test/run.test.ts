@@ -227,7 +227,7 @@ describe('runIterate', () => {
     expect(existsSync(path.join(h.project, '.skill-iterate.lock'))).toBe(false);
   });
 
-  it('records invalid evals mid-queue as skipped and goes on', async () => {
+  it('leaves invalid evals out of the queue, naming the file and field, and runs the rest', async () => {
     const h = await runHarness([
       {
         name: 'bad-evals',
@@ -236,10 +236,20 @@ describe('runIterate', () => {
       { name: 'good-c' },
     ]);
     const run = await runIterate(h.options, h.ports);
-    expect(run.results[0]?.status).toBe(
-      'skipped (invalid evals: evals.json: categories[0].evals[0].id: expected integer)',
+    expect(run.queue).toEqual(['good-c']);
+    expect(run.results.map((r) => [r.skill, r.status])).toEqual([['good-c', 'shipped']]);
+    expect(run.excludedOther).toEqual([
+      {
+        skill: 'bad-evals',
+        dir: '.claude/skills/bad-evals',
+        reason:
+          'invalid evals: .claude/skills/bad-evals/evals/evals.json: categories[0].evals[0].id: expected integer',
+        next: 'fix the file',
+      },
+    ]);
+    expect(h.lines.info.join('\n')).toContain(
+      'not queued: bad-evals  (.claude/skills/bad-evals: invalid evals',
     );
-    expect(run.results[1]?.status).toBe('shipped');
     expect(await readdir(h.home)).toEqual([]);
   });
 
@@ -477,14 +487,16 @@ describe('runIterate', () => {
     expect(h.lines.info).toContain('Cost budget of $0.03 reached; stopping after 1 of 1 skills.');
   });
 
-  it('leaves a discovered folder with an invalid name out, with a warning, and runs the rest', async () => {
+  it('leaves a discovered folder with an invalid name out, saying why, and runs the rest', async () => {
     const h = await runHarness([{ name: 'foo bar' }, { name: 'good-k' }]);
     const run = await runIterate(h.options, h.ports);
     expect(run.queue).toEqual(['good-k']);
     expect(run.results.map((r) => [r.skill, r.status])).toEqual([['good-k', 'shipped']]);
-    expect(h.lines.warn.join('\n')).toContain(
-      'skill folder ".claude/skills/foo bar" is not a valid skill name',
-    );
+    expect(run.excludedOther?.map((e) => [e.skill, e.reason.split(' (')[0]])).toEqual([
+      ['foo bar', 'not a branch-safe name'],
+    ]);
+    // The morning summary lists the exclusion with its reason.
+    expect(await readFile(run.summaryPath!, 'utf8')).toContain('foo bar');
   });
 
   it('skips an AMBIGUOUS baseline at once: no crashes, no park, worktree removed', async () => {

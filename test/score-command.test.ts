@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -202,15 +202,43 @@ describe('skillclimb score: bad input', () => {
     expect(io.stdout).toBe('');
   });
 
-  it('an invalid eval file names the file and the JSON path', async () => {
+  it('an invalid eval file names the file and the JSON path (composite reads it)', async () => {
     const broken = structuredClone(EVALS) as { categories: Array<{ evals: Array<{ id: unknown }> }> };
     const first = broken.categories[1]?.evals[0];
     if (first) first.id = 'three';
     await writeFile(path.join(skillDir, 'evals', 'evals.json'), JSON.stringify(broken));
-    await run([skillDir, '--mode', 'structural']);
+    const models = createScriptedModels({ render: () => 'x', grade });
+    await run([skillDir], withScripted(models));
     expect(io.exitCode).toBe(2);
     expect(io.stderr).toContain(path.join(skillDir, 'evals', 'evals.json'));
     expect(io.stderr).toContain('categories[1].evals[0].id: expected integer');
+  });
+
+  it('composite without eval files says how to write them, or to score structure', async () => {
+    await rm(path.join(skillDir, 'evals'), { recursive: true });
+    const models = createScriptedModels({ render: () => 'x', grade });
+    await run([skillDir], withScripted(models));
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain(
+      'evals.json: file not found; write the eval files with `skillclimb evals init wrap`, or score with --mode structural (no evals needed)',
+    );
+  });
+
+  it('refuses a linked SKILL.md or eval file: nothing is read through a link', async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-score-outside-'));
+    try {
+      await writeFile(path.join(outside, 'secret.md'), 'token: do-not-read');
+      await rm(path.join(skillDir, 'SKILL.md'));
+      await symlink(path.join(outside, 'secret.md'), path.join(skillDir, 'SKILL.md'));
+      await run([skillDir, '--mode', 'structural', '--json']);
+      expect(io.exitCode).toBe(2);
+      expect(io.stdout).toBe('');
+      expect(io.stderr).toContain(
+        `${path.join(skillDir, 'SKILL.md')}: a symbolic link; skill files are never read through a link`,
+      );
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it('bad flag values and a folder without SKILL.md are usage errors', async () => {
@@ -302,7 +330,7 @@ describe('skillclimb score reads skillclimb.config.json', () => {
 });
 
 describe('projectOfSkill', () => {
-  it('is the nearest ancestor holding .claude, else the .claude/skills/<name> project, else the cwd', async () => {
+  it('is the nearest ancestor holding skillclimb.config.json, .claude or .git, else the cwd', async () => {
     expect(projectOfSkill(skillDir, '/elsewhere')).toBe(root);
     const loose = path.join(root, 'loose', 'skill');
     await mkdir(loose, { recursive: true });
@@ -310,11 +338,117 @@ describe('projectOfSkill', () => {
     const outside = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-score-outside-'));
     try {
       expect(projectOfSkill(path.join(outside, 'a', 'skill'), '/elsewhere')).toBe('/elsewhere');
-      expect(projectOfSkill(path.join(outside, 'p', '.claude', 'skills', 'x'), '/elsewhere')).toBe(
-        path.join(outside, 'p'),
+      await mkdir(path.join(outside, 'repo', '.git'), { recursive: true });
+      await mkdir(path.join(outside, 'repo', 'skills', 'x'), { recursive: true });
+      expect(projectOfSkill(path.join(outside, 'repo', 'skills', 'x'), '/elsewhere')).toBe(
+        path.join(outside, 'repo'),
+      );
+      await writeFile(path.join(outside, 'repo', 'skills', 'skillclimb.config.json'), '{}');
+      expect(projectOfSkill(path.join(outside, 'repo', 'skills', 'x'), '/elsewhere')).toBe(
+        path.join(outside, 'repo', 'skills'),
       );
     } finally {
       await rm(outside, { recursive: true, force: true });
     }
+  });
+});
+
+describe('skillclimb score --mode structural needs no evals', () => {
+  const LONG = 'word '.repeat(20).trim();
+  const TEXT = [
+    '---',
+    'name: loose',
+    'description: A skill without evals.',
+    '---',
+    '# Loose',
+    '',
+    '## Usage',
+    '',
+    `Use it. ${LONG}`,
+    'As an AI I think it helps.',
+    '',
+  ].join('\n');
+
+  async function looseSkill(): Promise<string> {
+    const dir = path.join(root, 'skills', 'loose');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'SKILL.md'), TEXT);
+    return dir;
+  }
+
+  it('scores any folder with a SKILL.md, no evals/ at all', async () => {
+    const dir = await looseSkill();
+    await run([dir, '--mode', 'structural', '--json']);
+    expect(io.stderr).toBe('');
+    expect(io.exitCode).toBe(0);
+    const doc = JSON.parse(io.stdout);
+    expect(doc.mode).toBe('structural');
+    expect(doc.absolute).toBeNull();
+    // Defaults: 150 characters, the three default phrases ("as an AI", "I think": 2 hits), default sections.
+    expect(doc.structural.metrics.max_line_length).toMatchObject({ over: 0, limit: 150 });
+    expect(doc.structural.metrics.banned_phrases).toMatchObject({ hits: 2 });
+    expect(doc.structural.metrics.required_sections).toMatchObject({ exempt: true, score: 1 });
+  });
+
+  it('--max-line-length, --required-section and --banned-phrase replace the defaults', async () => {
+    const dir = await looseSkill();
+    await run([
+      dir,
+      '--mode',
+      'structural',
+      '--json',
+      '--max-line-length',
+      '80',
+      '--required-section',
+      'Usage',
+      '--required-section',
+      'Examples',
+      '--banned-phrase',
+      'it helps',
+    ]);
+    expect(io.exitCode).toBe(0);
+    const metrics = JSON.parse(io.stdout).structural.metrics;
+    expect(metrics.max_line_length).toMatchObject({ over: 1, limit: 80, lines: 10 });
+    expect(metrics.max_line_length.score).toBeCloseTo(9 / 10, 12);
+    expect(metrics.required_sections).toMatchObject({ present: 1, required: 2, missing: ['Examples'] });
+    expect(metrics.banned_phrases).toMatchObject({ hits: 1, found: { 'it helps': 1 } });
+  });
+
+  it('takes the same settings from skillclimb.config.json; a flag wins over the config', async () => {
+    const dir = await looseSkill();
+    await writeFile(
+      path.join(root, 'skillclimb.config.json'),
+      JSON.stringify({
+        structural: { maxLineLength: 60, requiredSections: ['Examples'], bannedPhrases: ['Use it'] },
+      }),
+    );
+    await run([dir, '--mode', 'structural', '--json', '--max-line-length', '200']);
+    expect(io.exitCode).toBe(0);
+    const metrics = JSON.parse(io.stdout).structural.metrics;
+    expect(metrics.max_line_length).toMatchObject({ over: 0, limit: 200 });
+    expect(metrics.required_sections).toMatchObject({ present: 0, required: 1 });
+    expect(metrics.banned_phrases).toMatchObject({ hits: 1, found: { 'Use it': 1 } });
+  });
+
+  it('takes a skill name instead of a folder, looked up through the skills setting', async () => {
+    await looseSkill();
+    await run(['loose', '--skills', 'skills/*', '--mode', 'structural', '--json']);
+    expect(io.stderr).toBe('');
+    expect(io.exitCode).toBe(0);
+    expect(JSON.parse(io.stdout).mode).toBe('structural');
+    io.exitCode = 0;
+    await run(['ghost', '--mode', 'structural']);
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain(
+      'ghost: not a folder, and no skill named ghost matches the skills setting (.claude/skills/*)',
+    );
+  });
+
+  it('with offline models the default mode grades structure without asking for evals', async () => {
+    const dir = await looseSkill();
+    await run([dir]);
+    expect(io.stderr).toBe('');
+    expect(io.exitCode).toBe(0);
+    expect(io.stdout).toContain('mode: structural');
   });
 });

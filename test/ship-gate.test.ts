@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { countNewlines } from '../src/core/lines.js';
 import { checkFrontmatter } from '../src/core/markdown.js';
-import { compareScores, formatSigned, shipGate, shipMessage } from '../src/core/ship-gate.js';
+import {
+  DEFAULT_MIN_GAIN,
+  belowMinimumGain,
+  compareScores,
+  formatSigned,
+  shipGate,
+  shipMessage,
+} from '../src/core/ship-gate.js';
 
 describe('shipGate: the seed table', () => {
   it.each([
@@ -32,6 +39,37 @@ describe('shipGate: the seed table', () => {
     );
     expect(compareScores(0.3001, 0.3)).toBe(1);
     expect(compareScores(0.2999, 0.3)).toBe(-1);
+  });
+});
+
+describe('shipGate: the minimum gain', () => {
+  it('does not ship a gain below the minimum (0.005 by default), and says why', () => {
+    // The night the issue reports: 0.777327 -> 0.778358 with five more lines.
+    const input = { baselineScore: 0.777327, finalScore: 0.778358, linesBaseline: 100, linesFinal: 105 };
+    expect(DEFAULT_MIN_GAIN).toBe(0.005);
+    expect(shipGate(input)).toBe('no-improvement');
+    expect(belowMinimumGain(input)).toBe('gain +0.001031 is below the minimum gain 0.005');
+    // A configured minimum of 0.001 (or the original's 0) ships it.
+    expect(shipGate({ ...input, minGain: 0.001 })).toBe('ship');
+    expect(shipGate({ ...input, minGain: 0 })).toBe('ship');
+    expect(belowMinimumGain({ ...input, minGain: 0 })).toBeUndefined();
+  });
+
+  it('ships a gain exactly at the minimum, and an equal or small gain with fewer lines', () => {
+    expect(shipGate({ baselineScore: 0.5, finalScore: 0.505, linesBaseline: 10, linesFinal: 12 })).toBe(
+      'ship',
+    );
+    expect(shipGate({ baselineScore: 0.5, finalScore: 0.5, linesBaseline: 10, linesFinal: 9 })).toBe('ship');
+    expect(shipGate({ baselineScore: 0.5, finalScore: 0.501, linesBaseline: 10, linesFinal: 9 })).toBe(
+      'ship',
+    );
+    expect(
+      belowMinimumGain({ baselineScore: 0.5, finalScore: 0.501, linesBaseline: 10, linesFinal: 9 }),
+    ).toBe(undefined);
+    // A drop is no-improvement, but not "below the minimum gain".
+    const drop = { baselineScore: 0.5, finalScore: 0.4, linesBaseline: 10, linesFinal: 9 };
+    expect(shipGate(drop)).toBe('no-improvement');
+    expect(belowMinimumGain(drop)).toBeUndefined();
   });
 });
 

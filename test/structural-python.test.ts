@@ -84,6 +84,12 @@ const FRAGMENTS = [
   'Note: \u00e9t\u00e9 ' + 'é'.repeat(150),
   '\ttabbed Always indented',
   '| a | b |',
+  '## Steps :',
+  '#### ',
+  '1.\tRun this',
+  'Use_case one.',
+  'Run2 things.',
+  "Dont' do it.",
 ];
 
 /** Mulberry32: a small seeded generator so failures reproduce. */

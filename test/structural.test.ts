@@ -228,15 +228,16 @@ describe('cross_reference_resolution', () => {
     expect(noGlob).toMatchObject({ score: 0.5, resolved: 3, unresolved: ['tone', 'style', 'nowhere'] });
   });
 
-  it('searches the skill folder and 7 parents (8 folders), no further', () => {
+  it('searches the 8 parents of the skill folder, not the folder itself and nothing further up', () => {
     const base = path.join(tmp, 'deep');
-    const skillDir = path.join(base, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h');
+    const skillDir = path.join(base, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i');
     fs.mkdirSync(skillDir, { recursive: true });
-    writeFile(path.join(base, 'a', '.claude', 'projects', 'p', 'memory', 'near.md')); // a = 8th folder
-    writeFile(path.join(base, '.claude', 'projects', 'p', 'memory', 'far.md')); // base = 9th folder
-    const metric = scoreStructure('[[near]] [[far]]', realContext(skillDir)).metrics
+    writeFile(path.join(base, 'a', '.claude', 'projects', 'p', 'memory', 'near.md')); // a = 8th parent
+    writeFile(path.join(base, '.claude', 'projects', 'p', 'memory', 'far.md')); // base = 9th parent
+    writeFile(path.join(skillDir, '.claude', 'projects', 'p', 'memory', 'own.md')); // the skill folder itself
+    const metric = scoreStructure('[[near]] [[far]] [[own]]', realContext(skillDir)).metrics
       .cross_reference_resolution;
-    expect(metric).toMatchObject({ score: 0.5, resolved: 1, unresolved: ['far'] });
+    expect(metric).toMatchObject({ resolved: 1, total: 3, unresolved: ['far', 'own'] });
   });
 
   it('scores 1.0 with no references', () => {
@@ -343,5 +344,60 @@ describe('scoreStructure', () => {
     });
     // The BOM is not a character of the first line: 150 y's are within the limit.
     expect(scores[1]!.metrics.max_line_length).toMatchObject({ over: 0, lines: 4 });
+  });
+});
+
+describe('agreement with the original skill-iterate on the cases where they used to differ', () => {
+  // Each SKILL.md opens with `---\nname: cN\n---\n# T\n`; the expected values were measured by running the
+  // original's structural metrics on the same files (docs/how-it-works.md § Differences from the original skills).
+  const skill = (n: number, body: string) => `---\nname: c${n}\n---\n# T\n${body}`;
+
+  it('"## Steps :" is not the Steps section (whitespace before the colon stays)', () => {
+    const text = skill(1, '## Steps :\n## Constraints\n## Limitations\n');
+    const metric = scoreStructure(text, bare()).metrics.required_sections;
+    expect(metric.score).toBeCloseTo(0.666667, 6);
+    expect(metric).toMatchObject({ present: 2, missing: ['Steps'] });
+  });
+
+  it('an empty H4 ("#### ") under an H2 is a depth violation', () => {
+    const metric = scoreStructure(skill(2, '## A\n#### \ntext\n'), bare()).metrics.section_depth_consistency;
+    expect(metric).toMatchObject({ score: 0.5, violations: 1 });
+  });
+
+  it('"1.<TAB>Run this" is a list item, not prose', () => {
+    const text = skill(3, '\n1.\tRun this\nUse that\nBecause reasons\n');
+    const metric = scoreStructure(text, bare()).metrics.rules_to_rationale_ratio;
+    // prose: "name: c3", "Use that", "Because reasons"; imperative 1 → 1/3 → 1 − 2·|1/3 − 0.4|
+    expect(metric.score).toBeCloseTo(0.866667, 6);
+    expect(metric).toMatchObject({ imperative: 1, prose_lines: 3 });
+  });
+
+  it("the first word ends on a word boundary: Use_case and Run2 are not verbs, Dont' is Dont", () => {
+    const text = skill(4, "\nUse_case one.\nRun2 things.\nDont' do it.\nplain\n");
+    const metric = scoreStructure(text, bare()).metrics.rules_to_rationale_ratio;
+    // prose: name, Use_case, Run2, Dont', plain = 5; imperative only "Dont" → 1/5 → 1 − 2·0.2
+    expect(metric.score).toBeCloseTo(0.6, 6);
+    expect(metric).toMatchObject({ imperative: 1, prose_lines: 5 });
+  });
+
+  it('a memory file inside the skill folder itself does not resolve a [[ref]]', () => {
+    const skillDir = path.join(tmp, 'c5', 'c5');
+    writeFile(path.join(skillDir, '.claude', 'projects', 'p', 'memory', 'feedback_tone.md'));
+    const metric = scoreStructure(skill(5, '\nSee [[tone]].\n'), realContext(skillDir)).metrics
+      .cross_reference_resolution;
+    expect(metric).toMatchObject({ score: 0, resolved: 0, total: 1, unresolved: ['tone'] });
+  });
+
+  it('keeps the deliberate differences: attributed fence labels, tab fences, link titles, whole words', () => {
+    const labelled = scoreStructure('```python title="x.py"\nx\n```\n', bare()).metrics.code_fence_balance;
+    expect(labelled).toMatchObject({ score: 1, openers: 1, unlabelled: 0 });
+    const tabFence = scoreStructure('\t```\nx\n', bare()).metrics.code_fence_balance;
+    expect(tabFence).toMatchObject({ score: 1, openers: 0 });
+    const dir = path.join(tmp, 'titled');
+    writeFile(path.join(dir, 'other.md'));
+    const titled = scoreStructure('[t](other.md "Title")\n', realContext(dir)).metrics.link_integrity;
+    expect(titled).toMatchObject({ score: 1, valid: 1, total: 1 });
+    const words = scoreStructure('The AI cannot help.\n', bare()).metrics.banned_phrases;
+    expect(words).toMatchObject({ score: 1, hits: 0 });
   });
 });

@@ -213,6 +213,44 @@ describe('renderMorningSummary', () => {
     expect(lines).toContain('- nightly-notes (last run 2026-05-23T22:15:04Z)');
   });
 
+  it('lists every skill that was not scorable with its folder, reason and next step, and the outside hint', () => {
+    const out = renderMorningSummary(
+      realisticRun({
+        excludedOther: [
+          {
+            skill: 'release-notes',
+            dir: 'skills/release-notes',
+            reason: 'no evals',
+            next: 'run `skillclimb evals init release-notes` to write them, or iterate with --mode structural',
+          },
+        ],
+        outsideSetting: '2 skills are outside the skills setting (.claude/skills/*) and not queued: …',
+      }),
+    ).split('\n');
+    expect(out).toContain('Not scorable (each with what to do):');
+    expect(out).toContain(
+      '- release-notes (`skills/release-notes`): no evals -- run `skillclimb evals init release-notes` to write them, or iterate with --mode structural',
+    );
+    expect(out).toContain('Outside the skills setting:');
+    expect(out).toContain('- 2 skills are outside the skills setting (.claude/skills/*) and not queued: …');
+    expect(out).not.toContain('None: every skill found was queued.');
+  });
+
+  it('states why a better final score did not ship: the gain is below the minimum', () => {
+    const run = realisticRun();
+    const out = renderMorningSummary({
+      ...run,
+      results: [
+        {
+          ...run.results[0]!,
+          status: 'no-improvement',
+          detail: 'gain +0.001031 is below the minimum gain 0.005',
+        },
+      ],
+    });
+    expect(out).toContain('| no-improvement (gain +0.001031 is below the minimum gain 0.005) |');
+  });
+
   it("names the freshness window the run used: the seed's 24h by default, the Action's shorter one when set", () => {
     expect(text.split('\n')).toContain('Cross-night freshness (ran within the last 24h):');
     const shorter = renderMorningSummary(realisticRun({ freshnessWindowMs: 20 * 3_600_000 })).split('\n');
@@ -326,7 +364,7 @@ describe('renderMorningSummary', () => {
     expect(empty).toContain('Processed 0 of 0 queued skills.');
     expect(empty).toContain('No skills were processed.');
     expect(empty).toContain('No edits were kept.');
-    expect(empty).toContain('None: every discovered skill was queued.');
+    expect(empty).toContain('None: every skill found was queued.');
     expect(empty).not.toContain('## Plateaued');
   });
 

@@ -1,6 +1,8 @@
 /**
- * Skill files that are symbolic links: a real temporary git repository, real links, the real run. A linked
- * skill is skipped with its reason before anything is read or written through the link; the queue goes on.
+ * Skill files that are symbolic links: a real temporary git repository, real links, the real run. The one
+ * link rule decides (src/iterate/symlinks.ts): a linked skill file is refused, a linked folder is followed
+ * when it stays inside the repository and refused when it leads outside; the plan and the run decide alike,
+ * nothing is read or written through a refused link, and the queue goes on.
  */
 import { lstat, mkdir, readFile, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,10 +11,10 @@ import { createLocalPlanPorts, createLocalPorts } from '../src/adapters/local/po
 import type { IterateOptions } from '../src/iterate/options.js';
 import type { Logger } from '../src/ports/logger.js';
 import type { ResultsRow } from '../src/core/run-result.js';
-import { runPreflight } from '../src/iterate/preflight.js';
+import { planIterate } from '../src/iterate/plan.js';
 import { SymlinkedResultsFileError, appendResultsRow } from '../src/iterate/results-file.js';
 import { runIterate } from '../src/iterate/run.js';
-import { findSymlinkedSkillFile } from '../src/iterate/symlinks.js';
+import { decideSkillFolder } from '../src/iterate/symlinks.js';
 import type { EditorInput } from '../src/ports/models.js';
 import { createScriptedModels } from '../src/llm/scripted.js';
 import {
@@ -119,14 +121,19 @@ describe('a skill whose files are symbolic links', () => {
 
     const run = await h.run();
 
-    expect(run.queue).toEqual(['good-one', 'linked']);
-    const byName = Object.fromEntries(run.results.map((r) => [r.skill, r]));
-    expect(byName['linked']?.status).toBe('skipped (symlink: .claude/skills/linked/SKILL.md)');
-    expect(byName['good-one']?.status).toBe('shipped');
+    expect(run.queue).toEqual(['good-one']);
+    expect(run.results.map((r) => [r.skill, r.status])).toEqual([['good-one', 'shipped']]);
+    expect(run.excludedOther).toEqual([
+      {
+        skill: 'linked',
+        dir: '.claude/skills/linked',
+        reason: 'symlink: .claude/skills/linked/SKILL.md is a symbolic link',
+        next: 'replace the link by the files themselves',
+      },
+    ]);
     expect(h.seen.length).toBeGreaterThan(0);
     expect(h.seen.join('\n')).not.toContain('c2VjcmV0LXRva2Vu');
     expect(await readFile(path.join(project, '.git', 'config'), 'utf8')).toBe(gitConfig);
-    expect(h.warnings.some((w) => w.startsWith('linked: .claude/skills/linked/SKILL.md'))).toBe(true);
     expect(await readdir(h.home)).toEqual([]);
   });
 
@@ -140,9 +147,9 @@ describe('a skill whose files are symbolic links', () => {
 
     const run = await h.run();
 
-    expect(run.results.map((r) => [r.skill, r.status])).toEqual([
-      ['linked', 'skipped (symlink: .claude/skills/linked/SKILL.md)'],
-      ['plain', 'shipped'],
+    expect(run.results.map((r) => [r.skill, r.status])).toEqual([['plain', 'shipped']]);
+    expect(run.excludedOther?.map((e) => [e.skill, e.reason])).toEqual([
+      ['linked', 'symlink: .claude/skills/linked/SKILL.md is a symbolic link'],
     ]);
     expect(await readFile(target, 'utf8')).toBe(OUTSIDE_TEXT);
     expect(h.seen.join('\n')).not.toContain('outside file');
@@ -180,9 +187,9 @@ describe('a skill whose files are symbolic links', () => {
 
     const run = await h.run();
 
-    expect(run.results.map((r) => [r.skill, r.status])).toEqual([
-      ['demo', 'skipped (symlink: .claude/skills/demo/evals/results.tsv)'],
-      ['good-one', 'shipped'],
+    expect(run.results.map((r) => [r.skill, r.status])).toEqual([['good-one', 'shipped']]);
+    expect(run.excludedOther?.map((e) => [e.skill, e.reason])).toEqual([
+      ['demo', 'symlink: .claude/skills/demo/evals/results.tsv is a symbolic link'],
     ]);
     expect(await readFile(target, 'utf8')).toBe(OUTSIDE_TEXT);
   });
@@ -198,8 +205,9 @@ describe('a skill whose files are symbolic links', () => {
 
     const run = await h.run();
 
-    expect(run.results.map((r) => r.status)).toEqual([
-      'skipped (symlink: .claude/skills/demo/evals/evals.json)',
+    expect(run.queue).toEqual([]);
+    expect(run.excludedOther?.map((e) => e.reason)).toEqual([
+      'symlink: .claude/skills/demo/evals/evals.json is a symbolic link',
     ]);
     expect(h.seen).toEqual([]);
   });
@@ -219,51 +227,91 @@ describe('a skill whose files are symbolic links', () => {
 
     const run = await h.run();
 
-    expect(run.results.map((r) => [r.skill, r.status])).toEqual([
-      ['away', 'skipped (symlink: .claude/skills/away)'],
-      ['good-one', 'shipped'],
+    expect(run.results.map((r) => [r.skill, r.status])).toEqual([['good-one', 'shipped']]);
+    expect(run.excludedOther?.map((e) => [e.skill, e.reason])).toEqual([
+      ['away', `symlink: .claude/skills/away leads outside the repository (to ${outside})`],
     ]);
     expect(await readFile(path.join(outside, 'SKILL.md'), 'utf8')).toBe(OUTSIDE_TEXT);
     expect(await readdir(path.join(outside, 'evals'))).toEqual(['evals.json', 'test_scenarios.json']);
   });
 
-  it('a dry run warns about the linked skill; a real run says it once, when it skips the skill', async () => {
+  it('a dry run and a real run take the same decision on every link', async () => {
     const project = await makeProject([{ name: 'linked' }, { name: 'plain' }]);
     const target = await outsideFile();
     await rm(skillFile(project, 'linked', 'SKILL.md'));
     await symlink(target, skillFile(project, 'linked', 'SKILL.md'));
+    const outside = await tempDir('skillclimb-outside-skill-');
+    await writeFile(path.join(outside, 'SKILL.md'), OUTSIDE_TEXT);
+    await symlink(outside, skillFile(project, 'away'));
     const h = await harness(project);
-    const warnings: string[] = [];
-    const log: Logger = { info: () => undefined, warn: (m) => warnings.push(m), progress: () => undefined };
+    const log: Logger = { info: () => undefined, warn: () => undefined, progress: () => undefined };
 
-    await runPreflight({ ...h.options, dryRun: true }, createLocalPlanPorts(project, { log }), false);
-    expect(warnings).toEqual([
-      expect.stringMatching(
-        /^linked: \.claude\/skills\/linked\/SKILL\.md in the project checkout is a symbolic link/,
-      ),
-    ]);
+    const plan = await planIterate(
+      { ...h.options, dryRun: true },
+      { ...createLocalPlanPorts(project, { log }), freshness: { lastRunAt: async () => null } },
+    );
+    const run = await h.run();
+    expect(plan.queue).toEqual(['plain']);
+    expect(run.queue).toEqual(plan.queue);
+    expect(run.excludedOther).toEqual(plan.excludedOther);
+    expect(plan.excludedOther.map((e) => e.skill)).toEqual(['away', 'linked']);
+  });
 
-    await h.run();
-    expect(h.warnings.filter((w) => w.includes('symbolic link'))).toHaveLength(1);
+  it('a symlinked skills root inside the repository is followed and the squash commits the real path', async () => {
+    const project = await makeProject([]);
+    await mkdir(path.join(project, 'skills', 'demo', 'evals'), { recursive: true });
+    await writeFile(path.join(project, 'skills', 'demo', 'SKILL.md'), SKILL_MD);
+    await writeFile(path.join(project, 'skills', 'demo', 'evals', 'evals.json'), JSON.stringify(EVALS));
+    await writeFile(
+      path.join(project, 'skills', 'demo', 'evals', 'test_scenarios.json'),
+      JSON.stringify(SCENARIOS),
+    );
+    await mkdir(path.join(project, '.claude'), { recursive: true });
+    await symlink('../skills', path.join(project, '.claude', 'skills'));
+    await commitAll(project, 'skills behind a linked root');
+    const h = await harness(project);
+
+    const run = await h.run();
+
+    expect(run.results.map((r) => [r.skill, r.status])).toEqual([['demo', 'shipped']]);
+    expect(git(project, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('skills/demo/SKILL.md');
+    expect(await readFile(path.join(project, 'skills', 'demo', 'SKILL.md'), 'utf8')).toContain('SUMMARY');
+    // results.tsv went to the real folder too, never through the link as a separate file.
+    expect((await lstat(path.join(project, '.claude', 'skills'))).isSymbolicLink()).toBe(true);
+    expect(await readdir(path.join(project, 'skills', 'demo', 'evals'))).toContain('results.tsv');
   });
 });
 
-describe('findSymlinkedSkillFile', () => {
-  it('finds nothing in a skill of regular files, or one linked to a folder inside the repository', async () => {
+describe('decideSkillFolder', () => {
+  it('follows a folder linked inside the repository to its real path', async () => {
     const project = await makeProject([{ name: 'demo' }]);
-    expect(await findSymlinkedSkillFile(project, '.claude/skills/demo')).toBeUndefined();
+    const roots = { project, repository: project };
+    expect(await decideSkillFolder(roots, '.claude/skills/demo')).toEqual({
+      ok: true,
+      dir: '.claude/skills/demo',
+    });
     await symlink('demo', skillFile(project, 'alias'));
     expect((await lstat(skillFile(project, 'alias'))).isSymbolicLink()).toBe(true);
-    expect(await findSymlinkedSkillFile(project, '.claude/skills/alias')).toBeUndefined();
+    expect(await decideSkillFolder(roots, '.claude/skills/alias')).toEqual({
+      ok: true,
+      dir: '.claude/skills/demo',
+    });
+    // In a worktree the committed path must be real: a linked folder is refused there.
+    expect(await decideSkillFolder({ ...roots, followLinks: false }, '.claude/skills/alias')).toMatchObject({
+      ok: false,
+      link: '.claude/skills/alias',
+    });
   });
 
-  it('finds a link nested in an evals sub-folder', async () => {
+  it('refuses a link nested in an evals sub-folder, naming it', async () => {
     const project = await makeProject([{ name: 'demo' }]);
     await mkdir(skillFile(project, 'demo', 'evals', 'fixtures'));
     await symlink('/etc/hostname', skillFile(project, 'demo', 'evals', 'fixtures', 'input.txt'));
-    expect(await findSymlinkedSkillFile(project, '.claude/skills/demo')).toBe(
-      '.claude/skills/demo/evals/fixtures/input.txt',
-    );
+    expect(await decideSkillFolder({ project, repository: project }, '.claude/skills/demo')).toEqual({
+      ok: false,
+      reason: 'symlink: .claude/skills/demo/evals/fixtures/input.txt is a symbolic link',
+      link: '.claude/skills/demo/evals/fixtures/input.txt',
+    });
   });
 });
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DurationError, parseDuration } from '../core/duration.js';
 import { isKillSwitchValue } from '../github/kill-switch.js';
 import { DEFAULT_STATE_BRANCH } from '../github/state-files.js';
+import { skillsGlobProblem } from '../core/skill-layout.js';
 import {
   ITERATE_DEFAULTS,
   KILL_SWITCH_READ_ERROR_POLICIES,
@@ -19,7 +20,7 @@ import {
  */
 export const DEFAULT_FRESHNESS_HOURS = 20;
 
-export const MODES = ['run', 'plan', 'summarize'] as const;
+export const MODES = ['run', 'plan', 'summarize', 'evals-init'] as const;
 export type ActionMode = (typeof MODES)[number];
 
 const text = z.string().transform((v) => v.trim());
@@ -118,6 +119,29 @@ const list = text.transform((v) =>
     .filter(Boolean),
 );
 
+/** `skills`: globs of skill folders relative to the project, comma- or newline-separated; empty: the config's. */
+const skillsGlobs = list.transform((globs, ctx) => {
+  for (const glob of globs) {
+    const problem = skillsGlobProblem(glob);
+    if (problem !== undefined) {
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
+  }
+  return globs.length > 0 ? globs : undefined;
+});
+
+/** `min-gain`: a composite gain from 0 to 1; empty: the config's, else 0.005. */
+const optionalGain = text.transform((v, ctx) => {
+  if (v === '') return undefined;
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(v) || !(n >= 0 && n <= 1)) {
+    ctx.addIssue({ code: 'custom', message: `expected a number from 0 to 1, got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }
+  return n;
+});
+
 const skillName = optionalText.refine((v) => v === undefined || /^[A-Za-z0-9._-]+$/.test(v), {
   message: 'expected a skill folder name (letters, digits, ".", "_", "-")',
 });
@@ -174,6 +198,7 @@ export const ActionInputsSchema = z.object({
   'grader-model': optionalText,
   project: text.transform((v) => v || '.'),
   skill: skillName,
+  skills: skillsGlobs,
   queue: optionalText,
   'per-skill-budget': duration,
   'per-skill-iterations': positiveInt(ITERATE_DEFAULTS.perSkillIterations),
@@ -181,6 +206,7 @@ export const ActionInputsSchema = z.object({
   calibrate: boolean,
   'dry-run': boolean,
   'max-cost-usd': optionalUsd,
+  'min-gain': optionalGain,
   base: branchName(undefined),
   labels: list,
   draft: boolean,
@@ -208,6 +234,8 @@ export interface ActionInputs {
   graderModel: string | undefined;
   project: string;
   skill: string | undefined;
+  /** The skills setting (globs); undefined: the config's, else `.claude/skills/*`. */
+  skills: string[] | undefined;
   queue: string | undefined;
   perSkillBudgetMs: number;
   perSkillIterations: number;
@@ -215,6 +243,8 @@ export interface ActionInputs {
   calibrate: boolean;
   dryRun: boolean;
   maxCostUsd: number | undefined;
+  /** Undefined: the config's `minGain`, else the default 0.005. */
+  minGain: number | undefined;
   /** Undefined: the repository's default branch. */
   base: string | undefined;
   labels: string[];
@@ -257,6 +287,7 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
     graderModel: v['grader-model'],
     project: v.project,
     skill: v.skill,
+    skills: v.skills,
     queue: v.queue,
     perSkillBudgetMs: v['per-skill-budget'],
     perSkillIterations: v['per-skill-iterations'],
@@ -264,6 +295,7 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
     calibrate: v.calibrate,
     dryRun: v['dry-run'],
     maxCostUsd: v['max-cost-usd'],
+    minGain: v['min-gain'],
     base: v.base,
     labels: v.labels,
     draft: v.draft,

@@ -1,7 +1,8 @@
 /**
  * The Action's pipeline, as a few named steps: refuse an event that could check out untrusted code, run
  * the step of the mode — plan (the queue, for a matrix), dry run (print the plan), summarize (merge a
- * matrix's results) or the nightly run — and hand back outputs with every secret redacted.
+ * matrix's results), evals-init (eval files in one pull request) or the nightly run — and hand back
+ * outputs with every secret redacted.
  */
 import type { ActionContext } from './context.js';
 import { eventRefusal } from './event-guard.js';
@@ -10,6 +11,7 @@ import { ENGINE, type ActionIo, type PipelineEngine, type PipelineResult } from 
 import { redactSecrets } from '../core/redact.js';
 import { redactOutputs, redactingIo, secretsOf } from './secrets.js';
 import { dryRunStep } from './steps/dry-run.js';
+import { evalsInitStep } from './steps/evals-init.js';
 import { nightlyStep } from './steps/nightly.js';
 import { planStep } from './steps/plan.js';
 import { summarizeStep } from './steps/summarize.js';
@@ -43,6 +45,7 @@ function runStep(
   engine: PipelineEngine,
 ): Promise<PipelineResult> {
   if (inputs.mode === 'summarize') return summarizeStep(inputs, ctx, io);
+  if (inputs.mode === 'evals-init') return evalsInitStep(inputs, ctx, io);
   if (inputs.mode === 'plan') return planStep(inputs, ctx, io);
   if (inputs.dryRun) return dryRunStep(inputs, ctx, io);
   return nightlyStep(inputs, ctx, io, engine);

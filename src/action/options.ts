@@ -8,7 +8,8 @@ import type { ActionInputs } from './inputs.js';
 
 /**
  * The engine's options from the inputs; `config` (the project's skillclimb.config.json) gives mode,
- * concurrency and the cost budget where no input does (only max-cost-usd is an input).
+ * concurrency, the cost budget, the minimum gain, the skills setting and the structural settings where no
+ * input does (max-cost-usd, min-gain and skills are inputs).
  */
 export function iterateOptions(
   inputs: ActionInputs,
@@ -31,12 +32,17 @@ export function iterateOptions(
     maxCostUsd: inputs.maxCostUsd,
     freshnessWindowMs: inputs.freshnessWindowMs,
     killSwitchReadError: inputs.killSwitchReadError,
+    minGain: inputs.minGain ?? ITERATE_DEFAULTS.minGain,
+    skills: inputs.skills,
+    structural: config.structural,
   };
-  return applyConfigSettings(
-    options,
-    config,
-    (setting) => setting === 'maxCostUsd' && inputs.maxCostUsd !== undefined,
-  );
+  // An input given (not empty) wins over the config; the config over the default.
+  const given = {
+    maxCostUsd: inputs.maxCostUsd !== undefined,
+    minGain: inputs.minGain !== undefined,
+    skills: inputs.skills !== undefined,
+  } as Record<string, boolean>;
+  return applyConfigSettings(options, config, (setting) => given[setting] === true);
 }
 
 /** `$RUNNER_TEMP/skill-iterate/<mode>-<skill or all>.json`. */

@@ -10,6 +10,8 @@ export interface ActionOutputs {
   'summary-path': string;
   'cost-usd': string;
   'result-path': string;
+  /** `mode: evals-init`: the pull request with the new eval files ('' when none was opened). */
+  'pull-request': string;
 }
 
 /** `cost-usd` is empty when the provider reported no price (the offline provider costs nothing: `0`). */
@@ -21,7 +23,7 @@ export function formatCost(file: RunFile): string {
 
 export function buildOutputs(
   file: RunFile,
-  paths: { summaryPath?: string; resultPath?: string },
+  paths: { summaryPath?: string; resultPath?: string; pullRequest?: string },
 ): ActionOutputs {
   return {
     queue: JSON.stringify(file.run.queue),
@@ -39,5 +41,6 @@ export function buildOutputs(
     'summary-path': paths.summaryPath ?? '',
     'cost-usd': formatCost(file),
     'result-path': paths.resultPath ?? '',
+    'pull-request': paths.pullRequest ?? '',
   };
 }

@@ -48,6 +48,7 @@ const SkillResultSchema = z.object({
   wallSecondsTotal: z.number(),
   status: z.string().transform((s) => s as SkillResult['status']),
   link: optional(z.string()),
+  detail: z.string().optional(),
   keptEdits: z.array(KeptEditSchema),
   linesDelta: optional(z.number()),
   usage: UsageSchema,
@@ -64,6 +65,21 @@ const RunResultSchema = z.object({
     z.object({ skill: z.string(), source: z.enum(['embedded', '--skip-list extension']) }),
   ),
   excludedByFreshness: z.array(z.object({ skill: z.string(), lastRunAt: z.coerce.date() })),
+  excludedOther: z
+    .array(
+      z.object({
+        skill: z.string(),
+        dir: z.string(),
+        reason: z.string(),
+        next: z
+          .string()
+          .nullable()
+          .optional()
+          .transform((v) => v ?? undefined),
+      }),
+    )
+    .optional(),
+  outsideSetting: z.string().optional(),
   freshnessWindowMs: z.number().optional(),
   summaryPath: optional(z.string()),
   usage: UsageSchema,
@@ -188,6 +204,11 @@ export function mergeRunFiles(files: RunFile[]): RunFile {
       runs.flatMap((r) => r.excludedByFreshness),
       (e) => e.skill,
     ),
+    excludedOther: uniqueBy(
+      runs.flatMap((r) => r.excludedOther ?? []),
+      (e) => `${e.skill}\u0000${e.dir}`,
+    ),
+    outsideSetting: runs.find((r) => r.outsideSetting !== undefined)?.outsideSetting,
     freshnessWindowMs: runs.find((r) => r.freshnessWindowMs !== undefined)?.freshnessWindowMs,
     summaryPath: undefined,
     usage: executed.reduce<Usage>((sum, r) => addUsage(sum, r.usage), { ...ZERO_USAGE }),

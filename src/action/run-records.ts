@@ -15,6 +15,8 @@ export function emptyRun(startedAt: Date, endedAt: Date, plan?: QueuePlan): RunR
     results: [],
     excludedBySkipList: plan?.excludedBySkipList ?? [],
     excludedByFreshness: plan?.excludedByFreshness ?? [],
+    excludedOther: plan?.excludedOther ?? [],
+    outsideSetting: plan?.outsideSetting,
     summaryPath: undefined,
     usage: { ...ZERO_USAGE },
     modelsLabel: '',

@@ -13,13 +13,14 @@ export type SaveState = (label: string, results?: SkillResult[]) => Promise<void
 
 export function createStateSaver(
   store: StateStore,
-  queue: readonly string[],
+  plan: { queue: readonly string[]; dirs: Readonly<Record<string, string>> },
   inputs: ActionInputs,
   ctx: ActionContext,
   project: string,
   io: ActionIo,
 ): SaveState {
-  const sync = { project, store, runId: ctx.runId, runUrl: ctx.runUrl };
+  const { queue, dirs } = plan;
+  const sync = { project, dirs, store, runId: ctx.runId, runUrl: ctx.runUrl };
   return async (label, results) => {
     try {
       const updates = await collectStateUpdates(sync, queue, io.now(), results);

@@ -27,6 +27,8 @@ export function scoresFromResults(text: string): {
 
 export interface StateSyncContext {
   project: string;
+  /** Each skill's folder relative to the project (from the skills setting). */
+  dirs: Readonly<Record<string, string>>;
   store: StateStore;
   runId: string | undefined;
   runUrl: string | undefined;
@@ -44,7 +46,9 @@ export async function collectStateUpdates(
 ): Promise<StateUpdate[]> {
   const updates: StateUpdate[] = [];
   for (const skill of new Set([...skills, ...(results ?? []).map((r) => r.skill)])) {
-    const resultsTsv = await readIfExists(resultsTsvPath(ctx.project, skill));
+    const dir = ctx.dirs[skill];
+    const resultsTsv =
+      dir === undefined ? undefined : await readIfExists(resultsTsvPath(ctx.project, { name: skill, dir }));
     const recorded = ctx.store.snapshot.skills.get(skill);
     const changed = resultsTsv !== undefined && resultsTsv !== recorded?.resultsTsv;
     const result = results?.find((r) => r.skill === skill && r.rows.length > 0);

@@ -1,7 +1,7 @@
 /** Option-value parsers for commander: a bad value becomes an error that names the flag (exit 2). */
 import { InvalidArgumentError } from 'commander';
 import { DurationError, parseDuration } from '../core/duration.js';
-import { isValidSkillName } from '../core/skill-layout.js';
+import { isValidSkillName, skillsGlobProblem } from '../core/skill-layout.js';
 import { parseStructuredOutputFlag } from '../config/config.js';
 import type { StructuredOutputSetting } from '../llm/structured-output.js';
 
@@ -55,4 +55,36 @@ export function skipListArgument(value: string, previous: string[] | undefined):
   const bad = names.find((n) => !isValidSkillName(n));
   if (bad !== undefined) throw new InvalidArgumentError(`"${bad}" is not a skill name`);
   return [...(previous ?? []), ...names];
+}
+
+/** `--skills a/*,b/*` (repeatable): globs of skill folders relative to the project. */
+export function skillsArgument(value: string, previous: string[] | undefined): string[] {
+  const globs = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (globs.length === 0)
+    throw new InvalidArgumentError('expected globs of skill folders such as "skills/*"');
+  for (const glob of globs) {
+    const problem = skillsGlobProblem(glob);
+    if (problem !== undefined) throw new InvalidArgumentError(problem);
+  }
+  return [...(previous ?? []), ...globs];
+}
+
+/** `--min-gain <n>`: a composite-score gain between 0 and 1. */
+export function gainArgument(value: string): number {
+  const trimmed = value.trim();
+  const n = Number(trimmed);
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) || !(n >= 0 && n <= 1)) {
+    throw new InvalidArgumentError(`expected a number from 0 to 1, got "${value}"`);
+  }
+  return n;
+}
+
+/** A repeatable text flag (`--required-section`, `--banned-phrase`): the values in order, trimmed. */
+export function repeatableTextArgument(value: string, previous: string[] | undefined): string[] {
+  const text = value.trim();
+  if (text === '') throw new InvalidArgumentError('expected a non-empty value');
+  return [...(previous ?? []), text];
 }

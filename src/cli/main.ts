@@ -5,6 +5,7 @@ import { RunInterrupted } from '../iterate/interrupt.js';
 import { PreflightHalt } from '../core/halt.js';
 import { redactSecrets, secretsFromEnv } from '../core/redact.js';
 import { doctorCommand } from './commands/doctor.js';
+import { evalsCommand } from './commands/evals.js';
 import { iterateCommand } from './commands/iterate.js';
 import { reviewCommand } from './commands/review.js';
 import { scoreCommand } from './commands/score.js';
@@ -30,9 +31,17 @@ export function buildProgram(io: CliIo): Command {
       writeErr: (text) => io.err(text),
     })
     .showHelpAfterError('(add --help for usage)');
-  for (const command of [iterateCommand(io), scoreCommand(io), reviewCommand(io), doctorCommand(io)]) {
+  for (const command of [
+    iterateCommand(io),
+    scoreCommand(io),
+    evalsCommand(io),
+    reviewCommand(io),
+    doctorCommand(io),
+  ]) {
     // addCommand does not inherit exitOverride / output settings the way .command() does.
     command.copyInheritedSettings(program);
+    // Nested commands (`evals init`) need them too, or their --help would exit the process.
+    for (const sub of command.commands) sub.copyInheritedSettings(command);
     program.addCommand(command);
   }
   return program;

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseJsonFileWith, zodExpectation, type JsonFileWording } from '../core/json-file.js';
+import { skillsGlobProblem } from '../core/skill-layout.js';
 import { defaultModelFor, type ModelFactoryOptions, type ModelSelection } from '../llm/factory.js';
 import { parseModelId } from '../llm/model-id.js';
 import { PriceTableSchema, pricesFromEnv } from '../llm/prices.js';
@@ -31,6 +32,12 @@ const ModelIdString = z.string().superRefine((value, ctx) => {
   }
 });
 
+/** A skills glob: relative, `/`-separated, no `..` (it names folders inside the project). */
+const SkillsGlob = z.string().superRefine((value, ctx) => {
+  const problem = skillsGlobProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 const UrlString = z
   .string()
   .refine((value) => /^https?:\/\/[^\s]+$/.test(value), 'expected an http:// or https:// URL');
@@ -48,6 +55,8 @@ export const ConfigSchema = z
         /** The review loop's roles (`skillclimb review`); `default` does not apply to them. */
         reviewer: ModelIdString.optional(),
         executor: ModelIdString.optional(),
+        /** `skillclimb evals init`: the model that writes eval files (else the editor's, else `default`). */
+        author: ModelIdString.optional(),
       })
       .strict()
       .optional(),
@@ -56,6 +65,22 @@ export const ConfigSchema = z
     maxCostUsd: z.number().positive().optional(),
     concurrency: z.int().min(1).max(64).optional(),
     mode: z.enum(['composite', 'structural', 'absolute']).optional(),
+    /** Below this composite gain a higher final score is no-improvement (default 0.005; 0 is the original's rule). */
+    minGain: z.number().min(0).max(1).optional(),
+    /**
+     * Where the skills live: globs of skill folders relative to the project (default `[".claude/skills/*"]`),
+     * e.g. `["skills/*", "plugins/*\/skills/*"]`.
+     */
+    skills: z.array(SkillsGlob).min(1).optional(),
+    /** The structural metrics' settings; each one given replaces its default (docs/how-it-works.md § Scoring). */
+    structural: z
+      .object({
+        maxLineLength: z.int().min(1).optional(),
+        requiredSections: z.array(z.string().trim().min(1)).optional(),
+        bannedPhrases: z.array(z.string().trim().min(1)).min(1).optional(),
+      })
+      .strict()
+      .optional(),
     /** Per-attempt model call timeout in seconds (default 120). */
     timeoutSeconds: z.number().positive().max(3600).optional(),
     endpoints: z

@@ -1,7 +1,8 @@
 /**
- * The run settings `skillclimb.config.json` may give: scoring mode, concurrency and the cost budget. One
- * rule for the CLI and the Action: a value given on the command line (or as an Action input) wins,
- * else the config's, else the built-in default already in the options.
+ * The run settings `skillclimb.config.json` may give: scoring mode, concurrency, the cost budget, the
+ * minimum gain, the skills globs and the structural settings. One rule for the CLI and the Action: a value
+ * given on the command line (or as an Action input) wins, else the config's, else the built-in default
+ * already in the options.
  */
 import type { ScoreMode } from '../core/score-types.js';
 import type { SkillclimbConfig } from './config.js';
@@ -10,6 +11,8 @@ export interface ConfigurableSettings {
   mode: ScoreMode;
   concurrency: number;
   maxCostUsd: number | undefined;
+  minGain?: number | undefined;
+  skills?: readonly string[] | undefined;
 }
 
 export type ConfigurableSetting = keyof ConfigurableSettings;
@@ -25,5 +28,7 @@ export function applyConfigSettings<T extends ConfigurableSettings>(
     mode: given('mode') ? options.mode : (config.mode ?? options.mode),
     concurrency: given('concurrency') ? options.concurrency : (config.concurrency ?? options.concurrency),
     maxCostUsd: given('maxCostUsd') ? options.maxCostUsd : (config.maxCostUsd ?? options.maxCostUsd),
+    minGain: given('minGain') ? options.minGain : (config.minGain ?? options.minGain),
+    skills: given('skills') ? options.skills : (config.skills ?? options.skills),
   };
 }

@@ -215,6 +215,21 @@ export function parseSkillEvals(texts: EvalsTexts): SkillEvals {
   return { evals, scenarios, requiredSections };
 }
 
+/**
+ * The evals of a skill scored on structure alone (`--mode structural`, docs/how-it-works.md § Scoring): no
+ * assertions and no scenarios, only the required sections when the skill names them.
+ */
+export function structuralOnlyEvals(requiredSections: string | undefined): SkillEvals {
+  return {
+    evals: { categories: [] },
+    scenarios: [],
+    requiredSections:
+      requiredSections === undefined
+        ? undefined
+        : parseJsonFile(REQUIRED_SECTIONS_FILE, requiredSections, RequiredSectionsSchema).required,
+  };
+}
+
 export function allAssertions(evals: EvalsFile): Array<Assertion & { category: Category }> {
   return evals.categories.flatMap((category) => category.evals.map((a) => ({ ...a, category })));
 }

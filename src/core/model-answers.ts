@@ -25,7 +25,7 @@ export type GraderAnswer = z.infer<typeof GraderAnswerSchema>;
  */
 export class ModelOutputError extends Error {
   constructor(
-    readonly role: 'editor' | 'render' | 'grader' | 'reviewer' | 'executor',
+    readonly role: 'editor' | 'render' | 'grader' | 'reviewer' | 'executor' | 'author',
     message: string,
     readonly raw?: string,
     readonly usage?: Usage,

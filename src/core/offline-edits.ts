@@ -3,15 +3,23 @@
  * the weakest structural metric, with no model. Every candidate is re-scored on the text-only metrics
  * before it is offered, so the engine only ever sees edits that raise the structural score (or, for a
  * duplicated paragraph, delete text without lowering it) — no iteration is wasted on a sure revert.
+ *
+ * It never edits code or text the skill says to output verbatim (docs/how-it-works.md § Scoring, the
+ * offline provider): fenced and indented code, HTML blocks and verbatim templates are read by the Markdown
+ * reader's lineUses, and a line is never split inside inline code, a link or a quoted string. Labelling or
+ * closing a fence changes only fence lines; the code between them stays byte for byte.
  */
 import {
   codePointLength,
   frontmatterEnd,
+  inlineSpans,
+  lineUses,
   parseHeading,
   pyStrip,
   scanFences,
   splitSourceLines,
   type FenceScan,
+  type LineUse,
   type SourceLine,
 } from './markdown.js';
 import { weakestMetrics, type MetricName, type StructuralResult } from './score-types.js';
@@ -29,6 +37,12 @@ export interface OfflineEditRequest {
   structural: StructuralResult;
   /** Descriptions of edits already reverted in this run: never proposed again. */
   revertedDescriptions: readonly string[];
+}
+
+/** The line limit the metric used (`--max-line-length` / config), read back from its result. */
+function lineLimitOf(structural: StructuralResult): number {
+  const limit = (structural.metrics.max_line_length as { limit?: unknown } | undefined)?.limit;
+  return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : MAX_LINE_LENGTH;
 }
 
 export type OfflineEditKind =
@@ -60,25 +74,37 @@ interface Document {
   /** Line texts as the metrics see them (BOM dropped from the first). */
   lines: string[];
   fences: FenceScan;
+  /** How a renderer uses each line: only `text` lines are ever edited (fence edits touch `fence` lines). */
+  uses: LineUse[];
   /** Index of the first line after the frontmatter: nothing before it is ever edited. */
   bodyStart: number;
   eol: string;
+  /** The max_line_length limit the lines are split to. */
+  limit: number;
 }
 
-function readDocument(text: string): Document {
+/** A line the editor may change: prose a renderer shows as text, outside the metric's fences too. */
+function editable(doc: Document, index: number): boolean {
+  return index >= doc.bodyStart && doc.uses[index] === 'text' && !doc.fences.fenced[index];
+}
+
+function readDocument(text: string, limit: number): Document {
   const source = splitSourceLines(text);
   if (source[0]?.text.startsWith('\uFEFF')) {
     // Edits never include the byte-order mark, so it survives every edit.
     source[0] = { ...source[0], text: source[0].text.slice(1), start: source[0].start + 1 };
   }
   const lines = source.map((line) => line.text);
+  const bodyStart = frontmatterEnd(lines) + 1;
   return {
     text,
     source,
     lines,
     fences: scanFences(lines),
-    bodyStart: frontmatterEnd(lines) + 1,
+    uses: lineUses(lines, bodyStart),
+    bodyStart,
     eol: source.find((line) => line.eol !== '')?.eol ?? '\n',
+    limit,
   };
 }
 
@@ -152,6 +178,8 @@ function labelFenceEdits(doc: Document): Candidate[] {
   const edits: Candidate[] = [];
   for (const block of doc.fences.blocks) {
     if (block.close === null || block.info !== '' || block.open < doc.bodyStart) continue;
+    // Only a real fence's opener: a backtick line inside a `~~~` block or an HTML block is content.
+    if (doc.uses[block.open] !== 'fence') continue;
     const body = doc.lines.slice(block.open + 1, block.close);
     const language = guessFenceLanguage(body);
     const where = firstContentQuote(doc, block.open + 1, block.close);
@@ -190,7 +218,7 @@ function unclosedFenceEnd(doc: Document, open: number): number {
 
 function closeFenceEdits(doc: Document): Candidate[] {
   const block = doc.fences.blocks.find((candidate) => candidate.close === null);
-  if (!block || block.open < doc.bodyStart) return [];
+  if (!block || block.open < doc.bodyStart || doc.uses[block.open] !== 'fence') return [];
   const last = unclosedFenceEnd(doc, block.open);
   const opener = doc.lines[block.open]!;
   const ticks = /`{3,}/.exec(opener)?.[0] ?? '```';
@@ -235,7 +263,7 @@ function headingJumpEdits(doc: Document): Candidate[] {
     const heading = parseHeading(line);
     if (!heading) return;
     if (heading.level === 2 || heading.level === 3) lastSectionLevel = heading.level;
-    else if (heading.level === 4 && lastSectionLevel === 2 && index >= doc.bodyStart) {
+    else if (heading.level === 4 && lastSectionLevel === 2 && editable(doc, index)) {
       const description = `turn the H4 "${quote(heading.title)}" into an H3 (the section above it is an H2)`;
       edits.push(
         replaceLines(doc, 'fix-heading-jump', description, index, index, [line.replace(/^####/, '###')]),
@@ -248,10 +276,10 @@ function headingJumpEdits(doc: Document): Candidate[] {
 // ---------------------------------------------------------------------------------------------------------
 // Long lines
 
-/** Spans a line break must not fall inside: inline code, links, [[refs]], bare URLs. */
+/** Spans a line break must not fall inside: inline code, quoted strings, links, [[refs]], bare URLs. */
 function protectedSpans(line: string): Array<[number, number]> {
-  const spans: Array<[number, number]> = [];
-  const patterns = [/(`+)[^`]*?\1/g, /!?\[[^\]]*\]\([^)]*\)/g, /\[\[[^\]]*\]\]/g, /https?:\/\/\S+/g];
+  const spans: Array<[number, number]> = inlineSpans(line);
+  const patterns = [/!?\[[^\]]*\]\([^)]*\)/g, /\[\[[^\]]*\]\]/g, /https?:\/\/\S+/g];
   for (const pattern of patterns) {
     for (const match of line.matchAll(pattern)) spans.push([match.index, match.index + match[0].length]);
   }
@@ -268,13 +296,14 @@ const UNSAFE_LINE_START = /^(?:[#>|=]|[-*+](?:\s|$)|\d+[.)](?:\s|$)|```|~~~|<)/;
 export type ContinuationPreference = 'any' | 'imperative' | 'plain';
 
 /**
- * Breaks an over-long prose line into pieces of at most MAX_LINE_LENGTH code points, each break at the
- * last sentence end that fits (if it leaves a piece of reasonable length) or else the last space that fits.
+ * Breaks an over-long prose line into pieces of at most `limit` code points, each break at the last
+ * sentence end that fits (if it leaves a piece of reasonable length) or else the last space that fits.
  * Continuation lines are indented to the list item's content so they stay in the item. Null when it cannot.
  */
 export function splitLongLine(
   line: string,
   prefer: ContinuationPreference = 'any',
+  limit: number = MAX_LINE_LENGTH,
 ): { pieces: string[]; sentence: boolean } | null {
   const marker = /^([ \t]*)((?:[-*+]|\d+[.)])[ \t]+)?/.exec(line)!;
   const continuation = ' '.repeat(
@@ -315,7 +344,7 @@ export function splitLongLine(
   let sentence = true;
   let start = 0;
   let prefixLength = 0;
-  while (prefixLength + cp[line.length]! - cp[start]! > MAX_LINE_LENGTH) {
+  while (prefixLength + cp[line.length]! - cp[start]! > limit) {
     let bestPreferred = -1;
     let bestSentence = -1;
     let bestWord = -1;
@@ -324,7 +353,7 @@ export function splitLongLine(
     for (let i = start + 1; i < line.length; i++) {
       if (!isBlank(line[i - 1])) pieceEnd = i;
       const pieceLength = prefixLength + cp[pieceEnd]! - cp[start]!;
-      if (pieceLength > MAX_LINE_LENGTH) break;
+      if (pieceLength > limit) break;
       // A break with nothing before it (inside the indentation) would leave an empty piece.
       if (pieceEnd === start) continue;
       const next = continuationStart(i);
@@ -353,12 +382,12 @@ export function splitLongLine(
 function splitLineEdits(doc: Document): Candidate[] {
   const edits: Candidate[] = [];
   doc.lines.forEach((line, index) => {
-    if (index < doc.bodyStart || doc.fences.fenced[index] || codePointLength(line) <= MAX_LINE_LENGTH) return;
+    if (!editable(doc, index) || codePointLength(line) <= doc.limit) return;
     // Headings must stay one line; tables and HTML break if split.
     if (parseHeading(line) || /^\s*[|<]/.test(line)) return;
     const variants = new Map<string, { pieces: string[]; sentence: boolean }>();
     for (const prefer of ['any', 'imperative', 'plain'] as const) {
-      const split = splitLongLine(line, prefer);
+      const split = splitLongLine(line, prefer, doc.limit);
       if (split) variants.set(split.pieces.join('\n'), split);
     }
     // One description per line whatever the variant: once a split of this line is reverted, it is left alone.
@@ -376,15 +405,20 @@ function splitLineEdits(doc: Document): Candidate[] {
 
 export const MIN_DUPLICATE_LENGTH = 40;
 
-/** Blocks of consecutive non-blank lines outside fences and frontmatter, as [first, last] line indices. */
+/**
+ * Blocks of consecutive non-blank lines after the frontmatter, as [first, last] line indices: only those
+ * whose every line is editable text (a block with code, HTML or a verbatim line in it is not a paragraph).
+ */
 function paragraphs(doc: Document): Array<[number, number]> {
   const blocks: Array<[number, number]> = [];
   let begin = -1;
   for (let i = doc.bodyStart; i <= doc.lines.length; i++) {
-    const inParagraph = i < doc.lines.length && !doc.fences.fenced[i] && doc.lines[i]!.trim() !== '';
-    if (inParagraph && begin === -1) begin = i;
-    if (!inParagraph && begin !== -1) {
-      blocks.push([begin, i - 1]);
+    const inBlock = i < doc.lines.length && doc.lines[i]!.trim() !== '';
+    if (inBlock && begin === -1) begin = i;
+    if (!inBlock && begin !== -1) {
+      let allText = true;
+      for (let k = begin; k < i; k++) allText &&= editable(doc, k);
+      if (allText) blocks.push([begin, i - 1]);
       begin = -1;
     }
   }
@@ -468,9 +502,12 @@ function makeUnique(doc: Document, candidate: Candidate): { old_string: string; 
   return { old_string: doc.text.slice(start, end), new_string: replacement };
 }
 
-function textOnlySum(text: string): { sum: number; scores: Record<TextOnlyMetricName, number> } {
+function textOnlySum(
+  text: string,
+  maxLineLength: number,
+): { sum: number; scores: Record<TextOnlyMetricName, number> } {
   // The required-section config is unknown here, and no edit changes a heading title, so the defaults do.
-  const metrics = scoreTextOnlyMetrics(text, undefined);
+  const metrics = scoreTextOnlyMetrics(text, { requiredSections: undefined, maxLineLength });
   let sum = 0;
   const scores = {} as Record<TextOnlyMetricName, number>;
   for (const name of TEXT_ONLY_METRICS) {
@@ -503,16 +540,16 @@ export function proposeOfflineEdit(request: OfflineEditRequest): OfflineEdit | n
  * hill-climb loop). Pure: it only ever yields.
  */
 export function* searchOfflineEdit(request: OfflineEditRequest): Generator<void, OfflineEdit | null> {
-  const doc = readDocument(request.skillMd);
+  const doc = readDocument(request.skillMd, lineLimitOf(request.structural));
   if (doc.lines.length === 0) return null;
   const reverted = new Set(request.revertedDescriptions.map(normaliseDescription));
-  const before = textOnlySum(doc.text);
+  const before = textOnlySum(doc.text, doc.limit);
 
   const accept = (candidate: Candidate, metric: MetricName | null): OfflineEdit | null => {
     const description = `offline: ${candidate.description}`;
     if (reverted.has(normaliseDescription(description))) return null;
     const edited = doc.text.slice(0, candidate.start) + candidate.replacement + doc.text.slice(candidate.end);
-    const after = textOnlySum(edited);
+    const after = textOnlySum(edited, doc.limit);
     if (metric !== null) {
       const target = metric as TextOnlyMetricName;
       if (!(after.scores[target] > before.scores[target]) || !(after.sum > before.sum)) return null;

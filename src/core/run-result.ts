@@ -1,4 +1,5 @@
 /** What a skill-iterate run produced: rows, kept edits, one result per skill, the run as a whole. */
+import type { SkillExclusion } from './skill-layout.js';
 import type { Usage } from './usage.js';
 
 export interface KeptEdit {
@@ -31,6 +32,8 @@ export interface SkillResult {
   status: SkillStatus;
   /** PR/issue URL, squash commit SHA, park file path, or the kept worktree of a skill that was not shipped. */
   link: string | undefined;
+  /** Why the status is what it is, when the status alone does not say (a gain below the minimum). */
+  detail?: string | undefined;
   keptEdits: KeptEdit[];
   linesDelta: number | undefined;
   usage: Usage;
@@ -46,6 +49,10 @@ export interface RunResult {
   results: SkillResult[];
   excludedBySkipList: Array<{ skill: string; source: 'embedded' | '--skip-list extension' }>;
   excludedByFreshness: Array<{ skill: string; lastRunAt: Date }>;
+  /** Skills found and not scorable, with the reason and the next step (docs/how-it-works.md § The queue). */
+  excludedOther?: SkillExclusion[] | undefined;
+  /** The hint naming skills outside the skills setting and the setting that would include them. */
+  outsideSetting?: string | undefined;
   /** The cross-night window those exclusions used (24 h unless the caller chose another). */
   freshnessWindowMs?: number;
   summaryPath: string | undefined;

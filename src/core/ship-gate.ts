@@ -1,6 +1,6 @@
 /**
- * The ship gate (docs/how-it-works.md § Shipping): ship when the final score beats the baseline, or ties it
- * with fewer lines; and the canonical squash message. Pure: no I/O.
+ * The ship gate (docs/how-it-works.md § Shipping): ship when the final score beats the baseline by at least
+ * the minimum gain, or ties it (or better) with fewer lines; and the canonical squash message. Pure: no I/O.
  */
 
 /**
@@ -19,19 +19,39 @@ export function compareScores(a: number, b: number): -1 | 0 | 1 {
 
 export type ShipDecision = 'ship' | 'no-improvement';
 
+/**
+ * The smallest composite gain that ships on its own (docs/how-it-works.md § Shipping): below it, a higher
+ * final score is noise-sized and not worth a commit or a pull request. 0 is the original's rule.
+ */
+export const DEFAULT_MIN_GAIN = 0.005;
+
 export interface ShipGateInput {
   baselineScore: number;
   finalScore: number;
   linesBaseline: number;
   linesFinal: number;
+  /** DEFAULT_MIN_GAIN unless the operator set another (`--min-gain`, config `minGain`, input `min-gain`). */
+  minGain?: number | undefined;
 }
 
-/** SHIP when final > baseline OR (final >= baseline AND linesFinal < linesBaseline). */
+/**
+ * SHIP when final − baseline >= minGain, OR (final >= baseline AND linesFinal < linesBaseline): the
+ * simplicity-bias keep still ships an equal (or slightly better) score with fewer lines.
+ */
 export function shipGate(input: ShipGateInput): ShipDecision {
+  const minGain = input.minGain ?? DEFAULT_MIN_GAIN;
   const cmp = compareScores(input.finalScore, input.baselineScore);
-  if (cmp > 0) return 'ship';
-  if (cmp === 0 && input.linesFinal < input.linesBaseline) return 'ship';
+  if (cmp > 0 && compareScores(input.finalScore - input.baselineScore, minGain) >= 0) return 'ship';
+  if (cmp >= 0 && input.linesFinal < input.linesBaseline) return 'ship';
   return 'no-improvement';
+}
+
+/** Why a higher final score was not shipped (the gain is below the minimum), for the summary; else undefined. */
+export function belowMinimumGain(input: ShipGateInput): string | undefined {
+  if (shipGate(input) === 'ship' || compareScores(input.finalScore, input.baselineScore) <= 0)
+    return undefined;
+  const minGain = input.minGain ?? DEFAULT_MIN_GAIN;
+  return `gain +${(input.finalScore - input.baselineScore).toFixed(6)} is below the minimum gain ${minGain}`;
 }
 
 /** `+3`, `-2`, `+0`: the sign is always shown. */

@@ -1,13 +1,13 @@
 /**
- * Where a project keeps its skills and where a run writes, as pure path functions: the one module that
- * knows the layout `.claude/skills/<name>/{SKILL.md, evals/{evals.json, test_scenarios.json,
- * required_sections.json, results.tsv}}`, the runs folder and the per-skill worktree and branch names
- * (docs/how-it-works.md § The queue).
+ * Where a project keeps its skills and where a run writes, as pure functions: the one module that knows
+ * the layout (docs/how-it-works.md § The queue). A skill is found through the `skills` setting (globs of
+ * skill folders, default `.claude/skills/*`) and from then on carries its folder with it
+ * (`SkillLocation.dir`, relative to the project): `<dir>/SKILL.md` and
+ * `<dir>/evals/{evals.json, test_scenarios.json, required_sections.json, results.tsv}`. Results, run state
+ * and branches are keyed by the skill's name; only this module turns a folder into a path.
  */
 import path from 'node:path';
 
-/** The skills folder relative to the project, `/`-separated (also how it reads in messages). */
-export const SKILLS_DIR = '.claude/skills';
 export const SKILL_FILE = 'SKILL.md';
 export const EVALS_DIR = 'evals';
 export const EVALS_FILE = 'evals.json';
@@ -19,62 +19,116 @@ export const RUNS_DIR = 'docs/skill-iterate-runs';
 /** The basename prefix of the per-skill worktrees (`worktree_skill-iterate-<skill>-<epoch>`). */
 export const WORKTREE_PREFIX = 'worktree_skill-iterate-';
 
-/** `.claude/skills/<skill>`: relative to the project (or, in a worktree, below the repository prefix). */
-export function skillRelPath(skill: string, prefix = ''): string {
-  return path.posix.join(prefix, SKILLS_DIR, skill);
+/** The `skills` setting's default: the original skill-iterate's layout. */
+export const DEFAULT_SKILLS_GLOBS: readonly string[] = ['.claude/skills/*'];
+
+/**
+ * Where public skill collections keep skills. A skill found here but not by the setting is never
+ * queued: it is named in a hint that shows the setting to use.
+ */
+export const DETECTED_SKILLS_GLOBS: readonly string[] = ['skills/*', 'plugins/*/skills/*', '*'];
+
+/** A skill and its folder: `dir` is relative to the project, `/`-separated (`.claude/skills/x`, `skills/x`). */
+export interface SkillLocation {
+  name: string;
+  dir: string;
 }
 
-/** `<project>/.claude/skills`. */
-export function skillsDirOf(project: string): string {
-  return path.join(project, ...SKILLS_DIR.split('/'));
+/** Why a skill is not queued, with what to do about it (docs/how-it-works.md § The queue). */
+export interface SkillExclusion {
+  skill: string;
+  /** The skill's folder relative to the project, as found. */
+  dir: string;
+  /** One line: `no evals`, `symlink: .claude/skills -> /elsewhere leads outside the repository`, … */
+  reason: string;
+  /** The next step, when there is one: `skillclimb evals init <skill>`, a rename, … */
+  next: string | undefined;
 }
 
-/** `<project>/.claude/skills/<skill>`. */
-export function skillDirOf(project: string, skill: string): string {
-  return path.join(skillsDirOf(project), skill);
-}
-
-/** The project of a `<project>/.claude/skills/<name>` folder, or undefined for a folder elsewhere. */
-export function projectOfSkillDir(skillDir: string): string | undefined {
-  const skills = path.dirname(skillDir);
-  const claude = path.dirname(skills);
-  const [claudeName, skillsName] = SKILLS_DIR.split('/');
-  if (path.basename(skills) === skillsName && path.basename(claude) === claudeName)
-    return path.dirname(claude);
+/** A skills glob's problem, or undefined when it can be used: relative, `/`-separated, no `..`, no `**`. */
+export function skillsGlobProblem(glob: string): string | undefined {
+  if (glob.trim() === '') return 'expected a folder glob such as "skills/*", got an empty string';
+  if (glob.includes('\\')) return `"${glob}": use "/" between folders`;
+  if (glob.startsWith('/') || /^[A-Za-z]:/.test(glob))
+    return `"${glob}": expected a path relative to the project`;
+  const segments = glob.replace(/\/+$/, '').split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) {
+    return `"${glob}": empty, "." and ".." folders are not allowed (the skills live inside the project)`;
+  }
+  if (segments.some((s) => s.includes('**')))
+    return `"${glob}": "**" is not supported; name each level with "*"`;
   return undefined;
 }
 
-/** `<skillDir>/SKILL.md` (a relative `/`-separated folder gives a relative `/`-separated path). */
+/** The glob's folder segments (a trailing `/` or `/SKILL.md` is dropped: a glob names skill folders). */
+export function globSegments(glob: string): string[] {
+  const segments = glob.replace(/\/+$/, '').split('/');
+  if (segments[segments.length - 1] === SKILL_FILE && segments.length > 1) segments.pop();
+  return segments;
+}
+
+/** Whether a segment has `*` or `?` (else it is a literal folder name). */
+export function isWildcard(segment: string): boolean {
+  return /[*?]/.test(segment);
+}
+
+/** Shell-style match of one folder name: `*` any run, `?` one character; a wildcard never matches a dot-name. */
+export function matchesSegment(pattern: string, name: string): boolean {
+  if (!isWildcard(pattern)) return pattern === name;
+  if (name.startsWith('.') && !pattern.startsWith('.')) return false;
+  const source = [...pattern]
+    .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}$`, 'u').test(name);
+}
+
+/** The globs as one `--skills` value and as the config's `skills` array, for hints. */
+export function skillsSettingHint(globs: readonly string[]): { flag: string; config: string } {
+  return {
+    flag: `--skills '${globs.join(',')}'`,
+    config: `"skills": ${JSON.stringify(globs)}`,
+  };
+}
+
+/** `<dir>/SKILL.md`; `dir` may be project-relative (`/`-separated) or absolute. */
 export function skillFileOf(skillDir: string): string {
   return path.join(skillDir, SKILL_FILE);
 }
 
-/** `<skillDir>/evals`. */
+/** `<dir>/evals`. */
 export function evalsDirOf(skillDir: string): string {
   return path.join(skillDir, EVALS_DIR);
 }
 
-/** `<project>/.claude/skills/<skill>/evals/results.tsv`, absolute. */
-export function resultsTsvPath(project: string, skill: string): string {
-  return path.resolve(evalsDirOf(skillDirOf(project, skill)), RESULTS_FILE);
+/** `<project>/<dir>`, absolute. */
+export function skillPathIn(project: string, skill: SkillLocation): string {
+  return path.resolve(project, ...skill.dir.split('/'));
 }
 
-/** Whether a project-relative `/`-separated path is some skill's `.claude/skills/<name>/evals/results.tsv`. */
+/** `<dir>` inside a worktree whose root is the repository root: `<prefix>/<dir>`, `/`-separated. */
+export function skillRepoPath(skill: SkillLocation, prefix: string): string {
+  return path.posix.normalize(path.posix.join(prefix, skill.dir));
+}
+
+/** `<project>/<dir>/evals/results.tsv`, absolute. */
+export function resultsTsvPath(project: string, skill: SkillLocation): string {
+  return path.join(skillPathIn(project, skill), EVALS_DIR, RESULTS_FILE);
+}
+
+/** Whether a `/`-separated path is some skill's `…/evals/results.tsv` (the run's own audit trail). */
 export function isResultsTsvPath(relPath: string): boolean {
   const parts = relPath.split('/');
-  const skillsParts = SKILLS_DIR.split('/');
   return (
-    parts.length === skillsParts.length + 3 &&
-    skillsParts.every((part, i) => parts[i] === part) &&
-    (parts[skillsParts.length] ?? '') !== '' &&
-    parts[skillsParts.length + 1] === EVALS_DIR &&
-    parts[skillsParts.length + 2] === RESULTS_FILE
+    parts.length >= 3 &&
+    parts[parts.length - 1] === RESULTS_FILE &&
+    parts[parts.length - 2] === EVALS_DIR &&
+    parts[parts.length - 3] !== ''
   );
 }
 
-/** `.claude/skills/<skill>/evals/<file>`: how a message names one of a skill's eval files. */
-export function evalsFileLabel(skill: string, file: string): string {
-  return path.posix.join(skillRelPath(skill), EVALS_DIR, file);
+/** `<dir>/evals/<file>`: how a message names one of a skill's eval files. */
+export function evalsFileLabel(skill: SkillLocation, file: string): string {
+  return path.posix.join(skill.dir, EVALS_DIR, file);
 }
 
 /** `<project>/docs/skill-iterate-runs`, absolute. */
@@ -92,7 +146,21 @@ export function worktreeFolderName(skill: string, epoch: number | string): strin
   return `${WORKTREE_PREFIX}${skill}-${epoch}`;
 }
 
-/** A folder name under `.claude/skills/` that can be joined into a path safely. */
+/**
+ * A folder name that can be a skill: it becomes a branch (`skill-iterate/<name>-<epoch>`) and a folder,
+ * so letters, digits, `.`, `_` and `-`, starting with a letter or digit, without `..`, and not ending in
+ * `.` or `.lock` (which git refuses in a branch name).
+ */
 export function isValidSkillName(name: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && !name.includes('..');
+  return (
+    /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) &&
+    !name.includes('..') &&
+    !name.endsWith('.') &&
+    !name.endsWith('.lock')
+  );
+}
+
+/** The next step for a skill without usable eval files. */
+export function evalsInitCommand(skill: string, flags = ''): string {
+  return `skillclimb evals init ${skill}${flags ? ` ${flags}` : ''}`;
 }

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import {
   codePointLength,
+  firstWord,
   isListItem,
   parseHeading,
   pyStrip,
@@ -20,8 +21,16 @@ import { METRIC_NAMES, type MetricName, type MetricResult, type StructuralResult
 export interface StructuralContext {
   /** Absolute path of the folder holding SKILL.md (links and [[refs]] resolve from here). */
   skillDir: string;
-  /** From evals/required_sections.json; undefined → the defaults (Steps, Constraints, Limitations). */
+  /**
+   * The required section names: `--required-section`, else evals/required_sections.json, else the config's
+   * `structural.requiredSections` (resolved by the caller); undefined → the defaults (Steps, Constraints,
+   * Limitations).
+   */
   requiredSections: string[] | undefined;
+  /** `--max-line-length` / the config's `structural.maxLineLength`; undefined → MAX_LINE_LENGTH. */
+  maxLineLength?: number | undefined;
+  /** `--banned-phrase` / the config's `structural.bannedPhrases`; undefined → BANNED_PHRASES. */
+  bannedPhrases?: readonly string[] | undefined;
   /** Injected so this module stays free of I/O. */
   exists(absolutePath: string): boolean;
   /**
@@ -36,7 +45,7 @@ export const BANNED_PHRASES = ['as an AI', 'I think', 'I cannot'] as const;
 /** More than this many "should"s count as one banned-phrase hit. */
 export const SHOULD_LIMIT = 10;
 export const MAX_LINE_LENGTH = 150;
-/** How many folders, starting with the SKILL.md's own, are searched for `.claude/projects/*\/memory/`. */
+/** How many ancestors of the SKILL.md's folder (not the folder itself) are searched for `.claude/projects/*\/memory/`. */
 export const MEMORY_SEARCH_LEVELS = 8;
 export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set([
   'Use', 'Write', 'Run', 'Avoid', 'Add', 'Remove', 'Do', "Don't", 'Check', 'Verify', 'Set', 'Read', 'Call',
@@ -60,13 +69,14 @@ export function sectionDepthConsistency(lines: readonly string[]): MetricResult 
   return { score: 1 / (1 + violations), violations };
 }
 
-/** Case-insensitive, trailing `:.?!` ignored (so "Steps:" satisfies "Steps"). */
+/**
+ * Case-insensitive, trailing `:.?!` ignored (so "Steps:" satisfies "Steps"). Whitespace left before that
+ * punctuation stays, as in the original: "Steps :" is not "Steps".
+ */
 export function normaliseSectionName(name: string): string {
-  return pyStrip(
-    pyStrip(name)
-      .toLowerCase()
-      .replace(/[:.?!]+$/, ''),
-  );
+  return pyStrip(name)
+    .toLowerCase()
+    .replace(/[:.?!]+$/, '');
 }
 
 /** 2. Fraction of the required section names present as headings. */
@@ -96,7 +106,16 @@ function pythonCaselessWord(phrase: string): RegExp {
   // Python's `\b` is Unicode-aware; JavaScript's is ASCII-only, so the boundary is spelled out.
   return new RegExp(`(?<![${PY_WORD}])${body}(?![${PY_WORD}])`, 'giu');
 }
-const BANNED_PATTERNS = BANNED_PHRASES.map((phrase) => ({ phrase, pattern: pythonCaselessWord(phrase) }));
+const PATTERNS = new Map<string, RegExp>();
+/** One compiled pattern per phrase (the configured phrases are few, and the loop scores many times). */
+function phrasePattern(phrase: string): RegExp {
+  let pattern = PATTERNS.get(phrase);
+  if (pattern === undefined) {
+    pattern = pythonCaselessWord(phrase);
+    PATTERNS.set(phrase, pattern);
+  }
+  return pattern;
+}
 const SHOULD_PATTERN = pythonCaselessWord('should');
 
 function countMatches(pattern: RegExp, text: string): number {
@@ -109,15 +128,21 @@ function countMatches(pattern: RegExp, text: string): number {
 /**
  * 3. Banned phrases outside fenced code, matched as whole words (so "AI cannot" is not "I cannot").
  * "should" is counted outside fences too: the metric judges the prose's tone, and code may say `should`
- * freely (test names, assertions) without making the instructions wishy-washy.
+ * freely (test names, assertions) without making the instructions wishy-washy. Phrases given by the
+ * operator replace the three defaults; the "should" rule stays.
  */
-export function bannedPhrases(lines: readonly string[], fences: FenceScan): MetricResult {
+export function bannedPhrases(
+  lines: readonly string[],
+  fences: FenceScan,
+  phrases: readonly string[] = BANNED_PHRASES,
+): MetricResult {
+  const patterns = phrases.map((phrase) => ({ phrase, pattern: phrasePattern(phrase) }));
   const found: Record<string, number> = {};
   let hits = 0;
   let shouldCount = 0;
   lines.forEach((line, index) => {
     if (fences.fenced[index]) return;
-    for (const { phrase, pattern } of BANNED_PATTERNS) {
+    for (const { phrase, pattern } of patterns) {
       const count = countMatches(pattern, line);
       if (count > 0) {
         found[phrase] = (found[phrase] ?? 0) + count;
@@ -187,22 +212,25 @@ export function codeFenceBalance(fences: FenceScan): MetricResult {
   return { score, openers, unclosed, unlabelled };
 }
 
-/** 6. Share of lines within MAX_LINE_LENGTH code points. */
-export function maxLineLength(lines: readonly string[]): MetricResult {
-  const over = lines.filter((line) => codePointLength(line) > MAX_LINE_LENGTH).length;
-  return { score: 1 - over / lines.length, over, lines: lines.length, limit: MAX_LINE_LENGTH };
+/** 6. Share of lines within the limit (MAX_LINE_LENGTH code points unless the operator gives another). */
+export function maxLineLength(lines: readonly string[], limit: number = MAX_LINE_LENGTH): MetricResult {
+  const over = lines.filter((line) => codePointLength(line) > limit).length;
+  return { score: 1 - over / lines.length, over, lines: lines.length, limit };
 }
 
 const CROSS_REFERENCE = /\[\[([^\]]+)\]\]/g;
 
-/** Folders that may hold `.claude/projects/*\/memory/`: the SKILL.md's folder and its parents, 8 in all. */
+/**
+ * Folders that may hold `.claude/projects/*\/memory/`: the parents of the SKILL.md's folder, 8 of them. The
+ * folder itself is not one, as in the original (a memory folder inside the skill does not resolve).
+ */
 function memorySearchRoots(skillDir: string): string[] {
   const roots: string[] = [];
   let current = path.resolve(skillDir);
   for (let level = 0; level < MEMORY_SEARCH_LEVELS; level++) {
-    roots.push(current);
     const parent = path.dirname(current);
     if (parent === current) break;
+    roots.push(parent);
     current = parent;
   }
   return roots;
@@ -236,8 +264,6 @@ export function crossReferenceResolution(body: string, ctx: StructuralContext): 
   return { score: total === 0 ? 1 : resolved / total, resolved, total, unresolved };
 }
 
-const FIRST_WORD = /^[A-Za-z']+/;
-
 /** 8. Imperative share of the prose lines (outside fences, not headings, not list items), best at 40 %. */
 export function rulesToRationaleRatio(lines: readonly string[], fences: FenceScan): MetricResult {
   let proseLines = 0;
@@ -247,7 +273,7 @@ export function rulesToRationaleRatio(lines: readonly string[], fences: FenceSca
     const stripped = pyStrip(line);
     if (stripped === '' || stripped.startsWith('#') || isListItem(stripped)) return;
     proseLines++;
-    const word = FIRST_WORD.exec(stripped)?.[0];
+    const word = firstWord(stripped);
     if (word !== undefined && IMPERATIVE_VERBS.has(word)) imperative++;
   });
   if (proseLines === 0) return { score: 1, share: null, imperative, prose_lines: 0 };
@@ -267,25 +293,32 @@ export const TEXT_ONLY_METRICS = [
 ] as const satisfies readonly MetricName[];
 export type TextOnlyMetricName = (typeof TEXT_ONLY_METRICS)[number];
 
+/** The operator's structural settings (flags, config); each one left out keeps its default. */
+export interface StructuralSettings {
+  requiredSections?: string[] | undefined;
+  maxLineLength?: number | undefined;
+  bannedPhrases?: readonly string[] | undefined;
+}
+
 /** The text-only metrics of `text`, computed exactly as scoreStructure computes them. */
 export function scoreTextOnlyMetrics(
   text: string,
-  requiredSectionNames: string[] | undefined,
+  settings: StructuralSettings,
 ): Record<TextOnlyMetricName, MetricResult> {
   const lines = structuralLines(text);
   const fences = scanFences(lines);
   return {
     section_depth_consistency: sectionDepthConsistency(lines),
-    required_sections: requiredSections(lines, requiredSectionNames),
-    banned_phrases: bannedPhrases(lines, fences),
+    required_sections: requiredSections(lines, settings.requiredSections),
+    banned_phrases: bannedPhrases(lines, fences, settings.bannedPhrases),
     code_fence_balance: codeFenceBalance(fences),
-    max_line_length: maxLineLength(lines),
+    max_line_length: maxLineLength(lines, settings.maxLineLength),
     rules_to_rationale_ratio: rulesToRationaleRatio(lines, fences),
   };
 }
 
 export function scoreStructure(text: string, ctx: StructuralContext): StructuralResult {
-  const textOnly = scoreTextOnlyMetrics(text, ctx.requiredSections);
+  const textOnly = scoreTextOnlyMetrics(text, ctx);
   // Links may span lines, so they are matched on the whole text, lines joined as Python's
   // universal-newline read would give them.
   const body = structuralLines(text).join('\n');

@@ -153,7 +153,7 @@ function skillTable(results: SkillResult[]): string[] {
       d === null ? '-' : signed(d, 2),
       String(r.iterations),
       r.wallSecondsTotal.toFixed(1),
-      untrusted(r.status, 500),
+      untrusted(r.detail ? `${r.status} (${r.detail})` : r.status, 500),
       formatLink(r.link),
     ];
   });
@@ -210,8 +210,22 @@ function plateaued(results: SkillResult[]): string[] {
 
 function exclusions(run: RunResult): string[] {
   const lines = ['## Exclusions', ''];
-  if (run.excludedBySkipList.length === 0 && run.excludedByFreshness.length === 0) {
-    return [...lines, 'None: every discovered skill was queued.', ''];
+  const other = run.excludedOther ?? [];
+  if (
+    run.excludedBySkipList.length === 0 &&
+    run.excludedByFreshness.length === 0 &&
+    other.length === 0 &&
+    run.outsideSetting === undefined
+  ) {
+    return [...lines, 'None: every skill found was queued.', ''];
+  }
+  if (other.length > 0) {
+    lines.push('Not scorable (each with what to do):', '');
+    for (const e of other) {
+      const next = e.next ? ` -- ${cell(e.next)}` : '';
+      lines.push(`- ${cell(e.skill)} (${code(e.dir)}): ${cell(e.reason)}${next}`);
+    }
+    lines.push('');
   }
   if (run.excludedBySkipList.length > 0) {
     lines.push('Skip-list:', '');
@@ -225,6 +239,9 @@ function exclusions(run: RunResult): string[] {
       lines.push(`- ${cell(e.skill)} (last run ${isoSeconds(e.lastRunAt)})`);
     }
     lines.push('');
+  }
+  if (run.outsideSetting !== undefined) {
+    lines.push('Outside the skills setting:', '', `- ${cell(run.outsideSetting)}`, '');
   }
   return lines;
 }

@@ -1,5 +1,24 @@
 /** Where a project sits in its repository, and which names git accepts: asked of git, never guessed. */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { runGit } from './client.js';
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * The root of the git work tree holding `dir`, or null when `dir` is not inside one (a folder that does not
+ * exist, a bare repository, no repository at all).
+ */
+export async function repositoryRoot(dir: string): Promise<string | null> {
+  try {
+    const { stdout } = await execFileAsync('git', ['-C', dir, 'rev-parse', '--show-toplevel'], {
+      encoding: 'utf8',
+    });
+    return stdout.trim() || null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The project's folder relative to its repository root, with forward slashes and no trailing slash

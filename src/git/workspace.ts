@@ -3,7 +3,7 @@ import type { GitWorkspace } from '../ports/git.js';
 import type { Logger } from '../ports/logger.js';
 import { commitFile, discardChanges, resetToParent, showFileAt } from './commits.js';
 import { findOrphanWorktrees } from './orphans.js';
-import { isValidBranchName } from './repo.js';
+import { isValidBranchName, repositoryRoot } from './repo.js';
 import { createWorktree, discardWorktree } from './worktree.js';
 
 export function createGitWorkspace(log: Pick<Logger, 'warn'>): GitWorkspace {
@@ -25,5 +25,6 @@ export function createGitWorkspace(log: Pick<Logger, 'warn'>): GitWorkspace {
     showFileAt,
     isValidBranchName,
     orphanWorktrees: findOrphanWorktrees,
+    repositoryRoot,
   };
 }

@@ -24,7 +24,8 @@ export interface PullRequestRequest {
   body: string;
   labels: string[];
   draft: boolean;
-  finalScore: number;
+  /** The result it carries; undefined for a PR without a score (evals init), which updates its open PR. */
+  finalScore: number | undefined;
 }
 
 export type PullRequestOutcome =
@@ -84,7 +85,7 @@ export async function planPullRequest(
         reason: `open PR #${open.number} on ${request.head} has no skillclimb marker (not opened by the Action); it is not updated`,
       };
     }
-    if (notBetter(request.finalScore, marker.final)) {
+    if (request.finalScore !== undefined && notBetter(request.finalScore, marker.final)) {
       return {
         action: 'skip',
         number: open.number,
@@ -98,7 +99,11 @@ export async function planPullRequest(
   const last = pulls[0];
   if (last && !last.merged_at) {
     const recorded = parsePullRequestMarker(last.body)?.final;
-    if (recorded !== undefined && notBetter(request.finalScore, recorded)) {
+    if (
+      recorded !== undefined &&
+      request.finalScore !== undefined &&
+      notBetter(request.finalScore, recorded)
+    ) {
       return {
         action: 'skip',
         number: last.number,

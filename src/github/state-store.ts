@@ -66,7 +66,7 @@ export async function readStateBranch(location: StateLocation): Promise<StateSna
 export function stateFreshness(snapshot: StateSnapshot): Freshness {
   return {
     async lastRunAt(skill) {
-      const recorded = snapshot.skills.get(skill)?.lastRun?.last_run_at;
+      const recorded = snapshot.skills.get(skill.name)?.lastRun?.last_run_at;
       if (!recorded) return null;
       const at = new Date(recorded);
       return Number.isNaN(at.getTime()) ? null : at;
@@ -92,14 +92,20 @@ export async function readIfExists(file: string): Promise<string | undefined> {
 }
 
 /**
- * Writes each recorded `results.tsv` into the checkout's `.claude/skills/<skill>/evals/`, so the engine
- * appends to the full history. Skills no longer in the checkout are left alone. Returns the restored skills.
+ * Writes each recorded `results.tsv` into the skill's `evals/` folder in the checkout (`dirs`: name →
+ * folder relative to the project, from the skills setting), so the engine appends to the full history.
+ * Skills no longer in the checkout are left alone. Returns the restored skills.
  */
-export async function restoreResults(snapshot: StateSnapshot, project: string): Promise<string[]> {
+export async function restoreResults(
+  snapshot: StateSnapshot,
+  project: string,
+  dirs: Readonly<Record<string, string>>,
+): Promise<string[]> {
   const restored: string[] = [];
   for (const [skill, state] of [...snapshot.skills].sort(([a], [b]) => a.localeCompare(b))) {
-    if (state.resultsTsv === undefined) continue;
-    const file = resultsTsvPath(project, skill);
+    const dir = dirs[skill];
+    if (state.resultsTsv === undefined || dir === undefined) continue;
+    const file = resultsTsvPath(project, { name: skill, dir });
     if (!(await isDirectory(path.dirname(file)))) continue;
     const current = await readIfExists(file);
     await writeFile(
@@ -141,7 +147,7 @@ export interface StateStoreOptions extends StateLocation {
 export interface StateStore {
   readonly snapshot: StateSnapshot;
   readonly freshness: Freshness;
-  restoreInto(project: string): Promise<string[]>;
+  restoreInto(project: string, dirs: Readonly<Record<string, string>>): Promise<string[]>;
   save(updates: StateUpdate[], message: string): Promise<SaveOutcome>;
   close(): Promise<void>;
 }
@@ -266,7 +272,7 @@ export async function openStateStore(options: StateStoreOptions): Promise<StateS
   return {
     snapshot,
     freshness: stateFreshness(snapshot),
-    restoreInto: (project) => restoreResults(snapshot, project),
+    restoreInto: (project, dirs) => restoreResults(snapshot, project, dirs),
     save,
     close,
   };

@@ -1,6 +1,6 @@
 /** Reads a skill's eval files from disk; core/evals.ts parses and cross-validates them. */
 import path from 'node:path';
-import { EvalsFileError, parseSkillEvals, type SkillEvals } from '../core/evals.js';
+import { EvalsFileError, parseSkillEvals, structuralOnlyEvals, type SkillEvals } from '../core/evals.js';
 import { EVALS_FILE, REQUIRED_SECTIONS_FILE, SCENARIOS_FILE, evalsDirOf } from '../core/skill-layout.js';
 import { NotRegularFileError, readRegularFile } from './regular-file.js';
 
@@ -28,4 +28,9 @@ export async function loadSkillEvals(skillDir: string): Promise<SkillEvals> {
     scenarios: await readEvalsFile(dir, SCENARIOS_FILE),
     requiredSections: await readEvalsFile(dir, REQUIRED_SECTIONS_FILE),
   });
+}
+
+/** What structural scoring reads of a skill's eval files: only `required_sections.json`, when there is one. */
+export async function loadStructuralEvals(skillDir: string): Promise<SkillEvals> {
+  return structuralOnlyEvals(await readEvalsFile(evalsDirOf(skillDir), REQUIRED_SECTIONS_FILE));
 }

@@ -10,6 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { untilAborted } from '../core/abortable.js';
 import type { SkillEvals } from '../core/evals.js';
+import type { StructuralSettings } from '../core/structural.js';
 import {
   NO_COMMIT,
   applyEdit,
@@ -61,10 +62,12 @@ export interface SkillLoopInput {
   worktreePath: string;
   /** The base commit the worktree was created from; the baseline row names it. */
   baseCommit: string;
-  /** `.claude/skills/<name>` relative to the repository root. */
+  /** The skill's folder relative to the repository root (its real path). */
   skillRelPath: string;
   evals: SkillEvals;
-  /** The project's `.claude/skills/<name>/evals/results.tsv` (outside the worktree, so it outlives it). */
+  /** The structural settings (line limit, banned phrases, required sections) the skill is scored with. */
+  structural?: StructuralSettings | undefined;
+  /** The project's `<skill folder>/evals/results.tsv` (outside the worktree, so it outlives it). */
   resultsFile: string;
   options: LoopOptions;
   models: SkillModels;
@@ -264,6 +267,7 @@ class SkillLoop {
       skillDir: this.skillDir,
       skillMd: text,
       evals: input.evals,
+      structural: input.structural,
       models: input.models,
       mode: input.options.mode,
       concurrency: input.options.concurrency,

@@ -3,6 +3,8 @@
  * (docs/how-it-works.md § The hill-climb loop).
  */
 import type { ScoreMode } from '../core/score-types.js';
+import { DEFAULT_MIN_GAIN } from '../core/ship-gate.js';
+import type { StructuralSettings } from '../core/structural.js';
 
 /** The engine's defaults; the CLI's flags and the Action's inputs start from these. */
 export const ITERATE_DEFAULTS = {
@@ -22,6 +24,8 @@ export const ITERATE_DEFAULTS = {
   mode: 'composite' as ScoreMode,
   /** The cross-night-resume window: a skill whose last run is younger is left out of the queue. */
   freshnessWindowMs: 86_400_000,
+  /** The smallest composite gain that ships on its own (docs/how-it-works.md § Shipping). */
+  minGain: DEFAULT_MIN_GAIN,
 } as const;
 
 export interface IterateOptions {
@@ -55,6 +59,15 @@ export interface IterateOptions {
    * explicitly with `--kill-switch-read-error continue` or the `kill-switch-read-error` input).
    */
   killSwitchReadError?: KillSwitchReadErrorPolicy;
+  /** Below this composite gain a higher final score is `no-improvement` (default ITERATE_DEFAULTS.minGain). */
+  minGain?: number | undefined;
+  /**
+   * Structural-metric settings from the config (`structural` in skillclimb.config.json): the line limit, the
+   * banned phrases, and the required sections a skill without evals/required_sections.json uses.
+   */
+  structural?: StructuralSettings | undefined;
+  /** The `skills` setting: globs of skill folders (default `.claude/skills/*`, docs/how-it-works.md § The queue). */
+  skills?: readonly string[] | undefined;
 }
 
 export type KillSwitchReadErrorPolicy = 'stop' | 'continue';

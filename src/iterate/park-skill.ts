@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { SkillEvals } from '../core/evals.js';
 import { buildCalibrationParkReport, buildCrashParkReport } from '../core/park.js';
 import type { SkillResult } from '../core/run-result.js';
-import { resultsTsvPath, skillFileOf } from '../core/skill-layout.js';
+import { skillFileOf } from '../core/skill-layout.js';
 import { addUsage } from '../core/usage.js';
 import type { Worktree } from '../ports/git.js';
 import { CalibrationError, calibrateSkill } from './calibrate.js';
@@ -20,13 +20,14 @@ export async function park(
   skill: string,
   loop: SkillLoopResult,
   worktree: Worktree,
-  epoch: number,
+  run: { epoch: number; resultsFile: string },
   ctx: SkillContext,
 ): Promise<SkillResult> {
-  const { ports, project } = ctx;
+  const { ports } = ctx;
+  const { epoch } = run;
   let resultsTsv = '';
   try {
-    resultsTsv = await readFile(resultsTsvPath(project, skill), 'utf8');
+    resultsTsv = await readFile(run.resultsFile, 'utf8');
   } catch (err) {
     resultsTsv = `(results.tsv could not be read: ${messageOf(err)})`;
   }

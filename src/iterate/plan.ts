@@ -1,7 +1,8 @@
 /**
  * The plan of a run without running it: the pre-flight without the lock, then the queue
  * (docs/how-it-works.md § Pre-flight, § The queue). The CLI's dry run, the Action's plan and dry-run
- * steps, and the Action's nightly step (to name its log groups and state saves) all start here.
+ * steps, and the Action's nightly step (to name its log groups and state saves) all start here; the real
+ * run resolves its queue with the same two functions, so both decide alike.
  */
 import type { PlanPorts } from '../ports/iterate.js';
 import type { IterateOptions } from './options.js';
@@ -16,12 +17,6 @@ export interface IteratePlan extends QueuePlan {
 /** Rejects with PreflightHalt like a real run would; takes no lock and writes nothing. */
 export async function planIterate(options: IterateOptions, ports: PlanPorts): Promise<IteratePlan> {
   const preflight = await runPreflight(options, ports, false);
-  const plan = await resolveQueue(
-    options,
-    preflight.skipList,
-    preflight.explicit,
-    ports.freshness,
-    ports.now(),
-  );
-  return { ...plan, explicit: preflight.explicit };
+  const plan = await resolveQueue(options, preflight, ports.freshness, ports.now());
+  return { ...plan, explicit: preflight.explicit?.map((s) => s.name) };
 }

@@ -1,7 +1,8 @@
 /**
- * The pre-flight (docs/how-it-works.md § Pre-flight): every launch gate, in order: the cleanup of an
- * interrupted run's own leftovers, concurrent-run detection (lock file + orphaned worktree scan), kill-switch, skip-list, explicit --skill / --queue validation, and only
- * then the lock.
+ * The pre-flight (docs/how-it-works.md § Pre-flight): every launch gate, in order: the project is a folder in
+ * a git repository, the cleanup of an interrupted run's own leftovers, concurrent-run detection (lock file +
+ * orphaned worktree scan), kill-switch, skip-list, the skills the setting finds and the explicit --skill /
+ * --queue validated against them, and only then the lock.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,25 +17,30 @@ import {
   SKILL_FILE,
   evalsDirOf,
   evalsFileLabel,
+  evalsInitCommand,
   isValidSkillName,
-  skillDirOf,
-  skillRelPath,
+  skillPathIn,
+  skillsSettingHint,
+  type SkillLocation,
 } from '../core/skill-layout.js';
 import { mergeSkipList, type SkipList } from '../core/skip-list.js';
 import type { HeldLock } from '../ports/lock.js';
-import type { Logger } from '../ports/logger.js';
 import type { PlanPorts } from '../ports/iterate.js';
-import { loadSkillEvals } from './evals-files.js';
+import { loadSkillEvals, loadStructuralEvals } from './evals-files.js';
 import type { IterateOptions } from './options.js';
 import { QueueFileError, parseQueueFile } from './queue-file.js';
+import { skillsGlobsOf } from './queue.js';
 import { NotRegularFileError, inspectFile, readRegularFile } from './regular-file.js';
-import { discoverSkills, findInvalidSkillFolders } from './queue.js';
-import { findSymlinkedSkillFile, symlinkWarning } from './symlinks.js';
+import { findSkills, outsideSkillsHint, type FoundSkills } from './skill-finder.js';
 
 export interface PreflightResult {
   skipList: SkipList;
   /** The explicit queue from --skill / --queue (validated), or undefined for auto-discovery. */
-  explicit: string[] | undefined;
+  explicit: SkillLocation[] | undefined;
+  /** What the skills setting found (the queue is made from it). */
+  found: FoundSkills;
+  /** The root of the project's git repository. */
+  repository: string;
   /** Taken only when `takeLock` is true (never for --dry-run). */
   lock: HeldLock | undefined;
 }
@@ -47,9 +53,9 @@ async function isDirectory(p: string): Promise<boolean> {
   }
 }
 
-/** `.claude/skills/<name>/<rel>` as messages name it, the name shortened when it is absurdly long. */
-function skillFileLabel(name: string, rel: string): string {
-  return path.posix.join(skillRelPath(brief(name)), rel);
+/** `<skill folder>/<rel>` as messages name it, the folder shortened when it is absurdly long. */
+function skillFileLabel(skill: SkillLocation, rel: string): string {
+  return path.posix.join(brief(skill.dir, 300), rel);
 }
 
 /**
@@ -62,27 +68,58 @@ async function requireRegular(file: string, label: string): Promise<boolean> {
   return found === 'file';
 }
 
-/** The --skill checks (folder, both eval files, skip-list), then the eval files must parse. */
-async function validateExplicitSkill(project: string, name: string, skipList: SkipList): Promise<void> {
-  if (!isValidSkillName(name)) {
+/** Where an explicit name is, or the halt that says why it cannot run. */
+function locateExplicit(found: FoundSkills, name: string): SkillLocation {
+  const skill = found.skills.find((s) => s.name === name);
+  if (skill) return skill;
+  const globs = found.globs.join(', ');
+  const excluded = found.excluded.find((e) => e.skill === name);
+  if (excluded) {
     throw new PreflightHalt(
-      `invalid skill name "${brief(name)}": expected a folder name under .claude/skills/`,
+      `${name} (${excluded.dir}): ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ''}`,
     );
   }
-  const dir = skillDirOf(project, name);
+  const outside = found.outside.find((s) => s.name === name);
+  if (outside) {
+    const setting = skillsSettingHint([...found.globs, outside.glob]);
+    throw new PreflightHalt(
+      `skill folder missing for ${name}: it is at ${outside.dir}, outside the skills setting (${globs}); ` +
+        `set ${setting.config} in skillclimb.config.json, or pass ${setting.flag}`,
+    );
+  }
+  throw new PreflightHalt(
+    `skill folder missing for ${name}: no folder named ${name} matches the skills setting (${globs})`,
+  );
+}
+
+/** The --skill checks (folder, both eval files unless structural, skip-list), then the eval files must parse. */
+async function validateExplicitSkill(
+  project: string,
+  found: FoundSkills,
+  name: string,
+  skipList: SkipList,
+  mode: IterateOptions['mode'],
+): Promise<SkillLocation> {
+  if (!isValidSkillName(name)) {
+    throw new PreflightHalt(`invalid skill name "${brief(name)}": expected the name of a skill folder`);
+  }
+  const skill = locateExplicit(found, name);
+  const dir = skillPathIn(project, skill);
   if (!(await isDirectory(dir))) {
     throw new PreflightHalt(`skill folder missing for ${brief(name)}: ${brief(dir, 300)} does not exist`);
   }
-  await requireRegular(path.join(dir, SKILL_FILE), skillFileLabel(name, SKILL_FILE));
+  await requireRegular(path.join(dir, SKILL_FILE), skillFileLabel(skill, SKILL_FILE));
   const evalsDir = evalsDirOf(dir);
-  const bootstrapped = [];
+  const present: boolean[] = [];
   for (const file of [EVALS_FILE, SCENARIOS_FILE, REQUIRED_SECTIONS_FILE]) {
-    bootstrapped.push(
-      await requireRegular(path.join(evalsDir, file), skillFileLabel(name, `${EVALS_DIR}/${file}`)),
+    present.push(
+      await requireRegular(path.join(evalsDir, file), skillFileLabel(skill, `${EVALS_DIR}/${file}`)),
     );
   }
-  if (!bootstrapped[0] || !bootstrapped[1]) {
-    throw new PreflightHalt(`evals not bootstrapped for ${name}; run /skill-eval-setup ${name} first`);
+  if (mode !== 'structural' && (!present[0] || !present[1])) {
+    throw new PreflightHalt(
+      `evals not bootstrapped for ${name}; run \`${evalsInitCommand(name)}\` first (or iterate with --mode structural)`,
+    );
   }
   if (skipList.all.has(name)) {
     throw new PreflightHalt(
@@ -90,14 +127,15 @@ async function validateExplicitSkill(project: string, name: string, skipList: Sk
     );
   }
   try {
-    await loadSkillEvals(dir);
+    await (mode === 'structural' ? loadStructuralEvals(dir) : loadSkillEvals(dir));
   } catch (err) {
     if (!(err instanceof EvalsFileError)) throw err;
-    const where = evalsFileLabel(name, err.file);
+    const where = evalsFileLabel(skill, err.file);
     throw new PreflightHalt(
       err.jsonPath ? `${where}: ${err.jsonPath}: ${err.detail}` : `${where}: ${err.detail}`,
     );
   }
+  return skill;
 }
 
 /** A queue file bigger than this is not a list of skill names. */
@@ -108,7 +146,13 @@ export const QUEUE_FILE_MAX_BYTES = 1024 * 1024;
  * The file must be a regular file of bounded size (a FIFO is refused, never read), every line bounded,
  * and a name already seen is a duplicate found in O(1), not re-checked.
  */
-async function readExplicitQueue(project: string, queueFile: string, skipList: SkipList): Promise<string[]> {
+async function readExplicitQueue(
+  project: string,
+  found: FoundSkills,
+  queueFile: string,
+  skipList: SkipList,
+  mode: IterateOptions['mode'],
+): Promise<SkillLocation[]> {
   let text: string | undefined;
   try {
     text = await readRegularFile(queueFile, QUEUE_FILE_MAX_BYTES);
@@ -124,47 +168,23 @@ async function readExplicitQueue(project: string, queueFile: string, skipList: S
     if (err instanceof QueueFileError) throw new PreflightHalt(`queue file ${queueFile} ${err.message}`);
     throw err;
   }
-  const names = new Set<string>();
+  const skills: SkillLocation[] = [];
+  const seen = new Set<string>();
   for (const entry of entries) {
-    if (names.has(entry.name)) continue;
+    if (seen.has(entry.name)) continue;
+    let skill: SkillLocation;
     try {
-      await validateExplicitSkill(project, entry.name, skipList);
+      skill = await validateExplicitSkill(project, found, entry.name, skipList, mode);
     } catch (err) {
       if (err instanceof PreflightHalt) {
         throw new PreflightHalt(`queue file ${queueFile} line ${entry.line}: ${err.message}`);
       }
       throw err;
     }
-    names.add(entry.name);
+    seen.add(entry.name);
+    skills.push(skill);
   }
-  return [...names];
-}
-
-/** Discovery leaves these out (the queue); said here so a dry run and a real run both tell the operator. */
-async function warnInvalidSkillFolders(project: string, log: Logger): Promise<void> {
-  for (const name of await findInvalidSkillFolders(project)) {
-    log.warn(
-      `skill folder ".claude/skills/${name}" is not a valid skill name (letters, digits, ".", "_" and "-", ` +
-        `starting with a letter or digit); it is left out of the queue: rename the folder to iterate it`,
-    );
-  }
-}
-
-/**
- * The run skips skills whose files are links (see symlinks.ts); a dry run says so up front. Only
- * the project checkout is looked at: the worktree's committed files are checked when the skill's turn comes.
- */
-async function warnSymlinkedSkills(
-  project: string,
-  skills: readonly string[],
-  skipList: SkipList,
-  log: Logger,
-): Promise<void> {
-  for (const skill of skills) {
-    if (skipList.all.has(skill)) continue;
-    const linked = await findSymlinkedSkillFile(project, skillRelPath(skill));
-    if (linked !== undefined) log.warn(symlinkWarning(skill, linked, 'the project checkout'));
-  }
+  return skills;
 }
 
 /**
@@ -187,7 +207,8 @@ function orphanWorktreesWarning(paths: readonly string[]): string {
 
 /**
  * Runs the pre-flight. Throws PreflightHalt on any halt. With `takeLock` false (--dry-run, a plan) the lock
- * is only inspected: a live or stale lock becomes a warning and nothing is written or removed.
+ * is only inspected: a live or stale lock becomes a warning and nothing is written or removed. A dry run
+ * and a real run take the same decisions; nothing is written before every gate passed.
  */
 export async function runPreflight(
   options: IterateOptions,
@@ -199,6 +220,15 @@ export async function runPreflight(
   if (!(await isDirectory(project))) throw new PreflightHalt(`project folder not found: ${project}`);
   if (options.skill !== undefined && options.queueFile !== undefined) {
     throw new PreflightHalt('--skill and --queue cannot be combined; pass one of them');
+  }
+  // Worktrees, commits and the ship all need git: a folder outside a repository halts here, dry run
+  // included, before the lock file, a morning summary or anything else is written into it.
+  const repository = await ports.git.repositoryRoot(project);
+  if (repository === null) {
+    throw new PreflightHalt(
+      `${project} is not inside a git repository: skill-iterate works in git worktrees and commits its ` +
+        'edits; run `git init` there and commit the skills first',
+    );
   }
 
   // 0. An interrupted earlier run's own leftovers (a landing cut short) are cleaned first: left in place
@@ -255,21 +285,25 @@ export async function runPreflight(
   // 3. Skip-list resolution.
   const skipList = mergeSkipList(options.skipList);
 
-  // 4. Explicit --skill / --queue.
-  let explicit: string[] | undefined;
+  // 4. The skills the setting finds; explicit --skill / --queue must be among them.
+  const found = await findSkills({ project, repository, globs: skillsGlobsOf(options) });
+  let explicit: SkillLocation[] | undefined;
   if (options.skill !== undefined) {
-    await validateExplicitSkill(project, options.skill, skipList);
-    explicit = [options.skill];
+    explicit = [await validateExplicitSkill(project, found, options.skill, skipList, options.mode)];
   } else if (options.queueFile !== undefined) {
-    explicit = await readExplicitQueue(project, path.resolve(project, options.queueFile), skipList);
+    explicit = await readExplicitQueue(
+      project,
+      found,
+      path.resolve(project, options.queueFile),
+      skipList,
+      options.mode,
+    );
   } else {
-    await warnInvalidSkillFolders(project, log);
+    const hint = outsideSkillsHint(found);
+    if (hint !== undefined) log.warn(hint);
   }
-  // A real run says it when it skips the skill; saying it here too would say it twice.
-  if (!takeLock)
-    await warnSymlinkedSkills(project, explicit ?? (await discoverSkills(project)), skipList, log);
 
   // 5. The lock, only after every other check passed.
   const held = takeLock ? await ports.lock.acquire() : undefined;
-  return { skipList, explicit, lock: held };
+  return { skipList, explicit, found, repository, lock: held };
 }

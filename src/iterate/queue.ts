@@ -1,28 +1,52 @@
 /**
- * The queue (docs/how-it-works.md § The queue): discovery, skip-list filter, freshness filter (24 hours unless the options say
- * otherwise), alphabetical order, and the --dry-run plan (the original skill's literal text, or JSON for scripts).
+ * The queue (docs/how-it-works.md § The queue): the skills the `skills` setting finds, those a run can
+ * score (both eval files that parse, or any SKILL.md with `--mode structural`), the skip-list filter, the
+ * freshness filter (24 hours unless the options say otherwise), alphabetical order, and the --dry-run plan
+ * (the original skill's literal text, or JSON for scripts). Every skill found and not queued is named with
+ * its real reason and the next step, in the plan, the empty-queue message and the run's result.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { formatDuration } from '../core/duration.js';
+import { EvalsFileError } from '../core/evals.js';
 import {
+  DEFAULT_SKILLS_GLOBS,
   EVALS_FILE,
   SCENARIOS_FILE,
   branchNameFor,
   evalsDirOf,
-  isValidSkillName,
-  skillsDirOf,
+  evalsInitCommand,
+  skillPathIn,
   worktreeFolderName,
+  type SkillExclusion,
+  type SkillLocation,
 } from '../core/skill-layout.js';
 import type { SkipList } from '../core/skip-list.js';
 import type { Freshness } from '../ports/freshness.js';
+import { loadSkillEvals, loadStructuralEvals } from './evals-files.js';
 import { ITERATE_DEFAULTS, type IterateOptions } from './options.js';
+import { outsideSkillsHint, type FoundSkills } from './skill-finder.js';
 
 export interface QueuePlan {
   queue: string[];
+  /** Where each queued skill lives: name → folder relative to the project. */
+  dirs: Record<string, string>;
   excludedBySkipList: Array<{ skill: string; source: 'embedded' | '--skip-list extension' }>;
   excludedByFreshness: Array<{ skill: string; lastRunAt: Date }>;
+  /** Found but not scorable (no evals, half set up, invalid, linked, duplicate or unusable name). */
+  excludedOther: SkillExclusion[];
+  /** The hint naming skills outside the skills setting, with the setting that would include them. */
+  outsideSetting: string | undefined;
+  /** The skills setting the skills were found with. */
+  skillsGlobs: readonly string[];
+  /** When the plan was made (the freshness exclusions say until when they last). */
+  plannedAt: Date;
+}
+
+/** The `skills` setting of a run: the option (flag, input or config), else `.claude/skills/*`. */
+export function skillsGlobsOf(options: Pick<IterateOptions, 'skills'>): readonly string[] {
+  return options.skills && options.skills.length > 0 ? options.skills : DEFAULT_SKILLS_GLOBS;
 }
 
 /** `options.freshnessWindowMs`, or the default 24 hours; a bad value names the field. */
@@ -54,82 +78,114 @@ function byCodePoint(a: string, b: string): number {
 
 async function isFile(p: string): Promise<boolean> {
   try {
-    return (await stat(p)).isFile();
+    return (await lstat(p)).isFile();
   } catch {
     return false;
   }
 }
 
-/** Every `<project>/.claude/skills/*` folder with both eval files, whatever its name. */
-async function bootstrappedSkillFolders(project: string): Promise<string[]> {
-  const skillsDir = skillsDirOf(project);
-  let names: string[];
-  try {
-    names = await readdir(skillsDir);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw err;
-  }
-  const found: string[] = [];
-  for (const name of names.filter((n) => !n.startsWith('.')).sort(byCodePoint)) {
-    const evalsDir = evalsDirOf(path.join(skillsDir, name));
-    if (
-      (await isFile(path.join(evalsDir, EVALS_FILE))) &&
-      (await isFile(path.join(evalsDir, SCENARIOS_FILE)))
-    ) {
-      found.push(name);
-    }
-  }
-  return found;
-}
-
 /**
- * `<project>/.claude/skills/*\/evals/evals.json`, keeping only skills that also have test_scenarios.json
- * (half-bootstrapped skills are dropped silently). Like a shell glob, `*` skips dot-folders. Folders whose
- * name is not a valid skill name (`foo bar`) are left out too: the name becomes a branch and a worktree
- * folder, and one bad name must not halt the night (the pre-flight warns about them).
+ * Why a found skill cannot be scored in `mode`, or undefined when it can: composite and absolute need both
+ * eval files, and they must parse; structural needs neither (only a required_sections.json, when there is
+ * one, must parse). The real run reads the same files the same way, so a dry run and a run agree.
  */
-export async function discoverSkills(project: string): Promise<string[]> {
-  return (await bootstrappedSkillFolders(project)).filter(isValidSkillName);
+export async function unscorableReason(
+  project: string,
+  skill: SkillLocation,
+  mode: IterateOptions['mode'],
+): Promise<Pick<SkillExclusion, 'reason' | 'next'> | undefined> {
+  const dir = skillPathIn(project, skill);
+  const evalsDir = evalsDirOf(dir);
+  const label = (file: string) => `${skill.dir}/evals/${file}`;
+  try {
+    if (mode === 'structural') {
+      await loadStructuralEvals(dir);
+      return undefined;
+    }
+    const hasEvals = await isFile(path.join(evalsDir, EVALS_FILE));
+    const hasScenarios = await isFile(path.join(evalsDir, SCENARIOS_FILE));
+    if (!hasEvals && !hasScenarios) {
+      return {
+        reason: 'no evals',
+        next: `run \`${evalsInitCommand(skill.name)}\` to write them, or iterate with --mode structural`,
+      };
+    }
+    if (!hasEvals || !hasScenarios) {
+      const [has, lacks] = hasEvals ? [EVALS_FILE, SCENARIOS_FILE] : [SCENARIOS_FILE, EVALS_FILE];
+      return {
+        reason: `half-bootstrapped: ${label(has)} without ${lacks}`,
+        next: hasEvals
+          ? `run \`${evalsInitCommand(skill.name, '--force')}\` to write both files again`
+          : `run \`${evalsInitCommand(skill.name, '--keep-scenarios')}\` to write evals.json for the scenarios`,
+      };
+    }
+    await loadSkillEvals(dir);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof EvalsFileError)) throw err;
+    return {
+      reason: `invalid evals: ${label(err.file)}: ${err.jsonPath ? `${err.jsonPath}: ` : ''}${err.detail}`,
+      next: 'fix the file',
+    };
+  }
 }
 
-/** Bootstrapped skill folders that discovery leaves out because of their name. */
-export async function findInvalidSkillFolders(project: string): Promise<string[]> {
-  return (await bootstrappedSkillFolders(project)).filter((name) => !isValidSkillName(name));
+export interface QueueInput {
+  skipList: SkipList;
+  /** The explicit --skill / --queue list (already validated by the pre-flight), or undefined to discover. */
+  explicit: SkillLocation[] | undefined;
+  /** What the skills setting found. */
+  found: FoundSkills;
 }
 
 /**
- * Resolves the queue. Explicit lists (--skill / --queue, already validated by the pre-flight) skip
- * discovery and keep the operator's order; discovered queues are alphabetical. Both pass the skip-list and
- * the freshness filter.
+ * Resolves the queue. Explicit lists (--skill / --queue, already validated by the pre-flight) keep the
+ * operator's order; discovered queues are the found skills that can be scored, alphabetical. Both pass
+ * the skip-list and the freshness filter.
  */
 export async function resolveQueue(
   options: IterateOptions,
-  skipList: SkipList,
-  explicit: string[] | undefined,
+  input: QueueInput,
   freshness: Freshness,
   now: Date,
 ): Promise<QueuePlan> {
   const window = freshnessWindowOf(options);
-  const candidates = explicit ?? (await discoverSkills(path.resolve(options.project)));
-  const plan: QueuePlan = { queue: [], excludedBySkipList: [], excludedByFreshness: [] };
-  for (const skill of candidates) {
-    const source = skipList.sourceOf(skill);
+  const project = path.resolve(options.project);
+  const plan: QueuePlan = {
+    queue: [],
+    dirs: {},
+    excludedBySkipList: [],
+    excludedByFreshness: [],
+    excludedOther: input.explicit ? [] : [...input.found.excluded],
+    outsideSetting: input.explicit ? undefined : outsideSkillsHint(input.found),
+    skillsGlobs: input.found.globs,
+    plannedAt: now,
+  };
+  for (const skill of input.explicit ?? input.found.skills) {
+    const source = input.skipList.sourceOf(skill.name);
     if (source !== undefined) {
-      plan.excludedBySkipList.push({ skill, source });
+      plan.excludedBySkipList.push({ skill: skill.name, source });
       continue;
+    }
+    if (input.explicit === undefined) {
+      const unscorable = await unscorableReason(project, skill, options.mode);
+      if (unscorable) {
+        plan.excludedOther.push({ skill: skill.name, dir: skill.dir, ...unscorable });
+        continue;
+      }
     }
     const lastRunAt = await freshness.lastRunAt(skill);
     if (lastRunAt !== null && now.getTime() - lastRunAt.getTime() < window) {
-      plan.excludedByFreshness.push({ skill, lastRunAt });
+      plan.excludedByFreshness.push({ skill: skill.name, lastRunAt });
       continue;
     }
-    plan.queue.push(skill);
+    plan.queue.push(skill.name);
+    plan.dirs[skill.name] = skill.dir;
   }
-  if (explicit === undefined) plan.queue.sort(byCodePoint);
+  if (input.explicit === undefined) plan.queue.sort(byCodePoint);
   plan.excludedBySkipList.sort((a, b) => byCodePoint(a.skill, b.skill));
   plan.excludedByFreshness.sort((a, b) => byCodePoint(a.skill, b.skill));
+  plan.excludedOther.sort((a, b) => byCodePoint(a.skill, b.skill) || byCodePoint(a.dir, b.dir));
   return plan;
 }
 
@@ -158,16 +214,73 @@ function worktreePath(home: string, skill: string): string {
   return `${home}/${worktreeFolderName(skill, '<epoch>')}`;
 }
 
+/** `name  (folder: reason; next step)`: one skill found and not queued, as the plan and messages show it. */
+export function exclusionLine(e: SkillExclusion): string {
+  return `${e.skill}  (${e.dir}: ${e.reason}${e.next ? `; ${e.next}` : ''})`;
+}
+
+/** `22:15 UTC` when the window ends on the plan's day, else `2026-05-25 22:15 UTC`. */
+export function freshUntil(lastRunAt: Date, windowMs: number, now: Date): string {
+  const until = new Date(lastRunAt.getTime() + windowMs).toISOString();
+  const time = `${until.slice(11, 16)} UTC`;
+  return until.slice(0, 10) === now.toISOString().slice(0, 10) ? time : `${until.slice(0, 10)} ${time}`;
+}
+
+/** Every skill found and not queued, one line each, by name: the real reason and the next step. */
+export function exclusionLines(
+  plan: QueuePlan,
+  options: Pick<IterateOptions, 'freshnessWindowMs'>,
+): string[] {
+  const window = freshnessWindowOf(options);
+  const lines: Array<[string, string]> = [
+    ...plan.excludedOther.map((e): [string, string] => [e.skill, exclusionLine(e)]),
+    ...plan.excludedBySkipList.map((e): [string, string] => [
+      e.skill,
+      `${e.skill}  (skip-list: ${e.source})`,
+    ]),
+    ...plan.excludedByFreshness.map((e): [string, string] => [
+      e.skill,
+      `${e.skill}  (fresh until ${freshUntil(e.lastRunAt, window, plan.plannedAt)}: last run ${formatUtcSeconds(e.lastRunAt)})`,
+    ]),
+  ];
+  return lines.sort(([a], [b]) => byCodePoint(a, b)).map(([, line]) => line);
+}
+
 /**
- * The original skill's --dry-run text, byte for byte, ending in a newline. Sections without entries print `(none)`
- * so the plan always has the same five sections; an empty queue prints only EMPTY_QUEUE_MESSAGE.
+ * The empty-queue message: the original's line where its claim is true (every skill found was skip-listed
+ * or fresh), another one where it is not; then each skill found with its reason, then the hint about
+ * skills outside the setting. Ends in a newline.
+ */
+export function formatEmptyQueue(
+  plan: QueuePlan,
+  options: Pick<IterateOptions, 'freshnessWindowMs'>,
+): string {
+  const lines = exclusionLines(plan, options);
+  let head: string;
+  if (lines.length === 0) {
+    head =
+      'Queue empty -- nothing to iterate. No skill folder with a SKILL.md matches the skills setting ' +
+      `(${plan.skillsGlobs.join(', ')}).`;
+  } else if (plan.excludedOther.length === 0) {
+    head = emptyQueueMessage(options);
+  } else {
+    head = 'Queue empty -- nothing to iterate. No skill found is ready to run:';
+  }
+  const hint = plan.outsideSetting === undefined ? [] : ['', plan.outsideSetting];
+  return [head, ...lines.map((l) => `  ${l}`), ...hint].join('\n') + '\n';
+}
+
+/**
+ * The original skill's --dry-run text, byte for byte, ending in a newline. Sections without entries print
+ * `(none)` so the plan always has the same five sections; skills that cannot be scored and skills outside
+ * the setting add a section each, only when there are any. An empty queue prints formatEmptyQueue.
  */
 export function formatDryRunPlan(
   plan: QueuePlan,
   options: IterateOptions,
   labels: DryRunLabels = {},
 ): string {
-  if (plan.queue.length === 0) return `${emptyQueueMessage(options)}\n`;
+  if (plan.queue.length === 0) return formatEmptyQueue(plan, options);
   const home = displayWorktreeHome(options.worktreeHome, labels.home);
   const budget = labels.budget ?? formatDuration(options.perSkillBudgetMs);
   const section = (title: string, lines: string[]): string =>
@@ -190,6 +303,12 @@ export function formatDryRunPlan(
         (e) => `${e.skill}  (results.tsv mtime: ${formatUtcSeconds(e.lastRunAt)})`,
       ),
     ),
+    ...(plan.excludedOther.length > 0
+      ? [section('Excluded, cannot be scored:', plan.excludedOther.map(exclusionLine))]
+      : []),
+    ...(plan.outsideSetting !== undefined
+      ? [section('Outside the skills setting:', [plan.outsideSetting])]
+      : []),
   ].join('\n');
 }
 
@@ -200,6 +319,12 @@ export interface DryRunPlanJson {
   budget: { perSkillBudget: string; perSkillBudgetMs: number; perSkillIterations: number };
   excludedBySkipList: Array<{ skill: string; source: 'embedded' | '--skip-list extension' }>;
   excludedByFreshness: Array<{ skill: string; resultsTsvMtime: string }>;
+  /** Skills found but not scorable, with the reason and the next step. */
+  excludedOther: SkillExclusion[];
+  /** The hint about skills outside the skills setting, or null. */
+  outsideSetting: string | null;
+  /** Each queued skill's folder, relative to the project. */
+  dirs: Record<string, string>;
   empty: boolean;
 }
 
@@ -226,6 +351,9 @@ export function dryRunPlanJson(
       skill: e.skill,
       resultsTsvMtime: formatUtcSeconds(e.lastRunAt),
     })),
+    excludedOther: plan.excludedOther.map((e) => ({ ...e })),
+    outsideSetting: plan.outsideSetting ?? null,
+    dirs: { ...plan.dirs },
     empty: plan.queue.length === 0,
   };
 }

@@ -10,25 +10,27 @@ import { brief } from '../core/brief.js';
 import { countNewlines } from '../core/lines.js';
 import { formatSkillLine } from '../core/progress.js';
 import type { RunResult, SkillResult } from '../core/run-result.js';
-import { shipGate, shipMessage } from '../core/ship-gate.js';
+import { belowMinimumGain, shipGate, shipMessage } from '../core/ship-gate.js';
 import {
   SKILL_FILE,
   branchNameFor,
   isValidSkillName,
   resultsTsvPath,
-  skillDirOf,
-  skillRelPath,
+  skillPathIn,
+  skillRepoPath,
+  type SkillLocation,
 } from '../core/skill-layout.js';
+import type { StructuralSettings } from '../core/structural.js';
 import { ZERO_USAGE, addUsage } from '../core/usage.js';
 import type { KeepWorktree, Worktree } from '../ports/git.js';
 import type { IteratePorts } from '../ports/iterate.js';
 import type { ShipRequest } from '../ports/shipper.js';
-import { loadSkillEvals } from './evals-files.js';
+import { loadSkillEvals, loadStructuralEvals } from './evals-files.js';
 import { RunInterrupted, throwIfInterrupted } from './interrupt.js';
 import { LoopInterrupted, runSkillLoop, type SkillLoopResult } from './loop.js';
 import type { IterateOptions } from './options.js';
 import { killSwitchUnreadable, runPreflight, type PreflightResult } from './preflight.js';
-import { emptyQueueMessage, resolveQueue, type QueuePlan } from './queue.js';
+import { exclusionLines, formatEmptyQueue, resolveQueue, type QueuePlan } from './queue.js';
 import { park, calibrate } from './park-skill.js';
 import { withPartialRun } from './run-error.js';
 import {
@@ -42,7 +44,7 @@ import {
 import { NotRegularFileError, inspectFile } from './regular-file.js';
 import { RenderCache } from './score.js';
 import { writeMorningSummary } from './summary-file.js';
-import { findSymlinkedSkillFile, symlinkSkipStatus, symlinkWarning } from './symlinks.js';
+import { decideSkillFolder, symlinkSkipStatus, symlinkWarning } from './symlinks.js';
 
 /** Partial-run reasons, worded so the summary writer renders its `(partial -- … at <iso>)` line. */
 const KILL_SWITCH_REASON = 'kill-switch hit';
@@ -73,6 +75,8 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     results: [...results],
     excludedBySkipList: plan?.excludedBySkipList ?? [],
     excludedByFreshness: plan?.excludedByFreshness ?? [],
+    excludedOther: plan?.excludedOther ?? [],
+    outsideSetting: plan?.outsideSetting,
     freshnessWindowMs: options.freshnessWindowMs,
     summaryPath: undefined,
     usage: totalUsage(results),
@@ -87,18 +91,21 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
 
   try {
     throwIfInterrupted(signal);
-    plan = await resolveQueue(options, preflight.skipList, preflight.explicit, ports.freshness, startedAt);
+    // The same queue a dry run prints: the same pre-flight, the same resolution (docs/how-it-works.md § The queue).
+    plan = await resolveQueue(options, preflight, ports.freshness, startedAt);
     if (plan.queue.length === 0) {
-      // A clean exit: nothing ran, so there is no night to summarise.
-      log.info(emptyQueueMessage(options));
+      // A clean exit: nothing ran, so there is no night to summarise; the message says why, skill by skill.
+      log.info(formatEmptyQueue(plan, options).trimEnd());
       return snapshot();
     }
+    for (const line of exclusionLines(plan, options)) log.info(`not queued: ${line}`);
     const total = plan.queue.length;
     const costStop = (done: number): void => {
       partial = { reason: COST_BUDGET_REASON, at: ports.now() };
       log.info(`Cost budget of $${options.maxCostUsd} reached; stopping after ${done} of ${total} skills.`);
     };
-    for (const [index, skill] of plan.queue.entries()) {
+    for (const [index, name] of plan.queue.entries()) {
+      const skill: SkillLocation = { name, dir: plan.dirs[name]! };
       throwIfInterrupted(signal);
       if (index > 0) {
         const killSwitch = await pollKillSwitch(options, ports);
@@ -121,6 +128,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
         options,
         ports,
         project,
+        repository: preflight.repository,
         usageBefore: totalUsage(results),
         signal,
         spent: ZERO_USAGE,
@@ -189,52 +197,64 @@ async function pollKillSwitch(
  * One skill; an unexpected error is recorded for that skill and the queue goes on (except interrupts,
  * which end the run with the skill listed as unfinished). Whatever the skill spent is kept.
  */
-async function processSkillSafely(skill: string, ctx: SkillContext): Promise<SkillResult> {
+async function processSkillSafely(skill: SkillLocation, ctx: SkillContext): Promise<SkillResult> {
+  const name = skill.name;
   try {
     const result = await processSkill(skill, ctx);
     return { ...result, usage: ctx.spent };
   } catch (err) {
     if (err instanceof RunInterrupted) {
       ctx.unfinished = {
-        ...(ctx.unfinished ?? emptyResult(skill, `skipped (${err.reason})`)),
+        ...(ctx.unfinished ?? emptyResult(name, `skipped (${err.reason})`)),
         usage: ctx.spent,
       };
       throw err;
     }
-    ctx.ports.log.warn(`${skill}: ${messageOf(err)}`);
-    return emptyResult(skill, `skipped (error: ${messageOf(err)})`, { usage: ctx.spent });
+    ctx.ports.log.warn(`${name}: ${messageOf(err)}`);
+    return emptyResult(name, `skipped (error: ${messageOf(err)})`, { usage: ctx.spent });
   }
+}
+
+/** The structural settings a skill is scored with: its own required_sections.json over the config's. */
+function structuralSettingsFor(options: IterateOptions, evals: SkillEvals): StructuralSettings {
+  return {
+    ...options.structural,
+    requiredSections: evals.requiredSections ?? options.structural?.requiredSections,
+  };
 }
 
 /** The checks before a worktree: links, eval files, a usable branch name, calibration and the budget. */
 async function prepareSkill(
-  skill: string,
+  location: SkillLocation,
   epoch: number,
   cache: RenderCache,
   ctx: SkillContext,
 ): Promise<SkillEvals | SkillResult> {
   const { options, ports, project } = ctx;
-  const projectSkillDir = skillDirOf(project, skill);
+  const skill = location.name;
+  const projectSkillDir = skillPathIn(project, location);
 
-  // Before anything of the skill is read: a linked file would be sent to the model or overwritten.
-  const linkedInProject = await findSymlinkedSkillFile(project, skillRelPath(skill));
-  if (linkedInProject !== undefined) {
-    ports.log.warn(symlinkWarning(skill, linkedInProject, 'the project checkout'));
-    return emptyResult(skill, symlinkSkipStatus(linkedInProject));
+  // Before anything of the skill is read, the plan's link decision again (the files may have changed
+  // since): a linked file would be sent to the model or overwritten.
+  const decision = await decideSkillFolder({ project, repository: ctx.repository }, location.dir);
+  if (!decision.ok) {
+    ports.log.warn(symlinkWarning(skill, decision.link, 'the project checkout'));
+    return emptyResult(skill, symlinkSkipStatus(decision.link));
   }
 
   // A directory, FIFO or socket named SKILL.md is this skill's problem, said by name (never EISDIR).
   const skillFile = await inspectFile(path.join(projectSkillDir, SKILL_FILE));
   if (skillFile instanceof NotRegularFileError) {
-    const where = `${skillRelPath(skill)}/${SKILL_FILE}`;
+    const where = `${location.dir}/${SKILL_FILE}`;
     ports.log.warn(`${skill}: skipped: ${where} ${skillFile.detail}`);
     return emptyResult(skill, `skipped (${where} ${skillFile.detail})`);
   }
 
-  // Eval files are read from the project checkout (the queue was discovered there).
+  // Eval files are read from the project checkout (the queue was found there); structural scoring reads
+  // only the required sections.
   let evals: SkillEvals;
   try {
-    evals = await loadSkillEvals(projectSkillDir);
+    evals = await (options.mode === 'structural' ? loadStructuralEvals : loadSkillEvals)(projectSkillDir);
   } catch (err) {
     if (!(err instanceof EvalsFileError)) throw err;
     ports.log.warn(`${skill}: skipped, invalid evals: ${err.message}`);
@@ -262,11 +282,12 @@ async function prepareSkill(
   return evals;
 }
 
-async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResult> {
+async function processSkill(location: SkillLocation, ctx: SkillContext): Promise<SkillResult> {
   const { options, ports, project } = ctx;
+  const skill = location.name;
   const epoch = Math.floor(ports.now().getTime() / 1000);
   const cache = new RenderCache();
-  const prepared = await prepareSkill(skill, epoch, cache, ctx);
+  const prepared = await prepareSkill(location, epoch, cache, ctx);
   if ('skill' in prepared) return prepared;
   throwIfInterrupted(ctx.signal);
 
@@ -274,10 +295,10 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
   try {
     return await ports.git.withWorktree(
       // Only the skill's folder is checked out; the scoring reads the rest from git (worktree.files).
-      { project, home: options.worktreeHome, skill, epoch, sparse: [skillRelPath(skill)] },
+      { project, home: options.worktreeHome, skill, epoch, sparse: [location.dir] },
       (worktree, keep) => {
         entered = true;
-        return climbInWorktree(skill, prepared, worktree, keep, { epoch, cache }, ctx);
+        return climbInWorktree(location, prepared, worktree, keep, { epoch, cache }, ctx);
       },
     );
   } catch (err) {
@@ -295,7 +316,7 @@ async function processSkill(skill: string, ctx: SkillContext): Promise<SkillResu
  * except where `keep()` leaves it: for the shipper, a park, a stop, or an unknown state (for the operator).
  */
 async function climbInWorktree(
-  skill: string,
+  location: SkillLocation,
   evals: SkillEvals,
   worktree: Worktree,
   keep: KeepWorktree,
@@ -303,15 +324,21 @@ async function climbInWorktree(
   ctx: SkillContext,
 ): Promise<SkillResult> {
   const { options, ports, project } = ctx;
-  // The worktree's root is the repository root; the project may be a folder inside it (a monorepo).
-  const repoRel = skillRelPath(skill, worktree.prefix);
+  const skill = location.name;
+  // The worktree's root is the repository root; the project may be a folder inside it (a monorepo). The
+  // skill's folder is its real path, so the commits go there even when the skills root is a link.
+  const repoRel = skillRepoPath(location, worktree.prefix);
   const skillMdRel = path.posix.join(repoRel, SKILL_FILE);
   // The worktree holds the committed files, which may be links where the checkout has none.
-  const linkedInWorktree = await findSymlinkedSkillFile(worktree.path, repoRel);
-  if (linkedInWorktree !== undefined) {
-    ports.log.warn(symlinkWarning(skill, linkedInWorktree, `the worktree ${worktree.path}`));
-    return emptyResult(skill, symlinkSkipStatus(linkedInWorktree));
+  const committed = await decideSkillFolder(
+    { project: worktree.path, repository: worktree.path, followLinks: false },
+    repoRel,
+  );
+  if (!committed.ok) {
+    ports.log.warn(symlinkWarning(skill, committed.link, `the worktree ${worktree.path}`));
+    return emptyResult(skill, symlinkSkipStatus(committed.link));
   }
+  const resultsFile = resultsTsvPath(project, location);
   let baselineText: string;
   try {
     baselineText = await ports.git.showFileAt(worktree.path, worktree.baseCommit, skillMdRel);
@@ -328,7 +355,8 @@ async function climbInWorktree(
       baseCommit: worktree.baseCommit,
       skillRelPath: repoRel,
       evals,
-      resultsFile: resultsTsvPath(project, skill),
+      structural: structuralSettingsFor(options, evals),
+      resultsFile,
       options,
       models: ports.models,
       git: ports.git,
@@ -358,7 +386,7 @@ async function climbInWorktree(
   ports.log.info(`${skill}: loop ended on the ${loop.stopReason} after ${loop.iterations} iterations`);
   if (loop.stopReason === 'consecutive crashes') {
     keep();
-    return park(skill, loop, worktree, run.epoch, ctx);
+    return park(skill, loop, worktree, { epoch: run.epoch, resultsFile }, ctx);
   }
   if (loop.stopReason === 'baseline ambiguous') {
     // Not a crash: the render said the skill cannot do its scenarios. Nothing to iterate, nothing to park.
@@ -372,7 +400,7 @@ async function climbInWorktree(
     return fromLoop(skill, loop, `skipped (no baseline score before the ${loop.stopReason})`);
   }
   return shipIfBetter(
-    skill,
+    location,
     loop,
     { baselineScore: loop.baselineScore, finalScore: loop.finalScore },
     baselineText,
@@ -384,7 +412,7 @@ async function climbInWorktree(
 
 /** The ship gate on line counts as `wc -l` gives them at the base commit and at the final tip. */
 async function shipIfBetter(
-  skill: string,
+  location: SkillLocation,
   loop: SkillLoopResult,
   scores: { baselineScore: number; finalScore: number },
   baselineText: string,
@@ -393,16 +421,20 @@ async function shipIfBetter(
   ctx: SkillContext,
 ): Promise<SkillResult> {
   const { ports, project } = ctx;
+  const skill = location.name;
   const linesBaseline = countNewlines(baselineText);
   const linesFinal = countNewlines(loop.finalText);
   const linesDelta = linesFinal - linesBaseline;
-  if (shipGate({ ...scores, linesBaseline, linesFinal }) === 'no-improvement') {
-    return fromLoop(skill, loop, 'no-improvement', { linesDelta });
+  const gate = { ...scores, linesBaseline, linesFinal, minGain: ctx.options.minGain };
+  if (shipGate(gate) === 'no-improvement') {
+    const detail = belowMinimumGain(gate);
+    if (detail) ports.log.info(`${skill}: not shipped: ${detail}`);
+    return fromLoop(skill, loop, 'no-improvement', { linesDelta, detail });
   }
   const request: ShipRequest = {
     skill,
     project,
-    skillPath: skillRelPath(skill),
+    skillPath: location.dir,
     worktreePath: worktree.path,
     branch: worktree.branch,
     baseBranch: worktree.baseBranch,

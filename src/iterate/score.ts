@@ -24,7 +24,7 @@ import {
   type ScoreWeights,
   type StructuralResult,
 } from '../core/score-types.js';
-import { scoreStructure } from '../core/structural.js';
+import { scoreStructure, type StructuralSettings } from '../core/structural.js';
 import { ModelOutputError, type GraderAnswer } from '../core/model-answers.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { FileLookup } from '../ports/git.js';
@@ -55,6 +55,11 @@ export interface ScoreRequest {
   skillDir: string;
   skillMd: string;
   evals: SkillEvals;
+  /**
+   * The operator's structural settings, resolved by the caller (`requiredSections` set here wins over the
+   * evals' required_sections.json).
+   */
+  structural?: StructuralSettings | undefined;
   models: SkillModels;
   mode: ScoreMode;
   weights?: ScoreWeights;
@@ -283,8 +288,9 @@ export async function scoreSkill(request: ScoreRequest): Promise<SkillScore> {
   const trials = Math.max(1, Math.floor(request.trials) || 1);
   const files = request.files;
   const structural = scoreStructure(request.skillMd, {
+    ...request.structural,
     skillDir: request.skillDir,
-    requiredSections: request.evals.requiredSections,
+    requiredSections: request.structural?.requiredSections ?? request.evals.requiredSections,
     exists: files ? (p) => files.exists(p) : (p) => existsSync(p),
     listDir: files ? (p) => files.listDir(p) : listDirOrEmpty,
   });

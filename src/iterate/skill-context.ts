@@ -65,6 +65,8 @@ export interface SkillContext {
   options: IterateOptions;
   ports: IteratePorts;
   project: string;
+  /** The root of the project's git repository (links inside it are followed). */
+  repository: string;
   /** Usage of the skills already processed (the cost budget is per run). */
   usageBefore: Usage;
   /** The run's stop signal (a front-end's SIGINT, a caller's deadline). */

@@ -1,13 +1,19 @@
 /**
- * A repository's skill files are untrusted input. A SKILL.md that links to `.git/config` (where
- * actions/checkout keeps the token) would be sent to the model, and one that links to any file outside
- * would be overwritten by the loop; a linked results.tsv or eval file the same. So a skill whose files are
- * links is not iterated at all: this finds the first such file, before anything is read or written.
+ * The one rule on symbolic links for the whole project (docs/how-it-works.md § Untrusted text and secrets),
+ * decided here and nowhere else, so `score`, `iterate` (its dry run and its real run) and `evals init`
+ * decide alike:
+ * - a linked SKILL.md, evals folder or file in it (results.tsv included) is always refused: a SKILL.md that
+ *   links to `.git/config` (where actions/checkout keeps the token) would be sent to a model, and any
+ *   linked file the loop writes would be overwritten outside the skill;
+ * - a linked folder on the way to the skill (a skills root `.claude/skills -> ../skills`, or a skill folder)
+ *   that resolves inside the repository is followed: the skill's folder is its real path, so commits go
+ *   there;
+ * - a linked folder that resolves outside the repository is refused.
  */
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { RESULTS_FILE, evalsDirOf, skillFileOf } from '../core/skill-layout.js';
+import { EVALS_DIR, RESULTS_FILE, SKILL_FILE } from '../core/skill-layout.js';
 
 function isMissing(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException).code;
@@ -32,77 +38,105 @@ async function entriesOf(dir: string): Promise<Dirent[]> {
   }
 }
 
-/** The first link inside `dir` (itself not a link), as a path relative to `root`; sub-folders too. */
-async function linkInside(root: string, dir: string): Promise<string | undefined> {
+/** The first link inside `dir` (itself not a link), sub-folders too, in name order. */
+async function linkInside(dir: string): Promise<string | undefined> {
   for (const entry of (await entriesOf(dir)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const full = path.join(dir, entry.name);
     if (entry.isSymbolicLink()) return full;
     if (entry.isDirectory()) {
-      const found = await linkInside(root, full);
+      const found = await linkInside(full);
       if (found) return found;
     }
   }
   return undefined;
 }
 
-function isInside(root: string, file: string): boolean {
+export function isInside(root: string, file: string): boolean {
   const rel = path.relative(root, file);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-/** Where a folder of `skillRel` (or SKILL.md itself) leads outside `root`: the first linked component. */
-async function escapingComponent(root: string, skillRel: string): Promise<string> {
-  const parts = skillRel.split('/').filter(Boolean);
-  let current = root;
-  for (const part of parts) {
-    current = path.join(current, part);
-    if (await isSymlink(current)) return current;
+const posix = (p: string): string => p.split(path.sep).join('/');
+
+/**
+ * The first of a skill folder's own files that is a symbolic link (SKILL.md, the evals folder, anything
+ * in it), as an absolute path; undefined when there is none. The folder itself is the caller's business.
+ */
+export async function linkedSkillFile(skillDir: string): Promise<string | undefined> {
+  const evalsDir = path.join(skillDir, EVALS_DIR);
+  for (const file of [path.join(skillDir, SKILL_FILE), evalsDir, path.join(evalsDir, RESULTS_FILE)]) {
+    if (await isSymlink(file)) return file;
   }
-  return skillFileOf(path.join(root, skillRel));
+  return linkInside(evalsDir);
 }
 
-async function resolvesOutside(realRoot: string, file: string): Promise<boolean> {
-  try {
-    return !isInside(realRoot, await realpath(file));
-  } catch (err) {
-    if (isMissing(err)) return false;
-    throw err;
-  }
+export type FolderDecision =
+  /** `dir`: the skill's real folder, relative to the project, `/`-separated (commits go here). */
+  | { ok: true; dir: string }
+  /** `link`: the linked path (relative to the project) the refusal names. */
+  | { ok: false; reason: string; link: string };
+
+export interface FolderRoots {
+  /** The project folder. */
+  project: string;
+  /** The repository root (a link may lead anywhere inside it). */
+  repository: string;
+  /** false: any linked folder on the way is refused (a worktree's committed paths must be real). */
+  followLinks?: boolean;
 }
 
 /**
- * The first of the skill's files under `root` that is a symbolic link, as a `/`-separated path relative
- * to `root`, or undefined when there is none: SKILL.md, the evals folder and everything in it
- * (results.tsv included). A skill folder that is itself a link may stay inside `root` (a shared skill
- * elsewhere in the repository); SKILL.md or the evals folder resolving outside `root` counts as a link.
+ * The decision for the skill folder at `found` (relative to the project, `/`-separated, as the skills
+ * setting matched it): followed to its real path, or refused with the reason.
  */
-export async function findSymlinkedSkillFile(root: string, skillRel: string): Promise<string | undefined> {
-  const skillDir = path.join(root, skillRel);
-  const evalsDir = evalsDirOf(skillDir);
-  const relative = (file: string): string => path.relative(root, file).split(path.sep).join('/');
-  for (const file of [skillFileOf(skillDir), evalsDir, path.join(evalsDir, RESULTS_FILE)]) {
-    if (await isSymlink(file)) return relative(file);
+export async function decideSkillFolder(roots: FolderRoots, found: string): Promise<FolderDecision> {
+  const realProject = await realpath(roots.project);
+  const realRepository = await realpath(roots.repository);
+  let current = realProject;
+  let shown = '';
+  for (const part of found.split('/').filter(Boolean)) {
+    const next = path.join(current, part);
+    shown = shown ? `${shown}/${part}` : part;
+    if (await isSymlink(next)) {
+      let target: string;
+      try {
+        target = await realpath(next);
+      } catch (err) {
+        if (!isMissing(err)) throw err;
+        return { ok: false, reason: `symlink: ${shown} is a dangling link`, link: shown };
+      }
+      if (roots.followLinks === false) {
+        return { ok: false, reason: `symlink: ${shown} is a link in the committed tree`, link: shown };
+      }
+      if (!isInside(realRepository, target)) {
+        return {
+          ok: false,
+          reason: `symlink: ${shown} leads outside the repository (to ${target})`,
+          link: shown,
+        };
+      }
+      current = target;
+    } else {
+      current = next;
+    }
   }
-  const inside = await linkInside(root, evalsDir);
-  if (inside) return relative(inside);
-  const realRoot = await realpath(root);
-  if (
-    (await resolvesOutside(realRoot, skillFileOf(skillDir))) ||
-    (await resolvesOutside(realRoot, evalsDir))
-  ) {
-    return relative(await escapingComponent(root, skillRel));
+  const dir = posix(path.relative(realProject, current)) || '.';
+  const linked = await linkedSkillFile(current);
+  if (linked !== undefined) {
+    const label = posix(path.join(dir, path.relative(current, linked)));
+    return { ok: false, reason: `symlink: ${label} is a symbolic link`, link: label };
   }
-  return undefined;
+  return { ok: true, dir };
 }
 
-/** The skill's status when findSymlinkedSkillFile found `rel`. */
-export function symlinkSkipStatus(rel: string): `skipped (${string})` {
-  return `skipped (symlink: ${rel})`;
+/** The status of a skill the real run finds linked in its worktree's committed files. */
+export function symlinkSkipStatus(link: string): `skipped (${string})` {
+  return `skipped (symlink: ${link})`;
 }
 
-export function symlinkWarning(skill: string, rel: string, where: string): string {
+export function symlinkWarning(skill: string, link: string, where: string): string {
   return (
-    `${skill}: ${rel} in ${where} is a symbolic link or leads outside it; the skill is skipped ` +
+    `${skill}: ${link} in ${where} is a symbolic link or leads outside it; the skill is skipped ` +
     `(skill files are never read or written through a link): replace the link by the file itself`
   );
 }

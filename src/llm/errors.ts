@@ -6,7 +6,9 @@ import type { Usage } from '../core/usage.js';
 export type SkillRole = 'editor' | 'render' | 'grader';
 /** The review loop's two roles (docs/how-it-works.md § Models and providers). */
 export type ReviewRole = 'reviewer' | 'executor';
-export type Role = SkillRole | ReviewRole;
+/** `skillclimb evals init`'s role: the model that writes eval files. */
+export type AuthorRole = 'author';
+export type Role = SkillRole | ReviewRole | AuthorRole;
 
 export type ModelCallFailure = 'http' | 'network' | 'timeout';
 

@@ -73,6 +73,7 @@ export const DEFAULT_MAX_OUTPUT_TOKENS: Readonly<Record<Role, number>> = {
   grader: 8_000,
   reviewer: 16_000,
   executor: 16_000,
+  author: 16_000,
 };
 export const DEFAULT_ANTHROPIC_MODEL = 'anthropic:claude-sonnet-4-5';
 export const DEFAULT_OPENAI_MODEL = 'openai:gpt-5';

@@ -1,4 +1,9 @@
-/** When a skill last ran: `results.tsv` mtime (CLI) or a recorded time on the state branch (Action). */
+import type { SkillLocation } from '../core/skill-layout.js';
+
+/**
+ * When a skill last ran: `results.tsv` mtime in the skill's folder (CLI) or a time recorded by the skill's
+ * name on the state branch (Action).
+ */
 export interface Freshness {
-  lastRunAt(skill: string): Promise<Date | null>;
+  lastRunAt(skill: SkillLocation): Promise<Date | null>;
 }

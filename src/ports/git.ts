@@ -75,4 +75,6 @@ export interface GitWorkspace {
    * `project` is not inside a git repository.
    */
   orphanWorktrees(project: string): Promise<string[] | null>;
+  /** The root of the git work tree holding `project`, or null when it is not inside one. */
+  repositoryRoot(project: string): Promise<string | null>;
 }

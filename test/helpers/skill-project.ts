@@ -45,9 +45,16 @@ export function skillPath(project: string, name: string, ...rest: string[]): str
 }
 
 export async function addSkill(project: string, name: string, spec: SkillSpec = {}): Promise<void> {
-  const evalsDir = skillPath(project, name, 'evals');
+  await addSkillAt(project, `.claude/skills/${name}`, spec);
+}
+
+/** A skill at `dir` (relative to the project, `/`-separated), e.g. `skills/foo` or `plugins/a/skills/foo`. */
+export async function addSkillAt(project: string, dir: string, spec: SkillSpec = {}): Promise<void> {
+  const root = path.join(project, ...dir.split('/'));
+  const name = path.basename(root);
+  const evalsDir = path.join(root, 'evals');
   await mkdir(evalsDir, { recursive: true });
-  await writeFile(skillPath(project, name, 'SKILL.md'), `---\nname: ${name}\ndescription: test skill\n---\n`);
+  await writeFile(path.join(root, 'SKILL.md'), `---\nname: ${name}\ndescription: test skill\n---\n`);
   if (spec.evals !== false) await writeFile(path.join(evalsDir, 'evals.json'), spec.evals ?? VALID_EVALS);
   if (spec.scenarios !== false) {
     await writeFile(path.join(evalsDir, 'test_scenarios.json'), spec.scenarios ?? VALID_SCENARIOS);

@@ -26,7 +26,9 @@ import { createGitWorkspace } from '../../git/workspace.js';
 import type { IterateOptions } from '../../iterate/options.js';
 import { planIterate } from '../../iterate/plan.js';
 import { killSwitchUnreadable } from '../../iterate/preflight.js';
-import { formatDryRunPlan } from '../../iterate/queue.js';
+import { formatDryRunPlan, skillsGlobsOf } from '../../iterate/queue.js';
+import { findSkills } from '../../iterate/skill-finder.js';
+import { repositoryRoot } from '../../git/repo.js';
 import { partialRunOf } from '../../iterate/run-error.js';
 import { createModels } from '../../llm/factory.js';
 import type { IteratePorts } from '../../ports/iterate.js';
@@ -86,7 +88,7 @@ export async function nightlyStep(
     secrets: secretsOf(inputs, ctx),
   });
   try {
-    const restored = await store.restoreInto(options.project);
+    const restored = await store.restoreInto(options.project, await foundSkillDirs(options));
     if (restored.length)
       io.log.info(`restored results.tsv from ${inputs.stateBranch}: ${restored.join(', ')}`);
     const killSwitch = createGitHubKillSwitch({ client, repo, base, log: io.log, input: inputs.killSwitch });
@@ -117,6 +119,13 @@ export async function nightlyStep(
   } finally {
     await store.close();
   }
+}
+
+/** Every skill the skills setting finds, by name, with its folder: where its history is restored to. */
+async function foundSkillDirs(options: IterateOptions): Promise<Record<string, string>> {
+  const repository = (await repositoryRoot(options.project)) ?? options.project;
+  const found = await findSkills({ project: options.project, repository, globs: skillsGlobsOf(options) });
+  return Object.fromEntries(found.skills.map((s) => [s.name, s.dir]));
 }
 
 /**
@@ -172,7 +181,7 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
   const plan = await planIterate(options, planPorts(options, store.freshness, { ...io, log: SILENT_LOG }));
   // The engine says "Queue empty" itself; a non-empty plan is worth a look before hours of work.
   if (plan.queue.length > 0) io.log.info(formatDryRunPlan(plan, options));
-  const saveState = createStateSaver(store, plan.queue, inputs, ctx, options.project, io);
+  const saveState = createStateSaver(store, plan, inputs, ctx, options.project, io);
   const groups = createSkillGroups(io.log, io);
   const log = groups.log;
   const shipper = createGitHubShipper({

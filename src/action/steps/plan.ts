@@ -1,5 +1,7 @@
 /** `mode: plan`: the queue only, for a matrix of one job per skill (docs/how-it-works.md § The queue). */
+import path from 'node:path';
 import { createFileKillSwitch } from '../../adapters/local/kill-switch.js';
+import { loadConfig } from '../../config/config.js';
 import { killSwitchInputReason } from '../../github/kill-switch.js';
 import { planIterate } from '../../iterate/plan.js';
 import { formatDryRunPlan } from '../../iterate/queue.js';
@@ -21,7 +23,8 @@ export async function planStep(
   io: ActionIo,
 ): Promise<PipelineResult> {
   const startedAt = io.now();
-  const options = iterateOptions(inputs, ctx);
+  // The config's settings (the skills setting, the mode) shape the queue as they shape the night's.
+  const options = iterateOptions(inputs, ctx, await loadConfig(path.resolve(ctx.workspace, inputs.project)));
   const killed =
     killSwitchInputReason(inputs.killSwitch) ?? (await createFileKillSwitch(options.project).check());
   let plan = await planIterate(options, planPorts(options, await readOnlyFreshness(options, inputs, io), io));

@@ -4,6 +4,7 @@
  * Exit 0 when every role passes (or everything is offline), 1 when one fails, 2 on a bad config or flag.
  * The checks themselves live in src/llm/doctor.ts (the Action runs them too).
  */
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import {
@@ -24,6 +25,14 @@ import { redactSecrets, secretsFromEnv } from '../../core/redact.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import { STRUCTURED_OUTPUT_HELP, structuredOutputArgument } from '../arguments.js';
 import type { CliIo } from '../io.js';
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 export interface DoctorDeps {
   /** Merged over what the config implies (tests inject retry sleeps, a fetch, short timeouts). */
@@ -51,6 +60,12 @@ export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
     .option('--structured-output <mode>', STRUCTURED_OUTPUT_HELP, structuredOutputArgument)
     .action(async (flags: DoctorFlags) => {
       const project = path.resolve(io.cwd, flags.project ?? '.');
+      // A mistyped --project must not pass as "no config here": say so and fail.
+      if (!(await isDirectory(project))) {
+        io.err(`doctor: project folder not found: ${project}`);
+        io.exitCode = 2;
+        return;
+      }
       let selection: ReturnType<typeof resolveModelSelection>;
       let options: ModelFactoryOptions;
       try {

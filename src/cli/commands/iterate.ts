@@ -7,11 +7,8 @@ import type { ShipStep } from '../../adapters/local/shipper.js';
 import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings, type ConfigurableSetting } from '../../config/run-settings.js';
 import { parseDuration } from '../../core/duration.js';
-import { EvalsFileError } from '../../core/evals.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { ScoreMode } from '../../core/score-types.js';
-import { skillDirOf, skillRelPath } from '../../core/skill-layout.js';
-import { loadSkillEvals } from '../../iterate/evals-files.js';
 import { RunInterrupted } from '../../iterate/interrupt.js';
 import {
   ITERATE_DEFAULTS,
@@ -28,8 +25,10 @@ import type { SkillModels } from '../../ports/models.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import {
   durationArgument,
+  gainArgument,
   positiveIntegerArgument,
   positiveNumberArgument,
+  skillsArgument,
   skipListArgument,
   STRUCTURED_OUTPUT_HELP,
   structuredOutputArgument,
@@ -61,6 +60,8 @@ interface IterateFlags {
   maxCostUsd?: number;
   worktreeHome?: string;
   killSwitchReadError?: KillSwitchReadErrorPolicy;
+  skills?: string[];
+  minGain?: number;
 }
 
 export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOptions {
@@ -79,21 +80,9 @@ export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOp
     worktreeHome: path.resolve(cwd, flags.worktreeHome ?? os.homedir()),
     maxCostUsd: flags.maxCostUsd,
     killSwitchReadError: flags.killSwitchReadError ?? 'stop',
+    minGain: flags.minGain ?? ITERATE_DEFAULTS.minGain,
+    skills: flags.skills,
   };
-}
-
-/** A dry run looks further than the pre-flight: discovered skills whose eval files do not parse. */
-async function warnUnparseableEvals(options: IterateOptions, queue: string[], log: Logger): Promise<void> {
-  for (const skill of queue) {
-    try {
-      await loadSkillEvals(skillDirOf(options.project, skill));
-    } catch (err) {
-      if (!(err instanceof EvalsFileError)) throw err;
-      log.warn(
-        `${skill}: ${skillRelPath(skill)}/evals/${err.message}; fix it before this skill can be scored`,
-      );
-    }
-  }
 }
 
 /**
@@ -118,7 +107,8 @@ async function resolveRunModels(
     throw new UsageError((err as Error).message);
   });
   // Settings the config file may give when the flag was not on the command line.
-  return { models, options: applyConfigSettings(cliOptions, config, fromCli) };
+  const options = applyConfigSettings(cliOptions, config, fromCli);
+  return { models, options: { ...options, structural: config.structural } };
 }
 
 async function dryRun(
@@ -134,7 +124,6 @@ async function dryRun(
   const { options } = await resolveRunModels(io, flags, cliOptions, log, fromCli);
   const now = io.now?.() ?? new Date();
   const plan = await planIterate(options, createLocalPlanPorts(options.project, { log, now: () => now }));
-  if (plan.explicit === undefined) await warnUnparseableEvals(options, plan.queue, log);
   const labels = { budget: flags.perSkillBudget };
   io.out(
     flags.json
@@ -204,9 +193,14 @@ function printRunJson(io: CliIo, run: RunResult): void {
 export function iterateCommand(io: CliIo): Command {
   return new Command('iterate')
     .description(
-      'Hill-climb every scorable .claude/skills/<name>/SKILL.md against its evals, one worktree per skill',
+      'Hill-climb every scorable skill (each <skill>/SKILL.md the skills setting finds) against its evals, one worktree per skill',
     )
-    .option('--project <path>', 'project whose .claude/skills/ to iterate (default: current directory)')
+    .option('--project <path>', 'project whose skills to iterate (default: current directory)')
+    .option(
+      '--skills <globs>',
+      'comma-separated globs of skill folders, relative to the project (default: .claude/skills/*)',
+      skillsArgument,
+    )
     .addOption(new Option('--skill <name>', 'iterate only this skill').conflicts('queue'))
     .option('--queue <file>', 'file with one skill name per line (# comments allowed); replaces discovery')
     .option(
@@ -257,6 +251,11 @@ export function iterateCommand(io: CliIo): Command {
         '--kill-switch-read-error <policy>',
         'a kill-switch that cannot be read: stop the run (default) or continue with a warning',
       ).choices(KILL_SWITCH_READ_ERROR_POLICIES),
+    )
+    .option(
+      '--min-gain <n>',
+      `smallest composite gain that ships (default ${ITERATE_DEFAULTS.minGain}; 0: any gain)`,
+      gainArgument,
     )
     .action(async (flags: IterateFlags, command: Command) => {
       const options = buildIterateOptions(flags, io.cwd);

@@ -1,19 +1,40 @@
-/** `skillclimb score <skill-folder>`: scores one skill once, no edits (useful on its own in a PR check). */
+/**
+ * `skillclimb score <skill-folder>`: scores one skill once, no edits (useful on its own in a PR check).
+ * Structural scoring needs no eval files (docs/how-it-works.md § Scoring): any folder with a SKILL.md.
+ */
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
-import { CONFIG_FILE } from '../../config/config.js';
+import { CONFIG_FILE, loadConfig } from '../../config/config.js';
 import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings } from '../../config/run-settings.js';
 import { EvalsFileError, type SkillEvals } from '../../core/evals.js';
 import { METRIC_NAMES, type ScoreMode } from '../../core/score-types.js';
+import type { StructuralSettings } from '../../core/structural.js';
 import type { createModels } from '../../llm/factory.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
-import { STRUCTURED_OUTPUT_HELP, structuredOutputArgument } from '../arguments.js';
+import {
+  STRUCTURED_OUTPUT_HELP,
+  positiveIntegerArgument,
+  repeatableTextArgument,
+  skillsArgument,
+  structuredOutputArgument,
+} from '../arguments.js';
 import type { SkillModels } from '../../ports/models.js';
-import { evalsDirOf, projectOfSkillDir, skillFileOf } from '../../core/skill-layout.js';
-import { EVALS_MAX_BYTES, loadSkillEvals } from '../../iterate/evals-files.js';
+import {
+  DEFAULT_SKILLS_GLOBS,
+  evalsDirOf,
+  evalsInitCommand,
+  isValidSkillName,
+  skillFileOf,
+  skillPathIn,
+} from '../../core/skill-layout.js';
+import { repositoryRoot } from '../../git/repo.js';
+import { findSkills } from '../../iterate/skill-finder.js';
+import { EVALS_MAX_BYTES, loadSkillEvals, loadStructuralEvals } from '../../iterate/evals-files.js';
 import { NotRegularFileError, inspectFile, readRegularFile } from '../../iterate/regular-file.js';
+import { linkedSkillFile } from '../../iterate/symlinks.js';
 import { ITERATE_DEFAULTS } from '../../iterate/options.js';
 import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js';
 import type { CliIo } from '../io.js';
@@ -29,6 +50,47 @@ interface ScoreFlags {
   renderModel?: string;
   graderModel?: string;
   structuredOutput?: StructuredOutputSetting;
+  maxLineLength?: number;
+  requiredSection?: string[];
+  bannedPhrase?: string[];
+  skills?: string[];
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `<skill-folder>` is a folder; a bare name that is not one is looked up through the skills setting
+ * (`--skills`, else `skills` in the current folder's skillclimb.config.json, else `.claude/skills/*`).
+ */
+async function locateSkillArgument(
+  cwd: string,
+  argument: string,
+  skillsFlag: string[] | undefined,
+): Promise<{ dir: string } | { problem: string }> {
+  const asPath = path.resolve(cwd, argument);
+  if ((await isDirectory(asPath)) || !isValidSkillName(argument)) return { dir: asPath };
+  let globs: readonly string[];
+  try {
+    globs = skillsFlag ?? (await loadConfig(cwd)).skills ?? DEFAULT_SKILLS_GLOBS;
+  } catch (err) {
+    return { problem: (err as Error).message };
+  }
+  const found = await findSkills({ project: cwd, repository: (await repositoryRoot(cwd)) ?? cwd, globs });
+  const skill = found.skills.find((s) => s.name === argument);
+  if (skill) return { dir: skillPathIn(cwd, skill) };
+  const excluded = found.excluded.find((e) => e.skill === argument);
+  if (excluded) return { problem: `${argument} (${excluded.dir}): ${excluded.reason}` };
+  return {
+    problem:
+      `${asPath}: not a folder, and no skill named ${argument} matches the skills setting ` +
+      `(${globs.join(', ')}); pass the skill's folder, or --skills`,
+  };
 }
 
 /** The `--json` document: the issue's shape plus `status` and `mode`. */
@@ -122,15 +184,34 @@ export interface ScoreCommandOptions {
 }
 
 /**
- * The project whose `skillclimb.config.json` applies to a skill folder: the nearest ancestor holding a
- * `.claude` folder; else, for a `<project>/.claude/skills/<name>` path, that project; else the cwd.
+ * The project whose `skillclimb.config.json` applies to a skill folder: the nearest ancestor (above the
+ * skill's own folder) holding that file, a `.claude` folder or a `.git`; else the cwd.
  */
 export function projectOfSkill(skillDir: string, cwd: string): string {
   for (let dir = path.dirname(skillDir); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, '.claude'))) return dir;
+    if (['skillclimb.config.json', '.claude', '.git'].some((name) => existsSync(path.join(dir, name)))) {
+      return dir;
+    }
     if (path.dirname(dir) === dir) break;
   }
-  return projectOfSkillDir(skillDir) ?? cwd;
+  return cwd;
+}
+
+/**
+ * The structural settings: each flag given replaces its default, as in the original; else the config's
+ * `structural` value. Required sections: the flag, else the skill's evals/required_sections.json, else the
+ * config, else the defaults.
+ */
+export function scoreStructuralSettings(
+  flags: Pick<ScoreFlags, 'maxLineLength' | 'requiredSection' | 'bannedPhrase'>,
+  config: StructuralSettings | undefined,
+  skillFile: string[] | undefined,
+): StructuralSettings {
+  return {
+    maxLineLength: flags.maxLineLength ?? config?.maxLineLength,
+    bannedPhrases: flags.bannedPhrase ?? config?.bannedPhrases,
+    requiredSections: flags.requiredSection ?? skillFile ?? config?.requiredSections,
+  };
 }
 
 async function runScore(
@@ -152,8 +233,17 @@ async function runScore(
   const concurrencyFlag = positiveInt('--concurrency', flags.concurrency);
   if (typeof concurrencyFlag === 'string') return usage(concurrencyFlag);
 
-  const skillDir = path.resolve(io.cwd, folder);
+  const located = await locateSkillArgument(io.cwd, folder, flags.skills);
+  if ('problem' in located) return usage(located.problem);
+  const skillDir = located.dir;
   const skillFile = skillFileOf(skillDir);
+  // The one link rule (docs/how-it-works.md § Untrusted text and secrets): nothing is read through a link.
+  const linked = await linkedSkillFile(skillDir);
+  if (linked !== undefined) {
+    return usage(
+      `${linked}: a symbolic link; skill files are never read through a link (replace it by the file itself)`,
+    );
+  }
   // A directory, FIFO or socket in place of SKILL.md is refused by name, before anything opens it.
   const found = await inspectFile(skillFile);
   if (found === 'missing') return usage(`${skillFile}: file not found (expected a skill folder)`);
@@ -162,6 +252,7 @@ async function runScore(
   let models: SkillModels;
   let mode = flags.mode as ScoreMode;
   let concurrency = concurrencyFlag;
+  let configStructural: StructuralSettings | undefined;
   try {
     const project = await loadProjectModels({
       project: projectOfSkill(skillDir, io.cwd),
@@ -175,11 +266,12 @@ async function runScore(
       create: options.createModels,
     });
     models = project.models;
+    configStructural = project.config.structural;
     // The config's mode and concurrency apply when the flag was not on the command line.
     ({ mode, concurrency } = applyConfigSettings(
       { mode, concurrency, maxCostUsd: undefined },
       project.config,
-      (setting) => setting === 'maxCostUsd' || fromCli(setting),
+      (setting) => (setting === 'mode' || setting === 'concurrency' ? fromCli(setting) : true),
     ));
   } catch (err) {
     // A bad config file (named with its field) or a missing key.
@@ -193,12 +285,22 @@ async function runScore(
     );
   }
 
+  // Structure needs no eval files: `--mode structural`, or models that grade structure only.
+  const structuralOnly = mode === 'structural' || models.structuralOnly;
+  const skill = path.basename(skillDir);
   let evals: SkillEvals;
   try {
-    evals = await loadSkillEvals(skillDir);
+    evals = await (structuralOnly ? loadStructuralEvals(skillDir) : loadSkillEvals(skillDir));
   } catch (err) {
     if (err instanceof EvalsFileError) {
-      return usage(`${path.join(evalsDirOf(skillDir), err.file)}: ${err.message.slice(err.file.length + 2)}`);
+      const where = path.join(evalsDirOf(skillDir), err.file);
+      const missing = err.detail === 'file not found';
+      return usage(
+        `${where}: ${err.message.slice(err.file.length + 2)}` +
+          (missing
+            ? `; write the eval files with \`${evalsInitCommand(skill)}\`, or score with --mode structural (no evals needed)`
+            : ''),
+      );
     }
     throw err;
   }
@@ -210,13 +312,13 @@ async function runScore(
     if (err instanceof NotRegularFileError) return usage(err.message);
     throw err;
   }
-  const skill = path.basename(skillDir);
   const controller = new AbortController();
   const result = await scoreSkill({
     skillName: skill,
     skillDir,
     skillMd,
     evals,
+    structural: scoreStructuralSettings(flags, configStructural, evals.requiredSections),
     models,
     mode,
     trials,
@@ -239,7 +341,15 @@ async function runScore(
 export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Command {
   return new Command('score')
     .description('Score one skill once, no edits (structural metrics, model-graded evals, composite)')
-    .argument('<skill-folder>', 'folder holding SKILL.md and evals/')
+    .argument(
+      '<skill-folder>',
+      'folder holding SKILL.md (and evals/ for composite and absolute scores), or a skill name the skills setting finds',
+    )
+    .option(
+      '--skills <globs>',
+      'where a skill named by its name is looked up: globs of skill folders (default: .claude/skills/*)',
+      skillsArgument,
+    )
     .option('--mode <mode>', `scoring mode: ${MODES.join(' | ')}`, 'composite')
     .option('--trials <n>', 'grader trials per scenario (majority vote; the renders are reused)', '1')
     .option('--concurrency <n>', 'model calls in flight at once', String(ITERATE_DEFAULTS.concurrency))
@@ -248,6 +358,21 @@ export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Comm
     .option('--render-model <id>', 'provider:model that renders the scenarios')
     .option('--grader-model <id>', 'provider:model that grades the renders')
     .option('--structured-output <mode>', STRUCTURED_OUTPUT_HELP, structuredOutputArgument)
+    .option(
+      '--max-line-length <n>',
+      'max_line_length: lines longer than this count against the score (default 150)',
+      positiveIntegerArgument,
+    )
+    .option(
+      '--required-section <name>',
+      'required_sections: a section the skill must have (repeatable; replaces the defaults)',
+      repeatableTextArgument,
+    )
+    .option(
+      '--banned-phrase <text>',
+      'banned_phrases: a phrase to count (repeatable; replaces the defaults)',
+      repeatableTextArgument,
+    )
     .action(async (folder: string, flags: ScoreFlags, command: Command) => {
       await runScore(io, folder, flags, options, (flag) => command.getOptionValueSource(flag) === 'cli');
     });

@@ -1,0 +1,182 @@
+/**
+ * `skillclimb evals init <skill…> | --all`: writes a skill's evals/evals.json and evals/test_scenarios.json
+ * with the configured model, checked against the eval-setup rules before anything is written
+ * (docs/how-it-works.md § The queue). Exit 0 when every skill asked for got its files, 1 when a skill
+ * was refused (or an explicitly named one skipped), 2 on bad usage, a bad config or no model.
+ */
+import path from 'node:path';
+import { Command } from 'commander';
+import { AuthorModelError, createAuthor, resolveAuthorModel } from '../../config/author-selection.js';
+import { loadProjectModelConfig } from '../../config/project-models.js';
+import { formatCost } from '../../core/summary.js';
+import { DEFAULT_SKILLS_GLOBS, skillsSettingHint } from '../../core/skill-layout.js';
+import { ZERO_USAGE, addUsage, totalTokens, type Usage } from '../../core/usage.js';
+import { repositoryRoot } from '../../git/repo.js';
+import { initSkillEvals, selectEvalsTargets, type EvalsInitResult } from '../../iterate/evals-init.js';
+import { findSkills, outsideSkillsHint } from '../../iterate/skill-finder.js';
+import type { StructuredOutputSetting } from '../../llm/structured-output.js';
+import type { EvalsAuthor } from '../../ports/evals-author.js';
+import { STRUCTURED_OUTPUT_HELP, skillsArgument, structuredOutputArgument } from '../arguments.js';
+import { UsageError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { createCliLogger } from '../logger.js';
+
+interface EvalsInitFlags {
+  project?: string;
+  skills?: string[];
+  all?: boolean;
+  force?: boolean;
+  keepScenarios?: boolean;
+  authorModel?: string;
+  model?: string;
+  editorModel?: string;
+  structuredOutput?: StructuredOutputSetting;
+  json?: boolean;
+}
+
+export interface EvalsCommandOptions {
+  /** Injected by tests; defaults to the provider layer's author. */
+  createAuthor?: typeof createAuthor;
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** `8,123 tokens, $0.0312` — or `cost unknown` when the model has no price. */
+export function usageText(usage: Usage): string {
+  const cost =
+    usage.costUsd === null
+      ? 'cost unknown (no price for the model)'
+      : `estimated ${formatCost(usage.costUsd)}`;
+  return `${count(usage.calls)} model call${usage.calls === 1 ? '' : 's'}, ${count(totalTokens(usage))} tokens, ${cost}`;
+}
+
+/** One line per skill: what was written (and what it holds), or why nothing was. */
+export function resultLine(result: EvalsInitResult): string {
+  if (result.status !== 'written') return `${result.skill}: ${result.status}: ${result.reason ?? ''}`;
+  const s = result.summary;
+  const holds = s
+    ? ` (${s.assertions} assertions in ${s.categories} categories, ${Math.round(s.discrimination * 100)}% discriminating` +
+      (s.scenarios > 0 ? `; ${s.scenarios} scenarios` : '') +
+      ')'
+    : '';
+  const answers = `${result.attempts} answer${result.attempts === 1 ? '' : 's'}`;
+  return `${result.skill}: wrote ${result.files.join(' and ')}${holds}; ${answers}, ${usageText(result.usage)}`;
+}
+
+async function runEvalsInit(
+  io: CliIo,
+  names: string[],
+  flags: EvalsInitFlags,
+  options: EvalsCommandOptions,
+): Promise<void> {
+  const log = createCliLogger(io, { json: flags.json === true });
+  if (flags.all && names.length > 0) throw new UsageError('evals init: name skills or pass --all, not both');
+  if (!flags.all && names.length === 0)
+    throw new UsageError('evals init: name at least one skill, or pass --all');
+
+  const project = path.resolve(io.cwd, flags.project ?? '.');
+  let author: EvalsAuthor;
+  let globs: readonly string[];
+  try {
+    const loaded = await loadProjectModelConfig({
+      project,
+      flags: { structuredOutput: flags.structuredOutput },
+      env: io.env,
+      log,
+    });
+    globs = flags.skills ?? loaded.config.skills ?? DEFAULT_SKILLS_GLOBS;
+    const selection = resolveAuthorModel({ flags, config: loaded.config, env: io.env });
+    author = (options.createAuthor ?? createAuthor)(selection, io.env, loaded.modelOptions);
+    log.info(`evals init: author ${author.modelId} (${selection.source})`);
+  } catch (err) {
+    // A bad config (file and field named), a missing key, or no model at all: nothing has been asked yet.
+    if (err instanceof AuthorModelError) throw new UsageError(err.message);
+    throw new UsageError((err as Error).message);
+  }
+
+  const repository = (await repositoryRoot(project)) ?? project;
+  const found = await findSkills({ project, repository, globs });
+  const targets = await selectEvalsTargets(project, found, {
+    names,
+    all: flags.all === true,
+    force: flags.force === true,
+    keepScenarios: flags.keepScenarios === true,
+  });
+  if (targets.refused.length > 0) {
+    throw new UsageError(targets.refused.map((r) => `${r.skill}: ${r.reason}`).join('\n'));
+  }
+  const hint = outsideSkillsHint(found);
+  if (hint !== undefined) log.warn(hint);
+  if (targets.skills.length === 0) {
+    log.info(
+      found.skills.length === 0
+        ? `evals init: no skill folder with a SKILL.md matches the skills setting (${globs.join(', ')})` +
+            (hint === undefined ? '' : `; see the warning above, or pass ${skillsSettingHint(globs).flag}`)
+        : 'evals init: every skill the setting finds already has eval files (pass --force to write them again)',
+    );
+    if (flags.json) io.out('[]\n');
+    io.exitCode = 0;
+    return;
+  }
+
+  const controller = new AbortController();
+  const results: EvalsInitResult[] = [];
+  let usage: Usage = ZERO_USAGE;
+  for (const skill of targets.skills) {
+    const result = await initSkillEvals(
+      skill,
+      {
+        project,
+        repository,
+        force: flags.force === true,
+        keepScenarios: flags.keepScenarios === true,
+      },
+      { author, log, signal: controller.signal },
+    );
+    results.push(result);
+    usage = addUsage(usage, result.usage);
+    (result.status === 'written' ? log.info : log.warn)(resultLine(result));
+  }
+  const by = (status: EvalsInitResult['status']) => results.filter((r) => r.status === status).length;
+  log.info(
+    `evals init: ${by('written')} written, ${by('skipped')} skipped, ${by('refused')} refused; ${usageText(usage)}`,
+  );
+  if (by('written') > 0) {
+    log.info(
+      'Review the files (every assertion decides what a night optimises), commit them, then run ' +
+        '`skillclimb iterate --dry-run`.',
+    );
+  }
+  if (flags.json) io.out(`${JSON.stringify(results, null, 2)}\n`);
+  const explicitSkip = !flags.all && by('skipped') > 0;
+  io.exitCode = by('refused') > 0 || explicitSkip ? 1 : 0;
+}
+
+/** `skillclimb evals init`. */
+export function evalsCommand(io: CliIo, options: EvalsCommandOptions = {}): Command {
+  const init = new Command('init')
+    .description(
+      "Write a skill's evals/evals.json and evals/test_scenarios.json with a model, checked before they are written",
+    )
+    .argument('[skills...]', 'skill names (folder names the skills setting finds)')
+    .option('--all', 'every skill the skills setting finds that has no eval files yet')
+    .option('--project <path>', 'project whose skills to set up (default: current directory)')
+    .option(
+      '--skills <globs>',
+      'comma-separated globs of skill folders, relative to the project (default: .claude/skills/*)',
+      skillsArgument,
+    )
+    .option('--force', 'overwrite eval files that exist')
+    .option('--keep-scenarios', 'write evals.json only, fitted to the scenarios in test_scenarios.json')
+    .option('--author-model <id>', 'provider:model that writes the eval files')
+    .option('--model <id>', 'provider:model for every role, the author included')
+    .option('--editor-model <id>', "the editor's model, which writes them when no author model is set")
+    .option('--structured-output <mode>', STRUCTURED_OUTPUT_HELP, structuredOutputArgument)
+    .option('--json', 'print the results as JSON on stdout')
+    .action(async (names: string[], flags: EvalsInitFlags) => {
+      await runEvalsInit(io, names, flags, options);
+    });
+  return new Command('evals').description('Set up eval files').addCommand(init);
+}

@@ -1,0 +1,246 @@
+/**
+ * `skillclimb evals init` for one skill (docs/how-it-works.md § The queue): ask the evals author for the
+ * eval files, repair what code can repair, check the rest, ask again with the problems (at most
+ * `maxAttempts` answers), and write the files only when they pass. Existing files are never overwritten
+ * without `force`; `keepScenarios` writes evals.json only, fitted to the scenarios on disk. Nothing is
+ * read or written through a link (the one link rule of symlinks.ts).
+ */
+import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  checkAuthored,
+  formatAuthoredFile,
+  repairAuthored,
+  type AuthoredCheck,
+} from '../core/evals-authoring.js';
+import { EvalsFileError, parseScenarios, type Scenario } from '../core/evals.js';
+import { ModelOutputError } from '../core/model-answers.js';
+import {
+  EVALS_DIR,
+  EVALS_FILE,
+  SCENARIOS_FILE,
+  skillFileOf,
+  skillPathIn,
+  type SkillLocation,
+} from '../core/skill-layout.js';
+import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
+import type { EvalsAuthor } from '../ports/evals-author.js';
+import type { Logger } from '../ports/logger.js';
+import type { FoundSkills } from './skill-finder.js';
+import { decideSkillFolder } from './symlinks.js';
+
+export const DEFAULT_AUTHOR_ATTEMPTS = 3;
+
+export interface EvalsInitOptions {
+  project: string;
+  /** The repository root (a linked folder inside it is followed). */
+  repository: string;
+  /** Overwrite eval files that exist. */
+  force: boolean;
+  /** Write evals.json only, fitted to the test_scenarios.json on disk. */
+  keepScenarios: boolean;
+  /** Answers asked for at most (the first and the retries); default DEFAULT_AUTHOR_ATTEMPTS. */
+  maxAttempts?: number;
+}
+
+export interface EvalsInitResult {
+  skill: string;
+  dir: string;
+  /** written: the files are on disk; skipped: nothing asked (files exist, nothing to keep); refused: no valid files. */
+  status: 'written' | 'skipped' | 'refused';
+  /** The files written, relative to the project. */
+  files: string[];
+  reason: string | undefined;
+  attempts: number;
+  usage: Usage;
+  summary: AuthoredCheck['summary'];
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await lstat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Writes the whole file or nothing: a temporary file beside it, then a rename. */
+async function writeWhole(file: string, text: string): Promise<void> {
+  const temp = `${file}.skillclimb-${process.pid}.tmp`;
+  await writeFile(temp, text, { flag: 'wx' });
+  try {
+    await rename(temp, file);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function initSkillEvals(
+  skill: SkillLocation,
+  options: EvalsInitOptions,
+  deps: { author: EvalsAuthor; log: Logger; signal: AbortSignal },
+): Promise<EvalsInitResult> {
+  let usage: Usage = ZERO_USAGE;
+  let attempts = 0;
+  const result = (
+    status: EvalsInitResult['status'],
+    reason: string | undefined,
+    extra: Partial<EvalsInitResult> = {},
+  ): EvalsInitResult => ({
+    skill: skill.name,
+    dir: skill.dir,
+    status,
+    files: [],
+    reason,
+    attempts,
+    usage,
+    summary: undefined,
+    ...extra,
+  });
+
+  const decision = await decideSkillFolder(
+    { project: options.project, repository: options.repository },
+    skill.dir,
+  );
+  if (!decision.ok) return result('refused', `${decision.reason}; replace the link by the files themselves`);
+  const dir = skillPathIn(options.project, skill);
+  const evalsDir = path.join(dir, EVALS_DIR);
+  const evalsFile = path.join(evalsDir, EVALS_FILE);
+  const scenariosFile = path.join(evalsDir, SCENARIOS_FILE);
+  const label = (file: string) => `${skill.dir}/${EVALS_DIR}/${file}`;
+  const hasEvals = await isFile(evalsFile);
+  const hasScenarios = await isFile(scenariosFile);
+
+  let kept: { text: string; scenarios: Scenario[] } | undefined;
+  if (options.keepScenarios) {
+    if (!hasScenarios)
+      return result('skipped', `${label(SCENARIOS_FILE)} does not exist: there are no scenarios to keep`);
+    if (hasEvals && !options.force) {
+      return result('skipped', `${label(EVALS_FILE)} exists; pass --force to write it again`);
+    }
+    const text = await readFile(scenariosFile, 'utf8');
+    try {
+      kept = { text, scenarios: parseScenarios(text, undefined) };
+    } catch (err) {
+      if (!(err instanceof EvalsFileError)) throw err;
+      return result(
+        'refused',
+        `${label(SCENARIOS_FILE)}: ${err.message.slice(err.file.length + 2)}; fix it or write both files again`,
+      );
+    }
+  } else if ((hasEvals || hasScenarios) && !options.force) {
+    const existing = [hasEvals && EVALS_FILE, hasScenarios && SCENARIOS_FILE].filter(Boolean).join(' and ');
+    return result(
+      'skipped',
+      `${skill.dir}/${EVALS_DIR} already has ${existing}; pass --force to write them again` +
+        (hasScenarios && !hasEvals ? ', or --keep-scenarios to keep the scenarios' : ''),
+    );
+  }
+
+  const skillMd = (await readFile(skillFileOf(dir), 'utf8')).replace(/^\uFEFF/, '');
+  const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_AUTHOR_ATTEMPTS);
+  let retry: { answer: string; problems: string[] } | undefined;
+  while (attempts < maxAttempts) {
+    attempts++;
+    deps.signal.throwIfAborted();
+    let reply;
+    try {
+      reply = await deps.author.author(
+        { skillName: skill.name, skillMd, keptScenarios: kept?.scenarios, retry },
+        deps.signal,
+      );
+    } catch (err) {
+      if (!(err instanceof ModelOutputError)) {
+        return result('refused', `the model call failed: ${messageOf(err)}`);
+      }
+      if (err.usage) usage = addUsage(usage, err.usage);
+      retry = { answer: err.raw ?? '', problems: [err.message] };
+      deps.log.warn(`${skill.name}: answer ${attempts} of ${maxAttempts} unusable (${err.message})`);
+      continue;
+    }
+    usage = addUsage(usage, reply.usage);
+    const files = repairAuthored(reply.value, skill.name, kept);
+    const check = checkAuthored(skillMd, files, kept?.text);
+    if (check.problems.length > 0) {
+      retry = { answer: reply.raw, problems: check.problems };
+      deps.log.warn(
+        `${skill.name}: answer ${attempts} of ${maxAttempts} has ${check.problems.length} ` +
+          `problem${check.problems.length === 1 ? '' : 's'} (${check.problems[0]}${check.problems.length > 1 ? '; …' : ''})`,
+      );
+      continue;
+    }
+    await mkdir(evalsDir, { recursive: true });
+    const written: string[] = [];
+    // Scenarios first: an evals.json beside them is what makes a skill count as set up.
+    if (files.scenarios !== undefined) {
+      await writeWhole(scenariosFile, formatAuthoredFile(files.scenarios));
+      written.push(label(SCENARIOS_FILE));
+    }
+    await writeWhole(evalsFile, formatAuthoredFile(files.evals));
+    written.push(label(EVALS_FILE));
+    return result('written', undefined, { files: written.reverse(), summary: check.summary });
+  }
+  const problems = retry?.problems ?? [];
+  return result(
+    'refused',
+    `no valid eval files after ${attempts} answer${attempts === 1 ? '' : 's'}; nothing was written. ` +
+      `Last problems: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`,
+  );
+}
+
+export interface EvalsTargets {
+  skills: SkillLocation[];
+  /** Names that cannot be written: not found, excluded by the setting (with its reason), or outside it. */
+  refused: Array<{ skill: string; reason: string }>;
+}
+
+/**
+ * The skills `evals init` writes for: the named ones (each must be a skill the setting finds), or with
+ * `all` every skill without eval files — with `keepScenarios` every skill with scenarios and no evals.json,
+ * and with `force` every skill (and those with evals.json, too, for keepScenarios).
+ */
+export async function selectEvalsTargets(
+  project: string,
+  found: FoundSkills,
+  request: { names: readonly string[]; all: boolean; force: boolean; keepScenarios: boolean },
+): Promise<EvalsTargets> {
+  const refused: EvalsTargets['refused'] = [];
+  if (!request.all) {
+    const skills: SkillLocation[] = [];
+    for (const name of request.names) {
+      const skill = found.skills.find((s) => s.name === name);
+      if (skill) {
+        if (!skills.includes(skill)) skills.push(skill);
+        continue;
+      }
+      const excluded = found.excluded.find((e) => e.skill === name);
+      const outside = found.outside.find((s) => s.name === name);
+      const globs = found.globs.join(', ');
+      refused.push({
+        skill: name,
+        reason: excluded
+          ? `${excluded.dir}: ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ''}`
+          : outside
+            ? `it is at ${outside.dir}, outside the skills setting (${globs}); add "${outside.glob}" to the setting (--skills or "skills" in skillclimb.config.json)`
+            : `no skill folder named ${name} matches the skills setting (${globs})`,
+      });
+    }
+    return { skills, refused };
+  }
+  const skills: SkillLocation[] = [];
+  for (const skill of found.skills) {
+    const evalsDir = path.join(skillPathIn(project, skill), EVALS_DIR);
+    const hasEvals = await isFile(path.join(evalsDir, EVALS_FILE));
+    const hasScenarios = await isFile(path.join(evalsDir, SCENARIOS_FILE));
+    const wanted = request.keepScenarios
+      ? hasScenarios && (request.force || !hasEvals)
+      : request.force || (!hasEvals && !hasScenarios);
+    if (wanted) skills.push(skill);
+  }
+  return { skills, refused };
+}
