@@ -66,7 +66,11 @@ describe('something other than a regular file where a skill file should be', () 
       for (const kind of KINDS) {
         const project = await makeProject();
         const skillDir = path.join(project, '.claude/skills/demo');
-        const words = await replaceWith(path.join(skillDir, rel), kind);
+        // A link of any kind is refused by the one link rule before it could be followed.
+        const words = kind.includes('symlink')
+          ? /symbolic link/
+          : await replaceWith(path.join(skillDir, rel), kind);
+        if (kind.includes('symlink')) await replaceWith(path.join(skillDir, rel), kind);
 
         const iterate = await cli(project, 'iterate', '--skill', 'demo', '--dry-run');
         expect(iterate.code, `${kind}: ${iterate.stderr}`).toBe(2);
@@ -142,9 +146,13 @@ describe('category weights', () => {
       },
     ]);
     const skillDir = path.join(project, '.claude/skills/demo');
-    const score = await cli(project, 'score', skillDir, '--mode', 'structural');
-    expect(score.code).toBe(2);
-    expect(score.stderr).toMatch(/evals\.json: categories: every categories\[\]\.weight is 0/);
+    // Structural scoring never reads evals.json; a model-graded score loads it (and stops there, before
+    // any call).
+    const io = captureIo(project);
+    io.env = { OPENAI_API_KEY: 'sk-test-never-sent' };
+    const code = await main(['score', skillDir, '--model', 'openai:gpt-4o-mini'], io);
+    expect(code, io.stderr()).toBe(2);
+    expect(io.stderr()).toMatch(/evals\.json: categories: every categories\[\]\.weight is 0/);
 
     const iterate = await cli(project, 'iterate', '--skill', 'demo', '--dry-run');
     expect(iterate.code).toBe(2);

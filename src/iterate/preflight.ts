@@ -73,22 +73,23 @@ function locateExplicit(found: FoundSkills, name: string): SkillLocation {
   const skill = found.skills.find((s) => s.name === name);
   if (skill) return skill;
   const globs = found.globs.join(', ');
+  const shown = brief(name);
   const excluded = found.excluded.find((e) => e.skill === name);
   if (excluded) {
     throw new PreflightHalt(
-      `${name} (${excluded.dir}): ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ''}`,
+      `${shown} (${excluded.dir}): ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ''}`,
     );
   }
   const outside = found.outside.find((s) => s.name === name);
   if (outside) {
     const setting = skillsSettingHint([...found.globs, outside.glob]);
     throw new PreflightHalt(
-      `skill folder missing for ${name}: it is at ${outside.dir}, outside the skills setting (${globs}); ` +
+      `skill folder missing for ${shown}: it is at ${outside.dir}, outside the skills setting (${globs}); ` +
         `set ${setting.config} in skillclimb.config.json, or pass ${setting.flag}`,
     );
   }
   throw new PreflightHalt(
-    `skill folder missing for ${name}: no folder named ${name} matches the skills setting (${globs})`,
+    `skill folder missing for ${shown}: no folder named ${shown} matches the skills setting (${globs})`,
   );
 }
 

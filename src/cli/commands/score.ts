@@ -24,6 +24,9 @@ import {
 import type { SkillModels } from '../../ports/models.js';
 import {
   DEFAULT_SKILLS_GLOBS,
+  EVALS_FILE,
+  REQUIRED_SECTIONS_FILE,
+  SCENARIOS_FILE,
   evalsDirOf,
   evalsInitCommand,
   isValidSkillName,
@@ -248,6 +251,11 @@ async function runScore(
   const found = await inspectFile(skillFile);
   if (found === 'missing') return usage(`${skillFile}: file not found (expected a skill folder)`);
   if (found instanceof NotRegularFileError) return usage(found.message);
+  // The eval files too, whether this mode reads them or not: `iterate --skill` refuses the same folder.
+  for (const file of [EVALS_FILE, SCENARIOS_FILE, REQUIRED_SECTIONS_FILE]) {
+    const evalsFile = await inspectFile(path.join(evalsDirOf(skillDir), file));
+    if (evalsFile instanceof NotRegularFileError) return usage(evalsFile.message);
+  }
 
   let models: SkillModels;
   let mode = flags.mode as ScoreMode;

@@ -37733,21 +37733,22 @@ function locateExplicit(found, name23) {
   const skill = found.skills.find((s) => s.name === name23);
   if (skill) return skill;
   const globs = found.globs.join(", ");
+  const shown = brief(name23);
   const excluded = found.excluded.find((e) => e.skill === name23);
   if (excluded) {
     throw new PreflightHalt(
-      `${name23} (${excluded.dir}): ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ""}`
+      `${shown} (${excluded.dir}): ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ""}`
     );
   }
   const outside = found.outside.find((s) => s.name === name23);
   if (outside) {
     const setting = skillsSettingHint([...found.globs, outside.glob]);
     throw new PreflightHalt(
-      `skill folder missing for ${name23}: it is at ${outside.dir}, outside the skills setting (${globs}); set ${setting.config} in skillclimb.config.json, or pass ${setting.flag}`
+      `skill folder missing for ${shown}: it is at ${outside.dir}, outside the skills setting (${globs}); set ${setting.config} in skillclimb.config.json, or pass ${setting.flag}`
     );
   }
   throw new PreflightHalt(
-    `skill folder missing for ${name23}: no folder named ${name23} matches the skills setting (${globs})`
+    `skill folder missing for ${shown}: no folder named ${shown} matches the skills setting (${globs})`
   );
 }
 async function validateExplicitSkill(project, found, name23, skipList, mode2) {
