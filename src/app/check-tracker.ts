@@ -6,7 +6,7 @@
  * same head gets a new check run (GitHub shows the newest per name and head).
  */
 import type { AppOctokit } from '../github/app-octokit.js';
-import type { CheckConclusion } from '../github/check-runs.js';
+import type { CheckConclusion, CheckState } from '../github/check-runs.js';
 import { createCheckRun, supersededState, updateCheckRun } from '../github/check-runs.js';
 import type { CheckRef } from './loop-state.js';
 
@@ -18,14 +18,16 @@ interface Target {
   now: Date;
 }
 
-/** Puts the check of `head` in progress, superseding the check of an older head; returns the current check. */
-export async function checkInProgress(
+/**
+ * Writes `state` on the check of `head`: the current check when it is that head's and still open, else a
+ * new one, with an open check of an older head superseded so that it links the new one.
+ */
+async function putCheck(
   target: Target,
   current: CheckRef | null,
   head: string,
-  text: { title: string; summary: string },
-): Promise<CheckRef> {
-  const state = { status: 'in_progress' as const, ...text };
+  state: CheckState,
+): Promise<Omit<CheckRef, 'completed'>> {
   if (current && current.headSha === head && !current.completed) {
     // The run id is stamped again: a resumed engine run may have brought its own.
     await updateCheckRun(target.octokit, target.repo, current.id, {
@@ -49,7 +51,18 @@ export async function checkInProgress(
       now: target.now,
     });
   }
-  return { ...created, completed: false };
+  return created;
+}
+
+/** Puts the check of `head` in progress, superseding the check of an older head; returns the current check. */
+export async function checkInProgress(
+  target: Target,
+  current: CheckRef | null,
+  head: string,
+  text: { title: string; summary: string },
+): Promise<CheckRef> {
+  const check = await putCheck(target, current, head, { status: 'in_progress', ...text });
+  return { ...check, completed: false };
 }
 
 /**
@@ -63,28 +76,6 @@ export async function checkCompleted(
   conclusion: CheckConclusion,
   text: { title: string; summary: string },
 ): Promise<CheckRef> {
-  const state = { status: 'completed' as const, conclusion, ...text };
-  if (current && current.headSha === head && !current.completed) {
-    await updateCheckRun(target.octokit, target.repo, current.id, {
-      state,
-      detailsUrl: target.detailsUrl,
-      runId: target.runId,
-      now: target.now,
-    });
-    return { ...current, completed: true };
-  }
-  const created = await createCheckRun(target.octokit, target.repo, {
-    headSha: head,
-    runId: target.runId,
-    detailsUrl: target.detailsUrl,
-    state,
-    now: target.now,
-  });
-  if (current && current.headSha !== head && !current.completed) {
-    await updateCheckRun(target.octokit, target.repo, current.id, {
-      state: supersededState(head, created.url),
-      now: target.now,
-    });
-  }
-  return { ...created, completed: true };
+  const check = await putCheck(target, current, head, { status: 'completed', conclusion, ...text });
+  return { ...check, completed: true };
 }

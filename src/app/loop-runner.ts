@@ -5,6 +5,7 @@
  * this trigger, until it finishes or needs a person". The runner reaches GitHub only through the
  * `PullSession` it is given, whose methods are what the engine's store and target ports are built from.
  */
+import type { ReviewStatus } from '../core/review-outcome.js';
 import type { LoopSettings } from './config.js';
 import type { PullSession } from './pull-session.js';
 
@@ -22,20 +23,8 @@ export type LoopTrigger =
   /** The Re-run button on the check run of `headSha` (the PR's current head). */
   | { kind: 'rerun'; headSha: string };
 
-/**
- * How a run of the runner ended; the statuses are the engine's. Terminal: acquitted, max-rounds, stopped,
- * not-independent, budget, reviewed. Paused: awaiting-fix, awaiting-checkpoint, interrupted.
- */
-export type LoopStatus =
-  | 'acquitted'
-  | 'max-rounds'
-  | 'stopped'
-  | 'not-independent'
-  | 'budget'
-  | 'reviewed'
-  | 'interrupted'
-  | 'awaiting-fix'
-  | 'awaiting-checkpoint';
+/** How a run of the runner ended: the engine's own statuses (core/review-outcome.ts). */
+export type LoopStatus = ReviewStatus;
 
 export interface LoopBlocker {
   title: string;
