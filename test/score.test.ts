@@ -550,6 +550,23 @@ describe('pipelining', () => {
     expect(at('grade s1').start).toBeLessThan(at('render s3').start);
   });
 
+  it('32 calls in flight on one pass raise no "possible memory leak" warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const { models, events } = timeline({});
+      const result = await scoreSkill(makeRequest(models, scenarios(16), { concurrency: 32, trials: 2 }));
+      expect(result.status).toBe('ok');
+      expect(events.length).toBe(16 + 32);
+      // Warnings are emitted on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
+
   it('runs the N=3 re-grades of every scenario side by side', async () => {
     const { models, events } = timeline({});
     const result = await scoreSkill(makeRequest(models, scenarios(4), { concurrency: 32, trials: 3 }));

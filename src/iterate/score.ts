@@ -3,6 +3,7 @@
  * per scenario (cached) and one grader call per (scenario, trial) for the pairs code cannot decide.
  */
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import type { SkillEvals } from '../core/evals.js';
 import {
@@ -156,6 +157,10 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
   const { models, evals } = request;
   const stop = new AbortController();
   const signal = AbortSignal.any([request.signal, stop.signal]);
+  // Every call in flight listens on this signal, some twice (its timeout, a wait for an endpoint slot or a
+  // retry backoff): at the default concurrency that is more than Node's warning threshold of 10, and the
+  // warning ("possible memory leak") would be a false alarm in every night's log.
+  setMaxListeners(2 * request.concurrency + 10, signal);
   const limit = createLimiter(request.concurrency);
   const renders = new Map<string, string>();
   const trialVerdicts: Array<Map<string, Verdict>> = Array.from({ length: trials }, () => new Map());

@@ -12865,7 +12865,7 @@ var require_request2 = __commonJS({
     var { URLSerializer } = require_data_url();
     var { kConstruct } = require_symbols();
     var assert = __require("node:assert");
-    var { getMaxListeners, setMaxListeners, getEventListeners, defaultMaxListeners } = __require("node:events");
+    var { getMaxListeners, setMaxListeners: setMaxListeners2, getEventListeners, defaultMaxListeners } = __require("node:events");
     var kAbortController = Symbol("abortController");
     var requestFinalizer = new FinalizationRegistry2(({ signal, abort }) => {
       signal.removeEventListener("abort", abort);
@@ -13098,9 +13098,9 @@ var require_request2 = __commonJS({
             const abort = buildAbort(acRef);
             try {
               if (typeof getMaxListeners === "function" && getMaxListeners(signal) === defaultMaxListeners) {
-                setMaxListeners(1500, signal);
+                setMaxListeners2(1500, signal);
               } else if (getEventListeners(signal, "abort").length >= defaultMaxListeners) {
-                setMaxListeners(1500, signal);
+                setMaxListeners2(1500, signal);
               }
             } catch {
             }
@@ -36161,6 +36161,7 @@ async function appendResultsRow(file, row) {
 
 // src/iterate/score.ts
 import { createHash } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { existsSync as existsSync3, readdirSync } from "node:fs";
 
 // src/core/checks.ts
@@ -36701,6 +36702,7 @@ async function gradeAbsolute(request2, trials) {
   const { models, evals } = request2;
   const stop = new AbortController();
   const signal = AbortSignal.any([request2.signal, stop.signal]);
+  setMaxListeners(2 * request2.concurrency + 10, signal);
   const limit = createLimiter(request2.concurrency);
   const renders = /* @__PURE__ */ new Map();
   const trialVerdicts = Array.from({ length: trials }, () => /* @__PURE__ */ new Map());
