@@ -25,7 +25,8 @@
  *
  * Options: --latency <ms> (200), --iterations <n> (5), --repetitions <n> (3), --baseline-ref <commit>,
  * --provider anthropic|openai|openai-compatible (anthropic), --profile targeted|saturating|all (all),
- * --settings default|full|all (all), --no-worktrees, --json, --verbose.
+ * --settings default|full|all (all), --no-worktrees, --json, --verbose, --cpu-prof <dir> (each run's child writes
+ * a V8 CPU profile there, for finding where the engine overhead goes).
  * Exit code 1 when a target of this build at its default settings is missed, 2 for a bad command line.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -61,6 +62,7 @@ function parseArgs(argv) {
     worktrees: true,
     json: false,
     verbose: false,
+    cpuProf: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -91,12 +93,13 @@ function parseArgs(argv) {
     } else if (flag === '--profile') args.profiles = oneOf(PROFILES);
     else if (flag === '--settings') args.settings = oneOf(['default', 'full']);
     else if (flag === '--no-worktrees') args.worktrees = false;
+    else if (flag === '--cpu-prof') args.cpuProf = path.resolve(value());
     else if (flag === '--json') args.json = true;
     else if (flag === '--verbose') args.verbose = true;
     else
       throw new UsageError(
         `unknown option ${flag} (expected --latency, --iterations, --repetitions, --baseline-ref, --provider, ` +
-          '--profile, --settings, --no-worktrees, --json, --verbose)',
+          '--profile, --settings, --no-worktrees, --json, --verbose, --cpu-prof)',
       );
   }
   return args;
@@ -120,9 +123,10 @@ const spread = (xs) => {
 // ---------------------------------------------------------------------------------------------------------
 // One run
 
-function runChild(config) {
+function runChild(config, cpuProf) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD], {
+    const profile = cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf] : [];
+    const child = spawn(process.execPath, [...profile, CHILD], {
       env: { ...process.env, BENCH_CONFIG: JSON.stringify(config) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -244,15 +248,18 @@ async function oneRun(build, setting, profile, args, expected) {
   });
   const root = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-bench-'));
   try {
-    const child = await runChild({
-      build: build.build,
-      serverUrl: server.url,
-      provider: args.provider,
-      profile,
-      concurrency: setting === 'full' ? FULL_CONCURRENCY : null,
-      iterations: args.iterations,
-      root,
-    });
+    const child = await runChild(
+      {
+        build: build.build,
+        serverUrl: server.url,
+        provider: args.provider,
+        profile,
+        concurrency: setting === 'full' ? FULL_CONCURRENCY : null,
+        iterations: args.iterations,
+        root,
+      },
+      args.cpuProf,
+    );
     const figures = analyse(server.calls, args.latency, expected);
     if (args.verbose)
       console.error(

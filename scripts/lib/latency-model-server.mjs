@@ -384,8 +384,11 @@ export async function startLatencyModelServer({ latencyMs = 0, respond, cacheMin
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(route.wrap(reply, call)));
   });
-  // Keep-alive connections would hold close() open; the providers reconnect as needed.
-  server.keepAliveTimeout = 1000;
+  // Connections stay open between calls, as they do with a provider: Node's fetch (undici) drops a connection
+  // whose advertised keep-alive is within its 2 s safety margin, so a 1 s timeout here made every call open a
+  // new TCP connection, and the bench counted that work on both sides of the loopback as engine overhead.
+  // close() ends the open connections itself (closeAllConnections), so they never hold it open.
+  server.keepAliveTimeout = 10_000;
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
   return {

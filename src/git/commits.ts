@@ -7,12 +7,24 @@ function gitPath(relPath: string): string {
 }
 
 /**
+ * Starting a git process blocks this process while the system copies it (10–20 ms for a run's process on a
+ * small machine), and the loop asks for a commit right after sending an edit's first renders and for a
+ * revert's reset right before sending the next editor call (docs/how-it-works.md § One iteration (steps
+ * A–H)). One turn of the event loop first lets those requests go out before git starts; what waits for
+ * the commit or the reset is unchanged.
+ */
+function afterQueuedWork(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
  * Step C (docs/how-it-works.md § The hill-climb loop): `git -C <dir> add <file> && git -C <dir> commit -m <message>`; returns the 7-char SHA.
  * Hooks are skipped (`--no-verify`): iteration commits are bookkeeping on a private branch, and a slow or
  * failing project hook would turn every iteration into a crash.
  */
 export async function commitFile(dir: string, relPath: string, message: string): Promise<string> {
   const oneLine = message.replace(/\s+/g, ' ').trim() || 'skill-iterate edit';
+  await afterQueuedWork();
   // `commit -- <path>` stages and commits the tracked file in one process: every spawn is paid per iteration.
   const summary = await runGit(
     dir,
@@ -39,6 +51,7 @@ function identityFor(dir: string): Promise<string[]> {
 
 /** Step F's revert (docs/how-it-works.md § The hill-climb loop): `git -C <dir> reset --hard HEAD~1`. */
 export async function resetToParent(dir: string): Promise<void> {
+  await afterQueuedWork();
   await runGit(dir, 'reset --hard HEAD~1', ['reset', '--hard', 'HEAD~1']);
 }
 

@@ -55478,8 +55478,12 @@ async function runGit(dir, operation, args, config = []) {
 function gitPath(relPath) {
   return relPath.split("\\").join("/");
 }
+function afterQueuedWork() {
+  return new Promise((resolve2) => setImmediate(resolve2));
+}
 async function commitFile(dir, relPath, message) {
   const oneLine3 = message.replace(/\s+/g, " ").trim() || "skill-iterate edit";
+  await afterQueuedWork();
   const summary2 = await runGit(
     dir,
     "commit",
@@ -55500,6 +55504,7 @@ function identityFor(dir) {
   return identity;
 }
 async function resetToParent(dir) {
+  await afterQueuedWork();
   await runGit(dir, "reset --hard HEAD~1", ["reset", "--hard", "HEAD~1"]);
 }
 async function discardChanges(dir) {
