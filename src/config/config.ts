@@ -6,7 +6,7 @@
  * call, so flags/inputs > environment variables > this file, and this file's `endpoints` count only when
  * the operator sets SKILLCLIMB_TRUST_CONFIG_ENDPOINTS=1.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseJsonFileWith, zodExpectation, type JsonFileWording } from '../core/json-file.js';
@@ -149,8 +149,13 @@ export async function loadConfig(project: string): Promise<SkillclimbConfig> {
   const file = path.join(project, CONFIG_FILE);
   let text: string;
   try {
+    // A FIFO in its place would block the read (and the run) forever; a directory would be EISDIR.
+    if (!(await stat(file)).isFile()) {
+      throw new ConfigError(file, '', 'is not a regular file (replace it by the JSON file, or remove it)');
+    }
     text = await readFile(file, 'utf8');
   } catch (err) {
+    if (err instanceof ConfigError) throw err;
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new ConfigError(file, '', `cannot read (${(err as Error).message})`);
   }

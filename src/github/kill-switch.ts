@@ -12,7 +12,7 @@
  */
 import type { KillSwitch } from '../ports/kill-switch.js';
 import type { Logger } from '../ports/logger.js';
-import type { GitHubClient, RepoRef } from './octokit.js';
+import type { GitHubClient, GitHubRetryPolicy, RepoRef } from './octokit.js';
 import { describeApiError, httpStatusOf } from './octokit.js';
 
 export const KILL_SWITCH_FILE = '.skill-iterate-killswitch';
@@ -41,6 +41,18 @@ export interface GitHubKillSwitchOptions {
 /** `1`, `true`, `yes`, `on` (any case) set the switch; anything else, including empty, does not. */
 export function isKillSwitchValue(value: string | undefined): boolean {
   return /^(1|true|yes|on)$/i.test((value ?? '').trim());
+}
+
+/** Retries of a kill-switch read that failed with a 5xx or on the network: one, not the client's three. */
+export const KILL_SWITCH_RETRIES = 1;
+
+/**
+ * The retry policy of the kill-switch's own client: the switch is read at launch and between skills, and
+ * with `kill-switch-read-error: continue` an API that keeps failing must not add the night's full backoff
+ * to every check (docs/how-it-works.md § Pre-flight).
+ */
+export function killSwitchRetryPolicy(policy: GitHubRetryPolicy): GitHubRetryPolicy {
+  return { ...policy, retries: Math.min(policy.retries, KILL_SWITCH_RETRIES) };
 }
 
 /** The reason the `kill-switch` input stops the run, or null. */

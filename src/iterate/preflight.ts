@@ -192,7 +192,8 @@ async function readExplicitQueue(
  * The reason a run stops when its kill-switch cannot be read; the partial summary renders it as
  * `(partial -- kill-switch unreadable at <time>: …)`.
  */
-export function killSwitchUnreadable(detail: string): string {
+export function killSwitchUnreadable(detail: string, continuing = false): string {
+  if (continuing) return `kill-switch unreadable: ${detail}`;
   return (
     `kill-switch unreadable: ${detail} (a switch that cannot be checked may be set; pass ` +
     `--kill-switch-read-error continue, or the kill-switch-read-error input, to run anyway)`
@@ -278,7 +279,9 @@ export async function runPreflight(
     if (options.killSwitchReadError !== 'continue') {
       throw new PreflightHalt(`${killSwitchUnreadable(why)}; not starting`);
     }
-    log.warn(`${killSwitchUnreadable(why)}; continuing (kill-switch read errors are set to "continue")`);
+    log.warn(
+      `${killSwitchUnreadable(why, true)}; continuing (kill-switch read errors are set to "continue")`,
+    );
     killed = null;
   }
   if (killed !== null) throw new PreflightHalt(killed);

@@ -11,8 +11,13 @@ import type { ParkReport } from '../../core/park.js';
 import type { RunResult } from '../../core/run-result.js';
 import { createGitHubForge } from '../../github/forge.js';
 import { ensureGitIdentityEnv, remoteDefaultBranch } from '../../github/git.js';
-import { createGitHubKillSwitch, killSwitchInputReason } from '../../github/kill-switch.js';
 import {
+  createGitHubKillSwitch,
+  killSwitchInputReason,
+  killSwitchRetryPolicy,
+} from '../../github/kill-switch.js';
+import {
+  GITHUB_RETRY_POLICY,
   createGitHubClient,
   describeApiError,
   fetchDefaultBranch,
@@ -91,14 +96,23 @@ export async function nightlyStep(
     const restored = await store.restoreInto(options.project, await foundSkillDirs(options));
     if (restored.length)
       io.log.info(`restored results.tsv from ${inputs.stateBranch}: ${restored.join(', ')}`);
-    const killSwitch = createGitHubKillSwitch({ client, repo, base, log: io.log, input: inputs.killSwitch });
+    const killSwitch = createGitHubKillSwitch({
+      client: killSwitchClient(inputs, ctx, io),
+      repo,
+      base,
+      log: io.log,
+      input: inputs.killSwitch,
+    });
     let launchReason: string | null;
     try {
       launchReason = (await createFileKillSwitch(options.project).check()) ?? (await killSwitch.check());
     } catch (error) {
-      const reason = killSwitchUnreadable((error as Error).message);
-      if (inputs.killSwitchReadError !== 'continue') return notStarted(reason, startedAt, ctx, io, reason);
-      io.log.warn(`${reason}; continuing (kill-switch-read-error: continue)`);
+      const message = (error as Error).message;
+      if (inputs.killSwitchReadError !== 'continue') {
+        const reason = killSwitchUnreadable(message);
+        return notStarted(reason, startedAt, ctx, io, reason);
+      }
+      io.log.warn(`${killSwitchUnreadable(message, true)}; continuing (kill-switch-read-error: continue)`);
       launchReason = null;
     }
     if (launchReason) return notStarted(launchReason, startedAt, ctx, io);
@@ -299,4 +313,15 @@ async function notStarted(
   };
   await io.writeSummary(renderJobSummary(file, ctx.runUrl));
   return { outputs: buildOutputs(file, {}), failure };
+}
+
+/** The kill-switch's own client, with the kill-switch's retry policy (src/github/kill-switch.ts). */
+function killSwitchClient(inputs: ActionInputs, ctx: ActionContext, io: ActionIo) {
+  return createGitHubClient({
+    token: inputs.githubToken,
+    apiUrl: ctx.apiUrl,
+    log: io.log,
+    secrets: secretsOf(inputs, ctx),
+    retry: killSwitchRetryPolicy(GITHUB_RETRY_POLICY),
+  });
 }

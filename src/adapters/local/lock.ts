@@ -86,7 +86,13 @@ export async function inspectLock(
   let mtime: Date;
   try {
     // stat first: a lock rewritten between the two calls then looks younger, never older, than it is.
-    mtime = (await stat(file)).mtime;
+    const info = await stat(file);
+    mtime = info.mtime;
+    // A FIFO would block the read forever (and SIGTERM with it), a directory would throw EISDIR: anything
+    // but a file is a lock nobody can read, and never one to take over (docs/how-it-works.md § Pre-flight).
+    if (!info.isFile()) {
+      return { state: 'unreadable', detail: 'not a regular file: remove it by hand', mtime };
+    }
     text = await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'absent' };
