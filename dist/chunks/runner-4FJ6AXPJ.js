@@ -22187,12 +22187,12 @@ var require_src2 = __commonJS({
     function check(path30, isFile3, isDirectory5) {
       log(`checking %s`, path30);
       try {
-        const stat7 = fs_1.statSync(path30);
-        if (stat7.isFile() && isFile3) {
+        const stat8 = fs_1.statSync(path30);
+        if (stat8.isFile() && isFile3) {
           log(`[OK] path represents a file`);
           return true;
         }
-        if (stat7.isDirectory() && isDirectory5) {
+        if (stat8.isDirectory() && isDirectory5) {
           log(`[OK] path represents a directory`);
           return true;
         }
@@ -27512,6 +27512,10 @@ var KillSwitchReadError = class extends Error {
 };
 function isKillSwitchValue(value) {
   return /^(1|true|yes|on)$/i.test((value ?? "").trim());
+}
+var KILL_SWITCH_RETRIES = 1;
+function killSwitchRetryPolicy(policy) {
+  return { ...policy, retries: Math.min(policy.retries, KILL_SWITCH_RETRIES) };
 }
 function killSwitchInputReason(value) {
   return isKillSwitchValue(value) ? `input ${KILL_SWITCH_INPUT}=${(value ?? "").trim()}` : null;
@@ -37826,7 +37830,8 @@ async function readExplicitQueue(project, found, queueFile, skipList, mode2) {
   }
   return skills;
 }
-function killSwitchUnreadable(detail) {
+function killSwitchUnreadable(detail, continuing = false) {
+  if (continuing) return `kill-switch unreadable: ${detail}`;
   return `kill-switch unreadable: ${detail} (a switch that cannot be checked may be set; pass --kill-switch-read-error continue, or the kill-switch-read-error input, to run anyway)`;
 }
 function orphanWorktreesWarning(paths) {
@@ -37881,7 +37886,9 @@ async function runPreflight(options, ports, takeLock) {
     if (options.killSwitchReadError !== "continue") {
       throw new PreflightHalt(`${killSwitchUnreadable(why)}; not starting`);
     }
-    log.warn(`${killSwitchUnreadable(why)}; continuing (kill-switch read errors are set to "continue")`);
+    log.warn(
+      `${killSwitchUnreadable(why, true)}; continuing (kill-switch read errors are set to "continue")`
+    );
     killed = null;
   }
   if (killed !== null) throw new PreflightHalt(killed);
@@ -49421,7 +49428,7 @@ function renderPlanSummary(title, planText, queue) {
 import path15 from "node:path";
 
 // src/config/config.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile4, stat as stat5 } from "node:fs/promises";
 import path14 from "node:path";
 var CONFIG_FILE = "skillclimb.config.json";
 var TRUST_CONFIG_ENDPOINTS_VAR = "SKILLCLIMB_TRUST_CONFIG_ENDPOINTS";
@@ -49514,8 +49521,12 @@ async function loadConfig(project) {
   const file = path14.join(project, CONFIG_FILE);
   let text3;
   try {
+    if (!(await stat5(file)).isFile()) {
+      throw new ConfigError(file, "", "is not a regular file (replace it by the JSON file, or remove it)");
+    }
     text3 = await readFile4(file, "utf8");
   } catch (err) {
+    if (err instanceof ConfigError) throw err;
     if (err.code === "ENOENT") return {};
     throw new ConfigError(file, "", `cannot read (${err.message})`);
   }
@@ -49980,7 +49991,7 @@ function buildOutputs(file, paths) {
 
 // src/adapters/local/lock.ts
 import { readFileSync as readFileSync2, statSync, unlinkSync } from "node:fs";
-import { open as open4, readFile as readFile5, stat as stat5 } from "node:fs/promises";
+import { open as open4, readFile as readFile5, stat as stat6 } from "node:fs/promises";
 import os8 from "node:os";
 import path17 from "node:path";
 var LOCK_FILE = ".skill-iterate.lock";
@@ -50015,7 +50026,11 @@ async function inspectLock(file, nowMs = Date.now(), unreadableStaleMs = UNREADA
   let text3;
   let mtime;
   try {
-    mtime = (await stat5(file)).mtime;
+    const info2 = await stat6(file);
+    mtime = info2.mtime;
+    if (!info2.isFile()) {
+      return { state: "unreadable", detail: "not a regular file: remove it by hand", mtime };
+    }
     text3 = await readFile5(file, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return { state: "absent" };
@@ -50165,7 +50180,7 @@ function createFileLock(project, deps, options = {}) {
 }
 
 // src/github/state-store.ts
-import { mkdir as mkdir4, mkdtemp, readFile as readFile7, rm as rm3, stat as stat6, writeFile as writeFile5 } from "node:fs/promises";
+import { mkdir as mkdir4, mkdtemp, readFile as readFile7, rm as rm3, stat as stat7, writeFile as writeFile5 } from "node:fs/promises";
 import path18 from "node:path";
 
 // node_modules/simple-git/dist/esm/index.js
@@ -55282,7 +55297,7 @@ function stateFreshness(snapshot) {
 }
 async function isDirectory4(dir) {
   try {
-    return (await stat6(dir)).isDirectory();
+    return (await stat7(dir)).isDirectory();
   } catch {
     return false;
   }
@@ -57709,14 +57724,23 @@ async function nightlyStep(inputs, ctx, io, engine) {
     const restored = await store.restoreInto(options.project, await foundSkillDirs(options));
     if (restored.length)
       io.log.info(`restored results.tsv from ${inputs.stateBranch}: ${restored.join(", ")}`);
-    const killSwitch2 = createGitHubKillSwitch({ client, repo, base, log: io.log, input: inputs.killSwitch });
+    const killSwitch2 = createGitHubKillSwitch({
+      client: killSwitchClient(inputs, ctx, io),
+      repo,
+      base,
+      log: io.log,
+      input: inputs.killSwitch
+    });
     let launchReason;
     try {
       launchReason = await createFileKillSwitch(options.project).check() ?? await killSwitch2.check();
     } catch (error2) {
-      const reason = killSwitchUnreadable(error2.message);
-      if (inputs.killSwitchReadError !== "continue") return notStarted(reason, startedAt, ctx, io, reason);
-      io.log.warn(`${reason}; continuing (kill-switch-read-error: continue)`);
+      const message = error2.message;
+      if (inputs.killSwitchReadError !== "continue") {
+        const reason = killSwitchUnreadable(message);
+        return notStarted(reason, startedAt, ctx, io, reason);
+      }
+      io.log.warn(`${killSwitchUnreadable(message, true)}; continuing (kill-switch-read-error: continue)`);
       launchReason = null;
     }
     if (launchReason) return notStarted(launchReason, startedAt, ctx, io);
@@ -57855,6 +57879,15 @@ async function notStarted(reason, startedAt, ctx, io, failure) {
   };
   await io.writeSummary(renderJobSummary(file, ctx.runUrl));
   return { outputs: buildOutputs(file, {}), failure };
+}
+function killSwitchClient(inputs, ctx, io) {
+  return createGitHubClient({
+    token: inputs.githubToken,
+    apiUrl: ctx.apiUrl,
+    log: io.log,
+    secrets: secretsOf(inputs, ctx),
+    retry: killSwitchRetryPolicy(GITHUB_RETRY_POLICY)
+  });
 }
 
 // src/action/steps/plan.ts
