@@ -28,6 +28,9 @@ const result = await build({
   entryNames: 'index',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
+  // The same bytes from a checkout whose node_modules is a link (a git worktree sharing one install):
+  // paths in the bundle's comments stay `node_modules/...` instead of where the link points.
+  preserveSymlinks: true,
   platform: 'node',
   target: 'node20',
   format: 'esm',
