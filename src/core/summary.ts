@@ -277,8 +277,11 @@ function runMetadata(run: RunResult): string[] {
   return lines;
 }
 
-/** The morning summary as Markdown (pure). */
-export function renderMorningSummary(run: RunResult): string {
+/**
+ * The morning summary as Markdown (pure), redacted with the exact `secrets` in use and by token shape
+ * (docs/how-it-works.md § Untrusted text and secrets).
+ */
+export function renderMorningSummary(run: RunResult, secrets: readonly string[] = []): string {
   const lines = [`# skill-iterate morning summary -- ${summaryDate(run.startedAt)}`];
   if (run.partial) lines.push(partialLine(run.partial));
   lines.push(
@@ -298,5 +301,5 @@ export function renderMorningSummary(run: RunResult): string {
     ...runMetadata(run),
   );
   // Edit descriptions and crash reasons may quote provider errors; the summary is published.
-  return redactSecrets(`${lines.join('\n')}\n`);
+  return redactSecrets(`${lines.join('\n')}\n`, secrets);
 }

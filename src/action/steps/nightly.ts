@@ -201,7 +201,7 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
     repo,
     log,
     runUrl: ctx.runUrl,
-    fallback: createLocalForge(options.project),
+    fallback: createLocalForge(options.project, secretsOf(inputs, ctx)),
     keepFullText: (report) => keepOnStateBranch(store, inputs.stateBranch, report),
   });
   const ports: IteratePorts = {
@@ -223,6 +223,7 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
     git: createGitWorkspace(log),
     log,
     now: io.now,
+    secrets: secretsOf(inputs, ctx),
   };
 
   const stopSaving = saveStateOnSignals(saveState, inputs.stateBranch, io.log);

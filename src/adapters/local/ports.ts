@@ -20,6 +20,8 @@ export interface LocalPortsDeps {
    * a graceful stop passes false: the run releases the lock itself once its summary is out.
    */
   releaseLockOnSignal?: boolean;
+  /** The exact secrets in use (secretsFromEnv of the front-end's env): the files written are redacted with them. */
+  secrets?: readonly string[];
   /** The local shipper's settings (the chaos tests' pause hook). */
   shipper?: LocalShipperOptions;
 }
@@ -50,7 +52,8 @@ export function createLocalPorts(
     ...createLocalPlanPorts(options.project, deps),
     models: deps.models,
     shipper: createLocalShipper(options.project, deps.log, deps.shipper),
-    forge: createLocalForge(options.project),
+    forge: createLocalForge(options.project, deps.secrets),
     git: createGitWorkspace(deps.log),
+    ...(deps.secrets ? { secrets: deps.secrets } : {}),
   };
 }
