@@ -143,14 +143,13 @@ async function realRun(
   const { models, options } = await resolveRunModels(io, flags, cliOptions, log, fromCli);
   log.info(`models: ${models.label}`);
   // SIGINT/SIGTERM stop the run gracefully (partial summary, lock released, exit 128+signo); a second one
-  // exits at once. A host that already listens for them keeps them, and the lock file goes with a signal.
+  // exits at once. A host that already listens for them keeps them; the lock file goes when the process exits.
   const handleSignals = shouldHandleSignals(undefined);
   const stop = new AbortController();
   const ports = createLocalPorts(options, {
     models,
     log,
     ...(io.now ? { now: io.now } : {}),
-    releaseLockOnSignal: !handleSignals,
     // The keys in use redact results.tsv, the summary and park reports exactly (how-it-works § Untrusted
     // text and secrets): a provider error may echo a key that has no recognisable token shape.
     secrets: secretsFromEnv(io.env),
