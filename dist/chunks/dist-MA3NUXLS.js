@@ -25,7 +25,7 @@ import {
   withUserAgentSuffix,
   withoutTrailingSlash,
   zodSchema
-} from "./chunk-QBUDSRVV.js";
+} from "./chunk-MRP4HUYO.js";
 import {
   APICallError,
   InvalidArgumentError,
@@ -33,10 +33,10 @@ import {
   NoSuchModelError,
   UnsupportedFunctionalityError,
   external_exports
-} from "./chunk-SD2I2VRS.js";
+} from "./chunk-OL6R5VLR.js";
 import "./chunk-L5MOVZ75.js";
 
-// node_modules/@ai-sdk/anthropic/dist/index.mjs
+// ../../main/node_modules/@ai-sdk/anthropic/dist/index.mjs
 var VERSION = true ? "3.0.140" : "0.0.0-test";
 var anthropicErrorDataSchema = lazySchema(
   () => zodSchema(

@@ -23,17 +23,17 @@ import {
   withUserAgentSuffix,
   withoutTrailingSlash,
   zodSchema
-} from "./chunk-QBUDSRVV.js";
+} from "./chunk-MRP4HUYO.js";
 import {
   InvalidPromptError,
   InvalidResponseDataError,
   TooManyEmbeddingValuesForCallError,
   UnsupportedFunctionalityError,
   external_exports
-} from "./chunk-SD2I2VRS.js";
+} from "./chunk-OL6R5VLR.js";
 import "./chunk-L5MOVZ75.js";
 
-// node_modules/@ai-sdk/openai-compatible/dist/index.mjs
+// ../../main/node_modules/@ai-sdk/openai-compatible/dist/index.mjs
 function toCamelCase(str) {
   return str.replace(/[_-]([a-z])/g, (g) => g[1].toUpperCase());
 }

@@ -5,9 +5,9 @@ import {
   __require
 } from "./chunk-L5MOVZ75.js";
 
-// node_modules/@vercel/oidc/dist/token-error.js
+// ../../main/node_modules/@vercel/oidc/dist/token-error.js
 var require_token_error = __commonJS({
-  "node_modules/@vercel/oidc/dist/token-error.js"(exports, module) {
+  "../../main/node_modules/@vercel/oidc/dist/token-error.js"(exports, module) {
     "use strict";
     var __defProp = Object.defineProperty;
     var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
@@ -47,9 +47,9 @@ var require_token_error = __commonJS({
   }
 });
 
-// node_modules/@vercel/oidc/dist/token-io.js
+// ../../main/node_modules/@vercel/oidc/dist/token-io.js
 var require_token_io = __commonJS({
-  "node_modules/@vercel/oidc/dist/token-io.js"(exports, module) {
+  "../../main/node_modules/@vercel/oidc/dist/token-io.js"(exports, module) {
     "use strict";
     var __create = Object.create;
     var __defProp = Object.defineProperty;
@@ -126,9 +126,9 @@ var require_token_io = __commonJS({
   }
 });
 
-// node_modules/@vercel/oidc/dist/auth-config.js
+// ../../main/node_modules/@vercel/oidc/dist/auth-config.js
 var require_auth_config = __commonJS({
-  "node_modules/@vercel/oidc/dist/auth-config.js"(exports, module) {
+  "../../main/node_modules/@vercel/oidc/dist/auth-config.js"(exports, module) {
     "use strict";
     var __create = Object.create;
     var __defProp = Object.defineProperty;
@@ -211,9 +211,9 @@ var require_auth_config = __commonJS({
   }
 });
 
-// node_modules/@vercel/oidc/dist/oauth.js
+// ../../main/node_modules/@vercel/oidc/dist/oauth.js
 var require_oauth = __commonJS({
-  "node_modules/@vercel/oidc/dist/oauth.js"(exports, module) {
+  "../../main/node_modules/@vercel/oidc/dist/oauth.js"(exports, module) {
     "use strict";
     var __defProp = Object.defineProperty;
     var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
@@ -300,9 +300,9 @@ var require_oauth = __commonJS({
   }
 });
 
-// node_modules/@vercel/oidc/dist/auth-errors.js
+// ../../main/node_modules/@vercel/oidc/dist/auth-errors.js
 var require_auth_errors = __commonJS({
-  "node_modules/@vercel/oidc/dist/auth-errors.js"(exports, module) {
+  "../../main/node_modules/@vercel/oidc/dist/auth-errors.js"(exports, module) {
     "use strict";
     var __defProp = Object.defineProperty;
     var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
@@ -344,9 +344,9 @@ var require_auth_errors = __commonJS({
   }
 });
 
-// node_modules/@vercel/oidc/dist/token-util.js
+// ../../main/node_modules/@vercel/oidc/dist/token-util.js
 var require_token_util = __commonJS({
-  "node_modules/@vercel/oidc/dist/token-util.js"(exports, module) {
+  "../../main/node_modules/@vercel/oidc/dist/token-util.js"(exports, module) {
     var __create = Object.create;
     var __defProp = Object.defineProperty;
     var __getOwnPropDesc = Object.getOwnPropertyDescriptor;

@@ -18,10 +18,10 @@ import {
   isJSONObject,
   safeParseAsync,
   toJSONSchema
-} from "./chunk-SD2I2VRS.js";
+} from "./chunk-OL6R5VLR.js";
 import "./chunk-L5MOVZ75.js";
 
-// node_modules/@ai-sdk/openai/node_modules/@ai-sdk/provider-utils/dist/index.mjs
+// ../../main/node_modules/@ai-sdk/openai/node_modules/@ai-sdk/provider-utils/dist/index.mjs
 function combineHeaders(...headers) {
   return headers.reduce(
     (combinedHeaders, currentHeaders) => ({
@@ -2946,7 +2946,7 @@ function stringifyWithBigIntAndCycles(value) {
   });
 }
 
-// node_modules/@ai-sdk/openai/dist/index.mjs
+// ../../main/node_modules/@ai-sdk/openai/dist/index.mjs
 var openaiErrorDataSchema = () => external_exports.object({
   error: external_exports.object({
     message: external_exports.string(),

@@ -13,9 +13,9 @@ import {
   ZodFirstPartyTypeKind,
   safeParseAsync,
   toJSONSchema
-} from "./chunk-SD2I2VRS.js";
+} from "./chunk-OL6R5VLR.js";
 
-// node_modules/@ai-sdk/provider-utils/dist/index.mjs
+// ../../main/node_modules/@ai-sdk/provider-utils/dist/index.mjs
 function combineHeaders(...headers) {
   return headers.reduce(
     (combinedHeaders, currentHeaders) => ({

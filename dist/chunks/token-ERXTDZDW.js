@@ -3,14 +3,14 @@ const require = __skillclimbCreateRequire(import.meta.url);
 import {
   require_token_error,
   require_token_util
-} from "./chunk-DSMWVXXQ.js";
+} from "./chunk-B2PFP7HZ.js";
 import {
   __commonJS
 } from "./chunk-L5MOVZ75.js";
 
-// node_modules/@vercel/oidc/dist/token.js
+// ../../main/node_modules/@vercel/oidc/dist/token.js
 var require_token = __commonJS({
-  "node_modules/@vercel/oidc/dist/token.js"(exports, module) {
+  "../../main/node_modules/@vercel/oidc/dist/token.js"(exports, module) {
     var __defProp = Object.defineProperty;
     var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
     var __getOwnPropNames = Object.getOwnPropertyNames;
