@@ -135,7 +135,7 @@ async function sourceFiles(dir: string): Promise<string[]> {
 }
 
 /**
- * Every `how-it-works.md § <Heading>` citation in src/, as `file: text after the §`. A comment wraps freely,
+ * Every `how-it-works.md § <Heading>` citation in src/ (each § of a list too), as `file: text after the §`. A comment wraps freely,
  * so the lines of a comment are joined first (the `*` or `//` that starts a continued line dropped).
  */
 async function sectionCitations(): Promise<Array<{ file: string; after: string }>> {
@@ -143,10 +143,13 @@ async function sectionCitations(): Promise<Array<{ file: string; after: string }
   for (const file of await sourceFiles('src')) {
     const text = (await readFile(file, 'utf8')).replace(/\s*\n\s*(?:\*(?!\/)|\/\/)?\s*/g, ' ');
     for (const match of text.matchAll(/how-it-works(?:\.md)?\s*§\s*/g)) {
-      found.push({
-        file,
-        after: text.slice(match.index + match[0].length, match.index + match[0].length + 80),
-      });
+      // `§ Review rounds, § Debate and nightmare`: each § of a list is a citation of the same page.
+      for (let at = match.index + match[0].length; ;) {
+        found.push({ file, after: text.slice(at, at + 80) });
+        const next = /^[^§().]{1,60}?[,;]\s*(?:and\s+)?§\s*/.exec(text.slice(at, at + 120));
+        if (!next) break;
+        at += next[0].length;
+      }
     }
   }
   return found;
