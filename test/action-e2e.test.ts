@@ -4,9 +4,11 @@
  * the GitHub API served by a recording HTTP server on 127.0.0.1, and the offline provider (no keys).
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_FILE } from '../src/adapters/local/lock.js';
 import { formatPullRequestMarker, parsePullRequestMarker } from '../src/github/markers.js';
 import {
   actionsCheckout,
@@ -303,9 +305,14 @@ describe('the bundled Action, end to end', () => {
       if (rows >= 5) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const lockSeen = existsSync(path.join(checkout, LOCK_FILE));
     child.kill('SIGINT');
 
+    const lockFile = path.join(checkout, LOCK_FILE);
+    // The run held the lock when the signal came; the Action's front-end released it.
+    expect(lockSeen).toBe(true);
     expect(await exited).toBe(130);
+    expect(existsSync(lockFile)).toBe(false);
     expect(stdout).toContain('::warning::SIGINT: saving the state recorded so far to skill-iterate-state');
     const saved = git(origin, 'show', 'skill-iterate-state:state/release-notes/results.tsv').split('\n');
     expect(saved.length).toBeGreaterThanOrEqual(4);

@@ -14,6 +14,14 @@ import { buildCli, childEnv, startCli } from './helpers/cli-child.js';
 import { cleanupTempDirs, makeProject, tempDir } from './helpers/engine-fixtures.js';
 import { listenOnLoopback } from './helpers/local-http.js';
 
+/**
+ * The issue's acceptance: SIGINT acts within 2 s. The one timed assertion of the suite (CONTRIBUTING.md
+ * § Tests): the bound is the behaviour, not a speed target. The clock starts when the signal is sent and
+ * stops when the child has exited and closed its streams. Measured at 230 ms (a hung call) and 470 ms
+ * (the editor) on a 2-core machine with a load average of 7, so the bound leaves a fourfold margin.
+ */
+const SIGINT_BOUND_MS = 2_000;
+
 let cli: string;
 beforeAll(async () => {
   cli = await buildCli();
@@ -114,7 +122,8 @@ describe('a model server that never answers', () => {
 
     expect(end.code, end.stderr).toBe(130);
     expect(end.stderr).toContain('stopped: interrupted by SIGINT');
-    expect(Date.now() - sent).toBeLessThan(2_000);
+    const elapsed = Date.now() - sent;
+    expect(elapsed, `${elapsed} ms from SIGINT to the child's end`).toBeLessThan(SIGINT_BOUND_MS);
   }, 60_000);
 });
 
@@ -139,7 +148,8 @@ describe('a SKILL.md of 1,200 nested list items (offline editor)', () => {
     const end = await child.ended;
 
     expect(end.code, end.stderr).toBe(130);
-    expect(Date.now() - sent).toBeLessThan(2_000);
+    const elapsed = Date.now() - sent;
+    expect(elapsed, `${elapsed} ms from SIGINT to the child's end`).toBeLessThan(SIGINT_BOUND_MS);
   }, 90_000);
 
   it("the editor's search gives the event loop a turn, so an abort stops it mid-way", async () => {

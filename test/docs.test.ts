@@ -123,6 +123,61 @@ describe('docs/how-it-works.md', () => {
   });
 });
 
+/** Every `.ts` file under `dir`, recursively. */
+async function sourceFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await sourceFiles(file)));
+    else if (entry.name.endsWith('.ts')) out.push(file);
+  }
+  return out;
+}
+
+/**
+ * Every `how-it-works.md § <Heading>` citation in src/ (each § of a list too), as `file: text after the §`. A comment wraps freely,
+ * so the lines of a comment are joined first (the `*` or `//` that starts a continued line dropped).
+ */
+async function sectionCitations(): Promise<Array<{ file: string; after: string }>> {
+  const found: Array<{ file: string; after: string }> = [];
+  for (const file of await sourceFiles('src')) {
+    const text = (await readFile(file, 'utf8')).replace(/\s*\n\s*(?:\*(?!\/)|\/\/)?\s*/g, ' ');
+    for (const match of text.matchAll(/how-it-works(?:\.md)?\s*§\s*/g)) {
+      // `§ Review rounds, § Debate and nightmare`: each § of a list is a citation of the same page.
+      for (let at = match.index + match[0].length; ;) {
+        found.push({ file, after: text.slice(at, at + 80) });
+        const next = /^[^§().]{1,60}?[,;]\s*(?:and\s+)?§\s*/.exec(text.slice(at, at + 120));
+        if (!next) break;
+        at += next[0].length;
+      }
+    }
+  }
+  return found;
+}
+
+describe('section citations in src/', () => {
+  it('every `docs/how-it-works.md § <Heading>` names a heading the page has', async () => {
+    const text = await readFile('docs/how-it-works.md', 'utf8');
+    const headings = proseLines(text)
+      .map((line) => /^#{2,6}\s+(.*?)\s*$/.exec(line)?.[1])
+      .filter((heading): heading is string => heading !== undefined);
+    const citations = await sectionCitations();
+    expect(citations.length).toBeGreaterThan(20);
+    // A heading the text after the § starts with, then no further capitalised word of a longer title:
+    // a closing mark, a full stop, a colon, or the sentence going on in lower case.
+    const names = (after: string) =>
+      headings.some(
+        (h) => after.startsWith(h) && /^(?:[^\w\s]|\s+[^A-Z\s]|\s*$)/.test(after.slice(h.length)),
+      );
+    const stale = citations
+      .filter(({ after }) => !names(after))
+      .map(({ file, after }) => `${file}: § ${after.slice(0, 50)}`);
+    expect(stale, `citations of headings docs/how-it-works.md does not have:\n${stale.join('\n')}`).toEqual(
+      [],
+    );
+  });
+});
+
 describe('links between the pages', () => {
   it('every relative link points at a file that exists, and every #anchor at a heading', async () => {
     const broken: string[] = [];

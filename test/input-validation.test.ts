@@ -5,7 +5,7 @@
  * too big, has an absurd line, or repeats a name fifty thousand times, and a 20 MB name echoed back.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,6 +21,13 @@ afterEach(async () => {
 
 async function cli(cwd: string, ...argv: string[]) {
   const io = captureIo(cwd);
+  const code = await main(argv, io);
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
+}
+
+async function cliWithEnv(cwd: string, env: NodeJS.ProcessEnv, argv: string[]) {
+  const io = captureIo(cwd);
+  io.env = env;
   const code = await main(argv, io);
   return { code, stdout: io.stdout(), stderr: io.stderr() };
 }
@@ -62,7 +69,7 @@ const FILES = [
 
 describe('something other than a regular file where a skill file should be', () => {
   for (const rel of FILES) {
-    it(`${rel}: iterate --skill and score refuse it by name with exit 2, without blocking`, async () => {
+    it(`${rel}: iterate --skill, score and evals init refuse it by name with exit 2, without blocking`, async () => {
       for (const kind of KINDS) {
         const project = await makeProject();
         const skillDir = path.join(project, '.claude/skills/demo');
@@ -82,6 +89,21 @@ describe('something other than a regular file where a skill file should be', () 
         expect(score.code, `${kind}: ${score.stderr}`).toBe(2);
         expect(score.stderr, kind).toContain(path.join(skillDir, rel === 'SKILL.md' ? rel : 'evals'));
         expect(score.stderr, kind).toMatch(words);
+
+        // evals init refuses before any model call (the key is never sent: no network in tests), with and
+        // without --force: never EISDIR without the name, never a read that waits on a FIFO.
+        for (const force of [[], ['--force']]) {
+          const init = await cliWithEnv(project, { ANTHROPIC_API_KEY: 'sk-ant-never-sent' }, [
+            'evals',
+            'init',
+            'demo',
+            ...force,
+          ]);
+          expect(init.code, `${kind}: ${init.stderr}`).toBe(2);
+          expect(init.stderr, kind).toContain(`.claude/skills/demo/${rel}`);
+          expect(init.stderr, kind).toMatch(words);
+          expect(init.stderr).not.toMatch(/EISDIR|ENXIO|ELOOP/);
+        }
       }
     });
   }
@@ -163,26 +185,41 @@ describe('category weights', () => {
 });
 
 describe('a run over discovered skills', () => {
-  it('a directory named SKILL.md skips that skill by name; the others run', async () => {
+  it('a directory named SKILL.md: the plan and the run both leave that skill out by name; the others run', async () => {
     const project = await makeProject([{ name: 'alpha' }, { name: 'beta' }]);
     await replaceWith(path.join(project, '.claude/skills/alpha/SKILL.md'), 'directory');
     const home = await tempDir('skillclimb-home-');
-    const run = await cli(
-      project,
-      'iterate',
-      '--project',
-      project,
-      '--worktree-home',
-      home,
-      '--per-skill-iterations',
-      '1',
-      '--json',
+    const args = ['iterate', '--project', project, '--worktree-home', home, '--per-skill-iterations', '1'];
+    const left = {
+      skill: 'alpha',
+      dir: '.claude/skills/alpha',
+      reason: '.claude/skills/alpha/SKILL.md is a directory, not a regular file',
+      next: "replace it by a regular file holding the skill's instructions",
+    };
+
+    const dry = await cli(project, ...args, '--dry-run', '--json');
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout) as { queue: string[]; excludedOther: unknown[] };
+    expect(plan.queue).toEqual(['beta']);
+    expect(plan.excludedOther).toEqual([left]);
+    const text = await cli(project, ...args, '--dry-run');
+    expect(text.stdout).toContain(
+      "alpha  (.claude/skills/alpha: .claude/skills/alpha/SKILL.md is a directory, not a regular file; replace it by a regular file holding the skill's instructions)",
     );
+
+    const run = await cli(project, ...args, '--json');
     expect(run.code, run.stderr).toBe(0);
-    const result = JSON.parse(run.stdout) as { results: Array<{ skill: string; status: string }> };
-    expect(result.results.map((r) => r.skill)).toEqual(['alpha', 'beta']);
-    expect(result.results[0]?.status).toBe(
-      'skipped (.claude/skills/alpha/SKILL.md is a directory, not a regular file)',
+    const result = JSON.parse(run.stdout) as {
+      queue: string[];
+      results: Array<{ skill: string }>;
+      excludedOther: unknown[];
+      summaryPath: string;
+    };
+    expect(result.queue).toEqual(plan.queue);
+    expect(result.results.map((r) => r.skill)).toEqual(['beta']);
+    expect(result.excludedOther).toEqual([left]);
+    expect(await readFile(result.summaryPath, 'utf8')).toContain(
+      '.claude/skills/alpha/SKILL.md is a directory, not a regular file',
     );
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The lock must disappear on every exit path a process can observe: release(), a normal exit without
- * release, an uncaught exception, SIGINT and SIGTERM. Those paths end the process, so they run in a child
- * node process built from the real src/adapters/local/lock.ts with esbuild.
+ * release, an uncaught exception, and a killed Action run (SIGINT, SIGTERM: the Action's front-end
+ * releases it; the lock adapter itself never listens for signals). Those paths end the process, so they
+ * run in a child node process built from the real src/adapters/local/lock.ts and src/action/interrupt.ts
+ * with esbuild.
  */
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -14,6 +16,7 @@ import { exists } from './helpers/files.js';
 import { deadPid, makeTempDir, removeTempDirs } from './helpers/skill-project.js';
 
 const LOCK_MODULE = fileURLToPath(new URL('../src/adapters/local/lock.ts', import.meta.url));
+const INTERRUPT_MODULE = fileURLToPath(new URL('../src/action/interrupt.ts', import.meta.url));
 let childScript: string;
 
 beforeAll(async () => {
@@ -22,10 +25,17 @@ beforeAll(async () => {
   await writeFile(
     entry,
     `import { acquireLock } from ${JSON.stringify(LOCK_MODULE)};
+import { saveStateOnSignals } from ${JSON.stringify(INTERRUPT_MODULE)};
 const [file, mode] = process.argv.slice(2);
 const log = { info() {}, warn() {}, progress() {} };
 const lock = await acquireLock(file, { log, now: () => new Date() });
+// The Action's front-end, as src/action/steps/nightly.ts installs it (the state save is a stand-in).
+if (mode === 'action') saveStateOnSignals(async () => undefined, 'state', log, () => lock.release());
 process.stdout.write('locked\\n');
+if (mode === 'listeners') {
+  process.stdout.write(\`\${process.listenerCount('SIGINT')} \${process.listenerCount('SIGTERM')}\\n\`);
+  process.exit(0);
+}
 if (mode === 'release') { await lock.release(); process.stdout.write('released\\n'); }
 else if (mode === 'exit') process.exit(0);
 else if (mode === 'throw') throw new Error('boom after taking the lock');
@@ -104,19 +114,29 @@ describe('lock release on every exit path', () => {
     expect(await exists(lockFile)).toBe(false);
   });
 
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`${signal} removes the lock and the process still dies by the signal`, async () => {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    it(`${signal} to an Action run removes the lock, and the run ends as the signal asked (${code})`, async () => {
       const lockFile = path.join(await makeTempDir(), LOCK_FILE);
-      const end = await runChild(lockFile, 'wait', signal);
+      const end = await runChild(lockFile, 'action', signal);
       expect(JSON.parse(end.lockWhileRunning)).toMatchObject({
         pid: end.pid,
         started_at: expect.any(String),
         host: expect.any(String),
       });
-      expect(end.signal).toBe(signal);
+      expect(end.code).toBe(code);
       expect(await exists(lockFile)).toBe(false);
     });
   }
+
+  it('holding the lock installs no signal listener: signals belong to the front-ends', async () => {
+    const lockFile = path.join(await makeTempDir(), LOCK_FILE);
+    const end = await runChild(lockFile, 'listeners');
+    expect(end.stdout).toBe('locked\n0 0\n');
+    expect(await exists(lockFile)).toBe(false);
+  });
 });
 
 describe('isPidAlive', () => {

@@ -1,9 +1,9 @@
 /**
  * The offline editor never edits code or verbatim text (docs/how-it-works.md § Scoring): a property test
  * over generated Markdown, and the example skills. Each document is edited until the editor has nothing
- * left to propose; every code block, HTML block and verbatim template of the original must still be in
- * the result, byte for byte and in order. The blocks are known from the generator (an oracle independent
- * of the Markdown reader under test).
+ * left to propose; every code block, HTML block, verbatim template, inline code span and quoted string of
+ * the original must still be in the result, byte for byte and in order. The blocks are known from the
+ * generator (an oracle independent of the Markdown reader under test).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -71,15 +71,18 @@ interface Piece {
   keep: string | undefined;
 }
 
-const prose: fc.Arbitrary<Piece> = fc
-  .oneof(
-    longLine,
-    shortLine,
-    // A long line whose only break points are inside a quoted string or inline code: never split there.
-    fc.tuple(shortLine, longLine).map(([a, l]) => `${a} "${l}" end.`),
-    fc.tuple(shortLine, longLine).map(([a, l]) => `${a} \`${l}\` end.`),
-  )
-  .map((text) => ({ text, keep: undefined }));
+const prose: fc.Arbitrary<Piece> = fc.oneof(longLine, shortLine).map((text) => ({ text, keep: undefined }));
+
+/**
+ * A long line whose only break points are inside a quoted string or an inline code span: the line may be
+ * edited around it, the span itself must survive byte for byte (never split, never reworded).
+ */
+const spans: fc.Arbitrary<Piece> = fc
+  .tuple(shortLine, longLine, fc.constantFrom('"', '`', '``'))
+  .map(([a, l, mark]) => {
+    const span = `${mark}${l}${mark}`;
+    return { text: `${a} ${span} end.`, keep: span };
+  });
 
 const heading: fc.Arbitrary<Piece> = fc
   .tuple(fc.constantFrom('##', '###', '####'), shortLine)
@@ -121,7 +124,10 @@ const verbatim: fc.Arbitrary<Piece> = fc
 const FRONTMATTER = '---\nname: generated\ndescription: A generated skill.\n---\n# Generated\n';
 
 const documents = fc
-  .array(fc.oneof(prose, prose, heading, fenced, indented, html, verbatim), { minLength: 1, maxLength: 12 })
+  .array(fc.oneof(prose, prose, spans, heading, fenced, indented, html, verbatim), {
+    minLength: 1,
+    maxLength: 12,
+  })
   .chain((pieces) =>
     // Duplicate some prose paragraphs, so the duplicate-dropping edit has work around the blocks too.
     fc
@@ -134,7 +140,7 @@ const documents = fc
   }));
 
 describe('the offline editor never edits inside code or verbatim text', () => {
-  it('leaves every code block, HTML block and verbatim template byte-identical (generated Markdown)', () => {
+  it('leaves every code block, HTML block, verbatim template, inline code span and quoted string byte-identical (generated Markdown)', () => {
     let editedDocuments = 0;
     fc.assert(
       fc.property(documents, ({ text, keep }) => {

@@ -78,7 +78,7 @@ describe('parseResultsTsv', () => {
       wallSeconds: 1.5,
     }),
   ];
-  const text = `${RESULTS_HEADER}\n${rows.map(formatResultsRow).join('\n')}\n`;
+  const text = `${RESULTS_HEADER}\n${rows.map((r) => formatResultsRow(r)).join('\n')}\n`;
 
   it('round-trips formatted rows', () => {
     expect(parseResultsTsv(text)).toEqual(rows);
@@ -90,7 +90,7 @@ describe('parseResultsTsv', () => {
   });
 
   it('reads a file without a header', () => {
-    expect(parseResultsTsv(rows.map(formatResultsRow).join('\n') + '\n')).toEqual(rows);
+    expect(parseResultsTsv(rows.map((r) => formatResultsRow(r)).join('\n') + '\n')).toEqual(rows);
   });
 
   it('reads CRLF line ends', () => {

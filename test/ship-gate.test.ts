@@ -5,10 +5,11 @@ import {
   DEFAULT_MIN_GAIN,
   belowMinimumGain,
   compareScores,
-  formatSigned,
+  formatAlwaysSigned,
   shipGate,
   shipMessage,
 } from '../src/core/ship-gate.js';
+import { formatSignedExceptZero } from '../src/github/pr-body.js';
 
 describe('shipGate: the seed table', () => {
   it.each([
@@ -100,7 +101,10 @@ describe('shipMessage', () => {
     expect(
       shipMessage({ skill: 'x', baselineScore: 0, finalScore: 1, iterations: 1, linesDelta: 7 }),
     ).toMatch(/\(lines_delta=\+7\)$/);
-    expect(formatSigned(-1)).toBe('-1');
+    expect(formatAlwaysSigned(-1)).toBe('-1');
+    // Two behaviours, two names: the ship message always signs, the PR body's table leaves zero bare.
+    expect([formatAlwaysSigned(0), formatSignedExceptZero(0)]).toEqual(['+0', '0']);
+    expect([formatAlwaysSigned(3), formatSignedExceptZero(3)]).toEqual(['+3', '+3']);
   });
 });
 

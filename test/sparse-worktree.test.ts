@@ -177,3 +177,46 @@ describe('readTreeFiles', () => {
     expect(files.exists(at('untracked.md'))).toBe(false);
   });
 });
+
+describe('withWorktree', () => {
+  it('removes the worktree and its branch when the work throws, and rejects with the error', async () => {
+    const project = await repository();
+    const home = await makeTempDir('skillclimb-throw-home-');
+    const warnings: string[] = [];
+    const boom = new Error('the work failed');
+    let seen: Worktree | undefined;
+    await expect(
+      createGitWorkspace({ warn: (m) => warnings.push(m) }).withWorktree(
+        { project, home, skill: SKILL, epoch: 1_700_000_001 },
+        async (worktree) => {
+          seen = worktree;
+          expect(existsSync(path.join(worktree.path, SKILL_DIR, 'SKILL.md'))).toBe(true);
+          throw boom;
+        },
+      ),
+    ).rejects.toBe(boom);
+    expect(seen).toBeDefined();
+    expect(existsSync(seen!.path)).toBe(false);
+    expect(await git(project, 'worktree', 'list', '--porcelain')).not.toContain(seen!.path);
+    expect(await git(project, 'branch', '--list', seen!.branch)).toBe('');
+    expect(warnings).toEqual([]);
+  });
+
+  it('keeps the worktree when the work called keep(), even though it throws', async () => {
+    const project = await repository();
+    const home = await makeTempDir('skillclimb-keep-home-');
+    let seen: Worktree | undefined;
+    await expect(
+      createGitWorkspace({ warn: () => undefined }).withWorktree(
+        { project, home, skill: SKILL, epoch: 1_700_000_002 },
+        async (worktree, keep) => {
+          seen = worktree;
+          keep();
+          throw new Error('kept for the operator');
+        },
+      ),
+    ).rejects.toThrow('kept for the operator');
+    expect(existsSync(seen!.path)).toBe(true);
+    expect(await git(project, 'branch', '--list', seen!.branch)).toContain(seen!.branch);
+  });
+});

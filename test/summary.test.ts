@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  formatDuration,
+  formatPaddedDuration,
   formatLink,
   partialLine,
   renderMorningSummary,
@@ -391,9 +391,9 @@ describe('summary helpers', () => {
   });
 
   it('formats durations', () => {
-    expect(formatDuration(12_345)).toBe('12.3s');
-    expect(formatDuration(245_000)).toBe('4m 05s');
-    expect(formatDuration(7_392_000)).toBe('2h 03m 12s');
+    expect(formatPaddedDuration(12_345)).toBe('12.3s');
+    expect(formatPaddedDuration(245_000)).toBe('4m 05s');
+    expect(formatPaddedDuration(7_392_000)).toBe('2h 03m 12s');
   });
 
   it('formats links by kind', () => {

@@ -31,14 +31,15 @@ function formatWall(seconds: number): string {
 
 /**
  * One line, no trailing newline: score with 6 decimals or NULL, wall with 3, tabs/newlines → spaces. The
- * description may quote a provider error; credential-shaped text is redacted (the file is committed).
+ * description may quote a provider error; the exact `secrets` in use and credential-shaped text are
+ * redacted (the file is committed; docs/how-it-works.md § Untrusted text and secrets).
  */
-export function formatResultsRow(row: ResultsRow): string {
+export function formatResultsRow(row: ResultsRow, secrets: readonly string[] = []): string {
   return [
     sanitizeField(row.commit),
     formatScore(row.score),
     row.status,
-    sanitizeField(redactSecrets(row.description)),
+    sanitizeField(redactSecrets(row.description, secrets)),
     formatWall(row.wallSeconds),
   ].join('\t');
 }

@@ -54,8 +54,8 @@ export function belowMinimumGain(input: ShipGateInput): string | undefined {
   return `gain +${(input.finalScore - input.baselineScore).toFixed(6)} is below the minimum gain ${minGain}`;
 }
 
-/** `+3`, `-2`, `+0`: the sign is always shown. */
-export function formatSigned(n: number): string {
+/** `+3`, `-2`, `+0`: the sign is always shown (the PR body's table writes `0`: formatSignedExceptZero). */
+export function formatAlwaysSigned(n: number): string {
   return n < 0 ? String(n) : `+${n}`;
 }
 
@@ -72,6 +72,6 @@ export function shipMessage(input: ShipMessageInput): string {
   return (
     `skill-iterate: ${input.skill}: baseline ${input.baselineScore.toFixed(2)} -> ` +
     `final ${input.finalScore.toFixed(2)} over ${input.iterations} iterations ` +
-    `(lines_delta=${formatSigned(input.linesDelta)})`
+    `(lines_delta=${formatAlwaysSigned(input.linesDelta)})`
   );
 }

@@ -71,8 +71,8 @@ function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
 
-/** `2h 03m 12s`, `4m 05s`, `12.3s`. */
-export function formatDuration(ms: number): string {
+/** `2h 03m 12s`, `4m 05s`, `12.3s`: padded, for reading (the flags' `4m5s` is duration.ts formatDuration). */
+export function formatPaddedDuration(ms: number): string {
   const seconds = Math.max(0, ms) / 1000;
   if (seconds < 60) return `${seconds.toFixed(1)}s`;
   const whole = Math.round(seconds);
@@ -269,7 +269,7 @@ function runMetadata(run: RunResult): string[] {
     '',
     `- Started: ${isoSeconds(run.startedAt)}`,
     `- Ended: ${isoSeconds(run.endedAt)}`,
-    `- Duration: ${formatDuration(run.endedAt.getTime() - run.startedAt.getTime())}`,
+    `- Duration: ${formatPaddedDuration(run.endedAt.getTime() - run.startedAt.getTime())}`,
   ];
   if (run.partial) lines.push(`- Stopped early: ${untrusted(run.partial.reason)}`);
   lines.push(`- Models: ${cell(run.modelsLabel)}`, `- Queue: ${plural(run.queue.length, 'skill')}${queue}`);
@@ -277,8 +277,11 @@ function runMetadata(run: RunResult): string[] {
   return lines;
 }
 
-/** The morning summary as Markdown (pure). */
-export function renderMorningSummary(run: RunResult): string {
+/**
+ * The morning summary as Markdown (pure), redacted with the exact `secrets` in use and by token shape
+ * (docs/how-it-works.md § Untrusted text and secrets).
+ */
+export function renderMorningSummary(run: RunResult, secrets: readonly string[] = []): string {
   const lines = [`# skill-iterate morning summary -- ${summaryDate(run.startedAt)}`];
   if (run.partial) lines.push(partialLine(run.partial));
   lines.push(
@@ -298,5 +301,5 @@ export function renderMorningSummary(run: RunResult): string {
     ...runMetadata(run),
   );
   // Edit descriptions and crash reasons may quote provider errors; the summary is published.
-  return redactSecrets(`${lines.join('\n')}\n`);
+  return redactSecrets(`${lines.join('\n')}\n`, secrets);
 }

@@ -58,7 +58,8 @@ export function formatDelta(delta: number): string {
   return `${delta >= 0 ? '+' : ''}${delta.toFixed(6)}`;
 }
 
-export function formatSigned(value: number): string {
+/** `+3`, `-2`, `0`: no sign on zero (the PR table); the ship message's `+0` is formatAlwaysSigned. */
+export function formatSignedExceptZero(value: number): string {
   return `${value > 0 ? '+' : ''}${value}`;
 }
 
@@ -115,7 +116,7 @@ export function buildPullRequestBody(input: PullRequestBodyInput): string {
     `| Baseline → final | ${formatScore(request.baselineScore)} → ${formatScore(request.finalScore)} |`,
     `| Delta | ${formatDelta(delta)} |`,
     `| Iterations | ${request.iterations} |`,
-    `| Lines delta | ${formatSigned(linesDelta)} (${request.linesBaseline} → ${request.linesFinal}) |`,
+    `| Lines delta | ${formatSignedExceptZero(linesDelta)} (${request.linesBaseline} → ${request.linesFinal}) |`,
     `| Tokens | ${usage.tokens} |`,
     `| Cost | ${usage.cost} |`,
     ...(input.modelsLabel ? [`| Models | ${modelTextCell(input.modelsLabel)} |`] : []),

@@ -5,7 +5,8 @@
  * without `force`; `keepScenarios` writes evals.json only, fitted to the scenarios on disk. Nothing is
  * read or written through a link (the one link rule of symlinks.ts).
  */
-import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   checkAuthored,
@@ -18,6 +19,7 @@ import { ModelOutputError } from '../core/model-answers.js';
 import {
   EVALS_DIR,
   EVALS_FILE,
+  REQUIRED_SECTIONS_FILE,
   SCENARIOS_FILE,
   skillFileOf,
   skillPathIn,
@@ -26,6 +28,8 @@ import {
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { EvalsAuthor } from '../ports/evals-author.js';
 import type { Logger } from '../ports/logger.js';
+import { EVALS_MAX_BYTES } from './evals-files.js';
+import { NotRegularFileError, inspectFile, readRegularFile } from './regular-file.js';
 import type { FoundSkills } from './skill-finder.js';
 import { decideSkillFolder } from './symlinks.js';
 
@@ -56,17 +60,42 @@ export interface EvalsInitResult {
   summary: AuthoredCheck['summary'];
 }
 
+/**
+ * Whether a skill file is there. A directory, FIFO, socket, dangling link or loop in its place throws the
+ * NotRegularFileError that names it (docs/how-it-works.md § Untrusted text and secrets: bad input is refused
+ * by name, never EISDIR and never a read that blocks); the CLI makes it bad usage, exit 2.
+ */
 async function isFile(file: string): Promise<boolean> {
-  try {
-    return (await lstat(file)).isFile();
-  } catch {
-    return false;
+  const found = await inspectFile(file);
+  if (found instanceof NotRegularFileError) throw found;
+  return found === 'file';
+}
+
+/**
+ * The first of a skill's files (SKILL.md, then the eval files) that is something other than a regular
+ * file, named; undefined when there is none. Checked before any model call, as `score` and the pre-flight
+ * check the same files.
+ */
+export async function notRegularSkillFile(
+  project: string,
+  skill: SkillLocation,
+): Promise<NotRegularFileError | undefined> {
+  const dir = skillPathIn(project, skill);
+  const files = [
+    skillFileOf(dir),
+    ...[EVALS_FILE, SCENARIOS_FILE, REQUIRED_SECTIONS_FILE].map((f) => path.join(dir, EVALS_DIR, f)),
+  ];
+  for (const file of files) {
+    const found = await inspectFile(file);
+    if (found instanceof NotRegularFileError) return found;
   }
+  return undefined;
 }
 
 /** Writes the whole file or nothing: a temporary file beside it, then a rename. */
 async function writeWhole(file: string, text: string): Promise<void> {
-  const temp = `${file}.skillclimb-${process.pid}.tmp`;
+  // A random name only: the engines never read the process (docs/how-it-works.md § Layers and ports).
+  const temp = `${file}.skillclimb-${randomUUID()}.tmp`;
   await writeFile(temp, text, { flag: 'wx' });
   try {
     await rename(temp, file);
@@ -123,7 +152,7 @@ export async function initSkillEvals(
     if (hasEvals && !options.force) {
       return result('skipped', `${label(EVALS_FILE)} exists; pass --force to write it again`);
     }
-    const text = await readFile(scenariosFile, 'utf8');
+    const text = (await readRegularFile(scenariosFile, EVALS_MAX_BYTES)) ?? '';
     try {
       kept = { text, scenarios: parseScenarios(text, undefined) };
     } catch (err) {
@@ -142,7 +171,8 @@ export async function initSkillEvals(
     );
   }
 
-  const skillMd = (await readFile(skillFileOf(dir), 'utf8')).replace(/^\uFEFF/, '');
+  // Never EISDIR without the name, never a read that blocks on a FIFO: NotRegularFileError names the file.
+  const skillMd = ((await readRegularFile(skillFileOf(dir), EVALS_MAX_BYTES)) ?? '').replace(/^\uFEFF/, '');
   const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_AUTHOR_ATTEMPTS);
   let retry: { answer: string; problems: string[] } | undefined;
   while (attempts < maxAttempts) {
@@ -215,7 +245,9 @@ export async function selectEvalsTargets(
     for (const name of request.names) {
       const skill = found.skills.find((s) => s.name === name);
       if (skill) {
-        if (!skills.includes(skill)) skills.push(skill);
+        const broken = await notRegularSkillFile(project, skill);
+        if (broken) refused.push({ skill: name, reason: broken.message });
+        else if (!skills.includes(skill)) skills.push(skill);
         continue;
       }
       const excluded = found.excluded.find((e) => e.skill === name);
@@ -234,6 +266,11 @@ export async function selectEvalsTargets(
   }
   const skills: SkillLocation[] = [];
   for (const skill of found.skills) {
+    const broken = await notRegularSkillFile(project, skill);
+    if (broken) {
+      refused.push({ skill: skill.name, reason: broken.message });
+      continue;
+    }
     const evalsDir = path.join(skillPathIn(project, skill), EVALS_DIR);
     const hasEvals = await isFile(path.join(evalsDir, EVALS_FILE));
     const hasScenarios = await isFile(path.join(evalsDir, SCENARIOS_FILE));

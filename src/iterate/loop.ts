@@ -69,6 +69,8 @@ export interface SkillLoopInput {
   structural?: StructuralSettings | undefined;
   /** The project's `<skill folder>/evals/results.tsv` (outside the worktree, so it outlives it). */
   resultsFile: string;
+  /** The exact secrets in use: each results.tsv row is redacted with them (ports/iterate.ts). */
+  secrets?: readonly string[];
   options: LoopOptions;
   models: SkillModels;
   git: Pick<GitWorkspace, 'commitFile' | 'resetToParent' | 'discardChanges'>;
@@ -183,7 +185,7 @@ class SkillLoop {
   async record(record: IterationRecord, iteration: number, delta: number | null): Promise<void> {
     // The spend counts even when the row cannot be written (the caller keeps it through onUsage).
     this.input.onUsage?.(addUsage(this.state.usage, record.usage));
-    await appendResultsRow(this.input.resultsFile, record.row);
+    await appendResultsRow(this.input.resultsFile, record.row, this.input.secrets);
     this.state = stepLoop(this.state, record);
     const { row } = record;
     this.input.log.progress(

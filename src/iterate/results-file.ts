@@ -44,7 +44,7 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDE
  * empty (and never adds a second header to it).
  */
 async function createWith(file: string, text: string): Promise<boolean> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomUUID()}.tmp`);
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
   await writeFile(temp, text, { flag: 'wx' });
   try {
     await link(temp, file);
@@ -122,10 +122,17 @@ async function appendLine(file: string, line: string): Promise<void> {
   }
 }
 
-/** Appends one whole line (header first when the file is new) in a single write. */
-export async function appendResultsRow(file: string, row: ResultsRow): Promise<void> {
+/**
+ * Appends one whole line (header first when the file is new) in a single write, its description redacted
+ * with the exact `secrets` in use (docs/how-it-works.md § Untrusted text and secrets).
+ */
+export async function appendResultsRow(
+  file: string,
+  row: ResultsRow,
+  secrets: readonly string[] = [],
+): Promise<void> {
   const key = path.resolve(file);
-  const line = formatResultsRow(row);
+  const line = formatResultsRow(row, secrets);
   const previous = pending.get(key) ?? Promise.resolve();
   const current = previous.catch(() => undefined).then(() => appendLine(key, line));
   pending.set(key, current);

@@ -84,7 +84,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
   });
   const writeSummary = async (run: RunResult): Promise<RunResult> => {
     summaryWritten = true;
-    run.summaryPath = await writeMorningSummary(project, run);
+    run.summaryPath = await writeMorningSummary(project, run, ports.secrets);
     log.info(`Morning summary: ${run.summaryPath}`);
     return run;
   };
@@ -357,6 +357,7 @@ async function climbInWorktree(
       evals,
       structural: structuralSettingsFor(options, evals),
       resultsFile,
+      ...(ports.secrets ? { secrets: ports.secrets } : {}),
       options,
       models: ports.models,
       git: ports.git,

@@ -19,6 +19,7 @@ import {
   type SkillExclusion,
   type SkillLocation,
 } from '../core/skill-layout.js';
+import { NotRegularFileError, inspectFile } from './regular-file.js';
 import { decideSkillFolder } from './symlinks.js';
 
 export interface OutsideSkill extends SkillLocation {
@@ -33,7 +34,7 @@ export interface FoundSkills {
   productiveGlobs: readonly string[];
   /** Skills to consider, by name (code-point order), each with its real folder. */
   skills: SkillLocation[];
-  /** Folders the setting matched that cannot be skills: links, duplicate names, names git refuses. */
+  /** Folders the setting matched that cannot be skills: links, a SKILL.md that is not a regular file, duplicate names, names git refuses. */
   excluded: SkillExclusion[];
   /** Skills found where public collections keep them but the setting does not look. */
   outside: OutsideSkill[];
@@ -128,6 +129,18 @@ export async function findSkills(input: {
         dir: found,
         reason: decision.reason,
         next: 'replace the link by the files themselves',
+      });
+      continue;
+    }
+    // A directory, FIFO or socket named SKILL.md cannot be a skill: left out here, with its reason, so the
+    // plan and the run take the same decision (docs/how-it-works.md § The queue); the run checks again.
+    const skillFile = await inspectFile(path.join(project, decision.dir, SKILL_FILE));
+    if (skillFile instanceof NotRegularFileError) {
+      excluded.push({
+        skill: name,
+        dir: found,
+        reason: `${decision.dir}/${SKILL_FILE} ${skillFile.detail}`,
+        next: `replace it by a regular file holding the skill's instructions`,
       });
       continue;
     }

@@ -11,11 +11,18 @@ export function summaryFileNames(date: string): string[] {
   return [`${date}.md`, ...letters.map((letter) => `${date}${letter}.md`)];
 }
 
-/** Writes docs/skill-iterate-runs/YYYY-MM-DD[b-z].md under the project; returns the path written. */
-export async function writeMorningSummary(project: string, run: RunResult): Promise<string> {
+/**
+ * Writes docs/skill-iterate-runs/YYYY-MM-DD[b-z].md under the project, redacted with the exact `secrets`
+ * in use; returns the path written.
+ */
+export async function writeMorningSummary(
+  project: string,
+  run: RunResult,
+  secrets: readonly string[] = [],
+): Promise<string> {
   const dir = runsDirOf(project);
   await mkdir(dir, { recursive: true });
-  const text = renderMorningSummary(run);
+  const text = renderMorningSummary(run, secrets);
   const names = summaryFileNames(summaryDate(run.startedAt));
   for (const name of names) {
     const file = path.join(dir, name);

@@ -174,7 +174,9 @@ function silenceSdkWarnings(): void {
  */
 export function createModels(
   selection: ModelSelection,
-  env: NodeJS.ProcessEnv = process.env,
+  // Required: the front-end's env (the CLI's io.env, the Action's inputs); the model layer never reads
+  // the process (docs/how-it-works.md § Layers and ports).
+  env: NodeJS.ProcessEnv,
   options: ModelFactoryOptions = {},
 ): SkillModels {
   const ids = resolveRoleIds(selection, env);

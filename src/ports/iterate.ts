@@ -37,4 +37,10 @@ export interface IteratePorts extends PlanPorts {
    * the run rejects with RunInterrupted.
    */
   signal?: AbortSignal;
+  /**
+   * The exact secrets in use (model keys, tokens), from the front-end's environment: results.tsv rows and
+   * the morning summary are redacted with them, not by token shape alone (docs/how-it-works.md § Untrusted
+   * text and secrets). The engine never reads the environment itself.
+   */
+  secrets?: readonly string[];
 }

@@ -37,6 +37,7 @@ import { repositoryRoot } from '../../git/repo.js';
 import { partialRunOf } from '../../iterate/run-error.js';
 import { createModels } from '../../llm/factory.js';
 import type { IteratePorts } from '../../ports/iterate.js';
+import type { HeldLock, RunLock } from '../../ports/lock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { SkillModels } from '../../ports/models.js';
 import { checkoutBaseNote } from '../checkout-base.js';
@@ -215,9 +216,16 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
     repo,
     log,
     runUrl: ctx.runUrl,
-    fallback: createLocalForge(options.project),
+    fallback: createLocalForge(options.project, secretsOf(inputs, ctx)),
     keepFullText: (report) => keepOnStateBranch(store, inputs.stateBranch, report),
   });
+  // The lock the engine takes, kept at hand so a signal can release it (src/action/interrupt.ts).
+  const fileLock = createFileLock(options.project, { log, now: io.now });
+  let held: HeldLock | undefined;
+  const holdingLock: RunLock = {
+    inspect: () => fileLock.inspect(),
+    acquire: async () => (held = await fileLock.acquire()),
+  };
   const ports: IteratePorts = {
     models,
     shipper,
@@ -232,14 +240,15 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
       },
     }),
     freshness: store.freshness,
-    // The Action ends on a signal itself (below): the lock file goes with it.
-    lock: createFileLock(options.project, { log, now: io.now }, { releaseOnSignal: true }),
+    // The Action ends on a signal itself (below) and releases the held lock first.
+    lock: holdingLock,
     git: createGitWorkspace(log),
     log,
     now: io.now,
+    secrets: secretsOf(inputs, ctx),
   };
 
-  const stopSaving = saveStateOnSignals(saveState, inputs.stateBranch, io.log);
+  const stopSaving = saveStateOnSignals(saveState, inputs.stateBranch, io.log, async () => held?.release());
   let run: RunResult;
   let failure: string | undefined;
   try {

@@ -21,7 +21,11 @@ export async function summarizeStep(
   if (files.length === 0) throw new Error(`input results-dir: no skill-iterate result files under ${dir}`);
   const merged = mergeRunFiles(files);
   io.log.info(`merged ${files.length} result files from ${dir}`);
-  const summaryPath = await writeMorningSummary(path.resolve(ctx.workspace, inputs.project), merged.run);
+  const summaryPath = await writeMorningSummary(
+    path.resolve(ctx.workspace, inputs.project),
+    merged.run,
+    secretsOf(inputs, ctx),
+  );
   const resultPath = await writeRunFile(
     resultFilePath(ctx, inputs, 'summary'),
     merged,

@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ParkReport } from '../../core/park.js';
+import { redactSecrets } from '../../core/redact.js';
 import { runsDirOf } from '../../core/skill-layout.js';
 import type { Forge } from '../../ports/forge.js';
 
@@ -33,14 +34,19 @@ async function writeExclusive(dir: string, report: ParkReport, content: string):
   }
 }
 
-/** Writes docs/skill-iterate-runs/parked-<skill>-<epoch>.md (calibration-broken-<skill>-<epoch>.md). */
-export function createLocalForge(project: string): Forge {
+/**
+ * Writes docs/skill-iterate-runs/parked-<skill>-<epoch>.md (calibration-broken-<skill>-<epoch>.md),
+ * redacted with the exact `secrets` in use: the report quotes results.tsv and provider errors
+ * (docs/how-it-works.md § Untrusted text and secrets).
+ */
+export function createLocalForge(project: string, secrets: readonly string[] = []): Forge {
   const dir = runsDirOf(project);
   return {
     async park(report) {
       await mkdir(dir, { recursive: true });
       const body = report.body.endsWith('\n') ? report.body : `${report.body}\n`;
-      const location = await writeExclusive(dir, report, `# ${report.title}\n\n${body}`);
+      const content = redactSecrets(`# ${report.title}\n\n${body}`, secrets);
+      const location = await writeExclusive(dir, report, content);
       return { location, via: 'file' };
     },
   };

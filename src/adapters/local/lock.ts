@@ -3,7 +3,8 @@
  * `{"pid","started_at","host"}`,
  * created with an atomic exclusive create (never check-then-write) and flushed to disk before it counts,
  * taken over when its PID is dead (a lock from another host: when over 12 hours old) (or when it is unreadable and has not been touched for 10 minutes), and
- * released on every exit path this process can see (release(), process exit, SIGINT, SIGTERM).
+ * released by release() and on the process's exit. SIGINT and SIGTERM are the front-ends' (the CLI's
+ * graceful stop, the Action's src/action/interrupt.ts): both end in release() or an exit.
  */
 import { readFileSync, statSync, unlinkSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
@@ -175,8 +176,6 @@ export async function createExclusive(file: string, record: LockRecord): Promise
   return true;
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-
 /**
  * Removes the lock file only while it still holds `record` (never a lock someone else wrote meanwhile). The
  * read-compare-unlink is synchronous so no other acquisition in this process can interleave with it.
@@ -208,22 +207,18 @@ export function unlinkIfAbandoned(file: string, mtime: Date): void {
   }
 }
 
-export interface HoldOptions {
-  /**
-   * Also release on SIGINT/SIGTERM (default true). The CLI turns those signals into a graceful stop that
-   * still writes the summary, so it keeps the lock until the run's own release() (the exit handler stays).
-   */
-  releaseOnSignal?: boolean;
-}
-
-export function holdLock(file: string, record: LockRecord, options: HoldOptions = {}): HeldLock {
-  const onSignals = options.releaseOnSignal ?? true;
+/**
+ * The held lock: release() removes the file, and so does the process's exit (a normal end, an uncaught
+ * exception, a front-end's process.exit on a signal). Signals are the front-ends' own business
+ * (docs/how-it-works.md § Layers and ports): the CLI turns them into a graceful stop, the Action releases
+ * the lock and saves its state before it exits (src/action/interrupt.ts). An adapter never listens.
+ */
+export function holdLock(file: string, record: LockRecord): HeldLock {
   let released = false;
   const releaseSync = (): void => {
     if (released) return;
     released = true;
     process.removeListener('exit', onExit);
-    if (onSignals) for (const signal of SIGNALS) process.removeListener(signal, onSignal);
     unlinkIfRecord(file, record);
   };
   const onExit = (): void => {
@@ -233,14 +228,7 @@ export function holdLock(file: string, record: LockRecord, options: HoldOptions 
       // The process is going away; a lock we could not remove is taken over as stale next time.
     }
   };
-  const onSignal = (signal: NodeJS.Signals): void => {
-    onExit();
-    // Our listener suppressed the default action. When nobody else handles the signal, re-raise it so the
-    // process dies the way the sender asked (exit status 128+signo); otherwise the other handler decides.
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  };
   process.on('exit', onExit);
-  if (onSignals) for (const signal of SIGNALS) process.on(signal, onSignal);
   return {
     path: file,
     release: async () => releaseSync(),
@@ -252,13 +240,9 @@ export function holdLock(file: string, record: LockRecord, options: HoldOptions 
  * the exclusive create retried ONCE (a racing third process makes the retry fail, which halts rather than
  * overwriting).
  */
-export async function acquireLock(
-  file: string,
-  deps: { log: Logger; now: () => Date },
-  options: HoldOptions = {},
-): Promise<HeldLock> {
+export async function acquireLock(file: string, deps: { log: Logger; now: () => Date }): Promise<HeldLock> {
   const record: LockRecord = { pid: process.pid, started_at: deps.now().toISOString(), host: os.hostname() };
-  if (await createExclusive(file, record)) return holdLock(file, record, options);
+  if (await createExclusive(file, record)) return holdLock(file, record);
 
   const found = await inspectLock(file);
   if (found.state === 'live') throw new PreflightHalt(liveLockMessage(file, found.record));
@@ -271,7 +255,7 @@ export async function acquireLock(
     deps.log.warn(abandonedLockWarning(file, found.detail, found.mtime));
     unlinkIfAbandoned(file, found.mtime);
   }
-  if (await createExclusive(file, record)) return holdLock(file, record, options);
+  if (await createExclusive(file, record)) return holdLock(file, record);
   throw new PreflightHalt(
     `another run created ${file} while the stale lock was being replaced; halting rather than overwriting it`,
   );
@@ -302,14 +286,10 @@ export function lockStatusOf(file: string, found: LockInspection): LockStatus {
 }
 
 /** The lock port over `<project>/.skill-iterate.lock`. */
-export function createFileLock(
-  project: string,
-  deps: { log: Logger; now: () => Date },
-  options: HoldOptions = {},
-): RunLock {
+export function createFileLock(project: string, deps: { log: Logger; now: () => Date }): RunLock {
   const file = path.join(path.resolve(project), LOCK_FILE);
   return {
     inspect: async () => lockStatusOf(file, await inspectLock(file)),
-    acquire: () => acquireLock(file, deps, options),
+    acquire: () => acquireLock(file, deps),
   };
 }

@@ -15,11 +15,8 @@ import { createLocalLeftovers, createLocalShipper, type LocalShipperOptions } fr
 export interface LocalPortsDeps {
   log: Logger;
   now?: () => Date;
-  /**
-   * Also remove the lock file on SIGINT/SIGTERM (default true). A front-end that turns those signals into
-   * a graceful stop passes false: the run releases the lock itself once its summary is out.
-   */
-  releaseLockOnSignal?: boolean;
+  /** The exact secrets in use (secretsFromEnv of the front-end's env): the files written are redacted with them. */
+  secrets?: readonly string[];
   /** The local shipper's settings (the chaos tests' pause hook). */
   shipper?: LocalShipperOptions;
 }
@@ -32,11 +29,7 @@ export function createLocalPlanPorts(project: string, deps: LocalPortsDeps): Pla
     now,
     killSwitch: createFileKillSwitch(project),
     freshness: createMtimeFreshness(project),
-    lock: createFileLock(
-      project,
-      { log: deps.log, now },
-      { releaseOnSignal: deps.releaseLockOnSignal ?? true },
-    ),
+    lock: createFileLock(project, { log: deps.log, now }),
     git: createGitWorkspace(deps.log),
     leftovers: createLocalLeftovers(project, deps.log),
   };
@@ -50,7 +43,8 @@ export function createLocalPorts(
     ...createLocalPlanPorts(options.project, deps),
     models: deps.models,
     shipper: createLocalShipper(options.project, deps.log, deps.shipper),
-    forge: createLocalForge(options.project),
+    forge: createLocalForge(options.project, deps.secrets),
     git: createGitWorkspace(deps.log),
+    ...(deps.secrets ? { secrets: deps.secrets } : {}),
   };
 }

@@ -63,7 +63,7 @@ export async function acquireRepoLock(commonDir: string, deps: RepoLockDeps): Pr
   const deadline = Date.now() + (deps.waitMs ?? REPO_LOCK_WAIT_MS);
   const never = new AbortController().signal;
   for (;;) {
-    if (await createExclusive(file, record)) return holdLock(file, record, { releaseOnSignal: false });
+    if (await createExclusive(file, record)) return holdLock(file, record);
     const found = await inspectLock(file, Date.now(), REPO_LOCK_UNREADABLE_STALE_MS);
     if (found.state === 'stale') {
       deps.log.warn(`repository lock ${file}: ${staleLockWarning(found.record, found.foreignHost === true)}`);

@@ -13,6 +13,7 @@ import { DEFAULT_SKILLS_GLOBS, skillsSettingHint } from '../../core/skill-layout
 import { ZERO_USAGE, addUsage, totalTokens, type Usage } from '../../core/usage.js';
 import { repositoryRoot } from '../../git/repo.js';
 import { initSkillEvals, selectEvalsTargets, type EvalsInitResult } from '../../iterate/evals-init.js';
+import { NotRegularFileError } from '../../iterate/regular-file.js';
 import { findSkills, outsideSkillsHint } from '../../iterate/skill-finder.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import type { EvalsAuthor } from '../../ports/evals-author.js';
@@ -125,16 +126,23 @@ async function runEvalsInit(
   const results: EvalsInitResult[] = [];
   let usage: Usage = ZERO_USAGE;
   for (const skill of targets.skills) {
-    const result = await initSkillEvals(
-      skill,
-      {
-        project,
-        repository,
-        force: flags.force === true,
-        keepScenarios: flags.keepScenarios === true,
-      },
-      { author, log, signal: controller.signal },
-    );
+    let result: EvalsInitResult;
+    try {
+      result = await initSkillEvals(
+        skill,
+        {
+          project,
+          repository,
+          force: flags.force === true,
+          keepScenarios: flags.keepScenarios === true,
+        },
+        { author, log, signal: controller.signal },
+      );
+    } catch (err) {
+      // A file swapped for a directory or a FIFO since the targets were checked: refused by name, exit 2.
+      if (err instanceof NotRegularFileError) throw new UsageError(err.message);
+      throw err;
+    }
     results.push(result);
     usage = addUsage(usage, result.usage);
     (result.status === 'written' ? log.info : log.warn)(resultLine(result));

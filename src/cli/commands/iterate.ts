@@ -7,6 +7,7 @@ import type { ShipStep } from '../../adapters/local/shipper.js';
 import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings, type ConfigurableSetting } from '../../config/run-settings.js';
 import { parseDuration } from '../../core/duration.js';
+import { redactValue, secretsFromEnv } from '../../core/redact.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { ScoreMode } from '../../core/score-types.js';
 import { RunInterrupted } from '../../iterate/interrupt.js';
@@ -142,14 +143,16 @@ async function realRun(
   const { models, options } = await resolveRunModels(io, flags, cliOptions, log, fromCli);
   log.info(`models: ${models.label}`);
   // SIGINT/SIGTERM stop the run gracefully (partial summary, lock released, exit 128+signo); a second one
-  // exits at once. A host that already listens for them keeps them, and the lock file goes with a signal.
+  // exits at once. A host that already listens for them keeps them; the lock file goes when the process exits.
   const handleSignals = shouldHandleSignals(undefined);
   const stop = new AbortController();
   const ports = createLocalPorts(options, {
     models,
     log,
     ...(io.now ? { now: io.now } : {}),
-    releaseLockOnSignal: !handleSignals,
+    // The keys in use redact results.tsv, the summary and park reports exactly (how-it-works § Untrusted
+    // text and secrets): a provider error may echo a key that has no recognisable token shape.
+    secrets: secretsFromEnv(io.env),
     shipper: { onStep: testPauseHook(io) },
   });
   const stopHandlingSignals = handleSignals ? abortOnSignals(stop, log) : () => undefined;
@@ -187,7 +190,10 @@ function testPauseHook(io: CliIo): ((step: ShipStep) => Promise<void>) | undefin
 }
 
 function printRunJson(io: CliIo, run: RunResult): void {
-  io.out(`${JSON.stringify(run, null, 2)}\n`);
+  // It quotes the same crash reasons as results.tsv: the same pass with the secrets in use.
+  // (Dates become their JSON strings first: redactValue walks plain data.)
+  const plain: unknown = JSON.parse(JSON.stringify(run));
+  io.out(`${JSON.stringify(redactValue(plain, secretsFromEnv(io.env)), null, 2)}\n`);
 }
 
 export function iterateCommand(io: CliIo): Command {

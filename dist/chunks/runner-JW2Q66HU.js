@@ -27579,12 +27579,12 @@ function formatScore(score3) {
 function formatWall(seconds) {
   return Number.isFinite(seconds) && seconds > 0 ? seconds.toFixed(3) : "0.000";
 }
-function formatResultsRow(row) {
+function formatResultsRow(row, secrets = []) {
   return [
     sanitizeField(row.commit),
     formatScore(row.score),
     row.status,
-    sanitizeField(redactSecrets(row.description)),
+    sanitizeField(redactSecrets(row.description, secrets)),
     formatWall(row.wallSeconds)
   ].join("	");
 }
@@ -27774,11 +27774,11 @@ function belowMinimumGain(input) {
   const minGain = input.minGain ?? DEFAULT_MIN_GAIN;
   return `gain +${(input.finalScore - input.baselineScore).toFixed(6)} is below the minimum gain ${minGain}`;
 }
-function formatSigned(n) {
+function formatAlwaysSigned(n) {
   return n < 0 ? String(n) : `+${n}`;
 }
 function shipMessage(input) {
-  return `skill-iterate: ${input.skill}: baseline ${input.baselineScore.toFixed(2)} -> final ${input.finalScore.toFixed(2)} over ${input.iterations} iterations (lines_delta=${formatSigned(input.linesDelta)})`;
+  return `skill-iterate: ${input.skill}: baseline ${input.baselineScore.toFixed(2)} -> final ${input.finalScore.toFixed(2)} over ${input.iterations} iterations (lines_delta=${formatAlwaysSigned(input.linesDelta)})`;
 }
 
 // src/iterate/options.ts
@@ -35187,7 +35187,7 @@ function count(n) {
 function plural(n, word, many = `${word}s`) {
   return `${n} ${n === 1 ? word : many}`;
 }
-function formatDuration2(ms) {
+function formatPaddedDuration(ms) {
   const seconds = Math.max(0, ms) / 1e3;
   if (seconds < 60) return `${seconds.toFixed(1)}s`;
   const whole = Math.round(seconds);
@@ -35355,14 +35355,14 @@ function runMetadata(run2) {
     "",
     `- Started: ${isoSeconds(run2.startedAt)}`,
     `- Ended: ${isoSeconds(run2.endedAt)}`,
-    `- Duration: ${formatDuration2(run2.endedAt.getTime() - run2.startedAt.getTime())}`
+    `- Duration: ${formatPaddedDuration(run2.endedAt.getTime() - run2.startedAt.getTime())}`
   ];
   if (run2.partial) lines.push(`- Stopped early: ${untrusted(run2.partial.reason)}`);
   lines.push(`- Models: ${cell(run2.modelsLabel)}`, `- Queue: ${plural(run2.queue.length, "skill")}${queue}`);
   lines.push(...usageLines(run2.usage));
   return lines;
 }
-function renderMorningSummary(run2) {
+function renderMorningSummary(run2, secrets = []) {
   const lines = [`# skill-iterate morning summary -- ${summaryDate(run2.startedAt)}`];
   if (run2.partial) lines.push(partialLine(run2.partial));
   lines.push(
@@ -35382,7 +35382,7 @@ function renderMorningSummary(run2) {
     ...runMetadata(run2)
   );
   return redactSecrets(`${lines.join("\n")}
-`);
+`, secrets);
 }
 
 // src/core/progress.ts
@@ -36077,7 +36077,7 @@ async function endsWithNewline(handle, size) {
 }
 var NO_HARD_LINKS = /* @__PURE__ */ new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
 async function createWith(file, text3) {
-  const temp = path4.join(path4.dirname(file), `.${path4.basename(file)}.${process.pid}.${randomUUID2()}.tmp`);
+  const temp = path4.join(path4.dirname(file), `.${path4.basename(file)}.${randomUUID2()}.tmp`);
   await writeFile2(temp, text3, { flag: "wx" });
   try {
     await link(temp, file);
@@ -36150,9 +36150,9 @@ ${text3}`;
     await handle.close();
   }
 }
-async function appendResultsRow(file, row) {
+async function appendResultsRow(file, row, secrets = []) {
   const key = path4.resolve(file);
-  const line = formatResultsRow(row);
+  const line = formatResultsRow(row, secrets);
   const previous = pending.get(key) ?? Promise.resolve();
   const current = previous.catch(() => void 0).then(() => appendLine(key, line));
   pending.set(key, current);
@@ -36960,7 +36960,7 @@ var SkillLoop = class {
   /** Step G, then the pure step: the row is on disk before any git side effect of its outcome. */
   async record(record, iteration, delta2) {
     this.input.onUsage?.(addUsage(this.state.usage, record.usage));
-    await appendResultsRow(this.input.resultsFile, record.row);
+    await appendResultsRow(this.input.resultsFile, record.row, this.input.secrets);
     this.state = stepLoop(this.state, record);
     const { row } = record;
     this.input.log.progress(
@@ -37476,6 +37476,16 @@ async function findSkills(input) {
         dir: found,
         reason: decision.reason,
         next: "replace the link by the files themselves"
+      });
+      continue;
+    }
+    const skillFile = await inspectFile(path8.join(project, decision.dir, SKILL_FILE));
+    if (skillFile instanceof NotRegularFileError) {
+      excluded.push({
+        skill: name23,
+        dir: found,
+        reason: `${decision.dir}/${SKILL_FILE} ${skillFile.detail}`,
+        next: `replace it by a regular file holding the skill's instructions`
       });
       continue;
     }
@@ -38427,10 +38437,10 @@ function summaryFileNames(date) {
   const letters = Array.from({ length: 25 }, (_2, i2) => String.fromCharCode(98 + i2));
   return [`${date}.md`, ...letters.map((letter) => `${date}${letter}.md`)];
 }
-async function writeMorningSummary(project, run2) {
+async function writeMorningSummary(project, run2, secrets = []) {
   const dir = runsDirOf(project);
   await mkdir3(dir, { recursive: true });
-  const text3 = renderMorningSummary(run2);
+  const text3 = renderMorningSummary(run2, secrets);
   const names = summaryFileNames(summaryDate(run2.startedAt));
   for (const name23 of names) {
     const file = path11.join(dir, name23);
@@ -38477,7 +38487,7 @@ async function runIterate(options, ports) {
   });
   const writeSummary = async (run2) => {
     summaryWritten = true;
-    run2.summaryPath = await writeMorningSummary(project, run2);
+    run2.summaryPath = await writeMorningSummary(project, run2, ports.secrets);
     log.info(`Morning summary: ${run2.summaryPath}`);
     return run2;
   };
@@ -38688,6 +38698,7 @@ async function climbInWorktree(location, evals, worktree, keep, run2, ctx) {
       evals,
       structural: structuralSettingsFor(options, evals),
       resultsFile,
+      ...ports.secrets ? { secrets: ports.secrets } : {},
       options,
       models: ports.models,
       git: ports.git,
@@ -49293,7 +49304,7 @@ function buildRoleModel(role, id, env, options = {}, gates) {
 function silenceSdkWarnings() {
   if (globalThis.AI_SDK_LOG_WARNINGS === void 0) globalThis.AI_SDK_LOG_WARNINGS = false;
 }
-function createModels(selection, env = process.env, options = {}) {
+function createModels(selection, env, options = {}) {
   const ids = resolveRoleIds(selection, env);
   const parsed = {
     editor: parseModelId(ids.editor),
@@ -50084,7 +50095,6 @@ async function createExclusive(file, record) {
   }
   return true;
 }
-var SIGNALS = ["SIGINT", "SIGTERM"];
 function unlinkIfRecord(file, record) {
   try {
     const current = parseLockRecord(readFileSync2(file, "utf8"));
@@ -50105,14 +50115,12 @@ function unlinkIfAbandoned(file, mtime) {
     if (err.code !== "ENOENT") throw err;
   }
 }
-function holdLock(file, record, options = {}) {
-  const onSignals = options.releaseOnSignal ?? true;
+function holdLock(file, record) {
   let released = false;
   const releaseSync = () => {
     if (released) return;
     released = true;
     process.removeListener("exit", onExit);
-    if (onSignals) for (const signal of SIGNALS) process.removeListener(signal, onSignal);
     unlinkIfRecord(file, record);
   };
   const onExit = () => {
@@ -50121,20 +50129,15 @@ function holdLock(file, record, options = {}) {
     } catch {
     }
   };
-  const onSignal = (signal) => {
-    onExit();
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  };
   process.on("exit", onExit);
-  if (onSignals) for (const signal of SIGNALS) process.on(signal, onSignal);
   return {
     path: file,
     release: async () => releaseSync()
   };
 }
-async function acquireLock(file, deps, options = {}) {
+async function acquireLock(file, deps) {
   const record = { pid: process.pid, started_at: deps.now().toISOString(), host: os8.hostname() };
-  if (await createExclusive(file, record)) return holdLock(file, record, options);
+  if (await createExclusive(file, record)) return holdLock(file, record);
   const found = await inspectLock(file);
   if (found.state === "live") throw new PreflightHalt(liveLockMessage(file, found.record));
   if (found.state === "unreadable") throw new PreflightHalt(unreadableLockMessage(file, found.detail));
@@ -50146,7 +50149,7 @@ async function acquireLock(file, deps, options = {}) {
     deps.log.warn(abandonedLockWarning(file, found.detail, found.mtime));
     unlinkIfAbandoned(file, found.mtime);
   }
-  if (await createExclusive(file, record)) return holdLock(file, record, options);
+  if (await createExclusive(file, record)) return holdLock(file, record);
   throw new PreflightHalt(
     `another run created ${file} while the stale lock was being replaced; halting rather than overwriting it`
   );
@@ -50171,11 +50174,11 @@ function lockStatusOf(file, found) {
       };
   }
 }
-function createFileLock(project, deps, options = {}) {
+function createFileLock(project, deps) {
   const file = path17.join(path17.resolve(project), LOCK_FILE);
   return {
     inspect: async () => lockStatusOf(file, await inspectLock(file)),
-    acquire: () => acquireLock(file, deps, options)
+    acquire: () => acquireLock(file, deps)
   };
 }
 
@@ -56791,18 +56794,29 @@ ${request2.body}`,
 }
 
 // src/iterate/evals-init.ts
-import { lstat as lstat9, mkdir as mkdir7, readFile as readFile10, rename as rename2, rm as rm5, writeFile as writeFile8 } from "node:fs/promises";
+import { randomUUID as randomUUID4 } from "node:crypto";
+import { mkdir as mkdir7, rename as rename2, rm as rm5, writeFile as writeFile8 } from "node:fs/promises";
 import path24 from "node:path";
 var DEFAULT_AUTHOR_ATTEMPTS = 3;
 async function isFile2(file) {
-  try {
-    return (await lstat9(file)).isFile();
-  } catch {
-    return false;
+  const found = await inspectFile(file);
+  if (found instanceof NotRegularFileError) throw found;
+  return found === "file";
+}
+async function notRegularSkillFile(project, skill) {
+  const dir = skillPathIn(project, skill);
+  const files = [
+    skillFileOf(dir),
+    ...[EVALS_FILE, SCENARIOS_FILE, REQUIRED_SECTIONS_FILE].map((f) => path24.join(dir, EVALS_DIR, f))
+  ];
+  for (const file of files) {
+    const found = await inspectFile(file);
+    if (found instanceof NotRegularFileError) return found;
   }
+  return void 0;
 }
 async function writeWhole(file, text3) {
-  const temp = `${file}.skillclimb-${process.pid}.tmp`;
+  const temp = `${file}.skillclimb-${randomUUID4()}.tmp`;
   await writeFile8(temp, text3, { flag: "wx" });
   try {
     await rename2(temp, file);
@@ -56847,7 +56861,7 @@ async function initSkillEvals(skill, options, deps) {
     if (hasEvals && !options.force) {
       return result("skipped", `${label(EVALS_FILE)} exists; pass --force to write it again`);
     }
-    const text3 = await readFile10(scenariosFile, "utf8");
+    const text3 = await readRegularFile(scenariosFile, EVALS_MAX_BYTES) ?? "";
     try {
       kept = { text: text3, scenarios: parseScenarios(text3, void 0) };
     } catch (err) {
@@ -56864,7 +56878,7 @@ async function initSkillEvals(skill, options, deps) {
       `${skill.dir}/${EVALS_DIR} already has ${existing}; pass --force to write them again` + (hasScenarios && !hasEvals ? ", or --keep-scenarios to keep the scenarios" : "")
     );
   }
-  const skillMd = (await readFile10(skillFileOf(dir), "utf8")).replace(/^\uFEFF/, "");
+  const skillMd = (await readRegularFile(skillFileOf(dir), EVALS_MAX_BYTES) ?? "").replace(/^\uFEFF/, "");
   const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_AUTHOR_ATTEMPTS);
   let retry2;
   while (attempts < maxAttempts) {
@@ -56918,7 +56932,9 @@ async function selectEvalsTargets(project, found, request2) {
     for (const name23 of request2.names) {
       const skill = found.skills.find((s) => s.name === name23);
       if (skill) {
-        if (!skills2.includes(skill)) skills2.push(skill);
+        const broken = await notRegularSkillFile(project, skill);
+        if (broken) refused2.push({ skill: name23, reason: broken.message });
+        else if (!skills2.includes(skill)) skills2.push(skill);
         continue;
       }
       const excluded = found.excluded.find((e) => e.skill === name23);
@@ -56933,6 +56949,11 @@ async function selectEvalsTargets(project, found, request2) {
   }
   const skills = [];
   for (const skill of found.skills) {
+    const broken = await notRegularSkillFile(project, skill);
+    if (broken) {
+      refused2.push({ skill: skill.name, reason: broken.message });
+      continue;
+    }
     const evalsDir = path24.join(skillPathIn(project, skill), EVALS_DIR);
     const hasEvals = await isFile2(path24.join(evalsDir, EVALS_FILE));
     const hasScenarios = await isFile2(path24.join(evalsDir, SCENARIOS_FILE));
@@ -57103,16 +57124,17 @@ async function writeExclusive(dir, report, content) {
     }
   }
 }
-function createLocalForge(project) {
+function createLocalForge(project, secrets = []) {
   const dir = runsDirOf(project);
   return {
     async park(report) {
       await mkdir8(dir, { recursive: true });
       const body = report.body.endsWith("\n") ? report.body : `${report.body}
 `;
-      const location = await writeExclusive(dir, report, `# ${report.title}
+      const content = redactSecrets(`# ${report.title}
 
-${body}`);
+${body}`, secrets);
+      const location = await writeExclusive(dir, report, content);
       return { location, via: "file" };
     }
   };
@@ -57274,7 +57296,7 @@ function formatScore2(score3) {
 function formatDelta(delta2) {
   return `${delta2 >= 0 ? "+" : ""}${delta2.toFixed(6)}`;
 }
-function formatSigned2(value) {
+function formatSignedExceptZero(value) {
   return `${value > 0 ? "+" : ""}${value}`;
 }
 function formatUsage(usage) {
@@ -57322,7 +57344,7 @@ function buildPullRequestBody(input) {
     `| Baseline → final | ${formatScore2(request2.baselineScore)} → ${formatScore2(request2.finalScore)} |`,
     `| Delta | ${formatDelta(delta2)} |`,
     `| Iterations | ${request2.iterations} |`,
-    `| Lines delta | ${formatSigned2(linesDelta)} (${request2.linesBaseline} → ${request2.linesFinal}) |`,
+    `| Lines delta | ${formatSignedExceptZero(linesDelta)} (${request2.linesBaseline} → ${request2.linesFinal}) |`,
     `| Tokens | ${usage.tokens} |`,
     `| Cost | ${usage.cost} |`,
     ...input.modelsLabel ? [`| Models | ${modelTextCell(input.modelsLabel)} |`] : [],
@@ -57563,11 +57585,14 @@ async function checkoutBaseNote(project, base) {
 // src/action/interrupt.ts
 var INTERRUPT_SAVE_MS = 5e3;
 var sleep = (ms) => new Promise((resolve2) => setTimeout(resolve2, ms).unref());
-function saveStateOnSignals(saveState, stateBranch, log) {
+function saveStateOnSignals(saveState, stateBranch, log, releaseLock = async () => void 0) {
   let interrupted = false;
   const onSignal = (signal) => {
     if (interrupted) return;
     interrupted = true;
+    void releaseLock().catch(
+      (err) => log.warn(`the lock file could not be removed: ${String(err)}`)
+    );
     log.warn(`${signal}: saving the state recorded so far to ${stateBranch}`);
     void Promise.race([saveState(`interrupted by ${signal}`), sleep(INTERRUPT_SAVE_MS)]).finally(
       () => process.exit(signal === "SIGINT" ? 130 : 143)
@@ -57806,9 +57831,15 @@ async function drainQueue(night) {
     repo,
     log,
     runUrl: ctx.runUrl,
-    fallback: createLocalForge(options.project),
+    fallback: createLocalForge(options.project, secretsOf(inputs, ctx)),
     keepFullText: (report) => keepOnStateBranch(store, inputs.stateBranch, report)
   });
+  const fileLock = createFileLock(options.project, { log, now: io.now });
+  let held;
+  const holdingLock = {
+    inspect: () => fileLock.inspect(),
+    acquire: async () => held = await fileLock.acquire()
+  };
   const ports = {
     models,
     shipper,
@@ -57823,13 +57854,14 @@ async function drainQueue(night) {
       }
     }),
     freshness: store.freshness,
-    // The Action ends on a signal itself (below): the lock file goes with it.
-    lock: createFileLock(options.project, { log, now: io.now }, { releaseOnSignal: true }),
+    // The Action ends on a signal itself (below) and releases the held lock first.
+    lock: holdingLock,
     git: createGitWorkspace(log),
     log,
-    now: io.now
+    now: io.now,
+    secrets: secretsOf(inputs, ctx)
   };
-  const stopSaving = saveStateOnSignals(saveState, inputs.stateBranch, io.log);
+  const stopSaving = saveStateOnSignals(saveState, inputs.stateBranch, io.log, async () => held?.release());
   let run2;
   let failure;
   try {
@@ -57917,7 +57949,11 @@ async function summarizeStep(inputs, ctx, io) {
   if (files.length === 0) throw new Error(`input results-dir: no skill-iterate result files under ${dir}`);
   const merged = mergeRunFiles(files);
   io.log.info(`merged ${files.length} result files from ${dir}`);
-  const summaryPath = await writeMorningSummary(path29.resolve(ctx.workspace, inputs.project), merged.run);
+  const summaryPath = await writeMorningSummary(
+    path29.resolve(ctx.workspace, inputs.project),
+    merged.run,
+    secretsOf(inputs, ctx)
+  );
   const resultPath = await writeRunFile(
     resultFilePath(ctx, inputs, "summary"),
     merged,
