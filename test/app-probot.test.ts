@@ -151,7 +151,12 @@ describe('permission gate', () => {
   it('ignores bots and the App’s own comments without a single API call', async () => {
     const { runner, requests } = scriptedRunner(async () => outcome());
     const { probot, queue } = await startTestApp(runner);
-    const mock = nock(API); // nothing may be called: not even a token
+    // Nothing may be called, not even for a token: every request the App tries is recorded here (the
+    // work queue swallows a background error, so a refused connection alone would go unnoticed).
+    const tried: string[] = [];
+    const onNoMatch = (req: { method?: string; path?: string }) => tried.push(`${req.method} ${req.path}`);
+    nock.emitter.on('no match', onNoMatch);
+    const mock = nock(API);
     await probot.receive({
       id: 'd5',
       name: 'issue_comment',
@@ -178,9 +183,10 @@ describe('permission gate', () => {
       payload: commentPayload({ body: 'looks good /review-loop' }),
     });
     await queue.idle();
+    nock.emitter.off('no match', onNoMatch);
+    expect(tried).toStrictEqual([]);
     expect(requests).toHaveLength(0);
     expect(mock.pendingMocks()).toStrictEqual([]);
-    expect(nock.isDone()).toBe(true);
   });
 });
 
