@@ -7,15 +7,22 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GitHubReviewStore } from '../src/app/engine-ports.js';
 import { createLoopRunner } from '../src/app/engine.js';
+import type { PullSession } from '../src/app/pull-session.js';
+import type { ReviewState } from '../src/core/review-state.js';
 import { composeStickyBody, decodeStateBlock } from '../src/github/sticky-comment.js';
+import { BODY_LIMIT } from '../src/github/safe-text.js';
 import {
   API,
   HEAD,
   NOW,
   REPO_PATH,
   commentPayload,
+  PR,
+  SETTINGS,
   loopState,
+  nockPermission,
   pullRequestPayload,
   startTestApp,
 } from './helpers/app-fixtures.js';
@@ -75,6 +82,84 @@ function receiptOf(review: any): any {
   const line = String(review.body).split('\n')[0] ?? '';
   const match = /^<!-- skillclimb:review-loop-receipt ([A-Za-z0-9+/=]+) -->$/.exec(line);
   return match ? JSON.parse(Buffer.from(match[1]!, 'base64').toString('utf8')) : undefined;
+}
+
+/** Eight weaknesses of one round, each with a long detail and minimum fix (a verbose reviewer). */
+function verboseWeaknesses(round: number) {
+  return Array.from({ length: 8 }, (_, i) => ({
+    rank: i + 1,
+    title: `Round ${round} weakness ${i + 1}`,
+    severity: 'major' as const,
+    detail: `DETAIL-${round}-${i + 1} `.repeat(120),
+    minimum_fix: `FIX-${round}-${i + 1} `.repeat(50),
+    effort: 'small' as const,
+    file: 'src/calc.ts',
+    line: 6,
+    source: 'reviewer' as const,
+    resolved_by_debate: false,
+  }));
+}
+
+const USAGE = {
+  calls: 1,
+  inputTokens: 100,
+  outputTokens: 10,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd: 0,
+};
+
+/** Nine rounds in the engine's history and a tenth waiting at the checkpoint, all of them verbose. */
+function verboseEngineState(runId: string): ReviewState {
+  return {
+    run_id: runId,
+    round: 9,
+    threadId: null,
+    status: 'in_progress',
+    last_score: 4,
+    last_verdict: 'not ready',
+    pending_experiments: [],
+    timestamp: NOW.toISOString(),
+    difficulty: 'medium',
+    reviewer_model: SETTINGS.reviewerModel!,
+    reviewer_family: 'openai',
+    executor_model: SETTINGS.executorModel!,
+    executor_family: 'anthropic',
+    family_relation: 'different',
+    trace_id: null,
+    base: 'b'.repeat(40),
+    reviewed_head: HEAD,
+    awaiting: 'checkpoint',
+    pending: {
+      round: 10,
+      head: HEAD,
+      score: 4,
+      verdict: 'not ready',
+      summary: 'Still wrong. '.repeat(200),
+      raw: 'RAW ANSWER '.repeat(3000),
+      verifier_raw: null,
+      memory_update: 'Watch the division. '.repeat(100),
+      weaknesses: verboseWeaknesses(10),
+      debate: null,
+      seconds: 10,
+      usage: USAGE,
+      started_at: NOW.toISOString(),
+    },
+    settings: { max_rounds: 12, fix: 'auto', checkpoint: true, preset: 'code' },
+    history: Array.from({ length: 9 }, (_, i) => ({
+      round: i + 1,
+      head: HEAD,
+      score: 4,
+      verdict: 'not ready' as const,
+      positive: false,
+      seconds: 10,
+      usage: USAGE,
+      weaknesses: verboseWeaknesses(i + 1),
+      commit: null,
+    })),
+    usage: USAGE,
+    outcome: null,
+  } as ReviewState;
 }
 
 describe('the App with the review engine', () => {
@@ -456,6 +541,74 @@ describe('the App with the review engine', () => {
       [HEAD, 'success', interrupted.runId],
     ]);
     expect(fake.head).toBe(HEAD);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+  it('bounds the engine state: 10 rounds of 8 verbose weaknesses fit the sticky comment and the loop resumes from it', async () => {
+    const runId = 'run_20260301_0000beef';
+    // The engine writes its state through the App's store, as after round 10's review.
+    let records: unknown;
+    const session = {
+      pr: { pr: { owner: 'o', repo: 'r', number: PR } },
+      loadReviewState: async () => records,
+      saveReviewState: async (review: unknown) => void (records = review),
+    } as unknown as PullSession;
+    const store = new GitHubReviewStore(session);
+    const memory = Array.from(
+      { length: 10 },
+      (_, i) => `## Round ${i + 1} — Score: 4/10\n${'suspect the division; '.repeat(90)}\n`,
+    );
+    await store.appendMemory(`# Reviewer Memory — ${runId}\n\n${memory.join('')}`);
+    await store.writeState(verboseEngineState(runId));
+    const state = loopState({
+      runId,
+      phase: 'waiting-checkpoint',
+      settings: { ...loopState().settings!, rounds: 12, checkpoint: true },
+      rounds: Array.from({ length: 10 }, (_, i) => ({
+        round: i + 1,
+        head: HEAD,
+        score: 4,
+        verdict: 'not ready',
+        weaknesses: [`Round ${i + 1} weakness 1`, `Round ${i + 1} weakness 2`, `Round ${i + 1} weakness 3`],
+        action: i === 9 ? 'reviewed' : 'no edit applied',
+        reviewUrl: `https://github.com/o/r/pull/7#pullrequestreview-${i + 1}`,
+      })),
+      review: records,
+    });
+    const body = composeStickyBody(renderLoopLog(state), state);
+    expect(body.length).toBeLessThanOrEqual(BODY_LIMIT);
+    expect(body.split('\n').at(-1)!.length).toBeLessThan(45_000);
+
+    // A new App instance resumes from that comment: `go` fixes round 10's weaknesses, round 11 acquits.
+    const fake = calcPull();
+    fake.comments.push({ id: 9001, body, byApp: true });
+    // the sticky comment exists: only the permission and the 👀, no new comment
+    const mock = fake.interceptBase(undefined, { commands: false });
+    nockPermission('maintainer', 'write', mock);
+    mock.post(`${REPO_PATH}/issues/comments/101/reactions`).reply(201, {});
+    fake.interceptReads(mock);
+    fake.interceptGitData(mock);
+    const reviewer: Recorded = { bodies: [] };
+    const executor: Recorded = { bodies: [] };
+    anthropicReply(HALVE, executor);
+    openaiReply(reviewAnswer(9, 'ready'), reviewer);
+    const { probot, queue } = await startTestApp(engineRunner(), { ...SETTINGS, maxRounds: 12 });
+    await say(probot, '/review-loop go', 101);
+    await queue.idle();
+
+    // round 10's weaknesses reached the fix with their detail; nothing reviewed round 10 again
+    expect(executor.bodies).toHaveLength(1);
+    const fixPrompt = anthropicUserText(executor.bodies[0]!);
+    expect(fixPrompt).toContain('DETAIL-10-8');
+    expect(fixPrompt).toContain('FIX-10-1');
+    expect(reviewer.bodies).toHaveLength(1);
+    expect(openaiInputText(reviewer.bodies[0]!)).toContain('suspect the division');
+    const resumed = stickyState(fake);
+    expect(resumed).toMatchObject({ phase: 'acquitted', runId });
+    expect(resumed.review.state).toMatchObject({ run_id: runId, round: 11, outcome: 'acquitted' });
+    expect(resumed.review.state.history).toHaveLength(11);
+    expect(fake.sticky()!.body.length).toBeLessThanOrEqual(BODY_LIMIT);
+    expect(receiptOf(fake.reviews[0])).toMatchObject({ run_id: runId, round: 11 });
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
   });
