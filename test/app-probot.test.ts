@@ -279,8 +279,7 @@ describe('commands', () => {
     await probot.receive({ id: 'f1', name: 'issue_comment', payload: first });
     // wait until the loop is in the runner
     while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    nockNoConfig();
-    nockPermission('maintainer', 'write');
+    // The configuration and the role are read again from the scope above (it persists); the 👀 is new.
     nock(API).post(`${REPO_PATH}/issues/comments/102/reactions`).reply(201, {});
     await probot.receive({
       id: 'f2',
@@ -298,6 +297,8 @@ describe('commands', () => {
     expect(replies).toHaveLength(1);
     expect(replies[0].body).toMatch(/already running/);
     expect((decodeStateBlock(sticky!.body) as any).phase).toBe('waiting-fix');
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
     mock.persist(false);
   });
 });
@@ -354,6 +355,8 @@ describe('resume and ending', () => {
     expect(requests[0]?.runId).toBe('run_20260301_0000beef');
     expect(checks.bodies[0]).toMatchObject({ head_sha: 'c'.repeat(40), status: 'in_progress' });
     expect(checks.bodies.at(-1)).toMatchObject({ conclusion: 'action_required' });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
     mock.persist(false);
   });
 
@@ -452,6 +455,8 @@ describe('resume and ending', () => {
     expect(issues.bodies[0].body).toContain('<!-- skillclimb:review-park pr=7 -->');
     const state = decodeStateBlock(sticky.body) as any;
     expect(state).toMatchObject({ phase: 'gave-up', parkIssue: 12 });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
     mock.persist(false);
   });
 
@@ -480,6 +485,8 @@ describe('resume and ending', () => {
     await probot.receive({ id: 'j1', name: 'check_run', payload: rerequestPayload({}) });
     await queue.idle();
     expect(requests.map((r) => r.trigger)).toEqual([{ kind: 'rerun', headSha: HEAD }]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
     mock.persist(false);
   });
 });
