@@ -7,6 +7,7 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appSecrets } from '../src/app/app.js';
 import { GitHubReviewStore } from '../src/app/engine-ports.js';
 import { createLoopRunner } from '../src/app/engine.js';
 import type { PullSession } from '../src/app/pull-session.js';
@@ -20,9 +21,11 @@ import {
   REPO_PATH,
   commentPayload,
   PR,
+  PRIVATE_KEY,
   SETTINGS,
   loopState,
   nockPermission,
+  recordingLog,
   pullRequestPayload,
   startTestApp,
 } from './helpers/app-fixtures.js';
@@ -56,6 +59,26 @@ function engineRunner() {
     models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
     clock: () => NOW,
   });
+}
+
+/** The App's secrets as `npm start` computes them from its environment: the model keys and its private key. */
+const APP_SECRETS = appSecrets({ ...MODEL_KEYS, PRIVATE_KEY });
+
+/** Everything the App wrote on the pull request, and every log line, as one text to scan for secrets. */
+function everythingWritten(fake: FakePull, logs: string[]): string {
+  return JSON.stringify([
+    fake.comments.map((c) => c.body),
+    fake.reviews,
+    fake.checkRequests.map((r) => r.body),
+    fake.issues,
+    logs,
+  ]);
+}
+
+/** The values that must never appear: each key, and the private key's body line by line. */
+function secretValues(): string[] {
+  const keyLines = PRIVATE_KEY.split('\n').filter((line) => line.length > 20 && !line.startsWith('-----'));
+  return [...Object.values(MODEL_KEYS), ...keyLines];
 }
 
 function calcPull(options: { fork?: boolean } = {}) {
@@ -173,7 +196,11 @@ describe('the App with the review engine', () => {
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]), reviewer);
     anthropicReply(HALVE, executor);
     openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'), reviewer);
-    const { probot, queue } = await startTestApp(engineRunner());
+    const logs: string[] = [];
+    const { probot, queue } = await startTestApp(engineRunner(), SETTINGS, {
+      secrets: APP_SECRETS,
+      log: recordingLog(logs),
+    });
 
     // Guidance before any loop: kept, and the next fix follows it.
     await say(probot, '/review-loop Keep the signature of half() as it is.', 100);
@@ -259,6 +286,11 @@ describe('the App with the review engine', () => {
       [later, 'action_required'],
     ]);
     expect(fake.checks[2]!.title).toBe('Not reviewed: the acquittal is stale');
+
+    // no key and no part of the private key in anything posted (comments, reviews, checks, issues) or logged
+    expect(logs.join('\n')).toContain('committed fixes to src/calc.ts');
+    const written = everythingWritten(fake, logs);
+    for (const secret of secretValues()) expect(written).not.toContain(secret);
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
   });
@@ -609,6 +641,39 @@ describe('the App with the review engine', () => {
     expect(resumed.review.state.history).toHaveLength(11);
     expect(fake.sticky()!.body.length).toBeLessThanOrEqual(BODY_LIMIT);
     expect(receiptOf(fake.reviews[0])).toMatchObject({ run_id: runId, round: 11 });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+  it('redacts a model key the provider echoes in its error: the failure on the PR and in the logs shows it hidden', async () => {
+    const fake = calcPull();
+    const mock = fake.interceptBase();
+    fake.interceptReads(mock, { reviewed: false });
+    nock('https://api.openai.com')
+      .post('/v1/responses')
+      .reply(401, {
+        error: {
+          message: `Incorrect API key provided: ${MODEL_KEYS.OPENAI_API_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      });
+    const logs: string[] = [];
+    const { probot, queue } = await startTestApp(engineRunner(), SETTINGS, {
+      secrets: APP_SECRETS,
+      log: recordingLog(logs),
+    });
+    await say(probot, '/review-loop', 101);
+    await queue.idle();
+
+    const failed = stickyState(fake);
+    expect(failed.phase).toBe('failed');
+    expect(failed.message).toContain('Incorrect API key provided: [redacted]');
+    expect(fake.checks.at(-1)).toMatchObject({ conclusion: 'failure', title: 'The review loop failed' });
+    expect(fake.checks.at(-1)!.summary).toContain('Incorrect API key provided: [redacted]');
+    expect(logs.join('\n')).toContain('Incorrect API key provided: [redacted]');
+    const written = everythingWritten(fake, logs);
+    for (const secret of secretValues()) expect(written).not.toContain(secret);
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
   });
