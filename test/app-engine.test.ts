@@ -322,10 +322,13 @@ describe('the App with the review engine', () => {
     expect(reviewer.bodies).toHaveLength(2);
     expect(openaiInputText(reviewer.bodies[1]!)).toContain('n / 2');
     expect(fake.reviews.map((r) => r.commit_id)).toEqual([HEAD, pushed]);
+    // the check that asked for the fix gives way to the pushed head's, and links it
     expect(fake.checks.map((c) => [c.head_sha, c.conclusion])).toEqual([
-      [HEAD, 'action_required'],
+      [HEAD, 'neutral'],
       [pushed, 'success'],
     ]);
+    expect(fake.checks[0]!.title).toBe(`Superseded by ${pushed.slice(0, 7)}`);
+    expect(fake.checks[0]!.summary).toContain(`runs/${fake.checks[1]!.id}`);
     expect(new Set(fake.checks.map((c) => c.external_id)).size).toBe(1);
     expect(stickyState(fake)).toMatchObject({ phase: 'acquitted', head: pushed });
     expect(mock.pendingMocks()).toStrictEqual([]);

@@ -313,7 +313,7 @@ describe('resume and ending', () => {
     const state = loopState({
       phase: 'waiting-fix',
       pushedHeads: [pushed],
-      check: { id: 70, headSha: HEAD, url: 'u70', completed: true },
+      check: { id: 70, headSha: HEAD, url: 'u70', completed: true, conclusion: 'action_required' },
     });
     let sticky = stickyComment(state);
     const checks = recorder();
@@ -354,6 +354,11 @@ describe('resume and ending', () => {
     expect(requests[0]?.trigger).toEqual({ kind: 'continue' });
     expect(requests[0]?.runId).toBe('run_20260301_0000beef');
     expect(checks.bodies[0]).toMatchObject({ head_sha: 'c'.repeat(40), status: 'in_progress' });
+    // the check that asked for the fix on the old head gives way to the new head's
+    expect(checks.bodies[1]).toMatchObject({
+      conclusion: 'neutral',
+      output: { title: 'Superseded by ccccccc' },
+    });
     expect(checks.bodies.at(-1)).toMatchObject({ conclusion: 'action_required' });
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
@@ -364,7 +369,10 @@ describe('resume and ending', () => {
     const { runner, requests } = scriptedRunner(async () => outcome());
     const { probot, queue } = await startTestApp(runner);
     let sticky = stickyComment(
-      loopState({ phase: 'acquitted', check: { id: 70, headSha: HEAD, url: 'u70', completed: true } }),
+      loopState({
+        phase: 'acquitted',
+        check: { id: 70, headSha: HEAD, url: 'u70', completed: true, conclusion: 'success' },
+      }),
     );
     const checks = recorder();
     const mock = nockToken()
