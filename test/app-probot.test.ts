@@ -127,7 +127,31 @@ describe('permission gate', () => {
 
     expect(requests).toHaveLength(0);
     expect(replies.bodies).toHaveLength(1);
-    expect(replies.bodies[0].body).toMatch(/only collaborators with write access/);
+    expect(replies.bodies[0].body).toBe(
+      'Sorry, only collaborators with one of the roles admin, maintain or write can run the review loop here (your role: read).',
+    );
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('names the roles `allowed_roles` admits when it refuses', async () => {
+    const { runner, requests } = scriptedRunner(async () => outcome());
+    const { probot, queue } = await startTestApp(runner);
+    const replies = recorder();
+    const mock = nockToken()
+      .get(`${REPO_PATH}/contents/.github%2Freview-loop.yml`)
+      .reply(200, 'allowed_roles: [admin]\n', { 'content-type': 'text/plain; charset=utf-8' });
+    nockPermission('writer', 'write', mock);
+    mock.post(comments, replies.take).reply(201, { id: 1 });
+    await probot.receive({
+      id: 'd4a',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop', sender: { login: 'writer' } }),
+    });
+    await queue.idle();
+    expect(requests).toHaveLength(0);
+    expect(replies.bodies.map((b) => b.body)).toEqual([
+      'Sorry, only collaborators with the role admin can run the review loop here (your role: write).',
+    ]);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 
@@ -747,9 +771,7 @@ describe('ending a loop, status, checkpoint answers and Re-run', () => {
 
     expect(requests).toHaveLength(0);
     expect(replies.bodies.map((b) => b.body)).toEqual([
-      expect.stringMatching(
-        /^Sorry, only collaborators with .* can run the review loop here \(your role: read\)\.$/,
-      ),
+      'Sorry, only collaborators with one of the roles admin, maintain or write can run the review loop here (your role: read).',
     ]);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
