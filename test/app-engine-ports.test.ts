@@ -6,9 +6,13 @@ import {
   GitHubReviewStore,
   GitHubReviewTarget,
   MEMORY_LIMIT,
+  RECORDS_BUDGET,
   ReviewStateUnreadableError,
   boundDiff,
+  boundRecords,
+  trimMemory,
 } from '../src/app/engine-ports.js';
+import { memoryForRun } from '../src/core/review-log.js';
 import type { AcquittalReceipt } from '../src/core/review-log.js';
 import type { ReviewState } from '../src/core/review-state.js';
 import type { CommitFixResult } from '../src/github/fix-commit.js';
@@ -70,6 +74,78 @@ describe('GitHubReviewStore', () => {
     await expect(new GitHubReviewStore(session).readState()).rejects.toThrow(
       /status comment of pull request #7/,
     );
+  });
+});
+
+describe('boundRecords (docs/how-it-works.md § The App: the state block is bounded)', () => {
+  const weakness = (round: number, rank: number) => ({
+    rank,
+    title: `w${round}.${rank}`,
+    severity: 'major',
+    detail: 'd'.repeat(2000),
+    minimum_fix: 'f'.repeat(800),
+    effort: 'small',
+    file: null,
+    line: null,
+    source: 'reviewer',
+    resolved_by_debate: false,
+  });
+  const round = (n: number) => ({
+    round: n,
+    head: 'h',
+    score: 4,
+    verdict: 'not ready',
+    weaknesses: [1, 2, 3, 4].map((r) => weakness(n, r)),
+  });
+
+  it('always drops the waiting round’s raw answers, and leaves a small state otherwise as it is', () => {
+    const state = {
+      round: 1,
+      history: [round(1)],
+      pending: { round: 2, raw: 'RAW', verifier_raw: 'V', weaknesses: [] },
+    };
+    const bounded = boundRecords({ state, memory: 'm' });
+    expect(bounded).toEqual({
+      state: { ...state, pending: { round: 2, raw: '', verifier_raw: null, weaknesses: [] } },
+      memory: 'm',
+    });
+  });
+
+  it('cuts older rounds first and keeps the waiting round’s weaknesses, the last scored titles and the memory heading', () => {
+    const memory = `# Reviewer Memory — run_x\n\n${Array.from({ length: 40 }, (_, i) => `## Round ${i}\n${'m'.repeat(480)}\n`).join('')}`;
+    const state = {
+      round: 8,
+      history: Array.from({ length: 8 }, (_, i) => round(i + 1)),
+      pending: {
+        round: 9,
+        raw: 'RAW',
+        verifier_raw: null,
+        summary: 's',
+        memory_update: 'u',
+        debate: null,
+        weaknesses: [1, 2, 3, 4].map((r) => weakness(9, r)),
+      },
+    };
+    const bounded = boundRecords({ state, memory });
+    expect(JSON.stringify(bounded).length).toBeLessThanOrEqual(RECORDS_BUDGET);
+    const kept = bounded.state as typeof state;
+    expect(kept.history.map((r) => r.weaknesses.length)).toEqual([0, 0, 0, 0, 0, 0, 0, 4]);
+    expect(kept.history.at(-1)!.weaknesses.map((w) => w.title)).toEqual(['w8.1', 'w8.2', 'w8.3', 'w8.4']);
+    expect(
+      kept.pending.weaknesses.map((w) => [w.title, w.detail.slice(0, 3), w.minimum_fix.slice(0, 3)]),
+    ).toEqual([1, 2, 3, 4].map((r) => [`w9.${r}`, 'ddd', 'fff']));
+    expect(memoryForRun(bounded.memory!, 'run_x')).toContain('## Round 39');
+    expect(bounded.memory).not.toContain('## Round 0\n');
+    // the input is not changed
+    expect(state.pending.raw).toBe('RAW');
+  });
+
+  it('trimMemory keeps the run heading when the cut goes through it', () => {
+    const memory = `# Reviewer Memory — run_x\n${'a\n'.repeat(100)}NEWEST`;
+    const trimmed = trimMemory(memory, 60);
+    expect(trimmed.length).toBeLessThanOrEqual(60);
+    expect(trimmed.startsWith('# Reviewer Memory — run_x\n')).toBe(true);
+    expect(memoryForRun(trimmed, 'run_x')).toMatch(/NEWEST$/);
   });
 });
 

@@ -7,15 +7,25 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appSecrets } from '../src/app/app.js';
+import { GitHubReviewStore } from '../src/app/engine-ports.js';
 import { createLoopRunner } from '../src/app/engine.js';
+import type { PullSession } from '../src/app/pull-session.js';
+import type { ReviewState } from '../src/core/review-state.js';
 import { composeStickyBody, decodeStateBlock } from '../src/github/sticky-comment.js';
+import { BODY_LIMIT } from '../src/github/safe-text.js';
 import {
   API,
   HEAD,
   NOW,
   REPO_PATH,
   commentPayload,
+  PR,
+  PRIVATE_KEY,
+  SETTINGS,
   loopState,
+  nockPermission,
+  recordingLog,
   pullRequestPayload,
   startTestApp,
 } from './helpers/app-fixtures.js';
@@ -51,6 +61,26 @@ function engineRunner() {
   });
 }
 
+/** The App's secrets as `npm start` computes them from its environment: the model keys and its private key. */
+const APP_SECRETS = appSecrets({ ...MODEL_KEYS, PRIVATE_KEY });
+
+/** Everything the App wrote on the pull request, and every log line, as one text to scan for secrets. */
+function everythingWritten(fake: FakePull, logs: string[]): string {
+  return JSON.stringify([
+    fake.comments.map((c) => c.body),
+    fake.reviews,
+    fake.checkRequests.map((r) => r.body),
+    fake.issues,
+    logs,
+  ]);
+}
+
+/** The values that must never appear: each key, and the private key's body line by line. */
+function secretValues(): string[] {
+  const keyLines = PRIVATE_KEY.split('\n').filter((line) => line.length > 20 && !line.startsWith('-----'));
+  return [...Object.values(MODEL_KEYS), ...keyLines];
+}
+
 function calcPull(options: { fork?: boolean } = {}) {
   return new FakePull({
     base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
@@ -77,6 +107,84 @@ function receiptOf(review: any): any {
   return match ? JSON.parse(Buffer.from(match[1]!, 'base64').toString('utf8')) : undefined;
 }
 
+/** Eight weaknesses of one round, each with a long detail and minimum fix (a verbose reviewer). */
+function verboseWeaknesses(round: number) {
+  return Array.from({ length: 8 }, (_, i) => ({
+    rank: i + 1,
+    title: `Round ${round} weakness ${i + 1}`,
+    severity: 'major' as const,
+    detail: `DETAIL-${round}-${i + 1} `.repeat(120),
+    minimum_fix: `FIX-${round}-${i + 1} `.repeat(50),
+    effort: 'small' as const,
+    file: 'src/calc.ts',
+    line: 6,
+    source: 'reviewer' as const,
+    resolved_by_debate: false,
+  }));
+}
+
+const USAGE = {
+  calls: 1,
+  inputTokens: 100,
+  outputTokens: 10,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd: 0,
+};
+
+/** Nine rounds in the engine's history and a tenth waiting at the checkpoint, all of them verbose. */
+function verboseEngineState(runId: string): ReviewState {
+  return {
+    run_id: runId,
+    round: 9,
+    threadId: null,
+    status: 'in_progress',
+    last_score: 4,
+    last_verdict: 'not ready',
+    pending_experiments: [],
+    timestamp: NOW.toISOString(),
+    difficulty: 'medium',
+    reviewer_model: SETTINGS.reviewerModel!,
+    reviewer_family: 'openai',
+    executor_model: SETTINGS.executorModel!,
+    executor_family: 'anthropic',
+    family_relation: 'different',
+    trace_id: null,
+    base: 'b'.repeat(40),
+    reviewed_head: HEAD,
+    awaiting: 'checkpoint',
+    pending: {
+      round: 10,
+      head: HEAD,
+      score: 4,
+      verdict: 'not ready',
+      summary: 'Still wrong. '.repeat(200),
+      raw: 'RAW ANSWER '.repeat(3000),
+      verifier_raw: null,
+      memory_update: 'Watch the division. '.repeat(100),
+      weaknesses: verboseWeaknesses(10),
+      debate: null,
+      seconds: 10,
+      usage: USAGE,
+      started_at: NOW.toISOString(),
+    },
+    settings: { max_rounds: 12, fix: 'auto', checkpoint: true, preset: 'code' },
+    history: Array.from({ length: 9 }, (_, i) => ({
+      round: i + 1,
+      head: HEAD,
+      score: 4,
+      verdict: 'not ready' as const,
+      positive: false,
+      seconds: 10,
+      usage: USAGE,
+      weaknesses: verboseWeaknesses(i + 1),
+      commit: null,
+    })),
+    usage: USAGE,
+    outcome: null,
+  } as ReviewState;
+}
+
 describe('the App with the review engine', () => {
   it('runs two rounds: review, an auto fix committed through the Git Data API, acquittal on the new head', async () => {
     const fake = calcPull();
@@ -88,7 +196,11 @@ describe('the App with the review engine', () => {
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]), reviewer);
     anthropicReply(HALVE, executor);
     openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'), reviewer);
-    const { probot, queue } = await startTestApp(engineRunner());
+    const logs: string[] = [];
+    const { probot, queue } = await startTestApp(engineRunner(), SETTINGS, {
+      secrets: APP_SECRETS,
+      log: recordingLog(logs),
+    });
 
     // Guidance before any loop: kept, and the next fix follows it.
     await say(probot, '/review-loop Keep the signature of half() as it is.', 100);
@@ -174,6 +286,11 @@ describe('the App with the review engine', () => {
       [later, 'action_required'],
     ]);
     expect(fake.checks[2]!.title).toBe('Not reviewed: the acquittal is stale');
+
+    // no key and no part of the private key in anything posted (comments, reviews, checks, issues) or logged
+    expect(logs.join('\n')).toContain('committed fixes to src/calc.ts');
+    const written = everythingWritten(fake, logs);
+    for (const secret of secretValues()) expect(written).not.toContain(secret);
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
   });
@@ -205,10 +322,13 @@ describe('the App with the review engine', () => {
     expect(reviewer.bodies).toHaveLength(2);
     expect(openaiInputText(reviewer.bodies[1]!)).toContain('n / 2');
     expect(fake.reviews.map((r) => r.commit_id)).toEqual([HEAD, pushed]);
+    // the check that asked for the fix gives way to the pushed head's, and links it
     expect(fake.checks.map((c) => [c.head_sha, c.conclusion])).toEqual([
-      [HEAD, 'action_required'],
+      [HEAD, 'neutral'],
       [pushed, 'success'],
     ]);
+    expect(fake.checks[0]!.title).toBe(`Superseded by ${pushed.slice(0, 7)}`);
+    expect(fake.checks[0]!.summary).toContain(`runs/${fake.checks[1]!.id}`);
     expect(new Set(fake.checks.map((c) => c.external_id)).size).toBe(1);
     expect(stickyState(fake)).toMatchObject({ phase: 'acquitted', head: pushed });
     expect(mock.pendingMocks()).toStrictEqual([]);
@@ -456,6 +576,107 @@ describe('the App with the review engine', () => {
       [HEAD, 'success', interrupted.runId],
     ]);
     expect(fake.head).toBe(HEAD);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+  it('bounds the engine state: 10 rounds of 8 verbose weaknesses fit the sticky comment and the loop resumes from it', async () => {
+    const runId = 'run_20260301_0000beef';
+    // The engine writes its state through the App's store, as after round 10's review.
+    let records: unknown;
+    const session = {
+      pr: { pr: { owner: 'o', repo: 'r', number: PR } },
+      loadReviewState: async () => records,
+      saveReviewState: async (review: unknown) => void (records = review),
+    } as unknown as PullSession;
+    const store = new GitHubReviewStore(session);
+    const memory = Array.from(
+      { length: 10 },
+      (_, i) => `## Round ${i + 1} — Score: 4/10\n${'suspect the division; '.repeat(90)}\n`,
+    );
+    await store.appendMemory(`# Reviewer Memory — ${runId}\n\n${memory.join('')}`);
+    await store.writeState(verboseEngineState(runId));
+    const state = loopState({
+      runId,
+      phase: 'waiting-checkpoint',
+      settings: { ...loopState().settings!, rounds: 12, checkpoint: true },
+      rounds: Array.from({ length: 10 }, (_, i) => ({
+        round: i + 1,
+        head: HEAD,
+        score: 4,
+        verdict: 'not ready',
+        weaknesses: [`Round ${i + 1} weakness 1`, `Round ${i + 1} weakness 2`, `Round ${i + 1} weakness 3`],
+        action: i === 9 ? 'reviewed' : 'no edit applied',
+        reviewUrl: `https://github.com/o/r/pull/7#pullrequestreview-${i + 1}`,
+      })),
+      review: records,
+    });
+    const body = composeStickyBody(renderLoopLog(state), state);
+    expect(body.length).toBeLessThanOrEqual(BODY_LIMIT);
+    expect(body.split('\n').at(-1)!.length).toBeLessThan(45_000);
+
+    // A new App instance resumes from that comment: `go` fixes round 10's weaknesses, round 11 acquits.
+    const fake = calcPull();
+    fake.comments.push({ id: 9001, body, byApp: true });
+    // the sticky comment exists: only the permission and the 👀, no new comment
+    const mock = fake.interceptBase(undefined, { commands: false });
+    nockPermission('maintainer', 'write', mock);
+    mock.post(`${REPO_PATH}/issues/comments/101/reactions`).reply(201, {});
+    fake.interceptReads(mock);
+    fake.interceptGitData(mock);
+    const reviewer: Recorded = { bodies: [] };
+    const executor: Recorded = { bodies: [] };
+    anthropicReply(HALVE, executor);
+    openaiReply(reviewAnswer(9, 'ready'), reviewer);
+    const { probot, queue } = await startTestApp(engineRunner(), { ...SETTINGS, maxRounds: 12 });
+    await say(probot, '/review-loop go', 101);
+    await queue.idle();
+
+    // round 10's weaknesses reached the fix with their detail; nothing reviewed round 10 again
+    expect(executor.bodies).toHaveLength(1);
+    const fixPrompt = anthropicUserText(executor.bodies[0]!);
+    expect(fixPrompt).toContain('DETAIL-10-8');
+    expect(fixPrompt).toContain('FIX-10-1');
+    expect(reviewer.bodies).toHaveLength(1);
+    expect(openaiInputText(reviewer.bodies[0]!)).toContain('suspect the division');
+    const resumed = stickyState(fake);
+    expect(resumed).toMatchObject({ phase: 'acquitted', runId });
+    expect(resumed.review.state).toMatchObject({ run_id: runId, round: 11, outcome: 'acquitted' });
+    expect(resumed.review.state.history).toHaveLength(11);
+    expect(fake.sticky()!.body.length).toBeLessThanOrEqual(BODY_LIMIT);
+    expect(receiptOf(fake.reviews[0])).toMatchObject({ run_id: runId, round: 11 });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+  it('redacts a model key the provider echoes in its error: the failure on the PR and in the logs shows it hidden', async () => {
+    const fake = calcPull();
+    const mock = fake.interceptBase();
+    fake.interceptReads(mock, { reviewed: false });
+    nock('https://api.openai.com')
+      .post('/v1/responses')
+      .reply(401, {
+        error: {
+          message: `Incorrect API key provided: ${MODEL_KEYS.OPENAI_API_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      });
+    const logs: string[] = [];
+    const { probot, queue } = await startTestApp(engineRunner(), SETTINGS, {
+      secrets: APP_SECRETS,
+      log: recordingLog(logs),
+    });
+    await say(probot, '/review-loop', 101);
+    await queue.idle();
+
+    const failed = stickyState(fake);
+    expect(failed.phase).toBe('failed');
+    expect(failed.message).toContain('Incorrect API key provided: [redacted]');
+    expect(fake.checks.at(-1)).toMatchObject({ conclusion: 'failure', title: 'The review loop failed' });
+    expect(fake.checks.at(-1)!.summary).toContain('Incorrect API key provided: [redacted]');
+    expect(logs.join('\n')).toContain('Incorrect API key provided: [redacted]');
+    const written = everythingWritten(fake, logs);
+    for (const secret of secretValues()) expect(written).not.toContain(secret);
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
   });

@@ -145,6 +145,44 @@ describe('check runs', () => {
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 
+  it('supersedes a completed action_required check of a replaced head; never a success or a failure', async () => {
+    const bodies: any[] = [];
+    const take = (b: unknown) => (bodies.push(b), true);
+    const next = 'f'.repeat(40);
+    const mock = nock(API)
+      .post(`${REPO_PATH}/check-runs`, take)
+      .times(3)
+      .reply(201, { id: 5, head_sha: next, html_url: 'https://github.com/c/5' })
+      .patch(`${REPO_PATH}/check-runs/1`, take)
+      .reply(200, {});
+    const waiting = {
+      id: 1,
+      headSha: HEAD,
+      url: 'u',
+      completed: true,
+      conclusion: 'action_required' as const,
+    };
+    const text = { title: 'Round 2', summary: 's' };
+    expect(await checkInProgress(target, waiting, next, text)).toEqual({
+      id: 5,
+      headSha: next,
+      url: 'https://github.com/c/5',
+      completed: false,
+      conclusion: null,
+    });
+    await checkInProgress(target, { ...waiting, id: 2, conclusion: 'success' }, next, text);
+    await checkInProgress(target, { ...waiting, id: 3, conclusion: 'failure' }, next, text);
+    expect(bodies.map((b) => b.conclusion ?? b.status)).toEqual([
+      'in_progress',
+      'neutral',
+      'in_progress',
+      'in_progress',
+    ]);
+    expect(bodies[1].output).toMatchObject({ title: 'Superseded by fffffff' });
+    expect(bodies[1].output.summary).toContain('https://github.com/c/5');
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
   it('never reopens a completed check: the next verdict on that head is a new check run', async () => {
     const mock = nock(API)
       .post(`${REPO_PATH}/check-runs`, (b) => b.conclusion === 'success')
@@ -156,7 +194,7 @@ describe('check runs', () => {
       'success',
       { title: 't', summary: 's' },
     );
-    expect(ref).toMatchObject({ id: 3, completed: true });
+    expect(ref).toMatchObject({ id: 3, completed: true, conclusion: 'success' });
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 });

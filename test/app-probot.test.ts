@@ -127,7 +127,31 @@ describe('permission gate', () => {
 
     expect(requests).toHaveLength(0);
     expect(replies.bodies).toHaveLength(1);
-    expect(replies.bodies[0].body).toMatch(/only collaborators with write access/);
+    expect(replies.bodies[0].body).toBe(
+      'Sorry, only collaborators with one of the roles admin, maintain or write can run the review loop here (your role: read).',
+    );
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('names the roles `allowed_roles` admits when it refuses', async () => {
+    const { runner, requests } = scriptedRunner(async () => outcome());
+    const { probot, queue } = await startTestApp(runner);
+    const replies = recorder();
+    const mock = nockToken()
+      .get(`${REPO_PATH}/contents/.github%2Freview-loop.yml`)
+      .reply(200, 'allowed_roles: [admin]\n', { 'content-type': 'text/plain; charset=utf-8' });
+    nockPermission('writer', 'write', mock);
+    mock.post(comments, replies.take).reply(201, { id: 1 });
+    await probot.receive({
+      id: 'd4a',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop', sender: { login: 'writer' } }),
+    });
+    await queue.idle();
+    expect(requests).toHaveLength(0);
+    expect(replies.bodies.map((b) => b.body)).toEqual([
+      'Sorry, only collaborators with the role admin can run the review loop here (your role: write).',
+    ]);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 
@@ -151,7 +175,12 @@ describe('permission gate', () => {
   it('ignores bots and the App’s own comments without a single API call', async () => {
     const { runner, requests } = scriptedRunner(async () => outcome());
     const { probot, queue } = await startTestApp(runner);
-    const mock = nock(API); // nothing may be called: not even a token
+    // Nothing may be called, not even for a token: every request the App tries is recorded here (the
+    // work queue swallows a background error, so a refused connection alone would go unnoticed).
+    const tried: string[] = [];
+    const onNoMatch = (req: { method?: string; path?: string }) => tried.push(`${req.method} ${req.path}`);
+    nock.emitter.on('no match', onNoMatch);
+    const mock = nock(API);
     await probot.receive({
       id: 'd5',
       name: 'issue_comment',
@@ -178,9 +207,10 @@ describe('permission gate', () => {
       payload: commentPayload({ body: 'looks good /review-loop' }),
     });
     await queue.idle();
+    nock.emitter.off('no match', onNoMatch);
+    expect(tried).toStrictEqual([]);
     expect(requests).toHaveLength(0);
     expect(mock.pendingMocks()).toStrictEqual([]);
-    expect(nock.isDone()).toBe(true);
   });
 });
 
@@ -273,8 +303,7 @@ describe('commands', () => {
     await probot.receive({ id: 'f1', name: 'issue_comment', payload: first });
     // wait until the loop is in the runner
     while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    nockNoConfig();
-    nockPermission('maintainer', 'write');
+    // The configuration and the role are read again from the scope above (it persists); the 👀 is new.
     nock(API).post(`${REPO_PATH}/issues/comments/102/reactions`).reply(201, {});
     await probot.receive({
       id: 'f2',
@@ -292,6 +321,8 @@ describe('commands', () => {
     expect(replies).toHaveLength(1);
     expect(replies[0].body).toMatch(/already running/);
     expect((decodeStateBlock(sticky!.body) as any).phase).toBe('waiting-fix');
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
     mock.persist(false);
   });
 });
@@ -306,7 +337,7 @@ describe('resume and ending', () => {
     const state = loopState({
       phase: 'waiting-fix',
       pushedHeads: [pushed],
-      check: { id: 70, headSha: HEAD, url: 'u70', completed: true },
+      check: { id: 70, headSha: HEAD, url: 'u70', completed: true, conclusion: 'action_required' },
     });
     let sticky = stickyComment(state);
     const checks = recorder();
@@ -347,7 +378,14 @@ describe('resume and ending', () => {
     expect(requests[0]?.trigger).toEqual({ kind: 'continue' });
     expect(requests[0]?.runId).toBe('run_20260301_0000beef');
     expect(checks.bodies[0]).toMatchObject({ head_sha: 'c'.repeat(40), status: 'in_progress' });
+    // the check that asked for the fix on the old head gives way to the new head's
+    expect(checks.bodies[1]).toMatchObject({
+      conclusion: 'neutral',
+      output: { title: 'Superseded by ccccccc' },
+    });
     expect(checks.bodies.at(-1)).toMatchObject({ conclusion: 'action_required' });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
     mock.persist(false);
   });
 
@@ -355,7 +393,10 @@ describe('resume and ending', () => {
     const { runner, requests } = scriptedRunner(async () => outcome());
     const { probot, queue } = await startTestApp(runner);
     let sticky = stickyComment(
-      loopState({ phase: 'acquitted', check: { id: 70, headSha: HEAD, url: 'u70', completed: true } }),
+      loopState({
+        phase: 'acquitted',
+        check: { id: 70, headSha: HEAD, url: 'u70', completed: true, conclusion: 'success' },
+      }),
     );
     const checks = recorder();
     const mock = nockToken()
@@ -446,6 +487,8 @@ describe('resume and ending', () => {
     expect(issues.bodies[0].body).toContain('<!-- skillclimb:review-park pr=7 -->');
     const state = decodeStateBlock(sticky.body) as any;
     expect(state).toMatchObject({ phase: 'gave-up', parkIssue: 12 });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
     mock.persist(false);
   });
 
@@ -474,6 +517,262 @@ describe('resume and ending', () => {
     await probot.receive({ id: 'j1', name: 'check_run', payload: rerequestPayload({}) });
     await queue.idle();
     expect(requests.map((r) => r.trigger)).toEqual([{ kind: 'rerun', headSha: HEAD }]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
     mock.persist(false);
+  });
+});
+
+/**
+ * A pull request on a scripted GitHub: comments (the sticky one and replies), the PR, reactions and check
+ * runs, recorded in order. Every interceptor persists, so each test registers only the parts it uses
+ * (an interceptor never called stays pending and fails the test).
+ */
+function scriptedPull(parts: {
+  post?: boolean;
+  sticky?: any;
+  reactions?: boolean;
+  pull?: boolean;
+  checks?: boolean;
+  patchSticky?: boolean;
+}) {
+  const live = {
+    sticky: parts.sticky as { id: number; body: string } | undefined,
+    replies: [] as string[],
+    checks: [] as Array<{ id: number; body: any }>,
+  };
+  const listed = () => (live.sticky ? [{ ...stickyCommentFrom(live.sticky), id: 9001 }] : []);
+  const mock = nock(API).persist().get(comments).query(true).reply(200, listed);
+  if (parts.post ?? true) {
+    mock
+      .post(comments, () => true)
+      .reply(201, (_uri: string, body: any) => {
+        if (String(body.body).startsWith('<!-- skillclimb:review-loop -->'))
+          live.sticky = { id: 9001, body: body.body };
+        else live.replies.push(body.body);
+        return { id: 9001, html_url: 'https://github.com/c/9001' };
+      });
+  }
+  if (parts.patchSticky ?? true) {
+    mock
+      .patch(`${REPO_PATH}/issues/comments/9001`)
+      .reply(
+        200,
+        (_uri: string, body: any) => (
+          (live.sticky = { id: 9001, body: body.body }),
+          { id: 9001, html_url: 'u' }
+        ),
+      );
+  }
+  if (parts.reactions) mock.post(/\/issues\/comments\/\d+\/reactions$/).reply(201, {});
+  if (parts.pull) mock.get(`${REPO_PATH}/pulls/${PR}`).reply(200, pullData());
+  if (parts.checks) {
+    mock
+      .post(`${REPO_PATH}/check-runs`)
+      .reply(201, (_uri: string, body: any) => {
+        const id = 77 + live.checks.filter((c) => c.body.head_sha).length;
+        live.checks.push({ id, body });
+        return { id, head_sha: body.head_sha, html_url: `https://github.com/check/${id}` };
+      })
+      .patch(/\/check-runs\/\d+$/)
+      .reply(200, (uri: string, body: any) => {
+        const id = Number(uri.split('/').at(-1));
+        live.checks.push({ id, body });
+        return { id };
+      });
+  }
+  return Object.assign(live, { scope: mock });
+}
+
+/** A runner held until the loop's signal aborts; it then returns what the engine returns when interrupted. */
+function heldUntilAborted() {
+  return scriptedRunner(
+    (request) =>
+      new Promise((resolve) =>
+        request.signal.addEventListener('abort', () =>
+          resolve(
+            outcome({ status: 'interrupted', message: 'Interrupted during round 1.', lastScore: undefined }),
+          ),
+        ),
+      ),
+  );
+}
+
+async function whileRunning(requests: unknown[]) {
+  while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe('ending a loop, status, checkpoint answers and Re-run', () => {
+  it('`/review-loop stop` during a running round ends the loop: check failure "Stopped", sticky phase stopped', async () => {
+    const { runner, requests } = heldUntilAborted();
+    const { probot, queue } = await startTestApp(runner);
+    const mock = nockToken();
+    // both commands read the configuration and the commenter's role
+    nockNoConfig(mock);
+    nockPermission('maintainer', 'write', mock);
+    nockNoConfig(mock);
+    nockPermission('maintainer', 'write', mock);
+    const live = scriptedPull({ reactions: true, pull: true, checks: true });
+
+    await probot.receive({
+      id: 's1',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop' }),
+    });
+    await whileRunning(requests);
+    await probot.receive({
+      id: 's2',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop stop', commentId: 102 }),
+    });
+    await queue.idle();
+
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.signal.aborted).toBe(true);
+    expect(
+      live.checks.map((c) => [c.id, c.body.status, c.body.conclusion ?? null, c.body.output?.title]),
+    ).toEqual([
+      [77, 'in_progress', null, expect.any(String)],
+      [77, 'completed', 'failure', 'Stopped'],
+    ]);
+    const state = decodeStateBlock(live.sticky!.body) as any;
+    expect(state).toMatchObject({ phase: 'stopped', message: 'Stopped by `/review-loop stop`.' });
+    expect(state.handledComments).toEqual([101, 102]);
+    expect(live.replies).toEqual([]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(live.scope.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('closing the pull request during a running round ends the loop: check cancelled, sticky phase closed', async () => {
+    const { runner, requests } = heldUntilAborted();
+    const { probot, queue } = await startTestApp(runner);
+    const mock = nockToken();
+    nockNoConfig(mock);
+    nockPermission('maintainer', 'write', mock);
+    const live = scriptedPull({ reactions: true, pull: true, checks: true });
+
+    await probot.receive({
+      id: 'x1',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop' }),
+    });
+    await whileRunning(requests);
+    await probot.receive({
+      id: 'x2',
+      name: 'pull_request',
+      payload: pullRequestPayload('closed', { merged: true }),
+    });
+    await queue.idle();
+
+    expect(requests[0]!.signal.aborted).toBe(true);
+    expect(live.checks.at(-1)).toMatchObject({
+      id: 77,
+      body: { status: 'completed', conclusion: 'cancelled', output: { title: 'Pull request closed' } },
+    });
+    expect(decodeStateBlock(live.sticky!.body)).toMatchObject({ phase: 'closed' });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(live.scope.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('`/review-loop status` replies with where the loop is, and runs nothing', async () => {
+    const { runner, requests } = scriptedRunner(async () => outcome());
+    const { probot, queue } = await startTestApp(runner);
+    const mock = nockToken();
+    nockNoConfig(mock);
+    nockPermission('maintainer', 'write', mock);
+    const state = loopState({
+      phase: 'waiting-fix',
+      rounds: [
+        {
+          round: 1,
+          head: HEAD,
+          score: 4,
+          verdict: 'not ready',
+          weaknesses: ['x'],
+          action: 'waiting for a fix',
+          reviewUrl: null,
+        },
+      ],
+    });
+    const live = scriptedPull({ sticky: stickyComment(state), reactions: true, patchSticky: false });
+
+    await probot.receive({
+      id: 't1',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop status', commentId: 103 }),
+    });
+    await queue.idle();
+
+    expect(requests).toHaveLength(0);
+    expect(live.replies).toEqual([
+      'Review loop `run_20260301_0000beef`: waiting for a fix, 1 round. Last round: 4/10, not ready.',
+    ]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(live.scope.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('`/review-loop skip 2` at a checkpoint resumes the loop with that answer', async () => {
+    const { runner, requests } = scriptedRunner(async () => outcome({ status: 'awaiting-fix' }));
+    const { probot, queue } = await startTestApp(runner);
+    const mock = nockToken();
+    nockNoConfig(mock);
+    nockPermission('maintainer', 'write', mock);
+    const state = loopState({
+      phase: 'waiting-checkpoint',
+      check: { id: 70, headSha: HEAD, url: 'u70', completed: true },
+    });
+    const live = scriptedPull({
+      sticky: stickyComment(state),
+      post: false,
+      reactions: true,
+      pull: true,
+      checks: true,
+    });
+
+    await probot.receive({
+      id: 'k1',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop skip 2', commentId: 104 }),
+    });
+    await queue.idle();
+
+    expect(requests.map((r) => r.trigger)).toEqual([
+      { kind: 'answer', answer: { kind: 'skip', items: [2] } },
+    ]);
+    expect(requests[0]?.runId).toBe('run_20260301_0000beef');
+    expect(decodeStateBlock(live.sticky!.body)).toMatchObject({
+      phase: 'waiting-fix',
+      handledComments: [104],
+    });
+    expect(live.replies).toEqual([]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(live.scope.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('a Re-run by a read-only user gets one refusal, however often it is clicked, and runs nothing', async () => {
+    const { runner, requests } = scriptedRunner(async () => outcome());
+    const { probot, queue } = await startTestApp(runner);
+    const mock = nockToken();
+    const replies = recorder();
+    for (let i = 0; i < 2; i++) {
+      nockNoConfig(mock);
+      nockPermission('reader', 'read', mock);
+    }
+    mock.post(comments, replies.take).reply(201, { id: 1 });
+
+    for (const id of ['r1', 'r2']) {
+      await probot.receive({
+        id,
+        name: 'check_run',
+        payload: rerequestPayload({ sender: { login: 'reader' } }),
+      });
+      await queue.idle();
+    }
+
+    expect(requests).toHaveLength(0);
+    expect(replies.bodies.map((b) => b.body)).toEqual([
+      'Sorry, only collaborators with one of the roles admin, maintain or write can run the review loop here (your role: read).',
+    ]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
   });
 });

@@ -2,9 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { applyStartOptions, readAppEnv, settingsFrom, validateRepoConfig } from '../src/app/config.js';
 import { parseCommand } from '../src/app/validation/command.js';
+import { commandEventFrom } from '../src/app/validation/event.js';
 import { isRoleAllowed, roleOf } from '../src/app/validation/permission.js';
 import { isBotSender } from '../src/app/validation/sender.js';
-import { SETTINGS } from './helpers/app-fixtures.js';
+import { APP_ID, SETTINGS, commentPayload } from './helpers/app-fixtures.js';
 
 describe('parseCommand', () => {
   it.each([
@@ -67,6 +68,37 @@ describe('who may run it', () => {
     expect(isBotSender({ login: 'someone', type: 'Bot' })).toBe(true);
     expect(isBotSender({ login: 'my-app[bot]', type: 'User' })).toBe(true);
     expect(isBotSender({ login: 'octocat', type: 'User' })).toBe(false);
+  });
+});
+
+describe('commandEventFrom: the bot and own-comment gate (docs/how-it-works.md § The App)', () => {
+  const app = { appId: APP_ID };
+
+  it.each([
+    ["the App's own comment (performed_via_github_app is the App)", { byApp: true }, "the App's own comment"],
+    ['a sender of type Bot', { sender: { login: 'renovate', type: 'Bot' as const } }, 'bot sender renovate'],
+    [
+      'a `[bot]` login typed as a user',
+      { sender: { login: 'dependabot[bot]', type: 'User' as const } },
+      'bot sender dependabot[bot]',
+    ],
+  ])('ignores %s', (_name, options, reason) => {
+    const payload = commentPayload({ body: '/review-loop', ...options });
+    expect(commandEventFrom(payload, 'd1', app)).toEqual({ kind: 'ignored', reason });
+  });
+
+  it("takes a human's command, and another App's comment is not the App's own", () => {
+    const payload = commentPayload({ body: '/review-loop rounds: 2', sender: { login: 'maintainer' } });
+    expect(commandEventFrom(payload, 'd1', app)).toMatchObject({
+      kind: 'command',
+      delivery: 'd1',
+      commentId: 101,
+      sender: { login: 'maintainer', type: 'User' },
+      parsed: { status: 'ok', command: { kind: 'start', options: { rounds: 2 } } },
+    });
+    // the stamp of another App on a human's comment does not make it ours
+    payload.comment.performed_via_github_app = { id: APP_ID + 1 };
+    expect(commandEventFrom(payload, 'd1', app)).toMatchObject({ kind: 'command' });
   });
 });
 

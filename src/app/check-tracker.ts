@@ -2,8 +2,10 @@
  * The `review-loop` check run's life (docs/how-it-works.md § The App): `in_progress` while a round runs,
  * `action_required` while a person is needed, `success` only on acquittal and only on the acquitted head,
  * `failure` on give-up or stop. When a fix or a push replaces the head, the old head's check completes
- * `neutral` and links the new head's run. A completed check is never reopened: the next round on the
- * same head gets a new check run (GitHub shows the newest per name and head).
+ * `neutral` and links the new head's run — an open one, and one left `action_required` (it asked a person
+ * for something the new head now answers); a verdict (`success`, `failure`) is never touched. A completed
+ * check is never reopened: the next round on the same head gets a new check run (GitHub shows the newest
+ * per name and head).
  */
 import type { AppOctokit } from '../github/app-octokit.js';
 import type { CheckConclusion, CheckState } from '../github/check-runs.js';
@@ -19,15 +21,23 @@ interface Target {
 }
 
 /**
+ * Whether the check of a replaced head gives way to the new head's: while open, or while it waits for a
+ * person (`action_required`). A state written before conclusions were kept has none: left as it is.
+ */
+function supersedable(check: CheckRef): boolean {
+  return !check.completed || check.conclusion === 'action_required';
+}
+
+/**
  * Writes `state` on the check of `head`: the current check when it is that head's and still open, else a
- * new one, with an open check of an older head superseded so that it links the new one.
+ * new one, with the check of an older head superseded (supersedable) so that it links the new one.
  */
 async function putCheck(
   target: Target,
   current: CheckRef | null,
   head: string,
   state: CheckState,
-): Promise<Omit<CheckRef, 'completed'>> {
+): Promise<Pick<CheckRef, 'id' | 'headSha' | 'url'>> {
   if (current && current.headSha === head && !current.completed) {
     // The run id is stamped again: a resumed engine run may have brought its own.
     await updateCheckRun(target.octokit, target.repo, current.id, {
@@ -36,7 +46,7 @@ async function putCheck(
       runId: target.runId,
       now: target.now,
     });
-    return current;
+    return { id: current.id, headSha: current.headSha, url: current.url };
   }
   const created = await createCheckRun(target.octokit, target.repo, {
     headSha: head,
@@ -45,7 +55,7 @@ async function putCheck(
     state,
     now: target.now,
   });
-  if (current && current.headSha !== head && !current.completed) {
+  if (current && current.headSha !== head && supersedable(current)) {
     await updateCheckRun(target.octokit, target.repo, current.id, {
       state: supersededState(head, created.url),
       now: target.now,
@@ -62,7 +72,7 @@ export async function checkInProgress(
   text: { title: string; summary: string },
 ): Promise<CheckRef> {
   const check = await putCheck(target, current, head, { status: 'in_progress', ...text });
-  return { ...check, completed: false };
+  return { ...check, completed: false, conclusion: null };
 }
 
 /**
@@ -77,5 +87,5 @@ export async function checkCompleted(
   text: { title: string; summary: string },
 ): Promise<CheckRef> {
   const check = await putCheck(target, current, head, { status: 'completed', conclusion, ...text });
-  return { ...check, completed: true };
+  return { ...check, completed: true, conclusion };
 }

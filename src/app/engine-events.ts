@@ -17,6 +17,8 @@ import type { PullSession } from './pull-session.js';
 
 /** Weakness titles a sticky row shows (the review has them all). */
 const ROW_WEAKNESSES = 3;
+/** The row quotes 120 characters of a title (renderLoopLog); more is never shown. */
+const ROW_TITLE = 120;
 
 export interface RoundContext {
   runId: string;
@@ -106,7 +108,8 @@ export function roundRow(
     weaknesses: report.weaknesses
       .filter((w) => !w.resolved_by_debate)
       .slice(0, ROW_WEAKNESSES)
-      .map((w) => w.title),
+      // Cut as the row shows it: a title is model text of any length, and the rows live in the sticky state.
+      .map((w) => (w.title.length > ROW_TITLE ? `${w.title.slice(0, ROW_TITLE)}…` : w.title)),
     action: roundAction(report, fix, independence),
     reviewUrl,
   };

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review-state.js';
+import { CHECK_CONCLUSIONS } from '../github/check-runs.js';
 import { quoteInline } from '../github/safe-text.js';
 
 export const PHASES = [
@@ -61,6 +62,11 @@ export const CheckRefSchema = z.object({
   url: z.string(),
   /** Whether the App already completed it (a completed check is never reopened: a new one is made). */
   completed: z.boolean(),
+  /**
+   * How it completed (null while open; absent in a state written before it was kept): a completed
+   * `action_required` check on a replaced head is superseded too (docs/how-it-works.md § The App).
+   */
+  conclusion: z.enum(CHECK_CONCLUSIONS).nullable().optional(),
 });
 export type CheckRef = z.infer<typeof CheckRefSchema>;
 

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { redactSecrets } from '../core/redact.js';
+import { runIdFor } from '../core/review-state.js';
 import type { PullRef } from '../github/app-octokit.js';
 import { pullKey } from '../github/app-octokit.js';
 import { describeApiError } from '../github/octokit.js';
@@ -23,9 +24,12 @@ import type { EndReason, EventTools, WorkerContext } from './worker-context.js';
 
 type Conclusion = 'success' | 'failure' | 'action_required' | 'cancelled' | 'neutral';
 
-/** `run_<YYYYMMDD>_<8 hex>`, the run id format of the review engine. */
+/**
+ * A fresh run id, made by the engine's own `runIdFor` (docs/how-it-works.md § The App: a fresh engine run
+ * takes the id the App put on the check run), so both always agree on the format.
+ */
 export function newRunId(now: Date): string {
-  return `run_${now.toISOString().slice(0, 10).replace(/-/g, '')}_${randomBytes(4).toString('hex')}`;
+  return runIdFor(now, randomBytes(4).toString('hex'));
 }
 
 /** The engine's records without its run state: memory and receipts stay as the PR's audit trail. */

@@ -35,15 +35,11 @@ export async function onCommand(
   let handedOver = false;
   try {
     const config = await ctx.readConfig(tools);
-    const permission = await checkPermission(
-      tools.octokit,
-      event.pr,
-      event.sender.login,
-      ctx.allowedRoles(config),
-    );
+    const allowed = ctx.allowedRoles(config);
+    const permission = await checkPermission(tools.octokit, event.pr, event.sender.login, allowed);
     if (!permission.allowed) {
       tools.log.info(`${event.sender.login} (${permission.role}) may not run the review loop on ${key}`);
-      await refuse(ctx, tools, event.pr, event.sender.login, permission.role);
+      await refuse(ctx, tools, event.pr, event.sender.login, permission.role, allowed);
       return;
     }
     if (!config.ok) {

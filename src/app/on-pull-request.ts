@@ -91,9 +91,10 @@ export async function onRerequest(
   const ref = event.pr ?? (await pullForCommit(tools, event.repo, event.headSha));
   if (!ref) return;
   const config = await ctx.readConfig(tools);
-  const permission = await checkPermission(tools.octokit, ref, event.sender.login, ctx.allowedRoles(config));
+  const allowed = ctx.allowedRoles(config);
+  const permission = await checkPermission(tools.octokit, ref, event.sender.login, allowed);
   if (!permission.allowed) {
-    await refuse(ctx, tools, ref, event.sender.login, permission.role);
+    await refuse(ctx, tools, ref, event.sender.login, permission.role, allowed);
     return;
   }
   if (!config.ok) {

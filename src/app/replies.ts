@@ -19,21 +19,35 @@ export async function reply(ctx: WorkerContext, tools: EventTools, pr: PullRef, 
   });
 }
 
+/** `a`, `a or b`, `a, b or c`: the roles as a person reads them. */
+function rolesWords(roles: readonly string[]): string {
+  const quoted = roles.map((role) => quoteInline(role, 60));
+  return quoted.length <= 1
+    ? (quoted[0] ?? '(none)')
+    : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1) ?? ''}`;
+}
+
+/**
+ * The one reply a refused user gets on a PR (docs/how-it-works.md § The App). It names the roles
+ * `allowed_roles` admits, not a fixed "write access": a repository may admit triage, or only admins.
+ */
 export async function refuse(
   ctx: WorkerContext,
   tools: EventTools,
   pr: PullRef,
   login: string,
   role: string,
+  allowed: readonly string[],
 ): Promise<void> {
   const key = `${pullKey(pr)}:${login.toLowerCase()}`;
   if (ctx.refused.has(key)) return;
   ctx.refused.add(key);
+  const who = allowed.length === 1 ? 'the role' : 'one of the roles';
   await reply(
     ctx,
     tools,
     pr,
-    `Sorry, only collaborators with write access can run the review loop here (your role: ${quoteInline(role, 60)}).`,
+    `Sorry, only collaborators with ${who} ${rolesWords(allowed)} can run the review loop here (your role: ${quoteInline(role, 60)}).`,
   );
 }
 

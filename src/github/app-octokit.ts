@@ -21,26 +21,19 @@ export function pullKey(pr: PullRef): string {
 export interface AppIdentity {
   /** `APP_ID`: matches `performed_via_github_app.id` on what the App wrote. */
   appId: number;
-  /** `<slug>[bot]`, when known (looked up once, in the background). */
-  botLogin?: string | undefined;
 }
 
 interface Authored {
-  user?: { login?: string; type?: string } | null;
   performed_via_github_app?: { id?: number } | null;
 }
 
 /**
- * True only for what the App itself wrote: GitHub stamps `performed_via_github_app` on comments and issues
- * made with an installation token, and the author is the App's bot user. Text never counts.
+ * True only for what the App itself wrote: GitHub stamps `performed_via_github_app` with the App's id on
+ * comments and issues made with its installation token. Neither the text nor the author's login counts
+ * (a login could be looked alike; the stamp cannot be set by anyone else).
  */
 export function isByApp(item: Authored, app: AppIdentity): boolean {
-  if (item.performed_via_github_app?.id === app.appId) return true;
-  return (
-    app.botLogin !== undefined &&
-    item.user?.type === 'Bot' &&
-    item.user.login?.toLowerCase() === app.botLogin.toLowerCase()
-  );
+  return item.performed_via_github_app?.id === app.appId;
 }
 
 /** Just `{ owner, repo }`: spreading a PullRef into a request would send its `number` as a parameter. */

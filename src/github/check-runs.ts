@@ -9,7 +9,8 @@ import { BODY_LIMIT, clip, postable } from './safe-text.js';
 
 export const CHECK_NAME = 'review-loop';
 
-export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'action_required' | 'cancelled';
+export const CHECK_CONCLUSIONS = ['success', 'failure', 'neutral', 'action_required', 'cancelled'] as const;
+export type CheckConclusion = (typeof CHECK_CONCLUSIONS)[number];
 
 export type CheckState =
   | { status: 'in_progress'; title: string; summary: string }

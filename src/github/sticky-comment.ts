@@ -84,8 +84,10 @@ export interface StickyRead<T> {
 
 /**
  * Reads and writes the sticky comment. Writes for one PR are serialised in this process (a `stop` and a
- * round finishing at once would otherwise both read the old state), and the comment id is remembered so
- * it is created once and then only edited.
+ * round finishing at once would otherwise both read the old state). Every update lists the PR's comments
+ * again rather than remembering the id: the state must be the comment's current one (another process, or
+ * the App before a restart, may have written it), and finding it there is what keeps it created once and
+ * then only edited.
  */
 export class StickyStore<T> {
   readonly #app: AppIdentity;

@@ -5,8 +5,9 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { inspect } from 'node:util';
 import nock from 'nock';
-import { Probot, ProbotOctokit } from 'probot';
+import { Probot, ProbotOctokit, type Logger } from 'probot';
 import { createReviewLoopApp } from '../../src/app/app.js';
 import type { AppEnvSettings } from '../../src/app/config.js';
 import type { LoopOutcome, LoopRequest, LoopRunner } from '../../src/app/loop-runner.js';
@@ -213,10 +214,26 @@ export function scriptedRunner(script: (request: LoopRequest, call: number) => P
   return { runner, requests };
 }
 
-export async function startTestApp(runner: LoopRunner, settings: AppEnvSettings = SETTINGS) {
+/** A logger that keeps every line Probot and the App write (every level), to scan them in a test. */
+export function recordingLog(lines: string[]) {
+  const log: Record<string, unknown> = { level: 'trace', isLevelEnabled: () => true };
+  for (const level of ['trace', 'debug', 'info', 'warn', 'error', 'fatal']) {
+    log[level] = (...args: unknown[]) =>
+      lines.push(args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 6 }))).join(' '));
+  }
+  log.child = () => log;
+  return log as unknown as Logger;
+}
+
+export async function startTestApp(
+  runner: LoopRunner,
+  settings: AppEnvSettings = SETTINGS,
+  options: { secrets?: readonly string[]; log?: Logger } = {},
+) {
   const probot = new Probot({
     appId: APP_ID,
     privateKey: PRIVATE_KEY,
+    ...(options.log ? { log: options.log } : {}),
     logFormat: 'json',
     logLevel: (process.env.APP_TEST_LOG as 'fatal' | undefined) ?? 'fatal',
     // A function, not an object: Probot layers its own throttle options (enabled) over object defaults,
@@ -232,7 +249,7 @@ export async function startTestApp(runner: LoopRunner, settings: AppEnvSettings 
     settings,
     runner,
     clock: () => NOW,
-    secrets: ['sk-test-secret-value-1234'],
+    secrets: options.secrets ?? ['sk-test-secret-value-1234'],
   });
   await probot.load(made.app);
   return { probot, ...made };

@@ -253,22 +253,14 @@ export class FakePull {
     return scope;
   }
 
-  /** What a round reads and writes on the PR: its files and diffs, contents at a SHA, and the reviews. */
-  interceptReads(scope = nock(API)): nock.Scope {
+  /**
+   * What a round reads and writes on the PR: its files and diffs, contents at a SHA, and the reviews.
+   * `reviewed: false` for a round that fails before its review: it neither posts one nor lists the PR's files.
+   */
+  interceptReads(scope = nock(API), options: { reviewed?: boolean } = {}): nock.Scope {
+    scope.persist();
+    if (options.reviewed ?? true) this.#interceptReviewed(scope);
     return scope
-      .persist()
-      .get(`${REPO_PATH}/pulls/${PR}/files`)
-      .query(true)
-      .reply(() => [
-        200,
-        this.#changed(this.base, this.head).map((filename) => ({
-          filename,
-          status: 'modified',
-          additions: 1,
-          deletions: 1,
-          patch: unifiedDiff(filename, this.filesAt(this.base)[filename], this.filesAt(this.head)[filename]),
-        })),
-      ])
       .get(/\/compare\/[0-9a-f]{40}\.\.\.[0-9a-f]{40}$/)
       .matchHeader('accept', /diff/)
       .reply((uri) => {
@@ -308,7 +300,24 @@ export class FakePull {
             encoding: 'base64',
           },
         ];
-      })
+      });
+  }
+
+  /** The PR's files (for a review's inline comments) and the reviews posted. */
+  #interceptReviewed(scope: nock.Scope): void {
+    scope
+      .get(`${REPO_PATH}/pulls/${PR}/files`)
+      .query(true)
+      .reply(() => [
+        200,
+        this.#changed(this.base, this.head).map((filename) => ({
+          filename,
+          status: 'modified',
+          additions: 1,
+          deletions: 1,
+          patch: unifiedDiff(filename, this.filesAt(this.base)[filename], this.filesAt(this.head)[filename]),
+        })),
+      ])
       .post(`${REPO_PATH}/pulls/${PR}/reviews`)
       .reply((_uri, body: any) => {
         this.reviews.push(body);
