@@ -4,55 +4,23 @@
  * process on a real git repository with the offline provider, so a real SIGINT reaches it.
  */
 import { spawn } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseResultsTsv } from '../src/core/results-tsv.js';
 import { abortOnSignals, shouldHandleSignals } from '../src/cli/signals.js';
 import { RunInterrupted, interruptionOf, signalExitCode } from '../src/iterate/interrupt.js';
 import { LOCK_FILE } from '../src/adapters/local/lock.js';
+import { buildCli, type ChildEnd } from './helpers/cli-child.js';
 import { cleanupTempDirs, makeProject, tempDir } from './helpers/engine-fixtures.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let cli: string;
 
 beforeAll(async () => {
-  const dir = await tempDir('skillclimb-cli-child-');
-  const entry = path.join(dir, 'entry.ts');
-  await writeFile(
-    entry,
-    `import { main } from ${JSON.stringify(path.join(ROOT, 'src', 'cli', 'main.ts'))};
-process.exitCode = await main(process.argv.slice(2));
-`,
-  );
-  // main.ts reads ../../package.json next to itself (build/cli/main.js in the package).
-  cli = path.join(dir, 'build', 'cli', 'main.mjs');
-  await mkdir(path.dirname(cli), { recursive: true });
-  await copyFile(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
-  await build({
-    entryPoints: [entry],
-    outfile: cli,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-    logLevel: 'silent',
-  });
+  cli = await buildCli();
 }, 120_000);
 
 afterAll(cleanupTempDirs);
-
-interface ChildEnd {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** Starts `skillclimb iterate`, sends `signal` once results.tsv holds a few rows, and waits for the end. */
 function interruptedRun(args: string[], resultsFile: string, signal: NodeJS.Signals): Promise<ChildEnd> {
