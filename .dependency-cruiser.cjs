@@ -36,6 +36,28 @@ module.exports = {
       to: { path: IO_MODULES },
     },
     {
+      name: 'core-review-not-core-iterate',
+      severity: 'error',
+      comment: "Each engine's pure logic stands alone: core/review never imports core/iterate.",
+      from: { path: src('core/review') },
+      to: { path: src('core/iterate') },
+    },
+    {
+      name: 'core-iterate-not-core-review',
+      severity: 'error',
+      comment: "Each engine's pure logic stands alone: core/iterate never imports core/review.",
+      from: { path: src('core/iterate') },
+      to: { path: src('core/review') },
+    },
+    {
+      name: 'core-shared-not-engine-core',
+      severity: 'error',
+      comment:
+        'core/text and the core/ root are shared by both engines, so they import neither engine folder.',
+      from: { path: ['^src/core/[^/]+$', src('core/text')] },
+      to: { path: anyOf('core/iterate', 'core/review') },
+    },
+    {
       name: 'ports-import-only-core',
       severity: 'error',
       comment: 'ports are interfaces over core types.',

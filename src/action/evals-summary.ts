@@ -1,5 +1,5 @@
 /** The pull request body and the job summary of `mode: evals-init` (pure). */
-import { formatCost } from '../core/summary.js';
+import { formatCost } from '../core/iterate/summary.js';
 import { totalTokens, type Usage } from '../core/usage.js';
 import type { EvalsPullRequestOutcome } from '../github/evals-pull-request.js';
 import type { EvalsInitResult } from '../iterate/evals-init.js';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { DurationError, parseDuration } from '../core/duration.js';
 import { isKillSwitchValue } from '../github/kill-switch.js';
 import { DEFAULT_STATE_BRANCH } from '../github/state-files.js';
-import { skillsGlobProblem } from '../core/skill-layout.js';
+import { skillsGlobProblem } from '../core/iterate/skill-layout.js';
 import {
   ITERATE_DEFAULTS,
   KILL_SWITCH_READ_ERROR_POLICIES,

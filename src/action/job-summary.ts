@@ -1,6 +1,6 @@
 /** The job summary (pure): the morning summary plus PR and issue links, ship skips and score charts. */
-import { renderMorningSummary } from '../core/summary.js';
-import { inertInline } from '../core/untrusted-text.js';
+import { renderMorningSummary } from '../core/iterate/summary.js';
+import { inertInline } from '../core/text/untrusted-text.js';
 import { renderScoreChart, SCORE_CHART_CAPTION } from '../github/score-chart.js';
 import type { RunFile } from './result-file.js';
 

@@ -8,7 +8,7 @@ import type { ActionContext } from './context.js';
 import { eventRefusal } from './event-guard.js';
 import type { ActionInputs } from './inputs.js';
 import { ENGINE, type ActionIo, type PipelineEngine, type PipelineResult } from './io.js';
-import { redactSecrets } from '../core/redact.js';
+import { redactSecrets } from '../core/text/redact.js';
 import { redactOutputs, redactingIo, secretsOf } from './secrets.js';
 import { dryRunStep } from './steps/dry-run.js';
 import { evalsInitStep } from './steps/evals-init.js';

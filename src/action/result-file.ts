@@ -5,8 +5,8 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { redactSecrets } from '../core/redact.js';
-import type { RunResult, SkillResult } from '../core/run-result.js';
+import { redactSecrets } from '../core/text/redact.js';
+import type { RunResult, SkillResult } from '../core/iterate/run-result.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../core/usage.js';
 
 const UsageSchema = z.object({

@@ -1,5 +1,5 @@
 /** The run records a step writes when the engine did not run (a plan, a dry run, a launch stop). */
-import type { RunResult } from '../core/run-result.js';
+import type { RunResult } from '../core/iterate/run-result.js';
 import { ZERO_USAGE } from '../core/usage.js';
 import type { QueuePlan } from '../iterate/queue.js';
 import type { GitHubForge } from '../github/forge.js';

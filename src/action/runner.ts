@@ -3,7 +3,7 @@
  * outputs set, and `setFailed` on any error. Also the entry point of `npx @github/local-action run . src/action/runner.ts .env`.
  */
 import * as core from '@actions/core';
-import { redactSecrets, secretsFromEnv } from '../core/redact.js';
+import { redactSecrets, secretsFromEnv } from '../core/text/redact.js';
 import { readActionContext } from './context.js';
 import { parseInputs } from './inputs.js';
 import { maskSecretInputs, SECRET_INPUTS } from './mask.js';

@@ -1,6 +1,6 @@
 /** The secrets of a run, kept out of outputs and result files (docs/how-it-works.md § Untrusted text and secrets). */
-import { boundBody } from '../core/body-limit.js';
-import { redactSecrets, secretsFromEnv } from '../core/redact.js';
+import { boundBody } from '../core/text/body-limit.js';
+import { redactSecrets, secretsFromEnv } from '../core/text/redact.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo } from './io.js';

@@ -2,7 +2,7 @@
  * Saves what the night recorded to the state branch: after each skill, on a stop, and at the end
  * (docs/how-it-works.md § Morning summary and results.tsv). A failed save is a warning: the night goes on.
  */
-import type { SkillResult } from '../core/run-result.js';
+import type { SkillResult } from '../core/iterate/run-result.js';
 import type { StateStore } from '../github/state-store.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';

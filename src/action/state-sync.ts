@@ -2,11 +2,11 @@
  * What the Action writes to the state branch for each skill: the checkout's whole results.tsv and a
  * last-run record (when it ran, the scores, and at the end the status and PR/issue link).
  */
-import { parseResultsTsv } from '../core/results-tsv.js';
-import type { SkillResult } from '../core/run-result.js';
+import { parseResultsTsv } from '../core/iterate/results-tsv.js';
+import type { SkillResult } from '../core/iterate/run-result.js';
 import { latestRunRows } from '../github/score-chart.js';
 import type { LastRunRecord } from '../github/state-files.js';
-import { resultsTsvPath } from '../core/skill-layout.js';
+import { resultsTsvPath } from '../core/iterate/skill-layout.js';
 import { readIfExists, type StateStore, type StateUpdate } from '../github/state-store.js';
 
 /** Baseline and high-water mark of the latest run in a results.tsv text. */

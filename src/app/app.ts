@@ -4,7 +4,7 @@
  * Probot's middleware answers GitHub at once; the work happens in the background queue.
  */
 import type { ApplicationFunction, Context, Probot } from 'probot';
-import { redactSecrets, secretsFromEnv } from '../core/redact.js';
+import { redactSecrets, secretsFromEnv } from '../core/text/redact.js';
 import type { AppIdentity } from '../github/app-octokit.js';
 import { StickyStore } from '../github/sticky-comment.js';
 import type { AppEnvSettings } from './config.js';

@@ -6,11 +6,11 @@
  * pays for.
  */
 import { z } from 'zod';
-import { inlineCode } from '../core/park.js';
+import { inlineCode } from '../core/iterate/park.js';
 import { parseModelId } from '../llm/model-id.js';
 import { DEFAULT_ALLOWED_ROLES } from './validation/permission.js';
-import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review-state.js';
-import type { Difficulty, FixMode, Preset } from '../core/review-state.js';
+import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review/state.js';
+import type { Difficulty, FixMode, Preset } from '../core/review/state.js';
 import { MAX_ROUNDS_LIMIT } from './validation/command.js';
 import type { StartOptions } from './validation/command.js';
 

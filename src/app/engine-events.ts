@@ -4,13 +4,13 @@
  * the rounds. An acquitting round's review waits for Phase E, so it can carry the receipt the engine
  * wrote — bound to the acquitted head.
  */
-import type { Independence } from '../core/review-gate.js';
-import type { AcquittalReceipt } from '../core/review-log.js';
-import type { ReviewOutcome, RoundReport } from '../core/review-outcome.js';
-import type { FixMode } from '../core/review-state.js';
+import type { Independence } from '../core/review/gate.js';
+import type { AcquittalReceipt } from '../core/review/log.js';
+import type { ReviewOutcome, RoundReport } from '../core/review/outcome.js';
+import type { FixMode } from '../core/review/state.js';
 import type { ReviewEvent, ReviewEvents, ReviewStore } from '../ports/review.js';
 import type { RoundReviewView } from '../github/review-body.js';
-import type { GitHubReviewTarget } from './engine-ports.js';
+import type { GitHubReviewTarget } from './review-target.js';
 import type { LoopOutcome } from './loop-runner.js';
 import type { RoundRow } from './loop-state.js';
 import type { PullSession } from './pull-session.js';

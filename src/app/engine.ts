@@ -9,7 +9,9 @@ import type { ModelFactoryOptions } from '../llm/factory.js';
 import type { CheckpointAnswer } from '../ports/review.js';
 import { runReviewLoop } from '../review/run.js';
 import { buildLoopModels } from './engine-models.js';
-import { CommentCheckpoint, GitHubReviewStore, GitHubReviewTarget } from './engine-ports.js';
+import { CommentCheckpoint } from './comment-checkpoint.js';
+import { GitHubReviewStore } from './review-store.js';
+import { GitHubReviewTarget } from './review-target.js';
 import { PullRequestEvents, loopOutcomeOf } from './engine-events.js';
 import type { LoopRequest, LoopRunner, LoopTrigger } from './loop-runner.js';
 

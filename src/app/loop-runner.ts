@@ -5,7 +5,7 @@
  * this trigger, until it finishes or needs a person". The runner reaches GitHub only through the
  * `PullSession` it is given, whose methods are what the engine's store and target ports are built from.
  */
-import type { ReviewStatus } from '../core/review-outcome.js';
+import type { ReviewStatus } from '../core/review/outcome.js';
 import type { LoopSettings } from './config.js';
 import type { PullSession } from './pull-session.js';
 

@@ -5,7 +5,7 @@
  * stores without looking inside. Everything is bounded so the comment stays under GitHub's limit.
  */
 import { z } from 'zod';
-import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review-state.js';
+import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review/state.js';
 import { CHECK_CONCLUSIONS } from '../github/check-runs.js';
 import { quoteInline } from '../github/safe-text.js';
 

@@ -5,8 +5,8 @@
  * arrived while it ran is looked at once it ends.
  */
 import { randomBytes } from 'node:crypto';
-import { redactSecrets } from '../core/redact.js';
-import { runIdFor } from '../core/review-state.js';
+import { redactSecrets } from '../core/text/redact.js';
+import { runIdFor } from '../core/review/state.js';
 import type { PullRef } from '../github/app-octokit.js';
 import { pullKey } from '../github/app-octokit.js';
 import { describeApiError } from '../github/octokit.js';

@@ -4,7 +4,7 @@
  * comment (the engine's part opaque, next to the App's), reviews are posted bound to their SHA, fixes
  * land through the Git Data API, and every head change moves the check run along.
  */
-import { checkEditPath } from '../core/review-edits.js';
+import { checkEditPath } from '../core/review/edits.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
 import type { CommitFixResult } from '../github/fix-commit.js';
 import { commitFileTexts } from '../github/fix-commit.js';

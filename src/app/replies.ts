@@ -3,7 +3,7 @@
  * bounded, any untrusted part quoted by the caller through safe-text.ts. A refused user is told once per
  * pull request, never again (no reply storm from a user who keeps trying).
  */
-import { redactSecrets } from '../core/redact.js';
+import { redactSecrets } from '../core/text/redact.js';
 import type { PullRef } from '../github/app-octokit.js';
 import { pullKey } from '../github/app-octokit.js';
 import { postable, quoteInline } from '../github/safe-text.js';

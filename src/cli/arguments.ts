@@ -1,7 +1,7 @@
 /** Option-value parsers for commander: a bad value becomes an error that names the flag (exit 2). */
 import { InvalidArgumentError } from 'commander';
 import { DurationError, parseDuration } from '../core/duration.js';
-import { isValidSkillName, skillsGlobProblem } from '../core/skill-layout.js';
+import { isValidSkillName, skillsGlobProblem } from '../core/iterate/skill-layout.js';
 import { parseStructuredOutputFlag } from '../config/config.js';
 import type { StructuredOutputSetting } from '../llm/structured-output.js';
 

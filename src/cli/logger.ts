@@ -1,4 +1,4 @@
-import { redactSecrets, secretsFromEnv } from '../core/redact.js';
+import { redactSecrets, secretsFromEnv } from '../core/text/redact.js';
 import type { Logger } from '../ports/logger.js';
 import type { CliIo } from './io.js';
 

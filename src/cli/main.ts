@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { RunInterrupted } from '../iterate/interrupt.js';
 import { PreflightHalt } from '../core/halt.js';
-import { redactSecrets, secretsFromEnv } from '../core/redact.js';
+import { redactSecrets, secretsFromEnv } from '../core/text/redact.js';
 import { doctorCommand } from './commands/doctor.js';
 import { evalsCommand } from './commands/evals.js';
 import { iterateCommand } from './commands/iterate.js';

@@ -5,8 +5,8 @@
  * the next `skillclimb review` asks again.
  */
 import { createInterface, type Interface } from 'node:readline';
-import { parseCheckpointAnswer } from '../core/review-checkpoint.js';
-import { formatScore, EFFORT_WORDS } from '../core/review-log.js';
+import { parseCheckpointAnswer } from '../core/review/checkpoint.js';
+import { formatScore, EFFORT_WORDS } from '../core/review/log.js';
 import type { Checkpoint, CheckpointQuestion } from '../ports/review.js';
 
 export function checkpointText(q: CheckpointQuestion): string {

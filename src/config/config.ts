@@ -10,7 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseJsonFileWith, zodExpectation, type JsonFileWording } from '../core/json-file.js';
-import { skillsGlobProblem } from '../core/skill-layout.js';
+import { skillsGlobProblem } from '../core/iterate/skill-layout.js';
 import { defaultModelFor, type ModelFactoryOptions, type ModelSelection } from '../llm/factory.js';
 import { parseModelId } from '../llm/model-id.js';
 import { PriceTableSchema, pricesFromEnv } from '../llm/prices.js';

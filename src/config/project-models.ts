@@ -9,7 +9,7 @@ import type { Logger } from '../ports/logger.js';
 import { createModels, type ModelFactoryOptions } from '../llm/factory.js';
 import type { SkillModels } from '../ports/models.js';
 import { redactMessage } from '../llm/redact-message.js';
-import { secretsFromEnv } from '../core/redact.js';
+import { secretsFromEnv } from '../core/text/redact.js';
 import { DEFAULT_RETRY_POLICY, type RetryHooks } from '../llm/retry.js';
 import type { StructuredOutputFallback } from '../llm/structured-output.js';
 import type { ConcurrencyChange } from '../llm/adaptive-concurrency.js';

@@ -4,7 +4,7 @@
  * given on the command line (or as an Action input) wins, else the config's, else the built-in default
  * already in the options.
  */
-import type { ScoreMode } from '../core/score-types.js';
+import type { ScoreMode } from '../core/iterate/score-types.js';
 import type { SkillclimbConfig } from './config.js';
 
 export interface ConfigurableSettings {

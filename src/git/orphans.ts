@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { WORKTREE_PREFIX } from '../core/skill-layout.js';
+import { WORKTREE_PREFIX } from '../core/iterate/skill-layout.js';
 
 const execFileAsync = promisify(execFile);
 

@@ -1,7 +1,7 @@
 /** The per-skill worktree and branch: set up before the loop, cleaned up after it (docs/how-it-works.md § The hill-climb loop). */
 import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { branchNameFor, worktreeFolderName } from '../core/skill-layout.js';
+import { branchNameFor, worktreeFolderName } from '../core/iterate/skill-layout.js';
 import type { Worktree, WorktreeRequest } from '../ports/git.js';
 import { runGit } from './client.js';
 import { readTreeFiles } from './tree-files.js';

@@ -5,7 +5,7 @@
  * the branch moves again, the fix is reported, never forced. Fork PRs are refused here as well as by the
  * caller: the App never pushes to a fork.
  */
-import { forbiddenArea } from '../core/review-edits.js';
+import { forbiddenArea } from '../core/review/edits.js';
 import type { AppOctokit } from './app-octokit.js';
 import { repoOf } from './app-octokit.js';
 import { httpStatusOf } from './octokit.js';

@@ -4,10 +4,10 @@
  * respected (no new issue, no reopening: no nightly spam); one closed as completed gets a new issue.
  * When the API fails the report goes to the local park file and the run goes on.
  */
-import { GITHUB_BODY_LIMIT, boundBody } from '../core/body-limit.js';
+import { GITHUB_BODY_LIMIT, boundBody } from '../core/text/body-limit.js';
 import type { Forge, ParkOutcome } from '../ports/forge.js';
 import type { Logger } from '../ports/logger.js';
-import type { ParkReport } from '../core/park.js';
+import type { ParkReport } from '../core/iterate/park.js';
 import type { GitHubClient, RepoRef } from './octokit.js';
 import { describeApiError } from './octokit.js';
 import { hasParkMarker, parkMarker } from './markers.js';

@@ -6,7 +6,7 @@
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import { redactSecrets } from '../core/redact.js';
+import { redactSecrets } from '../core/text/redact.js';
 import type { Logger } from '../ports/logger.js';
 
 export type GitHubClient = ReturnType<typeof getOctokit>;

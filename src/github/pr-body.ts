@@ -1,6 +1,6 @@
 /** The body of a skill's pull request (pure): what changed, by how much, and how the night went. */
-import { GITHUB_BODY_LIMIT, boundBody } from '../core/body-limit.js';
-import { inertInline } from '../core/untrusted-text.js';
+import { GITHUB_BODY_LIMIT, boundBody } from '../core/text/body-limit.js';
+import { inertInline } from '../core/text/untrusted-text.js';
 import type { ShipRequest } from '../ports/shipper.js';
 import type { Usage } from '../core/usage.js';
 import { formatPullRequestMarker } from './markers.js';

@@ -4,7 +4,7 @@
  * points outside the diff it knows; the review is then posted again without them, so the verdict always
  * lands.
  */
-import { commentableLines } from '../core/diff-lines.js';
+import { commentableLines } from '../core/review/diff-lines.js';
 import type { AppOctokit, PullRef } from './app-octokit.js';
 import { httpStatusOf } from './octokit.js';
 import type { RoundReviewView } from './review-body.js';

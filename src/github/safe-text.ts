@@ -2,14 +2,14 @@
  * The ONE path by which the App turns untrusted text (model answers, PR titles, file paths, user guidance,
  * configuration values) into Markdown it posts (docs/how-it-works.md § Untrusted text and secrets): the
  * text is redacted (a provider error may echo the key it was sent), cut BEFORE it is neutralised (so the
- * neutraliser disarms exactly what is shown), then neutralised by src/core/neutralise.ts — inline as
+ * neutraliser disarms exactly what is shown), then neutralised by src/core/text/neutralise.ts — inline as
  * inert plain text, long text as a fence it cannot close — so mentions, references, HTML, links and
  * images never come alive and no text can forge a hidden marker. Every finished body then goes through
- * `postable`, which bounds it under GitHub's limit with src/core/body-limit.ts.
+ * `postable`, which bounds it under GitHub's limit with src/core/text/body-limit.ts.
  */
-import { GITHUB_BODY_LIMIT, boundBody, truncateText } from '../core/body-limit.js';
-import { neutraliseBlock, neutraliseInline } from '../core/neutralise.js';
-import { redactSecrets } from '../core/redact.js';
+import { GITHUB_BODY_LIMIT, boundBody, truncateText } from '../core/text/body-limit.js';
+import { neutraliseBlock, neutraliseInline } from '../core/text/neutralise.js';
+import { redactSecrets } from '../core/text/redact.js';
 
 /** GitHub refuses bodies of 65,536 characters; the App's stay strictly under that. */
 export const BODY_LIMIT = GITHUB_BODY_LIMIT - 1;

@@ -1,5 +1,5 @@
 /** A Mermaid `xychart-beta` of one skill's score per iteration (PR bodies and the job summary). Pure. */
-import type { ResultsRow } from '../core/run-result.js';
+import type { ResultsRow } from '../core/iterate/run-result.js';
 
 /** The rows of the latest run: `results.tsv` keeps every night, and a run starts with its baseline row. */
 export function latestRunRows(rows: readonly ResultsRow[]): ResultsRow[] {

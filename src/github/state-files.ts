@@ -1,6 +1,6 @@
 /** The state branch's file formats (pure): `state/<skill>/results.tsv` and `state/<skill>/last-run.json`. */
 import { z } from 'zod';
-import { RESULTS_HEADER } from '../core/results-tsv.js';
+import { RESULTS_HEADER } from '../core/iterate/results-tsv.js';
 
 export const STATE_DIR = 'state';
 /** The orphan branch that keeps the run state between nights, unless the `state-branch` input names another. */

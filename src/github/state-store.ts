@@ -7,8 +7,8 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { redactSecrets, redactValue } from '../core/redact.js';
-import { RESULTS_FILE, resultsTsvPath } from '../core/skill-layout.js';
+import { redactSecrets, redactValue } from '../core/text/redact.js';
+import { RESULTS_FILE, resultsTsvPath } from '../core/iterate/skill-layout.js';
 import type { Freshness } from '../ports/freshness.js';
 import type { Logger } from '../ports/logger.js';
 import { fetchBranch, gitErrorMessage, gitWithIdentity, minimalGitEnv } from './git.js';

@@ -2,8 +2,8 @@
  * Adversarial-mutation calibration (docs/how-it-works.md § Calibration): inject ten known defects into copies of the SKILL.md, score
  * each with the same scoring the loop uses, and check the grader notices (score strictly below baseline).
  */
-import { mutateAll } from '../core/mutations.js';
-import type { ScoreStatus } from '../core/score-types.js';
+import { mutateAll } from '../core/iterate/mutations.js';
+import type { ScoreStatus } from '../core/iterate/score-types.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import { scoreSkill, type ScoreRequest } from './score.js';
 

@@ -1,7 +1,7 @@
 /** Step A's inputs for the editor (docs/how-it-works.md § The hill-climb loop). */
-import type { EvalsFile } from '../core/evals.js';
-import { RADICAL_AFTER_REVERTS, type KeptState } from '../core/hill-climb.js';
-import type { FailedAssertion } from '../core/score-types.js';
+import type { EvalsFile } from '../core/iterate/evals.js';
+import { RADICAL_AFTER_REVERTS, type KeptState } from '../core/iterate/hill-climb.js';
+import type { FailedAssertion } from '../core/iterate/score-types.js';
 import type { EditorInput } from '../ports/models.js';
 
 /** How much of the failing render the editor sees (the prompt builder caps it again). */
@@ -49,7 +49,7 @@ export function buildEditorInput(
   // Targeted: on the top failure when there is an absolute result; without one (`--mode structural`, or
   // no render/grader model) there is no failure to anchor on: topFailure stays undefined and the editor
   // aims at the weakest structural metric (the offline editor by itself, a real one through the
-  // structural-target prompt of core/prompts.ts).
+  // structural-target prompt of core/iterate/editor-prompt.ts).
   const [top, ...others]: Array<FailedAssertion | undefined> = absolute?.failed_assertions ?? [];
   const render = top ? state.renders.get(top.scenario_id) : undefined;
   return {

@@ -1,7 +1,17 @@
 /** Reads a skill's eval files from disk; core/evals.ts parses and cross-validates them. */
 import path from 'node:path';
-import { EvalsFileError, parseSkillEvals, structuralOnlyEvals, type SkillEvals } from '../core/evals.js';
-import { EVALS_FILE, REQUIRED_SECTIONS_FILE, SCENARIOS_FILE, evalsDirOf } from '../core/skill-layout.js';
+import {
+  EvalsFileError,
+  parseSkillEvals,
+  structuralOnlyEvals,
+  type SkillEvals,
+} from '../core/iterate/evals.js';
+import {
+  EVALS_FILE,
+  REQUIRED_SECTIONS_FILE,
+  SCENARIOS_FILE,
+  evalsDirOf,
+} from '../core/iterate/skill-layout.js';
 import { NotRegularFileError, readRegularFile } from './regular-file.js';
 
 /** No eval file is anywhere near this; a bigger one is a mistake (or an attack), not a test suite. */

@@ -13,8 +13,8 @@ import {
   formatAuthoredFile,
   repairAuthored,
   type AuthoredCheck,
-} from '../core/evals-authoring.js';
-import { EvalsFileError, parseScenarios, type Scenario } from '../core/evals.js';
+} from '../core/iterate/evals-authoring.js';
+import { EvalsFileError, parseScenarios, type Scenario } from '../core/iterate/evals.js';
 import { ModelOutputError } from '../core/model-answers.js';
 import {
   EVALS_DIR,
@@ -24,7 +24,7 @@ import {
   skillFileOf,
   skillPathIn,
   type SkillLocation,
-} from '../core/skill-layout.js';
+} from '../core/iterate/skill-layout.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { EvalsAuthor } from '../ports/evals-author.js';
 import type { Logger } from '../ports/logger.js';

@@ -9,8 +9,8 @@ import { constants } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { untilAborted } from '../core/abortable.js';
-import type { SkillEvals } from '../core/evals.js';
-import type { StructuralSettings } from '../core/structural.js';
+import type { SkillEvals } from '../core/iterate/evals.js';
+import type { StructuralSettings } from '../core/iterate/structural.js';
 import {
   NO_COMMIT,
   applyEdit,
@@ -22,14 +22,14 @@ import {
   type KeptState,
   type LoopState,
   type LoopStopReason,
-} from '../core/hill-climb.js';
-import { countNewlines } from '../core/lines.js';
-import { checkFrontmatter } from '../core/markdown.js';
+} from '../core/iterate/hill-climb.js';
+import { countNewlines } from '../core/iterate/lines.js';
+import { checkFrontmatter } from '../core/iterate/markdown.js';
 import { ModelOutputError, type EditProposal } from '../core/model-answers.js';
-import { formatIterationLine } from '../core/progress.js';
-import type { KeptEdit, ResultsRow } from '../core/run-result.js';
-import { SKILL_FILE, skillFileOf } from '../core/skill-layout.js';
-import { classifyIteration, type IterationOutcome } from '../core/taxonomy.js';
+import { formatIterationLine } from '../core/iterate/progress.js';
+import type { KeptEdit, ResultsRow } from '../core/iterate/run-result.js';
+import { SKILL_FILE, skillFileOf } from '../core/iterate/skill-layout.js';
+import { classifyIteration, type IterationOutcome } from '../core/iterate/taxonomy.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { FileLookup, GitWorkspace } from '../ports/git.js';
 import type { Logger } from '../ports/logger.js';

@@ -2,9 +2,9 @@
  * The options of one skill-iterate run and their defaults, stated once for the CLI and the Action
  * (docs/how-it-works.md § The hill-climb loop).
  */
-import type { ScoreMode } from '../core/score-types.js';
-import { DEFAULT_MIN_GAIN } from '../core/ship-gate.js';
-import type { StructuralSettings } from '../core/structural.js';
+import type { ScoreMode } from '../core/iterate/score-types.js';
+import { DEFAULT_MIN_GAIN } from '../core/iterate/ship-gate.js';
+import type { StructuralSettings } from '../core/iterate/structural.js';
 
 /** The engine's defaults; the CLI's flags and the Action's inputs start from these. */
 export const ITERATE_DEFAULTS = {

@@ -3,10 +3,10 @@
  * crashes, with the crash logs; and up front, when calibration finds the grader misses injected defects.
  */
 import { readFile } from 'node:fs/promises';
-import type { SkillEvals } from '../core/evals.js';
-import { buildCalibrationParkReport, buildCrashParkReport } from '../core/park.js';
-import type { SkillResult } from '../core/run-result.js';
-import { skillFileOf } from '../core/skill-layout.js';
+import type { SkillEvals } from '../core/iterate/evals.js';
+import { buildCalibrationParkReport, buildCrashParkReport } from '../core/iterate/park.js';
+import type { SkillResult } from '../core/iterate/run-result.js';
+import { skillFileOf } from '../core/iterate/skill-layout.js';
 import { addUsage } from '../core/usage.js';
 import type { Worktree } from '../ports/git.js';
 import { CalibrationError, calibrateSkill } from './calibrate.js';

@@ -6,8 +6,8 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { brief } from '../core/brief.js';
-import { EvalsFileError } from '../core/evals.js';
+import { brief } from '../core/iterate/brief.js';
+import { EvalsFileError } from '../core/iterate/evals.js';
 import { PreflightHalt } from '../core/halt.js';
 import {
   EVALS_DIR,
@@ -22,8 +22,8 @@ import {
   skillPathIn,
   skillsSettingHint,
   type SkillLocation,
-} from '../core/skill-layout.js';
-import { mergeSkipList, type SkipList } from '../core/skip-list.js';
+} from '../core/iterate/skill-layout.js';
+import { mergeSkipList, type SkipList } from '../core/iterate/skip-list.js';
 import type { HeldLock } from '../ports/lock.js';
 import type { PlanPorts } from '../ports/iterate.js';
 import { loadSkillEvals, loadStructuralEvals } from './evals-files.js';

@@ -1,5 +1,5 @@
 /** Queue-file parsing (docs/how-it-works.md § The queue): hand edits never halt a 4 AM run on whitespace or comments. */
-import { brief } from '../core/brief.js';
+import { brief } from '../core/iterate/brief.js';
 
 export interface QueueEntry {
   name: string;

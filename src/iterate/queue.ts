@@ -9,7 +9,7 @@ import { lstat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { formatDuration } from '../core/duration.js';
-import { EvalsFileError } from '../core/evals.js';
+import { EvalsFileError } from '../core/iterate/evals.js';
 import {
   DEFAULT_SKILLS_GLOBS,
   EVALS_FILE,
@@ -21,8 +21,8 @@ import {
   worktreeFolderName,
   type SkillExclusion,
   type SkillLocation,
-} from '../core/skill-layout.js';
-import type { SkipList } from '../core/skip-list.js';
+} from '../core/iterate/skill-layout.js';
+import type { SkipList } from '../core/iterate/skip-list.js';
 import type { Freshness } from '../ports/freshness.js';
 import { loadSkillEvals, loadStructuralEvals } from './evals-files.js';
 import { ITERATE_DEFAULTS, type IterateOptions } from './options.js';

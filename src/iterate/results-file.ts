@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, lstat, mkdir, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { RESULTS_HEADER, formatResultsRow, parseResultsTsv } from '../core/results-tsv.js';
-import type { ResultsRow } from '../core/run-result.js';
+import { RESULTS_HEADER, formatResultsRow, parseResultsTsv } from '../core/iterate/results-tsv.js';
+import type { ResultsRow } from '../core/iterate/run-result.js';
 
 /** Appends to the same file from one process are serialised so "is the file new?" has one answer each. */
 const pending = new Map<string, Promise<void>>();

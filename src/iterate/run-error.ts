@@ -2,7 +2,7 @@
  * When runIterate fails after it has processed skills, the caller still needs what was done (the Action's
  * job summary, outputs and state save): the partial RunResult travels on the error.
  */
-import type { RunResult } from '../core/run-result.js';
+import type { RunResult } from '../core/iterate/run-result.js';
 
 const PARTIAL_RUN = Symbol.for('skillclimb.partialRun');
 

@@ -5,12 +5,12 @@
  * lock released.
  */
 import path from 'node:path';
-import { EvalsFileError, type SkillEvals } from '../core/evals.js';
-import { brief } from '../core/brief.js';
-import { countNewlines } from '../core/lines.js';
-import { formatSkillLine } from '../core/progress.js';
-import type { RunResult, SkillResult } from '../core/run-result.js';
-import { belowMinimumGain, shipGate, shipMessage } from '../core/ship-gate.js';
+import { EvalsFileError, type SkillEvals } from '../core/iterate/evals.js';
+import { brief } from '../core/iterate/brief.js';
+import { countNewlines } from '../core/iterate/lines.js';
+import { formatSkillLine } from '../core/iterate/progress.js';
+import type { RunResult, SkillResult } from '../core/iterate/run-result.js';
+import { belowMinimumGain, shipGate, shipMessage } from '../core/iterate/ship-gate.js';
 import {
   SKILL_FILE,
   branchNameFor,
@@ -19,8 +19,8 @@ import {
   skillPathIn,
   skillRepoPath,
   type SkillLocation,
-} from '../core/skill-layout.js';
-import type { StructuralSettings } from '../core/structural.js';
+} from '../core/iterate/skill-layout.js';
+import type { StructuralSettings } from '../core/iterate/structural.js';
 import { ZERO_USAGE, addUsage } from '../core/usage.js';
 import type { KeepWorktree, Worktree } from '../ports/git.js';
 import type { IteratePorts } from '../ports/iterate.js';

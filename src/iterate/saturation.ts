@@ -3,8 +3,8 @@
  * same renders re-graded 3 times (same cache, same timeout), a majority vote per pair.
  */
 import { untilAborted } from '../core/abortable.js';
-import type { KeptState } from '../core/hill-climb.js';
-import type { AbsoluteResult } from '../core/score-types.js';
+import type { KeptState } from '../core/iterate/hill-climb.js';
+import type { AbsoluteResult } from '../core/iterate/score-types.js';
 import { addUsage, type Usage } from '../core/usage.js';
 import { scoreSkill, type ScoreRequest, type SkillScore } from './score.js';
 

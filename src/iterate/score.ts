@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
-import type { SkillEvals } from '../core/evals.js';
+import type { SkillEvals } from '../core/iterate/evals.js';
 import {
   aggregate,
   ambiguousReason,
@@ -16,7 +16,7 @@ import {
   repairGraderAnswer,
   type ScenarioPlan,
   type Verdict,
-} from '../core/absolute.js';
+} from '../core/iterate/absolute.js';
 import {
   DEFAULT_WEIGHTS,
   type AbsoluteResult,
@@ -24,8 +24,8 @@ import {
   type ScoreStatus,
   type ScoreWeights,
   type StructuralResult,
-} from '../core/score-types.js';
-import { scoreStructure, type StructuralSettings } from '../core/structural.js';
+} from '../core/iterate/score-types.js';
+import { scoreStructure, type StructuralSettings } from '../core/iterate/structural.js';
 import { ModelOutputError, type GraderAnswer } from '../core/model-answers.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { FileLookup } from '../ports/git.js';

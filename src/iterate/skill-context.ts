@@ -1,5 +1,5 @@
 /** One skill's processing context and the records a skill ends with. */
-import type { SkillResult, SkillStatus } from '../core/run-result.js';
+import type { SkillResult, SkillStatus } from '../core/iterate/run-result.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { IteratePorts } from '../ports/iterate.js';
 import type { LoopStopReason, SkillLoopResult } from './loop.js';

@@ -18,7 +18,7 @@ import {
   skillsSettingHint,
   type SkillExclusion,
   type SkillLocation,
-} from '../core/skill-layout.js';
+} from '../core/iterate/skill-layout.js';
 import { NotRegularFileError, inspectFile } from './regular-file.js';
 import { decideSkillFolder } from './symlinks.js';
 

@@ -1,9 +1,9 @@
 /** The morning summary's writer (docs/how-it-works.md § Morning summary and results.tsv): one markdown file per run under `<project>/docs/skill-iterate-runs/`. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunResult } from '../core/run-result.js';
-import { runsDirOf } from '../core/skill-layout.js';
-import { renderMorningSummary, summaryDate } from '../core/summary.js';
+import type { RunResult } from '../core/iterate/run-result.js';
+import { runsDirOf } from '../core/iterate/skill-layout.js';
+import { renderMorningSummary, summaryDate } from '../core/iterate/summary.js';
 
 /** `YYYY-MM-DD`, then `YYYY-MM-DDb` … `YYYY-MM-DDz` (the original skill's auto-disambiguation). */
 export function summaryFileNames(date: string): string[] {

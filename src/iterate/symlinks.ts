@@ -13,7 +13,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { EVALS_DIR, RESULTS_FILE, SKILL_FILE } from '../core/skill-layout.js';
+import { EVALS_DIR, RESULTS_FILE, SKILL_FILE } from '../core/iterate/skill-layout.js';
 
 function isMissing(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException).code;

@@ -4,8 +4,8 @@
  * server has none), its shape validated with zod. The content is the caller's to check.
  */
 import type { JSONSchema7 } from 'ai';
-import { AuthoredAnswerSchema, DEFECT_TYPES } from '../core/evals-authoring.js';
-import { buildEvalsAuthorPrompt } from '../core/evals-author-prompt.js';
+import { AuthoredAnswerSchema, DEFECT_TYPES } from '../core/iterate/evals-authoring.js';
+import { buildEvalsAuthorPrompt } from '../core/iterate/evals-author-prompt.js';
 import type { EvalsAuthor } from '../ports/evals-author.js';
 import { callJson, type CallSettings, type RoleModel } from './call.js';
 import { ProviderOutputError } from './errors.js';

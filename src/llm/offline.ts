@@ -4,7 +4,11 @@
  * weakest structural metric, so the whole pipeline can run anywhere.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { searchOfflineEdit, type OfflineEdit, type OfflineEditRequest } from '../core/offline-edits.js';
+import {
+  searchOfflineEdit,
+  type OfflineEdit,
+  type OfflineEditRequest,
+} from '../core/iterate/offline-edits.js';
 import { ModelOutputError, type EditProposal } from '../core/model-answers.js';
 import { ZERO_USAGE } from '../core/usage.js';
 import type { ModelReply, SkillModels } from '../ports/models.js';

@@ -4,7 +4,10 @@
  */
 import type { JSONSchema7 } from 'ai';
 import type { z } from 'zod';
-import { buildEditorPrompt, buildGraderPrompt, buildRenderPrompt } from '../core/prompts.js';
+import { buildEditorPrompt } from '../core/iterate/editor-prompt.js';
+import { buildGraderPrompt } from '../core/iterate/grader-prompt.js';
+import { buildRenderPrompt } from '../core/iterate/render-prompt.js';
+import { freshMarker } from './markers.js';
 import { callJson, callText, type CallSettings, type RoleModel } from './call.js';
 import { ProviderOutputError, type Role } from './errors.js';
 import { redactMessage } from './redact-message.js';
@@ -139,7 +142,7 @@ export function createProviderModels(config: ProviderModelsConfig): SkillModels 
 
     async grade(input, signal): Promise<ModelReply<GraderAnswer>> {
       if (!isRoleModel(grader)) return grader.grade(input, signal);
-      const prompt = buildGraderPrompt(input);
+      const prompt = buildGraderPrompt(input, freshMarker());
       return callValidated(
         grader,
         'grader',

@@ -3,7 +3,7 @@
  * key they were sent (in bodies, in URLs), and these messages end up in results.tsv, park issues and the
  * state branch, which outlive the runner log.
  */
-import { redactSecrets } from '../core/redact.js';
+import { redactSecrets } from '../core/text/redact.js';
 
 /** A URL in free text: scheme, optional userinfo, then host and path up to a query, fragment or delimiter. */
 const URL_IN_TEXT = /\b(https?:\/\/)(?:[^\s/?#@"'<>]+@)?([^\s?#"'<>]*)(?:[?#][^\s"'<>]*)?/gi;

@@ -8,7 +8,7 @@
 import type { JSONSchema7 } from 'ai';
 import type { z } from 'zod';
 import { extractJsonObject } from '../core/json-extract.js';
-import { graderMarker } from '../core/prompts.js';
+import { freshMarker } from './markers.js';
 import {
   FixProposalSchema,
   RebuttalAnswerSchema,
@@ -18,7 +18,7 @@ import {
   firstIssue,
   type CallTrace,
   type ModelCall,
-} from '../core/review-answers.js';
+} from '../core/review/answers.js';
 import {
   FIX_PROPOSAL_JSON_SCHEMA,
   REBUTTAL_ANSWER_JSON_SCHEMA,
@@ -31,7 +31,7 @@ import {
   buildReviewPrompt,
   buildRulingPrompt,
   buildVerifierPrompt,
-} from '../core/review-prompts.js';
+} from '../core/review/prompts.js';
 import { modelFamily } from '../core/families.js';
 import { ZERO_USAGE, type Usage } from '../core/usage.js';
 import type { ReviewModels } from '../ports/review.js';
@@ -154,7 +154,7 @@ export function createReviewModels(config: ReviewModelsConfig): ReviewModels {
         config,
         reviewer,
         'review',
-        buildReviewPrompt({ ...input, marker: graderMarker() }),
+        buildReviewPrompt({ ...input, marker: freshMarker() }),
         { schema: REVIEW_ANSWER_JSON_SCHEMA, name: 'review' },
         ReviewAnswerSchema,
         signal,
@@ -165,7 +165,7 @@ export function createReviewModels(config: ReviewModelsConfig): ReviewModels {
         config,
         executor,
         'rebuttal',
-        buildRebuttalPrompt({ ...input, marker: graderMarker() }),
+        buildRebuttalPrompt({ ...input, marker: freshMarker() }),
         { schema: REBUTTAL_ANSWER_JSON_SCHEMA, name: 'rebuttal' },
         RebuttalAnswerSchema,
         signal,
@@ -176,7 +176,7 @@ export function createReviewModels(config: ReviewModelsConfig): ReviewModels {
         config,
         reviewer,
         'ruling',
-        buildRulingPrompt({ ...input, marker: graderMarker() }),
+        buildRulingPrompt({ ...input, marker: freshMarker() }),
         { schema: RULING_ANSWER_JSON_SCHEMA, name: 'ruling' },
         RulingAnswerSchema,
         signal,
@@ -187,7 +187,7 @@ export function createReviewModels(config: ReviewModelsConfig): ReviewModels {
         config,
         executor,
         'fix',
-        buildFixPrompt({ ...input, marker: graderMarker() }),
+        buildFixPrompt({ ...input, marker: freshMarker() }),
         { schema: FIX_PROPOSAL_JSON_SCHEMA, name: 'fix_proposal' },
         FixProposalSchema,
         signal,
@@ -196,7 +196,7 @@ export function createReviewModels(config: ReviewModelsConfig): ReviewModels {
     async verify(input, tools, signal) {
       const now = config.now ?? (() => new Date());
       const startedAt = now();
-      const prompt = buildVerifierPrompt({ ...input, marker: graderMarker() });
+      const prompt = buildVerifierPrompt({ ...input, marker: freshMarker() });
       const maxSteps = input.limits.maxToolCalls + 1;
       const reply = await callWithTools(reviewer, prompt, tools, maxSteps, signal, config.settings);
       const extra = { tools: ['read_file', 'list_folder', 'search_text'], max_steps: maxSteps };

@@ -1,6 +1,6 @@
 /** The JSON schemas sent to the providers for the review roles; the zod schemas in core validate the answers. */
 import type { JSONSchema7 } from 'ai';
-import { VERDICTS, SEVERITIES, EFFORTS, STANCES, RULINGS } from '../core/review-answers.js';
+import { VERDICTS, SEVERITIES, EFFORTS, STANCES, RULINGS } from '../core/review/answers.js';
 
 const nullableString: JSONSchema7 = { type: ['string', 'null'] };
 

@@ -2,8 +2,8 @@
  * The model port of `skillclimb evals init` (docs/how-it-works.md § The queue): one call that writes a
  * skill's eval files. The provider adapter is src/llm/evals-author.ts; tests use HTTP-level replies.
  */
-import type { AuthoredAnswer } from '../core/evals-authoring.js';
-import type { EvalsAuthorPromptInput } from '../core/evals-author-prompt.js';
+import type { AuthoredAnswer } from '../core/iterate/evals-authoring.js';
+import type { EvalsAuthorPromptInput } from '../core/iterate/evals-author-prompt.js';
 import type { ModelReply } from './models.js';
 
 export interface EvalsAuthor {

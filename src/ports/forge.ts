@@ -1,5 +1,5 @@
 /** Files defect-park reports: a GitHub issue (Action, App) or a local markdown file (CLI). */
-import type { ParkReport } from '../core/park.js';
+import type { ParkReport } from '../core/iterate/park.js';
 
 export interface ParkOutcome {
   /** Issue URL or local file path. */

@@ -1,4 +1,4 @@
-import type { SkillLocation } from '../core/skill-layout.js';
+import type { SkillLocation } from '../core/iterate/skill-layout.js';
 
 /**
  * When a skill last ran: `results.tsv` mtime in the skill's folder (CLI) or a time recorded by the skill's

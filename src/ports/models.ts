@@ -2,9 +2,9 @@
  * The model port: the one interface the skill-iterate engine calls for its three roles. Implementations
  * live in src/llm (offline, the scripted double, the real providers).
  */
-import type { Scenario } from '../core/evals.js';
+import type { Scenario } from '../core/iterate/evals.js';
 import type { EditProposal, GraderAnswer } from '../core/model-answers.js';
-import type { FailedAssertion, PassingPair, StructuralResult } from '../core/score-types.js';
+import type { FailedAssertion, PassingPair, StructuralResult } from '../core/iterate/score-types.js';
 import type { Usage } from '../core/usage.js';
 
 export interface ModelReply<T> {

@@ -4,7 +4,7 @@
  * CLI wires local implementations (review-stage/ files, a git checkout, a terminal prompt); the App wires
  * GitHub ones (a sticky comment, a pull request, comment commands).
  */
-import type { CheckpointAnswer } from '../core/review-checkpoint.js';
+import type { CheckpointAnswer } from '../core/review/checkpoint.js';
 import type {
   CallTrace,
   FixProposal,
@@ -12,11 +12,11 @@ import type {
   RebuttalAnswer,
   ReviewAnswer,
   RulingAnswer,
-} from '../core/review-answers.js';
-import type { Independence } from '../core/review-gate.js';
-import type { AcquittalReceipt } from '../core/review-log.js';
-import type { BoundedText, Claims } from '../core/review-material.js';
-import type { RoundReport } from '../core/review-outcome.js';
+} from '../core/review/answers.js';
+import type { Independence } from '../core/review/gate.js';
+import type { AcquittalReceipt } from '../core/review/log.js';
+import type { BoundedText, Claims } from '../core/review/material.js';
+import type { RoundReport } from '../core/review/outcome.js';
 import type {
   FixPromptInput,
   RebuttalPromptInput,
@@ -24,11 +24,11 @@ import type {
   RulingPromptInput,
   VerifierLimits,
   VerifierPromptInput,
-} from '../core/review-prompts.js';
-import type { ModelIdentity, RankedWeakness, ReviewState, StoredState } from '../core/review-state.js';
+} from '../core/review/prompts.js';
+import type { ModelIdentity, RankedWeakness, ReviewState, StoredState } from '../core/review/state.js';
 
-export type { CheckpointAnswer } from '../core/review-checkpoint.js';
-export type { ReviewOutcome, ReviewStatus, RoundReport } from '../core/review-outcome.js';
+export type { CheckpointAnswer } from '../core/review/checkpoint.js';
+export type { ReviewOutcome, ReviewStatus, RoundReport } from '../core/review/outcome.js';
 
 /** Prompt inputs without the marker: the adapter draws a fresh one per call. */
 type WithoutMarker<T> = Omit<T, 'marker'>;

@@ -1,5 +1,5 @@
 /** Lands a SHIP decision: the local squash-merge (CLI) or one squashed commit on a PR branch (Action). */
-import type { KeptEdit, ResultsRow } from '../core/run-result.js';
+import type { KeptEdit, ResultsRow } from '../core/iterate/run-result.js';
 import type { Usage } from '../core/usage.js';
 
 /** Everything a shipper needs to land (or not) one skill's improvement. */

@@ -4,9 +4,9 @@
  * nightmare the fresh verifier with read-only tools, whose verdict must also be positive for the round to
  * acquit.
  */
-import type { ReviewAnswer, Verdict } from '../core/review-answers.js';
-import { isPositive } from '../core/review-gate.js';
-import type { RankedWeakness } from '../core/review-state.js';
+import type { ReviewAnswer, Verdict } from '../core/review/answers.js';
+import { isPositive } from '../core/review/gate.js';
+import type { RankedWeakness } from '../core/review/state.js';
 import { callWithOneRetry, type RoundMeter } from './calls.js';
 import type { RoundMaterial } from './material.js';
 import type { RunContext } from './start.js';

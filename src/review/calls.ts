@@ -2,8 +2,8 @@
  * Every model call of a round goes through here: its usage is counted (round, invocation), its trace saved
  * under the run's trace folder — the unusable answers too, since they cost tokens and are evidence.
  */
-import { UnusableAnswerError, type ModelCall } from '../core/review-answers.js';
-import { traceCallName } from '../core/review-log.js';
+import { UnusableAnswerError, type ModelCall } from '../core/review/answers.js';
+import { traceCallName } from '../core/review/log.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../core/usage.js';
 import type { RunContext } from './start.js';
 

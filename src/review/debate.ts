@@ -3,9 +3,9 @@
  * rebuts up to three weaknesses, the reviewer rules on the contested ones, and only an accepted rebuttal
  * resolves a weakness. Rulings never change the round's score or verdict.
  */
-import type { Rebuttal, Ruling } from '../core/review-answers.js';
-import type { DebateRecord } from '../core/review-outcome.js';
-import type { RankedWeakness } from '../core/review-state.js';
+import type { Rebuttal, Ruling } from '../core/review/answers.js';
+import type { DebateRecord } from '../core/review/outcome.js';
+import type { RankedWeakness } from '../core/review/state.js';
 import { callWithOneRetry, type RoundMeter } from './calls.js';
 import type { RoundMaterial } from './material.js';
 import type { RunContext } from './start.js';

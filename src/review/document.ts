@@ -11,9 +11,9 @@ import {
   renderMethodDescription,
   renderRoundSection,
   type AcquittalReceipt,
-} from '../core/review-log.js';
-import type { ReviewOutcome, ReviewStatus, RoundReport } from '../core/review-outcome.js';
-import type { RankedWeakness, RoundSummary } from '../core/review-state.js';
+} from '../core/review/log.js';
+import type { ReviewOutcome, ReviewStatus, RoundReport } from '../core/review/outcome.js';
+import type { RankedWeakness, RoundSummary } from '../core/review/state.js';
 import { addUsage, totalTokens } from '../core/usage.js';
 import type { RunContext } from './start.js';
 

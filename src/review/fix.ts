@@ -12,9 +12,9 @@ import {
   globToRegExp,
   normalizeRepoPath,
   type AllowList,
-} from '../core/review-edits.js';
-import type { FixReport, RejectedEdit } from '../core/review-outcome.js';
-import type { RankedWeakness } from '../core/review-state.js';
+} from '../core/review/edits.js';
+import type { FixReport, RejectedEdit } from '../core/review/outcome.js';
+import type { RankedWeakness } from '../core/review/state.js';
 import { callWithOneRetry, type RoundMeter } from './calls.js';
 import { readFilesAt, type RoundMaterial } from './material.js';
 import { MAX_EDITABLE_FILE_BYTES, MAX_FIXES_PER_ROUND } from './options.js';

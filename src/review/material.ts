@@ -3,8 +3,8 @@
  * to the head, the changed files at the head — each within its size budget — and from round 2 the raw
  * diff between the head the last round reviewed and this one.
  */
-import { bundleFiles, withCutNote, type FileAtHead, type FilesBundle } from '../core/review-material.js';
-import type { ChangeMaterial, SinceLastReview } from '../core/review-prompts.js';
+import { bundleFiles, withCutNote, type FileAtHead, type FilesBundle } from '../core/review/material.js';
+import type { ChangeMaterial, SinceLastReview } from '../core/review/prompts.js';
 import type { ReviewTarget } from '../ports/review.js';
 import type { RunContext } from './start.js';
 

@@ -2,10 +2,10 @@
  * The review engine's inputs: the options of one invocation and the ports it is wired with
  * (docs/how-it-works.md § Layers and ports). The CLI and the App build both and call runReviewLoop.
  */
-import type { CheckpointAnswer } from '../core/review-checkpoint.js';
-import { REVIEW_BUDGETS, type ReviewBudgets } from '../core/review-material.js';
-import type { VerifierLimits } from '../core/review-prompts.js';
-import { STALE_AFTER_MS, type Difficulty, type FixMode, type Preset } from '../core/review-state.js';
+import type { CheckpointAnswer } from '../core/review/checkpoint.js';
+import { REVIEW_BUDGETS, type ReviewBudgets } from '../core/review/material.js';
+import type { VerifierLimits } from '../core/review/prompts.js';
+import { STALE_AFTER_MS, type Difficulty, type FixMode, type Preset } from '../core/review/state.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type {

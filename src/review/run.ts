@@ -5,10 +5,10 @@
  * its state saved so the next call with the same store resumes it. One call runs as many rounds as it can
  * without waiting; the App calls it once per event, the CLI once per invocation.
  */
-import type { CheckpointAnswer } from '../core/review-checkpoint.js';
-import { formatScore, memoryForRun, renderMemorySection, type AcquittalReceipt } from '../core/review-log.js';
-import type { ReviewOutcome, RoundReport } from '../core/review-outcome.js';
-import type { PendingRound, RankedWeakness } from '../core/review-state.js';
+import type { CheckpointAnswer } from '../core/review/checkpoint.js';
+import { formatScore, memoryForRun, renderMemorySection, type AcquittalReceipt } from '../core/review/log.js';
+import type { ReviewOutcome, RoundReport } from '../core/review/outcome.js';
+import type { PendingRound, RankedWeakness } from '../core/review/state.js';
 import { totalTokens, ZERO_USAGE } from '../core/usage.js';
 import { assess, type Assessment } from './assess.js';
 import { RoundMeter } from './calls.js';

@@ -3,10 +3,10 @@
  * between a fresh run and the next round of one in progress; a fresh run gets its run id, trace folder,
  * log header and memory heading before any model call, so even an interrupted first round is resumable.
  */
-import { independenceOf, type Independence } from '../core/review-gate.js';
-import { memoryRunHeading, renderRunHeader } from '../core/review-log.js';
-import type { Claims } from '../core/review-material.js';
-import type { RoundReport } from '../core/review-outcome.js';
+import { independenceOf, type Independence } from '../core/review/gate.js';
+import { memoryRunHeading, renderRunHeader } from '../core/review/log.js';
+import type { Claims } from '../core/review/material.js';
+import type { RoundReport } from '../core/review/outcome.js';
 import {
   decideStart,
   freshReason,
@@ -15,7 +15,7 @@ import {
   runIdFor,
   type ReviewState,
   type StoredState,
-} from '../core/review-state.js';
+} from '../core/review/state.js';
 import { ZERO_USAGE, type Usage } from '../core/usage.js';
 import { randomHex8, type ResolvedOptions, type ReviewPorts } from './options.js';
 

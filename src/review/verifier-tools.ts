@@ -4,8 +4,8 @@
  * the repository (no absolute paths, no `..`; symbolic links are reported, never followed) and never into
  * the loop's own records, so the verifier cannot read the executor's notes instead of the code.
  */
-import { forbiddenArea, normalizeRepoPath } from '../core/review-edits.js';
-import type { VerifierLimits } from '../core/review-prompts.js';
+import { forbiddenArea, normalizeRepoPath } from '../core/review/edits.js';
+import type { VerifierLimits } from '../core/review/prompts.js';
 import type { ReadOnlyTools, ReviewTarget } from '../ports/review.js';
 
 const MAX_HITS = 50;

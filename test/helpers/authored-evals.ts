@@ -1,5 +1,5 @@
 /** A skill shaped like those in public collections, and model answers for `skillclimb evals init`. */
-import type { AuthoredAnswer } from '../../src/core/evals-authoring.js';
+import type { AuthoredAnswer } from '../../src/core/iterate/evals-authoring.js';
 
 /**
  * Line numbers matter (the answers cite them):

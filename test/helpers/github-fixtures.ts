@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readActionContext, type ActionContext } from '../../src/action/context.js';
 import type { GitHubRetryPolicy } from '../../src/github/octokit.js';
 import type { Logger } from '../../src/ports/logger.js';
-import type { ResultsRow } from '../../src/core/run-result.js';
+import type { ResultsRow } from '../../src/core/iterate/run-result.js';
 import type { ShipRequest } from '../../src/ports/shipper.js';
 import { closeServer, listenOnLoopback, readBody } from './local-http.js';
 import { tempDirs } from './temp-dirs.js';

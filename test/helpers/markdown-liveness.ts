@@ -2,7 +2,7 @@
  * A test oracle for "nothing in this Markdown is live": what GitHub would turn into a mention, an issue
  * reference, HTML, a link or an image. It follows CommonMark where that decides what is code (fenced
  * blocks, code spans paired left to right per paragraph) and GitHub's autolinkers on the decoded text
- * outside code. Written independently of src/core/neutralise.ts and body-limit.ts, and simpler: the bodies
+ * outside code. Written independently of src/core/text/neutralise.ts and body-limit.ts, and simpler: the bodies
  * under test keep every piece in its own paragraph at the left margin.
  */
 

@@ -2,7 +2,7 @@
  * The frame of the provider tests (anthropic, openai, openai-compatible): real createModels over nock,
  * retries that record their waits instead of sleeping, and the structural result every editor input needs.
  */
-import { METRIC_NAMES, type StructuralResult } from '../../src/core/score-types.js';
+import { METRIC_NAMES, type StructuralResult } from '../../src/core/iterate/score-types.js';
 import { createModels, type ModelFactoryOptions } from '../../src/llm/factory.js';
 import { strictNock } from './nock-frame.js';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import nock from 'nock';
 import { createLocalReviewStore } from '../../src/adapters/local/review-store.js';
 import { createLocalReviewTarget, resolveBaseRef } from '../../src/adapters/local/review-target.js';
-import type { CheckpointAnswer } from '../../src/core/review-checkpoint.js';
+import type { CheckpointAnswer } from '../../src/core/review/checkpoint.js';
 import { buildRoleModel, callSettings, type ModelFactoryOptions } from '../../src/llm/factory.js';
 import { parseModelId, type ModelId } from '../../src/llm/model-id.js';
 import { createReviewModels } from '../../src/llm/review-models.js';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { createAuthor, resolveAuthorModel } from '../../config/author-selection.js';
 import { loadProjectModelConfig } from '../../config/project-models.js';
-import { DEFAULT_SKILLS_GLOBS } from '../../core/skill-layout.js';
+import { DEFAULT_SKILLS_GLOBS } from '../../core/iterate/skill-layout.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { repositoryRoot } from '../../git/repo.js';
 import { openEvalsPullRequest, type EvalsPullRequestOutcome } from '../../github/evals-pull-request.js';

@@ -7,8 +7,8 @@
 import { createLocalForge } from '../../adapters/local/forge.js';
 import { createFileKillSwitch } from '../../adapters/local/kill-switch.js';
 import { createFileLock } from '../../adapters/local/lock.js';
-import type { ParkReport } from '../../core/park.js';
-import type { RunResult } from '../../core/run-result.js';
+import type { ParkReport } from '../../core/iterate/park.js';
+import type { RunResult } from '../../core/iterate/run-result.js';
 import { createGitHubForge } from '../../github/forge.js';
 import { ensureGitIdentityEnv, remoteDefaultBranch } from '../../github/git.js';
 import {

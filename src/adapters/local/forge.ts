@@ -5,9 +5,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ParkReport } from '../../core/park.js';
-import { redactSecrets } from '../../core/redact.js';
-import { runsDirOf } from '../../core/skill-layout.js';
+import type { ParkReport } from '../../core/iterate/park.js';
+import { redactSecrets } from '../../core/text/redact.js';
+import { runsDirOf } from '../../core/iterate/skill-layout.js';
 import type { Forge } from '../../ports/forge.js';
 
 /** Skill names are folder names; anything that could leave the runs folder is flattened anyway. */

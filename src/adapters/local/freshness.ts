@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { resultsTsvPath } from '../../core/skill-layout.js';
+import { resultsTsvPath } from '../../core/iterate/skill-layout.js';
 import type { Freshness } from '../../ports/freshness.js';
 
 /** The CLI's freshness: the mtime of `<project>/<skill folder>/evals/results.tsv` (null when absent). */

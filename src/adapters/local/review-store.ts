@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseReceipts, nextTraceFolder, receiptLine, TRACE_SKILL } from '../../core/review-log.js';
-import { StoredStateSchema, type StoredState } from '../../core/review-state.js';
+import { parseReceipts, nextTraceFolder, receiptLine, TRACE_SKILL } from '../../core/review/log.js';
+import { StoredStateSchema, type StoredState } from '../../core/review/state.js';
 import type { ReviewStore } from '../../ports/review.js';
 
 export const REVIEW_STAGE = 'review-stage';

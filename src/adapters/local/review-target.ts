@@ -7,9 +7,9 @@
  */
 import { lstat, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { boundText } from '../../core/review-material.js';
-import { forbiddenArea, normalizeRepoPath } from '../../core/review-edits.js';
-import type { Claims } from '../../core/review-material.js';
+import { boundText } from '../../core/review/material.js';
+import { forbiddenArea, normalizeRepoPath } from '../../core/review/edits.js';
+import type { Claims } from '../../core/review/material.js';
 import { committerConfig, GitOperationError, runGit } from '../../git/client.js';
 import type { FileRead, FolderEntry, ReviewTarget, SearchHit } from '../../ports/review.js';
 

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { isResultsTsvPath } from '../../core/skill-layout.js';
+import { isResultsTsvPath } from '../../core/iterate/skill-layout.js';
 import { GitOperationError } from '../../git/client.js';
 import { checkoutRoot, gitCommonDir, repoPrefix } from '../../git/repo.js';
 import {

@@ -8,8 +8,8 @@
  * - `/review-loop <any other text>` is guidance for the next fix (the rest of the comment comes with it).
  */
 
-import { DIFFICULTIES, FIX_MODES, PRESETS } from '../../core/review-state.js';
-import type { Difficulty, FixMode, Preset } from '../../core/review-state.js';
+import { DIFFICULTIES, FIX_MODES, PRESETS } from '../../core/review/state.js';
+import type { Difficulty, FixMode, Preset } from '../../core/review/state.js';
 
 export const COMMAND = '/review-loop';
 

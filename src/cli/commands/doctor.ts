@@ -21,7 +21,7 @@ import {
   type DoctorReport,
 } from '../../llm/doctor.js';
 import { ROLES, type ModelFactoryOptions } from '../../llm/factory.js';
-import { redactSecrets, secretsFromEnv } from '../../core/redact.js';
+import { redactSecrets, secretsFromEnv } from '../../core/text/redact.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import { STRUCTURED_OUTPUT_HELP, structuredOutputArgument } from '../arguments.js';
 import type { CliIo } from '../io.js';

@@ -7,9 +7,9 @@ import type { ShipStep } from '../../adapters/local/shipper.js';
 import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings, type ConfigurableSetting } from '../../config/run-settings.js';
 import { parseDuration } from '../../core/duration.js';
-import { redactValue, secretsFromEnv } from '../../core/redact.js';
-import type { RunResult } from '../../core/run-result.js';
-import type { ScoreMode } from '../../core/score-types.js';
+import { redactValue, secretsFromEnv } from '../../core/text/redact.js';
+import type { RunResult } from '../../core/iterate/run-result.js';
+import type { ScoreMode } from '../../core/iterate/score-types.js';
 import { RunInterrupted } from '../../iterate/interrupt.js';
 import {
   ITERATE_DEFAULTS,

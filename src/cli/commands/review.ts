@@ -30,8 +30,8 @@ import {
   type FixMode,
   type Preset,
   type SettingsChoice,
-} from '../../core/review-state.js';
-import type { ReviewOutcome } from '../../core/review-outcome.js';
+} from '../../core/review/state.js';
+import type { ReviewOutcome } from '../../core/review/outcome.js';
 import { runGit } from '../../git/client.js';
 import { buildRoleModel, callSettings } from '../../llm/factory.js';
 import { parseModelId, type ModelId } from '../../llm/model-id.js';

@@ -9,9 +9,9 @@ import { Command } from 'commander';
 import { CONFIG_FILE, loadConfig } from '../../config/config.js';
 import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings } from '../../config/run-settings.js';
-import { EvalsFileError, type SkillEvals } from '../../core/evals.js';
-import { METRIC_NAMES, type ScoreMode } from '../../core/score-types.js';
-import type { StructuralSettings } from '../../core/structural.js';
+import { EvalsFileError, type SkillEvals } from '../../core/iterate/evals.js';
+import { METRIC_NAMES, type ScoreMode } from '../../core/iterate/score-types.js';
+import type { StructuralSettings } from '../../core/iterate/structural.js';
 import type { createModels } from '../../llm/factory.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import {
@@ -32,7 +32,7 @@ import {
   isValidSkillName,
   skillFileOf,
   skillPathIn,
-} from '../../core/skill-layout.js';
+} from '../../core/iterate/skill-layout.js';
 import { repositoryRoot } from '../../git/repo.js';
 import { findSkills } from '../../iterate/skill-finder.js';
 import { EVALS_MAX_BYTES, loadSkillEvals, loadStructuralEvals } from '../../iterate/evals-files.js';

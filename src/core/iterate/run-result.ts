@@ -1,0 +1,61 @@
+/** What a skill-iterate run produced: rows, kept edits, one result per skill, the run as a whole. */
+import type { SkillExclusion } from './skill-layout.js';
+import type { Usage } from '../usage.js';
+
+export interface KeptEdit {
+  iteration: number;
+  commit: string;
+  description: string;
+  score: number;
+  delta: number;
+}
+
+/** One parsed row of `results.tsv`. */
+export interface ResultsRow {
+  commit: string;
+  score: number | null;
+  status: 'baseline' | 'keep' | 'revert' | 'crash';
+  description: string;
+  wallSeconds: number;
+}
+
+export type SkillStatus =
+  'shipped' | 'no-improvement' | 'defect-park' | 'calibration-park' | `skipped (${string})`;
+
+/** One per processed skill, as the morning summary lists it (docs/how-it-works.md § Morning summary and results.tsv). */
+export interface SkillResult {
+  skill: string;
+  baselineScore: number | null;
+  finalScore: number | null;
+  iterations: number;
+  wallSecondsTotal: number;
+  status: SkillStatus;
+  /** PR/issue URL, squash commit SHA, park file path, or the kept worktree of a skill that was not shipped. */
+  link: string | undefined;
+  /** Why the status is what it is, when the status alone does not say (a gain below the minimum). */
+  detail?: string | undefined;
+  keptEdits: KeptEdit[];
+  linesDelta: number | undefined;
+  usage: Usage;
+  rows: ResultsRow[];
+}
+
+export interface RunResult {
+  startedAt: Date;
+  endedAt: Date;
+  /** Set when the run stopped early (kill-switch, exception, cost budget). */
+  partial: { reason: string; at: Date } | null;
+  queue: string[];
+  results: SkillResult[];
+  excludedBySkipList: Array<{ skill: string; source: 'embedded' | '--skip-list extension' }>;
+  excludedByFreshness: Array<{ skill: string; lastRunAt: Date }>;
+  /** Skills found and not scorable, with the reason and the next step (docs/how-it-works.md § The queue). */
+  excludedOther?: SkillExclusion[] | undefined;
+  /** The hint naming skills outside the skills setting and the setting that would include them. */
+  outsideSetting?: string | undefined;
+  /** The cross-night window those exclusions used (24 h unless the caller chose another). */
+  freshnessWindowMs?: number;
+  summaryPath: string | undefined;
+  usage: Usage;
+  modelsLabel: string;
+}

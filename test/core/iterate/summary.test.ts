@@ -1,0 +1,461 @@
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  formatPaddedDuration,
+  formatLink,
+  partialLine,
+  renderMorningSummary,
+  summaryDate,
+} from '../../../src/core/iterate/summary.js';
+import { summaryFileNames, writeMorningSummary } from '../../../src/iterate/summary-file.js';
+import type { RunResult, SkillResult } from '../../../src/core/iterate/run-result.js';
+import { totalTokens, ZERO_USAGE, type Usage } from '../../../src/core/usage.js';
+import { formatIterationLine } from '../../../src/core/iterate/progress.js';
+
+const usage = (over: Partial<Usage> = {}): Usage => ({ ...ZERO_USAGE, ...over });
+
+const skill = (over: Partial<SkillResult> & Pick<SkillResult, 'skill'>): SkillResult => ({
+  baselineScore: 0.5,
+  finalScore: 0.5,
+  iterations: 12,
+  wallSecondsTotal: 100,
+  status: 'no-improvement',
+  link: undefined,
+  keptEdits: [],
+  linesDelta: 0,
+  usage: usage(),
+  rows: [],
+  ...over,
+});
+
+function realisticRun(over: Partial<RunResult> = {}): RunResult {
+  return {
+    // 23:30 on the 23rd in UTC; local-time rendering would put some runners on another date.
+    startedAt: new Date('2026-05-23T23:30:00.250Z'),
+    endedAt: new Date('2026-05-24T02:42:05.900Z'),
+    partial: null,
+    queue: ['api-docs', 'broken-evals', 'flaky-grader', 'session-wrap', 'user-debug'],
+    results: [
+      skill({
+        skill: 'api-docs',
+        baselineScore: 0.7,
+        finalScore: 0.704,
+        iterations: 12,
+        wallSecondsTotal: 2710.24,
+        status: 'no-improvement',
+        keptEdits: [
+          {
+            iteration: 4,
+            commit: 'ddd4444',
+            description: 'trim the examples section',
+            score: 0.704,
+            delta: 0.004,
+          },
+        ],
+      }),
+      skill({
+        skill: 'broken-evals',
+        baselineScore: null,
+        finalScore: null,
+        iterations: 0,
+        wallSecondsTotal: 0,
+        status: 'skipped (invalid evals: evals/evals.json: categories.0.evals.1.id: expected integer)',
+      }),
+      skill({
+        skill: 'flaky-grader',
+        baselineScore: 0.4,
+        finalScore: 0.4,
+        iterations: 3,
+        wallSecondsTotal: 1800,
+        status: 'defect-park',
+        link: '/home/op/repo/docs/skill-iterate-runs/parked-flaky-grader-1779580800.md',
+      }),
+      skill({
+        skill: 'session-wrap',
+        baselineScore: 0.62,
+        finalScore: 0.81,
+        iterations: 9,
+        wallSecondsTotal: 3599.5,
+        status: 'shipped',
+        link: 'https://github.com/acme/skills/pull/42',
+        keptEdits: [
+          {
+            iteration: 2,
+            commit: 'aaa1111',
+            description: "Add a '## Summary' heading | cites pair 3/scenario_1\nso the grader finds it",
+            score: 0.74,
+            delta: 0.12,
+          },
+          { iteration: 5, commit: 'bbb2222', description: 'Name the output file', score: 0.79, delta: 0.05 },
+          { iteration: 8, commit: 'ccc3333', description: 'Fold two rules', score: 0.81, delta: 0.02 },
+        ],
+      }),
+      skill({
+        skill: 'user-debug',
+        baselineScore: 0.9,
+        finalScore: 0.9,
+        iterations: 12,
+        wallSecondsTotal: 640,
+        status: 'shipped',
+        linesDelta: -4,
+        link: 'e5f6a7b',
+        keptEdits: [
+          {
+            iteration: 7,
+            commit: 'eee5555',
+            description: 'Delete a duplicated paragraph',
+            score: 0.9,
+            delta: 0,
+          },
+        ],
+      }),
+    ],
+    excludedBySkipList: [
+      { skill: 'verify', source: 'embedded' },
+      { skill: 'skill-evolve', source: '--skip-list extension' },
+    ],
+    excludedByFreshness: [{ skill: 'nightly-notes', lastRunAt: new Date('2026-05-23T22:15:04.123Z') }],
+    summaryPath: undefined,
+    usage: usage({
+      calls: 812,
+      inputTokens: 1_234_567,
+      outputTokens: 89_012,
+      cacheReadTokens: 400_000,
+      costUsd: 7.4321,
+    }),
+    modelsLabel: 'editor=anthropic:claude-sonnet-4-5 render=anthropic:claude-haiku-4-5 grader=openai:gpt-5',
+    ...over,
+  };
+}
+
+describe('renderMorningSummary redaction', () => {
+  it('writes a kept edit description holding a provider key redacted', () => {
+    const key = 'sk-ant-api03-AbCdEf0123456789xyz';
+    const run = realisticRun();
+    const leaky = run.results.map((r) =>
+      r.keptEdits.length > 0
+        ? { ...r, keptEdits: r.keptEdits.map((e) => ({ ...e, description: `use key ${key} in examples` })) }
+        : r,
+    );
+    const text = renderMorningSummary({ ...run, results: leaky });
+    expect(text).toContain('use key &#91;redacted&#93; in examples');
+    expect(text).not.toContain(key);
+  });
+});
+
+describe('renderMorningSummary', () => {
+  const text = renderMorningSummary(realisticRun());
+  const lines = text.split('\n');
+
+  it('opens with the H1 dated by the UTC start day', () => {
+    expect(lines[0]).toBe('# skill-iterate morning summary -- 2026-05-23');
+    expect(lines[1]).toBe('');
+  });
+
+  it('tallies the night in one sentence', () => {
+    expect(text).toContain(
+      'Processed 5 of 5 queued skills: 2 shipped, 1 no improvement, 1 defect-parked (3 consecutive crashes), 1 skipped.',
+    );
+  });
+
+  it('renders one table row per skill with 2-decimal scores and a signed delta', () => {
+    expect(text).toContain(
+      '| skill | baseline | final | delta | iterations | wall seconds | status | link |',
+    );
+    expect(lines).toContain(
+      '| session-wrap | 0.62 | 0.81 | +0.19 | 9 | 3599.5 | shipped | [PR #42](https://github.com/acme/skills/pull/42) |',
+    );
+    expect(lines).toContain('| api-docs | 0.70 | 0.70 | +0.00 | 12 | 2710.2 | no-improvement | - |');
+    expect(lines).toContain('| user-debug | 0.90 | 0.90 | +0.00 | 12 | 640.0 | shipped | `e5f6a7b` |');
+    expect(lines).toContain(
+      '| flaky-grader | 0.40 | 0.40 | +0.00 | 3 | 1800.0 | defect-park | ' +
+        '[parked-flaky-grader-1779580800.md](parked-flaky-grader-1779580800.md) |',
+    );
+    expect(lines).toContain(
+      '| broken-evals | - | - | - | 0 | 0.0 | ' +
+        'skipped (invalid evals: evals/evals.json: categories.0.evals.1.id: expected integer) | - |',
+    );
+  });
+
+  it('lists the top kept edits across skills by delta, pipes and newlines made safe', () => {
+    const start = lines.indexOf('## Top kept edits');
+    const rows = lines.slice(start + 4, start + 9);
+    expect(rows.map((r) => r.split(' | ')[0])).toEqual([
+      '| session-wrap',
+      '| session-wrap',
+      '| session-wrap',
+      '| api-docs',
+      '| user-debug',
+    ]);
+    // Model text is inert: `#` cannot start a reference, `|` cannot add a column, `_` cannot emphasise.
+    expect(rows[0]).toBe(
+      "| session-wrap | 2 | `aaa1111` | +0.120 | 0.740 | Add a '#\u200D#\u200D Summary' heading &#124; cites pair 3/scenario&#95;1 so the grader finds it |",
+    );
+    expect(rows[3]).toContain('(not shipped: no-improvement)');
+  });
+
+  it('names plateaued skills as /skill-evolve candidates, but not parked or skipped ones', () => {
+    const start = lines.indexOf('## Plateaued (delta < 0.01)');
+    expect(start).toBeGreaterThan(0);
+    const section = lines.slice(start, lines.indexOf('## Exclusions')).join('\n');
+    expect(section).toContain('- api-docs: 0.70 -> 0.70 (+0.004) -- try `/skill-evolve --skill api-docs`');
+    expect(section).toContain('- user-debug: 0.90 -> 0.90 (+0.000)');
+    expect(section).not.toContain('session-wrap');
+    expect(section).not.toContain('flaky-grader');
+    expect(section).not.toContain('broken-evals');
+  });
+
+  it('lists exclusions with their source and last-run time', () => {
+    expect(lines).toContain('- verify (skip-list: embedded)');
+    expect(lines).toContain('- skill-evolve (skip-list: --skip-list extension)');
+    expect(lines).toContain('- nightly-notes (last run 2026-05-23T22:15:04Z)');
+  });
+
+  it('lists every skill that was not scorable with its folder, reason and next step, and the outside hint', () => {
+    const out = renderMorningSummary(
+      realisticRun({
+        excludedOther: [
+          {
+            skill: 'release-notes',
+            dir: 'skills/release-notes',
+            reason: 'no evals',
+            next: 'run `skillclimb evals init release-notes` to write them, or iterate with --mode structural',
+          },
+        ],
+        outsideSetting: '2 skills are outside the skills setting (.claude/skills/*) and not queued: …',
+      }),
+    ).split('\n');
+    expect(out).toContain('Not scorable (each with what to do):');
+    expect(out).toContain(
+      '- release-notes (`skills/release-notes`): no evals -- run `skillclimb evals init release-notes` to write them, or iterate with --mode structural',
+    );
+    expect(out).toContain('Outside the skills setting:');
+    expect(out).toContain('- 2 skills are outside the skills setting (.claude/skills/*) and not queued: …');
+    expect(out).not.toContain('None: every skill found was queued.');
+  });
+
+  it('states why a better final score did not ship: the gain is below the minimum', () => {
+    const run = realisticRun();
+    const out = renderMorningSummary({
+      ...run,
+      results: [
+        {
+          ...run.results[0]!,
+          status: 'no-improvement',
+          detail: 'gain +0.001031 is below the minimum gain 0.005',
+        },
+      ],
+    });
+    expect(out).toContain('| no-improvement (gain +0.001031 is below the minimum gain 0.005) |');
+  });
+
+  it("names the freshness window the run used: the seed's 24h by default, the Action's shorter one when set", () => {
+    expect(text.split('\n')).toContain('Cross-night freshness (ran within the last 24h):');
+    const shorter = renderMorningSummary(realisticRun({ freshnessWindowMs: 20 * 3_600_000 })).split('\n');
+    expect(shorter).toContain('Cross-night freshness (ran within the last 20h):');
+    expect(shorter).not.toContain('Cross-night freshness (ran within the last 24h):');
+  });
+
+  it('ends with run metadata, tokens and the estimated cost', () => {
+    const run = lines.slice(lines.indexOf('## Run'));
+    expect(run).toEqual([
+      '## Run',
+      '',
+      '- Started: 2026-05-23T23:30:00Z',
+      '- Ended: 2026-05-24T02:42:05Z',
+      '- Duration: 3h 12m 06s',
+      '- Models: editor=anthropic:claude-sonnet-4-5 render=anthropic:claude-haiku-4-5 grader=openai:gpt-5',
+      '- Queue: 5 skills (api-docs, broken-evals, flaky-grader, session-wrap, user-debug)',
+      // 1,234,567 + 89,012 + 400,000 + 0: cache reads count, as in the progress lines.
+      '- Tokens: 1,723,579 (input 1,234,567, output 89,012, cache read 400,000, cache write 0) over 812 model calls',
+      '- Estimated cost: $7.43',
+      '',
+    ]);
+    expect(text).not.toContain('partial');
+  });
+
+  it('hides the cost when the provider reports none, and token lines when no model ran', () => {
+    const noCost = renderMorningSummary(
+      realisticRun({ usage: usage({ calls: 3, inputTokens: 10, outputTokens: 5 }) }),
+    );
+    expect(noCost).toContain(
+      '- Tokens: 15 (input 10, output 5, cache read 0, cache write 0) over 3 model calls',
+    );
+    expect(noCost).not.toContain('Estimated cost');
+    const offline = renderMorningSummary(
+      realisticRun({ usage: usage(), modelsLabel: 'offline (structural scoring only)' }),
+    );
+    expect(offline).toContain('- Model calls: none');
+    expect(offline).toContain('- Models: offline (structural scoring only)');
+    expect(offline).not.toContain('Tokens:');
+  });
+
+  it('totals the same tokens as the progress lines: input, output, cache read and cache write', () => {
+    const cached = usage({
+      calls: 2,
+      inputTokens: 100,
+      outputTokens: 20,
+      cacheReadTokens: 3_000,
+      cacheWriteTokens: 400,
+    });
+    expect(totalTokens(cached)).toBe(3_520);
+    expect(renderMorningSummary(realisticRun({ usage: cached })).split('\n')).toContain(
+      '- Tokens: 3,520 (input 100, output 20, cache read 3,000, cache write 400) over 2 model calls',
+    );
+    const line = formatIterationLine({
+      skill: 'session-wrap',
+      iteration: 1,
+      outcome: 'keep',
+      score: 0.5,
+      delta: 0.1,
+      seconds: 1,
+      usage: cached,
+    });
+    expect(line).toMatch(/ {2}calls 2 {2}tokens 3520$/);
+  });
+
+  it('puts the seed partial line directly under the H1 on a kill-switch stop', () => {
+    const partial = renderMorningSummary(
+      realisticRun({
+        partial: {
+          reason: 'kill-switch file present at /repo/.skill-iterate-killswitch',
+          at: new Date('2026-05-24T01:02:03.456Z'),
+        },
+        queue: ['a', 'b', 'c'],
+        results: [skill({ skill: 'a', status: 'shipped', baselineScore: 0.1, finalScore: 0.3 })],
+      }),
+    ).split('\n');
+    expect(partial[0]).toBe('# skill-iterate morning summary -- 2026-05-23');
+    expect(partial[1]).toBe('(partial -- kill-switch hit at 2026-05-24T01:02:03Z)');
+    expect(partial).toContain('Processed 1 of 3 queued skills: 1 shipped. Not reached: b, c.');
+    expect(partial).toContain('- Stopped early: kill-switch file present at /repo/.skill-iterate-killswitch');
+  });
+
+  it('words the other early stops in the same shape', () => {
+    const at = new Date('2026-05-24T01:00:00Z');
+    expect(partialLine({ reason: 'kill-switch', at })).toBe(
+      '(partial -- kill-switch hit at 2026-05-24T01:00:00Z)',
+    );
+    expect(partialLine({ reason: 'exception: ENOSPC: no space left\non device', at })).toBe(
+      '(partial -- exception at 2026-05-24T01:00:00Z: ENOSPC: no space left on device)',
+    );
+    expect(partialLine({ reason: 'cost budget reached ($5.00)', at })).toBe(
+      '(partial -- cost budget reached at 2026-05-24T01:00:00Z)',
+    );
+    expect(partialLine({ reason: 'SIGTERM', at })).toBe('(partial -- SIGTERM at 2026-05-24T01:00:00Z)');
+  });
+
+  it('words an interrupt as one, whatever its reason quotes', () => {
+    const at = new Date('2026-05-24T01:00:00Z');
+    expect(partialLine({ reason: 'interrupted by SIGINT', at })).toBe(
+      '(partial -- interrupted by SIGINT at 2026-05-24T01:00:00Z)',
+    );
+    expect(partialLine({ reason: 'interrupted (operator cancelled: over budget)', at })).toBe(
+      '(partial -- interrupted (operator cancelled: over budget) at 2026-05-24T01:00:00Z)',
+    );
+  });
+
+  it('says so when nothing was processed or excluded', () => {
+    const empty = renderMorningSummary(
+      realisticRun({ queue: [], results: [], excludedBySkipList: [], excludedByFreshness: [] }),
+    );
+    expect(empty).toContain('Processed 0 of 0 queued skills.');
+    expect(empty).toContain('No skills were processed.');
+    expect(empty).toContain('No edits were kept.');
+    expect(empty).toContain('None: every skill found was queued.');
+    expect(empty).not.toContain('## Plateaued');
+  });
+
+  it('shows at most five kept edits and says how many more there are', () => {
+    const edits = Array.from({ length: 8 }, (_, i) => ({
+      iteration: i + 1,
+      commit: `c${i}`.padEnd(7, '0'),
+      description: `edit ${i}`,
+      score: 0.5 + i / 100,
+      delta: i / 100,
+    }));
+    const many = renderMorningSummary(
+      realisticRun({ results: [skill({ skill: 'x', status: 'shipped', keptEdits: edits })] }),
+    );
+    expect(many).toContain('| x | 8 | `c700000` | +0.070 | 0.570 | edit 7 |');
+    expect(many).not.toContain('| edit 2 |');
+    expect(many).toContain('3 more kept edits');
+  });
+});
+
+describe('summary helpers', () => {
+  it('dates by UTC', () => {
+    expect(summaryDate(new Date('2026-01-01T00:30:00+02:00'))).toBe('2025-12-31');
+  });
+
+  it('formats durations', () => {
+    expect(formatPaddedDuration(12_345)).toBe('12.3s');
+    expect(formatPaddedDuration(245_000)).toBe('4m 05s');
+    expect(formatPaddedDuration(7_392_000)).toBe('2h 03m 12s');
+  });
+
+  it('formats links by kind', () => {
+    expect(formatLink(undefined)).toBe('-');
+    expect(formatLink('https://github.com/a/b/issues/7')).toBe('[issue #7](https://github.com/a/b/issues/7)');
+    expect(formatLink('https://example.com/x')).toBe('[link](https://example.com/x)');
+    expect(formatLink('/tmp/elsewhere/report.md')).toBe('`/tmp/elsewhere/report.md`');
+  });
+});
+
+describe('writeMorningSummary', () => {
+  let project: string;
+  beforeEach(async () => {
+    project = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-summary-'));
+  });
+  afterEach(async () => {
+    await rm(project, { recursive: true, force: true });
+  });
+  const runsDir = () => path.join(project, 'docs', 'skill-iterate-runs');
+
+  it('writes docs/skill-iterate-runs/<UTC date>.md and returns its absolute path', async () => {
+    const run = realisticRun();
+    const written = await writeMorningSummary(project, run);
+    expect(written).toBe(path.join(project, 'docs', 'skill-iterate-runs', '2026-05-23.md'));
+    expect(path.isAbsolute(written)).toBe(true);
+    expect(await readFile(written, 'utf8')).toBe(renderMorningSummary(run));
+  });
+
+  it('disambiguates with b, c, ... and never overwrites an existing summary', async () => {
+    await mkdir(runsDir(), { recursive: true });
+    await writeFile(path.join(runsDir(), '2026-05-23.md'), 'earlier run');
+    await writeFile(path.join(runsDir(), '2026-05-23b.md'), 'manual stash');
+    const first = await writeMorningSummary(project, realisticRun());
+    const second = await writeMorningSummary(project, realisticRun());
+    expect(path.basename(first)).toBe('2026-05-23c.md');
+    expect(path.basename(second)).toBe('2026-05-23d.md');
+    expect(await readFile(path.join(runsDir(), '2026-05-23.md'), 'utf8')).toBe('earlier run');
+    expect(await readFile(path.join(runsDir(), '2026-05-23b.md'), 'utf8')).toBe('manual stash');
+  });
+
+  it('gives concurrent writers distinct files', async () => {
+    const written = await Promise.all(
+      Array.from({ length: 4 }, () => writeMorningSummary(project, realisticRun())),
+    );
+    expect(new Set(written).size).toBe(4);
+    expect((await readdir(runsDir())).sort()).toEqual([
+      '2026-05-23.md',
+      '2026-05-23b.md',
+      '2026-05-23c.md',
+      '2026-05-23d.md',
+    ]);
+  });
+
+  it('fails with a clear message once z is taken', async () => {
+    await mkdir(runsDir(), { recursive: true });
+    const names = summaryFileNames('2026-05-23');
+    expect(names).toHaveLength(26);
+    expect(names[1]).toBe('2026-05-23b.md');
+    expect(names[25]).toBe('2026-05-23z.md');
+    for (const name of names) await writeFile(path.join(runsDir(), name), 'taken');
+    await expect(writeMorningSummary(project, realisticRun())).rejects.toThrow(
+      /2026-05-23\.md and its b-z variants all exist/,
+    );
+  });
+});

@@ -1,0 +1,231 @@
+/**
+ * The real server: the `npm start` entry (src/app/main.ts → Probot's `run`) in a child process on a free
+ * port, configured only by Probot's environment plus the model settings. A signed `/review-loop` delivery
+ * is answered 2xx; the background work then goes through a fake GitHub Enterprise Server (GHE_HOST) to the
+ * review engine's first model call, which a loopback model server (OPENAI_BASE_URL, ANTHROPIC_BASE_URL)
+ * holds — so the answer provably came while the model request it caused was still pending. A bad
+ * signature gets 4xx and starts nothing.
+ */
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  APP_ID,
+  HEAD,
+  PR,
+  PRIVATE_KEY,
+  REPO_PATH,
+  commentPayload,
+  pullData,
+} from '../helpers/app-fixtures.js';
+import {
+  answeringGitHub,
+  compileApp,
+  freePort,
+  holdingModelServer,
+  sign,
+  startChild,
+  stopChild,
+  waitFor,
+  type RecordedRequest,
+} from '../helpers/app-child.js';
+import { CALC_BASE, CALC_BRANCH } from '../helpers/review-fixtures.js';
+
+const SECRET = 'webhook-secret-for-the-test';
+
+let compiled: Awaited<ReturnType<typeof compileApp>>;
+let github: Awaited<ReturnType<typeof answeringGitHub>>;
+let models: Awaited<ReturnType<typeof holdingModelServer>>;
+let started: ReturnType<typeof startChild>;
+let origin: string;
+
+const API_PATH = `/api/v3${REPO_PATH}`;
+
+/** Just enough of GitHub for a `/review-loop` to reach its first model call. */
+function pullRequestRoutes() {
+  const comments: Array<{ id: number; body: string }> = [];
+  return (request: RecordedRequest) => {
+    const path = request.url.split('?')[0] ?? '';
+    const json = (status: number, body: unknown) => ({ status, body });
+    if (path === '/api/v3/app/installations/1/access_tokens') {
+      return json(201, { token: 'ghs_test', expires_at: '2099-01-01T00:00:00Z', permissions: {} });
+    }
+    if (path.endsWith('/permission')) return json(200, { permission: 'write', role_name: 'write' });
+    if (path.endsWith('/reactions')) return json(201, { id: 1 });
+    if (path === `${API_PATH}/issues/${PR}/comments`) {
+      if (request.method === 'GET') {
+        return json(
+          200,
+          comments.map((c) => ({ ...c, html_url: 'u', performed_via_github_app: { id: APP_ID } })),
+        );
+      }
+      const comment = {
+        id: 9000 + comments.length,
+        body: (JSON.parse(request.body) as { body: string }).body,
+      };
+      comments.push(comment);
+      return json(201, { ...comment, html_url: 'u' });
+    }
+    const edited = /\/issues\/comments\/(\d+)$/.exec(path);
+    if (edited && request.method === 'PATCH') {
+      const comment = comments.find((c) => c.id === Number(edited[1]));
+      if (comment) comment.body = (JSON.parse(request.body) as { body: string }).body;
+      return json(200, { id: Number(edited[1]), html_url: 'u' });
+    }
+    if (path === `${API_PATH}/pulls/${PR}`) return json(200, pullData());
+    if (path.endsWith('/check-runs')) return json(201, { id: 1, head_sha: HEAD, html_url: 'u' });
+    if (/\/check-runs\/\d+$/.test(path)) return json(200, { id: 1 });
+    if (path.includes('/compare/')) {
+      if (request.accept?.includes('diff')) {
+        return {
+          status: 200,
+          body: '--- a/src/calc.ts\n+++ b/src/calc.ts\n@@ -1 +1 @@\n-a\n+b\n',
+          type: 'text/plain',
+        };
+      }
+      return json(200, { merge_base_commit: { sha: 'b'.repeat(40) }, files: [{ filename: 'src/calc.ts' }] });
+    }
+    if (path === `${API_PATH}/contents/src%2Fcalc.ts`) {
+      const text = request.url.includes(HEAD) ? CALC_BRANCH : CALC_BASE;
+      return json(200, {
+        type: 'file',
+        path: 'src/calc.ts',
+        sha: 'f'.repeat(40),
+        size: text.length,
+        content: Buffer.from(text).toString('base64'),
+      });
+    }
+    return undefined;
+  };
+}
+
+beforeAll(async () => {
+  compiled = await compileApp();
+  github = await answeringGitHub(pullRequestRoutes());
+  models = await holdingModelServer();
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  started = startChild(compiled.main, compiled.dir, {
+    APP_ID: String(APP_ID),
+    PRIVATE_KEY,
+    WEBHOOK_SECRET: SECRET,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    GHE_HOST: github.host,
+    GHE_PROTOCOL: 'http',
+    REVIEW_LOOP_REVIEWER_MODEL: 'openai:gpt-5',
+    REVIEW_LOOP_EXECUTOR_MODEL: 'anthropic:claude-sonnet-4-5',
+    OPENAI_API_KEY: 'sk-openai-server-test',
+    OPENAI_BASE_URL: `${models.origin}/v1`,
+    ANTHROPIC_API_KEY: 'sk-ant-server-test',
+    ANTHROPIC_BASE_URL: models.origin,
+  });
+  await waitFor(
+    async () => ((await fetch(`${origin}/ping`)).ok ? true : undefined),
+    30_000,
+    `the App to answer /ping (output: ${started.output()})`,
+  );
+}, 120_000);
+
+afterAll(async () => {
+  models?.release();
+  if (started) await stopChild(started.child);
+  await models?.close();
+  await github?.close();
+  await compiled?.remove();
+});
+
+async function deliver(body: string, signature: string) {
+  return fetch(`${origin}/api/github/webhooks`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'issue_comment',
+      'x-github-delivery': `delivery-${Math.random()}`,
+      'x-hub-signature-256': signature,
+    },
+    body,
+  });
+}
+
+describe('the App as `npm start` runs it', () => {
+  it('answers GET /ping', async () => {
+    const res = await fetch(`${origin}/ping`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('PONG');
+  });
+
+  it('answers a signed /review-loop delivery 2xx while the model request it causes is still pending', async () => {
+    const body = JSON.stringify(commentPayload({ body: '/review-loop' }));
+    const res = await deliver(body, sign(SECRET, body));
+    const ackedAt = Date.now();
+    expect(res.status).toBeGreaterThanOrEqual(200);
+    expect(res.status).toBeLessThan(300);
+    // In the background: GitHub (the token first), then the engine's first model call — held.
+    const call = await waitFor(
+      () => models.held[0],
+      20_000,
+      `the reviewer call (output: ${started.output()})`,
+    );
+    expect(call.url).toBe('/v1/responses');
+    expect(JSON.parse(call.body)).toMatchObject({ model: 'gpt-5' });
+    // Both times are Date.now() in this process (the fakes run here), so no clock skew: the App's first
+    // GitHub call and its model call come after the answer, with no slack (measured ≈200 ms after it).
+    expect(call.at).toBeGreaterThanOrEqual(ackedAt);
+    expect(models.answered()).toBe(0);
+    expect(github.requests[0]?.url).toBe('/api/v3/app/installations/1/access_tokens');
+    expect(github.requests[0]!.at).toBeGreaterThanOrEqual(ackedAt);
+    expect(github.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toContain(
+      `POST ${API_PATH}/check-runs`,
+    );
+  });
+
+  it('refuses a delivery with a bad signature with 4xx and starts no work', async () => {
+    const body = JSON.stringify(commentPayload({ body: '/review-loop', commentId: 202 }));
+    const before = github.requests.length;
+    const res = await deliver(body, sign('not-the-secret', body));
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(github.requests.length).toBe(before);
+  });
+});
+
+describe('`npm start` without credentials', () => {
+  it("serves Probot's registration flow with the manifest from app.yml", async () => {
+    // A folder of its own: Probot reads app.yml, package.json and .env from the working directory.
+    const cwd = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-app-setup-'));
+    const root = path.resolve(import.meta.dirname, '..');
+    await copyFile(path.join(root, 'app.yml'), path.join(cwd, 'app.yml'));
+    await copyFile(path.join(root, 'package.json'), path.join(cwd, 'package.json'));
+    const port = await freePort();
+    const setup = startChild(compiled.main, cwd, {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NO_SMEE_SETUP: 'true',
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      const page = await waitFor(
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/probot`);
+          return res.ok ? res.text() : undefined;
+        },
+        30_000,
+        `the registration page (output: ${setup.output()})`,
+      );
+      const manifest = page.replace(/&quot;/g, '"');
+      expect(manifest).toContain('"name":"skillclimb review-loop"');
+      expect(manifest).toContain(
+        '"default_permissions":{"pull_requests":"write","issues":"write","checks":"write","contents":"write","metadata":"read"}',
+      );
+      expect(manifest).toContain('"default_events":["issue_comment","pull_request","check_run"]');
+    } finally {
+      await stopChild(setup.child);
+      await rm(cwd, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
