@@ -12,7 +12,7 @@ import {
 } from '../../src/action/inputs.js';
 import { SECRET_INPUTS } from '../../src/action/mask.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The defaults action.yml gives, so these tests read inputs the way the runner passes them. */
 const DEFAULTS: Partial<Record<ActionInputName, string>> = {

@@ -67,7 +67,7 @@ describe('skillclimb help and version', () => {
   });
 
   it('--version prints the package.json version', async () => {
-    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
       version: string;
     };
     const { code, stdout } = await run(['--version']);

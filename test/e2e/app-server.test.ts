@@ -198,7 +198,7 @@ describe('`npm start` without credentials', () => {
   it("serves Probot's registration flow with the manifest from app.yml", async () => {
     // A folder of its own: Probot reads app.yml, package.json and .env from the working directory.
     const cwd = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-app-setup-'));
-    const root = path.resolve(import.meta.dirname, '..');
+    const root = path.resolve(import.meta.dirname, '..', '..');
     await copyFile(path.join(root, 'app.yml'), path.join(cwd, 'app.yml'));
     await copyFile(path.join(root, 'package.json'), path.join(cwd, 'package.json'));
     const port = await freePort();

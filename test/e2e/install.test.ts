@@ -24,7 +24,7 @@ const run = promisify(execFile);
 const temp = tempDirs('skillclimb-install-', { resolveLinks: true });
 afterAll(temp.removeAll);
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
 /** npm never asks the registry (only-if-cached), and stays quiet about audits and funding. */
 const NPM_ENV = {
   ...process.env,

@@ -18,7 +18,7 @@ import { parseResultsTsv } from '../../src/core/iterate/results-tsv.js';
 import { closeServer, listenOnLoopback, readBody } from '../helpers/local-http.js';
 import { anthropicMessage, chatCompletion } from '../helpers/model-replies.js';
 
-const EXAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'examples', 'workspace');
+const EXAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'workspace');
 const SKILL = '.claude/skills/session-wrap/SKILL.md';
 
 const TARGET_OLD = '5. Write the note in the output format below.';

@@ -15,8 +15,8 @@ import { LOCK_FILE, isPidAlive } from '../../../src/adapters/local/lock.js';
 import { exists } from '../../helpers/files.js';
 import { deadPid, makeTempDir, removeTempDirs } from '../../helpers/skill-project.js';
 
-const LOCK_MODULE = fileURLToPath(new URL('../../src/adapters/local/lock.ts', import.meta.url));
-const INTERRUPT_MODULE = fileURLToPath(new URL('../../src/action/interrupt.ts', import.meta.url));
+const LOCK_MODULE = fileURLToPath(new URL('../../../src/adapters/local/lock.ts', import.meta.url));
+const INTERRUPT_MODULE = fileURLToPath(new URL('../../../src/action/interrupt.ts', import.meta.url));
 let childScript: string;
 
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import {
 import { loadSkillEvals } from '../../../src/iterate/evals-files.js';
 import { addSkill, makeTempDir, removeTempDirs, skillPath } from '../../helpers/skill-project.js';
 
-const EXAMPLE_SKILLS = fileURLToPath(new URL('../../examples/workspace/.claude/skills/', import.meta.url));
+const EXAMPLE_SKILLS = fileURLToPath(new URL('../../../examples/workspace/.claude/skills/', import.meta.url));
 
 afterEach(removeTempDirs);
 

@@ -12,7 +12,7 @@ import { METRIC_NAMES } from '../../../src/core/iterate/score-types.js';
 import { scoreStructure } from '../../../src/core/iterate/structural.js';
 
 const python = spawnSync('python3', ['--version']).status === 0;
-const reference = path.join(import.meta.dirname, 'fixtures', 'structural_reference.py');
+const reference = path.join(import.meta.dirname, '..', '..', 'fixtures', 'structural_reference.py');
 
 let tmp: string;
 let skillDir: string;
