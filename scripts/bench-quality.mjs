@@ -94,7 +94,8 @@ function parseArgs(argv) {
     else if (flag === '--baseline-ref') args.baselineRef = value();
     else if (flag === '--provider') {
       args.provider = value();
-      if (!(args.provider in MODELS)) throw new UsageError('--provider expects anthropic, openai or openai-compatible');
+      if (!(args.provider in MODELS))
+        throw new UsageError('--provider expects anthropic, openai or openai-compatible');
     } else if (flag === '--json') args.json = true;
     else if (flag === '--verbose') args.verbose = true;
     else
@@ -121,7 +122,10 @@ async function createProject(root, world) {
     const { evals, scenarios } = evalFiles(skill);
     await writeFile(path.join(dir, 'SKILL.md'), skill.baselineText);
     await writeFile(path.join(dir, 'evals', 'evals.json'), `${JSON.stringify(evals, null, 2)}\n`);
-    await writeFile(path.join(dir, 'evals', 'test_scenarios.json'), `${JSON.stringify(scenarios, null, 2)}\n`);
+    await writeFile(
+      path.join(dir, 'evals', 'test_scenarios.json'),
+      `${JSON.stringify(scenarios, null, 2)}\n`,
+    );
   }
   await writeFile(
     path.join(project, '.gitignore'),
@@ -174,7 +178,11 @@ function runCli(build, project, home, serverUrl, args) {
       try {
         resolve({ code, result: JSON.parse(out) });
       } catch {
-        reject(new Error(`${build.label}: skillclimb iterate exited ${code} without a JSON result: ${err.trim().slice(-2000)}`));
+        reject(
+          new Error(
+            `${build.label}: skillclimb iterate exited ${code} without a JSON result: ${err.trim().slice(-2000)}`,
+          ),
+        );
       }
     });
   });
@@ -236,7 +244,17 @@ async function oneNight(build, seed, p, args) {
         `${build.label} p=${p} seed=${seed}: exit ${code}, ${skills.filter((s) => s.shipped).length}/${skills.length} ` +
           `shipped, ${calls} calls, ${wallSeconds.toFixed(0)} s`,
       );
-    return { build: build.label, seed, p, code, skills, iterations, calls, byRole: { ...responder.calls }, wallSeconds };
+    return {
+      build: build.label,
+      seed,
+      p,
+      code,
+      skills,
+      iterations,
+      calls,
+      byRole: { ...responder.calls },
+      wallSeconds,
+    };
   } finally {
     await server.close();
     await rm(root, { recursive: true, force: true });
@@ -272,10 +290,15 @@ function figures(nights) {
     callsPerIteration: iterations === 0 ? NaN : calls / iterations,
     callsPerNight: calls / Math.max(1, nights.length),
     byRole: Object.fromEntries(
-      ['editor', 'render', 'grader'].map((r) => [r, sum(nights.map((n) => n.byRole[r])) / Math.max(1, nights.length)]),
+      ['editor', 'render', 'grader'].map((r) => [
+        r,
+        sum(nights.map((n) => n.byRole[r])) / Math.max(1, nights.length),
+      ]),
     ),
     wallSeconds: mean(nights.map((n) => n.wallSeconds)),
-    shippedSet: new Set(nights.flatMap((n) => n.skills.filter((s) => s.shipped).map((s) => `${n.seed}:${s.skill}`))),
+    shippedSet: new Set(
+      nights.flatMap((n) => n.skills.filter((s) => s.shipped).map((s) => `${n.seed}:${s.skill}`)),
+    ),
   };
 }
 
@@ -311,11 +334,20 @@ function groupRows(groups) {
       `${f.realGains} (${range(per.map((x) => x.realGains))})`,
       `${f.notBetter} (${f.worse}) (${range(per.map((x) => x.notBetter))})`,
       `${f.falseKeeps} of ${f.keeps}`,
-      `${signed(f.claimed)} (${range(per.map((x) => x.claimed), (x) => signed(x))})`,
-      `${signed(f.trueGain)} (${range(per.map((x) => x.trueGain), (x) => signed(x))})`,
+      `${signed(f.claimed)} (${range(
+        per.map((x) => x.claimed),
+        (x) => signed(x),
+      )})`,
+      `${signed(f.trueGain)} (${range(
+        per.map((x) => x.trueGain),
+        (x) => signed(x),
+      )})`,
       signed(f.truePerSkill),
       fmt(f.callsPerIteration, 1),
-      `${Math.round(f.callsPerNight)} (${range(per.map((x) => x.callsPerNight), (x) => String(Math.round(x)))})`,
+      `${Math.round(f.callsPerNight)} (${range(
+        per.map((x) => x.callsPerNight),
+        (x) => String(Math.round(x)),
+      )})`,
     ];
   });
 }
@@ -411,7 +443,9 @@ async function main() {
     const groups = [];
     for (const p of args.levels)
       for (const build of builds) {
-        const own = nights.filter((n) => n.p === p && n.build === build.label).sort((a, b) => a.seed - b.seed);
+        const own = nights
+          .filter((n) => n.p === p && n.build === build.label)
+          .sort((a, b) => a.seed - b.seed);
         groups.push({ p, build: build.label, all: figures(own), perSeed: own.map((n) => figures([n])) });
       }
     const verdicts = verdictsFor(groups, current, baseline ? builds[0].label : undefined);
@@ -441,9 +475,7 @@ async function main() {
       console.log(
         'Each skill: 6 assertions x 6 scenarios, all model-graded. Gains are composite (0.4 structural + 0.6 graded);',
       );
-      console.log(
-        'claimed and true gain are means over shipped skills; (a–b) is the spread across seeds.\n',
-      );
+      console.log('claimed and true gain are means over shipped skills; (a–b) is the spread across seeds.\n');
       console.log(
         table(
           [
@@ -468,14 +500,18 @@ async function main() {
         console.log(
           `p=${g.p} ${g.build}: per night ${Math.round(r.editor)} editor, ${Math.round(r.render)} render, ` +
             `${Math.round(r.grader)} grader calls; ${fmt(g.all.wallSeconds, 0)} s per night` +
-            (g.all.untracedKeeps ? `; ${g.all.untracedKeeps} keeps not traced to an edit (counted as false)` : ''),
+            (g.all.untracedKeeps
+              ? `; ${g.all.untracedKeeps} keeps not traced to an edit (counted as false)`
+              : ''),
         );
       }
       console.log('\nTargets (this build):');
       for (const v of verdicts)
         console.log(`  ${v.ok === undefined ? '----' : v.ok ? 'PASS' : 'MISS'}  ${v.what}: ${v.value}`);
       if (failedRuns.length)
-        console.log(`\n${failedRuns.length} CLI runs exited with an unexpected code: ${failedRuns.map((n) => n.code).join(', ')}`);
+        console.log(
+          `\n${failedRuns.length} CLI runs exited with an unexpected code: ${failedRuns.map((n) => n.code).join(', ')}`,
+        );
       console.log(`\n${LEAVES_OUT.join('\n')}`);
     }
     if (verdicts.some((v) => v.ok === false)) process.exitCode = 1;

@@ -38,8 +38,11 @@ function skillOf(world, ...texts) {
   return undefined;
 }
 
+/** The SKILL.md an editor prompt quotes (editor-prompt.ts), else everything after "Current SKILL.md:". */
 function quotedSkillMd(text) {
-  return /<<<SKILL_MD\n([\s\S]*?)\nSKILL_MD>>>/.exec(text)?.[1];
+  return (
+    /<<<SKILL_MD\n([\s\S]*?)\nSKILL_MD>>>/.exec(text)?.[1] ?? /Current SKILL\.md:\n([\s\S]*)$/.exec(text)?.[1]
+  );
 }
 
 /**
@@ -126,4 +129,3 @@ export function createQualityResponder(world, { p, sticky = DEFAULTS.sticky, ...
   };
   return { respond, calls, edits };
 }
-

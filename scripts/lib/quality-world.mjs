@@ -146,7 +146,10 @@ export function makeSkillWorld(seed, index) {
     const halves = shuffle(scenarioIds, random);
     line('good', { assertion: a, scenarios: halves.slice(0, SCENARIOS / 2).sort() });
     line('good', { assertion: a, scenarios: halves.slice(SCENARIOS / 2).sort() });
-    line('harmful', { assertion: a, scenarios: shuffle(scenarioIds, random).slice(0, HARMFUL_BREAKS).sort() });
+    line('harmful', {
+      assertion: a,
+      scenarios: shuffle(scenarioIds, random).slice(0, HARMFUL_BREAKS).sort(),
+    });
   }
   for (let n = 0; n < NEUTRAL_LINES; n++) line('neutral', {});
   // The baseline: each good line with probability 1/2 (at least 3 present and 4 missing), 2 neutral lines,
@@ -278,7 +281,8 @@ export function trueWeighted(skill, rules) {
 /** The composite gain from text `before` to text `after`, by the truth (structure never changes). */
 export function trueGain(skill, before, after) {
   return (
-    ABSOLUTE_WEIGHT * (trueWeighted(skill, presentRules(skill, after)) - trueWeighted(skill, presentRules(skill, before)))
+    ABSOLUTE_WEIGHT *
+    (trueWeighted(skill, presentRules(skill, after)) - trueWeighted(skill, presentRules(skill, before)))
   );
 }
 
@@ -313,7 +317,11 @@ export function candidateEdits(skill, rules) {
   for (const id of rules) {
     const l = skill.byId.get(id);
     if (l.kind !== 'neutral' || absentNeutral.length === 0) continue;
-    out.neutral.push({ op: 'reword', line: l, into: absentNeutral[(l.id.length + rules.length) % absentNeutral.length] });
+    out.neutral.push({
+      op: 'reword',
+      line: l,
+      into: absentNeutral[(l.id.length + rules.length) % absentNeutral.length],
+    });
   }
   return out;
 }
