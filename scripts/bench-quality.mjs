@@ -190,6 +190,8 @@ function runCli(build, project, home, serverUrl, args) {
 
 /** The gain the run reports for a skill: a confirmed gain when the build reports one, else final − baseline. */
 function claimedGain(result) {
+  const confirmation = result.measurement?.confirmation;
+  if (Number.isFinite(confirmation?.gain)) return confirmation.gain;
   for (const [key, value] of Object.entries(result)) {
     if (!/confirm/i.test(key) || value === null || typeof value !== 'object') continue;
     if (Number.isFinite(value.gain)) return value.gain;
