@@ -477,7 +477,10 @@ async function main() {
       console.log(
         'Each skill: 6 assertions x 6 scenarios, all model-graded. Gains are composite (0.4 structural + 0.6 graded);',
       );
-      console.log('claimed and true gain are means over shipped skills; (a–b) is the spread across seeds.\n');
+      console.log(
+        'claimed and true gain are means over shipped skills; calls / iter. is every call of the night (baseline\n' +
+          'and confirmation included) over its iterations; (a–b) is the spread across seeds.\n',
+      );
       console.log(
         table(
           [
