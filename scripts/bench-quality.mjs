@@ -1,0 +1,536 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench:quality`: does a night's output tell the truth? A quality benchmark with a ground truth.
+ *
+ * It drives the REAL CLI (`bin/skillclimb.js iterate --json`, as a child process: lock, queue, worktrees,
+ * the provider layer over real HTTP, keep/revert, the ship gate, the local squash-merge) against generated
+ * temporary git projects and a loopback model server (scripts/lib/latency-model-server.mjs, no latency)
+ * whose answers come from a simulated world with a hidden truth (scripts/lib/quality-world.mjs): which rule
+ * lines of each SKILL.md truly make which assertions pass, an editor whose edits are a real improvement a
+ * quarter of the time and otherwise neutral or harmful, renders that follow the SKILL.md they are given,
+ * and a grader that flips each verdict with probability p, half of its mistakes repeating on a re-grade of
+ * the same render. Levels p = 0, 0.15, 0.3 (`--levels`), each over `--skills` skills and `--seeds` seeds
+ * (one CLI run, "a night", per build, level and seed).
+ *
+ * Per build and level it prints: skills shipped; real gains (shipped and truly better); shipped but not
+ * better (of which truly worse); false keeps (kept iterations that were not truly better); the claimed gain
+ * (what the run reports: final − baseline, or the confirmed gain when the build reports one) against the
+ * true gain (from the hidden truth), both as means over shipped skills; the true gain per skill of the
+ * night; model calls per iteration and per night; and the spread (min–max) across seeds. Then the targets
+ * at p = 0.15 and p = 0, PASS or MISS.
+ *
+ * --baseline-ref <commit> builds that commit in a temporary git worktree and runs it on the same worlds in
+ * the same run, interleaved with this build, printed side by side.
+ *
+ * What it leaves out: the world is simulated, not real models (real edits are not drawn from three kinds,
+ * real renders vary in more than a nonce, a real grader's mistakes follow the text rather than a hash);
+ * the noise model is a flip probability with one kind of correlation (the same render re-graded); rule
+ * lines never change the structural score; no holdout scenarios, no `check` assertions, no costs.
+ *
+ * Options: --skills <n> (16), --seeds <n> (2), --levels <p,p,…> (0,0.15,0.3), --iterations <n> (12),
+ * --jobs <n> (2 runs at once), --baseline-ref <commit>, --provider anthropic|openai|openai-compatible
+ * (anthropic), --sticky <share> (0.5), --json, --verbose. Exit code 1 when a target of this build is
+ * missed, 2 for a bad command line.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { prepareBaseline } from './lib/baseline-build.mjs';
+import { startLatencyModelServer } from './lib/latency-model-server.mjs';
+import { createQualityResponder } from './lib/quality-responder.mjs';
+import { DEFAULTS, evalFiles, makeWorld, trueGain } from './lib/quality-world.mjs';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RUN_TIMEOUT_MS = 20 * 60_000;
+const EPS = 1e-9;
+const TARGETS = { level: 0.15, notBetterPer10: 1, trueGainShare: 0.6, claimTolerance: 0.25 };
+const MODELS = {
+  anthropic: 'anthropic:claude-sonnet-4-5',
+  openai: 'openai:gpt-5',
+  'openai-compatible': 'openai-compatible:bench-model',
+};
+
+class UsageError extends Error {}
+
+function parseArgs(argv) {
+  const args = {
+    skills: 16,
+    seeds: 2,
+    levels: [0, 0.15, 0.3],
+    iterations: 12,
+    jobs: 2,
+    baselineRef: undefined,
+    provider: 'anthropic',
+    sticky: DEFAULTS.sticky,
+    json: false,
+    verbose: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${flag} expects a value`);
+      return v;
+    };
+    const int = () => {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} expects a positive integer`);
+      return n;
+    };
+    const share = (v) => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${flag} expects numbers in [0, 1]`);
+      return n;
+    };
+    if (flag === '--skills') args.skills = int();
+    else if (flag === '--seeds') args.seeds = int();
+    else if (flag === '--iterations') args.iterations = int();
+    else if (flag === '--jobs') args.jobs = int();
+    else if (flag === '--levels') args.levels = value().split(',').map(share);
+    else if (flag === '--sticky') args.sticky = share(value());
+    else if (flag === '--baseline-ref') args.baselineRef = value();
+    else if (flag === '--provider') {
+      args.provider = value();
+      if (!(args.provider in MODELS))
+        throw new UsageError('--provider expects anthropic, openai or openai-compatible');
+    } else if (flag === '--json') args.json = true;
+    else if (flag === '--verbose') args.verbose = true;
+    else
+      throw new UsageError(
+        `unknown option ${flag} (expected --skills, --seeds, --levels, --iterations, --jobs, --baseline-ref, ` +
+          '--provider, --sticky, --json, --verbose)',
+      );
+  }
+  return args;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// One night: a generated project, the world's server, the real CLI
+
+function git(cwd, ...args) {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+async function createProject(root, world) {
+  const project = path.join(root, 'project');
+  for (const skill of world.skills) {
+    const dir = path.join(project, '.claude', 'skills', skill.name);
+    await mkdir(path.join(dir, 'evals'), { recursive: true });
+    const { evals, scenarios } = evalFiles(skill);
+    await writeFile(path.join(dir, 'SKILL.md'), skill.baselineText);
+    await writeFile(path.join(dir, 'evals', 'evals.json'), `${JSON.stringify(evals, null, 2)}\n`);
+    await writeFile(
+      path.join(dir, 'evals', 'test_scenarios.json'),
+      `${JSON.stringify(scenarios, null, 2)}\n`,
+    );
+  }
+  await writeFile(
+    path.join(project, '.gitignore'),
+    'worktree_*/\n.skill-iterate.lock\n.claude/skills/*/evals/results.tsv\n',
+  );
+  git(project, 'init', '-q', '-b', 'main');
+  git(project, 'add', '-A');
+  git(project, 'commit', '-q', '-m', 'quality bench skills');
+  return project;
+}
+
+function runCli(build, project, home, serverUrl, args) {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    LANG: 'C.UTF-8',
+    GIT_AUTHOR_NAME: 'skillclimb bench',
+    GIT_AUTHOR_EMAIL: 'bench@skillclimb.invalid',
+    GIT_COMMITTER_NAME: 'skillclimb bench',
+    GIT_COMMITTER_EMAIL: 'bench@skillclimb.invalid',
+    ANTHROPIC_API_KEY: 'bench-anthropic-key',
+    ANTHROPIC_BASE_URL: serverUrl,
+    OPENAI_API_KEY: 'bench-openai-key',
+    OPENAI_BASE_URL: `${serverUrl}/v1`,
+  };
+  const cli = [
+    path.join(build.root, 'bin', 'skillclimb.js'),
+    'iterate',
+    '--project',
+    project,
+    '--model',
+    MODELS[args.provider],
+    '--per-skill-iterations',
+    String(args.iterations),
+    '--worktree-home',
+    home,
+    '--json',
+    '--quiet',
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, cli, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => child.kill('SIGTERM'), RUN_TIMEOUT_MS);
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      try {
+        resolve({ code, result: JSON.parse(out) });
+      } catch {
+        reject(
+          new Error(
+            `${build.label}: skillclimb iterate exited ${code} without a JSON result: ${err.trim().slice(-2000)}`,
+          ),
+        );
+      }
+    });
+  });
+}
+
+/** The gain the run reports for a skill: a confirmed gain when the build reports one, else final − baseline. */
+function claimedGain(result) {
+  const confirmation = result.measurement?.confirmation;
+  if (Number.isFinite(confirmation?.gain)) return confirmation.gain;
+  for (const [key, value] of Object.entries(result)) {
+    if (!/confirm/i.test(key) || value === null || typeof value !== 'object') continue;
+    if (Number.isFinite(value.gain)) return value.gain;
+    const before = value.baselineScore ?? value.baseline;
+    const after = value.finalScore ?? value.final;
+    if (Number.isFinite(before) && Number.isFinite(after)) return after - before;
+  }
+  return result.finalScore - result.baselineScore;
+}
+
+async function oneNight(build, seed, p, args) {
+  const world = makeWorld(seed, args.skills);
+  const responder = createQualityResponder(world, { p, sticky: args.sticky });
+  const server = await startLatencyModelServer({ latencyMs: 0, respond: responder.respond });
+  const root = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-bench-quality-'));
+  const t0 = performance.now();
+  try {
+    const project = await createProject(root, world);
+    const home = path.join(root, 'home');
+    await mkdir(home);
+    const { code, result } = await runCli(build, project, home, server.url, args);
+    const skills = [];
+    for (const r of result.results ?? []) {
+      const skill = world.byName.get(r.skill);
+      if (!skill) continue;
+      const shipped = r.status === 'shipped';
+      const finalText = shipped
+        ? await readFile(path.join(project, '.claude', 'skills', r.skill, 'SKILL.md'), 'utf8')
+        : skill.baselineText;
+      const keeps = (r.rows ?? []).filter((row) => row.status === 'keep');
+      const keepEffects = keeps.map((row) => {
+        const tag = /\[(edit [^\]]+)\]/.exec(row.description)?.[1];
+        return responder.edits.get(tag)?.trueDelta;
+      });
+      skills.push({
+        skill: r.skill,
+        status: r.status,
+        shipped,
+        iterations: r.iterations,
+        claimed: shipped ? claimedGain(r) : 0,
+        trueGain: trueGain(skill, skill.baselineText, finalText),
+        keeps: keeps.length,
+        falseKeeps: keepEffects.filter((d) => !(d > EPS)).length,
+        untracedKeeps: keepEffects.filter((d) => d === undefined).length,
+      });
+    }
+    const iterations = skills.reduce((a, s) => a + s.iterations, 0);
+    const calls = responder.calls.editor + responder.calls.render + responder.calls.grader;
+    const wallSeconds = (performance.now() - t0) / 1000;
+    if (args.verbose)
+      console.error(
+        `${build.label} p=${p} seed=${seed}: exit ${code}, ${skills.filter((s) => s.shipped).length}/${skills.length} ` +
+          `shipped, ${calls} calls, ${wallSeconds.toFixed(0)} s`,
+      );
+    return {
+      build: build.label,
+      seed,
+      p,
+      code,
+      skills,
+      iterations,
+      calls,
+      byRole: { ...responder.calls },
+      wallSeconds,
+    };
+  } finally {
+    await server.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Figures
+
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+const mean = (xs) => (xs.length === 0 ? NaN : sum(xs) / xs.length);
+
+/** The figures of one night, or of several pooled. */
+function figures(nights) {
+  const skills = nights.flatMap((n) => n.skills);
+  const shipped = skills.filter((s) => s.shipped);
+  const notBetter = shipped.filter((s) => !(s.trueGain > EPS));
+  const iterations = sum(nights.map((n) => n.iterations));
+  const calls = sum(nights.map((n) => n.calls));
+  return {
+    skills: skills.length,
+    shipped: shipped.length,
+    realGains: shipped.length - notBetter.length,
+    notBetter: notBetter.length,
+    worse: notBetter.filter((s) => s.trueGain < -EPS).length,
+    keeps: sum(skills.map((s) => s.keeps)),
+    falseKeeps: sum(skills.map((s) => s.falseKeeps)),
+    untracedKeeps: sum(skills.map((s) => s.untracedKeeps)),
+    claimed: mean(shipped.map((s) => s.claimed)),
+    trueGain: mean(shipped.map((s) => s.trueGain)),
+    truePerSkill: sum(shipped.map((s) => s.trueGain)) / Math.max(1, skills.length),
+    notBetterPer10: shipped.length === 0 ? NaN : (10 * notBetter.length) / shipped.length,
+    callsPerIteration: iterations === 0 ? NaN : calls / iterations,
+    callsPerNight: calls / Math.max(1, nights.length),
+    byRole: Object.fromEntries(
+      ['editor', 'render', 'grader'].map((r) => [
+        r,
+        sum(nights.map((n) => n.byRole[r])) / Math.max(1, nights.length),
+      ]),
+    ),
+    wallSeconds: mean(nights.map((n) => n.wallSeconds)),
+    shippedSet: new Set(
+      nights.flatMap((n) => n.skills.filter((s) => s.shipped).map((s) => `${n.seed}:${s.skill}`)),
+    ),
+  };
+}
+
+const fmt = (x, digits = 3) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
+const signed = (x, digits = 3) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(digits)}` : 'n/a');
+const range = (xs, f = (x) => String(x)) => {
+  const finite = xs.filter(Number.isFinite);
+  if (finite.length === 0) return 'n/a';
+  const lo = Math.min(...finite);
+  const hi = Math.max(...finite);
+  return lo === hi ? f(lo) : `${f(lo)}–${f(hi)}`;
+};
+const loadLine = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
+
+function table(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+function groupRows(groups) {
+  return groups.map((g) => {
+    const f = g.all;
+    const per = g.perSeed;
+    return [
+      g.p,
+      g.build,
+      `${f.shipped} of ${f.skills} (${range(per.map((x) => x.shipped))})`,
+      `${f.realGains} (${range(per.map((x) => x.realGains))})`,
+      `${f.notBetter} (${f.worse}) (${range(per.map((x) => x.notBetter))})`,
+      `${f.falseKeeps} of ${f.keeps}`,
+      `${signed(f.claimed)} (${range(
+        per.map((x) => x.claimed),
+        (x) => signed(x),
+      )})`,
+      `${signed(f.trueGain)} (${range(
+        per.map((x) => x.trueGain),
+        (x) => signed(x),
+      )})`,
+      signed(f.truePerSkill),
+      fmt(f.callsPerIteration, 1),
+      `${Math.round(f.callsPerNight)} (${range(
+        per.map((x) => x.callsPerNight),
+        (x) => String(Math.round(x)),
+      )})`,
+    ];
+  });
+}
+
+function verdictsFor(groups, current, baselineLabel) {
+  const at = (p, build = current) => groups.find((g) => g.p === p && g.build === build);
+  const out = [];
+  const noisy = at(TARGETS.level);
+  const clean = at(0);
+  if (noisy) {
+    const f = noisy.all;
+    out.push({
+      what: `p = ${TARGETS.level}: shipped but not better <= ${TARGETS.notBetterPer10} per 10 shipped`,
+      value: `${fmt(f.notBetterPer10, 1)} per 10 (${f.notBetter} of ${f.shipped})`,
+      ok: f.shipped > 0 && f.notBetterPer10 <= TARGETS.notBetterPer10,
+    });
+    if (clean)
+      out.push({
+        what: `p = ${TARGETS.level}: mean true gain of shipped skills >= ${TARGETS.trueGainShare * 100} % of the noise-free run's`,
+        value: `${signed(f.trueGain)} vs ${signed(clean.all.trueGain)} (${fmt((100 * f.trueGain) / clean.all.trueGain, 0)} %)`,
+        ok: f.trueGain >= TARGETS.trueGainShare * clean.all.trueGain,
+      });
+    out.push({
+      what: `p = ${TARGETS.level}: claimed gain within ${TARGETS.claimTolerance * 100} % of the true gain`,
+      value: `${signed(f.claimed)} vs ${signed(f.trueGain)} (${fmt((100 * (f.claimed - f.trueGain)) / Math.abs(f.trueGain), 0)} %)`,
+      ok: Math.abs(f.claimed - f.trueGain) <= TARGETS.claimTolerance * Math.abs(f.trueGain) && f.trueGain > 0,
+    });
+  }
+  if (clean) {
+    const before = baselineLabel ? at(0, baselineLabel) : undefined;
+    if (before) {
+      const lost = [...before.all.shippedSet].filter((s) => !clean.all.shippedSet.has(s));
+      const added = [...clean.all.shippedSet].filter((s) => !before.all.shippedSet.has(s));
+      out.push({
+        what: 'p = 0: the same skills ship as the baseline build (no real gain lost)',
+        value:
+          `${clean.all.shipped} vs ${before.all.shipped} shipped; ${lost.length} lost, ${added.length} added; ` +
+          `true gain ${signed(clean.all.truePerSkill)} vs ${signed(before.all.truePerSkill)} per skill`,
+        ok: lost.length === 0 && clean.all.truePerSkill >= before.all.truePerSkill - EPS,
+      });
+    } else
+      out.push({
+        what: 'p = 0: the same skills ship as the baseline build',
+        value: 'not checked: needs --baseline-ref',
+        ok: undefined,
+      });
+  }
+  return out;
+}
+
+const LEAVES_OUT = [
+  'What this benchmark leaves out:',
+  '- It is a simulated world, not real models: the editor draws each edit from three kinds (a real improvement',
+  `  ${DEFAULTS.goodEdit * 100} % of the time when one exists, harmful ${DEFAULTS.harmfulEdit * 100} %, else neutral); a render is the list of`,
+  '  rule lines its SKILL.md carries plus a trial nonce; the truth is a fixed table of which line makes which',
+  '  assertion pass in which scenario.',
+  '- The grader\'s noise model is one flip probability p per verdict, a share of it ("sticky") decided by',
+  '  (render, assertion) so that re-grading the same render repeats the mistake; real graders also err',
+  '  systematically on a text (every render of it), which no re-measurement removes, and that is not modelled.',
+  '- Edits never change the structural score (the true composite gain is 0.6 x the true weighted gain); no',
+  '  `check` assertions, no holdout scenarios, no calibration, no costs, no latency (calls are answered at once).',
+];
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const started = performance.now();
+  const loadAtStart = loadLine();
+  const head = git(REPO, 'rev-parse', '--short', 'HEAD');
+  const current = `this build (${head})`;
+  const builds = [{ label: current, root: REPO }];
+  let baseline;
+  if (args.baselineRef) {
+    baseline = await prepareBaseline(REPO, args.baselineRef, (m) => console.error(m));
+    builds.unshift({ label: `baseline ${baseline.sha.slice(0, 7)}`, root: baseline.root });
+  }
+  try {
+    // Interleaved (each seed and level runs every build), so a load spike hits both builds alike.
+    const tasks = [];
+    for (let seed = 1; seed <= args.seeds; seed++)
+      for (const p of args.levels) for (const build of builds) tasks.push({ build, seed, p });
+    const nights = [];
+    let nextTask = 0;
+    const worker = async () => {
+      while (nextTask < tasks.length) {
+        const t = tasks[nextTask++];
+        nights.push(await oneNight(t.build, t.seed, t.p, args));
+        if (!args.verbose && !args.json) process.stderr.write('.');
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(args.jobs, tasks.length) }, worker));
+    if (!args.verbose && !args.json) process.stderr.write('\n');
+
+    const groups = [];
+    for (const p of args.levels)
+      for (const build of builds) {
+        const own = nights
+          .filter((n) => n.p === p && n.build === build.label)
+          .sort((a, b) => a.seed - b.seed);
+        groups.push({ p, build: build.label, all: figures(own), perSeed: own.map((n) => figures([n])) });
+      }
+    const verdicts = verdictsFor(groups, current, baseline ? builds[0].label : undefined);
+    const wallSeconds = (performance.now() - started) / 1000;
+    const failedRuns = nights.filter((n) => n.code !== 0 && n.code !== 1);
+    if (args.json) {
+      const plain = (f) => ({ ...f, shippedSet: [...f.shippedSet] });
+      console.log(
+        JSON.stringify(
+          {
+            args,
+            load: { start: loadAtStart, end: loadLine() },
+            wallSeconds,
+            groups: groups.map((g) => ({ ...g, all: plain(g.all), perSeed: g.perSeed.map(plain) })),
+            verdicts,
+          },
+          null,
+          2,
+        ),
+      );
+    } else {
+      console.log(
+        `bench:quality — ${args.skills} skills x ${args.seeds} seeds per level, ${args.iterations} iterations per ` +
+          `skill, provider ${args.provider}, sticky share ${args.sticky}; ${nights.length} nights (CLI runs) in ` +
+          `${wallSeconds.toFixed(0)} s; load average ${loadAtStart} at the start, ${loadLine()} at the end.`,
+      );
+      console.log(
+        'Each skill: 6 assertions x 6 scenarios, all model-graded. Gains are composite (0.4 structural + 0.6 graded);',
+      );
+      console.log(
+        'claimed and true gain are means over shipped skills; calls / iter. is every call of the night (baseline\n' +
+          'and confirmation included) over its iterations; (a–b) is the spread across seeds.\n',
+      );
+      console.log(
+        table(
+          [
+            'p',
+            'build',
+            'shipped',
+            'real gains',
+            'shipped, not better (worse)',
+            'false keeps',
+            'claimed gain',
+            'true gain',
+            'true gain / skill',
+            'calls / iter.',
+            'calls / night',
+          ],
+          groupRows(groups),
+        ),
+      );
+      console.log('');
+      for (const g of groups) {
+        const r = g.all.byRole;
+        console.log(
+          `p=${g.p} ${g.build}: per night ${Math.round(r.editor)} editor, ${Math.round(r.render)} render, ` +
+            `${Math.round(r.grader)} grader calls; ${fmt(g.all.wallSeconds, 0)} s per night` +
+            (g.all.untracedKeeps
+              ? `; ${g.all.untracedKeeps} keeps not traced to an edit (counted as false)`
+              : ''),
+        );
+      }
+      console.log('\nTargets (this build):');
+      for (const v of verdicts)
+        console.log(`  ${v.ok === undefined ? '----' : v.ok ? 'PASS' : 'MISS'}  ${v.what}: ${v.value}`);
+      if (failedRuns.length)
+        console.log(
+          `\n${failedRuns.length} CLI runs exited with an unexpected code: ${failedRuns.map((n) => n.code).join(', ')}`,
+        );
+      console.log(`\n${LEAVES_OUT.join('\n')}`);
+    }
+    if (verdicts.some((v) => v.ok === false)) process.exitCode = 1;
+  } finally {
+    await baseline?.cleanup();
+  }
+}
+
+main().catch((error) => {
+  if (error instanceof UsageError) {
+    console.error(`bench:quality: ${error.message}`);
+    process.exitCode = 2;
+    return;
+  }
+  console.error(`bench:quality failed: ${error?.stack ?? error}`);
+  process.exitCode = 1;
+});
