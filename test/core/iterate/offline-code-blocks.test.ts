@@ -155,7 +155,16 @@ describe('the offline editor never edits inside code or verbatim text', () => {
   });
 
   it('leaves the example skills’ code blocks and the templates they say to print exactly as they are', () => {
-    const root = path.join(import.meta.dirname, '..', '..', '..', 'examples', 'workspace', '.claude', 'skills');
+    const root = path.join(
+      import.meta.dirname,
+      '..',
+      '..',
+      '..',
+      'examples',
+      'workspace',
+      '.claude',
+      'skills',
+    );
     let checked = 0;
     for (const name of fs.readdirSync(root).sort()) {
       const text = fs.readFileSync(path.join(root, name, 'SKILL.md'), 'utf8');
