@@ -10,7 +10,7 @@ import { inlineCode } from '../core/iterate/park.js';
 import { parseModelId } from '../llm/model-id.js';
 import { DEFAULT_ALLOWED_ROLES } from './validation/permission.js';
 import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review/state.js';
-import type { Difficulty, FixMode, Preset } from '../core/review/state.js';
+import type { LoopSettings } from '../github/review/loop-state.js';
 import { MAX_ROUNDS_LIMIT } from './validation/command.js';
 import type { StartOptions } from './validation/command.js';
 
@@ -112,22 +112,6 @@ export function readAppEnv(env: NodeJS.ProcessEnv): AppEnvSettings {
     maxTokens: positiveNumber(env, 'REVIEW_LOOP_MAX_TOKENS', ENV_DEFAULTS.maxTokens, true),
     maxCostUsd: positiveNumber(env, 'REVIEW_LOOP_MAX_COST_USD', ENV_DEFAULTS.maxCostUsd, false),
   };
-}
-
-/** What one loop runs with, after command options over the repository file over the App's defaults. */
-export interface LoopSettings {
-  /** Unset: chosen by the model keys in the App's environment (src/app/engine-models.ts). */
-  reviewerModel?: string | undefined;
-  executorModel?: string | undefined;
-  difficulty: Difficulty;
-  rounds: number;
-  fix: FixMode;
-  checkpoint: boolean;
-  preset: Preset;
-  reviewEvent: 'COMMENT' | 'REQUEST_CHANGES';
-  allowedRoles: string[];
-  fixPaths: string[];
-  budget: { maxTokens: number; maxCostUsd: number };
 }
 
 export const DEFAULT_ROUNDS = 4;

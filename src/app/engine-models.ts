@@ -10,7 +10,7 @@ import { buildRoleModel, callSettings, type ModelFactoryOptions } from '../llm/f
 import { parseModelId, type ModelId } from '../llm/model-id.js';
 import { createReviewModels } from '../llm/review-models.js';
 import type { ReviewModels } from '../ports/review.js';
-import type { LoopSettings } from './config.js';
+import type { LoopSettings } from '../github/review/loop-state.js';
 
 /** Why a loop could not start its models, as a sentence for the person reading the pull request. */
 export class LoopSetupError extends Error {

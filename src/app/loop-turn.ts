@@ -13,13 +13,13 @@ import { describeApiError } from '../github/octokit.js';
 import type { PullInfo } from '../github/pull-info.js';
 import { parkReviewLoop } from '../github/review-park.js';
 import { clip } from '../github/safe-text.js';
-import { checkCompleted } from './check-tracker.js';
-import type { LoopSettings, RepoConfig } from './config.js';
+import { checkCompleted } from '../github/review/check-tracker.js';
+import type { RepoConfig } from './config.js';
 import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';
 import type { LoopOutcome, LoopStatus, LoopTrigger } from './loop-runner.js';
-import type { AppLoopState, Phase } from './loop-state.js';
-import { rememberComment } from './loop-state.js';
-import { GitHubPullSession } from './pull-session.js';
+import type { AppLoopState, LoopSettings, Phase } from '../github/review/loop-state.js';
+import { rememberComment } from '../github/review/loop-state.js';
+import { GitHubPullSession } from '../github/review/pull-session.js';
 import type { EndReason, EventTools, WorkerContext } from './worker-context.js';
 
 type Conclusion = 'success' | 'failure' | 'action_required' | 'cancelled' | 'neutral';

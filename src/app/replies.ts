@@ -7,7 +7,7 @@ import { redactSecrets } from '../core/text/redact.js';
 import type { PullRef } from '../github/app-octokit.js';
 import { pullKey } from '../github/app-octokit.js';
 import { postable, quoteInline } from '../github/safe-text.js';
-import type { AppLoopState, Phase } from './loop-state.js';
+import type { AppLoopState, Phase } from '../github/review/loop-state.js';
 import type { EventTools, WorkerContext } from './worker-context.js';
 
 export async function reply(ctx: WorkerContext, tools: EventTools, pr: PullRef, body: string): Promise<void> {
