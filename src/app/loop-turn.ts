@@ -21,6 +21,7 @@ import type { AppLoopState, LoopSettings, Phase } from '../github/review/loop-st
 import { rememberComment } from '../github/review/loop-state.js';
 import { GitHubPullSession } from '../github/review/pull-session.js';
 import type { EndReason, EventTools, WorkerContext } from './worker-context.js';
+import { messageOf } from '../core/errors.js';
 
 type Conclusion = 'success' | 'failure' | 'action_required' | 'cancelled' | 'neutral';
 
@@ -97,7 +98,7 @@ export function launchLoop(
       await session.roundStarted(state.rounds.length + 1, pr.headSha);
       outcome = await runner.run({ runId, trigger, settings, session, signal });
     } catch (error) {
-      failure = redactSecrets(error instanceof Error ? error.message : String(error), ctx.deps.secrets);
+      failure = redactSecrets(messageOf(error), ctx.deps.secrets);
       tools.log.error(`review loop on ${key} failed: ${failure}`);
     }
     const reason = ctx.endReasons.get(key);

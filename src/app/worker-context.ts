@@ -3,6 +3,7 @@
  * little it remembers in memory between events (why a loop was aborted, who was refused, pushes that
  * arrived while a loop ran), and the sticky-state and configuration reads every handler needs.
  */
+import { STALE_AFTER_MS } from '../core/review/state.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
 import { pullKey } from '../github/app-octokit.js';
 import { quoteInline } from '../github/safe-text.js';
@@ -16,9 +17,6 @@ import { writeLoopState } from '../github/review/pull-session.js';
 import type { PushEvent } from './validation/event.js';
 import { DEFAULT_ALLOWED_ROLES } from './validation/permission.js';
 import type { WorkQueue } from './work-queue.js';
-
-/** docs/how-it-works.md § Review state, memory and receipts: an unfinished loop untouched for a day is abandoned; a new start begins afresh. */
-export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 export interface EventLog {
   info(message: string): void;
@@ -47,7 +45,10 @@ export interface WorkerDeps {
 
 export type EndReason = 'stop' | 'closed';
 
-/** A loop left untouched for a day is abandoned, whatever its phase. */
+/**
+ * A loop left untouched for a day is abandoned, whatever its phase: the engine's own rule
+ * (docs/how-it-works.md § Review state, memory and receipts), so a new start begins afresh.
+ */
 export function isStale(state: AppLoopState, now: Date): boolean {
   return now.getTime() - Date.parse(state.updatedAt) > STALE_AFTER_MS;
 }

@@ -33,14 +33,8 @@ import { killSwitchUnreadable, runPreflight, type PreflightResult } from './pref
 import { exclusionLines, formatEmptyQueue, resolveQueue, type QueuePlan } from './queue.js';
 import { park, calibrate } from './park-skill.js';
 import { withPartialRun } from './run-error.js';
-import {
-  costReached,
-  emptyResult,
-  fromLoop,
-  messageOf,
-  totalUsage,
-  type SkillContext,
-} from './skill-context.js';
+import { messageOf } from '../core/errors.js';
+import { costReached, emptyResult, fromLoop, totalUsage, type SkillContext } from './skill-context.js';
 import { NotRegularFileError, inspectFile } from './regular-file.js';
 import { RenderCache } from './score.js';
 import { writeMorningSummary } from './summary-file.js';

@@ -55,6 +55,7 @@ import { emptyRun, nightRunFile, planFile } from '../run-records.js';
 import { secretsOf } from '../secrets.js';
 import { createSkillGroups, withSkillBoundaries } from '../skill-groups.js';
 import { createStateSaver } from '../state-saver.js';
+import { messageOf } from '../../core/errors.js';
 
 const SILENT_LOG: Logger = { info: () => undefined, warn: () => undefined, progress: () => undefined };
 
@@ -254,7 +255,7 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
   try {
     run = await night.engine.runIterate(options, ports);
   } catch (error) {
-    failure = error instanceof Error ? error.message : String(error);
+    failure = messageOf(error);
     run = partialNight(error, failure, night, plan);
   } finally {
     groups.close();

@@ -17,8 +17,10 @@ import {
 } from '../../core/review/sticky-records.js';
 import type { ReviewStore } from '../../ports/review.js';
 import type { PullSession } from './pull-session.js';
+import { SkillclimbError } from '../../core/errors.js';
 
-export class ReviewStateUnreadableError extends Error {
+export class ReviewStateUnreadableError extends SkillclimbError {
+  readonly kind = 'github';
   constructor(location: string, detail: string) {
     super(
       `the review state in ${location} cannot be read (${detail}); comment \`/review-loop\` to start afresh`,
