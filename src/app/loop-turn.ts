@@ -12,7 +12,7 @@ import { pullKey } from '../github/app-octokit.js';
 import { describeApiError } from '../github/octokit.js';
 import type { PullInfo } from '../github/pull-info.js';
 import { parkReviewLoop } from '../github/review-park.js';
-import { clip } from '../github/safe-text.js';
+import { clip } from '../core/text/untrusted-text.js';
 import { checkCompleted } from '../github/review/check-tracker.js';
 import type { RepoConfig } from './config.js';
 import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';

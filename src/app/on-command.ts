@@ -5,7 +5,7 @@
  */
 import { pullKey } from '../github/app-octokit.js';
 import { readPullRequest } from '../github/pull-info.js';
-import { clip, quoteInline } from '../github/safe-text.js';
+import { clip, inertInline } from '../core/text/untrusted-text.js';
 import type { RepoConfig } from './config.js';
 import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';
 import type { LoopTrigger } from './loop-runner.js';
@@ -250,6 +250,6 @@ async function stop(
   }));
   await concludeCheck(ctx, tools, event.pr, next, next.head, 'failure', {
     title: 'Stopped',
-    summary: `The loop was stopped by ${quoteInline(event.sender.login, 60)}.`,
+    summary: `The loop was stopped by ${inertInline(event.sender.login, 60)}.`,
   });
 }

@@ -6,7 +6,7 @@
 import { STALE_AFTER_MS } from '../core/review/state.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
 import { pullKey } from '../github/app-octokit.js';
-import { quoteInline } from '../github/safe-text.js';
+import { inertInline } from '../core/text/untrusted-text.js';
 import type { StickyStore } from '../github/sticky-comment.js';
 import type { AppEnvSettings, ConfigResult } from './config.js';
 import { CONFIG_PATH, settingsFrom, validateRepoConfig } from './config.js';
@@ -92,7 +92,7 @@ export class WorkerContext {
       raw = await tools.readConfig();
     } catch (error) {
       const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-      return { ok: false, problem: `\`${CONFIG_PATH}\` could not be read: ${quoteInline(detail, 300)}` };
+      return { ok: false, problem: `\`${CONFIG_PATH}\` could not be read: ${inertInline(detail, 300)}` };
     }
     return validateRepoConfig(raw);
   }

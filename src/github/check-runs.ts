@@ -5,7 +5,7 @@
  */
 import type { AppOctokit } from './app-octokit.js';
 import { repoOf } from './app-octokit.js';
-import { BODY_LIMIT, clip, postable } from './safe-text.js';
+import { BODY_LIMIT, clip, postable } from '../core/text/untrusted-text.js';
 
 export const CHECK_NAME = 'review-loop';
 

@@ -9,7 +9,7 @@
  */
 import type { AppIdentity, AppOctokit, PullRef } from './app-octokit.js';
 import { isByApp, pullKey } from './app-octokit.js';
-import { BODY_LIMIT, postable } from './safe-text.js';
+import { BODY_LIMIT, postable } from '../core/text/untrusted-text.js';
 import { SkillclimbError } from '../core/errors.js';
 
 export const STICKY_MARKER = '<!-- skillclimb:review-loop -->';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { DIFFICULTIES, FIX_MODES, PRESETS } from '../../core/review/state.js';
 import type { Difficulty, FixMode, Preset } from '../../core/review/state.js';
 import { CHECK_CONCLUSIONS } from '../check-runs.js';
-import { quoteInline } from '../safe-text.js';
+import { inertInline } from '../../core/text/untrusted-text.js';
 
 export const PHASES = [
   'running',
@@ -165,8 +165,8 @@ function row(r: RoundRow, full: boolean): string {
   const score = r.score === null ? '–' : `${r.score}/10`;
   const review = r.reviewUrl ? `[review](${r.reviewUrl})` : '–';
   const weaknesses =
-    full && r.weaknesses.length > 0 ? r.weaknesses.map((w) => quoteInline(w, 120)).join('; ') : '–';
-  return `| ${r.round} | \`${r.head.slice(0, 7)}\` | ${score} | ${r.verdict} | ${weaknesses} | ${quoteInline(r.action, 300)} | ${review} |`;
+    full && r.weaknesses.length > 0 ? r.weaknesses.map((w) => inertInline(w, 120)).join('; ') : '–';
+  return `| ${r.round} | \`${r.head.slice(0, 7)}\` | ${score} | ${r.verdict} | ${weaknesses} | ${inertInline(r.action, 300)} | ${review} |`;
 }
 
 /**
@@ -177,7 +177,7 @@ export function renderLoopLog(state: AppLoopState, budget = 50_000): string {
   const head = [
     '## review-loop',
     '',
-    `**Status:** ${PHASE_LINES[state.phase]}${state.message ? ` ${quoteInline(state.message, 400)}` : ''}`,
+    `**Status:** ${PHASE_LINES[state.phase]}${state.message ? ` ${inertInline(state.message, 400)}` : ''}`,
   ];
   if (state.runId) head.push(`**Run:** \`${state.runId}\``);
   if (state.settings) {
