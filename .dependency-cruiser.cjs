@@ -6,7 +6,42 @@
 /** Packages that talk to git, GitHub or a model (their resolved paths). */
 const SDKS = 'node_modules/(simple-git|@octokit/[^/]+|@actions/[^/]+|ai|@ai-sdk/[^/]+|probot)/';
 const PROCESSES = '^(node:)?child_process$';
-const IO_MODULES = ['^(node:)?fs(/promises)?$', PROCESSES, SDKS];
+const FILE_SYSTEM = '^(node:)?fs(/promises)?$';
+const IO_MODULES = [FILE_SYSTEM, PROCESSES, SDKS];
+
+/**
+ * The skill-iterate files that use node:fs themselves (docs/how-it-works.md § Layers and ports): the engine
+ * runs on a checkout on local disk under every front-end, so reading a skill's files and writing results.tsv,
+ * the morning summary and new eval files is the engine's own work, not a port's. Each entry says what for.
+ */
+const ITERATE_FILE_ACCESS = [
+  'evals-init', // writes the new eval files (temporary file, then rename)
+  'loop', // SKILL.md in the worktree: read, edited, written back
+  'park-skill', // reads results.tsv for the park report
+  'preflight', // the project folder and a skill's folder exist
+  'queue', // which eval files a found skill has
+  'regular-file', // the one check that a file is a regular file of bounded size, before it is read
+  'results-file', // appends to results.tsv, never through a link
+  'score', // the structural metrics' link and memory-file checks when no committed-file view is given
+  'skill-finder', // walks the skills setting's folders
+  'summary-file', // writes the morning summary
+  'symlinks', // the one link rule: lstat and realpath of a skill's files
+].map((name) => `^src/iterate/${name}\\.ts$`);
+
+/**
+ * The src/github files that run git themselves through simple-git: the Action's pushes, fetches and
+ * throwaway indexes on its checkout (the shipper's branch, the state branch, the evals PR). The engines' own
+ * git work (worktrees, commits, resets) goes through src/git.
+ */
+const GITHUB_GIT = [
+  'branch-owner', // who made the tip of skill-iterate/<skill>
+  'evals-pull-request', // the evals-init commit on a fresh base
+  'git', // the helpers the others share
+  'shipper', // pushes the squashed commit with a lease
+  'squash', // the squash rebuilt on the fetched base in a throwaway index
+  'state-branch-guard', // the state branch is an orphan history the Action owns
+  'state-store', // the state branch: fetch, commit, push
+].map((name) => `^src/github/${name}\\.ts$`);
 
 /** Path patterns of the project's folders. */
 const src = (folder) => `^src/${folder}/`;
@@ -81,6 +116,15 @@ module.exports = {
       },
     },
     {
+      name: 'engines-touch-files-only-where-listed',
+      severity: 'error',
+      comment:
+        'The review engine reads and writes only through its store and target ports (the App has no checkout); ' +
+        'in skill-iterate only the files of ITERATE_FILE_ACCESS use node:fs, each for the reason it gives.',
+      from: { path: anyOf('iterate', 'review'), pathNot: ITERATE_FILE_ACCESS },
+      to: { path: FILE_SYSTEM },
+    },
+    {
       name: 'engines-use-no-adapter-sdk',
       severity: 'error',
       comment: 'git, GitHub and model SDKs belong to their adapters.',
@@ -141,8 +185,10 @@ module.exports = {
     {
       name: 'simple-git-only-in-git-adapters',
       severity: 'error',
-      comment: 'Every git command goes through src/git (src/github pushes with it too).',
-      from: { path: '^src/', pathNot: anyOf('git', 'github') },
+      comment:
+        'git runs in src/git, and in src/github only in the files of GITHUB_GIT (the Action pushing and ' +
+        'fetching its branches); no other file imports simple-git or starts a process.',
+      from: { path: '^src/', pathNot: [src('git'), ...GITHUB_GIT] },
       to: { path: ['node_modules/simple-git/', PROCESSES] },
     },
   ],

@@ -12,6 +12,7 @@ import {
   KILL_SWITCH_READ_ERROR_POLICIES,
   type KillSwitchReadErrorPolicy,
 } from '../iterate/options.js';
+import { SkillclimbError } from '../core/errors.js';
 
 /**
  * A skill that ran less than this many hours ago is left out of the queue. 20, not the CLI's 24: the last
@@ -262,7 +263,8 @@ export interface ActionInputs {
   allowEvents: string[];
 }
 
-export class InputError extends Error {
+export class InputError extends SkillclimbError {
+  readonly kind = 'usage';
   override name = 'InputError';
 }
 

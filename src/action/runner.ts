@@ -9,6 +9,7 @@ import { parseInputs } from './inputs.js';
 import { maskSecretInputs, SECRET_INPUTS } from './mask.js';
 import type { ActionIo } from './io.js';
 import { runPipeline } from './main.js';
+import { messageOf } from '../core/errors.js';
 
 export function coreIo(): ActionIo {
   return {
@@ -42,6 +43,6 @@ export async function run(options: { masked?: boolean } = {}): Promise<void> {
     // InputError messages name the input; anything else is reported as it was thrown, redacted (an API
     // error may echo a token the runner's masking was never told about).
     const secrets = [...SECRET_INPUTS.map((name) => core.getInput(name)), ...secretsFromEnv(process.env)];
-    core.setFailed(redactSecrets(error instanceof Error ? error.message : String(error), secrets));
+    core.setFailed(redactSecrets(messageOf(error), secrets));
   }
 }

@@ -9,10 +9,11 @@ import { z } from 'zod';
 import { inlineCode } from '../core/iterate/park.js';
 import { parseModelId } from '../llm/model-id.js';
 import { DEFAULT_ALLOWED_ROLES } from './validation/permission.js';
-import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review/state.js';
-import type { Difficulty, FixMode, Preset } from '../core/review/state.js';
+import { DEFAULT_MAX_ROUNDS, DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review/state.js';
+import type { LoopSettings } from '../github/review/loop-state.js';
 import { MAX_ROUNDS_LIMIT } from './validation/command.js';
 import type { StartOptions } from './validation/command.js';
+import { SkillclimbError, messageOf } from '../core/errors.js';
 
 export const CONFIG_FILE = 'review-loop.yml';
 export const CONFIG_PATH = `.github/${CONFIG_FILE}`;
@@ -21,7 +22,7 @@ const modelId = z.string().superRefine((value, ctx) => {
   try {
     parseModelId(value);
   } catch (error) {
-    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+    ctx.addIssue({ code: 'custom', message: messageOf(error) });
   }
 });
 
@@ -69,7 +70,8 @@ export const ENV_DEFAULTS = {
   maxCostUsd: 5,
 } as const;
 
-export class EnvConfigError extends Error {
+export class EnvConfigError extends SkillclimbError {
+  readonly kind = 'config';
   constructor(variable: string, detail: string) {
     super(`${variable}: ${detail}`);
     this.name = 'EnvConfigError';
@@ -95,7 +97,7 @@ function optionalModel(env: NodeJS.ProcessEnv, name: string): string | undefined
   try {
     return parseModelId(raw).id;
   } catch (error) {
-    throw new EnvConfigError(name, error instanceof Error ? error.message : String(error));
+    throw new EnvConfigError(name, messageOf(error));
   }
 }
 
@@ -114,24 +116,6 @@ export function readAppEnv(env: NodeJS.ProcessEnv): AppEnvSettings {
   };
 }
 
-/** What one loop runs with, after command options over the repository file over the App's defaults. */
-export interface LoopSettings {
-  /** Unset: chosen by the model keys in the App's environment (src/app/engine-models.ts). */
-  reviewerModel?: string | undefined;
-  executorModel?: string | undefined;
-  difficulty: Difficulty;
-  rounds: number;
-  fix: FixMode;
-  checkpoint: boolean;
-  preset: Preset;
-  reviewEvent: 'COMMENT' | 'REQUEST_CHANGES';
-  allowedRoles: string[];
-  fixPaths: string[];
-  budget: { maxTokens: number; maxCostUsd: number };
-}
-
-export const DEFAULT_ROUNDS = 4;
-
 /** The settings a repository's file gives, before a command's options (and before the fork rule). */
 export function settingsFrom(config: RepoConfig, env: AppEnvSettings): LoopSettings {
   const ceiling = Math.min(env.maxRounds, config.budget?.max_rounds ?? env.maxRounds);
@@ -139,7 +123,7 @@ export function settingsFrom(config: RepoConfig, env: AppEnvSettings): LoopSetti
     reviewerModel: config.reviewer_model ?? env.reviewerModel,
     executorModel: config.executor_model ?? env.executorModel,
     difficulty: config.difficulty ?? 'medium',
-    rounds: Math.min(config.rounds ?? DEFAULT_ROUNDS, ceiling),
+    rounds: Math.min(config.rounds ?? DEFAULT_MAX_ROUNDS, ceiling),
     fix: config.fix ?? 'auto',
     checkpoint: config.checkpoint ?? false,
     preset: config.preset ?? 'code',

@@ -10,10 +10,12 @@ import { buildRoleModel, callSettings, type ModelFactoryOptions } from '../llm/f
 import { parseModelId, type ModelId } from '../llm/model-id.js';
 import { createReviewModels } from '../llm/review-models.js';
 import type { ReviewModels } from '../ports/review.js';
-import type { LoopSettings } from './config.js';
+import type { LoopSettings } from '../github/review/loop-state.js';
+import { SkillclimbError, messageOf } from '../core/errors.js';
 
 /** Why a loop could not start its models, as a sentence for the person reading the pull request. */
-export class LoopSetupError extends Error {
+export class LoopSetupError extends SkillclimbError {
+  readonly kind = 'config';
   constructor(message: string) {
     super(message);
     this.name = 'LoopSetupError';
@@ -59,7 +61,7 @@ export function buildLoopModels(
   } catch (error) {
     if (error instanceof LoopSetupError) throw error;
     // "reviewer model openai:gpt-5 needs OPENAI_API_KEY": the key belongs in the App's environment.
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     throw new LoopSetupError(`The review loop cannot call its models: ${detail} in the App’s environment.`);
   }
 }

@@ -9,11 +9,12 @@ import type { ModelFactoryOptions } from '../llm/factory.js';
 import type { CheckpointAnswer } from '../ports/review.js';
 import { runReviewLoop } from '../review/run.js';
 import { buildLoopModels } from './engine-models.js';
-import { CommentCheckpoint } from './comment-checkpoint.js';
-import { GitHubReviewStore } from './review-store.js';
-import { GitHubReviewTarget } from './review-target.js';
-import { PullRequestEvents, loopOutcomeOf } from './engine-events.js';
-import type { LoopRequest, LoopRunner, LoopTrigger } from './loop-runner.js';
+import { CommentCheckpoint } from '../github/review/comment-checkpoint.js';
+import { GitHubReviewStore } from '../github/review/review-store.js';
+import { GitHubReviewTarget } from '../github/review/review-target.js';
+import type { ReviewOutcome } from '../core/review/outcome.js';
+import { PullRequestEvents } from '../github/review/engine-events.js';
+import type { LoopOutcome, LoopRequest, LoopRunner, LoopTrigger } from './loop-runner.js';
 
 export interface EngineRunnerOptions {
   /** Model call settings (timeouts, retries); tests shorten the retry waits. */
@@ -31,6 +32,24 @@ function suffixOf(runId: string): string {
   const suffix = /_([0-9a-f]{8})$/.exec(runId)?.[1];
   if (suffix === undefined) throw new Error(`run id ${runId} does not end in 8 hex digits`);
   return suffix;
+}
+
+/** The engine's outcome as the App's loop outcome: status, head, message, last verdict, blockers. */
+export function loopOutcomeOf(outcome: ReviewOutcome): LoopOutcome {
+  const waiting = outcome.reports.filter((r) => r.phase === 'awaiting-checkpoint');
+  const scored = [...outcome.rounds, ...waiting].filter((r) => r.score !== null);
+  const last = scored.at(-1);
+  return {
+    status: outcome.status,
+    runId: outcome.runId,
+    head: outcome.head,
+    message: outcome.message,
+    rounds: outcome.rounds.length,
+    lastScore: last?.score ?? undefined,
+    lastVerdict: last?.verdict,
+    blockers: outcome.blockers.map((w) => ({ title: w.title, effort: w.effort })),
+    caveat: outcome.independence.canAcquit ? undefined : outcome.independence.sentence,
+  };
 }
 
 async function runOnce(request: LoopRequest, env: NodeJS.ProcessEnv, options: EngineRunnerOptions) {

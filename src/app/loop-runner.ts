@@ -6,8 +6,8 @@
  * `PullSession` it is given, whose methods are what the engine's store and target ports are built from.
  */
 import type { ReviewStatus } from '../core/review/outcome.js';
-import type { LoopSettings } from './config.js';
-import type { PullSession } from './pull-session.js';
+import type { LoopSettings } from '../github/review/loop-state.js';
+import type { PullSession } from '../github/review/pull-session.js';
 
 /** Why the runner is called. */
 export type LoopTrigger =

@@ -12,15 +12,16 @@ import { pullKey } from '../github/app-octokit.js';
 import { describeApiError } from '../github/octokit.js';
 import type { PullInfo } from '../github/pull-info.js';
 import { parkReviewLoop } from '../github/review-park.js';
-import { clip } from '../github/safe-text.js';
-import { checkCompleted } from './check-tracker.js';
-import type { LoopSettings, RepoConfig } from './config.js';
+import { clip } from '../core/text/untrusted-text.js';
+import { checkCompleted } from '../github/review/check-tracker.js';
+import type { RepoConfig } from './config.js';
 import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';
 import type { LoopOutcome, LoopStatus, LoopTrigger } from './loop-runner.js';
-import type { AppLoopState, Phase } from './loop-state.js';
-import { rememberComment } from './loop-state.js';
-import { GitHubPullSession } from './pull-session.js';
+import type { AppLoopState, LoopSettings, Phase } from '../github/review/loop-state.js';
+import { rememberComment } from '../github/review/loop-state.js';
+import { GitHubPullSession } from '../github/review/pull-session.js';
 import type { EndReason, EventTools, WorkerContext } from './worker-context.js';
+import { messageOf } from '../core/errors.js';
 
 type Conclusion = 'success' | 'failure' | 'action_required' | 'cancelled' | 'neutral';
 
@@ -97,7 +98,7 @@ export function launchLoop(
       await session.roundStarted(state.rounds.length + 1, pr.headSha);
       outcome = await runner.run({ runId, trigger, settings, session, signal });
     } catch (error) {
-      failure = redactSecrets(error instanceof Error ? error.message : String(error), ctx.deps.secrets);
+      failure = redactSecrets(messageOf(error), ctx.deps.secrets);
       tools.log.error(`review loop on ${key} failed: ${failure}`);
     }
     const reason = ctx.endReasons.get(key);

@@ -5,12 +5,12 @@
  */
 import { pullKey } from '../github/app-octokit.js';
 import { readPullRequest } from '../github/pull-info.js';
-import { clip, quoteInline } from '../github/safe-text.js';
+import { clip, inertInline } from '../core/text/untrusted-text.js';
 import type { RepoConfig } from './config.js';
 import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';
 import type { LoopTrigger } from './loop-runner.js';
-import type { AppLoopState, Phase } from './loop-state.js';
-import { rememberComment } from './loop-state.js';
+import type { AppLoopState, Phase } from '../github/review/loop-state.js';
+import { rememberComment } from '../github/review/loop-state.js';
 import { concludeCheck, launchLoop, newRunId, resumeLoop, withoutEngineRun } from './loop-turn.js';
 import { phaseWords, refuse, reply, statusLine } from './replies.js';
 import type { Command, StartOptions } from './validation/command.js';
@@ -250,6 +250,6 @@ async function stop(
   }));
   await concludeCheck(ctx, tools, event.pr, next, next.head, 'failure', {
     title: 'Stopped',
-    summary: `The loop was stopped by ${quoteInline(event.sender.login, 60)}.`,
+    summary: `The loop was stopped by ${inertInline(event.sender.login, 60)}.`,
   });
 }

@@ -7,7 +7,7 @@ import type { PullRef } from '../github/app-octokit.js';
 import { pullKey } from '../github/app-octokit.js';
 import { supersededState, updateCheckRun } from '../github/check-runs.js';
 import { readPullRequest } from '../github/pull-info.js';
-import { FINISHED_PHASES } from './loop-state.js';
+import { FINISHED_PHASES } from '../github/review/loop-state.js';
 import { concludeCheck, resumeLoop } from './loop-turn.js';
 import { refuse, reply } from './replies.js';
 import type { ClosedEvent, PushEvent, RerequestEvent } from './validation/event.js';

@@ -1,13 +1,13 @@
 /**
  * The App's short replies on a pull request (docs/how-it-works.md § The App): one sentence each, redacted,
- * bounded, any untrusted part quoted by the caller through safe-text.ts. A refused user is told once per
- * pull request, never again (no reply storm from a user who keeps trying).
+ * bounded, any untrusted part quoted by the caller through src/core/text/untrusted-text.ts. A refused user
+ * is told once per pull request, never again (no reply storm from a user who keeps trying).
  */
 import { redactSecrets } from '../core/text/redact.js';
 import type { PullRef } from '../github/app-octokit.js';
 import { pullKey } from '../github/app-octokit.js';
-import { postable, quoteInline } from '../github/safe-text.js';
-import type { AppLoopState, Phase } from './loop-state.js';
+import { postable, inertInline } from '../core/text/untrusted-text.js';
+import type { AppLoopState, Phase } from '../github/review/loop-state.js';
 import type { EventTools, WorkerContext } from './worker-context.js';
 
 export async function reply(ctx: WorkerContext, tools: EventTools, pr: PullRef, body: string): Promise<void> {
@@ -21,7 +21,7 @@ export async function reply(ctx: WorkerContext, tools: EventTools, pr: PullRef, 
 
 /** `a`, `a or b`, `a, b or c`: the roles as a person reads them. */
 function rolesWords(roles: readonly string[]): string {
-  const quoted = roles.map((role) => quoteInline(role, 60));
+  const quoted = roles.map((role) => inertInline(role, 60));
   return quoted.length <= 1
     ? (quoted[0] ?? '(none)')
     : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1) ?? ''}`;
@@ -47,7 +47,7 @@ export async function refuse(
     ctx,
     tools,
     pr,
-    `Sorry, only collaborators with ${who} ${rolesWords(allowed)} can run the review loop here (your role: ${quoteInline(role, 60)}).`,
+    `Sorry, only collaborators with ${who} ${rolesWords(allowed)} can run the review loop here (your role: ${inertInline(role, 60)}).`,
   );
 }
 

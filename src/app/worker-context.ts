@@ -3,22 +3,20 @@
  * little it remembers in memory between events (why a loop was aborted, who was refused, pushes that
  * arrived while a loop ran), and the sticky-state and configuration reads every handler needs.
  */
+import { STALE_AFTER_MS } from '../core/review/state.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
 import { pullKey } from '../github/app-octokit.js';
-import { quoteInline } from '../github/safe-text.js';
+import { inertInline } from '../core/text/untrusted-text.js';
 import type { StickyStore } from '../github/sticky-comment.js';
 import type { AppEnvSettings, ConfigResult } from './config.js';
 import { CONFIG_PATH, settingsFrom, validateRepoConfig } from './config.js';
 import type { LoopRunner } from './loop-runner.js';
-import type { AppLoopState } from './loop-state.js';
-import { FINISHED_PHASES, rememberComment } from './loop-state.js';
-import { writeLoopState } from './pull-session.js';
+import type { AppLoopState } from '../github/review/loop-state.js';
+import { FINISHED_PHASES, rememberComment } from '../github/review/loop-state.js';
+import { writeLoopState } from '../github/review/pull-session.js';
 import type { PushEvent } from './validation/event.js';
 import { DEFAULT_ALLOWED_ROLES } from './validation/permission.js';
 import type { WorkQueue } from './work-queue.js';
-
-/** docs/how-it-works.md § Review state, memory and receipts: an unfinished loop untouched for a day is abandoned; a new start begins afresh. */
-export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 export interface EventLog {
   info(message: string): void;
@@ -47,7 +45,10 @@ export interface WorkerDeps {
 
 export type EndReason = 'stop' | 'closed';
 
-/** A loop left untouched for a day is abandoned, whatever its phase. */
+/**
+ * A loop left untouched for a day is abandoned, whatever its phase: the engine's own rule
+ * (docs/how-it-works.md § Review state, memory and receipts), so a new start begins afresh.
+ */
 export function isStale(state: AppLoopState, now: Date): boolean {
   return now.getTime() - Date.parse(state.updatedAt) > STALE_AFTER_MS;
 }
@@ -91,7 +92,7 @@ export class WorkerContext {
       raw = await tools.readConfig();
     } catch (error) {
       const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-      return { ok: false, problem: `\`${CONFIG_PATH}\` could not be read: ${quoteInline(detail, 300)}` };
+      return { ok: false, problem: `\`${CONFIG_PATH}\` could not be read: ${inertInline(detail, 300)}` };
     }
     return validateRepoConfig(raw);
   }

@@ -1,5 +1,8 @@
+import { SkillclimbError } from '../core/errors.js';
+
 /** Bad usage the parser cannot see (conflicting settings, a model id without its key): exit 2. */
-export class UsageError extends Error {
+export class UsageError extends SkillclimbError {
+  readonly kind = 'usage';
   override name = 'UsageError';
 }
 

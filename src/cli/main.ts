@@ -2,14 +2,14 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { RunInterrupted } from '../iterate/interrupt.js';
-import { PreflightHalt } from '../core/halt.js';
+import { SkillclimbError } from '../core/errors.js';
 import { redactSecrets, secretsFromEnv } from '../core/text/redact.js';
 import { doctorCommand } from './commands/doctor.js';
 import { evalsCommand } from './commands/evals.js';
 import { iterateCommand } from './commands/iterate.js';
 import { reviewCommand } from './commands/review.js';
 import { scoreCommand } from './commands/score.js';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE_OR_HALT, UsageError } from './errors.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE_OR_HALT } from './errors.js';
 import { createProcessIo, type CliIo } from './io.js';
 
 /** Read at run time: the same relative path works from src/cli (tests) and build/cli (the bin). */
@@ -52,17 +52,14 @@ function reportFailure(err: unknown, io: CliIo): number {
     // help and --version "exit" with 0; everything else the parser rejects is bad usage.
     return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE_OR_HALT;
   }
-  if (err instanceof PreflightHalt) {
-    io.err(`pre-flight halt: ${err.message}\n`);
-    return EXIT_USAGE_OR_HALT;
-  }
   if (err instanceof RunInterrupted) {
     // Not a failure of the run: the operator stopped it; the partial summary and the lock were handled.
     io.err(`stopped: ${err.reason}\n`);
     return err.exitCode;
   }
-  if (err instanceof UsageError) {
-    io.err(`error: ${err.message}\n`);
+  // Bad usage and a pre-flight halt exit 2, whichever class says so (the kinds of src/core/errors.ts).
+  if (err instanceof SkillclimbError && (err.kind === 'halt' || err.kind === 'usage')) {
+    io.err(`${err.kind === 'halt' ? 'pre-flight halt' : 'error'}: ${err.message}\n`);
     return EXIT_USAGE_OR_HALT;
   }
   const error = err instanceof Error ? err : new Error(String(err));

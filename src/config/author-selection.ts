@@ -11,6 +11,7 @@ import { parseModelId } from '../llm/model-id.js';
 import type { EvalsAuthor } from '../ports/evals-author.js';
 import type { ModelFactoryOptions } from '../llm/factory.js';
 import { CONFIG_FILE, type SkillclimbConfig } from './config.js';
+import { SkillclimbError } from '../core/errors.js';
 
 export interface AuthorModelFlags {
   authorModel?: string | undefined;
@@ -21,7 +22,8 @@ export interface AuthorModelFlags {
 export type AuthorModelSource = 'flag' | 'config' | 'default';
 
 /** No model can write evals (offline): a configuration error, with how to choose a model. */
-export class AuthorModelError extends Error {
+export class AuthorModelError extends SkillclimbError {
+  readonly kind = 'config';
   override name = 'AuthorModelError';
 }
 

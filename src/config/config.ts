@@ -19,6 +19,7 @@ import {
   StructuredOutputSettingSchema,
   type StructuredOutputSetting,
 } from '../llm/structured-output.js';
+import { SkillclimbError } from '../core/errors.js';
 
 export const CONFIG_FILE = 'skillclimb.config.json';
 /** The operator's opt-in (environment, never the config file) to the config file's `endpoints`. */
@@ -121,7 +122,8 @@ export const ConfigSchema = z
 export type SkillclimbConfig = z.infer<typeof ConfigSchema>;
 
 /** A config problem, naming the file and the field: `skillclimb.config.json: models.grader: …`. */
-export class ConfigError extends Error {
+export class ConfigError extends SkillclimbError {
+  readonly kind = 'config';
   constructor(
     readonly file: string,
     readonly field: string,

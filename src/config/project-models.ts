@@ -22,6 +22,7 @@ import {
   type ResolvedModelSelection,
   type SkillclimbConfig,
 } from './config.js';
+import { messageOf } from '../core/errors.js';
 
 export interface ProjectModelConfig {
   config: SkillclimbConfig;
@@ -111,7 +112,7 @@ function formatDelay(ms: number): string {
 
 /** What went wrong, without the SDK's class names: `HTTP 529: Overloaded`, or the error's own message. */
 function describeRetryCause(error: unknown): string {
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+  const message = messageOf(error).replace(/\s+/g, ' ').trim();
   if (APICallError.isInstance(error) && error.statusCode !== undefined) {
     return message ? `HTTP ${error.statusCode}: ${message}` : `HTTP ${error.statusCode}`;
   }

@@ -9,6 +9,7 @@ import { modelFamily } from '../core/families.js';
 import { DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL } from '../llm/factory.js';
 import { parseModelId } from '../llm/model-id.js';
 import type { SkillclimbConfig } from './config.js';
+import { SkillclimbError } from '../core/errors.js';
 
 export interface ReviewModelFlags {
   reviewerModel?: string | undefined;
@@ -26,7 +27,8 @@ export interface ReviewModelChoice {
 }
 
 /** No key for a role left to the defaults, or an `offline` role: a configuration error (exit 2). */
-export class ReviewModelError extends Error {
+export class ReviewModelError extends SkillclimbError {
+  readonly kind = 'config';
   override name = 'ReviewModelError';
 }
 

@@ -1,8 +1,10 @@
 /** Durations as the operator types them: `1h`, `30m`, `90s`, `1h30m`, `1h30m15s`. */
+import { SkillclimbError } from './errors.js';
 
 const DURATION = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
 
-export class DurationError extends Error {
+export class DurationError extends SkillclimbError {
+  readonly kind = 'usage';
   override name = 'DurationError';
 }
 

@@ -1,6 +1,7 @@
 /** The shapes model answers must have before the engine uses them, and the error for one that does not. */
 import { z } from 'zod';
 import type { Usage } from './usage.js';
+import { SkillclimbError } from './errors.js';
 
 /** Step A's edit, applied by Step B. */
 export const EditProposalSchema = z.object({
@@ -23,7 +24,8 @@ export type GraderAnswer = z.infer<typeof GraderAnswerSchema>;
  * A model answered, but not in the expected shape (garbled JSON, missing fields). `usage`: what the call
  * that produced the unusable answer cost, when the provider reported it (an unusable answer is still paid).
  */
-export class ModelOutputError extends Error {
+export class ModelOutputError extends SkillclimbError {
+  readonly kind = 'model';
   constructor(
     readonly role: 'editor' | 'render' | 'grader' | 'reviewer' | 'executor' | 'author',
     message: string,

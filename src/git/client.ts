@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import { SkillclimbError } from '../core/errors.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -16,7 +17,8 @@ export const FALLBACK_IDENTITY = {
 } as const;
 
 /** A git operation failed; the message names the operation and the directory. */
-export class GitOperationError extends Error {
+export class GitOperationError extends SkillclimbError {
+  readonly kind = 'git';
   constructor(
     readonly operation: string,
     readonly dir: string,

@@ -8,6 +8,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { committerConfig, runGit, runPlumbing } from './client.js';
+import { SkillclimbError, messageOf } from '../core/errors.js';
 
 export interface BaseStatus {
   clean: boolean;
@@ -39,7 +40,8 @@ export async function checkCleanBase(
 }
 
 /** The run branch's change does not apply to the checked-out base (it moved, and the edits collide). */
-export class SquashConflictError extends Error {
+export class SquashConflictError extends SkillclimbError {
+  readonly kind = 'git';
   constructor(
     readonly branch: string,
     detail: string,
@@ -125,7 +127,7 @@ export async function buildSquash(request: SquashRequest): Promise<BuiltSquash> 
         env,
       });
     } catch (err) {
-      const detail = err instanceof Error ? err.message : String(err);
+      const detail = messageOf(err);
       if (APPLY_CONFLICT.test(detail)) throw new SquashConflictError(request.branch, detail);
       throw err;
     }

@@ -1,11 +1,11 @@
 /**
  * The `review-loop` check run (docs/how-it-works.md § The App): `external_id` is the loop's run id, so a
  * check on a head SHA says which run judged it. The states it moves through are the App's decision
- * (src/app/check-tracker.ts); this module only speaks to the Checks API.
+ * (src/github/review/check-tracker.ts); this module only speaks to the Checks API.
  */
 import type { AppOctokit } from './app-octokit.js';
 import { repoOf } from './app-octokit.js';
-import { BODY_LIMIT, clip, postable } from './safe-text.js';
+import { BODY_LIMIT, clip, postable } from '../core/text/untrusted-text.js';
 
 export const CHECK_NAME = 'review-loop';
 

@@ -1,6 +1,7 @@
 /** Small simple-git helpers shared by the shipper and the state store. All calls use a directory, never `cd`. */
 import { readFile } from 'node:fs/promises';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import { messageOf } from '../core/errors.js';
 
 /** The identity GitHub's own `actions/checkout` docs recommend for commits made by a workflow. */
 export const BOT_IDENTITY = {
@@ -115,7 +116,7 @@ export async function fetchCommit(git: SimpleGit, remote: string, sha: string): 
 }
 
 export function gitErrorMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return message.trim().split('\n').slice(0, 6).join(' ').slice(0, 600);
 }
 

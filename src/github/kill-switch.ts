@@ -10,17 +10,19 @@
  * stops unless told to continue (docs/how-it-works.md § Pre-flight). A 403 on the variable is not a failed
  * read but a permission the token lacks, said once; the file route still works.
  */
+import { KILL_SWITCH_FILE } from '../core/iterate/skill-layout.js';
 import type { KillSwitch } from '../ports/kill-switch.js';
 import type { Logger } from '../ports/logger.js';
 import type { GitHubClient, GitHubRetryPolicy, RepoRef } from './octokit.js';
 import { describeApiError, httpStatusOf } from './octokit.js';
+import { SkillclimbError } from '../core/errors.js';
 
-export const KILL_SWITCH_FILE = '.skill-iterate-killswitch';
 export const KILL_SWITCH_VARIABLE = 'SKILL_ITERATE_KILLSWITCH';
 export const KILL_SWITCH_INPUT = 'kill-switch';
 
 /** The switch could not be read: it may be set. */
-export class KillSwitchReadError extends Error {
+export class KillSwitchReadError extends SkillclimbError {
+  readonly kind = 'github';
   constructor(message: string) {
     super(message);
     this.name = 'KillSwitchReadError';

@@ -8,6 +8,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { redactSecrets } from '../core/text/redact.js';
 import type { Logger } from '../ports/logger.js';
+import { messageOf } from '../core/errors.js';
 
 export type GitHubClient = ReturnType<typeof getOctokit>;
 
@@ -150,6 +151,6 @@ export async function fetchDefaultBranch(client: GitHubClient, repo: RepoRef): P
 /** The error in one line for a log or a skip reason; credential-shaped strings an API echoed are redacted. */
 export function describeApiError(error: unknown): string {
   const status = httpStatusOf(error);
-  const message = redactSecrets(error instanceof Error ? error.message : String(error));
+  const message = redactSecrets(messageOf(error));
   return status === undefined ? message : `HTTP ${status}: ${message}`;
 }

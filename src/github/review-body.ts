@@ -2,11 +2,11 @@
  * The Markdown of one round's PR review (docs/how-it-works.md § Review rounds): score, verdict, ranked
  * weaknesses with their minimum fix and effort, the memory update, the debate transcript (hard,
  * nightmare), and the raw answer folded in `<details>`. Every piece of model text goes through
- * safe-text.ts and the whole body is bounded under GitHub's limit; an acquittal carries a hidden receipt
+ * src/core/text/untrusted-text.ts and the whole body is bounded under GitHub's limit; an acquittal carries a hidden receipt
  * (run id, round, models, families, score, verdict, head SHA) that any later reader can check against the
  * check run.
  */
-import { BODY_LIMIT, postable, quoteBlock, quoteInline } from './safe-text.js';
+import { BODY_LIMIT, postable, inertBlock, inertInline } from '../core/text/untrusted-text.js';
 
 /** The reviewer's verdict; `unavailable` when it gave no usable answer twice (REVIEW_UNAVAILABLE). */
 export type Verdict = 'ready' | 'almost' | 'not ready' | 'unavailable';
@@ -59,7 +59,7 @@ export function receiptBlock(receipt: AcquittalReceipt): string {
 
 function location(weakness: WeaknessView): string {
   if (!weakness.path) return '';
-  return ` (${quoteInline(weakness.line ? `${weakness.path}:${weakness.line}` : weakness.path, 200)})`;
+  return ` (${inertInline(weakness.line ? `${weakness.path}:${weakness.line}` : weakness.path, 200)})`;
 }
 
 function scoreText(view: RoundReviewView): string {
@@ -75,30 +75,30 @@ export function renderRoundReview(view: RoundReviewView): string {
   const lines = [
     `## review-loop round ${view.round}/${view.maxRounds}: ${scoreText(view)}`,
     '',
-    `Reviewer ${quoteInline(view.reviewerModel, 100)} on \`${view.headSha.slice(0, 7)}\` (run \`${view.runId}\`).`,
+    `Reviewer ${inertInline(view.reviewerModel, 100)} on \`${view.headSha.slice(0, 7)}\` (run \`${view.runId}\`).`,
   ];
-  if (view.gateNote) lines.push('', quoteInline(view.gateNote, 600));
+  if (view.gateNote) lines.push('', inertInline(view.gateNote, 600));
   lines.push('', '### Weaknesses');
   if (view.weaknesses.length === 0) lines.push('', 'None named.');
   view.weaknesses.forEach((weakness, index) => {
-    const effort = weakness.effort ? ` — effort: ${quoteInline(weakness.effort, 40)}` : '';
+    const effort = weakness.effort ? ` — effort: ${inertInline(weakness.effort, 40)}` : '';
     const resolved = weakness.resolved ? ' — resolved in the debate' : '';
     lines.push(
       '',
-      `${index + 1}. ${quoteInline(weakness.title, 500)}${location(weakness)}${effort}${resolved}`,
-      `   - Minimum fix: ${quoteInline(weakness.minimumFix, 800)}`,
+      `${index + 1}. ${inertInline(weakness.title, 500)}${location(weakness)}${effort}${resolved}`,
+      `   - Minimum fix: ${inertInline(weakness.minimumFix, 800)}`,
     );
   });
   lines.push(
     '',
     '### Memory update',
     '',
-    view.memoryUpdate.trim() ? quoteBlock(view.memoryUpdate, 4000) : 'None.',
+    view.memoryUpdate.trim() ? inertBlock(view.memoryUpdate, 4000, 'text') : 'None.',
   );
-  if (view.debate?.trim()) lines.push(...folded('Debate', quoteBlock(view.debate, 12_000)));
-  lines.push(...folded('Raw reviewer answer', quoteBlock(view.raw, 40_000)));
+  if (view.debate?.trim()) lines.push(...folded('Debate', inertBlock(view.debate, 12_000, 'text')));
+  lines.push(...folded('Raw reviewer answer', inertBlock(view.raw, 40_000, 'text')));
   if (view.verifierRaw?.trim()) {
-    lines.push(...folded('Raw verifier answer', quoteBlock(view.verifierRaw, 8_000)));
+    lines.push(...folded('Raw verifier answer', inertBlock(view.verifierRaw, 8_000, 'text')));
   }
   // The receipt goes first when the body is bounded: a cut must never lose it (bounding cuts the end).
   const receipt = view.receipt ? `${receiptBlock(view.receipt)}\n` : '';
@@ -108,6 +108,6 @@ export function renderRoundReview(view: RoundReviewView): string {
 /** The text of an inline comment for a weakness that cites a line inside the diff. */
 export function renderInlineNote(weakness: WeaknessView, index: number, round: number): string {
   return postable(
-    `**review-loop round ${round}, weakness ${index + 1}:** ${quoteInline(weakness.title, 500)}\n\nMinimum fix: ${quoteInline(weakness.minimumFix, 800)}`,
+    `**review-loop round ${round}, weakness ${index + 1}:** ${inertInline(weakness.title, 500)}\n\nMinimum fix: ${inertInline(weakness.minimumFix, 800)}`,
   );
 }

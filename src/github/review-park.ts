@@ -3,13 +3,14 @@
  * without an acquittal, one issue per pull request lists the blockers left with an effort estimate and
  * links the PR. It is found again by the hidden marker on its first line — in an issue the App itself
  * opened, never anyone else's — and later give-ups comment on it instead of opening another. Blocker
- * titles and efforts are model text: quoted by safe-text.ts, the body bounded under GitHub's limit.
+ * titles and efforts are model text: quoted by src/core/text/untrusted-text.ts, the body bounded under
+ * GitHub's limit.
  */
 import type { AppIdentity, AppOctokit, PullRef } from './app-octokit.js';
 import { isByApp } from './app-octokit.js';
 import { DEFECT_PARK_LABEL } from './forge.js';
 import { firstLine, reviewParkMarker } from './markers.js';
-import { postable, quoteInline } from './safe-text.js';
+import { postable, inertInline } from '../core/text/untrusted-text.js';
 
 export interface Blocker {
   title: string;
@@ -38,14 +39,14 @@ export interface ParkedIssue {
 function report(input: ReviewParkInput): string {
   const score = input.lastScore === undefined ? 'no score' : `${input.lastScore}/10`;
   const lines = [
-    `Pull request #${input.pr.number} (${quoteInline(input.prTitle, 200)}) ran ${input.rounds} review rounds ` +
+    `Pull request #${input.pr.number} (${inertInline(input.prTitle, 200)}) ran ${input.rounds} review rounds ` +
       `(run \`${input.runId}\`) without an acquittal. Last verdict on \`${input.headSha.slice(0, 7)}\`: ` +
-      `${score}, ${quoteInline(input.lastVerdict ?? 'none', 40)}.`,
+      `${score}, ${inertInline(input.lastVerdict ?? 'none', 40)}.`,
     '',
     '| # | Blocker | Effort |',
     '| --- | --- | --- |',
     ...input.blockers.map(
-      (b, i) => `| ${i + 1} | ${quoteInline(b.title, 300)} | ${quoteInline(b.effort, 60)} |`,
+      (b, i) => `| ${i + 1} | ${inertInline(b.title, 300)} | ${inertInline(b.effort, 60)} |`,
     ),
   ];
   if (input.blockers.length === 0) lines.push('| – | (the reviewer named none) | – |');

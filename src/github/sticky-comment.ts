@@ -9,7 +9,8 @@
  */
 import type { AppIdentity, AppOctokit, PullRef } from './app-octokit.js';
 import { isByApp, pullKey } from './app-octokit.js';
-import { BODY_LIMIT, postable } from './safe-text.js';
+import { BODY_LIMIT, postable } from '../core/text/untrusted-text.js';
+import { SkillclimbError } from '../core/errors.js';
 
 export const STICKY_MARKER = '<!-- skillclimb:review-loop -->';
 const STATE_PREFIX = '<!-- skillclimb:review-loop-state ';
@@ -22,7 +23,8 @@ export interface StickyComment {
   url: string;
 }
 
-export class StickyTooLargeError extends Error {
+export class StickyTooLargeError extends SkillclimbError {
+  readonly kind = 'github';
   constructor(size: number) {
     super(`the review-loop state is ${size} characters, over what one comment can hold`);
     this.name = 'StickyTooLargeError';

@@ -6,6 +6,7 @@ import { mutateAll } from '../core/iterate/mutations.js';
 import type { ScoreStatus } from '../core/iterate/score-types.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import { scoreSkill, type ScoreRequest } from './score.js';
+import { SkillclimbError } from '../core/errors.js';
 
 export interface CalibrationMutation {
   kind: string;
@@ -33,7 +34,8 @@ export const DEFAULT_CALIBRATION_THRESHOLD = 0.7;
 const SCORE_EPSILON = 1e-9;
 
 /** Calibration could not reach a verdict: the baseline or a mutated copy failed to score (harness side). */
-export class CalibrationError extends Error {
+export class CalibrationError extends SkillclimbError {
+  readonly kind = 'model';
   constructor(
     message: string,
     /** What the scorings before the failure cost. */

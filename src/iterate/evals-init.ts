@@ -32,6 +32,7 @@ import { EVALS_MAX_BYTES } from './evals-files.js';
 import { NotRegularFileError, inspectFile, readRegularFile } from './regular-file.js';
 import type { FoundSkills } from './skill-finder.js';
 import { decideSkillFolder } from './symlinks.js';
+import { messageOf } from '../core/errors.js';
 
 export const DEFAULT_AUTHOR_ATTEMPTS = 3;
 
@@ -103,10 +104,6 @@ async function writeWhole(file: string, text: string): Promise<void> {
     await rm(temp, { force: true });
     throw err;
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 export async function initSkillEvals(

@@ -5,6 +5,7 @@
  * RunInterrupted (docs/how-it-works.md § Morning summary and results.tsv).
  */
 import os from 'node:os';
+import { SkillclimbError, messageOf } from '../core/errors.js';
 
 /** 128 + the signal number: the status a shell reports for a process ended by that signal. */
 export function signalExitCode(signal: NodeJS.Signals): number {
@@ -12,7 +13,8 @@ export function signalExitCode(signal: NodeJS.Signals): number {
 }
 
 /** The run was asked to stop (a signal, or the caller's AbortSignal). Not a failure of the run itself. */
-export class RunInterrupted extends Error {
+export class RunInterrupted extends SkillclimbError {
+  readonly kind = 'interrupted';
   override readonly name = 'RunInterrupted';
   constructor(
     /** `interrupted by SIGINT`: the partial-summary reason. */
@@ -27,10 +29,6 @@ export class RunInterrupted extends Error {
   get exitCode(): number {
     return signalExitCode(this.signal ?? 'SIGINT');
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** The interruption an aborted run signal stands for (a caller's own abort reason is wrapped). */

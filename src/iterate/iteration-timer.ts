@@ -3,9 +3,11 @@
  * hill-climb loop): the iteration's signal goes to every model call of that iteration, so each call ends at
  * the earliest of its own request timeout, the iteration timeout and the skill's remaining budget.
  */
+import { SkillclimbError } from '../core/errors.js';
 
 /** Fired by the per-iteration timer; its message ends up in the crash row. */
-class IterationTimeoutError extends Error {
+class IterationTimeoutError extends SkillclimbError {
+  readonly kind = 'budget';
   constructor(readonly ms: number) {
     super(`iteration timed out after ${formatMs(ms)}`);
     this.name = 'IterationTimeoutError';
@@ -13,7 +15,8 @@ class IterationTimeoutError extends Error {
 }
 
 /** The skill's wall-clock budget ran out in the middle of an iteration: it is cut short, not judged. */
-export class SkillBudgetReached extends Error {
+export class SkillBudgetReached extends SkillclimbError {
+  readonly kind = 'budget';
   constructor(readonly budgetMs: number) {
     super(`the per-skill budget of ${formatMs(budgetMs)} was reached`);
     this.name = 'SkillBudgetReached';

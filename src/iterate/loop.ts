@@ -41,6 +41,7 @@ import type { IterateOptions } from './options.js';
 import { appendResultsRow } from './results-file.js';
 import { keptStateOf, scoreWithSaturation, type ScoredText } from './saturation.js';
 import { RenderCache } from './score.js';
+import { SkillclimbError, messageOf } from '../core/errors.js';
 
 export type { LoopStopReason };
 
@@ -109,7 +110,8 @@ export interface SkillLoopResult {
 }
 
 /** The run was interrupted while this loop ran; `partial` is what the loop had recorded by then. */
-export class LoopInterrupted extends Error {
+export class LoopInterrupted extends SkillclimbError {
+  readonly kind = 'interrupted';
   override readonly name = 'LoopInterrupted';
   constructor(
     readonly interruption: RunInterrupted,
@@ -117,10 +119,6 @@ export class LoopInterrupted extends Error {
   ) {
     super(interruption.message, { cause: interruption });
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 function secondsBetween(a: Date, b: Date): number {
@@ -281,7 +279,8 @@ class SkillLoop {
 }
 
 /** A git step of the loop itself failed (not an edit's commit): the loop stops, the worktree is kept. */
-class WorktreeGitFailure extends Error {
+class WorktreeGitFailure extends SkillclimbError {
+  readonly kind = 'git';
   constructor(readonly failure: unknown) {
     super(messageOf(failure), { cause: failure });
   }

@@ -13,7 +13,8 @@ import { CalibrationError, calibrateSkill } from './calibrate.js';
 import { throwIfInterrupted } from './interrupt.js';
 import type { SkillLoopResult } from './loop.js';
 import type { RenderCache } from './score.js';
-import { emptyResult, fromLoop, messageOf, type SkillContext } from './skill-context.js';
+import { messageOf } from '../core/errors.js';
+import { emptyResult, fromLoop, type SkillContext } from './skill-context.js';
 
 /** Park with the crash logs; the worktree and branch stay for inspection (docs/how-it-works.md § Defect park). */
 export async function park(

@@ -1,5 +1,6 @@
 /** Queue-file parsing (docs/how-it-works.md § The queue): hand edits never halt a 4 AM run on whitespace or comments. */
 import { brief } from '../core/iterate/brief.js';
+import { SkillclimbError } from '../core/errors.js';
 
 export interface QueueEntry {
   name: string;
@@ -11,7 +12,8 @@ export interface QueueEntry {
 export const QUEUE_LINE_MAX = 1024;
 
 /** A queue file that is not a list of names; the message starts with the line (the caller adds the file). */
-export class QueueFileError extends Error {
+export class QueueFileError extends SkillclimbError {
+  readonly kind = 'input-file';
   constructor(message: string) {
     super(message);
     this.name = 'QueueFileError';

@@ -22,27 +22,14 @@ import {
   type SkillExclusion,
   type SkillLocation,
 } from '../core/iterate/skill-layout.js';
+import type { QueuePlan } from '../core/iterate/queue-plan.js';
 import type { SkipList } from '../core/iterate/skip-list.js';
 import type { Freshness } from '../ports/freshness.js';
 import { loadSkillEvals, loadStructuralEvals } from './evals-files.js';
 import { ITERATE_DEFAULTS, type IterateOptions } from './options.js';
 import { outsideSkillsHint, type FoundSkills } from './skill-finder.js';
 
-export interface QueuePlan {
-  queue: string[];
-  /** Where each queued skill lives: name → folder relative to the project. */
-  dirs: Record<string, string>;
-  excludedBySkipList: Array<{ skill: string; source: 'embedded' | '--skip-list extension' }>;
-  excludedByFreshness: Array<{ skill: string; lastRunAt: Date }>;
-  /** Found but not scorable (no evals, half set up, invalid, linked, duplicate or unusable name). */
-  excludedOther: SkillExclusion[];
-  /** The hint naming skills outside the skills setting, with the setting that would include them. */
-  outsideSetting: string | undefined;
-  /** The skills setting the skills were found with. */
-  skillsGlobs: readonly string[];
-  /** When the plan was made (the freshness exclusions say until when they last). */
-  plannedAt: Date;
-}
+export type { QueuePlan };
 
 /** The `skills` setting of a run: the option (flag, input or config), else `.claude/skills/*`. */
 export function skillsGlobsOf(options: Pick<IterateOptions, 'skills'>): readonly string[] {

@@ -10,6 +10,7 @@ import { link, lstat, mkdir, open, readFile, rm, writeFile, type FileHandle } fr
 import path from 'node:path';
 import { RESULTS_HEADER, formatResultsRow, parseResultsTsv } from '../core/iterate/results-tsv.js';
 import type { ResultsRow } from '../core/iterate/run-result.js';
+import { SkillclimbError } from '../core/errors.js';
 
 /** Appends to the same file from one process are serialised so "is the file new?" has one answer each. */
 const pending = new Map<string, Promise<void>>();
@@ -69,7 +70,8 @@ async function createWith(file: string, text: string): Promise<boolean> {
 /** `a+` that refuses a symbolic link instead of appending to wherever it points (ELOOP). */
 const APPEND_NO_FOLLOW = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
-export class SymlinkedResultsFileError extends Error {
+export class SymlinkedResultsFileError extends SkillclimbError {
+  readonly kind = 'input-file';
   constructor(readonly file: string) {
     super(
       `refusing to write ${file}: it is a symbolic link (or inside a linked folder); results.tsv must be a regular file`,

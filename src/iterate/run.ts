@@ -33,14 +33,8 @@ import { killSwitchUnreadable, runPreflight, type PreflightResult } from './pref
 import { exclusionLines, formatEmptyQueue, resolveQueue, type QueuePlan } from './queue.js';
 import { park, calibrate } from './park-skill.js';
 import { withPartialRun } from './run-error.js';
-import {
-  costReached,
-  emptyResult,
-  fromLoop,
-  messageOf,
-  totalUsage,
-  type SkillContext,
-} from './skill-context.js';
+import { messageOf } from '../core/errors.js';
+import { costReached, emptyResult, fromLoop, totalUsage, type SkillContext } from './skill-context.js';
 import { NotRegularFileError, inspectFile } from './regular-file.js';
 import { RenderCache } from './score.js';
 import { writeMorningSummary } from './summary-file.js';
@@ -88,15 +82,20 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     log.info(`Morning summary: ${run.summaryPath}`);
     return run;
   };
+  const finished = async (run: RunResult): Promise<RunResult> => {
+    await ports.events?.emit({ type: 'run-finished', run });
+    return run;
+  };
 
   try {
     throwIfInterrupted(signal);
     // The same queue a dry run prints: the same pre-flight, the same resolution (docs/how-it-works.md § The queue).
     plan = await resolveQueue(options, preflight, ports.freshness, startedAt);
+    await ports.events?.emit({ type: 'plan-ready', plan });
     if (plan.queue.length === 0) {
       // A clean exit: nothing ran, so there is no night to summarise; the message says why, skill by skill.
       log.info(formatEmptyQueue(plan, options).trimEnd());
-      return snapshot();
+      return await finished(snapshot());
     }
     for (const line of exclusionLines(plan, options)) log.info(`not queued: ${line}`);
     const total = plan.queue.length;
@@ -134,10 +133,12 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
         spent: ZERO_USAGE,
       };
       current = ctx;
+      await ports.events?.emit({ type: 'skill-started', index, skill: name });
       const result = await processSkillSafely(skill, ctx);
       current = undefined;
       results.push(result);
       log.progress(formatSkillLine(result));
+      await ports.events?.emit({ type: 'skill-finished', index, skill: name, result });
       // The loop stopped on the budget, in the last skill as much as in any other: the run is partial.
       if (ctx.stopReason === 'cost budget') {
         costStop(index + 1);
@@ -146,7 +147,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     }
     // A signal during the last skill's ship or cleanup still makes the run an interrupted one.
     throwIfInterrupted(signal);
-    return await writeSummary(snapshot());
+    return await finished(await writeSummary(snapshot()));
   } catch (err) {
     // The exception path: whatever finished still gets its summary, then the error goes on up.
     if (current?.unfinished) {
@@ -165,6 +166,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
       );
     }
     // The caller (the Action's job summary, outputs and state save) still gets what was done.
+    await finished(run);
     throw withPartialRun(err, run);
   } finally {
     await preflight.lock?.release();

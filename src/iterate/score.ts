@@ -30,6 +30,7 @@ import { ModelOutputError, type GraderAnswer } from '../core/model-answers.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { FileLookup } from '../ports/git.js';
 import type { ModelReply, SkillModels } from '../ports/models.js';
+import { messageOf } from '../core/errors.js';
 
 /** Renders keyed by (render model, SKILL.md content, scenario id). Lives for one run. */
 export class RenderCache {
@@ -130,11 +131,6 @@ export function createLimiter(
 
 /** The grader stayed unusable after its one retry. */
 class UnparseableGrade extends Error {}
-
-function messageOf(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
-}
 
 function abortMessage(signal: AbortSignal): string {
   return `scoring aborted: ${messageOf(signal.reason ?? 'aborted')}`;

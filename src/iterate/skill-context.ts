@@ -5,10 +5,6 @@ import type { IteratePorts } from '../ports/iterate.js';
 import type { LoopStopReason, SkillLoopResult } from './loop.js';
 import type { IterateOptions } from './options.js';
 
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 export function totalUsage(results: readonly SkillResult[]): Usage {
   return results.reduce((sum, r) => addUsage(sum, r.usage), ZERO_USAGE);
 }

@@ -32,6 +32,7 @@ import {
   type StructuredOutputMode,
   type StructuredOutputSetting,
 } from './structured-output.js';
+import { messageOf } from '../core/errors.js';
 
 /** One role's model, ready to call. */
 export interface RoleModel {
@@ -184,7 +185,7 @@ export function describeFailure(rm: RoleModel, error: unknown, attempts: number)
       { cause: error },
     );
   }
-  const message = clean(rm, error instanceof Error ? error.message : String(error));
+  const message = clean(rm, messageOf(error));
   return new ModelCallError(rm.role, rm.id.id, 'network', message, undefined, { cause: error });
 }
 

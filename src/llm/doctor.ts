@@ -19,6 +19,7 @@ import { describeStructuredOutput, type StructuredOutputState } from './structur
 import { parseModelId, type ModelId } from './model-id.js';
 import { ModelOutputError } from '../core/model-answers.js';
 import { redactMessage } from './redact-message.js';
+import { SkillclimbError, messageOf } from '../core/errors.js';
 
 /** The ids to check and where each came from (`ResolvedModelSelection` from src/config fits). */
 export interface DoctorSelection {
@@ -55,7 +56,8 @@ export interface DoctorReport {
 }
 
 /** A selection the check cannot even start on (a bad id, render and grader disagreeing on offline). */
-export class DoctorSelectionError extends Error {
+export class DoctorSelectionError extends SkillclimbError {
+  readonly kind = 'config';
   override name = 'DoctorSelectionError';
 }
 
@@ -88,7 +90,7 @@ function describeCheckFailure(error: unknown): { stage: string; detail: string }
     return { stage, detail: error.message };
   }
   if (error instanceof ModelOutputError) return { stage: 'structured call failed', detail: error.message };
-  return { stage: 'request failed', detail: error instanceof Error ? error.message : String(error) };
+  return { stage: 'request failed', detail: messageOf(error) };
 }
 
 async function probe(rm: RoleModel, options: ModelFactoryOptions, now: () => number): Promise<ProbeResult> {

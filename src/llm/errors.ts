@@ -1,6 +1,7 @@
 /** Provider-side failures, worded for the person reading a nightly log: which role, which model, what happened. */
 import { ModelOutputError } from '../core/model-answers.js';
 import type { Usage } from '../core/usage.js';
+import { SkillclimbError } from '../core/errors.js';
 
 /** The skill-iterate engine's three roles. */
 export type SkillRole = 'editor' | 'render' | 'grader';
@@ -13,7 +14,8 @@ export type Role = SkillRole | ReviewRole | AuthorRole;
 export type ModelCallFailure = 'http' | 'network' | 'timeout';
 
 /** A model call that produced no answer: HTTP error after retries, unreachable endpoint, or timeout. */
-export class ModelCallError extends Error {
+export class ModelCallError extends SkillclimbError {
+  readonly kind = 'model';
   constructor(
     readonly role: Role,
     readonly modelId: string,

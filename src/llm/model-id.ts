@@ -1,4 +1,5 @@
 /** Model ids are `provider:model` (docs/how-it-works.md § Models and providers), or the keyless `offline`. */
+import { SkillclimbError } from '../core/errors.js';
 
 export const PROVIDERS = ['anthropic', 'openai', 'openai-compatible'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -10,7 +11,8 @@ export type ModelId =
 export const MODEL_ID_EXAMPLES =
   'anthropic:claude-sonnet-4-5, openai:gpt-5, openai-compatible:qwen3 or offline';
 
-export class ModelIdError extends Error {
+export class ModelIdError extends SkillclimbError {
+  readonly kind = 'config';
   constructor(
     readonly modelId: string,
     detail: string,

@@ -3,6 +3,8 @@
  * (src/adapters/local/ports.ts); the GitHub Action wires GitHub-backed ones (PRs instead of a local
  * squash-merge, issues instead of park files, a kill-switch read through the API, run state on a branch).
  */
+import type { QueuePlan } from '../core/iterate/queue-plan.js';
+import type { RunResult, SkillResult } from '../core/iterate/run-result.js';
 import type { Clock } from './clock.js';
 import type { Forge } from './forge.js';
 import type { Freshness } from './freshness.js';
@@ -26,6 +28,29 @@ export interface PlanPorts {
   leftovers?: Leftovers;
 }
 
+/**
+ * A run's progress as it happens, for a front-end that reports it (the Action's log groups and state saves),
+ * modelled on the review engine's events (src/ports/review.ts).
+ */
+export type IterateEvent =
+  /** After the pre-flight: the queue the run will drain, with every skill left out and why. */
+  | { type: 'plan-ready'; plan: QueuePlan }
+  /** Queue entry `index` starts: the kill-switch and the budget let it. */
+  | { type: 'skill-started'; index: number; skill: string }
+  /** Queue entry `index` is done, with its result (a stop during a skill ends the run without this event). */
+  | { type: 'skill-finished'; index: number; skill: string; result: SkillResult }
+  /**
+   * The run is over, stopped early or not: what it did, as it returns it (or attaches to the error it
+   * rejects with), after the morning summary was written (an empty queue writes none). A pre-flight halt
+   * comes before any event.
+   */
+  | { type: 'run-finished'; run: RunResult };
+
+/** Optional progress hooks; the engine awaits each before it goes on. */
+export interface IterateEvents {
+  emit(event: IterateEvent): void | Promise<void>;
+}
+
 export interface IteratePorts extends PlanPorts {
   models: SkillModels;
   shipper: Shipper;
@@ -43,4 +68,5 @@ export interface IteratePorts extends PlanPorts {
    * text and secrets). The engine never reads the environment itself.
    */
   secrets?: readonly string[];
+  events?: IterateEvents;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSkillGroups, withSkillBoundaries } from '../../src/action/skill-groups.js';
+import { createSkillGroups } from '../../src/action/skill-groups.js';
 import { recordingLog } from '../helpers/github-fixtures.js';
 
 function sink() {
@@ -25,22 +25,5 @@ describe('per-skill log groups around one engine run', () => {
     expect(s.events).toEqual(['start skill-iterate: a', 'end']);
     expect(log.infos).toEqual(['preflight', 'a iter 1']);
     expect(log.warnings).toEqual(['a warning']);
-  });
-
-  it('turns kill-switch polls into skill boundaries: the first poll is the launch check', async () => {
-    const calls: string[] = [];
-    let set = false;
-    const ks = withSkillBoundaries(
-      { check: async () => (set ? 'stop' : null) },
-      {
-        afterSkill: async (i) => void calls.push(`after ${i}`),
-        beforeSkill: (i) => void calls.push(`before ${i}`),
-      },
-    );
-    expect(await ks.check()).toBeNull();
-    expect(await ks.check()).toBeNull();
-    set = true;
-    expect(await ks.check()).toBe('stop');
-    expect(calls).toEqual(['before 0', 'after 0', 'before 1', 'after 1']);
   });
 });

@@ -8,12 +8,12 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appSecrets } from '../../src/app/app.js';
-import { GitHubReviewStore } from '../../src/app/review-store.js';
+import { GitHubReviewStore } from '../../src/github/review/review-store.js';
 import { createLoopRunner } from '../../src/app/engine.js';
-import type { PullSession } from '../../src/app/pull-session.js';
+import type { PullSession } from '../../src/github/review/pull-session.js';
 import type { ReviewState } from '../../src/core/review/state.js';
 import { composeStickyBody, decodeStateBlock } from '../../src/github/sticky-comment.js';
-import { BODY_LIMIT } from '../../src/github/safe-text.js';
+import { BODY_LIMIT } from '../../src/core/text/untrusted-text.js';
 import {
   API,
   HEAD,
@@ -29,7 +29,7 @@ import {
   pullRequestPayload,
   startTestApp,
 } from '../helpers/app-fixtures.js';
-import { renderLoopLog } from '../../src/app/loop-state.js';
+import { renderLoopLog } from '../../src/github/review/loop-state.js';
 import { FakePull } from '../helpers/fake-pull.js';
 import {
   CALC_BASE,

@@ -3,9 +3,9 @@
 import nock from 'nock';
 import { ProbotOctokit } from 'probot';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkCompleted, checkInProgress } from '../../src/app/check-tracker.js';
-import type { AppLoopState } from '../../src/app/loop-state.js';
-import { parseLoopState, renderLoopLog } from '../../src/app/loop-state.js';
+import { checkCompleted, checkInProgress } from '../../src/github/review/check-tracker.js';
+import type { AppLoopState } from '../../src/github/review/loop-state.js';
+import { parseLoopState, renderLoopLog } from '../../src/github/review/loop-state.js';
 import { commentableLines } from '../../src/core/review/diff-lines.js';
 import { commitFileTexts, commitFix } from '../../src/github/fix-commit.js';
 import { parkReviewLoop } from '../../src/github/review-park.js';

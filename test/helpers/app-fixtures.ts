@@ -11,8 +11,8 @@ import { Probot, ProbotOctokit, type Logger } from 'probot';
 import { createReviewLoopApp } from '../../src/app/app.js';
 import type { AppEnvSettings } from '../../src/app/config.js';
 import type { LoopOutcome, LoopRequest, LoopRunner } from '../../src/app/loop-runner.js';
-import type { AppLoopState } from '../../src/app/loop-state.js';
-import { emptyLoopState } from '../../src/app/loop-state.js';
+import type { AppLoopState } from '../../src/github/review/loop-state.js';
+import { emptyLoopState } from '../../src/github/review/loop-state.js';
 import { composeStickyBody } from '../../src/github/sticky-comment.js';
 
 const require = createRequire(import.meta.url);

@@ -207,6 +207,41 @@ describe('runIterate', () => {
     expect(await readFile(run.summaryPath!, 'utf8')).toContain(path.join(h.home, kept!));
   });
 
+  it('reports its plan, each skill and its end through the events port, in the order it does them', async () => {
+    let project = '';
+    const h = await runHarness([{ name: 'good-a' }, { name: 'good-b' }, { name: 'plain' }], {
+      // The switch appears during the second skill: the third never starts.
+      propose: async (input) => {
+        if (input.skillName === 'good-b')
+          await writeFile(path.join(project, '.skill-iterate-killswitch'), '');
+        return proposeBySkill(input);
+      },
+    });
+    project = h.project;
+    const seen: string[] = [];
+    const ports: IteratePorts = {
+      ...h.ports,
+      events: {
+        emit: (event) => {
+          if (event.type === 'plan-ready') seen.push(`plan ${event.plan.queue.join(',')}`);
+          if (event.type === 'skill-started') seen.push(`start ${event.index} ${event.skill}`);
+          if (event.type === 'skill-finished') seen.push(`finish ${event.index} ${event.result.status}`);
+          if (event.type === 'run-finished') seen.push(`end ${event.run.partial?.reason ?? 'complete'}`);
+        },
+      },
+    };
+    const run = await runIterate(h.options, ports);
+    expect(seen).toEqual([
+      'plan good-a,good-b,plain',
+      'start 0 good-a',
+      'finish 0 shipped',
+      'start 1 good-b',
+      'finish 1 shipped',
+      'end kill-switch hit',
+    ]);
+    expect(run.results.map((r) => r.skill)).toEqual(['good-a', 'good-b']);
+  });
+
   it('stops between skills when the kill-switch appears, with a partial summary', async () => {
     let project = '';
     const h = await runHarness([{ name: 'good-a' }, { name: 'good-b' }], {

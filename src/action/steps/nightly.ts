@@ -31,7 +31,7 @@ import { createGitWorkspace } from '../../git/workspace.js';
 import type { IterateOptions } from '../../iterate/options.js';
 import { planIterate } from '../../iterate/plan.js';
 import { killSwitchUnreadable } from '../../iterate/preflight.js';
-import { formatDryRunPlan, skillsGlobsOf } from '../../iterate/queue.js';
+import { skillsGlobsOf } from '../../iterate/queue.js';
 import { findSkills } from '../../iterate/skill-finder.js';
 import { repositoryRoot } from '../../git/repo.js';
 import { partialRunOf } from '../../iterate/run-error.js';
@@ -47,14 +47,16 @@ import { saveStateOnSignals } from '../interrupt.js';
 import type { ActionIo, PipelineEngine, PipelineResult } from '../io.js';
 import { renderJobSummary } from '../job-summary.js';
 import { checkModelsFirst, loadNightModelConfig } from '../models.js';
+import { createNightEvents } from '../night-events.js';
 import { iterateOptions, resultFilePath } from '../options.js';
 import { buildOutputs } from '../outputs.js';
 import { planPorts } from '../plan-ports.js';
 import { writeRunFile, type RunFile } from '../result-file.js';
 import { emptyRun, nightRunFile, planFile } from '../run-records.js';
 import { secretsOf } from '../secrets.js';
-import { createSkillGroups, withSkillBoundaries } from '../skill-groups.js';
+import { createSkillGroups } from '../skill-groups.js';
 import { createStateSaver } from '../state-saver.js';
+import { messageOf } from '../../core/errors.js';
 
 const SILENT_LOG: Logger = { info: () => undefined, warn: () => undefined, progress: () => undefined };
 
@@ -189,16 +191,20 @@ interface Night {
   startedAt: Date;
 }
 
-/** The engine over the queue, one log group and one state save per skill; then the night's records. */
+/** The engine over the queue, one log group and one state save per skill (from its events); then the records. */
 async function drainQueue(night: Night): Promise<PipelineResult> {
   const { inputs, ctx, io, options, models, client, repo, base, store } = night;
-  // The engine resolves the same queue; this copy names the log groups and the state saves.
-  const plan = await planIterate(options, planPorts(options, store.freshness, { ...io, log: SILENT_LOG }));
-  // The engine says "Queue empty" itself; a non-empty plan is worth a look before hours of work.
-  if (plan.queue.length > 0) io.log.info(formatDryRunPlan(plan, options));
-  const saveState = createStateSaver(store, plan, inputs, ctx, options.project, io);
   const groups = createSkillGroups(io.log, io);
   const log = groups.log;
+  const events = createNightEvents({
+    options,
+    log: io.log,
+    groups,
+    stateSaver: (plan) => createStateSaver(store, plan, inputs, ctx, options.project, io),
+    // Only when the engine stopped before its plan: the same plan, so the records still list the queue.
+    planHere: () => planIterate(options, planPorts(options, store.freshness, { ...io, log: SILENT_LOG })),
+  });
+  const saveState = events.save;
   const shipper = createGitHubShipper({
     client,
     repo,
@@ -230,15 +236,7 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
     models,
     shipper,
     forge,
-    killSwitch: withSkillBoundaries(night.killSwitch, {
-      afterSkill: async (index) => {
-        groups.close();
-        await saveState(plan.queue[index] ?? `skill ${index + 1}`);
-      },
-      beforeSkill: (index) => {
-        if (index < plan.queue.length) groups.next(`skill-iterate: ${plan.queue[index]}`);
-      },
-    }),
+    killSwitch: night.killSwitch,
     freshness: store.freshness,
     // The Action ends on a signal itself (below) and releases the held lock first.
     lock: holdingLock,
@@ -246,6 +244,7 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
     log,
     now: io.now,
     secrets: secretsOf(inputs, ctx),
+    events,
   };
 
   const stopSaving = saveStateOnSignals(saveState, inputs.stateBranch, io.log, async () => held?.release());
@@ -254,12 +253,13 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
   try {
     run = await night.engine.runIterate(options, ports);
   } catch (error) {
-    failure = error instanceof Error ? error.message : String(error);
-    run = partialNight(error, failure, night, plan);
+    failure = messageOf(error);
+    run = partialNight(error, failure, night, await events.planned());
   } finally {
     groups.close();
     stopSaving();
   }
+  await events.planned();
   await saveState('end of run', run.results);
 
   const file = nightRunFile(run, shipper, forge);

@@ -1,9 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
+import { KILL_SWITCH_FILE } from '../../core/iterate/skill-layout.js';
 import type { KillSwitch } from '../../ports/kill-switch.js';
-
-/** The kill-switch file, at the project root (docs/how-it-works.md § Pre-flight). */
-export const KILL_SWITCH_FILE = '.skill-iterate-killswitch';
 
 export interface FileKillSwitch extends KillSwitch {
   /** Absolute path of the file whose presence stops the run. */

@@ -22,6 +22,7 @@ import {
   unlinkIfRecord,
   type LockRecord,
 } from './lock.js';
+import { SkillclimbError } from '../../core/errors.js';
 
 /** The folder of the repository's skillclimb state, inside the git common dir. */
 export const REPO_STATE_DIR = 'skillclimb';
@@ -38,7 +39,8 @@ export function repoStateDir(commonDir: string): string {
 }
 
 /** Another run held the repository lock for longer than the wait allows. */
-export class RepoBusyError extends Error {
+export class RepoBusyError extends SkillclimbError {
+  readonly kind = 'git';
   constructor(message: string) {
     super(message);
     this.name = 'RepoBusyError';

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseReceipts, nextTraceFolder, receiptLine, TRACE_SKILL } from '../../core/review/log.js';
 import { StoredStateSchema, type StoredState } from '../../core/review/state.js';
 import type { ReviewStore } from '../../ports/review.js';
+import { SkillclimbError } from '../../core/errors.js';
 
 export const REVIEW_STAGE = 'review-stage';
 export const STATE_FILE = 'REVIEW_STATE.json';
@@ -20,7 +21,8 @@ export const RECEIPTS_FILE = 'ACQUITTAL_LOG.jsonl';
 export const TRACES_DIR = path.join('.aris', 'traces');
 
 /** A state file that cannot be read: named, never overwritten (it may be the only record of a run). */
-export class ReviewStateFileError extends Error {
+export class ReviewStateFileError extends SkillclimbError {
+  readonly kind = 'input-file';
   constructor(
     readonly file: string,
     detail: string,

@@ -12,6 +12,7 @@ import { forbiddenArea, normalizeRepoPath } from '../../core/review/edits.js';
 import type { Claims } from '../../core/review/material.js';
 import { committerConfig, GitOperationError, runGit } from '../../git/client.js';
 import type { FileRead, FolderEntry, ReviewTarget, SearchHit } from '../../ports/review.js';
+import { SkillclimbError } from '../../core/errors.js';
 
 /** Blobs larger than this are not read at all (a review prompt has no room for them anyway). */
 const MAX_BLOB_BYTES = 4_000_000;
@@ -36,7 +37,8 @@ export interface LocalTargetOptions {
 }
 
 /** A base that cannot be found: the message names the flag or what was tried. */
-export class BaseRefError extends Error {
+export class BaseRefError extends SkillclimbError {
+  readonly kind = 'git';
   override name = 'BaseRefError';
 }
 

@@ -4,12 +4,11 @@
  * is one of these; anything else is `ignored` with a reason for the debug log.
  */
 import type { AppIdentity, PullRef } from '../../github/app-octokit.js';
+import { CHECK_NAME } from '../../github/check-runs.js';
 import type { ParsedCommand } from './command.js';
 import { parseCommand } from './command.js';
 import type { CommentAuthorship, Sender } from './sender.js';
 import { isBotSender, isOwnComment } from './sender.js';
-
-export const CHECK_NAME = 'review-loop';
 
 interface EventBase {
   /** `X-GitHub-Delivery`: one id per delivery (a redelivery of the same event has a new one). */

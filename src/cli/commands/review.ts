@@ -22,6 +22,7 @@ import { loadProjectModelConfig } from '../../config/project-models.js';
 import { resolveReviewModels, ReviewModelError } from '../../config/review-selection.js';
 import {
   decideStart,
+  DEFAULT_MAX_ROUNDS,
   DIFFICULTIES,
   FIX_MODES,
   PRESETS,
@@ -43,8 +44,6 @@ import { EXIT_FAILURE, EXIT_OK, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { createCliLogger } from '../logger.js';
 import { createLineCheckpoint, type LineCheckpoint } from '../review-checkpoint.js';
-
-export const DEFAULT_MAX_ROUNDS = 4;
 
 interface ReviewFlags {
   project?: string;

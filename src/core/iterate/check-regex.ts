@@ -9,6 +9,7 @@
  * the `m` flag ends a line at `\n` only, and the `v` flag is not supported.
  */
 import { RE2JS } from 're2js';
+import { SkillclimbError } from '../errors.js';
 
 /** A render longer than this is not matched at all (the check fails, saying why): no model writes one. */
 export const MAX_CHECK_INPUT_CHARS = 200_000;
@@ -16,7 +17,8 @@ export const MAX_CHECK_INPUT_CHARS = 200_000;
 export const MAX_CHECK_PROGRAM_SIZE = 5_000;
 
 /** A pattern the check engine refuses; the message says why, for `evals.json: …check.value: <message>`. */
-export class CheckRegexError extends Error {
+export class CheckRegexError extends SkillclimbError {
+  readonly kind = 'input-file';
   override name = 'CheckRegexError';
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CheckRegexError, compileCheckRegex } from './check-regex.js';
 import { formatJsonPath, parseJsonFileWith, zodExpectation, type JsonFileWording } from '../json-file.js';
 import { EVALS_FILE, REQUIRED_SECTIONS_FILE, SCENARIOS_FILE } from './skill-layout.js';
+import { SkillclimbError } from '../errors.js';
 
 /** Graded by code, no model call (skillclimb's addition to the original format). */
 export const CheckSchema = z.discriminatedUnion('type', [
@@ -143,7 +144,8 @@ export interface SkillEvals {
 }
 
 /** A validation failure that names the file and the JSON path, e.g. `evals.json: categories[1].evals[0].id: expected integer`. */
-export class EvalsFileError extends Error {
+export class EvalsFileError extends SkillclimbError {
+  readonly kind = 'input-file';
   constructor(
     readonly file: string,
     readonly jsonPath: string,

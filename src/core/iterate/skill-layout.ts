@@ -18,6 +18,8 @@ export const RESULTS_FILE = 'results.tsv';
 export const RUNS_DIR = 'docs/skill-iterate-runs';
 /** The basename prefix of the per-skill worktrees (`worktree_skill-iterate-<skill>-<epoch>`). */
 export const WORKTREE_PREFIX = 'worktree_skill-iterate-';
+/** The kill-switch file, at the project root (docs/how-it-works.md § Pre-flight): on disk for the CLI, on the base branch for the Action. */
+export const KILL_SWITCH_FILE = '.skill-iterate-killswitch';
 
 /** The `skills` setting's default: the original skill-iterate's layout. */
 export const DEFAULT_SKILLS_GLOBS: readonly string[] = ['.claude/skills/*'];

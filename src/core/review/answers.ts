@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { Usage } from '../usage.js';
+import { SkillclimbError } from '../errors.js';
 
 export const VERDICTS = ['ready', 'almost', 'not ready'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -115,7 +116,8 @@ export interface ModelCall<T> {
  * The answer could not be read into its schema (garbled JSON, missing fields, out-of-range score). It
  * still cost tokens and is still evidence: `raw`, `usage` and `trace` travel with it.
  */
-export class UnusableAnswerError extends Error {
+export class UnusableAnswerError extends SkillclimbError {
+  readonly kind = 'model';
   constructor(
     readonly role: 'reviewer' | 'executor',
     detail: string,

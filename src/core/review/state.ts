@@ -18,6 +18,9 @@ export type FixMode = (typeof FIX_MODES)[number];
 export const PRESETS = ['code', 'research'] as const;
 export type Preset = (typeof PRESETS)[number];
 
+/** The original's MAX_ROUNDS: the rounds before the loop gives up, by default, in the CLI and the App. */
+export const DEFAULT_MAX_ROUNDS = 4;
+
 /** The original's rule: an in-progress state older than this is abandoned (fresh run, file deleted). */
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 

@@ -4,14 +4,13 @@
  * the rounds. An acquitting round's review waits for Phase E, so it can carry the receipt the engine
  * wrote — bound to the acquitted head.
  */
-import type { Independence } from '../core/review/gate.js';
-import type { AcquittalReceipt } from '../core/review/log.js';
-import type { ReviewOutcome, RoundReport } from '../core/review/outcome.js';
-import type { FixMode } from '../core/review/state.js';
-import type { ReviewEvent, ReviewEvents, ReviewStore } from '../ports/review.js';
-import type { RoundReviewView } from '../github/review-body.js';
+import type { Independence } from '../../core/review/gate.js';
+import type { AcquittalReceipt } from '../../core/review/log.js';
+import type { RoundReport } from '../../core/review/outcome.js';
+import type { FixMode } from '../../core/review/state.js';
+import type { ReviewEvent, ReviewEvents, ReviewStore } from '../../ports/review.js';
+import type { RoundReviewView } from '../review-body.js';
 import type { GitHubReviewTarget } from './review-target.js';
-import type { LoopOutcome } from './loop-runner.js';
 import type { RoundRow } from './loop-state.js';
 import type { PullSession } from './pull-session.js';
 
@@ -201,22 +200,4 @@ export class PullRequestEvents implements ReviewEvents {
     this.#reviews.set(report.round, posted.url);
     await this.#session.recordRound(roundRow(report, this.#fix, this.#independence, posted.url));
   }
-}
-
-/** The engine's outcome as the App's loop outcome: status, head, message, last verdict, blockers. */
-export function loopOutcomeOf(outcome: ReviewOutcome): LoopOutcome {
-  const waiting = outcome.reports.filter((r) => r.phase === 'awaiting-checkpoint');
-  const scored = [...outcome.rounds, ...waiting].filter((r) => r.score !== null);
-  const last = scored.at(-1);
-  return {
-    status: outcome.status,
-    runId: outcome.runId,
-    head: outcome.head,
-    message: outcome.message,
-    rounds: outcome.rounds.length,
-    lastScore: last?.score ?? undefined,
-    lastVerdict: last?.verdict,
-    blockers: outcome.blockers.map((w) => ({ title: w.title, effort: w.effort })),
-    caveat: outcome.independence.canAcquit ? undefined : outcome.independence.sentence,
-  };
 }

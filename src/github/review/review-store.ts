@@ -4,9 +4,9 @@
  * comment's hidden block (each round's full text lives in its PR review, so the round log is not duplicated
  * there).
  */
-import type { CallTrace } from '../core/review/answers.js';
-import type { AcquittalReceipt } from '../core/review/log.js';
-import { StoredStateSchema, type ReviewState, type StoredState } from '../core/review/state.js';
+import type { CallTrace } from '../../core/review/answers.js';
+import type { AcquittalReceipt } from '../../core/review/log.js';
+import { StoredStateSchema, type ReviewState, type StoredState } from '../../core/review/state.js';
 import {
   boundRecords,
   MEMORY_LIMIT,
@@ -14,11 +14,13 @@ import {
   records,
   trimMemory,
   type EngineRecords,
-} from '../core/review/sticky-records.js';
-import type { ReviewStore } from '../ports/review.js';
+} from '../../core/review/sticky-records.js';
+import type { ReviewStore } from '../../ports/review.js';
 import type { PullSession } from './pull-session.js';
+import { SkillclimbError } from '../../core/errors.js';
 
-export class ReviewStateUnreadableError extends Error {
+export class ReviewStateUnreadableError extends SkillclimbError {
+  readonly kind = 'github';
   constructor(location: string, detail: string) {
     super(
       `the review state in ${location} cannot be read (${detail}); comment \`/review-loop\` to start afresh`,

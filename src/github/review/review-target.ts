@@ -2,8 +2,8 @@
  * The GitHub side of the review engine's target (docs/how-it-works.md § Layers and ports): the pull request
  * read through the API at exact SHAs, and fixes committed through the pull session.
  */
-import { boundText, type BoundedText, type Claims } from '../core/review/material.js';
-import type { CommitResult, FileRead, FolderEntry, ReviewTarget, SearchHit } from '../ports/review.js';
+import { boundText, type BoundedText, type Claims } from '../../core/review/material.js';
+import type { CommitResult, FileRead, FolderEntry, ReviewTarget, SearchHit } from '../../ports/review.js';
 import type { PullSession } from './pull-session.js';
 
 /** A diff cut at a line break inside the budget (the engine's own bound). */

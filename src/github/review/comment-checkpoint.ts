@@ -1,4 +1,4 @@
-import type { Checkpoint, CheckpointAnswer } from '../ports/review.js';
+import type { Checkpoint, CheckpointAnswer } from '../../ports/review.js';
 
 /**
  * The App's checkpoint: nobody is at a terminal, so the engine is told to `wait` — it saves the reviewed

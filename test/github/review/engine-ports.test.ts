@@ -1,20 +1,20 @@
 /** The engine-facing ports the App builds on its pull session (store, target, checkpoint). */
 import { describe, expect, it } from 'vitest';
-import type { PullSession } from '../../src/app/pull-session.js';
-import { CommentCheckpoint } from '../../src/app/comment-checkpoint.js';
-import { GitHubReviewStore, ReviewStateUnreadableError } from '../../src/app/review-store.js';
-import { GitHubReviewTarget, boundDiff } from '../../src/app/review-target.js';
+import type { PullSession } from '../../../src/github/review/pull-session.js';
+import { CommentCheckpoint } from '../../../src/github/review/comment-checkpoint.js';
+import { GitHubReviewStore, ReviewStateUnreadableError } from '../../../src/github/review/review-store.js';
+import { GitHubReviewTarget, boundDiff } from '../../../src/github/review/review-target.js';
 import {
   MEMORY_LIMIT,
   RECORDS_BUDGET,
   boundRecords,
   trimMemory,
-} from '../../src/core/review/sticky-records.js';
-import { memoryForRun } from '../../src/core/review/log.js';
-import type { AcquittalReceipt } from '../../src/core/review/log.js';
-import type { ReviewState } from '../../src/core/review/state.js';
-import type { CommitFixResult } from '../../src/github/fix-commit.js';
-import { BASE, HEAD, OWNER, PR, REPO } from '../helpers/app-fixtures.js';
+} from '../../../src/core/review/sticky-records.js';
+import { memoryForRun } from '../../../src/core/review/log.js';
+import type { AcquittalReceipt } from '../../../src/core/review/log.js';
+import type { ReviewState } from '../../../src/core/review/state.js';
+import type { CommitFixResult } from '../../../src/github/fix-commit.js';
+import { BASE, HEAD, OWNER, PR, REPO } from '../../helpers/app-fixtures.js';
 
 function fakeSession(commit: CommitFixResult, heads: string[] = []) {
   let saved: unknown;

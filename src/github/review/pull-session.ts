@@ -4,11 +4,11 @@
  * comment (the engine's part opaque, next to the App's), reviews are posted bound to their SHA, fixes
  * land through the Git Data API, and every head change moves the check run along.
  */
-import { checkEditPath } from '../core/review/edits.js';
-import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
-import type { CommitFixResult } from '../github/fix-commit.js';
-import { commitFileTexts } from '../github/fix-commit.js';
-import type { EntryRead, PullInfo } from '../github/pull-info.js';
+import { checkEditPath } from '../../core/review/edits.js';
+import type { AppIdentity, AppOctokit, PullRef } from '../app-octokit.js';
+import type { CommitFixResult } from '../fix-commit.js';
+import { commitFileTexts } from '../fix-commit.js';
+import type { EntryRead, PullInfo } from '../pull-info.js';
 import {
   compareCommits,
   listChangedFiles,
@@ -16,14 +16,13 @@ import {
   readCompareDiff,
   readEntryAt,
   readPullRequest,
-} from '../github/pull-info.js';
-import type { RoundReviewView } from '../github/review-body.js';
-import type { PostedReview } from '../github/round-review.js';
-import { postRoundReview } from '../github/round-review.js';
-import type { StickyStore } from '../github/sticky-comment.js';
+} from '../pull-info.js';
+import type { RoundReviewView } from '../review-body.js';
+import type { PostedReview } from '../round-review.js';
+import { postRoundReview } from '../round-review.js';
+import type { StickyStore } from '../sticky-comment.js';
 import { checkInProgress } from './check-tracker.js';
-import type { LoopSettings } from './config.js';
-import type { AppLoopState, RoundRow } from './loop-state.js';
+import type { AppLoopState, LoopSettings, RoundRow } from './loop-state.js';
 import { emptyLoopState, rememberPushedHead, renderLoopLog, withRounds } from './loop-state.js';
 
 export interface SessionLog {

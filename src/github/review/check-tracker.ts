@@ -7,9 +7,9 @@
  * check is never reopened: the next round on the same head gets a new check run (GitHub shows the newest
  * per name and head).
  */
-import type { AppOctokit } from '../github/app-octokit.js';
-import type { CheckConclusion, CheckState } from '../github/check-runs.js';
-import { createCheckRun, supersededState, updateCheckRun } from '../github/check-runs.js';
+import type { AppOctokit } from '../app-octokit.js';
+import type { CheckConclusion, CheckState } from '../check-runs.js';
+import { createCheckRun, supersededState, updateCheckRun } from '../check-runs.js';
 import type { CheckRef } from './loop-state.js';
 
 interface Target {

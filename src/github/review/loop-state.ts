@@ -5,9 +5,10 @@
  * stores without looking inside. Everything is bounded so the comment stays under GitHub's limit.
  */
 import { z } from 'zod';
-import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review/state.js';
-import { CHECK_CONCLUSIONS } from '../github/check-runs.js';
-import { quoteInline } from '../github/safe-text.js';
+import { DIFFICULTIES, FIX_MODES, PRESETS } from '../../core/review/state.js';
+import type { Difficulty, FixMode, Preset } from '../../core/review/state.js';
+import { CHECK_CONCLUSIONS } from '../check-runs.js';
+import { inertInline } from '../../core/text/untrusted-text.js';
 
 export const PHASES = [
   'running',
@@ -29,6 +30,22 @@ export const FINISHED_PHASES: readonly Phase[] = ['acquitted', 'gave-up', 'stopp
 const HANDLED_LIMIT = 100;
 const PUSHED_LIMIT = 50;
 const ROUNDS_LIMIT = 40;
+
+/** What one loop runs with, after command options over the repository file over the App's defaults. */
+export interface LoopSettings {
+  /** Unset: chosen by the model keys in the App's environment (src/app/engine-models.ts). */
+  reviewerModel?: string | undefined;
+  executorModel?: string | undefined;
+  difficulty: Difficulty;
+  rounds: number;
+  fix: FixMode;
+  checkpoint: boolean;
+  preset: Preset;
+  reviewEvent: 'COMMENT' | 'REQUEST_CHANGES';
+  allowedRoles: string[];
+  fixPaths: string[];
+  budget: { maxTokens: number; maxCostUsd: number };
+}
 
 const LoopSettingsSchema = z.object({
   reviewerModel: z.string().optional(),
@@ -148,8 +165,8 @@ function row(r: RoundRow, full: boolean): string {
   const score = r.score === null ? '–' : `${r.score}/10`;
   const review = r.reviewUrl ? `[review](${r.reviewUrl})` : '–';
   const weaknesses =
-    full && r.weaknesses.length > 0 ? r.weaknesses.map((w) => quoteInline(w, 120)).join('; ') : '–';
-  return `| ${r.round} | \`${r.head.slice(0, 7)}\` | ${score} | ${r.verdict} | ${weaknesses} | ${quoteInline(r.action, 300)} | ${review} |`;
+    full && r.weaknesses.length > 0 ? r.weaknesses.map((w) => inertInline(w, 120)).join('; ') : '–';
+  return `| ${r.round} | \`${r.head.slice(0, 7)}\` | ${score} | ${r.verdict} | ${weaknesses} | ${inertInline(r.action, 300)} | ${review} |`;
 }
 
 /**
@@ -160,7 +177,7 @@ export function renderLoopLog(state: AppLoopState, budget = 50_000): string {
   const head = [
     '## review-loop',
     '',
-    `**Status:** ${PHASE_LINES[state.phase]}${state.message ? ` ${quoteInline(state.message, 400)}` : ''}`,
+    `**Status:** ${PHASE_LINES[state.phase]}${state.message ? ` ${inertInline(state.message, 400)}` : ''}`,
   ];
   if (state.runId) head.push(`**Run:** \`${state.runId}\``);
   if (state.settings) {
