@@ -4,11 +4,12 @@
  * Probot's middleware answers GitHub at once; the work happens in the background queue.
  */
 import type { ApplicationFunction, Context, Probot } from 'probot';
-import { redactSecrets, secretsFromEnv } from '../core/text/redact.js';
+import { secretsFromEnv } from '../core/text/redact.js';
 import type { AppIdentity } from '../github/app-octokit.js';
 import { StickyStore } from '../github/sticky-comment.js';
 import type { AppEnvSettings } from './config.js';
 import { CONFIG_FILE } from './config.js';
+import { SecretSet, guardOctokit } from './github-client.js';
 import type { LoopRunner } from './loop-runner.js';
 import type { AppLoopState } from './loop-state.js';
 import { parseLoopState } from './loop-state.js';
@@ -36,27 +37,48 @@ export interface ReviewLoopApp {
 
 type AnyContext = Context<'issue_comment.created' | 'pull_request' | 'check_run.rerequested'>;
 
-function toolsOf(context: AnyContext): EventTools {
+/** Every request of the delivery's client goes through the sink; every log line is redacted too. */
+function toolsOf(context: AnyContext, secrets: SecretSet): EventTools {
+  const clean = (message: string) => secrets.redact(message);
   return {
-    octokit: context.octokit,
+    octokit: guardOctokit(context.octokit, secrets),
     log: {
-      info: (message) => context.log.info(message),
-      warn: (message) => context.log.warn(message),
-      error: (message) => context.log.error(message),
+      info: (message) => context.log.info(clean(message)),
+      warn: (message) => context.log.warn(clean(message)),
+      error: (message) => context.log.error(clean(message)),
     },
     readConfig: () => context.config(CONFIG_FILE),
   };
 }
 
-/** The secrets of the App's own environment, for redaction. */
-export function appSecrets(env: NodeJS.ProcessEnv): string[] {
-  return [...secretsFromEnv(env), env.PRIVATE_KEY, env.WEBHOOK_SECRET].filter((value): value is string =>
-    Boolean(value?.trim()),
+/** Environment variables whose values are credentials, whatever the value looks like (an Azure or LiteLLM key). */
+const SECRET_NAME = /(?:^|_)(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$/i;
+
+/**
+ * The secrets of the App's own environment, for redaction by exact value: every variable named like a
+ * credential (the model keys, `WEBHOOK_SECRET`, `PRIVATE_KEY`), and each line of the private key (a model
+ * may quote one line of it).
+ */
+export function appSecrets(env: NodeJS.ProcessEnv, extra: readonly (string | undefined)[] = []): string[] {
+  const named = Object.entries(env)
+    .filter(([name]) => SECRET_NAME.test(name))
+    .map(([, value]) => value);
+  const keys = [env.PRIVATE_KEY, ...extra].flatMap((key) =>
+    (key ?? '')
+      .replace(/\\n/g, '\n')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.length >= 16 && !line.startsWith('-----')),
   );
+  const values = [...secretsFromEnv(env), ...named, ...extra, ...keys]
+    .map((value) => value?.trim())
+    .filter((value): value is string => Boolean(value) && (value?.length ?? 0) >= 8);
+  return [...new Set(values)];
 }
 
 export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopApp {
   const identity: AppIdentity = { appId: options.appId };
+  const secrets = new SecretSet(options.secrets ?? []);
   const clock = options.clock ?? (() => new Date());
   let queueLog: ((message: string, error: unknown) => void) | undefined;
   const queue = new WorkQueue({
@@ -70,20 +92,14 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
     queue,
     store: new StickyStore<AppLoopState>(identity, parseLoopState),
     clock,
-    secrets: options.secrets ?? [],
+    secrets: secrets.values,
   });
 
   const app: ApplicationFunction = (probot: Probot) => {
-    const secrets = options.secrets ?? [];
     queueLog = (message, error) =>
       probot.log.error(
-        {
-          err: redactSecrets(
-            error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-            secrets,
-          ),
-        },
-        message,
+        { err: secrets.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)) },
+        secrets.redact(message),
       );
 
     const enqueue = (context: AnyContext, event: Intake) => {
@@ -91,7 +107,7 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
         context.log.debug(`ignored: ${event.reason}`);
         return;
       }
-      worker.intake(event, toolsOf(context));
+      worker.intake(event, toolsOf(context, secrets));
     };
 
     probot.on('issue_comment.created', (context) => {

@@ -5,6 +5,7 @@
  */
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
 import { pullKey } from '../github/app-octokit.js';
+import { httpStatusOf } from '../github/octokit.js';
 import { quoteInline } from '../github/safe-text.js';
 import type { StickyStore } from '../github/sticky-comment.js';
 import type { AppEnvSettings, ConfigResult } from './config.js';
@@ -91,6 +92,14 @@ export class WorkerContext {
       raw = await tools.readConfig();
     } catch (error) {
       const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+      // An HTTP answer (a rate limit still in force after the waits, a 5xx) is GitHub's, not the file's.
+      const status = httpStatusOf(error);
+      if (status !== undefined) {
+        return {
+          ok: false,
+          problem: `GitHub did not answer the read of \`${CONFIG_PATH}\` (HTTP ${status}: ${quoteInline(detail, 200)}); try again in a few minutes`,
+        };
+      }
       return { ok: false, problem: `\`${CONFIG_PATH}\` could not be read: ${quoteInline(detail, 300)}` };
     }
     return validateRepoConfig(raw);

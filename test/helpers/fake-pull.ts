@@ -60,6 +60,8 @@ export class FakePull {
   readonly fork: boolean;
   config: string | null = null;
   roles: Record<string, string> = { maintainer: 'write' };
+  /** The installation token the fake hands the App. */
+  token = 'ghs_test';
   readonly comments: FakeComment[] = [];
   readonly reviews: any[] = [];
   readonly checks: FakeCheck[] = [];
@@ -192,7 +194,7 @@ export class FakePull {
     scope
       .persist()
       .post('/app/installations/1/access_tokens')
-      .reply(201, { token: 'ghs_test', expires_at: '2099-01-01T00:00:00Z', permissions: {} })
+      .reply(() => [201, { token: this.token, expires_at: '2099-01-01T00:00:00Z', permissions: {} }])
       .get(`${REPO_PATH}/contents/.github%2Freview-loop.yml`)
       .reply(() =>
         this.config === null
