@@ -21,35 +21,33 @@ import type { EventTools, WorkerContext } from './worker-context.js';
 import { isFinished, isStale } from './worker-context.js';
 
 /** Commands that may start a round, so they claim the PR's loop at enqueue. */
-export function claimsLoop(command: Command): boolean {
+function claimsLoop(command: Command): boolean {
   return ['start', 'go', 'continue', 'skip', 'guidance'].includes(command.kind);
 }
 
-export async function onCommand(
-  ctx: WorkerContext,
-  event: CommandEvent,
-  tools: EventTools,
-  claim: AbortController | undefined,
-): Promise<void> {
+export async function onCommand(ctx: WorkerContext, event: CommandEvent, tools: EventTools): Promise<void> {
   const key = pullKey(event.pr);
+  const config = await ctx.readConfig(tools);
+  const allowed = ctx.allowedRoles(config);
+  const permission = await checkPermission(tools.octokit, event.pr, event.sender.login, allowed);
+  if (!permission.allowed) {
+    tools.log.info(`${event.sender.login} (${permission.role}) may not run the review loop on ${key}`);
+    await refuse(ctx, tools, event.pr, event.sender.login, permission.role, allowed);
+    return;
+  }
+  if (!config.ok) {
+    await reply(ctx, tools, event.pr, `The review loop did not start: ${config.problem}.`);
+    return;
+  }
+  if (event.parsed.status === 'malformed') {
+    await reply(ctx, tools, event.pr, `\`${COMMAND}\`: ${event.parsed.problem}.`);
+    return;
+  }
+  // The claim comes only now, after the permission check (docs/how-it-works.md § The App): a comment
+  // from someone who may not run the loop never holds a PR's loop, so a writer's command always gets it.
+  const claim = claimsLoop(event.parsed.command) ? ctx.deps.queue.claim(key) : undefined;
   let handedOver = false;
   try {
-    const config = await ctx.readConfig(tools);
-    const allowed = ctx.allowedRoles(config);
-    const permission = await checkPermission(tools.octokit, event.pr, event.sender.login, allowed);
-    if (!permission.allowed) {
-      tools.log.info(`${event.sender.login} (${permission.role}) may not run the review loop on ${key}`);
-      await refuse(ctx, tools, event.pr, event.sender.login, permission.role, allowed);
-      return;
-    }
-    if (!config.ok) {
-      await reply(ctx, tools, event.pr, `The review loop did not start: ${config.problem}.`);
-      return;
-    }
-    if (event.parsed.status === 'malformed') {
-      await reply(ctx, tools, event.pr, `\`${COMMAND}\`: ${event.parsed.problem}.`);
-      return;
-    }
     await tools.octokit.rest.reactions.createForIssueComment({
       owner: event.pr.owner,
       repo: event.pr.repo,
