@@ -38,10 +38,10 @@ export interface ReviewLoopApp {
 type AnyContext = Context<'issue_comment.created' | 'pull_request' | 'check_run.rerequested'>;
 
 /** Every request of the delivery's client goes through the sink; every log line is redacted too. */
-function toolsOf(context: AnyContext, secrets: SecretSet): EventTools {
+function toolsOf(context: AnyContext, secrets: SecretSet, identity: AppIdentity): EventTools {
   const clean = (message: string) => secrets.redact(message);
   return {
-    octokit: guardOctokit(context.octokit, secrets),
+    octokit: guardOctokit(context.octokit, secrets, identity, { info: (m) => context.log.info(clean(m)) }),
     log: {
       info: (message) => context.log.info(clean(message)),
       warn: (message) => context.log.warn(clean(message)),
@@ -107,7 +107,7 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
         context.log.debug(`ignored: ${event.reason}`);
         return;
       }
-      worker.intake(event, toolsOf(context, secrets));
+      worker.intake(event, toolsOf(context, secrets, identity));
     };
 
     probot.on('issue_comment.created', (context) => {

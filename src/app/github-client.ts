@@ -10,14 +10,15 @@
  *   secrets (its environment's keys, the webhook secret, the private key line by line, the installation
  *   token it was handed) and the credential shapes; the hidden base64 blocks (the sticky state, receipts)
  *   are decoded, redacted and encoded again, since a secret inside base64 is invisible to a text pass.
- *   A POST that may have been carried out before a 5xx is not retried blindly here: the adapters look for
- *   it first (src/github/write-once.ts).
+ *   A POST that may have been carried out before a 5xx is not retried blindly: it is looked for first
+ *   (write-lookups.ts), so a write GitHub performed before answering 502 is never duplicated.
  */
 import { ProbotOctokit } from 'probot';
 import { redactSecrets, redactValue } from '../core/text/redact.js';
-import type { AppOctokit } from '../github/app-octokit.js';
+import type { AppIdentity, AppOctokit } from '../github/app-octokit.js';
 import type { GitHubRetryPolicy } from '../github/octokit.js';
-import { onRateLimitAnswer } from '../github/octokit.js';
+import { httpStatusOf, onRateLimitAnswer } from '../github/octokit.js';
+import { lookupFor } from './write-lookups.js';
 
 /**
  * The App's policy: rate limits are waited out up to 15 minutes each, four times per request — a round's
@@ -142,11 +143,26 @@ function redactFields(value: unknown, secrets: SecretSet, key = ''): unknown {
 
 const guarded = new WeakSet<object>();
 
+/** Tries of a POST whose earlier try may have landed: each after a lookup that did not find it. */
+const WRITE_TRIES = 3;
+
+/** A 5xx or a lost connection (Octokit reports it as 500): the write may have been carried out. */
+function mayHaveLanded(error: unknown): boolean {
+  const status = httpStatusOf(error);
+  return status !== undefined && status >= 500;
+}
+
 /**
  * Puts the sink on an installation's client (once per client; Probot makes one per delivery). It also
- * learns the installation token the client authenticates with, so that value is redacted exactly.
+ * learns the installation token the client authenticates with, so that value is redacted exactly, and
+ * sends a POST again after a 5xx only when a lookup (write-lookups.ts) did not find it carried out.
  */
-export function guardOctokit(octokit: AppOctokit, secrets: SecretSet): AppOctokit {
+export function guardOctokit(
+  octokit: AppOctokit,
+  secrets: SecretSet,
+  app: AppIdentity,
+  log?: { info(message: string): void },
+): AppOctokit {
   if (guarded.has(octokit)) return octokit;
   guarded.add(octokit);
   let token: Promise<void> | undefined;
@@ -159,14 +175,15 @@ export function guardOctokit(octokit: AppOctokit, secrets: SecretSet): AppOctoki
         // No installation token (a token-authenticated client): its requests fail on their own terms.
       }
     })());
-  octokit.hook.before('request', async (options) => {
+  octokit.hook.wrap('request', async (request, options) => {
     const url = String(options.url);
-    if (!REPEATABLE_POSTS.some((route) => route.test(url))) await learnToken();
+    const repeatable = REPEATABLE_POSTS.some((route) => route.test(url));
+    if (!repeatable) await learnToken();
     const method = options.method.toUpperCase();
-    const request = (options.request ?? {}) as { retries?: number };
-    if (!IDEMPOTENT_METHODS.has(method) && !REPEATABLE_POSTS.some((route) => route.test(url))) {
-      // A POST may have been carried out before the 5xx: the adapters look for it before trying again.
-      options.request = { ...request, retries: request.retries ?? 0 };
+    const settings = (options.request ?? {}) as { retries?: number };
+    if (!IDEMPOTENT_METHODS.has(method) && !repeatable) {
+      // A POST may have been carried out before the 5xx: it is looked for below before it is sent again.
+      options.request = { ...settings, retries: settings.retries ?? 0 };
     }
     const fields = options as unknown as Record<string, unknown>;
     for (const [name, value] of Object.entries(fields)) {
@@ -179,6 +196,23 @@ export function guardOctokit(octokit: AppOctokit, secrets: SecretSet): AppOctoki
       const text = base64 ? Buffer.from(fields.content, 'base64').toString('utf8') : fields.content;
       const clean = secrets.redactExact(text);
       if (clean !== text) fields.content = base64 ? Buffer.from(clean, 'utf8').toString('base64') : clean;
+    }
+    const lookup = method === 'POST' && !repeatable ? lookupFor(url) : undefined;
+    if (!lookup) return request(options);
+    for (let tries = 1; ; tries += 1) {
+      try {
+        return await request(options);
+      } catch (error) {
+        if (tries >= WRITE_TRIES || !mayHaveLanded(error)) throw error;
+        // When the lookup cannot be made either, sending again could duplicate: the first error stands.
+        const found = await lookup.find(octokit, fields, app).catch(() => {
+          throw error;
+        });
+        if (found) {
+          log?.info(`POST ${url} answered ${httpStatusOf(error)} but was carried out; not sent again`);
+          return { status: 201, url, headers: {}, data: found };
+        }
+      }
     }
   });
   return octokit;
