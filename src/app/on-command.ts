@@ -4,6 +4,8 @@
  * state — and the command: start, go / skip / continue, stop, status, or guidance for the next fix.
  */
 import { pullKey } from '../github/app-octokit.js';
+import { describeApiError } from '../github/octokit.js';
+import type { PullInfo } from '../github/pull-info.js';
 import { readPullRequest } from '../github/pull-info.js';
 import { clip, quoteInline } from '../github/safe-text.js';
 import type { RepoConfig } from './config.js';
@@ -79,8 +81,10 @@ async function dispatch(
   const busy = claimsLoop(command) && !claim;
   const phase: Phase | undefined = finished ? undefined : state?.phase;
   const resume = async (trigger: LoopTrigger) => {
+    const pr = await readPull(ctx, tools, event);
+    if (!pr) return false;
     await resumeLoop(ctx, tools, {
-      pr: await readPullRequest(tools.octokit, event.pr),
+      pr,
       config,
       state,
       claim: claim!,
@@ -180,6 +184,27 @@ async function guidance(
   }
 }
 
+/** The pull request, or undefined after saying on it that GitHub did not answer (nothing else is started). */
+async function readPull(
+  ctx: WorkerContext,
+  tools: EventTools,
+  event: CommandEvent,
+): Promise<PullInfo | undefined> {
+  try {
+    return await readPullRequest(tools.octokit, event.pr);
+  } catch (error) {
+    const problem = describeApiError(error);
+    tools.log.error(`could not read ${pullKey(event.pr)}: ${problem}`);
+    await reply(
+      ctx,
+      tools,
+      event.pr,
+      `The review loop did not start: GitHub did not answer the read of this pull request (${quoteInline(problem, 200)}); try again in a few minutes.`,
+    );
+    return undefined;
+  }
+}
+
 async function start(
   ctx: WorkerContext,
   event: CommandEvent,
@@ -188,7 +213,8 @@ async function start(
   config: RepoConfig,
   claim: AbortController,
 ): Promise<boolean> {
-  const pr = await readPullRequest(tools.octokit, event.pr);
+  const pr = await readPull(ctx, tools, event);
+  if (!pr) return false;
   if (pr.state === 'closed') {
     await reply(ctx, tools, event.pr, 'This pull request is closed; reopen it to run the review loop.');
     return false;

@@ -23,7 +23,7 @@ import { postRoundReview } from '../github/round-review.js';
 import type { StickyStore } from '../github/sticky-comment.js';
 import { checkInProgress } from './check-tracker.js';
 import type { LoopSettings } from './config.js';
-import type { AppLoopState, RoundRow } from './loop-state.js';
+import type { AppLoopState, CheckRef, RoundRow } from './loop-state.js';
 import { emptyLoopState, rememberPushedHead, renderLoopLog, withRounds } from './loop-state.js';
 
 export interface SessionLog {
@@ -110,6 +110,8 @@ export class GitHubPullSession implements PullSession {
   /** Said on every check this session moves (e.g. why the run cannot acquit). */
   #note: string | undefined;
   #touched: Set<string> | undefined;
+  /** The check this session last put in progress, known even when the sticky write after it failed. */
+  #check: CheckRef | undefined;
 
   constructor(deps: SessionDeps) {
     this.#deps = deps;
@@ -176,6 +178,7 @@ export class GitHubPullSession implements PullSession {
         summary: `Reviewing \`${head.slice(0, 7)}\` (run \`${runId}\`).${this.#note ? ` ${this.#note}` : ''}`,
       },
     );
+    this.#check = check;
     await this.update((state) => ({ ...state, phase: 'running', head, check }));
   }
 
@@ -258,6 +261,11 @@ export class GitHubPullSession implements PullSession {
       return { ...current, guidance: null };
     });
     return taken;
+  }
+
+  /** The check this session last put in progress (the loop's end concludes it, whatever else failed). */
+  get check(): CheckRef | undefined {
+    return this.#check;
   }
 
   async #currentCheck() {

@@ -9,7 +9,23 @@ import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopRunner } from '../../src/app/engine.js';
 import { appOctokit } from '../../src/app/github-client.js';
-import { HEAD, NOW, SETTINGS, commentPayload, startTestApp } from '../helpers/app-fixtures.js';
+import {
+  HEAD,
+  NOW,
+  PR,
+  REPO_PATH,
+  SETTINGS,
+  commentPayload,
+  loopState,
+  nockNoConfig,
+  nockPermission,
+  nockToken,
+  outcome,
+  pullData,
+  scriptedRunner,
+  startTestApp,
+  stickyComment,
+} from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
 import {
   CALC_BASE,
@@ -117,5 +133,87 @@ describe('a 502 after a performed write on each POST route', () => {
     expect(fake.checks.map((c) => c.conclusion)).toEqual(['failure']);
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+describe('a round that ends in any way concludes its check', () => {
+  it('the sticky comment keeps failing after the check went in progress: the check completes and says what failed', async () => {
+    const { runner, requests } = scriptedRunner(async () => outcome());
+    const { probot, queue } = await startTestApp(runner);
+    const checks: any[] = [];
+    let sticky: any;
+    const mock = nockToken();
+    nockNoConfig(mock);
+    nockPermission('maintainer', 'write', mock);
+    mock
+      .post(`${REPO_PATH}/issues/comments/101/reactions`)
+      .reply(201, {})
+      .get(`${REPO_PATH}/pulls/${PR}`)
+      .reply(200, pullData())
+      .post(`${REPO_PATH}/issues/${PR}/comments`, (body: any) => ((sticky = body), true))
+      .reply(201, { id: 9001, html_url: 'https://github.com/c/9001' })
+      .post(`${REPO_PATH}/check-runs`, (body: any) => (checks.push(body), true))
+      .reply(201, { id: 77, head_sha: HEAD, html_url: 'https://github.com/check/77' })
+      .patch(`${REPO_PATH}/check-runs/77`, (body: any) => (checks.push(body), true))
+      .reply(200, { id: 77 });
+    mock
+      .persist()
+      .get(`${REPO_PATH}/issues/${PR}/comments`)
+      .query(true)
+      .reply(() => [200, sticky ? [{ ...stickyComment(loopState()), body: sticky.body, id: 9001 }] : []])
+      .patch(`${REPO_PATH}/issues/comments/9001`)
+      .reply(502, { message: 'Bad Gateway' });
+
+    await probot.receive({
+      id: 'd1',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop' }),
+    });
+    await queue.idle();
+
+    expect(requests).toHaveLength(0); // the round never got going
+    expect(checks.map((c) => [c.status, c.conclusion])).toEqual([
+      ['in_progress', undefined],
+      ['completed', 'failure'],
+    ]);
+    expect(checks[1].output.title).toBe('The review loop failed');
+    expect(checks[1].output.summary).toContain(
+      "The loop's state could not be saved in its sticky comment (HTTP 502",
+    );
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('the pull request cannot be read: the command is answered with what failed', async () => {
+    const { runner, requests } = scriptedRunner(async () => outcome());
+    const { probot, queue } = await startTestApp(runner);
+    const replies: string[] = [];
+    const mock = nockToken();
+    nockNoConfig(mock);
+    nockPermission('maintainer', 'write', mock);
+    mock
+      .post(`${REPO_PATH}/issues/comments/101/reactions`)
+      .reply(201, {})
+      .get(`${REPO_PATH}/issues/${PR}/comments`)
+      .query(true)
+      .reply(200, [])
+      .get(`${REPO_PATH}/pulls/${PR}`)
+      .reply(502, { message: 'Bad Gateway' })
+      .post(`${REPO_PATH}/issues/${PR}/comments`, (body: any) => (replies.push(body.body), true))
+      .reply(201, { id: 1 });
+
+    await probot.receive({
+      id: 'd2',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop' }),
+    });
+    await queue.idle();
+
+    expect(requests).toHaveLength(0);
+    expect(replies).toEqual([
+      expect.stringContaining(
+        'The review loop did not start: GitHub did not answer the read of this pull request (HTTP 502',
+      ),
+    ]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
   });
 });
