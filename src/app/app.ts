@@ -102,7 +102,23 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
         secrets.redact(message),
       );
 
-    const enqueue = (context: AnyContext, event: Intake) => {
+    /**
+     * A signed delivery that lacks a field the App reads (no `comment`, no `repository`, no
+     * `installation`…) is answered 2xx and ignored with one log line, never a 500.
+     */
+    const enqueue = (context: AnyContext, decide: () => Intake) => {
+      let event: Intake;
+      try {
+        event = (context.payload as { installation?: { id?: number } }).installation?.id
+          ? decide()
+          : { kind: 'ignored', reason: 'no installation' };
+      } catch (error) {
+        const detail = error instanceof Error ? error.message : String(error);
+        context.log.warn(
+          `ignored delivery ${context.id} (${context.name}): a field is missing (${secrets.redact(detail)})`,
+        );
+        return;
+      }
       if (event.kind === 'ignored') {
         context.log.debug(`ignored: ${event.reason}`);
         return;
@@ -111,13 +127,13 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
     };
 
     probot.on('issue_comment.created', (context) => {
-      enqueue(context, commandEventFrom(context.payload, context.id, identity));
+      enqueue(context, () => commandEventFrom(context.payload, context.id, identity));
     });
     probot.on(['pull_request.synchronize', 'pull_request.closed'], (context) => {
-      enqueue(context, pullRequestEventFrom(context.payload, context.id));
+      enqueue(context, () => pullRequestEventFrom(context.payload, context.id));
     });
     probot.on('check_run.rerequested', (context) => {
-      enqueue(context, rerequestEventFrom(context.payload, context.id, identity));
+      enqueue(context, () => rerequestEventFrom(context.payload, context.id, identity));
     });
   };
 
