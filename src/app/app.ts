@@ -9,6 +9,8 @@ import type { AppIdentity } from '../github/app-octokit.js';
 import { StickyStore } from '../github/sticky-comment.js';
 import type { AppEnvSettings } from './config.js';
 import { CONFIG_FILE } from './config.js';
+import type { ConfigFile } from './config-files.js';
+import { mergeConfigs, readConfigFiles } from './config-files.js';
 import { SecretSet, guardOctokit } from './github-client.js';
 import type { LoopRunner } from './loop-runner.js';
 import type { AppLoopState } from './loop-state.js';
@@ -47,7 +49,13 @@ function toolsOf(context: AnyContext, secrets: SecretSet, identity: AppIdentity)
       warn: (message) => context.log.warn(clean(message)),
       error: (message) => context.log.error(clean(message)),
     },
-    readConfig: () => context.config(CONFIG_FILE),
+    // context.config's reading and merging, with the files kept (an unreadable `_extends:` is said).
+    readConfig: async () =>
+      readConfigFiles(
+        (await context.octokit.config.get(
+          context.repo({ path: `.github/${CONFIG_FILE}`, defaults: mergeConfigs }),
+        )) as { config: unknown; files: ConfigFile[] },
+      ),
   };
 }
 

@@ -8,6 +8,7 @@ import { pullKey } from '../github/app-octokit.js';
 import { httpStatusOf } from '../github/octokit.js';
 import { quoteInline } from '../github/safe-text.js';
 import type { StickyStore } from '../github/sticky-comment.js';
+import type { ConfigRead } from './config-files.js';
 import type { AppEnvSettings, ConfigResult } from './config.js';
 import { CONFIG_PATH, settingsFrom, validateRepoConfig } from './config.js';
 import type { LoopRunner } from './loop-runner.js';
@@ -31,8 +32,8 @@ export interface EventLog {
 export interface EventTools {
   octokit: AppOctokit;
   log: EventLog;
-  /** `context.config('review-loop.yml')`: the default branch's file with `_extends`, or null. */
-  readConfig(): Promise<unknown>;
+  /** `context.config('review-loop.yml')`: the default branch's file with `_extends`, or null; and an unreadable `_extends:` target. */
+  readConfig(): Promise<ConfigRead>;
 }
 
 export interface WorkerDeps {
@@ -89,7 +90,14 @@ export class WorkerContext {
   async readConfig(tools: EventTools): Promise<ConfigResult> {
     let raw: unknown;
     try {
-      raw = await tools.readConfig();
+      const read = await tools.readConfig();
+      if (read.missingExtends !== undefined) {
+        return {
+          ok: false,
+          problem: `\`${CONFIG_PATH}\`: \`_extends\` names ${quoteInline(read.missingExtends, 200)}, whose \`${CONFIG_PATH}\` the App cannot read (the repository or the file is missing, or the App is not installed on it)`,
+        };
+      }
+      raw = read.config;
     } catch (error) {
       const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
       // An HTTP answer (a rate limit still in force after the waits, a 5xx) is GitHub's, not the file's.
