@@ -110,6 +110,7 @@ export function launchLoop(
     } finally {
       // The claim goes before a push that came meanwhile is looked at: that push may continue the loop.
       queue.release(key, claim);
+      ctx.toldBusy.delete(key);
       const deferred = ctx.takeDeferredPush(pr.pr);
       if (deferred) queue.task(`push on ${key}`, () => ctx.onDeferredPush(deferred.event, deferred.tools));
     }

@@ -114,12 +114,14 @@ async function dispatch(
       return false;
     case 'start':
       if (busy) {
-        await reply(
-          ctx,
-          tools,
-          event.pr,
-          'A review loop is already running on this pull request; `/review-loop status` shows where it is, `/review-loop stop` ends it.',
-        );
+        if (onceBusy(ctx, tools, event)) {
+          await reply(
+            ctx,
+            tools,
+            event.pr,
+            'A review loop is already running on this pull request; `/review-loop status` shows where it is, `/review-loop stop` ends it.',
+          );
+        }
         return false;
       }
       if (!finished && state) {
@@ -136,7 +138,9 @@ async function dispatch(
     case 'skip':
     case 'continue': {
       if (busy) {
-        await reply(ctx, tools, event.pr, 'A review loop is already running on this pull request.');
+        if (onceBusy(ctx, tools, event)) {
+          await reply(ctx, tools, event.pr, 'A review loop is already running on this pull request.');
+        }
         return false;
       }
       if (phase === 'waiting-checkpoint') {
@@ -157,6 +161,17 @@ async function dispatch(
       return false;
     }
   }
+}
+
+/** True the first time a PR's running loop is to be answered "already running"; later times are logged only. */
+function onceBusy(ctx: WorkerContext, tools: EventTools, event: CommandEvent): boolean {
+  const key = pullKey(event.pr);
+  if (!ctx.toldBusy.has(key)) {
+    ctx.toldBusy.add(key);
+    return true;
+  }
+  tools.log.info(`comment ${event.commentId}: a loop is already running on ${key}; answered once already`);
+  return false;
 }
 
 /**

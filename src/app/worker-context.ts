@@ -65,6 +65,12 @@ export class WorkerContext {
   readonly endReasons = new Map<string, EndReason>();
   /** Users already told once that they may not run the loop, per PR (a refused user gets one reply). */
   readonly refused = new Set<string>();
+  /**
+   * PRs whose running loop was already answered "already running" once: later starts during the same
+   * loop get the 👀 only: one reply per PR per wave of commands, not one per command (each comment
+   * creation costs seconds of GitHub's write spacing). Cleared when the loop ends.
+   */
+  readonly toldBusy = new Set<string>();
   /** The newest push on a PR whose loop was running: looked at once the loop ends. */
   readonly #deferredPushes = new Map<string, { event: PushEvent; tools: EventTools }>();
 
