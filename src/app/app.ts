@@ -84,6 +84,34 @@ export function appSecrets(env: NodeJS.ProcessEnv, extra: readonly (string | und
   return [...new Set(values)];
 }
 
+/** GitHub sends webhook payloads of at most 25 MB: a larger body is refused 413 before it is read. */
+const MAX_DELIVERY_BYTES = 25 * 1024 * 1024;
+
+/**
+ * Wraps Probot's webhook middleware (which `npm start`'s server asks the Probot instance for) so that a
+ * delivery whose `Content-Length` is over GitHub's limit gets 413, not a 500 after buffering it.
+ */
+function refuseOversized(probot: Probot): void {
+  const make = probot.getNodeMiddleware.bind(probot);
+  probot.getNodeMiddleware = async (options) => {
+    const middleware = await make(options);
+    const guarded: typeof middleware = async (request, response, next) => {
+      if (Number(request.headers['content-length'] ?? 0) > MAX_DELIVERY_BYTES) {
+        probot.log.warn(
+          `refused a ${request.headers['content-length']}-byte request to ${request.url}: over 25 MB`,
+        );
+        response
+          .writeHead(413, { 'content-type': 'application/json', connection: 'close' })
+          .end(JSON.stringify({ error: 'payload too large' }));
+        request.resume();
+        return true;
+      }
+      return middleware(request, response, next);
+    };
+    return guarded;
+  };
+}
+
 export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopApp {
   const identity: AppIdentity = { appId: options.appId };
   const secrets = new SecretSet(options.secrets ?? []);
@@ -104,6 +132,7 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
   });
 
   const app: ApplicationFunction = (probot: Probot) => {
+    refuseOversized(probot);
     queueLog = (message, error) =>
       probot.log.error(
         { err: secrets.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)) },
