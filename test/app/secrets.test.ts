@@ -39,17 +39,8 @@ const ENV = {
   WEBHOOK_SECRET: 'plain words webhook secret 42',
   PRIVATE_KEY,
 };
-const TOKEN = `ghs_${'T'.repeat(36)}`;
-const SECRETS = {
-  webhook: ENV.WEBHOOK_SECRET,
-  odd: ENV.OPENAI_API_KEY,
-  sk: ENV.ANTHROPIC_API_KEY,
-  ghs: TOKEN,
-  keyLine: KEY_LINE,
-};
-const ECHO = Object.entries(SECRETS)
-  .map(([name, value]) => `${name}=${value}`)
-  .join(' ; ');
+/** The installation token as GitHub issues it (`ghs_…`), and one of no known shape (redacted by value only). */
+const TOKENS = { 'ghs_…': `ghs_${'T'.repeat(36)}`, 'odd-shaped': 'odd0installation0token0value' };
 
 /** Every text inside a body: the hidden base64 blocks and base64 blob contents decoded. */
 function decodedTexts(body: string): string[] {
@@ -70,71 +61,84 @@ function decodedTexts(body: string): string[] {
 }
 
 describe('exact-value redaction at the App’s sink', () => {
-  it('keeps every kind of secret a model echoes out of every request to GitHub, the decoded state included, and out of the logs', async () => {
-    const fake = new FakePull({
-      base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
-      head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
-    });
-    fake.token = TOKEN;
-    const mock = fake.interceptBase();
-    fake.interceptReads(mock);
-    fake.interceptGitData(mock);
-    const sent: string[] = [];
-    mock.on('request', (_req: unknown, _interceptor: unknown, body: string) => sent.push(body ?? ''));
+  it.each(Object.entries(TOKENS))(
+    'keeps every kind of secret a model echoes (installation token %s) out of every request to GitHub, the decoded state included, and out of the logs',
+    async (_kind, TOKEN) => {
+      const SECRETS = {
+        webhook: ENV.WEBHOOK_SECRET,
+        odd: ENV.OPENAI_API_KEY,
+        sk: ENV.ANTHROPIC_API_KEY,
+        ghs: TOKEN,
+        keyLine: KEY_LINE,
+      };
+      const ECHO = Object.entries(SECRETS)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' ; ');
+      const fake = new FakePull({
+        base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
+        head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
+      });
+      fake.token = TOKEN;
+      const mock = fake.interceptBase();
+      fake.interceptReads(mock);
+      fake.interceptGitData(mock);
+      const sent: string[] = [];
+      mock.on('request', (_req: unknown, _interceptor: unknown, body: string) => sent.push(body ?? ''));
 
-    openaiReply(
-      reviewAnswer(
-        4,
-        'not ready',
-        [
-          {
-            title: `half() leaks ${SECRETS.webhook}`,
-            detail: `It prints ${ECHO}`,
-            minimum_fix: `Remove ${SECRETS.sk} and ${SECRETS.keyLine}`,
-            file: 'src/calc.ts',
-            line: 6,
-          },
-        ],
-        `Remember ${ECHO}`,
-      ),
-    );
-    anthropicReply({
-      summary: `divide by two; ${ECHO}`,
-      edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: `n / 2; // ${SECRETS.odd}` }],
-    });
-    openaiReply({ ...reviewAnswer(8, 'ready', [], `Memory: ${ECHO}`), summary: `Fine now. ${ECHO}` });
+      openaiReply(
+        reviewAnswer(
+          4,
+          'not ready',
+          [
+            {
+              title: `half() leaks ${SECRETS.webhook}`,
+              detail: `It prints ${ECHO}`,
+              minimum_fix: `Remove ${SECRETS.sk} and ${SECRETS.keyLine}`,
+              file: 'src/calc.ts',
+              line: 6,
+            },
+          ],
+          `Remember ${ECHO}`,
+        ),
+      );
+      anthropicReply({
+        summary: `divide by two; ${ECHO}`,
+        edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: `n / 2; // ${SECRETS.odd}` }],
+      });
+      openaiReply({ ...reviewAnswer(8, 'ready', [], `Memory: ${ECHO}`), summary: `Fine now. ${ECHO}` });
 
-    const logs: string[] = [];
-    const runner = createLoopRunner(ENV, {
-      models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
-      clock: () => NOW,
-    });
-    const { probot, queue } = await startTestApp(runner, SETTINGS, {
-      secrets: appSecrets(ENV),
-      log: recordingLog(logs),
-    });
-    await probot.receive({
-      id: 'c101',
-      name: 'issue_comment',
-      payload: commentPayload({ body: '/review-loop', commentId: 101 }),
-    });
-    await queue.idle();
+      const logs: string[] = [];
+      const runner = createLoopRunner(ENV, {
+        models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
+        clock: () => NOW,
+      });
+      const { probot, queue } = await startTestApp(runner, SETTINGS, {
+        secrets: appSecrets(ENV),
+        log: recordingLog(logs),
+      });
+      await probot.receive({
+        id: 'c101',
+        name: 'issue_comment',
+        payload: commentPayload({ body: '/review-loop', commentId: 101 }),
+      });
+      await queue.idle();
 
-    // the loop ran as usual: two reviews (one with an inline comment), a fix, a sticky state
-    expect(fake.reviews).toHaveLength(2);
-    expect(fake.reviews[0].comments).toHaveLength(1);
-    expect(fake.refUpdates).toHaveLength(1);
-    expect(fake.reviews[0].body).toContain('[redacted]');
-    const posted = sent.filter((body) => body !== '');
-    expect(posted.length).toBeGreaterThan(10);
-    const everything = [...posted.flatMap(decodedTexts), ...logs].join('\n');
-    const leaked = Object.entries(SECRETS)
-      .filter(([, value]) => everything.includes(value))
-      .map(([kind]) => kind);
-    expect(leaked).toEqual([]);
-    // the decoded state is among what was scanned, and the model's memory reached it (redacted)
-    expect(everything.includes('Remember webhook=[redacted]')).toBe(true);
-    expect(mock.pendingMocks()).toStrictEqual([]);
-    expect(nock.pendingMocks()).toStrictEqual([]);
-  });
+      // the loop ran as usual: two reviews (one with an inline comment), a fix, a sticky state
+      expect(fake.reviews).toHaveLength(2);
+      expect(fake.reviews[0].comments).toHaveLength(1);
+      expect(fake.refUpdates).toHaveLength(1);
+      expect(fake.reviews[0].body).toContain('[redacted]');
+      const posted = sent.filter((body) => body !== '');
+      expect(posted.length).toBeGreaterThan(10);
+      const everything = [...posted.flatMap(decodedTexts), ...logs].join('\n');
+      const leaked = Object.entries(SECRETS)
+        .filter(([, value]) => everything.includes(value))
+        .map(([kind]) => kind);
+      expect(leaked).toEqual([]);
+      // the decoded state is among what was scanned, and the model's memory reached it (redacted)
+      expect(everything.includes('Remember webhook=[redacted]')).toBe(true);
+      expect(mock.pendingMocks()).toStrictEqual([]);
+      expect(nock.pendingMocks()).toStrictEqual([]);
+    },
+  );
 });
