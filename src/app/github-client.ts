@@ -17,7 +17,7 @@ import { ProbotOctokit } from 'probot';
 import { redactSecrets, redactValue } from '../core/text/redact.js';
 import type { AppIdentity, AppOctokit } from '../github/app-octokit.js';
 import type { GitHubRetryPolicy } from '../github/octokit.js';
-import { httpStatusOf, onRateLimitAnswer } from '../github/octokit.js';
+import { httpStatusOf, onLimit } from '../github/octokit.js';
 import { lookupFor } from './write-lookups.js';
 
 /**
@@ -62,8 +62,8 @@ export function appOctokit(options: AppOctokitOptions = {}): typeof ProbotOctoki
           : {
               ...throttle,
               retryAfterBaseValue: policy.delayUnitMs,
-              onRateLimit: onRateLimitAnswer('rate limit', policy, warn),
-              onSecondaryRateLimit: onRateLimitAnswer('secondary rate limit', policy, warn),
+              onRateLimit: onLimit('rate limit', policy, warn),
+              onSecondaryRateLimit: onLimit('secondary rate limit', policy, warn),
               ...options.throttle,
             },
     };

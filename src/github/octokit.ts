@@ -43,11 +43,7 @@ export const GITHUB_RETRY_POLICY: GitHubRetryPolicy = {
 const quiet = () => undefined;
 
 /** The throttling plugin's handler for one kind of limit: a log line, then retry while the policy allows. */
-export function onRateLimitAnswer(
-  kind: string,
-  policy: GitHubRetryPolicy,
-  log: Pick<Logger, 'warn'> | undefined,
-) {
+export function onLimit(kind: string, policy: GitHubRetryPolicy, log: Pick<Logger, 'warn'> | undefined) {
   return (
     retryAfter: number,
     request: { method: string; url: string },
@@ -97,8 +93,8 @@ export function createGitHubClient(options: {
       retry: { retries: policy.retries, retryAfterBaseValue: policy.delayUnitMs },
       throttle: {
         retryAfterBaseValue: policy.delayUnitMs,
-        onRateLimit: onRateLimitAnswer('rate limit', policy, options.log),
-        onSecondaryRateLimit: onRateLimitAnswer('secondary rate limit', policy, options.log),
+        onRateLimit: onLimit('rate limit', policy, options.log),
+        onSecondaryRateLimit: onLimit('secondary rate limit', policy, options.log),
       },
     },
     retry,
