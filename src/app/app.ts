@@ -4,11 +4,14 @@
  * Probot's middleware answers GitHub at once; the work happens in the background queue.
  */
 import type { ApplicationFunction, Context, Probot } from 'probot';
-import { redactSecrets, secretsFromEnv } from '../core/text/redact.js';
+import { secretsFromEnv } from '../core/text/redact.js';
 import type { AppIdentity } from '../github/app-octokit.js';
 import { StickyStore } from '../github/sticky-comment.js';
 import type { AppEnvSettings } from './config.js';
 import { CONFIG_FILE } from './config.js';
+import type { ConfigFile } from './config-files.js';
+import { mergeConfigs, readConfigFiles } from './config-files.js';
+import { SecretSet, guardOctokit } from './github-client.js';
 import type { LoopRunner } from './loop-runner.js';
 import type { AppLoopState } from '../github/review/loop-state.js';
 import { parseLoopState } from '../github/review/loop-state.js';
@@ -36,27 +39,82 @@ export interface ReviewLoopApp {
 
 type AnyContext = Context<'issue_comment.created' | 'pull_request' | 'check_run.rerequested'>;
 
-function toolsOf(context: AnyContext): EventTools {
+/** Every request of the delivery's client goes through the sink; every log line is redacted too. */
+function toolsOf(context: AnyContext, secrets: SecretSet, identity: AppIdentity): EventTools {
+  const clean = (message: string) => secrets.redact(message);
   return {
-    octokit: context.octokit,
+    octokit: guardOctokit(context.octokit, secrets, identity, { info: (m) => context.log.info(clean(m)) }),
     log: {
-      info: (message) => context.log.info(message),
-      warn: (message) => context.log.warn(message),
-      error: (message) => context.log.error(message),
+      info: (message) => context.log.info(clean(message)),
+      warn: (message) => context.log.warn(clean(message)),
+      error: (message) => context.log.error(clean(message)),
     },
-    readConfig: () => context.config(CONFIG_FILE),
+    // context.config's reading and merging, with the files kept (an unreadable `_extends:` is said).
+    readConfig: async () =>
+      readConfigFiles(
+        (await context.octokit.config.get(
+          context.repo({ path: `.github/${CONFIG_FILE}`, defaults: mergeConfigs }),
+        )) as { config: unknown; files: ConfigFile[] },
+      ),
   };
 }
 
-/** The secrets of the App's own environment, for redaction. */
-export function appSecrets(env: NodeJS.ProcessEnv): string[] {
-  return [...secretsFromEnv(env), env.PRIVATE_KEY, env.WEBHOOK_SECRET].filter((value): value is string =>
-    Boolean(value?.trim()),
+/** Environment variables whose values are credentials, whatever the value looks like (an Azure or LiteLLM key). */
+const SECRET_NAME = /(?:^|_)(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$/i;
+
+/**
+ * The secrets of the App's own environment, for redaction by exact value: every variable named like a
+ * credential (the model keys, `WEBHOOK_SECRET`, `PRIVATE_KEY`), and each line of the private key (a model
+ * may quote one line of it).
+ */
+export function appSecrets(env: NodeJS.ProcessEnv, extra: readonly (string | undefined)[] = []): string[] {
+  const named = Object.entries(env)
+    .filter(([name]) => SECRET_NAME.test(name))
+    .map(([, value]) => value);
+  const keys = [env.PRIVATE_KEY, ...extra].flatMap((key) =>
+    (key ?? '')
+      .replace(/\\n/g, '\n')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.length >= 16 && !line.startsWith('-----')),
   );
+  const values = [...secretsFromEnv(env), ...named, ...extra, ...keys]
+    .map((value) => value?.trim())
+    .filter((value): value is string => Boolean(value) && (value?.length ?? 0) >= 8);
+  return [...new Set(values)];
+}
+
+/** GitHub sends webhook payloads of at most 25 MB: a larger body is refused 413 before it is read. */
+const MAX_DELIVERY_BYTES = 25 * 1024 * 1024;
+
+/**
+ * Wraps Probot's webhook middleware (which `npm start`'s server asks the Probot instance for) so that a
+ * delivery whose `Content-Length` is over GitHub's limit gets 413, not a 500 after buffering it.
+ */
+function refuseOversized(probot: Probot): void {
+  const make = probot.getNodeMiddleware.bind(probot);
+  probot.getNodeMiddleware = async (options) => {
+    const middleware = await make(options);
+    const guarded: typeof middleware = async (request, response, next) => {
+      if (Number(request.headers['content-length'] ?? 0) > MAX_DELIVERY_BYTES) {
+        probot.log.warn(
+          `refused a ${request.headers['content-length']}-byte request to ${request.url}: over 25 MB`,
+        );
+        response
+          .writeHead(413, { 'content-type': 'application/json', connection: 'close' })
+          .end(JSON.stringify({ error: 'payload too large' }));
+        request.resume();
+        return true;
+      }
+      return middleware(request, response, next);
+    };
+    return guarded;
+  };
 }
 
 export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopApp {
   const identity: AppIdentity = { appId: options.appId };
+  const secrets = new SecretSet(options.secrets ?? []);
   const clock = options.clock ?? (() => new Date());
   let queueLog: ((message: string, error: unknown) => void) | undefined;
   const queue = new WorkQueue({
@@ -70,38 +128,49 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
     queue,
     store: new StickyStore<AppLoopState>(identity, parseLoopState),
     clock,
-    secrets: options.secrets ?? [],
+    secrets: secrets.values,
   });
 
   const app: ApplicationFunction = (probot: Probot) => {
-    const secrets = options.secrets ?? [];
+    refuseOversized(probot);
     queueLog = (message, error) =>
       probot.log.error(
-        {
-          err: redactSecrets(
-            error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-            secrets,
-          ),
-        },
-        message,
+        { err: secrets.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)) },
+        secrets.redact(message),
       );
 
-    const enqueue = (context: AnyContext, event: Intake) => {
+    /**
+     * A signed delivery that lacks a field the App reads (no `comment`, no `repository`, no
+     * `installation`…) is answered 2xx and ignored with one log line, never a 500.
+     */
+    const enqueue = (context: AnyContext, decide: () => Intake) => {
+      let event: Intake;
+      try {
+        event = (context.payload as { installation?: { id?: number } }).installation?.id
+          ? decide()
+          : { kind: 'ignored', reason: 'no installation' };
+      } catch (error) {
+        const detail = error instanceof Error ? error.message : String(error);
+        context.log.warn(
+          `ignored delivery ${context.id} (${context.name}): a field is missing (${secrets.redact(detail)})`,
+        );
+        return;
+      }
       if (event.kind === 'ignored') {
         context.log.debug(`ignored: ${event.reason}`);
         return;
       }
-      worker.intake(event, toolsOf(context));
+      worker.intake(event, toolsOf(context, secrets, identity));
     };
 
     probot.on('issue_comment.created', (context) => {
-      enqueue(context, commandEventFrom(context.payload, context.id, identity));
+      enqueue(context, () => commandEventFrom(context.payload, context.id, identity));
     });
     probot.on(['pull_request.synchronize', 'pull_request.closed'], (context) => {
-      enqueue(context, pullRequestEventFrom(context.payload, context.id));
+      enqueue(context, () => pullRequestEventFrom(context.payload, context.id));
     });
     probot.on('check_run.rerequested', (context) => {
-      enqueue(context, rerequestEventFrom(context.payload, context.id, identity));
+      enqueue(context, () => rerequestEventFrom(context.payload, context.id, identity));
     });
   };
 

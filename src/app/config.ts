@@ -37,7 +37,7 @@ export const RepoConfigSchema = z.strictObject({
   preset: z.enum(PRESETS).optional(),
   /** The event of each round's PR review. APPROVE is not offered: a model never approves a merge. */
   review_event: z.enum(['COMMENT', 'REQUEST_CHANGES']).optional(),
-  /** Repository roles allowed to run commands (admin, maintain, write, triage, read or a custom role). */
+  /** Who may run commands: minimum built-in roles (read, triage, write, maintain, admin) or custom roles by name; admins always (validation/permission.ts). */
   allowed_roles: z.array(z.string().min(1)).min(1).optional(),
   /** Globs an auto fix may touch beyond the files the PR changes; `.github/workflows/` is refused whatever they say. */
   fix_paths: z.array(z.string().min(1)).optional(),

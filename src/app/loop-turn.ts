@@ -104,10 +104,14 @@ export function launchLoop(
     const reason = ctx.endReasons.get(key);
     ctx.endReasons.delete(key);
     try {
-      await finishLoop(ctx, tools, pr, session.runId, outcome, failure, reason);
+      await finishLoop(ctx, tools, pr, session.runId, outcome, failure, reason, {
+        ...state,
+        check: session.check ?? state.check,
+      });
     } finally {
       // The claim goes before a push that came meanwhile is looked at: that push may continue the loop.
       queue.release(key, claim);
+      ctx.toldBusy.delete(key);
       const deferred = ctx.takeDeferredPush(pr.pr);
       if (deferred) queue.task(`push on ${key}`, () => ctx.onDeferredPush(deferred.event, deferred.tools));
     }
@@ -213,6 +217,8 @@ export async function finishLoop(
   outcome: LoopOutcome | undefined,
   failure: string | undefined,
   reason: EndReason | undefined,
+  /** The state as this turn last knew it: the check is concluded from it when the sticky comment fails. */
+  known?: AppLoopState,
 ): Promise<void> {
   let status = outcome?.status;
   if (status === 'interrupted' && reason === 'stop') status = 'stopped';
@@ -234,7 +240,8 @@ export async function finishLoop(
   const caveat = outcome?.caveat && !said?.includes(outcome.caveat) ? ` ${outcome.caveat}` : '';
   const message = said === undefined ? null : clip(`${said}${forkNote}${caveat}`, 1000);
   // Without an outcome (a failure), the verdict belongs on the head the check followed last.
-  const head = outcome?.head ?? (await ctx.readState(tools, pr.pr))?.check?.headSha ?? pr.headSha;
+  const stored = outcome ? undefined : await ctx.readState(tools, pr.pr).catch(() => undefined);
+  const head = outcome?.head ?? stored?.check?.headSha ?? known?.check?.headSha ?? pr.headSha;
   let parkIssue: number | undefined;
   if (status === 'max-rounds' || status === 'budget') {
     try {
@@ -255,22 +262,41 @@ export async function finishLoop(
       );
     }
   }
-  const next = await ctx.write(tools, pr.pr, (s) => ({
+  const change = (s: AppLoopState): AppLoopState => ({
     ...s,
     runId,
     phase: ending.phase,
     head,
     message,
     ...(parkIssue !== undefined ? { parkIssue } : {}),
-  }));
-  await concludeCheck(
-    ctx,
-    tools,
-    pr.pr,
-    next,
-    head,
-    ending.conclusion,
-    { title: ending.title, summary: `${message ?? ending.title}${verdict}` },
-    { runId, detailsUrl: pr.url },
-  );
+  });
+  // The check is concluded whatever happens to the sticky comment: a check left in_progress would block a
+  // required status for good. When the comment cannot be written, the check says so.
+  let next: AppLoopState | undefined;
+  let unsaved = '';
+  try {
+    next = await ctx.write(tools, pr.pr, change);
+  } catch (error) {
+    const problem = describeApiError(error);
+    tools.log.error(`could not save the review loop's state on ${pullKey(pr.pr)}: ${problem}`);
+    unsaved = ` The loop's state could not be saved in its sticky comment (${problem}).`;
+  }
+  const fallback = known ?? stored;
+  if (!next && !fallback) return;
+  const summary = `${message ?? ending.title}${verdict}${unsaved}`;
+  try {
+    await concludeCheck(
+      ctx,
+      tools,
+      pr.pr,
+      next ?? change(fallback!),
+      head,
+      unsaved ? 'failure' : ending.conclusion,
+      { title: unsaved ? 'The review loop failed' : ending.title, summary },
+      { runId, detailsUrl: pr.url },
+    );
+  } catch (error) {
+    // Concluding the check, or recording it in the comment afterwards, failed: said in the log.
+    tools.log.error(`could not record the concluded check on ${pullKey(pr.pr)}: ${describeApiError(error)}`);
+  }
 }

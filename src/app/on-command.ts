@@ -4,6 +4,8 @@
  * state — and the command: start, go / skip / continue, stop, status, or guidance for the next fix.
  */
 import { pullKey } from '../github/app-octokit.js';
+import { describeApiError } from '../github/octokit.js';
+import type { PullInfo } from '../github/pull-info.js';
 import { readPullRequest } from '../github/pull-info.js';
 import { clip, inertInline } from '../core/text/untrusted-text.js';
 import type { RepoConfig } from './config.js';
@@ -21,35 +23,33 @@ import type { EventTools, WorkerContext } from './worker-context.js';
 import { isFinished, isStale } from './worker-context.js';
 
 /** Commands that may start a round, so they claim the PR's loop at enqueue. */
-export function claimsLoop(command: Command): boolean {
+function claimsLoop(command: Command): boolean {
   return ['start', 'go', 'continue', 'skip', 'guidance'].includes(command.kind);
 }
 
-export async function onCommand(
-  ctx: WorkerContext,
-  event: CommandEvent,
-  tools: EventTools,
-  claim: AbortController | undefined,
-): Promise<void> {
+export async function onCommand(ctx: WorkerContext, event: CommandEvent, tools: EventTools): Promise<void> {
   const key = pullKey(event.pr);
+  const config = await ctx.readConfig(tools);
+  const allowed = ctx.allowedRoles(config);
+  const permission = await checkPermission(tools.octokit, event.pr, event.sender.login, allowed);
+  if (!permission.allowed) {
+    tools.log.info(`${event.sender.login} (${permission.role}) may not run the review loop on ${key}`);
+    await refuse(ctx, tools, event.pr, event.sender.login, permission.role, allowed);
+    return;
+  }
+  if (!config.ok) {
+    await reply(ctx, tools, event.pr, `The review loop did not start: ${config.problem}.`);
+    return;
+  }
+  if (event.parsed.status === 'malformed') {
+    await reply(ctx, tools, event.pr, `\`${COMMAND}\`: ${event.parsed.problem}.`);
+    return;
+  }
+  // The claim comes only now, after the permission check (docs/how-it-works.md § The App): a comment
+  // from someone who may not run the loop never holds a PR's loop, so a writer's command always gets it.
+  const claim = claimsLoop(event.parsed.command) ? ctx.deps.queue.claim(key) : undefined;
   let handedOver = false;
   try {
-    const config = await ctx.readConfig(tools);
-    const allowed = ctx.allowedRoles(config);
-    const permission = await checkPermission(tools.octokit, event.pr, event.sender.login, allowed);
-    if (!permission.allowed) {
-      tools.log.info(`${event.sender.login} (${permission.role}) may not run the review loop on ${key}`);
-      await refuse(ctx, tools, event.pr, event.sender.login, permission.role, allowed);
-      return;
-    }
-    if (!config.ok) {
-      await reply(ctx, tools, event.pr, `The review loop did not start: ${config.problem}.`);
-      return;
-    }
-    if (event.parsed.status === 'malformed') {
-      await reply(ctx, tools, event.pr, `\`${COMMAND}\`: ${event.parsed.problem}.`);
-      return;
-    }
     await tools.octokit.rest.reactions.createForIssueComment({
       owner: event.pr.owner,
       repo: event.pr.repo,
@@ -81,8 +81,10 @@ async function dispatch(
   const busy = claimsLoop(command) && !claim;
   const phase: Phase | undefined = finished ? undefined : state?.phase;
   const resume = async (trigger: LoopTrigger) => {
+    const pr = await readPull(ctx, tools, event);
+    if (!pr) return false;
     await resumeLoop(ctx, tools, {
-      pr: await readPullRequest(tools.octokit, event.pr),
+      pr,
       config,
       state,
       claim: claim!,
@@ -112,12 +114,14 @@ async function dispatch(
       return false;
     case 'start':
       if (busy) {
-        await reply(
-          ctx,
-          tools,
-          event.pr,
-          'A review loop is already running on this pull request; `/review-loop status` shows where it is, `/review-loop stop` ends it.',
-        );
+        if (onceBusy(ctx, tools, event)) {
+          await reply(
+            ctx,
+            tools,
+            event.pr,
+            'A review loop is already running on this pull request; `/review-loop status` shows where it is, `/review-loop stop` ends it.',
+          );
+        }
         return false;
       }
       if (!finished && state) {
@@ -134,7 +138,9 @@ async function dispatch(
     case 'skip':
     case 'continue': {
       if (busy) {
-        await reply(ctx, tools, event.pr, 'A review loop is already running on this pull request.');
+        if (onceBusy(ctx, tools, event)) {
+          await reply(ctx, tools, event.pr, 'A review loop is already running on this pull request.');
+        }
         return false;
       }
       if (phase === 'waiting-checkpoint') {
@@ -155,6 +161,17 @@ async function dispatch(
       return false;
     }
   }
+}
+
+/** True the first time a PR's running loop is to be answered "already running"; later times are logged only. */
+function onceBusy(ctx: WorkerContext, tools: EventTools, event: CommandEvent): boolean {
+  const key = pullKey(event.pr);
+  if (!ctx.toldBusy.has(key)) {
+    ctx.toldBusy.add(key);
+    return true;
+  }
+  tools.log.info(`comment ${event.commentId}: a loop is already running on ${key}; answered once already`);
+  return false;
 }
 
 /**
@@ -182,6 +199,27 @@ async function guidance(
   }
 }
 
+/** The pull request, or undefined after saying on it that GitHub did not answer (nothing else is started). */
+async function readPull(
+  ctx: WorkerContext,
+  tools: EventTools,
+  event: CommandEvent,
+): Promise<PullInfo | undefined> {
+  try {
+    return await readPullRequest(tools.octokit, event.pr);
+  } catch (error) {
+    const problem = describeApiError(error);
+    tools.log.error(`could not read ${pullKey(event.pr)}: ${problem}`);
+    await reply(
+      ctx,
+      tools,
+      event.pr,
+      `The review loop did not start: GitHub did not answer the read of this pull request (${inertInline(problem, 200)}); try again in a few minutes.`,
+    );
+    return undefined;
+  }
+}
+
 async function start(
   ctx: WorkerContext,
   event: CommandEvent,
@@ -190,7 +228,8 @@ async function start(
   config: RepoConfig,
   claim: AbortController,
 ): Promise<boolean> {
-  const pr = await readPullRequest(tools.octokit, event.pr);
+  const pr = await readPull(ctx, tools, event);
+  if (!pr) return false;
   if (pr.state === 'closed') {
     await reply(ctx, tools, event.pr, 'This pull request is closed; reopen it to run the review loop.');
     return false;

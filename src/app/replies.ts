@@ -8,6 +8,7 @@ import type { PullRef } from '../github/app-octokit.js';
 import { pullKey } from '../github/app-octokit.js';
 import { postable, inertInline } from '../core/text/untrusted-text.js';
 import type { AppLoopState, Phase } from '../github/review/loop-state.js';
+import { admittedRoles } from './validation/permission.js';
 import type { EventTools, WorkerContext } from './worker-context.js';
 
 export async function reply(ctx: WorkerContext, tools: EventTools, pr: PullRef, body: string): Promise<void> {
@@ -42,12 +43,13 @@ export async function refuse(
   const key = `${pullKey(pr)}:${login.toLowerCase()}`;
   if (ctx.refused.has(key)) return;
   ctx.refused.add(key);
-  const who = allowed.length === 1 ? 'the role' : 'one of the roles';
+  const roles = admittedRoles(allowed);
+  const who = roles.length === 1 ? 'the role' : 'one of the roles';
   await reply(
     ctx,
     tools,
     pr,
-    `Sorry, only collaborators with ${who} ${rolesWords(allowed)} can run the review loop here (your role: ${inertInline(role, 60)}).`,
+    `Sorry, only collaborators with ${who} ${rolesWords(roles)} can run the review loop here (your role: ${inertInline(role, 60)}).`,
   );
 }
 

@@ -6,8 +6,10 @@
 import { STALE_AFTER_MS } from '../core/review/state.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
 import { pullKey } from '../github/app-octokit.js';
+import { httpStatusOf } from '../github/octokit.js';
 import { inertInline } from '../core/text/untrusted-text.js';
 import type { StickyStore } from '../github/sticky-comment.js';
+import type { ConfigRead } from './config-files.js';
 import type { AppEnvSettings, ConfigResult } from './config.js';
 import { CONFIG_PATH, settingsFrom, validateRepoConfig } from './config.js';
 import type { LoopRunner } from './loop-runner.js';
@@ -28,8 +30,8 @@ export interface EventLog {
 export interface EventTools {
   octokit: AppOctokit;
   log: EventLog;
-  /** `context.config('review-loop.yml')`: the default branch's file with `_extends`, or null. */
-  readConfig(): Promise<unknown>;
+  /** `context.config('review-loop.yml')`: the default branch's file with `_extends`, or null; and an unreadable `_extends:` target. */
+  readConfig(): Promise<ConfigRead>;
 }
 
 export interface WorkerDeps {
@@ -64,6 +66,12 @@ export class WorkerContext {
   readonly endReasons = new Map<string, EndReason>();
   /** Users already told once that they may not run the loop, per PR (a refused user gets one reply). */
   readonly refused = new Set<string>();
+  /**
+   * PRs whose running loop was already answered "already running" once: later starts during the same
+   * loop get the 👀 only: one reply per PR per wave of commands, not one per command (each comment
+   * creation costs seconds of GitHub's write spacing). Cleared when the loop ends.
+   */
+  readonly toldBusy = new Set<string>();
   /** The newest push on a PR whose loop was running: looked at once the loop ends. */
   readonly #deferredPushes = new Map<string, { event: PushEvent; tools: EventTools }>();
 
@@ -89,9 +97,24 @@ export class WorkerContext {
   async readConfig(tools: EventTools): Promise<ConfigResult> {
     let raw: unknown;
     try {
-      raw = await tools.readConfig();
+      const read = await tools.readConfig();
+      if (read.missingExtends !== undefined) {
+        return {
+          ok: false,
+          problem: `\`${CONFIG_PATH}\`: \`_extends\` names ${inertInline(read.missingExtends, 200)}, whose \`${CONFIG_PATH}\` the App cannot read (the repository or the file is missing, or the App is not installed on it)`,
+        };
+      }
+      raw = read.config;
     } catch (error) {
       const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+      // An HTTP answer (a rate limit still in force after the waits, a 5xx) is GitHub's, not the file's.
+      const status = httpStatusOf(error);
+      if (status !== undefined) {
+        return {
+          ok: false,
+          problem: `GitHub did not answer the read of \`${CONFIG_PATH}\` (HTTP ${status}: ${inertInline(detail, 200)}); try again in a few minutes`,
+        };
+      }
       return { ok: false, problem: `\`${CONFIG_PATH}\` could not be read: ${inertInline(detail, 300)}` };
     }
     return validateRepoConfig(raw);

@@ -1,11 +1,11 @@
 /**
  * What the App does with each event (docs/how-it-works.md § The App). `intake` is the only part that runs
- * inside a webhook handler: it records, claims and enqueues, synchronously, without any API call. The
+ * inside a webhook handler: it records and enqueues, synchronously, without any API call. The
  * handlers it enqueues — on-command.ts, on-pull-request.ts — and the loop turn they start (loop-turn.ts)
  * do everything else after the delivery was answered.
  */
 import { pullKey } from '../github/app-octokit.js';
-import { claimsLoop, onCommand } from './on-command.js';
+import { onCommand } from './on-command.js';
 import { onClosed, onPush, onRerequest } from './on-pull-request.js';
 import type { AppEvent } from './validation/event.js';
 import type { EventTools, WorkerDeps } from './worker-context.js';
@@ -32,9 +32,8 @@ export class ReviewLoopWorker {
           tools.log.info(`comment ${event.commentId} was already handled (redelivery); ignored`);
           return;
         }
-        const claim =
-          event.parsed.status === 'ok' && claimsLoop(event.parsed.command) ? queue.claim(key) : undefined;
-        queue.task(`command on ${key}`, () => onCommand(ctx, event, tools, claim));
+        // No claim here: only a command from a permitted user may claim the PR's loop (on-command.ts).
+        queue.task(`command on ${key}`, () => onCommand(ctx, event, tools));
         return;
       }
       case 'push': {

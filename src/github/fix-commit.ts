@@ -167,7 +167,17 @@ async function moveBranch(octokit: AppOctokit, input: LandInput, sha: string): P
     await octokit.rest.git.updateRef({ ...input.repo, ref: `heads/${input.branch}`, sha, force: false });
     return true;
   } catch (error) {
-    if (httpStatusOf(error) === 422) return false;
+    const status = httpStatusOf(error);
+    if (status === 422) return false;
+    // A move GitHub carried out before answering 5xx is done (land() checks the same after a 422: a
+    // retry of a move that landed is refused as no fast-forward).
+    if (
+      status !== undefined &&
+      status >= 500 &&
+      (await currentHead(octokit, input).catch(() => undefined)) === sha
+    ) {
+      return true;
+    }
     throw error;
   }
 }
@@ -213,6 +223,15 @@ async function land(
       };
     }
     const head = await currentHead(octokit, input);
+    if (head === first.sha) {
+      return {
+        status: 'committed',
+        sha: first.sha,
+        parent: input.expectedHead,
+        rebuilt: false,
+        files: first.files,
+      };
+    }
     if (head === input.expectedHead) {
       return {
         status: 'head-moved',

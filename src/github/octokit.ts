@@ -44,7 +44,7 @@ export const GITHUB_RETRY_POLICY: GitHubRetryPolicy = {
 const quiet = () => undefined;
 
 /** The throttling plugin's handler for one kind of limit: a log line, then retry while the policy allows. */
-function onLimit(kind: string, policy: GitHubRetryPolicy, log: Pick<Logger, 'warn'> | undefined) {
+export function onLimit(kind: string, policy: GitHubRetryPolicy, log: Pick<Logger, 'warn'> | undefined) {
   return (
     retryAfter: number,
     request: { method: string; url: string },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { applyStartOptions, readAppEnv, settingsFrom, validateRepoConfig } from '../../src/app/config.js';
 import { parseCommand } from '../../src/app/validation/command.js';
 import { commandEventFrom } from '../../src/app/validation/event.js';
-import { isRoleAllowed, roleOf } from '../../src/app/validation/permission.js';
+import { admittedRoles, isRoleAllowed, roleOf } from '../../src/app/validation/permission.js';
 import { isBotSender } from '../../src/app/validation/sender.js';
 import { APP_ID, SETTINGS, commentPayload } from '../helpers/app-fixtures.js';
 
@@ -62,6 +62,21 @@ describe('who may run it', () => {
     expect(roleOf({})).toBe('none');
     expect(isRoleAllowed('triage', ['admin', 'maintain', 'write'])).toBe(false);
     expect(isRoleAllowed('Write', ['admin', 'maintain', 'write'])).toBe(true);
+  });
+
+  it('reads allowed_roles as a minimum built-in role (or a custom role by name) and never locks out admins', () => {
+    // `[read]` is read and above: writers, maintainers and admins are not locked out
+    for (const role of ['read', 'triage', 'write', 'maintain', 'admin']) {
+      expect(isRoleAllowed(role, ['read'])).toBe(true);
+    }
+    expect(isRoleAllowed('none', ['read'])).toBe(false);
+    expect(admittedRoles(['write'])).toEqual(['admin', 'maintain', 'write']);
+    expect(admittedRoles(['triage'])).toEqual(['admin', 'maintain', 'write', 'triage']);
+    // a custom role admits exactly itself; admin stays admitted whatever the list
+    expect(admittedRoles(['security-reviewer'])).toEqual(['admin', 'security-reviewer']);
+    expect(isRoleAllowed('write', ['security-reviewer'])).toBe(false);
+    expect(isRoleAllowed('admin', ['security-reviewer'])).toBe(true);
+    expect(admittedRoles(['admin'])).toEqual(['admin']);
   });
 
   it('treats Bot senders and [bot] logins as bots', () => {

@@ -228,7 +228,7 @@ export function recordingLog(lines: string[]) {
 export async function startTestApp(
   runner: LoopRunner,
   settings: AppEnvSettings = SETTINGS,
-  options: { secrets?: readonly string[]; log?: Logger } = {},
+  options: { secrets?: readonly string[]; log?: Logger; Octokit?: typeof ProbotOctokit } = {},
 ) {
   const probot = new Probot({
     appId: APP_ID,
@@ -238,11 +238,13 @@ export async function startTestApp(
     logLevel: (process.env.APP_TEST_LOG as 'fatal' | undefined) ?? 'fatal',
     // A function, not an object: Probot layers its own throttle options (enabled) over object defaults,
     // and plugin-throttling's write limiter (one write a second, shared by every instance) would pace tests.
-    Octokit: ProbotOctokit.defaults((options: object) => ({
-      ...options,
-      retry: { enabled: false },
-      throttle: { enabled: false },
-    })),
+    Octokit:
+      options.Octokit ??
+      ProbotOctokit.defaults((options: object) => ({
+        ...options,
+        retry: { enabled: false },
+        throttle: { enabled: false },
+      })),
   });
   const made = createReviewLoopApp({
     appId: APP_ID,

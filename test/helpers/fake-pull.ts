@@ -60,6 +60,8 @@ export class FakePull {
   readonly fork: boolean;
   config: string | null = null;
   roles: Record<string, string> = { maintainer: 'write' };
+  /** The installation token the fake hands the App. */
+  token = 'ghs_test';
   readonly comments: FakeComment[] = [];
   readonly reviews: any[] = [];
   readonly checks: FakeCheck[] = [];
@@ -70,6 +72,13 @@ export class FakePull {
   readonly refUpdates: any[] = [];
   /** Edits of existing comments (the sticky comment is edited in place, never re-posted). */
   commentEdits = 0;
+  /**
+   * Writes to carry out and then answer 502 (a "ghost write"), once each: `comment`, `check`, `review`,
+   * `issue`, `blob`, `tree`, `commit`, `ref`.
+   */
+  readonly ghosts = new Set<string>();
+  /** The ghost writes that happened. */
+  readonly ghosted: string[] = [];
   #nextId = 9000;
 
   constructor(options: { base: Files; head: Files; fork?: boolean }) {
@@ -92,6 +101,13 @@ export class FakePull {
     this.commits.set(commit, { files, parent: this.head });
     this.head = commit;
     return commit;
+  }
+
+  /** `answer`, or — when `write` is a pending ghost — the same write done and answered 502. */
+  #ghost(write: string, answer: [number, unknown]): [number, unknown] {
+    if (!this.ghosts.delete(write)) return answer;
+    this.ghosted.push(write);
+    return [502, { message: 'Bad Gateway' }];
   }
 
   sticky(): FakeComment | undefined {
@@ -186,13 +202,13 @@ export class FakePull {
         .reply((_uri, body: any) => {
           const comment = { id: this.#nextId++, body: body.body, byApp: true };
           this.comments.push(comment);
-          return [201, this.#commentJson(comment)];
+          return this.#ghost('comment', [201, this.#commentJson(comment)]);
         });
     }
     scope
       .persist()
       .post('/app/installations/1/access_tokens')
-      .reply(201, { token: 'ghs_test', expires_at: '2099-01-01T00:00:00Z', permissions: {} })
+      .reply(() => [201, { token: this.token, expires_at: '2099-01-01T00:00:00Z', permissions: {} }])
       .get(`${REPO_PATH}/contents/.github%2Freview-loop.yml`)
       .reply(() =>
         this.config === null
@@ -225,10 +241,10 @@ export class FakePull {
           title: body.output?.title,
           summary: body.output?.summary,
         });
-        return [
+        return this.#ghost('check', [
           201,
           { id, head_sha: body.head_sha, html_url: `https://github.com/${OWNER}/${REPO}/runs/${id}` },
-        ];
+        ]);
       })
       .patch(/\/check-runs\/\d+$/)
       .reply((uri, body: any) => {
@@ -322,10 +338,10 @@ export class FakePull {
       .reply((_uri, body: any) => {
         this.reviews.push(body);
         const id = this.reviews.length;
-        return [
+        return this.#ghost('review', [
           200,
           { id, html_url: `https://github.com/${OWNER}/${REPO}/pull/${PR}#pullrequestreview-${id}` },
-        ];
+        ]);
       });
   }
 
@@ -362,20 +378,20 @@ export class FakePull {
         );
         const blob = sha(text);
         this.blobs.set(blob, text);
-        return [201, { sha: blob }];
+        return this.#ghost('blob', [201, { sha: blob }]);
       })
       .post(`${REPO_PATH}/git/trees`)
       .reply((_uri, body: any) => {
         const files = { ...(this.trees.get(body.base_tree) ?? {}) };
         for (const entry of body.tree) files[entry.path] = this.blobs.get(entry.sha) ?? '';
-        return [201, { sha: this.#treeSha(files) }];
+        return this.#ghost('tree', [201, { sha: this.#treeSha(files) }]);
       })
       .post(`${REPO_PATH}/git/commits`)
       .reply((_uri, body: any) => {
         const files = this.trees.get(body.tree) ?? {};
         const commit = sha(`commit ${body.message} ${body.parents.join(',')} ${JSON.stringify(files)}`);
         this.commits.set(commit, { files, parent: body.parents[0] });
-        return [201, { sha: commit }];
+        return this.#ghost('commit', [201, { sha: commit }]);
       })
       .patch(`${REPO_PATH}/git/refs/${BRANCH_REF}`)
       .reply((_uri, body: any) => {
@@ -385,8 +401,49 @@ export class FakePull {
           return [422, { message: 'Update is not a fast forward' }];
         }
         this.head = body.sha;
-        return [200, { ref: 'refs/heads/feature/thing', object: { sha: body.sha } }];
+        return this.#ghost('ref', [200, { ref: 'refs/heads/feature/thing', object: { sha: body.sha } }]);
       });
+  }
+
+  /**
+   * What the App reads to find a ghost write before it writes again: the PR's reviews, the check runs of
+   * a commit, the branch's ref. Registered only by tests that make ghost writes.
+   */
+  interceptLookups(scope = nock(API)): nock.Scope {
+    return scope
+      .persist()
+      .get(`${REPO_PATH}/pulls/${PR}/reviews`)
+      .query(true)
+      .reply(() => [
+        200,
+        this.reviews.map((review, i) => ({
+          id: i + 1,
+          commit_id: review.commit_id,
+          body: review.body,
+          user: { login: 'review-loop[bot]', type: 'Bot' },
+          html_url: `https://github.com/${OWNER}/${REPO}/pull/${PR}#pullrequestreview-${i + 1}`,
+        })),
+      ])
+      .get(/\/commits\/[0-9a-f]{40}\/check-runs$/)
+      .query(true)
+      .reply((uri) => {
+        const head = new URL(uri, API).pathname.split('/').at(-2);
+        const runs = this.checks
+          .filter((check) => check.head_sha === head)
+          .map((check) => ({
+            id: check.id,
+            head_sha: check.head_sha,
+            external_id: check.external_id,
+            status: check.status,
+            conclusion: check.conclusion ?? null,
+            output: { title: check.title, summary: check.summary },
+            app: { id: APP_ID },
+            html_url: `https://github.com/${OWNER}/${REPO}/runs/${check.id}`,
+          }));
+        return [200, { total_count: runs.length, check_runs: runs }];
+      })
+      .get(`${REPO_PATH}/git/ref/${BRANCH_REF}`)
+      .reply(() => [200, { ref: 'refs/heads/feature/thing', object: { sha: this.head } }]);
   }
 
   /** The defect-park issues: found by label, created, commented on. */
@@ -399,6 +456,7 @@ export class FakePull {
         200,
         this.issues.map((issue) => ({
           number: issue.number,
+          title: issue.title,
           html_url: `https://github.com/${OWNER}/${REPO}/issues/${issue.number}`,
           body: issue.body,
           labels: issue.labels.map((name) => ({ name })),
@@ -410,7 +468,10 @@ export class FakePull {
       .reply((_uri, body: any) => {
         const number = 50 + this.issues.length;
         this.issues.push({ number, title: body.title, body: body.body, labels: body.labels, comments: [] });
-        return [201, { number, html_url: `https://github.com/${OWNER}/${REPO}/issues/${number}` }];
+        return this.#ghost('issue', [
+          201,
+          { number, html_url: `https://github.com/${OWNER}/${REPO}/issues/${number}` },
+        ]);
       });
     if (options.comment) {
       scope.post(/\/issues\/(?!7\/)\d+\/comments$/).reply((uri, body: any) => {

@@ -1,6 +1,6 @@
 /**
- * The permission gate (docs/how-it-works.md § The App): only commenters whose repository role is in the
- * configured set run a loop. `getCollaboratorPermissionLevel` answers `role_name` (admin, maintain, write,
+ * The permission gate (docs/how-it-works.md § The App): only commenters whose repository role
+ * `allowed_roles` admits (a minimum built-in role, or a custom role by name; admins always) run a loop. `getCollaboratorPermissionLevel` answers `role_name` (admin, maintain, write,
  * triage, read, or a custom role) where GitHub has it, and the coarser `permission` (admin, write, read,
  * none) otherwise; the finer one wins.
  */
@@ -21,8 +21,28 @@ export function roleOf(answer: PermissionAnswer): string {
   return role.toLowerCase();
 }
 
+/** GitHub's built-in repository roles, lowest first: each includes what the ones below it may do. */
+const ROLE_LADDER = ['read', 'triage', 'write', 'maintain', 'admin'] as const;
+
+function rank(role: string): number {
+  return (ROLE_LADDER as readonly string[]).indexOf(role.toLowerCase());
+}
+
+/**
+ * The roles `allowed_roles` admits (docs/app.md § Configuration): a built-in role means that role AND
+ * every role above it (`[read]` is read and above, `[write]` is write, maintain and admin); a custom role
+ * means exactly that role; admin is always admitted, so no list locks the repository's admins out.
+ * Highest first, as the refusal names them.
+ */
+export function admittedRoles(allowed: readonly string[]): string[] {
+  const lowest = Math.min(...allowed.map(rank).filter((index) => index >= 0), ROLE_LADDER.length - 1);
+  const builtIn = ROLE_LADDER.slice(lowest).reverse();
+  const custom = allowed.map((entry) => entry.toLowerCase()).filter((entry) => rank(entry) < 0);
+  return [...new Set([...builtIn, ...custom])];
+}
+
 export function isRoleAllowed(role: string, allowed: readonly string[]): boolean {
-  return allowed.some((entry) => entry.toLowerCase() === role.toLowerCase());
+  return admittedRoles(allowed).includes(role.toLowerCase());
 }
 
 export type PermissionVerdict = { allowed: true; role: string } | { allowed: false; role: string };

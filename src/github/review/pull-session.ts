@@ -22,7 +22,7 @@ import type { PostedReview } from '../round-review.js';
 import { postRoundReview } from '../round-review.js';
 import type { StickyStore } from '../sticky-comment.js';
 import { checkInProgress } from './check-tracker.js';
-import type { AppLoopState, LoopSettings, RoundRow } from './loop-state.js';
+import type { AppLoopState, CheckRef, LoopSettings, RoundRow } from './loop-state.js';
 import { emptyLoopState, rememberPushedHead, renderLoopLog, withRounds } from './loop-state.js';
 
 export interface SessionLog {
@@ -109,6 +109,8 @@ export class GitHubPullSession implements PullSession {
   /** Said on every check this session moves (e.g. why the run cannot acquit). */
   #note: string | undefined;
   #touched: Set<string> | undefined;
+  /** The check this session last put in progress, known even when the sticky write after it failed. */
+  #check: CheckRef | undefined;
 
   constructor(deps: SessionDeps) {
     this.#deps = deps;
@@ -175,6 +177,7 @@ export class GitHubPullSession implements PullSession {
         summary: `Reviewing \`${head.slice(0, 7)}\` (run \`${runId}\`).${this.#note ? ` ${this.#note}` : ''}`,
       },
     );
+    this.#check = check;
     await this.update((state) => ({ ...state, phase: 'running', head, check }));
   }
 
@@ -257,6 +260,11 @@ export class GitHubPullSession implements PullSession {
       return { ...current, guidance: null };
     });
     return taken;
+  }
+
+  /** The check this session last put in progress (the loop's end concludes it, whatever else failed). */
+  get check(): CheckRef | undefined {
+    return this.#check;
   }
 
   async #currentCheck() {
