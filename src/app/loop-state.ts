@@ -10,11 +10,15 @@ import { CHECK_CONCLUSIONS } from '../github/check-runs.js';
 import { quoteInline } from '../github/safe-text.js';
 
 export const PHASES = [
+  /** No loop has run on this pull request yet (a note kept before the first start). */
+  'idle',
   'running',
   'waiting-fix',
   'waiting-checkpoint',
   'acquitted',
   'gave-up',
+  /** `fix: none`: one review, no fix, and so no acquittal. */
+  'reviewed',
   'stopped',
   'closed',
   'failed',
@@ -23,7 +27,15 @@ export const PHASES = [
 export type Phase = (typeof PHASES)[number];
 
 /** Phases in which the loop is over: a new `/review-loop` starts a fresh run. */
-export const FINISHED_PHASES: readonly Phase[] = ['acquitted', 'gave-up', 'stopped', 'closed', 'failed'];
+export const FINISHED_PHASES: readonly Phase[] = [
+  'idle',
+  'acquitted',
+  'gave-up',
+  'reviewed',
+  'stopped',
+  'closed',
+  'failed',
+];
 
 /** Trigger comments remembered as handled (a redelivery of an older one is also older than the loop). */
 const HANDLED_LIMIT = 100;
@@ -101,7 +113,7 @@ export function emptyLoopState(now: Date): AppLoopState {
   return {
     v: 1,
     runId: null,
-    phase: 'closed',
+    phase: 'idle',
     settings: null,
     startedBy: null,
     updatedAt: now.toISOString(),
@@ -132,12 +144,14 @@ export function withRounds(state: AppLoopState, rows: readonly RoundRow[]): AppL
 }
 
 const PHASE_LINES: Record<Phase, string> = {
+  idle: 'No loop is running; start one with `/review-loop`.',
   running: 'A round is running.',
   'waiting-fix': 'Waiting for a fix: push to the branch or comment `/review-loop continue`.',
   'waiting-checkpoint':
     'Waiting at the checkpoint: comment `/review-loop go`, `/review-loop skip 1,3`, `/review-loop stop`, or `/review-loop <instructions>`.',
   acquitted: 'Acquitted: the reviewer passed this head.',
-  'gave-up': 'Gave up: the rounds ran out without an acquittal.',
+  'gave-up': 'Gave up without an acquittal.',
+  reviewed: 'Reviewed once: with `fix: none` the loop makes no fix and ends after one review.',
   stopped: 'Stopped.',
   closed: 'The pull request was closed; the loop ended.',
   failed: 'The loop failed; comment `/review-loop continue` to retry.',
@@ -162,6 +176,9 @@ export function renderLoopLog(state: AppLoopState, budget = 50_000): string {
     '',
     `**Status:** ${PHASE_LINES[state.phase]}${state.message ? ` ${quoteInline(state.message, 400)}` : ''}`,
   ];
+  if (state.parkIssue !== null) {
+    head.push(`**Defect-park issue:** #${state.parkIssue} lists what the loop left open.`);
+  }
   if (state.runId) head.push(`**Run:** \`${state.runId}\``);
   if (state.settings) {
     const s = state.settings;

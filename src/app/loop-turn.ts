@@ -80,6 +80,11 @@ export function launchLoop(
 ): void {
   const key = pullKey(pr.pr);
   const { queue, runner, store, identity, clock } = ctx.deps;
+  // Every line the loop logs names its pull request: an operator reads many loops' lines interleaved.
+  const log = {
+    info: (message: string) => tools.log.info(`${key}: ${message}`),
+    warn: (message: string) => tools.log.warn(`${key}: ${message}`),
+  };
   queue.loop(`loop on ${key}`, key, claim, async (signal) => {
     const session = new GitHubPullSession({
       octokit: tools.octokit,
@@ -88,7 +93,7 @@ export function launchLoop(
       pr,
       settings,
       runId,
-      log: tools.log,
+      log,
       clock,
     });
     let outcome: LoopOutcome | undefined;
@@ -200,7 +205,8 @@ function endingOf(status: LoopStatus, outcome: LoopOutcome): Ending {
         title: 'Not acquitted: the reviewer is not independent of the executor',
       };
     case 'reviewed':
-      return { phase: 'gave-up', conclusion: 'failure', title: `Reviewed only (fix: none): ${last}` };
+      // One review and no fix: no pass either, so a required check does not let the change through.
+      return { phase: 'reviewed', conclusion: 'failure', title: `Reviewed once (fix: none): ${last}` };
   }
 }
 
@@ -248,6 +254,9 @@ export async function finishLoop(
         blockers: outcome?.blockers ?? [],
       });
       parkIssue = parked.number;
+      tools.log.info(
+        `${pullKey(pr.pr)}: ${parked.action === 'created' ? 'filed' : 'commented on'} defect-park issue #${parked.number} (${parked.url})`,
+      );
     } catch (error) {
       tools.log.warn(
         `could not file the defect-park issue for ${pullKey(pr.pr)}: ${describeApiError(error)}`,
@@ -269,7 +278,10 @@ export async function finishLoop(
     next,
     head,
     ending.conclusion,
-    { title: ending.title, summary: `${message ?? ending.title}${verdict}` },
+    {
+      title: ending.title,
+      summary: `${message ?? ending.title}${verdict}${parkIssue !== undefined ? ` What is left is listed in #${parkIssue}.` : ''}`,
+    },
     { runId, detailsUrl: pr.url },
   );
 }

@@ -98,7 +98,8 @@ export async function onRerequest(
     return;
   }
   if (!config.ok) {
-    await reply(ctx, tools, ref, `The review loop did not re-run: ${config.problem}.`);
+    tools.log.warn(`${pullKey(ref)}: the configuration has problems: ${config.problems.join('; ')}`);
+    await reply(ctx, tools, ref, `The review loop did not re-run: ${config.problem}`);
     return;
   }
   const pr = await readPullRequest(tools.octokit, ref);

@@ -124,7 +124,7 @@ export class GitHubPullSession implements PullSession {
 
   async useRunId(runId: string): Promise<void> {
     if (runId === this.#runId) return;
-    this.log.info(`${this.pr.url}: continuing the engine's run ${runId} (the App had ${this.#runId})`);
+    this.log.info(`continuing the engine's run ${runId} (the App had ${this.#runId})`);
     this.#runId = runId;
     await this.update((state) => ({ ...state, runId }));
   }

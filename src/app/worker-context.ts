@@ -8,7 +8,7 @@ import { pullKey } from '../github/app-octokit.js';
 import { quoteInline } from '../github/safe-text.js';
 import type { StickyStore } from '../github/sticky-comment.js';
 import type { AppEnvSettings, ConfigResult } from './config.js';
-import { CONFIG_PATH, settingsFrom, validateRepoConfig } from './config.js';
+import { configProblems, settingsFrom, validateRepoConfig } from './config.js';
 import type { LoopRunner } from './loop-runner.js';
 import type { AppLoopState } from './loop-state.js';
 import { FINISHED_PHASES, rememberComment } from './loop-state.js';
@@ -91,7 +91,7 @@ export class WorkerContext {
       raw = await tools.readConfig();
     } catch (error) {
       const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-      return { ok: false, problem: `\`${CONFIG_PATH}\` could not be read: ${quoteInline(detail, 300)}` };
+      return configProblems([`it could not be read: ${quoteInline(detail, 300)}`]);
     }
     return validateRepoConfig(raw);
   }
