@@ -88,6 +88,10 @@ export function statusLine(state: AppLoopState | undefined, finished: boolean, r
   const rounds = state.rounds.length;
   const last = state.rounds.at(-1);
   const score = last ? ` Last round: ${last.score ?? '–'}/10, ${last.verdict}.` : '';
-  const where = running ? 'running' : finished ? `finished, ${phaseWords(state.phase)}` : phaseWords(state.phase);
+  const where = running
+    ? 'running'
+    : finished
+      ? `finished, ${phaseWords(state.phase)}`
+      : phaseWords(state.phase);
   return `Review loop \`${state.runId ?? 'none'}\`: ${where}, ${rounds} round${rounds === 1 ? '' : 's'}.${score}`;
 }

@@ -6,7 +6,8 @@
  */
 import nock from 'nock';
 import { decodeStateBlock } from '../../src/github/sticky-comment.js';
-import { API, APP_ID, OWNER, PR, REPO, REPO_PATH, pullData } from './app-fixtures.js';
+import type { pullData } from './app-fixtures.js';
+import { API, APP_ID, OWNER, PR, REPO, REPO_PATH } from './app-fixtures.js';
 
 const COMMENTS = `${REPO_PATH}/issues/${PR}/comments`;
 const STICKY = '<!-- skillclimb:review-loop -->';
