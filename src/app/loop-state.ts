@@ -79,6 +79,8 @@ export const CheckRefSchema = z.object({
    * `action_required` check on a replaced head is superseded too (docs/how-it-works.md § The App).
    */
   conclusion: z.enum(CHECK_CONCLUSIONS).nullable().optional(),
+  /** The run it belongs to: one check per head per run (absent in a state written before it was kept). */
+  runId: z.string().optional(),
 });
 export type CheckRef = z.infer<typeof CheckRefSchema>;
 

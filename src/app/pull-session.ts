@@ -126,7 +126,8 @@ export class GitHubPullSession implements PullSession {
     if (runId === this.#runId) return;
     this.log.info(`continuing the engine's run ${runId} (the App had ${this.#runId})`);
     this.#runId = runId;
-    await this.update((state) => ({ ...state, runId }));
+    // This run's checks are the engine's run's now: the check of the head goes on (one per head per run).
+    await this.update((state) => ({ ...state, runId, check: state.check && { ...state.check, runId } }));
   }
 
   async currentHead(): Promise<string> {

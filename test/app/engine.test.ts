@@ -571,8 +571,8 @@ describe('the App with the review engine', () => {
     expect(reviewer.bodies).toHaveLength(1);
     expect(fake.reviews).toHaveLength(1);
     expect(receiptOf(fake.reviews[0])).toMatchObject({ run_id: interrupted.runId, round: 1, head_sha: HEAD });
+    // one check run on the head for the whole run: the one that asked to continue is the one that passed
     expect(fake.checks.map((c) => [c.head_sha, c.conclusion, c.external_id])).toEqual([
-      [HEAD, 'action_required', interrupted.runId],
       [HEAD, 'success', interrupted.runId],
     ]);
     expect(fake.head).toBe(HEAD);

@@ -169,6 +169,7 @@ describe('check runs', () => {
       url: 'https://github.com/c/5',
       completed: false,
       conclusion: null,
+      runId: target.runId,
     });
     await checkInProgress(target, { ...waiting, id: 2, conclusion: 'success' }, next, text);
     await checkInProgress(target, { ...waiting, id: 3, conclusion: 'failure' }, next, text);
@@ -183,7 +184,7 @@ describe('check runs', () => {
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 
-  it('never reopens a completed check: the next verdict on that head is a new check run', async () => {
+  it('a check from a state that did not record its run is never reopened once completed: the next verdict is a new check run', async () => {
     const mock = nock(API)
       .post(`${REPO_PATH}/check-runs`, (b) => b.conclusion === 'success')
       .reply(201, { id: 3, head_sha: HEAD, html_url: 'u' });
