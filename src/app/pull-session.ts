@@ -232,6 +232,11 @@ export class GitHubPullSession implements PullSession {
       // Remembered before anything else: the push webhook for this commit must find it.
       await this.update((state) => rememberPushedHead({ ...state, head: result.sha }, result.sha));
       this.log.info(`committed fix ${result.sha.slice(0, 7)} on ${this.pr.headRef}`);
+    } else if (result.status === 'not-landed') {
+      this.log.warn(`fix did not land on ${this.pr.headRef}: ${result.reason}`);
+      await this.note(
+        `This round's fix did not land on the branch (${result.reason}); the next round reviews the branch as it is.`,
+      );
     }
     return result;
   }
