@@ -1,17 +1,22 @@
 /**
  * `npm start`: Probot's own `run`, so the App takes Probot's standard environment — APP_ID, PRIVATE_KEY or
- * PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, HOST, LOG_LEVEL, GHE_HOST + GHE_PROTOCOL — and, without
- * credentials, serves Probot's registration flow from `app.yml` (docs/app.md). Webhooks arrive at
- * /api/github/webhooks, GET /ping answers. A long-running process (docs/how-it-works.md § The App): the
- * work outlives each webhook's response, so SIGTERM lets running rounds save their state first.
+ * PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, HOST, LOG_LEVEL, GHE_HOST + GHE_PROTOCOL, WEBHOOK_PROXY_URL —
+ * and, without credentials, serves Probot's registration flow from `app.yml` (docs/app.md). The
+ * credentials are read and checked first (src/app/credentials.ts: a key that does not parse stops the
+ * start, naming the variable); once the server is up, `GET /ready` answers 200 only while GitHub accepts
+ * them (src/app/readiness.ts), `GET /ping` answers whenever the process does. Webhooks arrive at
+ * /api/github/webhooks. A long-running process (docs/how-it-works.md § The App): the work outlives each
+ * webhook's response, so SIGTERM lets running rounds save their state first.
  */
-import type { Server } from 'probot';
+import type { Logger, Server } from 'probot';
 import { run } from 'probot';
 import type { ReviewLoopApp } from './app.js';
 import { appSecrets, createReviewLoopApp } from './app.js';
 import { readAppEnv } from './config.js';
+import { applyDotEnv, readCredentials } from './credentials.js';
 import { createLoopRunner } from './engine.js';
 import type { LoopRunner } from './loop-runner.js';
+import { Readiness } from './readiness.js';
 
 /** How long a shutdown waits for running rounds to save their state. */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -20,27 +25,51 @@ export interface StartedApp {
   server: Server;
   /** Undefined in setup mode (no credentials yet): only Probot's registration pages are served. */
   app: ReviewLoopApp | undefined;
+  /** Undefined in setup mode. */
+  readiness: Readiness | undefined;
   stop(): Promise<void>;
 }
 
 export async function startApp(
   env: NodeJS.ProcessEnv = process.env,
-  options: { runner?: LoopRunner; handleSignals?: boolean } = {},
+  options: { runner?: LoopRunner; handleSignals?: boolean; cwd?: string } = {},
 ): Promise<StartedApp> {
+  // Probot's `run` applies `.env` to the process's environment itself, but only once it runs: the
+  // credentials it holds are read here first, the same way, so that they are checked before the start.
+  if (env === process.env) applyDotEnv(env, options.cwd);
   const settings = readAppEnv(env);
+  const credentials = readCredentials(env, options.cwd);
+  const probotEnv = credentials
+    ? { ...env, APP_ID: String(credentials.appId), PRIVATE_KEY: credentials.privateKey }
+    : env;
   let loaded: ReviewLoopApp | undefined;
+  let readiness: Readiness | undefined;
+  let log: Logger | undefined;
   const server = await run(
     (probot, appOptions) => {
+      log = probot.log;
       loaded = createReviewLoopApp({
-        appId: Number(env.APP_ID),
+        appId: credentials?.appId ?? Number(env.APP_ID),
         settings,
         runner: options.runner ?? createLoopRunner(env),
-        secrets: appSecrets(env),
+        secrets: [...appSecrets(env), ...(credentials ? [credentials.privateKey] : [])],
       });
+      readiness = new Readiness(async () => {
+        const octokit = await probot.auth();
+        const { data } = await octokit.rest.apps.getAuthenticated();
+        return data?.slug ?? String(credentials?.appId ?? env.APP_ID);
+      });
+      appOptions.addHandler(readiness.handler);
       return loaded.app(probot, appOptions);
     },
-    { env },
+    { env: probotEnv },
   );
+  if (readiness) {
+    const state = await readiness.state();
+    if (state.ready)
+      log?.info(`GitHub accepts the App's credentials (${state.detail}); GET /ready answers 200`);
+    else log?.error(`${state.detail}; GET /ready answers 503 until it does`);
+  }
   const stop = async () => {
     await loaded?.queue.close(SHUTDOWN_GRACE_MS);
     await server.stop();
@@ -53,5 +82,5 @@ export async function startApp(
       );
     });
   }
-  return { server, app: loaded, stop };
+  return { server, app: loaded, readiness, stop };
 }

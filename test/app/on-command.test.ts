@@ -6,7 +6,10 @@
  * command word in any case, a configuration file with several problems at once; and the operator's log
  * names the pull request on every progress line.
  */
+import http from 'node:http';
+import { inspect } from 'node:util';
 import nock from 'nock';
+import type { Logger } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { composeStickyBody } from '../../src/github/sticky-comment.js';
 import {
@@ -24,6 +27,8 @@ import {
   startTestApp,
 } from '../helpers/app-fixtures.js';
 import { scriptedGitHub } from '../helpers/app-github.js';
+import { sign } from '../helpers/app-child.js';
+import { closeServer, listenOnLoopback } from '../helpers/local-http.js';
 
 beforeEach(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -266,5 +271,64 @@ describe('logs an operator can use', () => {
     expect(gh.checkRuns()).toEqual([{ id: 300, head: HEAD, states: ['in_progress', 'success'] }]);
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(gh.scope.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+/** A logger that keeps each line with its level (Probot's and the App's alike). */
+function levelledLog(lines: Array<{ level: string; text: string }>) {
+  const log: Record<string, unknown> = { level: 'trace', isLevelEnabled: () => true };
+  for (const level of ['trace', 'debug', 'info', 'warn', 'error', 'fatal']) {
+    log[level] = (...args: unknown[]) =>
+      lines.push({
+        level,
+        text: args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 6 }))).join(' '),
+      });
+  }
+  log.child = () => log;
+  return log as unknown as Logger;
+}
+
+describe('a delivery with a bad signature', () => {
+  it('is one warning line naming the delivery and the fix, without the payload or a stack trace', async () => {
+    nock.enableNetConnect('127.0.0.1');
+    const lines: Array<{ level: string; text: string }> = [];
+    const { runner, requests } = scriptedRunner(async () => outcome());
+    const { probot, queue } = await startTestApp(runner, undefined, {
+      log: levelledLog(lines),
+      webhookSecret: 'the-real-secret',
+    });
+    const middleware = await probot.getNodeMiddleware();
+    const server = http.createServer((req, res) => void middleware(req, res));
+    const origin = await listenOnLoopback(server);
+    const body = JSON.stringify(commentPayload({ body: '/review-loop PAYLOAD-MARKER' }));
+    try {
+      const res = await fetch(`${origin}/api/github/webhooks`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'issue_comment',
+          'x-github-delivery': 'delivery-bad-1',
+          'x-hub-signature-256': sign('not-the-secret', body),
+        },
+        body,
+      });
+      expect(res.status).toBe(400);
+    } finally {
+      await closeServer(server);
+      nock.enableNetConnect();
+    }
+    await queue.idle();
+    expect(requests).toHaveLength(0);
+    const about = lines.filter((l) => /signature/i.test(l.text));
+    expect(about).toEqual([
+      {
+        level: 'warn',
+        text: "webhook delivery delivery-bad-1 refused: its signature does not match WEBHOOK_SECRET (the App's webhook secret on GitHub must be the same value)",
+      },
+    ]);
+    const all = lines.map((l) => l.text).join('\n');
+    expect(all).not.toContain('PAYLOAD-MARKER');
+    expect(all).not.toMatch(/\n\s+at /);
+    expect(lines.filter((l) => l.level === 'error')).toEqual([]);
   });
 });

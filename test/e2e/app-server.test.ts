@@ -51,6 +51,7 @@ function pullRequestRoutes() {
     if (path === '/api/v3/app/installations/1/access_tokens') {
       return json(201, { token: 'ghs_test', expires_at: '2099-01-01T00:00:00Z', permissions: {} });
     }
+    if (path === '/api/v3/app') return json(200, { id: APP_ID, slug: 'skillclimb-review-loop' });
     if (path.endsWith('/permission')) return json(200, { permission: 'write', role_name: 'write' });
     if (path.endsWith('/reactions')) return json(201, { id: 1 });
     if (path === `${API_PATH}/issues/${PR}/comments`) {
@@ -152,14 +153,20 @@ async function deliver(body: string, signature: string) {
 }
 
 describe('the App as `npm start` runs it', () => {
-  it('answers GET /ping', async () => {
+  it('answers GET /ping, and GET /ready once GitHub accepted the credentials at start-up', async () => {
     const res = await fetch(`${origin}/ping`);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('PONG');
+    const ready = await fetch(`${origin}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, app: 'skillclimb-review-loop' });
+    // checked before the server said it was up, with the App's JWT
+    expect(github.requests[0]?.url).toBe('/api/v3/app');
   });
 
   it('answers a signed /review-loop delivery 2xx while the model request it causes is still pending', async () => {
     const body = JSON.stringify(commentPayload({ body: '/review-loop' }));
+    const earlier = github.requests.length;
     const res = await deliver(body, sign(SECRET, body));
     const ackedAt = Date.now();
     expect(res.status).toBeGreaterThanOrEqual(200);
@@ -176,8 +183,9 @@ describe('the App as `npm start` runs it', () => {
     // GitHub call and its model call come after the answer, with no slack (measured ≈200 ms after it).
     expect(call.at).toBeGreaterThanOrEqual(ackedAt);
     expect(models.answered()).toBe(0);
-    expect(github.requests[0]?.url).toBe('/api/v3/app/installations/1/access_tokens');
-    expect(github.requests[0]!.at).toBeGreaterThanOrEqual(ackedAt);
+    const caused = github.requests.slice(earlier);
+    expect(caused[0]?.url).toBe('/api/v3/app/installations/1/access_tokens');
+    expect(caused[0]!.at).toBeGreaterThanOrEqual(ackedAt);
     expect(github.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toContain(
       `POST ${API_PATH}/check-runs`,
     );
@@ -198,7 +206,7 @@ describe('`npm start` without credentials', () => {
   it("serves Probot's registration flow with the manifest from app.yml", async () => {
     // A folder of its own: Probot reads app.yml, package.json and .env from the working directory.
     const cwd = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-app-setup-'));
-    const root = path.resolve(import.meta.dirname, '..');
+    const root = path.resolve(import.meta.dirname, '..', '..');
     await copyFile(path.join(root, 'app.yml'), path.join(cwd, 'app.yml'));
     await copyFile(path.join(root, 'package.json'), path.join(cwd, 'package.json'));
     const port = await freePort();
