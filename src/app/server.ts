@@ -17,6 +17,8 @@ import { applyDotEnv, readCredentials } from './credentials.js';
 import { createLoopRunner } from './engine.js';
 import type { LoopRunner } from './loop-runner.js';
 import { Readiness } from './readiness.js';
+import { startSetup } from './setup.js';
+import { EnvConfigError } from './config.js';
 
 /** How long a shutdown waits for running rounds to save their state. */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -39,9 +41,18 @@ export async function startApp(
   if (env === process.env) applyDotEnv(env, options.cwd);
   const settings = readAppEnv(env);
   const credentials = readCredentials(env, options.cwd);
-  const probotEnv = credentials
-    ? { ...env, APP_ID: String(credentials.appId), PRIVATE_KEY: credentials.privateKey }
-    : env;
+  if (!credentials) {
+    if (env.NODE_ENV === 'production') {
+      throw new EnvConfigError(
+        'PRIVATE_KEY',
+        'is not set (nor PRIVATE_KEY_PATH), and the registration pages do not run in production; set APP_ID and the key',
+      );
+    }
+    // The registration pages (docs/app.md § Install it on a repository).
+    const server = await startSetup(env);
+    return withSignals({ server, app: undefined, readiness: undefined, stop: () => server.stop() }, options);
+  }
+  const probotEnv = { ...env, APP_ID: String(credentials.appId), PRIVATE_KEY: credentials.privateKey };
   let loaded: ReviewLoopApp | undefined;
   let readiness: Readiness | undefined;
   let log: Logger | undefined;
@@ -49,15 +60,15 @@ export async function startApp(
     (probot, appOptions) => {
       log = probot.log;
       loaded = createReviewLoopApp({
-        appId: credentials?.appId ?? Number(env.APP_ID),
+        appId: credentials.appId,
         settings,
         runner: options.runner ?? createLoopRunner(env),
-        secrets: [...appSecrets(env), ...(credentials ? [credentials.privateKey] : [])],
+        secrets: [...appSecrets(env), credentials.privateKey],
       });
       readiness = new Readiness(async () => {
         const octokit = await probot.auth();
         const { data } = await octokit.rest.apps.getAuthenticated();
-        return data?.slug ?? String(credentials?.appId ?? env.APP_ID);
+        return data?.slug ?? String(credentials.appId);
       });
       appOptions.addHandler(readiness.handler);
       return loaded.app(probot, appOptions);
@@ -74,13 +85,18 @@ export async function startApp(
     await loaded?.queue.close(SHUTDOWN_GRACE_MS);
     await server.stop();
   };
+  return withSignals({ server, app: loaded, readiness, stop }, options);
+}
+
+/** SIGTERM stops the App (running rounds save their state first), when asked for. */
+function withSignals(started: StartedApp, options: { handleSignals?: boolean }): StartedApp {
   if (options.handleSignals ?? false) {
     process.once('SIGTERM', () => {
-      void stop().then(
+      void started.stop().then(
         () => process.exit(0),
         () => process.exit(1),
       );
     });
   }
-  return { server, app: loaded, readiness, stop };
+  return started;
 }

@@ -125,9 +125,9 @@ beforeAll(async () => {
     ANTHROPIC_BASE_URL: models.origin,
   });
   await waitFor(
-    async () => ((await fetch(`${origin}/ping`)).ok ? true : undefined),
+    async () => ((await fetch(`${origin}/ready`)).ok ? true : undefined),
     30_000,
-    `the App to answer /ping (output: ${started.output()})`,
+    `the App to answer /ready (output: ${started.output()})`,
   );
 }, 120_000);
 
@@ -199,6 +199,20 @@ describe('the App as `npm start` runs it', () => {
     expect(res.status).toBeLessThan(500);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(github.requests.length).toBe(before);
+    // one warning line for the operator: the delivery and the fix, no payload, no stack trace
+    const lines = started
+      .output()
+      .split('\n')
+      .filter((line) => /signature/i.test(line));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 40,
+      msg: expect.stringMatching(
+        /^webhook delivery delivery-\S+ refused: its signature does not match WEBHOOK_SECRET/,
+      ),
+    });
+    expect(started.output()).not.toContain('"commentId"');
+    expect(started.output()).not.toMatch(/\n\s+at /);
   });
 });
 
@@ -225,8 +239,17 @@ describe('`npm start` without credentials', () => {
         30_000,
         `the registration page (output: ${setup.output()})`,
       );
-      const manifest = page.replace(/&quot;/g, '"');
+      const manifest = page.replace(/&#34;/g, '"').replace(/&#39;/g, "'");
       expect(manifest).toContain('"name":"skillclimb review-loop"');
+      // the page shows the App's own name and description (app.yml), not the npm package's
+      expect(page).toContain('<h1>skillclimb review-loop</h1>');
+      expect(page).toContain('Runs model review loops on pull requests');
+      expect(page).not.toContain('Hill-climb agent skills');
+      // the webhook points at the App's webhook path, and the page says what to set once registered
+      expect(manifest).toContain(`"hook_attributes":{"url":"http://127.0.0.1:${port}/api/github/webhooks"}`);
+      expect(page).toContain('https://&lt;your host&gt;/api/github/webhooks');
+      expect(page).toContain('must be unique on GitHub');
+      expect(page).toContain('GH_ORG');
       expect(manifest).toContain(
         '"default_permissions":{"pull_requests":"write","issues":"write","checks":"write","contents":"write","metadata":"read"}',
       );
