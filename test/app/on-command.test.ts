@@ -165,11 +165,11 @@ describe('commands that answer', () => {
   it.each([
     [
       '/review-loop rounds 3',
-      /options take a colon, e.g\. `rounds: 3`; the options are `difficulty: medium or hard or nightmare`/,
+      /options take a colon, e.g\. `rounds: 3`; the options are `difficulty:` medium, hard or nightmare; `rounds:` 1 to 20/,
     ],
     [
       '/review-loop foo: bar',
-      /`foo` is not an option; the options are `difficulty: .*`preset: code or research`/,
+      /`foo` is not an option; the options are `difficulty:` .*; `preset:` code or research\.$/,
     ],
     ['/review-loop please keep the comma', /`please` is not a command; .*`\/review-loop note: <text>`/],
   ])('%j is answered with what is valid, never kept as guidance', async (body, reply) => {

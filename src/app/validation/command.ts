@@ -57,12 +57,12 @@ const VERBS = ['go', 'continue', 'skip', 'stop', 'status', 'help'] as const;
 
 /** Every option with the values it takes, as the replies and `help` name them. */
 export const OPTION_WORDS = [
-  '`difficulty: medium|hard|nightmare`',
-  `\`rounds: 1–${MAX_ROUNDS_LIMIT}\``,
-  '`fix: auto|manual|none`',
-  '`checkpoint: on|off`',
-  '`preset: code|research`',
-].join(', ');
+  '`difficulty:` medium, hard or nightmare',
+  `\`rounds:\` 1 to ${MAX_ROUNDS_LIMIT}`,
+  '`fix:` auto, manual or none',
+  '`checkpoint:` on or off',
+  '`preset:` code or research',
+].join('; ');
 
 /** The answer to `/review-loop help`: every command and option, as docs/app.md § Commands lists them. */
 export const HELP_TEXT = [
@@ -80,7 +80,7 @@ export const HELP_TEXT = [
   '| `/review-loop note: <text>` | a note for the next fix (the rest of the comment comes with it); at a checkpoint, the answer |',
   '| `/review-loop help` | this list |',
   '',
-  `Options of a start: ${OPTION_WORDS.replaceAll('|', ' or ')}.`,
+  `Options of a start: ${OPTION_WORDS}.`,
 ].join('\n');
 
 function isOptionKey(word: string): word is OptionKey {
@@ -112,9 +112,7 @@ function parseOptions(text: string): ParsedCommand {
     const value = (match[2] ?? '').toLowerCase().replace(/,$/, '');
     rest = rest.slice(match[0].length);
     if (!isOptionKey(key)) {
-      return malformed(
-        `${code(key)} is not an option; the options are ${OPTION_WORDS.replaceAll('|', ' or ')}`,
-      );
+      return malformed(`${code(key)} is not an option; the options are ${OPTION_WORDS}`);
     }
     if (seen.has(key)) return malformed(`option ${code(key)} is given twice`);
     seen.add(key);
@@ -189,13 +187,13 @@ export function parseCommand(body: string | null | undefined): ParsedCommand {
   const args = line.slice(COMMAND.length).trim();
   if (args === '') return { status: 'ok', command: { kind: 'start', options: {} } };
 
-  const [first_ = '', ...others] = args.split(/\s+/);
-  const verb = first_.toLowerCase();
+  const [head = '', ...others] = args.split(/\s+/);
+  const verb = head.toLowerCase();
   if (BARE_WORDS.has(verb)) {
     if (others.length > 0) return malformed(`${code(verb)} takes no arguments`);
     return { status: 'ok', command: { kind: verb as 'go' | 'continue' | 'stop' | 'status' | 'help' } };
   }
-  if (verb === 'skip') return parseSkip(args.slice(first_.length));
+  if (verb === 'skip') return parseSkip(args.slice(head.length));
   const key = /^([A-Za-z_-]+)\s*:/.exec(args)?.[1]?.toLowerCase();
   if (key === NOTE_KEY) return parseNote(args.slice(args.indexOf(':') + 1), rest);
   // Any other `key:` makes the line an option list: an unknown key is answered with the valid options.
@@ -203,11 +201,11 @@ export function parseCommand(body: string | null | undefined): ParsedCommand {
   const bare = verb.replace(/[^a-z_-]/g, '');
   if (isOptionKey(bare)) {
     return malformed(
-      `options take a colon, e.g. ${code(`${bare}: ${others[0] ?? '…'}`)}; the options are ${OPTION_WORDS.replaceAll('|', ' or ')}`,
+      `options take a colon, e.g. ${code(`${bare}: ${others[0] ?? '…'}`)}; the options are ${OPTION_WORDS}`,
     );
   }
   return malformed(
-    `${code(first_)} is not a command; the commands are ${VERBS.map((v) => code(v)).join(', ')} and start options (\`/review-loop help\` lists them). A note for the next fix is written \`/review-loop note: <text>\``,
+    `${code(head)} is not a command; the commands are ${VERBS.map((v) => code(v)).join(', ')} and start options (\`/review-loop help\` lists them). A note for the next fix is written \`/review-loop note: <text>\``,
   );
 }
 
