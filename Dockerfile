@@ -1,6 +1,6 @@
 # The review-loop GitHub App as a long-running Node server (docs/app.md).
 #   docker build -t skillclimb-review-loop .
-#   docker run --env-file .env -p 3000:3000 skillclimb-review-loop
+#   docker run --env-file .env -p 3000:3000 skillclimb-review-loop   (.env as Probot's registration wrote it)
 
 # Build stage: the TypeScript compiler is a dev dependency.
 FROM node:22-slim AS build
@@ -23,6 +23,7 @@ COPY --from=build /app/build ./build
 COPY app.yml ./
 USER node
 EXPOSE 3000
-# Probot's `run` answers GET /ping; SIGTERM lets running rounds save their state before the exit.
-HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/ping').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Healthy only while GitHub accepts the App's credentials (GET /ready; GET /ping is mere liveness). SIGTERM
+# lets running rounds save their state before the exit.
+HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "build/app/main.js"]

@@ -3,7 +3,7 @@
  * App's events and hands it to the worker's `intake` — synchronous, no API call, no model call — so
  * Probot's middleware answers GitHub at once; the work happens in the background queue.
  */
-import type { ApplicationFunction, Context, Probot } from 'probot';
+import type { ApplicationFunction, Context, Logger, Probot } from 'probot';
 import { secretsFromEnv } from '../core/text/redact.js';
 import type { AppIdentity } from '../github/app-octokit.js';
 import { StickyStore } from '../github/sticky-comment.js';
@@ -112,6 +112,40 @@ function refuseOversized(probot: Probot): void {
   };
 }
 
+/** Deliveries already warned about, so Probot's two reports of one bad signature make one line. */
+const WARNED_LIMIT = 100;
+
+function deliveryOf(error: unknown): string | undefined {
+  const id = (error as { event?: { id?: unknown } } | undefined)?.event?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * A delivery whose signature does not match WEBHOOK_SECRET becomes ONE warning line naming the delivery
+ * and the fix, without the payload or a stack trace: Probot logs it twice at error level, the second time
+ * with the whole event, so its logger's `error` is wrapped for that one case (docs/app.md § Secrets and logs).
+ */
+export function quietBadSignatures(log: Logger): void {
+  const warned = new Set<string>();
+  const error = log.error.bind(log) as (...args: unknown[]) => void;
+  const wrapped = (...args: unknown[]) => {
+    const first = args[0];
+    const inner = first instanceof AggregateError ? (first.errors[0] as unknown) : first;
+    if (!(inner instanceof Error) || !/signature does not match/i.test(inner.message)) {
+      error(...args);
+      return;
+    }
+    const id = deliveryOf(inner) ?? deliveryOf(first) ?? 'without an id';
+    if (warned.has(id)) return;
+    warned.add(id);
+    if (warned.size > WARNED_LIMIT) warned.delete(warned.values().next().value as string);
+    log.warn(
+      `webhook delivery ${id} refused: its signature does not match WEBHOOK_SECRET (the App's webhook secret on GitHub must be the same value)`,
+    );
+  };
+  log.error = wrapped as unknown as Logger['error'];
+}
+
 export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopApp {
   const identity: AppIdentity = { appId: options.appId };
   const secrets = new SecretSet(options.secrets ?? []);
@@ -133,6 +167,7 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
 
   const app: ApplicationFunction = (probot: Probot) => {
     refuseOversized(probot);
+    quietBadSignatures(probot.log);
     queueLog = (message, error) =>
       probot.log.error(
         { err: secrets.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)) },

@@ -176,7 +176,10 @@ export function maxRoundsFor(config: RepoConfig, env: AppEnvSettings): number {
   return Math.min(env.maxRounds, config.budget?.max_rounds ?? env.maxRounds);
 }
 
-export type ConfigResult = { ok: true; config: RepoConfig } | { ok: false; problem: string };
+export type ConfigResult =
+  | { ok: true; config: RepoConfig }
+  /** `problems`: one plain sentence per problem, each naming its field; `problem`: all of them, for a reply. */
+  | { ok: false; problem: string; problems: string[] };
 
 function describeValue(value: unknown): string {
   const text = JSON.stringify(value);
@@ -192,21 +195,70 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return node;
 }
 
+const WHOLE_ROUNDS = `a whole number from 1 to ${MAX_ROUNDS_LIMIT}`;
+
+/** What each field takes, in the words a reply uses (docs/app.md § Configuration lists the same). */
+const FIELD_RULES: Record<string, string> = {
+  reviewer_model: 'a model id such as `openai:gpt-5`',
+  executor_model: 'a model id such as `anthropic:claude-sonnet-4-5`',
+  difficulty: `one of ${DIFFICULTIES.join(', ')}`,
+  rounds: WHOLE_ROUNDS,
+  fix: `one of ${FIX_MODES.join(', ')}`,
+  checkpoint: '`true` or `false`',
+  preset: `one of ${PRESETS.join(', ')}`,
+  review_event: 'COMMENT or REQUEST_CHANGES',
+  allowed_roles: 'a non-empty list of repository roles, e.g. `[admin, maintain, write]`',
+  fix_paths: 'a list of globs, e.g. `["docs/**"]`',
+  budget: 'a map with `max_rounds`, `max_tokens` and `max_cost_usd`',
+  'budget.max_rounds': WHOLE_ROUNDS,
+  'budget.max_tokens': 'a whole number above 0',
+  'budget.max_cost_usd': 'a number of US dollars above 0',
+};
+
+const TOP_FIELDS = Object.keys(RepoConfigSchema.shape);
+
+/** One zod issue as a plain sentence naming the field: what it must be, and what it is. */
+function sentenceOf(raw: unknown, issue: z.core.$ZodIssue): string {
+  const named = issue.path.filter((part): part is string => typeof part === 'string');
+  const field = named.join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const where = field === '' ? 'this file' : `\`${field}\``;
+    const known =
+      field === '' ? TOP_FIELDS : Object.keys(FIELD_RULES).filter((k) => k.startsWith(`${field}.`));
+    const names = issue.keys.map((key) => inlineCode(field === '' ? key : `${field}.${key}`)).join(', ');
+    const fields = known.map((k) => `\`${k.split('.').at(-1) ?? k}\``).join(', ');
+    return `${names} ${issue.keys.length === 1 ? 'is not a field' : 'are not fields'} of ${where} (the fields are ${fields})`;
+  }
+  if (field === '') return 'the file must be a map of fields (`field: value` lines)';
+  const got = inlineCode(describeValue(valueAt(raw, issue.path)));
+  const entry = issue.path.length > named.length ? ` (entry ${Number(issue.path.at(-1)) + 1})` : '';
+  if (issue.code === 'custom') return `\`${field}\`${entry}: ${issue.message}`;
+  const rule = FIELD_RULES[field] ?? 'a different value';
+  const what = entry
+    ? `each entry of \`${field}\` must be text that is not empty`
+    : `\`${field}\` must be ${rule}`;
+  return `${what}; it is ${got}${entry}`;
+}
+
 /**
- * Validates what `context.config` returned (null when the repository has no file). The problem names the
- * file, the field and what was wrong, so the reply can say exactly what to change.
+ * Validates what `context.config` returned (null when the repository has no file). Every problem is
+ * reported at once, each in a sentence that names its field, so one reply says everything to change.
  */
 export function validateRepoConfig(raw: unknown): ConfigResult {
   if (raw === null || raw === undefined) return { ok: true, config: {} };
   const parsed = RepoConfigSchema.safeParse(raw);
   if (parsed.success) return { ok: true, config: parsed.data };
-  const issue = parsed.error.issues[0];
-  if (!issue) return { ok: false, problem: `\`${CONFIG_PATH}\` is not valid` };
-  if (issue.code === 'unrecognized_keys') {
-    const where = issue.path.length > 0 ? `\`${issue.path.join('.')}\` has ` : '';
-    return { ok: false, problem: `\`${CONFIG_PATH}\`: ${where}unknown field \`${issue.keys.join('`, `')}\`` };
-  }
-  const field = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-  const got = inlineCode(describeValue(valueAt(raw, issue.path)));
-  return { ok: false, problem: `\`${CONFIG_PATH}\`: field \`${field}\` ${issue.message} (got ${got})` };
+  const problems = [...new Set(parsed.error.issues.map((issue) => sentenceOf(raw, issue)))];
+  return configProblems(problems);
+}
+
+/** The failed result for `problems`: one sentence, or a list when there are several. */
+export function configProblems(problems: string[]): ConfigResult {
+  const problem =
+    problems.length === 1
+      ? `\`${CONFIG_PATH}\`: ${problems[0]}.`
+      : [`\`${CONFIG_PATH}\` has ${problems.length} problems:`, '', ...problems.map((p) => `- ${p}.`)].join(
+          '\n',
+        );
+  return { ok: false, problem, problems };
 }

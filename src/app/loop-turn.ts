@@ -81,6 +81,11 @@ export function launchLoop(
 ): void {
   const key = pullKey(pr.pr);
   const { queue, runner, store, identity, clock } = ctx.deps;
+  // Every line the loop logs names its pull request: an operator reads many loops' lines interleaved.
+  const log = {
+    info: (message: string) => tools.log.info(`${key}: ${message}`),
+    warn: (message: string) => tools.log.warn(`${key}: ${message}`),
+  };
   queue.loop(`loop on ${key}`, key, claim, async (signal) => {
     const session = new GitHubPullSession({
       octokit: tools.octokit,
@@ -89,7 +94,7 @@ export function launchLoop(
       pr,
       settings,
       runId,
-      log: tools.log,
+      log,
       clock,
     });
     let outcome: LoopOutcome | undefined;
@@ -205,7 +210,8 @@ function endingOf(status: LoopStatus, outcome: LoopOutcome): Ending {
         title: 'Not acquitted: the reviewer is not independent of the executor',
       };
     case 'reviewed':
-      return { phase: 'gave-up', conclusion: 'failure', title: `Reviewed only (fix: none): ${last}` };
+      // One review and no fix: no pass either, so a required check does not let the change through.
+      return { phase: 'reviewed', conclusion: 'failure', title: `Reviewed once (fix: none): ${last}` };
   }
 }
 
@@ -256,6 +262,9 @@ export async function finishLoop(
         blockers: outcome?.blockers ?? [],
       });
       parkIssue = parked.number;
+      tools.log.info(
+        `${pullKey(pr.pr)}: ${parked.action === 'created' ? 'filed' : 'commented on'} defect-park issue #${parked.number} (${parked.url})`,
+      );
     } catch (error) {
       tools.log.warn(
         `could not file the defect-park issue for ${pullKey(pr.pr)}: ${describeApiError(error)}`,
@@ -283,7 +292,8 @@ export async function finishLoop(
   }
   const fallback = known ?? stored;
   if (!next && !fallback) return;
-  const summary = `${message ?? ending.title}${verdict}${unsaved}`;
+  const parked = parkIssue !== undefined ? ` What is left is listed in #${parkIssue}.` : '';
+  const summary = `${message ?? ending.title}${verdict}${parked}${unsaved}`;
   try {
     await concludeCheck(
       ctx,

@@ -1,7 +1,9 @@
 /**
  * `/review-loop …` comments, in the background (docs/how-it-works.md § The App): the permission check
  * first (a refused user gets one reply and nothing else), then the configuration, the 👀, the sticky
- * state — and the command: start, go / skip / continue, stop, status, or guidance for the next fix.
+ * state — and the command: start, go / skip / continue, stop, status, help, or a note for the next fix.
+ * A command that needs a loop when none is under way is told so (replies.ts NO_LOOP), never given a
+ * status that did not happen.
  */
 import { pullKey } from '../github/app-octokit.js';
 import { describeApiError } from '../github/octokit.js';
@@ -14,9 +16,9 @@ import type { LoopTrigger } from './loop-runner.js';
 import type { AppLoopState, Phase } from '../github/review/loop-state.js';
 import { rememberComment } from '../github/review/loop-state.js';
 import { concludeCheck, launchLoop, newRunId, resumeLoop, withoutEngineRun } from './loop-turn.js';
-import { phaseWords, refuse, reply, statusLine } from './replies.js';
+import { NO_LOOP, phaseWords, refuse, reply, statusLine } from './replies.js';
 import type { Command, StartOptions } from './validation/command.js';
-import { COMMAND, MAX_GUIDANCE_CHARS } from './validation/command.js';
+import { COMMAND, HELP_TEXT, MAX_GUIDANCE_CHARS } from './validation/command.js';
 import type { CommandEvent } from './validation/event.js';
 import { checkPermission } from './validation/permission.js';
 import type { EventTools, WorkerContext } from './worker-context.js';
@@ -38,10 +40,12 @@ export async function onCommand(ctx: WorkerContext, event: CommandEvent, tools: 
     return;
   }
   if (!config.ok) {
-    await reply(ctx, tools, event.pr, `The review loop did not start: ${config.problem}.`);
+    tools.log.warn(`${key}: the configuration has problems: ${config.problems.join('; ')}`);
+    await reply(ctx, tools, event.pr, `The review loop did not start: ${config.problem}`);
     return;
   }
   if (event.parsed.status === 'malformed') {
+    tools.log.info(`${key}: malformed command from ${event.sender.login}: ${event.parsed.problem}`);
     await reply(ctx, tools, event.pr, `\`${COMMAND}\`: ${event.parsed.problem}.`);
     return;
   }
@@ -95,6 +99,9 @@ async function dispatch(
   };
 
   switch (command.kind) {
+    case 'help':
+      await reply(ctx, tools, event.pr, HELP_TEXT);
+      return false;
     case 'status':
       await reply(
         ctx,
@@ -154,9 +161,9 @@ async function dispatch(
         ctx,
         tools,
         event.pr,
-        command.kind === 'skip'
-          ? 'Nothing is waiting at a checkpoint, so there is nothing to skip.'
-          : 'No review loop is waiting here. Comment `/review-loop` to start one.',
+        phase !== undefined && command.kind === 'skip'
+          ? `The loop is ${phaseWords(phase)}, not at a checkpoint, so there is nothing to skip.`
+          : NO_LOOP,
       );
       return false;
     }
@@ -175,8 +182,9 @@ function onceBusy(ctx: WorkerContext, tools: EventTools, event: CommandEvent): b
 }
 
 /**
- * `/review-loop <text>` outside a checkpoint: kept in the sticky state, where the engine's next fix takes
- * it (a running loop's next fix included). Never a claim: the loop that runs, or the next, uses it.
+ * `/review-loop note: <text>` outside a checkpoint: kept in the sticky state, where the engine's next fix
+ * takes it (a running loop's next fix included), and confirmed in a reply. Never a claim: the loop that
+ * runs, or the next, uses it.
  */
 async function guidance(
   ctx: WorkerContext,
@@ -189,14 +197,14 @@ async function guidance(
     ...s,
     guidance: clip([s.guidance, text].filter((part) => part).join('\n\n'), 2 * MAX_GUIDANCE_CHARS),
   }));
-  if (finished) {
-    await reply(
-      ctx,
-      tools,
-      event.pr,
-      'No review loop is running here; the guidance is kept for the next fix.',
-    );
-  }
+  await reply(
+    ctx,
+    tools,
+    event.pr,
+    finished
+      ? `${NO_LOOP} Your note is kept: the first fix of the next loop follows it.`
+      : 'Noted: the next fix follows your note.',
+  );
 }
 
 /** The pull request, or undefined after saying on it that GitHub did not answer (nothing else is started). */
@@ -279,7 +287,7 @@ async function stop(
     return;
   }
   if (finished || !state) {
-    await reply(ctx, tools, event.pr, 'No review loop is running here; nothing to stop.');
+    await reply(ctx, tools, event.pr, NO_LOOP);
     return;
   }
   const next = await ctx.remember(tools, event.pr, event.commentId, (s) => ({

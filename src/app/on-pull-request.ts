@@ -62,7 +62,8 @@ export async function onClosed(ctx: WorkerContext, event: ClosedEvent, tools: Ev
     phase: 'closed',
     message: event.merged ? 'The pull request was merged.' : 'The pull request was closed.',
   }));
-  if (next.check && !next.check.completed) {
+  // An open check, or one waiting for a person who no longer can answer: the loop ended with the PR.
+  if (next.check && (!next.check.completed || next.check.conclusion === 'action_required')) {
     await concludeCheck(ctx, tools, event.pr, next, next.check.headSha, 'cancelled', {
       title: 'Pull request closed',
       summary: 'The loop ended with the pull request.',
@@ -98,7 +99,8 @@ export async function onRerequest(
     return;
   }
   if (!config.ok) {
-    await reply(ctx, tools, ref, `The review loop did not re-run: ${config.problem}.`);
+    tools.log.warn(`${pullKey(ref)}: the configuration has problems: ${config.problems.join('; ')}`);
+    await reply(ctx, tools, ref, `The review loop did not re-run: ${config.problem}`);
     return;
   }
   const pr = await readPullRequest(tools.octokit, ref);

@@ -53,25 +53,47 @@ export async function refuse(
   );
 }
 
+/** Where a loop is, in a few plain words (a status reply, "already under way (…)"). */
 export function phaseWords(phase: Phase): string {
   switch (phase) {
+    case 'idle':
+      return 'not started';
+    case 'running':
+      return 'running';
     case 'waiting-fix':
       return 'waiting for a fix';
     case 'waiting-checkpoint':
       return 'waiting at the checkpoint';
+    case 'acquitted':
+      return 'acquitted';
+    case 'gave-up':
+      return 'gave up';
+    case 'reviewed':
+      return 'reviewed once (`fix: none`)';
+    case 'stopped':
+      return 'stopped';
+    case 'closed':
+      return 'ended with the pull request';
+    case 'failed':
+      return 'failed';
     case 'interrupted':
       return 'interrupted by a restart';
-    default:
-      return phase;
   }
 }
 
+/** The reply to a command that needs a loop when none is under way. */
+export const NO_LOOP = 'No loop is running on this pull request; start one with `/review-loop`.';
+
 /** The answer to `/review-loop status`. */
 export function statusLine(state: AppLoopState | undefined, finished: boolean, running: boolean): string {
-  if (!state) return 'No review loop has run on this pull request. Comment `/review-loop` to start one.';
+  if (!state || (state.phase === 'idle' && !running)) return NO_LOOP;
   const rounds = state.rounds.length;
   const last = state.rounds.at(-1);
   const score = last ? ` Last round: ${last.score ?? '–'}/10, ${last.verdict}.` : '';
-  const where = running ? 'running' : finished ? `finished (${state.phase})` : phaseWords(state.phase);
+  const where = running
+    ? 'running'
+    : finished
+      ? `finished, ${phaseWords(state.phase)}`
+      : phaseWords(state.phase);
   return `Review loop \`${state.runId ?? 'none'}\`: ${where}, ${rounds} round${rounds === 1 ? '' : 's'}.${score}`;
 }

@@ -11,7 +11,7 @@ import { inertInline } from '../core/text/untrusted-text.js';
 import type { StickyStore } from '../github/sticky-comment.js';
 import type { ConfigRead } from './config-files.js';
 import type { AppEnvSettings, ConfigResult } from './config.js';
-import { CONFIG_PATH, settingsFrom, validateRepoConfig } from './config.js';
+import { CONFIG_PATH, configProblems, settingsFrom, validateRepoConfig } from './config.js';
 import type { LoopRunner } from './loop-runner.js';
 import type { AppLoopState } from '../github/review/loop-state.js';
 import { FINISHED_PHASES, rememberComment } from '../github/review/loop-state.js';
@@ -99,10 +99,9 @@ export class WorkerContext {
     try {
       const read = await tools.readConfig();
       if (read.missingExtends !== undefined) {
-        return {
-          ok: false,
-          problem: `\`${CONFIG_PATH}\`: \`_extends\` names ${inertInline(read.missingExtends, 200)}, whose \`${CONFIG_PATH}\` the App cannot read (the repository or the file is missing, or the App is not installed on it)`,
-        };
+        return configProblems([
+          `\`_extends\` names ${inertInline(read.missingExtends, 200)}, whose \`${CONFIG_PATH}\` the App cannot read (the repository or the file is missing, or the App is not installed on it)`,
+        ]);
       }
       raw = read.config;
     } catch (error) {
@@ -110,12 +109,10 @@ export class WorkerContext {
       // An HTTP answer (a rate limit still in force after the waits, a 5xx) is GitHub's, not the file's.
       const status = httpStatusOf(error);
       if (status !== undefined) {
-        return {
-          ok: false,
-          problem: `GitHub did not answer the read of \`${CONFIG_PATH}\` (HTTP ${status}: ${inertInline(detail, 200)}); try again in a few minutes`,
-        };
+        const problem = `GitHub did not answer the read of \`${CONFIG_PATH}\` (HTTP ${status}: ${inertInline(detail, 200)}); try again in a few minutes.`;
+        return { ok: false, problem, problems: [problem] };
       }
-      return { ok: false, problem: `\`${CONFIG_PATH}\` could not be read: ${inertInline(detail, 300)}` };
+      return configProblems([`it could not be read: ${inertInline(detail, 300)}`]);
     }
     return validateRepoConfig(raw);
   }

@@ -60,14 +60,21 @@ export async function updateCheckRun(
   octokit: AppOctokit,
   repo: RepoRef,
   id: number,
-  input: { state: CheckState; detailsUrl?: string | undefined; runId?: string | undefined; now?: Date },
+  input: {
+    state: CheckState;
+    detailsUrl?: string | undefined;
+    runId?: string | undefined;
+    now?: Date;
+    /** Only the title and summary: the check keeps its status (a completed one GitHub will not reopen). */
+    textOnly?: boolean;
+  },
 ): Promise<void> {
   await octokit.rest.checks.update({
     ...repoOf(repo),
     check_run_id: id,
     ...(input.runId ? { external_id: input.runId } : {}),
     ...(input.detailsUrl ? { details_url: input.detailsUrl } : {}),
-    ...stateFields(input.state, input.now ?? new Date()),
+    ...(input.textOnly ? {} : stateFields(input.state, input.now ?? new Date())),
     output: output(input.state),
   });
 }

@@ -2,8 +2,9 @@
  * `fix: auto` lands through the Git Data API (docs/how-it-works.md § Review fixes): blobs → tree →
  * commit → move the branch with `force: false`, so a push someone made meanwhile is never overwritten.
  * When the branch moved (422), the edits are rebuilt once on the new head; if they no longer apply, or
- * the branch moves again, the fix is reported, never forced. Fork PRs are refused here as well as by the
- * caller: the App never pushes to a fork.
+ * the branch moves again, the fix is reported, never forced. A fix counts as landed only when the branch
+ * head is its commit afterwards (the answer's, or the ref read back). Fork PRs are refused here as well
+ * as by the caller: the App never pushes to a fork.
  */
 import { forbiddenArea } from '../core/review/edits.js';
 import type { AppOctokit } from './app-octokit.js';
@@ -35,7 +36,9 @@ export type CommitFixResult =
   /** Nothing was written: a path is not allowed, an edit does not apply, or the PR is a fork. */
   | { status: 'refused'; reason: string }
   /** The branch moved under the fix and the edits could not be landed on the new head. */
-  | { status: 'head-moved'; reason: string; head: string };
+  | { status: 'head-moved'; reason: string; head: string }
+  /** GitHub took the ref update, but the branch head is not the fix commit: nothing may claim it landed. */
+  | { status: 'not-landed'; reason: string; head: string };
 
 interface TreeEntry {
   path?: string;
@@ -162,13 +165,25 @@ async function currentHead(octokit: AppOctokit, input: LandInput): Promise<strin
   return data.object.sha;
 }
 
-async function moveBranch(octokit: AppOctokit, input: LandInput, sha: string): Promise<boolean> {
+type Moved = { status: 'moved' } | { status: 'refused' } | { status: 'not-landed'; head: string };
+
+/**
+ * Moves the branch to `sha` (never forced). It moved only when the branch head IS `sha` afterwards: the
+ * answer's `object.sha` says so, or, when the answer does not carry it, the ref read back does.
+ */
+async function moveBranch(octokit: AppOctokit, input: LandInput, sha: string): Promise<Moved> {
+  let answered: string | undefined;
   try {
-    await octokit.rest.git.updateRef({ ...input.repo, ref: `heads/${input.branch}`, sha, force: false });
-    return true;
+    const { data } = await octokit.rest.git.updateRef({
+      ...input.repo,
+      ref: `heads/${input.branch}`,
+      sha,
+      force: false,
+    });
+    answered = (data as { object?: { sha?: string } } | undefined)?.object?.sha;
   } catch (error) {
     const status = httpStatusOf(error);
-    if (status === 422) return false;
+    if (status === 422) return { status: 'refused' };
     // A move GitHub carried out before answering 5xx is done (land() checks the same after a 422: a
     // retry of a move that landed is refused as no fast-forward).
     if (
@@ -176,10 +191,20 @@ async function moveBranch(octokit: AppOctokit, input: LandInput, sha: string): P
       status >= 500 &&
       (await currentHead(octokit, input).catch(() => undefined)) === sha
     ) {
-      return true;
+      return { status: 'moved' };
     }
     throw error;
   }
+  const head = answered === sha ? sha : await currentHead(octokit, input);
+  return head === sha ? { status: 'moved' } : { status: 'not-landed', head };
+}
+
+function notLanded(sha: string, head: string): CommitFixResult {
+  return {
+    status: 'not-landed',
+    reason: `the fix commit ${sha.slice(0, 7)} did not land: after the update the branch head is ${head.slice(0, 7)}`,
+    head,
+  };
 }
 
 interface Guarded {
@@ -213,7 +238,9 @@ async function land(
 ): Promise<CommitFixResult> {
   try {
     const first = await buildCommit(octokit, input, input.expectedHead, make);
-    if (await moveBranch(octokit, input, first.sha)) {
+    const moved = await moveBranch(octokit, input, first.sha);
+    if (moved.status === 'not-landed') return notLanded(first.sha, moved.head);
+    if (moved.status === 'moved') {
       return {
         status: 'committed',
         sha: first.sha,
@@ -252,7 +279,9 @@ async function land(
       }
       throw error;
     }
-    if (await moveBranch(octokit, input, second.sha)) {
+    const again = await moveBranch(octokit, input, second.sha);
+    if (again.status === 'not-landed') return notLanded(second.sha, again.head);
+    if (again.status === 'moved') {
       return { status: 'committed', sha: second.sha, parent: head, rebuilt: true, files: second.files };
     }
     return {

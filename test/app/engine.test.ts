@@ -203,9 +203,9 @@ describe('the App with the review engine', () => {
     });
 
     // Guidance before any loop: kept, and the next fix follows it.
-    await say(probot, '/review-loop Keep the signature of half() as it is.', 100);
+    await say(probot, '/review-loop note: Keep the signature of half() as it is.', 100);
     await queue.idle();
-    expect(fake.replies()).toEqual([expect.stringContaining('the guidance is kept for the next fix')]);
+    expect(fake.replies()).toEqual([expect.stringContaining('Your note is kept')]);
 
     await say(probot, '/review-loop', 101);
     await queue.idle();
@@ -374,7 +374,7 @@ describe('the App with the review engine', () => {
     expect(nock.pendingMocks()).toStrictEqual([]);
   });
 
-  it('waits at the checkpoint; free text there is the answer the fix follows', async () => {
+  it('waits at the checkpoint; a note there is the answer the fix follows', async () => {
     const fake = calcPull();
     const mock = fake.interceptBase();
     fake.interceptReads(mock);
@@ -395,7 +395,7 @@ describe('the App with the review engine', () => {
 
     anthropicReply(HALVE, executor);
     openaiReply(reviewAnswer(9, 'ready'));
-    await say(probot, '/review-loop Fix only the division; the test can wait.', 102);
+    await say(probot, '/review-loop note: Fix only the division; the test can wait.', 102);
     await queue.idle();
 
     const fixPrompt = anthropicUserText(executor.bodies[0]!);
@@ -527,7 +527,7 @@ describe('the App with the review engine', () => {
     await queue.idle();
     expect(replies).toHaveLength(1);
     expect(replies[0].body).toMatch(
-      /^The review loop did not start: `\.github\/review-loop\.yml`: field `fix` /,
+      /^The review loop did not start: `\.github\/review-loop\.yml`: `fix` must be one of auto, manual, none/,
     );
     expect(replies[0].body).toContain('sometimes');
     expect(mock.pendingMocks()).toStrictEqual([]);
@@ -571,8 +571,8 @@ describe('the App with the review engine', () => {
     expect(reviewer.bodies).toHaveLength(1);
     expect(fake.reviews).toHaveLength(1);
     expect(receiptOf(fake.reviews[0])).toMatchObject({ run_id: interrupted.runId, round: 1, head_sha: HEAD });
+    // one check run on the head for the whole run: the one that asked to continue is the one that passed
     expect(fake.checks.map((c) => [c.head_sha, c.conclusion, c.external_id])).toEqual([
-      [HEAD, 'action_required', interrupted.runId],
       [HEAD, 'success', interrupted.runId],
     ]);
     expect(fake.head).toBe(HEAD);

@@ -260,7 +260,7 @@ describe('commands', () => {
     });
     await queue.idle();
     expect(requests).toHaveLength(0);
-    expect(replies.bodies[0].body).toMatch(/`\.github\/review-loop\.yml`: field `rounds`/);
+    expect(replies.bodies[0].body).toMatch(/`\.github\/review-loop\.yml`: `rounds` must be a whole number/);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 

@@ -22,14 +22,13 @@ describe('parseCommand', () => {
     ['/review-loop skip 3,1, 3', { kind: 'skip', items: [1, 3] }],
     ['/review-loop stop', { kind: 'stop' }],
     ['  /review-loop status', { kind: 'status' }],
+    ['/review-loop help', { kind: 'help' }],
+    ['/Review-Loop Status', { kind: 'status' }],
     [
-      '/review-loop please keep the API stable\nand add a test',
+      '/review-loop note: please keep the API stable\nand add a test',
       { kind: 'guidance', text: 'please keep the API stable\nand add a test' },
     ],
-    [
-      '/review-loop note: the cache is intentional',
-      { kind: 'guidance', text: 'note: the cache is intentional' },
-    ],
+    ['/review-loop Note:the cache is intentional', { kind: 'guidance', text: 'the cache is intentional' }],
   ])('%j', (body, command) => {
     expect(parseCommand(body)).toEqual({ status: 'ok', command });
   });
@@ -38,7 +37,11 @@ describe('parseCommand', () => {
     ['/review-loop difficulty: extreme', '`difficulty` must be medium, hard, nightmare'],
     ['/review-loop rounds: 0', '`rounds` must be a whole number from 1 to 20'],
     ['/review-loop rounds: 3 rounds: 4', 'option `rounds` is given twice'],
-    ['/review-loop fix: auto colour: red', 'unknown option `colour`'],
+    ['/review-loop fix: auto colour: red', '`colour` is not an option; the options are `difficulty:` medium'],
+    ['/review-loop colour: red', '`colour` is not an option'],
+    ['/review-loop rounds 3', 'options take a colon, e.g. `rounds: 3`'],
+    ['/review-loop please keep the API stable', '`please` is not a command'],
+    ['/review-loop note:', '`note:` needs the text of the note'],
     ['/review-loop fix: auto please', 'expected `key: value` options'],
     ['/review-loop skip', '`skip` needs the numbers'],
     ['/review-loop skip one', '`skip` takes weakness numbers'],
@@ -49,10 +52,14 @@ describe('parseCommand', () => {
     expect(parsed.status === 'malformed' && parsed.problem).toContain(problem);
   });
 
-  it.each(['/review-loops', 'please run /review-loop', '> /review-loop', '', 'second line\n/review-loop'])(
-    '%j is not a command',
-    (body) => expect(parseCommand(body)).toEqual({ status: 'none' }),
-  );
+  it.each([
+    '/review-loops',
+    '/Review-Loops go',
+    'please run /review-loop',
+    '> /review-loop',
+    '',
+    'second line\n/review-loop',
+  ])('%j is not a command', (body) => expect(parseCommand(body)).toEqual({ status: 'none' }));
 });
 
 describe('who may run it', () => {
@@ -119,17 +126,24 @@ describe('commandEventFrom: the bot and own-comment gate (docs/how-it-works.md Â
 
 describe('configuration', () => {
   it('names the field of a bad value and of an unknown key', () => {
-    expect(validateRepoConfig({ budget: { max_cost_usd: 'five' } })).toEqual({
+    expect(validateRepoConfig({ budget: { max_cost_usd: 'five' } })).toMatchObject({
       ok: false,
-      problem: expect.stringContaining('field `budget.max_cost_usd`'),
+      problems: ['`budget.max_cost_usd` must be a number of US dollars above 0; it is `"five"`'],
     });
-    expect(validateRepoConfig({ round: 3 })).toEqual({
+    expect(validateRepoConfig({ round: 3 })).toMatchObject({
       ok: false,
-      problem: expect.stringContaining('unknown field `round`'),
+      problem: expect.stringContaining('`round` is not a field of this file'),
     });
-    expect(validateRepoConfig({ reviewer_model: 'gpt-5' })).toEqual({
+    expect(validateRepoConfig({ reviewer_model: 'gpt-5' })).toMatchObject({
       ok: false,
-      problem: expect.stringContaining('field `reviewer_model`'),
+      problem: expect.stringContaining('`reviewer_model`: model id "gpt-5"'),
+    });
+    expect(validateRepoConfig({ rounds: 0, fix: 'x' })).toMatchObject({
+      ok: false,
+      problems: [
+        '`rounds` must be a whole number from 1 to 20; it is `0`',
+        '`fix` must be one of auto, manual, none; it is `"x"`',
+      ],
     });
     expect(validateRepoConfig(null)).toEqual({ ok: true, config: {} });
   });

@@ -51,6 +51,7 @@ function pullRequestRoutes() {
     if (path === '/api/v3/app/installations/1/access_tokens') {
       return json(201, { token: 'ghs_test', expires_at: '2099-01-01T00:00:00Z', permissions: {} });
     }
+    if (path === '/api/v3/app') return json(200, { id: APP_ID, slug: 'skillclimb-review-loop' });
     if (path.endsWith('/permission')) return json(200, { permission: 'write', role_name: 'write' });
     if (path.endsWith('/reactions')) return json(201, { id: 1 });
     if (path === `${API_PATH}/issues/${PR}/comments`) {
@@ -124,9 +125,9 @@ beforeAll(async () => {
     ANTHROPIC_BASE_URL: models.origin,
   });
   await waitFor(
-    async () => ((await fetch(`${origin}/ping`)).ok ? true : undefined),
+    async () => ((await fetch(`${origin}/ready`)).ok ? true : undefined),
     30_000,
-    `the App to answer /ping (output: ${started.output()})`,
+    `the App to answer /ready (output: ${started.output()})`,
   );
 }, 120_000);
 
@@ -152,14 +153,20 @@ async function deliver(body: string, signature: string) {
 }
 
 describe('the App as `npm start` runs it', () => {
-  it('answers GET /ping', async () => {
+  it('answers GET /ping, and GET /ready once GitHub accepted the credentials at start-up', async () => {
     const res = await fetch(`${origin}/ping`);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('PONG');
+    const ready = await fetch(`${origin}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, app: 'skillclimb-review-loop' });
+    // checked before the server said it was up, with the App's JWT
+    expect(github.requests[0]?.url).toBe('/api/v3/app');
   });
 
   it('answers a signed /review-loop delivery 2xx while the model request it causes is still pending', async () => {
     const body = JSON.stringify(commentPayload({ body: '/review-loop' }));
+    const earlier = github.requests.length;
     const res = await deliver(body, sign(SECRET, body));
     const ackedAt = Date.now();
     expect(res.status).toBeGreaterThanOrEqual(200);
@@ -176,8 +183,9 @@ describe('the App as `npm start` runs it', () => {
     // GitHub call and its model call come after the answer, with no slack (measured ≈200 ms after it).
     expect(call.at).toBeGreaterThanOrEqual(ackedAt);
     expect(models.answered()).toBe(0);
-    expect(github.requests[0]?.url).toBe('/api/v3/app/installations/1/access_tokens');
-    expect(github.requests[0]!.at).toBeGreaterThanOrEqual(ackedAt);
+    const caused = github.requests.slice(earlier);
+    expect(caused[0]?.url).toBe('/api/v3/app/installations/1/access_tokens');
+    expect(caused[0]!.at).toBeGreaterThanOrEqual(ackedAt);
     expect(github.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toContain(
       `POST ${API_PATH}/check-runs`,
     );
@@ -191,6 +199,20 @@ describe('the App as `npm start` runs it', () => {
     expect(res.status).toBeLessThan(500);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(github.requests.length).toBe(before);
+    // one warning line for the operator: the delivery and the fix, no payload, no stack trace
+    const lines = started
+      .output()
+      .split('\n')
+      .filter((line) => /signature/i.test(line));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 40,
+      msg: expect.stringMatching(
+        /^webhook delivery delivery-\S+ refused: its signature does not match WEBHOOK_SECRET/,
+      ),
+    });
+    expect(started.output()).not.toContain('"commentId"');
+    expect(started.output()).not.toMatch(/\n\s+at /);
   });
 });
 
@@ -217,8 +239,17 @@ describe('`npm start` without credentials', () => {
         30_000,
         `the registration page (output: ${setup.output()})`,
       );
-      const manifest = page.replace(/&quot;/g, '"');
+      const manifest = page.replace(/&#34;/g, '"').replace(/&#39;/g, "'");
       expect(manifest).toContain('"name":"skillclimb review-loop"');
+      // the page shows the App's own name and description (app.yml), not the npm package's
+      expect(page).toContain('<h1>skillclimb review-loop</h1>');
+      expect(page).toContain('Runs model review loops on pull requests');
+      expect(page).not.toContain('Hill-climb agent skills');
+      // the webhook points at the App's webhook path, and the page says what to set once registered
+      expect(manifest).toContain(`"hook_attributes":{"url":"http://127.0.0.1:${port}/api/github/webhooks"}`);
+      expect(page).toContain('https://&lt;your host&gt;/api/github/webhooks');
+      expect(page).toContain('must be unique on GitHub');
+      expect(page).toContain('GH_ORG');
       expect(manifest).toContain(
         '"default_permissions":{"pull_requests":"write","issues":"write","checks":"write","contents":"write","metadata":"read"}',
       );

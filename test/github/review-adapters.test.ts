@@ -169,6 +169,7 @@ describe('check runs', () => {
       url: 'https://github.com/c/5',
       completed: false,
       conclusion: null,
+      runId: target.runId,
     });
     await checkInProgress(target, { ...waiting, id: 2, conclusion: 'success' }, next, text);
     await checkInProgress(target, { ...waiting, id: 3, conclusion: 'failure' }, next, text);
@@ -183,7 +184,7 @@ describe('check runs', () => {
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 
-  it('never reopens a completed check: the next verdict on that head is a new check run', async () => {
+  it('a check from a state that did not record its run is never reopened once completed: the next verdict is a new check run', async () => {
     const mock = nock(API)
       .post(`${REPO_PATH}/check-runs`, (b) => b.conclusion === 'success')
       .reply(201, { id: 3, head_sha: HEAD, html_url: 'u' });
@@ -436,7 +437,7 @@ describe('fix commit through the Git Data API', () => {
       .post(`${REPO_PATH}/git/commits`, (b) => b.parents[0] === HEAD && b.tree === 'newtree')
       .reply(201, { sha: 'newcommit' })
       .patch(`${REPO_PATH}/git/refs/heads%2Ffeature%2Fthing`, (b) => ((ref = b), true))
-      .reply(200, {});
+      .reply(200, { ref: 'refs/heads/feature/thing', object: { sha: 'newcommit' } });
     const result = await commitFix(octokit, base);
     expect(result).toMatchObject({ status: 'committed', sha: 'newcommit', rebuilt: false });
     expect(tree).toMatchObject({
@@ -444,6 +445,29 @@ describe('fix commit through the Git Data API', () => {
       tree: [{ path: 'src/a.ts', mode: '100755', sha: 'newblob' }],
     });
     expect(ref).toEqual({ sha: 'newcommit', force: false });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it.each([
+    ['the branch read back is the commit: landed', 'newcommit', { status: 'committed', sha: 'newcommit' }],
+    [
+      'the branch read back is another commit: not landed',
+      HEAD,
+      { status: 'not-landed', head: HEAD, reason: expect.stringContaining('did not land') },
+    ],
+  ])('a ref update whose answer lacks the commit: %s', async (_what, readBack, expected) => {
+    const mock = treeFor(nock(API), HEAD, 'line1\nline2\n', 'a')
+      .post(`${REPO_PATH}/git/blobs`)
+      .reply(201, { sha: 'newblob' })
+      .post(`${REPO_PATH}/git/trees`)
+      .reply(201, { sha: 'newtree' })
+      .post(`${REPO_PATH}/git/commits`)
+      .reply(201, { sha: 'newcommit' })
+      .patch(`${REPO_PATH}/git/refs/heads%2Ffeature%2Fthing`)
+      .reply(200, {})
+      .get(`${REPO_PATH}/git/ref/heads%2Ffeature%2Fthing`)
+      .reply(200, { object: { sha: readBack } });
+    expect(await commitFix(octokit, base)).toMatchObject(expected);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 
@@ -468,7 +492,7 @@ describe('fix commit through the Git Data API', () => {
       .post(`${REPO_PATH}/git/commits`, (b) => b.parents[0] === moved)
       .reply(201, { sha: 'commit2' })
       .patch(`${REPO_PATH}/git/refs/heads%2Ffeature%2Fthing`, (b) => (refs.push(b), true))
-      .reply(200, {});
+      .reply(200, { object: { sha: 'commit2' } });
     const result = await commitFix(octokit, base);
     expect(result).toMatchObject({ status: 'committed', sha: 'commit2', parent: moved, rebuilt: true });
     expect(refs.every((r) => r.force === false)).toBe(true);
@@ -529,7 +553,7 @@ describe('fix commit through the Git Data API', () => {
       .post(`${REPO_PATH}/git/commits`, (b) => b.parents[0] === moved)
       .reply(201, { sha: 'commit2' })
       .patch(`${REPO_PATH}/git/refs/heads%2Ffeature%2Fthing`, { sha: 'commit2', force: false })
-      .reply(200, {});
+      .reply(200, { object: { sha: 'commit2' } });
     expect(await commitFileTexts(octokit, texts)).toMatchObject({
       status: 'committed',
       sha: 'commit2',

@@ -228,11 +228,17 @@ export function recordingLog(lines: string[]) {
 export async function startTestApp(
   runner: LoopRunner,
   settings: AppEnvSettings = SETTINGS,
-  options: { secrets?: readonly string[]; log?: Logger; Octokit?: typeof ProbotOctokit } = {},
+  options: {
+    secrets?: readonly string[];
+    log?: Logger;
+    Octokit?: typeof ProbotOctokit;
+    webhookSecret?: string;
+  } = {},
 ) {
   const probot = new Probot({
     appId: APP_ID,
     privateKey: PRIVATE_KEY,
+    ...(options.webhookSecret ? { secret: options.webhookSecret } : {}),
     ...(options.log ? { log: options.log } : {}),
     logFormat: 'json',
     logLevel: (process.env.APP_TEST_LOG as 'fatal' | undefined) ?? 'fatal',

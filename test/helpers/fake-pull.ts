@@ -356,7 +356,19 @@ export class FakePull {
   }
 
   /** The Git Data API as a whole-file fix uses it: commits and trees read, blobs, trees and commits written, the branch moved fast-forward only. */
-  interceptGitData(scope = nock(API)): nock.Scope {
+  interceptGitData(
+    scope = nock(API),
+    options: {
+      /** GitHub takes the ref update but does not move the branch, and its answer carries no commit. */
+      refNotMoved?: boolean;
+    } = {},
+  ): nock.Scope {
+    if (options.refNotMoved) {
+      scope
+        .persist()
+        .get(`${REPO_PATH}/git/ref/${BRANCH_REF}`)
+        .reply(() => [200, { ref: 'refs/heads/feature/thing', object: { sha: this.head } }]);
+    }
     return scope
       .persist()
       .get(/\/git\/commits\/[0-9a-f]{40}$/)
@@ -400,6 +412,7 @@ export class FakePull {
         if (this.commits.get(body.sha)?.parent !== this.head) {
           return [422, { message: 'Update is not a fast forward' }];
         }
+        if (options.refNotMoved) return [200, {}];
         this.head = body.sha;
         return this.#ghost('ref', [200, { ref: 'refs/heads/feature/thing', object: { sha: body.sha } }]);
       });

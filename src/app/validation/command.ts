@@ -4,8 +4,12 @@
  *
  * - `/review-loop [difficulty: medium|hard|nightmare] [rounds: N] [fix: auto|manual|none] [checkpoint: on|off]
  *   [preset: code|research]` starts a loop;
- * - `/review-loop go | continue | skip 1,3 | stop | status` steer one;
- * - `/review-loop <any other text>` is guidance for the next fix (the rest of the comment comes with it).
+ * - `/review-loop go | continue | skip 1,3 | stop | status | help` steer one, or list the commands;
+ * - `/review-loop note: <text>` is guidance for the next fix (the rest of the comment comes with it).
+ *
+ * The command word is matched case-insensitively (`/Review-Loop`). Anything else after it — an unknown
+ * word, an option without its colon (`rounds 3`), an unknown `key:` — is malformed and answered with the
+ * valid commands or options, never taken as guidance: guidance has exactly one form, `note:`.
  */
 
 import { DIFFICULTIES, FIX_MODES, PRESETS } from '../../core/review/state.js';
@@ -34,6 +38,7 @@ export type Command =
   | { kind: 'skip'; items: number[] }
   | { kind: 'stop' }
   | { kind: 'status' }
+  | { kind: 'help' }
   | { kind: 'guidance'; text: string };
 
 export type ParsedCommand =
@@ -45,7 +50,38 @@ export type ParsedCommand =
 
 const OPTION_KEYS = ['difficulty', 'rounds', 'fix', 'checkpoint', 'preset'] as const;
 type OptionKey = (typeof OPTION_KEYS)[number];
-const BARE_WORDS = new Set(['go', 'continue', 'stop', 'status']);
+const BARE_WORDS = new Set(['go', 'continue', 'stop', 'status', 'help']);
+/** The one form guidance takes: `/review-loop note: <text>`. */
+export const NOTE_KEY = 'note';
+const VERBS = ['go', 'continue', 'skip', 'stop', 'status', 'help'] as const;
+
+/** Every option with the values it takes, as the replies and `help` name them. */
+export const OPTION_WORDS = [
+  '`difficulty:` medium, hard or nightmare',
+  `\`rounds:\` 1 to ${MAX_ROUNDS_LIMIT}`,
+  '`fix:` auto, manual or none',
+  '`checkpoint:` on or off',
+  '`preset:` code or research',
+].join('; ');
+
+/** The answer to `/review-loop help`: every command and option, as docs/app.md § Commands lists them. */
+export const HELP_TEXT = [
+  '**`/review-loop` commands**, read from the first line of a pull-request comment:',
+  '',
+  '| command | what it does |',
+  '| --- | --- |',
+  "| `/review-loop` | starts a loop with this repository's settings |",
+  '| `/review-loop rounds: 3 fix: manual` | starts one with options (below) |',
+  '| `/review-loop go` | at a checkpoint: make the suggested fixes |',
+  '| `/review-loop skip 1,3` | at a checkpoint: fix all but weaknesses 1 and 3 |',
+  '| `/review-loop continue` | runs the next round (after a manual fix, a restart or a failure) |',
+  '| `/review-loop stop` | ends the loop |',
+  '| `/review-loop status` | says where the loop is |',
+  '| `/review-loop note: <text>` | a note for the next fix (the rest of the comment comes with it); at a checkpoint, the answer |',
+  '| `/review-loop help` | this list |',
+  '',
+  `Options of a start: ${OPTION_WORDS}.`,
+].join('\n');
 
 function isOptionKey(word: string): word is OptionKey {
   return (OPTION_KEYS as readonly string[]).includes(word);
@@ -76,7 +112,7 @@ function parseOptions(text: string): ParsedCommand {
     const value = (match[2] ?? '').toLowerCase().replace(/,$/, '');
     rest = rest.slice(match[0].length);
     if (!isOptionKey(key)) {
-      return malformed(`unknown option ${code(key)} (known: ${OPTION_KEYS.join(', ')})`);
+      return malformed(`${code(key)} is not an option; the options are ${OPTION_WORDS}`);
     }
     if (seen.has(key)) return malformed(`option ${code(key)} is given twice`);
     seen.add(key);
@@ -145,26 +181,41 @@ function splitFirstLine(body: string): { first: string; rest: string } {
 export function parseCommand(body: string | null | undefined): ParsedCommand {
   const { first, rest } = splitFirstLine(body ?? '');
   const line = first.trim();
-  if (line !== COMMAND && !line.startsWith(`${COMMAND} `) && !line.startsWith(`${COMMAND}\t`)) {
-    return { status: 'none' };
-  }
+  const word = line.slice(0, COMMAND.length).toLowerCase();
+  const after = line.charAt(COMMAND.length);
+  if (word !== COMMAND || (after !== '' && after !== ' ' && after !== '\t')) return { status: 'none' };
   const args = line.slice(COMMAND.length).trim();
   if (args === '') return { status: 'ok', command: { kind: 'start', options: {} } };
 
-  const [word = '', ...others] = args.split(/\s+/);
-  const verb = word.toLowerCase();
+  const [head = '', ...others] = args.split(/\s+/);
+  const verb = head.toLowerCase();
   if (BARE_WORDS.has(verb)) {
     if (others.length > 0) return malformed(`${code(verb)} takes no arguments`);
-    return { status: 'ok', command: { kind: verb as 'go' | 'continue' | 'stop' | 'status' } };
+    return { status: 'ok', command: { kind: verb as 'go' | 'continue' | 'stop' | 'status' | 'help' } };
   }
-  if (verb === 'skip') return parseSkip(args.slice(word.length));
-  // A known option key followed by a colon makes the line an option list; anything else is guidance.
+  if (verb === 'skip') return parseSkip(args.slice(head.length));
   const key = /^([A-Za-z_-]+)\s*:/.exec(args)?.[1]?.toLowerCase();
-  if (key !== undefined && isOptionKey(key)) return parseOptions(args);
+  if (key === NOTE_KEY) return parseNote(args.slice(args.indexOf(':') + 1), rest);
+  // Any other `key:` makes the line an option list: an unknown key is answered with the valid options.
+  if (key !== undefined) return parseOptions(args);
+  const bare = verb.replace(/[^a-z_-]/g, '');
+  if (isOptionKey(bare)) {
+    return malformed(
+      `options take a colon, e.g. ${code(`${bare}: ${others[0] ?? '…'}`)}; the options are ${OPTION_WORDS}`,
+    );
+  }
+  return malformed(
+    `${code(head)} is not a command; the commands are ${VERBS.map((v) => code(v)).join(', ')} and start options (\`/review-loop help\` lists them). A note for the next fix is written \`/review-loop note: <text>\``,
+  );
+}
 
-  const text = [args, rest.trim()].filter((part) => part !== '').join('\n');
+/** `note: <text>` (and the rest of the comment): guidance for the next fix, or a checkpoint's answer. */
+function parseNote(inline: string, rest: string): ParsedCommand {
+  const text = [inline.trim(), rest.trim()].filter((part) => part !== '').join('\n');
+  if (text === '')
+    return malformed('`note:` needs the text of the note, e.g. `/review-loop note: keep the public API`');
   if (text.length > MAX_GUIDANCE_CHARS) {
-    return malformed(`guidance is limited to ${MAX_GUIDANCE_CHARS} characters; this one has ${text.length}`);
+    return malformed(`a note is limited to ${MAX_GUIDANCE_CHARS} characters; this one has ${text.length}`);
   }
   return { status: 'ok', command: { kind: 'guidance', text } };
 }

@@ -1,15 +1,18 @@
 /**
- * The `review-loop` check run's life (docs/how-it-works.md § The App): `in_progress` while a round runs,
+ * The `review-loop` check run's life (docs/how-it-works.md § The App): ONE check run per head per run,
+ * created once and then updated through its states — `in_progress` while a round runs,
  * `action_required` while a person is needed, `success` only on acquittal and only on the acquitted head,
- * `failure` on give-up or stop. When a fix or a push replaces the head, the old head's check completes
- * `neutral` and links the new head's run — an open one, and one left `action_required` (it asked a person
- * for something the new head now answers); a verdict (`success`, `failure`) is never touched. A completed
- * check is never reopened: the next round on the same head gets a new check run (GitHub shows the newest
- * per name and head).
+ * `failure` on give-up or stop. A resumed round on the same head (a checkpoint answer, `continue`) moves
+ * that same check back to `in_progress`; should GitHub refuse to reopen a completed check, only its text
+ * changes and the next state lands on it all the same. When the loop moves past a head (a fix, a push),
+ * the old head's check completes `neutral` "Superseded by …" and links the new head's — whatever its
+ * state in this run, `action_required` included; a verdict an earlier run gave (`success`, `failure`) is
+ * never touched. A new run on a head gets its own check (GitHub shows the newest per name and head).
  */
 import type { AppOctokit } from '../app-octokit.js';
 import type { CheckConclusion, CheckState } from '../check-runs.js';
 import { createCheckRun, supersededState, updateCheckRun } from '../check-runs.js';
+import { httpStatusOf } from '../octokit.js';
 import type { CheckRef } from './loop-state.js';
 
 interface Target {
@@ -20,33 +23,51 @@ interface Target {
   now: Date;
 }
 
-/**
- * Whether the check of a replaced head gives way to the new head's: while open, or while it waits for a
- * person (`action_required`). A state written before conclusions were kept has none: left as it is.
- */
-function supersedable(check: CheckRef): boolean {
-  return !check.completed || check.conclusion === 'action_required';
+/** Whether `check` is this run's (a state written before checks kept their run: only while open). */
+function ofRun(check: CheckRef, runId: string): boolean {
+  return check.runId === undefined ? !check.completed : check.runId === runId;
 }
 
 /**
- * Writes `state` on the check of `head`: the current check when it is that head's and still open, else a
- * new one, with the check of an older head superseded (supersedable) so that it links the new one.
+ * Whether the check of a replaced head gives way to the new head's: this run's, whatever its state, or
+ * any still open or waiting for a person (`action_required`: it asked for something the new head answers).
+ */
+function supersedable(check: CheckRef, runId: string): boolean {
+  return ofRun(check, runId) || !check.completed || check.conclusion === 'action_required';
+}
+
+/** Updates the check in place; a completed check GitHub will not reopen keeps its state and takes the text. */
+async function updateInPlace(target: Target, current: CheckRef, state: CheckState): Promise<void> {
+  const update = (given: CheckState, textOnly = false) =>
+    updateCheckRun(target.octokit, target.repo, current.id, {
+      state: given,
+      detailsUrl: target.detailsUrl,
+      // The run id is stamped again: a resumed engine run may have brought its own.
+      runId: target.runId,
+      now: target.now,
+      textOnly,
+    });
+  try {
+    await update(state);
+  } catch (error) {
+    if (!(current.completed && state.status === 'in_progress' && httpStatusOf(error) === 422)) throw error;
+    await update(state, true);
+  }
+}
+
+/**
+ * Writes `state` on the check of `head`: this run's check of that head when there is one, else a new
+ * one, with the check of an older head superseded (supersedable) so that it links the new one.
  */
 async function putCheck(
   target: Target,
   current: CheckRef | null,
   head: string,
   state: CheckState,
-): Promise<Pick<CheckRef, 'id' | 'headSha' | 'url'>> {
-  if (current && current.headSha === head && !current.completed) {
-    // The run id is stamped again: a resumed engine run may have brought its own.
-    await updateCheckRun(target.octokit, target.repo, current.id, {
-      state,
-      detailsUrl: target.detailsUrl,
-      runId: target.runId,
-      now: target.now,
-    });
-    return { id: current.id, headSha: current.headSha, url: current.url };
+): Promise<Pick<CheckRef, 'id' | 'headSha' | 'url' | 'runId'>> {
+  if (current && current.headSha === head && ofRun(current, target.runId)) {
+    await updateInPlace(target, current, state);
+    return { id: current.id, headSha: current.headSha, url: current.url, runId: target.runId };
   }
   const created = await createCheckRun(target.octokit, target.repo, {
     headSha: head,
@@ -55,13 +76,13 @@ async function putCheck(
     state,
     now: target.now,
   });
-  if (current && current.headSha !== head && supersedable(current)) {
+  if (current && current.headSha !== head && supersedable(current, target.runId)) {
     await updateCheckRun(target.octokit, target.repo, current.id, {
       state: supersededState(head, created.url),
       now: target.now,
     });
   }
-  return created;
+  return { ...created, runId: target.runId };
 }
 
 /** Puts the check of `head` in progress, superseding the check of an older head; returns the current check. */

@@ -11,11 +11,15 @@ import { CHECK_CONCLUSIONS } from '../check-runs.js';
 import { inertInline } from '../../core/text/untrusted-text.js';
 
 export const PHASES = [
+  /** No loop has run on this pull request yet (a note kept before the first start). */
+  'idle',
   'running',
   'waiting-fix',
   'waiting-checkpoint',
   'acquitted',
   'gave-up',
+  /** `fix: none`: one review, no fix, and so no acquittal. */
+  'reviewed',
   'stopped',
   'closed',
   'failed',
@@ -24,7 +28,15 @@ export const PHASES = [
 export type Phase = (typeof PHASES)[number];
 
 /** Phases in which the loop is over: a new `/review-loop` starts a fresh run. */
-export const FINISHED_PHASES: readonly Phase[] = ['acquitted', 'gave-up', 'stopped', 'closed', 'failed'];
+export const FINISHED_PHASES: readonly Phase[] = [
+  'idle',
+  'acquitted',
+  'gave-up',
+  'reviewed',
+  'stopped',
+  'closed',
+  'failed',
+];
 
 /** Trigger comments remembered as handled (a redelivery of an older one is also older than the loop). */
 const HANDLED_LIMIT = 100;
@@ -84,6 +96,8 @@ export const CheckRefSchema = z.object({
    * `action_required` check on a replaced head is superseded too (docs/how-it-works.md § The App).
    */
   conclusion: z.enum(CHECK_CONCLUSIONS).nullable().optional(),
+  /** The run it belongs to: one check per head per run (absent in a state written before it was kept). */
+  runId: z.string().optional(),
 });
 export type CheckRef = z.infer<typeof CheckRefSchema>;
 
@@ -118,7 +132,7 @@ export function emptyLoopState(now: Date): AppLoopState {
   return {
     v: 1,
     runId: null,
-    phase: 'closed',
+    phase: 'idle',
     settings: null,
     startedBy: null,
     updatedAt: now.toISOString(),
@@ -149,12 +163,14 @@ export function withRounds(state: AppLoopState, rows: readonly RoundRow[]): AppL
 }
 
 const PHASE_LINES: Record<Phase, string> = {
+  idle: 'No loop is running; start one with `/review-loop`.',
   running: 'A round is running.',
   'waiting-fix': 'Waiting for a fix: push to the branch or comment `/review-loop continue`.',
   'waiting-checkpoint':
     'Waiting at the checkpoint: comment `/review-loop go`, `/review-loop skip 1,3`, `/review-loop stop`, or `/review-loop <instructions>`.',
   acquitted: 'Acquitted: the reviewer passed this head.',
-  'gave-up': 'Gave up: the rounds ran out without an acquittal.',
+  'gave-up': 'Gave up without an acquittal.',
+  reviewed: 'Reviewed once: with `fix: none` the loop makes no fix and ends after one review.',
   stopped: 'Stopped.',
   closed: 'The pull request was closed; the loop ended.',
   failed: 'The loop failed; comment `/review-loop continue` to retry.',
@@ -179,6 +195,9 @@ export function renderLoopLog(state: AppLoopState, budget = 50_000): string {
     '',
     `**Status:** ${PHASE_LINES[state.phase]}${state.message ? ` ${inertInline(state.message, 400)}` : ''}`,
   ];
+  if (state.parkIssue !== null) {
+    head.push(`**Defect-park issue:** #${state.parkIssue} lists what the loop left open.`);
+  }
   if (state.runId) head.push(`**Run:** \`${state.runId}\``);
   if (state.settings) {
     const s = state.settings;

@@ -125,9 +125,10 @@ export class GitHubPullSession implements PullSession {
 
   async useRunId(runId: string): Promise<void> {
     if (runId === this.#runId) return;
-    this.log.info(`${this.pr.url}: continuing the engine's run ${runId} (the App had ${this.#runId})`);
+    this.log.info(`continuing the engine's run ${runId} (the App had ${this.#runId})`);
     this.#runId = runId;
-    await this.update((state) => ({ ...state, runId }));
+    // This run's checks are the engine's run's now: the check of the head goes on (one per head per run).
+    await this.update((state) => ({ ...state, runId, check: state.check && { ...state.check, runId } }));
   }
 
   async currentHead(): Promise<string> {
@@ -233,6 +234,11 @@ export class GitHubPullSession implements PullSession {
       // Remembered before anything else: the push webhook for this commit must find it.
       await this.update((state) => rememberPushedHead({ ...state, head: result.sha }, result.sha));
       this.log.info(`committed fix ${result.sha.slice(0, 7)} on ${this.pr.headRef}`);
+    } else if (result.status === 'not-landed') {
+      this.log.warn(`fix did not land on ${this.pr.headRef}: ${result.reason}`);
+      await this.note(
+        `This round's fix did not land on the branch (${result.reason}); the next round reviews the branch as it is.`,
+      );
     }
     return result;
   }
