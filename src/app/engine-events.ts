@@ -9,7 +9,9 @@ import type { AcquittalReceipt } from '../core/review/log.js';
 import type { ReviewOutcome, RoundReport } from '../core/review/outcome.js';
 import type { FixMode } from '../core/review/state.js';
 import type { ReviewEvent, ReviewEvents, ReviewStore } from '../ports/review.js';
-import type { RoundReviewView } from '../github/review-body.js';
+import type { Decision, DebateView, RoundReviewView } from '../github/review-body.js';
+import { totalTokens } from '../core/usage.js';
+import { counted } from '../core/text/counted.js';
 import type { GitHubReviewTarget } from './review-target.js';
 import type { LoopOutcome } from './loop-runner.js';
 import type { RoundRow } from './loop-state.js';
@@ -25,18 +27,45 @@ export interface RoundContext {
   maxRounds: number;
   reviewerModel: string;
   independence: Independence | undefined;
+  /** The PR's page: locations in the review link into its diff. */
+  pullUrl?: string | undefined;
   receipt?: AcquittalReceipt | undefined;
 }
 
+/** Why a round is "not yet", in a reviewer's plain words (the engine's own sentence stays in the logs). */
 function gateNote(report: RoundReport, independence: Independence | undefined): string | undefined {
   if (report.score === null) {
-    return 'The reviewer gave no usable answer twice (REVIEW_UNAVAILABLE); the round counts toward the rounds.';
+    return 'The reviewer gave no usable answer twice, so this round has no verdict; it still counts toward the rounds.';
   }
-  if (!report.positive) return undefined;
-  if (independence?.canAcquit) {
-    return `Acquitted: a positive verdict from a reviewer of another model family (${independence.sentence})`;
-  }
-  return independence?.sentence;
+  if (!report.positive || independence?.canAcquit) return undefined;
+  return independence?.relation === 'same'
+    ? 'The reviewer passed the change, but it cannot approve it: the reviewer and the executor are models of the same family, so the review is not independent.'
+    : 'The reviewer passed the change, but it cannot approve it: a model family is unknown, so the review cannot be shown to be independent.';
+}
+
+function decision(report: RoundReport, independence: Independence | undefined): Decision {
+  if (report.score === null) return 'not yet';
+  if (report.positive) return independence?.canAcquit ? 'approved' : 'not yet';
+  return 'changes requested';
+}
+
+function debateView(report: RoundReport): DebateView | null {
+  const record = report.debate;
+  if (!record) return null;
+  const entries = record.rebuttals.map((r) => {
+    const ruling = record.rulings.find((x) => x.weakness === r.weakness);
+    return {
+      weakness: r.weakness,
+      title: report.weaknesses.find((w) => w.rank === r.weakness)?.title ?? '(unknown weakness)',
+      stance: r.stance,
+      argument: r.argument,
+      evidence: r.evidence,
+      ruling: ruling
+        ? { ruling: ruling.ruling, reason: ruling.reason, required: ruling.required }
+        : undefined,
+    };
+  });
+  return { entries, resolved: record.resolved, transcript: entries.length ? undefined : record.transcript };
 }
 
 export function roundReviewView(report: RoundReport, context: RoundContext): RoundReviewView {
@@ -46,21 +75,34 @@ export function roundReviewView(report: RoundReport, context: RoundContext): Rou
     maxRounds: context.maxRounds,
     headSha: report.head,
     reviewerModel: context.reviewerModel,
+    pullUrl: context.pullUrl,
     score: report.score,
     verdict: report.verdict,
+    decision: decision(report, context.independence),
+    // An unavailable round's summary is the engine's diagnosis; the note says it in plain words.
+    summary: report.score === null ? undefined : report.summary,
     weaknesses: report.weaknesses.map((w) => ({
+      rank: w.rank,
       title: w.title,
+      severity: w.severity,
+      detail: w.detail,
       minimumFix: w.minimum_fix,
       effort: w.effort,
       path: w.file ?? undefined,
       line: w.line ?? undefined,
       resolved: w.resolved_by_debate,
     })),
-    memoryUpdate: report.memoryUpdate,
     raw: report.raw,
     verifierRaw: report.verifierRaw,
-    debate: report.debate?.transcript ?? null,
+    debate: debateView(report),
     gateNote: gateNote(report, context.independence),
+    proposed: report.fix?.proposed,
+    seconds: report.seconds,
+    usage: {
+      calls: report.usage.calls,
+      tokens: totalTokens(report.usage),
+      costUsd: report.usage.costUsd,
+    },
     receipt: context.receipt ? { ...context.receipt, head_sha: report.head } : undefined,
   };
 }
@@ -72,20 +114,27 @@ export function roundAction(
   independence: Independence | undefined,
 ): string {
   if (report.score === null) return 'no verdict';
-  if (report.positive) return independence?.canAcquit ? 'acquitted' : 'positive, but not independent';
+  if (report.positive) return independence?.canAcquit ? 'approved' : 'passed, but not independent';
   const parts: string[] = [];
   if (report.debate) {
     const resolved = report.debate.resolved.map((n) => `${n}`).join(', ');
     parts.push(`debate resolved ${resolved || 'none'}`);
   }
-  if (report.fix) {
+  if (report.fix?.proposed) {
+    const files = [...new Set(report.fix.proposed.map((c) => c.path))];
+    parts.push(
+      files.length > 0
+        ? `suggested ${counted(report.fix.proposed.length, 'change')} to ${files.join(', ')}`
+        : 'no fix to suggest',
+    );
+  } else if (report.fix) {
     const { applied, rejected, commit } = report.fix;
     parts.push(
       applied.length > 0
         ? `fixed ${applied.map((a) => a.path).join(', ')}${commit ? ` in ${commit.slice(0, 7)}` : ''}`
         : 'no edit applied',
     );
-    if (rejected.length > 0) parts.push(`${rejected.length} edit(s) refused`);
+    if (rejected.length > 0) parts.push(`${counted(rejected.length, 'edit')} refused`);
   } else if (report.phase === 'complete') {
     parts.push(fix === 'manual' ? 'waiting for a fix' : 'no fix');
   } else {
@@ -195,6 +244,7 @@ export class PullRequestEvents implements ReviewEvents {
         maxRounds: this.#maxRounds,
         reviewerModel: this.#reviewerModel,
         independence: this.#independence,
+        pullUrl: this.#session.pr.url,
         receipt,
       }),
     );

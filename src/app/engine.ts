@@ -56,6 +56,8 @@ async function runOnce(request: LoopRequest, env: NodeJS.ProcessEnv, options: En
       maxCostUsd: settings.budget.maxCostUsd,
       maxTokens: settings.budget.maxTokens,
       allowGlobs: settings.fixPaths,
+      // Manual (and fork) PRs get the executor's fixes as one-click suggestions; nothing is pushed.
+      proposeManualFixes: true,
     },
     {
       models,

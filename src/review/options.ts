@@ -36,6 +36,12 @@ export interface ReviewOptions {
   verifierLimits?: Partial<VerifierLimits> | undefined;
   /** The original's 24 hours after which an in-progress state is abandoned. */
   staleAfterMs?: number | undefined;
+  /**
+   * `fix: manual`: the executor still proposes its fixes, reported on the round (never committed), so a
+   * front-end can offer them — the App as one-click suggestions. Off by default (the CLI's manual mode
+   * leaves the fix to the person).
+   */
+  proposeManualFixes?: boolean | undefined;
 }
 
 export interface ReviewPorts {
@@ -84,6 +90,7 @@ export function resolveOptions(options: ReviewOptions): ResolvedOptions {
     budgets: { ...REVIEW_BUDGETS, ...options.budgets },
     verifierLimits: { ...DEFAULT_VERIFIER_LIMITS, ...options.verifierLimits },
     staleAfterMs: options.staleAfterMs ?? STALE_AFTER_MS,
+    proposeManualFixes: options.proposeManualFixes ?? false,
   };
 }
 

@@ -9,12 +9,13 @@ import type { CheckpointAnswer } from '../core/review/checkpoint.js';
 import { formatScore, memoryForRun, renderMemorySection, type AcquittalReceipt } from '../core/review/log.js';
 import type { ReviewOutcome, RoundReport } from '../core/review/outcome.js';
 import type { PendingRound, RankedWeakness } from '../core/review/state.js';
+import { counted } from '../core/text/counted.js';
 import { totalTokens, ZERO_USAGE } from '../core/usage.js';
 import { assess, type Assessment } from './assess.js';
 import { RoundMeter } from './calls.js';
 import { debate } from './debate.js';
 import { blockersOf, buildOutcome, documentRound, progressLine, terminate } from './document.js';
-import { applyFixes } from './fix.js';
+import { applyFixes, proposeFixes } from './fix.js';
 import { gatherMaterial } from './material.js';
 import { resolveOptions, type ResumeInput, type ReviewOptions, type ReviewPorts } from './options.js';
 import { startRun, type RunContext } from './start.js';
@@ -110,8 +111,8 @@ async function loop(ctx: RunContext, answer: CheckpointAnswer | undefined): Prom
 function maxRoundsMessage(ctx: RunContext): string {
   const blockers = blockersOf(ctx.state.history).length;
   return (
-    `No acquittal after ${ctx.state.history.length} round(s) (max ${ctx.options.maxRounds}; last score ` +
-    `${formatScore(ctx.state.last_score)}, ${ctx.state.last_verdict ?? 'no verdict'}): ${blockers} blocker(s) remain.`
+    `No acquittal after ${counted(ctx.state.history.length, 'round')} (max ${ctx.options.maxRounds}; last score ` +
+    `${formatScore(ctx.state.last_score)}, ${ctx.state.last_verdict ?? 'no verdict'}): ${counted(blockers, 'blocker')} ${blockers === 1 ? 'remains' : 'remain'}.`
   );
 }
 
@@ -191,9 +192,16 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
     await documentRound(ctx, report, status, receipt);
   };
 
+  /** The round's time and cost so far, for the review posted before Phase E (finish sets the final ones). */
+  const reviewed = async (): Promise<void> => {
+    report.seconds = seconds(ctx, startedAt);
+    report.usage = { ...meter.usage };
+    await events?.emit({ type: 'round-reviewed', report });
+  };
+
   // B.5.1: the stop gate.
   if (a.positive) {
-    await events?.emit({ type: 'round-reviewed', report });
+    await reviewed();
     if (ctx.independence.canAcquit) {
       const receipt = receiptFor(ctx, report);
       await finish('stopping: positive verdict from an independent reviewer (acquitted)', receipt);
@@ -205,7 +213,7 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
     return terminate(ctx, 'not-independent', message, head, undefined);
   }
   if (!a.available) {
-    await events?.emit({ type: 'round-reviewed', report });
+    await reviewed();
     const last = round >= options.maxRounds;
     await finish(
       last
@@ -219,7 +227,12 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
   if (options.difficulty !== 'medium' && a.weaknesses.length > 0) {
     report.debate = await debate(ctx, meter, round, material, a.weaknesses);
   }
-  await events?.emit({ type: 'round-reviewed', report });
+  // Manual mode with a round to follow: the executor's fixes are proposed (never committed) so the review
+  // can offer them to the person.
+  if (options.fix === 'manual' && options.proposeManualFixes && round < options.maxRounds) {
+    report.fix = await proposeFixes(ctx, meter, round, material, a.weaknesses);
+  }
+  await reviewed();
 
   if (options.fix === 'none') {
     await finish('stopping: review only (fix: none)');

@@ -301,10 +301,21 @@ describe('the App with the review engine', () => {
     fake.interceptReads(mock);
     const reviewer: Recorded = { bodies: [] };
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]), reviewer);
+    // The executor still proposes its fix: it becomes a one-click suggestion, never a push.
+    anthropicReply(HALVE);
     const { probot, queue } = await startTestApp(engineRunner());
 
     await say(probot, '/review-loop', 101);
     await queue.idle();
+    expect(fake.refUpdates).toEqual([]);
+    expect(fake.reviews[0].comments).toContainEqual(
+      expect.objectContaining({
+        path: 'src/calc.ts',
+        line: 6,
+        side: 'RIGHT',
+        body: expect.stringContaining('```suggestion\n  return n / 2;\n```'),
+      }),
+    );
     expect(stickyState(fake)).toMatchObject({ phase: 'waiting-fix', settings: { fix: 'manual' } });
     expect(stickyState(fake).message).toContain('fork');
     expect(fake.checks.map((c) => [c.head_sha, c.conclusion])).toEqual([[HEAD, 'action_required']]);
