@@ -12,6 +12,7 @@ import type { ReviewEvent, ReviewEvents, ReviewStore } from '../ports/review.js'
 import type { Decision, DebateView, RoundReviewView } from '../github/review-body.js';
 import { totalTokens } from '../core/usage.js';
 import { counted } from '../core/text/counted.js';
+import { formatScore } from '../core/review/log.js';
 import type { GitHubReviewTarget } from './review-target.js';
 import type { LoopOutcome } from './loop-runner.js';
 import type { RoundRow } from './loop-state.js';
@@ -202,7 +203,10 @@ export class PullRequestEvents implements ReviewEvents {
           // The check already running was created under the App's id: it is stamped again.
           await session.roundStarted(event.round, this.#target.head);
         }
-        if (!event.independence.canAcquit) await session.note(event.independence.sentence);
+        if (!event.independence.canAcquit) {
+          session.log.info(event.independence.sentence);
+          await session.note(notIndependentNote(event.independence));
+        }
         return;
       }
       case 'round-started':
@@ -253,6 +257,45 @@ export class PullRequestEvents implements ReviewEvents {
   }
 }
 
+/** Why the run can never approve, in plain words (the engine's sentence, with its terms, is logged). */
+export function notIndependentNote(independence: Independence): string {
+  return independence.relation === 'same'
+    ? 'This loop cannot approve the change: the reviewer and the executor are models of the same family, so the review is not independent.'
+    : 'This loop cannot approve the change: a model family is unknown, so the review cannot be shown to be independent.';
+}
+
+/**
+ * The outcome in a reviewer's words for the PR (the sticky status and the check): the engine's message
+ * speaks the original's terms, which stay in the logs and the CLI's files.
+ */
+function pullMessage(outcome: ReviewOutcome): string {
+  const scored = [...outcome.rounds, ...outcome.reports].filter((r) => r.score !== null);
+  const last = scored.at(-1);
+  const verdict = last ? `${formatScore(last.score)}, ${last.verdict}` : 'no verdict';
+  const rounds = counted(outcome.rounds.length, 'round');
+  const blockers = outcome.blockers.length;
+  switch (outcome.status) {
+    case 'acquitted':
+      return `Approved in round ${last?.round ?? outcome.rounds.length}: ${verdict}.`;
+    case 'max-rounds':
+      return `Changes still requested after ${rounds} (last ${verdict}): ${counted(blockers, 'blocker')} ${blockers === 1 ? 'remains' : 'remain'}.`;
+    case 'budget':
+      return `${outcome.message.replace(/; not acquitted\.$/, '')}: the loop ended with changes still requested.`;
+    case 'reviewed':
+      return `Reviewed only (fix: none): ${verdict}.`;
+    case 'not-independent':
+      return `The reviewer passed the change (${verdict}). ${notIndependentNote(outcome.independence)}`;
+    case 'stopped':
+      return outcome.message.replace(/; not acquitted\.$/, '.');
+    case 'awaiting-fix': {
+      const round = outcome.awaiting?.round ?? outcome.rounds.length;
+      return `Round ${round}: changes requested (${verdict}). Push a fix (or apply the suggested changes) and round ${round + 1} reviews it.`;
+    }
+    default:
+      return outcome.message;
+  }
+}
+
 /** The engine's outcome as the App's loop outcome: status, head, message, last verdict, blockers. */
 export function loopOutcomeOf(outcome: ReviewOutcome): LoopOutcome {
   const waiting = outcome.reports.filter((r) => r.phase === 'awaiting-checkpoint');
@@ -262,11 +305,11 @@ export function loopOutcomeOf(outcome: ReviewOutcome): LoopOutcome {
     status: outcome.status,
     runId: outcome.runId,
     head: outcome.head,
-    message: outcome.message,
+    message: pullMessage(outcome),
     rounds: outcome.rounds.length,
     lastScore: last?.score ?? undefined,
     lastVerdict: last?.verdict,
     blockers: outcome.blockers.map((w) => ({ title: w.title, effort: w.effort })),
-    caveat: outcome.independence.canAcquit ? undefined : outcome.independence.sentence,
+    caveat: outcome.independence.canAcquit ? undefined : notIndependentNote(outcome.independence),
   };
 }

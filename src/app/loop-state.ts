@@ -136,8 +136,8 @@ const PHASE_LINES: Record<Phase, string> = {
   'waiting-fix': 'Waiting for a fix: push to the branch or comment `/review-loop continue`.',
   'waiting-checkpoint':
     'Waiting at the checkpoint: comment `/review-loop go`, `/review-loop skip 1,3`, `/review-loop stop`, or `/review-loop <instructions>`.',
-  acquitted: 'Acquitted: the reviewer passed this head.',
-  'gave-up': 'Gave up: the rounds ran out without an acquittal.',
+  acquitted: 'Approved: the reviewer passed this head.',
+  'gave-up': 'Gave up: the rounds ran out with changes still requested.',
   stopped: 'Stopped.',
   closed: 'The pull request was closed; the loop ended.',
   failed: 'The loop failed; comment `/review-loop continue` to retry.',

@@ -171,7 +171,7 @@ function endingOf(status: LoopStatus, outcome: LoopOutcome): Ending {
       return {
         phase: 'acquitted',
         conclusion: 'success',
-        title: `Acquitted: ${last}, ${outcome.lastVerdict ?? ''}`,
+        title: `Approved: ${last}, ${outcome.lastVerdict ?? ''}`,
       };
     case 'awaiting-fix':
       return { phase: 'waiting-fix', conclusion: 'action_required', title: 'Waiting for a fix' };
@@ -190,14 +190,18 @@ function endingOf(status: LoopStatus, outcome: LoopOutcome): Ending {
     case 'stopped':
       return { phase: 'stopped', conclusion: 'failure', title: 'Stopped' };
     case 'max-rounds':
-      return { phase: 'gave-up', conclusion: 'failure', title: 'Rounds ran out without acquittal' };
+      return {
+        phase: 'gave-up',
+        conclusion: 'failure',
+        title: 'Rounds ran out with changes still requested',
+      };
     case 'budget':
-      return { phase: 'gave-up', conclusion: 'failure', title: 'Budget spent without acquittal' };
+      return { phase: 'gave-up', conclusion: 'failure', title: 'Budget spent with changes still requested' };
     case 'not-independent':
       return {
         phase: 'gave-up',
         conclusion: 'failure',
-        title: 'Not acquitted: the reviewer is not independent of the executor',
+        title: 'Not approved: the reviewer is not independent of the executor',
       };
     case 'reviewed':
       return { phase: 'gave-up', conclusion: 'failure', title: `Reviewed only (fix: none): ${last}` };

@@ -39,7 +39,7 @@ function report(input: ReviewParkInput): string {
   const score = input.lastScore === undefined ? 'no score' : `${input.lastScore}/10`;
   const lines = [
     `Pull request #${input.pr.number} (${quoteInline(input.prTitle, 200)}) ran ${input.rounds} review rounds ` +
-      `(run \`${input.runId}\`) without an acquittal. Last verdict on \`${input.headSha.slice(0, 7)}\`: ` +
+      `(run \`${input.runId}\`) and changes are still requested. Last verdict on \`${input.headSha.slice(0, 7)}\`: ` +
       `${score}, ${quoteInline(input.lastVerdict ?? 'none', 40)}.`,
     '',
     '| # | Blocker | Effort |',

@@ -285,7 +285,7 @@ describe('the App with the review engine', () => {
       [fixed, 'success'],
       [later, 'action_required'],
     ]);
-    expect(fake.checks[2]!.title).toBe('Not reviewed: the acquittal is stale');
+    expect(fake.checks[2]!.title).toBe('Not reviewed: the approval was for an earlier commit');
 
     // no key and no part of the private key in anything posted (comments, reviews, checks, issues) or logged
     expect(logs.join('\n')).toContain('committed fixes to src/calc.ts');
@@ -370,7 +370,7 @@ describe('the App with the review engine', () => {
     const first = stickyState(fake);
     expect(first).toMatchObject({ phase: 'gave-up', parkIssue: issue.number });
     expect(fake.checks.map((c) => [c.head_sha, c.conclusion, c.title])).toEqual([
-      [HEAD, 'failure', 'Rounds ran out without acquittal'],
+      [HEAD, 'failure', 'Rounds ran out with changes still requested'],
     ]);
 
     openaiReply(reviewAnswer(5, 'not ready', [{ title: 'Still no tests', minimum_fix: 'Add one.' }]));
@@ -469,7 +469,7 @@ describe('the App with the review engine', () => {
     const why = 'the same family, so the review is not independent';
     expect(stickyState(fake)).toMatchObject({ phase: 'gave-up', message: expect.stringContaining(why) });
     expect(fake.checks.map((c) => [c.conclusion, c.title])).toEqual([
-      ['failure', 'Not acquitted: the reviewer is not independent of the executor'],
+      ['failure', 'Not approved: the reviewer is not independent of the executor'],
     ]);
     expect(fake.reviews[0].body).toContain(why);
     // said while the round ran, too
