@@ -242,6 +242,13 @@ export class PullRequestEvents implements ReviewEvents {
   }
 
   async #post(report: RoundReport, receipt: AcquittalReceipt | undefined): Promise<void> {
+    // Threads of earlier rounds follow this verdict first: addressed findings are resolved, standing ones stay.
+    if (report.score !== null) {
+      await this.#session.followThreads(
+        report.round,
+        report.weaknesses.filter((w) => !w.resolved_by_debate).map((w) => ({ title: w.title, file: w.file })),
+      );
+    }
     const posted = await this.#session.postReview(
       roundReviewView(report, {
         runId: this.#session.runId,

@@ -65,6 +65,7 @@ async function runOnce(request: LoopRequest, env: NodeJS.ProcessEnv, options: En
       target,
       checkpoint: new CommentCheckpoint(),
       instructions: { take: () => session.takeGuidance() },
+      dismissals: { list: () => session.dismissals() },
       log: {
         info: (message) => session.log.info(message),
         warn: (message) => session.log.warn(message),

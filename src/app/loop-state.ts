@@ -5,7 +5,7 @@
  * stores without looking inside. Everything is bounded so the comment stays under GitHub's limit.
  */
 import { z } from 'zod';
-import { DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review/state.js';
+import { DIFFICULTIES, DismissedWeaknessSchema, FIX_MODES, PRESETS } from '../core/review/state.js';
 import { CHECK_CONCLUSIONS } from '../github/check-runs.js';
 import { quoteInline } from '../github/safe-text.js';
 
@@ -29,6 +29,7 @@ export const FINISHED_PHASES: readonly Phase[] = ['acquitted', 'gave-up', 'stopp
 const HANDLED_LIMIT = 100;
 const PUSHED_LIMIT = 50;
 const ROUNDS_LIMIT = 40;
+export const DISMISSALS_LIMIT = 50;
 
 const LoopSettingsSchema = z.object({
   reviewerModel: z.string().optional(),
@@ -89,6 +90,10 @@ export const AppLoopStateSchema = z.object({
   message: z.string().nullable(),
   /** The review engine's own state (its REVIEW_STATE fields and reviewer memory), opaque here. */
   review: z.unknown().optional(),
+  /** Findings the maintainers dismissed with `/review-loop dismiss`: left out of every later round. */
+  dismissals: z.array(DismissedWeaknessSchema).max(DISMISSALS_LIMIT).default([]),
+  /** Whether the App posted inline finding comments here: only then are review threads read. */
+  inlineThreads: z.boolean().default(false),
 });
 export type AppLoopState = z.infer<typeof AppLoopStateSchema>;
 
@@ -114,6 +119,8 @@ export function emptyLoopState(now: Date): AppLoopState {
     parkIssue: null,
     message: null,
     review: undefined,
+    dismissals: [],
+    inlineThreads: false,
   };
 }
 

@@ -296,26 +296,50 @@ export function renderRoundReview(
   return `${receipt}${postable(lines.join('\n'), BODY_LIMIT - receipt.length)}`;
 }
 
-const WEAKNESS_MARKER = /^<!-- skillclimb:review-loop-weakness r=(\d+) n=(\d+) -->$/;
+const WEAKNESS_MARKER = /^<!-- skillclimb:review-loop-weakness r=(\d+) n=(\d+) k=([A-Za-z0-9+/=]+) -->$/;
 
-/** The hidden first line of an inline weakness comment: which round and weakness the thread is about. */
-export function weaknessMarker(round: number, rank: number): string {
-  return `<!-- skillclimb:review-loop-weakness r=${round} n=${rank} -->`;
+/** The finding an inline comment is about, as its hidden first line carries it. */
+export interface ThreadFinding {
+  round: number;
+  rank: number;
+  title: string;
+  file: string | null;
 }
 
-/** Round and rank from an inline comment the App posted (its first line), or undefined. */
-export function parseWeaknessMarker(
-  body: string | null | undefined,
-): { round: number; rank: number } | undefined {
+/**
+ * The hidden first line of an inline finding comment: round, rank, and the finding's title and file
+ * (base64 JSON: no `-`, `>` or `<`, so nothing can end the comment early), for a later round to match.
+ */
+export function weaknessMarker(round: number, weakness: WeaknessView, rank: number): string {
+  // Redacted before it is encoded: a key in the title must not pass the body's redaction as base64.
+  const title = redactSecrets(weakness.title.slice(0, 300));
+  const key = Buffer.from(JSON.stringify({ t: title, f: weakness.path ?? null }), 'utf8');
+  return `<!-- skillclimb:review-loop-weakness r=${round} n=${rank} k=${key.toString('base64')} -->`;
+}
+
+/** The finding of an inline comment the App posted (from its first line), or undefined. */
+export function parseWeaknessMarker(body: string | null | undefined): ThreadFinding | undefined {
   const match = WEAKNESS_MARKER.exec((body ?? '').split('\n', 1)[0]?.trim() ?? '');
-  return match ? { round: Number(match[1]), rank: Number(match[2]) } : undefined;
+  if (!match) return undefined;
+  try {
+    const key = JSON.parse(Buffer.from(match[3]!, 'base64').toString('utf8')) as { t?: unknown; f?: unknown };
+    if (typeof key.t !== 'string') return undefined;
+    return {
+      round: Number(match[1]),
+      rank: Number(match[2]),
+      title: key.t,
+      file: typeof key.f === 'string' ? key.f : null,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The text of an inline comment for a weakness that cites a line inside the diff. */
 export function renderInlineNote(weakness: WeaknessView, index: number, round: number): string {
   const rank = weakness.rank ?? index + 1;
   const severity = weakness.severity ? `**${quoteInline(weakness.severity, 20)}** · ` : '';
-  const lines = [weaknessMarker(round, rank), `${severity}${quoteInline(weakness.title, 500)}`];
+  const lines = [weaknessMarker(round, weakness, rank), `${severity}${quoteInline(weakness.title, 500)}`];
   if (weakness.detail?.trim()) lines.push('', quoteInline(weakness.detail, 1200));
   lines.push(
     '',

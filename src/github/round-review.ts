@@ -26,6 +26,8 @@ export interface PostedReview {
   url: string;
   /** Inline comments GitHub accepted (0 after the fallback), suggestions included. */
   inline: number;
+  /** Of those, comments on findings (each the start of a thread later rounds follow). */
+  findings: number;
   /** True when the review went out a second time without inline comments after a 422. */
   fellBack: boolean;
 }
@@ -96,7 +98,8 @@ export async function postRoundReview(
   const needsIndex = cited || (view.proposed ?? []).length > 0;
   const index = needsIndex ? await diffLineIndex(octokit, pr) : new Map<string, Set<number>>();
   const suggestions = suggestionComments(view, index);
-  const comments = [...inlineComments(view, index), ...suggestions.map((s) => s.comment)];
+  const findings = inlineComments(view, index);
+  const comments = [...findings, ...suggestions.map((s) => s.comment)];
   const base = {
     owner: pr.owner,
     repo: pr.repo,
@@ -108,12 +111,18 @@ export async function postRoundReview(
     try {
       const body = renderRoundReview(view, new Set(suggestions.map((s) => s.change)));
       const { data } = await octokit.rest.pulls.createReview({ ...base, body, comments });
-      return { id: data.id, url: data.html_url, inline: comments.length, fellBack: false };
+      return {
+        id: data.id,
+        url: data.html_url,
+        inline: comments.length,
+        findings: findings.length,
+        fellBack: false,
+      };
     } catch (error) {
       if (httpStatusOf(error) !== 422) throw error;
     }
   }
   // Without inline comments every proposed fix is listed in the body with its diff.
   const { data } = await octokit.rest.pulls.createReview({ ...base, body: renderRoundReview(view) });
-  return { id: data.id, url: data.html_url, inline: 0, fellBack: comments.length > 0 };
+  return { id: data.id, url: data.html_url, inline: 0, findings: 0, fellBack: comments.length > 0 };
 }

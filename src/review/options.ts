@@ -10,6 +10,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type {
   Checkpoint,
+  DismissalSource,
   FixInstructions,
   ReviewEvents,
   ReviewModels,
@@ -56,6 +57,8 @@ export interface ReviewPorts {
   events?: ReviewEvents | undefined;
   /** Instructions for the next fix given outside a checkpoint (the App's guidance comments); none by default. */
   instructions?: FixInstructions | undefined;
+  /** Findings the maintainers dismissed, left out of later rounds (the App's); none by default. */
+  dismissals?: DismissalSource | undefined;
   /** 8 lowercase hex digits for a new run id (tests pin it); default: crypto random. */
   randomHex?: (() => string) | undefined;
 }

@@ -190,6 +190,8 @@ describe('the App with the review engine', () => {
     const fake = calcPull();
     const mock = fake.interceptBase();
     fake.interceptReads(mock);
+    // round 1 left finding threads: later rounds read them (GraphQL)
+    fake.interceptThreads(mock);
     fake.interceptGitData(mock);
     const reviewer: Recorded = { bodies: [] };
     const executor: Recorded = { bodies: [] };
@@ -226,6 +228,8 @@ describe('the App with the review engine', () => {
     // one review per round, on its SHA; round 1's cited line is an inline comment
     expect(fake.reviews.map((r) => r.commit_id)).toEqual([HEAD, fixed]);
     expect(fake.reviews[0].comments).toEqual([expect.objectContaining({ path: 'src/calc.ts', line: 6 })]);
+    // round 2 no longer raises round 1's finding: its thread is resolved
+    expect(fake.resolvedThreads).toEqual(['PRRT_0_0']);
     expect(fake.reviews[0].body).toContain('4/10, not ready');
     const state = stickyState(fake);
     const runId = state.runId as string;
@@ -299,6 +303,8 @@ describe('the App with the review engine', () => {
     const fake = calcPull({ fork: true });
     const mock = fake.interceptBase();
     fake.interceptReads(mock);
+    // round 1 left finding threads: later rounds read them (GraphQL)
+    fake.interceptThreads(mock);
     const reviewer: Recorded = { bodies: [] };
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]), reviewer);
     // The executor still proposes its fix: it becomes a one-click suggestion, never a push.
@@ -350,6 +356,8 @@ describe('the App with the review engine', () => {
     const fake = calcPull();
     const mock = fake.interceptBase();
     fake.interceptReads(mock);
+    // round 1 left finding threads: later rounds read them (GraphQL)
+    fake.interceptThreads(mock);
     fake.interceptParkIssues(mock, { comment: true });
     openaiReply(
       reviewAnswer(4, 'not ready', [
@@ -389,6 +397,8 @@ describe('the App with the review engine', () => {
     const fake = calcPull();
     const mock = fake.interceptBase();
     fake.interceptReads(mock);
+    // round 1 left finding threads: later rounds read them (GraphQL)
+    fake.interceptThreads(mock);
     fake.interceptGitData(mock);
     const executor: Recorded = { bodies: [] };
     openaiReply(

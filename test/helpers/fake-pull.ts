@@ -70,6 +70,12 @@ export class FakePull {
   readonly refUpdates: any[] = [];
   /** Edits of existing comments (the sticky comment is edited in place, never re-posted). */
   commentEdits = 0;
+  /** Review threads resolved through GraphQL, by id (`PRRT_<review>_<comment>`). */
+  readonly resolvedThreads: string[] = [];
+  /** Answers people wrote on a thread, by thread id. */
+  readonly threadAnswers = new Map<string, Array<{ login: string; body: string; association: string }>>();
+  /** Every GraphQL request body, in order. */
+  readonly graphql: any[] = [];
   #nextId = 9000;
 
   constructor(options: { base: Files; head: Files; fork?: boolean }) {
@@ -386,6 +392,62 @@ export class FakePull {
         }
         this.head = body.sha;
         return [200, { ref: 'refs/heads/feature/thing', object: { sha: body.sha } }];
+      });
+  }
+
+  /**
+   * GraphQL as the App's thread follow-up uses it: `reviewThreads` lists one thread per inline comment
+   * of the reviews posted (the App's, with any answers the test added), `resolveReviewThread` resolves.
+   */
+  interceptThreads(scope = nock(API)): nock.Scope {
+    return scope
+      .persist()
+      .post('/graphql')
+      .reply((_uri, body: any) => {
+        this.graphql.push(body);
+        if (String(body.query).includes('resolveReviewThread')) {
+          this.resolvedThreads.push(body.variables.threadId);
+          return [
+            200,
+            { data: { resolveReviewThread: { thread: { id: body.variables.threadId, isResolved: true } } } },
+          ];
+        }
+        const nodes = this.reviews.flatMap((review, i) =>
+          (review.comments ?? []).map((comment: any, j: number) => {
+            const id = `PRRT_${i}_${j}`;
+            const answers = (this.threadAnswers.get(id) ?? []).map((a) => ({
+              body: a.body,
+              viewerDidAuthor: false,
+              authorAssociation: a.association,
+              author: { login: a.login },
+            }));
+            return {
+              id,
+              isResolved: this.resolvedThreads.includes(id),
+              comments: {
+                nodes: [
+                  {
+                    body: comment.body,
+                    viewerDidAuthor: true,
+                    authorAssociation: 'NONE',
+                    author: { login: 'review-loop' },
+                  },
+                  ...answers,
+                ],
+              },
+            };
+          }),
+        );
+        return [
+          200,
+          {
+            data: {
+              repository: {
+                pullRequest: { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes } },
+              },
+            },
+          },
+        ];
       });
   }
 

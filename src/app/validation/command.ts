@@ -34,7 +34,9 @@ export type Command =
   | { kind: 'skip'; items: number[] }
   | { kind: 'stop' }
   | { kind: 'status' }
-  | { kind: 'guidance'; text: string };
+  | { kind: 'guidance'; text: string }
+  /** `dismiss <n> [reason]`: weakness n of the last review is not to be raised again. */
+  | { kind: 'dismiss'; item: number; reason: string };
 
 export type ParsedCommand =
   /** Not a `/review-loop` comment at all: never answered. */
@@ -135,6 +137,26 @@ function parseSkip(args: string): ParsedCommand {
   return { status: 'ok', command: { kind: 'skip', items: items.sort((a, b) => a - b) } };
 }
 
+/** `dismiss 2 not worth it here`: one weakness number of the last review, then the reason (optional). */
+function parseDismiss(args: string, rest: string): ParsedCommand {
+  const match = /^\s*(\S+)\s*([\s\S]*)$/.exec(args);
+  const number = match?.[1] ?? '';
+  if (!/^\d+$/.test(number) || Number(number) < 1) {
+    return malformed(
+      number === ''
+        ? '`dismiss` needs the number of a weakness of the last review, e.g. `dismiss 2 by design`'
+        : `\`dismiss\` takes one weakness number (1, 2, …); got ${code(number)}`,
+    );
+  }
+  const reason = [match?.[2]?.trim() ?? '', rest.trim()].filter((part) => part !== '').join('\n');
+  if (reason.length > MAX_GUIDANCE_CHARS) {
+    return malformed(
+      `the reason is limited to ${MAX_GUIDANCE_CHARS} characters; this one has ${reason.length}`,
+    );
+  }
+  return { status: 'ok', command: { kind: 'dismiss', item: Number(number), reason } };
+}
+
 /** The first line of a body, without a trailing carriage return. */
 function splitFirstLine(body: string): { first: string; rest: string } {
   const newline = body.indexOf('\n');
@@ -158,6 +180,7 @@ export function parseCommand(body: string | null | undefined): ParsedCommand {
     return { status: 'ok', command: { kind: verb as 'go' | 'continue' | 'stop' | 'status' } };
   }
   if (verb === 'skip') return parseSkip(args.slice(word.length));
+  if (verb === 'dismiss') return parseDismiss(args.slice(word.length), rest);
   // A known option key followed by a colon makes the line an option list; anything else is guidance.
   const key = /^([A-Za-z_-]+)\s*:/.exec(args)?.[1]?.toLowerCase();
   if (key !== undefined && isOptionKey(key)) return parseOptions(args);
