@@ -135,7 +135,7 @@ describe('threads that follow the work', () => {
     // finding 1's thread is resolved (addressed); finding 2's stays open (answered "won't fix")
     expect(fake.resolvedThreads).toEqual(['PRRT_0_0']);
     // the reviewer's memory has both dismissals with their reasons
-    const memory = decodeStateBlock(fake.sticky()?.body ?? '')?.review?.memory as string;
+    const memory = (decodeStateBlock(fake.sticky()?.body ?? '') as any)?.review?.memory as string;
     expect(memory).toContain('dismissed by the maintainers');
     expect(memory).toContain("NaN is the caller's contract");
     expect(memory).toContain('tests land in the follow-up PR');
