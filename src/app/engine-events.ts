@@ -113,6 +113,7 @@ export function roundAction(
   report: RoundReport,
   fix: FixMode,
   independence: Independence | undefined,
+  last = false,
 ): string {
   if (report.score === null) return 'no verdict';
   if (report.positive) return independence?.canAcquit ? 'approved' : 'passed, but not independent';
@@ -137,7 +138,7 @@ export function roundAction(
     );
     if (rejected.length > 0) parts.push(`${counted(rejected.length, 'edit')} refused`);
   } else if (report.phase === 'complete') {
-    parts.push(fix === 'manual' ? 'waiting for a fix' : 'no fix');
+    parts.push(fix === 'manual' && !last ? 'waiting for a fix' : 'no fix');
   } else {
     parts.push('reviewed');
   }
@@ -149,6 +150,7 @@ export function roundRow(
   fix: FixMode,
   independence: Independence | undefined,
   reviewUrl: string | null,
+  last = false,
 ): RoundRow {
   return {
     round: report.round,
@@ -160,7 +162,7 @@ export function roundRow(
       .slice(0, ROW_WEAKNESSES)
       // Cut as the row shows it: a title is model text of any length, and the rows live in the sticky state.
       .map((w) => (w.title.length > ROW_TITLE ? `${w.title.slice(0, ROW_TITLE)}…` : w.title)),
-    action: roundAction(report, fix, independence),
+    action: roundAction(report, fix, independence, last),
     reviewUrl,
   };
 }
@@ -234,7 +236,13 @@ export class PullRequestEvents implements ReviewEvents {
           await this.#post(report, receipt as AcquittalReceipt | undefined);
         }
         await session.recordRound(
-          roundRow(report, this.#fix, this.#independence, this.#reviews.get(report.round) ?? null),
+          roundRow(
+            report,
+            this.#fix,
+            this.#independence,
+            this.#reviews.get(report.round) ?? null,
+            report.round >= this.#maxRounds,
+          ),
         );
         return;
       }
@@ -260,7 +268,9 @@ export class PullRequestEvents implements ReviewEvents {
       }),
     );
     this.#reviews.set(report.round, posted.url);
-    await this.#session.recordRound(roundRow(report, this.#fix, this.#independence, posted.url));
+    await this.#session.recordRound(
+      roundRow(report, this.#fix, this.#independence, posted.url, report.round >= this.#maxRounds),
+    );
   }
 }
 
@@ -285,7 +295,7 @@ function pullMessage(outcome: ReviewOutcome): string {
     case 'acquitted':
       return `Approved in round ${last?.round ?? outcome.rounds.length}: ${verdict}.`;
     case 'max-rounds':
-      return `Changes still requested after ${rounds} (last ${verdict}): ${counted(blockers, 'blocker')} ${blockers === 1 ? 'remains' : 'remain'}.`;
+      return `After ${rounds}, ${counted(blockers, 'blocker')} ${blockers === 1 ? 'remains' : 'remain'}.`;
     case 'budget':
       return `${outcome.message.replace(/; not acquitted\.$/, '')}: the loop ended with changes still requested.`;
     case 'reviewed':
@@ -296,7 +306,7 @@ function pullMessage(outcome: ReviewOutcome): string {
       return outcome.message.replace(/; not acquitted\.$/, '.');
     case 'awaiting-fix': {
       const round = outcome.awaiting?.round ?? outcome.rounds.length;
-      return `Round ${round}: changes requested (${verdict}). Push a fix (or apply the suggested changes) and round ${round + 1} reviews it.`;
+      return `Round ${round} requested changes. Push a fix (or apply the suggested changes) and round ${round + 1} reviews it.`;
     }
     default:
       return outcome.message;

@@ -169,11 +169,18 @@ function folded(summary: string, content: string): string[] {
   return ['', '<details>', `<summary>${summary}</summary>`, '', content, '', '</details>'];
 }
 
-/** The raw answer, pretty-printed when it is JSON (one long line is unreadable), as a fenced block. */
+/**
+ * The raw answer, pretty-printed when it is JSON (one long line is unreadable), as a fenced block. The
+ * reviewer's memory update is its notes to itself: kept in the sticky state, never shown in the review.
+ */
 function rawBlock(raw: string, max: number): string {
   let text = raw;
   try {
-    text = JSON.stringify(JSON.parse(raw), null, 2);
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed !== null && typeof parsed === 'object' && 'memory_update' in parsed) {
+      delete (parsed as Record<string, unknown>).memory_update;
+    }
+    text = JSON.stringify(parsed, null, 2);
   } catch {
     // Not JSON (a garbled answer): shown as it came.
   }

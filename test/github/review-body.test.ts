@@ -132,9 +132,10 @@ describe('a round review in a reviewer’s words', () => {
     expect(body).not.toMatch(/Memory update/i);
     const fold = body.indexOf('<details>');
     expect(fold).toBeGreaterThan(0);
-    // the raw answer exists only inside the fold, pretty-printed (not one long line)
-    expect(body.indexOf('SECRET-SUSPICION')).toBeGreaterThan(fold);
+    // the raw answer exists only inside the fold, pretty-printed (not one long line), without the memory
+    expect(body.indexOf('The loop bound is off.')).toBeGreaterThan(fold);
     expect(body).toContain('```json\n{\n  "score": 4,');
+    expect(body).not.toContain('SECRET-SUSPICION');
   });
 
   it('renders the debate as Markdown, never as source in a text fence', () => {
