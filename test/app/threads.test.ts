@@ -9,6 +9,7 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopRunner } from '../../src/app/engine.js';
+import { parseCommand } from '../../src/app/validation/command.js';
 import { decodeStateBlock } from '../../src/github/sticky-comment.js';
 import {
   NOW,
@@ -167,5 +168,25 @@ describe('threads that follow the work', () => {
       expect.stringContaining('`dismiss` takes one weakness number (1, 2, …); got `two`'),
     ]);
     expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+describe('`/review-loop dismiss` as the parser reads it', () => {
+  it.each([
+    ['/review-loop dismiss 2', { kind: 'dismiss', item: 2, reason: '' }],
+    [
+      '/review-loop DISMISS 3 by design\nthe cache is meant to be stale',
+      { kind: 'dismiss', item: 3, reason: 'by design\nthe cache is meant to be stale' },
+    ],
+  ])('%j', (body, command) => {
+    expect(parseCommand(body)).toEqual({ status: 'ok', command });
+  });
+
+  it.each([
+    ['/review-loop dismiss', '`dismiss` needs the number of a weakness'],
+    ['/review-loop dismiss 0 no', '`dismiss` takes one weakness number'],
+  ])('%j is malformed', (body, problem) => {
+    const parsed = parseCommand(body);
+    expect(parsed.status === 'malformed' && parsed.problem).toContain(problem);
   });
 });
