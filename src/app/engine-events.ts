@@ -293,7 +293,8 @@ function pullMessage(outcome: ReviewOutcome): string {
   const blockers = outcome.blockers.length;
   switch (outcome.status) {
     case 'acquitted':
-      return `Approved in round ${last?.round ?? outcome.rounds.length}: ${verdict}.`;
+      // The status line says "Approved" and the check adds the verdict: this names where and by whom.
+      return `Reviewed in round ${last?.round ?? outcome.rounds.length} by ${outcome.reviewer.id}.`;
     case 'max-rounds':
       return `After ${rounds}, ${counted(blockers, 'blocker')} ${blockers === 1 ? 'remains' : 'remain'}.`;
     case 'budget':
@@ -306,8 +307,11 @@ function pullMessage(outcome: ReviewOutcome): string {
       return outcome.message.replace(/; not acquitted\.$/, '.');
     case 'awaiting-fix': {
       const round = outcome.awaiting?.round ?? outcome.rounds.length;
-      return `Round ${round} requested changes. Push a fix (or apply the suggested changes) and round ${round + 1} reviews it.`;
+      return `Round ${round} requested changes: apply the suggested changes or push your own, and round ${round + 1} reviews them.`;
     }
+    case 'awaiting-checkpoint':
+      // The status line lists the answers; the engine's message would list them again.
+      return `Round ${outcome.awaiting?.round ?? outcome.rounds.length + 1} requested changes; the fix waits for your answer.`;
     default:
       return outcome.message;
   }

@@ -233,7 +233,7 @@ export async function finishLoop(
     status === 'awaiting-fix' && pr.isFork
       ? ' This pull request comes from a fork: the App never pushes to it, so push your fix yourself.'
       : '';
-  const said = failure ?? (reason === 'stop' ? 'Stopped by `/review-loop stop`.' : outcome?.message);
+  const said = failure ?? (reason === 'stop' ? 'Ended by `/review-loop stop`.' : outcome?.message);
   const caveat = outcome?.caveat && !said?.includes(outcome.caveat) ? ` ${outcome.caveat}` : '';
   const message = said === undefined ? null : clip(`${said}${forkNote}${caveat}`, 1000);
   // Without an outcome (a failure), the verdict belongs on the head the check followed last.

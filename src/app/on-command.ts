@@ -310,7 +310,7 @@ async function stop(
   const next = await ctx.remember(tools, event.pr, event.commentId, (s) => ({
     ...s,
     phase: 'stopped',
-    message: `Stopped by ${event.sender.login}.`,
+    message: `Ended by ${event.sender.login}.`,
   }));
   await concludeCheck(ctx, tools, event.pr, next, next.head, 'failure', {
     title: 'Stopped',

@@ -22,6 +22,7 @@ import type { PostedReview } from '../github/round-review.js';
 import { postRoundReview } from '../github/round-review.js';
 import type { StickyStore } from '../github/sticky-comment.js';
 import { checkInProgress } from './check-tracker.js';
+import { counted } from '../core/text/counted.js';
 import type { DismissedWeakness } from '../core/review/state.js';
 import { sameWeakness, type WeaknessKey } from '../core/review/weakness-match.js';
 import {
@@ -245,7 +246,7 @@ export class GitHubPullSession implements PullSession {
     }
     if (resolved > 0)
       this.log.info(
-        `${this.pr.url}: round ${round} resolved ${resolved} thread(s) whose finding was addressed`,
+        `${this.pr.url}: round ${round} resolved ${counted(resolved, 'thread')} whose finding was addressed`,
       );
     return resolved;
   }
