@@ -29,7 +29,8 @@ export const FINISHED_PHASES: readonly Phase[] = ['acquitted', 'gave-up', 'stopp
 const HANDLED_LIMIT = 100;
 const PUSHED_LIMIT = 50;
 const ROUNDS_LIMIT = 40;
-export const DISMISSALS_LIMIT = 50;
+/** Dismissed findings kept (each a title, a file and a reason of at most 200 characters). */
+export const DISMISSALS_LIMIT = 20;
 
 const LoopSettingsSchema = z.object({
   reviewerModel: z.string().optional(),

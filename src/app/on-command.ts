@@ -226,7 +226,7 @@ async function dismiss(
   const dismissal = {
     title: clip(weakness.title, 200),
     file: weakness.file,
-    reason: clip(command.reason || 'dismissed without a reason', 300),
+    reason: clip(command.reason || 'dismissed without a reason', 200),
     by: event.sender.login,
   };
   await ctx.remember(tools, event.pr, event.commentId, (s) => ({

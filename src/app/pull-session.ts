@@ -33,7 +33,13 @@ import {
 } from '../github/review-threads.js';
 import type { LoopSettings } from './config.js';
 import type { AppLoopState, RoundRow } from './loop-state.js';
-import { emptyLoopState, rememberPushedHead, renderLoopLog, withRounds } from './loop-state.js';
+import {
+  DISMISSALS_LIMIT,
+  emptyLoopState,
+  rememberPushedHead,
+  renderLoopLog,
+  withRounds,
+} from './loop-state.js';
 
 export interface SessionLog {
   info(message: string): void;
@@ -230,7 +236,8 @@ export class GitHubPullSession implements PullSession {
         by: answer.login,
       });
     }
-    return listed;
+    // Bounded like the sticky's own list: the engine keeps them in its state, which lives in the comment.
+    return listed.slice(-DISMISSALS_LIMIT);
   }
 
   async followThreads(round: number, standing: readonly WeaknessKey[]): Promise<number> {

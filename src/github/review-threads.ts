@@ -108,5 +108,5 @@ const DISMISSING =
 /** A maintainer's answer that dismisses the thread's finding, as its reason (clipped), or undefined. */
 export function dismissingAnswer(thread: FindingThread): { login: string; reason: string } | undefined {
   const answer = [...thread.answers].reverse().find((a) => DISMISSING.test(a.body));
-  return answer && { login: answer.login, reason: clip(answer.body.replace(/\s+/g, ' ').trim(), 300) };
+  return answer && { login: answer.login, reason: clip(answer.body.replace(/\s+/g, ' ').trim(), 200) };
 }

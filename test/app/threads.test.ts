@@ -85,6 +85,10 @@ describe('threads that follow the work', () => {
     fake.threadAnswers.set('PRRT_0_1', [
       { login: 'maintainer', association: 'MEMBER', body: "Won't fix: NaN is the caller's contract." },
     ]);
+    // a drive-by commenter's "won't fix" counts for nothing
+    fake.threadAnswers.set('PRRT_0_0', [
+      { login: 'passer-by', association: 'NONE', body: "won't fix, by design" },
+    ]);
     await say(probot, '/review-loop dismiss 3 tests land in the follow-up PR', 102);
     await queue.idle();
     expect(fake.replies().at(-1)).toContain('Dismissed weakness 3 of round 1');
