@@ -10,7 +10,7 @@ import { commentableLines } from '../../src/core/review/diff-lines.js';
 import { commitFileTexts, commitFix } from '../../src/github/fix-commit.js';
 import { parkReviewLoop } from '../../src/github/review-park.js';
 import type { RoundReviewView } from '../../src/github/review-body.js';
-import { renderInlineNote, renderRoundReview } from '../../src/github/review-body.js';
+import { renderInlineNote, renderRoundReview, renderSuggestion } from '../../src/github/review-body.js';
 import { postRoundReview } from '../../src/github/round-review.js';
 import { HOSTILE, liveParts } from '../helpers/markdown-liveness.js';
 import { GITHUB_BODY_LIMIT } from '../../src/core/text/body-limit.js';
@@ -316,6 +316,13 @@ describe('untrusted text in everything the App posts', () => {
     const receipt = body.split('\n')[0]!;
     expect(receipt).toMatch(/^<!-- skillclimb:review-loop-receipt [A-Za-z0-9+/=]+ -->$/);
     expect(liveParts(withoutOwnMarkup(renderInlineNote(hostileView.weaknesses[0]!, 0, 2)))).toEqual([]);
+    // a one-click suggestion holds model text in a fence it cannot close
+    const suggestion = renderSuggestion(
+      { path: hostile, startLine: 3, endLine: 3, oldLines: ['x'], newLines: [...HOSTILE, '````', '```'] },
+      2,
+    );
+    expect(liveParts(suggestion)).toEqual([]);
+    expect(suggestion).toMatch(/^`{5,}suggestion$/m);
   });
 
   it('a review of a huge answer stays under 65,536 characters, still closed and still inert', () => {
