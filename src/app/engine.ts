@@ -13,7 +13,7 @@ import { CommentCheckpoint } from '../github/review/comment-checkpoint.js';
 import { GitHubReviewStore } from '../github/review/review-store.js';
 import { GitHubReviewTarget } from '../github/review/review-target.js';
 import type { ReviewOutcome } from '../core/review/outcome.js';
-import { PullRequestEvents } from '../github/review/engine-events.js';
+import { PullRequestEvents, notIndependentNote, pullMessage } from '../github/review/engine-events.js';
 import type { LoopOutcome, LoopRequest, LoopRunner, LoopTrigger } from './loop-runner.js';
 
 export interface EngineRunnerOptions {
@@ -43,12 +43,12 @@ export function loopOutcomeOf(outcome: ReviewOutcome): LoopOutcome {
     status: outcome.status,
     runId: outcome.runId,
     head: outcome.head,
-    message: outcome.message,
+    message: pullMessage(outcome),
     rounds: outcome.rounds.length,
     lastScore: last?.score ?? undefined,
     lastVerdict: last?.verdict,
     blockers: outcome.blockers.map((w) => ({ title: w.title, effort: w.effort })),
-    caveat: outcome.independence.canAcquit ? undefined : outcome.independence.sentence,
+    caveat: outcome.independence.canAcquit ? undefined : notIndependentNote(outcome.independence),
   };
 }
 
@@ -75,6 +75,8 @@ async function runOnce(request: LoopRequest, env: NodeJS.ProcessEnv, options: En
       maxCostUsd: settings.budget.maxCostUsd,
       maxTokens: settings.budget.maxTokens,
       allowGlobs: settings.fixPaths,
+      // Manual (and fork) PRs get the executor's fixes as one-click suggestions; nothing is pushed.
+      proposeManualFixes: true,
     },
     {
       models,
@@ -82,6 +84,7 @@ async function runOnce(request: LoopRequest, env: NodeJS.ProcessEnv, options: En
       target,
       checkpoint: new CommentCheckpoint(),
       instructions: { take: () => session.takeGuidance() },
+      dismissals: { list: () => session.dismissals() },
       log: {
         info: (message) => session.log.info(message),
         warn: (message) => session.log.warn(message),

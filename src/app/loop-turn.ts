@@ -181,7 +181,7 @@ function endingOf(status: LoopStatus, outcome: LoopOutcome): Ending {
       return {
         phase: 'acquitted',
         conclusion: 'success',
-        title: `Acquitted: ${last}, ${outcome.lastVerdict ?? ''}`,
+        title: `Approved: ${last}, ${outcome.lastVerdict ?? ''}`,
       };
     case 'awaiting-fix':
       return { phase: 'waiting-fix', conclusion: 'action_required', title: 'Waiting for a fix' };
@@ -200,14 +200,18 @@ function endingOf(status: LoopStatus, outcome: LoopOutcome): Ending {
     case 'stopped':
       return { phase: 'stopped', conclusion: 'failure', title: 'Stopped' };
     case 'max-rounds':
-      return { phase: 'gave-up', conclusion: 'failure', title: 'Rounds ran out without acquittal' };
+      return {
+        phase: 'gave-up',
+        conclusion: 'failure',
+        title: 'Rounds ran out with changes still requested',
+      };
     case 'budget':
-      return { phase: 'gave-up', conclusion: 'failure', title: 'Budget spent without acquittal' };
+      return { phase: 'gave-up', conclusion: 'failure', title: 'Budget spent with changes still requested' };
     case 'not-independent':
       return {
         phase: 'gave-up',
         conclusion: 'failure',
-        title: 'Not acquitted: the reviewer is not independent of the executor',
+        title: 'Not approved: the reviewer is not independent of the executor',
       };
     case 'reviewed':
       // One review and no fix: no pass either, so a required check does not let the change through.
@@ -242,7 +246,7 @@ export async function finishLoop(
     status === 'awaiting-fix' && pr.isFork
       ? ' This pull request comes from a fork: the App never pushes to it, so push your fix yourself.'
       : '';
-  const said = failure ?? (reason === 'stop' ? 'Stopped by `/review-loop stop`.' : outcome?.message);
+  const said = failure ?? (reason === 'stop' ? 'Ended by `/review-loop stop`.' : outcome?.message);
   const caveat = outcome?.caveat && !said?.includes(outcome.caveat) ? ` ${outcome.caveat}` : '';
   const message = said === undefined ? null : clip(`${said}${forkNote}${caveat}`, 1000);
   // Without an outcome (a failure), the verdict belongs on the head the check followed last.

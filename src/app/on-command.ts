@@ -14,7 +14,9 @@ import type { RepoConfig } from './config.js';
 import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';
 import type { LoopTrigger } from './loop-runner.js';
 import type { AppLoopState, Phase } from '../github/review/loop-state.js';
-import { rememberComment } from '../github/review/loop-state.js';
+import { DISMISSALS_LIMIT, rememberComment } from '../github/review/loop-state.js';
+import { StoredStateSchema, type RankedWeakness } from '../core/review/state.js';
+import { records } from '../core/review/sticky-records.js';
 import { concludeCheck, launchLoop, newRunId, resumeLoop, withoutEngineRun } from './loop-turn.js';
 import { NO_LOOP, phaseWords, refuse, reply, statusLine } from './replies.js';
 import type { Command, StartOptions } from './validation/command.js';
@@ -118,6 +120,9 @@ async function dispatch(
         return resume({ kind: 'answer', answer: command });
       }
       await guidance(ctx, event, command.text, tools, finished);
+      return false;
+    case 'dismiss':
+      await dismiss(ctx, event, command, tools, state);
       return false;
     case 'start':
       if (busy) {
@@ -228,6 +233,65 @@ async function readPull(
   }
 }
 
+/** The last review's findings as the engine keeps them: the round waiting at the checkpoint, or the last one. */
+function lastFindings(
+  state: AppLoopState | undefined,
+): { round: number; weaknesses: RankedWeakness[] } | undefined {
+  const parsed = StoredStateSchema.safeParse(records(state?.review).state);
+  if (!parsed.success) return undefined;
+  const engine = parsed.data;
+  if (engine.pending) return { round: engine.pending.round, weaknesses: engine.pending.weaknesses };
+  const last = [...(engine.history ?? [])].reverse().find((r) => r.score !== null);
+  return last && { round: last.round, weaknesses: last.weaknesses };
+}
+
+/**
+ * `/review-loop dismiss <n> [reason]`: finding n of the last review is recorded as dismissed; the engine
+ * writes it to the reviewer's memory before the next review and leaves it out of every later round.
+ */
+async function dismiss(
+  ctx: WorkerContext,
+  event: CommandEvent,
+  command: Extract<Command, { kind: 'dismiss' }>,
+  tools: EventTools,
+  state: AppLoopState | undefined,
+): Promise<void> {
+  const found = lastFindings(state);
+  const weakness = found?.weaknesses.find((w) => w.rank === command.item);
+  if (!found || !weakness) {
+    await reply(
+      ctx,
+      tools,
+      event.pr,
+      found
+        ? `Round ${found.round} named ${found.weaknesses.length} weakness${found.weaknesses.length === 1 ? '' : 'es'}; there is no weakness ${command.item} to dismiss.`
+        : 'There is no review here yet, so there is nothing to dismiss.',
+    );
+    return;
+  }
+  const dismissal = {
+    title: clip(weakness.title, 200),
+    file: weakness.file,
+    reason: clip(command.reason || 'dismissed without a reason', 200),
+    by: event.sender.login,
+  };
+  await ctx.remember(tools, event.pr, event.commentId, (s) => ({
+    ...s,
+    dismissals: [...s.dismissals.filter((d) => d.title !== dismissal.title), dismissal].slice(
+      -DISMISSALS_LIMIT,
+    ),
+  }));
+  tools.log.info(
+    `${pullKey(event.pr)}: ${event.sender.login} dismissed weakness ${command.item} of round ${found.round}`,
+  );
+  await reply(
+    ctx,
+    tools,
+    event.pr,
+    `Dismissed weakness ${command.item} of round ${found.round} (${inertInline(weakness.title, 200)}): later rounds leave it out, and the reviewer is told why.`,
+  );
+}
+
 async function start(
   ctx: WorkerContext,
   event: CommandEvent,
@@ -293,7 +357,7 @@ async function stop(
   const next = await ctx.remember(tools, event.pr, event.commentId, (s) => ({
     ...s,
     phase: 'stopped',
-    message: `Stopped by ${event.sender.login}.`,
+    message: `Ended by ${event.sender.login}.`,
   }));
   await concludeCheck(ctx, tools, event.pr, next, next.head, 'failure', {
     title: 'Stopped',

@@ -23,11 +23,11 @@ export async function onPush(ctx: WorkerContext, event: PushEvent, tools: EventT
     const acquitted = state.head ?? 'an earlier head';
     const next = await ctx.write(tools, event.pr, (s) => ({
       ...s,
-      message: `Acquittal was for ${acquitted.slice(0, 7)}; a later push was not reviewed.`,
+      message: `The approval was for ${acquitted.slice(0, 7)}; a later push was not reviewed.`,
     }));
     await concludeCheck(ctx, tools, event.pr, { ...next, check: null }, event.headSha, 'action_required', {
-      title: 'Not reviewed: the acquittal is stale',
-      summary: `The acquittal was for \`${acquitted.slice(0, 7)}\`; this head has not been reviewed. Comment \`/review-loop\` to review it.`,
+      title: 'Not reviewed: the approval was for an earlier commit',
+      summary: `The approval was for \`${acquitted.slice(0, 7)}\`; this head has not been reviewed. Comment \`/review-loop\` to review it.`,
     });
     return;
   }

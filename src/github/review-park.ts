@@ -40,7 +40,7 @@ function report(input: ReviewParkInput): string {
   const score = input.lastScore === undefined ? 'no score' : `${input.lastScore}/10`;
   const lines = [
     `Pull request #${input.pr.number} (${inertInline(input.prTitle, 200)}) ran ${input.rounds} review rounds ` +
-      `(run \`${input.runId}\`) without an acquittal. Last verdict on \`${input.headSha.slice(0, 7)}\`: ` +
+      `(run \`${input.runId}\`) and changes are still requested. Last verdict on \`${input.headSha.slice(0, 7)}\`: ` +
       `${score}, ${inertInline(input.lastVerdict ?? 'none', 40)}.`,
     '',
     '| # | Blocker | Effort |',

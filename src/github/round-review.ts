@@ -1,27 +1,33 @@
 /**
  * One PR review per round, bound to the reviewed SHA (`commit_id`), with inline comments for weaknesses
- * that cite a line inside the diff hunks. GitHub rejects the whole review (422) when one inline comment
+ * that cite a line inside the diff hunks and, in manual mode, the executor's proposed fixes as GitHub
+ * suggested changes on the lines they replace (docs/how-it-works.md § Review fixes). GitHub rejects the whole review (422) when one inline comment
  * points outside the diff it knows; the review is then posted again without them, so the verdict always
  * lands.
  */
 import { commentableLines } from '../core/review/diff-lines.js';
 import type { AppOctokit, PullRef } from './app-octokit.js';
 import { httpStatusOf } from './octokit.js';
-import type { RoundReviewView } from './review-body.js';
-import { renderInlineNote, renderRoundReview } from './review-body.js';
+import type { ProposedChangeView, RoundReviewView } from './review-body.js';
+import { renderInlineNote, renderRoundReview, renderSuggestion } from './review-body.js';
 
 export interface InlineComment {
   path: string;
   line: number;
   side: 'RIGHT';
+  /** A multi-line comment (a suggestion replacing several lines) starts here. */
+  start_line?: number;
+  start_side?: 'RIGHT';
   body: string;
 }
 
 export interface PostedReview {
   id: number;
   url: string;
-  /** Inline comments GitHub accepted (0 after the fallback). */
+  /** Inline comments GitHub accepted (0 after the fallback), suggestions included. */
   inline: number;
+  /** Of those, comments on findings (each the start of a thread later rounds follow). */
+  findings: number;
   /** True when the review went out a second time without inline comments after a 422. */
   fellBack: boolean;
 }
@@ -41,7 +47,7 @@ export async function diffLineIndex(octokit: AppOctokit, pr: PullRef): Promise<M
 export function inlineComments(view: RoundReviewView, index: Map<string, Set<number>>): InlineComment[] {
   const comments: InlineComment[] = [];
   view.weaknesses.forEach((weakness, i) => {
-    if (!weakness.path || !weakness.line) return;
+    if (!weakness.path || !weakness.line || weakness.resolved) return;
     if (!index.get(weakness.path)?.has(weakness.line)) return;
     comments.push({
       path: weakness.path,
@@ -53,31 +59,70 @@ export function inlineComments(view: RoundReviewView, index: Map<string, Set<num
   return comments;
 }
 
+/** A proposed change can be a suggested change when every line it replaces is in the file's hunks. */
+function suggestible(change: ProposedChangeView, index: Map<string, Set<number>>): boolean {
+  const lines = index.get(change.path);
+  if (!lines || change.startLine < 1 || change.endLine < change.startLine) return false;
+  for (let line = change.startLine; line <= change.endLine; line++) if (!lines.has(line)) return false;
+  return true;
+}
+
+/** The proposed fixes that fit the diff, as suggested changes on exactly the lines they replace. */
+export function suggestionComments(
+  view: RoundReviewView,
+  index: Map<string, Set<number>>,
+): Array<{ change: ProposedChangeView; comment: InlineComment }> {
+  return (view.proposed ?? [])
+    .filter((change) => suggestible(change, index))
+    .map((change) => ({
+      change,
+      comment: {
+        path: change.path,
+        line: change.endLine,
+        side: 'RIGHT' as const,
+        ...(change.startLine < change.endLine
+          ? { start_line: change.startLine, start_side: 'RIGHT' as const }
+          : {}),
+        body: renderSuggestion(change, view.round),
+      },
+    }));
+}
+
 export async function postRoundReview(
   octokit: AppOctokit,
   pr: PullRef,
   view: RoundReviewView,
   event: 'COMMENT' | 'REQUEST_CHANGES' = 'COMMENT',
 ): Promise<PostedReview> {
-  const body = renderRoundReview(view);
   const cited = view.weaknesses.some((weakness) => weakness.path && weakness.line);
-  const comments = cited ? inlineComments(view, await diffLineIndex(octokit, pr)) : [];
+  const needsIndex = cited || (view.proposed ?? []).length > 0;
+  const index = needsIndex ? await diffLineIndex(octokit, pr) : new Map<string, Set<number>>();
+  const suggestions = suggestionComments(view, index);
+  const findings = inlineComments(view, index);
+  const comments = [...findings, ...suggestions.map((s) => s.comment)];
   const base = {
     owner: pr.owner,
     repo: pr.repo,
     pull_number: pr.number,
     commit_id: view.headSha,
-    body,
     event,
   };
   if (comments.length > 0) {
     try {
-      const { data } = await octokit.rest.pulls.createReview({ ...base, comments });
-      return { id: data.id, url: data.html_url, inline: comments.length, fellBack: false };
+      const body = renderRoundReview(view, new Set(suggestions.map((s) => s.change)));
+      const { data } = await octokit.rest.pulls.createReview({ ...base, body, comments });
+      return {
+        id: data.id,
+        url: data.html_url,
+        inline: comments.length,
+        findings: findings.length,
+        fellBack: false,
+      };
     } catch (error) {
       if (httpStatusOf(error) !== 422) throw error;
     }
   }
-  const { data } = await octokit.rest.pulls.createReview(base);
-  return { id: data.id, url: data.html_url, inline: 0, fellBack: comments.length > 0 };
+  // Without inline comments every proposed fix is listed in the body with its diff.
+  const { data } = await octokit.rest.pulls.createReview({ ...base, body: renderRoundReview(view) });
+  return { id: data.id, url: data.html_url, inline: 0, findings: 0, fellBack: comments.length > 0 };
 }

@@ -25,7 +25,13 @@ import type {
   VerifierLimits,
   VerifierPromptInput,
 } from '../core/review/prompts.js';
-import type { ModelIdentity, RankedWeakness, ReviewState, StoredState } from '../core/review/state.js';
+import type {
+  DismissedWeakness,
+  ModelIdentity,
+  RankedWeakness,
+  ReviewState,
+  StoredState,
+} from '../core/review/state.js';
 
 export type { CheckpointAnswer } from '../core/review/checkpoint.js';
 export type { ReviewOutcome, ReviewStatus, RoundReport } from '../core/review/outcome.js';
@@ -161,6 +167,15 @@ export interface CheckpointQuestion {
 export interface FixInstructions {
   /** The pending instructions, removed from the source; null when there are none. */
   take(signal: AbortSignal): Promise<string | null>;
+}
+
+/**
+ * Findings the maintainers dismissed (the App: `/review-loop dismiss <n>`, or a "won't fix" / "by design"
+ * reply on the finding's thread). The engine asks before each review, records new ones in the reviewer's
+ * memory with their reason, and leaves matching findings out of later rounds.
+ */
+export interface DismissalSource {
+  list(signal: AbortSignal): Promise<DismissedWeakness[]>;
 }
 
 /** The human checkpoint: a terminal prompt (CLI) or a comment command (App, which answers `wait` first). */

@@ -6,6 +6,7 @@
  */
 import type { ReviewAnswer, Verdict } from '../core/review/answers.js';
 import { isPositive } from '../core/review/gate.js';
+import type { ReviewPromptInput } from '../core/review/prompts.js';
 import type { RankedWeakness } from '../core/review/state.js';
 import { callWithOneRetry, type RoundMeter } from './calls.js';
 import type { RoundMaterial } from './material.js';
@@ -54,6 +55,7 @@ export async function assess(
   round: number,
   material: RoundMaterial,
   memory: string,
+  carried: Pick<ReviewPromptInput, 'openBlockers' | 'dismissed'> = {},
 ): Promise<Assessment> {
   const { models } = ctx.ports;
   const { options } = ctx;
@@ -67,6 +69,7 @@ export async function assess(
         change: material.change,
         sinceLast: material.sinceLast,
         memory,
+        ...carried,
       },
       ctx.signal,
     ),

@@ -32,10 +32,14 @@ function actionsOf(report: RoundReport): string[] {
     if (fix.guidance) actions.push(`Guidance from the checkpoint: ${fix.guidance.replace(/\s+/g, ' ')}`);
     if (fix.instructions) actions.push(`Instructions for the fix: ${fix.instructions.replace(/\s+/g, ' ')}`);
     if (fix.summary) actions.push(`Executor’s summary: ${fix.summary.replace(/\s+/g, ' ')}`);
+    const proposed = fix.proposed ?? [];
+    const files = [...new Set(proposed.map((c) => c.path))];
     actions.push(
-      fix.applied.length
-        ? `Edited ${fix.applied.map((a) => a.path).join(', ')}${fix.commit ? ` (commit ${fix.commit.slice(0, 12)})` : ''}`
-        : 'No edit applied',
+      proposed.length
+        ? `Proposed ${proposed.length} change(s) to ${files.join(', ')} for the person to apply (not committed)`
+        : fix.applied.length
+          ? `Edited ${fix.applied.map((a) => a.path).join(', ')}${fix.commit ? ` (commit ${fix.commit.slice(0, 12)})` : ''}`
+          : 'No edit applied',
     );
     for (const r of fix.rejected) actions.push(`Refused edit to ${r.path}: ${r.reason}`);
   }

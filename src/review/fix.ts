@@ -14,6 +14,7 @@ import {
   type AllowList,
 } from '../core/review/edits.js';
 import type { FixReport, RejectedEdit } from '../core/review/outcome.js';
+import { proposedChanges } from '../core/review/proposed-changes.js';
 import type { RankedWeakness } from '../core/review/state.js';
 import { callWithOneRetry, type RoundMeter } from './calls.js';
 import { readFilesAt, type RoundMaterial } from './material.js';
@@ -46,18 +47,27 @@ function editablePaths(allow: AllowList, weaknesses: readonly RankedWeakness[]):
 }
 
 function commitMessage(round: number, runId: string, addressed: readonly RankedWeakness[]): string {
-  const lines = addressed.map((w) => `- ${w.rank}. ${w.title.replace(/\s+/g, ' ')}`);
+  const lines = addressed.map((w) => `${w.rank}. ${w.title.replace(/\s+/g, ' ')}`);
   return `review-loop: round ${round} fixes (${runId})\n\nWeaknesses addressed, as the reviewer named them:\n${lines.join('\n')}\n`;
 }
 
-export async function applyFixes(
+/** The executor's edits checked and applied in memory: new texts (and the texts they replace) by path. */
+interface PlannedFix {
+  report: FixReport;
+  todo: RankedWeakness[];
+  texts: Map<string, string>;
+  originals: Map<string, string>;
+  rejected: RejectedEdit[];
+}
+
+async function planFixes(
   ctx: RunContext,
   meter: RoundMeter,
   round: number,
   material: RoundMaterial,
   request: FixRequest,
-): Promise<FixReport> {
-  const { target, log, models } = ctx.ports;
+): Promise<PlannedFix> {
+  const { target, models } = ctx.ports;
   const report: FixReport = {
     summary: '',
     applied: [],
@@ -67,10 +77,14 @@ export async function applyFixes(
     guidance: request.guidance,
     instructions: null,
   };
+  const texts = new Map<string, string>();
+  const originals = new Map<string, string>();
+  const rejected: RejectedEdit[] = [];
+  const planned = { report, texts, originals, rejected };
   const todo = fixList(request.weaknesses, request.skipped);
   if (todo.length === 0) {
     report.summary = 'nothing to fix: every weakness was resolved in the debate or skipped';
-    return report;
+    return { ...planned, todo };
   }
   // Taken only when there is something to fix, so instructions wait for the fix they were meant for.
   report.instructions = (await ctx.ports.instructions?.take(ctx.signal))?.trim() || null;
@@ -96,13 +110,11 @@ export async function applyFixes(
   );
   if (!proposal.ok) {
     report.summary = `no fix: ${proposal.error.message} (twice)`;
-    return report;
+    return { ...planned, todo };
   }
   report.summary = proposal.call.value.summary;
 
   // Texts as the edits leave them, by path; every edit is checked against the file as edited so far.
-  const texts = new Map<string, string>();
-  const rejected: RejectedEdit[] = [];
   for (const edit of proposal.call.value.edits) {
     const checked = checkEditPath(edit.path, allow);
     if (!checked.ok) {
@@ -128,6 +140,7 @@ export async function applyFixes(
         continue;
       }
       text = read.text;
+      originals.set(path, text);
     }
     const applied = applyEditToText(text, edit);
     if (!applied.ok) {
@@ -136,7 +149,23 @@ export async function applyFixes(
     }
     texts.set(path, applied.text);
   }
+  return { ...planned, todo };
+}
 
+function logRefused(ctx: RunContext, round: number, rejected: readonly RejectedEdit[]): void {
+  for (const r of rejected) ctx.ports.log.warn(`round ${round}: edit to ${r.path} refused: ${r.reason}`);
+}
+
+/** Phase C with `--fix auto`: the executor's edits, checked, committed as one commit. */
+export async function applyFixes(
+  ctx: RunContext,
+  meter: RoundMeter,
+  round: number,
+  material: RoundMaterial,
+  request: FixRequest,
+): Promise<FixReport> {
+  const { target } = ctx.ports;
+  const { report, todo, texts, rejected } = await planFixes(ctx, meter, round, material, request);
   if (texts.size > 0) {
     const files = [...texts].map(([path, text]) => ({ path, text }));
     const result = await target.commitFiles(files, commitMessage(round, ctx.state.run_id, todo));
@@ -146,6 +175,31 @@ export async function applyFixes(
     if (result.head !== material.head) report.commit = result.head;
   }
   report.rejected = rejected;
-  for (const r of rejected) log.warn(`round ${round}: edit to ${r.path} refused: ${r.reason}`);
+  logRefused(ctx, round, rejected);
+  return report;
+}
+
+/**
+ * `fix: manual` in the App (docs/how-it-works.md § Review fixes): the executor proposes its fixes as it
+ * would in auto mode, checked the same way, but nothing is committed — the changed lines are reported
+ * for the person to apply (the App posts them as suggested changes).
+ */
+export async function proposeFixes(
+  ctx: RunContext,
+  meter: RoundMeter,
+  round: number,
+  material: RoundMaterial,
+  weaknesses: RankedWeakness[],
+): Promise<FixReport> {
+  const { report, texts, originals, rejected } = await planFixes(ctx, meter, round, material, {
+    weaknesses,
+    skipped: [],
+    guidance: null,
+  });
+  report.rejected = rejected;
+  report.proposed = [...texts].flatMap(([path, text]) =>
+    proposedChanges(path, originals.get(path) ?? '', text),
+  );
+  logRefused(ctx, round, rejected);
   return report;
 }

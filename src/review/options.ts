@@ -10,6 +10,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type {
   Checkpoint,
+  DismissalSource,
   FixInstructions,
   ReviewEvents,
   ReviewModels,
@@ -36,6 +37,12 @@ export interface ReviewOptions {
   verifierLimits?: Partial<VerifierLimits> | undefined;
   /** The original's 24 hours after which an in-progress state is abandoned. */
   staleAfterMs?: number | undefined;
+  /**
+   * `fix: manual`: the executor still proposes its fixes, reported on the round (never committed), so a
+   * front-end can offer them — the App as one-click suggestions. Off by default (the CLI's manual mode
+   * leaves the fix to the person).
+   */
+  proposeManualFixes?: boolean | undefined;
 }
 
 export interface ReviewPorts {
@@ -50,6 +57,8 @@ export interface ReviewPorts {
   events?: ReviewEvents | undefined;
   /** Instructions for the next fix given outside a checkpoint (the App's guidance comments); none by default. */
   instructions?: FixInstructions | undefined;
+  /** Findings the maintainers dismissed, left out of later rounds (the App's); none by default. */
+  dismissals?: DismissalSource | undefined;
   /** 8 lowercase hex digits for a new run id (tests pin it); default: crypto random. */
   randomHex?: (() => string) | undefined;
 }
@@ -84,6 +93,7 @@ export function resolveOptions(options: ReviewOptions): ResolvedOptions {
     budgets: { ...REVIEW_BUDGETS, ...options.budgets },
     verifierLimits: { ...DEFAULT_VERIFIER_LIMITS, ...options.verifierLimits },
     staleAfterMs: options.staleAfterMs ?? STALE_AFTER_MS,
+    proposeManualFixes: options.proposeManualFixes ?? false,
   };
 }
 

@@ -8,13 +8,15 @@
 import type { CheckpointAnswer } from '../core/review/checkpoint.js';
 import { formatScore, memoryForRun, renderMemorySection, type AcquittalReceipt } from '../core/review/log.js';
 import type { ReviewOutcome, RoundReport } from '../core/review/outcome.js';
-import type { PendingRound, RankedWeakness } from '../core/review/state.js';
+import type { DismissedWeakness, PendingRound, RankedWeakness, RoundSummary } from '../core/review/state.js';
+import { sameWeakness } from '../core/review/weakness-match.js';
+import { counted } from '../core/text/counted.js';
 import { totalTokens, ZERO_USAGE } from '../core/usage.js';
 import { assess, type Assessment } from './assess.js';
 import { RoundMeter } from './calls.js';
 import { debate } from './debate.js';
 import { blockersOf, buildOutcome, documentRound, progressLine, terminate } from './document.js';
-import { applyFixes } from './fix.js';
+import { applyFixes, proposeFixes } from './fix.js';
 import { gatherMaterial } from './material.js';
 import { resolveOptions, type ResumeInput, type ReviewOptions, type ReviewPorts } from './options.js';
 import { startRun, type RunContext } from './start.js';
@@ -110,9 +112,54 @@ async function loop(ctx: RunContext, answer: CheckpointAnswer | undefined): Prom
 function maxRoundsMessage(ctx: RunContext): string {
   const blockers = blockersOf(ctx.state.history).length;
   return (
-    `No acquittal after ${ctx.state.history.length} round(s) (max ${ctx.options.maxRounds}; last score ` +
-    `${formatScore(ctx.state.last_score)}, ${ctx.state.last_verdict ?? 'no verdict'}): ${blockers} blocker(s) remain.`
+    `No acquittal after ${counted(ctx.state.history.length, 'round')} (max ${ctx.options.maxRounds}; last score ` +
+    `${formatScore(ctx.state.last_score)}, ${ctx.state.last_verdict ?? 'no verdict'}): ${counted(blockers, 'blocker')} ${blockers === 1 ? 'remains' : 'remain'}.`
   );
+}
+
+/** The last review's findings still open (not resolved in its debate): round 2+ carries them forward. */
+function openFindings(history: readonly RoundSummary[]): RankedWeakness[] {
+  const last = [...history].reverse().find((r) => r.score !== null);
+  return (last?.weaknesses ?? []).filter((w) => !w.resolved_by_debate);
+}
+
+/**
+ * The maintainers' dismissals so far: new ones go to the reviewer's memory with their reason (once per
+ * run) and into the state, so a resumed run keeps them.
+ */
+async function recordDismissals(ctx: RunContext, round: number): Promise<DismissedWeakness[]> {
+  const listed = (await ctx.ports.dismissals?.list(ctx.signal)) ?? [];
+  const known = ctx.state.dismissed ?? [];
+  const fresh = listed.filter((d) => !known.some((k) => k.title === d.title && k.file === d.file));
+  if (fresh.length > 0) {
+    ctx.state.dismissed = [...known, ...fresh];
+    const lines = fresh.map(
+      (d) =>
+        `- Dismissed by ${d.by}: "${d.title}"${d.file ? ` (${d.file})` : ''} — ${d.reason.replace(/\s+/g, ' ')}`,
+    );
+    await ctx.ports.store.appendMemory(
+      `## Before round ${round} — dismissed by the maintainers (do not raise again)\n${lines.join('\n')}\n`,
+    );
+    ctx.ports.log.info(
+      `round ${round}: ${fresh.length} finding(s) dismissed by the maintainers, recorded in the reviewer memory`,
+    );
+  }
+  return ctx.state.dismissed ?? [];
+}
+
+/** A dismissed finding is not raised again, whatever its wording this round; the rest keep their order. */
+function withoutDismissed(
+  ctx: RunContext,
+  round: number,
+  weaknesses: RankedWeakness[],
+  dismissed: readonly DismissedWeakness[],
+): RankedWeakness[] {
+  if (dismissed.length === 0) return weaknesses;
+  const kept = weaknesses.filter((w) => !dismissed.some((d) => sameWeakness(w, d)));
+  if (kept.length < weaknesses.length) {
+    ctx.ports.log.info(`round ${round}: left out ${weaknesses.length - kept.length} dismissed finding(s)`);
+  }
+  return kept.map((w, i) => ({ ...w, rank: i + 1 }));
 }
 
 function reportOf(round: number, head: string, a: Assessment): RoundReport {
@@ -170,9 +217,12 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
   await events?.emit({ type: 'round-started', round, head });
   const meter = new RoundMeter(ctx);
   const material = await gatherMaterial(ctx, head);
+  const dismissed = await recordDismissals(ctx, round);
   const memory = round > 1 ? memoryForRun(await store.readMemory(), state.run_id) : '';
+  const openBlockers = round > 1 ? openFindings(state.history) : [];
 
-  const a = await assess(ctx, meter, round, material, memory);
+  const a = await assess(ctx, meter, round, material, memory, { openBlockers, dismissed });
+  a.weaknesses = withoutDismissed(ctx, round, a.weaknesses, dismissed);
   const report = reportOf(round, head, a);
   // B.5: the memory is appended every round, before the stop gate, so the last round's is kept too.
   const previous = [...state.history].reverse().find((r) => r.score !== null);
@@ -191,9 +241,16 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
     await documentRound(ctx, report, status, receipt);
   };
 
+  /** The round's time and cost so far, for the review posted before Phase E (finish sets the final ones). */
+  const reviewed = async (): Promise<void> => {
+    report.seconds = seconds(ctx, startedAt);
+    report.usage = { ...meter.usage };
+    await events?.emit({ type: 'round-reviewed', report });
+  };
+
   // B.5.1: the stop gate.
   if (a.positive) {
-    await events?.emit({ type: 'round-reviewed', report });
+    await reviewed();
     if (ctx.independence.canAcquit) {
       const receipt = receiptFor(ctx, report);
       await finish('stopping: positive verdict from an independent reviewer (acquitted)', receipt);
@@ -205,7 +262,7 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
     return terminate(ctx, 'not-independent', message, head, undefined);
   }
   if (!a.available) {
-    await events?.emit({ type: 'round-reviewed', report });
+    await reviewed();
     const last = round >= options.maxRounds;
     await finish(
       last
@@ -219,7 +276,12 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
   if (options.difficulty !== 'medium' && a.weaknesses.length > 0) {
     report.debate = await debate(ctx, meter, round, material, a.weaknesses);
   }
-  await events?.emit({ type: 'round-reviewed', report });
+  // Manual mode with a round to follow: the executor's fixes are proposed (never committed) so the review
+  // can offer them to the person.
+  if (options.fix === 'manual' && options.proposeManualFixes && round < options.maxRounds) {
+    report.fix = await proposeFixes(ctx, meter, round, material, a.weaknesses);
+  }
+  await reviewed();
 
   if (options.fix === 'none') {
     await finish('stopping: review only (fix: none)');

@@ -103,6 +103,7 @@ function resumedState(
     pending: stored.pending ?? null,
     history: stored.history ?? [],
     usage: stored.usage ?? { ...ZERO_USAGE },
+    dismissed: stored.dismissed ?? [],
   };
 }
 

@@ -190,6 +190,8 @@ describe('the App with the review engine', () => {
     const fake = calcPull();
     const mock = fake.interceptBase();
     fake.interceptReads(mock);
+    // round 1 left finding threads: later rounds read them (GraphQL)
+    fake.interceptThreads(mock);
     fake.interceptGitData(mock);
     const reviewer: Recorded = { bodies: [] };
     const executor: Recorded = { bodies: [] };
@@ -226,6 +228,8 @@ describe('the App with the review engine', () => {
     // one review per round, on its SHA; round 1's cited line is an inline comment
     expect(fake.reviews.map((r) => r.commit_id)).toEqual([HEAD, fixed]);
     expect(fake.reviews[0].comments).toEqual([expect.objectContaining({ path: 'src/calc.ts', line: 6 })]);
+    // round 2 no longer raises round 1's finding: its thread is resolved
+    expect(fake.resolvedThreads).toEqual(['PRRT_0_0']);
     expect(fake.reviews[0].body).toContain('4/10, not ready');
     const state = stickyState(fake);
     const runId = state.runId as string;
@@ -285,7 +289,7 @@ describe('the App with the review engine', () => {
       [fixed, 'success'],
       [later, 'action_required'],
     ]);
-    expect(fake.checks[2]!.title).toBe('Not reviewed: the acquittal is stale');
+    expect(fake.checks[2]!.title).toBe('Not reviewed: the approval was for an earlier commit');
 
     // no key and no part of the private key in anything posted (comments, reviews, checks, issues) or logged
     expect(logs.join('\n')).toContain('committed fixes to src/calc.ts');
@@ -299,12 +303,25 @@ describe('the App with the review engine', () => {
     const fake = calcPull({ fork: true });
     const mock = fake.interceptBase();
     fake.interceptReads(mock);
+    // round 1 left finding threads: later rounds read them (GraphQL)
+    fake.interceptThreads(mock);
     const reviewer: Recorded = { bodies: [] };
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]), reviewer);
+    // The executor still proposes its fix: it becomes a one-click suggestion, never a push.
+    anthropicReply(HALVE);
     const { probot, queue } = await startTestApp(engineRunner());
 
     await say(probot, '/review-loop', 101);
     await queue.idle();
+    expect(fake.refUpdates).toEqual([]);
+    expect(fake.reviews[0].comments).toContainEqual(
+      expect.objectContaining({
+        path: 'src/calc.ts',
+        line: 6,
+        side: 'RIGHT',
+        body: expect.stringContaining('```suggestion\n  return n / 2;\n```'),
+      }),
+    );
     expect(stickyState(fake)).toMatchObject({ phase: 'waiting-fix', settings: { fix: 'manual' } });
     expect(stickyState(fake).message).toContain('fork');
     expect(fake.checks.map((c) => [c.head_sha, c.conclusion])).toEqual([[HEAD, 'action_required']]);
@@ -339,6 +356,8 @@ describe('the App with the review engine', () => {
     const fake = calcPull();
     const mock = fake.interceptBase();
     fake.interceptReads(mock);
+    // round 1 left finding threads: later rounds read them (GraphQL)
+    fake.interceptThreads(mock);
     fake.interceptParkIssues(mock, { comment: true });
     openaiReply(
       reviewAnswer(4, 'not ready', [
@@ -359,7 +378,7 @@ describe('the App with the review engine', () => {
     const first = stickyState(fake);
     expect(first).toMatchObject({ phase: 'gave-up', parkIssue: issue.number });
     expect(fake.checks.map((c) => [c.head_sha, c.conclusion, c.title])).toEqual([
-      [HEAD, 'failure', 'Rounds ran out without acquittal'],
+      [HEAD, 'failure', 'Rounds ran out with changes still requested'],
     ]);
 
     openaiReply(reviewAnswer(5, 'not ready', [{ title: 'Still no tests', minimum_fix: 'Add one.' }]));
@@ -378,6 +397,8 @@ describe('the App with the review engine', () => {
     const fake = calcPull();
     const mock = fake.interceptBase();
     fake.interceptReads(mock);
+    // round 1 left finding threads: later rounds read them (GraphQL)
+    fake.interceptThreads(mock);
     fake.interceptGitData(mock);
     const executor: Recorded = { bodies: [] };
     openaiReply(
@@ -458,7 +479,7 @@ describe('the App with the review engine', () => {
     const why = 'the same family, so the review is not independent';
     expect(stickyState(fake)).toMatchObject({ phase: 'gave-up', message: expect.stringContaining(why) });
     expect(fake.checks.map((c) => [c.conclusion, c.title])).toEqual([
-      ['failure', 'Not acquitted: the reviewer is not independent of the executor'],
+      ['failure', 'Not approved: the reviewer is not independent of the executor'],
     ]);
     expect(fake.reviews[0].body).toContain(why);
     // said while the round ran, too

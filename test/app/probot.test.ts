@@ -636,7 +636,7 @@ describe('ending a loop, status, checkpoint answers and Re-run', () => {
       [77, 'completed', 'failure', 'Stopped'],
     ]);
     const state = decodeStateBlock(live.sticky!.body) as any;
-    expect(state).toMatchObject({ phase: 'stopped', message: 'Stopped by `/review-loop stop`.' });
+    expect(state).toMatchObject({ phase: 'stopped', message: 'Ended by `/review-loop stop`.' });
     expect(state.handledComments).toEqual([101, 102]);
     expect(live.replies).toEqual([]);
     expect(mock.pendingMocks()).toStrictEqual([]);

@@ -10,7 +10,7 @@ import { commentableLines } from '../../src/core/review/diff-lines.js';
 import { commitFileTexts, commitFix } from '../../src/github/fix-commit.js';
 import { parkReviewLoop } from '../../src/github/review-park.js';
 import type { RoundReviewView } from '../../src/github/review-body.js';
-import { renderInlineNote, renderRoundReview } from '../../src/github/review-body.js';
+import { renderInlineNote, renderRoundReview, renderSuggestion } from '../../src/github/review-body.js';
 import { postRoundReview } from '../../src/github/round-review.js';
 import { HOSTILE, liveParts } from '../helpers/markdown-liveness.js';
 import { GITHUB_BODY_LIMIT } from '../../src/core/text/body-limit.js';
@@ -213,7 +213,6 @@ const view: RoundReviewView = {
     { title: 'Outside the diff', minimumFix: 'x', path: 'src/a.ts', line: 40 },
     { title: 'No line', minimumFix: 'y' },
   ],
-  memoryUpdate: 'suspect the loop bounds',
   raw: '{"score":5} ``` fence ``` <img src=x>',
 };
 const patch = '@@ -1,3 +1,4 @@\n line1\n-line2\n+line2b\n+line3\n line4';
@@ -261,13 +260,18 @@ describe('round review', () => {
   });
 });
 
-/** The App's own markup in a body (folds, hidden blocks): everything else must be inert. */
+/** The App's own markup in a body (folds, hidden blocks, links into the PR's diff): everything else must be inert. */
 function withoutOwnMarkup(body: string): string {
   return body
+    .replace(
+      /\]\(https:\/\/github\.com\/Codertocat\/Hello-World\/pull\/7\/files#diff-[0-9a-f]{64}(?:R\d+)?\)/g,
+      '] ',
+    )
+    .replace(/^<sub>|<\/sub>$/gm, '')
     .split('\n')
     .filter(
       (line) =>
-        !/^<\/?details>$|^<summary>[\w ]+<\/summary>$|^<!-- skillclimb:[\w-]+(?: [A-Za-z0-9+/=]*)? -->$/.test(
+        !/^<\/?details>$|^<summary>[\w ]+<\/summary>$|^<!-- skillclimb:[\w-]+(?: [A-Za-z0-9+/= ]*)? -->$/.test(
           line,
         ),
     )
@@ -285,11 +289,25 @@ describe('untrusted text in everything the App posts', () => {
     score: 4,
     verdict: 'not ready',
     weaknesses: HOSTILE.map((text) => ({ title: text, minimumFix: text, effort: text, path: text, line: 3 })),
-    memoryUpdate: hostile,
+    summary: hostile,
+    pullUrl: 'https://github.com/Codertocat/Hello-World/pull/7',
     raw: hostile,
     verifierRaw: hostile,
-    debate: hostile,
+    debate: {
+      entries: [
+        {
+          weakness: 1,
+          title: hostile,
+          stance: hostile,
+          argument: hostile,
+          evidence: hostile,
+          ruling: { ruling: hostile, reason: hostile, required: hostile },
+        },
+      ],
+      resolved: [1],
+    },
     gateNote: hostile,
+    proposed: [{ path: hostile, startLine: 3, endLine: 3, oldLines: [hostile], newLines: [hostile] }],
     receipt: { run_id: 'run_20260301_0000beef', round: 2, head_sha: HEAD, note: '--> @octocat' },
   };
 
@@ -298,14 +316,21 @@ describe('untrusted text in everything the App posts', () => {
     expect(liveParts(withoutOwnMarkup(body))).toEqual([]);
     const receipt = body.split('\n')[0]!;
     expect(receipt).toMatch(/^<!-- skillclimb:review-loop-receipt [A-Za-z0-9+/=]+ -->$/);
-    expect(liveParts(renderInlineNote(hostileView.weaknesses[0]!, 0, 2))).toEqual([]);
+    expect(liveParts(withoutOwnMarkup(renderInlineNote(hostileView.weaknesses[0]!, 0, 2)))).toEqual([]);
+    // a one-click suggestion holds model text in a fence it cannot close
+    const suggestion = renderSuggestion(
+      { path: hostile, startLine: 3, endLine: 3, oldLines: ['x'], newLines: [...HOSTILE, '````', '```'] },
+      2,
+    );
+    expect(liveParts(suggestion)).toEqual([]);
+    expect(suggestion).toMatch(/^`{5,}suggestion$/m);
   });
 
   it('a review of a huge answer stays under 65,536 characters, still closed and still inert', () => {
     const huge = {
       ...hostileView,
       raw: `${'`'.repeat(5)}${hostile.repeat(2000)}`,
-      memoryUpdate: hostile.repeat(500),
+      summary: hostile.repeat(500),
     };
     huge.weaknesses = Array.from({ length: 200 }, () => ({ title: hostile, minimumFix: hostile }));
     const body = renderRoundReview(huge);

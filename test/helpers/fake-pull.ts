@@ -51,6 +51,54 @@ function unifiedDiff(path: string, before: string | undefined, after: string | u
   return [hunk, ...old.map((l) => `-${l}`), ...now.map((l) => `+${l}`)].join('\n');
 }
 
+/**
+ * A real unified diff, as `git diff` writes it: the changed runs found by a longest common subsequence of
+ * lines, each hunk with up to three lines of context, hunks that touch merged. Written apart from the
+ * App's own line mapping, so a test exercises that mapping on hunks it did not make.
+ */
+export function gitStyleDiff(before: string | undefined, after: string | undefined, context = 3): string {
+  const a = before === undefined ? [] : before.replace(/\n$/, '').split('\n');
+  const b = after === undefined ? [] : after.replace(/\n$/, '').split('\n');
+  const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    }
+  }
+  // The edit script: ' ' keeps, '-' drops a line of a, '+' adds a line of b.
+  const ops: Array<{ op: ' ' | '-' | '+'; text: string; ai: number; bi: number }> = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) ops.push({ op: ' ', text: a[i]!, ai: i++, bi: j++ });
+    else if (j < b.length && (i === a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!))
+      ops.push({ op: '+', text: b[j]!, ai: i, bi: j++ });
+    else ops.push({ op: '-', text: a[i]!, ai: i++, bi: j });
+  }
+  const changed = ops.map((o, k) => (o.op === ' ' ? -1 : k)).filter((k) => k >= 0);
+  const hunks: Array<[number, number]> = [];
+  for (const k of changed) {
+    const from = Math.max(0, k - context);
+    const to = Math.min(ops.length - 1, k + context);
+    const last = hunks.at(-1);
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else hunks.push([from, to]);
+  }
+  return hunks
+    .map(([from, to]) => {
+      const part = ops.slice(from, to + 1);
+      const oldCount = part.filter((o) => o.op !== '+').length;
+      const newCount = part.filter((o) => o.op !== '-').length;
+      const oldStart = oldCount ? part.find((o) => o.op !== '+')!.ai + 1 : part[0]!.ai;
+      const newStart = newCount ? part.find((o) => o.op !== '-')!.bi + 1 : part[0]!.bi;
+      return [
+        `@@ -${oldStart},${oldCount} +${newStart},${newCount} @@`,
+        ...part.map((o) => `${o.op}${o.text}`),
+      ].join('\n');
+    })
+    .join('\n');
+}
+
 export class FakePull {
   readonly commits = new Map<string, { files: Files; parent: string | undefined }>();
   readonly blobs = new Map<string, string>();
@@ -58,6 +106,8 @@ export class FakePull {
   head: string;
   readonly base = BASE;
   readonly fork: boolean;
+  /** Patches and diffs as `git diff` writes them (hunks with context) instead of whole-file replacements. */
+  readonly gitDiffs: boolean;
   config: string | null = null;
   roles: Record<string, string> = { maintainer: 'write' };
   /** The installation token the fake hands the App. */
@@ -79,9 +129,16 @@ export class FakePull {
   readonly ghosts = new Set<string>();
   /** The ghost writes that happened. */
   readonly ghosted: string[] = [];
+  /** Review threads resolved through GraphQL, by id (`PRRT_<review>_<comment>`). */
+  readonly resolvedThreads: string[] = [];
+  /** Answers people wrote on a thread, by thread id. */
+  readonly threadAnswers = new Map<string, Array<{ login: string; body: string; association: string }>>();
+  /** Every GraphQL request body, in order. */
+  readonly graphql: any[] = [];
   #nextId = 9000;
 
-  constructor(options: { base: Files; head: Files; fork?: boolean }) {
+  constructor(options: { base: Files; head: Files; fork?: boolean; gitDiffs?: boolean }) {
+    this.gitDiffs = options.gitDiffs ?? false;
     this.commits.set(BASE, { files: options.base, parent: undefined });
     this.commits.set(HEAD, { files: options.head, parent: BASE });
     this.head = HEAD;
@@ -128,6 +185,10 @@ export class FakePull {
     };
   }
 
+  #patch(path: string, before: string | undefined, after: string | undefined): string {
+    return this.gitDiffs ? gitStyleDiff(before, after) : unifiedDiff(path, before, after);
+  }
+
   #changed(from: string, to: string): string[] {
     const a = this.filesAt(from);
     const b = this.filesAt(to);
@@ -138,7 +199,7 @@ export class FakePull {
     const a = this.filesAt(from);
     const b = this.filesAt(to);
     return this.#changed(from, to)
-      .map((p) => `diff --git a/${p} b/${p}\n--- a/${p}\n+++ b/${p}\n${unifiedDiff(p, a[p], b[p])}\n`)
+      .map((p) => `diff --git a/${p} b/${p}\n--- a/${p}\n+++ b/${p}\n${this.#patch(p, a[p], b[p])}\n`)
       .join('');
   }
 
@@ -331,7 +392,7 @@ export class FakePull {
           status: 'modified',
           additions: 1,
           deletions: 1,
-          patch: unifiedDiff(filename, this.filesAt(this.base)[filename], this.filesAt(this.head)[filename]),
+          patch: this.#patch(filename, this.filesAt(this.base)[filename], this.filesAt(this.head)[filename]),
         })),
       ])
       .post(`${REPO_PATH}/pulls/${PR}/reviews`)
@@ -457,6 +518,62 @@ export class FakePull {
       })
       .get(`${REPO_PATH}/git/ref/${BRANCH_REF}`)
       .reply(() => [200, { ref: 'refs/heads/feature/thing', object: { sha: this.head } }]);
+  }
+
+  /**
+   * GraphQL as the App's thread follow-up uses it: `reviewThreads` lists one thread per inline comment
+   * of the reviews posted (the App's, with any answers the test added), `resolveReviewThread` resolves.
+   */
+  interceptThreads(scope = nock(API)): nock.Scope {
+    return scope
+      .persist()
+      .post('/graphql')
+      .reply((_uri, body: any) => {
+        this.graphql.push(body);
+        if (String(body.query).includes('resolveReviewThread')) {
+          this.resolvedThreads.push(body.variables.threadId);
+          return [
+            200,
+            { data: { resolveReviewThread: { thread: { id: body.variables.threadId, isResolved: true } } } },
+          ];
+        }
+        const nodes = this.reviews.flatMap((review, i) =>
+          (review.comments ?? []).map((comment: any, j: number) => {
+            const id = `PRRT_${i}_${j}`;
+            const answers = (this.threadAnswers.get(id) ?? []).map((a) => ({
+              body: a.body,
+              viewerDidAuthor: false,
+              authorAssociation: a.association,
+              author: { login: a.login },
+            }));
+            return {
+              id,
+              isResolved: this.resolvedThreads.includes(id),
+              comments: {
+                nodes: [
+                  {
+                    body: comment.body,
+                    viewerDidAuthor: true,
+                    authorAssociation: 'NONE',
+                    author: { login: 'review-loop' },
+                  },
+                  ...answers,
+                ],
+              },
+            };
+          }),
+        );
+        return [
+          200,
+          {
+            data: {
+              repository: {
+                pullRequest: { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes } },
+              },
+            },
+          },
+        ];
+      });
   }
 
   /** The defect-park issues: found by label, created, commented on. */

@@ -56,6 +56,10 @@ describe('a medium run with --fix auto', () => {
     expect(git(dir, 'log', '-1', '--format=%s').trim()).toMatch(
       /^review-loop: round 1 fixes \(run_\d{8}_a1b2c3d4\)$/,
     );
+    // the body lists the weaknesses once each, numbered, without a second list marker ("- 1. …")
+    const commitBody = git(dir, 'log', '-1', '--format=%b');
+    expect(commitBody).toMatch(/^1\. \S/m);
+    expect(commitBody).not.toMatch(/^- \d+\. /m);
 
     // round 1 saw the change; round 2 saw the diff between the two reviewed heads and never the executor's words
     const round1 = anthropicUserText(reviewer.bodies[0]!);

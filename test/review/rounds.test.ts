@@ -77,7 +77,7 @@ describe('termination without acquittal', () => {
         minimum_fix: 'Write a test suite.',
       }),
     ]);
-    expect(outcome.message).toMatch(/No acquittal after 2 round\(s\).*1 blocker/);
+    expect(outcome.message).toMatch(/No acquittal after 2 rounds .*: 1 blocker remains\./);
     // the last round's review is not followed by a fix nobody would review: 3 calls, one commit
     expect(outcome.usage.calls).toBe(3);
     expect(existsSync(path.join(dir, 'review-stage', 'ACQUITTAL_LOG.jsonl'))).toBe(false);

@@ -39,7 +39,9 @@ export type Command =
   | { kind: 'stop' }
   | { kind: 'status' }
   | { kind: 'help' }
-  | { kind: 'guidance'; text: string };
+  | { kind: 'guidance'; text: string }
+  /** `dismiss <n> [reason]`: weakness n of the last review is not to be raised again. */
+  | { kind: 'dismiss'; item: number; reason: string };
 
 export type ParsedCommand =
   /** Not a `/review-loop` comment at all: never answered. */
@@ -53,7 +55,7 @@ type OptionKey = (typeof OPTION_KEYS)[number];
 const BARE_WORDS = new Set(['go', 'continue', 'stop', 'status', 'help']);
 /** The one form guidance takes: `/review-loop note: <text>`. */
 export const NOTE_KEY = 'note';
-const VERBS = ['go', 'continue', 'skip', 'stop', 'status', 'help'] as const;
+const VERBS = ['go', 'continue', 'skip', 'stop', 'status', 'dismiss', 'help'] as const;
 
 /** Every option with the values it takes, as the replies and `help` name them. */
 export const OPTION_WORDS = [
@@ -78,6 +80,7 @@ export const HELP_TEXT = [
   '| `/review-loop stop` | ends the loop |',
   '| `/review-loop status` | says where the loop is |',
   '| `/review-loop note: <text>` | a note for the next fix (the rest of the comment comes with it); at a checkpoint, the answer |',
+  '| `/review-loop dismiss 2 by design` | weakness 2 of the last review is not raised again (the reason is kept) |',
   '| `/review-loop help` | this list |',
   '',
   `Options of a start: ${OPTION_WORDS}.`,
@@ -171,6 +174,26 @@ function parseSkip(args: string): ParsedCommand {
   return { status: 'ok', command: { kind: 'skip', items: items.sort((a, b) => a - b) } };
 }
 
+/** `dismiss 2 not worth it here`: one weakness number of the last review, then the reason (optional). */
+function parseDismiss(args: string, rest: string): ParsedCommand {
+  const match = /^\s*(\S+)\s*([\s\S]*)$/.exec(args);
+  const number = match?.[1] ?? '';
+  if (!/^\d+$/.test(number) || Number(number) < 1) {
+    return malformed(
+      number === ''
+        ? '`dismiss` needs the number of a weakness of the last review, e.g. `dismiss 2 by design`'
+        : `\`dismiss\` takes one weakness number (1, 2, …); got ${code(number)}`,
+    );
+  }
+  const reason = [match?.[2]?.trim() ?? '', rest.trim()].filter((part) => part !== '').join('\n');
+  if (reason.length > MAX_GUIDANCE_CHARS) {
+    return malformed(
+      `the reason is limited to ${MAX_GUIDANCE_CHARS} characters; this one has ${reason.length}`,
+    );
+  }
+  return { status: 'ok', command: { kind: 'dismiss', item: Number(number), reason } };
+}
+
 /** The first line of a body, without a trailing carriage return. */
 function splitFirstLine(body: string): { first: string; rest: string } {
   const newline = body.indexOf('\n');
@@ -194,6 +217,7 @@ export function parseCommand(body: string | null | undefined): ParsedCommand {
     return { status: 'ok', command: { kind: verb as 'go' | 'continue' | 'stop' | 'status' | 'help' } };
   }
   if (verb === 'skip') return parseSkip(args.slice(head.length));
+  if (verb === 'dismiss') return parseDismiss(args.slice(head.length), rest);
   const key = /^([A-Za-z_-]+)\s*:/.exec(args)?.[1]?.toLowerCase();
   if (key === NOTE_KEY) return parseNote(args.slice(args.indexOf(':') + 1), rest);
   // Any other `key:` makes the line an option list: an unknown key is answered with the valid options.

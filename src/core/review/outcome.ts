@@ -8,6 +8,7 @@ import type { Independence } from './gate.js';
 import type { ModelIdentity, RankedWeakness, RoundSummary } from './state.js';
 import type { Rebuttal, Ruling } from './answers.js';
 import type { Usage } from '../usage.js';
+import type { ProposedChange } from './proposed-changes.js';
 
 /**
  * How the invocation ended. Terminal (state `completed`): acquitted, max-rounds, stopped, not-independent
@@ -52,6 +53,8 @@ export interface FixReport {
   guidance: string | null;
   /** Instructions taken for this fix from outside the checkpoint (the App's guidance comments). */
   instructions: string | null;
+  /** Manual mode in the App: the executor's fixes as changed lines, proposed and never committed. */
+  proposed?: ProposedChange[] | undefined;
 }
 
 /** One round as this invocation saw it, raw answers included. */

@@ -11,7 +11,7 @@
  */
 import { markedData } from '../text/quoting.js';
 import type { Claims, FilesBundle } from './material.js';
-import type { RankedWeakness, Difficulty, Preset } from './state.js';
+import type { DismissedWeakness, RankedWeakness, Difficulty, Preset } from './state.js';
 import type { Rebuttal } from './answers.js';
 
 /** The five scope limits and their exception, verbatim from the original except limit 1's opening line. */
@@ -142,7 +142,40 @@ export interface ReviewPromptInput {
   sinceLast: SinceLastReview | undefined;
   /** This run's reviewer memory ('' in round 1). */
   memory: string;
+  /** Round 2+: the findings of the last review still open, carried forward for the reviewer to re-check. */
+  openBlockers?: readonly RankedWeakness[] | undefined;
+  /** Findings the maintainers dismissed: not to be raised again. */
+  dismissed?: readonly DismissedWeakness[] | undefined;
   marker: string;
+}
+
+/**
+ * Round 2+ after a push or a fix: the reviewer judges the new commits, and the last review's open findings
+ * come along so none is forgotten — each stays until the code shows it addressed.
+ */
+function carriedBlock(input: ReviewPromptInput): string {
+  const parts: string[] = [];
+  if (input.openBlockers?.length) {
+    parts.push(
+      '## Open findings from your last review',
+      'They stand until the code shows them addressed: for each, check the new commits and keep it (same',
+      'title, re-ranked as you see fit) unless it is fixed. Do not drop one because it was not mentioned.',
+      markedData('OPEN-FINDINGS', input.marker, weaknessList(input.openBlockers)),
+      '',
+    );
+  }
+  if (input.dismissed?.length) {
+    const list = input.dismissed
+      .map((d) => `- ${d.title}${d.file ? ` (${d.file})` : ''} — dismissed by ${d.by}: ${d.reason}`)
+      .join('\n');
+    parts.push(
+      '## Findings the maintainers dismissed',
+      'A maintainer decided these are not to be fixed in this change. Do not raise them again, in any wording.',
+      markedData('DISMISSED', input.marker, list),
+      '',
+    );
+  }
+  return parts.join('\n');
 }
 
 function changeBlocks(change: ChangeMaterial, marker: string): string {
@@ -170,7 +203,7 @@ function memoryBlock(memory: string, marker: string): string {
 /** Phase A's prompt: round 1 reviews the change; round 2+ leads with the diff since the last review. */
 export function buildReviewPrompt(input: ReviewPromptInput): { system: string; user: string } {
   const { round, maxRounds, marker } = input;
-  const parts: string[] = [memoryBlock(input.memory, marker)];
+  const parts: string[] = [memoryBlock(input.memory, marker), carriedBlock(input)];
   if (input.sinceLast === undefined) {
     parts.push(
       `[Round ${round}/${maxRounds} of autonomous review loop]`,

@@ -72,6 +72,15 @@ const WeaknessStateSchema = z.object({
 });
 export type RankedWeakness = z.infer<typeof WeaknessStateSchema>;
 
+/** A finding a maintainer dismissed (a `/review-loop dismiss` or a "won't fix" reply): never raised again. */
+export const DismissedWeaknessSchema = z.object({
+  title: z.string(),
+  file: z.string().nullable(),
+  reason: z.string(),
+  by: z.string(),
+});
+export type DismissedWeakness = z.infer<typeof DismissedWeaknessSchema>;
+
 const RoundVerdictSchema = z.union([z.enum(VERDICTS), z.literal('unavailable')]);
 
 /** One finished (or paused) round, as kept in the state so every invocation can report the whole run. */
@@ -138,6 +147,7 @@ export const StoredStateSchema = z
     history: z.array(RoundSummarySchema).optional().catch([]),
     usage: UsageSchema.optional().catch(undefined),
     outcome: z.string().nullable().optional(),
+    dismissed: z.array(DismissedWeaknessSchema).optional().catch([]),
   })
   .loose();
 export type StoredState = z.infer<typeof StoredStateSchema>;
@@ -179,6 +189,8 @@ export interface ReviewState {
   usage: Usage;
   /** How a completed run ended (the outcome status), null while in progress. */
   outcome: string | null;
+  /** Findings the maintainers dismissed during this run, already written to the reviewer's memory. */
+  dismissed?: DismissedWeakness[] | undefined;
 }
 
 export type StartDecision =

@@ -6,10 +6,13 @@
  */
 import type { Independence } from '../../core/review/gate.js';
 import type { AcquittalReceipt } from '../../core/review/log.js';
-import type { RoundReport } from '../../core/review/outcome.js';
+import type { ReviewOutcome, RoundReport } from '../../core/review/outcome.js';
 import type { FixMode } from '../../core/review/state.js';
 import type { ReviewEvent, ReviewEvents, ReviewStore } from '../../ports/review.js';
-import type { RoundReviewView } from '../review-body.js';
+import type { Decision, DebateView, RoundReviewView } from '../review-body.js';
+import { totalTokens } from '../../core/usage.js';
+import { counted } from '../../core/text/counted.js';
+import { formatScore } from '../../core/review/log.js';
 import type { GitHubReviewTarget } from './review-target.js';
 import type { RoundRow } from './loop-state.js';
 import type { PullSession } from './pull-session.js';
@@ -24,18 +27,45 @@ export interface RoundContext {
   maxRounds: number;
   reviewerModel: string;
   independence: Independence | undefined;
+  /** The PR's page: locations in the review link into its diff. */
+  pullUrl?: string | undefined;
   receipt?: AcquittalReceipt | undefined;
 }
 
+/** Why a round is "not yet", in a reviewer's plain words (the engine's own sentence stays in the logs). */
 function gateNote(report: RoundReport, independence: Independence | undefined): string | undefined {
   if (report.score === null) {
-    return 'The reviewer gave no usable answer twice (REVIEW_UNAVAILABLE); the round counts toward the rounds.';
+    return 'The reviewer gave no usable answer twice, so this round has no verdict; it still counts toward the rounds.';
   }
-  if (!report.positive) return undefined;
-  if (independence?.canAcquit) {
-    return `Acquitted: a positive verdict from a reviewer of another model family (${independence.sentence})`;
-  }
-  return independence?.sentence;
+  if (!report.positive || independence?.canAcquit) return undefined;
+  return independence?.relation === 'same'
+    ? 'The reviewer passed the change, but it cannot approve it: the reviewer and the executor are models of the same family, so the review is not independent.'
+    : 'The reviewer passed the change, but it cannot approve it: a model family is unknown, so the review cannot be shown to be independent.';
+}
+
+function decision(report: RoundReport, independence: Independence | undefined): Decision {
+  if (report.score === null) return 'not yet';
+  if (report.positive) return independence?.canAcquit ? 'approved' : 'not yet';
+  return 'changes requested';
+}
+
+function debateView(report: RoundReport): DebateView | null {
+  const record = report.debate;
+  if (!record) return null;
+  const entries = record.rebuttals.map((r) => {
+    const ruling = record.rulings.find((x) => x.weakness === r.weakness);
+    return {
+      weakness: r.weakness,
+      title: report.weaknesses.find((w) => w.rank === r.weakness)?.title ?? '(unknown weakness)',
+      stance: r.stance,
+      argument: r.argument,
+      evidence: r.evidence,
+      ruling: ruling
+        ? { ruling: ruling.ruling, reason: ruling.reason, required: ruling.required }
+        : undefined,
+    };
+  });
+  return { entries, resolved: record.resolved, transcript: entries.length ? undefined : record.transcript };
 }
 
 export function roundReviewView(report: RoundReport, context: RoundContext): RoundReviewView {
@@ -45,21 +75,34 @@ export function roundReviewView(report: RoundReport, context: RoundContext): Rou
     maxRounds: context.maxRounds,
     headSha: report.head,
     reviewerModel: context.reviewerModel,
+    pullUrl: context.pullUrl,
     score: report.score,
     verdict: report.verdict,
+    decision: decision(report, context.independence),
+    // An unavailable round's summary is the engine's diagnosis; the note says it in plain words.
+    summary: report.score === null ? undefined : report.summary,
     weaknesses: report.weaknesses.map((w) => ({
+      rank: w.rank,
       title: w.title,
+      severity: w.severity,
+      detail: w.detail,
       minimumFix: w.minimum_fix,
       effort: w.effort,
       path: w.file ?? undefined,
       line: w.line ?? undefined,
       resolved: w.resolved_by_debate,
     })),
-    memoryUpdate: report.memoryUpdate,
     raw: report.raw,
     verifierRaw: report.verifierRaw,
-    debate: report.debate?.transcript ?? null,
+    debate: debateView(report),
     gateNote: gateNote(report, context.independence),
+    proposed: report.fix?.proposed,
+    seconds: report.seconds,
+    usage: {
+      calls: report.usage.calls,
+      tokens: totalTokens(report.usage),
+      costUsd: report.usage.costUsd,
+    },
     receipt: context.receipt ? { ...context.receipt, head_sha: report.head } : undefined,
   };
 }
@@ -69,24 +112,32 @@ export function roundAction(
   report: RoundReport,
   fix: FixMode,
   independence: Independence | undefined,
+  last = false,
 ): string {
   if (report.score === null) return 'no verdict';
-  if (report.positive) return independence?.canAcquit ? 'acquitted' : 'positive, but not independent';
+  if (report.positive) return independence?.canAcquit ? 'approved' : 'passed, but not independent';
   const parts: string[] = [];
   if (report.debate) {
     const resolved = report.debate.resolved.map((n) => `${n}`).join(', ');
     parts.push(`debate resolved ${resolved || 'none'}`);
   }
-  if (report.fix) {
+  if (report.fix?.proposed) {
+    const files = [...new Set(report.fix.proposed.map((c) => c.path))];
+    parts.push(
+      files.length > 0
+        ? `suggested ${counted(report.fix.proposed.length, 'change')} to ${files.join(', ')}`
+        : 'no fix to suggest',
+    );
+  } else if (report.fix) {
     const { applied, rejected, commit } = report.fix;
     parts.push(
       applied.length > 0
         ? `fixed ${applied.map((a) => a.path).join(', ')}${commit ? ` in ${commit.slice(0, 7)}` : ''}`
         : 'no edit applied',
     );
-    if (rejected.length > 0) parts.push(`${rejected.length} edit(s) refused`);
+    if (rejected.length > 0) parts.push(`${counted(rejected.length, 'edit')} refused`);
   } else if (report.phase === 'complete') {
-    parts.push(fix === 'manual' ? 'waiting for a fix' : 'no fix');
+    parts.push(fix === 'manual' && !last ? 'waiting for a fix' : 'no fix');
   } else {
     parts.push('reviewed');
   }
@@ -98,6 +149,7 @@ export function roundRow(
   fix: FixMode,
   independence: Independence | undefined,
   reviewUrl: string | null,
+  last = false,
 ): RoundRow {
   return {
     round: report.round,
@@ -109,7 +161,7 @@ export function roundRow(
       .slice(0, ROW_WEAKNESSES)
       // Cut as the row shows it: a title is model text of any length, and the rows live in the sticky state.
       .map((w) => (w.title.length > ROW_TITLE ? `${w.title.slice(0, ROW_TITLE)}…` : w.title)),
-    action: roundAction(report, fix, independence),
+    action: roundAction(report, fix, independence, last),
     reviewUrl,
   };
 }
@@ -152,7 +204,10 @@ export class PullRequestEvents implements ReviewEvents {
           // The check already running was created under the App's id: it is stamped again.
           await session.roundStarted(event.round, this.#target.head);
         }
-        if (!event.independence.canAcquit) await session.note(event.independence.sentence);
+        if (!event.independence.canAcquit) {
+          session.log.info(event.independence.sentence);
+          await session.note(notIndependentNote(event.independence));
+        }
         return;
       }
       case 'round-started':
@@ -180,7 +235,13 @@ export class PullRequestEvents implements ReviewEvents {
           await this.#post(report, receipt as AcquittalReceipt | undefined);
         }
         await session.recordRound(
-          roundRow(report, this.#fix, this.#independence, this.#reviews.get(report.round) ?? null),
+          roundRow(
+            report,
+            this.#fix,
+            this.#independence,
+            this.#reviews.get(report.round) ?? null,
+            report.round >= this.#maxRounds,
+          ),
         );
         return;
       }
@@ -188,16 +249,69 @@ export class PullRequestEvents implements ReviewEvents {
   }
 
   async #post(report: RoundReport, receipt: AcquittalReceipt | undefined): Promise<void> {
+    // Threads of earlier rounds follow this verdict first: addressed findings are resolved, standing ones stay.
+    if (report.score !== null) {
+      await this.#session.followThreads(
+        report.round,
+        report.weaknesses.filter((w) => !w.resolved_by_debate).map((w) => ({ title: w.title, file: w.file })),
+      );
+    }
     const posted = await this.#session.postReview(
       roundReviewView(report, {
         runId: this.#session.runId,
         maxRounds: this.#maxRounds,
         reviewerModel: this.#reviewerModel,
         independence: this.#independence,
+        pullUrl: this.#session.pr.url,
         receipt,
       }),
     );
     this.#reviews.set(report.round, posted.url);
-    await this.#session.recordRound(roundRow(report, this.#fix, this.#independence, posted.url));
+    await this.#session.recordRound(
+      roundRow(report, this.#fix, this.#independence, posted.url, report.round >= this.#maxRounds),
+    );
+  }
+}
+
+/** Why the run can never approve, in plain words (the engine's sentence, with its terms, is logged). */
+export function notIndependentNote(independence: Independence): string {
+  return independence.relation === 'same'
+    ? 'This loop cannot approve the change: the reviewer and the executor are models of the same family, so the review is not independent.'
+    : 'This loop cannot approve the change: a model family is unknown, so the review cannot be shown to be independent.';
+}
+
+/**
+ * The outcome in a reviewer's words for the PR (the sticky status and the check): the engine's message
+ * speaks the original's terms, which stay in the logs and the CLI's files.
+ */
+export function pullMessage(outcome: ReviewOutcome): string {
+  const scored = [...outcome.rounds, ...outcome.reports].filter((r) => r.score !== null);
+  const last = scored.at(-1);
+  const verdict = last ? `${formatScore(last.score)}, ${last.verdict}` : 'no verdict';
+  const rounds = counted(outcome.rounds.length, 'round');
+  const blockers = outcome.blockers.length;
+  switch (outcome.status) {
+    case 'acquitted':
+      // The status line says "Approved" and the check adds the verdict: this names where and by whom.
+      return `Reviewed in round ${last?.round ?? outcome.rounds.length} by ${outcome.reviewer.id}.`;
+    case 'max-rounds':
+      return `After ${rounds}, ${counted(blockers, 'blocker')} ${blockers === 1 ? 'remains' : 'remain'}.`;
+    case 'budget':
+      return `${outcome.message.replace(/; not acquitted\.$/, '')}: the loop ended with changes still requested.`;
+    case 'reviewed':
+      return `Reviewed only (fix: none): ${verdict}.`;
+    case 'not-independent':
+      return `The reviewer passed the change (${verdict}). ${notIndependentNote(outcome.independence)}`;
+    case 'stopped':
+      return outcome.message.replace(/; not acquitted\.$/, '.');
+    case 'awaiting-fix': {
+      const round = outcome.awaiting?.round ?? outcome.rounds.length;
+      return `Round ${round} requested changes: apply the suggested changes or push your own, and round ${round + 1} reviews them.`;
+    }
+    case 'awaiting-checkpoint':
+      // The status line lists the answers; the engine's message would list them again.
+      return `Round ${outcome.awaiting?.round ?? outcome.rounds.length + 1} requested changes; the fix waits for your answer.`;
+    default:
+      return outcome.message;
   }
 }

@@ -5,7 +5,7 @@
  * stores without looking inside. Everything is bounded so the comment stays under GitHub's limit.
  */
 import { z } from 'zod';
-import { DIFFICULTIES, FIX_MODES, PRESETS } from '../../core/review/state.js';
+import { DIFFICULTIES, DismissedWeaknessSchema, FIX_MODES, PRESETS } from '../../core/review/state.js';
 import type { Difficulty, FixMode, Preset } from '../../core/review/state.js';
 import { CHECK_CONCLUSIONS } from '../check-runs.js';
 import { inertInline } from '../../core/text/untrusted-text.js';
@@ -42,6 +42,8 @@ export const FINISHED_PHASES: readonly Phase[] = [
 const HANDLED_LIMIT = 100;
 const PUSHED_LIMIT = 50;
 const ROUNDS_LIMIT = 40;
+/** Dismissed findings kept (each a title, a file and a reason of at most 200 characters). */
+export const DISMISSALS_LIMIT = 20;
 
 /** What one loop runs with, after command options over the repository file over the App's defaults. */
 export interface LoopSettings {
@@ -120,6 +122,10 @@ export const AppLoopStateSchema = z.object({
   message: z.string().nullable(),
   /** The review engine's own state (its REVIEW_STATE fields and reviewer memory), opaque here. */
   review: z.unknown().optional(),
+  /** Findings the maintainers dismissed with `/review-loop dismiss`: left out of every later round. */
+  dismissals: z.array(DismissedWeaknessSchema).max(DISMISSALS_LIMIT).default([]),
+  /** Whether the App posted inline finding comments here: only then are review threads read. */
+  inlineThreads: z.boolean().default(false),
 });
 export type AppLoopState = z.infer<typeof AppLoopStateSchema>;
 
@@ -145,6 +151,8 @@ export function emptyLoopState(now: Date): AppLoopState {
     parkIssue: null,
     message: null,
     review: undefined,
+    dismissals: [],
+    inlineThreads: false,
   };
 }
 
@@ -168,8 +176,8 @@ const PHASE_LINES: Record<Phase, string> = {
   'waiting-fix': 'Waiting for a fix: push to the branch or comment `/review-loop continue`.',
   'waiting-checkpoint':
     'Waiting at the checkpoint: comment `/review-loop go`, `/review-loop skip 1,3`, `/review-loop stop`, or `/review-loop <instructions>`.',
-  acquitted: 'Acquitted: the reviewer passed this head.',
-  'gave-up': 'Gave up without an acquittal.',
+  acquitted: 'Approved: the reviewer passed this head.',
+  'gave-up': 'Gave up: the rounds ran out with changes still requested.',
   reviewed: 'Reviewed once: with `fix: none` the loop makes no fix and ends after one review.',
   stopped: 'Stopped.',
   closed: 'The pull request was closed; the loop ended.',

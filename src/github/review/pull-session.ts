@@ -22,8 +22,23 @@ import type { PostedReview } from '../round-review.js';
 import { postRoundReview } from '../round-review.js';
 import type { StickyStore } from '../sticky-comment.js';
 import { checkInProgress } from './check-tracker.js';
+import { counted } from '../../core/text/counted.js';
+import type { DismissedWeakness } from '../../core/review/state.js';
+import { sameWeakness, type WeaknessKey } from '../../core/review/weakness-match.js';
+import {
+  dismissingAnswer,
+  listFindingThreads,
+  resolveThread,
+  type FindingThread,
+} from '../review-threads.js';
 import type { AppLoopState, CheckRef, LoopSettings, RoundRow } from './loop-state.js';
-import { emptyLoopState, rememberPushedHead, renderLoopLog, withRounds } from './loop-state.js';
+import {
+  DISMISSALS_LIMIT,
+  emptyLoopState,
+  rememberPushedHead,
+  renderLoopLog,
+  withRounds,
+} from './loop-state.js';
 
 export interface SessionLog {
   info(message: string): void;
@@ -72,6 +87,16 @@ export interface PullSession {
   note(message: string): Promise<void>;
   /** Pending instructions from `/review-loop <text>`, removed from the state: the next fix takes them. */
   takeGuidance(): Promise<string | null>;
+  /**
+   * Findings the maintainers dismissed: `/review-loop dismiss` answers from the sticky state, and "won't
+   * fix" / "by design" replies on the App's finding threads.
+   */
+  dismissals(): Promise<DismissedWeakness[]>;
+  /**
+   * Resolves the App's finding threads of earlier rounds that round `round` no longer raises (addressed);
+   * a finding that stands, or one a maintainer dismissed, keeps its thread open. Returns how many.
+   */
+  followThreads(round: number, standing: readonly WeaknessKey[]): Promise<number>;
 }
 
 export interface SessionDeps {
@@ -182,8 +207,58 @@ export class GitHubPullSession implements PullSession {
     await this.update((state) => ({ ...state, phase: 'running', head, check }));
   }
 
-  postReview(view: RoundReviewView): Promise<PostedReview> {
-    return postRoundReview(this.#deps.octokit, this.pr.pr, view, this.#deps.settings.reviewEvent);
+  async postReview(view: RoundReviewView): Promise<PostedReview> {
+    const posted = await postRoundReview(
+      this.#deps.octokit,
+      this.pr.pr,
+      view,
+      this.#deps.settings.reviewEvent,
+    );
+    if (posted.findings > 0) await this.update((state) => ({ ...state, inlineThreads: true }));
+    return posted;
+  }
+
+  /** The App's finding threads, read only once it has posted some (a PR without them costs no query). */
+  async #threads(): Promise<{ threads: FindingThread[]; dismissed: DismissedWeakness[] }> {
+    const { state } = await this.#deps.store.read(this.#deps.octokit, this.pr.pr);
+    const dismissed = state?.dismissals ?? [];
+    if (!state?.inlineThreads) return { threads: [], dismissed };
+    return { threads: await listFindingThreads(this.#deps.octokit, this.pr.pr), dismissed };
+  }
+
+  async dismissals(): Promise<DismissedWeakness[]> {
+    const { threads, dismissed } = await this.#threads();
+    const listed = [...dismissed];
+    for (const thread of threads) {
+      const answer = dismissingAnswer(thread);
+      if (!answer || listed.some((d) => d.title === thread.finding.title)) continue;
+      listed.push({
+        title: thread.finding.title,
+        file: thread.finding.file,
+        reason: answer.reason,
+        by: answer.login,
+      });
+    }
+    // Bounded like the sticky's own list: the engine keeps them in its state, which lives in the comment.
+    return listed.slice(-DISMISSALS_LIMIT);
+  }
+
+  async followThreads(round: number, standing: readonly WeaknessKey[]): Promise<number> {
+    const { threads, dismissed } = await this.#threads();
+    let resolved = 0;
+    for (const thread of threads) {
+      if (thread.resolved || thread.finding.round >= round || dismissingAnswer(thread)) continue;
+      // A dismissed finding is not addressed: its thread stays for the people to close.
+      if (dismissed.some((d) => sameWeakness(d, thread.finding))) continue;
+      if (standing.some((w) => sameWeakness(w, thread.finding))) continue;
+      await resolveThread(this.#deps.octokit, thread.id);
+      resolved += 1;
+    }
+    if (resolved > 0)
+      this.log.info(
+        `${this.pr.url}: round ${round} resolved ${counted(resolved, 'thread')} whose finding was addressed`,
+      );
+    return resolved;
   }
 
   commitFiles(

@@ -1,0 +1,196 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- recorded request bodies are untyped JSON */
+/**
+ * Threads that follow the work, under Probot with the real engine: GitHub's REST and GraphQL and the model
+ * APIs intercepted by nock at the HTTP layer. A finding a later round no longer raises has its thread
+ * resolved (`resolveReviewThread`); one that stands, or one a maintainer answered "won't fix", stays open;
+ * a finding answered on its thread or dismissed with `/review-loop dismiss <n>` goes into the reviewer's
+ * memory with its reason and is not raised again; the round after a push carries the open findings forward.
+ */
+import nock from 'nock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLoopRunner } from '../../src/app/engine.js';
+import { parseCommand } from '../../src/app/validation/command.js';
+import { decodeStateBlock } from '../../src/github/sticky-comment.js';
+import {
+  NOW,
+  PR,
+  REPO_PATH,
+  commentPayload,
+  nockNoConfig,
+  nockPermission,
+  nockToken,
+  pullRequestPayload,
+  startTestApp,
+} from '../helpers/app-fixtures.js';
+import { FakePull } from '../helpers/fake-pull.js';
+import {
+  CALC_BASE,
+  CALC_BRANCH,
+  HALF_BUG,
+  README,
+  anthropicReply,
+  openaiInputText,
+  openaiReply,
+  reviewAnswer,
+  type Recorded,
+} from '../helpers/review-fixtures.js';
+
+const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
+const NAN = { title: 'No guard against NaN input', file: 'src/calc.ts', line: 5, severity: 'minor' };
+const NO_TESTS = { title: 'No tests for half()', severity: 'major' };
+
+beforeEach(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+function engineRunner() {
+  return createLoopRunner(MODEL_KEYS, {
+    models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
+    clock: () => NOW,
+  });
+}
+
+async function say(probot: { receive: (e: any) => Promise<void> }, body: string, commentId: number) {
+  await probot.receive({
+    id: `c${commentId}`,
+    name: 'issue_comment',
+    payload: commentPayload({ body, commentId }),
+  });
+}
+
+describe('threads that follow the work', () => {
+  it('resolves an addressed finding’s thread, keeps answered ones open, and never raises a dismissed finding again', async () => {
+    const fake = new FakePull({
+      base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
+      head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
+    });
+    const mock = fake.interceptBase();
+    fake.interceptReads(mock);
+    fake.interceptThreads(mock);
+    const reviewer: Recorded = { bodies: [] };
+    openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG, NAN, NO_TESTS]), reviewer);
+    anthropicReply({
+      summary: 'halve',
+      edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
+    });
+    const { probot, queue } = await startTestApp(engineRunner());
+
+    await say(probot, '/review-loop fix: manual rounds: 3', 101);
+    await queue.idle();
+    expect(fake.reviews).toHaveLength(1);
+    // findings 1 and 2 cite lines of the diff: two threads, then the suggestion
+    expect(fake.reviews[0].comments.map((c: any) => c.line)).toEqual([6, 5, 6]);
+    expect(fake.graphql).toEqual([]); // no thread of the App existed yet: no query
+
+    // a maintainer answers finding 2 on its thread, and dismisses finding 3 with the command
+    fake.threadAnswers.set('PRRT_0_1', [
+      { login: 'maintainer', association: 'MEMBER', body: "Won't fix: NaN is the caller's contract." },
+    ]);
+    // a drive-by commenter's "won't fix" counts for nothing
+    fake.threadAnswers.set('PRRT_0_0', [
+      { login: 'passer-by', association: 'NONE', body: "won't fix, by design" },
+    ]);
+    await say(probot, '/review-loop dismiss 3 tests land in the follow-up PR', 102);
+    await queue.idle();
+    expect(fake.replies().at(-1)).toContain('Dismissed weakness 3 of round 1');
+
+    // the author pushes the fix; round 2 words the dismissed findings afresh, and finds one new thing
+    openaiReply(
+      reviewAnswer(5, 'not ready', [
+        { ...NAN, title: 'Missing guard against NaN input' },
+        { title: 'No tests cover half()' },
+        { title: 'add() lacks a doc comment', file: 'src/calc.ts', line: 1, severity: 'minor' },
+      ]),
+      reviewer,
+    );
+    anthropicReply({
+      summary: 'doc',
+      edits: [
+        {
+          path: 'src/calc.ts',
+          old_string: 'export function add',
+          new_string: '/** Adds. */\nexport function add',
+        },
+      ],
+    });
+    const pushed = fake.push({ 'src/calc.ts': CALC_BRANCH.replace('n / 3', 'n / 2') });
+    await probot.receive({
+      id: 'p1',
+      name: 'pull_request',
+      payload: pullRequestPayload('synchronize', { head: pushed }),
+    });
+    await queue.idle();
+
+    // round 2 reviewed the new commits with round 1's open findings carried forward and the dismissals named
+    const prompt = openaiInputText(reviewer.bodies[1]!);
+    expect(prompt).toContain('Open findings from your last review');
+    expect(prompt).toContain('half() divides by 3');
+    expect(prompt).toContain('n / 2');
+    expect(prompt).toMatch(
+      /No guard against NaN input.*dismissed by maintainer: Won't fix: NaN is the caller's contract\./,
+    );
+    expect(prompt).toMatch(/No tests for half\(\).*dismissed by maintainer: tests land in the follow-up PR/);
+    // the dismissed findings are left out, whatever their wording; the new one is finding 1
+    const second = fake.reviews[1];
+    const shown = String(second.body).split('<details>')[0]!; // the reviewer's verbatim answer is folded below
+    expect(shown).not.toMatch(/NaN|tests/i);
+    expect(shown).toContain('1. **minor** · add() lacks a doc comment');
+    expect(second.comments.map((c: any) => c.body.split('\n')[1])).not.toContainEqual(
+      expect.stringMatching(/NaN|tests/i),
+    );
+    // finding 1's thread is resolved (addressed); finding 2's stays open (answered "won't fix")
+    expect(fake.resolvedThreads).toEqual(['PRRT_0_0']);
+    // the reviewer's memory has both dismissals with their reasons
+    const memory = (decodeStateBlock(fake.sticky()?.body ?? '') as any)?.review?.memory as string;
+    expect(memory).toContain('dismissed by the maintainers');
+    expect(memory).toContain("NaN is the caller's contract");
+    expect(memory).toContain('tests land in the follow-up PR');
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('answers `/review-loop dismiss` when there is nothing to dismiss, or no number', async () => {
+    const { probot, queue } = await startTestApp(engineRunner());
+    const replies: string[] = [];
+    const mock = nockToken();
+    mock.persist();
+    nockNoConfig(mock);
+    nockPermission('maintainer', 'write', mock);
+    mock
+      .post(/\/issues\/comments\/\d+\/reactions$/)
+      .reply(201, { id: 1, content: 'eyes' })
+      .get(`${REPO_PATH}/issues/${PR}/comments`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO_PATH}/issues/${PR}/comments`, (body: any) => (replies.push(body.body), true))
+      .reply(201, { id: 1 });
+    await say(probot, '/review-loop dismiss 2', 103);
+    await queue.idle();
+    await say(probot, '/review-loop dismiss two', 104);
+    await queue.idle();
+    expect(replies).toEqual([
+      'There is no review here yet, so there is nothing to dismiss.',
+      expect.stringContaining('`dismiss` takes one weakness number (1, 2, …); got `two`'),
+    ]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+describe('`/review-loop dismiss` as the parser reads it', () => {
+  it.each([
+    ['/review-loop dismiss 2', { kind: 'dismiss', item: 2, reason: '' }],
+    [
+      '/review-loop DISMISS 3 by design\nthe cache is meant to be stale',
+      { kind: 'dismiss', item: 3, reason: 'by design\nthe cache is meant to be stale' },
+    ],
+  ])('%j', (body, command) => {
+    expect(parseCommand(body)).toEqual({ status: 'ok', command });
+  });
+
+  it.each([
+    ['/review-loop dismiss', '`dismiss` needs the number of a weakness'],
+    ['/review-loop dismiss 0 no', '`dismiss` takes one weakness number'],
+  ])('%j is malformed', (body, problem) => {
+    const parsed = parseCommand(body);
+    expect(parsed.status === 'malformed' && parsed.problem).toContain(problem);
+  });
+});
