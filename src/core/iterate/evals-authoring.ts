@@ -8,10 +8,14 @@
  * SKILL.md lines (at most 15, a single line for a NEVER / MUST / IF rule), a citation in each major
  * section; `defect_type` from a fixed list; at least 40 % discrimination assertions; 2–3 scenarios with
  * `expected_assertions`; ids sequential; `result: null`; `passing_threshold` (N-2)/N.
+ *
+ * The rules come from the body: the leading YAML front matter (`name:`, `description:` — trigger text for
+ * the agent that picks the skill, not a rule for its output) is neither a rule line, a heading nor a
+ * section the assertions must cite. Line numbers still count from the top of the file.
  */
 import { z } from 'zod';
 import { EvalsFileError, parseEvals, parseScenarios, type EvalsFile, type Scenario } from './evals.js';
-import { pySplitLines, parseHeading, stripBom } from './markdown.js';
+import { frontmatterClose, pySplitLines, parseHeading, stripBom } from './markdown.js';
 
 export const DEFECT_TYPES = [
   'structural',
@@ -152,26 +156,35 @@ interface SkillShape {
   headings: Array<{ line: number; level: number; title: string }>;
   /** [first, last] line of each H2 section that has content. */
   sections: Array<{ title: string; first: number; last: number }>;
-  ruleLines: number[];
+  /** Each line of the body with an upper-case NEVER / NOT / MUST / IF, with the words found. */
+  rules: Array<{ line: number; words: string[]; text: string }>;
 }
+
+const RULE_WORDS = /\b(?:NEVER|NOT|MUST|IF)\b/g;
 
 function shapeOf(skillMd: string): SkillShape {
   const lines = pySplitLines(stripBom(skillMd));
   const headings: SkillShape['headings'] = [];
-  const ruleLines: number[] = [];
+  const rules: SkillShape['rules'] = [];
+  // A closed front matter is skipped; an unclosed `---` is read as body (nothing would be left otherwise).
+  const close = frontmatterClose(lines);
+  const bodyStart = typeof close === 'number' ? close + 1 : 0;
   let inFence = false;
   lines.forEach((line, index) => {
+    if (index < bodyStart) return;
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
     const heading = inFence ? null : parseHeading(line);
     if (heading && heading.title !== '')
       headings.push({ line: index + 1, level: heading.level, title: heading.title });
-    if (!inFence && RULE_LINE.test(line)) ruleLines.push(index + 1);
+    if (!inFence && RULE_LINE.test(line)) {
+      rules.push({ line: index + 1, words: [...new Set(line.match(RULE_WORDS))], text: line.trim() });
+    }
   });
   const h2 = headings.filter((h) => h.level === 2);
   const sections = h2
     .map((h, i) => ({ title: h.title, first: h.line, last: (h2[i + 1]?.line ?? lines.length + 1) - 1 }))
     .filter((s) => lines.slice(s.first, s.last).some((l) => l.trim() !== ''));
-  return { lineCount: lines.length, headings, sections, ruleLines };
+  return { lineCount: lines.length, headings, sections, rules };
 }
 
 /** The lines of SKILL.md, numbered as `source` cites them (for the prompt). */
@@ -183,7 +196,7 @@ export function numberedLines(skillMd: string): string {
 
 /** The rule lines (NEVER / MUST / IF) the evals must cite, for the prompt. */
 export function ruleLineNumbers(skillMd: string): number[] {
-  return shapeOf(skillMd).ruleLines;
+  return shapeOf(skillMd).rules.map((rule) => rule.line);
 }
 
 export interface AuthoredCheck {
@@ -282,9 +295,13 @@ export function checkAuthored(
     );
   }
   const covers = (line: number) => cited.some((c) => c.first <= line && line <= c.last);
-  for (const line of shape.ruleLines) {
-    if (!covers(line)) {
-      problems.push(`SKILL.md line ${line} states a NEVER / NOT / MUST / IF rule that no assertion cites`);
+  for (const rule of shape.rules) {
+    if (!covers(rule.line)) {
+      const text = rule.text.length > 120 ? `${rule.text.slice(0, 119)}…` : rule.text;
+      problems.push(
+        `SKILL.md line ${rule.line} states a rule (${rule.words.join(', ')}) that no assertion cites ` +
+          `("${text}"); cite it as "SKILL.md, line ${rule.line}"`,
+      );
     }
   }
   for (const section of shape.sections) {

@@ -63,6 +63,43 @@ describe('repairAuthored', () => {
   });
 });
 
+describe('checkAuthored: the front matter is not the body', () => {
+  // Shaped like anthropics/skills `docx` and obra/superpowers `brainstorming`: trigger text with MUST / NOT.
+  const withFrontMatter = SKILL.replace(
+    'description: Write release notes from the merged pull requests.',
+    'description: Use when writing release notes. You MUST use this skill for release notes. Do NOT use it for changelogs.',
+  );
+
+  it('asks for no citation of a MUST / NOT in the description: rules come from the body', () => {
+    expect(withFrontMatter.split('\n')[2]).toContain('MUST');
+    const files = repairAuthored(validAnswer(), 'release-notes', undefined);
+    expect(checkAuthored(withFrontMatter, files, undefined).problems).toEqual([]);
+    // The prompt lists the body's rule lines only (line numbers still count from the top of the file).
+    const prompt = buildEvalsAuthorPrompt({
+      skillName: 'release-notes',
+      skillMd: withFrontMatter,
+      keptScenarios: undefined,
+      retry: undefined,
+    });
+    expect(prompt.user).toContain('Lines with a NEVER / NOT / MUST / IF rule, each to be cited: 21, 22.');
+  });
+
+  it('still reads a MUST in the body, and an unclosed front matter as body', () => {
+    const body = withFrontMatter.replace('Print exactly:', 'You MUST print exactly:');
+    const files = repairAuthored(validAnswer(), 'release-notes', undefined);
+    expect(checkAuthored(body, files, undefined).problems).toEqual([]);
+    const uncited = `${body}IF asked, you MUST NOT stop.\n`;
+    expect(checkAuthored(uncited, files, undefined).problems).toEqual([
+      'SKILL.md line 23 states a rule (IF, MUST, NOT) that no assertion cites ("IF asked, you MUST NOT stop."); ' +
+        'cite it as "SKILL.md, line 23"',
+    ]);
+    const unclosed = withFrontMatter.replace('---\n# Release notes', '# Release notes');
+    expect(checkAuthored(unclosed, files, undefined).problems).toContain(
+      'SKILL.md line 3 states a rule (MUST, NOT) that no assertion cites ("description: Use when writing release notes. You MUST use this skill for release notes. Do NOT use it for changelogs."); cite it as "SKILL.md, line 3"',
+    );
+  });
+});
+
 describe('checkAuthored: the eval-setup rules', () => {
   it('passes a valid answer and says what it holds', () => {
     const result = check(validAnswer());
@@ -116,7 +153,8 @@ describe('checkAuthored: the eval-setup rules', () => {
   it('needs every NEVER / IF rule line cited, every major section cited, an Anti-patterns category, heading categories', () => {
     const problems = check(invalidAnswer()).problems;
     expect(problems).toContain(
-      'SKILL.md line 21 states a NEVER / NOT / MUST / IF rule that no assertion cites',
+      'SKILL.md line 21 states a rule (NEVER) that no assertion cites ("- NEVER list a pull request twice."); ' +
+        'cite it as "SKILL.md, line 21"',
     );
     expect(problems).toContain('evals.json: add an "Anti-patterns" category (what the output must NOT do)');
     const renamed = validAnswer();
