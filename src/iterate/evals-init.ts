@@ -196,6 +196,7 @@ export async function initSkillEvals(
     }
     usage = addUsage(usage, reply.usage);
     const files = repairAuthored(reply.value, skill.name, kept);
+    if (files.weightsNote) deps.log.info(`${skill.name}: answer ${attempts}: ${files.weightsNote}`);
     const check = checkAuthored(skillMd, files, kept?.text);
     if (check.problems.length > 0) {
       // Shown its problems, the model answered with the same ones: another answer would repeat them.

@@ -71,6 +71,30 @@ export interface AuthoredFiles {
   evals: Record<string, unknown>;
   /** undefined with --keep-scenarios: the file on disk stays as it is. */
   scenarios: Record<string, unknown> | undefined;
+  /** Set when the answer's category weights did not sum to 1 and were rescaled: what was done. */
+  weightsNote?: string;
+}
+
+/** Written weights have 4 decimals; the largest takes the rounding remainder, so they sum to 1. */
+const WEIGHT_DECIMALS = 4;
+/** How far from 1 a sum of weights may be and still count as 1. */
+const WEIGHT_SUM_TOLERANCE = 1e-6;
+
+/**
+ * The prompt asks for weights that sum to 1, and the scorer divides by their sum when they do not; the
+ * files are written the way the prompt asks, so what a reader sees is what counts. Weights that are not
+ * all non-negative numbers with a positive sum are left for the schema to refuse.
+ */
+function normaliseWeights(weights: readonly number[]): { weights: number[]; from: number } | undefined {
+  const sum = weights.reduce((total, w) => total + w, 0);
+  if (!(sum > 0) || weights.some((w) => !(w >= 0)) || Math.abs(sum - 1) <= WEIGHT_SUM_TOLERANCE) {
+    return undefined;
+  }
+  const scale = 10 ** WEIGHT_DECIMALS;
+  const rounded = weights.map((w) => Math.round((w / sum) * scale));
+  const largest = rounded.indexOf(Math.max(...rounded));
+  rounded[largest] = scale - rounded.reduce((total, w, i) => (i === largest ? total : total + w), 0);
+  return { weights: rounded.map((w) => w / scale), from: sum };
 }
 
 /** `"(N-2)/N"` with N the number of assertions, evaluated: `"10/12"` for 12 assertions. */
@@ -90,9 +114,10 @@ export function repairAuthored(
 ): AuthoredFiles {
   const renumber = new Map<number, number>();
   let next = 0;
-  const categories = answer.categories.map((category) => ({
+  const normalised = normaliseWeights(answer.categories.map((c) => c.weight));
+  const categories = answer.categories.map((category, index) => ({
     name: category.name.trim(),
-    weight: category.weight,
+    weight: normalised?.weights[index] ?? category.weight,
     evals: category.evals.map((assertion) => {
       next++;
       const id = kept ? assertion.id : next;
@@ -112,7 +137,12 @@ export function repairAuthored(
     passing_threshold: passingThreshold(next),
     categories,
   };
-  if (kept) return { evals, scenarios: undefined };
+  const weightsNote = normalised
+    ? `the category weights summed to ${+normalised.from.toFixed(6)}, so they were rescaled to sum to 1 ` +
+      `(${normalised.weights.join(', ')})`
+    : undefined;
+  const note = weightsNote ? { weightsNote } : {};
+  if (kept) return { evals, scenarios: undefined, ...note };
   const scenarios = answer.scenarios.map((scenario, index) => ({
     id: `scenario_${index + 1}`,
     name: scenario.name.trim(),
@@ -122,7 +152,7 @@ export function repairAuthored(
       (a, b) => a - b,
     ),
   }));
-  return { evals, scenarios: { skill, version: '1.0', scenarios } };
+  return { evals, scenarios: { skill, version: '1.0', scenarios }, ...note };
 }
 
 /** A cited range of SKILL.md lines, 1-based and inclusive. */
@@ -238,6 +268,12 @@ export function checkAuthored(
     }
   }
   if (!evals) return { problems, summary: undefined };
+
+  // The prompt's rule 1, as the repair writes it: weights that sum to 1.
+  const weightSum = evals.categories.reduce((total, c) => total + c.weight, 0);
+  if (Math.abs(weightSum - 1) > WEIGHT_SUM_TOLERANCE) {
+    problems.push(`evals.json: the category weights sum to ${+weightSum.toFixed(6)}; they must sum to 1`);
+  }
 
   const shape = shapeOf(skillMd);
   const assertions = evals.categories.flatMap((c) => c.evals.map((a) => ({ ...a, category: c.name })));

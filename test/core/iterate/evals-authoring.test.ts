@@ -53,6 +53,46 @@ describe('repairAuthored', () => {
     expect(passingThreshold(12)).toBe('10/12');
   });
 
+  it('writes category weights that sum to 1, as the prompt asks, rescaling an answer whose weights do not', () => {
+    const weightsOf = (files: { evals: Record<string, unknown> }) =>
+      (files.evals as { categories: Array<{ weight: number }> }).categories.map((c) => c.weight);
+    const ones = validAnswer();
+    for (const category of ones.categories) category.weight = 1;
+    const files = repairAuthored(ones, 'release-notes', undefined);
+    expect(weightsOf(files)).toEqual([0.25, 0.25, 0.25, 0.25]);
+    expect(files.weightsNote).toBe(
+      'the category weights summed to 4, so they were rescaled to sum to 1 (0.25, 0.25, 0.25, 0.25)',
+    );
+    expect(checkAuthored(SKILL, files, undefined).problems).toEqual([]);
+    // Thirds: four decimals each, the largest takes the remainder, so the file still sums to 1.
+    const thirds = validAnswer();
+    thirds.categories = thirds.categories.slice(1);
+    thirds.categories.forEach((c, i) => (c.weight = i === 2 ? 2 : 1));
+    expect(weightsOf(repairAuthored(thirds, 'release-notes', undefined))).toEqual([0.25, 0.25, 0.5]);
+    const uneven = validAnswer();
+    uneven.categories.forEach((c) => (c.weight = 3));
+    uneven.categories.pop();
+    expect(weightsOf(repairAuthored(uneven, 'release-notes', undefined))).toEqual([0.3334, 0.3333, 0.3333]);
+    // Weights that already sum to 1 are written as given.
+    const valid = repairAuthored(validAnswer(), 'release-notes', undefined);
+    expect(weightsOf(valid)).toEqual([0.4, 0.3, 0.2, 0.1]);
+    expect(valid.weightsNote).toBeUndefined();
+  });
+
+  it('refuses files whose weights do not sum to 1 (what the prompt asks), and all-zero weights', () => {
+    const files = repairAuthored(validAnswer(), 'release-notes', undefined);
+    const evals = files.evals as { categories: Array<{ weight: number }> };
+    for (const category of evals.categories) category.weight = 1;
+    expect(checkAuthored(SKILL, files, undefined).problems).toEqual([
+      'evals.json: the category weights sum to 4; they must sum to 1',
+    ]);
+    const zeros = validAnswer();
+    for (const category of zeros.categories) category.weight = 0;
+    expect(check(zeros).problems).toEqual([
+      expect.stringContaining('every categories[].weight is 0 (of the categories with evals)'),
+    ]);
+  });
+
   it("keeps the model's ids when the scenarios are kept (they refer to those ids)", () => {
     const files = repairAuthored(validAnswer(), 'release-notes', { scenarios: [] });
     const ids = (files.evals as { categories: Array<{ evals: Array<{ id: number }> }> }).categories.flatMap(
