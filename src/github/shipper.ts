@@ -53,7 +53,7 @@ export interface GitHubShipperOptions {
 const PUSH_RETRY_DELAYS_MS = [1_000, 4_000, 10_000] as const;
 
 /** Where a squash commit whose push kept failing is kept on the remote, for people and the next night. */
-export const pendingBranch = (skill: string) => `skillclimb/pending/${skill}`;
+const pendingBranch = (skill: string) => `skillclimb/pending/${skill}`;
 
 /** What the Action reports per shipped (or PR-skipped) skill: the `shipped` output and the job summary. */
 export interface ShipmentRecord {
@@ -139,7 +139,10 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
       } catch (cause) {
         error = gitErrorMessage(cause);
       }
-      if (attempt >= attempts) return { status: 'failed', error };
+      if (attempt >= attempts) {
+        const landed = await remoteBranchSha(git, remote, branch).catch(() => '');
+        return landed === commit ? { status: 'pushed', previous } : { status: 'failed', error };
+      }
       const delay = delays[attempt - 1] ?? 0;
       options.log.info(
         `${request.skill}: ${PUSH_FAILED}${branch} to ${remote} failed (attempt ${attempt} of ${attempts}): ${error}; ` +
