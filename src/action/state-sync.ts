@@ -52,9 +52,9 @@ export async function collectStateUpdates(
     const recorded = ctx.store.snapshot.skills.get(skill);
     const changed = resultsTsv !== undefined && resultsTsv !== recorded?.resultsTsv;
     const result = results?.find((r) => r.skill === skill && r.rows.length > 0);
+    const link = recordedLink(result?.link);
     const statusChanged =
-      result !== undefined &&
-      (recorded?.lastRun?.status !== result.status || recorded.lastRun.link !== result.link);
+      result !== undefined && (recorded?.lastRun?.status !== result.status || recorded.lastRun.link !== link);
     if (!changed && !statusChanged) continue;
     const fromRows = resultsTsv
       ? scoresFromResults(resultsTsv)
@@ -68,11 +68,19 @@ export async function collectStateUpdates(
       baseline_score: result?.baselineScore ?? fromRows.baseline,
       iterations: result?.iterations ?? fromRows.iterations,
       ...(result ? { status: result.status } : {}),
-      ...(result?.link ? { link: result.link } : {}),
+      ...(link ? { link } : {}),
       ...(ctx.runId ? { run_id: ctx.runId } : {}),
       ...(ctx.runUrl ? { run_url: ctx.runUrl } : {}),
     };
     updates.push({ skill, resultsTsv, lastRun });
   }
   return updates;
+}
+
+/**
+ * Only a web address is kept: a path (a kept worktree) points into the runner's temporary folder, which is
+ * gone when the next night reads the record.
+ */
+function recordedLink(link: string | undefined): string | undefined {
+  return link && /^https?:\/\//.test(link) ? link : undefined;
 }

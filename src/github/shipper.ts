@@ -3,6 +3,12 @@
  * `skill-iterate/<skill>`, pushed with a lease, and one PR per skill opened or updated. The order keeps the
  * branch and its PR in step: decide on the PR (read-only), push, write the PR; when that write fails, the
  * branch is put back the way it was.
+ *
+ * A rejected push is retried with backoff (a transient remote error usually clears within seconds). When
+ * every attempt fails, the squash commit is kept on the remote as `skillclimb/pending/<skill>` and the
+ * skill's status says so: the state files do not count such a night as a run (`isPendingShipStatus` in
+ * src/github/state-files.ts), so
+ * the next night runs the skill again and ships it; that ship deletes the pending branch.
  */
 import type { SimpleGit } from 'simple-git';
 import type { Logger } from '../ports/logger.js';
@@ -21,6 +27,7 @@ import {
   type PullRequestWrite,
 } from './pull-request.js';
 import { buildSquashOnBase } from './squash.js';
+import { PUSH_FAILED } from './state-files.js';
 
 export interface GitHubShipperOptions {
   client: GitHubClient;
@@ -36,7 +43,17 @@ export interface GitHubShipperOptions {
   log: Logger;
   /** Where a skill's full record is (named in the note of a PR body that had to be cut). */
   fullTextAt?: (skill: string) => string;
+  /** Waits before each retry of a rejected push; its length + 1 is the number of attempts. */
+  pushRetryDelaysMs?: readonly number[];
+  /** A seam for tests: how a retry waits. */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/** Waits between push attempts: four attempts over about 15 seconds. */
+const PUSH_RETRY_DELAYS_MS = [1_000, 4_000, 10_000] as const;
+
+/** Where a squash commit whose push kept failing is kept on the remote, for people and the next night. */
+const pendingBranch = (skill: string) => `skillclimb/pending/${skill}`;
 
 /** What the Action reports per shipped (or PR-skipped) skill: the `shipped` output and the job summary. */
 export interface ShipmentRecord {
@@ -59,6 +76,8 @@ export const stableBranch = (skill: string) => `skill-iterate/${skill}`;
 export function createGitHubShipper(options: GitHubShipperOptions): GitHubShipper {
   const remote = options.remote ?? 'origin';
   const shipments: ShipmentRecord[] = [];
+  const delays = options.pushRetryDelaysMs ?? PUSH_RETRY_DELAYS_MS;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
   function skip(
     request: ShipRequest,
@@ -92,6 +111,90 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
       remote,
       `${target}:refs/heads/${branch}`,
     ]);
+  }
+
+  /**
+   * Pushes the squash commit over `previous` (the tip read before, '' — absent), retrying with backoff. After
+   * a failed attempt the remote is read again: a push that landed although it reported failure is done; a
+   * tip that moved is pushed over only when it is still the Action's (the lease follows it). Returns the
+   * tip the push replaced, or why the branch is not the Action's to replace.
+   */
+  async function pushWithRetry(
+    git: SimpleGit,
+    request: ShipRequest,
+    branch: string,
+    plan: PullRequestWrite,
+    commit: string,
+    initial: string,
+  ): Promise<
+    { status: 'pushed'; previous: string } | { status: 'foreign' } | { status: 'failed'; error: string }
+  > {
+    let previous = initial;
+    const attempts = delays.length + 1;
+    for (let attempt = 1; ; attempt++) {
+      let error: string;
+      try {
+        await pushLeased(git, branch, previous, commit);
+        return { status: 'pushed', previous };
+      } catch (cause) {
+        error = gitErrorMessage(cause);
+      }
+      if (attempt >= attempts) {
+        const landed = await remoteBranchSha(git, remote, branch).catch(() => '');
+        return landed === commit ? { status: 'pushed', previous } : { status: 'failed', error };
+      }
+      const delay = delays[attempt - 1] ?? 0;
+      options.log.info(
+        `${request.skill}: ${PUSH_FAILED}${branch} to ${remote} failed (attempt ${attempt} of ${attempts}): ${error}; ` +
+          `retrying in ${Math.round(delay / 1000)} s`,
+      );
+      await sleep(delay);
+      const tip = await remoteBranchSha(git, remote, branch).catch(() => previous);
+      if (tip === commit) return { status: 'pushed', previous };
+      if (tip !== previous) {
+        if (tip && !(await ownsTip(git, request.skill, branch, tip, plan))) return { status: 'foreign' };
+        previous = tip;
+      }
+    }
+  }
+
+  /**
+   * Every push attempt failed: the squash commit goes to `skillclimb/pending/<skill>` (a branch of its own,
+   * which a rule or hook on the PR branches may not cover), where the next night and people find it.
+   * Returns the skip reason, which says where the commit is, or that it could not be kept.
+   */
+  async function keepPending(git: SimpleGit, skill: string, branch: string, commit: string, error: string) {
+    const failed = `${PUSH_FAILED}${branch} to ${remote} failed ${delays.length + 1} times (${error})`;
+    const rerun = 'the skill is not counted as run: the next night runs it again and ships it';
+    const pending = pendingBranch(skill);
+    try {
+      await git.raw(['push', '--quiet', '--force', remote, `${commit}:refs/heads/${pending}`]);
+      return `${failed}; the squash commit ${commit.slice(0, 7)} is kept on the branch ${pending}, and ${rerun}`;
+    } catch (keepError) {
+      options.log.warn(
+        `${skill}: keeping ${commit.slice(0, 7)} on ${pending} failed too: ${gitErrorMessage(keepError)}`,
+      );
+      return `${failed}; the squash commit could not be kept on ${remote} either, and ${rerun}`;
+    }
+  }
+
+  /** After a ship: a pending branch an earlier night left for the skill is no longer needed. */
+  async function dropPending(git: SimpleGit, skill: string): Promise<void> {
+    const pending = pendingBranch(skill);
+    try {
+      const tip = await remoteBranchSha(git, remote, pending);
+      if (!tip) return;
+      await git.raw([
+        'push',
+        '--quiet',
+        `--force-with-lease=refs/heads/${pending}:${tip}`,
+        remote,
+        `:refs/heads/${pending}`,
+      ]);
+      options.log.info(`${skill}: deleted ${pending} from ${remote}: its commit is superseded by this ship`);
+    } catch (error) {
+      options.log.warn(`${skill}: could not delete ${pending} from ${remote}: ${gitErrorMessage(error)}`);
+    }
   }
 
   /**
@@ -189,15 +292,21 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
     // pushed to the branch are never overwritten. Only the tip is fetched, and only when no open PR's
     // marker vouches for it (in a depth-1 checkout a plain fetch would download the history below it).
     const git = await gitWithIdentity(request.project);
+    const foreign = `branch ${branch} has commits skillclimb did not make`;
     let previous: string;
     try {
-      previous = await remoteBranchSha(git, remote, branch);
-      if (previous && !(await ownsTip(git, request.skill, branch, previous, plan))) {
-        return skip(request, `branch ${branch} has commits skillclimb did not make`, true);
+      const tip = await remoteBranchSha(git, remote, branch);
+      if (tip && !(await ownsTip(git, request.skill, branch, tip, plan))) return skip(request, foreign, true);
+      const pushed = await pushWithRetry(git, request, branch, plan, squash.commit, tip);
+      if (pushed.status === 'foreign') return skip(request, foreign, true);
+      if (pushed.status === 'failed') {
+        // The worktree lives in the runner's temporary folder, gone after the job: the commit is on the remote.
+        const reason = await keepPending(git, request.skill, branch, squash.commit, pushed.error);
+        return skip(request, reason, false);
       }
-      await pushLeased(git, branch, previous, squash.commit);
+      previous = pushed.previous;
     } catch (error) {
-      return skip(request, `push of ${branch} to ${remote} failed: ${gitErrorMessage(error)}`, true);
+      return skip(request, `${PUSH_FAILED}${branch} to ${remote} failed: ${gitErrorMessage(error)}`, true);
     }
 
     // 3. Write the PR.
@@ -225,6 +334,7 @@ export function createGitHubShipper(options: GitHubShipperOptions): GitHubShippe
         `${request.skill}: labels ${options.labels.join(', ')} not added to PR #${pr.number} (${pr.labelsError})`,
       );
     }
+    await dropPending(git, request.skill);
     // Like the CLI's shipper after its merge: the run's worktree and branch have served their purpose.
     await discardWorktree(
       request.project,

@@ -23,6 +23,17 @@ export const LastRunRecordSchema = z
   .loose();
 export type LastRunRecord = z.infer<typeof LastRunRecordSchema>;
 
+/** How the Action's shipper begins the reason of a ship whose push failed (src/github/shipper.ts). */
+export const PUSH_FAILED = 'push of ';
+
+/**
+ * Whether a recorded status is a ship whose push failed: such a night does not make the skill fresh, so
+ * the next night runs it again and ships it.
+ */
+export function isPendingShipStatus(status: string | undefined): boolean {
+  return status?.startsWith(`skipped (${PUSH_FAILED}`) === true;
+}
+
 /** `state/<skill>/<file>` → [skill, file], or undefined for anything else on the branch. */
 export function parseStatePath(filePath: string): [string, string] | undefined {
   const match = /^state\/([^/]+)\/([^/]+)$/.exec(filePath);

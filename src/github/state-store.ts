@@ -17,6 +17,7 @@ import {
   LAST_RUN_FILE,
   STATE_DIR,
   formatLastRun,
+  isPendingShipStatus,
   mergeResultsTsv,
   parseLastRun,
   parseStatePath,
@@ -62,12 +63,16 @@ export async function readStateBranch(location: StateLocation): Promise<StateSna
   return { branch: location.branch, tip, skills };
 }
 
-/** Freshness from the recorded `last_run_at`, never from file mtimes. */
+/**
+ * Freshness from the recorded `last_run_at`, never from file mtimes. A run whose ship failed to push does
+ * not count: its improvement is not on a PR yet, so the next night runs the skill again.
+ */
 export function stateFreshness(snapshot: StateSnapshot): Freshness {
   return {
     async lastRunAt(skill) {
-      const recorded = snapshot.skills.get(skill.name)?.lastRun?.last_run_at;
-      if (!recorded) return null;
+      const lastRun = snapshot.skills.get(skill.name)?.lastRun;
+      const recorded = lastRun?.last_run_at;
+      if (!recorded || isPendingShipStatus(lastRun.status)) return null;
       const at = new Date(recorded);
       return Number.isNaN(at.getTime()) ? null : at;
     },

@@ -172,6 +172,7 @@ export async function initSkillEvals(
   const skillMd = ((await readRegularFile(skillFileOf(dir), EVALS_MAX_BYTES)) ?? '').replace(/^\uFEFF/, '');
   const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_AUTHOR_ATTEMPTS);
   let retry: { answer: string; problems: string[] } | undefined;
+  let stopped: string | undefined;
   while (attempts < maxAttempts) {
     attempts++;
     deps.signal.throwIfAborted();
@@ -192,13 +193,20 @@ export async function initSkillEvals(
     }
     usage = addUsage(usage, reply.usage);
     const files = repairAuthored(reply.value, skill.name, kept);
+    if (files.weightsNote) deps.log.info(`${skill.name}: answer ${attempts}: ${files.weightsNote}`);
     const check = checkAuthored(skillMd, files, kept?.text);
     if (check.problems.length > 0) {
+      // Shown its problems, the model answered with the same ones: another answer would repeat them.
+      const repeated = retry !== undefined && sameProblems(retry.problems, check.problems);
       retry = { answer: reply.raw, problems: check.problems };
       deps.log.warn(
         `${skill.name}: answer ${attempts} of ${maxAttempts} has ${check.problems.length} ` +
           `problem${check.problems.length === 1 ? '' : 's'} (${check.problems[0]}${check.problems.length > 1 ? '; …' : ''})`,
       );
+      if (repeated && attempts < maxAttempts) {
+        stopped = `answer ${attempts} had the same problems as answer ${attempts - 1}, so no further answer was asked`;
+        break;
+      }
       continue;
     }
     await mkdir(evalsDir, { recursive: true });
@@ -215,9 +223,14 @@ export async function initSkillEvals(
   const problems = retry?.problems ?? [];
   return result(
     'refused',
-    `no valid eval files after ${attempts} answer${attempts === 1 ? '' : 's'}; nothing was written. ` +
+    `no valid eval files after ${attempts} answer${attempts === 1 ? '' : 's'}` +
+      `${stopped ? ` (${stopped})` : ''}; nothing was written. ` +
       `Last problems: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`,
   );
+}
+
+function sameProblems(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((problem, i) => problem === b[i]);
 }
 
 export interface EvalsTargets {

@@ -26,7 +26,7 @@ export interface DoctorSelection {
   editorModel: string;
   renderModel: string;
   graderModel: string;
-  /** `flag`, `config` or `default`: printed after the endpoint. */
+  /** Where each role's model id came from, `flag`, `config` or `default`: printed after the endpoint. */
   sources: Record<SkillRole, string>;
 }
 
@@ -42,6 +42,8 @@ export interface DoctorRow {
   latencyMs?: number;
   /** The resolved base URL, when the key and URL resolved. */
   endpoint?: string;
+  /** Where that base URL came from (an environment variable, an option, the config file, the default). */
+  endpointSource?: string;
   /** Set when status is failed: `key`, `endpoint unreachable`, `timeout`, `request failed`, `structured call failed`. */
   failure?: { stage: string; detail: string };
   /** OpenAI-compatible roles that were called: the structured-output mode the call settled on, and why. */
@@ -158,7 +160,7 @@ export function selectionIsOffline(selection: DoctorSelection): boolean {
   return ROLES.every((role) => parsed[role].provider === 'offline');
 }
 
-type ResolvedRole = { endpoint: string; rm: RoleModel } | { error: string };
+type ResolvedRole = { endpoint: string; endpointSource: string; rm: RoleModel } | { error: string };
 
 /** The role's endpoint and callable model, or the key/URL error building it raised (no network). */
 function resolveRole(
@@ -168,8 +170,10 @@ function resolveRole(
   options: ModelFactoryOptions,
 ): ResolvedRole {
   try {
+    const endpoint = resolveEndpoint(role, id, env, options);
     return {
-      endpoint: resolveEndpoint(role, id, env, options).baseUrl,
+      endpoint: endpoint.baseUrl,
+      endpointSource: endpoint.source,
       rm: buildRoleModel(role, id, env, options),
     };
   } catch (error) {
@@ -207,7 +211,7 @@ export function checkModelKeys(input: {
     const resolved = resolveRole(role, id, env, input.options ?? {});
     return 'error' in resolved
       ? { ...head, status: 'failed', failure: { stage: 'key', detail: resolved.error } }
-      : { ...head, status: 'ok', endpoint: resolved.endpoint };
+      : { ...head, status: 'ok', endpoint: resolved.endpoint, endpointSource: resolved.endpointSource };
   });
   return {
     rows,
@@ -268,7 +272,7 @@ export async function checkModels(input: {
       if ('error' in resolved) {
         row = { ...base(role), status: 'failed', failure: { stage: 'key', detail: resolved.error } };
       } else {
-        const { endpoint, rm } = resolved;
+        const { endpoint, endpointSource, rm } = resolved;
         const key = `${id.id} ${endpoint}`;
         if (!probes.has(key)) probes.set(key, { prober: role, result: probe(rm, options, now) });
         const shared = probes.get(key)!;
@@ -278,11 +282,12 @@ export async function checkModels(input: {
           structuredOutput: negotiated.memo.state(negotiated.baseUrl, negotiated.setting),
         };
         row = result.ok
-          ? { ...base(role), status: 'ok', latencyMs: result.latencyMs, endpoint, ...mode }
+          ? { ...base(role), status: 'ok', latencyMs: result.latencyMs, endpoint, endpointSource, ...mode }
           : {
               ...base(role),
               status: 'failed',
               endpoint,
+              endpointSource,
               failure: { stage: result.stage, detail: renameRole(result.detail, shared.prober, role) },
               ...mode,
             };
@@ -295,9 +300,10 @@ export async function checkModels(input: {
 }
 
 /**
- * One row as `skillclimb doctor` prints it:
- * `grader  openai:gpt-5  family=openai    ok          250 ms  https://api.openai.com/v1 (flag)`; an
- * OpenAI-compatible role adds its mode: `… http://localhost:11434/v1 (flag)  structured output: json_schema`.
+ * One row as `skillclimb doctor` prints it, saying where the endpoint and the model id came from:
+ * `grader  openai:gpt-5  family=openai    ok          250 ms  https://api.openai.com/v1 (endpoint: default;
+ * model: flag)`; an OpenAI-compatible role adds its mode: `… (endpoint: environment variable
+ * OPENAI_BASE_URL; model: flag)  structured output: json_schema`.
  */
 export function formatDoctorRow(row: DoctorRow, idWidth: number): string {
   return redactMessage(doctorRowText(row, idWidth));
@@ -305,13 +311,17 @@ export function formatDoctorRow(row: DoctorRow, idWidth: number): string {
 
 function doctorRowText(row: DoctorRow, idWidth: number): string {
   const head = `${row.role.padEnd(8)}${row.modelId.padEnd(idWidth)}family=${row.family.padEnd(10)}`;
-  if (row.status === 'offline') return `${head}ok       offline (no model call; ${row.source})`;
+  if (row.status === 'offline') return `${head}ok       offline (no model call; model: ${row.source})`;
   const mode = row.structuredOutput ? `  ${describeStructuredOutput(row.structuredOutput)}` : '';
   if (row.status === 'ok') {
-    return `${head}ok       ${String(row.latencyMs ?? 0).padStart(6)} ms  ${row.endpoint ?? ''} (${row.source})${mode}`;
+    const from = row.endpointSource ? `endpoint: ${row.endpointSource}; ` : '';
+    return `${head}ok       ${String(row.latencyMs ?? 0).padStart(6)} ms  ${row.endpoint ?? ''} (${from}model: ${row.source})${mode}`;
   }
   const fellBack = row.structuredOutput?.refusals.length ? mode : '';
-  return `${head}FAILED   ${row.failure?.stage ?? 'request failed'}: ${row.failure?.detail ?? ''}${fellBack}`;
+  // Where a failing endpoint was set is often the fix (a stale variable, a config file).
+  const where =
+    row.endpoint && row.endpointSource ? ` (endpoint ${row.endpoint}: ${row.endpointSource})` : '';
+  return `${head}FAILED   ${row.failure?.stage ?? 'request failed'}: ${row.failure?.detail ?? ''}${where}${fellBack}`;
 }
 
 /**

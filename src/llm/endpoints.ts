@@ -35,6 +35,11 @@ export interface ConfigEndpoints {
 export interface Endpoint {
   provider: ProviderName;
   baseUrl: string;
+  /**
+   * Where the base URL came from, as `doctor` prints it: `option` (a caller's setting), `environment
+   * variable ANTHROPIC_BASE_URL`, `skillclimb.config.json endpoints.anthropic`, or `default`.
+   */
+  source: string;
   /** undefined only for OpenAI-compatible servers that need no key (ollama, llama.cpp, vLLM). */
   apiKey: string | undefined;
 }
@@ -80,16 +85,21 @@ export function checkUrl(url: string, source: string, sendsKey = true): string {
   return url.trim().replace(/\/+$/, '');
 }
 
-type UrlCandidate = [value: string | undefined, source: string];
+/** A base URL in precedence order: its value, the name its errors use, and where it came from. */
+type UrlCandidate = [value: string | undefined, name: string, origin: string];
 
-/** The first set base URL in precedence order, validated under its own name. */
-function pickUrl(candidates: UrlCandidate[], sendsKey = true): string | undefined {
-  for (const [value, source] of candidates) {
+/** The first set base URL in precedence order, validated under its own name, with where it came from. */
+function pickUrl(candidates: UrlCandidate[], sendsKey = true): { url: string; source: string } | undefined {
+  for (const [value, name, origin] of candidates) {
     const set = nonEmpty(value);
-    if (set !== undefined) return checkUrl(set, source, sendsKey);
+    if (set !== undefined) return { url: checkUrl(set, name, sendsKey), source: origin };
   }
   return undefined;
 }
+
+const fromEnv = (name: string) => `environment variable ${name}`;
+const fromConfigFile = (field: string) => `skillclimb.config.json endpoints.${field}`;
+const DEFAULT_SOURCE = 'default';
 
 /**
  * Anthropic's own SDKs take ANTHROPIC_BASE_URL without the API version and append `/v1/messages`; the AI
@@ -112,40 +122,54 @@ export function resolveEndpoint(
     case 'anthropic': {
       const apiKey = nonEmpty(options.anthropicApiKey) ?? nonEmpty(env.ANTHROPIC_API_KEY);
       if (apiKey === undefined) throw new Error(`${who} needs ANTHROPIC_API_KEY`);
-      const url = pickUrl([
-        [options.anthropicBaseUrl, 'anthropic base URL'],
-        [env.ANTHROPIC_BASE_URL, 'ANTHROPIC_BASE_URL'],
-        [fromConfig.anthropic, 'skillclimb.config.json: endpoints.anthropic'],
+      const picked = pickUrl([
+        [options.anthropicBaseUrl, 'anthropic base URL', 'option'],
+        [env.ANTHROPIC_BASE_URL, 'ANTHROPIC_BASE_URL', fromEnv('ANTHROPIC_BASE_URL')],
+        [fromConfig.anthropic, 'skillclimb.config.json: endpoints.anthropic', fromConfigFile('anthropic')],
       ]);
-      return { provider: 'anthropic', apiKey, baseUrl: anthropicVersionedUrl(url ?? ANTHROPIC_DEFAULT_URL) };
+      return {
+        provider: 'anthropic',
+        apiKey,
+        baseUrl: anthropicVersionedUrl(picked?.url ?? ANTHROPIC_DEFAULT_URL),
+        source: picked?.source ?? DEFAULT_SOURCE,
+      };
     }
     case 'openai': {
       const apiKey = nonEmpty(options.openaiApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
       if (apiKey === undefined) throw new Error(`${who} needs OPENAI_API_KEY`);
-      const url = pickUrl([
-        [options.openaiBaseUrl, 'openai base URL'],
-        [env.OPENAI_BASE_URL, 'OPENAI_BASE_URL'],
-        [fromConfig.openai, 'skillclimb.config.json: endpoints.openai'],
+      const picked = pickUrl([
+        [options.openaiBaseUrl, 'openai base URL', 'option'],
+        [env.OPENAI_BASE_URL, 'OPENAI_BASE_URL', fromEnv('OPENAI_BASE_URL')],
+        [fromConfig.openai, 'skillclimb.config.json: endpoints.openai', fromConfigFile('openai')],
       ]);
-      return { provider: 'openai', apiKey, baseUrl: url ?? OPENAI_DEFAULT_URL };
+      return {
+        provider: 'openai',
+        apiKey,
+        baseUrl: picked?.url ?? OPENAI_DEFAULT_URL,
+        source: picked?.source ?? DEFAULT_SOURCE,
+      };
     }
     case 'openai-compatible': {
       const apiKey = nonEmpty(options.compatibleApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
       // A keyless local server on the LAN (ollama, llama.cpp) may speak plain http: nothing secret travels.
-      const url = pickUrl(
+      const picked = pickUrl(
         [
-          [options.compatibleBaseUrl, 'openai-compatible base URL'],
-          [env.OPENAI_BASE_URL, 'OPENAI_BASE_URL'],
-          [fromConfig.openaiCompatible, 'skillclimb.config.json: endpoints.openaiCompatible'],
+          [options.compatibleBaseUrl, 'openai-compatible base URL', 'option'],
+          [env.OPENAI_BASE_URL, 'OPENAI_BASE_URL', fromEnv('OPENAI_BASE_URL')],
+          [
+            fromConfig.openaiCompatible,
+            'skillclimb.config.json: endpoints.openaiCompatible',
+            fromConfigFile('openaiCompatible'),
+          ],
         ],
         apiKey !== undefined,
       );
-      if (url === undefined) {
+      if (picked === undefined) {
         throw new Error(
           `${who} needs OPENAI_BASE_URL (the server's OpenAI-compatible /v1 URL, e.g. http://localhost:11434/v1 for ollama)`,
         );
       }
-      return { provider: 'openai-compatible', apiKey, baseUrl: url };
+      return { provider: 'openai-compatible', apiKey, baseUrl: picked.url, source: picked.source };
     }
   }
 }

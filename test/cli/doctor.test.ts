@@ -81,7 +81,7 @@ describe('skillclimb doctor', () => {
     for (const [i, role] of ['editor', 'render', 'grader'].entries()) {
       expect(io.stdout[i]).toMatch(
         new RegExp(
-          `^${role}\\s+anthropic:claude-sonnet-4-5\\s+family=anthropic\\s+ok\\s+250 ms  https://api.anthropic.com/v1 \\(default\\)$`,
+          `^${role}\\s+anthropic:claude-sonnet-4-5\\s+family=anthropic\\s+ok\\s+250 ms  https://api.anthropic.com/v1 \\(endpoint: default; model: default\\)$`,
         ),
       );
     }
@@ -156,7 +156,7 @@ describe('skillclimb doctor', () => {
     for (const [i, role] of ['editor', 'render', 'grader'].entries()) {
       expect(io.stdout[i]).toMatch(
         new RegExp(
-          `^${role}\\s+openai-compatible:qwen3:4b\\s+family=qwen\\s+ok .* http://localhost:11434/v1 \\(flag\\)  structured output: json_schema$`,
+          `^${role}\\s+openai-compatible:qwen3:4b\\s+family=qwen\\s+ok .* http://localhost:11434/v1 \\(endpoint: environment variable OPENAI_BASE_URL; model: flag\\)  structured output: json_schema$`,
         ),
       );
     }
@@ -183,7 +183,7 @@ describe('skillclimb doctor', () => {
     expect(io.exitCode).toBe(0);
     expect(formats).toEqual(['json_schema', 'json_object']);
     expect(io.stdout[2]).toMatch(
-      /^grader .* ok .*\(flag\) {2}structured output: json_object \(fell back: json_schema refused: HTTP 400: Invalid value for 'response_format': json_schema is not supported\)$/,
+      /^grader .* ok .*\(endpoint: environment variable OPENAI_BASE_URL; model: flag\) {2}structured output: json_object \(fell back: json_schema refused: HTTP 400: Invalid value for 'response_format': json_schema is not supported\)$/,
     );
   });
 
@@ -242,10 +242,45 @@ describe('skillclimb doctor', () => {
     await runDoctor(io, ['--project', project]);
     expect(io.exitCode).toBe(0);
     expect(io.stdout[0]).toMatch(
-      /^editor\s+anthropic:claude-haiku-4-5\s+family=anthropic\s+ok .*\(config\)$/,
+      /^editor\s+anthropic:claude-haiku-4-5\s+family=anthropic\s+ok .*\(endpoint: default; model: config\)$/,
     );
     expect(io.stdout[1]).toMatch(
-      /^render\s+offline\s+family=unknown\s+ok\s+offline \(no model call; config\)$/,
+      /^render\s+offline\s+family=unknown\s+ok\s+offline \(no model call; model: config\)$/,
+    );
+  });
+
+  it('says where each endpoint came from: an environment variable, the trusted config file or the default', async () => {
+    nock('https://proxy.example.com').post('/v1/messages').reply(200, anthropicOk());
+    const fromEnv = makeIo(
+      { ANTHROPIC_API_KEY: 'a', ANTHROPIC_BASE_URL: 'https://proxy.example.com' },
+      project,
+    );
+    await runDoctor(fromEnv);
+    expect(fromEnv.exitCode).toBe(0);
+    expect(fromEnv.stdout[0]).toMatch(
+      /^editor\s+anthropic:claude-sonnet-4-5\s+family=anthropic\s+ok\s+250 ms {2}https:\/\/proxy\.example\.com\/v1 \(endpoint: environment variable ANTHROPIC_BASE_URL; model: default\)$/,
+    );
+
+    await writeFile(
+      path.join(project, 'skillclimb.config.json'),
+      JSON.stringify({ endpoints: { anthropic: 'https://gateway.example.com' } }),
+    );
+    nock('https://gateway.example.com').post('/v1/messages').reply(200, anthropicOk());
+    const fromConfig = makeIo({ ANTHROPIC_API_KEY: 'a', SKILLCLIMB_TRUST_CONFIG_ENDPOINTS: '1' }, project);
+    await runDoctor(fromConfig, ['--model', 'anthropic:claude-haiku-4-5']);
+    expect(fromConfig.exitCode).toBe(0);
+    expect(fromConfig.stdout[2]).toMatch(
+      /^grader\s+anthropic:claude-haiku-4-5\s+family=anthropic\s+ok .* https:\/\/gateway\.example\.com\/v1 \(endpoint: skillclimb\.config\.json endpoints\.anthropic; model: flag\)$/,
+    );
+  });
+
+  it('names where a failing endpoint was set', async () => {
+    const io = makeIo({ ANTHROPIC_API_KEY: 'a', ANTHROPIC_BASE_URL: 'https://stale.example.com' }, project);
+    nock('https://stale.example.com').post('/v1/messages').reply(404, { error: 'no such route' });
+    await runDoctor(io);
+    expect(io.exitCode).toBe(1);
+    expect(io.stdout[0]).toMatch(
+      /FAILED .* \(endpoint https:\/\/stale\.example\.com\/v1: environment variable ANTHROPIC_BASE_URL\)$/,
     );
   });
 

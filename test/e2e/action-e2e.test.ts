@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/adapters/local/lock.js';
@@ -59,6 +59,36 @@ async function checkoutOfExamples(): Promise<{ origin: string; checkout: string;
 /** The next night's (or another matrix job's) runner: a new default checkout of origin's `main`. */
 async function freshCheckout(origin: string): Promise<string> {
   return actionsCheckout(origin, path.join(await tempDir('skillclimb-e2e-night2-'), 'checkout'));
+}
+
+/**
+ * A pre-receive hook on the bare origin that rejects the next `times` pushes touching a
+ * `refs/heads/skill-iterate/<skill>` branch (a transient remote error), counting down in a file; returns
+ * the counter file, to change the count between nights.
+ */
+async function rejectPushes(origin: string, times: number): Promise<string> {
+  const counter = path.join(origin, 'rejections-left');
+  await writeFile(counter, `${times}\n`);
+  const hook = path.join(origin, 'hooks', 'pre-receive');
+  await writeFile(
+    hook,
+    [
+      '#!/bin/sh',
+      'while read old new ref; do',
+      '  case "$ref" in refs/heads/skill-iterate/*)',
+      `    left=$(cat '${counter}')`,
+      '    if [ "$left" -gt 0 ]; then',
+      `      echo $((left - 1)) > '${counter}'`,
+      '      echo "internal server error, try again" >&2',
+      '      exit 1',
+      '    fi;;',
+      '  esac',
+      'done',
+      '',
+    ].join('\n'),
+  );
+  await chmod(hook, 0o755);
+  return counter;
 }
 
 const server = new RecordingGitHub();
@@ -280,6 +310,74 @@ describe('the bundled Action, end to end', () => {
     expect(run.stdout).toContain(`::warning::release-notes: not shipped: ${notShipped[0]?.reason}\n`);
     expect(run.summary).toContain(`skipped (${inert})`);
   }, 120_000);
+
+  it('retries a push the remote rejects once or twice, and ships', async () => {
+    const { origin, checkout } = await checkoutOfExamples();
+    const counter = await rejectPushes(origin, 2);
+
+    const run = await runAction(checkout, apiUrl, { skill: 'release-notes' });
+
+    expect(run.code, run.stdout).toBe(0);
+    expect((await readFile(counter, 'utf8')).trim()).toBe('0');
+    expect(git(origin, 'rev-list', '--count', 'main..skill-iterate/release-notes')).toBe('1');
+    expect(run.stdout).toContain('push of skill-iterate/release-notes to origin failed (attempt 1 of 4)');
+    const shipped = JSON.parse(run.outputs.shipped ?? '[]') as Array<{ skill: string; url: string }>;
+    expect(shipped.map((s) => s.skill)).toEqual(['release-notes']);
+    expect(JSON.parse(run.outputs['not-shipped'] ?? 'null')).toEqual([]);
+    expect(
+      server.requests.filter((r) => r.method === 'POST' && r.url === '/repos/acme/skills/pulls'),
+    ).toHaveLength(1);
+    const lastRun = JSON.parse(
+      git(origin, 'show', 'skill-iterate-state:state/release-notes/last-run.json'),
+    ) as Record<string, unknown>;
+    expect(lastRun).toMatchObject({ status: 'shipped', link: shipped[0]?.url });
+  }, 180_000);
+
+  it('keeps the squash commit of a push rejected all night, and the next night ships the skill', async () => {
+    const { origin, checkout } = await checkoutOfExamples();
+    const counter = await rejectPushes(origin, 1000);
+    const base = git(origin, 'rev-parse', 'main');
+
+    const night1 = await runAction(checkout, apiUrl, { skill: 'release-notes' });
+
+    expect(night1.code, night1.stdout).toBe(0);
+    // Four attempts, then kept: not on the PR branch, but on a pending branch the next night finds.
+    expect((await readFile(counter, 'utf8')).trim()).toBe('996');
+    expect(git(origin, 'for-each-ref', '--format=%(refname)', 'refs/heads/skill-iterate/')).toBe('');
+    const pending = 'skillclimb/pending/release-notes';
+    expect(git(origin, 'rev-parse', `${pending}^`)).toBe(base);
+    expect(git(origin, 'diff', '--name-only', 'main', pending)).toBe('.claude/skills/release-notes/SKILL.md');
+    expect(git(origin, 'log', '-1', '--format=%B', pending)).toMatch(CANONICAL);
+    expect(server.requests.filter((r) => r.url.includes('/pulls') && r.method !== 'GET')).toEqual([]);
+    const [notShipped] = JSON.parse(night1.outputs['not-shipped'] ?? '[]') as Array<{ reason: string }>;
+    expect(notShipped?.reason).toMatch(
+      /^push of skill-iterate\/release-notes to origin failed 4 times \(.*internal server error, try again.*\); the squash commit [0-9a-f]{7} is kept on the branch skillclimb\/pending\/release-notes, and the skill is not counted as run: the next night runs it again and ships it$/,
+    );
+    expect(night1.summary).toContain('is kept on the branch skillclimb/pending/release-notes');
+    // Nothing the next runner reads points into this runner's temporary folder.
+    const runnerTemp = /RUNNER_TEMP|skillclimb-e2e-runner-|worktree_skill-iterate/;
+    expect(night1.summary).not.toMatch(runnerTemp);
+    const state = git(origin, 'show', 'skill-iterate-state:state/release-notes/last-run.json');
+    expect(state).not.toMatch(runnerTemp);
+    expect(JSON.parse(state)).not.toHaveProperty('link');
+
+    // The next night, the remote accepts pushes again: the skill is not fresh, so it runs and ships.
+    await writeFile(counter, '0\n');
+    server.requests.length = 0;
+    const night2 = await runAction(await freshCheckout(origin), apiUrl, { skill: 'release-notes' });
+
+    expect(night2.code, night2.stdout).toBe(0);
+    expect(JSON.parse(night2.outputs.queue ?? 'null')).toEqual(['release-notes']);
+    const shipped = JSON.parse(night2.outputs.shipped ?? '[]') as Array<{ skill: string; url: string }>;
+    expect(shipped.map((s) => s.skill)).toEqual(['release-notes']);
+    expect(git(origin, 'rev-parse', 'skill-iterate/release-notes^')).toBe(base);
+    expect(night2.summary).toContain(`](${shipped[0]?.url})`);
+    // Shipped: the pending branch has served its purpose.
+    expect(git(origin, 'for-each-ref', '--format=%(refname)', 'refs/heads/skillclimb/')).toBe('');
+    expect(
+      JSON.parse(git(origin, 'show', 'skill-iterate-state:state/release-notes/last-run.json')),
+    ).toMatchObject({ status: 'shipped', link: shipped[0]?.url });
+  }, 240_000);
 
   it('saves the rows of the skill in progress when the job is cancelled (SIGINT)', async () => {
     const { origin, checkout } = await checkoutOfExamples();

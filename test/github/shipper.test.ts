@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +32,10 @@ const listQuery = {
   per_page: '30',
 };
 
-async function setup(options: RemoteOptions = {}) {
+async function setup(
+  options: RemoteOptions = {},
+  retry: { sleep?: (ms: number) => Promise<void>; pushRetryDelaysMs?: number[] } = {},
+) {
   const remote = await makeRemote(
     { [SKILL_MD]: '# Session wrap\n\n1. Read.\n', 'README.md': 'readme\n' },
     options,
@@ -54,6 +57,7 @@ async function setup(options: RemoteOptions = {}) {
     runId: '9',
     modelsLabel: 'offline',
     log,
+    ...retry,
   });
   const request = shipRequest({
     project: remote.checkout,
@@ -112,6 +116,18 @@ const openPr = (number: number, final?: number, commit?: string) => ({
 });
 
 looseNock(cleanupTempDirs);
+
+/** A pre-receive hook on `origin` that rejects the next `times` pushes (a transient remote error). */
+async function rejectNextPushes(origin: string, times: number): Promise<void> {
+  const counter = path.join(origin, 'rejections-left');
+  await writeFile(counter, `${times}\n`);
+  const hook = path.join(origin, 'hooks', 'pre-receive');
+  await writeFile(
+    hook,
+    `#!/bin/sh\nleft=$(cat '${counter}')\nif [ "$left" -gt 0 ]; then echo $((left - 1)) > '${counter}'; echo "try again" >&2; exit 1; fi\n`,
+  );
+  await chmod(hook, 0o755);
+}
 
 describe('GitHub shipper', () => {
   it('pushes one squash commit to skill-iterate/<skill>, opens the PR and removes the run worktree', async () => {
@@ -424,6 +440,40 @@ describe('GitHub shipper', () => {
       });
       expect(git(origin, 'rev-parse', STABLE)).toBe(human);
       expect(git(origin, 'rev-parse', `${STABLE}^`)).toBe(squash);
+      expect(await exists(worktree)).toBe(true);
+      expect(scope.isDone()).toBe(true);
+    });
+
+    it('retries a rejected push, but never over a commit someone pushed between the attempts', async () => {
+      const waits: number[] = [];
+      let human = '';
+      const { origin, worktree, shipper, request, log } = await setup(
+        {},
+        {
+          pushRetryDelaysMs: [5, 7],
+          sleep: async (ms) => {
+            waits.push(ms);
+            // While the Action waits, a person pushes to the branch (the hook let its one rejection go).
+            human = await previousSquash(origin, 'main', { message: 'my own fix' });
+          },
+        },
+      );
+      await rejectNextPushes(origin, 1);
+      const scope = nock(API).get('/repos/acme/skills/pulls').query(listQuery).reply(200, []);
+
+      const outcome = await shipper.ship(request);
+
+      expect(waits).toEqual([5]);
+      expect(log.infos.join('\n')).toMatch(
+        /push of skill-iterate\/session-wrap to origin failed \(attempt 1 of 3\): .*try again.*; retrying in 0 s/,
+      );
+      expect(outcome).toEqual({
+        status: 'skipped',
+        reason: 'branch skill-iterate/session-wrap has commits skillclimb did not make',
+        keepWorktree: true,
+      });
+      expect(git(origin, 'rev-parse', STABLE)).toBe(human);
+      expect(git(origin, 'for-each-ref', 'refs/heads/skillclimb/')).toBe('');
       expect(await exists(worktree)).toBe(true);
       expect(scope.isDone()).toBe(true);
     });

@@ -10,7 +10,8 @@ import { initSkillEvals } from '../../src/iterate/evals-init.js';
 import type { EvalsAuthor } from '../../src/ports/evals-author.js';
 import type { EvalsAuthorPromptInput } from '../../src/core/iterate/evals-author-prompt.js';
 import type { Logger } from '../../src/ports/logger.js';
-import { releaseNotesSkill, validAnswer } from '../helpers/authored-evals.js';
+import { resultLine } from '../../src/cli/commands/evals.js';
+import { invalidAnswer, releaseNotesSkill, validAnswer } from '../helpers/authored-evals.js';
 import { captureIo, makeTempDir, removeTempDirs } from '../helpers/skill-project.js';
 
 afterEach(removeTempDirs);
@@ -80,6 +81,44 @@ describe('initSkillEvals', () => {
       answer: 'garbled',
       problems: ['author answer unusable: no JSON object in the answer'],
     });
+  });
+
+  it('stops asking when an answer repeats the problems it was shown, and the refusal names the rule, the line and the cost', async () => {
+    const project = await makeTempDir();
+    const { dir, skill } = await skillAt(project);
+    const uncited = validAnswer();
+    uncited.categories[3]!.evals[0]!.source = 'SKILL.md, line 22';
+    const stubborn = author(uncited, uncited, uncited);
+
+    const result = await initSkillEvals(skill, options(project), { author: stubborn, log, signal: signal() });
+
+    expect(stubborn.asked).toHaveLength(2);
+    expect(result).toMatchObject({ status: 'refused', attempts: 2, files: [] });
+    expect(result.reason).toBe(
+      'no valid eval files after 2 answers (answer 2 had the same problems as answer 1, so no further answer ' +
+        'was asked); nothing was written. Last problems: SKILL.md line 21 states a rule (NEVER) that no ' +
+        'assertion cites ("- NEVER list a pull request twice."); cite it as "SKILL.md, line 21"',
+    );
+    expect(resultLine(result)).toBe(
+      `notes: refused: ${result.reason}; 2 answers spent, 2 model calls, 300 tokens, cost unknown (no price for the model)`,
+    );
+    expect(await readdir(dir)).toEqual(['SKILL.md']);
+  });
+
+  it('answers whose problems change are asked for up to three times', async () => {
+    const project = await makeTempDir();
+    const { skill } = await skillAt(project);
+    const uncited = validAnswer();
+    uncited.categories[3]!.evals[0]!.source = 'SKILL.md, line 22';
+    const changing = author(invalidAnswer(), uncited, invalidAnswer());
+
+    const result = await initSkillEvals(skill, options(project), { author: changing, log, signal: signal() });
+
+    expect(changing.asked).toHaveLength(3);
+    expect(result).toMatchObject({ status: 'refused', attempts: 3 });
+    expect(result.reason).toMatch(
+      /^no valid eval files after 3 answers; nothing was written\. Last problems: /,
+    );
   });
 
   it('--force overwrites both files; --keep-scenarios writes evals.json only and keeps the scenarios byte for byte', async () => {

@@ -63,6 +63,7 @@ describe('checkModels', () => {
       status: 'ok',
       latencyMs: 40,
       endpoint: 'https://api.anthropic.com/v1',
+      endpointSource: 'default',
     });
   });
 
@@ -183,9 +184,11 @@ describe('formatDoctorRow', () => {
     expect(width).toBe('anthropic:claude-haiku-4-5'.length + 2);
     expect(
       formatDoctorRow({ ...base, status: 'ok', latencyMs: 250, endpoint: 'https://api.openai.com/v1' }, 14),
-    ).toBe('render  openai:gpt-5  family=openai    ok          250 ms  https://api.openai.com/v1 (config)');
+    ).toBe(
+      'render  openai:gpt-5  family=openai    ok          250 ms  https://api.openai.com/v1 (model: config)',
+    );
     expect(formatDoctorRow({ ...base, status: 'offline', modelId: 'offline' }, 9)).toBe(
-      'render  offline  family=openai    ok       offline (no model call; config)',
+      'render  offline  family=openai    ok       offline (no model call; model: config)',
     );
     expect(
       formatDoctorRow({ ...base, status: 'failed', failure: { stage: 'timeout', detail: 'no answer' } }, 14),

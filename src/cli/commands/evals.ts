@@ -55,7 +55,14 @@ export function usageText(usage: Usage): string {
 
 /** One line per skill: what was written (and what it holds), or why nothing was. */
 export function resultLine(result: EvalsInitResult): string {
-  if (result.status !== 'written') return `${result.skill}: ${result.status}: ${result.reason ?? ''}`;
+  if (result.status !== 'written') {
+    // What a refusal cost: the answers asked for before it (none for a skip).
+    const spent =
+      result.attempts > 0
+        ? `; ${result.attempts} answer${result.attempts === 1 ? '' : 's'} spent, ${usageText(result.usage)}`
+        : '';
+    return `${result.skill}: ${result.status}: ${result.reason ?? ''}${spent}`;
+  }
   const s = result.summary;
   const holds = s
     ? ` (${s.assertions} assertions in ${s.categories} categories, ${Math.round(s.discrimination * 100)}% discriminating` +

@@ -297,6 +297,9 @@ export function describeMetric(name: MetricName, metric: MetricResult): string {
     case 'section_depth_consistency':
       return `${plural(n('violations'), 'H4 heading')} directly under an H2 (an H3 level skipped)`;
     case 'required_sections': {
+      if (metric.exempt === true) {
+        return 'exempt: no required sections are set and the skill uses none of the default ones (Steps, Constraints, Limitations), so none is required';
+      }
       const missing = namesOf(metric, 'missing');
       return `${n('present')} of ${plural(n('required'), 'required section')} present as headings${missing ? `; missing: ${missing}` : ''}`;
     }
@@ -312,7 +315,12 @@ export function describeMetric(name: MetricName, metric: MetricResult): string {
     }
     case 'link_integrity': {
       const broken = namesOf(metric, 'broken');
-      return `${n('total') - n('valid')} of ${plural(n('total'), 'relative link')} do not resolve${broken ? `: ${broken}` : ''}`;
+      const inCode = namesOf(metric, 'broken_in_code');
+      const codeCount = Array.isArray(metric.broken_in_code) ? metric.broken_in_code.length : 0;
+      return (
+        `${n('total') - n('valid')} of ${plural(n('total'), 'relative link')} do not resolve${broken ? `: ${broken}` : ''}` +
+        (inCode ? `; ${codeCount} of them inside code (${inCode}), which the metric counts as links too` : '')
+      );
     }
     case 'code_fence_balance':
       return (

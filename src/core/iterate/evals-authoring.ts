@@ -8,10 +8,14 @@
  * SKILL.md lines (at most 15, a single line for a NEVER / MUST / IF rule), a citation in each major
  * section; `defect_type` from a fixed list; at least 40 % discrimination assertions; 2–3 scenarios with
  * `expected_assertions`; ids sequential; `result: null`; `passing_threshold` (N-2)/N.
+ *
+ * The rules come from the body: the leading YAML front matter (`name:`, `description:` — trigger text for
+ * the agent that picks the skill, not a rule for its output) is neither a rule line, a heading nor a
+ * section the assertions must cite. Line numbers still count from the top of the file.
  */
 import { z } from 'zod';
 import { EvalsFileError, parseEvals, parseScenarios, type EvalsFile, type Scenario } from './evals.js';
-import { pySplitLines, parseHeading, stripBom } from './markdown.js';
+import { frontmatterClose, pySplitLines, parseHeading, stripBom } from './markdown.js';
 
 export const DEFECT_TYPES = [
   'structural',
@@ -67,6 +71,30 @@ export interface AuthoredFiles {
   evals: Record<string, unknown>;
   /** undefined with --keep-scenarios: the file on disk stays as it is. */
   scenarios: Record<string, unknown> | undefined;
+  /** Set when the answer's category weights did not sum to 1 and were rescaled: what was done. */
+  weightsNote?: string;
+}
+
+/** Written weights have 4 decimals; the largest takes the rounding remainder, so they sum to 1. */
+const WEIGHT_DECIMALS = 4;
+/** How far from 1 a sum of weights may be and still count as 1. */
+const WEIGHT_SUM_TOLERANCE = 1e-6;
+
+/**
+ * The prompt asks for weights that sum to 1, and the scorer divides by their sum when they do not; the
+ * files are written the way the prompt asks, so what a reader sees is what counts. Weights that are not
+ * all non-negative numbers with a positive sum are left for the schema to refuse.
+ */
+function normaliseWeights(weights: readonly number[]): { weights: number[]; from: number } | undefined {
+  const sum = weights.reduce((total, w) => total + w, 0);
+  if (!(sum > 0) || weights.some((w) => !(w >= 0)) || Math.abs(sum - 1) <= WEIGHT_SUM_TOLERANCE) {
+    return undefined;
+  }
+  const scale = 10 ** WEIGHT_DECIMALS;
+  const rounded = weights.map((w) => Math.round((w / sum) * scale));
+  const largest = rounded.indexOf(Math.max(...rounded));
+  rounded[largest] = scale - rounded.reduce((total, w, i) => (i === largest ? total : total + w), 0);
+  return { weights: rounded.map((w) => w / scale), from: sum };
 }
 
 /** `"(N-2)/N"` with N the number of assertions, evaluated: `"10/12"` for 12 assertions. */
@@ -86,9 +114,10 @@ export function repairAuthored(
 ): AuthoredFiles {
   const renumber = new Map<number, number>();
   let next = 0;
-  const categories = answer.categories.map((category) => ({
+  const normalised = normaliseWeights(answer.categories.map((c) => c.weight));
+  const categories = answer.categories.map((category, index) => ({
     name: category.name.trim(),
-    weight: category.weight,
+    weight: normalised?.weights[index] ?? category.weight,
     evals: category.evals.map((assertion) => {
       next++;
       const id = kept ? assertion.id : next;
@@ -108,7 +137,12 @@ export function repairAuthored(
     passing_threshold: passingThreshold(next),
     categories,
   };
-  if (kept) return { evals, scenarios: undefined };
+  const weightsNote = normalised
+    ? `the category weights summed to ${+normalised.from.toFixed(6)}, so they were rescaled to sum to 1 ` +
+      `(${normalised.weights.join(', ')})`
+    : undefined;
+  const note = weightsNote ? { weightsNote } : {};
+  if (kept) return { evals, scenarios: undefined, ...note };
   const scenarios = answer.scenarios.map((scenario, index) => ({
     id: `scenario_${index + 1}`,
     name: scenario.name.trim(),
@@ -118,7 +152,7 @@ export function repairAuthored(
       (a, b) => a - b,
     ),
   }));
-  return { evals, scenarios: { skill, version: '1.0', scenarios } };
+  return { evals, scenarios: { skill, version: '1.0', scenarios }, ...note };
 }
 
 /** A cited range of SKILL.md lines, 1-based and inclusive. */
@@ -152,26 +186,35 @@ interface SkillShape {
   headings: Array<{ line: number; level: number; title: string }>;
   /** [first, last] line of each H2 section that has content. */
   sections: Array<{ title: string; first: number; last: number }>;
-  ruleLines: number[];
+  /** Each line of the body with an upper-case NEVER / NOT / MUST / IF, with the words found. */
+  rules: Array<{ line: number; words: string[]; text: string }>;
 }
+
+const RULE_WORDS = /\b(?:NEVER|NOT|MUST|IF)\b/g;
 
 function shapeOf(skillMd: string): SkillShape {
   const lines = pySplitLines(stripBom(skillMd));
   const headings: SkillShape['headings'] = [];
-  const ruleLines: number[] = [];
+  const rules: SkillShape['rules'] = [];
+  // A closed front matter is skipped; an unclosed `---` is read as body (nothing would be left otherwise).
+  const close = frontmatterClose(lines);
+  const bodyStart = typeof close === 'number' ? close + 1 : 0;
   let inFence = false;
   lines.forEach((line, index) => {
+    if (index < bodyStart) return;
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
     const heading = inFence ? null : parseHeading(line);
     if (heading && heading.title !== '')
       headings.push({ line: index + 1, level: heading.level, title: heading.title });
-    if (!inFence && RULE_LINE.test(line)) ruleLines.push(index + 1);
+    if (!inFence && RULE_LINE.test(line)) {
+      rules.push({ line: index + 1, words: [...new Set(line.match(RULE_WORDS))], text: line.trim() });
+    }
   });
   const h2 = headings.filter((h) => h.level === 2);
   const sections = h2
     .map((h, i) => ({ title: h.title, first: h.line, last: (h2[i + 1]?.line ?? lines.length + 1) - 1 }))
     .filter((s) => lines.slice(s.first, s.last).some((l) => l.trim() !== ''));
-  return { lineCount: lines.length, headings, sections, ruleLines };
+  return { lineCount: lines.length, headings, sections, rules };
 }
 
 /** The lines of SKILL.md, numbered as `source` cites them (for the prompt). */
@@ -183,7 +226,7 @@ export function numberedLines(skillMd: string): string {
 
 /** The rule lines (NEVER / MUST / IF) the evals must cite, for the prompt. */
 export function ruleLineNumbers(skillMd: string): number[] {
-  return shapeOf(skillMd).ruleLines;
+  return shapeOf(skillMd).rules.map((rule) => rule.line);
 }
 
 export interface AuthoredCheck {
@@ -225,6 +268,12 @@ export function checkAuthored(
     }
   }
   if (!evals) return { problems, summary: undefined };
+
+  // The prompt's rule 1, as the repair writes it: weights that sum to 1.
+  const weightSum = evals.categories.reduce((total, c) => total + c.weight, 0);
+  if (Math.abs(weightSum - 1) > WEIGHT_SUM_TOLERANCE) {
+    problems.push(`evals.json: the category weights sum to ${+weightSum.toFixed(6)}; they must sum to 1`);
+  }
 
   const shape = shapeOf(skillMd);
   const assertions = evals.categories.flatMap((c) => c.evals.map((a) => ({ ...a, category: c.name })));
@@ -282,9 +331,13 @@ export function checkAuthored(
     );
   }
   const covers = (line: number) => cited.some((c) => c.first <= line && line <= c.last);
-  for (const line of shape.ruleLines) {
-    if (!covers(line)) {
-      problems.push(`SKILL.md line ${line} states a NEVER / NOT / MUST / IF rule that no assertion cites`);
+  for (const rule of shape.rules) {
+    if (!covers(rule.line)) {
+      const text = rule.text.length > 120 ? `${rule.text.slice(0, 119)}…` : rule.text;
+      problems.push(
+        `SKILL.md line ${rule.line} states a rule (${rule.words.join(', ')}) that no assertion cites ` +
+          `("${text}"); cite it as "SKILL.md, line ${rule.line}"`,
+      );
     }
   }
   for (const section of shape.sections) {

@@ -92,9 +92,11 @@ export function requiredSections(
   const required = configured ?? DEFAULT_REQUIRED_SECTIONS;
   const missing = required.filter((name) => !titles.has(normaliseSectionName(name)));
   const present = required.length - missing.length;
-  // Without a config file, a skill that uses none of the default names follows its own layout: not penalised.
+  // Without a config file, a skill that uses none of the default names follows its own layout: not penalised,
+  // and then nothing is required, so nothing is reported missing.
   const exempt = configured === undefined && present === 0;
-  const score = required.length === 0 || exempt ? 1 : present / required.length;
+  if (exempt) return { score: 1, exempt, present: 0, required: 0, missing: [] };
+  const score = required.length === 0 ? 1 : present / required.length;
   return { score, present, required: required.length, missing, exempt };
 }
 
@@ -189,18 +191,56 @@ export function relativeLinkPath(rawTarget: string): string | null {
   return pyUnquote(bare);
 }
 
-/** 4. Relative Markdown links (the whole file, fences included) that resolve from the SKILL.md folder. */
+/**
+ * Where code stands in the joined text: each fenced line, and each inline code span (a run of backticks
+ * closed by a run of the same length) on the other lines, as [start, end) offsets.
+ */
+function codeRanges(body: string): Array<[number, number]> {
+  const lines = body.split('\n');
+  const fences = scanFences(lines);
+  const ranges: Array<[number, number]> = [];
+  let offset = 0;
+  lines.forEach((line, index) => {
+    if (fences.fenced[index]) ranges.push([offset, offset + line.length]);
+    else {
+      for (const span of line.matchAll(/(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g)) {
+        ranges.push([offset + span.index, offset + span.index + span[0].length]);
+      }
+    }
+    offset += line.length + 1;
+  });
+  return ranges;
+}
+
+/**
+ * 4. Relative Markdown links (the whole file, fences included) that resolve from the SKILL.md folder. The
+ * score counts a link inside code as a link, as the original does (DESIGN: scores agree with it to 1e-6);
+ * the details tell the two apart: `broken` lists the links that do not resolve outside code,
+ * `broken_in_code` those inside a fenced block or an inline code span (an example, not a link a reader
+ * follows).
+ */
 export function linkIntegrity(body: string, ctx: StructuralContext): MetricResult {
   let total = 0;
   const broken: string[] = [];
+  const brokenInCode: string[] = [];
+  let code: Array<[number, number]> | undefined;
   for (const match of body.matchAll(MARKDOWN_LINK)) {
     const linkPath = relativeLinkPath(match[2]!);
     if (linkPath === null) continue;
     total++;
-    if (!ctx.exists(joinUnnormalised(ctx.skillDir, linkPath))) broken.push(linkPath);
+    if (ctx.exists(joinUnnormalised(ctx.skillDir, linkPath))) continue;
+    code ??= codeRanges(body);
+    const inCode = code.some(([start, end]) => start <= match.index && match.index < end);
+    (inCode ? brokenInCode : broken).push(linkPath);
   }
-  const valid = total - broken.length;
-  return { score: total === 0 ? 1 : valid / total, valid, total, broken };
+  const valid = total - broken.length - brokenInCode.length;
+  return {
+    score: total === 0 ? 1 : valid / total,
+    valid,
+    total,
+    broken,
+    broken_in_code: brokenInCode,
+  };
 }
 
 /** 5. Unclosed fences and closed fences without a language, per opener. */

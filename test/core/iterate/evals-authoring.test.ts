@@ -53,6 +53,46 @@ describe('repairAuthored', () => {
     expect(passingThreshold(12)).toBe('10/12');
   });
 
+  it('writes category weights that sum to 1, as the prompt asks, rescaling an answer whose weights do not', () => {
+    const weightsOf = (files: { evals: Record<string, unknown> }) =>
+      (files.evals as { categories: Array<{ weight: number }> }).categories.map((c) => c.weight);
+    const ones = validAnswer();
+    for (const category of ones.categories) category.weight = 1;
+    const files = repairAuthored(ones, 'release-notes', undefined);
+    expect(weightsOf(files)).toEqual([0.25, 0.25, 0.25, 0.25]);
+    expect(files.weightsNote).toBe(
+      'the category weights summed to 4, so they were rescaled to sum to 1 (0.25, 0.25, 0.25, 0.25)',
+    );
+    expect(checkAuthored(SKILL, files, undefined).problems).toEqual([]);
+    // Thirds: four decimals each, the largest takes the remainder, so the file still sums to 1.
+    const thirds = validAnswer();
+    thirds.categories = thirds.categories.slice(1);
+    thirds.categories.forEach((c, i) => (c.weight = i === 2 ? 2 : 1));
+    expect(weightsOf(repairAuthored(thirds, 'release-notes', undefined))).toEqual([0.25, 0.25, 0.5]);
+    const uneven = validAnswer();
+    uneven.categories.forEach((c) => (c.weight = 3));
+    uneven.categories.pop();
+    expect(weightsOf(repairAuthored(uneven, 'release-notes', undefined))).toEqual([0.3334, 0.3333, 0.3333]);
+    // Weights that already sum to 1 are written as given.
+    const valid = repairAuthored(validAnswer(), 'release-notes', undefined);
+    expect(weightsOf(valid)).toEqual([0.4, 0.3, 0.2, 0.1]);
+    expect(valid.weightsNote).toBeUndefined();
+  });
+
+  it('refuses files whose weights do not sum to 1 (what the prompt asks), and all-zero weights', () => {
+    const files = repairAuthored(validAnswer(), 'release-notes', undefined);
+    const evals = files.evals as { categories: Array<{ weight: number }> };
+    for (const category of evals.categories) category.weight = 1;
+    expect(checkAuthored(SKILL, files, undefined).problems).toEqual([
+      'evals.json: the category weights sum to 4; they must sum to 1',
+    ]);
+    const zeros = validAnswer();
+    for (const category of zeros.categories) category.weight = 0;
+    expect(check(zeros).problems).toEqual([
+      expect.stringContaining('every categories[].weight is 0 (of the categories with evals)'),
+    ]);
+  });
+
   it("keeps the model's ids when the scenarios are kept (they refer to those ids)", () => {
     const files = repairAuthored(validAnswer(), 'release-notes', { scenarios: [] });
     const ids = (files.evals as { categories: Array<{ evals: Array<{ id: number }> }> }).categories.flatMap(
@@ -60,6 +100,43 @@ describe('repairAuthored', () => {
     );
     expect(ids).toEqual([10, 11, 12, 13, 14, 15]);
     expect(files.scenarios).toBeUndefined();
+  });
+});
+
+describe('checkAuthored: the front matter is not the body', () => {
+  // Shaped like anthropics/skills `docx` and obra/superpowers `brainstorming`: trigger text with MUST / NOT.
+  const withFrontMatter = SKILL.replace(
+    'description: Write release notes from the merged pull requests.',
+    'description: Use when writing release notes. You MUST use this skill for release notes. Do NOT use it for changelogs.',
+  );
+
+  it('asks for no citation of a MUST / NOT in the description: rules come from the body', () => {
+    expect(withFrontMatter.split('\n')[2]).toContain('MUST');
+    const files = repairAuthored(validAnswer(), 'release-notes', undefined);
+    expect(checkAuthored(withFrontMatter, files, undefined).problems).toEqual([]);
+    // The prompt lists the body's rule lines only (line numbers still count from the top of the file).
+    const prompt = buildEvalsAuthorPrompt({
+      skillName: 'release-notes',
+      skillMd: withFrontMatter,
+      keptScenarios: undefined,
+      retry: undefined,
+    });
+    expect(prompt.user).toContain('Lines with a NEVER / NOT / MUST / IF rule, each to be cited: 21, 22.');
+  });
+
+  it('still reads a MUST in the body, and an unclosed front matter as body', () => {
+    const body = withFrontMatter.replace('Print exactly:', 'You MUST print exactly:');
+    const files = repairAuthored(validAnswer(), 'release-notes', undefined);
+    expect(checkAuthored(body, files, undefined).problems).toEqual([]);
+    const uncited = `${body}IF asked, you MUST NOT stop.\n`;
+    expect(checkAuthored(uncited, files, undefined).problems).toEqual([
+      'SKILL.md line 23 states a rule (IF, MUST, NOT) that no assertion cites ("IF asked, you MUST NOT stop."); ' +
+        'cite it as "SKILL.md, line 23"',
+    ]);
+    const unclosed = withFrontMatter.replace('---\n# Release notes', '# Release notes');
+    expect(checkAuthored(unclosed, files, undefined).problems).toContain(
+      'SKILL.md line 3 states a rule (MUST, NOT) that no assertion cites ("description: Use when writing release notes. You MUST use this skill for release notes. Do NOT use it for changelogs."); cite it as "SKILL.md, line 3"',
+    );
   });
 });
 
@@ -116,7 +193,8 @@ describe('checkAuthored: the eval-setup rules', () => {
   it('needs every NEVER / IF rule line cited, every major section cited, an Anti-patterns category, heading categories', () => {
     const problems = check(invalidAnswer()).problems;
     expect(problems).toContain(
-      'SKILL.md line 21 states a NEVER / NOT / MUST / IF rule that no assertion cites',
+      'SKILL.md line 21 states a rule (NEVER) that no assertion cites ("- NEVER list a pull request twice."); ' +
+        'cite it as "SKILL.md, line 21"',
     );
     expect(problems).toContain('evals.json: add an "Anti-patterns" category (what the output must NOT do)');
     const renamed = validAnswer();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_NAMES } from '../../../src/core/iterate/score-types.js';
+import { describeMetric } from '../../../src/core/iterate/editor-prompt.js';
 import { scoreStructure, type StructuralContext } from '../../../src/core/iterate/structural.js';
 
 let tmp: string;
@@ -84,7 +85,12 @@ describe('required_sections', () => {
 
   it('scores 1.0 without a config file when none of the defaults is used', () => {
     const metric = scoreStructure(lines('# Skill', '## Usage'), bare()).metrics.required_sections;
-    expect(metric).toMatchObject({ score: 1, present: 0, required: 3, exempt: true });
+    // Exempt: nothing is required, so nothing is listed as missing (a score of 1 beside three missing
+    // sections read as a contradiction).
+    expect(metric).toEqual({ score: 1, exempt: true, present: 0, required: 0, missing: [] });
+    expect(describeMetric('required_sections', metric)).toBe(
+      'exempt: no required sections are set and the skill uses none of the default ones (Steps, Constraints, Limitations), so none is required',
+    );
   });
 
   it('scores 0 when a config file lists sections of which none is present', () => {
@@ -150,6 +156,30 @@ describe('link_integrity', () => {
     // total 6 (a b c d img j), valid 4 → 4/6
     expect(metric.score).toBeCloseTo(4 / 6, 12);
     expect(metric).toMatchObject({ valid: 4, total: 6, broken: ['missing.md', '../outside.png'] });
+  });
+
+  it('tells a broken link inside inline code or a fenced block apart from one in the prose, scoring both as the original does', () => {
+    const skillDir = path.join(tmp, 'links-in-code', 'skill');
+    writeFile(path.join(skillDir, 'ref.md'));
+    const text = lines(
+      'Write links as `[t](url)`; see [a](ref.md) and [b](gone.md).',
+      '```md',
+      '[c](example.md)',
+      '```',
+    );
+    const metric = scoreStructure(text, realContext(skillDir)).metrics.link_integrity;
+    // The score stays the original's: four links, one valid.
+    expect(metric.score).toBeCloseTo(1 / 4, 12);
+    expect(metric).toEqual({
+      score: metric.score,
+      valid: 1,
+      total: 4,
+      broken: ['gone.md'],
+      broken_in_code: ['url', 'example.md'],
+    });
+    expect(describeMetric('link_integrity', metric)).toBe(
+      '3 of 4 relative links do not resolve: gone.md; 2 of them inside code (url, example.md), which the metric counts as links too',
+    );
   });
 
   it('scores 1.0 with no relative links', () => {
