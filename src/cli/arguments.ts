@@ -101,6 +101,15 @@ export function trialsArgument(value: string): number {
   return Number(trimmed);
 }
 
+/** `--holdouts <n>`: a whole number from 0 to 10. */
+export function holdoutsArgument(value: string): number {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) > 10) {
+    throw new InvalidArgumentError(`expected a whole number from 0 to 10, got "${value}"`);
+  }
+  return Number(trimmed);
+}
+
 /** A repeatable text flag (`--required-section`, `--banned-phrase`): the values in order, trimmed. */
 export function repeatableTextArgument(value: string, previous: string[] | undefined): string[] {
   const text = value.trim();

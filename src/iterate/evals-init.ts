@@ -10,7 +10,9 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   checkAuthored,
+  DEFAULT_HOLDOUTS,
   formatAuthoredFile,
+  markHoldouts,
   repairAuthored,
   type AuthoredCheck,
 } from '../core/iterate/evals-authoring.js';
@@ -45,6 +47,8 @@ export interface EvalsInitOptions {
   keepScenarios: boolean;
   /** Answers asked for at most (the first and the retries); default DEFAULT_AUTHOR_ATTEMPTS. */
   maxAttempts?: number;
+  /** Scenarios marked `"holdout": true` when three or more are written (default 1; 0: none). */
+  holdouts?: number | undefined;
 }
 
 export interface EvalsInitResult {
@@ -194,8 +198,8 @@ export async function initSkillEvals(
       continue;
     }
     usage = addUsage(usage, reply.usage);
-    const files = repairAuthored(reply.value, skill.name, kept);
-    const check = checkAuthored(skillMd, files, kept?.text);
+    const repaired = repairAuthored(reply.value, skill.name, kept);
+    const check = checkAuthored(skillMd, repaired, kept?.text);
     if (check.problems.length > 0) {
       retry = { answer: reply.raw, problems: check.problems };
       deps.log.warn(
@@ -204,6 +208,7 @@ export async function initSkillEvals(
       );
       continue;
     }
+    const files = markHoldouts(repaired, options.holdouts ?? DEFAULT_HOLDOUTS);
     await mkdir(evalsDir, { recursive: true });
     const written: string[] = [];
     // Scenarios first: an evals.json beside them is what makes a skill count as set up.
