@@ -4,12 +4,7 @@
  */
 import type { ScoreMode } from '../core/iterate/score-types.js';
 import { DEFAULT_MIN_GAIN } from '../core/iterate/ship-gate.js';
-import {
-  DEFAULT_KEEP_RULE,
-  DEFAULT_MARGIN,
-  DEFAULT_TRIALS,
-  type KeepRule,
-} from '../core/iterate/noise.js';
+import { DEFAULT_KEEP_RULE, DEFAULT_MARGIN, DEFAULT_TRIALS, type KeepRule } from '../core/iterate/noise.js';
 import type { StructuralSettings } from '../core/iterate/structural.js';
 
 /** The engine's defaults; the CLI's flags and the Action's inputs start from these. */

@@ -137,7 +137,8 @@ export const ScenariosFileSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['scenarios'],
-        message: 'every scenario is a holdout; at least one must have no "holdout": true for the loop to climb on',
+        message:
+          'every scenario is a holdout; at least one must have no "holdout": true for the loop to climb on',
       });
     }
   });
