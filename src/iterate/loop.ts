@@ -202,6 +202,7 @@ class SkillLoop {
   uplift: UpliftReport | undefined;
   confirmation: Confirmation | undefined;
   confirmationFailure: string | undefined;
+  confirmationSkipped: string | undefined;
 
   constructor(readonly input: SkillLoopInput) {
     this.skillMdRel = path.posix.join(input.skillRelPath, SKILL_FILE);
@@ -230,6 +231,7 @@ class SkillLoop {
       uplift: this.uplift,
       confirmation: this.confirmation,
       confirmationFailure: this.confirmationFailure,
+      confirmationSkipped: this.confirmationSkipped,
       findings: evalFindings({ night: this.nightTallies, uplift: this.uplift }),
       statements: this.statements,
     };
@@ -791,6 +793,13 @@ async function confirm(loop: SkillLoop, baselineText: string, stop: LoopStopReas
     minGain: input.options.minGain,
   });
   if (would === 'no-improvement') return;
+  if (!worthMeasuring(state.noise, loop.trials, loop.deterministic)) {
+    // Every draw of the night repeated its text's score exactly: fresh draws would repeat them too.
+    loop.confirmationSkipped =
+      'every text measured more than once tonight scored exactly the same each time, so fresh draws ' +
+      "would decide nothing; the loop's scores ship";
+    return;
+  }
   if (stop === 'cost budget') {
     loop.confirmationFailure = 'the cost budget was reached before the confirmation';
     return;

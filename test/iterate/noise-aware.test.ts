@@ -176,6 +176,20 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
     expect(n.summary).not.toMatch(/\| #2 .*\| 1 of 3 \| 1 of 3 \|/);
   });
 
+  it('a grader that repeats itself costs no extra draws past the baseline: no re-measure, no confirmation', async () => {
+    const table: Table = { base: { s1: [[]] }, improved: { s1: [[1]] }, none: { s1: [[]] } };
+    const n = await night([{ name: 'demo' }], table, addSummary);
+    expect(n.run.results[0]?.status).toBe('shipped');
+    const renders = (v: Variant) => n.bodies.render.filter((b) => variantOf(b.system) === v).length;
+    expect([renders('base'), renders('improved'), renders('none')]).toEqual([3, 1, 1]);
+    expect(git(n.project, 'log', '-1', '--format=%s').trim()).toBe(
+      'skill-iterate: demo: baseline 0.00 -> final 0.50 over 1 iterations (lines_delta=+2)',
+    );
+    expect(n.summary).toContain(
+      '- Confirmation: no fresh draws spent: every text measured more than once tonight',
+    );
+  });
+
   it('a confirmation that does not clear the margin does not ship (the loop kept a lucky run of draws)', async () => {
     const table: Table = {
       base: { s1: [[], [2], [], [1], [2], [1]] },

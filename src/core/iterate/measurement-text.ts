@@ -61,6 +61,9 @@ export function measurementLines(m: SkillMeasurement): string[] {
   if (m.confirmationFailure !== undefined) {
     lines.push(`- Confirmation: not available (${inertInline(m.confirmationFailure, 300)})`);
   }
+  if (m.confirmationSkipped !== undefined) {
+    lines.push(`- Confirmation: no fresh draws spent: ${m.confirmationSkipped}`);
+  }
   const c = m.confirmation;
   if (c) {
     lines.push(

@@ -4,7 +4,7 @@
  * the margin a gain must clear, the per-assertion tallies behind the evidence table and the eval-quality
  * findings, and the confirmed ship gate. Pure: no I/O.
  */
-import { compareScores, type ShipDecision } from './ship-gate.js';
+import { SCORE_EPSILON, compareScores, type ShipDecision } from './ship-gate.js';
 
 /**
  * Which rule keeps an iteration. `original`: the original skill's (any delta > 0 over the high-water mark is
@@ -54,9 +54,14 @@ export function poolNoise(estimate: NoiseEstimate, draws: readonly number[]): No
   return { sumSquares: estimate.sumSquares + sumOfSquares(draws), df: estimate.df + draws.length - 1 };
 }
 
-/** The pooled standard deviation of one draw's composite; 0 until a spread was measured. */
+/**
+ * The pooled standard deviation of one draw's composite; 0 until a spread was measured. A spread within
+ * float rounding (three equal scores whose mean is off in the last bit) is no spread.
+ */
 export function noiseSd(estimate: NoiseEstimate): number {
-  return estimate.df === 0 ? 0 : Math.sqrt(estimate.sumSquares / estimate.df);
+  if (estimate.df === 0) return 0;
+  const sd = Math.sqrt(estimate.sumSquares / estimate.df);
+  return sd <= SCORE_EPSILON ? 0 : sd;
 }
 
 /** The standard error of (mean of `a` draws) − (mean of `b` draws) under the estimate. */
@@ -70,8 +75,9 @@ export function gainMargin(estimate: NoiseEstimate, a: number, b: number, margin
 }
 
 /**
- * Whether more draws of a candidate can change its decision: only when the skill is scored by models
- * (structural scores are exact) and either a spread was seen or nothing was measured twice yet.
+ * Whether more draws can change a decision (a candidate's keep, the ship gate's confirmation): only when
+ * the skill is scored by models (structural scores are exact) and either a spread was seen or nothing was
+ * measured twice yet.
  */
 export function worthMeasuring(estimate: NoiseEstimate, trials: number, deterministic: boolean): boolean {
   if (deterministic || trials < 2) return false;

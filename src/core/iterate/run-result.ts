@@ -13,6 +13,8 @@ export interface SkillMeasurement {
   confirmation?: Confirmation | undefined;
   /** Why the confirmation has no result (it could not be scored). */
   confirmationFailure?: string | undefined;
+  /** Why no confirmation draws were spent (the night's draws showed no spread at all). */
+  confirmationSkipped?: string | undefined;
   findings: EvalFinding[];
   /** Assertion statements by id, for the evidence table and the findings. */
   statements: Record<string, string>;
