@@ -42,6 +42,8 @@ import {
   mergeTallies,
   noiseReport,
   poolNoise,
+  screenedOut,
+  screeningBatch,
   tallyDraws,
   upliftOf,
   worthMeasuring,
@@ -64,7 +66,7 @@ import { SkillBudgetReached, startIterationTimer, type IterationLimits } from '.
 import type { IterateOptions } from './options.js';
 import { appendResultsRow } from './results-file.js';
 import { keptStateOf, scoreWithSaturation, type ScoredText } from './saturation.js';
-import { RenderCache, type ScoreRequest } from './score.js';
+import { RenderCache, scoreSkill, type ScoreRequest } from './score.js';
 import { NO_SKILL_TEXT, drawRange, measureDraws, splitHoldout, type Measurement } from './trials.js';
 
 export type { LoopStopReason };
@@ -548,7 +550,7 @@ async function attemptEdit(
   // while git commits (docs/how-it-works.md § The hill-climb loop). A failed commit is still a crash: the
   // scoring is stopped and the edit discarded.
   const stopScoring = new AbortController();
-  const scoring = loop.score(newText, AbortSignal.any([signal, stopScoring.signal]));
+  const scoring = screenThenScore(loop, kept, newText, AbortSignal.any([signal, stopScoring.signal]));
   scoring.catch(() => undefined); // awaited below once the commit is in
   try {
     attempt.commit = await input.git.commitFile(input.worktreePath, loop.skillMdRel, attempt.description);
@@ -559,8 +561,15 @@ async function attemptEdit(
     throw err;
   }
   // Step D: score under the same timeout, saturation handler included.
-  const scored = await scoring;
-  attempt.usage = addUsage(attempt.usage, scored.usage);
+  const screened = await scoring;
+  attempt.usage = addUsage(attempt.usage, screened.usage);
+  if ('screenedOut' in screened) {
+    attempt.outcome = 'revert';
+    attempt.score = null;
+    attempt.note = screened.screenedOut;
+    return;
+  }
+  const scored = screened;
   // Steps E/F.
   const s = scored.score;
   const before = checkFrontmatter(kept.text);
@@ -587,6 +596,44 @@ async function attemptEdit(
   }
   if (s.status === 'ok') loop.observe(tallyDraws([s.pairs]));
   if (attempt.outcome === 'keep' && s.score !== null) attempt.kept = keptStateOf(newText, s.score, scored);
+}
+
+/**
+ * Step D with the screening of the noise-aware rule (docs/how-it-works.md § Decisions under noise): the
+ * scenarios the kept text fails plus one it passes are rendered first; a candidate already worse there is
+ * reverted without rendering the rest. Otherwise the whole scoring runs, its renders of the batch reused
+ * from the cache (the same draw of the same text).
+ */
+async function screenThenScore(
+  loop: SkillLoop,
+  kept: KeptState,
+  newText: string,
+  signal: AbortSignal,
+): Promise<ScoredText | { screenedOut: string; usage: Usage }> {
+  const ids = loop.training.scenarios.map((s) => s.id);
+  const batch =
+    loop.keepRule === 'noise-aware' && !loop.deterministic
+      ? screeningBatch(ids, kept.absolute?.failed_assertions)
+      : undefined;
+  if (batch === undefined || kept.absolute === null) return loop.score(newText, signal);
+  const inBatch = new Set(batch);
+  const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => inBatch.has(s.id)) };
+  const screen = await untilAborted(
+    scoreSkill({ ...loop.request(newText, signal, evals), trials: 1 }),
+    signal,
+  );
+  const keptPasses = kept.absolute.passing_pairs.filter((p) => inBatch.has(p.scenario_id)).length;
+  if (screen.status === 'ok' && screen.absolute && screenedOut(screen.absolute.passed, keptPasses)) {
+    return {
+      screenedOut:
+        `screened out on ${batch.length} of ${ids.length} scenarios: ${screen.absolute.passed} checks pass ` +
+        `there, the kept text's ${keptPasses}`,
+      usage: screen.usage,
+    };
+  }
+  // Not worse (or not scorable there): the whole scoring decides, as without screening.
+  const full = await loop.score(newText, signal);
+  return { ...full, usage: addUsage(screen.usage, full.usage) };
 }
 
 /**

@@ -38,7 +38,8 @@ function variantOf(system: string): Variant {
   return 'base';
 }
 
-const scenarioOf = (user: string) => (user.includes('HOLDOUT-CONTEXT') ? 'h' : 's1');
+const scenarioOf = (user: string) =>
+  user.includes('HOLDOUT-CONTEXT') ? 'h' : (/CTX-(s\d)/.exec(user)?.[1] ?? 's1');
 
 function script(table: Table, edits: SkillScript['propose']): SkillScript {
   const counts = new Map<string, number>();
@@ -50,7 +51,7 @@ function script(table: Table, edits: SkillScript['propose']): SkillScript {
       return `${key}|draw ${k}`;
     },
     grade: ({ text, ids }) => {
-      const m = /(base|reworded|improved|none)\|(s1|h)\|draw (\d+)/.exec(text);
+      const m = /(base|reworded|improved|none)\|(s\d|h)\|draw (\d+)/.exec(text);
       if (!m) throw new Error('grader call without a scripted render');
       const rows = table[m[1] as Variant]?.[m[2]!] ?? [[]];
       const pass = rows[Math.min(Number(m[3]), rows.length - 1)] ?? [];
@@ -318,5 +319,46 @@ describe('issue 19: uplift and eval-quality findings', () => {
     });
     expect(n.summary).toMatch(/No measurable uplift \(.*\): demo\n/);
     expect(n.summary).toContain('(not measurable: within the noise)');
+  });
+});
+
+describe('issue 19: screening a candidate on a small batch first', () => {
+  const THREE = {
+    ...SCENARIOS,
+    scenarios: ['s1', 's2', 's3'].map((id) => ({
+      id,
+      name: id,
+      context: `CTX-${id}: a session.`,
+      expected_assertions: [1, 2],
+    })),
+  };
+  const base = { s1: [[1, 2]], s2: [[1]], s3: [[1, 2]] };
+
+  it('a candidate worse on the failing scenarios plus one passing one is reverted before the rest render', async () => {
+    const table: Table = { base, reworded: { s1: [[1, 2]], s2: [[]], s3: [[1, 2]] }, none: { s1: [[]] } };
+    const n = await night([{ name: 'demo', scenarios: THREE }], table, reword);
+    const rows = await n.rows();
+    expect(rows.map((r) => [r.status, r.score])).toEqual([
+      ['baseline', expect.any(Number)],
+      ['revert', null],
+    ]);
+    expect(rows[1]?.description).toBe(
+      "reword a step (revert: screened out on 2 of 3 scenarios: 2 checks pass there, the kept text's 3)",
+    );
+    const reworded = n.bodies.render
+      .filter((b) => variantOf(b.system) === 'reworded')
+      .map((b) => scenarioOf(b.user));
+    expect(reworded.sort()).toEqual(['s1', 's2']);
+  });
+
+  it('a candidate not worse on the batch is scored in full, the batch renders reused', async () => {
+    const table: Table = { base, improved: { s1: [[1, 2]], s2: [[1, 2]], s3: [[1, 2]] }, none: { s1: [[]] } };
+    const n = await night([{ name: 'demo', scenarios: THREE }], table, addSummary);
+    expect(n.run.results[0]?.status).toBe('shipped');
+    const improved = n.bodies.render
+      .filter((b) => variantOf(b.system) === 'improved')
+      .map((b) => scenarioOf(b.user));
+    // Each scenario of the edit rendered once: the screen's two renders served the full scoring too.
+    expect(improved.sort()).toEqual(['s1', 's2', 's3']);
   });
 });
