@@ -66,7 +66,7 @@ import { SkillBudgetReached, startIterationTimer, type IterationLimits } from '.
 import type { IterateOptions } from './options.js';
 import { appendResultsRow } from './results-file.js';
 import { keptStateOf, scoreWithSaturation, type ScoredText } from './saturation.js';
-import { RenderCache, scoreSkill, type ScoreRequest } from './score.js';
+import { RenderCache, scoreSkill, type GradeMemo, type ScoreRequest } from './score.js';
 import { NO_SKILL_TEXT, drawRange, measureDraws, splitHoldout, type Measurement } from './trials.js';
 
 export type { LoopStopReason };
@@ -618,8 +618,9 @@ async function screenThenScore(
   if (batch === undefined || kept.absolute === null) return loop.score(newText, signal);
   const inBatch = new Set(batch);
   const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => inBatch.has(s.id)) };
+  const grades: GradeMemo = new Map();
   const screen = await untilAborted(
-    scoreSkill({ ...loop.request(newText, signal, evals), trials: 1 }),
+    scoreSkill({ ...loop.request(newText, signal, evals), trials: 1, grades }),
     signal,
   );
   const keptPasses = kept.absolute.passing_pairs.filter((p) => inBatch.has(p.scenario_id)).length;
@@ -631,8 +632,9 @@ async function screenThenScore(
       usage: screen.usage,
     };
   }
-  // Not worse (or not scorable there): the whole scoring decides, as without screening.
-  const full = await loop.score(newText, signal);
+  // Not worse (or not scorable there): the whole scoring decides, as without screening; the batch's
+  // renders come from the cache and its grades from the screen.
+  const full = await scoreWithSaturation({ ...loop.request(newText, signal), grades });
   return { ...full, usage: addUsage(screen.usage, full.usage) };
 }
 

@@ -74,6 +74,12 @@ export interface ScoreRequest {
   trials: number;
   /** Which independent draw of this text (its renders are cached per draw); default 0. */
   draw?: number | undefined;
+  /**
+   * Trial 0's grades of this text and draw by scenario id, shared between a screening pass and the full
+   * scoring after it: a scenario graded in one is not graded again in the other (the same grade of the
+   * same render, not a new draw). Filled and read by trial 0 only.
+   */
+  grades?: GradeMemo | undefined;
   concurrency: number;
   signal: AbortSignal;
   cache: RenderCache;
@@ -83,6 +89,8 @@ export interface ScoreRequest {
    */
   files?: FileLookup | undefined;
 }
+
+export type GradeMemo = Map<string, Map<number, Verdict>>;
 
 export interface SkillScore {
   status: ScoreStatus;
@@ -212,6 +220,12 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
       })),
       trial: trial + 1,
     };
+    const memo = trial === 0 ? request.grades?.get(plan.scenario.id) : undefined;
+    if (memo && input.assertions.every((a) => memo.has(a.id))) {
+      for (const a of input.assertions)
+        trialVerdicts[0]?.set(pairKey(plan.scenario.id, a.id), memo.get(a.id)!);
+      return;
+    }
     const ask = (): Promise<GraderAnswer> => call((s) => models.grade(input, s), 'grade');
     let answer: GraderAnswer;
     try {
@@ -234,6 +248,7 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
     for (const [id, verdict] of repaired) {
       trialVerdicts[trial]?.set(pairKey(plan.scenario.id, id), verdict);
     }
+    if (trial === 0) request.grades?.set(plan.scenario.id, repaired);
   };
 
   const scoreScenario = async (plan: ScenarioPlan): Promise<void> => {

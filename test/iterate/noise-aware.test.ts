@@ -360,5 +360,7 @@ describe('issue 19: screening a candidate on a small batch first', () => {
       .map((b) => scenarioOf(b.user));
     // Each scenario of the edit rendered once: the screen's two renders served the full scoring too.
     expect(improved.sort()).toEqual(['s1', 's2', 's3']);
+    // And graded once each before the all-pass re-grade (three fresh grades of each render): 3 + 9.
+    expect(n.bodies.grader.filter((g) => g.includes('improved|')).length).toBe(12);
   });
 });
