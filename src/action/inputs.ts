@@ -2,6 +2,7 @@
  * The Action's inputs: ONE zod schema keyed by the names in action.yml, the single source of the inputs,
  * their defaults and their error messages (`input per-skill-iterations: expected a positive integer, …`).
  */
+import { KEEP_RULES, type KeepRule } from '../core/iterate/noise.js';
 import { z } from 'zod';
 import { DurationError, parseDuration } from '../core/duration.js';
 import { isKillSwitchValue } from '../github/kill-switch.js';
@@ -143,6 +144,41 @@ const optionalGain = text.transform((v, ctx) => {
   return n;
 });
 
+/** `trials`: independent draws per measurement, 1 to 10; empty: the config's, else 3. */
+const optionalTrials = text.transform((v, ctx) => {
+  if (v === '') return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 10) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a whole number from 1 to 10, got ${JSON.stringify(v)}`,
+    });
+    return z.NEVER;
+  }
+  return Number(v);
+});
+
+/** `margin`: standard errors a gain must clear, 0 to 10; empty: the config's, else 1. */
+const optionalMargin = text.transform((v, ctx) => {
+  if (v === '') return undefined;
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(v) || !(n >= 0 && n <= 10)) {
+    ctx.addIssue({ code: 'custom', message: `expected a number from 0 to 10, got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }
+  return n;
+});
+
+/** `keep-rule`: `noise-aware` or `original`; empty: the config's, else noise-aware. */
+const optionalKeepRule = text.transform((v, ctx) => {
+  if (v === '') return undefined;
+  if ((KEEP_RULES as readonly string[]).includes(v)) return v as KeepRule;
+  ctx.addIssue({
+    code: 'custom',
+    message: `expected one of ${KEEP_RULES.join(', ')}, got ${JSON.stringify(v)}`,
+  });
+  return z.NEVER;
+});
+
 const skillName = optionalText.refine((v) => v === undefined || /^[A-Za-z0-9._-]+$/.test(v), {
   message: 'expected a skill folder name (letters, digits, ".", "_", "-")',
 });
@@ -208,6 +244,9 @@ export const ActionInputsSchema = z.object({
   'dry-run': boolean,
   'max-cost-usd': optionalUsd,
   'min-gain': optionalGain,
+  trials: optionalTrials,
+  margin: optionalMargin,
+  'keep-rule': optionalKeepRule,
   base: branchName(undefined),
   labels: list,
   draft: boolean,
@@ -246,6 +285,12 @@ export interface ActionInputs {
   maxCostUsd: number | undefined;
   /** Undefined: the config's `minGain`, else the default 0.005. */
   minGain: number | undefined;
+  /** Undefined: the config's `trials`, else 3. */
+  trials: number | undefined;
+  /** Undefined: the config's `margin`, else 1. */
+  margin: number | undefined;
+  /** Undefined: the config's `keepRule`, else noise-aware. */
+  keepRule: KeepRule | undefined;
   /** Undefined: the repository's default branch. */
   base: string | undefined;
   labels: string[];
@@ -298,6 +343,9 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
     dryRun: v['dry-run'],
     maxCostUsd: v['max-cost-usd'],
     minGain: v['min-gain'],
+    trials: v.trials,
+    margin: v.margin,
+    keepRule: v['keep-rule'],
     base: v.base,
     labels: v.labels,
     draft: v.draft,

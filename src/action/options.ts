@@ -8,7 +8,7 @@ import type { ActionInputs } from './inputs.js';
 
 /**
  * The engine's options from the inputs; `config` (the project's skillclimb.config.json) gives mode,
- * concurrency, the cost budget, the minimum gain, the skills setting and the structural settings where no
+ * concurrency, the cost budget, the minimum gain, the trials, the margin, the keep rule, the skills setting and the structural settings where no
  * input does (max-cost-usd, min-gain and skills are inputs).
  */
 export function iterateOptions(
@@ -33,6 +33,9 @@ export function iterateOptions(
     freshnessWindowMs: inputs.freshnessWindowMs,
     killSwitchReadError: inputs.killSwitchReadError,
     minGain: inputs.minGain ?? ITERATE_DEFAULTS.minGain,
+    trials: inputs.trials ?? ITERATE_DEFAULTS.trials,
+    margin: inputs.margin ?? ITERATE_DEFAULTS.margin,
+    keepRule: inputs.keepRule ?? ITERATE_DEFAULTS.keepRule,
     skills: inputs.skills,
     structural: config.structural,
   };
@@ -40,6 +43,9 @@ export function iterateOptions(
   const given = {
     maxCostUsd: inputs.maxCostUsd !== undefined,
     minGain: inputs.minGain !== undefined,
+    trials: inputs.trials !== undefined,
+    margin: inputs.margin !== undefined,
+    keepRule: inputs.keepRule !== undefined,
     skills: inputs.skills !== undefined,
   } as Record<string, boolean>;
   return applyConfigSettings(options, config, (setting) => given[setting] === true);

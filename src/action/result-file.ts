@@ -6,7 +6,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { redactSecrets } from '../core/text/redact.js';
-import type { RunResult, SkillResult } from '../core/iterate/run-result.js';
+import type { RunResult, SkillMeasurement, SkillResult } from '../core/iterate/run-result.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../core/usage.js';
 
 const UsageSchema = z.object({
@@ -53,6 +53,12 @@ const SkillResultSchema = z.object({
   linesDelta: optional(z.number()),
   usage: UsageSchema,
   rows: z.array(RowSchema),
+  // The night's noise, confirmation and findings (docs/how-it-works.md § Decisions under noise): written by
+  // this same build, read back for the matrix summary as it was written.
+  measurement: z
+    .looseObject({ keepRule: z.enum(['original', 'noise-aware']), findings: z.array(z.unknown()) })
+    .transform((m) => m as unknown as SkillMeasurement)
+    .optional(),
 });
 
 const RunResultSchema = z.object({

@@ -82,6 +82,34 @@ export function gainArgument(value: string): number {
   return n;
 }
 
+/** `--margin <n>`: standard errors of the difference a gain must clear, from 0 to 10. */
+export function marginArgument(value: string): number {
+  const trimmed = value.trim();
+  const n = Number(trimmed);
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) || !(n >= 0 && n <= 10)) {
+    throw new InvalidArgumentError(`expected a number from 0 to 10, got "${value}"`);
+  }
+  return n;
+}
+
+/** `--trials <n>`: independent draws per measurement, from 1 to 10. */
+export function trialsArgument(value: string): number {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1 || Number(trimmed) > 10) {
+    throw new InvalidArgumentError(`expected a whole number from 1 to 10, got "${value}"`);
+  }
+  return Number(trimmed);
+}
+
+/** `--holdouts <n>`: a whole number from 0 to 10. */
+export function holdoutsArgument(value: string): number {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) > 10) {
+    throw new InvalidArgumentError(`expected a whole number from 0 to 10, got "${value}"`);
+  }
+  return Number(trimmed);
+}
+
 /** A repeatable text flag (`--required-section`, `--banned-phrase`): the values in order, trimmed. */
 export function repeatableTextArgument(value: string, previous: string[] | undefined): string[] {
   const text = value.trim();

@@ -68,6 +68,12 @@ export const ConfigSchema = z
     mode: z.enum(['composite', 'structural', 'absolute']).optional(),
     /** Below this composite gain a higher final score is no-improvement (default 0.005; 0 is the original's rule). */
     minGain: z.number().min(0).max(1).optional(),
+    /** Independent draws per measurement: baseline, promising candidate, confirmation (default 3). */
+    trials: z.int().min(1).max(10).optional(),
+    /** Standard errors of the difference a gain must clear (default 1; docs/how-it-works.md § Decisions under noise). */
+    margin: z.number().min(0).max(10).optional(),
+    /** `noise-aware` (default) or `original` (any gain keeps, the loop's own scores ship). */
+    keepRule: z.enum(['original', 'noise-aware']).optional(),
     /**
      * Where the skills live: globs of skill folders relative to the project (default `[".claude/skills/*"]`),
      * e.g. `["skills/*", "plugins/*\/skills/*"]`.

@@ -1,9 +1,10 @@
 /**
  * The run settings `skillclimb.config.json` may give: scoring mode, concurrency, the cost budget, the
- * minimum gain, the skills globs and the structural settings. One rule for the CLI and the Action: a value
+ * minimum gain, the trials, the margin, the keep rule, the skills globs and the structural settings. One rule for the CLI and the Action: a value
  * given on the command line (or as an Action input) wins, else the config's, else the built-in default
  * already in the options.
  */
+import type { KeepRule } from '../core/iterate/noise.js';
 import type { ScoreMode } from '../core/iterate/score-types.js';
 import type { SkillclimbConfig } from './config.js';
 
@@ -12,6 +13,9 @@ export interface ConfigurableSettings {
   concurrency: number;
   maxCostUsd: number | undefined;
   minGain?: number | undefined;
+  trials?: number | undefined;
+  margin?: number | undefined;
+  keepRule?: KeepRule | undefined;
   skills?: readonly string[] | undefined;
 }
 
@@ -29,6 +33,9 @@ export function applyConfigSettings<T extends ConfigurableSettings>(
     concurrency: given('concurrency') ? options.concurrency : (config.concurrency ?? options.concurrency),
     maxCostUsd: given('maxCostUsd') ? options.maxCostUsd : (config.maxCostUsd ?? options.maxCostUsd),
     minGain: given('minGain') ? options.minGain : (config.minGain ?? options.minGain),
+    trials: given('trials') ? options.trials : (config.trials ?? options.trials),
+    margin: given('margin') ? options.margin : (config.margin ?? options.margin),
+    keepRule: given('keepRule') ? options.keepRule : (config.keepRule ?? options.keepRule),
     skills: given('skills') ? options.skills : (config.skills ?? options.skills),
   };
 }

@@ -10,7 +10,9 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   checkAuthored,
+  DEFAULT_HOLDOUTS,
   formatAuthoredFile,
+  markHoldouts,
   repairAuthored,
   type AuthoredCheck,
 } from '../core/iterate/evals-authoring.js';
@@ -46,6 +48,8 @@ export interface EvalsInitOptions {
   keepScenarios: boolean;
   /** Answers asked for at most (the first and the retries); default DEFAULT_AUTHOR_ATTEMPTS. */
   maxAttempts?: number;
+  /** Scenarios marked `"holdout": true` when three or more are written (default 1; 0: none). */
+  holdouts?: number | undefined;
 }
 
 export interface EvalsInitResult {
@@ -192,9 +196,9 @@ export async function initSkillEvals(
       continue;
     }
     usage = addUsage(usage, reply.usage);
-    const files = repairAuthored(reply.value, skill.name, kept);
-    if (files.weightsNote) deps.log.info(`${skill.name}: answer ${attempts}: ${files.weightsNote}`);
-    const check = checkAuthored(skillMd, files, kept?.text);
+    const repaired = repairAuthored(reply.value, skill.name, kept);
+    if (repaired.weightsNote) deps.log.info(`${skill.name}: answer ${attempts}: ${repaired.weightsNote}`);
+    const check = checkAuthored(skillMd, repaired, kept?.text);
     if (check.problems.length > 0) {
       // Shown its problems, the model answered with the same ones: another answer would repeat them.
       const repeated = retry !== undefined && sameProblems(retry.problems, check.problems);
@@ -209,6 +213,7 @@ export async function initSkillEvals(
       }
       continue;
     }
+    const files = markHoldouts(repaired, options.holdouts ?? DEFAULT_HOLDOUTS);
     await mkdir(evalsDir, { recursive: true });
     const written: string[] = [];
     // Scenarios first: an evals.json beside them is what makes a skill count as set up.

@@ -30,6 +30,32 @@ import { formatIterationLine } from '../core/iterate/progress.js';
 import type { KeptEdit, ResultsRow } from '../core/iterate/run-result.js';
 import { SKILL_FILE, skillFileOf } from '../core/iterate/skill-layout.js';
 import { classifyIteration, type IterationOutcome } from '../core/iterate/taxonomy.js';
+import {
+  DEFAULT_KEEP_RULE,
+  DEFAULT_MARGIN,
+  DEFAULT_TRIALS,
+  clearsMargin,
+  confirmationOf,
+  evalFindings,
+  formatGain,
+  mean,
+  mergeTallies,
+  noiseReport,
+  poolNoise,
+  screenedOut,
+  screeningBatch,
+  tallyDraws,
+  upliftOf,
+  worthMeasuring,
+  type AssertionTally,
+  type Confirmation,
+  type KeepRule,
+  type NoiseReport,
+  type PairVerdict,
+  type UpliftReport,
+} from '../core/iterate/noise.js';
+import type { SkillMeasurement } from '../core/iterate/run-result.js';
+import { shipGate } from '../core/iterate/ship-gate.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { FileLookup, GitWorkspace } from '../ports/git.js';
 import type { Logger } from '../ports/logger.js';
@@ -40,7 +66,8 @@ import { SkillBudgetReached, startIterationTimer, type IterationLimits } from '.
 import type { IterateOptions } from './options.js';
 import { appendResultsRow } from './results-file.js';
 import { keptStateOf, scoreWithSaturation, type ScoredText } from './saturation.js';
-import { RenderCache } from './score.js';
+import { RenderCache, scoreSkill, type GradeMemo, type ScoreRequest } from './score.js';
+import { NO_SKILL_TEXT, drawRange, measureDraws, splitHoldout, type Measurement } from './trials.js';
 import { SkillclimbError, messageOf } from '../core/errors.js';
 
 export type { LoopStopReason };
@@ -54,8 +81,23 @@ const WRITE_NO_FOLLOW = constants.O_WRONLY | constants.O_TRUNC | constants.O_NOF
 
 export type LoopOptions = Pick<
   IterateOptions,
-  'mode' | 'concurrency' | 'iterationTimeoutMs' | 'perSkillBudgetMs' | 'perSkillIterations' | 'maxCostUsd'
->;
+  | 'mode'
+  | 'concurrency'
+  | 'iterationTimeoutMs'
+  | 'perSkillBudgetMs'
+  | 'perSkillIterations'
+  | 'maxCostUsd'
+  | 'trials'
+  | 'margin'
+  | 'keepRule'
+  | 'minGain'
+> & {
+  /**
+   * Measure the skill's uplift once at the baseline (a draw without the skill); default true when the
+   * baseline has trials (`trials` ≥ 2): `--trials 1` measures nothing beyond the original's single draw.
+   */
+  uplift?: boolean | undefined;
+};
 
 export interface SkillLoopInput {
   skill: string;
@@ -107,6 +149,8 @@ export interface SkillLoopResult {
   finalText: string;
   /** The render's reason when stopReason is 'baseline ambiguous'. */
   ambiguousReason?: string;
+  /** Noise, uplift, the confirmation (when it ran) and the eval-quality findings. */
+  measurement: SkillMeasurement;
 }
 
 /** The run was interrupted while this loop ran; `partial` is what the loop had recorded by then. */
@@ -143,7 +187,22 @@ class SkillLoop {
   readonly cache: RenderCache;
   readonly loopStart: Date;
   readonly statements: Record<string, string>;
+  /** The scenarios the loop and its editor see; holdouts are scored only by the confirmation. */
+  readonly training: SkillEvals;
+  readonly holdout: SkillEvals | undefined;
+  readonly keepRule: KeepRule;
+  readonly trials: number;
+  readonly margin: number;
+  /** Structure-only scoring is exact: no draw can differ from another, so no trial is spent on it. */
+  readonly deterministic: boolean;
   state: LoopState = initialLoopState();
+  /** Every draw of the night, per assertion (the eval-quality findings). */
+  nightTallies: AssertionTally[] = [];
+  noise: NoiseReport | undefined;
+  uplift: UpliftReport | undefined;
+  confirmation: Confirmation | undefined;
+  confirmationFailure: string | undefined;
+  confirmationSkipped: string | undefined;
 
   constructor(readonly input: SkillLoopInput) {
     this.skillMdRel = path.posix.join(input.skillRelPath, SKILL_FILE);
@@ -152,6 +211,48 @@ class SkillLoop {
     this.cache = input.cache ?? new RenderCache();
     this.loopStart = input.now();
     this.statements = assertionStatements(input.evals.evals);
+    const split = splitHoldout(input.evals);
+    this.training = split.training;
+    this.holdout = split.holdout;
+    this.keepRule = input.options.keepRule ?? DEFAULT_KEEP_RULE;
+    this.trials = Math.max(1, Math.floor(input.options.trials ?? DEFAULT_TRIALS));
+    this.margin = input.options.margin ?? DEFAULT_MARGIN;
+    this.deterministic = input.models.structuralOnly || input.options.mode === 'structural';
+  }
+
+  observe(tallies: readonly AssertionTally[]): void {
+    this.nightTallies = mergeTallies(this.nightTallies, tallies);
+  }
+
+  measurement(): SkillMeasurement {
+    return {
+      keepRule: this.keepRule,
+      noise: this.noise,
+      uplift: this.uplift,
+      confirmation: this.confirmation,
+      confirmationFailure: this.confirmationFailure,
+      confirmationSkipped: this.confirmationSkipped,
+      findings: evalFindings({ night: this.nightTallies, uplift: this.uplift }),
+      statements: this.statements,
+    };
+  }
+
+  /** A scoring request for `text` (by default on the scenarios the editor sees). */
+  request(text: string, signal: AbortSignal, evals = this.training): Omit<ScoreRequest, 'trials'> {
+    const { input } = this;
+    return {
+      skillName: input.skill,
+      skillDir: this.skillDir,
+      skillMd: text,
+      evals,
+      structural: input.structural,
+      models: input.models,
+      mode: input.options.mode,
+      concurrency: input.options.concurrency,
+      signal,
+      cache: this.cache,
+      files: input.files,
+    };
   }
 
   /** A revert's `reset --hard` still running; the next git step in the worktree waits for it. */
@@ -248,6 +349,7 @@ class SkillLoop {
       consecutiveCrashes: state.consecutiveCrashes,
       finalText: state.kept?.text ?? baselineText,
       ...(ambiguousReason === undefined ? {} : { ambiguousReason }),
+      measurement: this.measurement(),
     };
   }
 
@@ -259,23 +361,43 @@ class SkillLoop {
     );
   }
 
-  /** Step D under the iteration's signal, with the N=3 saturation handler. */
+  /** Step D under the iteration's signal, with the N=3 saturation handler (draw 0 of the text). */
   score(text: string, signal: AbortSignal): Promise<ScoredText> {
-    const { input } = this;
-    return scoreWithSaturation({
-      skillName: input.skill,
-      skillDir: this.skillDir,
-      skillMd: text,
-      evals: input.evals,
-      structural: input.structural,
-      models: input.models,
-      mode: input.options.mode,
-      concurrency: input.options.concurrency,
-      signal,
-      cache: this.cache,
-      files: input.files,
-    });
+    return scoreWithSaturation(this.request(text, signal));
   }
+
+  /**
+   * The baseline's other draws (1 … trials − 1) and, once per skill, a draw without the skill (the uplift),
+   * side by side with draw 0. Never rejects: a failure leaves the report out, not the baseline.
+   */
+  async baselineExtras(text: string, signal: AbortSignal): Promise<BaselineExtras> {
+    if (this.deterministic) return { usage: ZERO_USAGE };
+    const settle = (p: Promise<Measurement>): Promise<Measurement | undefined> => p.catch(() => undefined);
+    const [extra, without] = await Promise.all([
+      this.trials > 1
+        ? settle(measureDraws(this.request(text, signal), drawRange(1, this.trials - 1)))
+        : undefined,
+      this.trials < 2 || this.input.options.uplift === false
+        ? undefined
+        : settle(measureDraws(this.request(NO_SKILL_TEXT, signal), [0])),
+    ]);
+    return {
+      extra,
+      without,
+      usage: addUsage(extra?.usage ?? ZERO_USAGE, without?.usage ?? ZERO_USAGE),
+    };
+  }
+}
+
+interface BaselineExtras {
+  extra?: Measurement | undefined;
+  without?: Measurement | undefined;
+  usage: Usage;
+}
+
+/** The share of a draw's pairs that passed. */
+function passShare(pairs: readonly PairVerdict[]): number {
+  return pairs.length === 0 ? 0 : pairs.filter((p) => p.pass).length / pairs.length;
 }
 
 /** A git step of the loop itself failed (not an edit's commit): the loop stops, the worktree is kept. */
@@ -296,6 +418,8 @@ interface Attempt {
   note: string | undefined;
   usage: Usage;
   kept: KeptState | undefined;
+  /** The edited text's draws when it was re-measured (noise-aware keep rule). */
+  measured?: number[] | undefined;
 }
 
 /**
@@ -316,6 +440,8 @@ async function scoreBaseline(
     const timer = startIterationTimer(loop.limits(started), input.signal);
     let scored: ScoredText | undefined;
     let failure: string | undefined;
+    let extras: BaselineExtras = { usage: ZERO_USAGE };
+    const extrasRun = loop.baselineExtras(baselineText, timer.signal);
     try {
       scored = await loop.score(baselineText, timer.signal);
       if (scored.score.status !== 'ok' || scored.score.score === null) {
@@ -324,9 +450,10 @@ async function scoreBaseline(
     } catch (err) {
       failure = messageOf(err);
     } finally {
+      extras = await extrasRun;
       timer.stop();
     }
-    const usage = scored?.usage ?? ZERO_USAGE;
+    const usage = addUsage(scored?.usage ?? ZERO_USAGE, extras.usage);
     if (input.signal?.aborted) {
       loop.spendUnjudged(usage);
       throw loop.interrupted(baselineText);
@@ -349,10 +476,22 @@ async function scoreBaseline(
       return loop.result('baseline ambiguous', baselineText, reason);
     }
     if (failure === undefined && scored && scored.score.score !== null) {
-      const score = scored.score.score;
-      const kept = keptStateOf(baselineText, score, scored);
-      const row = rowOf(commit, score, 'baseline', 'initial baseline', seconds);
-      await loop.record({ kind: 'baseline', row, kept, usage }, 0, null);
+      const first = scored.score.score;
+      const draws = measuredBaseline(loop, scored, extras);
+      const noiseAware = loop.keepRule === 'noise-aware' && draws.scores.length > 1;
+      // The original's rule climbs from the first draw; the noise-aware one from the mean of the trials.
+      const score = noiseAware ? mean(draws.scores) : first;
+      const kept: KeptState = {
+        ...keptStateOf(baselineText, score, scored),
+        draws: noiseAware ? draws.scores.length : 1,
+        confirmedAllPass:
+          scored.saturation === 'confirmed' || (noiseAware && draws.allPass && draws.scores.length >= 3),
+      };
+      const description = noiseAware
+        ? `initial baseline (mean of ${draws.scores.length} trials, sd ${loop.noise?.sd.toFixed(4) ?? '0'})`
+        : 'initial baseline';
+      const row = rowOf(commit, score, 'baseline', description, seconds);
+      await loop.record({ kind: 'baseline', row, kept, usage, measured: draws.scores }, 0, null);
       return undefined;
     }
     const description = `initial baseline (crash: ${failure ?? 'no score'})`;
@@ -410,7 +549,7 @@ async function attemptEdit(
   // while git commits (docs/how-it-works.md § The hill-climb loop). A failed commit is still a crash: the
   // scoring is stopped and the edit discarded.
   const stopScoring = new AbortController();
-  const scoring = loop.score(newText, AbortSignal.any([signal, stopScoring.signal]));
+  const scoring = screenThenScore(loop, kept, newText, AbortSignal.any([signal, stopScoring.signal]));
   scoring.catch(() => undefined); // awaited below once the commit is in
   try {
     attempt.commit = await input.git.commitFile(input.worktreePath, loop.skillMdRel, attempt.description);
@@ -421,8 +560,15 @@ async function attemptEdit(
     throw err;
   }
   // Step D: score under the same timeout, saturation handler included.
-  const scored = await scoring;
-  attempt.usage = addUsage(attempt.usage, scored.usage);
+  const screened = await scoring;
+  attempt.usage = addUsage(attempt.usage, screened.usage);
+  if ('screenedOut' in screened) {
+    attempt.outcome = 'revert';
+    attempt.score = null;
+    attempt.note = screened.screenedOut;
+    return;
+  }
+  const scored = screened;
   // Steps E/F.
   const s = scored.score;
   const before = checkFrontmatter(kept.text);
@@ -438,7 +584,146 @@ async function attemptEdit(
   if (s.status === 'ambiguous') attempt.note = `AMBIGUOUS: ${s.detail ?? ''}`.trim();
   else if (attempt.outcome === 'crash') attempt.note = `${s.status}: ${s.detail ?? 'no score'}`;
   else if (before.valid && !after.valid) attempt.note = `breaks frontmatter: ${after.reason}`;
+  const linesDelta = countNewlines(newText) - countNewlines(kept.text);
+  if (
+    attempt.outcome === 'keep' &&
+    loop.keepRule === 'noise-aware' &&
+    worthMeasuring(loop.state.noise, loop.trials, loop.deterministic)
+  ) {
+    await remeasure(loop, kept, newText, scored, linesDelta, signal, attempt);
+    return;
+  }
+  if (s.status === 'ok') loop.observe(tallyDraws([s.pairs]));
   if (attempt.outcome === 'keep' && s.score !== null) attempt.kept = keptStateOf(newText, s.score, scored);
+}
+
+/**
+ * Step D with the screening of the noise-aware rule (docs/how-it-works.md § Decisions under noise): the
+ * scenarios the kept text fails plus one it passes are rendered first; a candidate already worse there is
+ * reverted without rendering the rest. Otherwise the whole scoring runs, its renders of the batch reused
+ * from the cache (the same draw of the same text).
+ */
+async function screenThenScore(
+  loop: SkillLoop,
+  kept: KeptState,
+  newText: string,
+  signal: AbortSignal,
+): Promise<ScoredText | { screenedOut: string; usage: Usage }> {
+  const ids = loop.training.scenarios.map((s) => s.id);
+  const batch =
+    loop.keepRule === 'noise-aware' && !loop.deterministic
+      ? screeningBatch(ids, kept.absolute?.failed_assertions)
+      : undefined;
+  if (batch === undefined || kept.absolute === null) return loop.score(newText, signal);
+  const inBatch = new Set(batch);
+  const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => inBatch.has(s.id)) };
+  const grades: GradeMemo = new Map();
+  const screen = await untilAborted(
+    scoreSkill({ ...loop.request(newText, signal, evals), trials: 1, grades }),
+    signal,
+  );
+  const keptPasses = kept.absolute.passing_pairs.filter((p) => inBatch.has(p.scenario_id)).length;
+  if (screen.status === 'ok' && screen.absolute && screenedOut(screen.absolute.passed, keptPasses)) {
+    return {
+      screenedOut:
+        `screened out on ${batch.length} of ${ids.length} scenarios: ${screen.absolute.passed} checks pass ` +
+        `there, the kept text's ${keptPasses}`,
+      usage: screen.usage,
+    };
+  }
+  // Not worse (or not scorable there): the whole scoring decides, as without screening; the batch's
+  // renders come from the cache and its grades from the screen.
+  const full = await scoreWithSaturation({ ...loop.request(newText, signal), grades });
+  return { ...full, usage: addUsage(screen.usage, full.usage) };
+}
+
+/**
+ * The noise-aware keep rule (docs/how-it-works.md § Decisions under noise): a candidate that beat the kept
+ * state on its first draw gets the other trials, and is kept only when the mean of all its draws clears the
+ * margin over the state's mean; the new state carries that mean, not the lucky first draw. A candidate that
+ * did not beat the state on its first draw never gets here (the extra trials would decide nothing).
+ */
+async function remeasure(
+  loop: SkillLoop,
+  kept: KeptState,
+  newText: string,
+  scored: ScoredText,
+  linesDelta: number,
+  signal: AbortSignal,
+  attempt: Attempt,
+): Promise<void> {
+  const more = await measureDraws(loop.request(newText, signal), drawRange(1, loop.trials - 1));
+  attempt.usage = addUsage(attempt.usage, more.usage);
+  if (more.status !== 'ok') {
+    attempt.outcome = more.status === 'ambiguous' ? 'revert' : 'crash';
+    attempt.score = null;
+    attempt.note =
+      more.status === 'ambiguous'
+        ? `AMBIGUOUS on a re-measure: ${more.detail ?? ''}`.trim()
+        : `re-measure failed: ${more.status}: ${more.detail ?? 'no score'}`;
+    return;
+  }
+  const scores = [scored.score.score!, ...more.scores];
+  loop.observe(tallyDraws([scored.score.pairs, ...more.draws.map((d) => d.pairs)]));
+  const candidate = mean(scores);
+  const decision = clearsMargin({
+    candidate,
+    state: kept.score,
+    draws: scores.length,
+    stateDraws: kept.draws ?? 1,
+    estimate: poolNoise(loop.state.noise, scores),
+    margin: loop.margin,
+    linesDelta,
+  });
+  attempt.score = candidate;
+  attempt.measured = scores;
+  const how =
+    `mean of ${scores.length} trials, gain ${formatGain(decision.gain)} ` +
+    `${decision.keep ? 'clears' : 'does not clear'} the margin ${decision.needed.toFixed(4)}`;
+  attempt.note = how;
+  if (decision.keep) {
+    attempt.outcome = 'keep';
+    attempt.kept = { ...keptStateOf(newText, candidate, scored), draws: scores.length };
+  } else {
+    attempt.outcome = 'revert';
+    attempt.kept = undefined;
+  }
+}
+
+/**
+ * The baseline's draws: draw 0 and the extras that scored. Records the noise report and the uplift on the
+ * loop (the summary shows both) and adds the draws to the night's tallies.
+ */
+function measuredBaseline(
+  loop: SkillLoop,
+  scored: ScoredText,
+  extras: BaselineExtras,
+): { scores: number[]; allPass: boolean } {
+  const extra = extras.extra?.status === 'ok' ? extras.extra : undefined;
+  if (extras.extra && !extra) {
+    loop.input.log.warn(
+      `${loop.input.skill}: the baseline's extra trials could not be scored (${extras.extra.status}: ` +
+        `${extras.extra.detail ?? 'no score'}); the noise is not measured`,
+    );
+  }
+  const drawsPairs = [scored.score.pairs, ...(extra?.draws.map((d) => d.pairs) ?? [])];
+  const scores = [scored.score.score!, ...(extra?.scores ?? [])];
+  const tallies = tallyDraws(drawsPairs);
+  loop.observe(tallies);
+  if (scores.length > 1) loop.noise = noiseReport(scores, tallies);
+  const without = extras.without?.status === 'ok' ? extras.without : undefined;
+  if (without) {
+    loop.uplift = upliftOf({
+      withSkill: tallies,
+      withoutSkill: without.tallies,
+      withRates: drawsPairs.map(passShare),
+      margin: loop.margin,
+    });
+  }
+  const allPass = [scored.score, ...(extra?.draws ?? [])].every(
+    (d) => d.absolute !== null && d.absolute.failed_assertions.length === 0,
+  );
+  return { scores, allPass };
 }
 
 /**
@@ -503,6 +788,7 @@ async function iterate(
       proposed: attempt.proposed,
       description,
       ...(attempt.kept ? { kept: attempt.kept } : {}),
+      ...(attempt.measured ? { measured: attempt.measured } : {}),
       usage: attempt.usage,
     },
     iteration,
@@ -530,7 +816,89 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
       await loop.settleGit().catch((err: unknown) => {
         throw err instanceof WorktreeGitFailure ? err.failure : err;
       });
+      if (stop !== 'consecutive crashes') await confirm(loop, baselineText, stop);
       return loop.result(stop, baselineText);
     }
   }
+}
+
+/**
+ * The ship gate's confirmation (docs/how-it-works.md § Decisions under noise): when the loop's own scores
+ * would ship, the baseline text and the final text are re-scored side by side with fresh draws (the
+ * holdout scenarios included, scored apart), and the gate then decides on those. Structure-only scoring
+ * and the original's keep rule skip it.
+ */
+async function confirm(loop: SkillLoop, baselineText: string, stop: LoopStopReason): Promise<void> {
+  const { input, state } = loop;
+  const kept = state.kept;
+  if (!kept || state.baselineScore === null || loop.keepRule === 'original' || loop.deterministic) return;
+  if (kept.text === baselineText) return;
+  const would = shipGate({
+    baselineScore: state.baselineScore,
+    finalScore: kept.score,
+    linesBaseline: countNewlines(baselineText),
+    linesFinal: countNewlines(kept.text),
+    minGain: input.options.minGain,
+  });
+  if (would === 'no-improvement') return;
+  if (!worthMeasuring(state.noise, loop.trials, loop.deterministic)) {
+    // Every draw of the night repeated its text's score exactly: fresh draws would repeat them too.
+    loop.confirmationSkipped =
+      'every text measured more than once tonight scored exactly the same each time, so fresh draws ' +
+      "would decide nothing; the loop's scores ship";
+    return;
+  }
+  if (stop === 'cost budget') {
+    loop.confirmationFailure = 'the cost budget was reached before the confirmation';
+    return;
+  }
+  const iterationMs = input.options.iterationTimeoutMs;
+  // Its own timeout, not what is left of the skill's budget: a night that used its budget still confirms.
+  const timer = startIterationTimer(
+    { iterationMs, budget: { remainingMs: iterationMs, totalMs: iterationMs } },
+    input.signal,
+  );
+  const draws = drawRange(loop.trials, loop.trials);
+  let usage = ZERO_USAGE;
+  try {
+    const part = (text: string, evals: SkillEvals | undefined) =>
+      evals === undefined ? undefined : measureDraws(loop.request(text, timer.signal, evals), draws);
+    const [before, after, holdBefore, holdAfter] = await Promise.all([
+      part(baselineText, loop.training),
+      part(kept.text, loop.training),
+      part(baselineText, loop.holdout),
+      part(kept.text, loop.holdout),
+    ]);
+    for (const m of [before, after, holdBefore, holdAfter]) usage = addUsage(usage, m?.usage ?? ZERO_USAGE);
+    const failed = [before, after, holdBefore, holdAfter].find((m) => m !== undefined && m.status !== 'ok');
+    if (failed || !before || !after) {
+      loop.confirmationFailure = `${failed?.status ?? 'harness-error'}: ${failed?.detail ?? 'no score'}`;
+      return;
+    }
+    loop.observe(
+      mergeTallies(before.tallies, after.tallies, holdBefore?.tallies ?? [], holdAfter?.tallies ?? []),
+    );
+    const estimate = poolNoise(poolNoise(state.noise, before.scores), after.scores);
+    loop.confirmation = confirmationOf({
+      baselineScores: before.scores,
+      finalScores: after.scores,
+      baselineTallies: before.tallies,
+      finalTallies: after.tallies,
+      holdoutBefore: holdBefore?.tallies,
+      holdoutAfter: holdAfter?.tallies,
+      estimate,
+      margin: loop.margin,
+    });
+    const c = loop.confirmation;
+    input.log.info(
+      `${input.skill}: confirmation over ${c.trials} fresh trials each: baseline ${c.baseline.toFixed(4)} -> ` +
+        `final ${c.final.toFixed(4)}, gain ${formatGain(c.gain)} (90 % interval ${formatGain(c.low)} to ${formatGain(c.high)})`,
+    );
+  } catch (err) {
+    loop.confirmationFailure = messageOf(err);
+  } finally {
+    timer.stop();
+    loop.spendUnjudged(usage);
+  }
+  if (input.signal?.aborted) throw loop.interrupted(baselineText);
 }

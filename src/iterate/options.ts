@@ -4,6 +4,7 @@
  */
 import type { ScoreMode } from '../core/iterate/score-types.js';
 import { DEFAULT_MIN_GAIN } from '../core/iterate/ship-gate.js';
+import { DEFAULT_KEEP_RULE, DEFAULT_MARGIN, DEFAULT_TRIALS, type KeepRule } from '../core/iterate/noise.js';
 import type { StructuralSettings } from '../core/iterate/structural.js';
 
 /** The engine's defaults; the CLI's flags and the Action's inputs start from these. */
@@ -26,6 +27,11 @@ export const ITERATE_DEFAULTS = {
   freshnessWindowMs: 86_400_000,
   /** The smallest composite gain that ships on its own (docs/how-it-works.md § Shipping). */
   minGain: DEFAULT_MIN_GAIN,
+  /** Independent draws of the baseline, of a promising candidate and of each confirmed text. */
+  trials: DEFAULT_TRIALS,
+  /** Standard errors of the difference a gain must clear (docs/how-it-works.md § Decisions under noise). */
+  margin: DEFAULT_MARGIN,
+  keepRule: DEFAULT_KEEP_RULE as KeepRule,
 } as const;
 
 export interface IterateOptions {
@@ -61,6 +67,12 @@ export interface IterateOptions {
   killSwitchReadError?: KillSwitchReadErrorPolicy;
   /** Below this composite gain a higher final score is `no-improvement` (default ITERATE_DEFAULTS.minGain). */
   minGain?: number | undefined;
+  /** Independent draws per measurement (default ITERATE_DEFAULTS.trials; `--trials`, `trials`). */
+  trials?: number | undefined;
+  /** Standard errors a gain must clear (default ITERATE_DEFAULTS.margin; `--margin`, `margin`). */
+  margin?: number | undefined;
+  /** `noise-aware` (default) or `original` (`--keep-rule`, `keepRule`, input `keep-rule`). */
+  keepRule?: KeepRule | undefined;
   /**
    * Structural-metric settings from the config (`structural` in skillclimb.config.json): the line limit, the
    * banned phrases, and the required sections a skill without evals/required_sections.json uses.

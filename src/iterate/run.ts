@@ -10,7 +10,8 @@ import { brief } from '../core/iterate/brief.js';
 import { countNewlines } from '../core/iterate/lines.js';
 import { formatSkillLine } from '../core/iterate/progress.js';
 import type { RunResult, SkillResult } from '../core/iterate/run-result.js';
-import { belowMinimumGain, shipGate, shipMessage } from '../core/iterate/ship-gate.js';
+import { DEFAULT_MIN_GAIN, belowMinimumGain, shipGate, shipMessage } from '../core/iterate/ship-gate.js';
+import { confirmedShipGate } from '../core/iterate/noise.js';
 import {
   SKILL_FILE,
   branchNameFor,
@@ -417,7 +418,7 @@ async function climbInWorktree(
 async function shipIfBetter(
   location: SkillLocation,
   loop: SkillLoopResult,
-  scores: { baselineScore: number; finalScore: number },
+  loopScores: { baselineScore: number; finalScore: number },
   baselineText: string,
   worktree: Worktree,
   keep: KeepWorktree,
@@ -425,16 +426,38 @@ async function shipIfBetter(
 ): Promise<SkillResult> {
   const { ports, project } = ctx;
   const skill = location.name;
+  let scores = loopScores;
   const linesBaseline = countNewlines(baselineText);
   const linesFinal = countNewlines(loop.finalText);
   const linesDelta = linesFinal - linesBaseline;
-  const gate = { ...scores, linesBaseline, linesFinal, minGain: ctx.options.minGain };
+  const gate = { ...loopScores, linesBaseline, linesFinal, minGain: ctx.options.minGain };
   if (shipGate(gate) === 'no-improvement') {
     const detail = belowMinimumGain(gate);
     if (detail) ports.log.info(`${skill}: not shipped: ${detail}`);
     return fromLoop(skill, loop, 'no-improvement', { linesDelta, detail });
   }
+  // The noise-aware rule ships on the confirmation's scores (docs/how-it-works.md § Decisions under noise).
+  const { confirmation, confirmationFailure } = loop.measurement;
+  if (confirmationFailure !== undefined) {
+    const detail = `not confirmed: ${confirmationFailure}`;
+    ports.log.info(`${skill}: not shipped: ${detail}`);
+    return fromLoop(skill, loop, 'no-improvement', { linesDelta, detail });
+  }
+  if (confirmation) {
+    const confirmed = confirmedShipGate({
+      confirmation,
+      linesBaseline,
+      linesFinal,
+      minGain: ctx.options.minGain ?? DEFAULT_MIN_GAIN,
+    });
+    scores = { baselineScore: confirmation.baseline, finalScore: confirmation.final };
+    if (confirmed.decision === 'no-improvement') {
+      ports.log.info(`${skill}: not shipped: ${confirmed.detail ?? 'not confirmed'}`);
+      return fromLoop(skill, loop, 'no-improvement', { linesDelta, detail: confirmed.detail, ...scores });
+    }
+  }
   const request: ShipRequest = {
+    measurement: loop.measurement,
     skill,
     project,
     skillPath: location.dir,
@@ -455,13 +478,17 @@ async function shipIfBetter(
   keep();
   const outcome = await ports.shipper.ship(request);
   if (outcome.status === 'shipped') {
-    return fromLoop(skill, loop, 'shipped', { linesDelta, link: outcome.link ?? outcome.commit });
+    return fromLoop(skill, loop, 'shipped', { linesDelta, link: outcome.link ?? outcome.commit, ...scores });
   }
   if (outcome.keepWorktree) {
     // A skip that needs a person (a dirty base) points the operator to the preserved worktree.
     ports.log.warn(`${skill}: not shipped (${outcome.reason}); worktree kept at ${worktree.path}`);
-    return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta, link: worktree.path });
+    return fromLoop(skill, loop, `skipped (${outcome.reason})`, {
+      linesDelta,
+      link: worktree.path,
+      ...scores,
+    });
   }
   keep(false);
-  return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta });
+  return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta, ...scores });
 }

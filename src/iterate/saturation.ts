@@ -39,7 +39,8 @@ export async function scoreWithSaturation(request: Omit<ScoreRequest, 'trials'>)
   if (first.status !== 'ok' || !isAllPass(first.absolute))
     return { score: first, saturation: 'none', usage: spent };
   // Any failure of the re-grade discards the whole iteration's result (the caller sees a non-ok status).
-  const median = await untilAborted(scoreSkill({ ...request, trials: 3 }), signal);
+  // Three fresh grades of the same renders (a screening pass's grades are not among them).
+  const median = await untilAborted(scoreSkill({ ...request, trials: 3, grades: undefined }), signal);
   spent = addUsage(spent, median.usage);
   if (median.status !== 'ok') {
     const detail = `saturation re-grade failed: ${median.detail ?? median.status}`;

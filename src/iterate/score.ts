@@ -27,6 +27,7 @@ import {
 } from '../core/iterate/score-types.js';
 import { scoreStructure, type StructuralSettings } from '../core/iterate/structural.js';
 import { ModelOutputError, type GraderAnswer } from '../core/model-answers.js';
+import type { PairVerdict } from '../core/iterate/noise.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { FileLookup } from '../ports/git.js';
 import type { ModelReply, SkillModels } from '../ports/models.js';
@@ -46,9 +47,14 @@ export class RenderCache {
   }
 }
 
-export function renderCacheKey(renderModelId: string, skillMd: string, scenarioId: string): string {
+/**
+ * `draw` numbers the independent draws of one text (docs/how-it-works.md § Decisions under noise): draw 0 is
+ * the one every score used before trials existed; draw k > 0 is a fresh render of the same text.
+ */
+export function renderCacheKey(renderModelId: string, skillMd: string, scenarioId: string, draw = 0): string {
   const digest = createHash('sha256').update(skillMd, 'utf8').digest('hex');
-  return `${renderModelId}\u0000${digest}\u0000${scenarioId}`;
+  const key = `${renderModelId}\u0000${digest}\u0000${scenarioId}`;
+  return draw === 0 ? key : `${key}\u0000${draw}`;
 }
 
 export interface ScoreRequest {
@@ -67,6 +73,14 @@ export interface ScoreRequest {
   weights?: ScoreWeights;
   /** 1 normally; 3 for the saturation handler (same renders, graded 3 times, majority vote). */
   trials: number;
+  /** Which independent draw of this text (its renders are cached per draw); default 0. */
+  draw?: number | undefined;
+  /**
+   * Trial 0's grades of this text and draw by scenario id, shared between a screening pass and the full
+   * scoring after it: a scenario graded in one is not graded again in the other (the same grade of the
+   * same render, not a new draw). Filled and read by trial 0 only.
+   */
+  grades?: GradeMemo | undefined;
   concurrency: number;
   signal: AbortSignal;
   cache: RenderCache;
@@ -76,6 +90,8 @@ export interface ScoreRequest {
    */
   files?: FileLookup | undefined;
 }
+
+export type GradeMemo = Map<string, Map<number, Verdict>>;
 
 export interface SkillScore {
   status: ScoreStatus;
@@ -92,6 +108,8 @@ export interface SkillScore {
   /** scenario id → render text (for the editor's failing-render excerpt). */
   renders: Map<string, string>;
   trials: number;
+  /** The decided verdict of every pair a render can pass or fail (vacuous pairs left out); [] unless ok. */
+  pairs: PairVerdict[];
 }
 
 /** Which waiting call starts first when the limit is reached: a grade finishes a scenario, a render opens one. */
@@ -142,6 +160,7 @@ interface AbsoluteOutcome {
   detail: string | undefined;
   usage: Usage;
   renders: Map<string, string>;
+  pairs: PairVerdict[];
 }
 
 /**
@@ -197,6 +216,12 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
       })),
       trial: trial + 1,
     };
+    const memo = trial === 0 ? request.grades?.get(plan.scenario.id) : undefined;
+    if (memo && input.assertions.every((a) => memo.has(a.id))) {
+      for (const a of input.assertions)
+        trialVerdicts[0]?.set(pairKey(plan.scenario.id, a.id), memo.get(a.id)!);
+      return;
+    }
     const ask = (): Promise<GraderAnswer> => call((s) => models.grade(input, s), 'grade');
     let answer: GraderAnswer;
     try {
@@ -219,10 +244,11 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
     for (const [id, verdict] of repaired) {
       trialVerdicts[trial]?.set(pairKey(plan.scenario.id, id), verdict);
     }
+    if (trial === 0) request.grades?.set(plan.scenario.id, repaired);
   };
 
   const scoreScenario = async (plan: ScenarioPlan): Promise<void> => {
-    const key = renderCacheKey(models.renderModelId, request.skillMd, plan.scenario.id);
+    const key = renderCacheKey(models.renderModelId, request.skillMd, plan.scenario.id, request.draw ?? 0);
     let output = request.cache.get(key);
     if (output === undefined) {
       output = await call(
@@ -265,14 +291,25 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
   if (onAbort) request.signal.removeEventListener('abort', onAbort);
   if (request.signal.aborted) fail('harness-error', abortMessage(request.signal));
 
-  if (failure) return { status: failure.status, absolute: null, detail: failure.detail, usage, renders };
+  if (failure)
+    return { status: failure.status, absolute: null, detail: failure.detail, usage, renders, pairs: [] };
   const decided = decidePairs(plans, renders, trialVerdicts);
+  const pairs: PairVerdict[] = plans.flatMap((plan) =>
+    plan.pairs
+      .filter((p) => p.route !== 'vacuous')
+      .map((p) => ({
+        assertionId: p.assertion.id,
+        scenarioId: plan.scenario.id,
+        pass: decided.get(pairKey(plan.scenario.id, p.assertion.id))?.pass ?? false,
+      })),
+  );
   return {
     status: 'ok',
     absolute: aggregate(evals.evals, plans, decided),
     detail: undefined,
     usage,
     renders,
+    pairs,
   };
 }
 
@@ -306,6 +343,7 @@ export async function scoreSkill(request: ScoreRequest): Promise<SkillScore> {
       usage: ZERO_USAGE,
       renders: new Map(),
       trials,
+      pairs: [],
     };
   }
   const outcome = await gradeAbsolute(request, trials);
@@ -328,5 +366,6 @@ export async function scoreSkill(request: ScoreRequest): Promise<SkillScore> {
     usage: outcome.usage,
     renders: outcome.renders,
     trials,
+    pairs: outcome.pairs,
   };
 }

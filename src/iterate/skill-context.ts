@@ -53,6 +53,7 @@ export function fromLoop(
     linesDelta: undefined,
     usage: loop.usage,
     rows: loop.rows,
+    measurement: loop.measurement,
     ...extra,
   };
 }

@@ -1,5 +1,5 @@
 /** Lands a SHIP decision: the local squash-merge (CLI) or one squashed commit on a PR branch (Action). */
-import type { KeptEdit, ResultsRow } from '../core/iterate/run-result.js';
+import type { KeptEdit, ResultsRow, SkillMeasurement } from '../core/iterate/run-result.js';
 import type { Usage } from '../core/usage.js';
 
 /** Everything a shipper needs to land (or not) one skill's improvement. */
@@ -25,6 +25,11 @@ export interface ShipRequest {
   keptEdits: KeptEdit[];
   rows: ResultsRow[];
   usage: Usage;
+  /**
+   * Noise, confirmation (with the evidence table and the holdout) and eval-quality findings; when a
+   * confirmation ran, `baselineScore` and `finalScore` are its confirmed means.
+   */
+  measurement?: SkillMeasurement | undefined;
 }
 
 export type ShipOutcome =

@@ -95,6 +95,23 @@ describe('action inputs', () => {
       'input min-gain: expected a number from 0 to 1, got "2"',
     );
     expect(parseInputs(read({ mode: 'evals-init' })).mode).toBe('evals-init');
+    // Issue 19: the trials, the margin and the keep rule; empty leaves them to the config, else the defaults.
+    expect(parseInputs(read({ trials: '5', margin: '1.5', 'keep-rule': 'original' }))).toMatchObject({
+      trials: 5,
+      margin: 1.5,
+      keepRule: 'original',
+    });
+    expect(parseInputs(read({}))).toMatchObject({
+      trials: undefined,
+      margin: undefined,
+      keepRule: undefined,
+    });
+    expect(() => parseInputs(read({ trials: '0' }))).toThrow(
+      'input trials: expected a whole number from 1 to 10, got "0"',
+    );
+    expect(() => parseInputs(read({ 'keep-rule': 'lenient' }))).toThrow(
+      'input keep-rule: expected one of original, noise-aware, got "lenient"',
+    );
   });
 
   it('parses lists, booleans, durations, money and the fan-out mode', () => {

@@ -87,6 +87,28 @@ describe('result files', () => {
     expect(read?.run.excludedByFreshness[0]?.lastRunAt).toBeInstanceOf(Date);
   });
 
+  it("keeps a skill's measurement (noise, confirmation, findings) for the matrix summary (issue 19)", async () => {
+    const dir = await tempDir();
+    const measurement = {
+      keepRule: 'noise-aware' as const,
+      noise: { trials: 3, scores: [0, 0.5, 0], mean: 1 / 6, sd: 0.2887, flipping: [] },
+      findings: [
+        { assertionId: 3, kind: 'never passing' as const, evidence: 'passed 0 of 3 graded draws tonight' },
+      ],
+      statements: { '3': 'Names the test.' },
+    };
+    const original = file(
+      'run',
+      run({ queue: ['a'], results: [{ ...skill('a', 'no-improvement'), measurement }] }),
+    );
+    await writeRunFile(path.join(dir, 'r.json'), original);
+    const [read] = await readRunFiles(dir);
+    expect(read?.run.results[0]?.measurement).toEqual(measurement);
+    expect(renderJobSummary(mergeRunFiles([read!]), undefined)).toContain(
+      '#3 "Names the test.": never passing',
+    );
+  });
+
   it('keeps every exclusion and the outside-setting hint, and a merge keeps them for the summary', async () => {
     const dir = await tempDir();
     const noEvals = {

@@ -150,6 +150,48 @@ describe('skillclimb score --json', () => {
     expect(models.calls.grade.map((g) => g.trial)).toEqual([1, 2, 3]);
   });
 
+  it('--uplift renders each scenario without the skill too and reports with minus without', async () => {
+    // With the skill the render has the heading and names the next step; without it, neither.
+    const models = createScriptedModels({
+      render: (i) => (i.skillMd.includes('# Wrap') ? '## Summary\nNext: rerun CI.' : 'Done.'),
+      grade: (input: GraderInput) => ({
+        verdicts: Object.fromEntries(
+          input.assertions.map((a) => [
+            String(a.id),
+            { verdict: a.id === 2 || input.output.includes('Next'), reason: '' },
+          ]),
+        ),
+      }),
+    });
+    await run(['.claude/skills/wrap', '--json', '--uplift'], withScripted(models));
+    expect(io.exitCode).toBe(0);
+    const doc = JSON.parse(io.stdout);
+    // Non-vacuous pairs: 1, 2, 3 in scenario_1, 1 in scenario_2. With: all 4 pass; without: only 2.
+    expect(doc.uplift.with).toEqual({ passes: 4, total: 4 });
+    expect(doc.uplift.without).toEqual({ passes: 1, total: 4 });
+    expect(doc.uplift.uplift).toBeCloseTo(0.75, 12);
+    expect(doc.uplift.per_assertion).toContainEqual({
+      assertion_id: 2,
+      with: { passes: 1, total: 1 },
+      without: { passes: 1, total: 1 },
+    });
+    // Two renders with the skill, two without; none of those without carries the SKILL.md.
+    expect(models.calls.render).toHaveLength(4);
+    expect(models.calls.render.filter((r) => r.skillMd.includes('# Wrap'))).toHaveLength(2);
+  });
+
+  it('--uplift in the text report says it rests on one draw of each', async () => {
+    const models = createScriptedModels({
+      render: (i) => (i.skillMd.includes('# Wrap') ? '## Summary\nNext: rerun CI.' : 'Done.'),
+      grade,
+    });
+    await run(['.claude/skills/wrap', '--uplift'], withScripted(models));
+    expect(io.stdout).toMatch(
+      /uplift: \+50\.00 points -- pass rate with the skill 75\.0 % \(3 of 4\) minus without it 25\.0 % \(1 of 4\)/,
+    );
+    expect(io.stdout).toContain('one draw each');
+  });
+
   it('structural mode prints absolute: null and needs no model', async () => {
     await run([skillDir, '--json', '--mode', 'structural']);
     expect(io.exitCode).toBe(0);

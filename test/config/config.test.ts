@@ -215,3 +215,30 @@ describe('the structured-output setting of OpenAI-compatible servers', () => {
     );
   });
 });
+
+describe('the noise settings (issue 19)', () => {
+  it('reads trials, margin and keepRule; a flag given wins, else the config, else the default', async () => {
+    const { applyConfigSettings } = await import('../../src/config/run-settings.js');
+    await writeConfig({ trials: 5, margin: 2, keepRule: 'original' });
+    const config = await loadConfig(project);
+    const options = {
+      mode: 'composite' as const,
+      concurrency: 4,
+      maxCostUsd: undefined,
+      trials: 3,
+      margin: 1,
+    };
+    expect(
+      applyConfigSettings({ ...options, keepRule: 'noise-aware' as const }, config, () => false),
+    ).toMatchObject({
+      trials: 5,
+      margin: 2,
+      keepRule: 'original',
+    });
+    expect(
+      applyConfigSettings({ ...options, keepRule: 'noise-aware' as const }, config, (s) => s === 'trials'),
+    ).toMatchObject({ trials: 3, margin: 2 });
+    await writeConfig({ keepRule: 'lenient' });
+    await expect(loadConfig(project)).rejects.toThrow(/keepRule/);
+  });
+});

@@ -210,3 +210,42 @@ describe('buildPullRequestBody', () => {
     expect(text).toMatch(/more rows in results\.tsv/);
   });
 });
+
+describe('PR body: how sure the gain is (issue 19)', () => {
+  const measurement = {
+    keepRule: 'noise-aware' as const,
+    noise: { trials: 3, scores: [0, 0.5, 0], mean: 1 / 6, sd: 0.2887, flipping: [] },
+    confirmation: {
+      trials: 3,
+      baselineScores: [0, 0, 0.5],
+      finalScores: [0.5, 0.5, 1],
+      baseline: 1 / 6,
+      final: 2 / 3,
+      gain: 0.5,
+      needed: 0.2357,
+      low: 0.1123,
+      high: 0.8877,
+      evidence: [{ assertionId: 1, before: { passes: 0, total: 3 }, after: { passes: 3, total: 3 } }],
+      holdout: { before: { passes: 3, total: 6 }, after: { passes: 4, total: 6 } },
+    },
+    findings: [{ assertionId: 2, kind: 'flaky' as const, evidence: 'verdict changed on 1 of 1' }],
+    statements: { '1': 'The output has a | Summary heading.', '2': 'Names the test.' },
+  };
+
+  it('shows the confirmed gain with its interval and trials, the evidence table, the holdout and the findings', () => {
+    const text = body({ measurement });
+    expect(text).toContain('### How sure this is');
+    expect(text).toContain(
+      '- Confirmed gain: +0.5000 (90 % interval +0.1123 to +0.8877), baseline 0.1667 -> final 0.6667 over 3 fresh trials of each text',
+    );
+    expect(text).toContain('| #1 "The output has a &#124; Summary heading." | 0 of 3 | 3 of 3 |');
+    expect(text).toContain(
+      '- Holdout scenarios (never shown to the editor): 3 of 6 -> 4 of 6 passing checks',
+    );
+    expect(text).toContain('  - #2 "Names the test.": flaky (verdict changed on 1 of 1)');
+  });
+
+  it('has no such section without a measurement (the original keep rule with one draw)', () => {
+    expect(body()).not.toContain('How sure this is');
+  });
+});

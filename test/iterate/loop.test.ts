@@ -98,6 +98,9 @@ async function harness(
       perSkillBudgetMs: 3_600_000,
       perSkillIterations: 1,
       maxCostUsd: undefined,
+      // The original's single draw and keep rule: these tests count its calls (issue 19's tests are apart).
+      trials: 1,
+      keepRule: 'original',
       ...options,
     },
     models: createScriptedModels({ render: echoRender, grade: gradeByMarkers, ...models }),

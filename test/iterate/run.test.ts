@@ -84,6 +84,9 @@ async function runHarness(
     iterationTimeoutMs: 60_000,
     worktreeHome: home,
     maxCostUsd: undefined,
+    // The original's single draw and keep rule: these tests count its calls (issue 19's tests are apart).
+    trials: 1,
+    keepRule: 'original',
     ...options,
   };
   const scripted = createScriptedModels({

@@ -17,7 +17,12 @@ import { NotRegularFileError } from '../../iterate/regular-file.js';
 import { findSkills, outsideSkillsHint } from '../../iterate/skill-finder.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import type { EvalsAuthor } from '../../ports/evals-author.js';
-import { STRUCTURED_OUTPUT_HELP, skillsArgument, structuredOutputArgument } from '../arguments.js';
+import {
+  STRUCTURED_OUTPUT_HELP,
+  holdoutsArgument,
+  skillsArgument,
+  structuredOutputArgument,
+} from '../arguments.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { createCliLogger } from '../logger.js';
@@ -28,6 +33,7 @@ interface EvalsInitFlags {
   all?: boolean;
   force?: boolean;
   keepScenarios?: boolean;
+  holdouts?: number;
   authorModel?: string;
   model?: string;
   editorModel?: string;
@@ -142,6 +148,7 @@ async function runEvalsInit(
           repository,
           force: flags.force === true,
           keepScenarios: flags.keepScenarios === true,
+          holdouts: flags.holdouts,
         },
         { author, log, signal: controller.signal },
       );
@@ -185,6 +192,11 @@ export function evalsCommand(io: CliIo, options: EvalsCommandOptions = {}): Comm
     )
     .option('--force', 'overwrite eval files that exist')
     .option('--keep-scenarios', 'write evals.json only, fitted to the scenarios in test_scenarios.json')
+    .option(
+      '--holdouts <n>',
+      'scenarios marked "holdout": true (never shown to the editor, scored only to confirm a gain) when three or more are written (default 1; 0: none)',
+      holdoutsArgument,
+    )
     .option('--author-model <id>', 'provider:model that writes the eval files')
     .option('--model <id>', 'provider:model for every role, the author included')
     .option('--editor-model <id>', "the editor's model, which writes them when no author model is set")

@@ -10,6 +10,7 @@ import { parseDuration } from '../../core/duration.js';
 import { redactValue, secretsFromEnv } from '../../core/text/redact.js';
 import type { RunResult } from '../../core/iterate/run-result.js';
 import type { ScoreMode } from '../../core/iterate/score-types.js';
+import { KEEP_RULES, type KeepRule } from '../../core/iterate/noise.js';
 import { RunInterrupted } from '../../iterate/interrupt.js';
 import {
   ITERATE_DEFAULTS,
@@ -27,6 +28,8 @@ import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import {
   durationArgument,
   gainArgument,
+  marginArgument,
+  trialsArgument,
   positiveIntegerArgument,
   positiveNumberArgument,
   skillsArgument,
@@ -63,6 +66,9 @@ interface IterateFlags {
   killSwitchReadError?: KillSwitchReadErrorPolicy;
   skills?: string[];
   minGain?: number;
+  trials?: number;
+  margin?: number;
+  keepRule?: KeepRule;
 }
 
 export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOptions {
@@ -82,6 +88,9 @@ export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOp
     maxCostUsd: flags.maxCostUsd,
     killSwitchReadError: flags.killSwitchReadError ?? 'stop',
     minGain: flags.minGain ?? ITERATE_DEFAULTS.minGain,
+    trials: flags.trials ?? ITERATE_DEFAULTS.trials,
+    margin: flags.margin ?? ITERATE_DEFAULTS.margin,
+    keepRule: flags.keepRule ?? ITERATE_DEFAULTS.keepRule,
     skills: flags.skills,
   };
 }
@@ -262,6 +271,22 @@ export function iterateCommand(io: CliIo): Command {
       '--min-gain <n>',
       `smallest composite gain that ships (default ${ITERATE_DEFAULTS.minGain}; 0: any gain)`,
       gainArgument,
+    )
+    .option(
+      '--trials <n>',
+      `independent draws (fresh render and grade) of the baseline, a promising edit and each confirmed text (default ${ITERATE_DEFAULTS.trials}; 1: one draw, as the original)`,
+      trialsArgument,
+    )
+    .option(
+      '--margin <n>',
+      `standard errors of the measured noise a gain must clear to keep or ship (default ${ITERATE_DEFAULTS.margin})`,
+      marginArgument,
+    )
+    .addOption(
+      new Option(
+        '--keep-rule <rule>',
+        'noise-aware (default: re-measured gains must clear the margin, the ship gate confirms) or original (any gain keeps)',
+      ).choices(KEEP_RULES),
     )
     .action(async (flags: IterateFlags, command: Command) => {
       const options = buildIterateOptions(flags, io.cwd);

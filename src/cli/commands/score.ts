@@ -40,6 +40,8 @@ import { NotRegularFileError, inspectFile, readRegularFile } from '../../iterate
 import { linkedSkillFile } from '../../iterate/symlinks.js';
 import { ITERATE_DEFAULTS } from '../../iterate/options.js';
 import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js';
+import { NO_SKILL_TEXT } from '../../iterate/trials.js';
+import { tallyDraws, upliftOf, type UpliftReport } from '../../core/iterate/noise.js';
 import type { CliIo } from '../io.js';
 
 const MODES: readonly ScoreMode[] = ['composite', 'structural', 'absolute'];
@@ -57,6 +59,7 @@ interface ScoreFlags {
   requiredSection?: string[];
   bannedPhrase?: string[];
   skills?: string[];
+  uplift?: boolean;
 }
 
 async function isDirectory(dir: string): Promise<boolean> {
@@ -113,6 +116,37 @@ export function scoreJson(result: SkillScore): Record<string, unknown> {
         }
       : null,
   };
+}
+
+function upliftJson(u: UpliftReport): Record<string, unknown> {
+  return {
+    with: u.with,
+    without: u.without,
+    uplift: u.uplift,
+    per_assertion: u.perAssertion.map((a) => ({
+      assertion_id: a.assertionId,
+      with: a.with,
+      without: a.without,
+    })),
+  };
+}
+
+/** The `--uplift` lines: one draw of each, so the figure carries no interval and says so. */
+function formatUplift(u: UpliftReport | undefined, detail: string | undefined): string {
+  if (!u) return `uplift: not measured (the render without the skill failed: ${detail ?? 'no score'})\n`;
+  const pct = (c: { passes: number; total: number }) =>
+    `${c.total === 0 ? '0.0' : ((c.passes / c.total) * 100).toFixed(1)} % (${c.passes} of ${c.total})`;
+  const points = `${u.uplift >= 0 ? '+' : ''}${(u.uplift * 100).toFixed(2)}`;
+  const lines = [
+    `uplift: ${points} points -- pass rate with the skill ${pct(u.with)} minus without it ${pct(u.without)}`,
+    '  one draw each: a difference of a check or two can be noise; `iterate` measures the spread with --trials',
+  ];
+  for (const a of u.perAssertion) {
+    lines.push(
+      `  #${a.assertionId}: with ${a.with.passes} of ${a.with.total}, without ${a.without.passes} of ${a.without.total}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 function fixed(n: number | null): string {
@@ -335,8 +369,44 @@ async function runScore(
     cache: new RenderCache(),
   });
 
-  if (flags.json) io.out(`${JSON.stringify(scoreJson(result), null, 2)}\n`);
-  else io.out(formatScoreReport(skill, models, result));
+  // `--uplift`: the same scenarios rendered without the skill's instructions (docs/how-it-works.md § Decisions under noise).
+  let uplift: { report: UpliftReport | undefined; detail: string | undefined } | undefined;
+  if (flags.uplift === true && result.status === 'ok' && result.absolute !== null) {
+    const without = await scoreSkill({
+      skillName: skill,
+      skillDir,
+      skillMd: NO_SKILL_TEXT,
+      evals,
+      models,
+      mode,
+      trials,
+      concurrency,
+      signal: controller.signal,
+      cache: new RenderCache(),
+    });
+    uplift =
+      without.status === 'ok'
+        ? {
+            report: upliftOf({
+              withSkill: tallyDraws([result.pairs]),
+              withoutSkill: tallyDraws([without.pairs]),
+              withRates: [],
+              margin: ITERATE_DEFAULTS.margin,
+            }),
+            detail: undefined,
+          }
+        : { report: undefined, detail: `${without.status}: ${without.detail ?? 'no score'}` };
+  }
+  if (flags.json) {
+    const doc = scoreJson(result);
+    if (uplift) doc.uplift = uplift.report ? upliftJson(uplift.report) : { error: uplift.detail };
+    io.out(`${JSON.stringify(doc, null, 2)}\n`);
+  } else {
+    io.out(formatScoreReport(skill, models, result));
+    if (flags.uplift === true && result.absolute === null && result.status === 'ok') {
+      io.out('\nuplift: not measured (structure-only scoring renders nothing)\n');
+    } else if (uplift) io.out(`\n${formatUplift(uplift.report, uplift.detail)}`);
+  }
   if (result.status !== 'ok') {
     if (flags.json) io.err(`skillclimb score: ${result.status}: ${result.detail ?? ''}\n`);
     io.exitCode = 1;
@@ -362,6 +432,10 @@ export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Comm
     .option('--trials <n>', 'grader trials per scenario (majority vote; the renders are reused)', '1')
     .option('--concurrency <n>', 'model calls in flight at once', String(ITERATE_DEFAULTS.concurrency))
     .option('--json', 'print one JSON document (for scripts and PR checks)')
+    .option(
+      '--uplift',
+      "also render each scenario without the skill's instructions and report the pass rate with minus without",
+    )
     .option('--model <id>', 'provider:model for every role')
     .option('--render-model <id>', 'provider:model that renders the scenarios')
     .option('--grader-model <id>', 'provider:model that grades the renders')

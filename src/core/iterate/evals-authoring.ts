@@ -155,6 +155,24 @@ export function repairAuthored(
   return { evals, scenarios: { skill, version: '1.0', scenarios }, ...note };
 }
 
+/** Holdouts `evals init` marks by default when it writes three or more scenarios. */
+export const DEFAULT_HOLDOUTS = 1;
+
+/**
+ * Marks the last `count` written scenarios `"holdout": true` (docs/how-it-works.md § Decisions under noise):
+ * only when there are three or more, and never so many that fewer than two stay visible to the editor.
+ * Kept scenarios (undefined) are left as they are on disk.
+ */
+export function markHoldouts(files: AuthoredFiles, count: number): AuthoredFiles {
+  const list: unknown = files.scenarios?.scenarios;
+  if (!Array.isArray(list) || list.length < 3 || count <= 0) return files;
+  const marked = Math.min(Math.floor(count), list.length - 2);
+  const scenarios = list.map((s: unknown, i) =>
+    i >= list.length - marked && typeof s === 'object' && s !== null ? { ...s, holdout: true } : s,
+  );
+  return { ...files, scenarios: { ...files.scenarios, scenarios } };
+}
+
 /** A cited range of SKILL.md lines, 1-based and inclusive. */
 export interface CitedLines {
   first: number;

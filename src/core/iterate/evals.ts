@@ -109,6 +109,8 @@ export const ScenarioSchema = z
     context: z.string(),
     expected_assertions: z.array(z.int({ error: 'expected integer' })).optional(),
     files: z.record(z.string(), z.string()).optional(),
+    /** skillclimb's addition: never shown to the editor, scored only for the ship gate's confirmation. */
+    holdout: z.boolean().optional(),
   })
   .loose();
 export type Scenario = z.infer<typeof ScenarioSchema>;
@@ -132,6 +134,14 @@ export const ScenariosFileSchema = z
       }
       ids.add(s.id);
     });
+    if (file.scenarios.length > 0 && file.scenarios.every((s) => s.holdout === true)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['scenarios'],
+        message:
+          'every scenario is a holdout; at least one must have no "holdout": true for the loop to climb on',
+      });
+    }
   });
 
 export const RequiredSectionsSchema = z.object({ required: z.array(z.string().min(1)) }).loose();

@@ -8,6 +8,7 @@ import type { KeptEdit, ResultsRow } from './run-result.js';
 import type { AbsoluteResult, StructuralResult } from './score-types.js';
 import type { IterationOutcome } from './taxonomy.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../usage.js';
+import { NO_NOISE, poolNoise, type NoiseEstimate } from './noise.js';
 
 /** Step F / Step H: three reverts in a row switch the editor to radical mode; three crashes park. */
 export const RADICAL_AFTER_REVERTS = 3;
@@ -25,6 +26,8 @@ export interface KeptState {
   confirmedAllPass: boolean;
   /** scenario id → render text (for the editor's failing-render excerpt). */
   renders: Map<string, string>;
+  /** How many independent draws `score` is the mean of (1 when absent: a single draw). */
+  draws?: number | undefined;
 }
 
 export interface LoopState {
@@ -41,6 +44,8 @@ export interface LoopState {
   /** Descriptions of real proposals reverted in this run, so the editor does not propose them again. */
   revertedDescriptions: string[];
   usage: Usage;
+  /** The composite's within-text spread, pooled over every text measured more than once this night. */
+  noise: NoiseEstimate;
 }
 
 /** One judged attempt, as its row was written to results.tsv. */
@@ -51,6 +56,8 @@ export type IterationRecord =
       /** Set when the baseline scored: the state the loop climbs from. */
       kept?: KeptState;
       usage: Usage;
+      /** The composites of independent draws of the text, when it was measured more than once. */
+      measured?: readonly number[];
     }
   | {
       kind: 'iteration';
@@ -63,6 +70,8 @@ export type IterationRecord =
       /** Set when the outcome is keep: the new branch tip. */
       kept?: KeptState;
       usage: Usage;
+      /** The composites of independent draws of the edited text, when it was re-measured. */
+      measured?: readonly number[];
     };
 
 export type LoopStopReason =
@@ -90,6 +99,7 @@ export function initialLoopState(): LoopState {
     keptEdits: [],
     revertedDescriptions: [],
     usage: ZERO_USAGE,
+    noise: NO_NOISE,
   };
 }
 
@@ -104,6 +114,7 @@ export function stepLoop(state: LoopState, record: IterationRecord): LoopState {
     ...state,
     rows: [...state.rows, record.row],
     usage: addUsage(state.usage, record.usage),
+    noise: record.measured ? poolNoise(state.noise, record.measured) : state.noise,
   };
   if (record.kind === 'baseline') {
     if (record.kept) return { ...next, kept: record.kept, baselineScore: record.kept.score };

@@ -1,6 +1,24 @@
 /** What a skill-iterate run produced: rows, kept edits, one result per skill, the run as a whole. */
 import type { SkillExclusion } from './skill-layout.js';
 import type { Usage } from '../usage.js';
+import type { Confirmation, EvalFinding, KeepRule, NoiseReport, UpliftReport } from './noise.js';
+
+/** What the night measured of one skill beyond its scores (docs/how-it-works.md § Decisions under noise). */
+export interface SkillMeasurement {
+  keepRule: KeepRule;
+  /** The baseline's independent trials; absent when the skill was scored once (structure only, `--trials 1`). */
+  noise?: NoiseReport | undefined;
+  uplift?: UpliftReport | undefined;
+  /** The ship gate's side-by-side re-scoring, when it ran. */
+  confirmation?: Confirmation | undefined;
+  /** Why the confirmation has no result (it could not be scored). */
+  confirmationFailure?: string | undefined;
+  /** Why no confirmation draws were spent (the night's draws showed no spread at all). */
+  confirmationSkipped?: string | undefined;
+  findings: EvalFinding[];
+  /** Assertion statements by id, for the evidence table and the findings. */
+  statements: Record<string, string>;
+}
 
 export interface KeptEdit {
   iteration: number;
@@ -38,6 +56,8 @@ export interface SkillResult {
   linesDelta: number | undefined;
   usage: Usage;
   rows: ResultsRow[];
+  /** Noise, uplift, confirmation and eval-quality findings, when the loop ran. */
+  measurement?: SkillMeasurement | undefined;
 }
 
 export interface RunResult {

@@ -6,6 +6,7 @@ import type { KeptEdit, RunResult, SkillResult } from './run-result.js';
 import { totalTokens, type Usage } from '../usage.js';
 import { redactSecrets } from '../text/redact.js';
 import { inertInline } from '../text/untrusted-text.js';
+import { measurementSection } from './measurement-text.js';
 
 /** Skills that gained less than this are plateaued (candidates for /skill-evolve, docs/how-it-works.md § Morning summary and results.tsv). */
 export const PLATEAU_DELTA = 0.01;
@@ -297,6 +298,7 @@ export function renderMorningSummary(run: RunResult, secrets: readonly string[] 
     ...topEdits(run.results),
     '',
     ...plateaued(run.results),
+    ...measurementSection(run.results),
     ...exclusions(run),
     ...runMetadata(run),
   );

@@ -1,0 +1,117 @@
+/**
+ * What the night measured of a skill, as Markdown lines for the morning summary and the skill's PR body
+ * (docs/how-it-works.md § Decisions under noise): the baseline's spread, the verdicts that changed between
+ * trials, the confirmation with its interval and evidence table, the holdout, the uplift and the eval-quality
+ * findings. Every figure says how many draws it rests on. Pure.
+ */
+import { formatGain, passRate, type PassCount } from './noise.js';
+import type { SkillMeasurement, SkillResult } from './run-result.js';
+import { inertInline } from '../text/untrusted-text.js';
+
+function kOfN(c: PassCount): string {
+  return `${c.passes} of ${c.total}`;
+}
+
+function percent(c: PassCount): string {
+  return `${(passRate(c) * 100).toFixed(1)} %`;
+}
+
+/** An assertion as `#3 "statement"` (the statement is eval-file text: inert, cut). */
+function assertionLabel(m: SkillMeasurement, id: number): string {
+  const statement = m.statements[String(id)];
+  return statement === undefined ? `#${id}` : `#${id} "${inertInline(statement.replace(/\s+/g, ' '), 120)}"`;
+}
+
+/** The evidence table: each assertion whose pass rate changed between the confirmation's two texts. */
+function evidenceTable(m: SkillMeasurement): string[] {
+  const c = m.confirmation;
+  if (!c) return [];
+  if (c.evidence.length === 0) return ['No assertion changed its pass rate between the two texts.'];
+  return [
+    '| assertion | before (passes of draws) | after (passes of draws) |',
+    '| --- | ---: | ---: |',
+    ...c.evidence.map(
+      (e) =>
+        `| ${assertionLabel(m, e.assertionId).replace(/\|/g, '&#124;')} | ${kOfN(e.before)} | ${kOfN(e.after)} |`,
+    ),
+  ];
+}
+
+/** The bullet lines (and the evidence table) of one skill's measurement. */
+export function measurementLines(m: SkillMeasurement): string[] {
+  const lines: string[] = [];
+  if (m.noise) {
+    const n = m.noise;
+    lines.push(
+      `- Baseline: ${n.trials} independent trials, composite mean ${n.mean.toFixed(4)}, spread (sd) ` +
+        `${n.sd.toFixed(4)} (trials: ${n.scores.map((s) => s.toFixed(4)).join(', ')})`,
+    );
+    lines.push(
+      n.flipping.length === 0
+        ? `- Verdicts that changed between the baseline's trials: none`
+        : `- Verdicts that changed between the baseline's trials: ${n.flipping
+            .map(
+              (t) =>
+                `${assertionLabel(m, t.assertionId)} on ${t.flippedPairs} of ${t.repeatedPairs} scenarios`,
+            )
+            .join('; ')}`,
+    );
+  }
+  if (m.keepRule === 'original') lines.push('- Keep rule: original (any gain keeps; no confirmation)');
+  if (m.confirmationFailure !== undefined) {
+    lines.push(`- Confirmation: not available (${inertInline(m.confirmationFailure, 300)})`);
+  }
+  if (m.confirmationSkipped !== undefined) {
+    lines.push(`- Confirmation: no fresh draws spent: ${m.confirmationSkipped}`);
+  }
+  const c = m.confirmation;
+  if (c) {
+    lines.push(
+      `- Confirmed gain: ${formatGain(c.gain)} (90 % interval ${formatGain(c.low)} to ${formatGain(c.high)}), ` +
+        `baseline ${c.baseline.toFixed(4)} -> final ${c.final.toFixed(4)} over ${c.trials} fresh trials of each ` +
+        `text; margin to clear ${c.needed.toFixed(4)}`,
+    );
+    if (c.holdout) {
+      lines.push(
+        `- Holdout scenarios (never shown to the editor): ${kOfN(c.holdout.before)} -> ${kOfN(c.holdout.after)} passing checks`,
+      );
+    }
+  }
+  if (m.uplift) {
+    const u = m.uplift;
+    lines.push(
+      `- Uplift: pass rate with the skill ${percent(u.with)} (${kOfN(u.with)}) minus without it ` +
+        `${percent(u.without)} (${kOfN(u.without)}) = ${u.uplift >= 0 ? '+' : ''}${(u.uplift * 100).toFixed(2)} points` +
+        (u.measurable ? '' : ' (not measurable: within the noise)'),
+    );
+  }
+  if (m.findings.length > 0) {
+    lines.push('- Eval findings (fix the eval, not the skill):');
+    for (const f of m.findings)
+      lines.push(`  - ${assertionLabel(m, f.assertionId)}: ${f.kind} (${f.evidence})`);
+  }
+  if (c) lines.push('', ...evidenceTable(m));
+  return lines;
+}
+
+/** The morning summary's section: one block per skill that was measured, and the skills without uplift. */
+export function measurementSection(results: readonly SkillResult[]): string[] {
+  const measured = results.filter(
+    (r): r is SkillResult & { measurement: SkillMeasurement } =>
+      r.measurement !== undefined && measurementLines(r.measurement).length > 0,
+  );
+  if (measured.length === 0) return [];
+  const lines = ['## Noise, confirmation and eval quality', ''];
+  const flat = measured.filter((r) => r.measurement.uplift && !r.measurement.uplift.measurable);
+  if (flat.length > 0) {
+    lines.push(
+      `No measurable uplift (the skill's instructions did not raise the pass rate beyond the noise): ` +
+        `${flat.map((r) => inertInline(r.skill, 100)).join(', ')}`,
+      '',
+    );
+  }
+  for (const r of measured) {
+    lines.push(`### ${inertInline(r.skill, 100)}`, '', ...measurementLines(r.measurement), '');
+  }
+  return lines;
+}

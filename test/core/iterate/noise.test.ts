@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { markHoldouts } from '../../../src/core/iterate/evals-authoring.js';
+import { parseScenarios } from '../../../src/core/iterate/evals.js';
+import {
+  NO_NOISE,
+  clearsMargin,
+  confirmationOf,
+  confirmedShipGate,
+  evalFindings,
+  gainMargin,
+  noiseSd,
+  poolNoise,
+  tallyDraws,
+  upliftOf,
+  worthMeasuring,
+} from '../../../src/core/iterate/noise.js';
+
+const pair = (assertionId: number, scenarioId: string, pass: boolean) => ({ assertionId, scenarioId, pass });
+
+describe('the noise estimate and the margin', () => {
+  it('pools the within-text spread over every text measured more than once', () => {
+    const a = poolNoise(NO_NOISE, [0, 0.5, 0]);
+    expect(a.df).toBe(2);
+    expect(noiseSd(a)).toBeCloseTo(Math.sqrt(1 / 12), 12);
+    // One draw adds no degrees of freedom; a constant text adds them with no spread.
+    expect(poolNoise(a, [0.7])).toEqual(a);
+    const b = poolNoise(a, [0.5, 0.5, 0.5]);
+    expect(b.df).toBe(4);
+    expect(noiseSd(b)).toBeCloseTo(Math.sqrt(1 / 24), 12);
+    // margin × sd × sqrt(1/3 + 1/3)
+    expect(gainMargin(a, 3, 3, 1)).toBeCloseTo(Math.sqrt(1 / 12) * Math.sqrt(2 / 3), 12);
+    expect(gainMargin(NO_NOISE, 3, 3, 1)).toBe(0);
+  });
+
+  it('spends trials only where they can decide something', () => {
+    expect(worthMeasuring(NO_NOISE, 3, false)).toBe(true); // nothing measured twice yet
+    expect(worthMeasuring(poolNoise(NO_NOISE, [0.5, 0.5, 0.5]), 3, false)).toBe(false); // exact so far
+    expect(worthMeasuring(poolNoise(NO_NOISE, [0.5, 0, 0.5]), 3, false)).toBe(true);
+    expect(worthMeasuring(poolNoise(NO_NOISE, [0.5, 0, 0.5]), 1, false)).toBe(false);
+    expect(worthMeasuring(poolNoise(NO_NOISE, [0.5, 0, 0.5]), 3, true)).toBe(false); // structure only
+  });
+
+  it('keeps only a gain above the margin, or a no-loss simplification', () => {
+    const estimate = poolNoise(NO_NOISE, [0, 0.5, 0]);
+    const base = { state: 1 / 6, draws: 3, stateDraws: 3, estimate, margin: 1, linesDelta: 1 };
+    expect(clearsMargin({ ...base, candidate: 1 / 6 }).keep).toBe(false);
+    expect(clearsMargin({ ...base, candidate: 0.3 }).keep).toBe(false);
+    expect(clearsMargin({ ...base, candidate: 0.5 }).keep).toBe(true);
+    expect(clearsMargin({ ...base, candidate: 1 / 6, linesDelta: -1 }).keep).toBe(true);
+    expect(clearsMargin({ ...base, candidate: 0.1, linesDelta: -1 }).keep).toBe(false);
+    // With no spread measured the margin is 0: any gain keeps, as in the original.
+    expect(clearsMargin({ ...base, estimate: NO_NOISE, candidate: 0.17 }).keep).toBe(true);
+  });
+});
+
+describe('tallies, confirmation and findings', () => {
+  it('counts passes and the pairs whose verdict changed between draws', () => {
+    const t = tallyDraws([
+      [pair(1, 's1', true), pair(1, 's2', false), pair(2, 's1', true)],
+      [pair(1, 's1', false), pair(1, 's2', false), pair(2, 's1', true)],
+    ]);
+    expect(t).toEqual([
+      { assertionId: 1, passes: 1, total: 4, repeatedPairs: 2, flippedPairs: 1 },
+      { assertionId: 2, passes: 2, total: 2, repeatedPairs: 1, flippedPairs: 0 },
+    ]);
+  });
+
+  it('confirms with an interval, lists changed pass rates, and a holdout drop blocks the ship', () => {
+    const before = tallyDraws([[pair(1, 's1', false)], [pair(1, 's1', false)], [pair(1, 's1', true)]]);
+    const after = tallyDraws([[pair(1, 's1', true)], [pair(1, 's1', true)], [pair(1, 's1', true)]]);
+    const estimate = poolNoise(poolNoise(NO_NOISE, [0, 0, 0.5]), [0.5, 0.5, 1]);
+    const c = confirmationOf({
+      baselineScores: [0, 0, 0.5],
+      finalScores: [0.5, 0.5, 1],
+      baselineTallies: before,
+      finalTallies: after,
+      holdoutBefore: tallyDraws([[pair(1, 'h', true)]]),
+      holdoutAfter: tallyDraws([[pair(1, 'h', false)]]),
+      estimate,
+      margin: 1,
+    });
+    expect(c.gain).toBeCloseTo(0.5, 12);
+    expect(c.low).toBeLessThan(c.gain);
+    expect(c.high - c.gain).toBeCloseTo(c.gain - c.low, 12);
+    expect(c.evidence).toEqual([
+      { assertionId: 1, before: { passes: 1, total: 3 }, after: { passes: 3, total: 3 } },
+    ]);
+    const lines = { linesBaseline: 10, linesFinal: 12, minGain: 0.005 };
+    expect(confirmedShipGate({ confirmation: c, ...lines })).toEqual({
+      decision: 'no-improvement',
+      detail: 'holdout pass rate dropped: 1 of 1 → 0 of 1',
+    });
+    const noHoldout = { ...c, holdout: undefined };
+    expect(confirmedShipGate({ confirmation: noHoldout, ...lines }).decision).toBe('ship');
+    const flat = { ...noHoldout, final: c.baseline, gain: 0 };
+    expect(confirmedShipGate({ confirmation: flat, ...lines }).decision).toBe('no-improvement');
+    // The simplicity bias on confirmed scores: no loss and fewer lines ships.
+    expect(confirmedShipGate({ confirmation: flat, ...lines, linesFinal: 9 }).decision).toBe('ship');
+  });
+
+  it('finds non-discriminating, flaky and never-passing assertions', () => {
+    const withSkill = tallyDraws([
+      [pair(1, 's', true), pair(2, 's', true), pair(3, 's', false), pair(4, 's', true)],
+      [pair(1, 's', true), pair(2, 's', true), pair(3, 's', false), pair(4, 's', false)],
+    ]);
+    const withoutSkill = tallyDraws([
+      [pair(1, 's', false), pair(2, 's', true), pair(3, 's', false), pair(4, 's', false)],
+    ]);
+    const uplift = upliftOf({ withSkill, withoutSkill, withRates: [0.75, 0.5], margin: 1 });
+    expect(uplift.uplift).toBeCloseTo(5 / 8 - 1 / 4, 12);
+    expect(evalFindings({ night: withSkill, uplift }).map((f) => [f.assertionId, f.kind])).toEqual([
+      [2, 'not discriminating'],
+      [3, 'never passing'],
+      [4, 'flaky'],
+    ]);
+    const none = upliftOf({ withSkill, withoutSkill: withSkill, withRates: [0.75, 0.5], margin: 1 });
+    expect(none.measurable).toBe(false);
+  });
+});
+
+describe('holdout scenarios in the eval files', () => {
+  it('reads "holdout": true, and refuses a file where every scenario is one', () => {
+    const text = (holdouts: boolean[]) =>
+      JSON.stringify({
+        scenarios: holdouts.map((h, i) => ({ id: `s${i}`, context: 'c', ...(h ? { holdout: true } : {}) })),
+      });
+    expect(parseScenarios(text([false, true]), undefined).map((s) => s.holdout)).toEqual([undefined, true]);
+    expect(() => parseScenarios(text([true, true]), undefined)).toThrow(/every scenario is a holdout/);
+  });
+
+  it('evals init marks the last scenarios holdout when it writes three or more, two always stay visible', () => {
+    const files = (n: number) => ({
+      evals: {},
+      scenarios: { scenarios: Array.from({ length: n }, (_, i) => ({ id: `scenario_${i + 1}` })) },
+    });
+    const marks = (n: number, count: number) =>
+      (markHoldouts(files(n), count).scenarios!.scenarios as Array<{ holdout?: boolean }>).map(
+        (s) => s.holdout === true,
+      );
+    expect(marks(2, 1)).toEqual([false, false]);
+    expect(marks(3, 1)).toEqual([false, false, true]);
+    expect(marks(3, 0)).toEqual([false, false, false]);
+    expect(marks(4, 5)).toEqual([false, false, true, true]);
+    expect(markHoldouts({ evals: {}, scenarios: undefined }, 1).scenarios).toBeUndefined();
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * The three skill-iterate roles (editor, render, grader) served by nock at Anthropic's Messages API, so the
+ * real provider code runs: each request is told apart by its structured-output schema (the grader's has
+ * `verdicts`, the editor's `old_string`, a render has none), answered by the test's script, and recorded.
+ */
+import nock from 'nock';
+import { createModels } from '../../src/llm/factory.js';
+import type { SkillModels } from '../../src/ports/models.js';
+import { anthropicMessage } from './model-replies.js';
+
+const API = 'https://api.anthropic.com';
+
+export interface SkillScript {
+  /** The render's answer, from its system prompt (the SKILL.md) and its user message (the scenario). */
+  render(call: { system: string; user: string }): string;
+  /** Which of the asked assertion ids pass, from the whole grader request text (it quotes the render). */
+  grade(call: { text: string; ids: number[] }): number[];
+  /** The editor's proposal for its n-th call (0-based), from the request text. */
+  propose(call: { text: string; index: number }): {
+    description: string;
+    old_string: string;
+    new_string: string;
+  };
+}
+
+export interface RecordedBodies {
+  editor: string[];
+  render: Array<{ system: string; user: string }>;
+  grader: string[];
+}
+
+interface Block {
+  type?: string;
+  text?: string;
+}
+
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value))
+    return value.map((b: Block & { content?: unknown }) => b.text ?? textOf(b.content)).join('');
+  return '';
+}
+
+function roleOf(body: Record<string, unknown>): 'editor' | 'render' | 'grader' {
+  const format = (body.output_config as { format?: { schema?: { required?: string[] } } } | undefined)
+    ?.format;
+  const required = format?.schema?.required ?? [];
+  if (required.includes('verdicts')) return 'grader';
+  if (required.includes('old_string')) return 'editor';
+  return 'render';
+}
+
+/** Serves every Messages call of the test with `script`; returns the recorded request texts per role. */
+export function serveSkillModels(script: SkillScript): RecordedBodies {
+  const bodies: RecordedBodies = { editor: [], render: [], grader: [] };
+  nock(API)
+    .persist()
+    .post('/v1/messages')
+    .reply(200, (_uri, raw) => {
+      const body = raw as Record<string, unknown>;
+      const role = roleOf(body);
+      const messages = (body.messages as Array<{ content: unknown }>)
+        .map((m) => textOf(m.content))
+        .join('\n');
+      let text: string;
+      if (role === 'render') {
+        const call = { system: textOf(body.system), user: messages };
+        bodies.render.push(call);
+        text = script.render(call);
+      } else if (role === 'grader') {
+        const whole = `${textOf(body.system)}\n${messages}`;
+        bodies.grader.push(JSON.stringify(body));
+        const ids = (/ids: ([\d, ]+)\)/.exec(whole)?.[1] ?? '')
+          .split(',')
+          .map((x) => Number(x.trim()))
+          .filter((n) => Number.isInteger(n) && n > 0);
+        const passing = new Set(script.grade({ text: whole, ids }));
+        text = JSON.stringify({
+          verdicts: Object.fromEntries(
+            ids.map((id) => [String(id), { verdict: passing.has(id), reason: 'scripted' }]),
+          ),
+        });
+      } else {
+        bodies.editor.push(JSON.stringify(body));
+        text = JSON.stringify(script.propose({ text: messages, index: bodies.editor.length - 1 }));
+      }
+      return anthropicMessage([{ type: 'text', text }], { input_tokens: 10, output_tokens: 5 });
+    });
+  return bodies;
+}
+
+/** The real model layer on Anthropic's API (served by serveSkillModels), retries never sleeping. */
+export function anthropicSkillModels(): SkillModels {
+  return createModels(
+    { model: 'anthropic:claude-sonnet-4-5' },
+    { ANTHROPIC_API_KEY: 'sk-ant-test' },
+    {
+      retryHooks: { sleep: async () => undefined, random: () => 0 },
+      retry: { baseDelayMs: 1 },
+    },
+  );
+}

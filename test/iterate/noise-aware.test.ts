@@ -1,0 +1,366 @@
+/**
+ * Issue 19's acceptance: decisions under a noisy grader, with the model answers served by nock at the HTTP
+ * layer (the real Anthropic provider code runs) and real git. Each render answers `<text>|<scenario>|draw k`
+ * (k counts the renders of that text and scenario so far), and the grader's verdicts are a table over
+ * (text, scenario, k): the night's draws are fixed whatever order the calls go out in.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLocalPorts } from '../../src/adapters/local/ports.js';
+import { parseResultsTsv } from '../../src/core/iterate/results-tsv.js';
+import type { IterateOptions } from '../../src/iterate/options.js';
+import { runIterate } from '../../src/iterate/run.js';
+import type { Logger } from '../../src/ports/logger.js';
+import { strictNock } from '../helpers/nock-frame.js';
+import { anthropicSkillModels, serveSkillModels, type SkillScript } from '../helpers/nock-skill-models.js';
+import {
+  cleanupTempDirs,
+  EVALS,
+  git,
+  makeProject,
+  SCENARIOS,
+  tempDir,
+  type SkillFixture,
+} from '../helpers/engine-fixtures.js';
+
+strictNock();
+afterEach(cleanupTempDirs);
+
+type Variant = 'base' | 'reworded' | 'improved' | 'none';
+/** Per text and scenario, the passing assertion ids of draw k (the last entry repeats). */
+type Table = Partial<Record<Variant, Record<string, number[][]>>>;
+
+function variantOf(system: string): Variant {
+  if (!system.includes('# Demo')) return 'none';
+  if (system.includes('SUMMARY')) return 'improved';
+  if (system.includes('carefully')) return 'reworded';
+  return 'base';
+}
+
+const scenarioOf = (user: string) =>
+  user.includes('HOLDOUT-CONTEXT') ? 'h' : (/CTX-(s\d)/.exec(user)?.[1] ?? 's1');
+
+function script(table: Table, edits: SkillScript['propose']): SkillScript {
+  const counts = new Map<string, number>();
+  return {
+    render: ({ system, user }) => {
+      const key = `${variantOf(system)}|${scenarioOf(user)}`;
+      const k = counts.get(key) ?? 0;
+      counts.set(key, k + 1);
+      return `${key}|draw ${k}`;
+    },
+    grade: ({ text, ids }) => {
+      const m = /(base|reworded|improved|none)\|(s\d|h)\|draw (\d+)/.exec(text);
+      if (!m) throw new Error('grader call without a scripted render');
+      const rows = table[m[1] as Variant]?.[m[2]!] ?? [[]];
+      const pass = rows[Math.min(Number(m[3]), rows.length - 1)] ?? [];
+      return ids.filter((id) => pass.includes(id));
+    },
+    propose: edits,
+  };
+}
+
+const reword: SkillScript['propose'] = () => ({
+  description: 'reword a step',
+  old_string: '1. Read the notes.',
+  new_string: '1. Read the notes carefully.',
+});
+const addSummary: SkillScript['propose'] = () => ({
+  description: 'add SUMMARY',
+  old_string: '## Constraints\n',
+  new_string: '## Constraints\n\n- SUMMARY\n',
+});
+
+async function night(
+  skills: SkillFixture[],
+  table: Table,
+  edits: SkillScript['propose'],
+  options: Partial<IterateOptions> = {},
+) {
+  const project = await makeProject(skills);
+  const home = await tempDir('skillclimb-home-');
+  const info: string[] = [];
+  const log: Logger = { info: (m) => info.push(m), warn: (m) => info.push(m), progress: () => undefined };
+  const bodies = serveSkillModels(script(table, edits));
+  const full: IterateOptions = {
+    project,
+    skill: undefined,
+    queueFile: undefined,
+    perSkillBudgetMs: 3_600_000,
+    perSkillIterations: 1,
+    skipList: [],
+    calibrate: false,
+    dryRun: false,
+    mode: 'absolute',
+    concurrency: 4,
+    iterationTimeoutMs: 60_000,
+    worktreeHome: home,
+    maxCostUsd: undefined,
+    ...options,
+  };
+  const before = git(project, 'rev-parse', 'HEAD').trim();
+  const run = await runIterate(full, createLocalPorts(full, { models: anthropicSkillModels(), log }));
+  const summary = run.summaryPath ? await readFile(run.summaryPath, 'utf8') : '';
+  const rows = async (skill = 'demo') =>
+    parseResultsTsv(await readFile(path.join(project, '.claude/skills', skill, 'evals/results.tsv'), 'utf8'));
+  const shipped = git(project, 'rev-list', '--count', `${before}..HEAD`).trim() !== '0';
+  return { project, run, summary, rows, bodies, info, shipped };
+}
+
+/** A neutral edit that one lucky draw makes look better: baseline draws 0, .5, 0; the edit's .5, 0, 0. */
+const NOISY_NEUTRAL: Table = {
+  base: { s1: [[], [1], [], [], [1], []] },
+  reworded: { s1: [[1], [], []] },
+  none: { s1: [[]] },
+};
+
+describe('issue 19: decisions under a noisy grader (nock-served models)', () => {
+  it('a lucky draw of a neutral edit is not kept and not shipped (the original kept and shipped it)', async () => {
+    const n = await night([{ name: 'demo' }], NOISY_NEUTRAL, reword);
+    expect(n.run.results[0]?.status).toBe('no-improvement');
+    expect(n.shipped).toBe(false);
+    const rows = await n.rows();
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'revert']);
+    // Both scores are means of three trials, not the first draws.
+    expect(rows[0]?.score).toBeCloseTo(1 / 6, 6);
+    expect(rows[1]?.score).toBeCloseTo(1 / 6, 6);
+    expect(rows[1]?.description).toMatch(/mean of 3 trials, gain \+0\.0000 does not clear the margin/);
+    // The summary shows the measured spread and the verdict that changed between trials.
+    expect(n.summary).toMatch(
+      /Baseline: 3 independent trials, composite mean 0\.1667, spread \(sd\) 0\.2887/,
+    );
+    expect(n.summary).toMatch(
+      /changed between the baseline's trials: #1 "The output has a Summary heading\." on 1 of 1/,
+    );
+  });
+
+  it('the original keep rule (keepRule: original) makes the original decisions exactly: keep, then ship', async () => {
+    const n = await night([{ name: 'demo' }], NOISY_NEUTRAL, reword, { keepRule: 'original' });
+    expect(n.run.results[0]?.status).toBe('shipped');
+    const rows = await n.rows();
+    expect(rows.map((r) => [r.status, r.score])).toEqual([
+      ['baseline', 0],
+      ['keep', 0.5],
+    ]);
+    expect(rows.map((r) => r.description)).toEqual(['initial baseline', 'reword a step']);
+    expect(git(n.project, 'log', '-1', '--format=%s').trim()).toBe(
+      'skill-iterate: demo: baseline 0.00 -> final 0.50 over 1 iterations (lines_delta=+0)',
+    );
+  });
+
+  it('a real improvement still ships under noise, on confirmed numbers that re-score both texts', async () => {
+    const table: Table = {
+      base: { s1: [[], [2], [], [], [], [2]] },
+      improved: { s1: [[1], [1, 2], [1], [1], [1], [1, 2]] },
+      none: { s1: [[]] },
+    };
+    const n = await night([{ name: 'demo' }], table, addSummary);
+    expect(n.run.results[0]?.status).toBe('shipped');
+    expect((await n.rows()).map((r) => r.status)).toEqual(['baseline', 'keep']);
+    // The confirmation: three fresh draws of each text (draws 3-5) after the loop's three.
+    const renders = (v: Variant) => n.bodies.render.filter((b) => variantOf(b.system) === v).length;
+    expect(renders('base')).toBe(6);
+    expect(renders('improved')).toBe(6);
+    expect(renders('none')).toBe(1);
+    // The squash message keeps the original's format with the confirmed means (1/6 -> 2/3).
+    expect(git(n.project, 'log', '-1', '--format=%s').trim()).toBe(
+      'skill-iterate: demo: baseline 0.17 -> final 0.67 over 1 iterations (lines_delta=+2)',
+    );
+    expect(n.run.results[0]?.baselineScore).toBeCloseTo(1 / 6, 9);
+    expect(n.run.results[0]?.finalScore).toBeCloseTo(2 / 3, 9);
+    expect(n.summary).toMatch(
+      /Confirmed gain: \+0\.5000 \(90 % interval \+0\.1123 to \+0\.8877\), baseline 0\.1667 -> final 0\.6667 over 3 fresh trials/,
+    );
+    // Evidence: assertion 1 went from 0 of 3 to 3 of 3; assertion 2 stayed at 1 of 3.
+    expect(n.summary).toContain('| #1 "The output has a Summary heading." | 0 of 3 | 3 of 3 |');
+    expect(n.summary).not.toMatch(/\| #2 .*\| 1 of 3 \| 1 of 3 \|/);
+  });
+
+  it('a grader that repeats itself costs no extra draws past the baseline: no re-measure, no confirmation', async () => {
+    const table: Table = { base: { s1: [[]] }, improved: { s1: [[1]] }, none: { s1: [[]] } };
+    const n = await night([{ name: 'demo' }], table, addSummary);
+    expect(n.run.results[0]?.status).toBe('shipped');
+    const renders = (v: Variant) => n.bodies.render.filter((b) => variantOf(b.system) === v).length;
+    expect([renders('base'), renders('improved'), renders('none')]).toEqual([3, 1, 1]);
+    expect(git(n.project, 'log', '-1', '--format=%s').trim()).toBe(
+      'skill-iterate: demo: baseline 0.00 -> final 0.50 over 1 iterations (lines_delta=+2)',
+    );
+    expect(n.summary).toContain(
+      '- Confirmation: no fresh draws spent: every text measured more than once tonight',
+    );
+  });
+
+  it('a confirmation that does not clear the margin does not ship (the loop kept a lucky run of draws)', async () => {
+    const table: Table = {
+      base: { s1: [[], [2], [], [1], [2], [1]] },
+      improved: { s1: [[1], [1, 2], [1], [1], [2], [1]] },
+      none: { s1: [[]] },
+    };
+    const n = await night([{ name: 'demo' }], table, addSummary);
+    expect((await n.rows()).map((r) => r.status)).toEqual(['baseline', 'keep']);
+    expect(n.run.results[0]?.status).toBe('no-improvement');
+    expect(n.run.results[0]?.detail).toMatch(/^confirmed gain \+0\.0000 .* does not clear the margin/);
+    expect(n.shipped).toBe(false);
+  });
+});
+
+const WITH_HOLDOUT = {
+  ...SCENARIOS,
+  scenarios: [
+    ...SCENARIOS.scenarios,
+    {
+      id: 'release_holdout',
+      name: 'Release checklist',
+      context: 'HOLDOUT-CONTEXT: we shipped the release after the checklist.',
+      expected_assertions: [1, 2],
+      holdout: true,
+    },
+  ],
+};
+
+describe('issue 19: holdout scenarios', () => {
+  const improving: Table = {
+    base: { s1: [[], [2], []], h: [[1]] },
+    improved: { s1: [[1], [1], [1, 2], [1], [1], [1]], h: [[1]] },
+    none: { s1: [[]] },
+  };
+
+  it('are never in an editor request, are scored only by the confirmation, and show before -> after', async () => {
+    const n = await night([{ name: 'demo', scenarios: WITH_HOLDOUT }], improving, addSummary, {
+      perSkillIterations: 2,
+    });
+    expect(n.bodies.editor.length).toBe(2);
+    for (const body of n.bodies.editor) {
+      expect(body).not.toContain('HOLDOUT-CONTEXT');
+      expect(body).not.toContain('release_holdout');
+    }
+    const holdoutRenders = n.bodies.render.filter((b) => b.user.includes('HOLDOUT-CONTEXT'));
+    // Three fresh draws of each text in the confirmation, none in the loop.
+    expect(holdoutRenders.map((b) => variantOf(b.system)).sort()).toEqual([
+      'base',
+      'base',
+      'base',
+      'improved',
+      'improved',
+      'improved',
+    ]);
+    expect(n.run.results[0]?.status).toBe('shipped');
+    expect(n.summary).toContain(
+      'Holdout scenarios (never shown to the editor): 3 of 6 -> 3 of 6 passing checks',
+    );
+  });
+
+  it('a skill whose holdout pass rate drops does not ship', async () => {
+    const dropping: Table = { ...improving, improved: { ...improving.improved!, h: [[]] } };
+    const n = await night([{ name: 'demo', scenarios: WITH_HOLDOUT }], dropping, addSummary);
+    expect(n.run.results[0]?.status).toBe('no-improvement');
+    expect(n.run.results[0]?.detail).toBe('holdout pass rate dropped: 3 of 6 → 0 of 6');
+    expect(n.shipped).toBe(false);
+  });
+});
+
+describe('issue 19: uplift and eval-quality findings', () => {
+  const FOUR = {
+    ...EVALS,
+    categories: [
+      {
+        name: 'All',
+        weight: 1,
+        evals: [1, 2, 3, 4].map((id) => ({
+          id,
+          statement: `Assertion ${id} holds.`,
+          source: 'SKILL.md',
+          defect_type: 'content',
+        })),
+      },
+    ],
+  };
+  const FOUR_SCENARIOS = {
+    ...SCENARIOS,
+    scenarios: [{ ...SCENARIOS.scenarios[0]!, expected_assertions: [1, 2, 3, 4] }],
+  };
+
+  it('reports the uplift, and names non-discriminating, flaky and never-passing assertions', async () => {
+    const table: Table = {
+      // 1 passes only with the skill; 2 with or without it; 3 never; 4 flips between draws of the same text.
+      base: {
+        s1: [
+          [1, 2, 4],
+          [1, 2],
+          [1, 2, 4],
+        ],
+      },
+      none: { s1: [[2]] },
+    };
+    const n = await night([{ name: 'demo', evals: FOUR, scenarios: FOUR_SCENARIOS }], table, reword, {
+      perSkillIterations: 0,
+    });
+    expect(n.summary).toMatch(
+      /Uplift: pass rate with the skill 66\.7 % \(8 of 12\) minus without it 25\.0 % \(1 of 4\) = \+41\.67 points\n/,
+    );
+    expect(n.summary).toContain(
+      '#2 "Assertion 2 holds.": not discriminating (passed 1 of 1 without the skill, 3 of 3 with it)',
+    );
+    expect(n.summary).toContain(
+      '#3 "Assertion 3 holds.": never passing (passed 0 of 3 graded draws tonight)',
+    );
+    expect(n.summary).toMatch(
+      /#4 "Assertion 4 holds\.": flaky \(verdict changed between draws of the same text on 1 of 1/,
+    );
+    expect(n.summary).not.toMatch(/#1 "Assertion 1 holds\.": (flaky|never|not discriminating)/);
+    expect(n.summary).not.toContain('No measurable uplift');
+  });
+
+  it('names a skill with no measurable uplift', async () => {
+    const table: Table = { base: { s1: [[2], [2], [2]] }, none: { s1: [[2]] } };
+    const n = await night([{ name: 'demo', evals: FOUR, scenarios: FOUR_SCENARIOS }], table, reword, {
+      perSkillIterations: 0,
+    });
+    expect(n.summary).toMatch(/No measurable uplift \(.*\): demo\n/);
+    expect(n.summary).toContain('(not measurable: within the noise)');
+  });
+});
+
+describe('issue 19: screening a candidate on a small batch first', () => {
+  const THREE = {
+    ...SCENARIOS,
+    scenarios: ['s1', 's2', 's3'].map((id) => ({
+      id,
+      name: id,
+      context: `CTX-${id}: a session.`,
+      expected_assertions: [1, 2],
+    })),
+  };
+  const base = { s1: [[1, 2]], s2: [[1]], s3: [[1, 2]] };
+
+  it('a candidate worse on the failing scenarios plus one passing one is reverted before the rest render', async () => {
+    const table: Table = { base, reworded: { s1: [[1, 2]], s2: [[]], s3: [[1, 2]] }, none: { s1: [[]] } };
+    const n = await night([{ name: 'demo', scenarios: THREE }], table, reword);
+    const rows = await n.rows();
+    expect(rows.map((r) => [r.status, r.score])).toEqual([
+      ['baseline', expect.any(Number)],
+      ['revert', null],
+    ]);
+    expect(rows[1]?.description).toBe(
+      "reword a step (revert: screened out on 2 of 3 scenarios: 2 checks pass there, the kept text's 3)",
+    );
+    const reworded = n.bodies.render
+      .filter((b) => variantOf(b.system) === 'reworded')
+      .map((b) => scenarioOf(b.user));
+    expect(reworded.sort()).toEqual(['s1', 's2']);
+  });
+
+  it('a candidate not worse on the batch is scored in full, the batch renders reused', async () => {
+    const table: Table = { base, improved: { s1: [[1, 2]], s2: [[1, 2]], s3: [[1, 2]] }, none: { s1: [[]] } };
+    const n = await night([{ name: 'demo', scenarios: THREE }], table, addSummary);
+    expect(n.run.results[0]?.status).toBe('shipped');
+    const improved = n.bodies.render
+      .filter((b) => variantOf(b.system) === 'improved')
+      .map((b) => scenarioOf(b.user));
+    // Each scenario of the edit rendered once: the screen's two renders served the full scoring too.
+    expect(improved.sort()).toEqual(['s1', 's2', 's3']);
+    // And graded once each before the all-pass re-grade (three fresh grades of each render): 3 + 9.
+    expect(n.bodies.grader.filter((g) => g.includes('improved|')).length).toBe(12);
+  });
+});
