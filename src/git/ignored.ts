@@ -6,10 +6,7 @@
 import { execFile } from 'node:child_process';
 import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { IgnoredPath } from '../ports/git.js';
-
-const execFileAsync = promisify(execFile);
 
 /**
  * The paths (relative to `dir`, `/`-separated) git would ignore there, each with the rule that ignores it;
@@ -17,19 +14,16 @@ const execFileAsync = promisify(execFile);
  */
 export async function ignoredPaths(dir: string, paths: readonly string[]): Promise<IgnoredPath[]> {
   if (paths.length === 0) return [];
-  let stdout: string;
-  try {
-    ({ stdout } = await execFileAsync('git', ['-C', dir, 'check-ignore', '-v', '-z', '--', ...paths], {
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    }).then(undefined, (err: { code?: unknown; stdout?: unknown }) => {
+  const stdout = await new Promise<string>((resolve) => {
+    const child = execFile(
+      'git',
+      ['-C', dir, 'check-ignore', '-v', '-z', '--stdin'],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
       // Exit 1: none of the paths is ignored. Anything else (not a repository) is no answer either.
-      if (err.code === 1) return { stdout: '' };
-      throw err;
-    }));
-  } catch {
-    return [];
-  }
+      (error, out) => resolve(error ? (error.code === 1 ? '' : '') : out),
+    );
+    child.stdin?.end(paths.map((p) => `${p}\0`).join(''));
+  });
   return parseCheckIgnore(stdout);
 }
 
