@@ -337,7 +337,9 @@ describe('runSkillLoop', () => {
       ['revert', '-', null],
       ['revert', '-', null],
     ]);
-    expect(rows[1]?.description).toMatch(/^\[absolute\] ambiguous anchor \(revert: old_string occurs \d+ times/);
+    expect(rows[1]?.description).toMatch(
+      /^\[absolute\] ambiguous anchor \(revert: old_string occurs \d+ times/,
+    );
     expect(rows[2]?.description).toMatch(/^\[absolute\] no edit \(revert: editor answer unusable/);
     const models = h.input.models as ReturnType<typeof createScriptedModels>;
     expect(models.calls.propose[1]?.revertedDescriptions).toEqual(['ambiguous anchor']);
