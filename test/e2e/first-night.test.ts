@@ -159,9 +159,7 @@ describe('from skills/ to a first composite night, pasting what skillclimb print
         ANTHROPIC_API_KEY: KEY,
       });
       expect(init.code).toBe(0);
-      expect(init.stdout).toContain(
-        `${name}: wrote my-skills/skills/${name}/evals/evals.json`.replace('my-skills/', ''),
-      );
+      expect(init.stdout).toContain(`${name}: wrote skills/${name}/evals/evals.json`);
       next = printedCommand(init.stdout, 'iterate', '--dry-run');
     }
     // "commit them, then run …": git takes them (nothing ignores evals/ here).

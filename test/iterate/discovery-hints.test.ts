@@ -16,8 +16,9 @@ import { addSkillAt, captureIo, git, makeTempDir, removeTempDirs } from '../help
 
 afterEach(removeTempDirs);
 
-async function cli(argv: string[], cwd: string) {
+async function cli(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
   const io = captureIo(cwd, new Date('2026-06-01T02:00:00Z'));
+  io.env = env;
   const code = await main(argv, io);
   return { code, stdout: io.stdout(), stderr: io.stderr() };
 }
@@ -129,5 +130,17 @@ describe('every printed command carries the options that produced it', () => {
     expect(pasted.stderr).not.toContain('no skill folder named');
     const structural = await cli(printedCommand(dry.stdout, 'iterate', '--mode', 'structural'), parent);
     expect(structural.stderr).not.toContain('not inside a git repository');
+  });
+
+  it('score of a skill folder the setting does not find prints an evals init that finds it', async () => {
+    const root = await repo(['skills/pdf']);
+    // With a key, composite scoring needs the eval files (nothing is sent: they are missing).
+    const scored = await cli(['score', 'skills/pdf'], root, { ANTHROPIC_API_KEY: 'sk-ant-not-used' });
+    expect(scored.code).toBe(2);
+    const evalsInit = printedCommand(scored.stderr, 'evals', 'init', 'pdf');
+    expect(evalsInit).toEqual(['evals', 'init', 'pdf', '--skills', 'skills/*']);
+    const pasted = await cli(evalsInit, root);
+    expect(pasted.stderr).not.toContain('outside the skills setting');
+    expect(pasted.stderr).not.toContain('no skill folder named');
   });
 });

@@ -143,6 +143,13 @@ export function matchesSegment(pattern: string, name: string): boolean {
   return new RegExp(`^${source}$`, 'u').test(name);
 }
 
+/** Whether a skills glob matches the folder `rel` (relative to the project, `/`-separated). */
+export function globMatchesFolder(glob: string, rel: string): boolean {
+  const segments = globSegments(glob);
+  const parts = rel.split('/');
+  return segments.length === parts.length && segments.every((s, i) => matchesSegment(s, parts[i]!));
+}
+
 /** The globs as one `--skills` value and as the config's `skills` array, for hints. */
 export function skillsSettingHint(globs: readonly string[]): { flag: string; config: string } {
   return {
