@@ -10,6 +10,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  DETECTED_NESTED_SKILLS_GLOBS,
   DETECTED_SKILLS_GLOBS,
   MARKETPLACE_FILE,
   ROOT_SKILLS_GLOB,
@@ -189,9 +190,12 @@ export async function findSkills(input: {
   const known = new Set<string>();
   for (const found of matched) known.add(await realpath(path.join(project, found)).catch(() => found));
   const outside: OutsideSkill[] = [];
-  const detection = [...DETECTED_SKILLS_GLOBS, ...(await marketplaceGlobs(project)), ROOT_SKILLS_GLOB].filter(
-    (glob, i, all) => all.indexOf(glob) === i,
-  );
+  const detection = [
+    ...DETECTED_SKILLS_GLOBS,
+    ...(await marketplaceGlobs(project)),
+    ...DETECTED_NESTED_SKILLS_GLOBS,
+    ROOT_SKILLS_GLOB,
+  ].filter((glob, i, all) => all.indexOf(glob) === i);
   for (const glob of detection) {
     if (globs.includes(glob)) continue;
     for (const rel of await expandSkillsGlob(project, glob)) {

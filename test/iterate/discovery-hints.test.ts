@@ -8,9 +8,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseInputs, type ActionInputName } from '../../src/action/inputs.js';
+import { runPipeline } from '../../src/action/main.js';
 import { main } from '../../src/cli/main.js';
 import { marketplaceSkillGlobs } from '../../src/core/iterate/skill-layout.js';
 import { findSkills, outsideSkillsHint } from '../../src/iterate/skill-finder.js';
+import { makeRemote, nightContext, recordingLog } from '../helpers/github-fixtures.js';
 import { printedCommand } from '../helpers/pasted-command.js';
 import { addSkillAt, captureIo, git, makeTempDir, removeTempDirs } from '../helpers/skill-project.js';
 
@@ -142,5 +145,39 @@ describe('every printed command carries the options that produced it', () => {
     const pasted = await cli(evalsInit, root);
     expect(pasted.stderr).not.toContain('outside the skills setting');
     expect(pasted.stderr).not.toContain('no skill folder named');
+  });
+
+  it("the Action's evals-init names skills outside the setting instead of 'every skill already has eval files'", async () => {
+    const { checkout } = await makeRemote(
+      {
+        'core/skills/research/SKILL.md': '---\nname: research\ndescription: d\n---\n',
+        '.claude-plugin/marketplace.json': JSON.stringify({ plugins: [{ name: 'core', source: './core' }] }),
+      },
+      { checkout: 'actions' },
+    );
+    const summaries: string[] = [];
+    const values: Partial<Record<ActionInputName, string>> = {
+      'github-token': 'ghs_t',
+      base: 'main',
+      mode: 'evals-init',
+      'anthropic-api-key': 'sk-ant-unused',
+      'dry-run': 'true',
+    };
+    const result = await runPipeline(
+      parseInputs((name) => values[name] ?? ''),
+      await nightContext(checkout),
+      {
+        log: recordingLog(),
+        startGroup: () => undefined,
+        endGroup: () => undefined,
+        writeSummary: async (markdown) => void summaries.push(markdown),
+        now: () => new Date('2026-06-01T03:00:00Z'),
+      },
+    );
+    expect(result.failure).toBeUndefined();
+    const summary = summaries.join('\n');
+    expect(summary).not.toContain('already has eval files');
+    expect(summary).toContain('1 skill is outside the skills setting (.claude/skills/*)');
+    expect(summary).toContain("pass --skills 'core/skills/*'");
   });
 });

@@ -58,7 +58,10 @@ export async function evalsInitStep(
   if (inputs.dryRun || names.length === 0) {
     const text =
       names.length === 0
-        ? 'Every skill the skills setting finds already has eval files; nothing to write.'
+        ? found.skills.length === 0
+          ? `No skill folder with a SKILL.md matches the skills setting (${globs.join(', ')}); nothing to write.` +
+            (hint === undefined ? '' : `\n\n${hint}`)
+          : 'Every skill the skills setting finds already has eval files; nothing to write.'
         : `A real run would write eval files for: ${names.join(', ')} (and open one pull request).` +
           (ignored ? `\n\n${ignoredEvalsHint(ignored)}; a real run adds the line in its pull request.` : '');
     io.log.info(text);

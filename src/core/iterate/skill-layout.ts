@@ -25,15 +25,12 @@ export const DEFAULT_SKILLS_GLOBS: readonly string[] = ['.claude/skills/*'];
 /**
  * Where public skill collections keep skills. A skill found here but not by the setting is never
  * queued: it is named in a hint that shows the setting to use. The plugin lists of
- * `.claude-plugin/marketplace.json` add their own (marketplaceSkillGlobs), between these and the last,
- * catch-all `*`.
+ * `.claude-plugin/marketplace.json` add their own (marketplaceSkillGlobs) after these, then come
+ * DETECTED_NESTED_SKILLS_GLOBS and the catch-all `*`.
  */
-export const DETECTED_SKILLS_GLOBS: readonly string[] = [
-  '.claude/skills/*',
-  'skills/*',
-  '*/skills/*',
-  'plugins/*/skills/*',
-];
+export const DETECTED_SKILLS_GLOBS: readonly string[] = ['.claude/skills/*', 'skills/*'];
+/** Tried after the marketplace's own globs (the author's words are more precise than these). */
+export const DETECTED_NESTED_SKILLS_GLOBS: readonly string[] = ['*/skills/*', 'plugins/*/skills/*'];
 /** The catch-all detection glob: a flat collection (`<name>/SKILL.md` at the root); tried last. */
 export const ROOT_SKILLS_GLOB = '*';
 /** Claude Code's plugin marketplace file, relative to the project. */
