@@ -396,6 +396,12 @@ export interface DryRunPlanJson {
   outsideSetting: string | null;
   /** Each queued skill's folder, relative to the project. */
   dirs: Record<string, string>;
+  /** The warning of a queue longer than a night (or the Action's job), or null. */
+  budgetWarning: string | null;
+  /** The hint about eval files git ignores, with the line that un-ignores them, or null. */
+  ignoredEvals: string | null;
+  /** With --skill / --queue: the skills the setting finds that were not asked for. */
+  notRequested: string[];
   empty: boolean;
 }
 
@@ -425,6 +431,9 @@ export function dryRunPlanJson(
     excludedOther: plan.excludedOther.map((e) => ({ ...e })),
     outsideSetting: plan.outsideSetting ?? null,
     dirs: { ...plan.dirs },
+    budgetWarning: budgetWarning(plan, options, labels)[0] ?? null,
+    ignoredEvals: plan.ignoredEvals ?? null,
+    notRequested: [...(plan.notRequested ?? [])],
     empty: plan.queue.length === 0,
   };
 }

@@ -341,6 +341,10 @@ describe('runSkillLoop', () => {
       /^\[absolute\] ambiguous anchor \(revert: old_string occurs \d+ times/,
     );
     expect(rows[2]?.description).toMatch(/^\[absolute\] no edit \(revert: editor answer unusable/);
+    // The terminal line says why, not only `revert score NULL`.
+    expect(h.progress.find((l) => l.includes('iter 1'))).toMatch(
+      /revert +score +NULL .*reason old_string occurs \d+ times/,
+    );
     const models = h.input.models as ReturnType<typeof createScriptedModels>;
     expect(models.calls.propose[1]?.revertedDescriptions).toEqual(['ambiguous anchor']);
     expect(head(h.worktreePath)).toBe(h.baseCommit);

@@ -459,6 +459,9 @@ describe('dryRunPlanJson', () => {
       excludedOther: [],
       outsideSetting: null,
       dirs: { 'session-wrap': '.claude/skills/session-wrap' },
+      budgetWarning: null,
+      ignoredEvals: null,
+      notRequested: [],
       empty: false,
     });
   });
