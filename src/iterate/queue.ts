@@ -56,7 +56,7 @@ export interface QueuePlan {
 /** What the plan calls a night: a queue longer than this gets a warning (docs/cli.md § Printed commands). */
 export const NIGHT_MS = 8 * 3_600_000;
 /** GitHub cancels a job after 6 hours: the Action's plans warn against this instead. */
-export const ACTION_JOB_MS = 6 * 3_600_000;
+export const ACTION_JOB_LIMIT = { ms: 6 * 3_600_000, label: "the Action's 6-hour job limit" } as const;
 
 /** The `skills` setting of a run: the option (flag, input or config), else `.claude/skills/*`. */
 export function skillsGlobsOf(options: Pick<IterateOptions, 'skills'>): readonly string[] {

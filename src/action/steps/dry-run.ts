@@ -6,7 +6,7 @@
 import { createFileKillSwitch } from '../../adapters/local/kill-switch.js';
 import { killSwitchInputReason } from '../../github/kill-switch.js';
 import { planIterate } from '../../iterate/plan.js';
-import { ACTION_JOB_MS, formatDryRunPlan } from '../../iterate/queue.js';
+import { ACTION_JOB_LIMIT, formatDryRunPlan } from '../../iterate/queue.js';
 import { createModels } from '../../llm/factory.js';
 import type { ActionContext } from '../context.js';
 import { modelEnv, type ActionInputs } from '../inputs.js';
@@ -37,11 +37,8 @@ export async function dryRunStep(
     options,
     planPorts(options, await readOnlyFreshness(options, inputs, io), io),
   );
-  const text = formatDryRunPlan(plan, options, { limit: ACTION_LIMIT });
+  const text = formatDryRunPlan(plan, options, { limit: ACTION_JOB_LIMIT });
   io.log.info(text);
   await io.writeSummary(renderPlanSummary('skill-iterate dry run', text, plan.queue));
   return { outputs: buildOutputs(planFile(emptyRun(startedAt, io.now(), plan)), {}), failure: undefined };
 }
-
-/** The plan's warning names the job limit a night in the Action runs against. */
-const ACTION_LIMIT = { ms: ACTION_JOB_MS, label: "the Action's 6-hour job limit" };

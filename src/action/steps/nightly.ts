@@ -31,7 +31,7 @@ import { createGitWorkspace } from '../../git/workspace.js';
 import type { IterateOptions } from '../../iterate/options.js';
 import { planIterate } from '../../iterate/plan.js';
 import { killSwitchUnreadable } from '../../iterate/preflight.js';
-import { formatDryRunPlan, skillsGlobsOf } from '../../iterate/queue.js';
+import { ACTION_JOB_LIMIT, formatDryRunPlan, skillsGlobsOf } from '../../iterate/queue.js';
 import { findSkills } from '../../iterate/skill-finder.js';
 import { repositoryRoot } from '../../git/repo.js';
 import { partialRunOf } from '../../iterate/run-error.js';
@@ -195,7 +195,7 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
   // The engine resolves the same queue; this copy names the log groups and the state saves.
   const plan = await planIterate(options, planPorts(options, store.freshness, { ...io, log: SILENT_LOG }));
   // The engine says "Queue empty" itself; a non-empty plan is worth a look before hours of work.
-  if (plan.queue.length > 0) io.log.info(formatDryRunPlan(plan, options));
+  if (plan.queue.length > 0) io.log.info(formatDryRunPlan(plan, options, { limit: ACTION_JOB_LIMIT }));
   const saveState = createStateSaver(store, plan, inputs, ctx, options.project, io);
   const groups = createSkillGroups(io.log, io);
   const log = groups.log;

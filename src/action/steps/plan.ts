@@ -4,7 +4,7 @@ import { createFileKillSwitch } from '../../adapters/local/kill-switch.js';
 import { loadConfig } from '../../config/config.js';
 import { killSwitchInputReason } from '../../github/kill-switch.js';
 import { planIterate } from '../../iterate/plan.js';
-import { ACTION_JOB_MS, formatDryRunPlan } from '../../iterate/queue.js';
+import { ACTION_JOB_LIMIT, formatDryRunPlan } from '../../iterate/queue.js';
 import type { ActionContext } from '../context.js';
 import type { ActionInputs } from '../inputs.js';
 import type { ActionIo, PipelineResult } from '../io.js';
@@ -32,13 +32,10 @@ export async function planStep(
     io.log.warn(`${killed}: the plan is an empty queue`);
     plan = { ...plan, queue: [] };
   }
-  const text = formatDryRunPlan(plan, options, { limit: ACTION_LIMIT });
+  const text = formatDryRunPlan(plan, options, { limit: ACTION_JOB_LIMIT });
   io.log.info(text);
   const file = planFile(emptyRun(startedAt, io.now(), plan));
   const resultPath = await writeRunFile(resultFilePath(ctx, inputs, 'plan'), file, secretsOf(inputs, ctx));
   await io.writeSummary(renderPlanSummary('skill-iterate plan', text, plan.queue));
   return { outputs: buildOutputs(file, { resultPath }), failure: undefined };
 }
-
-/** The plan's warning names the job limit a night in the Action runs against. */
-const ACTION_LIMIT = { ms: ACTION_JOB_MS, label: "the Action's 6-hour job limit" };
