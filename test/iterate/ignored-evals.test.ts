@@ -12,6 +12,8 @@ import { parseInputs, type ActionInputName } from '../../src/action/inputs.js';
 import type { ActionIo } from '../../src/action/io.js';
 import { runPipeline } from '../../src/action/main.js';
 import { main } from '../../src/cli/main.js';
+import { appendGitignoreLines, ignoredPaths } from '../../src/git/ignored.js';
+import { findIgnoredEvals } from '../../src/iterate/ignored-evals.js';
 import { releaseNotesSkill, validAnswer } from '../helpers/authored-evals.js';
 import { makeRemote, nightContext, recordingLog } from '../helpers/github-fixtures.js';
 import { anthropicMessage } from '../helpers/model-replies.js';
@@ -135,5 +137,27 @@ describe('eval files git ignores', () => {
     expect(result.failure).toBeUndefined();
     expect(summaries.join('\n')).toContain('.gitignore:1: evals/');
     expect(summaries.join('\n')).toContain('`!skills/*/evals/` to .gitignore');
+  });
+
+  it('a rule in a nested .gitignore is un-ignored in that file; a file rule by file; the lines work', async () => {
+    const repo = await superpowers();
+    await writeFile(path.join(repo, '.gitignore'), '*.json\n');
+    await writeFile(path.join(repo, 'skills', 'brainstorming', '.gitignore'), 'evals/\n');
+    const skills = [
+      { name: 'brainstorming', dir: 'skills/brainstorming' },
+      { name: 'writing-plans', dir: 'skills/writing-plans' },
+    ];
+    const found = await findIgnoredEvals(ignoredPaths, repo, repo, skills);
+    expect(found?.skills).toEqual(['brainstorming', 'writing-plans']);
+    expect(found?.lines).toEqual([
+      { file: 'skills/brainstorming/.gitignore', line: '!/evals/' },
+      { file: '.gitignore', line: '!skills/*/evals/evals.json' },
+      { file: '.gitignore', line: '!skills/*/evals/test_scenarios.json' },
+    ]);
+    await appendGitignoreLines(repo, found!.lines);
+    // Once its folder is un-ignored, the root's *.json would catch brainstorming's files: the root's file
+    // lines (skills/*) cover them too, so nothing is ignored any more.
+    const again = await findIgnoredEvals(ignoredPaths, repo, repo, skills);
+    expect(again).toBeUndefined();
   });
 });
