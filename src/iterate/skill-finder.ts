@@ -260,7 +260,7 @@ export function outsideSkillsHint(found: FoundSkills, setting?: CommandSetting):
     const one = placeholders.length === 1;
     return (
       `${placeholders.map((s) => `${s.dir}/`).join(', ')}, outside the skills setting (${found.globs.join(', ')}), ` +
-      `${one ? 'looks' : 'look'} like ${one ? 'a placeholder' : 'placeholders'} to copy, not skills to iterate; not proposed for the setting`
+      `${one ? 'looks' : 'look'} like ${one ? 'a placeholder' : 'placeholders'} to copy, not ${one ? 'a skill' : 'skills'} to iterate; not proposed for the setting`
     );
   }
   const byGlob = new Map<string, string[]>();
