@@ -7,7 +7,7 @@
  */
 import type { QueuePlan } from '../core/iterate/queue-plan.js';
 import type { IterateOptions } from '../iterate/options.js';
-import { formatDryRunPlan } from '../iterate/queue.js';
+import { ACTION_JOB_LIMIT, formatDryRunPlan } from '../iterate/queue.js';
 import type { IterateEvent, IterateEvents } from '../ports/iterate.js';
 import type { Logger } from '../ports/logger.js';
 import type { SkillGroups } from './skill-groups.js';
@@ -45,7 +45,8 @@ export function createNightEvents(deps: NightEventDeps): NightEvents {
       case 'plan-ready':
         adopt(event.plan);
         // The engine says "Queue empty" itself; a non-empty plan is worth a look before hours of work.
-        if (event.plan.queue.length > 0) deps.log.info(formatDryRunPlan(event.plan, deps.options));
+        if (event.plan.queue.length > 0)
+          deps.log.info(formatDryRunPlan(event.plan, deps.options, { limit: ACTION_JOB_LIMIT }));
         return;
       case 'skill-started':
         deps.groups.next(`skill-iterate: ${event.skill}`);

@@ -38,6 +38,8 @@ export function iterateOptions(
     keepRule: inputs.keepRule ?? ITERATE_DEFAULTS.keepRule,
     skills: inputs.skills,
     structural: config.structural,
+    // The inputs that shape the queue, carried into the CLI commands the job summary prints.
+    command: { project: inputs.project === '.' ? undefined : inputs.project, skills: inputs.skills },
   };
   // An input given (not empty) wins over the config; the config over the default.
   const given = {

@@ -87,6 +87,15 @@ const RunResultSchema = z.object({
     .optional(),
   outsideSetting: z.string().optional(),
   freshnessWindowMs: z.number().optional(),
+  notRequested: z.array(z.string()).optional(),
+  mode: z.enum(['composite', 'structural', 'absolute']).optional(),
+  command: z
+    .object({
+      project: z.string().optional(),
+      skills: z.array(z.string()).readonly().optional(),
+      mode: z.string().optional(),
+    })
+    .optional(),
   summaryPath: optional(z.string()),
   usage: UsageSchema,
   modelsLabel: z.string(),
@@ -216,6 +225,7 @@ export function mergeRunFiles(files: RunFile[]): RunFile {
     ),
     outsideSetting: runs.find((r) => r.outsideSetting !== undefined)?.outsideSetting,
     freshnessWindowMs: runs.find((r) => r.freshnessWindowMs !== undefined)?.freshnessWindowMs,
+    ...mergedRequests(runs, queue),
     summaryPath: undefined,
     usage: executed.reduce<Usage>((sum, r) => addUsage(sum, r.usage), { ...ZERO_USAGE }),
     modelsLabel: uniqueBy(executed.map((r) => r.modelsLabel).filter(Boolean), (s) => s).join('; '),
@@ -228,5 +238,28 @@ export function mergeRunFiles(files: RunFile[]): RunFile {
     shipped: files.flatMap((f) => f.shipped),
     parked: files.flatMap((f) => f.parked),
     notShipped: files.flatMap((f) => f.notShipped),
+  };
+}
+
+/**
+ * A matrix's jobs each ask for one skill: the merged run did not ask for the skills none of them asked
+ * for. Mode and command are the jobs' own (one workflow run, one setting).
+ */
+function mergedRequests(
+  runs: readonly RunResult[],
+  queue: readonly string[],
+): Pick<RunResult, 'notRequested' | 'mode' | 'command'> {
+  const asked = new Set(queue);
+  const withLists = runs.filter((r) => r.notRequested !== undefined);
+  const notRequested =
+    withLists.length === 0
+      ? undefined
+      : [...new Set(withLists.flatMap((r) => r.notRequested ?? []))].filter((s) => !asked.has(s)).sort();
+  const mode = runs.find((r) => r.mode !== undefined)?.mode;
+  const command = runs.find((r) => r.command !== undefined)?.command;
+  return {
+    ...(notRequested === undefined ? {} : { notRequested }),
+    ...(mode === undefined ? {} : { mode }),
+    ...(command === undefined ? {} : { command }),
   };
 }

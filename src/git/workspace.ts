@@ -2,6 +2,7 @@
 import type { GitWorkspace } from '../ports/git.js';
 import type { Logger } from '../ports/logger.js';
 import { commitFile, discardChanges, resetToParent, showFileAt } from './commits.js';
+import { ignoredPaths } from './ignored.js';
 import { findOrphanWorktrees } from './orphans.js';
 import { isValidBranchName, repositoryRoot } from './repo.js';
 import { createWorktree, discardWorktree } from './worktree.js';
@@ -26,5 +27,6 @@ export function createGitWorkspace(log: Pick<Logger, 'warn'>): GitWorkspace {
     isValidBranchName,
     orphanWorktrees: findOrphanWorktrees,
     repositoryRoot,
+    ignoredPaths,
   };
 }

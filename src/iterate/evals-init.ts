@@ -23,8 +23,10 @@ import {
   EVALS_FILE,
   REQUIRED_SECTIONS_FILE,
   SCENARIOS_FILE,
+  evalsInitCommand,
   skillFileOf,
   skillPathIn,
+  type CommandSetting,
   type SkillLocation,
 } from '../core/iterate/skill-layout.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
@@ -252,7 +254,14 @@ export interface EvalsTargets {
 export async function selectEvalsTargets(
   project: string,
   found: FoundSkills,
-  request: { names: readonly string[]; all: boolean; force: boolean; keepScenarios: boolean },
+  request: {
+    names: readonly string[];
+    all: boolean;
+    force: boolean;
+    keepScenarios: boolean;
+    /** The options typed, carried into the command a refusal prints. */
+    setting?: CommandSetting;
+  },
 ): Promise<EvalsTargets> {
   const refused: EvalsTargets['refused'] = [];
   if (!request.all) {
@@ -273,7 +282,11 @@ export async function selectEvalsTargets(
         reason: excluded
           ? `${excluded.dir}: ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ''}`
           : outside
-            ? `it is at ${outside.dir}, outside the skills setting (${globs}); add "${outside.glob}" to the setting (--skills or "skills" in skillclimb.config.json)`
+            ? `it is at ${outside.dir}, outside the skills setting (${globs}); add "${outside.glob}" to the setting ` +
+              `(--skills or "skills" in skillclimb.config.json): \`${evalsInitCommand(name, '', {
+                ...request.setting,
+                skills: [...found.globs, outside.glob],
+              })}\``
             : `no skill folder named ${name} matches the skills setting (${globs})`,
       });
     }

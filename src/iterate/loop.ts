@@ -27,6 +27,7 @@ import { countNewlines } from '../core/iterate/lines.js';
 import { checkFrontmatter } from '../core/iterate/markdown.js';
 import { ModelOutputError, type EditProposal } from '../core/model-answers.js';
 import { formatIterationLine } from '../core/iterate/progress.js';
+import { withModeMarker } from '../core/iterate/results-tsv.js';
 import type { KeptEdit, ResultsRow } from '../core/iterate/run-result.js';
 import { SKILL_FILE, skillFileOf } from '../core/iterate/skill-layout.js';
 import { classifyIteration, type IterationOutcome } from '../core/iterate/taxonomy.js';
@@ -131,6 +132,8 @@ export interface SkillLoopInput {
   signal?: AbortSignal;
   /** Told every time the loop's spend grows, so a caller keeps it even if the loop throws. */
   onUsage?: (total: Usage) => void;
+  /** The progress lines' skill column width: the longest name in the queue (progress.ts). */
+  nameWidth?: number | undefined;
 }
 
 export interface SkillLoopResult {
@@ -280,13 +283,26 @@ class SkillLoop {
     }
   }
 
-  /** Step G, then the pure step: the row is on disk before any git side effect of its outcome. */
-  async record(record: IterationRecord, iteration: number, delta: number | null): Promise<void> {
+  /**
+   * Step G, then the pure step: the row is on disk before any git side effect of its outcome. The row's
+   * description carries the mode marker (results-tsv.ts withModeMarker); `reason` is what the terminal
+   * line says about a revert or a crash.
+   */
+  async record(
+    record: IterationRecord,
+    iteration: number,
+    delta: number | null,
+    reason?: string,
+  ): Promise<void> {
     // The spend counts even when the row cannot be written (the caller keeps it through onUsage).
     this.input.onUsage?.(addUsage(this.state.usage, record.usage));
-    await appendResultsRow(this.input.resultsFile, record.row, this.input.secrets);
-    this.state = stepLoop(this.state, record);
-    const { row } = record;
+    const marked: IterationRecord = {
+      ...record,
+      row: { ...record.row, description: withModeMarker(record.row.description, this.input.options.mode) },
+    };
+    await appendResultsRow(this.input.resultsFile, marked.row, this.input.secrets);
+    this.state = stepLoop(this.state, marked);
+    const { row } = marked;
     this.input.log.progress(
       formatIterationLine({
         skill: this.input.skill,
@@ -296,6 +312,8 @@ class SkillLoop {
         delta,
         seconds: row.wallSeconds,
         usage: record.usage,
+        ...(reason === undefined ? {} : { reason }),
+        ...(this.input.nameWidth === undefined ? {} : { width: this.input.nameWidth }),
       }),
     );
   }
@@ -499,6 +517,7 @@ async function scoreBaseline(
       { kind: 'baseline', row: rowOf(commit, null, 'crash', description, seconds), usage },
       0,
       null,
+      failure ?? 'no score',
     );
     const stop = loop.stopReason(false);
     if (stop) return stop;
@@ -793,6 +812,7 @@ async function iterate(
     },
     iteration,
     delta,
+    outcome === 'keep' ? undefined : note,
   );
   // A crashed edit was never judged, so it must not stay on the branch either.
   if (outcome !== 'keep' && commit !== NO_COMMIT) loop.resetInBackground();

@@ -2,6 +2,7 @@
  * The options of one skill-iterate run and their defaults, stated once for the CLI and the Action
  * (docs/how-it-works.md § The hill-climb loop).
  */
+import type { CommandSetting } from '../core/iterate/skill-layout.js';
 import type { ScoreMode } from '../core/iterate/score-types.js';
 import { DEFAULT_MIN_GAIN } from '../core/iterate/ship-gate.js';
 import { DEFAULT_KEEP_RULE, DEFAULT_MARGIN, DEFAULT_TRIALS, type KeepRule } from '../core/iterate/noise.js';
@@ -80,6 +81,14 @@ export interface IterateOptions {
   structural?: StructuralSettings | undefined;
   /** The `skills` setting: globs of skill folders (default `.claude/skills/*`, docs/how-it-works.md § The queue). */
   skills?: readonly string[] | undefined;
+  /**
+   * The options as the operator typed them (`--project`, `--skills`, `--mode`): every command the plan,
+   * the messages and the summary print carries them, so it works when pasted (docs/cli.md § Printed
+   * commands). Undefined: nothing to carry.
+   */
+  command?: CommandSetting | undefined;
+  /** Queue skills that ran within the freshness window too (`--ignore-freshness`). */
+  ignoreFreshness?: boolean | undefined;
 }
 
 export type KillSwitchReadErrorPolicy = 'stop' | 'continue';

@@ -4,7 +4,9 @@
  * steps start here (the nightly step too, only when the engine stopped before reporting its own plan);
  * the real run resolves its queue with the same two functions, so both decide alike.
  */
+import path from 'node:path';
 import type { PlanPorts } from '../ports/iterate.js';
+import { findIgnoredEvals, ignoredEvalsHint } from './ignored-evals.js';
 import type { IterateOptions } from './options.js';
 import { runPreflight } from './preflight.js';
 import { resolveQueue, type QueuePlan } from './queue.js';
@@ -18,5 +20,20 @@ export interface IteratePlan extends QueuePlan {
 export async function planIterate(options: IterateOptions, ports: PlanPorts): Promise<IteratePlan> {
   const preflight = await runPreflight(options, ports, false);
   const plan = await resolveQueue(options, preflight, ports.freshness, ports.now());
-  return { ...plan, explicit: preflight.explicit?.map((s) => s.name) };
+  // Eval files git ignores work in this checkout only: the plan says so, with the line that un-ignores them.
+  const ignoredPaths = ports.git.ignoredPaths;
+  const skills = preflight.explicit ?? preflight.found.skills;
+  const ignored = ignoredPaths
+    ? await findIgnoredEvals(
+        (dir, paths) => ignoredPaths(dir, paths),
+        preflight.repository,
+        path.resolve(options.project),
+        skills,
+      )
+    : undefined;
+  return {
+    ...plan,
+    ...(ignored ? { ignoredEvals: ignoredEvalsHint(ignored) } : {}),
+    explicit: preflight.explicit?.map((s) => s.name),
+  };
 }

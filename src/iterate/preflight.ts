@@ -19,8 +19,10 @@ import {
   evalsFileLabel,
   evalsInitCommand,
   isValidSkillName,
+  iterateCommandLine,
   skillPathIn,
   skillsSettingHint,
+  type CommandSetting,
   type SkillLocation,
 } from '../core/iterate/skill-layout.js';
 import { mergeSkipList, type SkipList } from '../core/iterate/skip-list.js';
@@ -31,7 +33,7 @@ import type { IterateOptions } from './options.js';
 import { QueueFileError, parseQueueFile } from './queue-file.js';
 import { skillsGlobsOf } from './queue.js';
 import { NotRegularFileError, inspectFile, readRegularFile } from './regular-file.js';
-import { findSkills, outsideSkillsHint, type FoundSkills } from './skill-finder.js';
+import { findSkills, type FoundSkills } from './skill-finder.js';
 
 export interface PreflightResult {
   skipList: SkipList;
@@ -69,7 +71,11 @@ async function requireRegular(file: string, label: string): Promise<boolean> {
 }
 
 /** Where an explicit name is, or the halt that says why it cannot run. */
-function locateExplicit(found: FoundSkills, name: string): SkillLocation {
+function locateExplicit(
+  found: FoundSkills,
+  name: string,
+  setting: CommandSetting | undefined,
+): SkillLocation {
   const skill = found.skills.find((s) => s.name === name);
   if (skill) return skill;
   const globs = found.globs.join(', ');
@@ -82,10 +88,12 @@ function locateExplicit(found: FoundSkills, name: string): SkillLocation {
   }
   const outside = found.outside.find((s) => s.name === name);
   if (outside) {
-    const setting = skillsSettingHint([...found.globs, outside.glob]);
+    const wanted = [...found.globs, outside.glob];
+    const hint = skillsSettingHint(wanted);
+    const command = iterateCommandLine(`--skill ${name}`, { ...setting, skills: wanted });
     throw new PreflightHalt(
       `skill folder missing for ${shown}: it is at ${outside.dir}, outside the skills setting (${globs}); ` +
-        `set ${setting.config} in skillclimb.config.json, or pass ${setting.flag}`,
+        `set ${hint.config} in skillclimb.config.json, or pass ${hint.flag} (\`${command}\`)`,
     );
   }
   throw new PreflightHalt(
@@ -100,11 +108,12 @@ async function validateExplicitSkill(
   name: string,
   skipList: SkipList,
   mode: IterateOptions['mode'],
+  setting: CommandSetting | undefined,
 ): Promise<SkillLocation> {
   if (!isValidSkillName(name)) {
     throw new PreflightHalt(`invalid skill name "${brief(name)}": expected the name of a skill folder`);
   }
-  const skill = locateExplicit(found, name);
+  const skill = locateExplicit(found, name, setting);
   const dir = skillPathIn(project, skill);
   if (!(await isDirectory(dir))) {
     throw new PreflightHalt(`skill folder missing for ${brief(name)}: ${brief(dir, 300)} does not exist`);
@@ -119,7 +128,8 @@ async function validateExplicitSkill(
   }
   if (mode !== 'structural' && (!present[0] || !present[1])) {
     throw new PreflightHalt(
-      `evals not bootstrapped for ${name}; run \`${evalsInitCommand(name)}\` first (or iterate with --mode structural)`,
+      `evals not bootstrapped for ${name}; run \`${evalsInitCommand(name, '', setting)}\` first ` +
+        `(or score structure only: \`${iterateCommandLine(`--skill ${name} --mode structural`, { ...setting, mode: undefined })}\`)`,
     );
   }
   if (skipList.all.has(name)) {
@@ -153,6 +163,7 @@ async function readExplicitQueue(
   queueFile: string,
   skipList: SkipList,
   mode: IterateOptions['mode'],
+  setting: CommandSetting | undefined,
 ): Promise<SkillLocation[]> {
   let text: string | undefined;
   try {
@@ -175,7 +186,7 @@ async function readExplicitQueue(
     if (seen.has(entry.name)) continue;
     let skill: SkillLocation;
     try {
-      skill = await validateExplicitSkill(project, found, entry.name, skipList, mode);
+      skill = await validateExplicitSkill(project, found, entry.name, skipList, mode, setting);
     } catch (err) {
       if (err instanceof PreflightHalt) {
         throw new PreflightHalt(`queue file ${queueFile} line ${entry.line}: ${err.message}`);
@@ -293,7 +304,9 @@ export async function runPreflight(
   const found = await findSkills({ project, repository, globs: skillsGlobsOf(options) });
   let explicit: SkillLocation[] | undefined;
   if (options.skill !== undefined) {
-    explicit = [await validateExplicitSkill(project, found, options.skill, skipList, options.mode)];
+    explicit = [
+      await validateExplicitSkill(project, found, options.skill, skipList, options.mode, options.command),
+    ];
   } else if (options.queueFile !== undefined) {
     explicit = await readExplicitQueue(
       project,
@@ -301,11 +314,11 @@ export async function runPreflight(
       path.resolve(project, options.queueFile),
       skipList,
       options.mode,
+      options.command,
     );
-  } else {
-    const hint = outsideSkillsHint(found);
-    if (hint !== undefined) log.warn(hint);
   }
+  // The hint about skills outside the setting is printed once, by what reports the queue: the plan, the
+  // empty-queue message or the run (docs/cli.md § Printed commands), never here as well.
 
   // 5. The lock, only after every other check passed.
   const held = takeLock ? await ports.lock.acquire() : undefined;

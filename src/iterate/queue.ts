@@ -17,19 +17,29 @@ import {
   branchNameFor,
   evalsDirOf,
   evalsInitCommand,
+  iterateCommandLine,
+  resultsTsvPath,
   skillPathIn,
   worktreeFolderName,
+  type CommandSetting,
   type SkillExclusion,
   type SkillLocation,
 } from '../core/iterate/skill-layout.js';
 import type { QueuePlan } from '../core/iterate/queue-plan.js';
 import type { SkipList } from '../core/iterate/skip-list.js';
 import type { Freshness } from '../ports/freshness.js';
+import { rowMode } from '../core/iterate/results-tsv.js';
 import { loadSkillEvals, loadStructuralEvals } from './evals-files.js';
+import { readResultsRows } from './results-file.js';
 import { ITERATE_DEFAULTS, type IterateOptions } from './options.js';
 import { outsideSkillsHint, type FoundSkills } from './skill-finder.js';
 
 export type { QueuePlan };
+
+/** What the plan calls a night: a queue longer than this gets a warning (docs/cli.md § Printed commands). */
+export const NIGHT_MS = 8 * 3_600_000;
+/** GitHub cancels a job after 6 hours: the Action's plans warn against this instead. */
+export const ACTION_JOB_LIMIT = { ms: 6 * 3_600_000, label: "the Action's 6-hour job limit" } as const;
 
 /** The `skills` setting of a run: the option (flag, input or config), else `.claude/skills/*`. */
 export function skillsGlobsOf(options: Pick<IterateOptions, 'skills'>): readonly string[] {
@@ -80,6 +90,7 @@ export async function unscorableReason(
   project: string,
   skill: SkillLocation,
   mode: IterateOptions['mode'],
+  setting?: CommandSetting,
 ): Promise<Pick<SkillExclusion, 'reason' | 'next'> | undefined> {
   const dir = skillPathIn(project, skill);
   const evalsDir = evalsDirOf(dir);
@@ -94,7 +105,9 @@ export async function unscorableReason(
     if (!hasEvals && !hasScenarios) {
       return {
         reason: 'no evals',
-        next: `run \`${evalsInitCommand(skill.name)}\` to write them, or iterate with --mode structural`,
+        next:
+          `run \`${evalsInitCommand(skill.name, '', setting)}\` to write them, or score structure only with ` +
+          `\`${iterateCommandLine('--mode structural', { ...setting, mode: undefined })}\``,
       };
     }
     if (!hasEvals || !hasScenarios) {
@@ -102,8 +115,8 @@ export async function unscorableReason(
       return {
         reason: `half-bootstrapped: ${label(has)} without ${lacks}`,
         next: hasEvals
-          ? `run \`${evalsInitCommand(skill.name, '--force')}\` to write both files again`
-          : `run \`${evalsInitCommand(skill.name, '--keep-scenarios')}\` to write evals.json for the scenarios`,
+          ? `run \`${evalsInitCommand(skill.name, '--force', setting)}\` to write both files again`
+          : `run \`${evalsInitCommand(skill.name, '--keep-scenarios', setting)}\` to write evals.json for the scenarios`,
       };
     }
     await loadSkillEvals(dir);
@@ -144,10 +157,14 @@ export async function resolveQueue(
     excludedBySkipList: [],
     excludedByFreshness: [],
     excludedOther: input.explicit ? [] : [...input.found.excluded],
-    outsideSetting: input.explicit ? undefined : outsideSkillsHint(input.found),
+    outsideSetting: input.explicit ? undefined : outsideSkillsHint(input.found, options.command),
     skillsGlobs: input.found.globs,
     plannedAt: now,
   };
+  if (input.explicit) {
+    const asked = new Set(input.explicit.map((s) => s.name));
+    plan.notRequested = input.found.skills.map((s) => s.name).filter((name) => !asked.has(name));
+  }
   for (const skill of input.explicit ?? input.found.skills) {
     const source = input.skipList.sourceOf(skill.name);
     if (source !== undefined) {
@@ -155,14 +172,18 @@ export async function resolveQueue(
       continue;
     }
     if (input.explicit === undefined) {
-      const unscorable = await unscorableReason(project, skill, options.mode);
+      const unscorable = await unscorableReason(project, skill, options.mode, options.command);
       if (unscorable) {
         plan.excludedOther.push({ skill: skill.name, dir: skill.dir, ...unscorable });
         continue;
       }
     }
-    const lastRunAt = await freshness.lastRunAt(skill);
-    if (lastRunAt !== null && now.getTime() - lastRunAt.getTime() < window) {
+    const lastRunAt = options.ignoreFreshness ? null : await freshness.lastRunAt(skill);
+    if (
+      lastRunAt !== null &&
+      now.getTime() - lastRunAt.getTime() < window &&
+      !(await firstRunInMode(project, skill, options.mode))
+    ) {
       plan.excludedByFreshness.push({ skill: skill.name, lastRunAt });
       continue;
     }
@@ -174,6 +195,20 @@ export async function resolveQueue(
   plan.excludedByFreshness.sort((a, b) => byCodePoint(a.skill, b.skill));
   plan.excludedOther.sort((a, b) => byCodePoint(a.skill, b.skill) || byCodePoint(a.dir, b.dir));
   return plan;
+}
+
+/**
+ * Whether the skill's results.tsv holds rows, none of them scored in `mode`: a structural run the same
+ * day does not make a skill fresh for its first composite night (docs/how-it-works.md § The queue). A
+ * file that cannot be read, or has no rows, leaves the freshness port's answer as it is.
+ */
+async function firstRunInMode(
+  project: string,
+  skill: SkillLocation,
+  mode: IterateOptions['mode'],
+): Promise<boolean> {
+  const rows = await readResultsRows(resultsTsvPath(project, skill)).catch(() => []);
+  return rows.length > 0 && !rows.some((row) => rowMode(row.description) === mode);
 }
 
 /** `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds). */
@@ -193,6 +228,8 @@ export function displayWorktreeHome(worktreeHome: string, home: string = os.home
 export interface DryRunLabels {
   /** The budget as the operator typed it (`90m` stays `90m`); default: the shortest form of the ms value. */
   budget?: string | undefined;
+  /** What one run may take: a night (NIGHT_MS, the CLI) or the Action's job limit (ACTION_JOB_MS). */
+  limit?: { ms: number; label: string } | undefined;
   /** For tests: what `~` stands for. */
   home?: string | undefined;
 }
@@ -216,7 +253,7 @@ export function freshUntil(lastRunAt: Date, windowMs: number, now: Date): string
 /** Every skill found and not queued, one line each, by name: the real reason and the next step. */
 export function exclusionLines(
   plan: QueuePlan,
-  options: Pick<IterateOptions, 'freshnessWindowMs'>,
+  options: Pick<IterateOptions, 'freshnessWindowMs' | 'command'>,
 ): string[] {
   const window = freshnessWindowOf(options);
   const lines: Array<[string, string]> = [
@@ -227,7 +264,8 @@ export function exclusionLines(
     ]),
     ...plan.excludedByFreshness.map((e): [string, string] => [
       e.skill,
-      `${e.skill}  (fresh until ${freshUntil(e.lastRunAt, window, plan.plannedAt)}: last run ${formatUtcSeconds(e.lastRunAt)})`,
+      `${e.skill}  (fresh until ${freshUntil(e.lastRunAt, window, plan.plannedAt)}: last run ${formatUtcSeconds(e.lastRunAt)}; ` +
+        `to run it now: \`${iterateCommandLine(`--skill ${e.skill} --ignore-freshness`, options.command)}\`)`,
     ]),
   ];
   return lines.sort(([a], [b]) => byCodePoint(a, b)).map(([, line]) => line);
@@ -240,7 +278,7 @@ export function exclusionLines(
  */
 export function formatEmptyQueue(
   plan: QueuePlan,
-  options: Pick<IterateOptions, 'freshnessWindowMs'>,
+  options: Pick<IterateOptions, 'freshnessWindowMs' | 'command'>,
 ): string {
   const lines = exclusionLines(plan, options);
   let head: string;
@@ -254,7 +292,8 @@ export function formatEmptyQueue(
     head = 'Queue empty -- nothing to iterate. No skill found is ready to run:';
   }
   const hint = plan.outsideSetting === undefined ? [] : ['', plan.outsideSetting];
-  return [head, ...lines.map((l) => `  ${l}`), ...hint].join('\n') + '\n';
+  const ignored = plan.ignoredEvals === undefined ? [] : ['', plan.ignoredEvals];
+  return [head, ...lines.map((l) => `  ${l}`), ...hint, ...ignored].join('\n') + '\n';
 }
 
 /**
@@ -279,7 +318,10 @@ export function formatDryRunPlan(
       'Per-skill worktrees:',
       plan.queue.map((s) => `${s} -> ${worktreePath(home, s)}`),
     ),
-    section('Per-skill budget:', [`budget=${budget} iterations=${options.perSkillIterations}`]),
+    section('Per-skill budget:', [
+      `budget=${budget} iterations=${options.perSkillIterations}`,
+      ...budgetWarning(plan, options, labels),
+    ]),
     section(
       'Excluded by skip-list:',
       plan.excludedBySkipList.map((e) => `${e.skill}  (skip-list: ${e.source})`),
@@ -296,7 +338,32 @@ export function formatDryRunPlan(
     ...(plan.outsideSetting !== undefined
       ? [section('Outside the skills setting:', [plan.outsideSetting])]
       : []),
+    ...(plan.ignoredEvals !== undefined ? [section('Ignored by git:', [plan.ignoredEvals])] : []),
   ].join('\n');
+}
+
+/**
+ * The warning of a queue longer than a night (or the Action's job): how long it may take, how many
+ * skills fit, and what happens to the rest. Empty when it fits.
+ */
+export function budgetWarning(
+  plan: Pick<QueuePlan, 'queue'>,
+  options: Pick<IterateOptions, 'perSkillBudgetMs' | 'command'>,
+  labels: Pick<DryRunLabels, 'limit' | 'budget'> = {},
+): string[] {
+  const limit = labels.limit ?? { ms: NIGHT_MS, label: 'one 8-hour night' };
+  const count = plan.queue.length;
+  const total = count * options.perSkillBudgetMs;
+  if (total <= limit.ms || options.perSkillBudgetMs <= 0) return [];
+  const fit = Math.floor(limit.ms / options.perSkillBudgetMs);
+  const budget = labels.budget ?? formatDuration(options.perSkillBudgetMs);
+  return [
+    `warning: ${count} skills x ${budget} = up to ${formatDuration(total)}, more than ${limit.label}: ` +
+      `at most ${fit} ${fit === 1 ? 'skill fits' : 'skills fit'}. The queue runs in order until it ends or is ` +
+      'stopped (kill-switch, interrupt, a cancelled job); the skills not reached are not fresh, so the next ' +
+      'run queues them again while those that ran are left out for the freshness window. To fit, narrow ' +
+      'the queue (--skill, --queue, --skip-list) or lower --per-skill-budget.',
+  ];
 }
 
 /** `--dry-run --json`: the same plan for scripts (and the Action). Paths here are absolute. */
@@ -312,6 +379,12 @@ export interface DryRunPlanJson {
   outsideSetting: string | null;
   /** Each queued skill's folder, relative to the project. */
   dirs: Record<string, string>;
+  /** The warning of a queue longer than a night (or the Action's job), or null. */
+  budgetWarning: string | null;
+  /** The hint about eval files git ignores, with the line that un-ignores them, or null. */
+  ignoredEvals: string | null;
+  /** With --skill / --queue: the skills the setting finds that were not asked for. */
+  notRequested: string[];
   empty: boolean;
 }
 
@@ -341,6 +414,9 @@ export function dryRunPlanJson(
     excludedOther: plan.excludedOther.map((e) => ({ ...e })),
     outsideSetting: plan.outsideSetting ?? null,
     dirs: { ...plan.dirs },
+    budgetWarning: budgetWarning(plan, options, labels)[0] ?? null,
+    ignoredEvals: plan.ignoredEvals ?? null,
+    notRequested: [...(plan.notRequested ?? [])],
     empty: plan.queue.length === 0,
   };
 }

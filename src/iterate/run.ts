@@ -8,7 +8,7 @@ import path from 'node:path';
 import { EvalsFileError, type SkillEvals } from '../core/iterate/evals.js';
 import { brief } from '../core/iterate/brief.js';
 import { countNewlines } from '../core/iterate/lines.js';
-import { formatSkillLine } from '../core/iterate/progress.js';
+import { formatSkillLine, skillColumnWidth } from '../core/iterate/progress.js';
 import type { RunResult, SkillResult } from '../core/iterate/run-result.js';
 import { DEFAULT_MIN_GAIN, belowMinimumGain, shipGate, shipMessage } from '../core/iterate/ship-gate.js';
 import { confirmedShipGate } from '../core/iterate/noise.js';
@@ -73,6 +73,9 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     excludedOther: plan?.excludedOther ?? [],
     outsideSetting: plan?.outsideSetting,
     freshnessWindowMs: options.freshnessWindowMs,
+    ...(plan?.notRequested ? { notRequested: plan.notRequested } : {}),
+    mode: options.mode,
+    ...(options.command ? { command: options.command } : {}),
     summaryPath: undefined,
     usage: totalUsage(results),
     modelsLabel: ports.models.label,
@@ -99,7 +102,10 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
       return await finished(snapshot());
     }
     for (const line of exclusionLines(plan, options)) log.info(`not queued: ${line}`);
+    // The hint about skills outside the setting, once (docs/cli.md § Printed commands).
+    if (plan.outsideSetting !== undefined) log.warn(plan.outsideSetting);
     const total = plan.queue.length;
+    const nameWidth = skillColumnWidth(plan.queue);
     const costStop = (done: number): void => {
       partial = { reason: COST_BUDGET_REASON, at: ports.now() };
       log.info(`Cost budget of $${options.maxCostUsd} reached; stopping after ${done} of ${total} skills.`);
@@ -132,13 +138,14 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
         usageBefore: totalUsage(results),
         signal,
         spent: ZERO_USAGE,
+        nameWidth,
       };
       current = ctx;
       await ports.events?.emit({ type: 'skill-started', index, skill: name });
       const result = await processSkillSafely(skill, ctx);
       current = undefined;
       results.push(result);
-      log.progress(formatSkillLine(result));
+      log.progress(formatSkillLine(result, nameWidth));
       await ports.events?.emit({ type: 'skill-finished', index, skill: name, result });
       // The loop stopped on the budget, in the last skill as much as in any other: the run is partial.
       if (ctx.stopReason === 'cost budget') {
@@ -153,7 +160,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     // The exception path: whatever finished still gets its summary, then the error goes on up.
     if (current?.unfinished) {
       results.push(current.unfinished);
-      log.progress(formatSkillLine(current.unfinished));
+      log.progress(formatSkillLine(current.unfinished, current.nameWidth));
     }
     let run = snapshot();
     if (!summaryWritten) {
@@ -371,6 +378,7 @@ async function climbInWorktree(
       files: worktree.files,
       signal: ctx.signal,
       onUsage: (total) => (ctx.spent = addUsage(spentBefore, total)),
+      nameWidth: ctx.nameWidth,
     });
   } catch (err) {
     // The worktree holds the last kept edit (a stop) or is in an unknown state: keep it for the operator.

@@ -74,4 +74,6 @@ export interface SkillContext {
   stopReason?: LoopStopReason;
   /** The skill's record when the run ends inside it (interrupt, halt): the summary still lists it. */
   unfinished?: SkillResult;
+  /** The progress lines' skill column width (the queue's longest name). */
+  nameWidth?: number;
 }

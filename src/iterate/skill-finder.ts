@@ -2,29 +2,39 @@
  * Finds a project's skills (docs/how-it-works.md § The queue): the folders the `skills` setting's globs
  * match that hold a SKILL.md, each followed to its real folder or refused by the one link rule
  * (symlinks.ts); two skills with one name are both left out (branches and state are keyed by the name);
- * and the skills that public collections keep elsewhere (`skills/*`, `plugins/*\/skills/*`, `*`) are
- * detected, never queued, so a hint can name them with the setting that would include them.
+ * and the skills that public collections keep elsewhere (`skills/*`, `*\/skills/*`, `plugins/*\/skills/*`,
+ * the plugins of `.claude-plugin/marketplace.json`, `*`) are detected, never queued, so a hint can name
+ * them with the setting that finds them and nothing else (placeholders such as `template/` left out).
  */
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  DETECTED_NESTED_SKILLS_GLOBS,
   DETECTED_SKILLS_GLOBS,
+  MARKETPLACE_FILE,
+  ROOT_SKILLS_GLOB,
   SKILL_FILE,
   globSegments,
   isValidSkillName,
+  isPlaceholderSkill,
   isWildcard,
+  marketplaceSkillGlobs,
   matchesSegment,
   skillsSettingHint,
+  iterateCommandLine,
+  type CommandSetting,
   type SkillExclusion,
   type SkillLocation,
 } from '../core/iterate/skill-layout.js';
-import { NotRegularFileError, inspectFile } from './regular-file.js';
+import { NotRegularFileError, inspectFile, readRegularFile } from './regular-file.js';
 import { decideSkillFolder } from './symlinks.js';
 
 export interface OutsideSkill extends SkillLocation {
   /** The detection glob that found it. */
   glob: string;
+  /** A folder to copy rather than a skill (`template/`): named, never proposed for the setting. */
+  placeholder?: boolean;
 }
 
 export interface FoundSkills {
@@ -180,26 +190,81 @@ export async function findSkills(input: {
   const known = new Set<string>();
   for (const found of matched) known.add(await realpath(path.join(project, found)).catch(() => found));
   const outside: OutsideSkill[] = [];
-  for (const glob of DETECTED_SKILLS_GLOBS) {
+  const detection = [
+    ...DETECTED_SKILLS_GLOBS,
+    ...(await marketplaceGlobs(project)),
+    ...DETECTED_NESTED_SKILLS_GLOBS,
+    ROOT_SKILLS_GLOB,
+  ].filter((glob, i, all) => all.indexOf(glob) === i);
+  for (const glob of detection) {
     if (globs.includes(glob)) continue;
     for (const rel of await expandSkillsGlob(project, glob)) {
       const real = await realpath(path.join(project, rel)).catch(() => rel);
       if (known.has(real)) continue;
       known.add(real);
-      outside.push({ name: basename(rel), dir: rel, glob });
+      const name = basename(rel);
+      outside.push({ name, dir: rel, glob, ...(isPlaceholderSkill(name) ? { placeholder: true } : {}) });
     }
   }
   return { globs, productiveGlobs, skills, excluded, outside };
+}
+
+/** A marketplace file bigger than this is not a plugin list. */
+const MARKETPLACE_MAX_BYTES = 1024 * 1024;
+
+/** The skill folders `.claude-plugin/marketplace.json` declares; none when it is absent or unreadable. */
+async function marketplaceGlobs(project: string): Promise<string[]> {
+  try {
+    const text = await readRegularFile(
+      path.join(project, ...MARKETPLACE_FILE.split('/')),
+      MARKETPLACE_MAX_BYTES,
+    );
+    return text === undefined ? [] : marketplaceSkillGlobs(JSON.parse(text));
+  } catch {
+    // Not JSON, not a file, too large: detection is a hint, never a halt.
+    return [];
+  }
+}
+
+/**
+ * The globs that find exactly the detected skills: a detection glob as it is when everything it found is
+ * a skill, else the skill folders it found one by one (so `*` that also finds `template/` is not proposed).
+ */
+function proposedGlobs(found: FoundSkills): string[] {
+  const wanted: string[] = [];
+  const byGlob = new Map<string, OutsideSkill[]>();
+  for (const skill of found.outside) byGlob.set(skill.glob, [...(byGlob.get(skill.glob) ?? []), skill]);
+  for (const [glob, skills] of byGlob) {
+    const real = skills.filter((s) => !s.placeholder);
+    if (real.length === 0) continue;
+    if (real.length === skills.length) wanted.push(glob);
+    else wanted.push(...real.map((s) => s.dir));
+  }
+  return wanted;
 }
 
 /**
  * The hint for skills outside the setting: how many, where, and the exact setting that would include them
  * (the setting's globs that found skills, plus the ones that found these).
  */
-export function outsideSkillsHint(found: FoundSkills): string | undefined {
+export function outsideSkillsHint(found: FoundSkills, setting?: CommandSetting): string | undefined {
+  const skills = found.outside.filter((s) => !s.placeholder);
+  const placeholders = found.outside.filter((s) => s.placeholder);
   if (found.outside.length === 0) return undefined;
+  const aside =
+    placeholders.length === 0
+      ? ''
+      : ` (${placeholders.map((s) => `${s.dir}/`).join(', ')} ${placeholders.length === 1 ? 'looks' : 'look'} like ` +
+        `a placeholder to copy, not a skill, and ${placeholders.length === 1 ? 'is' : 'are'} left out of the setting below)`;
+  if (skills.length === 0) {
+    const one = placeholders.length === 1;
+    return (
+      `${placeholders.map((s) => `${s.dir}/`).join(', ')}, outside the skills setting (${found.globs.join(', ')}), ` +
+      `${one ? 'looks' : 'look'} like ${one ? 'a placeholder' : 'placeholders'} to copy, not ${one ? 'a skill' : 'skills'} to iterate; not proposed for the setting`
+    );
+  }
   const byGlob = new Map<string, string[]>();
-  for (const skill of found.outside) byGlob.set(skill.glob, [...(byGlob.get(skill.glob) ?? []), skill.name]);
+  for (const skill of skills) byGlob.set(skill.glob, [...(byGlob.get(skill.glob) ?? []), skill.name]);
   const where = [...byGlob]
     .map(([glob, names]) => {
       const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length} in all)` : '');
@@ -207,12 +272,13 @@ export function outsideSkillsHint(found: FoundSkills): string | undefined {
     })
     .join('; ');
   // The setting's globs that found something stay (a link's real folders may match none of them).
-  const wanted = [...found.productiveGlobs, ...byGlob.keys()];
-  const setting = skillsSettingHint(wanted);
-  const count = found.outside.length;
+  const wanted = [...found.productiveGlobs, ...proposedGlobs(found)];
+  const hint = skillsSettingHint(wanted);
+  const count = skills.length;
+  const check = iterateCommandLine('--dry-run', { ...setting, skills: wanted, mode: undefined });
   return (
     `${count} ${count === 1 ? 'skill is' : 'skills are'} outside the skills setting ` +
-    `(${found.globs.join(', ')}) and not queued: ${where}. To include ${count === 1 ? 'it' : 'them'}, ` +
-    `set ${setting.config} in skillclimb.config.json, or pass ${setting.flag}`
+    `(${found.globs.join(', ')}) and not queued: ${where}${aside}. To include ${count === 1 ? 'it' : 'them'}, ` +
+    `set ${hint.config} in skillclimb.config.json, or pass ${hint.flag} (\`${check}\`)`
   );
 }

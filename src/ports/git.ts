@@ -77,4 +77,16 @@ export interface GitWorkspace {
   orphanWorktrees(project: string): Promise<string[] | null>;
   /** The root of the git work tree holding `project`, or null when it is not inside one. */
   repositoryRoot(project: string): Promise<string | null>;
+  /** Of `paths` (relative to `dir`), those git ignores there, each with the rule that does. */
+  ignoredPaths?(dir: string, paths: readonly string[]): Promise<IgnoredPath[]>;
+}
+
+/** A path git ignores, and the rule that makes it (`git check-ignore -v`). */
+export interface IgnoredPath {
+  /** The path as asked, relative to the folder asked in. */
+  path: string;
+  /** The file holding the rule (`.gitignore`, `skills/x/.gitignore`, `.git/info/exclude`, a global file). */
+  source: string;
+  line: number;
+  pattern: string;
 }

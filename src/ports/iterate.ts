@@ -23,7 +23,7 @@ export interface PlanPorts {
   killSwitch: KillSwitch;
   freshness: Freshness;
   lock: RunLock;
-  git: Pick<GitWorkspace, 'orphanWorktrees' | 'repositoryRoot'>;
+  git: Pick<GitWorkspace, 'orphanWorktrees' | 'repositoryRoot' | 'ignoredPaths'>;
   /** What an interrupted earlier run left (the CLI's local ship); cleaned before anything is decided. */
   leftovers?: Leftovers;
 }

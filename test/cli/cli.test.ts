@@ -231,7 +231,9 @@ describe('skillclimb iterate --dry-run', () => {
     expect(code).toBe(0);
     expect(stdout).toBe(
       'Queue empty -- nothing to iterate. All scorable skills were either skip-listed or have results.tsv mtime within the last 24h.\n' +
-        '  recent  (fresh until 2026-05-25 07:59 UTC: last run 2026-05-24T07:59:00Z)\n' +
+        '  recent  (fresh until 2026-05-25 07:59 UTC: last run 2026-05-24T07:59:00Z; ' +
+        // Every printed command carries the --project it was given.
+        `to run it now: \`skillclimb iterate --skill recent --ignore-freshness --project ${project}\`)\n` +
         '  verify  (skip-list: embedded)\n',
     );
   });
@@ -243,7 +245,8 @@ describe('skillclimb iterate --dry-run', () => {
     expect(code).toBe(0);
     expect(stdout).toBe(
       'Queue empty -- nothing to iterate. No skill found is ready to run:\n' +
-        '  alpha  (.claude/skills/alpha: no evals; run `skillclimb evals init alpha` to write them, or iterate with --mode structural)\n',
+        `  alpha  (.claude/skills/alpha: no evals; run \`skillclimb evals init alpha --project ${project}\` to write them, ` +
+        `or score structure only with \`skillclimb iterate --mode structural --project ${project}\`)\n`,
     );
     expect(stdout).not.toContain('skip-listed');
   });

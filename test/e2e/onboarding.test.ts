@@ -83,7 +83,7 @@ describe('a public skills collection, from nothing to a first night', () => {
         'Queue empty -- nothing to iterate. No skill found is ready to run:',
         ...SKILLS.map(
           (name) =>
-            `  ${name}  (skills/${name}: no evals; run \`skillclimb evals init ${name}\` to write them, or iterate with --mode structural)`,
+            `  ${name}  (skills/${name}: no evals; run \`skillclimb evals init ${name}\` to write them, or score structure only with \`skillclimb iterate --mode structural\`)`,
         ),
         '',
       ].join('\n'),

@@ -46,8 +46,8 @@ describe('freshnessWindowMs', () => {
     expect(plan.excludedByFreshness.map((e) => e.skill)).toEqual(['nightly', 'this-morning']);
     // The original's line is true here (both skills ran within the window), so it stays, then each skill.
     expect(formatDryRunPlan(plan, options)).toBe(
-      `${EMPTY_QUEUE_MESSAGE}\n  nightly  (fresh until 09:00 UTC: last run 2026-05-23T09:00:00Z)\n` +
-        '  this-morning  (fresh until 2026-05-25 03:00 UTC: last run 2026-05-24T03:00:00Z)\n',
+      `${EMPTY_QUEUE_MESSAGE}\n  nightly  (fresh until 09:00 UTC: last run 2026-05-23T09:00:00Z; to run it now: \`skillclimb iterate --skill nightly --ignore-freshness\`)\n` +
+        '  this-morning  (fresh until 2026-05-25 03:00 UTC: last run 2026-05-24T03:00:00Z; to run it now: `skillclimb iterate --skill this-morning --ignore-freshness`)\n',
     );
   });
 

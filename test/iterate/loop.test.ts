@@ -157,7 +157,8 @@ describe('runSkillLoop', () => {
     expect(rows.map((r) => r.status)).toEqual(['baseline', 'keep']);
     expect(rows[0]).toMatchObject({
       commit: h.baseCommit.slice(0, 7),
-      description: 'initial baseline',
+      // The absolute mode's rows carry their mode (composite rows, the original's, carry none).
+      description: '[absolute] initial baseline',
       score: 0,
     });
     expect(rows[1]?.commit).toMatch(/^[0-9a-f]{7}$/);
@@ -339,8 +340,14 @@ describe('runSkillLoop', () => {
       ['revert', '-', null],
       ['revert', '-', null],
     ]);
-    expect(rows[1]?.description).toMatch(/^ambiguous anchor \(revert: old_string occurs \d+ times/);
-    expect(rows[2]?.description).toMatch(/^no edit \(revert: editor answer unusable/);
+    expect(rows[1]?.description).toMatch(
+      /^\[absolute\] ambiguous anchor \(revert: old_string occurs \d+ times/,
+    );
+    expect(rows[2]?.description).toMatch(/^\[absolute\] no edit \(revert: editor answer unusable/);
+    // The terminal line says why, not only `revert score NULL`.
+    expect(h.progress.find((l) => l.includes('iter 1'))).toMatch(
+      /revert +score +NULL .*reason old_string occurs \d+ times/,
+    );
     const models = h.input.models as ReturnType<typeof createScriptedModels>;
     expect(models.calls.propose[1]?.revertedDescriptions).toEqual(['ambiguous anchor']);
     expect(head(h.worktreePath)).toBe(h.baseCommit);
@@ -393,7 +400,7 @@ describe('runSkillLoop', () => {
     expect(result.stopReason).toBe('consecutive crashes');
     const rows = await tsv(h.resultsFile);
     expect(rows.map((r) => r.status)).toEqual(['crash', 'crash', 'crash']);
-    expect(rows[0]?.description).toMatch(/^initial baseline \(crash: harness-error: .*503/);
+    expect(rows[0]?.description).toMatch(/^\[absolute\] initial baseline \(crash: harness-error: .*503/);
   });
 
   it('times out a hanging iteration as a crash and aborts its model calls', async () => {
@@ -664,7 +671,7 @@ describe('runSkillLoop', () => {
       expect.objectContaining({
         status: 'baseline',
         score: null,
-        description: 'initial baseline (AMBIGUOUS: the scenario names no session to wrap)',
+        description: '[absolute] initial baseline (AMBIGUOUS: the scenario names no session to wrap)',
       }),
     ]);
   });

@@ -135,7 +135,7 @@ describe('discovery', () => {
         skill: 'no-evals',
         dir: '.claude/skills/no-evals',
         reason: 'no evals',
-        next: 'run `skillclimb evals init no-evals` to write them, or iterate with --mode structural',
+        next: 'run `skillclimb evals init no-evals` to write them, or score structure only with `skillclimb iterate --mode structural`',
       },
       {
         skill: 'scenarios-only',
@@ -238,7 +238,8 @@ describe('discovery', () => {
       '3 skills are outside the skills setting (.claude/skills/*) and not queued: skills/* (alpha); ' +
         'plugins/*/skills/* (beta); * (toplevel). To include them, set ' +
         '"skills": [".claude/skills/*","skills/*","plugins/*/skills/*","*"] in skillclimb.config.json, ' +
-        "or pass --skills '.claude/skills/*,skills/*,plugins/*/skills/*,*'",
+        "or pass --skills '.claude/skills/*,skills/*,plugins/*/skills/*,*' " +
+        "(`skillclimb iterate --dry-run --skills '.claude/skills/*,skills/*,plugins/*/skills/*,*'`)",
     );
   });
 });
@@ -390,7 +391,7 @@ describe('the empty queue and exclusions', () => {
           skill: 'alpha',
           dir: 'skills/alpha',
           reason: 'no evals',
-          next: 'run `skillclimb evals init alpha` to write them, or iterate with --mode structural',
+          next: 'run `skillclimb evals init alpha` to write them, or score structure only with `skillclimb iterate --mode structural`',
         },
       ],
       excludedBySkipList: [{ skill: 'verify', source: 'embedded' }],
@@ -400,8 +401,8 @@ describe('the empty queue and exclusions', () => {
     expect(formatDryRunPlan(plan, options)).toBe(
       [
         'Queue empty -- nothing to iterate. No skill found is ready to run:',
-        '  alpha  (skills/alpha: no evals; run `skillclimb evals init alpha` to write them, or iterate with --mode structural)',
-        '  beta  (fresh until 22:15 UTC: last run 2026-05-23T22:15:04Z)',
+        '  alpha  (skills/alpha: no evals; run `skillclimb evals init alpha` to write them, or score structure only with `skillclimb iterate --mode structural`)',
+        '  beta  (fresh until 22:15 UTC: last run 2026-05-23T22:15:04Z; to run it now: `skillclimb iterate --skill beta --ignore-freshness`)',
         '  verify  (skip-list: embedded)',
         '',
         '1 skill is outside the skills setting …',
@@ -415,7 +416,7 @@ describe('the empty queue and exclusions', () => {
       excludedByFreshness: [{ skill: 'beta', lastRunAt: new Date('2026-05-24T07:00:00Z') }],
     });
     expect(formatDryRunPlan(plan, options)).toContain(
-      '  beta  (fresh until 2026-05-25 07:00 UTC: last run 2026-05-24T07:00:00Z)',
+      '  beta  (fresh until 2026-05-25 07:00 UTC: last run 2026-05-24T07:00:00Z; to run it now: `skillclimb iterate --skill beta --ignore-freshness`)',
     );
   });
 
@@ -458,6 +459,9 @@ describe('dryRunPlanJson', () => {
       excludedOther: [],
       outsideSetting: null,
       dirs: { 'session-wrap': '.claude/skills/session-wrap' },
+      budgetWarning: null,
+      ignoredEvals: null,
+      notRequested: [],
       empty: false,
     });
   });

@@ -6,7 +6,7 @@
 import { createFileKillSwitch } from '../../adapters/local/kill-switch.js';
 import { killSwitchInputReason } from '../../github/kill-switch.js';
 import { planIterate } from '../../iterate/plan.js';
-import { formatDryRunPlan } from '../../iterate/queue.js';
+import { ACTION_JOB_LIMIT, formatDryRunPlan } from '../../iterate/queue.js';
 import { createModels } from '../../llm/factory.js';
 import type { ActionContext } from '../context.js';
 import { modelEnv, type ActionInputs } from '../inputs.js';
@@ -37,7 +37,7 @@ export async function dryRunStep(
     options,
     planPorts(options, await readOnlyFreshness(options, inputs, io), io),
   );
-  const text = formatDryRunPlan(plan, options);
+  const text = formatDryRunPlan(plan, options, { limit: ACTION_JOB_LIMIT });
   io.log.info(text);
   await io.writeSummary(renderPlanSummary('skill-iterate dry run', text, plan.queue));
   return { outputs: buildOutputs(planFile(emptyRun(startedAt, io.now(), plan)), {}), failure: undefined };

@@ -9,7 +9,9 @@ import { createAuthor, resolveAuthorModel } from '../../config/author-selection.
 import { loadProjectModelConfig } from '../../config/project-models.js';
 import { DEFAULT_SKILLS_GLOBS } from '../../core/iterate/skill-layout.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
+import { appendGitignoreLines, ignoredPaths } from '../../git/ignored.js';
 import { repositoryRoot } from '../../git/repo.js';
+import { findIgnoredEvals, ignoredEvalsHint, unignoreLines } from '../../iterate/ignored-evals.js';
 import { openEvalsPullRequest, type EvalsPullRequestOutcome } from '../../github/evals-pull-request.js';
 import { createGitHubClient, describeApiError, fetchDefaultBranch } from '../../github/octokit.js';
 import { initSkillEvals, selectEvalsTargets, type EvalsInitResult } from '../../iterate/evals-init.js';
@@ -33,7 +35,10 @@ export async function evalsInitStep(
   const globs = inputs.skills ?? loaded.config.skills ?? DEFAULT_SKILLS_GLOBS;
   const repository = (await repositoryRoot(project)) ?? project;
   const found = await findSkills({ project, repository, globs });
-  const hint = outsideSkillsHint(found);
+  const hint = outsideSkillsHint(found, {
+    project: inputs.project === '.' ? undefined : inputs.project,
+    skills: inputs.skills,
+  });
   if (hint !== undefined) io.log.warn(hint);
   const targets = await selectEvalsTargets(project, found, {
     names: inputs.skill ? [inputs.skill] : [],
@@ -45,13 +50,20 @@ export async function evalsInitStep(
     throw new Error(`input skill: ${targets.refused.map((r) => `${r.skill}: ${r.reason}`).join('; ')}`);
   }
   const names = targets.skills.map((s) => s.name);
+  // Eval files git ignores: the pull request commits them anyway (a tracked file is not ignored), and
+  // adds the .gitignore line that un-ignores them so new ones can be committed too.
+  const ignored = await findIgnoredEvals(ignoredPaths, repository, project, targets.skills);
   const outputs = (extra: { pullRequest?: string } = {}) =>
     buildOutputs(planFile({ ...emptyRun(startedAt, io.now()), queue: names }), extra);
   if (inputs.dryRun || names.length === 0) {
     const text =
       names.length === 0
-        ? 'Every skill the skills setting finds already has eval files; nothing to write.'
-        : `A real run would write eval files for: ${names.join(', ')} (and open one pull request).`;
+        ? found.skills.length === 0
+          ? `No skill folder with a SKILL.md matches the skills setting (${globs.join(', ')}); nothing to write.` +
+            (hint === undefined ? '' : `\n\n${hint}`)
+          : 'Every skill the skills setting finds already has eval files; nothing to write.'
+        : `A real run would write eval files for: ${names.join(', ')} (and open one pull request).` +
+          (ignored ? `\n\n${ignoredEvalsHint(ignored)}; a real run adds the line in its pull request.` : '');
     io.log.info(text);
     await io.writeSummary(`## skillclimb evals init${inputs.dryRun ? ' (dry run)' : ''}\n\n${text}\n`);
     return { outputs: outputs(), failure: undefined };
@@ -89,6 +101,23 @@ export async function evalsInitStep(
   }
 
   const files = results.flatMap((r) => r.files);
+  const notes: string[] = [];
+  if (files.length > 0 && ignored !== undefined) {
+    const written = await appendGitignoreLines(repository, ignored.lines);
+    for (const file of written) {
+      files.push(
+        path
+          .relative(project, path.join(repository, ...file.split('/')))
+          .split(path.sep)
+          .join('/'),
+      );
+    }
+    notes.push(
+      `Git ignored these eval files (${ignored.rules.join('; ')}): this pull request also adds ` +
+        `${unignoreLines(ignored)}, so they stay committed and later ones can be added with \`git add\`.`,
+    );
+    io.log.warn(notes[0]!);
+  }
   let pr: EvalsPullRequestOutcome | undefined;
   if (files.length > 0) {
     const client = createGitHubClient({ token: inputs.githubToken, apiUrl: ctx.apiUrl, log: io.log });
@@ -109,7 +138,7 @@ export async function evalsInitStep(
         files,
         message: `skillclimb evals init: eval files for ${written.join(', ')}`,
         title: `skillclimb evals init: eval files for ${written.length} skill${written.length === 1 ? '' : 's'} (review before merging)`,
-        body: evalsPullRequestBody(results, author.modelId, usage, ctx.runUrl),
+        body: evalsPullRequestBody(results, author.modelId, usage, ctx.runUrl, notes),
         labels: inputs.labels,
         draft: inputs.draft,
       },
@@ -118,7 +147,7 @@ export async function evalsInitStep(
     if (pr.status === 'skipped') io.log.warn(`evals init: no pull request: ${pr.reason}`);
     else io.log.info(`evals init: ${pr.url} (${pr.status})`);
   }
-  await io.writeSummary(renderEvalsInitSummary(results, pr, author.modelId, usage, ctx.runUrl));
+  await io.writeSummary(renderEvalsInitSummary(results, pr, author.modelId, usage, ctx.runUrl, notes));
   const refused = results.filter((r) => r.status === 'refused').map((r) => r.skill);
   const failure =
     refused.length > 0

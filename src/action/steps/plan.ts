@@ -4,7 +4,7 @@ import { createFileKillSwitch } from '../../adapters/local/kill-switch.js';
 import { loadConfig } from '../../config/config.js';
 import { killSwitchInputReason } from '../../github/kill-switch.js';
 import { planIterate } from '../../iterate/plan.js';
-import { formatDryRunPlan } from '../../iterate/queue.js';
+import { ACTION_JOB_LIMIT, formatDryRunPlan } from '../../iterate/queue.js';
 import type { ActionContext } from '../context.js';
 import type { ActionInputs } from '../inputs.js';
 import type { ActionIo, PipelineResult } from '../io.js';
@@ -32,7 +32,7 @@ export async function planStep(
     io.log.warn(`${killed}: the plan is an empty queue`);
     plan = { ...plan, queue: [] };
   }
-  const text = formatDryRunPlan(plan, options);
+  const text = formatDryRunPlan(plan, options, { limit: ACTION_JOB_LIMIT });
   io.log.info(text);
   const file = planFile(emptyRun(startedAt, io.now(), plan));
   const resultPath = await writeRunFile(resultFilePath(ctx, inputs, 'plan'), file, secretsOf(inputs, ctx));

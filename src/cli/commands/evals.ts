@@ -9,9 +9,15 @@ import { Command } from 'commander';
 import { AuthorModelError, createAuthor, resolveAuthorModel } from '../../config/author-selection.js';
 import { loadProjectModelConfig } from '../../config/project-models.js';
 import { formatCost } from '../../core/iterate/summary.js';
-import { DEFAULT_SKILLS_GLOBS, skillsSettingHint } from '../../core/iterate/skill-layout.js';
+import {
+  DEFAULT_SKILLS_GLOBS,
+  iterateCommandLine,
+  type CommandSetting,
+} from '../../core/iterate/skill-layout.js';
 import { ZERO_USAGE, addUsage, totalTokens, type Usage } from '../../core/usage.js';
+import { appendGitignoreLines, ignoredPaths } from '../../git/ignored.js';
 import { repositoryRoot } from '../../git/repo.js';
+import { findIgnoredEvals, ignoredEvalsHint, unignoreLines } from '../../iterate/ignored-evals.js';
 import { initSkillEvals, selectEvalsTargets, type EvalsInitResult } from '../../iterate/evals-init.js';
 import { NotRegularFileError } from '../../iterate/regular-file.js';
 import { findSkills, outsideSkillsHint } from '../../iterate/skill-finder.js';
@@ -39,6 +45,7 @@ interface EvalsInitFlags {
   editorModel?: string;
   structuredOutput?: StructuredOutputSetting;
   json?: boolean;
+  unignore?: boolean;
 }
 
 export interface EvalsCommandOptions {
@@ -91,6 +98,8 @@ async function runEvalsInit(
     throw new UsageError('evals init: name at least one skill, or pass --all');
 
   const project = path.resolve(io.cwd, flags.project ?? '.');
+  // What was typed, carried into the commands this prints (docs/cli.md § Printed commands).
+  const setting: CommandSetting = { project: flags.project, skills: flags.skills };
   let author: EvalsAuthor;
   let globs: readonly string[];
   try {
@@ -117,22 +126,37 @@ async function runEvalsInit(
     all: flags.all === true,
     force: flags.force === true,
     keepScenarios: flags.keepScenarios === true,
+    setting,
   });
   if (targets.refused.length > 0) {
     throw new UsageError(targets.refused.map((r) => `${r.skill}: ${r.reason}`).join('\n'));
   }
-  const hint = outsideSkillsHint(found);
+  const hint = outsideSkillsHint(found, setting);
   if (hint !== undefined) log.warn(hint);
   if (targets.skills.length === 0) {
     log.info(
       found.skills.length === 0
         ? `evals init: no skill folder with a SKILL.md matches the skills setting (${globs.join(', ')})` +
-            (hint === undefined ? '' : `; see the warning above, or pass ${skillsSettingHint(globs).flag}`)
+            (hint === undefined ? '' : '; see the warning above for the setting that finds them')
         : 'evals init: every skill the setting finds already has eval files (pass --force to write them again)',
     );
     if (flags.json) io.out('[]\n');
     io.exitCode = 0;
     return;
+  }
+
+  // Files git ignores are written, but `git add` refuses them: say so first, with the line that
+  // un-ignores them, or add it (--unignore).
+  let ignored = await findIgnoredEvals(ignoredPaths, repository, project, targets.skills);
+  let unignored: string[] = [];
+  if (ignored !== undefined && flags.unignore) {
+    unignored = await appendGitignoreLines(repository, ignored.lines);
+    log.info(`evals init: added ${unignoreLines(ignored)} (git ignored the eval files)`);
+    ignored = await findIgnoredEvals(ignoredPaths, repository, project, targets.skills);
+    if (ignored !== undefined)
+      log.warn(`still ignored after that: ${ignored.rules.join('; ')}; edit those rules by hand`);
+  } else if (ignored !== undefined) {
+    log.warn(ignoredEvalsHint(ignored, '--unignore'));
   }
 
   const controller = new AbortController();
@@ -166,9 +190,14 @@ async function runEvalsInit(
     `evals init: ${by('written')} written, ${by('skipped')} skipped, ${by('refused')} refused; ${usageText(usage)}`,
   );
   if (by('written') > 0) {
+    const next = iterateCommandLine('--dry-run', setting);
+    const gitignore = unignored.length > 0 ? ` with ${unignored.join(' and ')}` : '';
     log.info(
-      'Review the files (every assertion decides what a night optimises), commit them, then run ' +
-        '`skillclimb iterate --dry-run`.',
+      ignored !== undefined
+        ? 'Review the files (every assertion decides what a night optimises). Git ignores them: add ' +
+            `${unignoreLines(ignored)} (or run again with --unignore), then commit them and run \`${next}\`.`
+        : 'Review the files (every assertion decides what a night optimises), commit them' +
+            `${gitignore}, then run \`${next}\`.`,
     );
   }
   if (flags.json) io.out(`${JSON.stringify(results, null, 2)}\n`);
@@ -202,6 +231,7 @@ export function evalsCommand(io: CliIo, options: EvalsCommandOptions = {}): Comm
     .option('--editor-model <id>', "the editor's model, which writes them when no author model is set")
     .option('--structured-output <mode>', STRUCTURED_OUTPUT_HELP, structuredOutputArgument)
     .option('--json', 'print the results as JSON on stdout')
+    .option('--unignore', 'add the .gitignore line that un-ignores the eval files when git ignores them')
     .action(async (names: string[], flags: EvalsInitFlags) => {
       await runEvalsInit(io, names, flags, options);
     });

@@ -69,6 +69,7 @@ interface IterateFlags {
   trials?: number;
   margin?: number;
   keepRule?: KeepRule;
+  ignoreFreshness?: boolean;
 }
 
 export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOptions {
@@ -92,6 +93,9 @@ export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOp
     margin: flags.margin ?? ITERATE_DEFAULTS.margin,
     keepRule: flags.keepRule ?? ITERATE_DEFAULTS.keepRule,
     skills: flags.skills,
+    ignoreFreshness: flags.ignoreFreshness === true,
+    // What the operator typed, carried into every command the plan and the summary print.
+    command: { project: flags.project, skills: flags.skills },
   };
 }
 
@@ -268,6 +272,10 @@ export function iterateCommand(io: CliIo): Command {
       ).choices(KILL_SWITCH_READ_ERROR_POLICIES),
     )
     .option(
+      '--ignore-freshness',
+      'queue skills that ran within the last 24 hours too (a structural run before the first composite night needs no flag)',
+    )
+    .option(
       '--min-gain <n>',
       `smallest composite gain that ships (default ${ITERATE_DEFAULTS.minGain}; 0: any gain)`,
       gainArgument,
@@ -289,7 +297,14 @@ export function iterateCommand(io: CliIo): Command {
       ).choices(KEEP_RULES),
     )
     .action(async (flags: IterateFlags, command: Command) => {
-      const options = buildIterateOptions(flags, io.cwd);
+      const built = buildIterateOptions(flags, io.cwd);
+      const options: IterateOptions = {
+        ...built,
+        command: {
+          ...built.command,
+          mode: command.getOptionValueSource('mode') === 'cli' ? flags.mode : undefined,
+        },
+      };
       const log = createCliLogger(io, { quiet: flags.quiet === true, json: flags.json === true });
       const fromCli = (flag: string) => command.getOptionValueSource(flag) === 'cli';
       if (options.dryRun) await dryRun(io, flags, options, log, fromCli);

@@ -29,6 +29,7 @@ import {
   SCENARIOS_FILE,
   evalsDirOf,
   evalsInitCommand,
+  globMatchesFolder,
   isValidSkillName,
   skillFileOf,
   skillPathIn,
@@ -96,6 +97,26 @@ async function locateSkillArgument(
     problem:
       `${asPath}: not a folder, and no skill named ${argument} matches the skills setting ` +
       `(${globs.join(', ')}); pass the skill's folder, or --skills`,
+  };
+}
+
+/**
+ * The options `evals init` needs to find the skill at `skillDir` when pasted in `cwd`: `--project` when
+ * the skill's project is not the current folder, `--skills` when the skills setting would not find it.
+ */
+function evalsInitSetting(
+  cwd: string,
+  skillDir: string,
+  globs: readonly string[] | undefined,
+): { project?: string; skills?: readonly string[] } {
+  const project = projectOfSkill(skillDir, cwd);
+  const rel = path.relative(project, skillDir).split(path.sep).join('/');
+  const fromCwd = path.relative(cwd, project).split(path.sep).join('/');
+  const found = (globs ?? DEFAULT_SKILLS_GLOBS).some((g) => globMatchesFolder(g, rel));
+  const parent = path.posix.dirname(rel);
+  return {
+    ...(fromCwd === '' ? {} : { project: fromCwd }),
+    ...(found ? (globs ? { skills: globs } : {}) : { skills: [parent === '.' ? '*' : `${parent}/*`] }),
   };
 }
 
@@ -292,6 +313,7 @@ async function runScore(
   }
 
   let models: SkillModels;
+  let configSkills: readonly string[] | undefined;
   let mode = flags.mode as ScoreMode;
   let concurrency = concurrencyFlag;
   let configStructural: StructuralSettings | undefined;
@@ -309,6 +331,7 @@ async function runScore(
     });
     models = project.models;
     configStructural = project.config.structural;
+    configSkills = project.config.skills;
     // The config's mode and concurrency apply when the flag was not on the command line.
     ({ mode, concurrency } = applyConfigSettings(
       { mode, concurrency, maxCostUsd: undefined },
@@ -340,7 +363,8 @@ async function runScore(
       return usage(
         `${where}: ${err.message.slice(err.file.length + 2)}` +
           (missing
-            ? `; write the eval files with \`${evalsInitCommand(skill)}\`, or score with --mode structural (no evals needed)`
+            ? `; write the eval files with \`${evalsInitCommand(skill, '', evalsInitSetting(io.cwd, skillDir, flags.skills ?? configSkills))}\`, ` +
+              'or score with --mode structural (no evals needed)'
             : ''),
       );
     }

@@ -19,4 +19,8 @@ export interface QueuePlan {
   skillsGlobs: readonly string[];
   /** When the plan was made (the freshness exclusions say until when they last). */
   plannedAt: Date;
+  /** With --skill / --queue: the skills the setting finds that were not asked for (by name). */
+  notRequested?: string[];
+  /** The hint about eval files git ignores, with the .gitignore line that un-ignores them (plan.ts). */
+  ignoredEvals?: string;
 }

@@ -3,6 +3,7 @@
  * Pure formatting and parsing; the file I/O lives in src/iterate/results-file.ts.
  */
 import type { ResultsRow } from './run-result.js';
+import type { ScoreMode } from './score-types.js';
 import { redactSecrets } from '../text/redact.js';
 
 export const RESULTS_HEADER = 'commit\tscore\tstatus\tdescription\twall_seconds';
@@ -42,6 +43,21 @@ export function formatResultsRow(row: ResultsRow, secrets: readonly string[] = [
     sanitizeField(redactSecrets(row.description, secrets)),
     formatWall(row.wallSeconds),
   ].join('\t');
+}
+
+/**
+ * The mode marker of a row: composite rows (the original's only mode) have none, so the original's
+ * columns and tooling read them as before; structural and absolute rows start their description with
+ * `[structural] ` or `[absolute] `, so rows of two modes in one file are never read as one series.
+ */
+export function withModeMarker(description: string, mode: ScoreMode): string {
+  return mode === 'composite' ? description : `[${mode}] ${description}`;
+}
+
+/** The mode a row was scored in, from its description's marker (none: composite). */
+export function rowMode(description: string): ScoreMode {
+  const marker = /^\[(structural|absolute)\] /.exec(description);
+  return marker ? (marker[1] as ScoreMode) : 'composite';
 }
 
 const STRICT_SCORE = /^(?:NULL|-?\d+\.\d{6})$/;

@@ -1,5 +1,6 @@
 /** What a skill-iterate run produced: rows, kept edits, one result per skill, the run as a whole. */
-import type { SkillExclusion } from './skill-layout.js';
+import type { ScoreMode } from './score-types.js';
+import type { CommandSetting, SkillExclusion } from './skill-layout.js';
 import type { Usage } from '../usage.js';
 import type { Confirmation, EvalFinding, KeepRule, NoiseReport, UpliftReport } from './noise.js';
 
@@ -75,6 +76,15 @@ export interface RunResult {
   outsideSetting?: string | undefined;
   /** The cross-night window those exclusions used (24 h unless the caller chose another). */
   freshnessWindowMs?: number;
+  /**
+   * Skills the setting finds that an explicit `--skill` / `--queue` (or the Action's `skill` input) did
+   * not ask for: not exclusions, but not "every skill found was queued" either.
+   */
+  notRequested?: string[] | undefined;
+  /** The scoring mode of every score in this run (the summary never compares scores of two modes). */
+  mode?: ScoreMode | undefined;
+  /** The options the run was given, carried into every command the summary prints. */
+  command?: CommandSetting | undefined;
   summaryPath: string | undefined;
   usage: Usage;
   modelsLabel: string;

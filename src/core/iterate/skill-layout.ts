@@ -26,9 +26,67 @@ export const DEFAULT_SKILLS_GLOBS: readonly string[] = ['.claude/skills/*'];
 
 /**
  * Where public skill collections keep skills. A skill found here but not by the setting is never
- * queued: it is named in a hint that shows the setting to use.
+ * queued: it is named in a hint that shows the setting to use. The plugin lists of
+ * `.claude-plugin/marketplace.json` add their own (marketplaceSkillGlobs) after these, then come
+ * DETECTED_NESTED_SKILLS_GLOBS and the catch-all `*`.
  */
-export const DETECTED_SKILLS_GLOBS: readonly string[] = ['skills/*', 'plugins/*/skills/*', '*'];
+export const DETECTED_SKILLS_GLOBS: readonly string[] = ['.claude/skills/*', 'skills/*'];
+/** Tried after the marketplace's own globs (the author's words are more precise than these). */
+export const DETECTED_NESTED_SKILLS_GLOBS: readonly string[] = ['*/skills/*', 'plugins/*/skills/*'];
+/** The catch-all detection glob: a flat collection (`<name>/SKILL.md` at the root); tried last. */
+export const ROOT_SKILLS_GLOB = '*';
+/** Claude Code's plugin marketplace file, relative to the project. */
+export const MARKETPLACE_FILE = '.claude-plugin/marketplace.json';
+
+/**
+ * Folder names public collections use for a skill to copy, not a skill to iterate (anthropics/skills'
+ * `template/`): found and named, never proposed for the setting.
+ */
+export function isPlaceholderSkill(name: string): boolean {
+  return /^_?(?:templates?|skill-templates?|template-skill|examples?|example-skill|samples?|skeleton|boilerplate|placeholder|starter)$/i.test(
+    name,
+  );
+}
+
+function relativeFolder(value: string): string | undefined {
+  const trimmed = value
+    .trim()
+    .replace(/^(?:\.\/)+/, '')
+    .replace(/\/+$/, '');
+  if (trimmed === '' || trimmed === '.') return '';
+  return skillsGlobProblem(trimmed) === undefined ? trimmed : undefined;
+}
+
+/**
+ * The skill folders a `.claude-plugin/marketplace.json` declares: for each plugin entry with a local
+ * `source` (a path in this repository; remote sources are left alone), its `skills` list (paths relative
+ * to the source) when it has one, else `<source>/skills/*`. Entries that are not such paths are ignored.
+ */
+export function marketplaceSkillGlobs(doc: unknown): string[] {
+  const plugins = (doc as { plugins?: unknown } | null)?.plugins;
+  if (!Array.isArray(plugins)) return [];
+  const globs: string[] = [];
+  const add = (glob: string) => {
+    if (glob !== '' && skillsGlobProblem(glob) === undefined && !globs.includes(glob)) globs.push(glob);
+  };
+  for (const plugin of plugins as unknown[]) {
+    const source = (plugin as { source?: unknown } | null)?.source;
+    if (typeof source !== 'string') continue;
+    const base = relativeFolder(source);
+    if (base === undefined) continue;
+    const join = (rel: string) => (base === '' ? rel : `${base}/${rel}`);
+    const skills = (plugin as { skills?: unknown }).skills;
+    if (Array.isArray(skills)) {
+      for (const entry of skills) {
+        const rel = typeof entry === 'string' ? relativeFolder(entry) : undefined;
+        if (rel !== undefined && rel !== '') add(join(rel));
+      }
+    } else {
+      add(join('skills/*'));
+    }
+  }
+  return globs;
+}
 
 /** A skill and its folder: `dir` is relative to the project, `/`-separated (`.claude/skills/x`, `skills/x`). */
 export interface SkillLocation {
@@ -84,12 +142,56 @@ export function matchesSegment(pattern: string, name: string): boolean {
   return new RegExp(`^${source}$`, 'u').test(name);
 }
 
+/** Whether a skills glob matches the folder `rel` (relative to the project, `/`-separated). */
+export function globMatchesFolder(glob: string, rel: string): boolean {
+  const segments = globSegments(glob);
+  const parts = rel.split('/');
+  return segments.length === parts.length && segments.every((s, i) => matchesSegment(s, parts[i]!));
+}
+
 /** The globs as one `--skills` value and as the config's `skills` array, for hints. */
 export function skillsSettingHint(globs: readonly string[]): { flag: string; config: string } {
   return {
-    flag: `--skills '${globs.join(',')}'`,
+    flag: `--skills ${shellWord(globs.join(','))}`,
     config: `"skills": ${JSON.stringify(globs)}`,
   };
+}
+
+/**
+ * The options a command was given that decide which skills it sees, as the operator typed them: every
+ * command a hint prints carries them, so the hint works when pasted in the same folder (docs/cli.md
+ * § Printed commands). A setting that came from skillclimb.config.json is not repeated: the pasted
+ * command reads the same file.
+ */
+export interface CommandSetting {
+  /** `--project`, as typed (relative to where the command ran). */
+  project?: string | undefined;
+  /** `--skills`, as typed. */
+  skills?: readonly string[] | undefined;
+  /** `--mode`, when typed (only `iterate` and `score` have it). */
+  mode?: string | undefined;
+}
+
+/** A word for a POSIX shell: as is when it needs no quoting, else in single quotes. */
+export function shellWord(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** ` --project <p> --skills '<globs>'` (and ` --mode <m>` for iterate), or '' when nothing was typed. */
+export function settingFlags(setting: CommandSetting | undefined, command: 'iterate' | 'evals init'): string {
+  if (!setting) return '';
+  const parts: string[] = [];
+  if (setting.project !== undefined) parts.push(`--project ${shellWord(setting.project)}`);
+  if (setting.skills !== undefined && setting.skills.length > 0)
+    parts.push(skillsSettingHint(setting.skills).flag);
+  if (command === 'iterate' && setting.mode !== undefined) parts.push(`--mode ${shellWord(setting.mode)}`);
+  return parts.length > 0 ? ` ${parts.join(' ')}` : '';
+}
+
+/** `skillclimb iterate <args>` with the setting's flags: a printed command that works when pasted. */
+export function iterateCommandLine(args: string, setting: CommandSetting | undefined): string {
+  return `skillclimb iterate${args ? ` ${args}` : ''}${settingFlags(setting, 'iterate')}`;
 }
 
 /** `<dir>/SKILL.md`; `dir` may be project-relative (`/`-separated) or absolute. */
@@ -162,7 +264,7 @@ export function isValidSkillName(name: string): boolean {
   );
 }
 
-/** The next step for a skill without usable eval files. */
-export function evalsInitCommand(skill: string, flags = ''): string {
-  return `skillclimb evals init ${skill}${flags ? ` ${flags}` : ''}`;
+/** The next step for a skill without usable eval files, with the setting's flags (see CommandSetting). */
+export function evalsInitCommand(skill: string, flags = '', setting?: CommandSetting): string {
+  return `skillclimb evals init ${skill}${flags ? ` ${flags}` : ''}${settingFlags(setting, 'evals init')}`;
 }

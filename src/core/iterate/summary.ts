@@ -7,8 +7,9 @@ import { totalTokens, type Usage } from '../usage.js';
 import { redactSecrets } from '../text/redact.js';
 import { inertInline } from '../text/untrusted-text.js';
 import { measurementSection } from './measurement-text.js';
+import { evalsInitCommand, iterateCommandLine, type CommandSetting } from './skill-layout.js';
 
-/** Skills that gained less than this are plateaued (candidates for /skill-evolve, docs/how-it-works.md § Morning summary and results.tsv). */
+/** Skills that gained less than this are plateaued (docs/how-it-works.md § Morning summary and results.tsv). */
 export const PLATEAU_DELTA = 0.01;
 const TOP_EDITS = 5;
 const EDIT_DESCRIPTION_MAX = 200;
@@ -166,19 +167,22 @@ function skillTable(results: SkillResult[]): string[] {
 }
 
 function topEdits(results: SkillResult[]): string[] {
-  const edits: Array<KeptEdit & { skill: string; status: string }> = results.flatMap((r) =>
-    r.keptEdits.map((e) => ({ ...e, skill: r.skill, status: r.status })),
-  );
+  const edits: Array<KeptEdit & { skill: string; status: string; link: string | undefined }> =
+    results.flatMap((r) =>
+      r.keptEdits.map((e) => ({ ...e, skill: r.skill, status: r.status, link: r.link })),
+    );
   if (edits.length === 0) return ['No edits were kept.'];
   edits.sort((a, b) => b.delta - a.delta || a.skill.localeCompare(b.skill) || a.iteration - b.iteration);
   const shown = edits.slice(0, TOP_EDITS);
   const lines = [
-    '| skill | iteration | commit | delta | score | edit |',
+    '| skill | iteration | shipped in | delta | score | edit |',
     '| --- | ---: | --- | ---: | ---: | --- |',
     ...shown.map((e) => {
       const edit = untrusted(e.description, EDIT_DESCRIPTION_MAX);
       const note = e.status === 'shipped' ? '' : ` (not shipped: ${untrusted(e.status, 500)})`;
-      const commit = e.commit ? code(e.commit) : '-';
+      // The edit's own commit lived in the skill's worktree, which is gone: the reader can open the
+      // squash commit or the pull request that holds it, and nothing else.
+      const commit = e.status === 'shipped' ? formatLink(e.link) : '-';
       return `| ${cell(e.skill)} | ${e.iteration} | ${commit} | ${signed(e.delta, 3)} | ${e.score.toFixed(3)} | ${edit}${note} |`;
     }),
   ];
@@ -188,7 +192,7 @@ function topEdits(results: SkillResult[]): string[] {
   return lines;
 }
 
-function plateaued(results: SkillResult[]): string[] {
+function plateaued(results: SkillResult[], setting: CommandSetting | undefined): string[] {
   const flat = results.filter((r) => {
     const d = delta(r);
     return (r.status === 'shipped' || r.status === 'no-improvement') && d !== null && d < PLATEAU_DELTA;
@@ -197,13 +201,15 @@ function plateaued(results: SkillResult[]): string[] {
   return [
     `## Plateaued (delta < ${PLATEAU_DELTA})`,
     '',
-    'Serial hill-climbing ran out of easy edits on these skills; they are candidates for `/skill-evolve` ' +
-      '(parallel A/B exploration) next session.',
+    'Serial hill-climbing ran out of easy edits on these skills. Often their evals no longer tell a ' +
+      'better edit from a worse one: calibration checks that they still catch broken edits, and ' +
+      '`evals init --force` writes stricter ones (review them before committing).',
     '',
     ...flat.map(
       (r) =>
         `- ${cell(r.skill)}: ${score2(r.baselineScore)} -> ${score2(r.finalScore)} ` +
-        `(${signed(delta(r) ?? 0, 3)}) -- try ${code(`/skill-evolve --skill ${r.skill}`)}`,
+        `(${signed(delta(r) ?? 0, 3)}) -- ${code(iterateCommandLine(`--skill ${r.skill} --calibrate`, setting))} ` +
+        `or ${code(evalsInitCommand(r.skill, '--force', setting))}`,
     ),
     '',
   ];
@@ -212,19 +218,38 @@ function plateaued(results: SkillResult[]): string[] {
 function exclusions(run: RunResult): string[] {
   const lines = ['## Exclusions', ''];
   const other = run.excludedOther ?? [];
+  const notRequested = run.notRequested ?? [];
   if (
     run.excludedBySkipList.length === 0 &&
     run.excludedByFreshness.length === 0 &&
     other.length === 0 &&
+    notRequested.length === 0 &&
     run.outsideSetting === undefined
   ) {
     return [...lines, 'None: every skill found was queued.', ''];
   }
+  if (notRequested.length > 0) {
+    lines.push(
+      `Not asked for: ${plural(notRequested.length, 'other skill')} the skills setting finds ` +
+        '(the run was given its skills with --skill, --queue or the skill input).',
+      '',
+      ...namesBlock(notRequested),
+      '',
+    );
+  }
   if (other.length > 0) {
     lines.push('Not scorable (each with what to do):', '');
-    for (const e of other) {
-      const next = e.next ? ` -- ${cell(e.next)}` : '';
-      lines.push(`- ${cell(e.skill)} (${code(e.dir)}): ${cell(e.reason)}${next}`);
+    for (const [reason, group] of byReason(other)) {
+      if (group.length < GROUP_FROM) {
+        for (const e of group) {
+          const next = e.next ? ` -- ${cell(e.next)}` : '';
+          lines.push(`- ${cell(e.skill)} (${code(e.dir)}): ${cell(e.reason)}${next}`);
+        }
+        continue;
+      }
+      const next = groupNext(reason, group, run.command);
+      lines.push(`- ${cell(reason)}: ${plural(group.length, 'skill')}${next ? ` -- ${cell(next)}` : ''}`);
+      lines.push('', ...namesBlock(group.map((e) => e.skill)), '');
     }
     lines.push('');
   }
@@ -245,6 +270,45 @@ function exclusions(run: RunResult): string[] {
     lines.push('Outside the skills setting:', '', `- ${cell(run.outsideSetting)}`, '');
   }
   return lines;
+}
+
+/** Exclusions sharing a reason are one line with a count from this many on (the names below it). */
+const GROUP_FROM = 4;
+
+/** The reason without what is particular to one skill (its folder): `invalid evals`, `half-bootstrapped`. */
+function reasonKey(reason: string): string {
+  if (reason === 'no evals') return reason;
+  const colon = reason.indexOf(':');
+  return colon > 0 ? reason.slice(0, colon) : reason;
+}
+
+function byReason(
+  exclusions: NonNullable<RunResult['excludedOther']>,
+): Array<[string, NonNullable<RunResult['excludedOther']>]> {
+  const groups = new Map<string, NonNullable<RunResult['excludedOther']>>();
+  for (const e of exclusions)
+    groups.set(reasonKey(e.reason), [...(groups.get(reasonKey(e.reason)) ?? []), e]);
+  return [...groups];
+}
+
+/** What to do about a group: `evals init --all` for skills without evals, else the one next step they share. */
+function groupNext(
+  reason: string,
+  group: NonNullable<RunResult['excludedOther']>,
+  setting: CommandSetting | undefined,
+): string | undefined {
+  if (reason === 'no evals') {
+    return `run ${code(evalsInitCommand('--all', '', setting))} to write them (or name the skills to set up first)`;
+  }
+  const nexts = new Set(group.map((e) => e.next));
+  return nexts.size === 1 ? group[0]!.next : "each skill's next step is in the plan (`--dry-run`)";
+}
+
+/** A long list of names, collapsed (GitHub renders `<details>` in the job summary and the file alike). */
+function namesBlock(names: readonly string[]): string[] {
+  const list = names.map(cell).join(', ');
+  if (names.length < GROUP_FROM) return [list];
+  return ['<details><summary>' + plural(names.length, 'skill') + '</summary>', '', list, '', '</details>'];
 }
 
 function usageLines(usage: Usage): string[] {
@@ -274,6 +338,8 @@ function runMetadata(run: RunResult): string[] {
   ];
   if (run.partial) lines.push(`- Stopped early: ${untrusted(run.partial.reason)}`);
   lines.push(`- Models: ${cell(run.modelsLabel)}`, `- Queue: ${plural(run.queue.length, 'skill')}${queue}`);
+  // Every score above is of this one mode; results.tsv marks the rows of other modes (results-tsv.ts).
+  if (run.mode) lines.push(`- Mode: ${run.mode} (every score above is a ${run.mode} score)`);
   lines.push(...usageLines(run.usage));
   return lines;
 }
@@ -297,7 +363,7 @@ export function renderMorningSummary(run: RunResult, secrets: readonly string[] 
     '',
     ...topEdits(run.results),
     '',
-    ...plateaued(run.results),
+    ...plateaued(run.results, run.command),
     ...measurementSection(run.results),
     ...exclusions(run),
     ...runMetadata(run),

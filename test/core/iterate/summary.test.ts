@@ -191,16 +191,21 @@ describe('renderMorningSummary', () => {
     ]);
     // Model text is inert: `#` cannot start a reference, `|` cannot add a column, `_` cannot emphasise.
     expect(rows[0]).toBe(
-      "| session-wrap | 2 | `aaa1111` | +0.120 | 0.740 | Add a '#\u200D#\u200D Summary' heading &#124; cites pair 3/scenario&#95;1 so the grader finds it |",
+      "| session-wrap | 2 | [PR #42](https://github.com/acme/skills/pull/42) | +0.120 | 0.740 | Add a '#\u200D#\u200D Summary' heading &#124; cites pair 3/scenario&#95;1 so the grader finds it |",
     );
     expect(rows[3]).toContain('(not shipped: no-improvement)');
   });
 
-  it('names plateaued skills as /skill-evolve candidates, but not parked or skipped ones', () => {
+  it('names plateaued skills with what skillclimb offers for them, but not parked or skipped ones', () => {
     const start = lines.indexOf('## Plateaued (delta < 0.01)');
     expect(start).toBeGreaterThan(0);
     const section = lines.slice(start, lines.indexOf('## Exclusions')).join('\n');
-    expect(section).toContain('- api-docs: 0.70 -> 0.70 (+0.004) -- try `/skill-evolve --skill api-docs`');
+    expect(section).toContain(
+      '- api-docs: 0.70 -> 0.70 (+0.004) -- `skillclimb iterate --skill api-docs --calibrate` or ' +
+        '`skillclimb evals init api-docs --force`',
+    );
+    // Only commands skillclimb has.
+    expect(section).not.toContain('/skill-evolve');
     expect(section).toContain('- user-debug: 0.90 -> 0.90 (+0.000)');
     expect(section).not.toContain('session-wrap');
     expect(section).not.toContain('flaky-grader');
@@ -379,7 +384,9 @@ describe('renderMorningSummary', () => {
     const many = renderMorningSummary(
       realisticRun({ results: [skill({ skill: 'x', status: 'shipped', keptEdits: edits })] }),
     );
-    expect(many).toContain('| x | 8 | `c700000` | +0.070 | 0.570 | edit 7 |');
+    // The worktree commits are gone after the squash: the column names what holds the edit.
+    expect(many).toContain('| x | 8 | - | +0.070 | 0.570 | edit 7 |');
+    expect(many).not.toContain('c700000');
     expect(many).not.toContain('| edit 2 |');
     expect(many).toContain('3 more kept edits');
   });
