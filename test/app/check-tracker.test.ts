@@ -142,7 +142,7 @@ describe('one check run per head per run', () => {
       ['in_progress', null, 'Round 1 of 4 running'],
       // refused (422): the same check takes the text, keeping its state
       [null, null, 'Round 1 of 4 running'],
-      ['completed', 'success', 'Acquitted: 8/10, ready'],
+      ['completed', 'success', 'Approved: 8/10, ready'],
     ]);
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(gh.scope.pendingMocks()).toStrictEqual([]);

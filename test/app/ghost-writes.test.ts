@@ -114,15 +114,15 @@ describe('a 502 after a performed write on each POST route', () => {
     const { probot, queue } = await startTestApp(runner(), SETTINGS, { Octokit });
 
     // guidance with no loop: the sticky comment is made, then the reply (a ghost the second time)
-    await say(probot, '/review-loop Keep half() as it is.', 100);
+    await say(probot, '/review-loop note: Keep half() as it is.', 100);
     await queue.idle();
     fake.ghosts.add('comment');
-    await say(probot, '/review-loop And keep add() too.', 99);
+    await say(probot, '/review-loop note: And keep add() too.', 99);
     await queue.idle();
     expect(fake.ghosted).toEqual(['comment']);
     expect(fake.replies()).toEqual([
-      expect.stringContaining('the guidance is kept'),
-      expect.stringContaining('the guidance is kept'),
+      expect.stringContaining('Your note is kept'),
+      expect.stringContaining('Your note is kept'),
     ]);
 
     fake.ghosts.add('issue');

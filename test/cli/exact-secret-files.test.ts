@@ -61,7 +61,7 @@ describe('a model error that echoes the exact key', () => {
     expect(api.isDone()).toBe(true);
 
     const results = await readFile(path.join(project, '.claude/skills/demo/evals/results.tsv'), 'utf8');
-    expect(results).toMatch(/crash\tno edit \(crash: .*\[redacted\]/);
+    expect(results).toMatch(/crash\t\[structural\] no edit \(crash: .*\[redacted\]/);
     const runs = path.join(project, 'docs/skill-iterate-runs');
     const files = await readdir(runs);
     const park = files.find((f) => f.startsWith('parked-demo-'));

@@ -143,7 +143,10 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
       ['baseline', 0],
       ['keep', 0.5],
     ]);
-    expect(rows.map((r) => r.description)).toEqual(['initial baseline', 'reword a step']);
+    expect(rows.map((r) => r.description)).toEqual([
+      '[absolute] initial baseline',
+      '[absolute] reword a step',
+    ]);
     expect(git(n.project, 'log', '-1', '--format=%s').trim()).toBe(
       'skill-iterate: demo: baseline 0.00 -> final 0.50 over 1 iterations (lines_delta=+0)',
     );
@@ -343,7 +346,7 @@ describe('issue 19: screening a candidate on a small batch first', () => {
       ['revert', null],
     ]);
     expect(rows[1]?.description).toBe(
-      "reword a step (revert: screened out on 2 of 3 scenarios: 2 checks pass there, the kept text's 3)",
+      "[absolute] reword a step (revert: screened out on 2 of 3 scenarios: 2 checks pass there, the kept text's 3)",
     );
     const reworded = n.bodies.render
       .filter((b) => variantOf(b.system) === 'reworded')

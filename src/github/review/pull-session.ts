@@ -4,6 +4,7 @@
  * comment (the engine's part opaque, next to the App's), reviews are posted bound to their SHA, fixes
  * land through the Git Data API, and every head change moves the check run along.
  */
+import { messageOf } from '../../core/errors.js';
 import { checkEditPath } from '../../core/review/edits.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../app-octokit.js';
 import type { CommitFixResult } from '../fix-commit.js';
@@ -223,7 +224,16 @@ export class GitHubPullSession implements PullSession {
     const { state } = await this.#deps.store.read(this.#deps.octokit, this.pr.pr);
     const dismissed = state?.dismissals ?? [];
     if (!state?.inlineThreads) return { threads: [], dismissed };
-    return { threads: await listFindingThreads(this.#deps.octokit, this.pr.pr), dismissed };
+    try {
+      return { threads: await listFindingThreads(this.#deps.octokit, this.pr.pr), dismissed };
+    } catch (error) {
+      // Threads only follow the work: a round goes on without them (the dismissals stored in the sticky
+      // state still apply), and the log says what was skipped.
+      this.log.warn(
+        `${this.pr.url}: could not read the review threads (${messageOf(error)}); their answers and resolutions wait for a later round`,
+      );
+      return { threads: [], dismissed };
+    }
   }
 
   async dismissals(): Promise<DismissedWeakness[]> {
@@ -251,8 +261,12 @@ export class GitHubPullSession implements PullSession {
       // A dismissed finding is not addressed: its thread stays for the people to close.
       if (dismissed.some((d) => sameWeakness(d, thread.finding))) continue;
       if (standing.some((w) => sameWeakness(w, thread.finding))) continue;
-      await resolveThread(this.#deps.octokit, thread.id);
-      resolved += 1;
+      try {
+        await resolveThread(this.#deps.octokit, thread.id);
+        resolved += 1;
+      } catch (error) {
+        this.log.warn(`${this.pr.url}: could not resolve a review thread (${messageOf(error)})`);
+      }
     }
     if (resolved > 0)
       this.log.info(
