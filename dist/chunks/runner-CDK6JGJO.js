@@ -1098,14 +1098,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path30 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path33 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path30 && path30[0] !== "/") {
-          path30 = `/${path30}`;
+        if (path33 && path33[0] !== "/") {
+          path33 = `/${path33}`;
         }
-        return new URL(`${origin}${path30}`);
+        return new URL(`${origin}${path33}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1556,39 +1556,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path30, origin }
+          request: { method, path: path33, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path30);
+        debuglog("sending request to %s %s/%s", method, origin, path33);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path30, origin },
+          request: { method, path: path33, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path30,
+          path33,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path30, origin }
+          request: { method, path: path33, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path30);
+        debuglog("trailers received from %s %s/%s", method, origin, path33);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path30, origin },
+          request: { method, path: path33, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path30,
+          path33,
           error2.message
         );
       });
@@ -1637,9 +1637,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path30, origin }
+            request: { method, path: path33, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path30);
+          debuglog("sending request to %s %s/%s", method, origin, path33);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1702,7 +1702,7 @@ var require_request = __commonJS({
     var kHandler = Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path30,
+        path: path33,
         method,
         body,
         headers,
@@ -1717,11 +1717,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path30 !== "string") {
+        if (typeof path33 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path30[0] !== "/" && !(path30.startsWith("http://") || path30.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path33[0] !== "/" && !(path33.startsWith("http://") || path33.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path30)) {
+        } else if (invalidPathRegex.test(path33)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1787,7 +1787,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path30, query) : path30;
+        this.path = query ? buildURL(path33, query) : path33;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6481,7 +6481,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path30, host, upgrade, blocking, reset } = request2;
+      const { method, path: path33, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6562,7 +6562,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header2 = `${method} ${path30} HTTP/1.1\r
+      let header2 = `${method} ${path33} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header2 += `host: ${host}\r
@@ -7091,7 +7091,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path30, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path33, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7188,7 +7188,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path30;
+      headers[HTTP2_HEADER_PATH] = path33;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7541,9 +7541,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path30 = search ? `${pathname}${search}` : pathname;
+        const path33 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path30;
+        this.opts.path = path33;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8782,10 +8782,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path30 = "/",
+          path: path33 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path30;
+        opts.path = origin + path33;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10757,20 +10757,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path30) {
-      if (typeof path30 !== "string") {
-        return path30;
+    function safeUrl(path33) {
+      if (typeof path33 !== "string") {
+        return path33;
       }
-      const pathSegments = path30.split("?");
+      const pathSegments = path33.split("?");
       if (pathSegments.length !== 2) {
-        return path30;
+        return path33;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path30, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path30);
+    function matchKey(mockDispatch2, { path: path33, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path33);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10792,7 +10792,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path30 }) => matchValue(safeUrl(path30), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path33 }) => matchValue(safeUrl(path33), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10830,9 +10830,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path30, method, body, headers, query } = opts;
+      const { path: path33, method, body, headers, query } = opts;
       return {
-        path: path30,
+        path: path33,
         method,
         body,
         headers,
@@ -11295,10 +11295,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path30, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path33, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path30,
+            Path: path33,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16177,9 +16177,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path30) {
-      for (let i2 = 0; i2 < path30.length; ++i2) {
-        const code18 = path30.charCodeAt(i2);
+    function validateCookiePath(path33) {
+      for (let i2 = 0; i2 < path33.length; ++i2) {
+        const code18 = path33.charCodeAt(i2);
         if (code18 < 32 || // exclude CTLs (0-31)
         code18 > 126 || // exclude DEL and non-ascii
         code18 === 59) {
@@ -19100,11 +19100,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path30 = opts.path;
+          let path33 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path30 = `/${path30}`;
+            path33 = `/${path33}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path30);
+          url = new URL(util.parseOrigin(url).origin + path33);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -22184,10 +22184,10 @@ var require_src2 = __commonJS({
     var fs_1 = __require("fs");
     var debug_1 = __importDefault(require_src());
     var log = debug_1.default("@kwsites/file-exists");
-    function check(path30, isFile3, isDirectory5) {
-      log(`checking %s`, path30);
+    function check(path33, isFile3, isDirectory5) {
+      log(`checking %s`, path33);
       try {
-        const stat8 = fs_1.statSync(path30);
+        const stat8 = fs_1.statSync(path33);
         if (stat8.isFile() && isFile3) {
           log(`[OK] path represents a file`);
           return true;
@@ -22207,8 +22207,8 @@ var require_src2 = __commonJS({
         throw e;
       }
     }
-    function exists4(path30, type = exports.READABLE) {
-      return check(path30, (type & exports.FILE) > 0, (type & exports.FOLDER) > 0);
+    function exists4(path33, type = exports.READABLE) {
+      return check(path33, (type & exports.FILE) > 0, (type & exports.FOLDER) > 0);
     }
     exports.exists = exists4;
     exports.FILE = 1;
@@ -22901,8 +22901,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path30 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path30} does not exist${EOL5}`);
+        const path33 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path33} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -27205,7 +27205,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path30) => path30.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
+    (path33) => path33.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
   );
   const regex2 = `^(?:${regexes.map((r2) => `(?:${r2})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -27480,6 +27480,266 @@ function readActionContext(env = process.env, cwd = process.cwd(), run2 = contex
   };
 }
 
+// src/core/iterate/ship-gate.ts
+var SCORE_EPSILON = 1e-9;
+function compareScores(a, b2) {
+  const d = a - b2;
+  if (d > SCORE_EPSILON) return 1;
+  if (d < -SCORE_EPSILON) return -1;
+  return 0;
+}
+var DEFAULT_MIN_GAIN = 5e-3;
+function shipGate(input) {
+  const minGain = input.minGain ?? DEFAULT_MIN_GAIN;
+  const cmp = compareScores(input.finalScore, input.baselineScore);
+  if (cmp > 0 && compareScores(input.finalScore - input.baselineScore, minGain) >= 0) return "ship";
+  if (cmp >= 0 && input.linesFinal < input.linesBaseline) return "ship";
+  return "no-improvement";
+}
+function belowMinimumGain(input) {
+  if (shipGate(input) === "ship" || compareScores(input.finalScore, input.baselineScore) <= 0)
+    return void 0;
+  const minGain = input.minGain ?? DEFAULT_MIN_GAIN;
+  return `gain +${(input.finalScore - input.baselineScore).toFixed(6)} is below the minimum gain ${minGain}`;
+}
+function formatAlwaysSigned(n) {
+  return n < 0 ? String(n) : `+${n}`;
+}
+function shipMessage(input) {
+  return `skill-iterate: ${input.skill}: baseline ${input.baselineScore.toFixed(2)} -> final ${input.finalScore.toFixed(2)} over ${input.iterations} iterations (lines_delta=${formatAlwaysSigned(input.linesDelta)})`;
+}
+
+// src/core/iterate/noise.ts
+var KEEP_RULES = ["original", "noise-aware"];
+var DEFAULT_KEEP_RULE = "noise-aware";
+var DEFAULT_TRIALS = 3;
+var DEFAULT_MARGIN = 1;
+var INTERVAL_Z = 1.645;
+function mean(values) {
+  return values.length === 0 ? 0 : values.reduce((a, b2) => a + b2, 0) / values.length;
+}
+function sumOfSquares(values) {
+  const m = mean(values);
+  return values.reduce((sum, v) => sum + (v - m) ** 2, 0);
+}
+function standardDeviation(values) {
+  return values.length < 2 ? 0 : Math.sqrt(sumOfSquares(values) / (values.length - 1));
+}
+var NO_NOISE = { sumSquares: 0, df: 0 };
+function poolNoise(estimate, draws) {
+  if (draws.length < 2) return estimate;
+  return { sumSquares: estimate.sumSquares + sumOfSquares(draws), df: estimate.df + draws.length - 1 };
+}
+function noiseSd(estimate) {
+  if (estimate.df === 0) return 0;
+  const sd = Math.sqrt(estimate.sumSquares / estimate.df);
+  return sd <= SCORE_EPSILON ? 0 : sd;
+}
+function differenceSe(estimate, a, b2) {
+  return noiseSd(estimate) * Math.sqrt(1 / Math.max(1, a) + 1 / Math.max(1, b2));
+}
+function gainMargin(estimate, a, b2, margin) {
+  return margin * differenceSe(estimate, a, b2);
+}
+function worthMeasuring(estimate, trials, deterministic) {
+  if (deterministic || trials < 2) return false;
+  return estimate.df === 0 || noiseSd(estimate) > 0;
+}
+function clearsMargin(input) {
+  const gain = input.candidate - input.state;
+  const needed = gainMargin(input.estimate, input.draws, input.stateDraws, input.margin);
+  const simpler = input.linesDelta < 0 && compareScores(input.candidate, input.state) >= 0;
+  return { keep: simpler || compareScores(gain, needed) > 0, gain, needed };
+}
+function tallyDraws(draws) {
+  const byPair = /* @__PURE__ */ new Map();
+  for (const draw of draws) {
+    for (const v of draw) {
+      const key = `${v.assertionId}\0${v.scenarioId}`;
+      const entry = byPair.get(key) ?? { assertionId: v.assertionId, verdicts: [] };
+      entry.verdicts.push(v.pass);
+      byPair.set(key, entry);
+    }
+  }
+  const byAssertion = /* @__PURE__ */ new Map();
+  for (const { assertionId, verdicts } of byPair.values()) {
+    const t2 = byAssertion.get(assertionId) ?? {
+      assertionId,
+      passes: 0,
+      total: 0,
+      repeatedPairs: 0,
+      flippedPairs: 0
+    };
+    t2.passes += verdicts.filter(Boolean).length;
+    t2.total += verdicts.length;
+    if (verdicts.length > 1) {
+      t2.repeatedPairs += 1;
+      if (verdicts.some((v) => v !== verdicts[0])) t2.flippedPairs += 1;
+    }
+    byAssertion.set(assertionId, t2);
+  }
+  return [...byAssertion.values()].sort((a, b2) => a.assertionId - b2.assertionId);
+}
+function mergeTallies(...sets) {
+  const out = /* @__PURE__ */ new Map();
+  for (const set of sets) {
+    for (const t2 of set) {
+      const m = out.get(t2.assertionId);
+      out.set(
+        t2.assertionId,
+        m ? {
+          assertionId: t2.assertionId,
+          passes: m.passes + t2.passes,
+          total: m.total + t2.total,
+          repeatedPairs: m.repeatedPairs + t2.repeatedPairs,
+          flippedPairs: m.flippedPairs + t2.flippedPairs
+        } : { ...t2 }
+      );
+    }
+  }
+  return [...out.values()].sort((a, b2) => a.assertionId - b2.assertionId);
+}
+function noiseReport(scores, tallies) {
+  return {
+    trials: scores.length,
+    scores: [...scores],
+    mean: mean(scores),
+    sd: standardDeviation(scores),
+    flipping: tallies.filter((t2) => t2.flippedPairs > 0)
+  };
+}
+function passRate(count2) {
+  return count2.total === 0 ? 0 : count2.passes / count2.total;
+}
+function sumCounts(tallies) {
+  return tallies.reduce((s, t2) => ({ passes: s.passes + t2.passes, total: s.total + t2.total }), {
+    passes: 0,
+    total: 0
+  });
+}
+function evidenceRows(before, after) {
+  const ids = [...new Set([...before, ...after].map((t2) => t2.assertionId))].sort((a, b2) => a - b2);
+  const zero = { passes: 0, total: 0 };
+  const rows = [];
+  for (const id of ids) {
+    const b2 = before.find((t2) => t2.assertionId === id) ?? zero;
+    const a = after.find((t2) => t2.assertionId === id) ?? zero;
+    const bc = { passes: b2.passes, total: b2.total };
+    const ac = { passes: a.passes, total: a.total };
+    if (passRate(bc) !== passRate(ac)) rows.push({ assertionId: id, before: bc, after: ac });
+  }
+  return rows;
+}
+function confirmationOf(input) {
+  const baseline = mean(input.baselineScores);
+  const final = mean(input.finalScores);
+  const gain = final - baseline;
+  const n = input.finalScores.length;
+  const m = input.baselineScores.length;
+  const se = differenceSe(input.estimate, n, m);
+  const holdout = input.holdoutBefore && input.holdoutAfter && input.holdoutBefore.length > 0 ? { before: sumCounts(input.holdoutBefore), after: sumCounts(input.holdoutAfter) } : void 0;
+  return {
+    trials: n,
+    baselineScores: [...input.baselineScores],
+    finalScores: [...input.finalScores],
+    baseline,
+    final,
+    gain,
+    needed: input.margin * se,
+    low: gain - INTERVAL_Z * se,
+    high: gain + INTERVAL_Z * se,
+    evidence: evidenceRows(input.baselineTallies, input.finalTallies),
+    ...holdout ? { holdout } : {}
+  };
+}
+function confirmedShipGate(input) {
+  const c3 = input.confirmation;
+  const holdout = c3.holdout;
+  if (holdout && passRate(holdout.after) < passRate(holdout.before)) {
+    return {
+      decision: "no-improvement",
+      detail: `holdout pass rate dropped: ${holdout.before.passes} of ${holdout.before.total} → ${holdout.after.passes} of ${holdout.after.total}`
+    };
+  }
+  const clears = compareScores(c3.gain, c3.needed) > 0 && compareScores(c3.gain, input.minGain) >= 0;
+  const simpler = input.linesFinal < input.linesBaseline && compareScores(c3.final, c3.baseline) >= 0;
+  if (clears || simpler) return { decision: "ship", detail: void 0 };
+  return {
+    decision: "no-improvement",
+    detail: `confirmed gain ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)}, ${c3.trials} trials each) does not clear the margin ${c3.needed.toFixed(4)}` + (input.minGain > c3.needed ? ` or the minimum gain ${input.minGain}` : "")
+  };
+}
+function formatGain(value) {
+  return `${value >= 0 ? "+" : ""}${value.toFixed(4)}`;
+}
+function upliftOf(input) {
+  const w = sumCounts(input.withSkill);
+  const wo = sumCounts(input.withoutSkill);
+  const uplift = passRate(w) - passRate(wo);
+  const sd = standardDeviation(input.withRates);
+  const se = sd * Math.sqrt(1 / Math.max(1, input.withRates.length) + 1);
+  const ids = [...new Set(input.withSkill.map((t2) => t2.assertionId))].sort((a, b2) => a - b2);
+  const zero = { passes: 0, total: 0 };
+  const pick2 = (set, id) => {
+    const t2 = set.find((x2) => x2.assertionId === id);
+    return t2 ? { passes: t2.passes, total: t2.total } : zero;
+  };
+  return {
+    with: w,
+    without: wo,
+    uplift,
+    measurable: compareScores(uplift, input.margin * se) > 0,
+    perAssertion: ids.map((id) => ({
+      assertionId: id,
+      with: pick2(input.withSkill, id),
+      without: pick2(input.withoutSkill, id)
+    }))
+  };
+}
+function kOfN(c3) {
+  return `${c3.passes} of ${c3.total}`;
+}
+function evalFindings(input) {
+  const findings = [];
+  for (const t2 of input.night) {
+    if (t2.total > 0 && t2.passes === 0) {
+      findings.push({
+        assertionId: t2.assertionId,
+        kind: "never passing",
+        evidence: `passed 0 of ${t2.total} graded draws tonight`
+      });
+    }
+    if (t2.flippedPairs > 0) {
+      findings.push({
+        assertionId: t2.assertionId,
+        kind: "flaky",
+        evidence: `verdict changed between draws of the same text on ${t2.flippedPairs} of ${t2.repeatedPairs} repeated scenario checks`
+      });
+    }
+  }
+  for (const a of input.uplift?.perAssertion ?? []) {
+    if (a.with.passes === 0 || a.without.total === 0) continue;
+    if (passRate(a.without) >= passRate(a.with)) {
+      findings.push({
+        assertionId: a.assertionId,
+        kind: "not discriminating",
+        evidence: `passed ${kOfN(a.without)} without the skill, ${kOfN(a.with)} with it`
+      });
+    }
+  }
+  return findings.sort((a, b2) => a.assertionId - b2.assertionId || a.kind.localeCompare(b2.kind));
+}
+function screeningBatch(scenarioIds, failing) {
+  if (failing === void 0 || scenarioIds.length < 3) return void 0;
+  const failed = new Set(failing.map((f) => f.scenario_id));
+  const passing = scenarioIds.find((id) => !failed.has(id));
+  const batch = scenarioIds.filter((id) => failed.has(id) || id === passing);
+  return batch.length === 0 || batch.length >= scenarioIds.length ? void 0 : batch;
+}
+function screenedOut(candidatePasses, keptPasses) {
+  return candidatePasses < keptPasses;
+}
+
 // src/core/duration.ts
 var DURATION = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
 var DurationError = class extends SkillclimbError {
@@ -27520,7 +27780,45 @@ var RUNS_DIR = "docs/skill-iterate-runs";
 var WORKTREE_PREFIX = "worktree_skill-iterate-";
 var KILL_SWITCH_FILE = ".skill-iterate-killswitch";
 var DEFAULT_SKILLS_GLOBS = [".claude/skills/*"];
-var DETECTED_SKILLS_GLOBS = ["skills/*", "plugins/*/skills/*", "*"];
+var DETECTED_SKILLS_GLOBS = [".claude/skills/*", "skills/*"];
+var DETECTED_NESTED_SKILLS_GLOBS = ["*/skills/*", "plugins/*/skills/*"];
+var ROOT_SKILLS_GLOB = "*";
+var MARKETPLACE_FILE = ".claude-plugin/marketplace.json";
+function isPlaceholderSkill(name23) {
+  return /^_?(?:templates?|skill-templates?|template-skill|examples?|example-skill|samples?|skeleton|boilerplate|placeholder|starter)$/i.test(
+    name23
+  );
+}
+function relativeFolder(value) {
+  const trimmed2 = value.trim().replace(/^(?:\.\/)+/, "").replace(/\/+$/, "");
+  if (trimmed2 === "" || trimmed2 === ".") return "";
+  return skillsGlobProblem(trimmed2) === void 0 ? trimmed2 : void 0;
+}
+function marketplaceSkillGlobs(doc) {
+  const plugins = doc?.plugins;
+  if (!Array.isArray(plugins)) return [];
+  const globs = [];
+  const add = (glob) => {
+    if (glob !== "" && skillsGlobProblem(glob) === void 0 && !globs.includes(glob)) globs.push(glob);
+  };
+  for (const plugin of plugins) {
+    const source = plugin?.source;
+    if (typeof source !== "string") continue;
+    const base = relativeFolder(source);
+    if (base === void 0) continue;
+    const join = (rel) => base === "" ? rel : `${base}/${rel}`;
+    const skills = plugin.skills;
+    if (Array.isArray(skills)) {
+      for (const entry of skills) {
+        const rel = typeof entry === "string" ? relativeFolder(entry) : void 0;
+        if (rel !== void 0 && rel !== "") add(join(rel));
+      }
+    } else {
+      add(join("skills/*"));
+    }
+  }
+  return globs;
+}
 function skillsGlobProblem(glob) {
   if (glob.trim() === "") return 'expected a folder glob such as "skills/*", got an empty string';
   if (glob.includes("\\")) return `"${glob}": use "/" between folders`;
@@ -27550,9 +27848,25 @@ function matchesSegment(pattern, name23) {
 }
 function skillsSettingHint(globs) {
   return {
-    flag: `--skills '${globs.join(",")}'`,
+    flag: `--skills ${shellWord(globs.join(","))}`,
     config: `"skills": ${JSON.stringify(globs)}`
   };
+}
+function shellWord(word) {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+function settingFlags(setting, command) {
+  if (!setting) return "";
+  const parts = [];
+  if (setting.project !== void 0) parts.push(`--project ${shellWord(setting.project)}`);
+  if (setting.skills !== void 0 && setting.skills.length > 0)
+    parts.push(skillsSettingHint(setting.skills).flag);
+  if (command === "iterate" && setting.mode !== void 0) parts.push(`--mode ${shellWord(setting.mode)}`);
+  return parts.length > 0 ? ` ${parts.join(" ")}` : "";
+}
+function iterateCommandLine(args, setting) {
+  return `skillclimb iterate${args ? ` ${args}` : ""}${settingFlags(setting, "iterate")}`;
 }
 function skillFileOf(skillDir) {
   return path2.join(skillDir, SKILL_FILE);
@@ -27584,8 +27898,8 @@ function worktreeFolderName(skill, epoch) {
 function isValidSkillName(name23) {
   return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name23) && !name23.includes("..") && !name23.endsWith(".") && !name23.endsWith(".lock");
 }
-function evalsInitCommand(skill, flags = "") {
-  return `skillclimb evals init ${skill}${flags ? ` ${flags}` : ""}`;
+function evalsInitCommand(skill, flags = "", setting) {
+  return `skillclimb evals init ${skill}${flags ? ` ${flags}` : ""}${settingFlags(setting, "evals init")}`;
 }
 
 // src/github/kill-switch.ts
@@ -27676,6 +27990,13 @@ function formatResultsRow(row, secrets = []) {
     formatWall(row.wallSeconds)
   ].join("	");
 }
+function withModeMarker(description, mode2) {
+  return mode2 === "composite" ? description : `[${mode2}] ${description}`;
+}
+function rowMode(description) {
+  const marker23 = /^\[(structural|absolute)\] /.exec(description);
+  return marker23 ? marker23[1] : "composite";
+}
 var STRICT_SCORE = /^(?:NULL|-?\d+\.\d{6})$/;
 var STRICT_WALL = /^\d+\.\d{3}$/;
 var NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -27729,6 +28050,10 @@ var LastRunRecordSchema = external_exports.object({
   run_id: external_exports.string().optional(),
   run_url: external_exports.string().optional()
 }).loose();
+var PUSH_FAILED = "push of ";
+function isPendingShipStatus(status) {
+  return status?.startsWith(`skipped (${PUSH_FAILED}`) === true;
+}
 function parseStatePath(filePath) {
   const match = /^state\/([^/]+)\/([^/]+)$/.exec(filePath);
   return match?.[1] && match[2] ? [match[1], match[2]] : void 0;
@@ -27761,35 +28086,6 @@ function mergeResultsTsv(primary, other) {
 `;
 }
 
-// src/core/iterate/ship-gate.ts
-var SCORE_EPSILON = 1e-9;
-function compareScores(a, b2) {
-  const d = a - b2;
-  if (d > SCORE_EPSILON) return 1;
-  if (d < -SCORE_EPSILON) return -1;
-  return 0;
-}
-var DEFAULT_MIN_GAIN = 5e-3;
-function shipGate(input) {
-  const minGain = input.minGain ?? DEFAULT_MIN_GAIN;
-  const cmp = compareScores(input.finalScore, input.baselineScore);
-  if (cmp > 0 && compareScores(input.finalScore - input.baselineScore, minGain) >= 0) return "ship";
-  if (cmp >= 0 && input.linesFinal < input.linesBaseline) return "ship";
-  return "no-improvement";
-}
-function belowMinimumGain(input) {
-  if (shipGate(input) === "ship" || compareScores(input.finalScore, input.baselineScore) <= 0)
-    return void 0;
-  const minGain = input.minGain ?? DEFAULT_MIN_GAIN;
-  return `gain +${(input.finalScore - input.baselineScore).toFixed(6)} is below the minimum gain ${minGain}`;
-}
-function formatAlwaysSigned(n) {
-  return n < 0 ? String(n) : `+${n}`;
-}
-function shipMessage(input) {
-  return `skill-iterate: ${input.skill}: baseline ${input.baselineScore.toFixed(2)} -> final ${input.finalScore.toFixed(2)} over ${input.iterations} iterations (lines_delta=${formatAlwaysSigned(input.linesDelta)})`;
-}
-
 // src/iterate/options.ts
 var ITERATE_DEFAULTS = {
   /** The wall-clock cap per skill, as typed (`--per-skill-budget`, the `per-skill-budget` input). */
@@ -27809,7 +28105,12 @@ var ITERATE_DEFAULTS = {
   /** The cross-night-resume window: a skill whose last run is younger is left out of the queue. */
   freshnessWindowMs: 864e5,
   /** The smallest composite gain that ships on its own (docs/how-it-works.md § Shipping). */
-  minGain: DEFAULT_MIN_GAIN
+  minGain: DEFAULT_MIN_GAIN,
+  /** Independent draws of the baseline, of a promising candidate and of each confirmed text. */
+  trials: DEFAULT_TRIALS,
+  /** Standard errors of the difference a gain must clear (docs/how-it-works.md § Decisions under noise). */
+  margin: DEFAULT_MARGIN,
+  keepRule: DEFAULT_KEEP_RULE
 };
 var KILL_SWITCH_READ_ERROR_POLICIES = ["stop", "continue"];
 
@@ -27911,6 +28212,35 @@ var optionalGain = text.transform((v, ctx) => {
   }
   return n;
 });
+var optionalTrials = text.transform((v, ctx) => {
+  if (v === "") return void 0;
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 10) {
+    ctx.addIssue({
+      code: "custom",
+      message: `expected a whole number from 1 to 10, got ${JSON.stringify(v)}`
+    });
+    return external_exports.NEVER;
+  }
+  return Number(v);
+});
+var optionalMargin = text.transform((v, ctx) => {
+  if (v === "") return void 0;
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(v) || !(n >= 0 && n <= 10)) {
+    ctx.addIssue({ code: "custom", message: `expected a number from 0 to 10, got ${JSON.stringify(v)}` });
+    return external_exports.NEVER;
+  }
+  return n;
+});
+var optionalKeepRule = text.transform((v, ctx) => {
+  if (v === "") return void 0;
+  if (KEEP_RULES.includes(v)) return v;
+  ctx.addIssue({
+    code: "custom",
+    message: `expected one of ${KEEP_RULES.join(", ")}, got ${JSON.stringify(v)}`
+  });
+  return external_exports.NEVER;
+});
 var skillName = optionalText.refine((v) => v === void 0 || /^[A-Za-z0-9._-]+$/.test(v), {
   message: 'expected a skill folder name (letters, digits, ".", "_", "-")'
 });
@@ -27961,6 +28291,9 @@ var ActionInputsSchema = external_exports.object({
   "dry-run": boolean,
   "max-cost-usd": optionalUsd,
   "min-gain": optionalGain,
+  trials: optionalTrials,
+  margin: optionalMargin,
+  "keep-rule": optionalKeepRule,
   base: branchName(void 0),
   labels: list,
   draft: boolean,
@@ -28006,6 +28339,9 @@ function parseInputs(read) {
     dryRun: v["dry-run"],
     maxCostUsd: v["max-cost-usd"],
     minGain: v["min-gain"],
+    trials: v.trials,
+    margin: v.margin,
+    keepRule: v["keep-rule"],
     base: v.base,
     labels: v.labels,
     draft: v.draft,
@@ -34901,7 +35237,9 @@ var ScenarioSchema = external_exports.object({
   description: external_exports.string().optional(),
   context: external_exports.string(),
   expected_assertions: external_exports.array(external_exports.int({ error: "expected integer" })).optional(),
-  files: external_exports.record(external_exports.string(), external_exports.string()).optional()
+  files: external_exports.record(external_exports.string(), external_exports.string()).optional(),
+  /** skillclimb's addition: never shown to the editor, scored only for the ship gate's confirmation. */
+  holdout: external_exports.boolean().optional()
 }).loose();
 var ScenariosFileSchema = external_exports.object({
   skill: external_exports.string().optional(),
@@ -34919,6 +35257,13 @@ var ScenariosFileSchema = external_exports.object({
     }
     ids.add(s.id);
   });
+  if (file.scenarios.length > 0 && file.scenarios.every((s) => s.holdout === true)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["scenarios"],
+      message: 'every scenario is a holdout; at least one must have no "holdout": true for the loop to climb on'
+    });
+  }
 });
 var RequiredSectionsSchema = external_exports.object({ required: external_exports.array(external_exports.string().min(1)) }).loose();
 var EvalsFileError = class extends SkillclimbError {
@@ -35160,6 +35505,93 @@ function clip(text3, max) {
   return truncateText(text3, Math.max(1, max)).text;
 }
 
+// src/core/iterate/measurement-text.ts
+function kOfN2(c3) {
+  return `${c3.passes} of ${c3.total}`;
+}
+function percent(c3) {
+  return `${(passRate(c3) * 100).toFixed(1)} %`;
+}
+function assertionLabel(m, id) {
+  const statement = m.statements[String(id)];
+  return statement === void 0 ? `#${id}` : `#${id} "${inertInline(statement.replace(/\s+/g, " "), 120)}"`;
+}
+function evidenceTable(m) {
+  const c3 = m.confirmation;
+  if (!c3) return [];
+  if (c3.evidence.length === 0) return ["No assertion changed its pass rate between the two texts."];
+  return [
+    "| assertion | before (passes of draws) | after (passes of draws) |",
+    "| --- | ---: | ---: |",
+    ...c3.evidence.map(
+      (e) => `| ${assertionLabel(m, e.assertionId).replace(/\|/g, "&#124;")} | ${kOfN2(e.before)} | ${kOfN2(e.after)} |`
+    )
+  ];
+}
+function measurementLines(m) {
+  const lines = [];
+  if (m.noise) {
+    const n = m.noise;
+    lines.push(
+      `- Baseline: ${n.trials} independent trials, composite mean ${n.mean.toFixed(4)}, spread (sd) ${n.sd.toFixed(4)} (trials: ${n.scores.map((s) => s.toFixed(4)).join(", ")})`
+    );
+    lines.push(
+      n.flipping.length === 0 ? `- Verdicts that changed between the baseline's trials: none` : `- Verdicts that changed between the baseline's trials: ${n.flipping.map(
+        (t2) => `${assertionLabel(m, t2.assertionId)} on ${t2.flippedPairs} of ${t2.repeatedPairs} scenarios`
+      ).join("; ")}`
+    );
+  }
+  if (m.keepRule === "original") lines.push("- Keep rule: original (any gain keeps; no confirmation)");
+  if (m.confirmationFailure !== void 0) {
+    lines.push(`- Confirmation: not available (${inertInline(m.confirmationFailure, 300)})`);
+  }
+  if (m.confirmationSkipped !== void 0) {
+    lines.push(`- Confirmation: no fresh draws spent: ${m.confirmationSkipped}`);
+  }
+  const c3 = m.confirmation;
+  if (c3) {
+    lines.push(
+      `- Confirmed gain: ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)}), baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)} over ${c3.trials} fresh trials of each text; margin to clear ${c3.needed.toFixed(4)}`
+    );
+    if (c3.holdout) {
+      lines.push(
+        `- Holdout scenarios (never shown to the editor): ${kOfN2(c3.holdout.before)} -> ${kOfN2(c3.holdout.after)} passing checks`
+      );
+    }
+  }
+  if (m.uplift) {
+    const u = m.uplift;
+    lines.push(
+      `- Uplift: pass rate with the skill ${percent(u.with)} (${kOfN2(u.with)}) minus without it ${percent(u.without)} (${kOfN2(u.without)}) = ${u.uplift >= 0 ? "+" : ""}${(u.uplift * 100).toFixed(2)} points` + (u.measurable ? "" : " (not measurable: within the noise)")
+    );
+  }
+  if (m.findings.length > 0) {
+    lines.push("- Eval findings (fix the eval, not the skill):");
+    for (const f of m.findings)
+      lines.push(`  - ${assertionLabel(m, f.assertionId)}: ${f.kind} (${f.evidence})`);
+  }
+  if (c3) lines.push("", ...evidenceTable(m));
+  return lines;
+}
+function measurementSection(results) {
+  const measured = results.filter(
+    (r2) => r2.measurement !== void 0 && measurementLines(r2.measurement).length > 0
+  );
+  if (measured.length === 0) return [];
+  const lines = ["## Noise, confirmation and eval quality", ""];
+  const flat = measured.filter((r2) => r2.measurement.uplift && !r2.measurement.uplift.measurable);
+  if (flat.length > 0) {
+    lines.push(
+      `No measurable uplift (the skill's instructions did not raise the pass rate beyond the noise): ${flat.map((r2) => inertInline(r2.skill, 100)).join(", ")}`,
+      ""
+    );
+  }
+  for (const r2 of measured) {
+    lines.push(`### ${inertInline(r2.skill, 100)}`, "", ...measurementLines(r2.measurement), "");
+  }
+  return lines;
+}
+
 // src/core/iterate/summary.ts
 var PLATEAU_DELTA = 0.01;
 var TOP_EDITS = 5;
@@ -35281,18 +35713,18 @@ function skillTable(results) {
 }
 function topEdits(results) {
   const edits = results.flatMap(
-    (r2) => r2.keptEdits.map((e) => ({ ...e, skill: r2.skill, status: r2.status }))
+    (r2) => r2.keptEdits.map((e) => ({ ...e, skill: r2.skill, status: r2.status, link: r2.link }))
   );
   if (edits.length === 0) return ["No edits were kept."];
   edits.sort((a, b2) => b2.delta - a.delta || a.skill.localeCompare(b2.skill) || a.iteration - b2.iteration);
   const shown = edits.slice(0, TOP_EDITS);
   const lines = [
-    "| skill | iteration | commit | delta | score | edit |",
+    "| skill | iteration | shipped in | delta | score | edit |",
     "| --- | ---: | --- | ---: | ---: | --- |",
     ...shown.map((e) => {
       const edit = untrusted(e.description, EDIT_DESCRIPTION_MAX);
       const note = e.status === "shipped" ? "" : ` (not shipped: ${untrusted(e.status, 500)})`;
-      const commit = e.commit ? code(e.commit) : "-";
+      const commit = e.status === "shipped" ? formatLink(e.link) : "-";
       return `| ${cell(e.skill)} | ${e.iteration} | ${commit} | ${signed(e.delta, 3)} | ${e.score.toFixed(3)} | ${edit}${note} |`;
     })
   ];
@@ -35301,7 +35733,7 @@ function topEdits(results) {
   }
   return lines;
 }
-function plateaued(results) {
+function plateaued(results, setting) {
   const flat = results.filter((r2) => {
     const d = delta(r2);
     return (r2.status === "shipped" || r2.status === "no-improvement") && d !== null && d < PLATEAU_DELTA;
@@ -35310,10 +35742,10 @@ function plateaued(results) {
   return [
     `## Plateaued (delta < ${PLATEAU_DELTA})`,
     "",
-    "Serial hill-climbing ran out of easy edits on these skills; they are candidates for `/skill-evolve` (parallel A/B exploration) next session.",
+    "Serial hill-climbing ran out of easy edits on these skills. Often their evals no longer tell a better edit from a worse one: calibration checks that they still catch broken edits, and `evals init --force` writes stricter ones (review them before committing).",
     "",
     ...flat.map(
-      (r2) => `- ${cell(r2.skill)}: ${score2(r2.baselineScore)} -> ${score2(r2.finalScore)} (${signed(delta(r2) ?? 0, 3)}) -- try ${code(`/skill-evolve --skill ${r2.skill}`)}`
+      (r2) => `- ${cell(r2.skill)}: ${score2(r2.baselineScore)} -> ${score2(r2.finalScore)} (${signed(delta(r2) ?? 0, 3)}) -- ${code(iterateCommandLine(`--skill ${r2.skill} --calibrate`, setting))} or ${code(evalsInitCommand(r2.skill, "--force", setting))}`
     ),
     ""
   ];
@@ -35321,14 +35753,31 @@ function plateaued(results) {
 function exclusions(run2) {
   const lines = ["## Exclusions", ""];
   const other = run2.excludedOther ?? [];
-  if (run2.excludedBySkipList.length === 0 && run2.excludedByFreshness.length === 0 && other.length === 0 && run2.outsideSetting === void 0) {
+  const notRequested = run2.notRequested ?? [];
+  if (run2.excludedBySkipList.length === 0 && run2.excludedByFreshness.length === 0 && other.length === 0 && notRequested.length === 0 && run2.outsideSetting === void 0) {
     return [...lines, "None: every skill found was queued.", ""];
+  }
+  if (notRequested.length > 0) {
+    lines.push(
+      `Not asked for: ${plural(notRequested.length, "other skill")} the skills setting finds (the run was given its skills with --skill, --queue or the skill input).`,
+      "",
+      ...namesBlock(notRequested),
+      ""
+    );
   }
   if (other.length > 0) {
     lines.push("Not scorable (each with what to do):", "");
-    for (const e of other) {
-      const next = e.next ? ` -- ${cell(e.next)}` : "";
-      lines.push(`- ${cell(e.skill)} (${code(e.dir)}): ${cell(e.reason)}${next}`);
+    for (const [reason, group] of byReason(other)) {
+      if (group.length < GROUP_FROM) {
+        for (const e of group) {
+          const next2 = e.next ? ` -- ${cell(e.next)}` : "";
+          lines.push(`- ${cell(e.skill)} (${code(e.dir)}): ${cell(e.reason)}${next2}`);
+        }
+        continue;
+      }
+      const next = groupNext(reason, group, run2.command);
+      lines.push(`- ${cell(reason)}: ${plural(group.length, "skill")}${next ? ` -- ${cell(next)}` : ""}`);
+      lines.push("", ...namesBlock(group.map((e) => e.skill)), "");
     }
     lines.push("");
   }
@@ -35349,6 +35798,30 @@ function exclusions(run2) {
     lines.push("Outside the skills setting:", "", `- ${cell(run2.outsideSetting)}`, "");
   }
   return lines;
+}
+var GROUP_FROM = 4;
+function reasonKey(reason) {
+  if (reason === "no evals") return reason;
+  const colon = reason.indexOf(":");
+  return colon > 0 ? reason.slice(0, colon) : reason;
+}
+function byReason(exclusions2) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const e of exclusions2)
+    groups2.set(reasonKey(e.reason), [...groups2.get(reasonKey(e.reason)) ?? [], e]);
+  return [...groups2];
+}
+function groupNext(reason, group, setting) {
+  if (reason === "no evals") {
+    return `run ${code(evalsInitCommand("--all", "", setting))} to write them (or name the skills to set up first)`;
+  }
+  const nexts = new Set(group.map((e) => e.next));
+  return nexts.size === 1 ? group[0].next : "each skill's next step is in the plan (`--dry-run`)";
+}
+function namesBlock(names) {
+  const list2 = names.map(cell).join(", ");
+  if (names.length < GROUP_FROM) return [list2];
+  return ["<details><summary>" + plural(names.length, "skill") + "</summary>", "", list2, "", "</details>"];
 }
 function usageLines(usage) {
   if (usage.calls === 0) return ["- Model calls: none"];
@@ -35375,6 +35848,7 @@ function runMetadata(run2) {
   ];
   if (run2.partial) lines.push(`- Stopped early: ${untrusted(run2.partial.reason)}`);
   lines.push(`- Models: ${cell(run2.modelsLabel)}`, `- Queue: ${plural(run2.queue.length, "skill")}${queue}`);
+  if (run2.mode) lines.push(`- Mode: ${run2.mode} (every score above is a ${run2.mode} score)`);
   lines.push(...usageLines(run2.usage));
   return lines;
 }
@@ -35393,7 +35867,8 @@ function renderMorningSummary(run2, secrets = []) {
     "",
     ...topEdits(run2.results),
     "",
-    ...plateaued(run2.results),
+    ...plateaued(run2.results, run2.command),
+    ...measurementSection(run2.results),
     ...exclusions(run2),
     ...runMetadata(run2)
   );
@@ -35402,7 +35877,14 @@ function renderMorningSummary(run2, secrets = []) {
 }
 
 // src/core/iterate/progress.ts
+var REASON_MAX = 200;
 var SKILL_WIDTH = 24;
+function skillColumnWidth(names) {
+  return Math.max(SKILL_WIDTH, ...names.map((n) => n.length));
+}
+function oneLine2(text3) {
+  return text3.replace(/\s*[\r\n]+\s*/g, " ").trim();
+}
 var ITER_WIDTH = 8;
 var OUTCOME_WIDTH = 8;
 var DELTA_WIDTH = 12;
@@ -35422,18 +35904,20 @@ function formatIterationLine(p2) {
   const showDelta = p2.outcome !== "baseline" && p2.outcome !== "crash" && p2.delta !== null;
   const delta2 = showDelta ? `delta ${signed2(p2.delta ?? 0, 3)}` : "";
   const seconds = `${Math.max(0, p2.seconds).toFixed(1)}s`;
-  const line = `${p2.skill.padEnd(SKILL_WIDTH)} ${iteration.padEnd(ITER_WIDTH)} ${p2.outcome.padEnd(OUTCOME_WIDTH)} score ${score3.padStart(5)}  ${delta2.padEnd(DELTA_WIDTH)} ${seconds.padStart(7)}${usageText(p2.usage)}`;
+  const why = p2.reason && (p2.outcome === "revert" || p2.outcome === "crash") ? oneLine2(p2.reason) : "";
+  const reason = why ? `  reason ${why.length > REASON_MAX ? `${why.slice(0, REASON_MAX - 1)}…` : why}` : "";
+  const line = `${p2.skill.padEnd(p2.width ?? SKILL_WIDTH)} ${iteration.padEnd(ITER_WIDTH)} ${p2.outcome.padEnd(OUTCOME_WIDTH)} score ${score3.padStart(5)}  ${delta2.padEnd(DELTA_WIDTH)} ${seconds.padStart(7)}${usageText(p2.usage)}${reason}`;
   return line.trimEnd();
 }
 function score22(score3) {
   return score3 === null ? "-" : score3.toFixed(2);
 }
-function formatSkillLine(r2) {
+function formatSkillLine(r2, width = SKILL_WIDTH) {
   const delta2 = r2.baselineScore === null || r2.finalScore === null ? "" : ` (${signed2(r2.finalScore - r2.baselineScore, 2)})`;
   const scores = `${score22(r2.baselineScore)} -> ${score22(r2.finalScore)}${delta2}`;
   const link2 = r2.link ? `  ${r2.link}` : "";
   const status = r2.status.replace(/\s*[\r\n]+\s*/g, " ");
-  const line = `${r2.skill.padEnd(SKILL_WIDTH)} ${"done".padEnd(ITER_WIDTH)} ${status.padEnd(STATUS_WIDTH)} ${scores.padEnd(22)} iterations ${r2.iterations}  ${r2.wallSecondsTotal.toFixed(1)}s${link2}`;
+  const line = `${r2.skill.padEnd(width)} ${"done".padEnd(ITER_WIDTH)} ${status.padEnd(STATUS_WIDTH)} ${scores.padEnd(22)} iterations ${r2.iterations}  ${r2.wallSecondsTotal.toFixed(1)}s${link2}`;
   return line.trimEnd();
 }
 
@@ -35617,7 +36101,8 @@ function initialLoopState() {
     rows: [],
     keptEdits: [],
     revertedDescriptions: [],
-    usage: ZERO_USAGE
+    usage: ZERO_USAGE,
+    noise: NO_NOISE
   };
 }
 function withUsage(state, usage) {
@@ -35627,7 +36112,8 @@ function stepLoop(state, record) {
   const next = {
     ...state,
     rows: [...state.rows, record.row],
-    usage: addUsage(state.usage, record.usage)
+    usage: addUsage(state.usage, record.usage),
+    noise: record.measured ? poolNoise(state.noise, record.measured) : state.noise
   };
   if (record.kind === "baseline") {
     if (record.kept) return { ...next, kept: record.kept, baselineScore: record.kept.score };
@@ -36180,6 +36666,16 @@ async function appendResultsRow(file, row, secrets = []) {
     if (pending.get(key) === current) pending.delete(key);
   }
 }
+async function readResultsRows(file) {
+  let text3;
+  try {
+    text3 = await readFile(file, "utf8");
+  } catch (error2) {
+    if (error2.code === "ENOENT") return [];
+    throw error2;
+  }
+  return parseResultsTsv(text3);
+}
 
 // src/iterate/score.ts
 import { createHash } from "node:crypto";
@@ -36498,7 +36994,8 @@ function requiredSections(lines, configured) {
   const missing = required.filter((name23) => !titles.has(normaliseSectionName(name23)));
   const present = required.length - missing.length;
   const exempt = configured === void 0 && present === 0;
-  const score3 = required.length === 0 || exempt ? 1 : present / required.length;
+  if (exempt) return { score: 1, exempt, present: 0, required: 0, missing: [] };
+  const score3 = required.length === 0 ? 1 : present / required.length;
   return { score: score3, present, required: required.length, missing, exempt };
 }
 function pythonCaselessWord(phrase) {
@@ -36563,17 +37060,44 @@ function relativeLinkPath(rawTarget) {
   if (bare === "") return null;
   return pyUnquote(bare);
 }
+function codeRanges(body) {
+  const lines = body.split("\n");
+  const fences = scanFences(lines);
+  const ranges = [];
+  let offset = 0;
+  lines.forEach((line, index) => {
+    if (fences.fenced[index]) ranges.push([offset, offset + line.length]);
+    else {
+      for (const span of line.matchAll(/(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g)) {
+        ranges.push([offset + span.index, offset + span.index + span[0].length]);
+      }
+    }
+    offset += line.length + 1;
+  });
+  return ranges;
+}
 function linkIntegrity(body, ctx) {
   let total = 0;
   const broken = [];
+  const brokenInCode = [];
+  let code18;
   for (const match of body.matchAll(MARKDOWN_LINK)) {
     const linkPath = relativeLinkPath(match[2]);
     if (linkPath === null) continue;
     total++;
-    if (!ctx.exists(joinUnnormalised(ctx.skillDir, linkPath))) broken.push(linkPath);
+    if (ctx.exists(joinUnnormalised(ctx.skillDir, linkPath))) continue;
+    code18 ??= codeRanges(body);
+    const inCode = code18.some(([start, end]) => start <= match.index && match.index < end);
+    (inCode ? brokenInCode : broken).push(linkPath);
   }
-  const valid = total - broken.length;
-  return { score: total === 0 ? 1 : valid / total, valid, total, broken };
+  const valid = total - broken.length - brokenInCode.length;
+  return {
+    score: total === 0 ? 1 : valid / total,
+    valid,
+    total,
+    broken,
+    broken_in_code: brokenInCode
+  };
 }
 function codeFenceBalance(fences) {
   const openers = fences.blocks.length;
@@ -36687,9 +37211,10 @@ var RenderCache = class {
     return this.entries.size;
   }
 };
-function renderCacheKey(renderModelId, skillMd, scenarioId) {
+function renderCacheKey(renderModelId, skillMd, scenarioId, draw = 0) {
   const digest = createHash("sha256").update(skillMd, "utf8").digest("hex");
-  return `${renderModelId}\0${digest}\0${scenarioId}`;
+  const key = `${renderModelId}\0${digest}\0${scenarioId}`;
+  return draw === 0 ? key : `${key}\0${draw}`;
 }
 function createLimiter(limit) {
   const max = Math.max(1, Math.floor(limit) || 1);
@@ -36755,6 +37280,12 @@ async function gradeAbsolute(request2, trials) {
       })),
       trial: trial + 1
     };
+    const memo = trial === 0 ? request2.grades?.get(plan.scenario.id) : void 0;
+    if (memo && input.assertions.every((a) => memo.has(a.id))) {
+      for (const a of input.assertions)
+        trialVerdicts[0]?.set(pairKey(plan.scenario.id, a.id), memo.get(a.id));
+      return;
+    }
     const ask = () => call((s) => models.grade(input, s), "grade");
     let answer;
     try {
@@ -36777,9 +37308,10 @@ async function gradeAbsolute(request2, trials) {
     for (const [id, verdict] of repaired) {
       trialVerdicts[trial]?.set(pairKey(plan.scenario.id, id), verdict);
     }
+    if (trial === 0) request2.grades?.set(plan.scenario.id, repaired);
   };
   const scoreScenario = async (plan) => {
-    const key = renderCacheKey(models.renderModelId, request2.skillMd, plan.scenario.id);
+    const key = renderCacheKey(models.renderModelId, request2.skillMd, plan.scenario.id, request2.draw ?? 0);
     let output = request2.cache.get(key);
     if (output === void 0) {
       output = await call(
@@ -36818,14 +37350,23 @@ async function gradeAbsolute(request2, trials) {
   await Promise.race([work, aborted]);
   if (onAbort) request2.signal.removeEventListener("abort", onAbort);
   if (request2.signal.aborted) fail("harness-error", abortMessage(request2.signal));
-  if (failure) return { status: failure.status, absolute: null, detail: failure.detail, usage, renders };
+  if (failure)
+    return { status: failure.status, absolute: null, detail: failure.detail, usage, renders, pairs: [] };
   const decided = decidePairs(plans, renders, trialVerdicts);
+  const pairs = plans.flatMap(
+    (plan) => plan.pairs.filter((p2) => p2.route !== "vacuous").map((p2) => ({
+      assertionId: p2.assertion.id,
+      scenarioId: plan.scenario.id,
+      pass: decided.get(pairKey(plan.scenario.id, p2.assertion.id))?.pass ?? false
+    }))
+  );
   return {
     status: "ok",
     absolute: aggregate(evals.evals, plans, decided),
     detail: void 0,
     usage,
-    renders
+    renders,
+    pairs
   };
 }
 function listDirOrEmpty(dir) {
@@ -36855,7 +37396,8 @@ async function scoreSkill(request2) {
       detail: void 0,
       usage: ZERO_USAGE,
       renders: /* @__PURE__ */ new Map(),
-      trials
+      trials,
+      pairs: []
     };
   }
   const outcome = await gradeAbsolute(request2, trials);
@@ -36874,7 +37416,8 @@ async function scoreSkill(request2) {
     detail: outcome.detail,
     usage: outcome.usage,
     renders: outcome.renders,
-    trials
+    trials,
+    pairs: outcome.pairs
   };
 }
 
@@ -36899,7 +37442,7 @@ async function scoreWithSaturation(request2) {
   let spent = first2.usage;
   if (first2.status !== "ok" || !isAllPass(first2.absolute))
     return { score: first2, saturation: "none", usage: spent };
-  const median = await untilAborted(scoreSkill({ ...request2, trials: 3 }), signal);
+  const median = await untilAborted(scoreSkill({ ...request2, trials: 3, grades: void 0 }), signal);
   spent = addUsage(spent, median.usage);
   if (median.status !== "ok") {
     const detail = `saturation re-grade failed: ${median.detail ?? median.status}`;
@@ -36911,6 +37454,39 @@ async function scoreWithSaturation(request2) {
   }
   return { score: median, saturation: isAllPass(median.absolute) ? "confirmed" : "rejected", usage: spent };
 }
+
+// src/iterate/trials.ts
+async function measureDraws(request2, draws) {
+  const results = await untilAborted(
+    Promise.all(draws.map((draw) => scoreSkill({ ...request2, trials: 1, draw }))),
+    request2.signal
+  );
+  const usage = results.reduce((sum, r2) => addUsage(sum, r2.usage), ZERO_USAGE);
+  const failed = results.find((r2) => r2.status !== "ok" || r2.score === null);
+  if (failed) {
+    return { status: failed.status, detail: failed.detail, draws: results, scores: [], tallies: [], usage };
+  }
+  return {
+    status: "ok",
+    detail: void 0,
+    draws: results,
+    scores: results.map((r2) => r2.score),
+    tallies: tallyDraws(results.map((r2) => r2.pairs)),
+    usage
+  };
+}
+function drawRange(from, count2) {
+  return Array.from({ length: Math.max(0, count2) }, (_2, i2) => from + i2);
+}
+function splitHoldout(evals) {
+  const holdout = evals.scenarios.filter((s) => s.holdout === true);
+  if (holdout.length === 0) return { training: evals, holdout: void 0 };
+  return {
+    training: { ...evals, scenarios: evals.scenarios.filter((s) => s.holdout !== true) },
+    holdout: { ...evals, scenarios: holdout }
+  };
+}
+var NO_SKILL_TEXT = "No skill instructions are given. Do the task as you see fit.";
 
 // src/iterate/loop.ts
 var READ_NO_FOLLOW = constants5.O_RDONLY | constants5.O_NOFOLLOW;
@@ -36939,6 +37515,13 @@ var SkillLoop = class {
     this.cache = input.cache ?? new RenderCache();
     this.loopStart = input.now();
     this.statements = assertionStatements(input.evals.evals);
+    const split = splitHoldout(input.evals);
+    this.training = split.training;
+    this.holdout = split.holdout;
+    this.keepRule = input.options.keepRule ?? DEFAULT_KEEP_RULE;
+    this.trials = Math.max(1, Math.floor(input.options.trials ?? DEFAULT_TRIALS));
+    this.margin = input.options.margin ?? DEFAULT_MARGIN;
+    this.deterministic = input.models.structuralOnly || input.options.mode === "structural";
   }
   skillMdRel;
   skillMdPath;
@@ -36946,7 +37529,54 @@ var SkillLoop = class {
   cache;
   loopStart;
   statements;
+  /** The scenarios the loop and its editor see; holdouts are scored only by the confirmation. */
+  training;
+  holdout;
+  keepRule;
+  trials;
+  margin;
+  /** Structure-only scoring is exact: no draw can differ from another, so no trial is spent on it. */
+  deterministic;
   state = initialLoopState();
+  /** Every draw of the night, per assertion (the eval-quality findings). */
+  nightTallies = [];
+  noise;
+  uplift;
+  confirmation;
+  confirmationFailure;
+  confirmationSkipped;
+  observe(tallies) {
+    this.nightTallies = mergeTallies(this.nightTallies, tallies);
+  }
+  measurement() {
+    return {
+      keepRule: this.keepRule,
+      noise: this.noise,
+      uplift: this.uplift,
+      confirmation: this.confirmation,
+      confirmationFailure: this.confirmationFailure,
+      confirmationSkipped: this.confirmationSkipped,
+      findings: evalFindings({ night: this.nightTallies, uplift: this.uplift }),
+      statements: this.statements
+    };
+  }
+  /** A scoring request for `text` (by default on the scenarios the editor sees). */
+  request(text3, signal, evals = this.training) {
+    const { input } = this;
+    return {
+      skillName: input.skill,
+      skillDir: this.skillDir,
+      skillMd: text3,
+      evals,
+      structural: input.structural,
+      models: input.models,
+      mode: input.options.mode,
+      concurrency: input.options.concurrency,
+      signal,
+      cache: this.cache,
+      files: input.files
+    };
+  }
   /** A revert's `reset --hard` still running; the next git step in the worktree waits for it. */
   pendingReset;
   /**
@@ -36969,12 +37599,20 @@ var SkillLoop = class {
       throw new WorktreeGitFailure(err);
     }
   }
-  /** Step G, then the pure step: the row is on disk before any git side effect of its outcome. */
-  async record(record, iteration, delta2) {
+  /**
+   * Step G, then the pure step: the row is on disk before any git side effect of its outcome. The row's
+   * description carries the mode marker (results-tsv.ts withModeMarker); `reason` is what the terminal
+   * line says about a revert or a crash.
+   */
+  async record(record, iteration, delta2, reason) {
     this.input.onUsage?.(addUsage(this.state.usage, record.usage));
-    await appendResultsRow(this.input.resultsFile, record.row, this.input.secrets);
-    this.state = stepLoop(this.state, record);
-    const { row } = record;
+    const marked = {
+      ...record,
+      row: { ...record.row, description: withModeMarker(record.row.description, this.input.options.mode) }
+    };
+    await appendResultsRow(this.input.resultsFile, marked.row, this.input.secrets);
+    this.state = stepLoop(this.state, marked);
+    const { row } = marked;
     this.input.log.progress(
       formatIterationLine({
         skill: this.input.skill,
@@ -36983,7 +37621,9 @@ var SkillLoop = class {
         score: row.score,
         delta: delta2,
         seconds: row.wallSeconds,
-        usage: record.usage
+        usage: record.usage,
+        ...reason === void 0 ? {} : { reason },
+        ...this.input.nameWidth === void 0 ? {} : { width: this.input.nameWidth }
       })
     );
   }
@@ -37031,7 +37671,8 @@ var SkillLoop = class {
       stopReason,
       consecutiveCrashes: state.consecutiveCrashes,
       finalText: state.kept?.text ?? baselineText,
-      ...ambiguousReason2 === void 0 ? {} : { ambiguousReason: ambiguousReason2 }
+      ...ambiguousReason2 === void 0 ? {} : { ambiguousReason: ambiguousReason2 },
+      measurement: this.measurement()
     };
   }
   interrupted(baselineText) {
@@ -37040,24 +37681,31 @@ var SkillLoop = class {
       this.result("iteration cap", baselineText)
     );
   }
-  /** Step D under the iteration's signal, with the N=3 saturation handler. */
+  /** Step D under the iteration's signal, with the N=3 saturation handler (draw 0 of the text). */
   score(text3, signal) {
-    const { input } = this;
-    return scoreWithSaturation({
-      skillName: input.skill,
-      skillDir: this.skillDir,
-      skillMd: text3,
-      evals: input.evals,
-      structural: input.structural,
-      models: input.models,
-      mode: input.options.mode,
-      concurrency: input.options.concurrency,
-      signal,
-      cache: this.cache,
-      files: input.files
-    });
+    return scoreWithSaturation(this.request(text3, signal));
+  }
+  /**
+   * The baseline's other draws (1 … trials − 1) and, once per skill, a draw without the skill (the uplift),
+   * side by side with draw 0. Never rejects: a failure leaves the report out, not the baseline.
+   */
+  async baselineExtras(text3, signal) {
+    if (this.deterministic) return { usage: ZERO_USAGE };
+    const settle = (p2) => p2.catch(() => void 0);
+    const [extra, without2] = await Promise.all([
+      this.trials > 1 ? settle(measureDraws(this.request(text3, signal), drawRange(1, this.trials - 1))) : void 0,
+      this.trials < 2 || this.input.options.uplift === false ? void 0 : settle(measureDraws(this.request(NO_SKILL_TEXT, signal), [0]))
+    ]);
+    return {
+      extra,
+      without: without2,
+      usage: addUsage(extra?.usage ?? ZERO_USAGE, without2?.usage ?? ZERO_USAGE)
+    };
   }
 };
+function passShare(pairs) {
+  return pairs.length === 0 ? 0 : pairs.filter((p2) => p2.pass).length / pairs.length;
+}
 var WorktreeGitFailure = class extends SkillclimbError {
   constructor(failure) {
     super(messageOf(failure), { cause: failure });
@@ -37074,6 +37722,8 @@ async function scoreBaseline(loop, baselineText) {
     const timer = startIterationTimer(loop.limits(started), input.signal);
     let scored;
     let failure;
+    let extras = { usage: ZERO_USAGE };
+    const extrasRun = loop.baselineExtras(baselineText, timer.signal);
     try {
       scored = await loop.score(baselineText, timer.signal);
       if (scored.score.status !== "ok" || scored.score.score === null) {
@@ -37082,9 +37732,10 @@ async function scoreBaseline(loop, baselineText) {
     } catch (err) {
       failure = messageOf(err);
     } finally {
+      extras = await extrasRun;
       timer.stop();
     }
-    const usage = scored?.usage ?? ZERO_USAGE;
+    const usage = addUsage(scored?.usage ?? ZERO_USAGE, extras.usage);
     if (input.signal?.aborted) {
       loop.spendUnjudged(usage);
       throw loop.interrupted(baselineText);
@@ -37107,17 +37758,26 @@ async function scoreBaseline(loop, baselineText) {
       return loop.result("baseline ambiguous", baselineText, reason);
     }
     if (failure === void 0 && scored && scored.score.score !== null) {
-      const score3 = scored.score.score;
-      const kept = keptStateOf(baselineText, score3, scored);
-      const row = rowOf(commit, score3, "baseline", "initial baseline", seconds);
-      await loop.record({ kind: "baseline", row, kept, usage }, 0, null);
+      const first2 = scored.score.score;
+      const draws = measuredBaseline(loop, scored, extras);
+      const noiseAware = loop.keepRule === "noise-aware" && draws.scores.length > 1;
+      const score3 = noiseAware ? mean(draws.scores) : first2;
+      const kept = {
+        ...keptStateOf(baselineText, score3, scored),
+        draws: noiseAware ? draws.scores.length : 1,
+        confirmedAllPass: scored.saturation === "confirmed" || noiseAware && draws.allPass && draws.scores.length >= 3
+      };
+      const description2 = noiseAware ? `initial baseline (mean of ${draws.scores.length} trials, sd ${loop.noise?.sd.toFixed(4) ?? "0"})` : "initial baseline";
+      const row = rowOf(commit, score3, "baseline", description2, seconds);
+      await loop.record({ kind: "baseline", row, kept, usage, measured: draws.scores }, 0, null);
       return void 0;
     }
     const description = `initial baseline (crash: ${failure ?? "no score"})`;
     await loop.record(
       { kind: "baseline", row: rowOf(commit, null, "crash", description, seconds), usage },
       0,
-      null
+      null,
+      failure ?? "no score"
     );
     const stop = loop.stopReason(false);
     if (stop) return stop;
@@ -37156,7 +37816,7 @@ async function attemptEdit(loop, kept, signal, attempt2) {
   const newText = applied.text;
   await writeFile3(loop.skillMdPath, newText, { encoding: "utf8", flag: WRITE_NO_FOLLOW });
   const stopScoring = new AbortController();
-  const scoring = loop.score(newText, AbortSignal.any([signal, stopScoring.signal]));
+  const scoring = screenThenScore(loop, kept, newText, AbortSignal.any([signal, stopScoring.signal]));
   scoring.catch(() => void 0);
   try {
     attempt2.commit = await input.git.commitFile(input.worktreePath, loop.skillMdRel, attempt2.description);
@@ -37166,8 +37826,15 @@ async function attemptEdit(loop, kept, signal, attempt2) {
     await input.git.discardChanges(input.worktreePath);
     throw err;
   }
-  const scored = await scoring;
-  attempt2.usage = addUsage(attempt2.usage, scored.usage);
+  const screened = await scoring;
+  attempt2.usage = addUsage(attempt2.usage, screened.usage);
+  if ("screenedOut" in screened) {
+    attempt2.outcome = "revert";
+    attempt2.score = null;
+    attempt2.note = screened.screenedOut;
+    return;
+  }
+  const scored = screened;
   const s = scored.score;
   const before = checkFrontmatter(kept.text);
   const after = checkFrontmatter(newText);
@@ -37182,7 +37849,93 @@ async function attemptEdit(loop, kept, signal, attempt2) {
   if (s.status === "ambiguous") attempt2.note = `AMBIGUOUS: ${s.detail ?? ""}`.trim();
   else if (attempt2.outcome === "crash") attempt2.note = `${s.status}: ${s.detail ?? "no score"}`;
   else if (before.valid && !after.valid) attempt2.note = `breaks frontmatter: ${after.reason}`;
+  const linesDelta = countNewlines(newText) - countNewlines(kept.text);
+  if (attempt2.outcome === "keep" && loop.keepRule === "noise-aware" && worthMeasuring(loop.state.noise, loop.trials, loop.deterministic)) {
+    await remeasure(loop, kept, newText, scored, linesDelta, signal, attempt2);
+    return;
+  }
+  if (s.status === "ok") loop.observe(tallyDraws([s.pairs]));
   if (attempt2.outcome === "keep" && s.score !== null) attempt2.kept = keptStateOf(newText, s.score, scored);
+}
+async function screenThenScore(loop, kept, newText, signal) {
+  const ids = loop.training.scenarios.map((s) => s.id);
+  const batch = loop.keepRule === "noise-aware" && !loop.deterministic ? screeningBatch(ids, kept.absolute?.failed_assertions) : void 0;
+  if (batch === void 0 || kept.absolute === null) return loop.score(newText, signal);
+  const inBatch = new Set(batch);
+  const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => inBatch.has(s.id)) };
+  const grades = /* @__PURE__ */ new Map();
+  const screen = await untilAborted(
+    scoreSkill({ ...loop.request(newText, signal, evals), trials: 1, grades }),
+    signal
+  );
+  const keptPasses = kept.absolute.passing_pairs.filter((p2) => inBatch.has(p2.scenario_id)).length;
+  if (screen.status === "ok" && screen.absolute && screenedOut(screen.absolute.passed, keptPasses)) {
+    return {
+      screenedOut: `screened out on ${batch.length} of ${ids.length} scenarios: ${screen.absolute.passed} checks pass there, the kept text's ${keptPasses}`,
+      usage: screen.usage
+    };
+  }
+  const full = await scoreWithSaturation({ ...loop.request(newText, signal), grades });
+  return { ...full, usage: addUsage(screen.usage, full.usage) };
+}
+async function remeasure(loop, kept, newText, scored, linesDelta, signal, attempt2) {
+  const more = await measureDraws(loop.request(newText, signal), drawRange(1, loop.trials - 1));
+  attempt2.usage = addUsage(attempt2.usage, more.usage);
+  if (more.status !== "ok") {
+    attempt2.outcome = more.status === "ambiguous" ? "revert" : "crash";
+    attempt2.score = null;
+    attempt2.note = more.status === "ambiguous" ? `AMBIGUOUS on a re-measure: ${more.detail ?? ""}`.trim() : `re-measure failed: ${more.status}: ${more.detail ?? "no score"}`;
+    return;
+  }
+  const scores = [scored.score.score, ...more.scores];
+  loop.observe(tallyDraws([scored.score.pairs, ...more.draws.map((d) => d.pairs)]));
+  const candidate = mean(scores);
+  const decision = clearsMargin({
+    candidate,
+    state: kept.score,
+    draws: scores.length,
+    stateDraws: kept.draws ?? 1,
+    estimate: poolNoise(loop.state.noise, scores),
+    margin: loop.margin,
+    linesDelta
+  });
+  attempt2.score = candidate;
+  attempt2.measured = scores;
+  const how = `mean of ${scores.length} trials, gain ${formatGain(decision.gain)} ${decision.keep ? "clears" : "does not clear"} the margin ${decision.needed.toFixed(4)}`;
+  attempt2.note = how;
+  if (decision.keep) {
+    attempt2.outcome = "keep";
+    attempt2.kept = { ...keptStateOf(newText, candidate, scored), draws: scores.length };
+  } else {
+    attempt2.outcome = "revert";
+    attempt2.kept = void 0;
+  }
+}
+function measuredBaseline(loop, scored, extras) {
+  const extra = extras.extra?.status === "ok" ? extras.extra : void 0;
+  if (extras.extra && !extra) {
+    loop.input.log.warn(
+      `${loop.input.skill}: the baseline's extra trials could not be scored (${extras.extra.status}: ${extras.extra.detail ?? "no score"}); the noise is not measured`
+    );
+  }
+  const drawsPairs = [scored.score.pairs, ...extra?.draws.map((d) => d.pairs) ?? []];
+  const scores = [scored.score.score, ...extra?.scores ?? []];
+  const tallies = tallyDraws(drawsPairs);
+  loop.observe(tallies);
+  if (scores.length > 1) loop.noise = noiseReport(scores, tallies);
+  const without2 = extras.without?.status === "ok" ? extras.without : void 0;
+  if (without2) {
+    loop.uplift = upliftOf({
+      withSkill: tallies,
+      withoutSkill: without2.tallies,
+      withRates: drawsPairs.map(passShare),
+      margin: loop.margin
+    });
+  }
+  const allPass = [scored.score, ...extra?.draws ?? []].every(
+    (d) => d.absolute !== null && d.absolute.failed_assertions.length === 0
+  );
+  return { scores, allPass };
 }
 async function iterate(loop, kept, baselineText) {
   const { input } = loop;
@@ -37236,10 +37989,12 @@ async function iterate(loop, kept, baselineText) {
       proposed: attempt2.proposed,
       description,
       ...attempt2.kept ? { kept: attempt2.kept } : {},
+      ...attempt2.measured ? { measured: attempt2.measured } : {},
       usage: attempt2.usage
     },
     iteration,
-    delta2
+    delta2,
+    outcome === "keep" ? void 0 : note
   );
   if (outcome !== "keep" && commit !== NO_COMMIT) loop.resetInBackground();
   return void 0;
@@ -37260,9 +38015,78 @@ async function runSkillLoop(input) {
       await loop.settleGit().catch((err) => {
         throw err instanceof WorktreeGitFailure ? err.failure : err;
       });
+      if (stop !== "consecutive crashes") await confirm(loop, baselineText, stop);
       return loop.result(stop, baselineText);
     }
   }
+}
+async function confirm(loop, baselineText, stop) {
+  const { input, state } = loop;
+  const kept = state.kept;
+  if (!kept || state.baselineScore === null || loop.keepRule === "original" || loop.deterministic) return;
+  if (kept.text === baselineText) return;
+  const would = shipGate({
+    baselineScore: state.baselineScore,
+    finalScore: kept.score,
+    linesBaseline: countNewlines(baselineText),
+    linesFinal: countNewlines(kept.text),
+    minGain: input.options.minGain
+  });
+  if (would === "no-improvement") return;
+  if (!worthMeasuring(state.noise, loop.trials, loop.deterministic)) {
+    loop.confirmationSkipped = "every text measured more than once tonight scored exactly the same each time, so fresh draws would decide nothing; the loop's scores ship";
+    return;
+  }
+  if (stop === "cost budget") {
+    loop.confirmationFailure = "the cost budget was reached before the confirmation";
+    return;
+  }
+  const iterationMs = input.options.iterationTimeoutMs;
+  const timer = startIterationTimer(
+    { iterationMs, budget: { remainingMs: iterationMs, totalMs: iterationMs } },
+    input.signal
+  );
+  const draws = drawRange(loop.trials, loop.trials);
+  let usage = ZERO_USAGE;
+  try {
+    const part = (text3, evals) => evals === void 0 ? void 0 : measureDraws(loop.request(text3, timer.signal, evals), draws);
+    const [before, after, holdBefore, holdAfter] = await Promise.all([
+      part(baselineText, loop.training),
+      part(kept.text, loop.training),
+      part(baselineText, loop.holdout),
+      part(kept.text, loop.holdout)
+    ]);
+    for (const m of [before, after, holdBefore, holdAfter]) usage = addUsage(usage, m?.usage ?? ZERO_USAGE);
+    const failed = [before, after, holdBefore, holdAfter].find((m) => m !== void 0 && m.status !== "ok");
+    if (failed || !before || !after) {
+      loop.confirmationFailure = `${failed?.status ?? "harness-error"}: ${failed?.detail ?? "no score"}`;
+      return;
+    }
+    loop.observe(
+      mergeTallies(before.tallies, after.tallies, holdBefore?.tallies ?? [], holdAfter?.tallies ?? [])
+    );
+    const estimate = poolNoise(poolNoise(state.noise, before.scores), after.scores);
+    loop.confirmation = confirmationOf({
+      baselineScores: before.scores,
+      finalScores: after.scores,
+      baselineTallies: before.tallies,
+      finalTallies: after.tallies,
+      holdoutBefore: holdBefore?.tallies,
+      holdoutAfter: holdAfter?.tallies,
+      estimate,
+      margin: loop.margin
+    });
+    const c3 = loop.confirmation;
+    input.log.info(
+      `${input.skill}: confirmation over ${c3.trials} fresh trials each: baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)}, gain ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)})`
+    );
+  } catch (err) {
+    loop.confirmationFailure = messageOf(err);
+  } finally {
+    timer.stop();
+    loop.spendUnjudged(usage);
+  }
+  if (input.signal?.aborted) throw loop.interrupted(baselineText);
 }
 
 // src/iterate/preflight.ts
@@ -37536,32 +38360,73 @@ async function findSkills(input) {
   const known = /* @__PURE__ */ new Set();
   for (const found of matched) known.add(await realpath2(path8.join(project, found)).catch(() => found));
   const outside = [];
-  for (const glob of DETECTED_SKILLS_GLOBS) {
+  const detection = [
+    ...DETECTED_SKILLS_GLOBS,
+    ...await marketplaceGlobs(project),
+    ...DETECTED_NESTED_SKILLS_GLOBS,
+    ROOT_SKILLS_GLOB
+  ].filter((glob, i2, all) => all.indexOf(glob) === i2);
+  for (const glob of detection) {
     if (globs.includes(glob)) continue;
     for (const rel of await expandSkillsGlob(project, glob)) {
       const real = await realpath2(path8.join(project, rel)).catch(() => rel);
       if (known.has(real)) continue;
       known.add(real);
-      outside.push({ name: basename(rel), dir: rel, glob });
+      const name23 = basename(rel);
+      outside.push({ name: name23, dir: rel, glob, ...isPlaceholderSkill(name23) ? { placeholder: true } : {} });
     }
   }
   return { globs, productiveGlobs, skills, excluded, outside };
 }
-function outsideSkillsHint(found) {
-  if (found.outside.length === 0) return void 0;
+var MARKETPLACE_MAX_BYTES = 1024 * 1024;
+async function marketplaceGlobs(project) {
+  try {
+    const text3 = await readRegularFile(
+      path8.join(project, ...MARKETPLACE_FILE.split("/")),
+      MARKETPLACE_MAX_BYTES
+    );
+    return text3 === void 0 ? [] : marketplaceSkillGlobs(JSON.parse(text3));
+  } catch {
+    return [];
+  }
+}
+function proposedGlobs(found) {
+  const wanted = [];
   const byGlob = /* @__PURE__ */ new Map();
-  for (const skill of found.outside) byGlob.set(skill.glob, [...byGlob.get(skill.glob) ?? [], skill.name]);
+  for (const skill of found.outside) byGlob.set(skill.glob, [...byGlob.get(skill.glob) ?? [], skill]);
+  for (const [glob, skills] of byGlob) {
+    const real = skills.filter((s) => !s.placeholder);
+    if (real.length === 0) continue;
+    if (real.length === skills.length) wanted.push(glob);
+    else wanted.push(...real.map((s) => s.dir));
+  }
+  return wanted;
+}
+function outsideSkillsHint(found, setting) {
+  const skills = found.outside.filter((s) => !s.placeholder);
+  const placeholders = found.outside.filter((s) => s.placeholder);
+  if (found.outside.length === 0) return void 0;
+  const aside = placeholders.length === 0 ? "" : ` (${placeholders.map((s) => `${s.dir}/`).join(", ")} ${placeholders.length === 1 ? "looks" : "look"} like a placeholder to copy, not a skill, and ${placeholders.length === 1 ? "is" : "are"} left out of the setting below)`;
+  if (skills.length === 0) {
+    const one = placeholders.length === 1;
+    return `${placeholders.map((s) => `${s.dir}/`).join(", ")}, outside the skills setting (${found.globs.join(", ")}), ${one ? "looks" : "look"} like ${one ? "a placeholder" : "placeholders"} to copy, not ${one ? "a skill" : "skills"} to iterate; not proposed for the setting`;
+  }
+  const byGlob = /* @__PURE__ */ new Map();
+  for (const skill of skills) byGlob.set(skill.glob, [...byGlob.get(skill.glob) ?? [], skill.name]);
   const where = [...byGlob].map(([glob, names]) => {
     const shown = names.slice(0, 5).join(", ") + (names.length > 5 ? `, … (${names.length} in all)` : "");
     return `${glob} (${shown})`;
   }).join("; ");
-  const wanted = [...found.productiveGlobs, ...byGlob.keys()];
-  const setting = skillsSettingHint(wanted);
-  const count2 = found.outside.length;
-  return `${count2} ${count2 === 1 ? "skill is" : "skills are"} outside the skills setting (${found.globs.join(", ")}) and not queued: ${where}. To include ${count2 === 1 ? "it" : "them"}, set ${setting.config} in skillclimb.config.json, or pass ${setting.flag}`;
+  const wanted = [...found.productiveGlobs, ...proposedGlobs(found)];
+  const hint = skillsSettingHint(wanted);
+  const count2 = skills.length;
+  const check = iterateCommandLine("--dry-run", { ...setting, skills: wanted, mode: void 0 });
+  return `${count2} ${count2 === 1 ? "skill is" : "skills are"} outside the skills setting (${found.globs.join(", ")}) and not queued: ${where}${aside}. To include ${count2 === 1 ? "it" : "them"}, set ${hint.config} in skillclimb.config.json, or pass ${hint.flag} (\`${check}\`)`;
 }
 
 // src/iterate/queue.ts
+var NIGHT_MS = 8 * 36e5;
+var ACTION_JOB_LIMIT = { ms: 6 * 36e5, label: "the Action's 6-hour job limit" };
 function skillsGlobsOf(options) {
   return options.skills && options.skills.length > 0 ? options.skills : DEFAULT_SKILLS_GLOBS;
 }
@@ -37591,7 +38456,7 @@ async function isFile(p2) {
     return false;
   }
 }
-async function unscorableReason(project, skill, mode2) {
+async function unscorableReason(project, skill, mode2, setting) {
   const dir = skillPathIn(project, skill);
   const evalsDir = evalsDirOf(dir);
   const label = (file) => `${skill.dir}/evals/${file}`;
@@ -37605,14 +38470,14 @@ async function unscorableReason(project, skill, mode2) {
     if (!hasEvals && !hasScenarios) {
       return {
         reason: "no evals",
-        next: `run \`${evalsInitCommand(skill.name)}\` to write them, or iterate with --mode structural`
+        next: `run \`${evalsInitCommand(skill.name, "", setting)}\` to write them, or score structure only with \`${iterateCommandLine("--mode structural", { ...setting, mode: void 0 })}\``
       };
     }
     if (!hasEvals || !hasScenarios) {
       const [has, lacks] = hasEvals ? [EVALS_FILE, SCENARIOS_FILE] : [SCENARIOS_FILE, EVALS_FILE];
       return {
         reason: `half-bootstrapped: ${label(has)} without ${lacks}`,
-        next: hasEvals ? `run \`${evalsInitCommand(skill.name, "--force")}\` to write both files again` : `run \`${evalsInitCommand(skill.name, "--keep-scenarios")}\` to write evals.json for the scenarios`
+        next: hasEvals ? `run \`${evalsInitCommand(skill.name, "--force", setting)}\` to write both files again` : `run \`${evalsInitCommand(skill.name, "--keep-scenarios", setting)}\` to write evals.json for the scenarios`
       };
     }
     await loadSkillEvals(dir);
@@ -37634,10 +38499,14 @@ async function resolveQueue(options, input, freshness, now2) {
     excludedBySkipList: [],
     excludedByFreshness: [],
     excludedOther: input.explicit ? [] : [...input.found.excluded],
-    outsideSetting: input.explicit ? void 0 : outsideSkillsHint(input.found),
+    outsideSetting: input.explicit ? void 0 : outsideSkillsHint(input.found, options.command),
     skillsGlobs: input.found.globs,
     plannedAt: now2
   };
+  if (input.explicit) {
+    const asked = new Set(input.explicit.map((s) => s.name));
+    plan.notRequested = input.found.skills.map((s) => s.name).filter((name23) => !asked.has(name23));
+  }
   for (const skill of input.explicit ?? input.found.skills) {
     const source = input.skipList.sourceOf(skill.name);
     if (source !== void 0) {
@@ -37645,14 +38514,14 @@ async function resolveQueue(options, input, freshness, now2) {
       continue;
     }
     if (input.explicit === void 0) {
-      const unscorable = await unscorableReason(project, skill, options.mode);
+      const unscorable = await unscorableReason(project, skill, options.mode, options.command);
       if (unscorable) {
         plan.excludedOther.push({ skill: skill.name, dir: skill.dir, ...unscorable });
         continue;
       }
     }
-    const lastRunAt = await freshness.lastRunAt(skill);
-    if (lastRunAt !== null && now2.getTime() - lastRunAt.getTime() < window2) {
+    const lastRunAt = options.ignoreFreshness ? null : await freshness.lastRunAt(skill);
+    if (lastRunAt !== null && now2.getTime() - lastRunAt.getTime() < window2 && !await firstRunInMode(project, skill, options.mode)) {
       plan.excludedByFreshness.push({ skill: skill.name, lastRunAt });
       continue;
     }
@@ -37664,6 +38533,10 @@ async function resolveQueue(options, input, freshness, now2) {
   plan.excludedByFreshness.sort((a, b2) => byCodePoint2(a.skill, b2.skill));
   plan.excludedOther.sort((a, b2) => byCodePoint2(a.skill, b2.skill) || byCodePoint2(a.dir, b2.dir));
   return plan;
+}
+async function firstRunInMode(project, skill, mode2) {
+  const rows = await readResultsRows(resultsTsvPath(project, skill)).catch(() => []);
+  return rows.length > 0 && !rows.some((row) => rowMode(row.description) === mode2);
 }
 function formatUtcSeconds(date) {
   return `${date.toISOString().slice(0, 19)}Z`;
@@ -37696,7 +38569,7 @@ function exclusionLines(plan, options) {
     ]),
     ...plan.excludedByFreshness.map((e) => [
       e.skill,
-      `${e.skill}  (fresh until ${freshUntil(e.lastRunAt, window2, plan.plannedAt)}: last run ${formatUtcSeconds(e.lastRunAt)})`
+      `${e.skill}  (fresh until ${freshUntil(e.lastRunAt, window2, plan.plannedAt)}: last run ${formatUtcSeconds(e.lastRunAt)}; to run it now: \`${iterateCommandLine(`--skill ${e.skill} --ignore-freshness`, options.command)}\`)`
     ])
   ];
   return lines.sort(([a], [b2]) => byCodePoint2(a, b2)).map(([, line]) => line);
@@ -37712,7 +38585,8 @@ function formatEmptyQueue(plan, options) {
     head = "Queue empty -- nothing to iterate. No skill found is ready to run:";
   }
   const hint = plan.outsideSetting === void 0 ? [] : ["", plan.outsideSetting];
-  return [head, ...lines.map((l) => `  ${l}`), ...hint].join("\n") + "\n";
+  const ignored = plan.ignoredEvals === void 0 ? [] : ["", plan.ignoredEvals];
+  return [head, ...lines.map((l) => `  ${l}`), ...hint, ...ignored].join("\n") + "\n";
 }
 function formatDryRunPlan(plan, options, labels = {}) {
   if (plan.queue.length === 0) return formatEmptyQueue(plan, options);
@@ -37728,7 +38602,10 @@ ${(lines.length ? lines : ["(none)"]).map((l) => `  ${l}`).join("\n")}
       "Per-skill worktrees:",
       plan.queue.map((s) => `${s} -> ${worktreePath(home, s)}`)
     ),
-    section("Per-skill budget:", [`budget=${budget} iterations=${options.perSkillIterations}`]),
+    section("Per-skill budget:", [
+      `budget=${budget} iterations=${options.perSkillIterations}`,
+      ...budgetWarning(plan, options, labels)
+    ]),
     section(
       "Excluded by skip-list:",
       plan.excludedBySkipList.map((e) => `${e.skill}  (skip-list: ${e.source})`)
@@ -37740,8 +38617,20 @@ ${(lines.length ? lines : ["(none)"]).map((l) => `  ${l}`).join("\n")}
       )
     ),
     ...plan.excludedOther.length > 0 ? [section("Excluded, cannot be scored:", plan.excludedOther.map(exclusionLine))] : [],
-    ...plan.outsideSetting !== void 0 ? [section("Outside the skills setting:", [plan.outsideSetting])] : []
+    ...plan.outsideSetting !== void 0 ? [section("Outside the skills setting:", [plan.outsideSetting])] : [],
+    ...plan.ignoredEvals !== void 0 ? [section("Ignored by git:", [plan.ignoredEvals])] : []
   ].join("\n");
+}
+function budgetWarning(plan, options, labels = {}) {
+  const limit = labels.limit ?? { ms: NIGHT_MS, label: "one 8-hour night" };
+  const count2 = plan.queue.length;
+  const total = count2 * options.perSkillBudgetMs;
+  if (total <= limit.ms || options.perSkillBudgetMs <= 0) return [];
+  const fit = Math.floor(limit.ms / options.perSkillBudgetMs);
+  const budget = labels.budget ?? formatDuration(options.perSkillBudgetMs);
+  return [
+    `warning: ${count2} skills x ${budget} = up to ${formatDuration(total)}, more than ${limit.label}: at most ${fit} ${fit === 1 ? "skill fits" : "skills fit"}. The queue runs in order until it ends or is stopped (kill-switch, interrupt, a cancelled job); the skills not reached are not fresh, so the next run queues them again while those that ran are left out for the freshness window. To fit, narrow the queue (--skill, --queue, --skip-list) or lower --per-skill-budget.`
+  ];
 }
 
 // src/iterate/preflight.ts
@@ -37760,7 +38649,7 @@ async function requireRegular(file, label) {
   if (found instanceof NotRegularFileError) throw new PreflightHalt(`${label}: ${found.detail}`);
   return found === "file";
 }
-function locateExplicit(found, name23) {
+function locateExplicit(found, name23, setting) {
   const skill = found.skills.find((s) => s.name === name23);
   if (skill) return skill;
   const globs = found.globs.join(", ");
@@ -37773,20 +38662,22 @@ function locateExplicit(found, name23) {
   }
   const outside = found.outside.find((s) => s.name === name23);
   if (outside) {
-    const setting = skillsSettingHint([...found.globs, outside.glob]);
+    const wanted = [...found.globs, outside.glob];
+    const hint = skillsSettingHint(wanted);
+    const command = iterateCommandLine(`--skill ${name23}`, { ...setting, skills: wanted });
     throw new PreflightHalt(
-      `skill folder missing for ${shown}: it is at ${outside.dir}, outside the skills setting (${globs}); set ${setting.config} in skillclimb.config.json, or pass ${setting.flag}`
+      `skill folder missing for ${shown}: it is at ${outside.dir}, outside the skills setting (${globs}); set ${hint.config} in skillclimb.config.json, or pass ${hint.flag} (\`${command}\`)`
     );
   }
   throw new PreflightHalt(
     `skill folder missing for ${shown}: no folder named ${shown} matches the skills setting (${globs})`
   );
 }
-async function validateExplicitSkill(project, found, name23, skipList, mode2) {
+async function validateExplicitSkill(project, found, name23, skipList, mode2, setting) {
   if (!isValidSkillName(name23)) {
     throw new PreflightHalt(`invalid skill name "${brief(name23)}": expected the name of a skill folder`);
   }
-  const skill = locateExplicit(found, name23);
+  const skill = locateExplicit(found, name23, setting);
   const dir = skillPathIn(project, skill);
   if (!await isDirectory3(dir)) {
     throw new PreflightHalt(`skill folder missing for ${brief(name23)}: ${brief(dir, 300)} does not exist`);
@@ -37801,7 +38692,7 @@ async function validateExplicitSkill(project, found, name23, skipList, mode2) {
   }
   if (mode2 !== "structural" && (!present[0] || !present[1])) {
     throw new PreflightHalt(
-      `evals not bootstrapped for ${name23}; run \`${evalsInitCommand(name23)}\` first (or iterate with --mode structural)`
+      `evals not bootstrapped for ${name23}; run \`${evalsInitCommand(name23, "", setting)}\` first (or score structure only: \`${iterateCommandLine(`--skill ${name23} --mode structural`, { ...setting, mode: void 0 })}\`)`
     );
   }
   if (skipList.all.has(name23)) {
@@ -37821,7 +38712,7 @@ async function validateExplicitSkill(project, found, name23, skipList, mode2) {
   return skill;
 }
 var QUEUE_FILE_MAX_BYTES = 1024 * 1024;
-async function readExplicitQueue(project, found, queueFile, skipList, mode2) {
+async function readExplicitQueue(project, found, queueFile, skipList, mode2, setting) {
   let text3;
   try {
     text3 = await readRegularFile(queueFile, QUEUE_FILE_MAX_BYTES);
@@ -37843,7 +38734,7 @@ async function readExplicitQueue(project, found, queueFile, skipList, mode2) {
     if (seen.has(entry.name)) continue;
     let skill;
     try {
-      skill = await validateExplicitSkill(project, found, entry.name, skipList, mode2);
+      skill = await validateExplicitSkill(project, found, entry.name, skipList, mode2, setting);
     } catch (err) {
       if (err instanceof PreflightHalt) {
         throw new PreflightHalt(`queue file ${queueFile} line ${entry.line}: ${err.message}`);
@@ -37921,18 +38812,18 @@ async function runPreflight(options, ports, takeLock) {
   const found = await findSkills({ project, repository, globs: skillsGlobsOf(options) });
   let explicit;
   if (options.skill !== void 0) {
-    explicit = [await validateExplicitSkill(project, found, options.skill, skipList, options.mode)];
+    explicit = [
+      await validateExplicitSkill(project, found, options.skill, skipList, options.mode, options.command)
+    ];
   } else if (options.queueFile !== void 0) {
     explicit = await readExplicitQueue(
       project,
       found,
       path10.resolve(project, options.queueFile),
       skipList,
-      options.mode
+      options.mode,
+      options.command
     );
-  } else {
-    const hint = outsideSkillsHint(found);
-    if (hint !== void 0) log.warn(hint);
   }
   const held = takeLock ? await ports.lock.acquire() : void 0;
   return { skipList, explicit, found, repository, lock: held };
@@ -37978,7 +38869,7 @@ function buildCrashParkReport(input) {
     epoch: input.epoch
   };
 }
-function percent(rate) {
+function percent2(rate) {
   return Number.isFinite(rate) ? Math.round(rate * 100) : 0;
 }
 function threshold(result) {
@@ -37988,7 +38879,7 @@ function threshold(result) {
 }
 function buildCalibrationParkReport(input) {
   const { skill } = input;
-  const rate = percent(input.catchRate);
+  const rate = percent2(input.catchRate);
   const limit = threshold(input.result);
   const json3 = JSON.stringify(input.result, null, 2) ?? "null";
   const body = [
@@ -37996,7 +38887,7 @@ function buildCalibrationParkReport(input) {
     `## skill-iterate: ${skill} grader-broken-for-skill`,
     "",
     `**Skill:** ${skill}`,
-    `**Catch rate:** ${rate}%` + (limit === void 0 ? "" : ` (threshold ${percent(limit)}%)`),
+    `**Catch rate:** ${rate}%` + (limit === void 0 ? "" : ` (threshold ${percent2(limit)}%)`),
     "",
     "The grader could not reliably tell injected defects from the baseline SKILL.md, so hill-climbing this skill would follow noise. It was parked before its iteration loop; the mutations whose score did not drop below the baseline show which defect classes the grader misses.",
     "",
@@ -38361,6 +39252,7 @@ function fromLoop(skill, loop, status, extra = {}) {
     linesDelta: void 0,
     usage: loop.usage,
     rows: loop.rows,
+    measurement: loop.measurement,
     ...extra
   };
 }
@@ -38494,6 +39386,9 @@ async function runIterate(options, ports) {
     excludedOther: plan?.excludedOther ?? [],
     outsideSetting: plan?.outsideSetting,
     freshnessWindowMs: options.freshnessWindowMs,
+    ...plan?.notRequested ? { notRequested: plan.notRequested } : {},
+    mode: options.mode,
+    ...options.command ? { command: options.command } : {},
     summaryPath: void 0,
     usage: totalUsage(results),
     modelsLabel: ports.models.label
@@ -38517,7 +39412,9 @@ async function runIterate(options, ports) {
       return await finished(snapshot());
     }
     for (const line of exclusionLines(plan, options)) log.info(`not queued: ${line}`);
+    if (plan.outsideSetting !== void 0) log.warn(plan.outsideSetting);
     const total = plan.queue.length;
+    const nameWidth = skillColumnWidth(plan.queue);
     const costStop = (done) => {
       partial = { reason: COST_BUDGET_REASON, at: ports.now() };
       log.info(`Cost budget of $${options.maxCostUsd} reached; stopping after ${done} of ${total} skills.`);
@@ -38549,14 +39446,15 @@ async function runIterate(options, ports) {
         repository: preflight.repository,
         usageBefore: totalUsage(results),
         signal,
-        spent: ZERO_USAGE
+        spent: ZERO_USAGE,
+        nameWidth
       };
       current = ctx;
       await ports.events?.emit({ type: "skill-started", index, skill: name23 });
       const result = await processSkillSafely(skill, ctx);
       current = void 0;
       results.push(result);
-      log.progress(formatSkillLine(result));
+      log.progress(formatSkillLine(result, nameWidth));
       await ports.events?.emit({ type: "skill-finished", index, skill: name23, result });
       if (ctx.stopReason === "cost budget") {
         costStop(index + 1);
@@ -38568,7 +39466,7 @@ async function runIterate(options, ports) {
   } catch (err) {
     if (current?.unfinished) {
       results.push(current.unfinished);
-      log.progress(formatSkillLine(current.unfinished));
+      log.progress(formatSkillLine(current.unfinished, current.nameWidth));
     }
     let run2 = snapshot();
     if (!summaryWritten) {
@@ -38729,7 +39627,8 @@ async function climbInWorktree(location, evals, worktree, keep, run2, ctx) {
       cache: run2.cache,
       files: worktree.files,
       signal: ctx.signal,
-      onUsage: (total) => ctx.spent = addUsage(spentBefore, total)
+      onUsage: (total) => ctx.spent = addUsage(spentBefore, total),
+      nameWidth: ctx.nameWidth
     });
   } catch (err) {
     keep();
@@ -38769,19 +39668,40 @@ async function climbInWorktree(location, evals, worktree, keep, run2, ctx) {
     ctx
   );
 }
-async function shipIfBetter(location, loop, scores, baselineText, worktree, keep, ctx) {
+async function shipIfBetter(location, loop, loopScores, baselineText, worktree, keep, ctx) {
   const { ports, project } = ctx;
   const skill = location.name;
+  let scores = loopScores;
   const linesBaseline = countNewlines(baselineText);
   const linesFinal = countNewlines(loop.finalText);
   const linesDelta = linesFinal - linesBaseline;
-  const gate = { ...scores, linesBaseline, linesFinal, minGain: ctx.options.minGain };
+  const gate = { ...loopScores, linesBaseline, linesFinal, minGain: ctx.options.minGain };
   if (shipGate(gate) === "no-improvement") {
     const detail = belowMinimumGain(gate);
     if (detail) ports.log.info(`${skill}: not shipped: ${detail}`);
     return fromLoop(skill, loop, "no-improvement", { linesDelta, detail });
   }
+  const { confirmation, confirmationFailure } = loop.measurement;
+  if (confirmationFailure !== void 0) {
+    const detail = `not confirmed: ${confirmationFailure}`;
+    ports.log.info(`${skill}: not shipped: ${detail}`);
+    return fromLoop(skill, loop, "no-improvement", { linesDelta, detail });
+  }
+  if (confirmation) {
+    const confirmed = confirmedShipGate({
+      confirmation,
+      linesBaseline,
+      linesFinal,
+      minGain: ctx.options.minGain ?? DEFAULT_MIN_GAIN
+    });
+    scores = { baselineScore: confirmation.baseline, finalScore: confirmation.final };
+    if (confirmed.decision === "no-improvement") {
+      ports.log.info(`${skill}: not shipped: ${confirmed.detail ?? "not confirmed"}`);
+      return fromLoop(skill, loop, "no-improvement", { linesDelta, detail: confirmed.detail, ...scores });
+    }
+  }
   const request2 = {
+    measurement: loop.measurement,
     skill,
     project,
     skillPath: location.dir,
@@ -38801,14 +39721,18 @@ async function shipIfBetter(location, loop, scores, baselineText, worktree, keep
   keep();
   const outcome = await ports.shipper.ship(request2);
   if (outcome.status === "shipped") {
-    return fromLoop(skill, loop, "shipped", { linesDelta, link: outcome.link ?? outcome.commit });
+    return fromLoop(skill, loop, "shipped", { linesDelta, link: outcome.link ?? outcome.commit, ...scores });
   }
   if (outcome.keepWorktree) {
     ports.log.warn(`${skill}: not shipped (${outcome.reason}); worktree kept at ${worktree.path}`);
-    return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta, link: worktree.path });
+    return fromLoop(skill, loop, `skipped (${outcome.reason})`, {
+      linesDelta,
+      link: worktree.path,
+      ...scores
+    });
   }
   keep(false);
-  return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta });
+  return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta, ...scores });
 }
 
 // src/action/io.ts
@@ -38865,10 +39789,88 @@ function createFileKillSwitch(project) {
 }
 
 // src/iterate/plan.ts
+import path15 from "node:path";
+
+// src/iterate/ignored-evals.ts
+import path14 from "node:path";
+function posix2(p2) {
+  return p2.split(path14.sep).join("/");
+}
+function siblingsGlob(dir) {
+  const slash = dir.lastIndexOf("/");
+  return slash < 0 ? "*" : `${dir.slice(0, slash)}/*`;
+}
+function ignoresFolder(pattern) {
+  const bare = pattern.replace(/\/+$/, "");
+  return bare === EVALS_DIR || bare.endsWith(`/${EVALS_DIR}`);
+}
+async function findIgnoredEvals(ignoredPaths2, repository, project, skills) {
+  const prefix = posix2(path14.relative(repository, project));
+  const inRepo = (rel) => prefix === "" ? rel : `${prefix}/${rel}`;
+  const asked = /* @__PURE__ */ new Map();
+  for (const skill of skills) {
+    for (const file of [EVALS_FILE, SCENARIOS_FILE]) {
+      asked.set(inRepo(`${skill.dir}/${EVALS_DIR}/${file}`), skill);
+    }
+  }
+  const ignored = await ignoredPaths2(repository, [...asked.keys()]);
+  if (ignored.length === 0) return void 0;
+  const names = [];
+  const rules = [];
+  const lines = [];
+  const addLine = (file, line) => {
+    if (!lines.some((l) => l.file === file && l.line === line)) lines.push({ file, line });
+  };
+  for (const hit of ignored) {
+    const skill = asked.get(hit.path);
+    if (!skill) continue;
+    if (!names.includes(skill.name)) names.push(skill.name);
+    const rule = `${hit.source}:${hit.line}: ${hit.pattern}`;
+    if (!rules.includes(rule)) rules.push(rule);
+    const source = posix2(hit.source);
+    const nested = path14.posix.basename(source) === ".gitignore" && source !== ".gitignore" && !path14.isAbsolute(hit.source) ? path14.posix.dirname(source) : void 0;
+    const evalsDir = inRepo(`${skill.dir}/${EVALS_DIR}`);
+    if (nested !== void 0 && (evalsDir === nested || evalsDir.startsWith(`${nested}/`))) {
+      const rel = path14.posix.relative(nested, evalsDir);
+      addLine(source, ignoresFolder(hit.pattern) ? `!/${rel}/` : `!/${rel}/${path14.posix.basename(hit.path)}`);
+    } else {
+      const glob = inRepo(`${siblingsGlob(skill.dir)}/${EVALS_DIR}`);
+      addLine(
+        ".gitignore",
+        ignoresFolder(hit.pattern) ? `!${glob}/` : `!${glob}/${path14.posix.basename(hit.path)}`
+      );
+    }
+  }
+  return { skills: names.sort(), rules, lines };
+}
+function unignoreLines(ignored) {
+  const byFile = /* @__PURE__ */ new Map();
+  for (const { file, line } of ignored.lines) byFile.set(file, [...byFile.get(file) ?? [], line]);
+  return [...byFile].map(([file, lines]) => `${lines.map((l) => `\`${l}\``).join(", ")} to ${file}`).join(", and ");
+}
+function ignoredEvalsHint(ignored, flag) {
+  const count2 = ignored.skills.length;
+  const shown = ignored.skills.slice(0, 5).join(", ") + (count2 > 5 ? `, … (${count2} in all)` : "");
+  return `git ignores the eval files of ${count2 === 1 ? "1 skill" : `${count2} skills`} (${shown}): ${ignored.rules.join("; ")}. \`git add\` refuses them and a fresh clone (the Action's checkout) does not have them; add ${unignoreLines(ignored)}` + (flag ? ` (or pass ${flag} to add it)` : "") + ", then commit the eval files";
+}
+
+// src/iterate/plan.ts
 async function planIterate(options, ports) {
   const preflight = await runPreflight(options, ports, false);
   const plan = await resolveQueue(options, preflight, ports.freshness, ports.now());
-  return { ...plan, explicit: preflight.explicit?.map((s) => s.name) };
+  const ignoredPaths2 = ports.git.ignoredPaths;
+  const skills = preflight.explicit ?? preflight.found.skills;
+  const ignored = ignoredPaths2 ? await findIgnoredEvals(
+    (dir, paths) => ignoredPaths2(dir, paths),
+    preflight.repository,
+    path15.resolve(options.project),
+    skills
+  ) : void 0;
+  return {
+    ...plan,
+    ...ignored ? { ignoredEvals: ignoredEvalsHint(ignored) } : {},
+    explicit: preflight.explicit?.map((s) => s.name)
+  };
 }
 
 // node_modules/@ai-sdk/gateway/dist/index.mjs
@@ -48030,12 +49032,15 @@ function checkUrl(url, source, sendsKey = true) {
   return url.trim().replace(/\/+$/, "");
 }
 function pickUrl(candidates, sendsKey = true) {
-  for (const [value, source] of candidates) {
+  for (const [value, name23, origin] of candidates) {
     const set = nonEmpty(value);
-    if (set !== void 0) return checkUrl(set, source, sendsKey);
+    if (set !== void 0) return { url: checkUrl(set, name23, sendsKey), source: origin };
   }
   return void 0;
 }
+var fromEnv = (name23) => `environment variable ${name23}`;
+var fromConfigFile = (field) => `skillclimb.config.json endpoints.${field}`;
+var DEFAULT_SOURCE = "default";
 function anthropicVersionedUrl(baseUrl2) {
   const trimmed2 = baseUrl2.replace(/\/+$/, "");
   return /\/v1$/.test(trimmed2) ? trimmed2 : `${trimmed2}/v1`;
@@ -48047,39 +49052,53 @@ function resolveEndpoint(role, id, env, options = {}) {
     case "anthropic": {
       const apiKey = nonEmpty(options.anthropicApiKey) ?? nonEmpty(env.ANTHROPIC_API_KEY);
       if (apiKey === void 0) throw new Error(`${who} needs ANTHROPIC_API_KEY`);
-      const url = pickUrl([
-        [options.anthropicBaseUrl, "anthropic base URL"],
-        [env.ANTHROPIC_BASE_URL, "ANTHROPIC_BASE_URL"],
-        [fromConfig.anthropic, "skillclimb.config.json: endpoints.anthropic"]
+      const picked = pickUrl([
+        [options.anthropicBaseUrl, "anthropic base URL", "option"],
+        [env.ANTHROPIC_BASE_URL, "ANTHROPIC_BASE_URL", fromEnv("ANTHROPIC_BASE_URL")],
+        [fromConfig.anthropic, "skillclimb.config.json: endpoints.anthropic", fromConfigFile("anthropic")]
       ]);
-      return { provider: "anthropic", apiKey, baseUrl: anthropicVersionedUrl(url ?? ANTHROPIC_DEFAULT_URL) };
+      return {
+        provider: "anthropic",
+        apiKey,
+        baseUrl: anthropicVersionedUrl(picked?.url ?? ANTHROPIC_DEFAULT_URL),
+        source: picked?.source ?? DEFAULT_SOURCE
+      };
     }
     case "openai": {
       const apiKey = nonEmpty(options.openaiApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
       if (apiKey === void 0) throw new Error(`${who} needs OPENAI_API_KEY`);
-      const url = pickUrl([
-        [options.openaiBaseUrl, "openai base URL"],
-        [env.OPENAI_BASE_URL, "OPENAI_BASE_URL"],
-        [fromConfig.openai, "skillclimb.config.json: endpoints.openai"]
+      const picked = pickUrl([
+        [options.openaiBaseUrl, "openai base URL", "option"],
+        [env.OPENAI_BASE_URL, "OPENAI_BASE_URL", fromEnv("OPENAI_BASE_URL")],
+        [fromConfig.openai, "skillclimb.config.json: endpoints.openai", fromConfigFile("openai")]
       ]);
-      return { provider: "openai", apiKey, baseUrl: url ?? OPENAI_DEFAULT_URL };
+      return {
+        provider: "openai",
+        apiKey,
+        baseUrl: picked?.url ?? OPENAI_DEFAULT_URL,
+        source: picked?.source ?? DEFAULT_SOURCE
+      };
     }
     case "openai-compatible": {
       const apiKey = nonEmpty(options.compatibleApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
-      const url = pickUrl(
+      const picked = pickUrl(
         [
-          [options.compatibleBaseUrl, "openai-compatible base URL"],
-          [env.OPENAI_BASE_URL, "OPENAI_BASE_URL"],
-          [fromConfig.openaiCompatible, "skillclimb.config.json: endpoints.openaiCompatible"]
+          [options.compatibleBaseUrl, "openai-compatible base URL", "option"],
+          [env.OPENAI_BASE_URL, "OPENAI_BASE_URL", fromEnv("OPENAI_BASE_URL")],
+          [
+            fromConfig.openaiCompatible,
+            "skillclimb.config.json: endpoints.openaiCompatible",
+            fromConfigFile("openaiCompatible")
+          ]
         ],
         apiKey !== void 0
       );
-      if (url === void 0) {
+      if (picked === void 0) {
         throw new Error(
           `${who} needs OPENAI_BASE_URL (the server's OpenAI-compatible /v1 URL, e.g. http://localhost:11434/v1 for ollama)`
         );
       }
-      return { provider: "openai-compatible", apiKey, baseUrl: url };
+      return { provider: "openai-compatible", apiKey, baseUrl: picked.url, source: picked.source };
     }
   }
 }
@@ -48275,7 +49294,7 @@ function fillTemplate(template, values) {
     return value;
   }).join("");
 }
-function oneLine2(text3) {
+function oneLine3(text3) {
   return text3.replace(/\s*[\r\n]+\s*/g, " ").trim();
 }
 function delimiterFor(text3, base) {
@@ -48404,7 +49423,7 @@ ${quoted("RENDER", excerpt(input.failingRenderExcerpt))}
 `
     );
   }
-  const reverted = input.revertedDescriptions.map(oneLine2).filter((d) => d !== "");
+  const reverted = input.revertedDescriptions.map(oneLine3).filter((d) => d !== "");
   if (reverted.length > 0) {
     blocks.push(
       `Edits already tried and reverted in this run (do not propose these again):
@@ -48427,7 +49446,7 @@ function compactFailureLines(failures) {
     else groups2.set(key, { failure, scenarios: [failure.scenario_id] });
   }
   return [...groups2.values()].map(({ failure, scenarios }) => {
-    const line = `  id=${failure.assertion_id}  weight=${failure.category_weight}  statement: ${inlineQuoted(oneLine2(failure.statement))}`;
+    const line = `  id=${failure.assertion_id}  weight=${failure.category_weight}  statement: ${inlineQuoted(oneLine3(failure.statement))}`;
     const where = [...scenarios].sort(compareIds).join(", ");
     return scenarios.length === 1 ? `${line}  (${where})` : `${line}  (x${scenarios.length}: ${where})`;
   });
@@ -48461,7 +49480,7 @@ function passingPairsBlock(passing, failing, statements = {}) {
     const where = whereOf(byAssertion.get(id));
     const statement = statements[String(id)];
     if (!shownAbove.has(id) && statement !== void 0 && budget > 0) {
-      const text3 = `  ${id}  ${inlineQuoted(cut(oneLine2(statement), PASSING_STATEMENT_MAX_CHARS))}: ${where}`;
+      const text3 = `  ${id}  ${inlineQuoted(cut(oneLine3(statement), PASSING_STATEMENT_MAX_CHARS))}: ${where}`;
       budget -= text3.length;
       lines.push({ first: id, text: text3 });
     } else byIdOnly.set(where, [...byIdOnly.get(where) ?? [], id]);
@@ -48484,7 +49503,7 @@ function countOf(metric, key) {
 }
 function namesOf(metric, key) {
   const value = metric[key];
-  const names = Array.isArray(value) ? value.map((v) => oneLine2(String(v))).filter((v) => v !== "") : [];
+  const names = Array.isArray(value) ? value.map((v) => oneLine3(String(v))).filter((v) => v !== "") : [];
   const shown = names.slice(0, 5).join(", ");
   return names.length > 5 ? `${shown}, …` : shown;
 }
@@ -48494,6 +49513,9 @@ function describeMetric(name23, metric) {
     case "section_depth_consistency":
       return `${plural2(n("violations"), "H4 heading")} directly under an H2 (an H3 level skipped)`;
     case "required_sections": {
+      if (metric.exempt === true) {
+        return "exempt: no required sections are set and the skill uses none of the default ones (Steps, Constraints, Limitations), so none is required";
+      }
       const missing = namesOf(metric, "missing");
       return `${n("present")} of ${plural2(n("required"), "required section")} present as headings${missing ? `; missing: ${missing}` : ""}`;
     }
@@ -48506,7 +49528,9 @@ function describeMetric(name23, metric) {
     }
     case "link_integrity": {
       const broken = namesOf(metric, "broken");
-      return `${n("total") - n("valid")} of ${plural2(n("total"), "relative link")} do not resolve${broken ? `: ${broken}` : ""}`;
+      const inCode = namesOf(metric, "broken_in_code");
+      const codeCount = Array.isArray(metric.broken_in_code) ? metric.broken_in_code.length : 0;
+      return `${n("total") - n("valid")} of ${plural2(n("total"), "relative link")} do not resolve${broken ? `: ${broken}` : ""}` + (inCode ? `; ${codeCount} of them inside code (${inCode}), which the metric counts as links too` : "");
     }
     case "code_fence_balance":
       return `${plural2(n("unlabelled"), "closed fence opener")} without a language, ${plural2(n("unclosed"), "unclosed fence")} (of ${plural2(n("openers"), "opener")})`;
@@ -48549,12 +49573,12 @@ function topFailureBlock(top) {
   return fillTemplate(TOP_FAILURE_TEMPLATE, {
     assertion_id: String(top.assertion_id),
     scenario_id: top.scenario_id,
-    category_name: oneLine2(top.category_name),
+    category_name: oneLine3(top.category_name),
     category_weight: String(top.category_weight),
-    statement: inlineQuoted(oneLine2(top.statement)),
-    source: inlineQuoted(oneLine2(top.source)),
-    defect_type: oneLine2(top.defect_type),
-    grader_reason: inlineQuoted(oneLine2(top.grader_reason))
+    statement: inlineQuoted(oneLine3(top.statement)),
+    source: inlineQuoted(oneLine3(top.source)),
+    defect_type: oneLine3(top.defect_type),
+    grader_reason: inlineQuoted(oneLine3(top.grader_reason))
   });
 }
 function buildEditorPrompt(input) {
@@ -48626,7 +49650,7 @@ function scenarioText(scenario) {
 }
 function buildGraderPrompt(input, marker23) {
   const fallback = input.scenario.expected_assertions === void 0 ? "This scenario does NOT list its triggered assertions: apply the fallback rule." : "This scenario triggers every assertion below: grade each one directly (the fallback rule does not apply).";
-  const assertions = input.assertions.map((a) => `- id ${a.id} [${oneLine2(a.category)}]: ${oneLine2(a.statement)}`).join("\n");
+  const assertions = input.assertions.map((a) => `- id ${a.id} [${oneLine3(a.category)}]: ${oneLine3(a.statement)}`).join("\n");
   const scenario = scenarioText(input.scenario);
   const scenarioMarker = contentMarker("SCENARIO", scenario);
   const prefix = [
@@ -49467,11 +50491,11 @@ function renderPlanSummary(title, planText, queue) {
 }
 
 // src/action/models.ts
-import path15 from "node:path";
+import path17 from "node:path";
 
 // src/config/config.ts
 import { readFile as readFile4, stat as stat5 } from "node:fs/promises";
-import path14 from "node:path";
+import path16 from "node:path";
 var CONFIG_FILE = "skillclimb.config.json";
 var TRUST_CONFIG_ENDPOINTS_VAR = "SKILLCLIMB_TRUST_CONFIG_ENDPOINTS";
 var ModelIdString = external_exports.string().superRefine((value, ctx) => {
@@ -49507,6 +50531,12 @@ var ConfigSchema = external_exports.object({
   mode: external_exports.enum(["composite", "structural", "absolute"]).optional(),
   /** Below this composite gain a higher final score is no-improvement (default 0.005; 0 is the original's rule). */
   minGain: external_exports.number().min(0).max(1).optional(),
+  /** Independent draws per measurement: baseline, promising candidate, confirmation (default 3). */
+  trials: external_exports.int().min(1).max(10).optional(),
+  /** Standard errors of the difference a gain must clear (default 1; docs/how-it-works.md § Decisions under noise). */
+  margin: external_exports.number().min(0).max(10).optional(),
+  /** `noise-aware` (default) or `original` (any gain keeps, the loop's own scores ship). */
+  keepRule: external_exports.enum(["original", "noise-aware"]).optional(),
   /**
    * Where the skills live: globs of skill folders relative to the project (default `[".claude/skills/*"]`),
    * e.g. `["skills/*", "plugins/*\/skills/*"]`.
@@ -49561,7 +50591,7 @@ function parseConfig(text3, file = CONFIG_FILE) {
   return parseJsonFileWith(file, text3, ConfigSchema, CONFIG_WORDING);
 }
 async function loadConfig(project) {
-  const file = path14.join(project, CONFIG_FILE);
+  const file = path16.join(project, CONFIG_FILE);
   let text3;
   try {
     if (!(await stat5(file)).isFile()) {
@@ -49797,8 +50827,10 @@ function selectionIsOffline(selection) {
 }
 function resolveRole(role, id, env, options) {
   try {
+    const endpoint2 = resolveEndpoint(role, id, env, options);
     return {
-      endpoint: resolveEndpoint(role, id, env, options).baseUrl,
+      endpoint: endpoint2.baseUrl,
+      endpointSource: endpoint2.source,
       rm: buildRoleModel(role, id, env, options)
     };
   } catch (error2) {
@@ -49818,7 +50850,7 @@ function checkModelKeys(input) {
     const head = { role, modelId: id.id, family: modelFamily(id.id), source: selection.sources[role] };
     if (id.provider === "offline") return { ...head, status: "offline" };
     const resolved = resolveRole(role, id, env, input.options ?? {});
-    return "error" in resolved ? { ...head, status: "failed", failure: { stage: "key", detail: resolved.error } } : { ...head, status: "ok", endpoint: resolved.endpoint };
+    return "error" in resolved ? { ...head, status: "failed", failure: { stage: "key", detail: resolved.error } } : { ...head, status: "ok", endpoint: resolved.endpoint, endpointSource: resolved.endpointSource };
   });
   return {
     rows,
@@ -49863,7 +50895,7 @@ async function checkModels(input) {
       if ("error" in resolved) {
         row = { ...base(role), status: "failed", failure: { stage: "key", detail: resolved.error } };
       } else {
-        const { endpoint: endpoint2, rm: rm7 } = resolved;
+        const { endpoint: endpoint2, endpointSource, rm: rm7 } = resolved;
         const key = `${id.id} ${endpoint2}`;
         if (!probes.has(key)) probes.set(key, { prober: role, result: probe(rm7, options, now2) });
         const shared = probes.get(key);
@@ -49872,10 +50904,11 @@ async function checkModels(input) {
         const mode2 = negotiated && {
           structuredOutput: negotiated.memo.state(negotiated.baseUrl, negotiated.setting)
         };
-        row = result.ok ? { ...base(role), status: "ok", latencyMs: result.latencyMs, endpoint: endpoint2, ...mode2 } : {
+        row = result.ok ? { ...base(role), status: "ok", latencyMs: result.latencyMs, endpoint: endpoint2, endpointSource, ...mode2 } : {
           ...base(role),
           status: "failed",
           endpoint: endpoint2,
+          endpointSource,
           failure: { stage: result.stage, detail: renameRole(result.detail, shared.prober, role) },
           ...mode2
         };
@@ -49891,13 +50924,15 @@ function formatDoctorRow(row, idWidth) {
 }
 function doctorRowText(row, idWidth) {
   const head = `${row.role.padEnd(8)}${row.modelId.padEnd(idWidth)}family=${row.family.padEnd(10)}`;
-  if (row.status === "offline") return `${head}ok       offline (no model call; ${row.source})`;
+  if (row.status === "offline") return `${head}ok       offline (no model call; model: ${row.source})`;
   const mode2 = row.structuredOutput ? `  ${describeStructuredOutput(row.structuredOutput)}` : "";
   if (row.status === "ok") {
-    return `${head}ok       ${String(row.latencyMs ?? 0).padStart(6)} ms  ${row.endpoint ?? ""} (${row.source})${mode2}`;
+    const from = row.endpointSource ? `endpoint: ${row.endpointSource}; ` : "";
+    return `${head}ok       ${String(row.latencyMs ?? 0).padStart(6)} ms  ${row.endpoint ?? ""} (${from}model: ${row.source})${mode2}`;
   }
   const fellBack = row.structuredOutput?.refusals.length ? mode2 : "";
-  return `${head}FAILED   ${row.failure?.stage ?? "request failed"}: ${row.failure?.detail ?? ""}${fellBack}`;
+  const where = row.endpoint && row.endpointSource ? ` (endpoint ${row.endpoint}: ${row.endpointSource})` : "";
+  return `${head}FAILED   ${row.failure?.stage ?? "request failed"}: ${row.failure?.detail ?? ""}${where}${fellBack}`;
 }
 function describeDoctorFailures(report) {
   const text3 = report.failed.map((r2) => {
@@ -49912,7 +50947,7 @@ function describeDoctorFailures(report) {
 // src/action/models.ts
 function loadNightModelConfig(inputs, ctx, env, io) {
   return loadProjectModelConfig({
-    project: path15.resolve(ctx.workspace, inputs.project),
+    project: path17.resolve(ctx.workspace, inputs.project),
     flags: {
       model: inputs.model,
       editorModel: inputs.editorModel,
@@ -49959,7 +50994,7 @@ async function checkModelsFirst(project, env, io) {
 }
 
 // src/action/options.ts
-import path16 from "node:path";
+import path18 from "node:path";
 
 // src/config/run-settings.ts
 function applyConfigSettings(options, config, given) {
@@ -49969,6 +51004,9 @@ function applyConfigSettings(options, config, given) {
     concurrency: given("concurrency") ? options.concurrency : config.concurrency ?? options.concurrency,
     maxCostUsd: given("maxCostUsd") ? options.maxCostUsd : config.maxCostUsd ?? options.maxCostUsd,
     minGain: given("minGain") ? options.minGain : config.minGain ?? options.minGain,
+    trials: given("trials") ? options.trials : config.trials ?? options.trials,
+    margin: given("margin") ? options.margin : config.margin ?? options.margin,
+    keepRule: given("keepRule") ? options.keepRule : config.keepRule ?? options.keepRule,
     skills: given("skills") ? options.skills : config.skills ?? options.skills
   };
 }
@@ -49976,9 +51014,9 @@ function applyConfigSettings(options, config, given) {
 // src/action/options.ts
 function iterateOptions(inputs, ctx, config = {}) {
   const options = {
-    project: path16.resolve(ctx.workspace, inputs.project),
+    project: path18.resolve(ctx.workspace, inputs.project),
     skill: inputs.skill,
-    queueFile: inputs.queue ? path16.resolve(ctx.workspace, inputs.queue) : void 0,
+    queueFile: inputs.queue ? path18.resolve(ctx.workspace, inputs.queue) : void 0,
     perSkillBudgetMs: inputs.perSkillBudgetMs,
     perSkillIterations: inputs.perSkillIterations,
     skipList: inputs.skipList,
@@ -49992,18 +51030,26 @@ function iterateOptions(inputs, ctx, config = {}) {
     freshnessWindowMs: inputs.freshnessWindowMs,
     killSwitchReadError: inputs.killSwitchReadError,
     minGain: inputs.minGain ?? ITERATE_DEFAULTS.minGain,
+    trials: inputs.trials ?? ITERATE_DEFAULTS.trials,
+    margin: inputs.margin ?? ITERATE_DEFAULTS.margin,
+    keepRule: inputs.keepRule ?? ITERATE_DEFAULTS.keepRule,
     skills: inputs.skills,
-    structural: config.structural
+    structural: config.structural,
+    // The inputs that shape the queue, carried into the CLI commands the job summary prints.
+    command: { project: inputs.project === "." ? void 0 : inputs.project, skills: inputs.skills }
   };
   const given = {
     maxCostUsd: inputs.maxCostUsd !== void 0,
     minGain: inputs.minGain !== void 0,
+    trials: inputs.trials !== void 0,
+    margin: inputs.margin !== void 0,
+    keepRule: inputs.keepRule !== void 0,
     skills: inputs.skills !== void 0
   };
   return applyConfigSettings(options, config, (setting) => given[setting] === true);
 }
 function resultFilePath(ctx, inputs, mode2) {
-  return path16.join(ctx.runnerTemp, "skill-iterate", `${mode2}-${inputs.skill ?? "all"}.json`);
+  return path18.join(ctx.runnerTemp, "skill-iterate", `${mode2}-${inputs.skill ?? "all"}.json`);
 }
 
 // src/action/outputs.ts
@@ -50037,7 +51083,7 @@ function buildOutputs(file, paths) {
 import { readFileSync as readFileSync2, statSync, unlinkSync } from "node:fs";
 import { open as open4, readFile as readFile5, stat as stat6 } from "node:fs/promises";
 import os8 from "node:os";
-import path17 from "node:path";
+import path19 from "node:path";
 var LOCK_FILE = ".skill-iterate.lock";
 var UNREADABLE_LOCK_STALE_MS = 10 * 60 * 1e3;
 var FOREIGN_LOCK_STALE_MS = 12 * 60 * 60 * 1e3;
@@ -50208,7 +51254,7 @@ function lockStatusOf(file, found) {
   }
 }
 function createFileLock(project, deps) {
-  const file = path17.join(path17.resolve(project), LOCK_FILE);
+  const file = path19.join(path19.resolve(project), LOCK_FILE);
   return {
     inspect: async () => lockStatusOf(file, await inspectLock(file)),
     acquire: () => acquireLock(file, deps)
@@ -50217,7 +51263,7 @@ function createFileLock(project, deps) {
 
 // src/github/state-store.ts
 import { mkdir as mkdir4, mkdtemp, readFile as readFile7, rm as rm3, stat as stat7, writeFile as writeFile5 } from "node:fs/promises";
-import path18 from "node:path";
+import path20 from "node:path";
 
 // node_modules/simple-git/dist/esm/index.js
 var import_file_exists = __toESM(require_dist2(), 1);
@@ -50808,8 +51854,8 @@ function toLinesWithContent(input = "", trimmed2 = true, separator = "\n") {
 function forEachLineWithContent(input, callback) {
   return toLinesWithContent(input, true).map((line) => callback(line));
 }
-function folderExists(path30) {
-  return (0, import_file_exists.exists)(path30, import_file_exists.FOLDER);
+function folderExists(path33) {
+  return (0, import_file_exists.exists)(path33, import_file_exists.FOLDER);
 }
 function append(target, item) {
   if (Array.isArray(target)) {
@@ -51211,8 +52257,8 @@ function checkIsRepoRootTask() {
     commands,
     format: "utf-8",
     onError,
-    parser(path30) {
-      return /^\.(git)?$/.test(path30.trim());
+    parser(path33) {
+      return /^\.(git)?$/.test(path33.trim());
     }
   };
 }
@@ -51646,11 +52692,11 @@ function parseGrep(grep) {
   const paths = /* @__PURE__ */ new Set();
   const results = {};
   forEachLineWithContent(grep, (input) => {
-    const [path30, line, preview] = input.split(NULL);
-    paths.add(path30);
-    (results[path30] = results[path30] || []).push({
+    const [path33, line, preview] = input.split(NULL);
+    paths.add(path33);
+    (results[path33] = results[path33] || []).push({
       line: asNumber(line),
-      path: path30,
+      path: path33,
       preview
     });
   });
@@ -52414,14 +53460,14 @@ var init_hash_object = __esm({
     init_task();
   }
 });
-function parseInit(bare, path30, text3) {
+function parseInit(bare, path33, text3) {
   const response = String(text3).trim();
   let result;
   if (result = initResponseRegex.exec(response)) {
-    return new InitSummary(bare, path30, false, result[1]);
+    return new InitSummary(bare, path33, false, result[1]);
   }
   if (result = reInitResponseRegex.exec(response)) {
-    return new InitSummary(bare, path30, true, result[1]);
+    return new InitSummary(bare, path33, true, result[1]);
   }
   let gitDir = "";
   const tokens = response.split(" ");
@@ -52432,7 +53478,7 @@ function parseInit(bare, path30, text3) {
       break;
     }
   }
-  return new InitSummary(bare, path30, /^re/i.test(response), gitDir);
+  return new InitSummary(bare, path33, /^re/i.test(response), gitDir);
 }
 var InitSummary;
 var initResponseRegex;
@@ -52441,9 +53487,9 @@ var init_InitSummary = __esm({
   "src/lib/responses/InitSummary.ts"() {
     "use strict";
     InitSummary = class {
-      constructor(bare, path30, existing, gitDir) {
+      constructor(bare, path33, existing, gitDir) {
         this.bare = bare;
-        this.path = path30;
+        this.path = path33;
         this.existing = existing;
         this.gitDir = gitDir;
       }
@@ -52455,7 +53501,7 @@ var init_InitSummary = __esm({
 function hasBareCommand(command) {
   return command.includes(bareCommand);
 }
-function initTask(bare = false, path30, customArgs) {
+function initTask(bare = false, path33, customArgs) {
   const commands = ["init", ...customArgs];
   if (bare && !hasBareCommand(commands)) {
     commands.splice(1, 0, bareCommand);
@@ -52464,7 +53510,7 @@ function initTask(bare = false, path30, customArgs) {
     commands,
     format: "utf-8",
     parser(text3) {
-      return parseInit(commands.includes("--bare"), path30, text3);
+      return parseInit(commands.includes("--bare"), path33, text3);
     }
   };
 }
@@ -53279,12 +54325,12 @@ var init_FileStatusSummary = __esm({
     "use strict";
     fromPathRegex = /^(.+)\0(.+)$/;
     FileStatusSummary = class {
-      constructor(path30, index, working_dir) {
-        this.path = path30;
+      constructor(path33, index, working_dir) {
+        this.path = path33;
         this.index = index;
         this.working_dir = working_dir;
         if (index === "R" || working_dir === "R") {
-          const detail = fromPathRegex.exec(path30) || [null, path30, path30];
+          const detail = fromPathRegex.exec(path33) || [null, path33, path33];
           this.from = detail[2] || "";
           this.path = detail[1] || "";
         }
@@ -53315,14 +54361,14 @@ function splitLine(result, lineStr) {
     default:
       return;
   }
-  function data(index, workingDir, path30) {
+  function data(index, workingDir, path33) {
     const raw = `${index}${workingDir}`;
     const handler2 = parsers6.get(raw);
     if (handler2) {
-      handler2(result, path30);
+      handler2(result, path33);
     }
     if (raw !== "##" && raw !== "!!") {
-      result.files.push(new FileStatusSummary(path30, index, workingDir));
+      result.files.push(new FileStatusSummary(path33, index, workingDir));
     }
   }
 }
@@ -53673,9 +54719,9 @@ var init_simple_git_api = __esm({
           next
         );
       }
-      hashObject(path30, write) {
+      hashObject(path33, write) {
         return this._runTask(
-          hashObjectTask(path30, write === true),
+          hashObjectTask(path33, write === true),
           trailingFunctionArgument(arguments)
         );
       }
@@ -54029,8 +55075,8 @@ var init_branch = __esm({
   }
 });
 function toPath(input) {
-  const path30 = input.trim().replace(/^["']|["']$/g, "");
-  return path30 && normalize(path30);
+  const path33 = input.trim().replace(/^["']|["']$/g, "");
+  return path33 && normalize(path33);
 }
 var parseCheckIgnore;
 var init_CheckIgnore = __esm({
@@ -54315,8 +55361,8 @@ __export2(sub_module_exports, {
   subModuleTask: () => subModuleTask,
   updateSubModuleTask: () => updateSubModuleTask
 });
-function addSubModuleTask(repo, path30) {
-  return subModuleTask(["add", repo, path30]);
+function addSubModuleTask(repo, path33) {
+  return subModuleTask(["add", repo, path33]);
 }
 function initSubModuleTask(customArgs) {
   return subModuleTask(["init", ...customArgs]);
@@ -54630,8 +55676,8 @@ var require_git = __commonJS2({
       }
       return this._runTask(straightThroughStringTask2(command, this._trimmed), next);
     };
-    Git2.prototype.submoduleAdd = function(repo, path30, then) {
-      return this._runTask(addSubModuleTask2(repo, path30), trailingFunctionArgument2(arguments));
+    Git2.prototype.submoduleAdd = function(repo, path33, then) {
+      return this._runTask(addSubModuleTask2(repo, path33), trailingFunctionArgument2(arguments));
     };
     Git2.prototype.submoduleUpdate = function(args, then) {
       return this._runTask(
@@ -55324,8 +56370,9 @@ async function readStateBranch(location) {
 function stateFreshness(snapshot) {
   return {
     async lastRunAt(skill) {
-      const recorded = snapshot.skills.get(skill.name)?.lastRun?.last_run_at;
-      if (!recorded) return null;
+      const lastRun = snapshot.skills.get(skill.name)?.lastRun;
+      const recorded = lastRun?.last_run_at;
+      if (!recorded || isPendingShipStatus(lastRun.status)) return null;
       const at = new Date(recorded);
       return Number.isNaN(at.getTime()) ? null : at;
     }
@@ -55352,7 +56399,7 @@ async function restoreResults(snapshot, project, dirs) {
     const dir = dirs[skill];
     if (state.resultsTsv === void 0 || dir === void 0) continue;
     const file = resultsTsvPath(project, { name: skill, dir });
-    if (!await isDirectory4(path18.dirname(file))) continue;
+    if (!await isDirectory4(path20.dirname(file))) continue;
     const current = await readIfExists(file);
     await writeFile5(
       file,
@@ -55370,10 +56417,10 @@ async function openStateStore(options) {
   const projectGit = await gitWithIdentity(options.project);
   let worktree;
   async function rootCommit() {
-    const scratch = await mkdtemp(path18.join(options.worktreeParent, "skillclimb-state-index-"));
+    const scratch = await mkdtemp(path20.join(options.worktreeParent, "skillclimb-state-index-"));
     try {
       const indexed = simpleGit(options.project).env(
-        minimalGitEnv({ GIT_INDEX_FILE: path18.join(scratch, "index") })
+        minimalGitEnv({ GIT_INDEX_FILE: path20.join(scratch, "index") })
       );
       const emptyTree = (await indexed.raw(["write-tree"])).trim();
       return (await projectGit.raw(["commit-tree", emptyTree, "-m", `${STATE_ROOT_PREFIX}${options.branch})`])).trim();
@@ -55384,7 +56431,7 @@ async function openStateStore(options) {
   async function checkoutAt(commit) {
     if (!worktree) {
       await mkdir4(options.worktreeParent, { recursive: true });
-      worktree = await mkdtemp(path18.join(options.worktreeParent, "skillclimb-state-"));
+      worktree = await mkdtemp(path20.join(options.worktreeParent, "skillclimb-state-"));
       await projectGit.raw(["worktree", "add", "--detach", "--force", worktree, commit]);
     } else {
       const git = simpleGit(worktree);
@@ -55397,23 +56444,23 @@ async function openStateStore(options) {
   async function applyUpdates(dir, updates) {
     const written = /* @__PURE__ */ new Map();
     for (const update of updates) {
-      const folder = path18.join(dir, STATE_DIR, update.skill);
+      const folder = path20.join(dir, STATE_DIR, update.skill);
       await mkdir4(folder, { recursive: true });
       let results;
       if (update.resultsTsv !== void 0) {
-        const onBranch = await readIfExists(path18.join(folder, RESULTS_FILE)) ?? "";
+        const onBranch = await readIfExists(path20.join(folder, RESULTS_FILE)) ?? "";
         results = mergeResultsTsv(onBranch, redact(update.resultsTsv));
-        await writeFile5(path18.join(folder, RESULTS_FILE), results);
+        await writeFile5(path20.join(folder, RESULTS_FILE), results);
       }
       if (update.lastRun !== void 0) {
         const record = redactValue(update.lastRun, options.secrets ?? []);
-        await writeFile5(path18.join(folder, LAST_RUN_FILE), formatLastRun(record));
+        await writeFile5(path20.join(folder, LAST_RUN_FILE), formatLastRun(record));
       }
       for (const [name23, text3] of Object.entries(update.files ?? {})) {
         if (!/^[\w.-]+$/.test(name23) || name23 === RESULTS_FILE || name23 === LAST_RUN_FILE) {
           throw new Error(`state file name ${JSON.stringify(name23)}: expected a plain file name`);
         }
-        await writeFile5(path18.join(folder, name23), redact(text3));
+        await writeFile5(path20.join(folder, name23), redact(text3));
       }
       written.set(update.skill, results);
     }
@@ -55534,12 +56581,12 @@ function afterQueuedWork() {
   return new Promise((resolve2) => setImmediate(resolve2));
 }
 async function commitFile(dir, relPath, message) {
-  const oneLine3 = message.replace(/\s+/g, " ").trim() || "skill-iterate edit";
+  const oneLine4 = message.replace(/\s+/g, " ").trim() || "skill-iterate edit";
   await afterQueuedWork();
   const summary2 = await runGit(
     dir,
     "commit",
-    ["commit", "--no-verify", "-m", oneLine3, "--", gitPath(relPath)],
+    ["commit", "--no-verify", "-m", oneLine4, "--", gitPath(relPath)],
     await identityFor(dir)
   );
   const printed = /^\[[^\]]* ([0-9a-f]{7,40})\]/m.exec(summary2)?.[1];
@@ -55566,13 +56613,62 @@ async function showFileAt(dir, commit, relPath) {
   return runGit(dir, "show", ["show", `${commit}:${gitPath(relPath)}`]);
 }
 
-// src/git/orphans.ts
+// src/git/ignored.ts
 import { execFile as execFile2 } from "node:child_process";
-import path19 from "node:path";
+import { appendFile as appendFile2, readFile as readFile8 } from "node:fs/promises";
+import path21 from "node:path";
+async function ignoredPaths(dir, paths) {
+  if (paths.length === 0) return [];
+  const stdout = await new Promise((resolve2) => {
+    const child = execFile2(
+      "git",
+      ["-C", dir, "check-ignore", "-v", "-z", "--stdin"],
+      { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+      // Exit 1: none of the paths is ignored. Anything else (not a repository) is no answer either.
+      (error2, out) => resolve2(error2 ? error2.code === 1 ? "" : "" : out)
+    );
+    child.stdin?.end(paths.map((p2) => `${p2}\0`).join(""));
+  });
+  return parseCheckIgnore2(stdout);
+}
+function parseCheckIgnore2(stdout) {
+  const fields = stdout.split("\0");
+  const found = [];
+  for (let i2 = 0; i2 + 3 < fields.length; i2 += 4) {
+    const [source, line, pattern, file] = fields.slice(i2, i2 + 4);
+    if (pattern.startsWith("!")) continue;
+    found.push({ path: file, source, line: Number(line), pattern });
+  }
+  return found;
+}
+async function appendGitignoreLines(repository, lines) {
+  const files = [...new Set(lines.map((l) => l.file))];
+  for (const rel of files) {
+    await appendLines(
+      path21.join(repository, ...rel.split("/")),
+      lines.filter((l) => l.file === rel).map((l) => l.line)
+    );
+  }
+  return files;
+}
+async function appendLines(file, lines) {
+  const existing = await readFile8(file, "utf8").catch(() => "");
+  const have = new Set(existing.split(/\r?\n/));
+  const missing = lines.filter((l) => !have.has(l));
+  if (missing.length > 0) {
+    const sep2 = existing === "" || existing.endsWith("\n") ? "" : "\n";
+    await appendFile2(file, `${sep2}${missing.join("\n")}
+`);
+  }
+}
+
+// src/git/orphans.ts
+import { execFile as execFile3 } from "node:child_process";
+import path22 from "node:path";
 import { promisify as promisify2 } from "node:util";
-var execFileAsync2 = promisify2(execFile2);
+var execFileAsync2 = promisify2(execFile3);
 function skillIterateWorktrees(porcelain) {
-  return porcelain.split(/\r?\n/).filter((line) => line.startsWith("worktree ")).map((line) => line.slice("worktree ".length)).filter((p2) => path19.basename(p2).startsWith(WORKTREE_PREFIX));
+  return porcelain.split(/\r?\n/).filter((line) => line.startsWith("worktree ")).map((line) => line.slice("worktree ".length)).filter((p2) => path22.basename(p2).startsWith(WORKTREE_PREFIX));
 }
 async function findOrphanWorktrees(project) {
   try {
@@ -55588,9 +56684,9 @@ async function findOrphanWorktrees(project) {
 }
 
 // src/git/repo.ts
-import { execFile as execFile3 } from "node:child_process";
+import { execFile as execFile4 } from "node:child_process";
 import { promisify as promisify3 } from "node:util";
-var execFileAsync3 = promisify3(execFile3);
+var execFileAsync3 = promisify3(execFile4);
 async function repositoryRoot(dir) {
   try {
     const { stdout } = await execFileAsync3("git", ["-C", dir, "rev-parse", "--show-toplevel"], {
@@ -55615,14 +56711,14 @@ async function isValidBranchName(dir, name23) {
 }
 
 // src/git/worktree.ts
-import { lstat as lstat8, mkdir as mkdir5, readFile as readFile8, writeFile as writeFile6 } from "node:fs/promises";
-import path21 from "node:path";
+import { lstat as lstat8, mkdir as mkdir5, readFile as readFile9, writeFile as writeFile6 } from "node:fs/promises";
+import path24 from "node:path";
 
 // src/git/tree-files.ts
 import { spawn as spawn2 } from "node:child_process";
 import { existsSync as existsSync4, readdirSync as readdirSync2, statSync as statSync2 } from "node:fs";
 import os9 from "node:os";
-import path20 from "node:path";
+import path23 from "node:path";
 var MAX_LINK_HOPS = 40;
 function readBlobs(dir, oids) {
   return new Promise((resolve2, reject) => {
@@ -55674,8 +56770,8 @@ async function readTreeFiles(root, commit, repo = root) {
     const kind = type === "tree" || type === "commit" ? "dir" : mode2 === "120000" ? "link" : "file";
     entries.set(key(file), { kind });
     if (kind === "link") links.push({ path: key(file), oid });
-    const parent = key(path20.posix.dirname(file) === "." ? "" : path20.posix.dirname(file));
-    children.set(parent, [...children.get(parent) ?? [], path20.posix.basename(file)]);
+    const parent = key(path23.posix.dirname(file) === "." ? "" : path23.posix.dirname(file));
+    children.set(parent, [...children.get(parent) ?? [], path23.posix.basename(file)]);
   }
   if (links.length > 0) {
     const targets = await readBlobs(
@@ -55695,9 +56791,9 @@ async function readTreeFiles(root, commit, repo = root) {
       if (part === "" || part === ".") continue;
       if (part === "..") {
         if (current === "") {
-          return { inTree: false, disk: [path20.dirname(root), ...parts].join(path20.sep) };
+          return { inTree: false, disk: [path23.dirname(root), ...parts].join(path23.sep) };
         }
-        current = path20.posix.dirname(current) === "." ? "" : path20.posix.dirname(current);
+        current = path23.posix.dirname(current) === "." ? "" : path23.posix.dirname(current);
         continue;
       }
       const next = current === "" ? part : `${current}/${part}`;
@@ -55706,7 +56802,7 @@ async function readTreeFiles(root, commit, repo = root) {
       if (entry.kind === "link") {
         if (++hops > MAX_LINK_HOPS) return void 0;
         const target = entry.target ?? "";
-        if (path20.posix.isAbsolute(target)) return { inTree: false, disk: [target, ...parts].join("/") };
+        if (path23.posix.isAbsolute(target)) return { inTree: false, disk: [target, ...parts].join("/") };
         parts = [...target.split("/"), ...parts];
         continue;
       }
@@ -55716,9 +56812,9 @@ async function readTreeFiles(root, commit, repo = root) {
   };
   const inside = (absolutePath) => {
     if (absolutePath === root) return "";
-    const prefix = root.endsWith(path20.sep) ? root : `${root}${path20.sep}`;
+    const prefix = root.endsWith(path23.sep) ? root : `${root}${path23.sep}`;
     if (!absolutePath.startsWith(prefix)) return void 0;
-    return absolutePath.slice(prefix.length).split(path20.sep).join("/");
+    return absolutePath.slice(prefix.length).split(path23.sep).join("/");
   };
   return {
     exists(absolutePath) {
@@ -55741,7 +56837,7 @@ async function readTreeFiles(root, commit, repo = root) {
 
 // src/git/worktree.ts
 function worktreePathFor(home, skill, epoch) {
-  return path21.join(home, worktreeFolderName(skill, epoch));
+  return path24.join(home, worktreeFolderName(skill, epoch));
 }
 async function currentBranch(dir) {
   return (await runGit(dir, "rev-parse --abbrev-ref HEAD", ["rev-parse", "--abbrev-ref", "HEAD"])).trim();
@@ -55768,7 +56864,7 @@ async function createWorktree(input) {
   const { baseBranch, baseCommit, prefix } = await baseOf(input.project);
   await mkdir5(input.home, { recursive: true });
   const { worktreePath: worktreePath2, branch } = await freeNames(input);
-  const sparse = input.sparse?.map((folder) => path21.posix.join(prefix, folder));
+  const sparse = input.sparse?.map((folder) => path24.posix.join(prefix, folder));
   if (sparse === void 0 || sparse.length === 0) {
     await runGit(input.project, "worktree add", ["worktree", "add", "-b", branch, worktreePath2, baseCommit]);
     return { path: worktreePath2, branch, baseBranch, baseCommit, prefix };
@@ -55831,11 +56927,11 @@ function folderPattern(folder) {
   return `/${folder.replace(/[\\*?[\]!# ]/g, (c3) => `\\${c3}`)}/`;
 }
 async function checkOutOnly(worktreePath2, folders) {
-  const pointer = await readFile8(path21.join(worktreePath2, ".git"), "utf8");
+  const pointer = await readFile9(path24.join(worktreePath2, ".git"), "utf8");
   const gitDir = /^gitdir: (.+)$/m.exec(pointer)?.[1]?.trim();
   if (!gitDir) throw new Error(`${worktreePath2}/.git does not name the worktree's git folder`);
-  await mkdir5(path21.join(gitDir, "info"), { recursive: true });
-  await writeFile6(path21.join(gitDir, "info", "sparse-checkout"), folders.map(folderPattern).join("\n") + "\n");
+  await mkdir5(path24.join(gitDir, "info"), { recursive: true });
+  await writeFile6(path24.join(gitDir, "info", "sparse-checkout"), folders.map(folderPattern).join("\n") + "\n");
   await runGit(
     worktreePath2,
     "read-tree",
@@ -55894,7 +56990,8 @@ function createGitWorkspace(log) {
     showFileAt,
     isValidBranchName,
     orphanWorktrees: findOrphanWorktrees,
-    repositoryRoot
+    repositoryRoot,
+    ignoredPaths
   };
 }
 
@@ -55922,8 +57019,8 @@ async function readOnlyFreshness(options, inputs, io) {
 }
 
 // src/action/result-file.ts
-import { mkdir as mkdir6, readdir as readdir4, readFile as readFile9, writeFile as writeFile7 } from "node:fs/promises";
-import path22 from "node:path";
+import { mkdir as mkdir6, readdir as readdir4, readFile as readFile10, writeFile as writeFile7 } from "node:fs/promises";
+import path25 from "node:path";
 var UsageSchema = external_exports.object({
   calls: external_exports.number(),
   inputTokens: external_exports.number(),
@@ -55959,7 +57056,10 @@ var SkillResultSchema = external_exports.object({
   keptEdits: external_exports.array(KeptEditSchema),
   linesDelta: optional(external_exports.number()),
   usage: UsageSchema,
-  rows: external_exports.array(RowSchema)
+  rows: external_exports.array(RowSchema),
+  // The night's noise, confirmation and findings (docs/how-it-works.md § Decisions under noise): written by
+  // this same build, read back for the matrix summary as it was written.
+  measurement: external_exports.looseObject({ keepRule: external_exports.enum(["original", "noise-aware"]), findings: external_exports.array(external_exports.unknown()) }).transform((m) => m).optional()
 });
 var RunResultSchema = external_exports.object({
   startedAt: external_exports.coerce.date(),
@@ -55981,6 +57081,13 @@ var RunResultSchema = external_exports.object({
   ).optional(),
   outsideSetting: external_exports.string().optional(),
   freshnessWindowMs: external_exports.number().optional(),
+  notRequested: external_exports.array(external_exports.string()).optional(),
+  mode: external_exports.enum(["composite", "structural", "absolute"]).optional(),
+  command: external_exports.object({
+    project: external_exports.string().optional(),
+    skills: external_exports.array(external_exports.string()).readonly().optional(),
+    mode: external_exports.string().optional()
+  }).optional(),
   summaryPath: optional(external_exports.string()),
   usage: UsageSchema,
   modelsLabel: external_exports.string()
@@ -56012,7 +57119,7 @@ var RunFileSchema = external_exports.object({
   notShipped: external_exports.array(external_exports.object({ skill: external_exports.string(), reason: external_exports.string() })).default([])
 });
 async function writeRunFile(file, content, secrets = []) {
-  await mkdir6(path22.dirname(file), { recursive: true });
+  await mkdir6(path25.dirname(file), { recursive: true });
   await writeFile7(file, `${redactSecrets(JSON.stringify(content, null, 2), secrets)}
 `);
   return file;
@@ -56036,7 +57143,7 @@ function parseRunFile(file, text3) {
 async function listJsonFiles(dir) {
   const out = [];
   for (const entry of await readdir4(dir, { withFileTypes: true })) {
-    const full = path22.join(dir, entry.name);
+    const full = path25.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...await listJsonFiles(full));
     else if (entry.isFile() && entry.name.endsWith(".json")) out.push(full);
   }
@@ -56045,7 +57152,7 @@ async function listJsonFiles(dir) {
 async function readRunFiles(dir) {
   const files = [];
   for (const file of await listJsonFiles(dir)) {
-    const text3 = await readFile9(file, "utf8");
+    const text3 = await readFile10(file, "utf8");
     if (!text3.includes(RESULT_FILE_FORMAT)) continue;
     files.push(parseRunFile(file, text3));
   }
@@ -56090,6 +57197,7 @@ function mergeRunFiles(files) {
     ),
     outsideSetting: runs.find((r2) => r2.outsideSetting !== void 0)?.outsideSetting,
     freshnessWindowMs: runs.find((r2) => r2.freshnessWindowMs !== void 0)?.freshnessWindowMs,
+    ...mergedRequests(runs, queue),
     summaryPath: void 0,
     usage: executed.reduce((sum, r2) => addUsage(sum, r2.usage), { ...ZERO_USAGE }),
     modelsLabel: uniqueBy(executed.map((r2) => r2.modelsLabel).filter(Boolean), (s) => s).join("; ")
@@ -56102,6 +57210,18 @@ function mergeRunFiles(files) {
     shipped: files.flatMap((f) => f.shipped),
     parked: files.flatMap((f) => f.parked),
     notShipped: files.flatMap((f) => f.notShipped)
+  };
+}
+function mergedRequests(runs, queue) {
+  const asked = new Set(queue);
+  const withLists = runs.filter((r2) => r2.notRequested !== void 0);
+  const notRequested = withLists.length === 0 ? void 0 : [...new Set(withLists.flatMap((r2) => r2.notRequested ?? []))].filter((s) => !asked.has(s)).sort();
+  const mode2 = runs.find((r2) => r2.mode !== void 0)?.mode;
+  const command = runs.find((r2) => r2.command !== void 0)?.command;
+  return {
+    ...notRequested === void 0 ? {} : { notRequested },
+    ...mode2 === void 0 ? {} : { mode: mode2 },
+    ...command === void 0 ? {} : { command }
   };
 }
 
@@ -56164,14 +57284,14 @@ async function dryRunStep(inputs, ctx, io) {
     options,
     planPorts(options, await readOnlyFreshness(options, inputs, io), io)
   );
-  const text3 = formatDryRunPlan(plan, options);
+  const text3 = formatDryRunPlan(plan, options, { limit: ACTION_JOB_LIMIT });
   io.log.info(text3);
   await io.writeSummary(renderPlanSummary("skill-iterate dry run", text3, plan.queue));
   return { outputs: buildOutputs(planFile(emptyRun(startedAt, io.now(), plan)), {}), failure: void 0 };
 }
 
 // src/action/steps/evals-init.ts
-import path25 from "node:path";
+import path28 from "node:path";
 
 // src/core/iterate/evals-authoring.ts
 var DEFECT_TYPES = [
@@ -56216,15 +57336,29 @@ var AuthoredAnswerSchema = external_exports.object({
     })
   )
 });
+var WEIGHT_DECIMALS = 4;
+var WEIGHT_SUM_TOLERANCE2 = 1e-6;
+function normaliseWeights(weights) {
+  const sum = weights.reduce((total, w) => total + w, 0);
+  if (!(sum > 0) || weights.some((w) => !(w >= 0)) || Math.abs(sum - 1) <= WEIGHT_SUM_TOLERANCE2) {
+    return void 0;
+  }
+  const scale = 10 ** WEIGHT_DECIMALS;
+  const rounded = weights.map((w) => Math.round(w / sum * scale));
+  const largest = rounded.indexOf(Math.max(...rounded));
+  rounded[largest] = scale - rounded.reduce((total, w, i2) => i2 === largest ? total : total + w, 0);
+  return { weights: rounded.map((w) => w / scale), from: sum };
+}
 function passingThreshold(assertions) {
   return `${Math.max(0, assertions - 2)}/${assertions}`;
 }
 function repairAuthored(answer, skill, kept) {
   const renumber = /* @__PURE__ */ new Map();
   let next = 0;
-  const categories = answer.categories.map((category) => ({
+  const normalised = normaliseWeights(answer.categories.map((c3) => c3.weight));
+  const categories = answer.categories.map((category, index) => ({
     name: category.name.trim(),
-    weight: category.weight,
+    weight: normalised?.weights[index] ?? category.weight,
     evals: category.evals.map((assertion) => {
       next++;
       const id = kept ? assertion.id : next;
@@ -56244,7 +57378,9 @@ function repairAuthored(answer, skill, kept) {
     passing_threshold: passingThreshold(next),
     categories
   };
-  if (kept) return { evals, scenarios: void 0 };
+  const weightsNote = normalised ? `the category weights summed to ${+normalised.from.toFixed(6)}, so they were rescaled to sum to 1 (${normalised.weights.join(", ")})` : void 0;
+  const note = weightsNote ? { weightsNote } : {};
+  if (kept) return { evals, scenarios: void 0, ...note };
   const scenarios = answer.scenarios.map((scenario, index) => ({
     id: `scenario_${index + 1}`,
     name: scenario.name.trim(),
@@ -56254,7 +57390,17 @@ function repairAuthored(answer, skill, kept) {
       (a, b2) => a - b2
     )
   }));
-  return { evals, scenarios: { skill, version: "1.0", scenarios } };
+  return { evals, scenarios: { skill, version: "1.0", scenarios }, ...note };
+}
+var DEFAULT_HOLDOUTS = 1;
+function markHoldouts(files, count2) {
+  const list2 = files.scenarios?.scenarios;
+  if (!Array.isArray(list2) || list2.length < 3 || count2 <= 0) return files;
+  const marked = Math.min(Math.floor(count2), list2.length - 2);
+  const scenarios = list2.map(
+    (s, i2) => i2 >= list2.length - marked && typeof s === "object" && s !== null ? { ...s, holdout: true } : s
+  );
+  return { ...files, scenarios: { ...files.scenarios, scenarios } };
 }
 function parseSource(source) {
   const match = /^SKILL\.md\s*(?:,\s*lines?\s*|:\s*|\s+lines?\s+)(\d+)(?:\s*[-–]\s*(\d+))?\s*$/i.exec(
@@ -56268,21 +57414,27 @@ function parseSource(source) {
 var normaliseName = (text3) => text3.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 var VAGUE_STATEMENT = /\b(?:is|are)\s+(?:well[- ]?(?:formed|structured|written|organi[sz]ed)|good|high[- ]quality|appropriate|reasonable|correct|helpful|clear|complete|fine|ok(?:ay)?)\s*\.?$|\bfollows?\s+(?:the|all)\s+(?:skill|instructions|rules|guidelines)\b/i;
 var RULE_LINE = /\b(?:NEVER|NOT|MUST|IF)\b/;
+var RULE_WORDS = /\b(?:NEVER|NOT|MUST|IF)\b/g;
 function shapeOf(skillMd) {
   const lines = pySplitLines(stripBom(skillMd));
   const headings = [];
-  const ruleLines = [];
+  const rules = [];
+  const close = frontmatterClose(lines);
+  const bodyStart = typeof close === "number" ? close + 1 : 0;
   let inFence = false;
   lines.forEach((line, index) => {
+    if (index < bodyStart) return;
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
     const heading = inFence ? null : parseHeading(line);
     if (heading && heading.title !== "")
       headings.push({ line: index + 1, level: heading.level, title: heading.title });
-    if (!inFence && RULE_LINE.test(line)) ruleLines.push(index + 1);
+    if (!inFence && RULE_LINE.test(line)) {
+      rules.push({ line: index + 1, words: [...new Set(line.match(RULE_WORDS))], text: line.trim() });
+    }
   });
   const h2 = headings.filter((h3) => h3.level === 2);
   const sections = h2.map((h3, i2) => ({ title: h3.title, first: h3.line, last: (h2[i2 + 1]?.line ?? lines.length + 1) - 1 })).filter((s) => lines.slice(s.first, s.last).some((l) => l.trim() !== ""));
-  return { lineCount: lines.length, headings, sections, ruleLines };
+  return { lineCount: lines.length, headings, sections, rules };
 }
 function numberedLines(skillMd) {
   const lines = pySplitLines(stripBom(skillMd));
@@ -56290,7 +57442,7 @@ function numberedLines(skillMd) {
   return lines.map((line, i2) => `${String(i2 + 1).padStart(width)} | ${line}`).join("\n");
 }
 function ruleLineNumbers(skillMd) {
-  return shapeOf(skillMd).ruleLines;
+  return shapeOf(skillMd).rules.map((rule) => rule.line);
 }
 var json2 = (value) => `${JSON.stringify(value, null, 2)}
 `;
@@ -56316,6 +57468,10 @@ function checkAuthored(skillMd, files, keptScenarios) {
     }
   }
   if (!evals) return { problems, summary: void 0 };
+  const weightSum = evals.categories.reduce((total, c3) => total + c3.weight, 0);
+  if (Math.abs(weightSum - 1) > WEIGHT_SUM_TOLERANCE2) {
+    problems.push(`evals.json: the category weights sum to ${+weightSum.toFixed(6)}; they must sum to 1`);
+  }
   const shape = shapeOf(skillMd);
   const assertions = evals.categories.flatMap((c3) => c3.evals.map((a) => ({ ...a, category: c3.name })));
   const n = assertions.length;
@@ -56364,9 +57520,12 @@ function checkAuthored(skillMd, files, keptScenarios) {
     );
   }
   const covers = (line) => cited.some((c3) => c3.first <= line && line <= c3.last);
-  for (const line of shape.ruleLines) {
-    if (!covers(line)) {
-      problems.push(`SKILL.md line ${line} states a NEVER / NOT / MUST / IF rule that no assertion cites`);
+  for (const rule of shape.rules) {
+    if (!covers(rule.line)) {
+      const text3 = rule.text.length > 120 ? `${rule.text.slice(0, 119)}…` : rule.text;
+      problems.push(
+        `SKILL.md line ${rule.line} states a rule (${rule.words.join(", ")}) that no assertion cites ("${text3}"); cite it as "SKILL.md, line ${rule.line}"`
+      );
     }
   }
   for (const section of shape.sections) {
@@ -56583,7 +57742,7 @@ function createAuthor(selection, env, options) {
 // src/github/evals-pull-request.ts
 import { mkdtemp as mkdtemp2, rm as rm4 } from "node:fs/promises";
 import os10 from "node:os";
-import path23 from "node:path";
+import path26 from "node:path";
 
 // src/github/markers.ts
 var PR_MARKER_PREFIX = "<!-- skillclimb:pr ";
@@ -56744,17 +57903,17 @@ async function commitFiles(project, parent, files, message) {
   const top = (await simpleGit(project).revparse(["--show-toplevel"])).trim();
   const prefix = await repoPrefix(project);
   const git = await gitWithIdentity(top);
-  const scratch = await mkdtemp2(path23.join(os10.tmpdir(), "skillclimb-evals-"));
+  const scratch = await mkdtemp2(path26.join(os10.tmpdir(), "skillclimb-evals-"));
   try {
-    const indexed = simpleGit(top).env(minimalGitEnv({ GIT_INDEX_FILE: path23.join(scratch, "index") }));
+    const indexed = simpleGit(top).env(minimalGitEnv({ GIT_INDEX_FILE: path26.join(scratch, "index") }));
     await indexed.raw(["read-tree", parent]);
     for (const file of files) {
-      const sha = (await git.raw(["hash-object", "-w", "--", path23.join(project, ...file.split("/"))])).trim();
+      const sha = (await git.raw(["hash-object", "-w", "--", path26.join(project, ...file.split("/"))])).trim();
       await indexed.raw([
         "update-index",
         "--add",
         "--cacheinfo",
-        `100644,${sha},${path23.posix.join(prefix, file)}`
+        `100644,${sha},${path26.posix.join(prefix, file)}`
       ]);
     }
     const tree = (await indexed.raw(["write-tree"])).trim();
@@ -56831,7 +57990,7 @@ ${request2.body}`,
 // src/iterate/evals-init.ts
 import { randomUUID as randomUUID4 } from "node:crypto";
 import { mkdir as mkdir7, rename as rename2, rm as rm5, writeFile as writeFile8 } from "node:fs/promises";
-import path24 from "node:path";
+import path27 from "node:path";
 var DEFAULT_AUTHOR_ATTEMPTS = 3;
 async function isFile2(file) {
   const found = await inspectFile(file);
@@ -56842,7 +58001,7 @@ async function notRegularSkillFile(project, skill) {
   const dir = skillPathIn(project, skill);
   const files = [
     skillFileOf(dir),
-    ...[EVALS_FILE, SCENARIOS_FILE, REQUIRED_SECTIONS_FILE].map((f) => path24.join(dir, EVALS_DIR, f))
+    ...[EVALS_FILE, SCENARIOS_FILE, REQUIRED_SECTIONS_FILE].map((f) => path27.join(dir, EVALS_DIR, f))
   ];
   for (const file of files) {
     const found = await inspectFile(file);
@@ -56880,9 +58039,9 @@ async function initSkillEvals(skill, options, deps) {
   );
   if (!decision.ok) return result("refused", `${decision.reason}; replace the link by the files themselves`);
   const dir = skillPathIn(options.project, skill);
-  const evalsDir = path24.join(dir, EVALS_DIR);
-  const evalsFile = path24.join(evalsDir, EVALS_FILE);
-  const scenariosFile = path24.join(evalsDir, SCENARIOS_FILE);
+  const evalsDir = path27.join(dir, EVALS_DIR);
+  const evalsFile = path27.join(evalsDir, EVALS_FILE);
+  const scenariosFile = path27.join(evalsDir, SCENARIOS_FILE);
   const label = (file) => `${skill.dir}/${EVALS_DIR}/${file}`;
   const hasEvals = await isFile2(evalsFile);
   const hasScenarios = await isFile2(scenariosFile);
@@ -56913,6 +58072,7 @@ async function initSkillEvals(skill, options, deps) {
   const skillMd = (await readRegularFile(skillFileOf(dir), EVALS_MAX_BYTES) ?? "").replace(/^\uFEFF/, "");
   const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_AUTHOR_ATTEMPTS);
   let retry2;
+  let stopped;
   while (attempts < maxAttempts) {
     attempts++;
     deps.signal.throwIfAborted();
@@ -56932,15 +58092,22 @@ async function initSkillEvals(skill, options, deps) {
       continue;
     }
     usage = addUsage(usage, reply.usage);
-    const files = repairAuthored(reply.value, skill.name, kept);
-    const check = checkAuthored(skillMd, files, kept?.text);
+    const repaired = repairAuthored(reply.value, skill.name, kept);
+    if (repaired.weightsNote) deps.log.info(`${skill.name}: answer ${attempts}: ${repaired.weightsNote}`);
+    const check = checkAuthored(skillMd, repaired, kept?.text);
     if (check.problems.length > 0) {
+      const repeated = retry2 !== void 0 && sameProblems(retry2.problems, check.problems);
       retry2 = { answer: reply.raw, problems: check.problems };
       deps.log.warn(
         `${skill.name}: answer ${attempts} of ${maxAttempts} has ${check.problems.length} problem${check.problems.length === 1 ? "" : "s"} (${check.problems[0]}${check.problems.length > 1 ? "; …" : ""})`
       );
+      if (repeated && attempts < maxAttempts) {
+        stopped = `answer ${attempts} had the same problems as answer ${attempts - 1}, so no further answer was asked`;
+        break;
+      }
       continue;
     }
+    const files = markHoldouts(repaired, options.holdouts ?? DEFAULT_HOLDOUTS);
     await mkdir7(evalsDir, { recursive: true });
     const written = [];
     if (files.scenarios !== void 0) {
@@ -56954,8 +58121,11 @@ async function initSkillEvals(skill, options, deps) {
   const problems = retry2?.problems ?? [];
   return result(
     "refused",
-    `no valid eval files after ${attempts} answer${attempts === 1 ? "" : "s"}; nothing was written. Last problems: ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}`
+    `no valid eval files after ${attempts} answer${attempts === 1 ? "" : "s"}${stopped ? ` (${stopped})` : ""}; nothing was written. Last problems: ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}`
   );
+}
+function sameProblems(a, b2) {
+  return a.length === b2.length && a.every((problem, i2) => problem === b2[i2]);
 }
 async function selectEvalsTargets(project, found, request2) {
   const refused2 = [];
@@ -56974,7 +58144,10 @@ async function selectEvalsTargets(project, found, request2) {
       const globs = found.globs.join(", ");
       refused2.push({
         skill: name23,
-        reason: excluded ? `${excluded.dir}: ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ""}` : outside ? `it is at ${outside.dir}, outside the skills setting (${globs}); add "${outside.glob}" to the setting (--skills or "skills" in skillclimb.config.json)` : `no skill folder named ${name23} matches the skills setting (${globs})`
+        reason: excluded ? `${excluded.dir}: ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ""}` : outside ? `it is at ${outside.dir}, outside the skills setting (${globs}); add "${outside.glob}" to the setting (--skills or "skills" in skillclimb.config.json): \`${evalsInitCommand(name23, "", {
+          ...request2.setting,
+          skills: [...found.globs, outside.glob]
+        })}\`` : `no skill folder named ${name23} matches the skills setting (${globs})`
       });
     }
     return { skills: skills2, refused: refused2 };
@@ -56986,9 +58159,9 @@ async function selectEvalsTargets(project, found, request2) {
       refused2.push({ skill: skill.name, reason: broken.message });
       continue;
     }
-    const evalsDir = path24.join(skillPathIn(project, skill), EVALS_DIR);
-    const hasEvals = await isFile2(path24.join(evalsDir, EVALS_FILE));
-    const hasScenarios = await isFile2(path24.join(evalsDir, SCENARIOS_FILE));
+    const evalsDir = path27.join(skillPathIn(project, skill), EVALS_DIR);
+    const hasEvals = await isFile2(path27.join(evalsDir, EVALS_FILE));
+    const hasScenarios = await isFile2(path27.join(evalsDir, SCENARIOS_FILE));
     const wanted = request2.keepScenarios ? hasScenarios && (request2.force || !hasEvals) : request2.force || !hasEvals && !hasScenarios;
     if (wanted) skills.push(skill);
   }
@@ -57011,7 +58184,7 @@ function resultRows(results) {
     })
   ];
 }
-function evalsPullRequestBody(results, modelId, usage, runUrl) {
+function evalsPullRequestBody(results, modelId, usage, runUrl, notes = []) {
   return [
     "## skillclimb evals init",
     "",
@@ -57022,12 +58195,13 @@ function evalsPullRequestBody(results, modelId, usage, runUrl) {
     "",
     ...resultRows(results.filter((r2) => r2.status === "written")),
     "",
+    ...notes.flatMap((n) => [cell2(n), ""]),
     costLine(modelId, usage),
     "",
     runUrl ? `[Workflow run](${runUrl}) · generated by skillclimb` : "Generated by skillclimb."
   ].join("\n");
 }
-function renderEvalsInitSummary(results, pr, modelId, usage, runUrl) {
+function renderEvalsInitSummary(results, pr, modelId, usage, runUrl, notes = []) {
   const lines = ["## skillclimb evals init", ""];
   if (pr === void 0) lines.push("No eval files were written, so no pull request was opened.", "");
   else if (pr.status === "skipped") lines.push(`No pull request: ${cell2(pr.reason)}`, "");
@@ -57036,7 +58210,13 @@ function renderEvalsInitSummary(results, pr, modelId, usage, runUrl) {
       `Pull request [#${pr.number}](${pr.url}) ${pr.status} with the new eval files, for review.`,
       ""
     );
-  lines.push(...resultRows(results), "", costLine(modelId, usage), "");
+  lines.push(
+    ...resultRows(results),
+    "",
+    ...notes.flatMap((n) => [cell2(n), ""]),
+    costLine(modelId, usage),
+    ""
+  );
   if (runUrl) lines.push(`[Workflow run](${runUrl})`, "");
   return lines.join("\n");
 }
@@ -57044,13 +58224,16 @@ function renderEvalsInitSummary(results, pr, modelId, usage, runUrl) {
 // src/action/steps/evals-init.ts
 async function evalsInitStep(inputs, ctx, io) {
   const startedAt = io.now();
-  const project = path25.resolve(ctx.workspace, inputs.project);
+  const project = path28.resolve(ctx.workspace, inputs.project);
   const env = modelEnv(inputs, ctx.env);
   const loaded = await loadProjectModelConfig({ project, flags: {}, env, log: io.log });
   const globs = inputs.skills ?? loaded.config.skills ?? DEFAULT_SKILLS_GLOBS;
   const repository = await repositoryRoot(project) ?? project;
   const found = await findSkills({ project, repository, globs });
-  const hint = outsideSkillsHint(found);
+  const hint = outsideSkillsHint(found, {
+    project: inputs.project === "." ? void 0 : inputs.project,
+    skills: inputs.skills
+  });
   if (hint !== void 0) io.log.warn(hint);
   const targets = await selectEvalsTargets(project, found, {
     names: inputs.skill ? [inputs.skill] : [],
@@ -57062,9 +58245,14 @@ async function evalsInitStep(inputs, ctx, io) {
     throw new Error(`input skill: ${targets.refused.map((r2) => `${r2.skill}: ${r2.reason}`).join("; ")}`);
   }
   const names = targets.skills.map((s) => s.name);
+  const ignored = await findIgnoredEvals(ignoredPaths, repository, project, targets.skills);
   const outputs = (extra = {}) => buildOutputs(planFile({ ...emptyRun(startedAt, io.now()), queue: names }), extra);
   if (inputs.dryRun || names.length === 0) {
-    const text3 = names.length === 0 ? "Every skill the skills setting finds already has eval files; nothing to write." : `A real run would write eval files for: ${names.join(", ")} (and open one pull request).`;
+    const text3 = names.length === 0 ? found.skills.length === 0 ? `No skill folder with a SKILL.md matches the skills setting (${globs.join(", ")}); nothing to write.` + (hint === void 0 ? "" : `
+
+${hint}`) : "Every skill the skills setting finds already has eval files; nothing to write." : `A real run would write eval files for: ${names.join(", ")} (and open one pull request).` + (ignored ? `
+
+${ignoredEvalsHint(ignored)}; a real run adds the line in its pull request.` : "");
     io.log.info(text3);
     await io.writeSummary(`## skillclimb evals init${inputs.dryRun ? " (dry run)" : ""}
 
@@ -57101,6 +58289,19 @@ ${text3}
     }
   }
   const files = results.flatMap((r2) => r2.files);
+  const notes = [];
+  if (files.length > 0 && ignored !== void 0) {
+    const written = await appendGitignoreLines(repository, ignored.lines);
+    for (const file of written) {
+      files.push(
+        path28.relative(project, path28.join(repository, ...file.split("/"))).split(path28.sep).join("/")
+      );
+    }
+    notes.push(
+      `Git ignored these eval files (${ignored.rules.join("; ")}): this pull request also adds ${unignoreLines(ignored)}, so they stay committed and later ones can be added with \`git add\`.`
+    );
+    io.log.warn(notes[0]);
+  }
   let pr;
   if (files.length > 0) {
     const client = createGitHubClient({ token: inputs.githubToken, apiUrl: ctx.apiUrl, log: io.log });
@@ -57119,7 +58320,7 @@ ${text3}
         files,
         message: `skillclimb evals init: eval files for ${written.join(", ")}`,
         title: `skillclimb evals init: eval files for ${written.length} skill${written.length === 1 ? "" : "s"} (review before merging)`,
-        body: evalsPullRequestBody(results, author.modelId, usage, ctx.runUrl),
+        body: evalsPullRequestBody(results, author.modelId, usage, ctx.runUrl, notes),
         labels: inputs.labels,
         draft: inputs.draft
       },
@@ -57128,7 +58329,7 @@ ${text3}
     if (pr.status === "skipped") io.log.warn(`evals init: no pull request: ${pr.reason}`);
     else io.log.info(`evals init: ${pr.url} (${pr.status})`);
   }
-  await io.writeSummary(renderEvalsInitSummary(results, pr, author.modelId, usage, ctx.runUrl));
+  await io.writeSummary(renderEvalsInitSummary(results, pr, author.modelId, usage, ctx.runUrl, notes));
   const refused2 = results.filter((r2) => r2.status === "refused").map((r2) => r2.skill);
   const failure = refused2.length > 0 ? `evals init: no valid eval files for ${refused2.join(", ")} (the job summary says why)` : pr?.status === "skipped" ? `evals init: the pull request was not opened: ${pr.reason}` : void 0;
   return { outputs: outputs(pr && pr.status !== "skipped" ? { pullRequest: pr.url } : {}), failure };
@@ -57136,7 +58337,7 @@ ${text3}
 
 // src/adapters/local/forge.ts
 import { mkdir as mkdir8, writeFile as writeFile9 } from "node:fs/promises";
-import path26 from "node:path";
+import path29 from "node:path";
 function safeName(skill) {
   return skill.replace(/[^A-Za-z0-9._-]/g, "-");
 }
@@ -57147,7 +58348,7 @@ function parkFileName(report, attempt2 = 0) {
 }
 async function writeExclusive(dir, report, content) {
   for (let attempt2 = 0; ; attempt2++) {
-    const file = path26.join(dir, parkFileName(report, attempt2));
+    const file = path29.join(dir, parkFileName(report, attempt2));
     try {
       await writeFile9(file, content, { flag: "wx" });
       return file;
@@ -57387,12 +58588,15 @@ function buildPullRequestBody(input) {
     (edit, i2) => `${i2 + 1}. iteration ${edit.iteration} (${modelTextCell(edit.commit, 40)}, ${formatScore2(edit.score)}, ${formatDelta(edit.delta)}): ${modelTextCell(edit.description, 2e3)}`
   );
   const chart = renderScoreChart(request2.skill, request2.rows);
+  const measuredLines = request2.measurement ? measurementLines(request2.measurement) : [];
+  const measured = measuredLines.length > 0 ? ["### How sure this is", "", ...measuredLines, ""] : [];
   const footer = [
     "",
     input.runUrl ? `[Workflow run](${input.runUrl}) · generated by skillclimb` : "Generated by skillclimb."
   ];
   const assemble = (limit2) => [
     ...head,
+    ...measured,
     "### Kept edits",
     "",
     ...kept,
@@ -57418,12 +58622,12 @@ function buildPullRequestBody(input) {
 // src/github/squash.ts
 import { mkdtemp as mkdtemp3, rm as rm6, writeFile as writeFile10 } from "node:fs/promises";
 import os11 from "node:os";
-import path27 from "node:path";
+import path30 from "node:path";
 var short = (sha) => sha.slice(0, 7);
 async function buildSquashOnBase(request2) {
   const top = (await simpleGit(request2.project).revparse(["--show-toplevel"])).trim();
   const prefix = await repoPrefix(request2.project);
-  const skillPath = path27.posix.join(prefix, request2.skillPath);
+  const skillPath = path30.posix.join(prefix, request2.skillPath);
   const git = await gitWithIdentity(top);
   const head = (await git.revparse([`${request2.head}^{commit}`])).trim();
   const patch = await git.raw(["diff", "--binary", "--full-index", request2.baseCommit, head]);
@@ -57436,11 +58640,11 @@ async function buildSquashOnBase(request2) {
   if (!parent)
     return { status: "skipped", reason: `base branch ${request2.base} not found on ${request2.remote}` };
   const changedOnBase = parent !== request2.baseCommit && (await git.raw(["diff", "--name-only", request2.baseCommit, parent, "--", skillPath])).trim() !== "";
-  const scratch = await mkdtemp3(path27.join(os11.tmpdir(), "skillclimb-squash-"));
+  const scratch = await mkdtemp3(path30.join(os11.tmpdir(), "skillclimb-squash-"));
   try {
-    const patchFile = path27.join(scratch, "squash.patch");
+    const patchFile = path30.join(scratch, "squash.patch");
     await writeFile10(patchFile, patch);
-    const indexed = simpleGit(top).env(minimalGitEnv({ GIT_INDEX_FILE: path27.join(scratch, "index") }));
+    const indexed = simpleGit(top).env(minimalGitEnv({ GIT_INDEX_FILE: path30.join(scratch, "index") }));
     await indexed.raw(["read-tree", parent]);
     try {
       await indexed.raw(["apply", "--cached", "--3way", "--whitespace=nowarn", patchFile]);
@@ -57469,10 +58673,14 @@ async function buildSquashOnBase(request2) {
 }
 
 // src/github/shipper.ts
+var PUSH_RETRY_DELAYS_MS = [1e3, 4e3, 1e4];
+var pendingBranch = (skill) => `skillclimb/pending/${skill}`;
 var stableBranch = (skill) => `skill-iterate/${skill}`;
 function createGitHubShipper(options) {
   const remote = options.remote ?? "origin";
   const shipments = [];
+  const delays = options.pushRetryDelaysMs ?? PUSH_RETRY_DELAYS_MS;
+  const sleep2 = options.sleep ?? ((ms) => new Promise((resolve2) => setTimeout(resolve2, ms)));
   function skip(request2, reason, keepWorktree, pr) {
     if (keepWorktree) options.log.info(`${request2.skill}: not shipped: ${reason}`);
     else options.log.warn(`${request2.skill}: not shipped: ${reason}`);
@@ -57496,6 +58704,65 @@ function createGitHubShipper(options) {
       remote,
       `${target}:refs/heads/${branch}`
     ]);
+  }
+  async function pushWithRetry(git, request2, branch, plan, commit, initial) {
+    let previous = initial;
+    const attempts = delays.length + 1;
+    for (let attempt2 = 1; ; attempt2++) {
+      let error2;
+      try {
+        await pushLeased(git, branch, previous, commit);
+        return { status: "pushed", previous };
+      } catch (cause) {
+        error2 = gitErrorMessage(cause);
+      }
+      if (attempt2 >= attempts) {
+        const landed = await remoteBranchSha(git, remote, branch).catch(() => "");
+        return landed === commit ? { status: "pushed", previous } : { status: "failed", error: error2 };
+      }
+      const delay2 = delays[attempt2 - 1] ?? 0;
+      options.log.info(
+        `${request2.skill}: ${PUSH_FAILED}${branch} to ${remote} failed (attempt ${attempt2} of ${attempts}): ${error2}; retrying in ${Math.round(delay2 / 1e3)} s`
+      );
+      await sleep2(delay2);
+      const tip = await remoteBranchSha(git, remote, branch).catch(() => previous);
+      if (tip === commit) return { status: "pushed", previous };
+      if (tip !== previous) {
+        if (tip && !await ownsTip(git, request2.skill, branch, tip, plan)) return { status: "foreign" };
+        previous = tip;
+      }
+    }
+  }
+  async function keepPending(git, skill, branch, commit, error2) {
+    const failed = `${PUSH_FAILED}${branch} to ${remote} failed ${delays.length + 1} times (${error2})`;
+    const rerun = "the skill is not counted as run: the next night runs it again and ships it";
+    const pending2 = pendingBranch(skill);
+    try {
+      await git.raw(["push", "--quiet", "--force", remote, `${commit}:refs/heads/${pending2}`]);
+      return `${failed}; the squash commit ${commit.slice(0, 7)} is kept on the branch ${pending2}, and ${rerun}`;
+    } catch (keepError) {
+      options.log.warn(
+        `${skill}: keeping ${commit.slice(0, 7)} on ${pending2} failed too: ${gitErrorMessage(keepError)}`
+      );
+      return `${failed}; the squash commit could not be kept on ${remote} either, and ${rerun}`;
+    }
+  }
+  async function dropPending(git, skill) {
+    const pending2 = pendingBranch(skill);
+    try {
+      const tip = await remoteBranchSha(git, remote, pending2);
+      if (!tip) return;
+      await git.raw([
+        "push",
+        "--quiet",
+        `--force-with-lease=refs/heads/${pending2}:${tip}`,
+        remote,
+        `:refs/heads/${pending2}`
+      ]);
+      options.log.info(`${skill}: deleted ${pending2} from ${remote}: its commit is superseded by this ship`);
+    } catch (error2) {
+      options.log.warn(`${skill}: could not delete ${pending2} from ${remote}: ${gitErrorMessage(error2)}`);
+    }
   }
   async function restoreBranch(git, request2, branch, pushed, previous, failed) {
     try {
@@ -57557,15 +58824,20 @@ function createGitHubShipper(options) {
     }
     if (plan.action === "skip") return skip(request2, plan.reason, plan.blocked === true, plan);
     const git = await gitWithIdentity(request2.project);
+    const foreign = `branch ${branch} has commits skillclimb did not make`;
     let previous;
     try {
-      previous = await remoteBranchSha(git, remote, branch);
-      if (previous && !await ownsTip(git, request2.skill, branch, previous, plan)) {
-        return skip(request2, `branch ${branch} has commits skillclimb did not make`, true);
+      const tip = await remoteBranchSha(git, remote, branch);
+      if (tip && !await ownsTip(git, request2.skill, branch, tip, plan)) return skip(request2, foreign, true);
+      const pushed = await pushWithRetry(git, request2, branch, plan, squash.commit, tip);
+      if (pushed.status === "foreign") return skip(request2, foreign, true);
+      if (pushed.status === "failed") {
+        const reason = await keepPending(git, request2.skill, branch, squash.commit, pushed.error);
+        return skip(request2, reason, false);
       }
-      await pushLeased(git, branch, previous, squash.commit);
+      previous = pushed.previous;
     } catch (error2) {
-      return skip(request2, `push of ${branch} to ${remote} failed: ${gitErrorMessage(error2)}`, true);
+      return skip(request2, `${PUSH_FAILED}${branch} to ${remote} failed: ${gitErrorMessage(error2)}`, true);
     }
     let pr;
     try {
@@ -57591,6 +58863,7 @@ function createGitHubShipper(options) {
         `${request2.skill}: labels ${options.labels.join(", ")} not added to PR #${pr.number} (${pr.labelsError})`
       );
     }
+    await dropPending(git, request2.skill);
     await discardWorktree(
       request2.project,
       { path: request2.worktreePath, branch: request2.branch },
@@ -57651,7 +58924,8 @@ function createNightEvents(deps) {
     switch (event.type) {
       case "plan-ready":
         adopt(event.plan);
-        if (event.plan.queue.length > 0) deps.log.info(formatDryRunPlan(event.plan, deps.options));
+        if (event.plan.queue.length > 0)
+          deps.log.info(formatDryRunPlan(event.plan, deps.options, { limit: ACTION_JOB_LIMIT }));
         return;
       case "skill-started":
         deps.groups.next(`skill-iterate: ${event.skill}`);
@@ -57723,7 +58997,8 @@ async function collectStateUpdates(ctx, skills, now2, results) {
     const recorded = ctx.store.snapshot.skills.get(skill);
     const changed = resultsTsv !== void 0 && resultsTsv !== recorded?.resultsTsv;
     const result = results?.find((r2) => r2.skill === skill && r2.rows.length > 0);
-    const statusChanged = result !== void 0 && (recorded?.lastRun?.status !== result.status || recorded.lastRun.link !== result.link);
+    const link2 = recordedLink(result?.link);
+    const statusChanged = result !== void 0 && (recorded?.lastRun?.status !== result.status || recorded.lastRun.link !== link2);
     if (!changed && !statusChanged) continue;
     const fromRows = resultsTsv ? scoresFromResults(resultsTsv) : { baseline: null, final: null, iterations: 0 };
     const lastRunAt = changed || !recorded?.lastRun ? now2.toISOString() : recorded.lastRun.last_run_at;
@@ -57734,13 +59009,16 @@ async function collectStateUpdates(ctx, skills, now2, results) {
       baseline_score: result?.baselineScore ?? fromRows.baseline,
       iterations: result?.iterations ?? fromRows.iterations,
       ...result ? { status: result.status } : {},
-      ...result?.link ? { link: result.link } : {},
+      ...link2 ? { link: link2 } : {},
       ...ctx.runId ? { run_id: ctx.runId } : {},
       ...ctx.runUrl ? { run_url: ctx.runUrl } : {}
     };
     updates.push({ skill, resultsTsv, lastRun });
   }
   return updates;
+}
+function recordedLink(link2) {
+  return link2 && /^https?:\/\//.test(link2) ? link2 : void 0;
 }
 
 // src/action/state-saver.ts
@@ -57973,17 +59251,17 @@ function killSwitchClient(inputs, ctx, io) {
 }
 
 // src/action/steps/plan.ts
-import path28 from "node:path";
+import path31 from "node:path";
 async function planStep(inputs, ctx, io) {
   const startedAt = io.now();
-  const options = iterateOptions(inputs, ctx, await loadConfig(path28.resolve(ctx.workspace, inputs.project)));
+  const options = iterateOptions(inputs, ctx, await loadConfig(path31.resolve(ctx.workspace, inputs.project)));
   const killed = killSwitchInputReason(inputs.killSwitch) ?? await createFileKillSwitch(options.project).check();
   let plan = await planIterate(options, planPorts(options, await readOnlyFreshness(options, inputs, io), io));
   if (killed) {
     io.log.warn(`${killed}: the plan is an empty queue`);
     plan = { ...plan, queue: [] };
   }
-  const text3 = formatDryRunPlan(plan, options);
+  const text3 = formatDryRunPlan(plan, options, { limit: ACTION_JOB_LIMIT });
   io.log.info(text3);
   const file = planFile(emptyRun(startedAt, io.now(), plan));
   const resultPath = await writeRunFile(resultFilePath(ctx, inputs, "plan"), file, secretsOf(inputs, ctx));
@@ -57992,15 +59270,15 @@ async function planStep(inputs, ctx, io) {
 }
 
 // src/action/steps/summarize.ts
-import path29 from "node:path";
+import path32 from "node:path";
 async function summarizeStep(inputs, ctx, io) {
-  const dir = path29.resolve(ctx.workspace, inputs.resultsDir ?? ".");
+  const dir = path32.resolve(ctx.workspace, inputs.resultsDir ?? ".");
   const files = await readRunFiles(dir);
   if (files.length === 0) throw new Error(`input results-dir: no skill-iterate result files under ${dir}`);
   const merged = mergeRunFiles(files);
   io.log.info(`merged ${files.length} result files from ${dir}`);
   const summaryPath = await writeMorningSummary(
-    path29.resolve(ctx.workspace, inputs.project),
+    path32.resolve(ctx.workspace, inputs.project),
     merged.run,
     secretsOf(inputs, ctx)
   );
