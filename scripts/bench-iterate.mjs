@@ -36,6 +36,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { prepareBaseline } from './lib/baseline-build.mjs';
+import { flagReader } from './lib/bench-project.mjs';
 import { PROFILES, SKILL, createResponder, expectedCalls, roleOf, scenarioOf } from './lib/bench-skill.mjs';
 import { startLatencyModelServer } from './lib/latency-model-server.mjs';
 
@@ -64,18 +65,9 @@ function parseArgs(argv) {
     verbose: false,
     cpuProf: undefined,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} expects a value`);
-      return v;
-    };
-    const int = () => {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} expects a positive integer`);
-      return n;
-    };
+  const flags = flagReader(argv, UsageError);
+  for (let flag = flags.next(); flag !== undefined; flag = flags.next()) {
+    const { value, int } = flags;
     const oneOf = (choices) => {
       const v = value();
       if (v === 'all') return choices;

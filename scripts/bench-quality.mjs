@@ -32,13 +32,14 @@
  * (anthropic), --sticky <share> (0.5), --json, --verbose. Exit code 1 when a target of this build is
  * missed, 2 for a bad command line.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { prepareBaseline } from './lib/baseline-build.mjs';
+import { commitProject, flagReader, git, writeSkill } from './lib/bench-project.mjs';
 import { startLatencyModelServer } from './lib/latency-model-server.mjs';
 import { createQualityResponder } from './lib/quality-responder.mjs';
 import { DEFAULTS, evalFiles, makeWorld, trueGain } from './lib/quality-world.mjs';
@@ -68,18 +69,9 @@ function parseArgs(argv) {
     json: false,
     verbose: false,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} expects a value`);
-      return v;
-    };
-    const int = () => {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} expects a positive integer`);
-      return n;
-    };
+  const flags = flagReader(argv, UsageError);
+  for (let flag = flags.next(); flag !== undefined; flag = flags.next()) {
+    const { value, int } = flags;
     const share = (v) => {
       const n = Number(v);
       if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${flag} expects numbers in [0, 1]`);
@@ -110,30 +102,11 @@ function parseArgs(argv) {
 // ---------------------------------------------------------------------------------------------------------
 // One night: a generated project, the world's server, the real CLI
 
-function git(cwd, ...args) {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
-
 async function createProject(root, world) {
   const project = path.join(root, 'project');
-  for (const skill of world.skills) {
-    const dir = path.join(project, '.claude', 'skills', skill.name);
-    await mkdir(path.join(dir, 'evals'), { recursive: true });
-    const { evals, scenarios } = evalFiles(skill);
-    await writeFile(path.join(dir, 'SKILL.md'), skill.baselineText);
-    await writeFile(path.join(dir, 'evals', 'evals.json'), `${JSON.stringify(evals, null, 2)}\n`);
-    await writeFile(
-      path.join(dir, 'evals', 'test_scenarios.json'),
-      `${JSON.stringify(scenarios, null, 2)}\n`,
-    );
-  }
-  await writeFile(
-    path.join(project, '.gitignore'),
-    'worktree_*/\n.skill-iterate.lock\n.claude/skills/*/evals/results.tsv\n',
-  );
-  git(project, 'init', '-q', '-b', 'main');
-  git(project, 'add', '-A');
-  git(project, 'commit', '-q', '-m', 'quality bench skills');
+  for (const skill of world.skills)
+    await writeSkill(project, skill.name, skill.baselineText, evalFiles(skill));
+  await commitProject(project, 'quality bench skills');
   return project;
 }
 

@@ -7,10 +7,9 @@
  * Configuration (JSON in BENCH_CONFIG): { build, serverUrl, provider, profile, concurrency (null: the
  * build's default), iterations, root }.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { commitProject, writeSkill } from './bench-project.mjs';
 import { SKILL, SKILL_MD, generateEvals } from './bench-skill.mjs';
 
 const MODELS = {
@@ -19,28 +18,10 @@ const MODELS = {
   'openai-compatible': 'openai-compatible:bench-model',
 };
 
-function git(cwd, ...args) {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
-
 async function createProject(root) {
   const project = path.join(root, 'project');
-  const skillDir = path.join(project, '.claude', 'skills', SKILL);
-  await mkdir(path.join(skillDir, 'evals'), { recursive: true });
-  const { evals, scenarios } = generateEvals();
-  await writeFile(path.join(skillDir, 'SKILL.md'), SKILL_MD);
-  await writeFile(path.join(skillDir, 'evals', 'evals.json'), `${JSON.stringify(evals, null, 2)}\n`);
-  await writeFile(
-    path.join(skillDir, 'evals', 'test_scenarios.json'),
-    `${JSON.stringify(scenarios, null, 2)}\n`,
-  );
-  await writeFile(
-    path.join(project, '.gitignore'),
-    'worktree_*/\n.skill-iterate.lock\n.claude/skills/*/evals/results.tsv\n',
-  );
-  git(project, 'init', '-q', '-b', 'main');
-  git(project, 'add', '-A');
-  git(project, 'commit', '-q', '-m', 'bench skill');
+  await writeSkill(project, SKILL, SKILL_MD, generateEvals());
+  await commitProject(project, 'bench skill');
   return project;
 }
 
