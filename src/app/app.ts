@@ -3,6 +3,7 @@
  * App's events and hands it to the worker's `intake` — synchronous, no API call, no model call — so
  * Probot's middleware answers GitHub at once; the work happens in the background queue.
  */
+import { messageOf } from '../core/errors.js';
 import type { ApplicationFunction, Context, Logger, Probot } from 'probot';
 import { secretsFromEnv } from '../core/text/redact.js';
 import type { AppIdentity } from '../github/app-octokit.js';
@@ -185,7 +186,7 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
           ? decide()
           : { kind: 'ignored', reason: 'no installation' };
       } catch (error) {
-        const detail = error instanceof Error ? error.message : String(error);
+        const detail = messageOf(error);
         context.log.warn(
           `ignored delivery ${context.id} (${context.name}): a field is missing (${secrets.redact(detail)})`,
         );

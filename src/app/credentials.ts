@@ -6,6 +6,7 @@
  * (`PRIVATE_KEY="-----BEGIN…\n…"`), which `docker run --env-file` keeps; or from the file PRIVATE_KEY_PATH
  * names. The key's value is never repeated in a message.
  */
+import { messageOf } from '../core/errors.js';
 import { createPrivateKey } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -59,7 +60,7 @@ function checked(variable: string, pem: string): string {
   try {
     createPrivateKey(pem);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = messageOf(error);
     throw new EnvConfigError(
       variable,
       `does not hold a private key that can be read (${why}); ${HOW_TO_FIX}`,
