@@ -74,7 +74,8 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     outsideSetting: plan?.outsideSetting,
     freshnessWindowMs: options.freshnessWindowMs,
     ...(plan?.notRequested ? { notRequested: plan.notRequested } : {}),
-    mode: options.mode,
+    // The mode the scores were taken in: offline models score structure only, whatever the setting says.
+    mode: ports.models.structuralOnly ? 'structural' : options.mode,
     ...(options.command ? { command: options.command } : {}),
     summaryPath: undefined,
     usage: totalUsage(results),

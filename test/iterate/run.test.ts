@@ -168,6 +168,20 @@ describe('runIterate', () => {
     expect(h.lines.progress.filter((l) => /\bdone\b/.test(l))).toHaveLength(2);
   });
 
+  it('names in the summary the mode the scores were taken in: structural with models that score structure only', async () => {
+    const graded = await runHarness([{ name: 'good-m' }], {}, { mode: 'composite' });
+    const gradedRun = await runIterate(graded.options, graded.ports);
+    expect(await readFile(gradedRun.summaryPath!, 'utf8')).toContain(
+      '- Mode: composite (every score above is a composite score)',
+    );
+    // Offline models never render or grade: the composite setting is scored on structure alone.
+    const offline = await runHarness([{ name: 'good-m' }], { structuralOnly: true }, { mode: 'composite' });
+    const offlineRun = await runIterate(offline.options, offline.ports);
+    const summary = await readFile(offlineRun.summaryPath!, 'utf8');
+    expect(summary).toContain('- Mode: structural (every score above is a structural score)');
+    expect(summary).not.toContain('composite score');
+  });
+
   it('parks a skill after three consecutive crashes, keeps its worktree and branch, and goes on', async () => {
     const h = await runHarness(
       [{ name: 'broken' }, { name: 'good-two' }],
