@@ -39387,7 +39387,8 @@ async function runIterate(options, ports) {
     outsideSetting: plan?.outsideSetting,
     freshnessWindowMs: options.freshnessWindowMs,
     ...plan?.notRequested ? { notRequested: plan.notRequested } : {},
-    mode: options.mode,
+    // The mode the scores were taken in: offline models score structure only, whatever the setting says.
+    mode: ports.models.structuralOnly ? "structural" : options.mode,
     ...options.command ? { command: options.command } : {},
     summaryPath: void 0,
     usage: totalUsage(results),
