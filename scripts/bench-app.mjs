@@ -8,7 +8,14 @@
  * background work: token, config, permission, reaction, sticky comment, check run). It prints the time
  * from sending each delivery to its HTTP answer:
  *   - ack p50 / p99 / max        target: p99 <= 200 ms
- * Options: --deliveries <n> (50), --api-latency <ms> (50), --json. Exit code 1 when the target fails.
+ * Then whole `fix: auto` loops against a loopback GitHub stand-in (scripts/lib/github-standin.mjs) and model
+ * stand-in (scripts/lib/latency-model-server.mjs), on a fresh App:
+ *   - writes per round: every non-GET request of one loop alone, by kind, / its rounds   target: <= 8
+ *   - the wave: `--copies` signed commands on each of `--prs` PRs, `--concurrency` in flight; how many loops
+ *     finish and when, against 2 × one loop alone + the throttle's 1 s write spacing
+ * Options: --deliveries <n> (50), --api-latency <ms> (50), --model-latency <ms> (200), --prs <n> (20),
+ *   --copies <n> (5), --concurrency <n> (5), --wave-timeout <s> (600), --no-loops, --json.
+ * Exit code 1 when the ack target fails (the loop figures print PASS/MISS and do not change it).
  */
 import { spawn } from 'node:child_process';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
@@ -16,6 +23,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { startGitHubStandIn } from './lib/github-standin.mjs';
+import { startLatencyModelServer } from './lib/latency-model-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARGET_P99_MS = 200;
@@ -33,6 +42,18 @@ function option(name, fallback) {
 }
 const DELIVERIES = option('deliveries', 50);
 const API_LATENCY = option('api-latency', 50);
+const MODEL_LATENCY = option('model-latency', 200);
+const WAVE_PRS = option('prs', 20);
+const WAVE_COPIES = option('copies', 5);
+const WAVE_CONCURRENCY = option('concurrency', 5);
+const WAVE_TIMEOUT_S = option('wave-timeout', 600);
+const LOOP_TIMEOUT_S = 120;
+const NO_LOOPS = process.argv.includes('--no-loops');
+/** Writes per round of one whole `fix: auto` loop (issue 18 item 4). */
+const TARGET_WRITES_PER_ROUND = 8;
+/** @octokit/plugin-throttling's minimum spacing of two writes (its `write` group's minTime). */
+const THROTTLE_SPACING_MS = 1000;
+const COMMAND = '/review-loop fix: auto checkpoint: off rounds: 3';
 const JSON_OUT = process.argv.includes('--json');
 
 function listen(server, port = 0) {
@@ -77,7 +98,7 @@ function fakeGitHub() {
   return { server, calls: () => calls };
 }
 
-function payload(n) {
+function payload(n, { commentId = 10_000 + n, body = '/review-loop' } = {}) {
   const repository = {
     id: 1,
     name: 'repo',
@@ -88,8 +109,8 @@ function payload(n) {
     action: 'created',
     issue: { number: n, pull_request: { url: `http://github.test/pulls/${n}` } },
     comment: {
-      id: 10_000 + n,
-      body: '/review-loop',
+      id: commentId,
+      body,
       html_url: 'http://github.test/c',
       user: { login: 'maintainer', type: 'User' },
     },
@@ -103,10 +124,200 @@ function payload(n) {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 /** A signed delivery, prepared before the clock starts so only the App's answer is timed. */
-function prepare(n) {
-  const body = payload(n);
+function prepare(n, options) {
+  const body = payload(n, options);
   const signature = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
-  return { n, body, signature };
+  return { n: options?.commentId ?? n, body, signature };
+}
+
+/** The built App on loopback, quiet, with `extra` over its environment. */
+function spawnApp(port, privateKey, extra) {
+  return spawn(process.execPath, [path.join(ROOT, 'build', 'app', 'main.js')], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      APP_ID: '1',
+      PRIVATE_KEY: privateKey,
+      WEBHOOK_SECRET: SECRET,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'fatal',
+      NODE_ENV: 'production',
+      GHE_PROTOCOL: 'http',
+      REVIEW_LOOP_REVIEWER_MODEL: 'openai:gpt-5',
+      REVIEW_LOOP_EXECUTOR_MODEL: 'anthropic:claude-sonnet-4-5',
+      ...extra,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function waitReady(origin) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${origin}/ping`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the App did not answer /ping within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function stopApp(child) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((resolve) => {
+    const timer = setTimeout(() => (child.kill('SIGKILL'), resolve()), 30_000);
+    child.once('exit', () => (clearTimeout(timer), resolve()));
+  });
+}
+
+async function freePort() {
+  const probe = http.createServer();
+  const port = await listen(probe);
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The models of a two-round `fix: auto` loop: round 1 finds half()'s bug, the fix halves, round 2 acquits. */
+function loopResponder(call) {
+  if (call.api === 'anthropic') {
+    return JSON.stringify({
+      summary: 'divide by two',
+      edits: [{ path: 'calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
+    });
+  }
+  const fixed = call.text.includes('n / 2');
+  return JSON.stringify({
+    score: fixed ? 8 : 4,
+    verdict: fixed ? 'ready' : 'not ready',
+    summary: fixed ? 'Right now.' : 'half() is wrong.',
+    weaknesses: fixed
+      ? []
+      : [
+          {
+            title: 'half() divides by 3',
+            severity: 'major',
+            detail: 'See the diff.',
+            minimum_fix: 'Divide by 2.',
+            effort: 'small',
+            file: 'calc.ts',
+            line: 6,
+          },
+        ],
+    memory_update: fixed ? 'The division is right now.' : 'Watch the division.',
+  });
+}
+
+/** Resolves when every PR of `numbers` has concluded its loop (or the deadline passed); when each did. */
+async function waitLoops(github, numbers, started, timeoutMs) {
+  const finished = new Map();
+  const deadline = started + timeoutMs;
+  while (finished.size < numbers.length && Date.now() < deadline) {
+    for (const n of numbers) if (!finished.has(n) && github.done(n)) finished.set(n, performance.now());
+    await sleep(50);
+  }
+  return finished;
+}
+
+/** Waits until the App has sent nothing for `quietMs` (its last sticky edits after a check concluded), bounded. */
+async function waitQuiet(github, quietMs, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() - github.lastRequestAt < quietMs && Date.now() < deadline) await sleep(50);
+}
+
+/**
+ * Whole loops against the GitHub stand-in and a model stand-in: one loop alone (its writes by kind, per
+ * round, and its time), then the 20-PR wave (each PR's command sent `copies` times, `concurrency` in flight).
+ */
+async function loopFigures(privateKey) {
+  const github = await startGitHubStandIn({ latencyMs: API_LATENCY });
+  const models = await startLatencyModelServer({ latencyMs: MODEL_LATENCY, respond: loopResponder });
+  const port = await freePort();
+  const child = spawnApp(port, privateKey, {
+    GHE_HOST: `127.0.0.1:${github.port}`,
+    OPENAI_BASE_URL: `${models.url}/v1`,
+    ANTHROPIC_BASE_URL: models.url,
+    OPENAI_API_KEY: 'sk-bench-openai',
+    ANTHROPIC_API_KEY: 'sk-ant-bench',
+    // every PR's loop may run at once: the wave measures GitHub's write spacing, not the App's queue
+    REVIEW_LOOP_CONCURRENCY: String(WAVE_PRS),
+  });
+  try {
+    await waitReady(`http://127.0.0.1:${port}`);
+    // one loop alone
+    const oneStarted = performance.now();
+    const oneStartedAt = Date.now();
+    await deliver(port, prepare(1, { commentId: 1, body: COMMAND }));
+    const one = await waitLoops(github, [1], oneStartedAt, LOOP_TIMEOUT_S * 1000);
+    if (!one.has(1)) throw new Error(`the single loop did not finish within ${LOOP_TIMEOUT_S} s`);
+    const loopMs = one.get(1) - oneStarted;
+    await waitQuiet(github, 2000, 30_000);
+    const writes = github.writes.filter((w) => w.at >= oneStartedAt);
+    const rounds = github.pulls.get(1).reviews.length;
+    const byKind = {};
+    for (const w of writes) byKind[w.kind] = (byKind[w.kind] ?? 0) + 1;
+    const loopWrites = writes.filter((w) => w.kind !== 'graphql query').length;
+
+    // the wave: PRs 101…, each command sent `copies` times (distinct comments), interleaved across PRs
+    const numbers = Array.from({ length: WAVE_PRS }, (_, i) => 101 + i);
+    const deliveries = [];
+    for (let copy = 0; copy < WAVE_COPIES; copy += 1)
+      for (const n of numbers) deliveries.push(prepare(n, { commentId: n * 100 + copy, body: COMMAND }));
+    const waveWritesFrom = github.writes.length;
+    const waveStarted = performance.now();
+    const waveStartedAt = Date.now();
+    const statuses = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: WAVE_CONCURRENCY }, async () => {
+        while (next < deliveries.length) {
+          const delivery = deliveries[next++];
+          statuses.push((await deliver(port, delivery)).status);
+        }
+      }),
+    );
+    const finished = await waitLoops(github, numbers, waveStartedAt, WAVE_TIMEOUT_S * 1000);
+    const waveMs = finished.size
+      ? Math.max(...finished.values()) - waveStarted
+      : performance.now() - waveStarted;
+    const targetMs = 2 * loopMs + THROTTLE_SPACING_MS;
+    const waveWrites = github.writes.slice(waveWritesFrom).filter((w) => w.kind !== 'graphql query');
+    return {
+      modelLatencyMs: MODEL_LATENCY,
+      loop: {
+        rounds,
+        ms: Math.round(loopMs),
+        writes: loopWrites,
+        writesPerRound: Number((loopWrites / Math.max(1, rounds)).toFixed(1)),
+        byKind,
+        targetWritesPerRound: TARGET_WRITES_PER_ROUND,
+        pass: loopWrites / Math.max(1, rounds) <= TARGET_WRITES_PER_ROUND,
+      },
+      wave: {
+        prs: WAVE_PRS,
+        deliveries: deliveries.length,
+        concurrency: WAVE_CONCURRENCY,
+        answered2xx: statuses.filter((s) => s >= 200 && s < 300).length,
+        finished: finished.size,
+        ms: Math.round(waveMs),
+        timedOut: finished.size < numbers.length,
+        timeoutS: WAVE_TIMEOUT_S,
+        targetMs: Math.round(targetMs),
+        writes: waveWrites.length,
+        alreadyRunningReplies: waveWrites.filter((w) => w.kind === 'comment').length,
+        pass: finished.size === numbers.length && waveMs <= targetMs,
+      },
+    };
+  } finally {
+    await stopApp(child);
+    await github.close();
+    await models.close();
+  }
 }
 
 function deliver(port, { n, body, signature }) {
@@ -152,36 +363,10 @@ async function main() {
     privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
   }).privateKey;
-  const child = spawn(process.execPath, [path.join(ROOT, 'build', 'app', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      APP_ID: '1',
-      PRIVATE_KEY: privateKey,
-      WEBHOOK_SECRET: SECRET,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'fatal',
-      NODE_ENV: 'production',
-      GHE_HOST: `127.0.0.1:${ghPort}`,
-      GHE_PROTOCOL: 'http',
-      REVIEW_LOOP_REVIEWER_MODEL: 'openai:gpt-5',
-      REVIEW_LOOP_EXECUTOR_MODEL: 'anthropic:claude-sonnet-4-5',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawnApp(port, privateKey, { GHE_HOST: `127.0.0.1:${ghPort}` });
   const origin = `http://127.0.0.1:${port}`;
   try {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${origin}/ping`)).ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error('the App did not answer /ping within 30 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitReady(origin);
     // Warm-up: JIT, the installation token cache, open sockets.
     await Promise.all(Array.from({ length: 10 }, (_, i) => deliver(port, prepare(1_000_000 + i))));
     const prepared = Array.from({ length: DELIVERIES }, (_, i) => prepare(i + 1));
@@ -201,7 +386,9 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 500));
     figures.githubCallsSoFar = github.calls();
     const pass = ok === DELIVERIES && figures.ackP99Ms <= TARGET_P99_MS;
-    if (JSON_OUT) console.log(JSON.stringify({ ...figures, pass }));
+    await stopApp(child);
+    const loops = NO_LOOPS ? undefined : await loopFigures(privateKey);
+    if (JSON_OUT) console.log(JSON.stringify({ ...figures, pass, loops }));
     else {
       console.log(
         `bench:app — ${DELIVERIES} concurrent signed deliveries on loopback (fake GitHub answers after ${API_LATENCY} ms)`,
@@ -213,18 +400,42 @@ async function main() {
       );
       console.log(`  ack max             ${figures.ackMaxMs} ms`);
       console.log(`  GitHub API calls    ${figures.githubCallsSoFar} (background work under way)`);
+      if (loops) printLoops(loops);
     }
     process.exitCode = pass ? 0 : 1;
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => {
-      const timer = setTimeout(() => (child.kill('SIGKILL'), resolve()), 30_000);
-      child.once('exit', () => (clearTimeout(timer), resolve()));
-    });
+    await stopApp(child);
     github.server.closeAllConnections();
     github.server.close();
     agent.destroy();
   }
+}
+
+function printLoops({ loop, wave, modelLatencyMs }) {
+  const mark = (pass) => (pass ? 'PASS' : 'MISS');
+  console.log(
+    `bench:app — whole loops (\`${COMMAND}\`) on a GitHub stand-in (${API_LATENCY} ms) and models (${modelLatencyMs} ms)`,
+  );
+  console.log(`  one loop            ${loop.rounds} rounds in ${(loop.ms / 1000).toFixed(1)} s`);
+  console.log(
+    `  writes per round    ${loop.writesPerRound}   (${loop.writes} non-GET requests / ${loop.rounds} rounds; target <= ${loop.targetWritesPerRound}) ${mark(loop.pass)}`,
+  );
+  for (const [kind, count] of Object.entries(loop.byKind).sort((a, b) => b[1] - a[1]))
+    console.log(
+      `    ${kind.padEnd(24)}${count}${kind === 'graphql query' ? '   (a read, not counted)' : ''}`,
+    );
+  console.log(
+    `  ${wave.prs} PRs at once       ${wave.finished}/${wave.prs} loops finished in ${(wave.ms / 1000).toFixed(1)} s${wave.timedOut ? ` (stopped waiting at ${wave.timeoutS} s)` : ''}`,
+  );
+  console.log(
+    `    target            all within ${(wave.targetMs / 1000).toFixed(1)} s (2 × one loop + ${THROTTLE_SPACING_MS / 1000} s write spacing) ${mark(wave.pass)}`,
+  );
+  console.log(
+    `    deliveries        ${wave.deliveries} (${WAVE_COPIES} per PR, ${wave.concurrency} in flight), ${wave.answered2xx} answered 2xx`,
+  );
+  console.log(
+    `    GitHub writes     ${wave.writes} (${wave.alreadyRunningReplies} plain comments: "already running" and such)`,
+  );
 }
 
 main().catch((error) => {

@@ -106,6 +106,12 @@ export function launchLoop(
       failure = redactSecrets(messageOf(error), ctx.deps.secrets);
       tools.log.error(`review loop on ${key} failed: ${failure}`);
     }
+    // The engine's last saves reach the sticky comment before the loop's end is written there.
+    try {
+      await session.flush();
+    } catch (error) {
+      tools.log.error(`could not save the engine's state on ${key}: ${describeApiError(error)}`);
+    }
     const reason = ctx.endReasons.get(key);
     ctx.endReasons.delete(key);
     try {

@@ -1,11 +1,18 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- decoded sticky state is untyped JSON */
 /**
+ * The write budget of a round: the sticky comment is edited at phase changes only (a round's start and
+ * end, a push, a wait, the end), not on each of the engine's state saves.
+ *
  * The write budget of a wave of commands: while a PR's loop runs, any number of further starts get one
  * "already running" reply between them (and the 👀 each), not one comment apiece — each comment creation
  * costs seconds of GitHub's write spacing. Once that loop ends, the next wave is answered again.
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLoopRunner } from '../../src/app/engine.js';
+import { decodeStateBlock } from '../../src/github/sticky-comment.js';
 import {
+  NOW,
   SETTINGS,
   commentPayload,
   outcome,
@@ -14,7 +21,15 @@ import {
   startTestApp,
 } from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
-import { CALC_BASE, CALC_BRANCH } from '../helpers/review-fixtures.js';
+import {
+  CALC_BASE,
+  CALC_BRANCH,
+  HALF_BUG,
+  README,
+  anthropicReply,
+  openaiReply,
+  reviewAnswer,
+} from '../helpers/review-fixtures.js';
 
 beforeEach(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -61,6 +76,54 @@ describe('"already running" at most once per PR per running loop', () => {
     await queue.idle();
     expect(busyReplies()).toHaveLength(2);
     expect(requests).toHaveLength(2);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+describe('the sticky comment edited at phase changes only', () => {
+  it('a two-round fix: auto loop: the engine saves many times, the comment is edited a few times a round, and ends as before', async () => {
+    const fake = new FakePull({
+      base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
+      head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
+    });
+    const mock = fake.interceptBase();
+    fake.interceptReads(mock);
+    fake.interceptThreads(mock);
+    fake.interceptGitData(mock);
+    openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply({
+      summary: 'divide by two',
+      edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
+    });
+    openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'));
+    const runner = createLoopRunner(
+      { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' },
+      {
+        models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
+        clock: () => NOW,
+      },
+    );
+    const { probot, queue } = await startTestApp(runner);
+    await probot.receive({
+      id: 'c1',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop', commentId: 101 }),
+    });
+    await queue.idle();
+
+    // before the budget: 20 edits for these two rounds (one per engine save); now 12: phase changes only
+    expect(fake.reviews).toHaveLength(2);
+    expect(fake.commentEdits).toBeLessThanOrEqual(12);
+    // what the author sees at the end is unchanged: both rounds, the outcome, the engine's final state
+    const state: any = decodeStateBlock(fake.sticky()!.body);
+    expect(state).toMatchObject({ phase: 'acquitted', head: fake.head, pushedHeads: [fake.head] });
+    expect(state.rounds.map((r: any) => [r.round, r.score, r.verdict])).toEqual([
+      [1, 4, 'not ready'],
+      [2, 8, 'ready'],
+    ]);
+    expect(state.review.state).toMatchObject({ status: 'completed', outcome: 'acquitted' });
+    expect(state.review.memory).toContain('The division is right now.');
+    expect(fake.checks.map((c) => c.conclusion)).toEqual(['neutral', 'success']);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 });

@@ -137,6 +137,14 @@ export class GitHubPullSession implements PullSession {
   #touched: Set<string> | undefined;
   /** The check this session last put in progress, known even when the sticky write after it failed. */
   #check: CheckRef | undefined;
+  /**
+   * The engine's latest saved records, not yet in the sticky comment (issue 18's write budget): the engine
+   * saves many times a round, the comment is edited at phase changes only. Every sticky write of this
+   * session carries them (a round's start and end, a push, a note), and `flush()` writes them at a wait
+   * and at the loop's end; a crash loses at most what the engine saved since the last such write, and the
+   * engine resumes by re-running that round.
+   */
+  #pendingReview: { value: unknown } | undefined;
 
   constructor(deps: SessionDeps) {
     this.#deps = deps;
@@ -161,18 +169,33 @@ export class GitHubPullSession implements PullSession {
     return (await readPullRequest(this.#deps.octokit, this.pr.pr)).headSha;
   }
 
-  /** Read-modify-write of the sticky state; the comment is re-rendered from the result. */
-  update(change: (state: AppLoopState) => AppLoopState): Promise<AppLoopState> {
-    return writeLoopState(this.#deps, this.pr.pr, change);
+  /**
+   * Read-modify-write of the sticky state; the comment is re-rendered from the result. The engine's
+   * records saved since the last write go with it.
+   */
+  async update(change: (state: AppLoopState) => AppLoopState): Promise<AppLoopState> {
+    const pending = this.#pendingReview;
+    const next = await writeLoopState(this.#deps, this.pr.pr, (state) =>
+      change(pending ? { ...state, review: pending.value } : state),
+    );
+    if (this.#pendingReview === pending) this.#pendingReview = undefined;
+    return next;
+  }
+
+  /** Writes the engine's records saved since the last sticky write, if any (a wait, the loop's end). */
+  async flush(): Promise<void> {
+    if (this.#pendingReview) await this.update((state) => state);
   }
 
   async loadReviewState(): Promise<unknown> {
+    if (this.#pendingReview) return this.#pendingReview.value;
     const { state } = await this.#deps.store.read(this.#deps.octokit, this.#deps.pr.pr);
     return state?.review;
   }
 
+  /** Kept in memory until the session's next sticky write (see `#pendingReview`). */
   async saveReviewState(review: unknown): Promise<void> {
-    await this.update((state) => ({ ...state, review }));
+    this.#pendingReview = { value: review };
   }
 
   readCompareDiff(base: string, head: string): Promise<string> {
