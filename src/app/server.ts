@@ -8,7 +8,6 @@
  * /api/github/webhooks. A long-running process (docs/how-it-works.md § The App): the work outlives each
  * webhook's response, so SIGTERM lets running rounds save their state first.
  */
-import { readFileSync } from 'node:fs';
 import type { Logger, Server } from 'probot';
 import { run } from 'probot';
 import type { ReviewLoopApp } from './app.js';
@@ -32,16 +31,6 @@ export interface StartedApp {
   /** Undefined in setup mode. */
   readiness: Readiness | undefined;
   stop(): Promise<void>;
-}
-
-/** The private key Probot reads from `PRIVATE_KEY_PATH`, for redaction (undefined when unreadable). */
-function privateKeyFile(env: NodeJS.ProcessEnv): string | undefined {
-  if (!env.PRIVATE_KEY_PATH) return undefined;
-  try {
-    return readFileSync(env.PRIVATE_KEY_PATH, 'utf8');
-  } catch {
-    return undefined; // Probot names the unreadable file itself
-  }
 }
 
 export async function startApp(
@@ -75,7 +64,7 @@ export async function startApp(
         appId: credentials.appId,
         settings,
         runner: options.runner ?? createLoopRunner(env),
-        secrets: appSecrets(env, [privateKeyFile(env), credentials.privateKey]),
+        secrets: appSecrets(env, [credentials.privateKey]),
       });
       readiness = new Readiness(async () => {
         const octokit = await probot.auth();
