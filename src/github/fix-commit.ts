@@ -240,25 +240,17 @@ async function land(
     const first = await buildCommit(octokit, input, input.expectedHead, make);
     const moved = await moveBranch(octokit, input, first.sha);
     if (moved.status === 'not-landed') return notLanded(first.sha, moved.head);
-    if (moved.status === 'moved') {
-      return {
-        status: 'committed',
-        sha: first.sha,
-        parent: input.expectedHead,
-        rebuilt: false,
-        files: first.files,
-      };
-    }
+    const landed: CommitFixResult = {
+      status: 'committed',
+      sha: first.sha,
+      parent: input.expectedHead,
+      rebuilt: false,
+      files: first.files,
+    };
+    if (moved.status === 'moved') return landed;
+    // Refused as no fast-forward: a retry of a move that had landed, or the branch moved under us.
     const head = await currentHead(octokit, input);
-    if (head === first.sha) {
-      return {
-        status: 'committed',
-        sha: first.sha,
-        parent: input.expectedHead,
-        rebuilt: false,
-        files: first.files,
-      };
-    }
+    if (head === first.sha) return landed;
     if (head === input.expectedHead) {
       return {
         status: 'head-moved',

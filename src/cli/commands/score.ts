@@ -379,35 +379,27 @@ async function runScore(
     throw err;
   }
   const controller = new AbortController();
-  const result = await scoreSkill({
+  const request = {
     skillName: skill,
     skillDir,
-    skillMd,
     evals,
-    structural: scoreStructuralSettings(flags, configStructural, evals.requiredSections),
     models,
     mode,
     trials,
     concurrency,
     signal: controller.signal,
+  };
+  const result = await scoreSkill({
+    ...request,
+    skillMd,
+    structural: scoreStructuralSettings(flags, configStructural, evals.requiredSections),
     cache: new RenderCache(),
   });
 
   // `--uplift`: the same scenarios rendered without the skill's instructions (docs/how-it-works.md § Decisions under noise).
   let uplift: { report: UpliftReport | undefined; detail: string | undefined } | undefined;
   if (flags.uplift === true && result.status === 'ok' && result.absolute !== null) {
-    const without = await scoreSkill({
-      skillName: skill,
-      skillDir,
-      skillMd: NO_SKILL_TEXT,
-      evals,
-      models,
-      mode,
-      trials,
-      concurrency,
-      signal: controller.signal,
-      cache: new RenderCache(),
-    });
+    const without = await scoreSkill({ ...request, skillMd: NO_SKILL_TEXT, cache: new RenderCache() });
     uplift =
       without.status === 'ok'
         ? {
