@@ -19,6 +19,8 @@ import type { AppIdentity, AppOctokit } from '../github/app-octokit.js';
 import type { GitHubRetryPolicy } from '../github/octokit.js';
 import { httpStatusOf, onLimit } from '../github/octokit.js';
 import { lookupFor } from './write-lookups.js';
+import type { WritePacer } from './write-pacer.js';
+import { createsContent, paceWrite } from './write-pacer.js';
 
 /**
  * The App's policy: rate limits are waited out up to 15 minutes each, four times per request — a round's
@@ -37,6 +39,41 @@ interface AppOctokitOptions {
   throttle?: Record<string, unknown>;
   /** Retry options layered over the App's (tests turn the 5xx retries off). */
   retry?: Record<string, unknown>;
+  /**
+   * Paces each installation's content-creating writes under GitHub's secondary limit (src/app/write-pacer.ts);
+   * none: only the throttling plugin's spacing.
+   */
+  pacer?: WritePacer;
+  /** How a paced write waits (tests record the waits instead). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A paced write that waited this long is logged (a shorter wait is the normal spacing). */
+const LOGGED_PACE_WAIT_MS = 5_000;
+
+type PluginOptions = { auth?: { installationId?: number | string }; log?: Log };
+
+/**
+ * The pacing, as an Octokit plugin: every client Probot builds for an installation (a delivery's, a
+ * job's) comes from the App's class, and the installation's id is in its auth options. Its hook is the
+ * outermost of the class's own, so a write waits for its slot before the throttling plugin queues it.
+ */
+function pacing(pacer: WritePacer, sleep?: (ms: number) => Promise<void>) {
+  return (octokit: { hook: AppOctokit['hook'] }, options: PluginOptions) => {
+    const installation = options.auth?.installationId;
+    if (installation === undefined) return;
+    octokit.hook.wrap('request', async (request, params) => {
+      const fields = params as unknown as Record<string, unknown>;
+      if (createsContent(params.method, String(params.url), fields)) {
+        const waited = await paceWrite(pacer, `installation:${installation}`, sleep);
+        if (waited >= LOGGED_PACE_WAIT_MS)
+          options.log?.warn(
+            `${params.method} ${String(params.url)} waited ${Math.round(waited / 1000)} s for installation ${installation}'s write budget (GitHub's limit on content creation)`,
+          );
+      }
+      return request(params);
+    });
+  };
 }
 
 type Log = { warn(message: string): void };
@@ -44,7 +81,8 @@ type Log = { warn(message: string): void };
 /** The Octokit class for `new Probot({ Octokit })` / `run(…, { Octokit })`. */
 export function appOctokit(options: AppOctokitOptions = {}): typeof ProbotOctokit {
   const policy = options.policy ?? APP_RETRY_POLICY;
-  return ProbotOctokit.defaults((given: Record<string, unknown>) => {
+  const base = options.pacer ? ProbotOctokit.plugin(pacing(options.pacer, options.sleep)) : ProbotOctokit;
+  return base.defaults((given: Record<string, unknown>) => {
     const log = given.log as Log | undefined;
     const warn: Log = { warn: (message) => log?.warn(message) };
     const throttle = (given.throttle ?? {}) as Record<string, unknown>;
