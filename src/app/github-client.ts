@@ -14,6 +14,7 @@
  *   (write-lookups.ts), so a write GitHub performed before answering 502 is never duplicated.
  */
 import { ProbotOctokit } from 'probot';
+import { messageOf } from '../core/errors.js';
 import { redactSecrets, redactValue } from '../core/text/redact.js';
 import type { AppIdentity, AppOctokit } from '../github/app-octokit.js';
 import type { GitHubRetryPolicy } from '../github/octokit.js';
@@ -59,13 +60,23 @@ type PluginOptions = { auth?: { installationId?: number | string }; log?: Log };
  * outermost of the class's own, so a write waits for its slot before the throttling plugin queues it.
  */
 function pacing(pacer: WritePacer, sleep?: (ms: number) => Promise<void>) {
+  let pacerDown = false;
   return (octokit: { hook: AppOctokit['hook'] }, options: PluginOptions) => {
     const installation = options.auth?.installationId;
     if (installation === undefined) return;
     octokit.hook.wrap('request', async (request, params) => {
       const fields = params as unknown as Record<string, unknown>;
       if (createsContent(params.method, String(params.url), fields)) {
-        const waited = await paceWrite(pacer, `installation:${installation}`, sleep);
+        let waited = 0;
+        try {
+          waited = await paceWrite(pacer, `installation:${installation}`, sleep);
+          pacerDown = false;
+        } catch (error) {
+          // The shared budget is out of reach (Redis down): the write goes on with the throttle's spacing only.
+          if (!pacerDown)
+            options.log?.warn(`writes are not paced while the pacer cannot be reached: ${messageOf(error)}`);
+          pacerDown = true;
+        }
         if (waited >= LOGGED_PACE_WAIT_MS)
           options.log?.warn(
             `${params.method} ${String(params.url)} waited ${Math.round(waited / 1000)} s for installation ${installation}'s write budget (GitHub's limit on content creation)`,

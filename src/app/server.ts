@@ -8,14 +8,19 @@
  * /api/github/webhooks. A long-running process (docs/how-it-works.md § The App): the work outlives each
  * webhook's response, so SIGTERM lets running rounds save their state first.
  */
-import type { Logger, Server } from 'probot';
+import { Redis } from 'ioredis';
+import type { Logger, Probot, Server } from 'probot';
 import { run } from 'probot';
+import { redactSecrets } from '../core/text/redact.js';
 import type { ReviewLoopApp } from './app.js';
 import { appSecrets, createReviewLoopApp } from './app.js';
 import { readAppEnv } from './config.js';
 import { applyDotEnv, readCredentials } from './credentials.js';
 import { createLoopRunner } from './engine.js';
+import { DeliveryRecovery, recoveryIntervalFromEnv } from './delivery-recovery.js';
 import { appOctokit } from './github-client.js';
+import { MemoryOnceGuard, RedisOnceGuard } from './once-guard.js';
+import { MemoryWritePacer, RedisWritePacer } from './write-pacer.js';
 import type { LoopRunner } from './loop-runner.js';
 import { Readiness } from './readiness.js';
 import { startSetup } from './setup.js';
@@ -30,6 +35,8 @@ export interface StartedApp {
   app: ReviewLoopApp | undefined;
   /** Undefined in setup mode. */
   readiness: Readiness | undefined;
+  /** Missed deliveries recovered from GitHub (src/app/delivery-recovery.ts); undefined in setup mode or when turned off. */
+  recovery?: DeliveryRecovery | undefined;
   stop(): Promise<void>;
 }
 
@@ -54,12 +61,25 @@ export async function startApp(
     return withSignals({ server, app: undefined, readiness: undefined, stop: () => server.stop() }, options);
   }
   const probotEnv = { ...env, APP_ID: String(credentials.appId), PRIVATE_KEY: credentials.privateKey };
+  const recoveryInterval = recoveryIntervalFromEnv(env);
+  // With REDIS_URL, the write pacer's budget and the recovery's once-guard are shared by every replica
+  // (docs/how-it-works.md § The App); Probot builds its own connection from the same URL for its throttling.
+  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+  let log: Logger | undefined;
+  let redisDown = false;
+  redis?.on('error', (error: Error) => {
+    if (!redisDown) log?.warn(`REDIS_URL: ${error.message}; writes are not paced until it answers`);
+    redisDown = true;
+  });
+  redis?.on('ready', () => (redisDown = false));
+  const pacer = redis ? new RedisWritePacer(redis) : new MemoryWritePacer();
   let loaded: ReviewLoopApp | undefined;
   let readiness: Readiness | undefined;
-  let log: Logger | undefined;
+  let appProbot: Probot | undefined;
   const server = await run(
     (probot, appOptions) => {
       log = probot.log;
+      appProbot = probot;
       loaded = createReviewLoopApp({
         appId: credentials.appId,
         settings,
@@ -74,7 +94,7 @@ export async function startApp(
       appOptions.addHandler(readiness.handler);
       return loaded.app(probot, appOptions);
     },
-    { env: probotEnv, Octokit: appOctokit() },
+    { env: probotEnv, Octokit: appOctokit({ pacer }) },
   );
   if (readiness) {
     const state = await readiness.state();
@@ -82,11 +102,44 @@ export async function startApp(
       log?.info(`GitHub accepts the App's credentials (${state.detail}); GET /ready answers 200`);
     else log?.error(`${state.detail}; GET /ready answers 503 until it does`);
   }
+  const recovery = startRecovery(appProbot, log, recoveryInterval, redis, [
+    credentials.privateKey,
+    ...appSecrets(env),
+  ]);
   const stop = async () => {
+    await recovery?.stop();
     await loaded?.queue.close(SHUTDOWN_GRACE_MS);
     await server.stop();
+    redis?.disconnect();
   };
-  return withSignals({ server, app: loaded, readiness, stop }, options);
+  return withSignals({ server, app: loaded, readiness, recovery, stop }, options);
+}
+
+/**
+ * Missed deliveries (docs/app.md § Missed deliveries): the first pass once the server is up, then one
+ * every `intervalMs`; with Redis, each failed delivery is redelivered by one replica only.
+ */
+function startRecovery(
+  probot: Probot | undefined,
+  log: Logger | undefined,
+  intervalMs: number | undefined,
+  redis: Redis | undefined,
+  secrets: readonly string[],
+): DeliveryRecovery | undefined {
+  if (!probot || intervalMs === undefined) return undefined;
+  const clean = (message: string) => redactSecrets(message, secrets);
+  const recovery = new DeliveryRecovery({
+    octokit: () => probot.auth(),
+    guard: redis ? new RedisOnceGuard(redis, 'skillclimb:recovery:') : new MemoryOnceGuard(),
+    log: {
+      info: (message) => log?.info(clean(message)),
+      warn: (message) => log?.warn(clean(message)),
+      debug: (message) => log?.debug(clean(message)),
+    },
+    intervalMs,
+  });
+  void recovery.start();
+  return recovery;
 }
 
 /** SIGTERM stops the App (running rounds save their state first), when asked for. */

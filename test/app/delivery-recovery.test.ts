@@ -17,7 +17,9 @@ import {
   recoveryIntervalFromEnv,
 } from '../../src/app/delivery-recovery.js';
 import { MemoryOnceGuard, RedisOnceGuard } from '../../src/app/once-guard.js';
-import { API, APP_ID, NOW, PRIVATE_KEY } from '../helpers/app-fixtures.js';
+import { startApp, type StartedApp } from '../../src/app/server.js';
+import { API, APP_ID, NOW, PRIVATE_KEY, outcome, scriptedRunner } from '../helpers/app-fixtures.js';
+import { freePort } from '../helpers/app-child.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 
 beforeEach(() => nock.disableNetConnect());
@@ -276,5 +278,100 @@ describe('two App instances sharing one Redis', () => {
     expect(await other.first('k', 200)).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await other.first('k', 200)).toBe(true);
+  });
+});
+
+describe('the App started with `npm start`’s code (src/app/server.ts)', () => {
+  let redis: RedisProcess;
+  const started: StartedApp[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  beforeEach(() => nock.enableNetConnect('127.0.0.1'));
+  afterEach(async () => {
+    for (const app of started.splice(0)) await app.stop();
+  });
+  afterAll(async () => {
+    await redis.stop();
+  });
+
+  /** `startApp` in this process on a free port; the deliveries are dated relative to the real clock here. */
+  async function start(extra: Record<string, string> = {}) {
+    const port = await freePort();
+    const { runner } = scriptedRunner(async () => outcome());
+    const app = await startApp(
+      {
+        APP_ID: String(APP_ID),
+        PRIVATE_KEY,
+        WEBHOOK_SECRET: 's3cret',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'fatal',
+        NODE_ENV: 'production',
+        ...extra,
+      },
+      { runner },
+    );
+    started.push(app);
+    return { app, origin: `http://127.0.0.1:${port}` };
+  }
+
+  it('an API error does not stop the App: the pass reports it and the server still answers', async () => {
+    const mock = nock(API).get('/app').reply(200, { id: APP_ID, slug: 'skillclimb-review-loop' });
+    mock
+      .get('/app/hook/deliveries')
+      .query(true)
+      .reply(403, { message: 'Resource not accessible by integration' })
+      .persist();
+    const { app, origin } = await start();
+
+    expect(app.recovery).toBeDefined();
+    const pass = await app.recovery!.pass();
+    expect(pass.error).toMatch(
+      /^GET \/app\/hook\/deliveries answered 403: GitHub refused the App's own token/,
+    );
+    expect(await (await fetch(`${origin}/ping`)).text()).toBe('PONG');
+    expect((await fetch(`${origin}/ready`)).status).toBe(200);
+  });
+
+  it('REVIEW_LOOP_RECOVERY_MINUTES=0 turns it off; a bad value stops the start naming the variable', async () => {
+    nock(API).get('/app').reply(200, { id: APP_ID, slug: 'skillclimb-review-loop' });
+    const { app } = await start({ REVIEW_LOOP_RECOVERY_MINUTES: '0' });
+    expect(app.recovery).toBeUndefined();
+    await expect(start({ REVIEW_LOOP_RECOVERY_MINUTES: '-1' })).rejects.toThrow(
+      /^REVIEW_LOOP_RECOVERY_MINUTES: /,
+    );
+  });
+
+  it('two replicas on one REDIS_URL redeliver each failed delivery once in all', async () => {
+    const asked: number[] = [];
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString();
+    const listed = [...PAGE_1, ...PAGE_2].map((item) => ({
+      ...item,
+      delivered_at: hoursAgo((NOW.getTime() - Date.parse(item.delivered_at)) / HOUR),
+    }));
+    const mock = nock(API);
+    mock.get('/app').times(2).reply(200, { id: APP_ID, slug: 'skillclimb-review-loop' });
+    mock.get('/app/hook/deliveries').query(true).reply(200, listed).persist();
+    // Room for duplicates: a redelivery asked for twice would be recorded twice.
+    nockRedeliveries(asked, mock, 10);
+
+    const one = await start({ REDIS_URL: redis.url });
+    const two = await start({ REDIS_URL: redis.url });
+    // Each replica's pass at start-up (joined here if it still runs), then one more each.
+    await Promise.all([one.app.recovery!.pass(), two.app.recovery!.pass()]);
+    const later = await Promise.all([one.app.recovery!.pass(), two.app.recovery!.pass()]);
+
+    expect(asked.sort()).toEqual([104, 107]);
+    expect(later.map((pass) => [pass.found, pass.redelivered, pass.alreadyAsked])).toEqual([
+      [2, 0, 2],
+      [2, 0, 2],
+    ]);
+    const look = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    expect((await look.keys('skillclimb:recovery:*')).sort()).toEqual([
+      'skillclimb:recovery:redeliver:104',
+      'skillclimb:recovery:redeliver:107',
+    ]);
+    look.disconnect();
   });
 });
