@@ -92,7 +92,9 @@ type Log = { warn(message: string): void };
 /** The Octokit class for `new Probot({ Octokit })` / `run(…, { Octokit })`. */
 export function appOctokit(options: AppOctokitOptions = {}): typeof ProbotOctokit {
   const policy = options.policy ?? APP_RETRY_POLICY;
-  const base = options.pacer ? ProbotOctokit.plugin(pacing(options.pacer, options.sleep)) : ProbotOctokit;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const limited = ProbotOctokit.plugin(unlabelledLimits(policy, sleep));
+  const base = options.pacer ? limited.plugin(pacing(options.pacer, sleep)) : limited;
   return base.defaults((given: Record<string, unknown>) => {
     const log = given.log as Log | undefined;
     const warn: Log = { warn: (message) => log?.warn(message) };
@@ -117,6 +119,57 @@ export function appOctokit(options: AppOctokitOptions = {}): typeof ProbotOctoki
             },
     };
   }) as typeof ProbotOctokit;
+}
+
+/** The seconds a `retry-after` header asks for (a number of seconds or an HTTP date), or undefined. */
+export function retryAfterSeconds(value: unknown, now = Date.now()): number | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const text = String(value).trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/**
+ * The wait a 403 or 429 with `retry-after` asks for when the throttling plugin does not recognise it as a
+ * limit (it looks for GitHub's "secondary rate limit" message or `x-ratelimit-remaining: 0`): GitHub's
+ * docs say to wait `retry-after` seconds whatever the body says. Undefined for anything else.
+ */
+function unlabelledWait(error: unknown): number | undefined {
+  const status = httpStatusOf(error);
+  if (status !== 403 && status !== 429) return undefined;
+  const headers = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {};
+  if (/\bsecondary rate\b/i.test(messageOf(error)) || String(headers['x-ratelimit-remaining']) === '0')
+    return undefined;
+  return retryAfterSeconds(headers['retry-after']);
+}
+
+/**
+ * A 403/429 with `retry-after` that the throttling plugin let through is waited out too, within the same
+ * policy (retry count, longest wait), so the round waits instead of failing (a POST gets no 5xx retries, and
+ * the retry plugin would ignore the header). Outside the throttling plugin's hook, so it sees what that gave up.
+ */
+function unlabelledLimits(policy: GitHubRetryPolicy, sleep: (ms: number) => Promise<void>) {
+  return (octokit: { hook: AppOctokit['hook'] }, options: PluginOptions) => {
+    const decide = onLimit('rate limit (403/429 with retry-after)', policy, {
+      warn: (m) => options.log?.warn(m),
+    });
+    octokit.hook.wrap('request', async (request, params) => {
+      for (let retryCount = 0; ; retryCount += 1) {
+        try {
+          return await request(params);
+        } catch (error) {
+          const wait = unlabelledWait(error);
+          if (
+            wait === undefined ||
+            !decide(wait, { method: params.method, url: String(params.url) }, octokit, retryCount)
+          )
+            throw error;
+          await sleep(wait * policy.delayUnitMs);
+        }
+      }
+    });
+  };
 }
 
 /** The routes whose repetition does no harm although they are POSTs: content-addressed or answered 200 when done. */
