@@ -57,6 +57,16 @@ function succeeded(delivery: HookDelivery): boolean {
 }
 
 /**
+ * A failure the App may get past next time: no answer (status 0: no connection, a timeout), a 5xx (down,
+ * deploying, Redis away), 408 or 429. A 4xx the App answered on purpose — a bad signature, a payload over
+ * the size limit — would be answered the same again.
+ */
+function mayPassNextTime(delivery: HookDelivery): boolean {
+  const code = delivery.status_code;
+  return !code || code >= 500 || code === 408 || code === 429;
+}
+
+/**
  * Which deliveries to ask GitHub for again (pure): of the handled events within the window, those whose
  * `guid` has no successful attempt among the deliveries read; one per event, its newest attempt.
  */
@@ -79,6 +89,7 @@ export function failedDeliveries(
     const newest = attempts.reduce((a, b) =>
       Date.parse(b.delivered_at) > Date.parse(a.delivered_at) ? b : a,
     );
+    if (!mayPassNextTime(newest)) continue;
     if (!(now - Date.parse(newest.delivered_at) < limits.windowMs)) continue;
     if (attempts.length >= limits.maxAttemptsPerEvent) {
       gaveUp += 1;
@@ -130,6 +141,8 @@ export interface RecoveryPass {
   deferred: number;
   /** Redeliveries GitHub refused, and the first reason. */
   refused: number;
+  /** Not asked for since the OnceGuard could not be reached (Redis down): asking could duplicate. */
+  unguarded: number;
   /** Set when the pass could not list the deliveries at all. */
   error?: string;
 }
@@ -202,6 +215,7 @@ export class DeliveryRecovery {
       gaveUp: 0,
       deferred: 0,
       refused: 0,
+      unguarded: 0,
     };
     let octokit: AppClient;
     let deliveries: HookDelivery[];
@@ -223,19 +237,30 @@ export class DeliveryRecovery {
     result.gaveUp = gaveUp;
     const budget = this.#options.maxRedeliveries ?? MAX_REDELIVERIES;
     let firstRefusal: string | undefined;
-    for (const delivery of toRedeliver) {
+    let guardProblem: string | undefined;
+    for (const [index, delivery] of toRedeliver.entries()) {
       if (result.redelivered >= budget) {
         result.deferred += 1;
         continue;
       }
+      let first: boolean;
       try {
         // Keyed by the failed delivery's own id: a redelivery that fails again is a new id, asked for once in turn.
-        if (!(await this.#options.guard.first(`redeliver:${delivery.id}`, limits.windowMs))) {
-          result.alreadyAsked += 1;
-          continue;
-        }
+        first = await this.#options.guard.first(`redeliver:${delivery.id}`, limits.windowMs);
+      } catch (error) {
+        // Without the record two replicas could both ask: this pass asks for nothing more.
+        result.unguarded = toRedeliver.length - index;
+        guardProblem = messageOf(error);
+        break;
+      }
+      if (!first) {
+        result.alreadyAsked += 1;
+        continue;
+      }
+      try {
         await octokit.request('POST /app/hook/deliveries/{delivery_id}/attempts', {
           delivery_id: delivery.id,
+          request: NO_RETRIES,
         });
         result.redelivered += 1;
       } catch (error) {
@@ -245,6 +270,10 @@ export class DeliveryRecovery {
       }
     }
     log.info(describePass(result, limits, firstRefusal));
+    if (guardProblem)
+      log.warn(
+        `Missed deliveries: ${result.unguarded} not asked for this pass, since the record of those asked for (Redis) could not be reached: ${guardProblem}`,
+      );
     return result;
   }
 
@@ -283,6 +312,8 @@ export function describePass(
   if (pass.deferred) parts.push(`${pass.deferred} left for the next pass`);
   if (pass.gaveUp) parts.push(`${pass.gaveUp} left alone after failing ${limits.maxAttemptsPerEvent} times`);
   if (pass.refused) parts.push(`${pass.refused} refused by GitHub (${firstRefusal ?? 'no reason given'})`);
+  if (pass.unguarded)
+    parts.push(`${pass.unguarded} not asked for (the record of those asked for is out of reach)`);
   return parts.join(', ');
 }
 

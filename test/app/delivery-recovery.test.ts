@@ -133,6 +133,15 @@ describe('which deliveries are redelivered', () => {
     expect(failedDeliveries(thrice.slice(0, 2), NOW.getTime()).toRedeliver.map((d) => d.id)).toEqual([3]);
   });
 
+  it('a delivery the App refused on purpose (400 bad signature, 413 too large) is not asked for again', () => {
+    const refused = [
+      delivery(3, 'g-signature', 'issue_comment', 400, 1),
+      delivery(2, 'g-size', 'pull_request', 413, 1),
+      delivery(1, 'g-busy', 'pull_request', 429, 1),
+    ];
+    expect(failedDeliveries(refused, NOW.getTime()).toRedeliver.map((d) => d.id)).toEqual([1]);
+  });
+
   it('reads the cursor of the next page from the Link header', () => {
     expect(
       nextCursor(
@@ -220,6 +229,25 @@ describe('one App instance', () => {
     const third = await recover.pass();
     expect(third).toMatchObject({ found: 2, redelivered: 2 });
     expect(lines.at(-2)).toBe('info Missed deliveries: GitHub lists the deliveries again');
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('while the record of what was asked for is out of reach, nothing is asked for (two replicas could both ask)', async () => {
+    const mock = nockDeliveries();
+    const lines: string[] = [];
+    const probot = testProbot();
+    const recover = new DeliveryRecovery({
+      octokit: () => probot.auth(),
+      guard: { first: () => Promise.reject(new Error('Connection is closed.')) },
+      log: { info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`) },
+      now: () => NOW.getTime(),
+      intervalMs: 0,
+    });
+    expect(await recover.pass()).toMatchObject({ found: 2, redelivered: 0, unguarded: 2 });
+    expect(lines).toEqual([
+      'info Missed deliveries: 2 failed deliveries of handled events in the last 3 days, 0 redelivered, 2 not asked for (the record of those asked for is out of reach)',
+      'warn Missed deliveries: 2 not asked for this pass, since the record of those asked for (Redis) could not be reached: Connection is closed.',
+    ]);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 
