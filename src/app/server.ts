@@ -68,7 +68,10 @@ export async function startApp(
   let log: Logger | undefined;
   let redisDown = false;
   redis?.on('error', (error: Error) => {
-    if (!redisDown) log?.warn(`REDIS_URL: ${error.message}; writes are not paced until it answers`);
+    if (!redisDown)
+      log?.warn(
+        `REDIS_URL: ${error.message}; until it answers, writes are paced by Probot's throttling only and missed deliveries are not asked for`,
+      );
     redisDown = true;
   });
   redis?.on('ready', () => (redisDown = false));

@@ -19,7 +19,7 @@ import {
   createsContent,
   paceWrite,
 } from '../../src/app/write-pacer.js';
-import { API, APP_ID, PRIVATE_KEY, REPO_PATH } from '../helpers/app-fixtures.js';
+import { API, APP_ID, PRIVATE_KEY, REPO_PATH, recordingLog } from '../helpers/app-fixtures.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 
 beforeEach(() => nock.disableNetConnect());
@@ -172,6 +172,40 @@ describe('the App’s Octokit class paces each installation’s writes', () => {
 
     expect(order.at(-1)).toBe('one:c');
     expect(slept).toEqual([60_000]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+describe('a pacer out of reach', () => {
+  it('lets the writes through, with one warning', async () => {
+    const lines: string[] = [];
+    const probot = new Probot({
+      appId: APP_ID,
+      privateKey: PRIVATE_KEY,
+      log: recordingLog(lines),
+      Octokit: appOctokit({
+        pacer: { take: () => Promise.reject(new Error('Connection is closed.')) },
+        throttle: { write: unpaced, notifications: unpaced, search: unpaced, global: unpaced },
+        retry: { enabled: false },
+      }),
+    });
+    const mock = nock(API)
+      .post('/app/installations/1/access_tokens')
+      .reply(201, { token: 'ghs_down', expires_at: '2099-01-01T00:00:00Z', permissions: {} })
+      .post(`${REPO_PATH}/issues/7/comments`)
+      .times(2)
+      .reply(201, { id: 1 });
+    const octokit = await probot.auth(1);
+    for (const body of ['a', 'b'])
+      await octokit.rest.issues.createComment({
+        owner: 'Codertocat',
+        repo: 'Hello-World',
+        issue_number: 7,
+        body,
+      });
+    expect(lines.filter((line) => /not paced/.test(line))).toEqual([
+      'writes are not paced while the pacer cannot be reached: Connection is closed.',
+    ]);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 });
