@@ -65,12 +65,16 @@ export async function startApp(
   // With REDIS_URL, the write pacer's budget and the recovery's once-guard are shared by every replica
   // (docs/how-it-works.md § The App); Probot builds its own connection from the same URL for its throttling.
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+  const secrets = [credentials.privateKey, redisPassword(env.REDIS_URL), ...appSecrets(env)];
   let log: Logger | undefined;
   let redisDown = false;
   redis?.on('error', (error: Error) => {
     if (!redisDown)
       log?.warn(
-        `REDIS_URL: ${error.message}; until it answers, writes are paced by Probot's throttling only and missed deliveries are not asked for`,
+        redactSecrets(
+          `REDIS_URL: ${error.message}; until it answers, writes are paced by Probot's throttling only and missed deliveries are not asked for`,
+          secrets,
+        ),
       );
     redisDown = true;
   });
@@ -98,17 +102,17 @@ export async function startApp(
       return loaded.app(probot, appOptions);
     },
     { env: probotEnv, Octokit: appOctokit({ pacer }) },
-  );
+  ).catch((error: unknown) => {
+    redis?.disconnect();
+    throw error;
+  });
   if (readiness) {
     const state = await readiness.state();
     if (state.ready)
       log?.info(`GitHub accepts the App's credentials (${state.detail}); GET /ready answers 200`);
     else log?.error(`${state.detail}; GET /ready answers 503 until it does`);
   }
-  const recovery = startRecovery(appProbot, log, recoveryInterval, redis, [
-    credentials.privateKey,
-    ...appSecrets(env),
-  ]);
+  const recovery = startRecovery(appProbot, log, recoveryInterval, redis, secrets);
   const stop = async () => {
     await recovery?.stop();
     await loaded?.queue.close(SHUTDOWN_GRACE_MS);
@@ -127,7 +131,7 @@ function startRecovery(
   log: Logger | undefined,
   intervalMs: number | undefined,
   redis: Redis | undefined,
-  secrets: readonly string[],
+  secrets: readonly (string | undefined)[],
 ): DeliveryRecovery | undefined {
   if (!probot || intervalMs === undefined) return undefined;
   const clean = (message: string) => redactSecrets(message, secrets);
@@ -143,6 +147,15 @@ function startRecovery(
   });
   void recovery.start();
   return recovery;
+}
+
+/** The password in a `redis://user:password@host` URL, to keep out of the logs. */
+function redisPassword(url: string | undefined): string | undefined {
+  try {
+    return url ? decodeURIComponent(new URL(url).password) || undefined : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** SIGTERM stops the App (running rounds save their state first), when asked for. */
