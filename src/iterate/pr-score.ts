@@ -132,7 +132,9 @@ async function measureSide(
   const [measured, without] = await Promise.all([
     measureDraws(base, drawRange(0, request.trials)),
     withUplift
-      ? measureDraws({ ...base, skillMd: NO_SKILL_TEXT, cache: new RenderCache() }, [0]).catch(() => undefined)
+      ? measureDraws({ ...base, skillMd: NO_SKILL_TEXT, cache: new RenderCache() }, [0]).catch(
+          () => undefined,
+        )
       : undefined,
   ]);
   if (measured.status !== 'ok') {
