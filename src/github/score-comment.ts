@@ -84,12 +84,27 @@ function tableRow(c: SkillComparison, secrets: readonly string[]): string {
   return `| ${name}${change} | ${sideText(c.base)} → ${sideText(c.head)} | ${changeCell(c)} | ${VERDICT_TEXT[c.verdict]} |`;
 }
 
-function evidenceLine(row: EvidenceRow): string {
-  return `- assertion #${row.assertionId}: passed ${kOfN(row.before)} at the base → ${kOfN(row.after)} at the head`;
+/**
+ * `assertion 3 "statement"`: never `#3`, which GitHub would link to issue 3; the statement is eval-file
+ * text from the pull request, inert and cut.
+ */
+function assertionLabel(id: number, side: SideMeasurement | undefined, secrets: readonly string[]): string {
+  const statement = side?.statements?.[String(id)];
+  const quoted =
+    statement === undefined ? '' : ` "${inertInline(statement.replace(/\s+/g, ' '), 120, secrets)}"`;
+  return `assertion ${id}${quoted}`;
 }
 
-function findingLine(f: EvalFinding, secrets: readonly string[]): string {
-  return `- assertion #${f.assertionId} **${f.kind}**: ${inertInline(f.evidence, 200, secrets)}`;
+function evidenceLine(
+  row: EvidenceRow,
+  head: SideMeasurement | undefined,
+  secrets: readonly string[],
+): string {
+  return `- ${assertionLabel(row.assertionId, head, secrets)}: passed ${kOfN(row.before)} at the base → ${kOfN(row.after)} at the head`;
+}
+
+function findingLine(f: EvalFinding, head: SideMeasurement | undefined, secrets: readonly string[]): string {
+  return `- ${assertionLabel(f.assertionId, head, secrets)} **${f.kind}**: ${inertInline(f.evidence, 200, secrets)}`;
 }
 
 function listed<T>(items: readonly T[], line: (item: T) => string, what: string): string[] {
@@ -129,13 +144,17 @@ function section(c: SkillComparison, secrets: readonly string[]): string {
     );
   }
   if (k && k.evidence.length > 0) {
-    lines.push('', 'Assertions whose pass rate changed:', ...listed(k.evidence, evidenceLine, 'assertions'));
+    lines.push(
+      '',
+      'Assertions whose pass rate changed:',
+      ...listed(k.evidence, (r) => evidenceLine(r, c.head, secrets), 'assertions'),
+    );
   }
   if (c.newFindings.length > 0) {
     lines.push(
       '',
       'New eval-quality findings (fix the eval, not the skill):',
-      ...listed(c.newFindings, (f) => findingLine(f, secrets), 'findings'),
+      ...listed(c.newFindings, (f) => findingLine(f, c.head, secrets), 'findings'),
     );
   }
   const uplift = upliftLine(c.head);

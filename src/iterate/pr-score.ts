@@ -22,6 +22,7 @@ import { messageOf } from '../core/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { SkillModels } from '../ports/models.js';
 import { EVALS_MAX_BYTES, loadSkillEvals, loadStructuralEvals } from './evals-files.js';
+import { assertionStatements } from './editor-input.js';
 import { readRegularFile } from './regular-file.js';
 import { RenderCache, scoreSkill } from './score.js';
 import { findSkills } from './skill-finder.js';
@@ -156,6 +157,7 @@ async function measureSide(
     scores: measured.scores,
     tallies: tallyDraws(measured.draws.map((d) => d.pairs)),
     uplift,
+    statements: assertionStatements(evals.evals),
   };
 }
 

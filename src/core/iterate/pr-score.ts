@@ -72,6 +72,8 @@ export interface SideMeasurement {
   tallies: AssertionTally[];
   /** With the skill minus without it, when measured on this side. */
   uplift?: UpliftReport | undefined;
+  /** Assertion id → statement, from this side's evals.json (eval-file text: untrusted). */
+  statements?: Readonly<Record<string, string>> | undefined;
 }
 
 export type SkillVerdict = 'regression' | 'improvement' | 'within noise' | 'unchanged' | 'not compared';
