@@ -24,7 +24,10 @@ export interface ScoringNote {
   /** Independent draws per side (composite only). */
   trials: number;
   margin: number;
-  /** Why only structure was scored (a fork pull request has no secrets; no key was given). */
+  /**
+   * Why only structure was scored (a fork's pull request has no secrets; no key was given): the step's own
+   * sentence, shown as written — whatever it quotes from the event (a fork's name) is already inert.
+   */
   structuralReason?: string | undefined;
 }
 
@@ -162,13 +165,16 @@ function section(c: SkillComparison, secrets: readonly string[]): string {
   return lines.join('\n');
 }
 
+const CONFIG_NOTE =
+  "The base commit's config and models are used: the skillclimb.config.json of the pull request is not read.";
+
 function scoringLine(s: ScoringNote, secrets: readonly string[]): string {
   if (s.kind === 'structural') {
-    const why = s.structuralReason ? ` ${inertInline(s.structuralReason, 400, secrets)}` : '';
+    const why = s.structuralReason ? ` ${s.structuralReason}` : '';
     return `**Structural scores only** (exact: no model grades them).${why}`;
   }
   return (
-    `Composite scores (structure and model-graded evals, ${inertInline(s.models, 200, secrets)}): ` +
+    `Composite scores (structure and model-graded evals; ${inertInline(s.models, 200, secrets)}): ` +
     `${s.trials} independent draw${s.trials === 1 ? '' : 's'} per side; a change counts when it clears ` +
     `${s.margin} standard error${s.margin === 1 ? '' : 's'} of the measured noise.`
   );
@@ -193,7 +199,7 @@ export function renderScoreComment(input: ScoreCommentInput): string {
     input.marker,
     '## skillclimb: skill scores on this pull request',
     '',
-    scoringLine(input.scoring, secrets),
+    `${scoringLine(input.scoring, secrets)} ${CONFIG_NOTE}`,
     '',
     verdictLine(input),
     '',

@@ -126,7 +126,7 @@ describe('renderScoreComment', () => {
     const body = renderScoreComment(
       input([c], {
         runUrl: undefined,
-        scoring: { kind: 'structural', models: hostile, trials: 1, margin: 1, structuralReason: hostile },
+        scoring: { kind: 'composite', models: hostile, trials: 2, margin: 1 },
       }),
     );
     expect(liveParts(ownHtmlRemoved(body))).toEqual([]);

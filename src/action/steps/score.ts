@@ -11,6 +11,7 @@ import path from 'node:path';
 import { regressionsOf, sideScore, type SkillComparison } from '../../core/iterate/pr-score.js';
 import { DEFAULT_SKILLS_GLOBS } from '../../core/iterate/skill-layout.js';
 import { messageOf } from '../../core/errors.js';
+import { inertInline } from '../../core/text/untrusted-text.js';
 import { scoreCommentMarker } from '../../github/markers.js';
 import { createGitHubClient, describeApiError, httpStatusOf, type RepoRef } from '../../github/octokit.js';
 import { renderScoreComment, upsertScoreComment, type ScoringNote } from '../../github/score-comment.js';
@@ -78,7 +79,7 @@ export function structuralReason(event: PullRequestEvent, hasKey: boolean, baseS
   const local = `Run \`skillclimb score --base ${baseSha.slice(0, 12)}\` on the branch with a model key for the composite scores.`;
   if (isFork(event) && !hasKey) {
     return (
-      `This pull request comes from the fork ${event.headRepo}: GitHub gives workflows on a fork's pull ` +
+      `This pull request comes from the fork ${inertInline(event.headRepo ?? '', 200)}: GitHub gives workflows on a fork's pull ` +
       `request no secrets, so no model key was available and the evals were not graded. ${local}`
     );
   }

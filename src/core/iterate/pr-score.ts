@@ -150,7 +150,11 @@ export function compareSides(input: {
   if (compareScores(-c.gain, c.needed) > 0) {
     return out(
       'regression',
-      exact ? 'the structural score dropped' : `the drop clears the noise margin (${c.needed.toFixed(4)})`,
+      exact
+        ? 'the structural score dropped'
+        : c.needed === 0
+          ? 'every draw of each side scored the same, so the drop is no noise'
+          : `the drop clears the noise margin (${c.needed.toFixed(4)})`,
       c,
       findings,
     );
