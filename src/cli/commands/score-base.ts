@@ -19,6 +19,7 @@ import { ITERATE_DEFAULTS } from '../../iterate/options.js';
 import { scorePullRequest } from '../../iterate/pr-score.js';
 import type { createModels } from '../../llm/factory.js';
 import type { CliIo } from '../io.js';
+import { shouldHandleSignals } from '../signals.js';
 
 export interface ScoreBaseRequest {
   base: string;
@@ -148,6 +149,17 @@ export async function runScoreBase(io: CliIo, request: ScoreBaseRequest): Promis
   const margin = request.margin ?? loaded.config.margin ?? ITERATE_DEFAULTS.margin;
   const log = { info: () => undefined, warn: (m: string) => io.err(`${m}\n`), progress: () => undefined };
   const base = await checkOutBase(top, baseCommit, os.tmpdir());
+  // Ctrl+C stops the scoring but still removes the base's worktree from the user's repository.
+  const controller = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stoppedBy !== undefined) process.exit(128 + (os.constants.signals[signal] ?? 0));
+    stoppedBy = signal;
+    io.err(`${signal}: stopping; removing the base's worktree (send it again to exit at once)\n`);
+    controller.abort(new Error(`interrupted by ${signal}`));
+  };
+  const signals = shouldHandleSignals(undefined) ? (['SIGINT', 'SIGTERM'] as const) : [];
+  for (const signal of signals) process.on(signal, onSignal);
   let comparisons: SkillComparison[];
   try {
     comparisons = await scorePullRequest({
@@ -162,10 +174,15 @@ export async function runScoreBase(io: CliIo, request: ScoreBaseRequest): Promis
       margin,
       uplift: request.uplift && !loaded.models.structuralOnly,
       concurrency: request.concurrency,
-      signal: new AbortController().signal,
+      signal: controller.signal,
       log,
     });
+  } catch (err) {
+    if (stoppedBy === undefined) throw err;
+    io.exitCode = 128 + (os.constants.signals[stoppedBy] ?? 0);
+    return;
   } finally {
+    for (const signal of signals) process.removeListener(signal, onSignal);
     await base.remove();
   }
   const regressions = regressionsOf(comparisons, 'regression');
