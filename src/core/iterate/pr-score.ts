@@ -111,7 +111,7 @@ export function compareSides(input: {
   ): SkillComparison => ({ skill, base, head, confirmation, verdict, reason, newFindings });
   if (skill.change === 'removed' || head === undefined) return out('not compared', 'the skill was removed');
   if (head.status !== 'ok') return out('not compared', `the head could not be scored (${head.status})`);
-  const findings = newFindingsOf(base, head);
+  const findings = atTheHead(newFindingsOf(base, head), head);
   if (skill.change === 'added' || base === undefined) {
     return out('not compared', 'a new skill: nothing to compare with', undefined, findings);
   }
@@ -186,6 +186,15 @@ function newFindingsOf(base: SideMeasurement | undefined, head: SideMeasurement)
     evalFindings({ night: base.tallies, uplift: base.uplift }).map((f) => `${f.assertionId}\u0000${f.kind}`),
   );
   return atHead.filter((f) => !before.has(`${f.assertionId}\u0000${f.kind}`));
+}
+
+/** The findings' evidence as a pull request reads it: measured at the head, not "tonight". */
+function atTheHead(findings: readonly EvalFinding[], head: SideMeasurement): EvalFinding[] {
+  return findings.map((f) => {
+    if (f.kind !== 'never passing') return f;
+    const total = head.tallies.find((t) => t.assertionId === f.assertionId)?.total ?? 0;
+    return { ...f, evidence: `passed 0 of ${total} graded draws at the head` };
+  });
 }
 
 /** The mean score of a side, or null when it has none. */
