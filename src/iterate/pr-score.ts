@@ -26,6 +26,7 @@ import { assertionStatements } from './editor-input.js';
 import { readRegularFile } from './regular-file.js';
 import { RenderCache, scoreSkill } from './score.js';
 import { findSkills } from './skill-finder.js';
+import { linkedSkillFile } from './symlinks.js';
 import { NO_SKILL_TEXT, drawRange, measureDraws } from './trials.js';
 
 /** One side of the change: a project folder inside a checkout of the repository. */
@@ -58,9 +59,24 @@ export interface PullScoreRequest {
   log: Logger;
 }
 
-async function foldersAt(side: ScoreSide, prefix: string, globs: readonly string[]): Promise<SkillFolder[]> {
+interface SideSkills {
+  folders: SkillFolder[];
+  /** Folders the skills setting matched that cannot be skills (a link, a SKILL.md that is no file), by repoDir. */
+  excluded: Map<string, string>;
+}
+
+async function skillsAt(side: ScoreSide, prefix: string, globs: readonly string[]): Promise<SideSkills> {
   const found = await findSkills({ project: side.project, repository: side.repository, globs });
-  return found.skills.map((s) => ({ name: s.name, repoDir: path.posix.join(prefix || '.', s.dir) }));
+  const repoDir = (dir: string) => path.posix.join(prefix || '.', dir);
+  return {
+    folders: found.skills.map((s) => ({ name: s.name, repoDir: repoDir(s.dir) })),
+    excluded: new Map(found.excluded.map((e) => [repoDir(e.dir), e.reason])),
+  };
+}
+
+/** A side whose folder is there but is no skill: its reason, instead of "added" or "removed". */
+function refused(reason: string): SideMeasurement {
+  return { status: 'harness-error', detail: reason, mode: 'structural', scores: [], tallies: [] };
 }
 
 /** The skill's folder at one side, from its repository-relative folder. */
@@ -98,6 +114,13 @@ async function measureSide(
   let evals: SkillEvals;
   let mode: 'composite' | 'structural';
   let skillMd: string;
+  // The one link rule (docs/how-it-works.md § Untrusted text and secrets): a pull request's link to a file
+  // elsewhere on the runner is never read, let alone sent to a model.
+  const linked = await linkedSkillFile(dir);
+  if (linked !== undefined) {
+    const detail = `${path.relative(side.repository, linked)}: a symbolic link; skill files are never read through a link`;
+    return { status: 'harness-error', detail, mode: 'structural', scores: [], tallies: [] };
+  }
   try {
     ({ evals, mode } = await evalsAt(dir, request.models));
     skillMd = ((await readRegularFile(skillFileOf(dir), EVALS_MAX_BYTES)) ?? '').replace(/^\uFEFF/, '');
@@ -164,20 +187,33 @@ async function measureSide(
 /** Every touched skill, compared; one skill's failure is its own row, never the others'. */
 export async function scorePullRequest(request: PullScoreRequest): Promise<SkillComparison[]> {
   const [atBase, atHead] = await Promise.all([
-    foldersAt(request.base, request.prefix, request.globs),
-    foldersAt(request.head, request.prefix, request.globs),
+    skillsAt(request.base, request.prefix, request.globs),
+    skillsAt(request.head, request.prefix, request.globs),
   ]);
-  const touched = touchedSkills(request.changedPaths, atBase, atHead);
+  const touched = touchedSkills(request.changedPaths, atBase.folders, atHead.folders);
   request.log.info(
     touched.length === 0
       ? 'no skill folder changed'
       : `skills changed: ${touched.map((s) => `${s.name} (${s.change})`).join(', ')}`,
   );
   const comparisons: SkillComparison[] = [];
-  for (const skill of touched) {
+  for (const found of touched) {
+    const headRefusal = found.change === 'removed' ? atHead.excluded.get(found.repoDir) : undefined;
+    const baseRefusal = found.change === 'added' ? atBase.excluded.get(found.repoDir) : undefined;
+    // Still there on both sides, but one side's folder cannot be scored (e.g. SKILL.md became a link).
+    const skill: TouchedSkill =
+      headRefusal !== undefined || baseRefusal !== undefined ? { ...found, change: 'changed' } : found;
     const [base, head] = await Promise.all([
-      skill.change === 'added' ? undefined : measureSide(request, request.base, skill, false),
-      skill.change === 'removed' ? undefined : measureSide(request, request.head, skill, request.uplift),
+      baseRefusal !== undefined
+        ? refused(baseRefusal)
+        : skill.change === 'added'
+          ? undefined
+          : measureSide(request, request.base, skill, false),
+      headRefusal !== undefined
+        ? refused(headRefusal)
+        : skill.change === 'removed'
+          ? undefined
+          : measureSide(request, request.head, skill, request.uplift),
     ]);
     const comparison = compareSides({ skill, base, head, margin: request.margin });
     request.log.info(`${skill.name}: ${comparison.verdict} (${comparison.reason})`);

@@ -7,7 +7,7 @@
  * way actions/checkout does on a pull_request event (depth 1, the merge commit).
  */
 import { execFileSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
@@ -316,6 +316,24 @@ describe('mode: score', () => {
     );
     expect(body).toMatch(/\| alpha \| \d\.\d{4} → \d\.\d{4} \| -\d\.\d{4} \| 🔻 regression \|/);
     expect(body).toContain('(fail-on: never — the check passes)');
+    expect(result.failure).toBeUndefined();
+  });
+
+  it("never reads a pull request's SKILL.md that links to a file elsewhere on the runner", async () => {
+    const repo = await pullRepo();
+    const secretFile = path.join(await tempDir(), 'runner-secret.txt');
+    await writeFile(secretFile, 'RUNNER-SECRET-CONTENT');
+    const bodies = serveSkillModels(script());
+    await rm(path.join(repo.work, '.claude/skills/beta/SKILL.md'));
+    await symlink(secretFile, path.join(repo.work, '.claude/skills/beta/SKILL.md'));
+    const pr = await push(repo, {});
+    const api = commentsApi([]);
+    const result = await runPipeline(inputs(), await prContext(pr.checkout, pr.eventPath), io());
+    const body = api.writes[0]!.body;
+    expect(body).toContain('| beta | 0.9933 → no score (harness-error) | — | — not compared |');
+    expect(body).toMatch(/The head could not be scored \(harness-error: .*link/);
+    expect(body).not.toContain('RUNNER-SECRET-CONTENT');
+    expect(JSON.stringify(bodies)).not.toContain('RUNNER-SECRET-CONTENT');
     expect(result.failure).toBeUndefined();
   });
 
