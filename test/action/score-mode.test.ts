@@ -319,6 +319,28 @@ describe('mode: score', () => {
     expect(result.failure).toBeUndefined();
   });
 
+  it('a dry run writes the comment to the job summary only', async () => {
+    const repo = await pullRepo();
+    const pr = await push(repo, {
+      '.claude/skills/alpha/SKILL.md': BASE_FILES['.claude/skills/alpha/SKILL.md']!.replace(
+        'alpha-base',
+        'alpha-head',
+      ),
+    });
+    const recorder = io();
+    const result = await runPipeline(
+      inputs({ 'anthropic-api-key': '', model: '', 'dry-run': 'true' }),
+      await prContext(pr.checkout, pr.eventPath),
+      recorder,
+    );
+    // No GitHub request at all: strictNock fails the test on any unexpected one.
+    expect(recorder.summaries).toHaveLength(1);
+    expect(recorder.summaries[0]).toMatch(/^<!-- skillclimb:score -->\n/);
+    expect(recorder.summaries[0]).toContain('| alpha |');
+    expect(recorder.log.infos).toContain('dry run: the comment is in the job summary and was not written');
+    expect(result.outputs['score-comment']).toBe('');
+  });
+
   it("never reads a pull request's SKILL.md that links to a file elsewhere on the runner", async () => {
     const repo = await pullRepo();
     const secretFile = path.join(await tempDir(), 'runner-secret.txt');

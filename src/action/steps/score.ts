@@ -185,8 +185,9 @@ export async function scoreStep(
           structuralReason: structuralReason(event, hasKey, baseCommit),
         }
       : { kind: 'composite', models: models.label, trials, margin };
+    const marker = scoreCommentMarker(prefix || '.');
     const body = renderScoreComment({
-      marker: scoreCommentMarker(inputs.project),
+      marker,
       comparisons,
       scoring,
       failOn: inputs.failOn,
@@ -196,7 +197,9 @@ export async function scoreStep(
       secrets: secretsOf(inputs, ctx),
     });
     await io.writeSummary(body);
-    const commentUrl = await writeComment(inputs, ctx, io, repo, event, body);
+    let commentUrl = '';
+    if (inputs.dryRun) io.log.info('dry run: the comment is in the job summary and was not written');
+    else commentUrl = await writeComment(inputs, ctx, io, { repo, pullNumber: event.number, marker, body });
     const failing = regressionsOf(comparisons, inputs.failOn);
     const failure =
       failing.length === 0
@@ -217,10 +220,9 @@ async function writeComment(
   inputs: ActionInputs,
   ctx: ActionContext,
   io: ActionIo,
-  repo: RepoRef,
-  event: PullRequestEvent,
-  body: string,
+  comment: { repo: RepoRef; pullNumber: number; marker: string; body: string },
 ): Promise<string> {
+  const { repo, pullNumber, marker, body } = comment;
   if (!inputs.githubToken) {
     io.log.warn('input github-token is empty: the scores are in the job summary only');
     return '';
@@ -232,13 +234,7 @@ async function writeComment(
     secrets: secretsOf(inputs, ctx),
   });
   try {
-    const written = await upsertScoreComment(
-      client,
-      repo,
-      event.number,
-      scoreCommentMarker(inputs.project),
-      body,
-    );
+    const written = await upsertScoreComment(client, repo, pullNumber, marker, body);
     io.log.info(`${written.created ? 'created' : 'updated'} the score comment: ${written.url}`);
     return written.url;
   } catch (err) {
