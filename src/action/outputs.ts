@@ -13,7 +13,7 @@ export interface ActionOutputs {
   /** `mode: evals-init`: the pull request with the new eval files ('' when none was opened). */
   'pull-request': string;
   /** `mode: score`: the score comment's URL ('' when it could not be written). */
-  'score-comment'?: string;
+  'comment-url'?: string;
   /** `mode: score`: JSON `{skill, base, head, needed}` per skill that regressed beyond the noise margin. */
   regressions?: string;
 }

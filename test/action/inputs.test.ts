@@ -248,6 +248,7 @@ describe('action inputs', () => {
         .map((o) => o.name)
         .sort(),
     ).toEqual([
+      'comment-url',
       'cost-usd',
       'not-shipped',
       'parked',
@@ -255,7 +256,6 @@ describe('action inputs', () => {
       'queue',
       'regressions',
       'result-path',
-      'score-comment',
       'shipped',
       'summary-path',
     ]);

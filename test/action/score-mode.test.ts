@@ -243,7 +243,7 @@ describe('mode: score', () => {
     expect(JSON.parse(result.outputs.regressions!)).toEqual([
       expect.objectContaining({ skill: 'alpha', needed: 0 }),
     ]);
-    expect(result.outputs['score-comment']).toBe('https://github.test/acme/skills/pull/7#issuecomment-901');
+    expect(result.outputs['comment-url']).toBe('https://github.test/acme/skills/pull/7#issuecomment-901');
     expect(recorder.summaries).toEqual([body]);
     // The base's worktree is gone again.
     expect(git(first.checkout, 'worktree', 'list').split('\n')).toHaveLength(1);
@@ -267,7 +267,7 @@ describe('mode: score', () => {
     expect(api2.writes[0]!.body).not.toContain('regression |');
     expect(api2.writes[0]!.body).toContain('No skill regressed beyond the noise margin.');
     expect(again.failure).toBeUndefined();
-    expect(again.outputs['score-comment']).toBe('https://github.test/acme/skills/pull/7#issuecomment-901');
+    expect(again.outputs['comment-url']).toBe('https://github.test/acme/skills/pull/7#issuecomment-901');
   });
 
   it('passes on a noise-sized change: a lower mean within the margin is not a regression', async () => {
@@ -338,7 +338,7 @@ describe('mode: score', () => {
     expect(recorder.summaries[0]).toMatch(/^<!-- skillclimb:score -->\n/);
     expect(recorder.summaries[0]).toContain('| alpha |');
     expect(recorder.log.infos).toContain('dry run: the comment is in the job summary and was not written');
-    expect(result.outputs['score-comment']).toBe('');
+    expect(result.outputs['comment-url']).toBe('');
   });
 
   it("never reads a pull request's SKILL.md that links to a file elsewhere on the runner", async () => {

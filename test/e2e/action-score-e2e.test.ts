@@ -209,7 +209,7 @@ describe('the bundled Action in mode: score, end to end', () => {
     expect(body).toMatch(/\| release-notes \| \d\.\d{4} → \d\.\d{4} \| -\d\.\d{4} \| 🔻 regression \|/);
     expect(body).toMatch(/\| session-wrap \| (\d\.\d{4}) → \1 \| \+0\.0000 \| = unchanged \|/);
     expect(body).not.toMatch(/\| (user-debug|verify) \|/);
-    expect(run1.outputs['score-comment']).toBe(github.comments[0]!.html_url);
+    expect(run1.outputs['comment-url']).toBe(github.comments[0]!.html_url);
     expect(JSON.parse(run1.outputs.regressions!)).toEqual([
       expect.objectContaining({ skill: 'release-notes' }),
     ]);

@@ -112,7 +112,7 @@ function outputsOf(comparisons: readonly SkillComparison[], commentUrl: string):
     'cost-usd': '',
     'result-path': '',
     'pull-request': '',
-    'score-comment': commentUrl,
+    'comment-url': commentUrl,
     // Every regression beyond the noise margin, whether or not fail-on lets it fail the job.
     regressions: regressionsJson(regressionsOf(comparisons, 'regression')),
   };
