@@ -319,6 +319,38 @@ describe('mode: score', () => {
     expect(result.failure).toBeUndefined();
   });
 
+  it("warns when a fork's read-only token may not write the comment; the job summary has it", async () => {
+    const repo = await pullRepo();
+    const pr = await push(
+      repo,
+      {
+        '.claude/skills/alpha/SKILL.md': BASE_FILES['.claude/skills/alpha/SKILL.md']!.replace(
+          'alpha-base',
+          'alpha-head',
+        ),
+      },
+      'stranger/skills',
+    );
+    nock(API)
+      .get(COMMENTS)
+      .query({ per_page: '100' })
+      .reply(200, [])
+      .post(COMMENTS)
+      .reply(403, { message: 'Resource not accessible by integration' });
+    const recorder = io();
+    const result = await runPipeline(
+      inputs({ 'anthropic-api-key': '', model: '' }),
+      await prContext(pr.checkout, pr.eventPath),
+      recorder,
+    );
+    expect(result.failure).toBeUndefined();
+    expect(result.outputs['comment-url']).toBe('');
+    expect(recorder.summaries[0]).toContain('| alpha |');
+    expect(recorder.log.warnings.join('\n')).toContain(
+      "the score comment could not be written (HTTP 403: Resource not accessible by integration): a fork's pull request gets a read-only token",
+    );
+  });
+
   it('a dry run writes the comment to the job summary only', async () => {
     const repo = await pullRepo();
     const pr = await push(repo, {
