@@ -253,9 +253,9 @@ export interface WrittenComment {
 }
 
 /**
- * Edits the pull request's score comment in place, or creates it when there is none. Only a bot's comment
- * counts (the Action's token writes as one): a person pasting the marker cannot make their comment the one
- * the Action edits.
+ * Edits the pull request's score comment in place, or creates it when there is none and `create` allows
+ * (a pull request that never touched a skill gets no comment). Only a bot's comment counts (the Action's
+ * token writes as one): a person pasting the marker cannot make their comment the one the Action edits.
  */
 export async function upsertScoreComment(
   client: GitHubClient,
@@ -263,7 +263,8 @@ export async function upsertScoreComment(
   pullNumber: number,
   marker: string,
   body: string,
-): Promise<WrittenComment> {
+  create = true,
+): Promise<WrittenComment | undefined> {
   const comments = await client.paginate(client.rest.issues.listComments, {
     ...repo,
     issue_number: pullNumber,
@@ -274,6 +275,7 @@ export async function upsertScoreComment(
     const { data } = await client.rest.issues.updateComment({ ...repo, comment_id: ours.id, body });
     return { id: data.id, url: data.html_url, created: false };
   }
+  if (!create) return undefined;
   const { data } = await client.rest.issues.createComment({ ...repo, issue_number: pullNumber, body });
   return { id: data.id, url: data.html_url, created: true };
 }

@@ -351,6 +351,30 @@ describe('mode: score', () => {
     );
   });
 
+  it('writes no comment on a pull request that touches no skill, and updates one that did', async () => {
+    const repo = await pullRepo();
+    const pr = await push(repo, { 'README.md': 'docs only\n' });
+    nock(API).get(COMMENTS).query({ per_page: '100' }).reply(200, []);
+    const first = await runPipeline(
+      inputs({ 'anthropic-api-key': '', model: '' }),
+      await prContext(pr.checkout, pr.eventPath),
+      io(),
+    );
+    expect(first.outputs['comment-url']).toBe('');
+    expect(first.failure).toBeUndefined();
+    const earlier = `${scoreCommentMarker()}\nold scores`;
+    const api = commentsApi(
+      [{ id: 902, body: earlier, user: { type: 'Bot', login: 'github-actions[bot]' } }],
+      902,
+    );
+    await runPipeline(
+      inputs({ 'anthropic-api-key': '', model: '' }),
+      await prContext(pr.checkout, pr.eventPath),
+      io(),
+    );
+    expect(api.writes[0]!.body).toContain('This pull request changes no skill folder.');
+  });
+
   it('a dry run writes the comment to the job summary only', async () => {
     const repo = await pullRepo();
     const pr = await push(repo, {

@@ -199,7 +199,15 @@ export async function scoreStep(
     await io.writeSummary(body);
     let commentUrl = '';
     if (inputs.dryRun) io.log.info('dry run: the comment is in the job summary and was not written');
-    else commentUrl = await writeComment(inputs, ctx, io, { repo, pullNumber: event.number, marker, body });
+    else
+      commentUrl = await writeComment(inputs, ctx, io, {
+        repo,
+        pullNumber: event.number,
+        marker,
+        body,
+        // A pull request that touches no skill gets no comment; one that did before gets its comment updated.
+        create: comparisons.length > 0,
+      });
     const failing = regressionsOf(comparisons, inputs.failOn);
     const failure =
       failing.length === 0
@@ -220,9 +228,9 @@ async function writeComment(
   inputs: ActionInputs,
   ctx: ActionContext,
   io: ActionIo,
-  comment: { repo: RepoRef; pullNumber: number; marker: string; body: string },
+  comment: { repo: RepoRef; pullNumber: number; marker: string; body: string; create: boolean },
 ): Promise<string> {
-  const { repo, pullNumber, marker, body } = comment;
+  const { repo, pullNumber, marker, body, create } = comment;
   if (!inputs.githubToken) {
     io.log.warn('input github-token is empty: the scores are in the job summary only');
     return '';
@@ -234,7 +242,11 @@ async function writeComment(
     secrets: secretsOf(inputs, ctx),
   });
   try {
-    const written = await upsertScoreComment(client, repo, pullNumber, marker, body);
+    const written = await upsertScoreComment(client, repo, pullNumber, marker, body, create);
+    if (written === undefined) {
+      io.log.info('no skill folder changed and no score comment yet: none is written');
+      return '';
+    }
     io.log.info(`${written.created ? 'created' : 'updated'} the score comment: ${written.url}`);
     return written.url;
   } catch (err) {

@@ -464,6 +464,7 @@ async function runBase(
   }
   const trials = positiveInt('--trials', flags.trials);
   if (typeof trials === 'string') return usage(trials);
+  if (trials > 10) return usage(`--trials: with --base, expected 1 to 10 draws per side, got ${trials}`);
   const concurrency = positiveInt('--concurrency', flags.concurrency);
   if (typeof concurrency === 'string') return usage(concurrency);
   let skillDir: string | undefined;
