@@ -574,6 +574,12 @@ describe('skillclimb score --base', () => {
       /^skillclimb score --base: base no-such-branch: not in the checkout and not fetched from origin/,
     );
     io.exitCode = 0;
+    await run(['--base', 'main', '--trials', '11'], withScripted(models()));
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain(
+      'skillclimb score: --trials: with --base, expected 1 to 10 draws per side, got 11',
+    );
+    io.exitCode = 0;
     await run([], withScripted(models()));
     expect(io.exitCode).toBe(2);
     expect(io.stderr).toContain(
