@@ -29,3 +29,15 @@ export function eventRefusal(env: NodeJS.ProcessEnv, allowEvents: readonly strin
     `because other events can check out content someone else controls while secrets are present; ${optIn}`
   );
 }
+
+/**
+ * `mode: score` runs on `pull_request` by design: GitHub gives a fork's pull request no secrets and a
+ * read-only token, and the step reads the config and models from the base commit, so the pull request's
+ * files are only scored, never obeyed. `pull_request_target` (secrets with a stranger's files) stays refused.
+ */
+export const SCORE_EVENTS = ['pull_request'] as const;
+
+/** The events a mode may run on besides the defaults: the workflow's `allow-events`, plus score's own. */
+export function allowedEvents(mode: string, allowEvents: readonly string[]): string[] {
+  return mode === 'score' ? [...allowEvents, ...SCORE_EVENTS] : [...allowEvents];
+}

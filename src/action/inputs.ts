@@ -14,6 +14,7 @@ import {
   type KillSwitchReadErrorPolicy,
 } from '../iterate/options.js';
 import { SkillclimbError } from '../core/errors.js';
+import { FAIL_ON, type FailOn } from '../core/iterate/pr-score.js';
 
 /**
  * A skill that ran less than this many hours ago is left out of the queue. 20, not the CLI's 24: the last
@@ -22,7 +23,7 @@ import { SkillclimbError } from '../core/errors.js';
  */
 export const DEFAULT_FRESHNESS_HOURS = 20;
 
-export const MODES = ['run', 'plan', 'summarize', 'evals-init'] as const;
+export const MODES = ['run', 'plan', 'summarize', 'evals-init', 'score'] as const;
 export type ActionMode = (typeof MODES)[number];
 
 const text = z.string().transform((v) => v.trim());
@@ -222,6 +223,14 @@ const killSwitchReadError = text.transform((v, ctx) => {
   return z.NEVER;
 });
 
+/** `fail-on` (`mode: score`): `regression` (default) or `never`. */
+const failOn = text.transform((v, ctx) => {
+  const value = v || 'regression';
+  if ((FAIL_ON as readonly string[]).includes(value)) return value as FailOn;
+  ctx.addIssue({ code: 'custom', message: `expected ${FAIL_ON.join(' or ')}, got ${JSON.stringify(v)}` });
+  return z.NEVER;
+});
+
 /** Keys are the input names of action.yml; values read as `core.getInput(name)` (always a string). */
 export const ActionInputsSchema = z.object({
   'github-token': text,
@@ -257,6 +266,7 @@ export const ActionInputsSchema = z.object({
   'kill-switch-read-error': killSwitchReadError,
   'freshness-hours': hours(DEFAULT_FRESHNESS_HOURS),
   'allow-events': eventList,
+  'fail-on': failOn,
 });
 
 export type ActionInputName = keyof typeof ActionInputsSchema.shape;
@@ -306,6 +316,8 @@ export interface ActionInputs {
   freshnessWindowMs: number;
   /** Workflow events allowed besides schedule and workflow_dispatch (see `eventRefusal`). */
   allowEvents: string[];
+  /** `mode: score`: what fails the check — a regression beyond the noise margin, or never. */
+  failOn: FailOn;
 }
 
 export class InputError extends SkillclimbError {
@@ -356,6 +368,7 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
     killSwitchReadError: v['kill-switch-read-error'],
     freshnessWindowMs: v['freshness-hours'] * 60 * 60 * 1000,
     allowEvents: v['allow-events'],
+    failOn: v['fail-on'],
   };
   if (inputs.skill && inputs.queue)
     throw new InputError('inputs skill and queue: give one or the other, not both');

@@ -12,6 +12,10 @@ export interface ActionOutputs {
   'result-path': string;
   /** `mode: evals-init`: the pull request with the new eval files ('' when none was opened). */
   'pull-request': string;
+  /** `mode: score`: the score comment's URL ('' when it could not be written). */
+  'comment-url'?: string;
+  /** `mode: score`: JSON `{skill, base, head, needed}` per skill that regressed beyond the noise margin. */
+  regressions?: string;
 }
 
 /** `cost-usd` is empty when the provider reported no price (the offline provider costs nothing: `0`). */

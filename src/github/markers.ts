@@ -59,3 +59,12 @@ export function hasParkMarker(body: string | null | undefined, skill: string): b
 export function reviewParkMarker(pullNumber: number): string {
   return `<!-- skillclimb:review-park pr=${pullNumber} -->`;
 }
+
+/**
+ * `<!-- skillclimb:score -->` (with `project=<path>` when the project is not the repository root): the ONE
+ * score comment of a pull request, found by it on the next push and edited in place.
+ */
+export function scoreCommentMarker(project = '.'): string {
+  const where = project === '.' || project === '' ? '' : ` project=${project.replace(/--/g, '-\\u002d')}`;
+  return `<!-- skillclimb:score${where} -->`;
+}

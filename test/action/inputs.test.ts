@@ -28,6 +28,7 @@ const DEFAULTS: Partial<Record<ActionInputName, string>> = {
   'state-branch': 'skill-iterate-state',
   'freshness-hours': '20',
   'kill-switch-read-error': 'stop',
+  'fail-on': 'regression',
 };
 
 const read = (values: Partial<Record<ActionInputName, string>>) => (name: ActionInputName) =>
@@ -160,7 +161,7 @@ describe('action inputs', () => {
       'input per-skill-iterations: expected a positive integer, got "0"',
       'input dry-run: expected true or false, got "yes"',
       'input max-cost-usd: expected a positive number of US dollars, got "-1"',
-      'input mode: expected one of run, plan, summarize, evals-init, got "fast"',
+      'input mode: expected one of run, plan, summarize, evals-init, score, got "fast"',
     ]);
   });
 
@@ -173,6 +174,10 @@ describe('action inputs', () => {
     );
     expect(() => parseInputs(read({ skill: '../etc' }))).toThrow(/input skill: expected a skill folder name/);
     expect(() => parseInputs(read({ base: 'a..b' }))).toThrow(/input base: expected a git branch name/);
+    expect(() => parseInputs(read({ 'fail-on': 'drop' }))).toThrow(
+      'input fail-on: expected regression or never, got "drop"',
+    );
+    expect(parseInputs(read({ 'fail-on': 'never' })).failOn).toBe('never');
   });
 
   it('reads the kill-switch input: truthy values stop, false values and empty run, typos fail', () => {
@@ -243,11 +248,13 @@ describe('action inputs', () => {
         .map((o) => o.name)
         .sort(),
     ).toEqual([
+      'comment-url',
       'cost-usd',
       'not-shipped',
       'parked',
       'pull-request',
       'queue',
+      'regressions',
       'result-path',
       'shipped',
       'summary-path',

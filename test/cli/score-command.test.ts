@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -492,5 +493,97 @@ describe('skillclimb score --mode structural needs no evals', () => {
     expect(io.stderr).toBe('');
     expect(io.exitCode).toBe(0);
     expect(io.stdout).toContain('mode: structural');
+  });
+});
+
+describe('skillclimb score --base', () => {
+  const sh = (...args: string[]) =>
+    execFileSync('git', ['-C', root, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' },
+    }).trim();
+
+  beforeEach(async () => {
+    await writeFile(path.join(root, 'skillclimb.config.json'), JSON.stringify({ trials: 2 }));
+    sh('init', '--quiet', '--initial-branch=main');
+    sh('add', '-A');
+    sh('-c', 'user.name=t', '-c', 'user.email=t@example.test', 'commit', '--quiet', '-m', 'base');
+  });
+
+  /** With "Write the summary." in the skill the render names the next step (assertion 3); without, not. */
+  function models() {
+    return createScriptedModels({
+      render: (i) =>
+        i.skillMd.includes('Write the summary.') ? '## Summary\nNext: rerun CI.' : '## Summary',
+      grade: (input: GraderInput) => ({
+        verdicts: Object.fromEntries(
+          input.assertions.map((a) => [
+            String(a.id),
+            { verdict: a.id !== 3 || input.output.includes('Next:'), reason: 'scripted' },
+          ]),
+        ),
+      }),
+    });
+  }
+
+  it('compares the changed skill at the base and in the working tree, and exits 1 on a regression', async () => {
+    await writeFile(path.join(skillDir, 'SKILL.md'), SKILL_MD.replace('Write the summary.', 'Stop here.'));
+    const scripted = models();
+    await run(['--base', 'main', '--json'], withScripted(scripted));
+    expect(io.stderr).toBe('');
+    const doc = JSON.parse(io.stdout);
+    expect(doc).toMatchObject({ scoring: 'composite', trials: 2, margin: 1, regressions: ['wrap'] });
+    expect(doc.base).toBe(sh('rev-parse', 'main'));
+    expect(doc.skills).toHaveLength(1);
+    expect(doc.skills[0]).toMatchObject({
+      skill: 'wrap',
+      dir: '.claude/skills/wrap',
+      change: 'changed',
+      verdict: 'regression',
+      assertions: [{ assertion_id: 3, base: { passes: 2, total: 2 }, head: { passes: 0, total: 2 } }],
+    });
+    expect(doc.skills[0].base.scores).toHaveLength(2);
+    expect(doc.skills[0].difference.gain).toBeLessThan(0);
+    expect(io.exitCode).toBe(1);
+    // Two draws a side, a fresh render each: 2 scenarios × 2 draws × 2 sides.
+    expect(scripted.calls.render).toHaveLength(8);
+    // The base's temporary worktree is removed again.
+    expect(sh('worktree', 'list').split('\n')).toHaveLength(1);
+  });
+
+  it('prints the comment the Action would post with --markdown, and says when nothing changed', async () => {
+    await writeFile(path.join(skillDir, 'SKILL.md'), SKILL_MD.replace('Keep it short.', 'Keep it brief.'));
+    await run(['--base', 'main', '--markdown', '--trials', '1'], withScripted(models()));
+    expect(io.stdout.split('\n')[0]).toBe('<!-- skillclimb:score -->');
+    expect(io.stdout).toContain('1 independent draw per side');
+    expect(io.stdout).toMatch(/\| wrap \| \d\.\d{4} → \d\.\d{4} \|/);
+    expect(io.exitCode).toBe(0);
+
+    await writeFile(path.join(skillDir, 'SKILL.md'), SKILL_MD);
+    io.exitCode = 0;
+    const before = io.stdout.length;
+    await run(['.claude/skills/wrap', '--base', 'main'], withScripted(models()));
+    expect(io.stdout.slice(before)).toContain('no skill folder changed since the base');
+    expect(io.exitCode).toBe(0);
+  });
+
+  it('names a base that is no commit, and asks for a folder or --base', async () => {
+    await run(['--base', 'no-such-branch'], withScripted(models()));
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toMatch(
+      /^skillclimb score --base: base no-such-branch: not in the checkout and not fetched from origin/,
+    );
+    io.exitCode = 0;
+    await run(['--base', 'main', '--trials', '11'], withScripted(models()));
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain(
+      'skillclimb score: --trials: with --base, expected 1 to 10 draws per side, got 11',
+    );
+    io.exitCode = 0;
+    await run([], withScripted(models()));
+    expect(io.exitCode).toBe(2);
+    expect(io.stderr).toContain(
+      'skillclimb score: give a <skill-folder>, or --base <ref> to score the skills changed since that commit',
+    );
   });
 });

@@ -41,10 +41,12 @@ function textOf(value: unknown): string {
   return '';
 }
 
-function roleOf(body: Record<string, unknown>): 'editor' | 'render' | 'grader' {
+function roleOf(body: Record<string, unknown>): 'editor' | 'render' | 'grader' | 'doctor' {
   const format = (body.output_config as { format?: { schema?: { required?: string[] } } } | undefined)
     ?.format;
   const required = format?.schema?.required ?? [];
+  // The Action's model check before a run (src/llm/doctor.ts): `{"ok": true}`.
+  if (required.length === 1 && required[0] === 'ok') return 'doctor';
   if (required.includes('verdicts')) return 'grader';
   if (required.includes('old_string')) return 'editor';
   return 'render';
@@ -63,7 +65,9 @@ export function serveSkillModels(script: SkillScript): RecordedBodies {
         .map((m) => textOf(m.content))
         .join('\n');
       let text: string;
-      if (role === 'render') {
+      if (role === 'doctor') {
+        text = '{"ok": true}';
+      } else if (role === 'render') {
         const call = { system: textOf(body.system), user: messages };
         bodies.render.push(call);
         text = script.render(call);

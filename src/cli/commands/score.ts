@@ -1,5 +1,6 @@
 /**
- * `skillclimb score <skill-folder>`: scores one skill once, no edits (useful on its own in a PR check).
+ * `skillclimb score <skill-folder>`: scores one skill once, no edits (useful on its own in a PR check);
+ * `--base <ref>` compares the skills changed since a commit instead (score-base.ts).
  * Structural scoring needs no eval files (docs/how-it-works.md § Scoring): any folder with a SKILL.md.
  */
 import { existsSync } from 'node:fs';
@@ -16,6 +17,7 @@ import type { createModels } from '../../llm/factory.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import {
   STRUCTURED_OUTPUT_HELP,
+  marginArgument,
   positiveIntegerArgument,
   repeatableTextArgument,
   skillsArgument,
@@ -44,6 +46,7 @@ import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js
 import { NO_SKILL_TEXT } from '../../iterate/trials.js';
 import { tallyDraws, upliftOf, type UpliftReport } from '../../core/iterate/noise.js';
 import type { CliIo } from '../io.js';
+import { runScoreBase } from './score-base.js';
 
 const MODES: readonly ScoreMode[] = ['composite', 'structural', 'absolute'];
 
@@ -61,6 +64,9 @@ interface ScoreFlags {
   bannedPhrase?: string[];
   skills?: string[];
   uplift?: boolean;
+  base?: string;
+  margin?: number;
+  markdown?: boolean;
 }
 
 async function isDirectory(dir: string): Promise<boolean> {
@@ -274,15 +280,22 @@ export function scoreStructuralSettings(
 
 async function runScore(
   io: CliIo,
-  folder: string,
+  folder: string | undefined,
   flags: ScoreFlags,
   options: ScoreCommandOptions,
-  fromCli: (flag: 'mode' | 'concurrency') => boolean,
+  fromCli: (flag: 'mode' | 'concurrency' | 'trials') => boolean,
 ): Promise<void> {
   const usage = (message: string): void => {
     io.err(`skillclimb score: ${message}\n`);
     io.exitCode = 2;
   };
+  if (flags.base !== undefined) return runBase(io, folder, flags, options, fromCli);
+  if (folder === undefined) {
+    return usage('give a <skill-folder>, or --base <ref> to score the skills changed since that commit');
+  }
+  if (flags.margin !== undefined || flags.markdown === true) {
+    return usage('--margin and --markdown compare two sides: use them with --base <ref>');
+  }
   if (!MODES.includes(flags.mode as ScoreMode)) {
     return usage(`--mode: expected one of ${MODES.join(', ')}, got "${flags.mode}"`);
   }
@@ -431,21 +444,80 @@ async function runScore(
   }
 }
 
+/**
+ * `--base <ref>`: the skills changed since `<ref>` (or the one folder given), base against working tree;
+ * `--trials` there counts independent draws per side (default: the config's `trials`, else 3).
+ */
+async function runBase(
+  io: CliIo,
+  folder: string | undefined,
+  flags: ScoreFlags,
+  options: ScoreCommandOptions,
+  fromCli: (flag: 'mode' | 'concurrency' | 'trials') => boolean,
+): Promise<void> {
+  const usage = (message: string): void => {
+    io.err(`skillclimb score: ${message}\n`);
+    io.exitCode = 2;
+  };
+  if (flags.base?.trim() === '' || flags.base?.startsWith('-')) {
+    return usage(`--base: expected a commit, branch or tag, got "${flags.base}"`);
+  }
+  const trials = positiveInt('--trials', flags.trials);
+  if (typeof trials === 'string') return usage(trials);
+  if (trials > 10) return usage(`--trials: with --base, expected 1 to 10 draws per side, got ${trials}`);
+  const concurrency = positiveInt('--concurrency', flags.concurrency);
+  if (typeof concurrency === 'string') return usage(concurrency);
+  let skillDir: string | undefined;
+  if (folder !== undefined) {
+    const located = await locateSkillArgument(io.cwd, folder, flags.skills);
+    if ('problem' in located) return usage(located.problem);
+    skillDir = located.dir;
+  }
+  await runScoreBase(io, {
+    base: flags.base!,
+    skillDir,
+    project: skillDir === undefined ? io.cwd : projectOfSkill(skillDir, io.cwd),
+    skills: flags.skills,
+    trials: fromCli('trials') ? trials : undefined,
+    margin: flags.margin,
+    uplift: flags.uplift === true,
+    concurrency,
+    json: flags.json === true,
+    markdown: flags.markdown === true,
+    models: { model: flags.model, renderModel: flags.renderModel, graderModel: flags.graderModel },
+    createModels: options.createModels,
+  });
+}
+
 /** `skillclimb score <skill-folder> [--mode] [--trials] [--json] [--concurrency] [--model …]`. */
 export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Command {
   return new Command('score')
     .description('Score one skill once, no edits (structural metrics, model-graded evals, composite)')
     .argument(
-      '<skill-folder>',
-      'folder holding SKILL.md (and evals/ for composite and absolute scores), or a skill name the skills setting finds',
+      '[skill-folder]',
+      'folder holding SKILL.md (and evals/ for composite and absolute scores), or a skill name the skills setting finds; with --base, optional',
     )
+    .option(
+      '--base <ref>',
+      'compare with this commit, branch or tag: every skill changed since it (or the one folder given) scored at the base and in the working tree; exit 1 on a regression beyond the noise margin',
+    )
+    .option(
+      '--margin <n>',
+      'with --base: standard errors of the measured noise a difference must clear (default: the config, else 1)',
+      marginArgument,
+    )
+    .option('--markdown', 'with --base: print the pull-request comment the Action would post')
     .option(
       '--skills <globs>',
       'where a skill named by its name is looked up: globs of skill folders (default: .claude/skills/*)',
       skillsArgument,
     )
     .option('--mode <mode>', `scoring mode: ${MODES.join(' | ')}`, 'composite')
-    .option('--trials <n>', 'grader trials per scenario (majority vote; the renders are reused)', '1')
+    .option(
+      '--trials <n>',
+      'grader trials per scenario (majority vote; the renders are reused); with --base: independent draws per side (default: the config, else 3)',
+      '1',
+    )
     .option('--concurrency <n>', 'model calls in flight at once', String(ITERATE_DEFAULTS.concurrency))
     .option('--json', 'print one JSON document (for scripts and PR checks)')
     .option(
@@ -471,7 +543,7 @@ export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Comm
       'banned_phrases: a phrase to count (repeatable; replaces the defaults)',
       repeatableTextArgument,
     )
-    .action(async (folder: string, flags: ScoreFlags, command: Command) => {
+    .action(async (folder: string | undefined, flags: ScoreFlags, command: Command) => {
       await runScore(io, folder, flags, options, (flag) => command.getOptionValueSource(flag) === 'cli');
     });
 }
