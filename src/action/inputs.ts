@@ -257,6 +257,13 @@ export const ActionInputsSchema = z.object({
   'kill-switch-read-error': killSwitchReadError,
   'freshness-hours': hours(DEFAULT_FRESHNESS_HOURS),
   'allow-events': eventList,
+  // Default on: an empty input (a workflow that never names it) means true.
+  dashboard: text.transform((v, ctx) => {
+    if (v === '' || TRUE.includes(v)) return true;
+    if (FALSE.includes(v)) return false;
+    ctx.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }),
 });
 
 export type ActionInputName = keyof typeof ActionInputsSchema.shape;
@@ -306,6 +313,8 @@ export interface ActionInputs {
   freshnessWindowMs: number;
   /** Workflow events allowed besides schedule and workflow_dispatch (see `eventRefusal`). */
   allowEvents: string[];
+  /** Read the dashboard issue's orders and rewrite it at the end of the night (default true). */
+  dashboard: boolean;
 }
 
 export class InputError extends SkillclimbError {
@@ -356,6 +365,7 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
     killSwitchReadError: v['kill-switch-read-error'],
     freshnessWindowMs: v['freshness-hours'] * 60 * 60 * 1000,
     allowEvents: v['allow-events'],
+    dashboard: v.dashboard,
   };
   if (inputs.skill && inputs.queue)
     throw new InputError('inputs skill and queue: give one or the other, not both');

@@ -59,3 +59,9 @@ export function hasParkMarker(body: string | null | undefined, skill: string): b
 export function reviewParkMarker(pullNumber: number): string {
   return `<!-- skillclimb:review-park pr=${pullNumber} -->`;
 }
+
+/**
+ * `<!-- skillclimb:dashboard … -->`: the one dashboard issue of a repository (docs/how-it-works.md § The
+ * dashboard issue); the rest of the line records the standing orders the Action wrote.
+ */
+export const DASHBOARD_MARKER_PREFIX = '<!-- skillclimb:dashboard';
