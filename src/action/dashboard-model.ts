@@ -99,7 +99,7 @@ function resultStatus(facts: DashboardFacts, r: SkillResult, trend: readonly num
 }
 
 /** Every skill the night knows of: queued, run, excluded for any reason, or not asked for. */
-function skillNames(file: RunFile, skipOrders: readonly string[]): string[] {
+export function skillNames(file: RunFile, skipOrders: readonly string[]): string[] {
   const run = file.run;
   return [
     ...new Set([

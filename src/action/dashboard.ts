@@ -4,6 +4,14 @@
  * about the dashboard ever fails a night: an API error is a warning, and the night's work stands.
  */
 import { readStateBranch } from '../github/state-store.js';
+import { repositoryRoot } from '../git/repo.js';
+import type { IterateOptions } from '../iterate/options.js';
+import { skillsGlobsOf } from '../iterate/queue.js';
+import { findSkills } from '../iterate/skill-finder.js';
+import type { ActionContext } from './context.js';
+import type { ActionInputs } from './inputs.js';
+import type { ActionIo } from './io.js';
+import { secretsOf } from './secrets.js';
 import {
   editorsSinceAction,
   findDashboardIssues,
@@ -11,7 +19,7 @@ import {
   writeDashboardIssue,
   type DashboardIssue,
 } from '../github/dashboard-issue.js';
-import { describeApiError, type GitHubClient, type RepoRef } from '../github/octokit.js';
+import { createGitHubClient, describeApiError, type GitHubClient, type RepoRef } from '../github/octokit.js';
 import type { Freshness } from '../ports/freshness.js';
 import type { Logger } from '../ports/logger.js';
 import {
@@ -79,6 +87,28 @@ export async function readDashboardOrders(
     );
   }
   return { issue, ...resolved };
+}
+
+/**
+ * The orders a plan honours (`mode: plan`, a dry run): read-only, and only with a token and a repository;
+ * the skills known are those the skills setting finds.
+ */
+export async function dashboardOrdersForPlan(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  options: IterateOptions,
+  io: ActionIo,
+): Promise<DashboardOrders | undefined> {
+  if (!inputs.dashboard || !ctx.repo || !inputs.githubToken) return undefined;
+  const client = createGitHubClient({
+    token: inputs.githubToken,
+    apiUrl: ctx.apiUrl,
+    log: io.log,
+    secrets: secretsOf(inputs, ctx),
+  });
+  const repository = (await repositoryRoot(options.project)) ?? options.project;
+  const found = await findSkills({ project: options.project, repository, globs: skillsGlobsOf(options) });
+  return readDashboardOrders(client, ctx.repo, new Set(found.skills.map((s) => s.name)), io.log);
 }
 
 /** A freshness that says "never ran" for the skills ordered to run tonight. */
