@@ -414,9 +414,12 @@ export function renderDashboard(input: DashboardInput): string {
       'Only edits by users with write access count.',
     '',
   );
-  const names = skills.map((s) => s.skill);
+  // Alphabetical, to be found; a skill that cannot be scored gets only the evals-init box.
+  const names = skills.map((s) => s.skill).sort();
+  const scorable = new Set(skills.filter((s) => s.status.kind !== 'excluded').map((s) => s.skill));
   for (const kind of ORDER_KINDS) {
-    parts.push(...orderSection(kind, names, new Set(input.ticked[kind]), ORDERS_BUDGET / 3));
+    const listed = kind === 'evals-init' ? names : names.filter((n) => scorable.has(n));
+    parts.push(...orderSection(kind, listed, new Set(input.ticked[kind]), ORDERS_BUDGET / 3));
   }
   return postable(parts.join('\n'));
 }
