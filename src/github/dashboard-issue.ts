@@ -65,10 +65,12 @@ export async function writeDashboardIssue(
   input: { title: string; body: string; label?: string; log: Logger },
 ): Promise<DashboardWrite> {
   const label = input.label ?? DASHBOARD_LABEL;
-  const existing = (await findDashboardIssues(client, repo, label))[0];
+  const [existing, ...newer] = await findDashboardIssues(client, repo, label);
   if (existing) {
     await client.rest.issues.update({ ...repo, issue_number: existing.number, body: input.body });
-    return { number: existing.number, url: existing.url, action: 'updated', closed: [] };
+    // Duplicates an earlier pair of writers left (one could not close its own): closed now.
+    const closed = await closeDuplicates(client, repo, newer);
+    return { number: existing.number, url: existing.url, action: 'updated', closed };
   }
   const { data: created } = await client.rest.issues.create({
     ...repo,
@@ -82,21 +84,28 @@ export async function writeDashboardIssue(
     return { number: created.number, url: created.html_url, action: 'created', closed: [] };
   }
   // Another job made one first: it is the dashboard; ours (and any other newer one) is closed.
-  const closed: number[] = [];
-  for (const issue of open.slice(1)) {
+  const closed = await closeDuplicates(client, repo, open.slice(1));
+  await client.rest.issues.update({ ...repo, issue_number: oldest.number, body: input.body });
+  input.log.info(
+    `dashboard: #${oldest.number} already existed; closed the duplicate ${closed.map((n) => `#${n}`).join(', ')}`,
+  );
+  return { number: oldest.number, url: oldest.url, action: 'updated', closed };
+}
+
+async function closeDuplicates(
+  client: GitHubClient,
+  repo: RepoRef,
+  duplicates: readonly DashboardIssue[],
+): Promise<number[]> {
+  for (const issue of duplicates) {
     await client.rest.issues.update({
       ...repo,
       issue_number: issue.number,
       state: 'closed',
       state_reason: 'not_planned',
     });
-    closed.push(issue.number);
   }
-  await client.rest.issues.update({ ...repo, issue_number: oldest.number, body: input.body });
-  input.log.info(
-    `dashboard: #${oldest.number} already existed; closed the duplicate ${closed.map((n) => `#${n}`).join(', ')}`,
-  );
-  return { number: oldest.number, url: oldest.url, action: 'updated', closed };
+  return duplicates.map((issue) => issue.number);
 }
 
 const EDITS_QUERY = `query($owner: String!, $name: String!, $number: Int!) {
