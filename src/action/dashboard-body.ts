@@ -110,9 +110,13 @@ const SECTION_END = /^\s*<!-- skillclimb:orders-end -->\s*$/;
 /** `- [x] \`name\`` (or `* [ ] name …`): a task-list item whose first word is the skill. */
 const TASK = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\[([ xX])\]\s+`?([A-Za-z0-9][A-Za-z0-9._-]{0,99})`?(?:\s|$)/;
 
-/** The ticked boxes of each order section. A line outside the sections is never read. */
-export function parseOrders(body: string | null | undefined): Record<OrderKind, string[]> {
-  const ticked: Record<OrderKind, string[]> = { run: [], skip: [], 'evals-init': [] };
+/** Every box of each order section, ticked or not. A line outside the sections is never read. */
+function orderBoxes(body: string | null | undefined): Record<OrderKind, Map<string, boolean>> {
+  const boxes: Record<OrderKind, Map<string, boolean>> = {
+    run: new Map(),
+    skip: new Map(),
+    'evals-init': new Map(),
+  };
   let section: OrderKind | undefined;
   let fenced = false;
   for (const line of (body ?? '').split(/\r\n|\r|\n/)) {
@@ -130,9 +134,32 @@ export function parseOrders(body: string | null | undefined): Record<OrderKind, 
     }
     if (section === undefined) continue;
     const task = TASK.exec(line);
-    if (task && task[1] !== ' ' && !ticked[section].includes(task[2]!)) ticked[section].push(task[2]!);
+    // A name listed twice counts as ticked when either box is.
+    if (task) boxes[section].set(task[2]!, boxes[section].get(task[2]!) === true || task[1] !== ' ');
   }
-  return ticked;
+  return boxes;
+}
+
+/** The ticked boxes of each order section. */
+export function parseOrders(body: string | null | undefined): Record<OrderKind, string[]> {
+  const boxes = orderBoxes(body);
+  const ticked = (kind: OrderKind) => [...boxes[kind]].filter(([, on]) => on).map(([name]) => name);
+  return { run: ticked('run'), skip: ticked('skip'), 'evals-init': ticked('evals-init') };
+}
+
+/**
+ * The boxes as they stand: each listed box as it is ticked now, and each box the Action wrote ticked
+ * but no longer listed (a list cut to fit, a line deleted) as written: only unticking ends an order.
+ */
+function currentOrders(body: string | null | undefined, written: OrderState): OrderState {
+  const boxes = orderBoxes(body);
+  const current = (kind: OrderKind) => [
+    ...new Set([
+      ...written[kind].filter((name) => !boxes[kind].has(name)),
+      ...[...boxes[kind]].filter(([, on]) => on).map(([name]) => name),
+    ]),
+  ];
+  return { run: current('run'), skip: current('skip'), 'evals-init': current('evals-init') };
 }
 
 /** Who made the edits since the Action last wrote the body, as the run could establish it. */
@@ -159,7 +186,7 @@ export async function resolveOrders(
   known: ReadonlySet<string>,
 ): Promise<ResolvedOrders> {
   const written = writtenState(body);
-  const ticked = parseOrders(body);
+  const ticked = currentOrders(body, written);
   const changed = ORDER_KINDS.some((kind) => !sameSet(ticked[kind], written[kind]));
   const notes: string[] = [];
   let orders = ticked;
@@ -342,9 +369,12 @@ function orderSection(
 export function renderDashboard(input: DashboardInput): string {
   const skills = [...input.skills].sort(byAttention);
   const t = input.totals;
+  const marker = dashboardMarker(input.ticked);
+  // A long marker (hundreds of standing orders) comes out of the table's share.
+  const tableBudget = TABLE_BUDGET - Math.max(0, marker.length - 1_000);
   const when = input.generatedAt.toISOString().slice(0, 16).replace('T', ' ');
   const parts: string[] = [
-    dashboardMarker(input.ticked),
+    marker,
     `Rewritten at the end of every night of skillclimb skill-iterate. Last night: ${when} UTC` +
       (input.runUrl ? ` ([workflow run](${input.runUrl}))` : '') +
       '.',
@@ -371,7 +401,7 @@ export function renderDashboard(input: DashboardInput): string {
   if (skills.length === 0) {
     parts.push('No skill folder matched the skills setting.', '');
   } else {
-    const { shown, left } = fitting(skills.map(row), TABLE_BUDGET);
+    const { shown, left } = fitting(skills.map(row), tableBudget);
     parts.push(
       '| Skill | Composite | Trend | Uplift | Status | Eval findings |',
       '| --- | ---: | --- | ---: | --- | --- |',

@@ -161,6 +161,22 @@ describe('renderDashboard', () => {
     expect(body).toMatch(/and \d+ more\./);
     expect(body).not.toContain('characters were cut');
   });
+  it('keeps hundreds of standing skips under the limit, and reads them back unchanged though not all are listed', async () => {
+    const names = Array.from({ length: 500 }, (_, i) => `skipped-skill-number-${String(i).padStart(3, '0')}`);
+    const body = renderDashboard(
+      input({
+        skills: names.map((n) => skill(n, { status: { kind: 'skipped-by-order' } })),
+        ticked: { ...NO_ORDERS, skip: names },
+      }),
+    );
+    expect(body.length).toBeLessThan(GITHUB_BODY_LIMIT);
+    expect(body).not.toContain('characters were cut');
+    expect(parseOrders(body).skip.length).toBeLessThan(500);
+    const never = () => Promise.reject(new Error('nothing changed: no one needs to be asked'));
+    const resolved = await resolveOrders(body, never, new Set(names));
+    expect([...resolved.orders.skip].sort()).toEqual(names);
+    expect(resolved.notes).toEqual([]);
+  });
 });
 
 describe('parseOrders and resolveOrders', () => {
