@@ -20,12 +20,15 @@ import { planIterate } from '../../src/iterate/plan.js';
 import { fakeIssues, type FakeIssues } from '../helpers/dashboard-github.js';
 import {
   cleanupTempDirs,
+  git,
   GITHUB_API as API,
   makeRemote,
   nightContext,
   recordingLog,
 } from '../helpers/github-fixtures.js';
 import { looseNock } from '../helpers/nock-frame.js';
+import { releaseNotesSkill, validAnswer } from '../helpers/authored-evals.js';
+import { anthropicMessage } from '../helpers/model-replies.js';
 import { VALID_EVALS, VALID_SCENARIOS } from '../helpers/skill-project.js';
 
 const NOW = new Date('2026-05-24T03:00:00Z');
@@ -253,6 +256,56 @@ describe('the dashboard issue of mode: run', () => {
     expect(calls[3]?.queue).toEqual(['beta']);
     expect(writtenState(fake.open()[0]!.body)).toEqual({ run: [], skip: [], 'evals-init': [] });
     expect(creates(fake)).toHaveLength(1);
+  });
+
+  it('opens the evals-init pull request a "re-run evals init" box orders, and links it', async () => {
+    // The author model (served by nock) writes gamma's eval files; the night itself stays offline.
+    nock('https://api.anthropic.com')
+      .post('/v1/messages')
+      .reply(
+        200,
+        anthropicMessage([{ type: 'text', text: JSON.stringify(validAnswer()) }], {
+          input_tokens: 1500,
+          output_tokens: 700,
+        }),
+      );
+    let opened: Record<string, unknown> = {};
+    nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(true)
+      .reply(200, [])
+      .post('/repos/acme/skills/pulls', (body: Record<string, unknown>) => ((opened = body), true))
+      .reply(201, { number: 31, html_url: 'https://github.test/acme/skills/pull/31' })
+      .post('/repos/acme/skills/issues/31/labels')
+      .reply(200, []);
+    const fake = github();
+    fake.permissions = { maintainer: 'admin' };
+    const { origin, checkout } = await makeRemote(
+      {
+        ...skillFiles('alpha'),
+        '.claude/skills/gamma/SKILL.md': releaseNotesSkill('gamma'),
+        'skillclimb.config.json': JSON.stringify({
+          models: { default: 'offline', author: 'anthropic:claude-haiku-4-5' },
+        }),
+      },
+      { checkout: 'actions' },
+    );
+    const ctx = await nightContext(checkout, { ANTHROPIC_API_KEY: 'sk-ant-dashboard-test' });
+    await runPipeline(inputs(), ctx, recordingIo(), planningEngine([]));
+    const number = fake.open()[0]!.number;
+
+    fake.editAsPerson(number, 'maintainer', tick('evals-init', 'gamma'));
+    await runPipeline(inputs(), ctx, recordingIo(new Date('2026-05-25T03:00:00Z')), planningEngine([]));
+
+    expect(opened).toMatchObject({ head: 'skillclimb/evals-init', base: 'main' });
+    expect(
+      git(origin, 'show', '--name-only', '--format=', 'skillclimb/evals-init').split('\n').sort(),
+    ).toEqual(['.claude/skills/gamma/evals/evals.json', '.claude/skills/gamma/evals/test_scenarios.json']);
+    const body = fake.open()[0]!.body;
+    expect(body).toContain(
+      '- Re-ran evals init for `gamma` as ordered: [pull request](https://github.test/acme/skills/pull/31); the box is cleared.',
+    );
+    expect(parseOrders(body)['evals-init']).toEqual([]);
   });
 
   it('ignores a checkbox ticked by a read-only user, and says so on the dashboard', async () => {
