@@ -70,7 +70,7 @@ async function summarizeDashboard(
     ...(orders ? runOrderNotes(orders.orders, merged) : []),
     ...pending.map(
       (skill) =>
-        `\`${skill}\` is ordered to re-run evals init: a \`mode: run\` night without \`skill\` (or \`mode: evals-init\`) does that; the box stays ticked.`,
+        `\`${skill}\` is ordered to re-run evals init, which a \`mode: run\` night without \`skill\` does (not the matrix); the box stays ticked.`,
     ),
   ];
   await publishDashboard({
