@@ -2,12 +2,10 @@
  * The dashboard issue's body (docs/how-it-works.md § The dashboard issue), pure: ONE renderer for the
  * issue every night rewrites, and ONE parser for the checkboxes a maintainer ticks in it. The parser reads
  * only the task-list lines inside the order sections the renderer marks, so a person's edits anywhere else
- * in the issue (a note on top, a reworded heading, a reordered list) change nothing it reads.
+ * in the issue (a note, a task list of their own, a reworded heading) change nothing it reads.
  */
-import { formatGain } from '../core/iterate/noise.js';
-import type { FindingKind } from '../core/iterate/noise.js';
-import { postable } from '../core/text/untrusted-text.js';
-import { inertInline } from '../core/text/untrusted-text.js';
+import { formatGain, type FindingKind } from '../core/iterate/noise.js';
+import { inertInline, postable } from '../core/text/untrusted-text.js';
 import { renderSparkline } from '../github/score-chart.js';
 import { DASHBOARD_MARKER_PREFIX, firstLine } from '../github/markers.js';
 
