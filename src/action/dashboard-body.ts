@@ -196,7 +196,9 @@ export async function resolveOrders(
           ? `the issue was edited by ${who.logins.map((l) => inertInline(l, 60)).join(', ')}, without write access to the repository`
           : `the run could not tell who edited the issue (${inertInline(who.why, 200)})`;
       notes.push(`Changed checkboxes were ignored: ${why}. Someone with write access can tick them again.`);
-      orders = written;
+      // An editor without write access could have rewritten the marker too: then only the standing skips
+      // it records are kept (a forged skip skips, a forged run would spend), and no one-off order runs.
+      orders = who.kind === 'not-writers' ? { ...NO_ORDERS, skip: written.skip } : written;
     }
   }
   const keep = (kind: OrderKind) =>

@@ -228,6 +228,26 @@ describe('parseOrders and resolveOrders', () => {
     expect(unknown.notes[0]).toContain('could not tell who edited the issue (HTTP 502)');
   });
 
+  it('runs no one-off order recorded in a marker an editor without write access may have rewritten', async () => {
+    const body = renderDashboard(
+      input({ ticked: { run: ['alpha'], skip: ['gamma'], 'evals-init': ['delta'] } }),
+    );
+    expect(writtenState(body)).toEqual({ run: ['alpha'], skip: ['gamma'], 'evals-init': ['delta'] });
+    const edited = body.replace('- [x] `gamma`', '- [ ] `gamma`');
+    const readOnly = await resolveOrders(
+      edited,
+      () => Promise.resolve({ kind: 'not-writers', logins: ['x'] }),
+      KNOWN,
+    );
+    expect(readOnly.orders).toEqual({ run: [], skip: ['gamma'], 'evals-init': [] });
+    // Unchanged, the boxes the Action wrote ticked (a matrix's pending orders) count as they are.
+    expect((await resolveOrders(body, writers, KNOWN)).orders).toEqual({
+      run: ['alpha'],
+      skip: ['gamma'],
+      'evals-init': ['delta'],
+    });
+  });
+
   it('asks who edited only when a box changed, and drops orders for skills that are gone', async () => {
     let asked = 0;
     const counting = () => (asked++, writers());
