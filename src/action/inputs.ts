@@ -267,6 +267,13 @@ export const ActionInputsSchema = z.object({
   'freshness-hours': hours(DEFAULT_FRESHNESS_HOURS),
   'allow-events': eventList,
   'fail-on': failOn,
+  // Default on: an empty input (a workflow that never names it) means true.
+  dashboard: text.transform((v, ctx) => {
+    if (v === '' || TRUE.includes(v)) return true;
+    if (FALSE.includes(v)) return false;
+    ctx.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }),
 });
 
 export type ActionInputName = keyof typeof ActionInputsSchema.shape;
@@ -318,6 +325,8 @@ export interface ActionInputs {
   allowEvents: string[];
   /** `mode: score`: what fails the check — a regression beyond the noise margin, or never. */
   failOn: FailOn;
+  /** Read the dashboard issue's orders and rewrite it at the end of the night (default true). */
+  dashboard: boolean;
 }
 
 export class InputError extends SkillclimbError {
@@ -369,6 +378,7 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
     freshnessWindowMs: v['freshness-hours'] * 60 * 60 * 1000,
     allowEvents: v['allow-events'],
     failOn: v['fail-on'],
+    dashboard: v.dashboard,
   };
   if (inputs.skill && inputs.queue)
     throw new InputError('inputs skill and queue: give one or the other, not both');

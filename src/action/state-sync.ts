@@ -69,12 +69,24 @@ export async function collectStateUpdates(
       iterations: result?.iterations ?? fromRows.iterations,
       ...(result ? { status: result.status } : {}),
       ...(link ? { link } : {}),
+      ...qualityOf(result),
       ...(ctx.runId ? { run_id: ctx.runId } : {}),
       ...(ctx.runUrl ? { run_url: ctx.runUrl } : {}),
     };
     updates.push({ skill, resultsTsv, lastRun });
   }
   return updates;
+}
+
+/** What the dashboard shows of a skill the next night does not run: confirmed score, uplift, findings. */
+function qualityOf(result: SkillResult | undefined): Partial<LastRunRecord> {
+  const m = result?.measurement;
+  if (!m) return {};
+  return {
+    ...(m.confirmation ? { confirmed_score: m.confirmation.final } : {}),
+    ...(m.uplift ? { uplift: { value: m.uplift.uplift, measurable: m.uplift.measurable } } : {}),
+    findings: m.findings.map((f) => ({ kind: f.kind, assertion: f.assertionId })),
+  };
 }
 
 /**

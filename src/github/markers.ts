@@ -68,3 +68,9 @@ export function scoreCommentMarker(project = '.'): string {
   const where = project === '.' || project === '' ? '' : ` project=${project.replace(/--/g, '-\\u002d')}`;
   return `<!-- skillclimb:score${where} -->`;
 }
+
+/**
+ * `<!-- skillclimb:dashboard … -->`: the one dashboard issue of a repository (docs/how-it-works.md § The
+ * dashboard issue); the rest of the line records the standing orders the Action wrote.
+ */
+export const DASHBOARD_MARKER_PREFIX = '<!-- skillclimb:dashboard';

@@ -65,3 +65,17 @@ export function renderScoreChart(skill: string, rows: readonly ResultsRow[]): st
 export const SCORE_CHART_CAPTION =
   "Lines: each iteration's score, and the kept score (the high-water mark the branch holds). " +
   'Iteration 0 is the baseline; crashed iterations have no score and no point.';
+
+const SPARK = '▁▂▃▄▅▆▇█';
+
+/**
+ * A one-line trend of scores (the dashboard's table cells, where a chart cannot go): one block character
+ * per value, scaled between the lowest and the highest; a flat series is a flat middle line.
+ */
+export function renderSparkline(values: readonly number[]): string {
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  return values
+    .map((v) => SPARK[high - low < 1e-9 ? 3 : Math.round(((v - low) / (high - low)) * (SPARK.length - 1))])
+    .join('');
+}

@@ -19,6 +19,16 @@ export const LastRunRecordSchema = z
     iterations: z.number().int().optional(),
     run_id: z.string().optional(),
     run_url: z.string().optional(),
+    /** The ship gate's re-measured final, when it ran (the dashboard's "last confirmed composite"). */
+    confirmed_score: z.number().nullable().optional(),
+    /** Pass rate with the skill minus without it, when the night measured it. */
+    uplift: z.object({ value: z.number(), measurable: z.boolean() }).optional(),
+    /** The night's eval-quality findings: assertion ids per kind (docs/how-it-works.md § The dashboard issue). */
+    findings: z
+      .array(
+        z.object({ kind: z.enum(['not discriminating', 'flaky', 'never passing']), assertion: z.number() }),
+      )
+      .optional(),
   })
   .loose();
 export type LastRunRecord = z.infer<typeof LastRunRecordSchema>;

@@ -29,6 +29,7 @@ const DEFAULTS: Partial<Record<ActionInputName, string>> = {
   'freshness-hours': '20',
   'kill-switch-read-error': 'stop',
   'fail-on': 'regression',
+  dashboard: 'true',
 };
 
 const read = (values: Partial<Record<ActionInputName, string>>) => (name: ActionInputName) =>
@@ -221,12 +222,15 @@ describe('action inputs', () => {
     }
   });
 
-  it('the matrix workflow grants write only to the iterate job', async () => {
+  it('the matrix workflow grants write only to the iterate job, and to summarize for the dashboard issue', async () => {
     const yml = await readFile(path.join(ROOT, '.github', 'workflows', 'skill-iterate-matrix.yml'), 'utf8');
     expect(/^permissions:\n((?: {2}.*\n)+)/m.exec(yml)?.[1]).toBe('  contents: read\n');
     const jobs = yml.split(/^ {2}(?=[a-z]+:\n)/m).slice(1);
     const writes = jobs.filter((job) => /^ {6}[a-z-]+: write/m.test(job)).map((job) => job.split(':')[0]);
-    expect(writes).toEqual(['iterate']);
+    expect(writes).toEqual(['iterate', 'summarize']);
+    expect(jobs.find((job) => job.startsWith('summarize:'))).toMatch(
+      / {4}permissions:\n {6}contents: read\n {6}issues: write.*\n {4}steps:/,
+    );
     expect(jobs.find((job) => job.startsWith('iterate:'))).toMatch(
       / {4}permissions:\n {6}contents: write.*\n {6}pull-requests: write.*\n {6}issues: write/,
     );

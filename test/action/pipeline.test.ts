@@ -284,7 +284,12 @@ describe('annotations for skipped and parked skills (summarize)', () => {
     await writeRunFile(path.join(dir, 'job', 'result.json'), file);
     const io = recordingIo();
 
-    const result = await runPipeline(inputs({ mode: 'summarize', 'results-dir': dir }), ctx, io);
+    // The dashboard has tests of its own (test/action/dashboard-pipeline.test.ts).
+    const result = await runPipeline(
+      inputs({ mode: 'summarize', 'results-dir': dir, dashboard: 'false' }),
+      ctx,
+      io,
+    );
 
     expect(result.failure).toBeUndefined();
     expect(io.log.warnings).toEqual([

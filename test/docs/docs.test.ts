@@ -22,6 +22,7 @@ const HOW_IT_WORKS_SECTIONS = [
   'Shipping',
   'Defect park',
   'Morning summary and results.tsv',
+  'The dashboard issue',
   'Calibration',
   'Review rounds',
   'Independence and the stop gate',

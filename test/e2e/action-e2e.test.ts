@@ -107,7 +107,8 @@ describe('the bundled Action, end to end', () => {
     const { origin, checkout } = await checkoutOfExamples();
     const base = git(origin, 'rev-parse', 'main');
 
-    const night1 = await runAction(checkout, apiUrl, {});
+    // The dashboard issue has its own end-to-end test (test/e2e/dashboard-e2e.test.ts).
+    const night1 = await runAction(checkout, apiUrl, { dashboard: 'false' });
     expect(night1.code, night1.stdout).toBe(0);
 
     // Secrets: masked first, never printed.
@@ -216,7 +217,7 @@ describe('the bundled Action, end to end', () => {
 
     // The next night, on a fresh runner: freshness comes from the state branch, so nothing runs again.
     server.requests.length = 0;
-    const night2 = await runAction(await freshCheckout(origin), apiUrl, {});
+    const night2 = await runAction(await freshCheckout(origin), apiUrl, { dashboard: 'false' });
     expect(night2.code, night2.stdout).toBe(0);
     expect(JSON.parse(night2.outputs.queue ?? 'null')).toEqual([]);
     expect(night2.stdout).toContain('Queue empty -- nothing to iterate.');
@@ -449,11 +450,14 @@ describe('the bundled Action, end to end', () => {
     expect(git(origin, 'for-each-ref')).toBe(before);
   }, 60_000);
 
-  it('plan mode outputs the queue as JSON for a matrix, also without any GitHub request', async () => {
+  it('plan mode outputs the queue as JSON for a matrix, with no GitHub request but the dashboard issue read', async () => {
     const { checkout } = await checkoutOfExamples();
     const run = await runAction(checkout, apiUrl, { mode: 'plan', 'skip-list': 'user-debug' });
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(server.requests).toEqual([]);
+    // Only the dashboard issue's orders are read (it has none here).
+    expect(
+      server.requests.every((r) => r.method === 'GET' && r.url.startsWith('/repos/acme/skills/issues')),
+    ).toBe(true);
     expect(JSON.parse(run.outputs.queue ?? 'null')).toEqual(['release-notes', 'session-wrap']);
     const planFile = JSON.parse(await readFile(run.outputs['result-path'] ?? '', 'utf8')) as {
       mode: string;
@@ -494,7 +498,11 @@ describe('the bundled Action, end to end', () => {
     expect(stateFiles).toContain('state/session-wrap/results.tsv');
 
     server.requests.length = 0;
-    const summary = await runAction(checkout, apiUrl, { mode: 'summarize', 'results-dir': artifacts });
+    const summary = await runAction(checkout, apiUrl, {
+      mode: 'summarize',
+      'results-dir': artifacts,
+      dashboard: 'false',
+    });
     expect(summary.code, summary.stdout).toBe(0);
     expect(server.requests).toEqual([]);
     expect(JSON.parse(summary.outputs.queue ?? 'null')).toEqual(queue);
@@ -559,7 +567,11 @@ describe('the bundled Action, end to end', () => {
     };
     await writeFile(path.join(artifacts, 'result.json'), JSON.stringify(runFile));
 
-    const run = await runAction(checkout, apiUrl, { mode: 'summarize', 'results-dir': artifacts });
+    const run = await runAction(checkout, apiUrl, {
+      mode: 'summarize',
+      'results-dir': artifacts,
+      dashboard: 'false',
+    });
 
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout.split('\n').filter((line) => line.startsWith('::warning::'))).toEqual([

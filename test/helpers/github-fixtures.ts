@@ -244,8 +244,11 @@ export async function nightContext(checkout: string, env: NodeJS.ProcessEnv = {}
 // ---- The bundled Action as the runner starts it (the end-to-end tests) ----
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The bundle the e2e tests run: `npm run bundle` makes it from src/action/run.ts. */
-export const BUNDLE = path.join(ROOT, 'dist', 'index.js');
+/**
+ * The bundle the e2e tests run: `npm run bundle` makes it from src/action/run.ts. SKILLCLIMB_E2E_BUNDLE
+ * points them at a bundle built elsewhere (a branch checking its change before dist/ is rebuilt).
+ */
+export const BUNDLE = process.env.SKILLCLIMB_E2E_BUNDLE || path.join(ROOT, 'dist', 'index.js');
 /** The example skills every e2e checkout starts from. */
 export const EXAMPLES_WORKSPACE = path.join(ROOT, 'examples', 'workspace');
 /** The `github-token` input of the e2e runs: it must never appear in their output. */
@@ -268,8 +271,27 @@ export interface ListedPull {
   head?: { ref: string };
 }
 
+/** An issue the stand-in keeps when its issue store is on (`RecordingGitHub.issues`). */
+export interface StoredIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  state_reason: string | null;
+  labels: string[];
+  /** Oldest first: who wrote the body (GraphQL `userContentEdits`); the Action is `github-actions[bot]`. */
+  edits: Array<{ login: string; at: string }>;
+}
+
 /** A tiny stand-in for api.github.com: answers what the Action asks and records every request. */
 export class RecordingGitHub {
+  /**
+   * Off (undefined, the default): issues are listed as none and every create answers #7. An array: a store
+   * of issues that lists, creates and updates them, with their edit history over GraphQL and the
+   * collaborators' `permissions` (the dashboard issue's tests).
+   */
+  issues: StoredIssue[] | undefined;
+  permissions: Record<string, string> = {};
   readonly requests: Recorded[] = [];
   /** The kill-switch file appears on the base branch after this many reads of it (Infinity: never). */
   killSwitchAfterReads = Infinity;
@@ -294,8 +316,12 @@ export class RecordingGitHub {
     });
   });
 
-  private answer({ method, url }: Recorded): [number, unknown] {
+  private answer({ method, url, body }: Recorded): [number, unknown] {
     const route = `${method} ${url.split('?')[0]}`;
+    if (this.issues) {
+      const answered = this.answerIssues(this.issues, route, url, body);
+      if (answered) return answered;
+    }
     if (route === 'GET /repos/acme/skills')
       return [200, { default_branch: 'main', full_name: 'acme/skills' }];
     if (route === 'GET /repos/acme/skills/pulls') {
@@ -325,9 +351,75 @@ export class RecordingGitHub {
     return [404, { message: 'Not Found' }];
   }
 
+  private answerIssues(
+    issues: StoredIssue[],
+    route: string,
+    url: string,
+    body: Record<string, unknown> | undefined,
+  ): [number, unknown] | undefined {
+    const view = (i: StoredIssue) => ({
+      ...i,
+      html_url: `https://github.test/acme/skills/issues/${i.number}`,
+      user: { login: 'github-actions[bot]' },
+      labels: i.labels.map((name) => ({ name })),
+    });
+    const now = () => new Date(Date.now() + issues.reduce((n, i) => n + i.edits.length, 0)).toISOString();
+    if (route === 'GET /repos/acme/skills/issues') {
+      const query = new URL(url, 'http://api.test').searchParams;
+      const state = query.get('state') ?? 'open';
+      const label = query.get('labels');
+      return [
+        200,
+        issues
+          .filter((i) => (state === 'all' || i.state === state) && (!label || i.labels.includes(label)))
+          .map(view),
+      ];
+    }
+    if (route === 'POST /repos/acme/skills/issues') {
+      const issue: StoredIssue = {
+        number: 7 + issues.length,
+        title: String(body?.title),
+        body: String(body?.body),
+        state: 'open',
+        state_reason: null,
+        labels: (body?.labels as string[] | undefined) ?? [],
+        edits: [{ login: 'github-actions[bot]', at: now() }],
+      };
+      issues.push(issue);
+      return [201, view(issue)];
+    }
+    const update = /^PATCH \/repos\/acme\/skills\/issues\/(\d+)$/.exec(route);
+    const issue = update && issues.find((i) => i.number === Number(update[1]));
+    if (issue) {
+      if (typeof body?.body === 'string' && body.body !== issue.body) {
+        issue.body = body.body;
+        issue.edits.push({ login: 'github-actions[bot]', at: now() });
+      }
+      if (body?.state === 'open' || body?.state === 'closed') issue.state = body.state;
+      return [200, view(issue)];
+    }
+    if (route === 'POST /graphql') {
+      const number = (body?.variables as { number?: number } | undefined)?.number;
+      const found = issues.find((i) => i.number === number);
+      const nodes = (found?.edits ?? []).map((e) => ({
+        editedAt: e.at,
+        editor: { login: e.login.replace(/\[bot\]$/, '') },
+      }));
+      return [200, { data: { repository: { issue: found ? { userContentEdits: { nodes } } : null } } }];
+    }
+    const permission = /^GET \/repos\/acme\/skills\/collaborators\/([^/]+)\/permission$/.exec(route);
+    if (permission?.[1]) {
+      const level = this.permissions[decodeURIComponent(permission[1])];
+      return level ? [200, { permission: level }] : [404, { message: 'Not Found' }];
+    }
+    return undefined;
+  }
+
   /** Forgets the requests and answers as configured by default again. */
   reset(): void {
     this.requests.length = 0;
+    this.issues = undefined;
+    this.permissions = {};
     this.killSwitchAfterReads = Infinity;
     this.killSwitchReads = 0;
     this.pulls = [];

@@ -17,6 +17,8 @@ import { iterateOptions } from '../options.js';
 import { buildOutputs } from '../outputs.js';
 import { planPorts, readOnlyFreshness } from '../plan-ports.js';
 import { emptyRun, planFile } from '../run-records.js';
+import { ITERATE_DEFAULTS } from '../../iterate/options.js';
+import { publishDashboard, readRecordedSkills } from '../dashboard.js';
 
 export async function dryRunStep(
   inputs: ActionInputs,
@@ -40,5 +42,26 @@ export async function dryRunStep(
   const text = formatDryRunPlan(plan, options, { limit: ACTION_JOB_LIMIT });
   io.log.info(text);
   await io.writeSummary(renderPlanSummary('skill-iterate dry run', text, plan.queue));
-  return { outputs: buildOutputs(planFile(emptyRun(startedAt, io.now(), plan)), {}), failure: undefined };
+  const file = planFile(emptyRun(startedAt, io.now(), plan));
+  // The dashboard a night would write, shown and not written; its orders are not read (no GitHub API).
+  if (inputs.dashboard && inputs.skill === undefined) {
+    await publishDashboard({
+      client: undefined,
+      repo: ctx.repo,
+      file,
+      recorded: await readRecordedSkills(options.project, inputs.stateBranch, io.log),
+      ticked: { run: [], skip: [], 'evals-init': [] },
+      notes: [
+        "A dry run reads no orders (it calls no GitHub API): a night would honour the dashboard's ticked boxes.",
+      ],
+      freshnessWindowMs: inputs.freshnessWindowMs,
+      minGain: options.minGain ?? ITERATE_DEFAULTS.minGain,
+      now: io.now(),
+      runUrl: ctx.runUrl,
+      log: io.log,
+      dryRun: true,
+      writeSummary: (markdown) => io.writeSummary(markdown),
+    });
+  }
+  return { outputs: buildOutputs(file, {}), failure: undefined };
 }

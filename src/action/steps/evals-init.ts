@@ -23,10 +23,16 @@ import type { ActionIo, PipelineResult } from '../io.js';
 import { buildOutputs } from '../outputs.js';
 import { emptyRun, planFile } from '../run-records.js';
 
+/**
+ * `request`: the named skills, written again over their eval files with `force` (the dashboard's
+ * "re-run evals init" order, src/action/dashboard.ts); without it, the `skill` input or every skill
+ * without evals.
+ */
 export async function evalsInitStep(
   inputs: ActionInputs,
   ctx: ActionContext,
   io: ActionIo,
+  request?: { names: string[]; force: boolean },
 ): Promise<PipelineResult> {
   const startedAt = io.now();
   const project = path.resolve(ctx.workspace, inputs.project);
@@ -40,10 +46,11 @@ export async function evalsInitStep(
     skills: inputs.skills,
   });
   if (hint !== undefined) io.log.warn(hint);
+  const force = request?.force ?? false;
   const targets = await selectEvalsTargets(project, found, {
-    names: inputs.skill ? [inputs.skill] : [],
-    all: inputs.skill === undefined,
-    force: false,
+    names: request?.names ?? (inputs.skill ? [inputs.skill] : []),
+    all: request === undefined && inputs.skill === undefined,
+    force,
     keepScenarios: false,
   });
   if (targets.refused.length > 0) {
@@ -89,7 +96,7 @@ export async function evalsInitStep(
     try {
       const result = await initSkillEvals(
         skill,
-        { project, repository, force: false, keepScenarios: false },
+        { project, repository, force, keepScenarios: false },
         { author, log: io.log, signal },
       );
       results.push(result);

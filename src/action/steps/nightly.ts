@@ -57,6 +57,16 @@ import { secretsOf } from '../secrets.js';
 import { createSkillGroups } from '../skill-groups.js';
 import { createStateSaver } from '../state-saver.js';
 import { messageOf } from '../../core/errors.js';
+import { inertInline } from '../../core/text/untrusted-text.js';
+import { ITERATE_DEFAULTS } from '../../iterate/options.js';
+import {
+  ignoringFreshnessOf,
+  publishDashboard,
+  readDashboardOrders,
+  runOrderNotes,
+  type DashboardOrders,
+} from '../dashboard.js';
+import { evalsInitStep } from './evals-init.js';
 
 const SILENT_LOG: Logger = { info: () => undefined, warn: () => undefined, progress: () => undefined };
 
@@ -96,7 +106,8 @@ export async function nightlyStep(
     secrets: secretsOf(inputs, ctx),
   });
   try {
-    const restored = await store.restoreInto(options.project, await foundSkillDirs(options));
+    const dirs = await foundSkillDirs(options);
+    const restored = await store.restoreInto(options.project, dirs);
     if (restored.length)
       io.log.info(`restored results.tsv from ${inputs.stateBranch}: ${restored.join(', ')}`);
     const killSwitch = createGitHubKillSwitch({
@@ -119,12 +130,18 @@ export async function nightlyStep(
       launchReason = null;
     }
     if (launchReason) return notStarted(launchReason, startedAt, ctx, io);
+    // The dashboard's orders shape tonight's queue: skips join the skip-list, runs ignore freshness.
+    const orders = inputs.dashboard
+      ? await readDashboardOrders(client, repo, new Set(Object.keys(dirs)), io.log)
+      : undefined;
     return await drainQueue({
       inputs,
       ctx,
       io,
       engine,
-      options,
+      options: orders ? { ...options, skipList: [...options.skipList, ...orders.orders.skip] } : options,
+      freshness: ignoringFreshnessOf(store.freshness, orders?.orders.run ?? []),
+      orders,
       models,
       client,
       repo,
@@ -187,6 +204,10 @@ interface Night {
   repo: RepoRef;
   base: string;
   store: StateStore;
+  /** The state branch's run times, with the skills the dashboard ordered to run counted as never run. */
+  freshness: IteratePorts['freshness'];
+  /** The dashboard's orders, when the dashboard is on. */
+  orders: DashboardOrders | undefined;
   killSwitch: IteratePorts['killSwitch'];
   startedAt: Date;
 }
@@ -202,7 +223,7 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
     groups,
     stateSaver: (plan) => createStateSaver(store, plan, inputs, ctx, options.project, io),
     // Only when the engine stopped before its plan: the same plan, so the records still list the queue.
-    planHere: () => planIterate(options, planPorts(options, store.freshness, { ...io, log: SILENT_LOG })),
+    planHere: () => planIterate(options, planPorts(options, night.freshness, { ...io, log: SILENT_LOG })),
   });
   const saveState = events.save;
   const shipper = createGitHubShipper({
@@ -237,7 +258,7 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
     shipper,
     forge,
     killSwitch: night.killSwitch,
-    freshness: store.freshness,
+    freshness: night.freshness,
     // The Action ends on a signal itself (below) and releases the held lock first.
     lock: holdingLock,
     git: createGitWorkspace(log),
@@ -265,7 +286,52 @@ async function drainQueue(night: Night): Promise<PipelineResult> {
   const file = nightRunFile(run, shipper, forge);
   const resultPath = await writeRunFile(resultFilePath(ctx, inputs, 'run'), file, secretsOf(inputs, ctx));
   await io.writeSummary(renderJobSummary(file, ctx.runUrl));
+  // A matrix job (one `skill`) honours the orders; the summarize job writes the dashboard.
+  if (night.orders && inputs.skill === undefined) await updateDashboard(night, night.orders, file);
   return { outputs: buildOutputs(file, { summaryPath: run.summaryPath, resultPath }), failure };
+}
+
+/**
+ * The end of a night: the "re-run evals init" orders (one evals-init pull request), then the dashboard
+ * rewritten with tonight's results, the one-off boxes cleared and the standing skips kept.
+ */
+async function updateDashboard(night: Night, orders: DashboardOrders, file: RunFile): Promise<void> {
+  const { inputs, ctx, io, options, client, repo, store } = night;
+  const notes = [...orders.notes, ...runOrderNotes(orders.orders, file)];
+  const evalsInit = orders.orders['evals-init'];
+  if (evalsInit.length > 0) {
+    const list = evalsInit.map((s) => `\`${s}\``).join(', ');
+    try {
+      const result = await evalsInitStep(inputs, ctx, io, { names: evalsInit, force: true });
+      const url = result.outputs['pull-request'];
+      notes.push(
+        url
+          ? `Re-ran evals init for ${list} as ordered: [pull request](${url}); the box is cleared.`
+          : `Re-ran evals init for ${list} as ordered, but no pull request was opened` +
+              `${result.failure ? ` (${inertInline(result.failure, 300)})` : ''}; the box is cleared.`,
+      );
+    } catch (error) {
+      io.log.warn(`dashboard: evals init for ${evalsInit.join(', ')} failed: ${messageOf(error)}`);
+      notes.push(
+        `Evals init for ${list} failed (${inertInline(messageOf(error), 300)}); the box is cleared.`,
+      );
+    }
+  }
+  await publishDashboard({
+    client,
+    repo,
+    file,
+    recorded: store.snapshot.skills,
+    ticked: { run: [], skip: orders.orders.skip, 'evals-init': [] },
+    notes,
+    freshnessWindowMs: inputs.freshnessWindowMs,
+    minGain: options.minGain ?? ITERATE_DEFAULTS.minGain,
+    now: io.now(),
+    runUrl: ctx.runUrl,
+    log: io.log,
+    dryRun: false,
+    writeSummary: (markdown) => io.writeSummary(markdown),
+  });
 }
 
 /** A park report's full text as `state/<skill>/park-<epoch>.md`; resolves where it is, for the issue's note. */

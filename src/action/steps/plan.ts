@@ -15,6 +15,7 @@ import { planPorts, readOnlyFreshness } from '../plan-ports.js';
 import { writeRunFile } from '../result-file.js';
 import { emptyRun, planFile } from '../run-records.js';
 import { secretsOf } from '../secrets.js';
+import { dashboardOrdersForPlan, ignoringFreshnessOf } from '../dashboard.js';
 
 /** A set kill-switch means an empty queue (no job runs), not a failed plan. */
 export async function planStep(
@@ -24,10 +25,23 @@ export async function planStep(
 ): Promise<PipelineResult> {
   const startedAt = io.now();
   // The config's settings (the skills setting, the mode) shape the queue as they shape the night's.
-  const options = iterateOptions(inputs, ctx, await loadConfig(path.resolve(ctx.workspace, inputs.project)));
+  const configured = iterateOptions(
+    inputs,
+    ctx,
+    await loadConfig(path.resolve(ctx.workspace, inputs.project)),
+  );
   const killed =
-    killSwitchInputReason(inputs.killSwitch) ?? (await createFileKillSwitch(options.project).check());
-  let plan = await planIterate(options, planPorts(options, await readOnlyFreshness(options, inputs, io), io));
+    killSwitchInputReason(inputs.killSwitch) ?? (await createFileKillSwitch(configured.project).check());
+  // A matrix's queue honours the dashboard's orders as a night does (docs/how-it-works.md § The dashboard issue).
+  const orders = killed ? undefined : await dashboardOrdersForPlan(inputs, ctx, configured, io);
+  const options = orders
+    ? { ...configured, skipList: [...configured.skipList, ...orders.orders.skip] }
+    : configured;
+  const freshness = ignoringFreshnessOf(
+    await readOnlyFreshness(options, inputs, io),
+    orders?.orders.run ?? [],
+  );
+  let plan = await planIterate(options, planPorts(options, freshness, io));
   if (killed) {
     io.log.warn(`${killed}: the plan is an empty queue`);
     plan = { ...plan, queue: [] };

@@ -10,6 +10,10 @@ import { resultFilePath } from '../options.js';
 import { buildOutputs } from '../outputs.js';
 import { mergeRunFiles, readRunFiles, writeRunFile, type RunFile } from '../result-file.js';
 import { secretsOf } from '../secrets.js';
+import { createGitHubClient } from '../../github/octokit.js';
+import { ITERATE_DEFAULTS } from '../../iterate/options.js';
+import { publishDashboard, readDashboardOrders, readRecordedSkills, runOrderNotes } from '../dashboard.js';
+import { skillNames } from '../dashboard-model.js';
 
 export async function summarizeStep(
   inputs: ActionInputs,
@@ -33,7 +37,61 @@ export async function summarizeStep(
   );
   await io.writeSummary(renderJobSummary(merged, ctx.runUrl));
   warnSkippedAndParked(merged, io.log);
+  if (inputs.dashboard) await summarizeDashboard(inputs, ctx, io, merged);
   return { outputs: buildOutputs(merged, { summaryPath, resultPath }), failure: undefined };
+}
+
+/**
+ * The matrix's dashboard: the plan and the jobs honoured the "run" and "skip" orders, so the runs are
+ * cleared here; "re-run evals init" is honoured by a `mode: run` night without `skill` and stays ticked.
+ */
+async function summarizeDashboard(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  io: ActionIo,
+  merged: RunFile,
+): Promise<void> {
+  const client =
+    ctx.repo && inputs.githubToken
+      ? createGitHubClient({
+          token: inputs.githubToken,
+          apiUrl: ctx.apiUrl,
+          log: io.log,
+          secrets: secretsOf(inputs, ctx),
+        })
+      : undefined;
+  const orders =
+    client && ctx.repo
+      ? await readDashboardOrders(client, ctx.repo, new Set(skillNames(merged, [])), io.log)
+      : undefined;
+  const pending = orders?.orders['evals-init'] ?? [];
+  const notes = [
+    ...(orders?.notes ?? []),
+    ...(orders ? runOrderNotes(orders.orders, merged) : []),
+    ...pending.map(
+      (skill) =>
+        `\`${skill}\` is ordered to re-run evals init, which a \`mode: run\` night without \`skill\` does (not the matrix); the box stays ticked.`,
+    ),
+  ];
+  await publishDashboard({
+    client,
+    repo: ctx.repo,
+    file: merged,
+    recorded: await readRecordedSkills(
+      path.resolve(ctx.workspace, inputs.project),
+      inputs.stateBranch,
+      io.log,
+    ),
+    ticked: { run: [], skip: orders?.orders.skip ?? [], 'evals-init': pending },
+    notes,
+    freshnessWindowMs: inputs.freshnessWindowMs,
+    minGain: inputs.minGain ?? ITERATE_DEFAULTS.minGain,
+    now: io.now(),
+    runUrl: ctx.runUrl,
+    log: io.log,
+    dryRun: inputs.dryRun,
+    writeSummary: (markdown) => io.writeSummary(markdown),
+  });
 }
 
 function warnSkippedAndParked(file: RunFile, log: Logger): void {
