@@ -1,0 +1,225 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- recorded request bodies are untyped JSON */
+/**
+ * The App's replicas on one real `redis-server` (docs/how-it-works.md § The App, "Shared state and
+ * takeover"): two App instances in one test share its claims, seen ids and BullMQ loop queue. Twenty
+ * copies of a delivery split across them run one loop; a replica killed mid-round is taken over by the
+ * other without a second review; a Redis outage mid-loop answers deliveries with an error and the loop
+ * still completes once Redis is back. GitHub is nock at the HTTP layer.
+ */
+import { Redis } from 'ioredis';
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LoopOutcome, LoopRequest } from '../../src/app/loop-runner.js';
+import type { RoundReviewView } from '../../src/github/review-body.js';
+import {
+  API,
+  HEAD,
+  PR,
+  REPO_PATH,
+  commentPayload,
+  nockNoConfig,
+  nockPermission,
+  nockToken,
+  outcome,
+  pullData,
+  recordingLog,
+  scriptedRunner,
+  startTestApp,
+} from '../helpers/app-fixtures.js';
+import { scriptedGitHub } from '../helpers/app-github.js';
+import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
+
+let redis: RedisProcess;
+const apps: Array<Awaited<ReturnType<typeof startTestApp>>> = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis.stop();
+});
+beforeEach(async () => {
+  nock.disableNetConnect();
+  nock.enableNetConnect('127.0.0.1');
+  const client = new Redis(redis.url);
+  await client.flushall();
+  client.disconnect();
+});
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.queue.close(2_000)));
+  nock.cleanAll();
+});
+
+/** A replica: its own Probot, this test's Redis, takeover within about a second. */
+async function replica(runner: ReturnType<typeof scriptedRunner>['runner'], lines: string[] = []) {
+  const app = await startTestApp(runner, undefined, {
+    redisUrl: redis.url,
+    claimTtlMs: 1_000,
+    stalledIntervalMs: 300,
+    log: recordingLog(lines),
+  });
+  apps.push(app);
+  return app;
+}
+
+/** GitHub for one PR: the token, no configuration, a writer, the sticky comment, checks and reviews. */
+function github() {
+  const scope = nock(API).persist();
+  nockToken(scope);
+  nockNoConfig(scope);
+  nockPermission('maintainer', 'write', scope);
+  const gh = scriptedGitHub({ reactions: true, pull: pullData(), checks: true });
+  const reviews: any[] = [];
+  scope
+    .post(`${REPO_PATH}/pulls/${PR}/reviews`)
+    .reply(200, (_uri: string, body: any) => {
+      const review = {
+        id: 700 + reviews.length,
+        html_url: `https://github.com/r/${reviews.length}`,
+        commit_id: body.commit_id,
+        body: body.body,
+        user: { login: 'review-loop[bot]', type: 'Bot' },
+      };
+      reviews.push(review);
+      return review;
+    })
+    .get(`${REPO_PATH}/pulls/${PR}/reviews`)
+    .query(true)
+    .reply(200, () => reviews);
+  return { gh, reviews };
+}
+
+const VIEW: RoundReviewView = {
+  runId: 'run_x',
+  round: 1,
+  maxRounds: 4,
+  headSha: HEAD,
+  reviewerModel: 'openai:gpt-5',
+  score: 8,
+  verdict: 'ready',
+  weaknesses: [],
+  raw: '',
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(20);
+  }
+}
+
+const comment = (commentId: number) => commentPayload({ body: '/review-loop', commentId });
+
+describe('two replicas on one Redis', () => {
+  it('20 copies of one /review-loop delivery split across them: one loop, one review', async () => {
+    const { gh, reviews } = github();
+    const { runner, requests } = scriptedRunner(async (request) => {
+      await request.session.postReview({ ...VIEW, runId: request.runId });
+      await sleep(100);
+      return outcome({ runId: request.runId });
+    });
+    const [a, b] = [await replica(runner), await replica(runner)];
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? b : a).probot.receive({ id: 'd1', name: 'issue_comment', payload: comment(101) }),
+      ),
+    );
+    // and 20 more comments, each a new start, while that loop is claimed
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? a : b).probot.receive({ id: `e${i}`, name: 'issue_comment', payload: comment(200 + i) }),
+      ),
+    );
+    await a.queue.idle();
+    await b.queue.idle();
+
+    expect(requests).toHaveLength(1);
+    expect(reviews).toHaveLength(1);
+    expect(gh.state()).toMatchObject({ phase: 'acquitted' });
+    expect(gh.checkRuns()).toEqual([{ id: 300, head: HEAD, states: ['in_progress', 'success'] }]);
+    // the other starts were answered "already running" once between both replicas, or found it ended
+    expect(gh.replies.filter((r) => r.includes('already running')).length).toBeLessThanOrEqual(1);
+    expect(await a.queue.snapshot()).toEqual({ running: 0, waiting: 0, claimed: 0 });
+    expect(await b.queue.ping()).toEqual({ ok: true, detail: `Redis at ${redis.url} answers` });
+  });
+
+  it('a replica killed mid-round: the other takes the loop over after its claim expires, no second review', async () => {
+    const { gh, reviews } = github();
+    const calls: Array<{ replica: string; request: LoopRequest }> = [];
+    let reviewed: () => void = () => undefined;
+    const posted = new Promise<void>((resolve) => (reviewed = resolve));
+    const runnerOf = (name: string) =>
+      scriptedRunner(async (request): Promise<LoopOutcome> => {
+        calls.push({ replica: name, request });
+        await request.session.postReview({ ...VIEW, runId: request.runId });
+        if (name === 'a') {
+          reviewed();
+          return new Promise<LoopOutcome>(() => undefined); // dies before the engine saves the round
+        }
+        return outcome({ runId: request.runId });
+      }).runner;
+    const a = await replica(runnerOf('a'));
+    await a.probot.receive({ id: 'd1', name: 'issue_comment', payload: comment(101) });
+    await posted;
+    await a.queue.abandon(); // kill -9: no save, no release, no renewal
+    apps.splice(apps.indexOf(a), 1);
+    const b = await replica(runnerOf('b'));
+
+    await until('the other replica finished the loop', () => gh.state()?.phase === 'acquitted');
+    await b.queue.idle();
+    expect(calls.map((c) => [c.replica, c.request.trigger.kind])).toEqual([
+      ['a', 'start'],
+      ['b', 'continue'],
+    ]);
+    expect(reviews).toHaveLength(1);
+    // one check run: put in progress by each replica's round, then concluded; none left in progress
+    expect(gh.checkRuns()).toEqual([
+      { id: 300, head: HEAD, states: ['in_progress', 'in_progress', 'success'] },
+    ]);
+    expect(await b.queue.snapshot()).toEqual({ running: 0, waiting: 0, claimed: 0 });
+  });
+
+  it('Redis stopped and started mid-loop: deliveries meanwhile get an error naming Redis, the loop completes', async () => {
+    const { gh } = github();
+    let release: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const { runner, requests } = scriptedRunner(async (request, call) => {
+      if (call === 1) {
+        started();
+        await new Promise<void>((resolve) => (release = resolve));
+      }
+      return outcome({ runId: request.runId });
+    });
+    const lines: string[] = [];
+    const a = await replica(runner, lines);
+    await a.probot.receive({ id: 'd1', name: 'issue_comment', payload: comment(101) });
+    await running;
+
+    await redis.kill();
+    const refused = await a.probot.receive({ id: 'd2', name: 'issue_comment', payload: comment(102) }).then(
+      () => 'answered',
+      (error: unknown) => String(error),
+    );
+    expect(refused).toContain(`Redis at ${redis.url} is unreachable`);
+    expect(lines.join('\n')).toContain(
+      `delivery d2 (issue_comment) not taken: Redis at ${redis.url} is unreachable`,
+    );
+    expect(await a.queue.ping()).toMatchObject({ ok: false });
+    await sleep(300);
+    await redis.restart();
+    await until('Redis answers again', async () => (await a.queue.ping()).ok);
+
+    release();
+    await until('the loop completed', () => gh.state()?.phase === 'acquitted');
+    expect(requests).toHaveLength(1);
+    expect(gh.checkRuns()).toEqual([{ id: 300, head: HEAD, states: ['in_progress', 'success'] }]);
+    // a new delivery is taken again
+    await a.probot.receive({ id: 'd3', name: 'issue_comment', payload: comment(103) });
+    await a.queue.idle();
+    expect(requests).toHaveLength(2);
+  });
+});
