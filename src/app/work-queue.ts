@@ -187,14 +187,16 @@ export class WorkQueue {
       this.#endReasons.set(key, 'shutdown');
       running.controller.abort(new Error('the App is shutting down'));
     }
-    const started = Date.now();
-    const tasks = await within(
-      ms,
-      (async () => {
-        while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
-      })(),
-    );
-    const jobs = await this.#jobs.close(Math.max(0, ms - (Date.now() - started)));
+    // The queue stops taking jobs at once: a loop handed on now waits for the next start, or another replica.
+    const [tasks, jobs] = await Promise.all([
+      within(
+        ms,
+        (async () => {
+          while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+        })(),
+      ),
+      this.#jobs.close(ms),
+    ]);
     clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.shared.close();

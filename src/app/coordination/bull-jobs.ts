@@ -117,8 +117,8 @@ export class BullLoopJobs implements LoopJobs {
   }
 
   async close(ms: number): Promise<boolean> {
-    const done = await within(ms, Promise.allSettled([...this.#local]));
-    await within(2_000, this.#worker?.close() ?? Promise.resolve());
+    // The worker takes no new job from now on and waits for its running ones (already asked to stop).
+    const done = await within(ms, this.#worker?.close() ?? Promise.resolve());
     await within(2_000, this.#queue.close());
     this.#workerConnection?.disconnect();
     this.#producer.disconnect();
