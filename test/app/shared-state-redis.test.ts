@@ -222,4 +222,35 @@ describe('two replicas on one Redis', () => {
     await a.queue.idle();
     expect(requests).toHaveLength(2);
   });
+
+  it('a replica shut down mid-round hands its loop on through the queue: a restarted one continues it', async () => {
+    const { gh } = github();
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const before = scriptedRunner(
+      (request) =>
+        new Promise<LoopOutcome>((resolve) => {
+          started();
+          request.signal.addEventListener('abort', () =>
+            resolve(outcome({ status: 'interrupted', runId: request.runId, message: 'interrupted' })),
+          );
+        }),
+    );
+    const a = await replica(before.runner);
+    await a.probot.receive({ id: 'd1', name: 'issue_comment', payload: comment(101) });
+    await running;
+    expect(await a.queue.close(5_000)).toBe(true);
+    apps.splice(apps.indexOf(a), 1);
+    expect(gh.state()).toMatchObject({ phase: 'running' });
+    expect(gh.checkRuns()).toEqual([{ id: 300, head: HEAD, states: ['in_progress'] }]);
+
+    const after = scriptedRunner(async (request) => outcome({ runId: request.runId }));
+    const restarted = await replica(after.runner);
+    await until('the restarted replica finished the loop', () => gh.state()?.phase === 'acquitted');
+    await restarted.queue.idle();
+    expect(after.requests.map((r) => r.trigger.kind)).toEqual(['continue']);
+    expect(gh.checkRuns()).toEqual([
+      { id: 300, head: HEAD, states: ['in_progress', 'in_progress', 'success'] },
+    ]);
+  });
 });

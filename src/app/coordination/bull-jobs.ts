@@ -4,7 +4,7 @@
  * replica died, and another replica runs it as a re-run that resumes from the PR's sticky state
  * (docs/how-it-works.md § The App, "Shared state and takeover").
  */
-import { Queue, Worker } from 'bullmq';
+import { DelayedError, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { JobProcessor, LoopJob, LoopJobs, QueueLog } from './loop-jobs.js';
 import { within } from './loop-jobs.js';
@@ -30,6 +30,7 @@ export class BullLoopJobs implements LoopJobs {
   #worker: Worker<LoopJob> | undefined;
   #workerConnection: Redis | undefined;
   readonly #local = new Set<Promise<void>>();
+  #closing = false;
 
   constructor(options: BullLoopJobsOptions) {
     this.#options = options;
@@ -66,7 +67,13 @@ export class BullLoopJobs implements LoopJobs {
     this.#workerConnection.on('error', () => undefined);
     this.#worker = new Worker<LoopJob>(
       QUEUE_NAME,
-      async (job) => {
+      async (job, token) => {
+        if (this.#closing) {
+          // Fetched while this replica shuts down (its own loop handed on, say): back to the queue, for
+          // another replica or this one's next start, not failed.
+          await job.moveToDelayed(Date.now() + 100, token);
+          throw new DelayedError();
+        }
         const rerun = job.attemptsStarted > 1 || job.stalledCounter > 0;
         const run = process(job.data, { rerun });
         this.#local.add(run);
@@ -117,6 +124,7 @@ export class BullLoopJobs implements LoopJobs {
   }
 
   async close(ms: number): Promise<boolean> {
+    this.#closing = true;
     // The worker takes no new job from now on and waits for its running ones (already asked to stop).
     const done = await within(ms, this.#worker?.close() ?? Promise.resolve());
     await within(2_000, this.#queue.close());
