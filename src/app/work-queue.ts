@@ -243,12 +243,17 @@ export class WorkQueue {
     try {
       for (const [key, token] of [...this.#held]) {
         const running = this.#running.get(key);
-        if (!running && !this.#held.has(key)) continue;
+        if (this.#held.get(key) !== token) continue;
         if (!(await this.shared.claim(key, token, this.#claimTtlMs))) {
           this.#held.delete(key);
           if (running?.token === token) {
             running.controller.abort(new Error('another loop took over this pull request'));
           }
+          continue;
+        }
+        // Released while this renewal was under way: the renewal must not bring the claim back.
+        if (this.#held.get(key) !== token) {
+          await this.shared.release(key, token);
           continue;
         }
         if (running) await this.#takeAbort(key, running.controller);

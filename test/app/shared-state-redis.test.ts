@@ -215,6 +215,7 @@ describe('two replicas on one Redis', () => {
 
     release();
     await until('the loop completed', () => gh.state()?.phase === 'acquitted');
+    await a.queue.idle();
     expect(requests).toHaveLength(1);
     expect(gh.checkRuns()).toEqual([{ id: 300, head: HEAD, states: ['in_progress', 'success'] }]);
     // a new delivery is taken again
