@@ -210,7 +210,7 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
   };
   const claimTtlMs = options.claimTtlMs ?? CLAIM_TTL_MS;
   const shared = options.redisUrl
-    ? new RedisState({ url: options.redisUrl, lockTtlMs: claimTtlMs })
+    ? new RedisState({ url: options.redisUrl, lockTtlMs: Math.max(claimTtlMs, 10_000) })
     : new MemoryState();
   const jobs = options.redisUrl
     ? new BullLoopJobs({
