@@ -13,7 +13,9 @@ import type { LoopOutcome, LoopRequest } from '../../src/app/loop-runner.js';
 import type { RoundReviewView } from '../../src/github/review-body.js';
 import {
   API,
+  APP_ID,
   HEAD,
+  PRIVATE_KEY,
   PR,
   REPO_PATH,
   commentPayload,
@@ -28,6 +30,9 @@ import {
 } from '../helpers/app-fixtures.js';
 import { scriptedGitHub } from '../helpers/app-github.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
+import { freePort } from '../helpers/app-child.js';
+import { RedisState } from '../../src/app/coordination/redis-state.js';
+import { startApp } from '../../src/app/server.js';
 
 let redis: RedisProcess;
 const apps: Array<Awaited<ReturnType<typeof startTestApp>>> = [];
@@ -253,5 +258,110 @@ describe('two replicas on one Redis', () => {
     expect(gh.checkRuns()).toEqual([
       { id: 300, head: HEAD, states: ['in_progress', 'in_progress', 'success'] },
     ]);
+  });
+
+  it("/review-loop stop on the replica that does not run the loop stops it at the owner's next renewal", async () => {
+    const { gh } = github();
+    const runs: string[] = [];
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const runnerOf = (name: string) =>
+      scriptedRunner(
+        (request) =>
+          new Promise<LoopOutcome>((resolve) => {
+            runs.push(name);
+            started();
+            request.signal.addEventListener('abort', () =>
+              resolve(outcome({ status: 'interrupted', runId: request.runId, message: 'interrupted' })),
+            );
+          }),
+      ).runner;
+    const a = await replica(runnerOf('a'));
+    const b = await replica(runnerOf('b'));
+    await a.probot.receive({ id: 'd1', name: 'issue_comment', payload: comment(101) });
+    await running;
+    const other = runs[0] === 'a' ? b : a;
+    await other.probot.receive({
+      id: 'd2',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop stop', commentId: 102 }),
+    });
+    await until('the loop stopped', () => gh.state()?.phase === 'stopped');
+    await a.queue.idle();
+    await b.queue.idle();
+    expect(runs).toHaveLength(1);
+    expect(gh.state().handledComments).toEqual(expect.arrayContaining([101, 102]));
+    expect(gh.checkRuns()).toEqual([{ id: 300, head: HEAD, states: ['in_progress', 'failure'] }]);
+    expect(await a.queue.snapshot()).toEqual({ running: 0, waiting: 0, claimed: 0 });
+  });
+});
+
+describe('the Redis shared state', () => {
+  it('claims by token with renewal, compare-and-delete release, and one sticky-lock holder at a time across clients', async () => {
+    const one = new RedisState({ url: redis.url });
+    const two = new RedisState({ url: redis.url });
+    try {
+      expect(await one.claim('o/r#1', 'a', 200)).toBe(true);
+      expect(await two.claim('o/r#1', 'b', 200)).toBe(false);
+      expect(await two.claim('o/r#1', 'a', 200)).toBe(true); // the same token takes it back
+      await two.release('o/r#1', 'b'); // not its token: stays
+      expect(await one.isClaimed('o/r#1')).toBe(true);
+      expect(await one.claimedCount()).toBe(1);
+      await sleep(300);
+      expect(await two.claim('o/r#1', 'b', 200)).toBe(true); // expired: taken
+      await two.release('o/r#1', 'b');
+      expect(await one.claimedCount()).toBe(0);
+
+      expect(await one.mark('seen:x', 10_000)).toBe(false);
+      expect(await two.mark('seen:x', 10_000)).toBe(true);
+      await one.put('push:o/r#1', 'v', 10_000);
+      expect(await two.take('push:o/r#1')).toBe('v');
+      expect(await one.take('push:o/r#1')).toBeUndefined();
+
+      const order: string[] = [];
+      const hold = (who: string, state: RedisState) =>
+        state.withLock('o/r#1', async () => {
+          order.push(`${who} in`);
+          await sleep(50);
+          order.push(`${who} out`);
+        });
+      await Promise.all([hold('one', one), hold('two', two)]);
+      expect([
+        ['one in', 'one out', 'two in', 'two out'],
+        ['two in', 'two out', 'one in', 'one out'],
+      ]).toContainEqual(order);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it('startApp honours REDIS_URL: its queue pings that Redis and a bad URL stops the start naming the variable', async () => {
+    const port = await freePort();
+    const { runner } = scriptedRunner(async () => outcome());
+    nock(API).get('/app').reply(200, { slug: 'review-loop' });
+    const started = await startApp(
+      {
+        APP_ID: String(APP_ID),
+        PRIVATE_KEY,
+        WEBHOOK_SECRET: 's3cret',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'fatal',
+        NODE_ENV: 'production',
+        REDIS_URL: redis.url,
+      },
+      { runner },
+    );
+    try {
+      expect(await started.app?.queue.ping()).toEqual({ ok: true, detail: `Redis at ${redis.url} answers` });
+      expect(started.app?.queue.shared.mode).toBe('redis');
+      expect(await started.app?.queue.snapshot()).toEqual({ running: 0, waiting: 0, claimed: 0 });
+    } finally {
+      await started.stop();
+    }
+    await expect(
+      startApp({ APP_ID: String(APP_ID), PRIVATE_KEY, REDIS_URL: 'http://127.0.0.1:1' }, { runner }),
+    ).rejects.toThrow('REDIS_URL: expected a redis:// or rediss:// URL, got a http: one');
   });
 });
