@@ -6,6 +6,8 @@
  * other without a second review; a Redis outage mid-loop answers deliveries with an error and the loop
  * still completes once Redis is back. GitHub is nock at the HTTP layer.
  */
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
 import { Redis } from 'ioredis';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -31,6 +33,7 @@ import {
 import { scriptedGitHub } from '../helpers/app-github.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { freePort } from '../helpers/app-child.js';
+import { closeServer, listenOnLoopback } from '../helpers/local-http.js';
 import { RedisState } from '../../src/app/coordination/redis-state.js';
 import { startApp } from '../../src/app/server.js';
 
@@ -62,6 +65,7 @@ async function replica(runner: ReturnType<typeof scriptedRunner>['runner'], line
     claimTtlMs: 1_000,
     stalledIntervalMs: 300,
     log: recordingLog(lines),
+    webhookSecret: SECRET,
   });
   apps.push(app);
   return app;
@@ -105,6 +109,38 @@ const VIEW: RoundReviewView = {
   weaknesses: [],
   raw: '',
 };
+
+const SECRET = 'webhook-s3cret';
+
+/** A signed delivery over real HTTP to the middleware `npm start` serves; resolves the status and the time. */
+async function deliver(
+  app: Awaited<ReturnType<typeof startTestApp>>,
+  id: string,
+  payload: unknown,
+): Promise<{ status: number; ms: number }> {
+  const middleware = await app.probot.getNodeMiddleware();
+  const server = http.createServer((req, res) => void middleware(req, res, () => res.writeHead(404).end()));
+  const origin = await listenOnLoopback(server);
+  const body = JSON.stringify(payload);
+  const signature = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
+  const started = Date.now();
+  try {
+    const response = await fetch(`${origin}/api/github/webhooks`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'issue_comment',
+        'x-github-delivery': id,
+        'x-hub-signature-256': signature,
+      },
+      body,
+    });
+    await response.text();
+    return { status: response.status, ms: Date.now() - started };
+  } finally {
+    await closeServer(server);
+  }
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -205,6 +241,9 @@ describe('two replicas on one Redis', () => {
     await running;
 
     await redis.kill();
+    const answer = await deliver(a, 'd0', comment(100));
+    expect(answer.status).toBe(500);
+    expect(answer.ms).toBeLessThan(1_000);
     const refused = await a.probot.receive({ id: 'd2', name: 'issue_comment', payload: comment(102) }).then(
       () => 'answered',
       (error: unknown) => String(error),
@@ -223,8 +262,10 @@ describe('two replicas on one Redis', () => {
     await a.queue.idle();
     expect(requests).toHaveLength(1);
     expect(gh.checkRuns()).toEqual([{ id: 300, head: HEAD, states: ['in_progress', 'success'] }]);
-    // a new delivery is taken again
-    await a.probot.receive({ id: 'd3', name: 'issue_comment', payload: comment(103) });
+    // a new delivery is taken again, and answered at once
+    const taken = await deliver(a, 'd3', comment(103));
+    expect(taken.status).toBe(200);
+    expect(taken.ms).toBeLessThan(1_000);
     await a.queue.idle();
     expect(requests).toHaveLength(2);
   });

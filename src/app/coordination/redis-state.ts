@@ -147,9 +147,16 @@ export class RedisState implements SharedState {
       }
       await sleep(problem === 'another writer held it' ? 20 : 250);
     }
+    // Renewed while held: a write that waits for GitHub (a rate limit's retry-after) keeps its lock.
+    const renewal = setInterval(
+      () => void this.redis.eval(CLAIM, 1, name, token, this.#lockTtlMs).catch(() => undefined),
+      Math.max(50, Math.floor(this.#lockTtlMs / 3)),
+    );
+    renewal.unref();
     try {
       return await work();
     } finally {
+      clearInterval(renewal);
       // Not answered (Redis went away): the lock's TTL frees it.
       await this.redis.eval(RELEASE, 1, name, token).catch(() => undefined);
     }
