@@ -111,7 +111,15 @@ export async function runLoopJob(
 ): Promise<void> {
   const key = pullKey(job.pr.pr);
   const { queue, runner, store, identity, clock } = ctx.deps;
-  const tools = await ctx.deps.toolsFor(job.installationId, job.pr.pr);
+  let tools: EventTools;
+  try {
+    tools = await ctx.deps.toolsFor(job.installationId, job.pr.pr);
+  } catch (error) {
+    // No client for the installation (GitHub did not hand out its token): the loop's state stays running,
+    // and its PR's next event or `/review-loop continue` resumes it.
+    await queue.release(key, job.token).catch(() => undefined);
+    throw error;
+  }
   // Every line the loop logs names its pull request: an operator reads many loops' lines interleaved.
   const log = {
     info: (message: string) => tools.log.info(`${key}: ${message}`),
