@@ -26,6 +26,7 @@ import {
   nockToken,
   outcome,
   pullData,
+  pullRequestPayload,
   recordingLog,
   scriptedRunner,
   startTestApp,
@@ -334,6 +335,42 @@ describe('two replicas on one Redis', () => {
     expect(gh.state().handledComments).toEqual(expect.arrayContaining([101, 102]));
     expect(gh.checkRuns()).toEqual([{ id: 300, head: HEAD, states: ['in_progress', 'failure'] }]);
     expect(await a.queue.snapshot()).toEqual({ running: 0, waiting: 0, claimed: 0 });
+  });
+
+  it('a push taken by one replica while the loop runs on the other is looked at once that loop ends', async () => {
+    const { gh } = github();
+    const pushed = 'c'.repeat(40);
+    let release: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const runs: string[] = [];
+    const runnerOf = (name: string) =>
+      scriptedRunner(async (request) => {
+        runs.push(name);
+        started();
+        await new Promise<void>((resolve) => (release = resolve));
+        return outcome({ runId: request.runId });
+      }).runner;
+    const a = await replica(runnerOf('a'));
+    const b = await replica(runnerOf('b'));
+    await a.probot.receive({ id: 'd1', name: 'issue_comment', payload: comment(101) });
+    await running;
+    const other = runs[0] === 'a' ? b : a;
+    await other.probot.receive({
+      id: 'p1',
+      name: 'pull_request',
+      payload: pullRequestPayload('synchronize', { head: pushed }),
+    });
+    release();
+    await until('the push was looked at', () => gh.checkRuns().some((run) => run.head === pushed));
+    await a.queue.idle();
+    await b.queue.idle();
+    expect(runs).toHaveLength(1);
+    // the approval was for HEAD; the pushed head is marked as not reviewed
+    expect(gh.checkRuns()).toEqual([
+      { id: 300, head: HEAD, states: ['in_progress', 'success'] },
+      { id: 301, head: pushed, states: ['action_required'] },
+    ]);
   });
 });
 
