@@ -55,41 +55,22 @@ export interface ReviewLoopApp {
 
 type AnyContext = Context<'issue_comment.created' | 'pull_request' | 'check_run.rerequested'>;
 
-/** Every request of the delivery's client goes through the sink; every log line is redacted too. */
-function toolsOf(context: AnyContext, secrets: SecretSet, identity: AppIdentity): EventTools {
-  const clean = (message: string) => secrets.redact(message);
-  return {
-    installationId: (context.payload as { installation?: { id?: number } }).installation?.id ?? 0,
-    octokit: guardOctokit(context.octokit, secrets, identity, { info: (m) => context.log.info(clean(m)) }),
-    log: {
-      info: (message) => context.log.info(clean(message)),
-      warn: (message) => context.log.warn(clean(message)),
-      error: (message) => context.log.error(clean(message)),
-    },
-    // context.config's reading and merging, with the files kept (an unreadable `_extends:` is said).
-    readConfig: async () =>
-      readConfigFiles(
-        (await context.octokit.config.get(
-          context.repo({ path: `.github/${CONFIG_FILE}`, defaults: mergeConfigs }),
-        )) as { config: unknown; files: ConfigFile[] },
-      ),
-  };
-}
+type AppClient = AnyContext['octokit'];
+type AppLog = Pick<Logger, 'info' | 'warn' | 'error'>;
 
 /**
- * The tools of an installation without a delivery (a loop job on any replica, a resumed loop): its
- * client from Probot, through the same sink as a delivery's, and the configuration read the same way.
+ * Every request of the client goes through the sink; every log line is redacted too; the configuration
+ * is `context.config`'s reading and merging, with the files kept (an unreadable `_extends:` is said).
  */
-async function installationTools(
-  probot: Probot,
+function eventTools(
   installationId: number,
+  client: AppClient,
+  log: AppLog,
   repo: { owner: string; repo: string },
   secrets: SecretSet,
   identity: AppIdentity,
-): Promise<EventTools> {
+): EventTools {
   const clean = (message: string) => secrets.redact(message);
-  const client = (await probot.auth(installationId)) as unknown as AnyContext['octokit'];
-  const log = probot.log;
   return {
     installationId,
     octokit: guardOctokit(client, secrets, identity, { info: (m) => log.info(clean(m)) }),
@@ -101,13 +82,33 @@ async function installationTools(
     readConfig: async () =>
       readConfigFiles(
         (await client.config.get({
-          owner: repo.owner,
-          repo: repo.repo,
+          ...repo,
           path: `.github/${CONFIG_FILE}`,
           defaults: mergeConfigs,
         })) as { config: unknown; files: ConfigFile[] },
       ),
   };
+}
+
+/** A delivery's tools: its installation's client and its log. */
+function toolsOf(context: AnyContext, secrets: SecretSet, identity: AppIdentity): EventTools {
+  const installationId = (context.payload as { installation?: { id?: number } }).installation?.id ?? 0;
+  return eventTools(installationId, context.octokit, context.log, context.repo(), secrets, identity);
+}
+
+/**
+ * The tools of an installation without a delivery (a loop job on any replica, a resumed loop): its
+ * client from Probot (`probot.auth`), behind the same sink, and the App's log.
+ */
+async function installationTools(
+  probot: Probot,
+  installationId: number,
+  repo: { owner: string; repo: string },
+  secrets: SecretSet,
+  identity: AppIdentity,
+): Promise<EventTools> {
+  const client = (await probot.auth(installationId)) as unknown as AppClient;
+  return eventTools(installationId, client, probot.log, repo, secrets, identity);
 }
 
 /** Environment variables whose values are credentials, whatever the value looks like (an Azure or LiteLLM key). */

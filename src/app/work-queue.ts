@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { messageOf } from '../core/errors.js';
+import { pullKey } from '../github/app-octokit.js';
 import type { JobProcessor, LoopJob, LoopJobs, QueueLog } from './coordination/loop-jobs.js';
 import { MemoryLoopJobs, within } from './coordination/loop-jobs.js';
 import { MemoryState } from './coordination/memory-state.js';
@@ -139,7 +140,7 @@ export class WorkQueue {
    */
   start(work: (job: LoopJob, run: { rerun: boolean; signal: AbortSignal }) => Promise<void>): void {
     const process: JobProcessor = async (job, { rerun }) => {
-      const key = `${job.pr.pr.owner}/${job.pr.pr.repo}#${job.pr.pr.number}`;
+      const key = pullKey(job.pr.pr);
       if (!(await this.shared.claim(key, job.token, this.#claimTtlMs))) {
         this.#log.info(`${key}: another loop holds the claim; this job (${job.runId}) is dropped`);
         return;
@@ -149,9 +150,9 @@ export class WorkQueue {
       this.#held.set(key, job.token);
       this.#running.set(key, { token: job.token, controller });
       this.#renewSoon();
-      // A stop or a close asked while the job waited: the loop starts aborted and records it.
-      await this.#takeAbort(key, controller);
       try {
+        // A stop or a close asked while the job waited: the loop starts aborted and records it.
+        await this.#takeAbort(key, controller).catch(() => undefined);
         await work(job, { rerun, signal: controller.signal });
       } finally {
         if (this.#running.get(key)?.token === job.token) this.#running.delete(key);

@@ -1,7 +1,8 @@
 /**
  * What every background step of the App shares (docs/how-it-works.md § The App): its dependencies, the
- * little it remembers in memory between events (why a loop was aborted, who was refused, pushes that
- * arrived while a loop ran), and the sticky-state and configuration reads every handler needs.
+ * little it remembers between events (who was refused, PRs told "already running", pushes that arrived
+ * while a loop ran — in the shared state, so every replica sees them), and the sticky-state and
+ * configuration reads every handler needs.
  */
 import { STALE_AFTER_MS } from '../core/review/state.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';

@@ -1,6 +1,7 @@
 /**
  * What the App does with each event (docs/how-it-works.md § The App). `intake` is the only part that runs
- * inside a webhook handler: it records and enqueues, synchronously, without any API call. The
+ * inside a webhook handler: it records and enqueues, without any API call (only the shared state's
+ * look-ups). The
  * handlers it enqueues — on-command.ts, on-pull-request.ts — and the loop turn they start (loop-turn.ts)
  * do everything else after the delivery was answered.
  */

@@ -73,6 +73,7 @@ export class MemoryLoopJobs implements LoopJobs {
   readonly #pending = new Set<Promise<void>>();
   #process: JobProcessor | undefined;
   #closed = false;
+  #recordFailed = false;
 
   /** `dataDir`: where the record of running and waiting loops is kept (none: not recorded). */
   constructor(options: { concurrency: number; log: QueueLog; dataDir?: string | undefined }) {
@@ -149,8 +150,16 @@ export class MemoryLoopJobs implements LoopJobs {
       }));
       writeFileSync(`${file}.tmp`, `${JSON.stringify({ version: 1, jobs }, null, 1)}\n`);
       renameSync(`${file}.tmp`, file);
+      this.#recordFailed = false;
     } catch (error) {
-      this.#log.error(`could not record the running loops in ${file}`, error);
+      // Said once per run of failures (a read-only folder fails at every change).
+      if (!this.#recordFailed) {
+        this.#log.error(
+          `could not record the running loops in ${file} (set DATA_DIR to a writable folder; a restart will not resume them)`,
+          error,
+        );
+      }
+      this.#recordFailed = true;
     }
   }
 
