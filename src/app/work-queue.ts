@@ -72,6 +72,8 @@ export class WorkQueue {
     if (this.#closed) return undefined;
     const token = randomUUID();
     if (!(await this.shared.claim(key, token, this.#claimTtlMs))) return undefined;
+    // A stop asked of the previous loop that never reached it must not stop this one.
+    await this.shared.take(`abort:${key}`);
     this.#held.set(key, token);
     this.#renewSoon();
     return token;

@@ -118,4 +118,27 @@ describe('WorkQueue', () => {
     await state.release('k', 'two');
     expect(await state.isClaimed('k')).toBe(false);
   });
+  it('a stop asked while a loop is queued stops it as it starts; a stale stop never reaches the next loop', async () => {
+    const queue = new WorkQueue({ concurrency: 1, log: quiet });
+    const started: boolean[] = [];
+    queue.start(async (job, run) => {
+      started.push(run.signal.aborted);
+      await queue.release(`a/r#${job.pr.pr.number}`, job.token);
+    });
+    const first = (await queue.claim('a/r#1'))!;
+    expect(await queue.abort('a/r#1', 'stopped', 'stop')).toBe(true); // claimed, not running yet
+    await queue.submit(jobFor(1, first));
+    await queue.idle();
+    expect(started).toEqual([true]);
+    expect(queue.takeEndReason('a/r#1')).toBe('stop');
+
+    // a stop for a claim released before its loop ran
+    const second = (await queue.claim('a/r#1'))!;
+    expect(await queue.abort('a/r#1', 'stopped', 'stop')).toBe(true);
+    await queue.release('a/r#1', second);
+    const third = (await queue.claim('a/r#1'))!;
+    await queue.submit(jobFor(1, third));
+    await queue.idle();
+    expect(started).toEqual([true, false]);
+  });
 });
