@@ -131,7 +131,9 @@ export async function runLoopJob(
     let state = job.state;
     let trigger = job.trigger;
     let runId = job.runId;
-    if (run.rerun || !state) {
+    // A loop handed on by a shutdown is a fresh job, yet the same loop going on: treated as a re-run.
+    const rerun = run.rerun || job.handoffs > 0;
+    if (rerun || !state) {
       state = await ctx.readState(tools, job.pr.pr);
       if (!state || state.phase !== 'running' || isStale(state, clock())) {
         log.info(
@@ -153,7 +155,7 @@ export async function runLoopJob(
       runId,
       log,
       clock,
-      lookBeforeReview: run.rerun,
+      lookBeforeReview: rerun,
     });
     let outcome: LoopOutcome | undefined;
     let failure: string | undefined;
