@@ -143,6 +143,11 @@ export async function runLoopJob(
       }
       pr = await readPullRequest(tools.octokit, job.pr.pr);
       runId = state.runId ?? runId;
+      if (pr.state === 'closed') {
+        // Closed while no replica ran the loop (a restart, a takeover): it ends with the PR.
+        await finishLoop(ctx, tools, pr, runId, undefined, undefined, 'closed', state);
+        return;
+      }
       trigger = { kind: 'continue' };
       log.info(`resuming the loop ${runId} from its saved state`);
     }

@@ -173,4 +173,49 @@ describe('a restart with the in-memory default', () => {
     expect(gh.state()).toMatchObject({ phase: 'stopped' });
     expect(await recorded()).toEqual([]);
   });
+  it('ends a recorded loop whose pull request was closed meanwhile, its check cancelled, without running it', async () => {
+    const state = loopState({
+      check: {
+        id: 300,
+        headSha: HEAD,
+        url: 'u',
+        runId: 'run_20260301_0000beef',
+        completed: false,
+        conclusion: null,
+      },
+    });
+    const scope = nock(API).persist();
+    nockToken(scope);
+    const gh = scriptedGitHub({
+      pull: pullData({ state: 'closed' }),
+      checks: true,
+      sticky: stickyComment(state).body,
+    });
+    await writeFile(
+      path.join(dataDir, 'running-loops.json'),
+      JSON.stringify({
+        version: 1,
+        jobs: [
+          {
+            installationId: 1,
+            pr: { pr: { owner: 'Codertocat', repo: 'Hello-World', number: 7 }, url: 'u', headSha: HEAD },
+            settings: state.settings,
+            runId: state.runId,
+            trigger: { kind: 'start' },
+            token: 't7',
+            handoffs: 0,
+            queuedAt: new Date().toISOString(),
+          },
+        ],
+      }),
+    );
+    const { runner, requests } = scriptedRunner(async (request) => outcome({ runId: request.runId }));
+    const app = await process(runner);
+    await until('the loop ended', () => gh.state()?.phase === 'closed');
+    await app.queue.idle();
+    expect(requests).toEqual([]);
+    expect(gh.checkCalls.map((call) => [call.kind, call.id, call.body.conclusion])).toEqual([
+      ['update', 300, 'cancelled'],
+    ]);
+  });
 });
