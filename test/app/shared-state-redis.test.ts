@@ -59,12 +59,14 @@ afterEach(async () => {
   nock.cleanAll();
 });
 
-/** A replica: its own Probot, this test's Redis, takeover within about a second. */
+/** A replica: its own Probot, this test's Redis, takeover within a few seconds. */
 async function replica(runner: ReturnType<typeof scriptedRunner>['runner'], lines: string[] = []) {
   const app = await startTestApp(runner, undefined, {
     redisUrl: redis.url,
-    claimTtlMs: 1_000,
-    stalledIntervalMs: 300,
+    // Short enough for a quick takeover, long enough that a busy machine's timer delays never expire a
+    // claim whose replica is alive.
+    claimTtlMs: 2_000,
+    stalledIntervalMs: 500,
     log: recordingLog(lines),
     webhookSecret: SECRET,
   });
