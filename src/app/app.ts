@@ -211,11 +211,17 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
   };
   const claimTtlMs = options.claimTtlMs ?? CLAIM_TTL_MS;
   const shared = options.redisUrl
-    ? new RedisState({ url: options.redisUrl, lockTtlMs: Math.max(claimTtlMs, 10_000) })
+    ? new RedisState({
+        url: options.redisUrl,
+        // One App's keys apart from another's on a shared Redis.
+        prefix: `skillclimb:app:${options.appId}:`,
+        lockTtlMs: Math.max(claimTtlMs, 10_000),
+      })
     : new MemoryState();
   const jobs = options.redisUrl
     ? new BullLoopJobs({
         url: options.redisUrl,
+        queueName: `review-loop-${options.appId}`,
         concurrency: options.settings.concurrency,
         log,
         lockDurationMs: claimTtlMs,

@@ -17,11 +17,11 @@ export interface BullLoopJobsOptions {
   lockDurationMs?: number;
   /** How often each replica looks for jobs whose lock expired. */
   stalledIntervalMs?: number;
+  /** The queue's name (one per App on a shared Redis). */
+  queueName?: string;
   /** BullMQ's key prefix. */
   prefix?: string;
 }
-
-const QUEUE_NAME = 'review-loop';
 
 export class BullLoopJobs implements LoopJobs {
   readonly #options: BullLoopJobsOptions;
@@ -42,7 +42,7 @@ export class BullLoopJobs implements LoopJobs {
       retryStrategy: (times) => Math.min(times * 100, 1_000),
     });
     this.#producer.on('error', () => undefined);
-    this.#queue = new Queue<LoopJob>(QUEUE_NAME, {
+    this.#queue = new Queue<LoopJob>(options.queueName ?? 'review-loop', {
       connection: this.#producer,
       prefix: options.prefix ?? 'skillclimb-bull',
     });
@@ -66,7 +66,7 @@ export class BullLoopJobs implements LoopJobs {
     });
     this.#workerConnection.on('error', () => undefined);
     this.#worker = new Worker<LoopJob>(
-      QUEUE_NAME,
+      this.#options.queueName ?? 'review-loop',
       async (job, token) => {
         if (this.#closing) {
           // Fetched while this replica shuts down (its own loop handed on, say): back to the queue, for
