@@ -152,6 +152,8 @@ export class WorkQueue {
       this.#held.set(key, job.token);
       this.#running.set(key, { token: job.token, controller });
       this.#renewSoon();
+      // A reason left by an abort that came as the previous loop ended belongs to no loop.
+      this.#endReasons.delete(key);
       try {
         // A stop or a close asked while the job waited: the loop starts aborted and records it.
         await this.#takeAbort(key, controller).catch(() => undefined);
