@@ -1,7 +1,9 @@
 /**
  * The Probot application (docs/how-it-works.md § The App). Each handler turns the payload into one of the
- * App's events and hands it to the worker's `intake` — synchronous, no API call, no model call — so
- * Probot's middleware answers GitHub at once; the work happens in the background queue.
+ * App's events and hands it to the worker's `intake` — no API call, no model call, only the shared
+ * state's look-ups — so Probot's middleware answers GitHub at once; the work happens in the background
+ * queue. Without `redisUrl` the shared state and the loop jobs are this process's; with it, Redis and a
+ * BullMQ queue that every replica shares (src/app/coordination/).
  */
 import { messageOf } from '../core/errors.js';
 import type { ApplicationFunction, Context, Logger, Probot } from 'probot';
@@ -20,7 +22,12 @@ import type { Intake } from './validation/event.js';
 import { commandEventFrom, pullRequestEventFrom, rerequestEventFrom } from './validation/event.js';
 import type { EventTools } from './worker.js';
 import { ReviewLoopWorker } from './worker.js';
-import { WorkQueue } from './work-queue.js';
+import { CLAIM_TTL_MS, WorkQueue } from './work-queue.js';
+import { BullLoopJobs } from './coordination/bull-jobs.js';
+import { MemoryLoopJobs } from './coordination/loop-jobs.js';
+import { MemoryState } from './coordination/memory-state.js';
+import { RedisState } from './coordination/redis-state.js';
+import { SharedStateUnavailable } from './coordination/shared-state.js';
 
 export interface ReviewLoopAppOptions {
   /** `APP_ID`: the App recognises its own comments, issues and check runs by it. */
@@ -30,6 +37,14 @@ export interface ReviewLoopAppOptions {
   /** Values never to post or log (model keys, the private key, the webhook secret). */
   secrets?: readonly string[];
   clock?: () => Date;
+  /** `REDIS_URL`: the shared state and the loop queue in Redis, for any number of replicas. */
+  redisUrl?: string | undefined;
+  /** `DATA_DIR` (without Redis): where the record of running loops is kept, so a restart resumes them. */
+  dataDir?: string | undefined;
+  /** How long a dead replica's claims and jobs stay locked before another takes them over (`CLAIM_TTL_MS`). */
+  claimTtlMs?: number | undefined;
+  /** How often each replica looks for loop jobs whose replica died (BullMQ's stalled check). */
+  stalledIntervalMs?: number | undefined;
 }
 
 export interface ReviewLoopApp {
@@ -40,24 +55,60 @@ export interface ReviewLoopApp {
 
 type AnyContext = Context<'issue_comment.created' | 'pull_request' | 'check_run.rerequested'>;
 
-/** Every request of the delivery's client goes through the sink; every log line is redacted too. */
-function toolsOf(context: AnyContext, secrets: SecretSet, identity: AppIdentity): EventTools {
+type AppClient = AnyContext['octokit'];
+type AppLog = Pick<Logger, 'info' | 'warn' | 'error'>;
+
+/**
+ * Every request of the client goes through the sink; every log line is redacted too; the configuration
+ * is `context.config`'s reading and merging, with the files kept (an unreadable `_extends:` is said).
+ */
+function eventTools(
+  installationId: number,
+  client: AppClient,
+  log: AppLog,
+  repo: { owner: string; repo: string },
+  secrets: SecretSet,
+  identity: AppIdentity,
+): EventTools {
   const clean = (message: string) => secrets.redact(message);
   return {
-    octokit: guardOctokit(context.octokit, secrets, identity, { info: (m) => context.log.info(clean(m)) }),
+    installationId,
+    octokit: guardOctokit(client, secrets, identity, { info: (m) => log.info(clean(m)) }),
     log: {
-      info: (message) => context.log.info(clean(message)),
-      warn: (message) => context.log.warn(clean(message)),
-      error: (message) => context.log.error(clean(message)),
+      info: (message) => log.info(clean(message)),
+      warn: (message) => log.warn(clean(message)),
+      error: (message) => log.error(clean(message)),
     },
-    // context.config's reading and merging, with the files kept (an unreadable `_extends:` is said).
     readConfig: async () =>
       readConfigFiles(
-        (await context.octokit.config.get(
-          context.repo({ path: `.github/${CONFIG_FILE}`, defaults: mergeConfigs }),
-        )) as { config: unknown; files: ConfigFile[] },
+        (await client.config.get({
+          ...repo,
+          path: `.github/${CONFIG_FILE}`,
+          defaults: mergeConfigs,
+        })) as { config: unknown; files: ConfigFile[] },
       ),
   };
+}
+
+/** A delivery's tools: its installation's client and its log. */
+function toolsOf(context: AnyContext, secrets: SecretSet, identity: AppIdentity): EventTools {
+  const installationId = (context.payload as { installation?: { id?: number } }).installation?.id ?? 0;
+  return eventTools(installationId, context.octokit, context.log, context.repo(), secrets, identity);
+}
+
+/**
+ * The tools of an installation without a delivery (a loop job on any replica, a resumed loop): its
+ * client from Probot (`probot.auth`), behind the same sink, and the App's log.
+ */
+async function installationTools(
+  probot: Probot,
+  installationId: number,
+  repo: { owner: string; repo: string },
+  secrets: SecretSet,
+  identity: AppIdentity,
+): Promise<EventTools> {
+  const client = (await probot.auth(installationId)) as unknown as AppClient;
+  return eventTools(installationId, client, probot.log, repo, secrets, identity);
 }
 
 /** Environment variables whose values are credentials, whatever the value looks like (an Azure or LiteLLM key). */
@@ -152,34 +203,63 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
   const secrets = new SecretSet(options.secrets ?? []);
   const clock = options.clock ?? (() => new Date());
   let queueLog: ((message: string, error: unknown) => void) | undefined;
-  const queue = new WorkQueue({
-    concurrency: options.settings.concurrency,
-    log: { error: (message, error) => queueLog?.(message, error) },
-  });
+  let queueInfo: ((message: string) => void) | undefined;
+  let probotOf: Probot | undefined;
+  const log = {
+    info: (message: string) => queueInfo?.(secrets.redact(message)),
+    error: (message: string, error: unknown) => queueLog?.(message, error),
+  };
+  const claimTtlMs = options.claimTtlMs ?? CLAIM_TTL_MS;
+  const shared = options.redisUrl
+    ? new RedisState({
+        url: options.redisUrl,
+        // One App's keys apart from another's on a shared Redis.
+        prefix: `skillclimb:app:${options.appId}:`,
+        lockTtlMs: Math.max(claimTtlMs, 10_000),
+      })
+    : new MemoryState();
+  const jobs = options.redisUrl
+    ? new BullLoopJobs({
+        url: options.redisUrl,
+        queueName: `review-loop-${options.appId}`,
+        concurrency: options.settings.concurrency,
+        log,
+        lockDurationMs: claimTtlMs,
+        stalledIntervalMs: options.stalledIntervalMs ?? claimTtlMs,
+      })
+    : new MemoryLoopJobs({ concurrency: options.settings.concurrency, log, dataDir: options.dataDir });
+  const queue = new WorkQueue({ concurrency: options.settings.concurrency, log, shared, jobs, claimTtlMs });
   const worker = new ReviewLoopWorker({
     identity,
     env: options.settings,
     runner: options.runner,
     queue,
-    store: new StickyStore<AppLoopState>(identity, parseLoopState),
+    store: new StickyStore<AppLoopState>(identity, parseLoopState, (key, work) => shared.withLock(key, work)),
     clock,
     secrets: secrets.values,
+    toolsFor: (installationId, repo) => {
+      if (!probotOf) throw new Error('the App is not loaded into Probot yet');
+      return installationTools(probotOf, installationId, repo, secrets, identity);
+    },
   });
 
   const app: ApplicationFunction = (probot: Probot) => {
     refuseOversized(probot);
     quietBadSignatures(probot.log);
+    probotOf = probot;
     queueLog = (message, error) =>
       probot.log.error(
         { err: secrets.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)) },
         secrets.redact(message),
       );
+    queueInfo = (message) => probot.log.info(message);
+    worker.start();
 
     /**
      * A signed delivery that lacks a field the App reads (no `comment`, no `repository`, no
      * `installation`…) is answered 2xx and ignored with one log line, never a 500.
      */
-    const enqueue = (context: AnyContext, decide: () => Intake) => {
+    const enqueue = async (context: AnyContext, decide: () => Intake) => {
       let event: Intake;
       try {
         event = (context.payload as { installation?: { id?: number } }).installation?.id
@@ -196,18 +276,27 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
         context.log.debug(`ignored: ${event.reason}`);
         return;
       }
-      worker.intake(event, toolsOf(context, secrets, identity));
+      try {
+        await worker.intake(event, toolsOf(context, secrets, identity));
+      } catch (error) {
+        // Thrown on to Probot, which answers 5xx: GitHub records the delivery as failed (it can be
+        // redelivered), and the line says why.
+        if (error instanceof SharedStateUnavailable) {
+          context.log.error(`delivery ${context.id} (${context.name}) not taken: ${error.message}`);
+        }
+        throw error;
+      }
     };
 
-    probot.on('issue_comment.created', (context) => {
-      enqueue(context, () => commandEventFrom(context.payload, context.id, identity));
-    });
-    probot.on(['pull_request.synchronize', 'pull_request.closed'], (context) => {
-      enqueue(context, () => pullRequestEventFrom(context.payload, context.id));
-    });
-    probot.on('check_run.rerequested', (context) => {
-      enqueue(context, () => rerequestEventFrom(context.payload, context.id, identity));
-    });
+    probot.on('issue_comment.created', (context) =>
+      enqueue(context, () => commandEventFrom(context.payload, context.id, identity)),
+    );
+    probot.on(['pull_request.synchronize', 'pull_request.closed'], (context) =>
+      enqueue(context, () => pullRequestEventFrom(context.payload, context.id)),
+    );
+    probot.on('check_run.rerequested', (context) =>
+      enqueue(context, () => rerequestEventFrom(context.payload, context.id, identity)),
+    );
   };
 
   return { app, queue, worker };

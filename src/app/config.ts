@@ -262,3 +262,40 @@ export function configProblems(problems: string[]): ConfigResult {
         );
   return { ok: false, problem, problems };
 }
+
+/** Where the App keeps its shared state (docs/app.md § Settings): one process, or replicas on one Redis. */
+export interface ScaleSettings {
+  /** `REDIS_URL`: unset, one process keeps everything in memory (and the running loops in `dataDir`). */
+  redisUrl: string | undefined;
+  /** `DATA_DIR` (default `.review-loop-data` in the working folder); used without Redis only. */
+  dataDir: string | undefined;
+  /** `CLAIM_TTL_MS`: how long a dead replica's loops stay claimed before another takes them over. */
+  claimTtlMs: number;
+}
+
+export const DEFAULT_DATA_DIR = '.review-loop-data';
+export const DEFAULT_CLAIM_TTL_MS = 30_000;
+
+export function readScaleEnv(env: NodeJS.ProcessEnv, resolvePath: (path: string) => string): ScaleSettings {
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl) {
+    let protocol: string;
+    try {
+      protocol = new URL(redisUrl).protocol;
+    } catch {
+      throw new EnvConfigError('REDIS_URL', 'is not a URL; expected redis://[user:password@]host:port[/db]');
+    }
+    if (protocol !== 'redis:' && protocol !== 'rediss:') {
+      throw new EnvConfigError('REDIS_URL', `expected a redis:// or rediss:// URL, got a ${protocol} one`);
+    }
+  }
+  const claimTtlMs = positiveNumber(env, 'CLAIM_TTL_MS', DEFAULT_CLAIM_TTL_MS, true);
+  if (claimTtlMs < 1_000) {
+    throw new EnvConfigError('CLAIM_TTL_MS', `expected at least 1000 (one second), got ${claimTtlMs}`);
+  }
+  return {
+    redisUrl,
+    dataDir: redisUrl ? undefined : resolvePath(env.DATA_DIR?.trim() || DEFAULT_DATA_DIR),
+    claimTtlMs,
+  };
+}

@@ -21,6 +21,10 @@ import type { AppLoopState, LoopSettings, Phase } from '../github/review/loop-st
 import { rememberComment } from '../github/review/loop-state.js';
 import { GitHubPullSession } from '../github/review/pull-session.js';
 import type { EndReason, EventTools, WorkerContext } from './worker-context.js';
+import { isStale } from './worker-context.js';
+import type { LoopJob } from './coordination/loop-jobs.js';
+import { readPullRequest } from '../github/pull-info.js';
+import { phaseWords } from './replies.js';
 import { messageOf } from '../core/errors.js';
 
 type Conclusion = 'success' | 'failure' | 'action_required' | 'cancelled' | 'neutral';
@@ -68,8 +72,11 @@ export async function concludeCheck(
   await ctx.write(tools, pr, (s) => ({ ...s, check }));
 }
 
-/** Hands the claim to a queued loop: the runner runs, then its outcome lands on the check and the comment. */
-export function launchLoop(
+/**
+ * Hands the claim to a loop job: queued, then run by whichever replica has a free slot (this process
+ * without Redis); the runner runs there, then its outcome lands on the check and the comment.
+ */
+export async function launchLoop(
   ctx: WorkerContext,
   tools: EventTools,
   pr: PullInfo,
@@ -77,31 +84,89 @@ export function launchLoop(
   runId: string,
   trigger: LoopTrigger,
   state: AppLoopState,
-  claim: AbortController,
-): void {
-  const key = pullKey(pr.pr);
+  claim: string,
+): Promise<void> {
+  await ctx.deps.queue.submit({
+    installationId: tools.installationId,
+    pr,
+    settings,
+    runId,
+    trigger,
+    token: claim,
+    state,
+  });
+}
+
+/**
+ * Runs one loop job (docs/how-it-works.md § The App, "Shared state and takeover"). A re-run — the job's
+ * replica died mid-round, or a restart resumed it — first reads the PR's sticky state: only a loop still
+ * running there (and not stale) goes on, from the engine's saved state, as a `continue`. A loop a
+ * shutdown interrupted is handed on with its claim (its state stays running, its check in progress), so
+ * it continues after the restart or on another replica.
+ */
+export async function runLoopJob(
+  ctx: WorkerContext,
+  job: LoopJob,
+  run: { rerun: boolean; signal: AbortSignal },
+): Promise<void> {
+  const key = pullKey(job.pr.pr);
   const { queue, runner, store, identity, clock } = ctx.deps;
+  let tools: EventTools;
+  try {
+    tools = await ctx.deps.toolsFor(job.installationId, job.pr.pr);
+  } catch (error) {
+    // No client for the installation (GitHub did not hand out its token): the loop's state stays running,
+    // and its PR's next event or `/review-loop continue` resumes it.
+    await queue.release(key, job.token).catch(() => undefined);
+    throw error;
+  }
   // Every line the loop logs names its pull request: an operator reads many loops' lines interleaved.
   const log = {
     info: (message: string) => tools.log.info(`${key}: ${message}`),
     warn: (message: string) => tools.log.warn(`${key}: ${message}`),
   };
-  queue.loop(`loop on ${key}`, key, claim, async (signal) => {
+  let pr = job.pr;
+  let handedOff = false;
+  try {
+    let state = job.state;
+    let trigger = job.trigger;
+    let runId = job.runId;
+    // A loop handed on by a shutdown is a fresh job, yet the same loop going on: treated as a re-run.
+    const rerun = run.rerun || job.handoffs > 0;
+    if (rerun || !state) {
+      state = await ctx.readState(tools, job.pr.pr);
+      if (!state || state.phase !== 'running' || isStale(state, clock())) {
+        log.info(
+          `the loop ${job.runId} is not running any more (its state: ${state ? phaseWords(state.phase) : 'none'}); not resumed`,
+        );
+        return;
+      }
+      pr = await readPullRequest(tools.octokit, job.pr.pr);
+      runId = state.runId ?? runId;
+      if (pr.state === 'closed') {
+        // Closed while no replica ran the loop (a restart, a takeover): it ends with the PR.
+        await finishLoop(ctx, tools, pr, runId, undefined, undefined, 'closed', state);
+        return;
+      }
+      trigger = { kind: 'continue' };
+      log.info(`resuming the loop ${runId} from its saved state`);
+    }
     const session = new GitHubPullSession({
       octokit: tools.octokit,
       identity,
       store,
       pr,
-      settings,
+      settings: job.settings,
       runId,
       log,
       clock,
+      lookBeforeReview: rerun,
     });
     let outcome: LoopOutcome | undefined;
     let failure: string | undefined;
     try {
       await session.roundStarted(state.rounds.length + 1, pr.headSha);
-      outcome = await runner.run({ runId, trigger, settings, session, signal });
+      outcome = await runner.run({ runId, trigger, settings: job.settings, session, signal: run.signal });
     } catch (error) {
       failure = redactSecrets(messageOf(error), ctx.deps.secrets);
       tools.log.error(`review loop on ${key} failed: ${failure}`);
@@ -112,21 +177,47 @@ export function launchLoop(
     } catch (error) {
       tools.log.error(`could not save the engine's state on ${key}: ${describeApiError(error)}`);
     }
-    const reason = ctx.endReasons.get(key);
-    ctx.endReasons.delete(key);
-    try {
-      await finishLoop(ctx, tools, pr, session.runId, outcome, failure, reason, {
+    const reason = queue.takeEndReason(key);
+    if (reason === 'shutdown' && (failure !== undefined || outcome?.status === 'interrupted')) {
+      await queue.handOff({ ...job, runId: session.runId });
+      handedOff = true;
+      log.info('interrupted by the shutdown: the loop goes on after the restart (or on another replica)');
+      return;
+    }
+    await finishLoop(
+      ctx,
+      tools,
+      pr,
+      session.runId,
+      outcome,
+      failure,
+      reason === 'shutdown' ? undefined : reason,
+      {
         ...state,
         check: session.check ?? state.check,
-      });
-    } finally {
-      // The claim goes before a push that came meanwhile is looked at: that push may continue the loop.
-      queue.release(key, claim);
-      ctx.toldBusy.delete(key);
-      const deferred = ctx.takeDeferredPush(pr.pr);
-      if (deferred) queue.task(`push on ${key}`, () => ctx.onDeferredPush(deferred.event, deferred.tools));
+      },
+    );
+  } finally {
+    if (!handedOff) await endClaim(ctx, key, job.token, pr.pr);
+  }
+}
+
+/** The claim goes before a push that came meanwhile is looked at: that push may continue the loop. */
+async function endClaim(ctx: WorkerContext, key: string, token: string, pr: PullRef): Promise<void> {
+  const { queue } = ctx.deps;
+  try {
+    await queue.release(key, token);
+    await ctx.loopEnded(key);
+    const deferred = await ctx.takeDeferredPush(pr);
+    if (deferred) {
+      queue.task(`push on ${key}`, async () =>
+        ctx.onDeferredPush(deferred.event, await ctx.deps.toolsFor(deferred.installationId, pr)),
+      );
     }
-  });
+  } catch (error) {
+    // Redis is away: the claim expires by its TTL; the push waits for the PR's next event.
+    queue.task(`end of the loop on ${key}`, () => Promise.reject(error));
+  }
 }
 
 /** The configured settings for a run no command set up (the Re-run button): fork PRs stay manual. */
@@ -153,7 +244,7 @@ export async function resumeLoop(
     pr: PullInfo;
     config: RepoConfig;
     state: AppLoopState | undefined;
-    claim: AbortController;
+    claim: string;
     trigger: LoopTrigger;
     commentId?: number | undefined;
   },
@@ -171,7 +262,7 @@ export async function resumeLoop(
     };
     return commentId === undefined ? updated : rememberComment(updated, commentId);
   });
-  launchLoop(ctx, tools, pr, settings, runId, trigger, next, claim);
+  await launchLoop(ctx, tools, pr, settings, runId, trigger, next, claim);
 }
 
 interface Ending {

@@ -53,7 +53,7 @@ export async function onCommand(ctx: WorkerContext, event: CommandEvent, tools: 
   }
   // The claim comes only now, after the permission check (docs/how-it-works.md § The App): a comment
   // from someone who may not run the loop never holds a PR's loop, so a writer's command always gets it.
-  const claim = claimsLoop(event.parsed.command) ? ctx.deps.queue.claim(key) : undefined;
+  const claim = claimsLoop(event.parsed.command) ? await ctx.deps.queue.claim(key) : undefined;
   let handedOver = false;
   try {
     await tools.octokit.rest.reactions.createForIssueComment({
@@ -69,7 +69,7 @@ export async function onCommand(ctx: WorkerContext, event: CommandEvent, tools: 
     }
     handedOver = await dispatch(ctx, event, event.parsed.command, tools, config.config, state, claim);
   } finally {
-    if (claim && !handedOver) ctx.deps.queue.release(key, claim);
+    if (claim && !handedOver) await ctx.deps.queue.release(key, claim);
   }
 }
 
@@ -81,7 +81,7 @@ async function dispatch(
   tools: EventTools,
   config: RepoConfig,
   state: AppLoopState | undefined,
-  claim: AbortController | undefined,
+  claim: string | undefined,
 ): Promise<boolean> {
   const finished = isFinished(state, ctx.deps.clock());
   const busy = claimsLoop(command) && !claim;
@@ -109,7 +109,7 @@ async function dispatch(
         ctx,
         tools,
         event.pr,
-        statusLine(state, finished, ctx.deps.queue.isClaimed(pullKey(event.pr))),
+        statusLine(state, finished, await ctx.deps.queue.isClaimed(pullKey(event.pr))),
       );
       return false;
     case 'stop':
@@ -126,7 +126,7 @@ async function dispatch(
       return false;
     case 'start':
       if (busy) {
-        if (onceBusy(ctx, tools, event)) {
+        if (await onceBusy(ctx, tools, event)) {
           await reply(
             ctx,
             tools,
@@ -150,7 +150,7 @@ async function dispatch(
     case 'skip':
     case 'continue': {
       if (busy) {
-        if (onceBusy(ctx, tools, event)) {
+        if (await onceBusy(ctx, tools, event)) {
           await reply(ctx, tools, event.pr, 'A review loop is already running on this pull request.');
         }
         return false;
@@ -176,12 +176,9 @@ async function dispatch(
 }
 
 /** True the first time a PR's running loop is to be answered "already running"; later times are logged only. */
-function onceBusy(ctx: WorkerContext, tools: EventTools, event: CommandEvent): boolean {
+async function onceBusy(ctx: WorkerContext, tools: EventTools, event: CommandEvent): Promise<boolean> {
   const key = pullKey(event.pr);
-  if (!ctx.toldBusy.has(key)) {
-    ctx.toldBusy.add(key);
-    return true;
-  }
+  if (await ctx.tellBusyOnce(key)) return true;
   tools.log.info(`comment ${event.commentId}: a loop is already running on ${key}; answered once already`);
   return false;
 }
@@ -298,7 +295,7 @@ async function start(
   options: StartOptions,
   tools: EventTools,
   config: RepoConfig,
-  claim: AbortController,
+  claim: string,
 ): Promise<boolean> {
   const pr = await readPull(ctx, tools, event);
   if (!pr) return false;
@@ -333,7 +330,7 @@ async function start(
       event.commentId,
     ),
   );
-  launchLoop(ctx, tools, pr, settings, runId, { kind: 'start' }, state, claim);
+  await launchLoop(ctx, tools, pr, settings, runId, { kind: 'start' }, state, claim);
   return true;
 }
 
@@ -345,8 +342,7 @@ async function stop(
   finished: boolean,
 ): Promise<void> {
   const key = pullKey(event.pr);
-  if (ctx.deps.queue.abort(key, 'stopped by /review-loop stop')) {
-    ctx.endReasons.set(key, 'stop');
+  if (await ctx.deps.queue.abort(key, 'stopped by /review-loop stop', 'stop')) {
     await ctx.remember(tools, event.pr, event.commentId);
     return;
   }

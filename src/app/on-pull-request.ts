@@ -34,7 +34,7 @@ export async function onPush(ctx: WorkerContext, event: PushEvent, tools: EventT
   if (isFinished(state, ctx.deps.clock()) || state.phase === 'waiting-checkpoint') return;
   // waiting-fix (manual mode), or a loop a restart interrupted: the push continues it.
   const key = pullKey(event.pr);
-  const claim = ctx.deps.queue.claim(key);
+  const claim = await ctx.deps.queue.claim(key);
   if (!claim) return;
   let handed = false;
   try {
@@ -50,7 +50,7 @@ export async function onPush(ctx: WorkerContext, event: PushEvent, tools: EventT
     });
     handed = true;
   } finally {
-    if (!handed) ctx.deps.queue.release(key, claim);
+    if (!handed) await ctx.deps.queue.release(key, claim);
   }
 }
 
@@ -112,7 +112,7 @@ export async function onRerequest(
     return;
   }
   const key = pullKey(ref);
-  const claim = ctx.deps.queue.claim(key);
+  const claim = await ctx.deps.queue.claim(key);
   if (!claim) return; // a round is already running on this PR
   let handed = false;
   try {
@@ -128,6 +128,6 @@ export async function onRerequest(
     });
     handed = true;
   } finally {
-    if (!handed) ctx.deps.queue.release(key, claim);
+    if (!handed) await ctx.deps.queue.release(key, claim);
   }
 }

@@ -41,8 +41,7 @@ export async function refuse(
   allowed: readonly string[],
 ): Promise<void> {
   const key = `${pullKey(pr)}:${login.toLowerCase()}`;
-  if (ctx.refused.has(key)) return;
-  ctx.refused.add(key);
+  if (!(await ctx.refuseOnce(key))) return;
   const roles = admittedRoles(allowed);
   const who = roles.length === 1 ? 'the role' : 'one of the roles';
   await reply(

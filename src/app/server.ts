@@ -6,7 +6,8 @@
  * start, naming the variable); once the server is up, `GET /ready` answers 200 only while GitHub accepts
  * them (src/app/readiness.ts), `GET /ping` answers whenever the process does. Webhooks arrive at
  * /api/github/webhooks. A long-running process (docs/how-it-works.md § The App): the work outlives each
- * webhook's response, so SIGTERM lets running rounds save their state first.
+ * webhook's response, so SIGTERM lets running rounds save their state first and hands them on: with
+ * `REDIS_URL` to the shared queue, without it to the record in `DATA_DIR`, which the next start resumes.
  */
 import { Redis } from 'ioredis';
 import type { Logger, Probot, Server } from 'probot';
@@ -14,7 +15,8 @@ import { run } from 'probot';
 import { redactSecrets } from '../core/text/redact.js';
 import type { ReviewLoopApp } from './app.js';
 import { appSecrets, createReviewLoopApp } from './app.js';
-import { readAppEnv } from './config.js';
+import { resolve } from 'node:path';
+import { readAppEnv, readScaleEnv } from './config.js';
 import { applyDotEnv, readCredentials } from './credentials.js';
 import { createLoopRunner } from './engine.js';
 import { DeliveryRecovery, recoveryIntervalFromEnv } from './delivery-recovery.js';
@@ -48,6 +50,7 @@ export async function startApp(
   // credentials it holds are read here first, the same way, so that they are checked before the start.
   if (env === process.env) applyDotEnv(env, options.cwd);
   const settings = readAppEnv(env);
+  const scale = readScaleEnv(env, (path) => resolve(options.cwd ?? process.cwd(), path));
   const credentials = readCredentials(env, options.cwd);
   if (!credentials) {
     if (env.NODE_ENV === 'production') {
@@ -92,6 +95,9 @@ export async function startApp(
         settings,
         runner: options.runner ?? createLoopRunner(env),
         secrets: appSecrets(env, [credentials.privateKey]),
+        redisUrl: scale.redisUrl,
+        dataDir: scale.dataDir,
+        claimTtlMs: scale.claimTtlMs,
       });
       readiness = new Readiness(async () => {
         const octokit = await probot.auth();

@@ -1,120 +1,114 @@
 /**
- * The background work queue (docs/how-it-works.md § The App). A webhook handler only ENQUEUES: nothing
+ * The App's work (docs/how-it-works.md § The App): a webhook handler only records and ENQUEUES — nothing
  * here starts before the current turn of the event loop ends, so the delivery is answered before any API
- * or model call. Loops are claimed per pull request at enqueue — a second start while one is claimed is
- * answered "already running", never run twice — and at most `concurrency` loops run at once; the rest
- * wait for a slot. Short tasks (replies, reactions, state edits) run beside the loops, unthrottled.
- * Nothing is scanned at start-up: a loop resumes from its PR's sticky state on the PR's next event.
+ * or model call. Loops are claimed per pull request (a second start while one is claimed is answered
+ * "already running", never run twice, whichever replica takes the delivery) and run as jobs, at most
+ * `concurrency` at once per process; short tasks (replies, reactions, state edits) run beside them in the
+ * process that took the delivery. The claims, the seen ids and the loop jobs live in the shared state
+ * (src/app/coordination/): this process's memory by default, Redis with `REDIS_URL`.
  */
+import { randomUUID } from 'node:crypto';
+import { messageOf } from '../core/errors.js';
+import { pullKey } from '../github/app-octokit.js';
+import type { JobProcessor, LoopJob, LoopJobs, QueueLog } from './coordination/loop-jobs.js';
+import { MemoryLoopJobs, within } from './coordination/loop-jobs.js';
+import { MemoryState } from './coordination/memory-state.js';
+import type { SharedState } from './coordination/shared-state.js';
+import { TTL } from './coordination/shared-state.js';
 
-export interface QueueLog {
-  error(message: string, error: unknown): void;
+export type { QueueLog } from './coordination/loop-jobs.js';
+
+/** Why a claimed loop was aborted, so its end is recorded as a stop or a close, not a restart. */
+export type EndReason = 'stop' | 'closed' | 'shutdown';
+
+/** A claim's default TTL: a replica that dies holds its PRs this long before another takes them over. */
+export const CLAIM_TTL_MS = 30_000;
+
+export interface WorkQueueOptions {
+  concurrency: number;
+  log: QueueLog;
+  shared?: SharedState;
+  jobs?: LoopJobs;
+  claimTtlMs?: number;
 }
 
-const SEEN_LIMIT = 10_000;
+interface RunningLoop {
+  token: string;
+  controller: AbortController;
+}
 
 export class WorkQueue {
-  readonly #concurrency: number;
+  readonly shared: SharedState;
+  readonly #jobs: LoopJobs;
   readonly #log: QueueLog;
-  readonly #claims = new Map<string, AbortController>();
-  readonly #seen = new Set<string>();
+  readonly #claimTtlMs: number;
   readonly #pending = new Set<Promise<void>>();
-  readonly #waiting: Array<() => void> = [];
-  #running = 0;
+  /** Claims this process holds (taken here, or of a loop running here): renewed until released. */
+  readonly #held = new Map<string, string>();
+  readonly #running = new Map<string, RunningLoop>();
+  readonly #endReasons = new Map<string, EndReason>();
+  #timer: NodeJS.Timeout | undefined;
+  #renewing = false;
   #closed = false;
 
-  constructor(options: { concurrency: number; log: QueueLog }) {
-    this.#concurrency = Math.max(1, options.concurrency);
+  constructor(options: WorkQueueOptions) {
     this.#log = options.log;
+    this.shared = options.shared ?? new MemoryState();
+    this.#jobs = options.jobs ?? new MemoryLoopJobs({ concurrency: options.concurrency, log: options.log });
+    this.#claimTtlMs = options.claimTtlMs ?? CLAIM_TTL_MS;
   }
 
-  /** Records `id` (a trigger comment, a delivery) and says whether it was seen before in this process. */
-  seenBefore(id: string): boolean {
-    if (this.#seen.has(id)) return true;
-    this.#seen.add(id);
-    if (this.#seen.size > SEEN_LIMIT) {
-      const oldest = this.#seen.values().next().value;
-      if (oldest !== undefined) this.#seen.delete(oldest);
+  /** Records `id` (a trigger comment, a delivery) and says whether any replica saw it before. */
+  seenBefore(id: string): Promise<boolean> {
+    return this.shared.mark(`seen:${id}`, TTL.seenMs);
+  }
+
+  isClaimed(key: string): Promise<boolean> {
+    return this.shared.isClaimed(key);
+  }
+
+  /** Claims `key`'s loop; its token, or undefined when it is already claimed (a loop runs or is about to). */
+  async claim(key: string): Promise<string | undefined> {
+    if (this.#closed) return undefined;
+    const token = randomUUID();
+    if (!(await this.shared.claim(key, token, this.#claimTtlMs))) return undefined;
+    // A stop asked of the previous loop that never reached it must not stop this one.
+    await this.shared.take(`abort:${key}`);
+    this.#held.set(key, token);
+    this.#renewSoon();
+    return token;
+  }
+
+  async release(key: string, token: string): Promise<void> {
+    if (this.#held.get(key) === token) this.#held.delete(key);
+    await this.shared.release(key, token);
+  }
+
+  /**
+   * Asks the loop claimed for `key` to stop (stop, closed PR); false when none is claimed. A loop running
+   * here is aborted at once; one on another replica when that replica next renews its claim.
+   */
+  async abort(key: string, reason: string, end: EndReason): Promise<boolean> {
+    const running = this.#running.get(key);
+    if (running) {
+      this.#endReasons.set(key, end);
+      running.controller.abort(new Error(reason));
+      return true;
     }
-    return false;
-  }
-
-  isClaimed(key: string): boolean {
-    return this.#claims.has(key);
-  }
-
-  /** Claims `key`'s loop; false when it is already claimed (a loop is running or about to). */
-  claim(key: string): AbortController | undefined {
-    if (this.#closed || this.#claims.has(key)) return undefined;
-    const controller = new AbortController();
-    this.#claims.set(key, controller);
-    return controller;
-  }
-
-  release(key: string, controller: AbortController): void {
-    if (this.#claims.get(key) === controller) this.#claims.delete(key);
-  }
-
-  /** Aborts the loop claimed for `key` (stop, closed PR); false when none is. */
-  abort(key: string, reason: string): boolean {
-    const controller = this.#claims.get(key);
-    if (!controller) return false;
-    controller.abort(new Error(reason));
+    if (!(await this.shared.isClaimed(key))) return false;
+    await this.shared.put(`abort:${key}`, JSON.stringify({ reason, end }), TTL.valueMs);
     return true;
+  }
+
+  /** Why `key`'s loop was aborted (once: the value is removed). */
+  takeEndReason(key: string): EndReason | undefined {
+    const reason = this.#endReasons.get(key);
+    this.#endReasons.delete(key);
+    return reason;
   }
 
   /** Runs `work` in the background, after the current turn (so after the webhook is answered). */
   task(name: string, work: () => Promise<void>): void {
-    this.#track(name, work);
-  }
-
-  /**
-   * Runs a claimed loop once a slot is free; the claim is released when it ends, whatever happens.
-   * `work` gets the claim's signal, aborted by `abort(key)` or by `close()`.
-   */
-  loop(
-    name: string,
-    key: string,
-    controller: AbortController,
-    work: (signal: AbortSignal) => Promise<void>,
-  ): void {
-    this.#track(name, async () => {
-      try {
-        await this.#acquire();
-        try {
-          // Runs even when aborted while waiting: the work records the stop in the PR's state.
-          await work(controller.signal);
-        } finally {
-          this.#releaseSlot();
-        }
-      } finally {
-        this.release(key, controller);
-      }
-    });
-  }
-
-  /** Loops running now and waiting for a slot. */
-  get stats(): { running: number; waiting: number; claimed: number } {
-    return { running: this.#running, waiting: this.#waiting.length, claimed: this.#claims.size };
-  }
-
-  /** Resolves when every task and loop started so far (and any they started) has ended. */
-  async idle(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
-  }
-
-  /** Stops taking claims and aborts the running loops (they save their state); waits up to `ms`. */
-  async close(ms: number): Promise<boolean> {
-    this.#closed = true;
-    for (const controller of this.#claims.values()) controller.abort(new Error('the App is shutting down'));
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-    const done = await Promise.race([this.idle().then(() => true as const), timeout]);
-    clearTimeout(timer);
-    return done;
-  }
-
-  #track(name: string, work: () => Promise<void>): void {
     const run = new Promise<void>((resolve) => setImmediate(resolve))
       .then(work)
       .catch((error: unknown) => this.#log.error(`${name} failed`, error));
@@ -122,17 +116,158 @@ export class WorkQueue {
     void run.finally(() => this.#pending.delete(run));
   }
 
-  #acquire(): Promise<void> {
-    if (this.#running < this.#concurrency) {
-      this.#running += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.#waiting.push(() => resolve()));
+  /** Queues a claimed loop; any replica may run it (the claim's token goes with it). */
+  async submit(
+    job: Omit<LoopJob, 'handoffs' | 'queuedAt'> & Partial<Pick<LoopJob, 'handoffs'>>,
+  ): Promise<void> {
+    await this.#jobs.add({ handoffs: 0, queuedAt: new Date().toISOString(), ...job });
   }
 
-  #releaseSlot(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#running -= 1;
+  /**
+   * Hands an interrupted loop on (a shutdown mid-round): the same claim, queued again, so another replica
+   * — or this one after its restart — continues it from the PR's state.
+   */
+  async handOff(job: LoopJob): Promise<void> {
+    await this.#jobs.add({
+      ...job,
+      handoffs: job.handoffs + 1,
+      trigger: { kind: 'continue' },
+      state: undefined,
+    });
+  }
+
+  /**
+   * Starts running loop jobs with `work`, which gets an abort signal for the loop. A job runs only while it
+   * holds its PR's claim (it takes it back when re-run; when another loop holds it, the job is dropped).
+   */
+  start(work: (job: LoopJob, run: { rerun: boolean; signal: AbortSignal }) => Promise<void>): void {
+    const process: JobProcessor = async (job, { rerun }) => {
+      const key = pullKey(job.pr.pr);
+      if (!(await this.shared.claim(key, job.token, this.#claimTtlMs))) {
+        this.#log.info(`${key}: another loop holds the claim; this job (${job.runId}) is dropped`);
+        return;
+      }
+      const controller = new AbortController();
+      if (this.#closed) controller.abort(new Error('the App is shutting down'));
+      this.#held.set(key, job.token);
+      this.#running.set(key, { token: job.token, controller });
+      this.#renewSoon();
+      // A reason left by an abort that came as the previous loop ended belongs to no loop.
+      this.#endReasons.delete(key);
+      try {
+        // A stop or a close asked while the job waited: the loop starts aborted and records it.
+        await this.#takeAbort(key, controller).catch(() => undefined);
+        await work(job, { rerun, signal: controller.signal });
+      } finally {
+        if (this.#running.get(key)?.token === job.token) this.#running.delete(key);
+      }
+    };
+    this.#jobs.start(process);
+  }
+
+  /** Running loops and waiting jobs (across replicas with Redis), and claimed PRs. */
+  async snapshot(): Promise<{ running: number; waiting: number; claimed: number }> {
+    const [counts, claimed] = await Promise.all([this.#jobs.counts(), this.shared.claimedCount()]);
+    return { ...counts, claimed };
+  }
+
+  /** Whether the shared store answers (in memory: always). */
+  ping(): Promise<{ ok: boolean; detail: string }> {
+    return this.shared.ping();
+  }
+
+  /** Resolves when every task and loop started so far (and any they started) has ended. */
+  async idle(): Promise<void> {
+    for (;;) {
+      while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+      await this.#jobs.idle();
+      if (this.#pending.size === 0) return;
+    }
+  }
+
+  /** Stops taking claims and aborts the running loops (they save their state and hand on); waits up to `ms`. */
+  async close(ms: number): Promise<boolean> {
+    this.#closed = true;
+    for (const [key, running] of this.#running) {
+      this.#endReasons.set(key, 'shutdown');
+      running.controller.abort(new Error('the App is shutting down'));
+    }
+    // The queue stops taking jobs at once: a loop handed on now waits for the next start, or another replica.
+    const [tasks, jobs] = await Promise.all([
+      within(
+        ms,
+        (async () => {
+          while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+        })(),
+      ),
+      this.#jobs.close(ms),
+    ]);
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.shared.close();
+    return tasks && jobs;
+  }
+
+  /** Stops renewing and drops the connections without saving anything, as a killed process would. */
+  async abandon(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#held.clear();
+    const jobs = this.#jobs as LoopJobs & { abandon?: () => Promise<void> };
+    await jobs.abandon?.();
+    await this.shared.close();
+  }
+
+  async #takeAbort(key: string, controller: AbortController): Promise<void> {
+    const asked = await this.shared.take(`abort:${key}`);
+    if (!asked) return;
+    const { reason, end } = JSON.parse(asked) as { reason: string; end: EndReason };
+    this.#endReasons.set(key, end);
+    controller.abort(new Error(reason));
+  }
+
+  #renewSoon(): void {
+    if (this.#timer || this.#closed) return;
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        void this.#renew().finally(() => {
+          if (this.#held.size > 0) this.#renewSoon();
+        });
+      },
+      Math.max(50, Math.floor(this.#claimTtlMs / 3)),
+    );
+    this.#timer.unref();
+  }
+
+  /** Renews every claim held here; a loop running here is stopped when asked from another replica. */
+  async #renew(): Promise<void> {
+    if (this.#renewing) return;
+    this.#renewing = true;
+    try {
+      for (const [key, token] of [...this.#held]) {
+        const running = this.#running.get(key);
+        if (this.#held.get(key) !== token) continue;
+        if (!(await this.shared.claim(key, token, this.#claimTtlMs))) {
+          this.#held.delete(key);
+          if (running?.token === token) {
+            running.controller.abort(new Error('another loop took over this pull request'));
+          }
+          continue;
+        }
+        // Released while this renewal was under way: the renewal must not bring the claim back.
+        if (this.#held.get(key) !== token) {
+          await this.shared.release(key, token);
+          continue;
+        }
+        if (running) await this.#takeAbort(key, running.controller);
+      }
+    } catch (error) {
+      // Redis is away: the loops go on, and the claims are renewed again once it answers.
+      this.#log.info(`could not renew the loops' claims: ${messageOf(error)}`);
+    } finally {
+      this.#renewing = false;
+    }
   }
 }

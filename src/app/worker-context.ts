@@ -1,7 +1,8 @@
 /**
  * What every background step of the App shares (docs/how-it-works.md § The App): its dependencies, the
- * little it remembers in memory between events (why a loop was aborted, who was refused, pushes that
- * arrived while a loop ran), and the sticky-state and configuration reads every handler needs.
+ * little it remembers between events (who was refused, PRs told "already running", pushes that arrived
+ * while a loop ran — in the shared state, so every replica sees them), and the sticky-state and
+ * configuration reads every handler needs.
  */
 import { STALE_AFTER_MS } from '../core/review/state.js';
 import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
@@ -19,6 +20,7 @@ import { writeLoopState } from '../github/review/pull-session.js';
 import type { PushEvent } from './validation/event.js';
 import { DEFAULT_ALLOWED_ROLES } from './validation/permission.js';
 import type { WorkQueue } from './work-queue.js';
+import { TTL } from './coordination/shared-state.js';
 
 export interface EventLog {
   info(message: string): void;
@@ -26,8 +28,10 @@ export interface EventLog {
   error(message: string): void;
 }
 
-/** What a handler hands the worker from Probot's context. */
+/** What a handler hands the worker from Probot's context (or a loop job builds from its installation). */
 export interface EventTools {
+  /** The installation the delivery came from: a loop job builds its client from it on any replica. */
+  installationId: number;
   octokit: AppOctokit;
   log: EventLog;
   /** `context.config('review-loop.yml')`: the default branch's file with `_extends`, or null; and an unreadable `_extends:` target. */
@@ -43,9 +47,14 @@ export interface WorkerDeps {
   clock: () => Date;
   /** Secrets to redact from anything the App posts (model keys, the private key). */
   secrets: readonly string[];
+  /**
+   * The tools of an installation, for work no delivery is at hand for: a loop job (run by any replica,
+   * or resumed after a restart) and a push that waited for its PR's loop.
+   */
+  toolsFor(installationId: number, repo: { owner: string; repo: string }): Promise<EventTools>;
 }
 
-export type EndReason = 'stop' | 'closed';
+export type { EndReason } from './work-queue.js';
 
 /**
  * A loop left untouched for a day is abandoned, whatever its phase: the engine's own rule
@@ -60,20 +69,15 @@ export function isFinished(state: AppLoopState | undefined, now: Date): boolean 
   return !state || FINISHED_PHASES.includes(state.phase) || isStale(state, now);
 }
 
+/**
+ * What the App remembers between events lives in the shared state (src/app/coordination/), so every
+ * replica sees it: users refused once per PR (a refused user gets one reply), PRs already answered
+ * "already running" during their loop (later starts get the 👀 only: one reply per PR per wave of
+ * commands, since each comment creation costs seconds of GitHub's write spacing), and the newest push
+ * on a PR whose loop was running (looked at once the loop ends).
+ */
 export class WorkerContext {
   readonly deps: WorkerDeps;
-  /** Why a claimed loop was aborted, so its end is recorded as a stop or a close, not a restart. */
-  readonly endReasons = new Map<string, EndReason>();
-  /** Users already told once that they may not run the loop, per PR (a refused user gets one reply). */
-  readonly refused = new Set<string>();
-  /**
-   * PRs whose running loop was already answered "already running" once: later starts during the same
-   * loop get the 👀 only: one reply per PR per wave of commands, not one per command (each comment
-   * creation costs seconds of GitHub's write spacing). Cleared when the loop ends.
-   */
-  readonly toldBusy = new Set<string>();
-  /** The newest push on a PR whose loop was running: looked at once the loop ends. */
-  readonly #deferredPushes = new Map<string, { event: PushEvent; tools: EventTools }>();
 
   /** What to do with a push that waited for its PR's loop to end (the worker's push handler). */
   onDeferredPush: (event: PushEvent, tools: EventTools) => Promise<void> = async () => {};
@@ -82,15 +86,30 @@ export class WorkerContext {
     this.deps = deps;
   }
 
-  deferPush(event: PushEvent, tools: EventTools): void {
-    this.#deferredPushes.set(pullKey(event.pr), { event, tools });
+  /** True the first time a user is refused on a PR (`key`: the PR and the login). */
+  async refuseOnce(key: string): Promise<boolean> {
+    return !(await this.deps.queue.shared.mark(`refused:${key}`, TTL.markMs));
   }
 
-  takeDeferredPush(pr: PullRef): { event: PushEvent; tools: EventTools } | undefined {
-    const key = pullKey(pr);
-    const deferred = this.#deferredPushes.get(key);
-    this.#deferredPushes.delete(key);
-    return deferred;
+  /** True the first time the PR `key`'s running loop is to be answered "already running". */
+  async tellBusyOnce(key: string): Promise<boolean> {
+    return !(await this.deps.queue.shared.mark(`busy:${key}`, TTL.markMs));
+  }
+
+  async loopEnded(key: string): Promise<void> {
+    await this.deps.queue.shared.unmark(`busy:${key}`);
+  }
+
+  async deferPush(event: PushEvent, tools: EventTools): Promise<void> {
+    const value = JSON.stringify({ event, installationId: tools.installationId });
+    await this.deps.queue.shared.put(`push:${pullKey(event.pr)}`, value, TTL.valueMs);
+  }
+
+  async takeDeferredPush(pr: PullRef): Promise<{ event: PushEvent; installationId: number } | undefined> {
+    const value = await this.deps.queue.shared.take(`push:${pullKey(pr)}`);
+    return value === undefined
+      ? undefined
+      : (JSON.parse(value) as { event: PushEvent; installationId: number });
   }
 
   /** The repository's `.github/review-loop.yml`, validated; a problem names the file and the field. */

@@ -1,10 +1,12 @@
 /**
  * What the App does with each event (docs/how-it-works.md § The App). `intake` is the only part that runs
- * inside a webhook handler: it records and enqueues, synchronously, without any API call. The
+ * inside a webhook handler: it records and enqueues, without any API call (only the shared state's
+ * look-ups). The
  * handlers it enqueues — on-command.ts, on-pull-request.ts — and the loop turn they start (loop-turn.ts)
  * do everything else after the delivery was answered.
  */
 import { pullKey } from '../github/app-octokit.js';
+import { runLoopJob } from './loop-turn.js';
 import { onCommand } from './on-command.js';
 import { onClosed, onPush, onRerequest } from './on-pull-request.js';
 import type { AppEvent } from './validation/event.js';
@@ -21,14 +23,23 @@ export class ReviewLoopWorker {
     this.#ctx.onDeferredPush = (event, tools) => onPush(this.#ctx, event, tools);
   }
 
-  /** Synchronous, no I/O: runs inside the webhook handler. */
-  intake(event: AppEvent, tools: EventTools): void {
+  /** Starts running loop jobs (and resumes the ones a restart interrupted). */
+  start(): void {
+    this.#ctx.deps.queue.start((job, run) => runLoopJob(this.#ctx, job, run));
+  }
+
+  /**
+   * Runs inside the webhook handler: no GitHub or model call, only the shared state's look-ups (memory,
+   * or one Redis round-trip each), so the delivery is answered at once — or, when Redis does not answer,
+   * the error reaches Probot, which answers 5xx (GitHub records the delivery as failed).
+   */
+  async intake(event: AppEvent, tools: EventTools): Promise<void> {
     const ctx = this.#ctx;
     const { queue } = ctx.deps;
     switch (event.kind) {
       case 'command': {
         const key = pullKey(event.pr);
-        if (queue.seenBefore(`comment:${event.commentId}`)) {
+        if (await queue.seenBefore(`comment:${event.commentId}`)) {
           tools.log.info(`comment ${event.commentId} was already handled (redelivery); ignored`);
           return;
         }
@@ -39,21 +50,18 @@ export class ReviewLoopWorker {
       case 'push': {
         const key = pullKey(event.pr);
         // The running loop reviews a newer head in its next round; once it ends, the push is looked at.
-        if (queue.isClaimed(key)) ctx.deferPush(event, tools);
+        if (await queue.isClaimed(key)) await ctx.deferPush(event, tools);
         else queue.task(`push on ${key}`, () => onPush(ctx, event, tools));
         return;
       }
       case 'closed': {
         const key = pullKey(event.pr);
-        if (queue.abort(key, 'the pull request was closed')) {
-          ctx.endReasons.set(key, 'closed');
-          return;
-        }
+        if (await queue.abort(key, 'the pull request was closed', 'closed')) return;
         queue.task(`close of ${key}`, () => onClosed(ctx, event, tools));
         return;
       }
       case 'rerequest':
-        if (queue.seenBefore(`delivery:${event.delivery}`)) return;
+        if (await queue.seenBefore(`delivery:${event.delivery}`)) return;
         queue.task(`re-run of check ${event.checkRunId}`, () => onRerequest(ctx, event, tools));
         return;
     }

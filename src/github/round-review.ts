@@ -126,3 +126,32 @@ export async function postRoundReview(
   const { data } = await octokit.rest.pulls.createReview({ ...base, body: renderRoundReview(view) });
   return { id: data.id, url: data.html_url, inline: 0, findings: 0, fellBack: comments.length > 0 };
 }
+
+/**
+ * The App's review of `view`'s round on `view.headSha`, when one is there already: a loop re-run after its
+ * replica died mid-round (docs/how-it-works.md § The App, "Shared state and takeover") may come back to
+ * a round whose review was posted before the engine saved it, and must not post it twice. Reviews carry
+ * no App stamp: the commit, a bot author and the round's heading identify it.
+ */
+export async function findRoundReview(
+  octokit: AppOctokit,
+  pr: PullRef,
+  view: RoundReviewView,
+): Promise<PostedReview | undefined> {
+  const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, {
+    owner: pr.owner,
+    repo: pr.repo,
+    pull_number: pr.number,
+    per_page: 100,
+  });
+  const heading = `### Round ${view.round} of `;
+  const found = reviews
+    .reverse()
+    .find(
+      (review) =>
+        review.commit_id === view.headSha &&
+        review.user?.type === 'Bot' &&
+        (review.body ?? '').replace(/^<!--[^\n]*-->\n?/, '').startsWith(heading),
+    );
+  return found && { id: found.id, url: found.html_url, inline: 0, findings: 0, fellBack: false };
+}

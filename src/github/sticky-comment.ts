@@ -91,14 +91,20 @@ export interface StickyRead<T> {
  * the App before a restart, may have written it), and finding it there is what keeps it created once and
  * then only edited.
  */
+/** Runs `work` holding `key`'s lock across processes. */
+export type SharedLock = <R>(key: string, work: () => Promise<R>) => Promise<R>;
+
 export class StickyStore<T> {
   readonly #app: AppIdentity;
   readonly #parse: (raw: unknown) => T | undefined;
   readonly #locks = new Map<string, Promise<unknown>>();
+  readonly #shared: SharedLock | undefined;
 
-  constructor(app: AppIdentity, parse: (raw: unknown) => T | undefined) {
+  /** `shared`: a lock across processes (the App's replicas), taken inside this process's own. */
+  constructor(app: AppIdentity, parse: (raw: unknown) => T | undefined, shared?: SharedLock) {
     this.#app = app;
     this.#parse = parse;
+    this.#shared = shared;
   }
 
   async read(octokit: AppOctokit, pr: PullRef): Promise<StickyRead<T>> {
@@ -141,7 +147,9 @@ export class StickyStore<T> {
 
   async #locked<R>(key: string, work: () => Promise<R>): Promise<R> {
     const previous = this.#locks.get(key) ?? Promise.resolve();
-    const run = previous.then(work, work);
+    const shared = this.#shared;
+    const locked = shared ? () => shared(key, work) : work;
+    const run = previous.then(locked, locked);
     const tail = run.catch(() => undefined);
     this.#locks.set(key, tail);
     try {

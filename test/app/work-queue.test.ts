@@ -1,8 +1,37 @@
 /** The background queue: nothing before the current turn ends, one claim per PR, a global limit, abort. */
 import { describe, expect, it } from 'vitest';
+import type { LoopJob } from '../../src/app/coordination/loop-jobs.js';
+import { MemoryState } from '../../src/app/coordination/memory-state.js';
 import { WorkQueue } from '../../src/app/work-queue.js';
+import { loopState, pullData } from '../helpers/app-fixtures.js';
 
-const quiet = { error: () => undefined };
+const quiet = { info: () => undefined, error: () => undefined };
+
+function jobFor(number: number, token: string): Omit<LoopJob, 'handoffs' | 'queuedAt'> {
+  const pr = { owner: 'a', repo: 'r', number };
+  const data = pullData();
+  return {
+    installationId: 1,
+    pr: {
+      pr,
+      url: data.html_url,
+      title: data.title,
+      body: data.body,
+      state: 'open',
+      merged: false,
+      headSha: data.head.sha,
+      headRef: data.head.ref,
+      baseSha: data.base.sha,
+      baseRef: data.base.ref,
+      isFork: false,
+      author: 'author',
+    },
+    settings: loopState().settings!,
+    runId: 'run_1',
+    trigger: { kind: 'start' },
+    token,
+  };
+}
 
 describe('WorkQueue', () => {
   it('starts no work before the enqueuing turn ends', async () => {
@@ -21,49 +50,95 @@ describe('WorkQueue', () => {
     let running = 0;
     let peak = 0;
     const releases: Array<() => void> = [];
-    for (const pr of ['a#1', 'a#2', 'a#3', 'a#4']) {
-      const claim = queue.claim(pr);
+    queue.start(async (job) => {
+      running += 1;
+      peak = Math.max(peak, running);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      running -= 1;
+      await queue.release(`a/r#${job.pr.pr.number}`, job.token);
+    });
+    for (const number of [1, 2, 3, 4]) {
+      const claim = await queue.claim(`a/r#${number}`);
       expect(claim).toBeDefined();
-      expect(queue.claim(pr)).toBeUndefined(); // a second start while claimed
-      queue.loop(pr, pr, claim!, async () => {
-        running += 1;
-        peak = Math.max(peak, running);
-        await new Promise<void>((resolve) => releases.push(resolve));
-        running -= 1;
-      });
+      expect(await queue.claim(`a/r#${number}`)).toBeUndefined(); // a second start while claimed
+      await queue.submit(jobFor(number, claim!));
     }
     while (releases.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
-    expect(queue.stats).toMatchObject({ running: 2, waiting: 2, claimed: 4 });
-    while (releases.length > 0 || queue.stats.claimed > 0) {
+    expect(await queue.snapshot()).toEqual({ running: 2, waiting: 2, claimed: 4 });
+    while (releases.length > 0 || (await queue.snapshot()).claimed > 0) {
       releases.shift()?.();
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     await queue.idle();
     expect(peak).toBe(2);
-    expect(queue.isClaimed('a#1')).toBe(false);
+    expect(await queue.isClaimed('a/r#1')).toBe(false);
+    expect(await queue.ping()).toEqual({ ok: true, detail: expect.stringContaining('in memory') });
   });
 
   it('aborts a claimed loop, remembers seen ids, and survives a failing task', async () => {
     const errors: string[] = [];
-    const queue = new WorkQueue({ concurrency: 1, log: { error: (message) => errors.push(message) } });
-    const claim = queue.claim('b#1')!;
+    const queue = new WorkQueue({
+      concurrency: 1,
+      log: { ...quiet, error: (message) => errors.push(message) },
+    });
     let reason: unknown;
-    queue.loop(
-      'loop',
-      'b#1',
-      claim,
-      (signal) =>
+    queue.start(
+      (_job, run) =>
         new Promise<void>((resolve) =>
-          signal.addEventListener('abort', () => ((reason = signal.reason), resolve())),
+          run.signal.addEventListener('abort', () => ((reason = run.signal.reason), resolve())),
         ),
     );
+    const claim = (await queue.claim('a/r#1'))!;
+    await queue.submit(jobFor(1, claim));
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(queue.abort('b#1', 'stopped')).toBe(true);
+    expect(await queue.abort('a/r#1', 'stopped', 'stop')).toBe(true);
+    expect(await queue.abort('a/r#2', 'stopped', 'stop')).toBe(false);
     queue.task('boom', () => Promise.reject(new Error('boom')));
     await queue.idle();
     expect((reason as Error).message).toBe('stopped');
+    expect(queue.takeEndReason('a/r#1')).toBe('stop');
     expect(errors).toEqual(['boom failed']);
-    expect(queue.seenBefore('comment:1')).toBe(false);
-    expect(queue.seenBefore('comment:1')).toBe(true);
+    expect(await queue.seenBefore('comment:1')).toBe(false);
+    expect(await queue.seenBefore('comment:1')).toBe(true);
+  });
+
+  it('a claim is renewed by its token, taken back by it after expiry, and refused to another token', async () => {
+    let now = 0;
+    const state = new MemoryState(() => now);
+    expect(await state.claim('k', 'one', 100)).toBe(true);
+    expect(await state.claim('k', 'two', 100)).toBe(false);
+    now = 50;
+    expect(await state.claim('k', 'one', 100)).toBe(true); // renewed to 150
+    now = 120;
+    expect(await state.claim('k', 'two', 100)).toBe(false);
+    now = 200;
+    expect(await state.claim('k', 'two', 100)).toBe(true); // expired: taken
+    await state.release('k', 'one'); // not its token: stays
+    expect(await state.isClaimed('k')).toBe(true);
+    await state.release('k', 'two');
+    expect(await state.isClaimed('k')).toBe(false);
+  });
+  it('a stop asked while a loop is queued stops it as it starts; a stale stop never reaches the next loop', async () => {
+    const queue = new WorkQueue({ concurrency: 1, log: quiet });
+    const started: boolean[] = [];
+    queue.start(async (job, run) => {
+      started.push(run.signal.aborted);
+      await queue.release(`a/r#${job.pr.pr.number}`, job.token);
+    });
+    const first = (await queue.claim('a/r#1'))!;
+    expect(await queue.abort('a/r#1', 'stopped', 'stop')).toBe(true); // claimed, not running yet
+    await queue.submit(jobFor(1, first));
+    await queue.idle();
+    expect(started).toEqual([true]);
+    expect(queue.takeEndReason('a/r#1')).toBe('stop');
+
+    // a stop for a claim released before its loop ran
+    const second = (await queue.claim('a/r#1'))!;
+    expect(await queue.abort('a/r#1', 'stopped', 'stop')).toBe(true);
+    await queue.release('a/r#1', second);
+    const third = (await queue.claim('a/r#1'))!;
+    await queue.submit(jobFor(1, third));
+    await queue.idle();
+    expect(started).toEqual([true, false]);
   });
 });

@@ -10,27 +10,18 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  APP_ID,
-  HEAD,
-  PR,
-  PRIVATE_KEY,
-  REPO_PATH,
-  commentPayload,
-  pullData,
-} from '../helpers/app-fixtures.js';
+import { APP_ID, PRIVATE_KEY, REPO_PATH, commentPayload } from '../helpers/app-fixtures.js';
 import {
   answeringGitHub,
   compileApp,
   freePort,
   holdingModelServer,
   sign,
+  pullRequestRoutes,
   startChild,
   stopChild,
   waitFor,
-  type RecordedRequest,
 } from '../helpers/app-child.js';
-import { CALC_BASE, CALC_BRANCH } from '../helpers/review-fixtures.js';
 
 const SECRET = 'webhook-secret-for-the-test';
 
@@ -39,67 +30,6 @@ let github: Awaited<ReturnType<typeof answeringGitHub>>;
 let models: Awaited<ReturnType<typeof holdingModelServer>>;
 let started: ReturnType<typeof startChild>;
 let origin: string;
-
-const API_PATH = `/api/v3${REPO_PATH}`;
-
-/** Just enough of GitHub for a `/review-loop` to reach its first model call. */
-function pullRequestRoutes() {
-  const comments: Array<{ id: number; body: string }> = [];
-  return (request: RecordedRequest) => {
-    const path = request.url.split('?')[0] ?? '';
-    const json = (status: number, body: unknown) => ({ status, body });
-    if (path === '/api/v3/app/installations/1/access_tokens') {
-      return json(201, { token: 'ghs_test', expires_at: '2099-01-01T00:00:00Z', permissions: {} });
-    }
-    if (path === '/api/v3/app') return json(200, { id: APP_ID, slug: 'skillclimb-review-loop' });
-    if (path.endsWith('/permission')) return json(200, { permission: 'write', role_name: 'write' });
-    if (path.endsWith('/reactions')) return json(201, { id: 1 });
-    if (path === `${API_PATH}/issues/${PR}/comments`) {
-      if (request.method === 'GET') {
-        return json(
-          200,
-          comments.map((c) => ({ ...c, html_url: 'u', performed_via_github_app: { id: APP_ID } })),
-        );
-      }
-      const comment = {
-        id: 9000 + comments.length,
-        body: (JSON.parse(request.body) as { body: string }).body,
-      };
-      comments.push(comment);
-      return json(201, { ...comment, html_url: 'u' });
-    }
-    const edited = /\/issues\/comments\/(\d+)$/.exec(path);
-    if (edited && request.method === 'PATCH') {
-      const comment = comments.find((c) => c.id === Number(edited[1]));
-      if (comment) comment.body = (JSON.parse(request.body) as { body: string }).body;
-      return json(200, { id: Number(edited[1]), html_url: 'u' });
-    }
-    if (path === `${API_PATH}/pulls/${PR}`) return json(200, pullData());
-    if (path.endsWith('/check-runs')) return json(201, { id: 1, head_sha: HEAD, html_url: 'u' });
-    if (/\/check-runs\/\d+$/.test(path)) return json(200, { id: 1 });
-    if (path.includes('/compare/')) {
-      if (request.accept?.includes('diff')) {
-        return {
-          status: 200,
-          body: '--- a/src/calc.ts\n+++ b/src/calc.ts\n@@ -1 +1 @@\n-a\n+b\n',
-          type: 'text/plain',
-        };
-      }
-      return json(200, { merge_base_commit: { sha: 'b'.repeat(40) }, files: [{ filename: 'src/calc.ts' }] });
-    }
-    if (path === `${API_PATH}/contents/src%2Fcalc.ts`) {
-      const text = request.url.includes(HEAD) ? CALC_BRANCH : CALC_BASE;
-      return json(200, {
-        type: 'file',
-        path: 'src/calc.ts',
-        sha: 'f'.repeat(40),
-        size: text.length,
-        content: Buffer.from(text).toString('base64'),
-      });
-    }
-    return undefined;
-  };
-}
 
 beforeAll(async () => {
   compiled = await compileApp();
@@ -188,7 +118,7 @@ describe('the App as `npm start` runs it', () => {
     expect(caused[0]?.url).toBe('/api/v3/app/installations/1/access_tokens');
     expect(caused[0]!.at).toBeGreaterThanOrEqual(ackedAt);
     expect(github.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toContain(
-      `POST ${API_PATH}/check-runs`,
+      `POST /api/v3${REPO_PATH}/check-runs`,
     );
   });
 

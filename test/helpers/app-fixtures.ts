@@ -233,6 +233,12 @@ export async function startTestApp(
     log?: Logger;
     Octokit?: typeof ProbotOctokit;
     webhookSecret?: string;
+    /** The shared state and loop queue in this Redis (a replica), and how fast a dead one is taken over. */
+    redisUrl?: string;
+    claimTtlMs?: number;
+    stalledIntervalMs?: number;
+    /** Without Redis: the folder of the running-loops record (a restart resumes them). */
+    dataDir?: string;
   } = {},
 ) {
   const probot = new Probot({
@@ -258,6 +264,10 @@ export async function startTestApp(
     runner,
     clock: () => NOW,
     secrets: options.secrets ?? ['sk-test-secret-value-1234'],
+    redisUrl: options.redisUrl,
+    claimTtlMs: options.claimTtlMs,
+    stalledIntervalMs: options.stalledIntervalMs,
+    dataDir: options.dataDir,
   });
   await probot.load(made.app);
   return { probot, ...made };

@@ -20,7 +20,7 @@ import {
 } from '../pull-info.js';
 import type { RoundReviewView } from '../review-body.js';
 import type { PostedReview } from '../round-review.js';
-import { postRoundReview } from '../round-review.js';
+import { findRoundReview, postRoundReview } from '../round-review.js';
 import type { StickyStore } from '../sticky-comment.js';
 import { checkInProgress } from './check-tracker.js';
 import { counted } from '../../core/text/counted.js';
@@ -109,6 +109,11 @@ export interface SessionDeps {
   runId: string;
   log: SessionLog;
   clock: () => Date;
+  /**
+   * A re-run of a loop (its replica died, a restart resumed it): before a round's review is posted, the
+   * App's review of that round on that head is looked for, so it is never posted twice.
+   */
+  lookBeforeReview?: boolean | undefined;
 }
 
 /** Read-modify-write of a PR's sticky state under its lock; the visible log is rendered from the result. */
@@ -232,6 +237,13 @@ export class GitHubPullSession implements PullSession {
   }
 
   async postReview(view: RoundReviewView): Promise<PostedReview> {
+    if (this.#deps.lookBeforeReview) {
+      const earlier = await findRoundReview(this.#deps.octokit, this.pr.pr, view);
+      if (earlier) {
+        this.log.info(`round ${view.round}'s review is already on the PR (${earlier.url}); not posted again`);
+        return earlier;
+      }
+    }
     const posted = await postRoundReview(
       this.#deps.octokit,
       this.pr.pr,

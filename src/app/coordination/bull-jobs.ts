@@ -1,0 +1,145 @@
+/**
+ * Loop jobs on a BullMQ queue in Redis (`REDIS_URL`): every replica runs a Worker with the App's
+ * concurrency; BullMQ's job lock (renewed while the job runs) and stalled-job check re-queue a job whose
+ * replica died, and another replica runs it as a re-run that resumes from the PR's sticky state
+ * (docs/how-it-works.md § The App, "Shared state and takeover").
+ */
+import { DelayedError, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { JobProcessor, LoopJob, LoopJobs, QueueLog } from './loop-jobs.js';
+import { within } from './loop-jobs.js';
+
+export interface BullLoopJobsOptions {
+  url: string;
+  concurrency: number;
+  log: QueueLog;
+  /** How long a dead replica's job stays locked before another may take it over. */
+  lockDurationMs?: number;
+  /** How often each replica looks for jobs whose lock expired. */
+  stalledIntervalMs?: number;
+  /** The queue's name (one per App on a shared Redis). */
+  queueName?: string;
+  /** BullMQ's key prefix. */
+  prefix?: string;
+}
+
+export class BullLoopJobs implements LoopJobs {
+  readonly #options: BullLoopJobsOptions;
+  readonly #queue: Queue<LoopJob>;
+  readonly #producer: Redis;
+  #worker: Worker<LoopJob> | undefined;
+  #workerConnection: Redis | undefined;
+  readonly #local = new Set<Promise<void>>();
+  #closing = false;
+
+  constructor(options: BullLoopJobsOptions) {
+    this.#options = options;
+    // Adding a job fails fast when Redis does not answer: the webhook gets a 5xx, not a long wait.
+    this.#producer = new Redis(options.url, {
+      maxRetriesPerRequest: 1,
+      commandTimeout: 2_000,
+      connectTimeout: 2_000,
+      retryStrategy: (times) => Math.min(times * 100, 1_000),
+    });
+    this.#producer.on('error', () => undefined);
+    this.#queue = new Queue<LoopJob>(options.queueName ?? 'review-loop', {
+      connection: this.#producer,
+      prefix: options.prefix ?? 'skillclimb-bull',
+    });
+    this.#queue.on('error', () => undefined);
+  }
+
+  async add(job: LoopJob): Promise<void> {
+    await this.#queue.add('loop', job, {
+      jobId: `${job.token}.${job.handoffs}`,
+      removeOnComplete: true,
+      removeOnFail: 1000,
+      attempts: 1,
+    });
+  }
+
+  start(process: JobProcessor): void {
+    // BullMQ's blocking connection waits for Redis as long as it takes (it must not give up on commands).
+    this.#workerConnection = new Redis(this.#options.url, {
+      maxRetriesPerRequest: null,
+      retryStrategy: (times) => Math.min(times * 100, 1_000),
+    });
+    this.#workerConnection.on('error', () => undefined);
+    this.#worker = new Worker<LoopJob>(
+      this.#options.queueName ?? 'review-loop',
+      async (job, token) => {
+        if (this.#closing) {
+          // Fetched while this replica shuts down (its own loop handed on, say): back to the queue, for
+          // another replica or this one's next start, not failed.
+          await job.moveToDelayed(Date.now() + 100, token);
+          throw new DelayedError();
+        }
+        const rerun = job.attemptsStarted > 1 || job.stalledCounter > 0;
+        const run = process(job.data, { rerun });
+        this.#local.add(run);
+        try {
+          await run;
+        } finally {
+          this.#local.delete(run);
+        }
+      },
+      {
+        connection: this.#workerConnection,
+        prefix: this.#options.prefix ?? 'skillclimb-bull',
+        concurrency: Math.max(1, this.#options.concurrency),
+        lockDuration: this.#options.lockDurationMs ?? 30_000,
+        stalledInterval: this.#options.stalledIntervalMs ?? 30_000,
+        // A job is re-queued each time its replica dies; the loop itself decides whether to go on.
+        maxStalledCount: 10,
+      },
+    );
+    let lastProblem = '';
+    this.#worker.on('error', (error) => {
+      // Said once per kind of problem (a Redis outage repeats its error every reconnection attempt).
+      if (error.message === lastProblem) return;
+      lastProblem = error.message;
+      this.#options.log.error('the loop queue reported a problem', error);
+    });
+  }
+
+  async counts(): Promise<{ running: number; waiting: number }> {
+    const counts = await this.#queue.getJobCounts('active', 'waiting', 'delayed', 'prioritized');
+    return {
+      running: counts.active ?? 0,
+      waiting: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
+    };
+  }
+
+  async idle(): Promise<void> {
+    for (;;) {
+      while (this.#local.size > 0) await Promise.allSettled([...this.#local]);
+      try {
+        const { running, waiting } = await this.counts();
+        if (running + waiting === 0 && this.#local.size === 0) return;
+      } catch {
+        // Redis is away: wait for it as the worker does.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  async close(ms: number): Promise<boolean> {
+    this.#closing = true;
+    // The worker takes no new job from now on and waits for its running ones (already asked to stop).
+    const done = await within(ms, this.#worker?.close() ?? Promise.resolve());
+    await within(2_000, this.#queue.close());
+    this.#workerConnection?.disconnect();
+    this.#producer.disconnect();
+    return done;
+  }
+
+  /** Drops every connection at once, without finishing or saving anything: what a killed replica leaves. */
+  async abandon(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    this.#workerConnection?.disconnect();
+    this.#producer.disconnect();
+    await within(1_000, worker?.close(true) ?? Promise.resolve());
+    this.#local.clear();
+  }
+}
