@@ -71,10 +71,9 @@ async function say(probot: { receive: (e: any) => Promise<void> }, body: string,
 }
 
 describe('a 502 after a performed write on each POST route', () => {
-  it('sticky comment, check run, review, blob, tree, commit and ref: each written once, the loop acquits', async () => {
+  it('sticky comment, check run, review, tree (the fix inline), commit and ref: each written once, the loop acquits', async () => {
     const fake = calcPull();
-    for (const write of ['comment', 'check', 'review', 'blob', 'tree', 'commit', 'ref'])
-      fake.ghosts.add(write);
+    for (const write of ['comment', 'check', 'review', 'tree', 'commit', 'ref']) fake.ghosts.add(write);
     const mock = fake.interceptBase();
     fake.interceptReads(mock);
     fake.interceptGitData(mock);
@@ -90,7 +89,7 @@ describe('a 502 after a performed write on each POST route', () => {
     await say(probot, '/review-loop', 101);
     await queue.idle();
 
-    expect([...fake.ghosted].sort()).toEqual(['blob', 'check', 'comment', 'commit', 'ref', 'review', 'tree']);
+    expect([...fake.ghosted].sort()).toEqual(['check', 'comment', 'commit', 'ref', 'review', 'tree']);
     expect(fake.comments.filter((c) => c.body.startsWith('<!-- skillclimb:review-loop -->'))).toHaveLength(1);
     expect(fake.replies()).toEqual([]);
     expect(fake.reviews.map((r) => r.commit_id)).toEqual([HEAD, fake.head]);

@@ -124,7 +124,7 @@ export class FakePull {
   commentEdits = 0;
   /**
    * Writes to carry out and then answer 502 (a "ghost write"), once each: `comment`, `check`, `review`,
-   * `issue`, `blob`, `tree`, `commit`, `ref`.
+   * `issue`, `tree`, `commit`, `ref`.
    */
   readonly ghosts = new Set<string>();
   /** The ghost writes that happened. */
@@ -416,7 +416,10 @@ export class FakePull {
     return this.base;
   }
 
-  /** The Git Data API as a whole-file fix uses it: commits and trees read, blobs, trees and commits written, the branch moved fast-forward only. */
+  /**
+   * The Git Data API as a whole-file fix uses it: commits and trees read, one tree (the files' texts
+   * inline) and one commit written, the branch moved fast-forward only.
+   */
   interceptGitData(
     scope = nock(API),
     options: {
@@ -444,19 +447,11 @@ export class FakePull {
         if (!files) return [404, { message: 'Not Found' }];
         return [200, { sha: id, tree: this.#treeEntries(files, this.#subPrefix.get(id) ?? '') }];
       })
-      .post(`${REPO_PATH}/git/blobs`)
-      .reply((_uri, body: any) => {
-        const text = Buffer.from(body.content, body.encoding === 'base64' ? 'base64' : 'utf8').toString(
-          'utf8',
-        );
-        const blob = sha(text);
-        this.blobs.set(blob, text);
-        return this.#ghost('blob', [201, { sha: blob }]);
-      })
       .post(`${REPO_PATH}/git/trees`)
       .reply((_uri, body: any) => {
         const files = { ...(this.trees.get(body.base_tree) ?? {}) };
-        for (const entry of body.tree) files[entry.path] = this.blobs.get(entry.sha) ?? '';
+        // each file's text inline, as a fix lands (no blob is written first)
+        for (const entry of body.tree) files[entry.path] = entry.content;
         return this.#ghost('tree', [201, { sha: this.#treeSha(files) }]);
       })
       .post(`${REPO_PATH}/git/commits`)
