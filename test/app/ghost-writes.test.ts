@@ -27,6 +27,7 @@ import {
   stickyComment,
 } from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
+import { decodeStateBlock } from '../../src/github/sticky-comment.js';
 import {
   CALC_BASE,
   CALC_BRANCH,
@@ -179,6 +180,55 @@ describe('a round that ends in any way concludes its check', () => {
     expect(checks[1].output.summary).toContain(
       "The loop's state could not be saved in its sticky comment (HTTP 502",
     );
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('the check cannot be concluded: the comment, which recorded it concluded with the end, records it open again', async () => {
+    const { runner, requests } = scriptedRunner(async () => outcome());
+    const { probot, queue } = await startTestApp(runner);
+    const states: any[] = [];
+    let sticky: any;
+    const mock = nockToken();
+    nockNoConfig(mock);
+    nockPermission('maintainer', 'write', mock);
+    mock
+      .post(`${REPO_PATH}/issues/comments/101/reactions`)
+      .reply(201, {})
+      .get(`${REPO_PATH}/pulls/${PR}`)
+      .reply(200, pullData())
+      .post(`${REPO_PATH}/issues/${PR}/comments`, (body: any) => ((sticky = body), true))
+      .reply(201, { id: 9001, html_url: 'https://github.com/c/9001' })
+      .post(`${REPO_PATH}/check-runs`)
+      .reply(201, { id: 77, head_sha: HEAD, html_url: 'https://github.com/check/77' })
+      .patch(`${REPO_PATH}/check-runs/77`)
+      .reply(422, { message: 'Validation Failed' });
+    mock
+      .persist()
+      .get(`${REPO_PATH}/issues/${PR}/comments`)
+      .query(true)
+      .reply(() => [200, sticky ? [{ ...stickyComment(loopState()), body: sticky.body, id: 9001 }] : []])
+      .patch(`${REPO_PATH}/issues/comments/9001`, (body: any) => {
+        sticky = body;
+        states.push(decodeStateBlock(body.body));
+        return true;
+      })
+      .reply(200, { id: 9001, html_url: 'https://github.com/c/9001' });
+
+    await probot.receive({
+      id: 'd3',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop' }),
+    });
+    await queue.idle();
+
+    expect(requests).toHaveLength(1);
+    // the end recorded the check as concluded in the same edit; the conclusion failed, so it is open again
+    expect(states.map((s) => [s.phase, s.check?.completed])).toEqual([
+      ['running', false],
+      ['acquitted', true],
+      ['acquitted', false],
+    ]);
+    expect(states.at(-1).check).toMatchObject({ id: 77, conclusion: null });
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 
