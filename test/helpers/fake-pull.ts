@@ -517,7 +517,8 @@ export class FakePull {
 
   /**
    * GraphQL as the App's thread follow-up uses it: `reviewThreads` lists one thread per inline comment
-   * of the reviews posted (the App's, with any answers the test added), `resolveReviewThread` resolves.
+   * of the reviews posted (the App's, with any answers the test added), aliased `resolveReviewThread`
+   * mutations resolve (any number in one request).
    */
   interceptThreads(scope = nock(API)): nock.Scope {
     return scope
@@ -526,11 +527,14 @@ export class FakePull {
       .reply((_uri, body: any) => {
         this.graphql.push(body);
         if (String(body.query).includes('resolveReviewThread')) {
-          this.resolvedThreads.push(body.variables.threadId);
-          return [
-            200,
-            { data: { resolveReviewThread: { thread: { id: body.variables.threadId, isResolved: true } } } },
-          ];
+          // one aliased mutation per thread (`t0: resolveReviewThread(…)`), each id in its variable
+          const data: Record<string, unknown> = {};
+          for (const [alias, id] of Object.entries(body.variables as Record<string, string>)) {
+            if (!String(body.query).includes(`${alias}: resolveReviewThread`)) continue;
+            this.resolvedThreads.push(id);
+            data[alias] = { thread: { id, isResolved: true } };
+          }
+          return [200, { data }];
         }
         const nodes = this.reviews.flatMap((review, i) =>
           (review.comments ?? []).map((comment: any, j: number) => {

@@ -29,7 +29,7 @@ import { sameWeakness, type WeaknessKey } from '../../core/review/weakness-match
 import {
   dismissingAnswer,
   listFindingThreads,
-  resolveThread,
+  resolveThreads,
   type FindingThread,
 } from '../review-threads.js';
 import type { AppLoopState, CheckRef, LoopSettings, RoundRow } from './loop-state.js';
@@ -326,19 +326,27 @@ export class GitHubPullSession implements PullSession {
 
   async followThreads(round: number, standing: readonly WeaknessKey[]): Promise<number> {
     const { threads, dismissed } = await this.#threads();
-    let resolved = 0;
-    for (const thread of threads) {
-      if (thread.resolved || thread.finding.round >= round || dismissingAnswer(thread)) continue;
-      // A dismissed finding is not addressed: its thread stays for the people to close.
-      if (dismissed.some((d) => sameWeakness(d, thread.finding))) continue;
-      if (standing.some((w) => sameWeakness(w, thread.finding))) continue;
-      try {
-        await resolveThread(this.#deps.octokit, thread.id);
-        resolved += 1;
-      } catch (error) {
-        this.log.warn(`${this.pr.url}: could not resolve a review thread (${messageOf(error)})`);
-      }
-    }
+    const addressed = threads.filter(
+      (thread) =>
+        !thread.resolved &&
+        thread.finding.round < round &&
+        !dismissingAnswer(thread) &&
+        // A dismissed finding is not addressed: its thread stays for the people to close.
+        !dismissed.some((d) => sameWeakness(d, thread.finding)) &&
+        !standing.some((w) => sameWeakness(w, thread.finding)),
+    );
+    if (addressed.length === 0) return 0;
+    // All of them in one request (aliased mutations): one write however many threads a round closes.
+    const { resolved: done, failed } = await resolveThreads(
+      this.#deps.octokit,
+      addressed.map((thread) => thread.id),
+    ).catch((error: unknown) => ({
+      resolved: [] as string[],
+      failed: addressed.map((thread) => ({ id: thread.id, reason: messageOf(error) })),
+    }));
+    for (const failure of failed)
+      this.log.warn(`${this.pr.url}: could not resolve a review thread (${failure.reason})`);
+    const resolved = done.length;
     if (resolved > 0)
       this.log.info(
         `${this.pr.url}: round ${round} resolved ${counted(resolved, 'thread')} whose finding was addressed`,
