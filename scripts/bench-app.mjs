@@ -12,10 +12,11 @@
  * stand-in (scripts/lib/latency-model-server.mjs), on a fresh App:
  *   - writes per round: every non-GET request of one loop alone, by kind, / its rounds   target: <= 8
  *   - the wave: `--copies` signed commands on each of `--prs` PRs, `--concurrency` in flight; how many loops
- *     finish and when. The throttle (@octokit/plugin-throttling, in-process) spaces EVERY write and GraphQL
- *     request of all PRs >= 1 s apart, so the wave cannot end before (its throttled requests) × 1 s: the
- *     target is all loops within that floor + 2 × one loop alone (issue 18's first target, 2 × one loop
- *     + 1 s, cannot hold for 20 PRs under one write a second; docs/benchmarks.md § bench:app).
+ *     finish and when. The throttle (@octokit/plugin-throttling, keyed by installation; the stand-in's PRs
+ *     share one) spaces EVERY write and GraphQL request >= 1 s apart, so the wave cannot end before (its
+ *     throttled requests) × 1 s: the target is all loops within that floor + 2 × one loop alone (issue
+ *     18's first target, 2 × one loop + 1 s, cannot hold for 20 PRs under one write a second;
+ *     docs/benchmarks.md § bench:app).
  * Options: --deliveries <n> (50), --api-latency <ms> (50), --model-latency <ms> (200), --prs <n> (20),
  *   --copies <n> (5), --concurrency <n> (5), --wave-timeout <s> (900), --no-loops, --no-wave (one loop
  *   alone only), --json.
@@ -58,7 +59,7 @@ const NO_WAVE = process.argv.includes('--no-wave');
 const TARGET_WRITES_PER_ROUND = 8;
 /**
  * @octokit/plugin-throttling's minimum spacing of two writes (its `write` group's minTime, which GraphQL
- * requests go through too), shared by every installation client of the process.
+ * requests go through too), shared by every client of one installation (Probot keys it by installation id).
  */
 const THROTTLE_SPACING_MS = 1000;
 /** Requests the throttle spaces: every write but the installation token (its `auth` group), and GraphQL. */
@@ -454,7 +455,7 @@ function printLoops({ loop, wave, modelLatencyMs }) {
     `    target            all within ${(wave.targetMs / 1000).toFixed(1)} s (${wave.spacedRequests} throttled requests × ${THROTTLE_SPACING_MS / 1000} s + 2 × one loop) ${mark(wave.pass)}`,
   );
   console.log(
-    `    throttle floor    ${(wave.floorMs / 1000).toFixed(1)} s: every write and GraphQL request of all PRs ≥ ${THROTTLE_SPACING_MS / 1000} s apart (2 × one loop + ${THROTTLE_SPACING_MS / 1000} s = ${(wave.firstTargetMs / 1000).toFixed(1)} s cannot hold)`,
+    `    throttle floor    ${(wave.floorMs / 1000).toFixed(1)} s: every write and GraphQL request of the installation ≥ ${THROTTLE_SPACING_MS / 1000} s apart (2 × one loop + ${THROTTLE_SPACING_MS / 1000} s = ${(wave.firstTargetMs / 1000).toFixed(1)} s cannot hold)`,
   );
   console.log(
     `    deliveries        ${wave.deliveries} (${WAVE_COPIES} per PR, ${wave.concurrency} in flight), ${wave.answered2xx} answered 2xx`,
