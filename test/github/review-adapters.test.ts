@@ -9,6 +9,7 @@ import { parseLoopState, renderLoopLog } from '../../src/github/review/loop-stat
 import { commentableLines } from '../../src/core/review/diff-lines.js';
 import { commitFileTexts, commitFix } from '../../src/github/fix-commit.js';
 import { parkReviewLoop } from '../../src/github/review-park.js';
+import { resolveThreads } from '../../src/github/review-threads.js';
 import type { RoundReviewView } from '../../src/github/review-body.js';
 import { renderInlineNote, renderRoundReview, renderSuggestion } from '../../src/github/review-body.js';
 import { postRoundReview } from '../../src/github/round-review.js';
@@ -594,6 +595,38 @@ describe('fix commit through the Git Data API', () => {
       reason: 'not allowed',
     });
     expect(await commitFix(octokit, { ...base, isFork: true })).toMatchObject({ status: 'refused' });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+describe('review threads resolved in one request', () => {
+  it('aliases one mutation per thread (20 a request); a thread GitHub refused is reported, the others count', async () => {
+    const ids = Array.from({ length: 21 }, (_, i) => `PRRT_${i}`);
+    const documents: any[] = [];
+    const mock = nock(API)
+      .post('/graphql', (body) => (documents.push(body), true))
+      .reply(200, (_uri, body: any) => ({
+        data: Object.fromEntries(
+          Object.entries(body.variables as Record<string, string>).map(([alias, id]) => [
+            alias,
+            id === 'PRRT_1' ? null : { thread: { id, isResolved: true } },
+          ]),
+        ),
+        errors: [{ type: 'FORBIDDEN', path: ['t1'], message: 'Resource not accessible by integration' }],
+      }))
+      .post('/graphql', (body) => (documents.push(body), true))
+      .reply(200, { data: { t0: { thread: { id: 'PRRT_20', isResolved: true } } } });
+
+    const result = await resolveThreads(octokit, ids);
+
+    expect(documents).toHaveLength(2);
+    expect(Object.keys(documents[0].variables)).toHaveLength(20);
+    expect(documents[0].query).toContain('t19: resolveReviewThread(input: { threadId: $t19 })');
+    expect(documents[1].variables).toEqual({ t0: 'PRRT_20' });
+    expect(result.resolved).toEqual(ids.filter((id) => id !== 'PRRT_1'));
+    expect(result.failed).toEqual([
+      { id: 'PRRT_1', reason: expect.stringContaining('Resource not accessible by integration') },
+    ]);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 });
