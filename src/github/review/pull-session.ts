@@ -145,9 +145,9 @@ export class GitHubPullSession implements PullSession {
   /**
    * The engine's latest saved records, not yet in the sticky comment (issue 18's write budget): the engine
    * saves many times a round, the comment is edited at phase changes only. Every sticky write of this
-   * session carries them (a round's start, a note, the loop's end), and `flush()` writes them; a crash
-   * loses at most what the engine saved since the last such write, and the engine resumes by re-running
-   * that round.
+   * session carries them (a round's start, a note, the loop's end: loop-turn.ts writes the end through
+   * `update`); a crash loses at most what the engine saved since the last such write, and the engine
+   * resumes by re-running that round.
    */
   #pendingReview: { value: unknown } | undefined;
   /**
@@ -218,16 +218,6 @@ export class GitHubPullSession implements PullSession {
     const { state } = await this.#deps.store.read(this.#deps.octokit, this.pr.pr);
     if (!state && !this.#pendingReview && this.#pendingChanges.length === 0) return undefined;
     return this.#overlay(state ?? emptyLoopState(this.#deps.clock()));
-  }
-
-  /** Whether this session holds changes the comment does not have yet. */
-  get unsaved(): boolean {
-    return this.#pendingReview !== undefined || this.#pendingChanges.length > 0;
-  }
-
-  /** Writes what this session saved since its last sticky write, if anything. */
-  async flush(): Promise<void> {
-    if (this.unsaved) await this.update((state) => state);
   }
 
   async loadReviewState(): Promise<unknown> {
