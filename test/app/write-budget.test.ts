@@ -13,10 +13,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopRunner } from '../../src/app/engine.js';
 import { decodeStateBlock } from '../../src/github/sticky-comment.js';
 import {
+  API,
+  HEAD,
   NOW,
+  PR,
+  REPO_PATH,
   SETTINGS,
   commentPayload,
   outcome,
+  pullRequestPayload,
   recordingLog,
   scriptedRunner,
   startTestApp,
@@ -154,5 +159,63 @@ describe('the sticky comment edited at phase changes only', () => {
     expect(state.review.memory).toContain('The division is right now.');
     expect(fake.checks.map((c) => c.conclusion)).toEqual(['neutral', 'success']);
     expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+describe('what waits for the next phase change is never lost', () => {
+  it("the engine stops right after its fix (budget spent): the loop's one end edit remembers the pushed head, and that push's webhook, deferred while the loop ran, starts nothing", async () => {
+    const fake = new FakePull({
+      base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
+      head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
+    });
+    const mock = fake.interceptBase();
+    fake.interceptGitData(mock);
+    fake.interceptParkIssues(mock);
+    const files = nock(API)
+      .get(`${REPO_PATH}/pulls/${PR}/files`)
+      .query(true)
+      .reply(200, [{ filename: 'src/calc.ts', status: 'modified', additions: 1, deletions: 1 }]);
+    let deliverPush: () => Promise<void> = async () => undefined;
+    const { runner, requests } = scriptedRunner(async (request) => {
+      const result = await request.session.commitFiles(
+        [{ path: 'src/calc.ts', text: CALC_BRANCH.replace('n / 3', 'n / 2') }],
+        'review-loop: fix round 1',
+        HEAD,
+      );
+      expect(result.status).toBe('committed');
+      // GitHub's webhook for the App's own commit arrives while the loop still holds the PR
+      await deliverPush();
+      return outcome({ status: 'budget', head: fake.head, lastScore: 4, lastVerdict: 'not ready' });
+    });
+    const { probot, queue } = await startTestApp(runner);
+    deliverPush = () =>
+      probot.receive({
+        id: 'p1',
+        name: 'pull_request',
+        payload: pullRequestPayload('synchronize', {
+          head: fake.head,
+          sender: { login: 'review-loop[bot]', type: 'Bot' },
+        }),
+      });
+    await probot.receive({
+      id: 'c1',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop', commentId: 101 }),
+    });
+    await queue.idle();
+
+    expect(fake.head).not.toBe(HEAD);
+    expect(requests).toHaveLength(1);
+    const state: any = decodeStateBlock(fake.sticky()!.body);
+    expect(state).toMatchObject({ phase: 'gave-up', head: fake.head, pushedHeads: [fake.head] });
+    // the round's start, the end (with the pushed head), then the check the verdict needed on the new head
+    expect(fake.commentEdits).toBe(3);
+    expect(fake.checks.map((c) => [c.head_sha === HEAD, c.conclusion])).toEqual([
+      [true, 'neutral'],
+      [false, 'failure'],
+    ]);
+    expect(state.check).toMatchObject({ headSha: fake.head, completed: true, conclusion: 'failure' });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(files.pendingMocks()).toStrictEqual([]);
   });
 });
