@@ -194,7 +194,11 @@ export class GitHubPullSession implements PullSession {
       change(this.#overlay(state, pending, changes)),
     );
     if (this.#pendingReview === pending) this.#pendingReview = undefined;
-    this.#pendingChanges.splice(0, changes.length);
+    // Only what this write carried is dropped (a change deferred while it was under way waits its turn).
+    for (const written of changes) {
+      const at = this.#pendingChanges.indexOf(written);
+      if (at !== -1) this.#pendingChanges.splice(at, 1);
+    }
     return next;
   }
 
