@@ -151,13 +151,13 @@ export async function startGitHubStandIn({ latencyMs = 0 } = {}) {
     if (path === '/graphql') {
       const p = pull(Number(body?.variables?.number ?? 0));
       if (/resolveReviewThread/.test(String(body?.query))) {
-        for (const q of pulls.values())
-          if (String(body.variables.threadId).startsWith(`PRRT_${q.number}_`))
-            q.resolved.push(body.variables.threadId);
-        return [
-          200,
-          { data: { resolveReviewThread: { thread: { id: body.variables.threadId, isResolved: true } } } },
-        ];
+        // aliased mutations, one per thread: `t0: resolveReviewThread(input: { threadId: $t0 })`
+        const data = {};
+        for (const [alias, id] of Object.entries(body.variables ?? {})) {
+          for (const q of pulls.values()) if (String(id).startsWith(`PRRT_${q.number}_`)) q.resolved.push(id);
+          data[alias] = { thread: { id, isResolved: true } };
+        }
+        return [200, { data }];
       }
       const nodes = p.reviews.flatMap((review, i) =>
         (review.comments ?? []).map((comment, j) => {

@@ -299,6 +299,12 @@ export function guardOctokit(
       const clean = secrets.redactExact(text);
       if (clean !== text) fields.content = base64 ? Buffer.from(clean, 'utf8').toString('base64') : clean;
     }
+    // The same for a tree whose files' texts are inline (how a fix lands: src/github/fix-commit.ts).
+    if (/\/git\/trees$/.test(url) && Array.isArray(fields.tree)) {
+      fields.tree = (fields.tree as Array<Record<string, unknown>>).map((entry) =>
+        typeof entry.content === 'string' ? { ...entry, content: secrets.redactExact(entry.content) } : entry,
+      );
+    }
     const lookup = method === 'POST' && !repeatable ? lookupFor(url) : undefined;
     if (!lookup) return request(options);
     for (let tries = 1; ; tries += 1) {

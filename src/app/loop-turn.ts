@@ -13,7 +13,7 @@ import { describeApiError } from '../github/octokit.js';
 import type { PullInfo } from '../github/pull-info.js';
 import { parkReviewLoop } from '../github/review-park.js';
 import { clip } from '../core/text/untrusted-text.js';
-import { checkCompleted } from '../github/review/check-tracker.js';
+import { checkCompleted, concludedInPlace, sameCheck } from '../github/review/check-tracker.js';
 import type { RepoConfig } from './config.js';
 import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';
 import type { LoopOutcome, LoopStatus, LoopTrigger } from './loop-runner.js';
@@ -44,7 +44,7 @@ export function withoutEngineRun(review: unknown): unknown {
   return rest;
 }
 
-/** Completes the check of `head` (superseding one on an older head) and records it. */
+/** Completes the check of `head` (superseding one on an older head) and records it, unless `state` has it so already. */
 export async function concludeCheck(
   ctx: WorkerContext,
   tools: EventTools,
@@ -69,7 +69,7 @@ export async function concludeCheck(
     conclusion,
     { title: text.title, summary: redactSecrets(text.summary, ctx.deps.secrets) },
   );
-  await ctx.write(tools, pr, (s) => ({ ...s, check }));
+  if (!sameCheck(state.check, check)) await ctx.write(tools, pr, (s) => ({ ...s, check }));
 }
 
 /**
@@ -171,14 +171,15 @@ export async function runLoopJob(
       failure = redactSecrets(messageOf(error), ctx.deps.secrets);
       tools.log.error(`review loop on ${key} failed: ${failure}`);
     }
-    // The engine's last saves reach the sticky comment before the loop's end is written there.
-    try {
-      await session.flush();
-    } catch (error) {
-      tools.log.error(`could not save the engine's state on ${key}: ${describeApiError(error)}`);
-    }
     const reason = queue.takeEndReason(key);
     if (reason === 'shutdown' && (failure !== undefined || outcome?.status === 'interrupted')) {
+      // A loop handed on keeps its phase: only the engine's saves the session still holds are written
+      // (issue 18's write budget holds them for the next phase change), so the next run resumes from them.
+      try {
+        await session.update((current) => current);
+      } catch (error) {
+        tools.log.error(`could not save the engine's state on ${key}: ${describeApiError(error)}`);
+      }
       await queue.handOff({ ...job, runId: session.runId });
       handedOff = true;
       log.info('interrupted by the shutdown: the loop goes on after the restart (or on another replica)');
@@ -196,6 +197,9 @@ export async function runLoopJob(
         ...state,
         check: session.check ?? state.check,
       },
+      // The loop's end goes through the session: the engine's last saves and the round's row go with it,
+      // in one edit of the comment (issue 18's write budget).
+      (change) => session.update(change),
     );
   } finally {
     if (!handedOff) await endClaim(ctx, key, job.token, pr.pr);
@@ -326,6 +330,9 @@ export async function finishLoop(
   reason: EndReason | undefined,
   /** The state as this turn last knew it: the check is concluded from it when the sticky comment fails. */
   known?: AppLoopState,
+  /** How the loop's end is written (a running loop's session, carrying what it has not written yet). */
+  write: (change: (state: AppLoopState) => AppLoopState) => Promise<AppLoopState> = (change) =>
+    ctx.write(tools, pr.pr, change),
 ): Promise<void> {
   let status = outcome?.status;
   if (status === 'interrupted' && reason === 'stop') status = 'stopped';
@@ -372,20 +379,29 @@ export async function finishLoop(
       );
     }
   }
-  const change = (s: AppLoopState): AppLoopState => ({
-    ...s,
-    runId,
-    phase: ending.phase,
-    head,
-    message,
-    ...(parkIssue !== undefined ? { parkIssue } : {}),
-  });
+  let concludedAhead: AppLoopState['check'] | undefined;
+  const change = (s: AppLoopState): AppLoopState => {
+    // This run's check of `head` is concluded in place: recorded so in the same edit (one write at the end).
+    const concluded = concludedInPlace(s.check, head, runId, ending.conclusion);
+    concludedAhead = concluded;
+    return {
+      ...s,
+      runId,
+      phase: ending.phase,
+      head,
+      message,
+      ...(parkIssue !== undefined ? { parkIssue } : {}),
+      ...(concluded ? { check: concluded } : {}),
+    };
+  };
   // The check is concluded whatever happens to the sticky comment: a check left in_progress would block a
   // required status for good. When the comment cannot be written, the check says so.
   let next: AppLoopState | undefined;
   let unsaved = '';
+  let recordedAhead: AppLoopState['check'] | undefined;
   try {
-    next = await ctx.write(tools, pr.pr, change);
+    next = await write(change);
+    recordedAhead = concludedAhead;
   } catch (error) {
     const problem = describeApiError(error);
     tools.log.error(`could not save the review loop's state on ${pullKey(pr.pr)}: ${problem}`);
@@ -409,5 +425,14 @@ export async function finishLoop(
   } catch (error) {
     // Concluding the check, or recording it in the comment afterwards, failed: said in the log.
     tools.log.error(`could not record the concluded check on ${pullKey(pr.pr)}: ${describeApiError(error)}`);
+    // The comment recorded the check as concluded: it is not, so a later run must still supersede it.
+    const open = recordedAhead;
+    if (open) {
+      await ctx
+        .write(tools, pr.pr, (s) =>
+          sameCheck(s.check, open) ? { ...s, check: { ...open, completed: false, conclusion: null } } : s,
+        )
+        .catch(() => undefined);
+    }
   }
 }

@@ -1,6 +1,7 @@
 /**
- * `fix: auto` lands through the Git Data API (docs/how-it-works.md § Review fixes): blobs → tree →
- * commit → move the branch with `force: false`, so a push someone made meanwhile is never overwritten.
+ * `fix: auto` lands through the Git Data API (docs/how-it-works.md § Review fixes): one tree with the
+ * files' texts inline → commit → move the branch with `force: false` (three writes, whatever the number
+ * of files), so a push someone made meanwhile is never overwritten.
  * When the branch moved (422), the edits are rebuilt once on the new head; if they no longer apply, or
  * the branch moves again, the fix is reported, never forced. A fix counts as landed only when the branch
  * head is its commit afterwards (the answer's, or the ref read back). Fork PRs are refused here as well
@@ -140,16 +141,14 @@ async function buildCommit(
     }
   }
   const texts = await make(head, entries, (sha) => readBlob(octokit, repo, sha));
-  const tree = [];
-  for (const path of input.paths) {
-    const { data: blob } = await octokit.rest.git.createBlob({
-      ...repo,
-      content: Buffer.from(texts.get(path) ?? '', 'utf8').toString('base64'),
-      encoding: 'base64',
-    });
-    const mode = entries.get(path)?.mode === '100755' ? ('100755' as const) : ('100644' as const);
-    tree.push({ path, mode, type: 'blob' as const, sha: blob.sha });
-  }
+  // The files' texts go inline in the tree (GitHub makes their blobs): one write instead of one per file
+  // (issue 18's write budget; docs/how-it-works.md § Review fixes).
+  const tree = input.paths.map((path) => ({
+    path,
+    mode: entries.get(path)?.mode === '100755' ? ('100755' as const) : ('100644' as const),
+    type: 'blob' as const,
+    content: texts.get(path) ?? '',
+  }));
   const { data: newTree } = await octokit.rest.git.createTree({ ...repo, base_tree: parent.tree.sha, tree });
   const { data: commit } = await octokit.rest.git.createCommit({
     ...repo,

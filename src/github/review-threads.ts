@@ -32,9 +32,24 @@ const THREADS_QUERY = `query ($owner: String!, $repo: String!, $number: Int!, $c
   }
 }`;
 
-const RESOLVE_MUTATION = `mutation ($threadId: ID!) {
-  resolveReviewThread(input: { threadId: $threadId }) { thread { id isResolved } }
-}`;
+/**
+ * Threads resolved per request: aliased `resolveReviewThread` mutations in one GraphQL document are one
+ * request for the throttle and for GitHub's rate limits, however many threads a round closes (issue 18's
+ * write budget). Bounded so one document stays small.
+ */
+const RESOLVE_BATCH = 20;
+
+/** `mutation ($t0: ID!, …) { t0: resolveReviewThread(…) … }` for `count` threads. */
+function resolveMutation(count: number): string {
+  const aliases = Array.from({ length: count }, (_, i) => `t${i}`);
+  const params = aliases.map((a) => `$${a}: ID!`).join(', ');
+  const fields = aliases
+    .map((a) => `  ${a}: resolveReviewThread(input: { threadId: $${a} }) { thread { id isResolved } }`)
+    .join('\n');
+  return `mutation (${params}) {\n${fields}\n}`;
+}
+
+type ResolveAnswer = Record<string, { thread: { id: string; isResolved: boolean } | null } | null>;
 
 interface ThreadsAnswer {
   repository: {
@@ -97,8 +112,36 @@ export async function listFindingThreads(octokit: AppOctokit, pr: PullRef): Prom
   return threads;
 }
 
-export async function resolveThread(octokit: AppOctokit, threadId: string): Promise<void> {
-  await octokit.graphql(RESOLVE_MUTATION, { threadId });
+/** What `resolveThreads` did: the threads resolved, and each one that was not with why. */
+export interface ResolvedThreads {
+  resolved: string[];
+  failed: Array<{ id: string; reason: string }>;
+}
+
+/**
+ * Resolves the threads `ids`, up to RESOLVE_BATCH in one request. When GitHub answers with errors for
+ * some, the others it resolved still count (a GraphQL answer carries both).
+ */
+export async function resolveThreads(octokit: AppOctokit, ids: readonly string[]): Promise<ResolvedThreads> {
+  const out: ResolvedThreads = { resolved: [], failed: [] };
+  for (let at = 0; at < ids.length; at += RESOLVE_BATCH) {
+    const batch = ids.slice(at, at + RESOLVE_BATCH);
+    const variables = Object.fromEntries(batch.map((id, i) => [`t${i}`, id]));
+    let data: ResolveAnswer | undefined;
+    let reason = 'GitHub did not say';
+    try {
+      data = await octokit.graphql<ResolveAnswer>(resolveMutation(batch.length), variables);
+    } catch (error) {
+      reason = error instanceof Error ? error.message : String(error);
+      // A GraphQL error answer keeps the data of the mutations that went through.
+      data = (error as { data?: ResolveAnswer } | null)?.data ?? undefined;
+    }
+    batch.forEach((id, i) => {
+      if (data?.[`t${i}`]?.thread?.isResolved) out.resolved.push(id);
+      else out.failed.push({ id, reason });
+    });
+  }
+  return out;
 }
 
 /** "won't fix", "wontfix", "by design", "as designed", "intended", "not a bug", "dismiss". */

@@ -255,7 +255,8 @@ describe('the App with the review engine', () => {
 
     // one sticky comment, created once and then only edited, with a row per round
     expect(fake.comments.filter((c) => c.body.startsWith('<!-- skillclimb:review-loop -->'))).toHaveLength(1);
-    expect(fake.commentEdits).toBeGreaterThan(5);
+    // (how few edits a round takes is pinned in write-budget.test.ts)
+    expect(fake.commentEdits).toBeGreaterThan(0);
     expect(state).toMatchObject({ phase: 'acquitted', head: fixed, pushedHeads: [fixed], guidance: null });
     expect(state.rounds.map((r: any) => [r.round, r.score, r.verdict])).toEqual([
       [1, 4, 'not ready'],

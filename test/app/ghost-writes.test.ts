@@ -27,6 +27,7 @@ import {
   stickyComment,
 } from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
+import { decodeStateBlock } from '../../src/github/sticky-comment.js';
 import {
   CALC_BASE,
   CALC_BRANCH,
@@ -71,10 +72,9 @@ async function say(probot: { receive: (e: any) => Promise<void> }, body: string,
 }
 
 describe('a 502 after a performed write on each POST route', () => {
-  it('sticky comment, check run, review, blob, tree, commit and ref: each written once, the loop acquits', async () => {
+  it('sticky comment, check run, review, tree (the fix inline), commit and ref: each written once, the loop acquits', async () => {
     const fake = calcPull();
-    for (const write of ['comment', 'check', 'review', 'blob', 'tree', 'commit', 'ref'])
-      fake.ghosts.add(write);
+    for (const write of ['comment', 'check', 'review', 'tree', 'commit', 'ref']) fake.ghosts.add(write);
     const mock = fake.interceptBase();
     fake.interceptReads(mock);
     fake.interceptGitData(mock);
@@ -90,7 +90,7 @@ describe('a 502 after a performed write on each POST route', () => {
     await say(probot, '/review-loop', 101);
     await queue.idle();
 
-    expect([...fake.ghosted].sort()).toEqual(['blob', 'check', 'comment', 'commit', 'ref', 'review', 'tree']);
+    expect([...fake.ghosted].sort()).toEqual(['check', 'comment', 'commit', 'ref', 'review', 'tree']);
     expect(fake.comments.filter((c) => c.body.startsWith('<!-- skillclimb:review-loop -->'))).toHaveLength(1);
     expect(fake.replies()).toEqual([]);
     expect(fake.reviews.map((r) => r.commit_id)).toEqual([HEAD, fake.head]);
@@ -180,6 +180,55 @@ describe('a round that ends in any way concludes its check', () => {
     expect(checks[1].output.summary).toContain(
       "The loop's state could not be saved in its sticky comment (HTTP 502",
     );
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('the check cannot be concluded: the comment, which recorded it concluded with the end, records it open again', async () => {
+    const { runner, requests } = scriptedRunner(async () => outcome());
+    const { probot, queue } = await startTestApp(runner);
+    const states: any[] = [];
+    let sticky: any;
+    const mock = nockToken();
+    nockNoConfig(mock);
+    nockPermission('maintainer', 'write', mock);
+    mock
+      .post(`${REPO_PATH}/issues/comments/101/reactions`)
+      .reply(201, {})
+      .get(`${REPO_PATH}/pulls/${PR}`)
+      .reply(200, pullData())
+      .post(`${REPO_PATH}/issues/${PR}/comments`, (body: any) => ((sticky = body), true))
+      .reply(201, { id: 9001, html_url: 'https://github.com/c/9001' })
+      .post(`${REPO_PATH}/check-runs`)
+      .reply(201, { id: 77, head_sha: HEAD, html_url: 'https://github.com/check/77' })
+      .patch(`${REPO_PATH}/check-runs/77`)
+      .reply(422, { message: 'Validation Failed' });
+    mock
+      .persist()
+      .get(`${REPO_PATH}/issues/${PR}/comments`)
+      .query(true)
+      .reply(() => [200, sticky ? [{ ...stickyComment(loopState()), body: sticky.body, id: 9001 }] : []])
+      .patch(`${REPO_PATH}/issues/comments/9001`, (body: any) => {
+        sticky = body;
+        states.push(decodeStateBlock(body.body));
+        return true;
+      })
+      .reply(200, { id: 9001, html_url: 'https://github.com/c/9001' });
+
+    await probot.receive({
+      id: 'd3',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop' }),
+    });
+    await queue.idle();
+
+    expect(requests).toHaveLength(1);
+    // the end recorded the check as concluded in the same edit; the conclusion failed, so it is open again
+    expect(states.map((s) => [s.phase, s.check?.completed])).toEqual([
+      ['running', false],
+      ['acquitted', true],
+      ['acquitted', false],
+    ]);
+    expect(states.at(-1).check).toMatchObject({ id: 77, conclusion: null });
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 

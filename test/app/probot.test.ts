@@ -67,12 +67,13 @@ describe('permission gate', () => {
       .reply(200, () => [{ ...stickyCommentFrom(sticky.bodies.at(-1)), id: 9001 }])
       .post(`${REPO_PATH}/check-runs`, checks.take)
       .reply(201, { id: 77, head_sha: HEAD, html_url: 'https://github.com/check/77' })
+      // two edits: the round's start (with the check), the end (with the check as it is concluded)
       .get(comments)
       .query(true)
-      .times(4)
+      .times(3)
       .reply(200, () => [{ ...stickyCommentFrom(sticky.bodies.at(-1)), id: 9001 }])
       .patch(`${REPO_PATH}/issues/comments/9001`, sticky.take)
-      .times(3)
+      .times(2)
       .reply(200, { id: 9001, html_url: 'https://github.com/c/9001' })
       .patch(`${REPO_PATH}/check-runs/77`, checks.take)
       .reply(200, { id: 77 });
@@ -96,6 +97,7 @@ describe('permission gate', () => {
     expect(checks.bodies.at(-1)).toMatchObject({ status: 'completed', conclusion: 'success' });
     const state = decodeStateBlock(sticky.bodies.at(-1).body) as any;
     expect(state.phase).toBe('acquitted');
+    expect(state.check).toMatchObject({ id: 77, completed: true, conclusion: 'success' });
     expect(state.handledComments).toContain(101);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });

@@ -73,7 +73,6 @@ const ROUTES: Array<[string, string | RegExp]> = [
   ['POST', `${REPO_PATH}/pulls/${PR}/reviews`],
   ['GET', /\/git\/commits\/[0-9a-f]{40}$/],
   ['GET', /\/git\/trees\/[^/]+$/],
-  ['POST', `${REPO_PATH}/git/blobs`],
   ['POST', `${REPO_PATH}/git/trees`],
   ['POST', `${REPO_PATH}/git/commits`],
   ['PATCH', `${REPO_PATH}/git/refs/${BRANCH_REF}`],

@@ -4,7 +4,7 @@
  * the webhook secret, an odd-shaped model key (an Azure or LiteLLM key), an `sk-…` key, the installation
  * token (`ghs_…`) and a line of the private key, in titles, details, fixes, summaries and memory. Every
  * request body the App sends to GitHub — the sticky comment's base64 state and the receipt decoded, the
- * blobs of the fix decoded — and every log line is scanned for each value.
+ * fix's tree with the files' texts inline — and every log line is scanned for each value.
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -127,6 +127,8 @@ describe('exact-value redaction at the App’s sink', () => {
       expect(fake.reviews).toHaveLength(2);
       expect(fake.reviews[0].comments).toHaveLength(1);
       expect(fake.refUpdates).toHaveLength(1);
+      // the executor's edit reached the branch with the key it echoed taken out (the tree's inline text)
+      expect(fake.filesAt(fake.head)['src/calc.ts']).toContain('n / 2; // [redacted]');
       expect(fake.reviews[0].body).toContain('[redacted]');
       const posted = sent.filter((body) => body !== '');
       expect(posted.length).toBeGreaterThan(10);

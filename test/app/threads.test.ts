@@ -148,6 +148,42 @@ describe('threads that follow the work', () => {
     expect(nock.pendingMocks()).toStrictEqual([]);
   });
 
+  it('resolves every addressed thread of a round in one GraphQL request (aliased mutations)', async () => {
+    const fake = new FakePull({
+      base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
+      head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
+    });
+    const mock = fake.interceptBase();
+    fake.interceptReads(mock);
+    fake.interceptThreads(mock);
+    openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG, NAN]));
+    anthropicReply({
+      summary: 'halve',
+      edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
+    });
+    const { probot, queue } = await startTestApp(engineRunner());
+    await say(probot, '/review-loop fix: manual rounds: 3', 101);
+    await queue.idle();
+    expect(fake.reviews[0].comments.map((c: any) => c.line).slice(0, 2)).toEqual([6, 5]);
+
+    // the author's push addresses both; round 2 approves
+    openaiReply(reviewAnswer(8, 'ready', [], 'Both addressed.'));
+    const pushed = fake.push({ 'src/calc.ts': CALC_BRANCH.replace('n / 3', 'n / 2') });
+    await probot.receive({
+      id: 'p1',
+      name: 'pull_request',
+      payload: pullRequestPayload('synchronize', { head: pushed }),
+    });
+    await queue.idle();
+
+    expect(fake.resolvedThreads).toEqual(['PRRT_0_0', 'PRRT_0_1']);
+    const mutations = fake.graphql.filter((body) => String(body.query).includes('resolveReviewThread'));
+    expect(mutations).toHaveLength(1);
+    expect(mutations[0].variables).toEqual({ t0: 'PRRT_0_0', t1: 'PRRT_0_1' });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+
   it('answers `/review-loop dismiss` when there is nothing to dismiss, or no number', async () => {
     const { probot, queue } = await startTestApp(engineRunner());
     const replies: string[] = [];

@@ -1,7 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- decoded sticky state is untyped JSON */
 /**
- * The write budget of a round: the sticky comment is edited at phase changes only (a round's start and
- * end, a push, a wait, the end), not on each of the engine's state saves.
+ * The write budget of a round: the sticky comment is edited at phase changes only (a round's start, a
+ * wait, the end — a round's end and the fix it pushed go with the next round's start), not on each of
+ * the engine's state saves, and a check run is written once per state it takes.
  *
  * The write budget of a wave of commands: while a PR's loop runs, any number of further starts get one
  * "already running" reply between them (and the 👀 each), not one comment apiece — each comment creation
@@ -12,10 +13,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopRunner } from '../../src/app/engine.js';
 import { decodeStateBlock } from '../../src/github/sticky-comment.js';
 import {
+  API,
+  HEAD,
   NOW,
+  PR,
+  REPO_PATH,
   SETTINGS,
   commentPayload,
   outcome,
+  pullRequestPayload,
   recordingLog,
   scriptedRunner,
   startTestApp,
@@ -90,6 +96,11 @@ describe('the sticky comment edited at phase changes only', () => {
     fake.interceptReads(mock);
     fake.interceptThreads(mock);
     fake.interceptGitData(mock);
+    const edits: any[] = [];
+    mock.on('request', (req: any, _interceptor: unknown, body: string) => {
+      if (req.method === 'PATCH' && /\/issues\/comments\/\d+$/.test(req.path))
+        edits.push(decodeStateBlock(JSON.parse(body).body));
+    });
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
     anthropicReply({
       summary: 'divide by two',
@@ -111,12 +122,35 @@ describe('the sticky comment edited at phase changes only', () => {
     });
     await queue.idle();
 
-    // before the budget: 20 edits for these two rounds (one per engine save); now 12: phase changes only
+    // before the budget: 20 edits for these two rounds (one per engine save); then 12 (phase changes, each
+    // row and the push apart); now 3 — round 1's start, round 2's start (round 1's row and the fix's head
+    // with it), the loop's end (round 2's row, the engine's last saves and the concluded check with it)
     expect(fake.reviews).toHaveLength(2);
-    expect(fake.commentEdits).toBeLessThanOrEqual(12);
+    expect(fake.commentEdits).toBe(3);
+    // one check write per round and state: round 1's check made, round 2's made, round 1's superseded,
+    // round 2's concluded (the engine announcing a round the App started moves no check)
+    expect(fake.checkRequests.map((c) => [c.kind, c.id, c.body.conclusion ?? c.body.status])).toEqual([
+      ['create', 100, 'in_progress'],
+      ['create', 101, 'in_progress'],
+      ['update', 100, 'neutral'],
+      ['update', 101, 'success'],
+    ]);
+    // while round 2 runs, the comment shows round 1's row with its fix, the fix's head as the App's own
+    const during = edits[1];
+    expect(during).toMatchObject({ phase: 'running', head: fake.head, pushedHeads: [fake.head] });
+    expect(during.check).toMatchObject({ id: 101, headSha: fake.head, completed: false });
+    expect(during.rounds.map((r: any) => [r.round, r.score, r.action])).toEqual([
+      [1, 4, expect.stringMatching(/^fixed src\/calc\.ts in [0-9a-f]{7}$/)],
+    ]);
     // what the author sees at the end is unchanged: both rounds, the outcome, the engine's final state
     const state: any = decodeStateBlock(fake.sticky()!.body);
-    expect(state).toMatchObject({ phase: 'acquitted', head: fake.head, pushedHeads: [fake.head] });
+    expect(state).toMatchObject({
+      phase: 'acquitted',
+      head: fake.head,
+      pushedHeads: [fake.head],
+      inlineThreads: true,
+      check: { id: 101, headSha: fake.head, completed: true, conclusion: 'success' },
+    });
     expect(state.rounds.map((r: any) => [r.round, r.score, r.verdict])).toEqual([
       [1, 4, 'not ready'],
       [2, 8, 'ready'],
@@ -125,5 +159,63 @@ describe('the sticky comment edited at phase changes only', () => {
     expect(state.review.memory).toContain('The division is right now.');
     expect(fake.checks.map((c) => c.conclusion)).toEqual(['neutral', 'success']);
     expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+describe('what waits for the next phase change is never lost', () => {
+  it("the engine stops right after its fix (budget spent): the loop's one end edit remembers the pushed head, and that push's webhook, deferred while the loop ran, starts nothing", async () => {
+    const fake = new FakePull({
+      base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
+      head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
+    });
+    const mock = fake.interceptBase();
+    fake.interceptGitData(mock);
+    fake.interceptParkIssues(mock);
+    const files = nock(API)
+      .get(`${REPO_PATH}/pulls/${PR}/files`)
+      .query(true)
+      .reply(200, [{ filename: 'src/calc.ts', status: 'modified', additions: 1, deletions: 1 }]);
+    let deliverPush: () => Promise<void> = async () => undefined;
+    const { runner, requests } = scriptedRunner(async (request) => {
+      const result = await request.session.commitFiles(
+        [{ path: 'src/calc.ts', text: CALC_BRANCH.replace('n / 3', 'n / 2') }],
+        'review-loop: fix round 1',
+        HEAD,
+      );
+      expect(result.status).toBe('committed');
+      // GitHub's webhook for the App's own commit arrives while the loop still holds the PR
+      await deliverPush();
+      return outcome({ status: 'budget', head: fake.head, lastScore: 4, lastVerdict: 'not ready' });
+    });
+    const { probot, queue } = await startTestApp(runner);
+    deliverPush = () =>
+      probot.receive({
+        id: 'p1',
+        name: 'pull_request',
+        payload: pullRequestPayload('synchronize', {
+          head: fake.head,
+          sender: { login: 'review-loop[bot]', type: 'Bot' },
+        }),
+      });
+    await probot.receive({
+      id: 'c1',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop', commentId: 101 }),
+    });
+    await queue.idle();
+
+    expect(fake.head).not.toBe(HEAD);
+    expect(requests).toHaveLength(1);
+    const state: any = decodeStateBlock(fake.sticky()!.body);
+    expect(state).toMatchObject({ phase: 'gave-up', head: fake.head, pushedHeads: [fake.head] });
+    // the round's start, the end (with the pushed head), then the check the verdict needed on the new head
+    expect(fake.commentEdits).toBe(3);
+    expect(fake.checks.map((c) => [c.head_sha === HEAD, c.conclusion])).toEqual([
+      [true, 'neutral'],
+      [false, 'failure'],
+    ]);
+    expect(state.check).toMatchObject({ headSha: fake.head, completed: true, conclusion: 'failure' });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(files.pendingMocks()).toStrictEqual([]);
   });
 });

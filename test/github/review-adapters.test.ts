@@ -9,6 +9,7 @@ import { parseLoopState, renderLoopLog } from '../../src/github/review/loop-stat
 import { commentableLines } from '../../src/core/review/diff-lines.js';
 import { commitFileTexts, commitFix } from '../../src/github/fix-commit.js';
 import { parkReviewLoop } from '../../src/github/review-park.js';
+import { resolveThreads } from '../../src/github/review-threads.js';
 import type { RoundReviewView } from '../../src/github/review-body.js';
 import { renderInlineNote, renderRoundReview, renderSuggestion } from '../../src/github/review-body.js';
 import { postRoundReview } from '../../src/github/round-review.js';
@@ -451,12 +452,10 @@ describe('fix commit through the Git Data API', () => {
       .reply(200, { content: Buffer.from(text).toString('base64'), encoding: 'base64' });
   }
 
-  it('blobs → tree → commit → ref with force: false, keeping the file mode', async () => {
+  it('one tree with the text inline → commit → ref with force: false, keeping the file mode; no blob written', async () => {
     let tree: any;
     let ref: any;
     const mock = treeFor(nock(API), HEAD, 'line1\nline2\n', 'a')
-      .post(`${REPO_PATH}/git/blobs`)
-      .reply(201, { sha: 'newblob' })
       .post(`${REPO_PATH}/git/trees`, (b) => ((tree = b), true))
       .reply(201, { sha: 'newtree' })
       .post(`${REPO_PATH}/git/commits`, (b) => b.parents[0] === HEAD && b.tree === 'newtree')
@@ -467,8 +466,9 @@ describe('fix commit through the Git Data API', () => {
     expect(result).toMatchObject({ status: 'committed', sha: 'newcommit', rebuilt: false });
     expect(tree).toMatchObject({
       base_tree: 'tree-a',
-      tree: [{ path: 'src/a.ts', mode: '100755', sha: 'newblob' }],
+      tree: [{ path: 'src/a.ts', mode: '100755', type: 'blob', content: 'line1\nline2 fixed\n' }],
     });
+    expect(tree.tree[0]).not.toHaveProperty('sha');
     expect(ref).toEqual({ sha: 'newcommit', force: false });
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
@@ -482,8 +482,6 @@ describe('fix commit through the Git Data API', () => {
     ],
   ])('a ref update whose answer lacks the commit: %s', async (_what, readBack, expected) => {
     const mock = treeFor(nock(API), HEAD, 'line1\nline2\n', 'a')
-      .post(`${REPO_PATH}/git/blobs`)
-      .reply(201, { sha: 'newblob' })
       .post(`${REPO_PATH}/git/trees`)
       .reply(201, { sha: 'newtree' })
       .post(`${REPO_PATH}/git/commits`)
@@ -499,8 +497,6 @@ describe('fix commit through the Git Data API', () => {
   it('on 422 (the head moved) rebuilds once on the new head; never forces', async () => {
     const refs: any[] = [];
     const mock = treeFor(nock(API), HEAD, 'line1\nline2\n', 'a')
-      .post(`${REPO_PATH}/git/blobs`)
-      .reply(201, { sha: 'blob1' })
       .post(`${REPO_PATH}/git/trees`)
       .reply(201, { sha: 'tree1' })
       .post(`${REPO_PATH}/git/commits`)
@@ -510,8 +506,6 @@ describe('fix commit through the Git Data API', () => {
       .get(`${REPO_PATH}/git/ref/heads%2Ffeature%2Fthing`)
       .reply(200, { object: { sha: moved } });
     treeFor(mock, moved, 'line0\nline1\nline2\n', 'b')
-      .post(`${REPO_PATH}/git/blobs`)
-      .reply(201, { sha: 'blob2' })
       .post(`${REPO_PATH}/git/trees`)
       .reply(201, { sha: 'tree2' })
       .post(`${REPO_PATH}/git/commits`, (b) => b.parents[0] === moved)
@@ -526,8 +520,6 @@ describe('fix commit through the Git Data API', () => {
 
   it('reports instead of forcing when the edit no longer applies on the moved head', async () => {
     const mock = treeFor(nock(API), HEAD, 'line1\nline2\n', 'a')
-      .post(`${REPO_PATH}/git/blobs`)
-      .reply(201, { sha: 'blob1' })
       .post(`${REPO_PATH}/git/trees`)
       .reply(201, { sha: 'tree1' })
       .post(`${REPO_PATH}/git/commits`)
@@ -554,8 +546,6 @@ describe('fix commit through the Git Data API', () => {
 
   function firstAttemptRejected(scope: nock.Scope) {
     return scope
-      .post(`${REPO_PATH}/git/blobs`)
-      .reply(201, { sha: 'blob1' })
       .post(`${REPO_PATH}/git/trees`)
       .reply(201, { sha: 'tree1' })
       .post(`${REPO_PATH}/git/commits`)
@@ -571,8 +561,6 @@ describe('fix commit through the Git Data API', () => {
   it('whole file texts: rebuilt on a moved head when those files did not change there', async () => {
     const mock = firstAttemptRejected(treeOnly(nock(API), HEAD, 'a', 'same-blob'));
     treeOnly(mock, moved, 'b', 'same-blob')
-      .post(`${REPO_PATH}/git/blobs`)
-      .reply(201, { sha: 'blob2' })
       .post(`${REPO_PATH}/git/trees`, (b) => b.base_tree === 'tree-b')
       .reply(201, { sha: 'tree2' })
       .post(`${REPO_PATH}/git/commits`, (b) => b.parents[0] === moved)
@@ -607,6 +595,38 @@ describe('fix commit through the Git Data API', () => {
       reason: 'not allowed',
     });
     expect(await commitFix(octokit, { ...base, isFork: true })).toMatchObject({ status: 'refused' });
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+describe('review threads resolved in one request', () => {
+  it('aliases one mutation per thread (20 a request); a thread GitHub refused is reported, the others count', async () => {
+    const ids = Array.from({ length: 21 }, (_, i) => `PRRT_${i}`);
+    const documents: any[] = [];
+    const mock = nock(API)
+      .post('/graphql', (body) => (documents.push(body), true))
+      .reply(200, (_uri, body: any) => ({
+        data: Object.fromEntries(
+          Object.entries(body.variables as Record<string, string>).map(([alias, id]) => [
+            alias,
+            id === 'PRRT_1' ? null : { thread: { id, isResolved: true } },
+          ]),
+        ),
+        errors: [{ type: 'FORBIDDEN', path: ['t1'], message: 'Resource not accessible by integration' }],
+      }))
+      .post('/graphql', (body) => (documents.push(body), true))
+      .reply(200, { data: { t0: { thread: { id: 'PRRT_20', isResolved: true } } } });
+
+    const result = await resolveThreads(octokit, ids);
+
+    expect(documents).toHaveLength(2);
+    expect(Object.keys(documents[0].variables)).toHaveLength(20);
+    expect(documents[0].query).toContain('t19: resolveReviewThread(input: { threadId: $t19 })');
+    expect(documents[1].variables).toEqual({ t0: 'PRRT_20' });
+    expect(result.resolved).toEqual(ids.filter((id) => id !== 'PRRT_1'));
+    expect(result.failed).toEqual([
+      { id: 'PRRT_1', reason: expect.stringContaining('Resource not accessible by integration') },
+    ]);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 });

@@ -124,7 +124,7 @@ export class FakePull {
   commentEdits = 0;
   /**
    * Writes to carry out and then answer 502 (a "ghost write"), once each: `comment`, `check`, `review`,
-   * `issue`, `blob`, `tree`, `commit`, `ref`.
+   * `issue`, `tree`, `commit`, `ref`.
    */
   readonly ghosts = new Set<string>();
   /** The ghost writes that happened. */
@@ -416,7 +416,10 @@ export class FakePull {
     return this.base;
   }
 
-  /** The Git Data API as a whole-file fix uses it: commits and trees read, blobs, trees and commits written, the branch moved fast-forward only. */
+  /**
+   * The Git Data API as a whole-file fix uses it: commits and trees read, one tree (the files' texts
+   * inline) and one commit written, the branch moved fast-forward only.
+   */
   interceptGitData(
     scope = nock(API),
     options: {
@@ -444,19 +447,11 @@ export class FakePull {
         if (!files) return [404, { message: 'Not Found' }];
         return [200, { sha: id, tree: this.#treeEntries(files, this.#subPrefix.get(id) ?? '') }];
       })
-      .post(`${REPO_PATH}/git/blobs`)
-      .reply((_uri, body: any) => {
-        const text = Buffer.from(body.content, body.encoding === 'base64' ? 'base64' : 'utf8').toString(
-          'utf8',
-        );
-        const blob = sha(text);
-        this.blobs.set(blob, text);
-        return this.#ghost('blob', [201, { sha: blob }]);
-      })
       .post(`${REPO_PATH}/git/trees`)
       .reply((_uri, body: any) => {
         const files = { ...(this.trees.get(body.base_tree) ?? {}) };
-        for (const entry of body.tree) files[entry.path] = this.blobs.get(entry.sha) ?? '';
+        // each file's text inline, as a fix lands (no blob is written first)
+        for (const entry of body.tree) files[entry.path] = entry.content;
         return this.#ghost('tree', [201, { sha: this.#treeSha(files) }]);
       })
       .post(`${REPO_PATH}/git/commits`)
@@ -522,7 +517,8 @@ export class FakePull {
 
   /**
    * GraphQL as the App's thread follow-up uses it: `reviewThreads` lists one thread per inline comment
-   * of the reviews posted (the App's, with any answers the test added), `resolveReviewThread` resolves.
+   * of the reviews posted (the App's, with any answers the test added), aliased `resolveReviewThread`
+   * mutations resolve (any number in one request).
    */
   interceptThreads(scope = nock(API)): nock.Scope {
     return scope
@@ -531,11 +527,14 @@ export class FakePull {
       .reply((_uri, body: any) => {
         this.graphql.push(body);
         if (String(body.query).includes('resolveReviewThread')) {
-          this.resolvedThreads.push(body.variables.threadId);
-          return [
-            200,
-            { data: { resolveReviewThread: { thread: { id: body.variables.threadId, isResolved: true } } } },
-          ];
+          // one aliased mutation per thread (`t0: resolveReviewThread(…)`), each id in its variable
+          const data: Record<string, unknown> = {};
+          for (const [alias, id] of Object.entries(body.variables as Record<string, string>)) {
+            if (!String(body.query).includes(`${alias}: resolveReviewThread`)) continue;
+            this.resolvedThreads.push(id);
+            data[alias] = { thread: { id, isResolved: true } };
+          }
+          return [200, { data }];
         }
         const nodes = this.reviews.flatMap((review, i) =>
           (review.comments ?? []).map((comment: any, j: number) => {

@@ -110,3 +110,32 @@ export async function checkCompleted(
   const check = await putCheck(target, current, head, { status: 'completed', conclusion, ...text });
   return { ...check, completed: true, conclusion };
 }
+
+/**
+ * The check `current` becomes once `checkCompleted` concludes it in place — this run's check of `head` —
+ * or undefined when concluding makes a new check (another head, another run). Known before the write,
+ * so the loop's end records it in the sticky comment with the same edit that says how the loop ended
+ * (issue 18's write budget).
+ */
+export function concludedInPlace(
+  current: CheckRef | null,
+  head: string,
+  runId: string,
+  conclusion: CheckConclusion,
+): CheckRef | undefined {
+  if (!current || current.headSha !== head || !ofRun(current, runId)) return undefined;
+  return { ...current, runId, completed: true, conclusion };
+}
+
+/** Whether two records name the same check in the same state (then there is nothing to write). */
+export function sameCheck(a: CheckRef | null | undefined, b: CheckRef | null | undefined): boolean {
+  if (!a || !b) return a === b;
+  return (
+    a.id === b.id &&
+    a.headSha === b.headSha &&
+    a.url === b.url &&
+    a.completed === b.completed &&
+    (a.conclusion ?? null) === (b.conclusion ?? null) &&
+    a.runId === b.runId
+  );
+}

@@ -29,7 +29,7 @@ import { sameWeakness, type WeaknessKey } from '../../core/review/weakness-match
 import {
   dismissingAnswer,
   listFindingThreads,
-  resolveThread,
+  resolveThreads,
   type FindingThread,
 } from '../review-threads.js';
 import type { AppLoopState, CheckRef, LoopSettings, RoundRow } from './loop-state.js';
@@ -82,7 +82,7 @@ export interface PullSession {
     message: string,
     expectedHead: string,
   ): Promise<CommitFixResult>;
-  /** Adds or replaces the sticky log's row for `row.round`. */
+  /** Adds or replaces the sticky log's row for `row.round` (written with the next phase change). */
   recordRound(row: RoundRow): Promise<void>;
   /** A sentence for the sticky status line and the check runs while the loop runs (e.g. why it cannot acquit). */
   note(message: string): Promise<void>;
@@ -143,13 +143,27 @@ export class GitHubPullSession implements PullSession {
   /** The check this session last put in progress, known even when the sticky write after it failed. */
   #check: CheckRef | undefined;
   /**
+   * What the last `roundStarted` wrote (round, head, run, the check's text) and on which check: the same
+   * start again — the App starts the round, then the engine announces it — writes nothing.
+   */
+  #started: { key: string; check: CheckRef } | undefined;
+  /**
    * The engine's latest saved records, not yet in the sticky comment (issue 18's write budget): the engine
    * saves many times a round, the comment is edited at phase changes only. Every sticky write of this
-   * session carries them (a round's start and end, a push, a note), and `flush()` writes them at a wait
-   * and at the loop's end; a crash loses at most what the engine saved since the last such write, and the
-   * engine resumes by re-running that round.
+   * session carries them (a round's start, a note, the loop's end: loop-turn.ts writes the end through
+   * `update`); a crash loses at most what the engine saved since the last such write, and the engine
+   * resumes by re-running that round.
    */
   #pendingReview: { value: unknown } | undefined;
+  /**
+   * Changes of the App's own state made between phase changes (a round's row, the pushed head, that
+   * inline threads exist), applied in order by the session's next sticky write — the next round's start
+   * or the loop's end, moments later: the comment is edited at phase changes only (docs/how-it-works.md
+   * § The App). Reads through the session see them at once. A push made meanwhile cannot resume a loop
+   * before they are written: it is deferred while this loop holds the PR's claim, and the loop's end is
+   * written before the claim goes.
+   */
+  readonly #pendingChanges: Array<(state: AppLoopState) => AppLoopState> = [];
 
   constructor(deps: SessionDeps) {
     this.#deps = deps;
@@ -180,22 +194,44 @@ export class GitHubPullSession implements PullSession {
    */
   async update(change: (state: AppLoopState) => AppLoopState): Promise<AppLoopState> {
     const pending = this.#pendingReview;
+    const changes = [...this.#pendingChanges];
     const next = await writeLoopState(this.#deps, this.pr.pr, (state) =>
-      change(pending ? { ...state, review: pending.value } : state),
+      change(this.#overlay(state, pending, changes)),
     );
     if (this.#pendingReview === pending) this.#pendingReview = undefined;
+    // Only what this write carried is dropped (a change deferred while it was under way waits its turn).
+    for (const written of changes) {
+      const at = this.#pendingChanges.indexOf(written);
+      if (at !== -1) this.#pendingChanges.splice(at, 1);
+    }
     return next;
   }
 
-  /** Writes the engine's records saved since the last sticky write, if any (a wait, the loop's end). */
-  async flush(): Promise<void> {
-    if (this.#pendingReview) await this.update((state) => state);
+  /** `state` with what this session has not written yet. */
+  #overlay(
+    state: AppLoopState,
+    pending = this.#pendingReview,
+    changes: ReadonlyArray<(state: AppLoopState) => AppLoopState> = this.#pendingChanges,
+  ): AppLoopState {
+    const withReview = pending ? { ...state, review: pending.value } : state;
+    return changes.reduce((current, apply) => apply(current), withReview);
+  }
+
+  /** A change for the next phase-change write (see `#pendingChanges`). */
+  #defer(change: (state: AppLoopState) => AppLoopState): void {
+    this.#pendingChanges.push(change);
+  }
+
+  /** The sticky state as this session knows it: the comment's, with what is not written yet. */
+  async #read(): Promise<AppLoopState | undefined> {
+    const { state } = await this.#deps.store.read(this.#deps.octokit, this.pr.pr);
+    if (!state && !this.#pendingReview && this.#pendingChanges.length === 0) return undefined;
+    return this.#overlay(state ?? emptyLoopState(this.#deps.clock()));
   }
 
   async loadReviewState(): Promise<unknown> {
     if (this.#pendingReview) return this.#pendingReview.value;
-    const { state } = await this.#deps.store.read(this.#deps.octokit, this.#deps.pr.pr);
-    return state?.review;
+    return (await this.#read())?.review;
   }
 
   /** Kept in memory until the session's next sticky write (see `#pendingReview`). */
@@ -222,18 +258,23 @@ export class GitHubPullSession implements PullSession {
   async roundStarted(round: number, head: string): Promise<void> {
     const { octokit, clock, settings } = this.#deps;
     const runId = this.#runId;
+    const text = {
+      title: `Round ${round} of ${settings.rounds} running`,
+      summary: `Reviewing \`${head.slice(0, 7)}\` (run \`${runId}\`).${this.#note ? ` ${this.#note}` : ''}`,
+    };
+    // Said already, on this very check: nothing changed, so nothing is written (issue 18's write budget).
+    const key = JSON.stringify([round, head, runId, text.title, text.summary]);
+    if (this.#started && this.#started.key === key && this.#started.check === this.#check) return;
     const current = await this.#currentCheck();
     const check = await checkInProgress(
       { octokit, repo: this.pr.pr, runId, detailsUrl: this.pr.url, now: clock() },
       current,
       head,
-      {
-        title: `Round ${round} of ${settings.rounds} running`,
-        summary: `Reviewing \`${head.slice(0, 7)}\` (run \`${runId}\`).${this.#note ? ` ${this.#note}` : ''}`,
-      },
+      text,
     );
     this.#check = check;
     await this.update((state) => ({ ...state, phase: 'running', head, check }));
+    this.#started = { key, check };
   }
 
   async postReview(view: RoundReviewView): Promise<PostedReview> {
@@ -250,13 +291,14 @@ export class GitHubPullSession implements PullSession {
       view,
       this.#deps.settings.reviewEvent,
     );
-    if (posted.findings > 0) await this.update((state) => ({ ...state, inlineThreads: true }));
+    // Written with the round's end: a round posts its review before its end, moments apart.
+    if (posted.findings > 0) this.#defer((state) => ({ ...state, inlineThreads: true }));
     return posted;
   }
 
   /** The App's finding threads, read only once it has posted some (a PR without them costs no query). */
   async #threads(): Promise<{ threads: FindingThread[]; dismissed: DismissedWeakness[] }> {
-    const { state } = await this.#deps.store.read(this.#deps.octokit, this.pr.pr);
+    const state = await this.#read();
     const dismissed = state?.dismissals ?? [];
     if (!state?.inlineThreads) return { threads: [], dismissed };
     try {
@@ -290,19 +332,27 @@ export class GitHubPullSession implements PullSession {
 
   async followThreads(round: number, standing: readonly WeaknessKey[]): Promise<number> {
     const { threads, dismissed } = await this.#threads();
-    let resolved = 0;
-    for (const thread of threads) {
-      if (thread.resolved || thread.finding.round >= round || dismissingAnswer(thread)) continue;
-      // A dismissed finding is not addressed: its thread stays for the people to close.
-      if (dismissed.some((d) => sameWeakness(d, thread.finding))) continue;
-      if (standing.some((w) => sameWeakness(w, thread.finding))) continue;
-      try {
-        await resolveThread(this.#deps.octokit, thread.id);
-        resolved += 1;
-      } catch (error) {
-        this.log.warn(`${this.pr.url}: could not resolve a review thread (${messageOf(error)})`);
-      }
-    }
+    const addressed = threads.filter(
+      (thread) =>
+        !thread.resolved &&
+        thread.finding.round < round &&
+        !dismissingAnswer(thread) &&
+        // A dismissed finding is not addressed: its thread stays for the people to close.
+        !dismissed.some((d) => sameWeakness(d, thread.finding)) &&
+        !standing.some((w) => sameWeakness(w, thread.finding)),
+    );
+    if (addressed.length === 0) return 0;
+    // All of them in one request (aliased mutations): one write however many threads a round closes.
+    const { resolved: done, failed } = await resolveThreads(
+      this.#deps.octokit,
+      addressed.map((thread) => thread.id),
+    ).catch((error: unknown) => ({
+      resolved: [] as string[],
+      failed: addressed.map((thread) => ({ id: thread.id, reason: messageOf(error) })),
+    }));
+    for (const failure of failed)
+      this.log.warn(`${this.pr.url}: could not resolve a review thread (${failure.reason})`);
+    const resolved = done.length;
     if (resolved > 0)
       this.log.info(
         `${this.pr.url}: round ${round} resolved ${counted(resolved, 'thread')} whose finding was addressed`,
@@ -355,8 +405,10 @@ export class GitHubPullSession implements PullSession {
       },
     });
     if (result.status === 'committed') {
-      // Remembered before anything else: the push webhook for this commit must find it.
-      await this.update((state) => rememberPushedHead({ ...state, head: result.sha }, result.sha));
+      // Remembered as the App's own by the next write — the next round's start, moments later, or the
+      // loop's end — before this loop lets go of the PR's claim: the push webhook for this commit waits
+      // for the claim, and then finds it (see `#pendingChanges`).
+      this.#defer((state) => rememberPushedHead({ ...state, head: result.sha }, result.sha));
       this.log.info(`committed fix ${result.sha.slice(0, 7)} on ${this.pr.headRef}`);
     } else if (result.status === 'not-landed') {
       this.log.warn(`fix did not land on ${this.pr.headRef}: ${result.reason}`);
@@ -367,8 +419,9 @@ export class GitHubPullSession implements PullSession {
     return result;
   }
 
+  /** Written with the next phase change (see `#pendingChanges`): a round's end is the next round's start. */
   async recordRound(row: RoundRow): Promise<void> {
-    await this.update((state) => {
+    this.#defer((state) => {
       const earlier = state.rounds.find((r) => r.round === row.round);
       // A round finished by a later call (after a checkpoint) keeps the link to the review posted before.
       const reviewUrl = row.reviewUrl ?? earlier?.reviewUrl ?? null;
@@ -382,7 +435,7 @@ export class GitHubPullSession implements PullSession {
   }
 
   async takeGuidance(): Promise<string | null> {
-    const { state } = await this.#deps.store.read(this.#deps.octokit, this.pr.pr);
+    const state = await this.#read();
     if (!state?.guidance) return null;
     let taken: string | null = null;
     await this.update((current) => {
@@ -398,7 +451,6 @@ export class GitHubPullSession implements PullSession {
   }
 
   async #currentCheck() {
-    const { state } = await this.#deps.store.read(this.#deps.octokit, this.pr.pr);
-    return state?.check ?? null;
+    return (await this.#read())?.check ?? null;
   }
 }
