@@ -1098,14 +1098,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path33 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path36 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path33 && path33[0] !== "/") {
-          path33 = `/${path33}`;
+        if (path36 && path36[0] !== "/") {
+          path36 = `/${path36}`;
         }
-        return new URL(`${origin}${path33}`);
+        return new URL(`${origin}${path36}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1395,15 +1395,15 @@ var require_util = __commonJS({
         size: m[3] ? parseInt(m[3]) : null
       } : null;
     }
-    function addListener(obj, name23, listener) {
+    function addListener(obj, name24, listener) {
       const listeners = obj[kListeners] ??= [];
-      listeners.push([name23, listener]);
-      obj.on(name23, listener);
+      listeners.push([name24, listener]);
+      obj.on(name24, listener);
       return obj;
     }
     function removeAllListeners(obj) {
-      for (const [name23, listener] of obj[kListeners] ?? []) {
-        obj.removeListener(name23, listener);
+      for (const [name24, listener] of obj[kListeners] ?? []) {
+        obj.removeListener(name24, listener);
       }
       obj[kListeners] = null;
     }
@@ -1556,39 +1556,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path33, origin }
+          request: { method, path: path36, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path33);
+        debuglog("sending request to %s %s/%s", method, origin, path36);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path33, origin },
+          request: { method, path: path36, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path33,
+          path36,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path33, origin }
+          request: { method, path: path36, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path33);
+        debuglog("trailers received from %s %s/%s", method, origin, path36);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path33, origin },
+          request: { method, path: path36, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path33,
+          path36,
           error2.message
         );
       });
@@ -1637,9 +1637,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path33, origin }
+            request: { method, path: path36, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path33);
+          debuglog("sending request to %s %s/%s", method, origin, path36);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1702,7 +1702,7 @@ var require_request = __commonJS({
     var kHandler = Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path33,
+        path: path36,
         method,
         body,
         headers,
@@ -1717,11 +1717,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path33 !== "string") {
+        if (typeof path36 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path33[0] !== "/" && !(path33.startsWith("http://") || path33.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path36[0] !== "/" && !(path36.startsWith("http://") || path36.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path33)) {
+        } else if (invalidPathRegex.test(path36)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1787,7 +1787,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path33, query) : path33;
+        this.path = query ? buildURL(path36, query) : path36;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -1862,14 +1862,14 @@ var require_request = __commonJS({
       onResponseStarted() {
         return this[kHandler].onResponseStarted?.();
       }
-      onHeaders(statusCode, headers, resume, statusText) {
+      onHeaders(statusCode, headers, resume, statusText2) {
         assert(!this.aborted);
         assert(!this.completed);
         if (channels.headers.hasSubscribers) {
-          channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
+          channels.headers.publish({ request: this, response: { statusCode, headers, statusText: statusText2 } });
         }
         try {
-          return this[kHandler].onHeaders(statusCode, headers, resume, statusText);
+          return this[kHandler].onHeaders(statusCode, headers, resume, statusText2);
         } catch (err) {
           this.abort(err);
         }
@@ -1890,12 +1890,12 @@ var require_request = __commonJS({
        * @param {import('node:stream').Duplex} socket
        * @param {string} [statusText]
        */
-      onUpgrade(statusCode, headers, socket, statusText = "") {
+      onUpgrade(statusCode, headers, socket, statusText2 = "") {
         this.onFinally();
         assert(!this.aborted);
         assert(!this.completed);
         if (statusCode !== null) {
-          this.#publishUpgradeHeaders(statusCode, headers, statusText);
+          this.#publishUpgradeHeaders(statusCode, headers, statusText2);
         }
         const result = this[kHandler].onUpgrade(statusCode, headers, socket);
         if (!this.aborted) {
@@ -1912,11 +1912,11 @@ var require_request = __commonJS({
        * @param {(headers: import('node:http2').IncomingHttpHeaders) => Buffer[]} parseHeaders
        * @param {string} [statusText]
        */
-      onUpgradeResponse(statusCode, headers, parseHeaders, statusText = "") {
+      onUpgradeResponse(statusCode, headers, parseHeaders, statusText2 = "") {
         assert(!this.aborted);
         assert(this.completed);
         if (channels.headers.hasSubscribers) {
-          this.#publishUpgradeHeaders(statusCode, parseHeaders(headers), statusText);
+          this.#publishUpgradeHeaders(statusCode, parseHeaders(headers), statusText2);
         }
         this.#publishUpgradeTrailers();
       }
@@ -1935,9 +1935,9 @@ var require_request = __commonJS({
        * @param {Buffer[]} headers
        * @param {string} statusText
        */
-      #publishUpgradeHeaders(statusCode, headers, statusText) {
+      #publishUpgradeHeaders(statusCode, headers, statusText2) {
         if (channels.headers.hasSubscribers) {
-          channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
+          channels.headers.publish({ request: this, response: { statusCode, headers, statusText: statusText2 } });
         }
       }
       #publishUpgradeTrailers() {
@@ -3571,9 +3571,9 @@ var require_data_url = __commonJS({
       assert(mimeType !== "failure");
       const { parameters, essence } = mimeType;
       let serialization = essence;
-      for (let [name23, value] of parameters.entries()) {
+      for (let [name24, value] of parameters.entries()) {
         serialization += ";";
-        serialization += name23;
+        serialization += name24;
         serialization += "=";
         if (!HTTP_TOKEN_CODEPOINTS.test(value)) {
           value = value.replace(/(\\|")/g, "\\$1");
@@ -3692,8 +3692,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(context4) {
-      const plural3 = context4.types.length === 1 ? "" : " one of";
-      const message = `${context4.argument} could not be converted to${plural3}: ${context4.types.join(", ")}.`;
+      const plural4 = context4.types.length === 1 ? "" : " one of";
+      const message = `${context4.argument} could not be converted to${plural4}: ${context4.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context4.prefix,
         message
@@ -4021,11 +4021,11 @@ var require_webidl = __commonJS({
       }
       return V2;
     };
-    webidl.converters.TypedArray = function(V2, T2, prefix, name23, opts) {
+    webidl.converters.TypedArray = function(V2, T2, prefix, name24, opts) {
       if (webidl.util.Type(V2) !== "Object" || !types.isTypedArray(V2) || V2.constructor.name !== T2.name) {
         throw webidl.errors.conversionFailed({
           prefix,
-          argument: `${name23} ("${webidl.util.Stringify(V2)}")`,
+          argument: `${name24} ("${webidl.util.Stringify(V2)}")`,
           types: [T2.name]
         });
       }
@@ -4043,11 +4043,11 @@ var require_webidl = __commonJS({
       }
       return V2;
     };
-    webidl.converters.DataView = function(V2, prefix, name23, opts) {
+    webidl.converters.DataView = function(V2, prefix, name24, opts) {
       if (webidl.util.Type(V2) !== "Object" || !types.isDataView(V2)) {
         throw webidl.errors.exception({
           header: prefix,
-          message: `${name23} is not a DataView.`
+          message: `${name24} is not a DataView.`
         });
       }
       if (opts?.allowShared === false && types.isSharedArrayBuffer(V2.buffer)) {
@@ -4064,19 +4064,19 @@ var require_webidl = __commonJS({
       }
       return V2;
     };
-    webidl.converters.BufferSource = function(V2, prefix, name23, opts) {
+    webidl.converters.BufferSource = function(V2, prefix, name24, opts) {
       if (types.isAnyArrayBuffer(V2)) {
-        return webidl.converters.ArrayBuffer(V2, prefix, name23, { ...opts, allowShared: false });
+        return webidl.converters.ArrayBuffer(V2, prefix, name24, { ...opts, allowShared: false });
       }
       if (types.isTypedArray(V2)) {
-        return webidl.converters.TypedArray(V2, V2.constructor, prefix, name23, { ...opts, allowShared: false });
+        return webidl.converters.TypedArray(V2, V2.constructor, prefix, name24, { ...opts, allowShared: false });
       }
       if (types.isDataView(V2)) {
-        return webidl.converters.DataView(V2, prefix, name23, { ...opts, allowShared: false });
+        return webidl.converters.DataView(V2, prefix, name24, { ...opts, allowShared: false });
       }
       throw webidl.errors.conversionFailed({
         prefix,
-        argument: `${name23} ("${webidl.util.Stringify(V2)}")`,
+        argument: `${name24} ("${webidl.util.Stringify(V2)}")`,
         types: ["BufferSource"]
       });
     };
@@ -4165,9 +4165,9 @@ var require_util2 = __commonJS({
     function isErrorLike(object2) {
       return object2 instanceof Error || (object2?.constructor?.name === "Error" || object2?.constructor?.name === "DOMException");
     }
-    function isValidReasonPhrase(statusText) {
-      for (let i2 = 0; i2 < statusText.length; ++i2) {
-        const c3 = statusText.charCodeAt(i2);
+    function isValidReasonPhrase(statusText2) {
+      for (let i2 = 0; i2 < statusText2.length; ++i2) {
+        const c3 = statusText2.charCodeAt(i2);
         if (!(c3 === 9 || // HTAB
         c3 >= 32 && c3 <= 126 || // SP / VCHAR
         c3 >= 128 && c3 <= 255)) {
@@ -4520,7 +4520,7 @@ var require_util2 = __commonJS({
       return result;
     }
     var esIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
-    function createIterator(name23, kInternalIterator, keyIndex = 0, valueIndex = 1) {
+    function createIterator(name24, kInternalIterator, keyIndex = 0, valueIndex = 1) {
       class FastIterableIterator {
         /** @type {any} */
         #target;
@@ -4541,7 +4541,7 @@ var require_util2 = __commonJS({
         next() {
           if (typeof this !== "object" || this === null || !(#target in this)) {
             throw new TypeError(
-              `'next' called on an object that does not implement interface ${name23} Iterator.`
+              `'next' called on an object that does not implement interface ${name24} Iterator.`
             );
           }
           const index = this.#index;
@@ -4580,7 +4580,7 @@ var require_util2 = __commonJS({
           writable: false,
           enumerable: false,
           configurable: true,
-          value: `${name23} Iterator`
+          value: `${name24} Iterator`
         },
         next: { writable: true, enumerable: true, configurable: true }
       });
@@ -4588,8 +4588,8 @@ var require_util2 = __commonJS({
         return new FastIterableIterator(target, kind);
       };
     }
-    function iteratorMixin(name23, object2, kInternalIterator, keyIndex = 0, valueIndex = 1) {
-      const makeIterator = createIterator(name23, kInternalIterator, keyIndex, valueIndex);
+    function iteratorMixin(name24, object2, kInternalIterator, keyIndex = 0, valueIndex = 1) {
+      const makeIterator = createIterator(name24, kInternalIterator, keyIndex, valueIndex);
       const properties = {
         keys: {
           writable: true,
@@ -4624,10 +4624,10 @@ var require_util2 = __commonJS({
           configurable: true,
           value: function forEach2(callbackfn, thisArg = globalThis) {
             webidl.brandCheck(this, object2);
-            webidl.argumentLengthCheck(arguments, 1, `${name23}.forEach`);
+            webidl.argumentLengthCheck(arguments, 1, `${name24}.forEach`);
             if (typeof callbackfn !== "function") {
               throw new TypeError(
-                `Failed to execute 'forEach' on '${name23}': parameter 1 is not of type 'Function'.`
+                `Failed to execute 'forEach' on '${name24}': parameter 1 is not of type 'Function'.`
               );
             }
             for (const { 0: key, 1: value } of makeIterator(this, "key+value")) {
@@ -4879,8 +4879,8 @@ var require_util2 = __commonJS({
       }
       return values;
     }
-    function getDecodeSplit(name23, list2) {
-      const value = list2.get(name23, true);
+    function getDecodeSplit(name24, list2) {
+      const value = list2.get(name24, true);
       if (value === null) {
         return null;
       }
@@ -5067,7 +5067,7 @@ var require_formdata = __commonJS({
         }
         this[kState] = [];
       }
-      append(name23, value, filename = void 0) {
+      append(name24, value, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.append";
         webidl.argumentLengthCheck(arguments, 2, prefix);
@@ -5076,45 +5076,45 @@ var require_formdata = __commonJS({
             "Failed to execute 'append' on 'FormData': parameter 2 is not of type 'Blob'"
           );
         }
-        name23 = webidl.converters.USVString(name23, prefix, "name");
+        name24 = webidl.converters.USVString(name24, prefix, "name");
         value = isBlobLike(value) ? webidl.converters.Blob(value, prefix, "value", { strict: false }) : webidl.converters.USVString(value, prefix, "value");
         filename = arguments.length === 3 ? webidl.converters.USVString(filename, prefix, "filename") : void 0;
-        const entry = makeEntry(name23, value, filename);
+        const entry = makeEntry(name24, value, filename);
         this[kState].push(entry);
       }
-      delete(name23) {
+      delete(name24) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.delete";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        name23 = webidl.converters.USVString(name23, prefix, "name");
-        this[kState] = this[kState].filter((entry) => entry.name !== name23);
+        name24 = webidl.converters.USVString(name24, prefix, "name");
+        this[kState] = this[kState].filter((entry) => entry.name !== name24);
       }
-      get(name23) {
+      get(name24) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.get";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        name23 = webidl.converters.USVString(name23, prefix, "name");
-        const idx = this[kState].findIndex((entry) => entry.name === name23);
+        name24 = webidl.converters.USVString(name24, prefix, "name");
+        const idx = this[kState].findIndex((entry) => entry.name === name24);
         if (idx === -1) {
           return null;
         }
         return this[kState][idx].value;
       }
-      getAll(name23) {
+      getAll(name24) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.getAll";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        name23 = webidl.converters.USVString(name23, prefix, "name");
-        return this[kState].filter((entry) => entry.name === name23).map((entry) => entry.value);
+        name24 = webidl.converters.USVString(name24, prefix, "name");
+        return this[kState].filter((entry) => entry.name === name24).map((entry) => entry.value);
       }
-      has(name23) {
+      has(name24) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.has";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        name23 = webidl.converters.USVString(name23, prefix, "name");
-        return this[kState].findIndex((entry) => entry.name === name23) !== -1;
+        name24 = webidl.converters.USVString(name24, prefix, "name");
+        return this[kState].findIndex((entry) => entry.name === name24) !== -1;
       }
-      set(name23, value, filename = void 0) {
+      set(name24, value, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.set";
         webidl.argumentLengthCheck(arguments, 2, prefix);
@@ -5123,16 +5123,16 @@ var require_formdata = __commonJS({
             "Failed to execute 'set' on 'FormData': parameter 2 is not of type 'Blob'"
           );
         }
-        name23 = webidl.converters.USVString(name23, prefix, "name");
+        name24 = webidl.converters.USVString(name24, prefix, "name");
         value = isBlobLike(value) ? webidl.converters.Blob(value, prefix, "name", { strict: false }) : webidl.converters.USVString(value, prefix, "name");
         filename = arguments.length === 3 ? webidl.converters.USVString(filename, prefix, "name") : void 0;
-        const entry = makeEntry(name23, value, filename);
-        const idx = this[kState].findIndex((entry2) => entry2.name === name23);
+        const entry = makeEntry(name24, value, filename);
+        const idx = this[kState].findIndex((entry2) => entry2.name === name24);
         if (idx !== -1) {
           this[kState] = [
             ...this[kState].slice(0, idx),
             entry,
-            ...this[kState].slice(idx + 1).filter((entry2) => entry2.name !== name23)
+            ...this[kState].slice(idx + 1).filter((entry2) => entry2.name !== name24)
           ];
         } else {
           this[kState].push(entry);
@@ -5170,7 +5170,7 @@ var require_formdata = __commonJS({
         configurable: true
       }
     });
-    function makeEntry(name23, value, filename) {
+    function makeEntry(name24, value, filename) {
       if (typeof value === "string") {
       } else {
         if (!isFileLike(value)) {
@@ -5184,7 +5184,7 @@ var require_formdata = __commonJS({
           value = value instanceof NativeFile ? new File([value], filename, options) : new FileLike(value, filename, options);
         }
       }
-      return { name: name23, value };
+      return { name: name24, value };
     }
     module.exports = { FormData, makeEntry };
   }
@@ -5263,7 +5263,7 @@ var require_formdata_parser = __commonJS({
         if (result === "failure") {
           return "failure";
         }
-        let { name: name23, filename, contentType, encoding } = result;
+        let { name: name24, filename, contentType, encoding } = result;
         position.position += 2;
         let body;
         {
@@ -5292,22 +5292,22 @@ var require_formdata_parser = __commonJS({
         } else {
           value = utf8DecodeBytes(Buffer.from(body));
         }
-        assert(isUSVString(name23));
+        assert(isUSVString(name24));
         assert(typeof value === "string" && isUSVString(value) || isFileLike(value));
-        entryList.push(makeEntry(name23, value, filename));
+        entryList.push(makeEntry(name24, value, filename));
       }
     }
     function parseMultipartFormDataHeaders(input, position) {
-      let name23 = null;
+      let name24 = null;
       let filename = null;
       let contentType = null;
       let encoding = null;
       while (true) {
         if (input[position.position] === 13 && input[position.position + 1] === 10) {
-          if (name23 === null) {
+          if (name24 === null) {
             return "failure";
           }
-          return { name: name23, filename, contentType, encoding };
+          return { name: name24, filename, contentType, encoding };
         }
         let headerName = collectASequenceOfBytes(
           (char) => char !== 10 && char !== 13 && char !== 58,
@@ -5329,13 +5329,13 @@ var require_formdata_parser = __commonJS({
         );
         switch (bufferToLowerCasedHeaderName(headerName)) {
           case "content-disposition": {
-            name23 = filename = null;
+            name24 = filename = null;
             if (!bufferStartsWith(input, formDataNameBuffer, position)) {
               return "failure";
             }
             position.position += 17;
-            name23 = parseMultipartFormDataName(input, position);
-            if (name23 === null) {
+            name24 = parseMultipartFormDataName(input, position);
+            if (name24 === null) {
               return "failure";
             }
             if (bufferStartsWith(input, filenameBuffer, position)) {
@@ -5392,7 +5392,7 @@ var require_formdata_parser = __commonJS({
     }
     function parseMultipartFormDataName(input, position) {
       assert(input[position.position - 1] === 34);
-      let name23 = collectASequenceOfBytes(
+      let name24 = collectASequenceOfBytes(
         (char) => char !== 10 && char !== 13 && char !== 34,
         input,
         position
@@ -5402,8 +5402,8 @@ var require_formdata_parser = __commonJS({
       } else {
         position.position++;
       }
-      name23 = new TextDecoder().decode(name23).replace(/%0A/ig, "\n").replace(/%0D/ig, "\r").replace(/%22/g, '"');
-      return name23;
+      name24 = new TextDecoder().decode(name24).replace(/%0A/ig, "\n").replace(/%0D/ig, "\r").replace(/%22/g, '"');
+      return name24;
     }
     function collectASequenceOfBytes(condition, input, position) {
       let start = position.position;
@@ -5531,16 +5531,16 @@ Content-Disposition: form-data`;
         const rn = new Uint8Array([13, 10]);
         length = 0;
         let hasUnknownSizeValue = false;
-        for (const [name23, value] of object2) {
+        for (const [name24, value] of object2) {
           if (typeof value === "string") {
-            const chunk2 = textEncoder2.encode(prefix + `; name="${escape(normalizeLinefeeds(name23))}"\r
+            const chunk2 = textEncoder2.encode(prefix + `; name="${escape(normalizeLinefeeds(name24))}"\r
 \r
 ${normalizeLinefeeds(value)}\r
 `);
             blobParts.push(chunk2);
             length += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder2.encode(`${prefix}; name="${escape(normalizeLinefeeds(name23))}"` + (value.name ? `; filename="${escape(value.name)}"` : "") + `\r
+            const chunk2 = textEncoder2.encode(`${prefix}; name="${escape(normalizeLinefeeds(name24))}"` + (value.name ? `; filename="${escape(value.name)}"` : "") + `\r
 Content-Type: ${value.type || "application/octet-stream"}\r
 \r
 `);
@@ -5684,8 +5684,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
                 case "application/x-www-form-urlencoded": {
                   const entries = new URLSearchParams(value.toString());
                   const fd = new FormData();
-                  for (const [name23, value2] of entries) {
-                    fd.append(name23, value2);
+                  for (const [name24, value2] of entries) {
+                    fd.append(name24, value2);
                   }
                   return fd;
                 }
@@ -6095,7 +6095,7 @@ var require_client_h1 = __commonJS({
         }
       }
       onUpgrade(head) {
-        const { upgrade, client, socket, headers, statusCode, statusText } = this;
+        const { upgrade, client, socket, headers, statusCode, statusText: statusText2 } = this;
         assert(upgrade);
         assert(client[kSocket] === socket);
         assert(!socket.destroyed);
@@ -6120,7 +6120,7 @@ var require_client_h1 = __commonJS({
         client[kQueue][client[kRunningIdx]++] = null;
         client.emit("disconnect", client[kUrl], [client], new InformationalError("upgrade"));
         try {
-          request2.onUpgrade(statusCode, headers, socket, statusText);
+          request2.onUpgrade(statusCode, headers, socket, statusText2);
         } catch (error2) {
           util.errorRequest(client, request2, error2);
           util.destroy(socket, error2);
@@ -6128,7 +6128,7 @@ var require_client_h1 = __commonJS({
         client[kResume]();
       }
       onHeadersComplete(statusCode, upgrade, shouldKeepAlive) {
-        const { client, socket, headers, statusText } = this;
+        const { client, socket, headers, statusText: statusText2 } = this;
         if (socket.destroyed) {
           return -1;
         }
@@ -6193,7 +6193,7 @@ var require_client_h1 = __commonJS({
         } else {
           socket[kReset] = true;
         }
-        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText) === false;
+        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText2) === false;
         if (request2.aborted) {
           return -1;
         }
@@ -6481,7 +6481,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path33, host, upgrade, blocking, reset } = request2;
+      const { method, path: path36, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6562,7 +6562,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header2 = `${method} ${path33} HTTP/1.1\r
+      let header2 = `${method} ${path36} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header2 += `host: ${host}\r
@@ -6941,13 +6941,13 @@ var require_client_h2 = __commonJS({
     } = http2;
     function parseH2Headers(headers) {
       const result = [];
-      for (const [name23, value] of Object.entries(headers)) {
+      for (const [name24, value] of Object.entries(headers)) {
         if (Array.isArray(value)) {
           for (const subvalue of value) {
-            result.push(Buffer.from(name23), Buffer.from(subvalue));
+            result.push(Buffer.from(name24), Buffer.from(subvalue));
           }
         } else {
-          result.push(Buffer.from(name23), Buffer.from(value));
+          result.push(Buffer.from(name24), Buffer.from(value));
         }
       }
       return result;
@@ -7091,7 +7091,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path33, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path36, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7188,7 +7188,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path33;
+      headers[HTTP2_HEADER_PATH] = path36;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7524,7 +7524,7 @@ var require_redirect_handler = __commonJS({
       onError(error2) {
         this.handler.onError(error2);
       }
-      onHeaders(statusCode, headers, resume, statusText) {
+      onHeaders(statusCode, headers, resume, statusText2) {
         this.location = this.history.length >= this.maxRedirections || util.isDisturbed(this.opts.body) ? null : parseLocation(statusCode, headers);
         if (this.opts.throwOnMaxRedirect && this.history.length >= this.maxRedirections) {
           if (this.request) {
@@ -7538,12 +7538,12 @@ var require_redirect_handler = __commonJS({
           this.history.push(new URL(this.opts.path, this.opts.origin));
         }
         if (!this.location) {
-          return this.handler.onHeaders(statusCode, headers, resume, statusText);
+          return this.handler.onHeaders(statusCode, headers, resume, statusText2);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path33 = search ? `${pathname}${search}` : pathname;
+        const path36 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path33;
+        this.opts.path = path36;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -7591,8 +7591,8 @@ var require_redirect_handler = __commonJS({
         return true;
       }
       if (unknownOrigin && (header2.length === 13 || header2.length === 6 || header2.length === 19)) {
-        const name23 = util.headerNameToString(header2);
-        return name23 === "authorization" || name23 === "cookie" || name23 === "proxy-authorization";
+        const name24 = util.headerNameToString(header2);
+        return name24 === "authorization" || name24 === "cookie" || name24 === "proxy-authorization";
       }
       return false;
     }
@@ -8782,10 +8782,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path33 = "/",
+          path: path36 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path33;
+        opts.path = origin + path36;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10757,20 +10757,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path33) {
-      if (typeof path33 !== "string") {
-        return path33;
+    function safeUrl(path36) {
+      if (typeof path36 !== "string") {
+        return path36;
       }
-      const pathSegments = path33.split("?");
+      const pathSegments = path36.split("?");
       if (pathSegments.length !== 2) {
-        return path33;
+        return path36;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path33, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path33);
+    function matchKey(mockDispatch2, { path: path36, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path36);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10792,7 +10792,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path33 }) => matchValue(safeUrl(path33), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path36 }) => matchValue(safeUrl(path36), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10830,9 +10830,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path33, method, body, headers, query } = opts;
+      const { path: path36, method, body, headers, query } = opts;
       return {
-        path: path33,
+        path: path36,
         method,
         body,
         headers,
@@ -10845,13 +10845,13 @@ var require_mock_utils = __commonJS({
       for (let i2 = 0; i2 < keys.length; ++i2) {
         const key = keys[i2];
         const value = data[key];
-        const name23 = Buffer.from(`${key}`);
+        const name24 = Buffer.from(`${key}`);
         if (Array.isArray(value)) {
           for (let j2 = 0; j2 < value.length; ++j2) {
-            result.push(name23, Buffer.from(`${value[j2]}`));
+            result.push(name24, Buffer.from(`${value[j2]}`));
           }
         } else {
-          result.push(name23, Buffer.from(`${value}`));
+          result.push(name24, Buffer.from(`${value}`));
         }
       }
       return result;
@@ -11257,9 +11257,9 @@ var require_pluralizer = __commonJS({
       this: "these"
     };
     module.exports = class Pluralizer {
-      constructor(singular, plural3) {
+      constructor(singular, plural4) {
         this.singular = singular;
-        this.plural = plural3;
+        this.plural = plural4;
       }
       pluralize(count2) {
         const one = count2 === 1;
@@ -11295,10 +11295,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path33, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path36, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path33,
+            Path: path36,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -12001,12 +12001,12 @@ var require_headers = __commonJS({
         });
       }
     }
-    function appendHeader(headers, name23, value) {
+    function appendHeader(headers, name24, value) {
       value = headerValueNormalize(value);
-      if (!isValidHeaderName(name23)) {
+      if (!isValidHeaderName(name24)) {
         throw webidl.errors.invalidArgument({
           prefix: "Headers.append",
-          value: name23,
+          value: name24,
           type: "header name"
         });
       } else if (!isValidHeaderValue(value)) {
@@ -12019,7 +12019,7 @@ var require_headers = __commonJS({
       if (getHeadersGuard(headers) === "immutable") {
         throw new TypeError("immutable");
       }
-      return getHeadersList(headers).append(name23, value, false);
+      return getHeadersList(headers).append(name24, value, false);
     }
     function compareHeaderName(a, b2) {
       return a[0] < b2[0] ? -1 : 1;
@@ -12042,8 +12042,8 @@ var require_headers = __commonJS({
        * @param {string} name
        * @param {boolean} isLowerCase
        */
-      contains(name23, isLowerCase) {
-        return this[kHeadersMap].has(isLowerCase ? name23 : name23.toLowerCase());
+      contains(name24, isLowerCase) {
+        return this[kHeadersMap].has(isLowerCase ? name24 : name24.toLowerCase());
       }
       clear() {
         this[kHeadersMap].clear();
@@ -12056,9 +12056,9 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      append(name23, value, isLowerCase) {
+      append(name24, value, isLowerCase) {
         this[kHeadersSortedMap] = null;
-        const lowercaseName = isLowerCase ? name23 : name23.toLowerCase();
+        const lowercaseName = isLowerCase ? name24 : name24.toLowerCase();
         const exists4 = this[kHeadersMap].get(lowercaseName);
         if (exists4) {
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
@@ -12067,7 +12067,7 @@ var require_headers = __commonJS({
             value: `${exists4.value}${delimiter}${value}`
           });
         } else {
-          this[kHeadersMap].set(lowercaseName, { name: name23, value });
+          this[kHeadersMap].set(lowercaseName, { name: name24, value });
         }
         if (lowercaseName === "set-cookie") {
           (this.cookies ??= []).push(value);
@@ -12079,26 +12079,26 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      set(name23, value, isLowerCase) {
+      set(name24, value, isLowerCase) {
         this[kHeadersSortedMap] = null;
-        const lowercaseName = isLowerCase ? name23 : name23.toLowerCase();
+        const lowercaseName = isLowerCase ? name24 : name24.toLowerCase();
         if (lowercaseName === "set-cookie") {
           this.cookies = [value];
         }
-        this[kHeadersMap].set(lowercaseName, { name: name23, value });
+        this[kHeadersMap].set(lowercaseName, { name: name24, value });
       }
       /**
        * @see https://fetch.spec.whatwg.org/#concept-header-list-delete
        * @param {string} name
        * @param {boolean} isLowerCase
        */
-      delete(name23, isLowerCase) {
+      delete(name24, isLowerCase) {
         this[kHeadersSortedMap] = null;
-        if (!isLowerCase) name23 = name23.toLowerCase();
-        if (name23 === "set-cookie") {
+        if (!isLowerCase) name24 = name24.toLowerCase();
+        if (name24 === "set-cookie") {
           this.cookies = null;
         }
-        this[kHeadersMap].delete(name23);
+        this[kHeadersMap].delete(name24);
       }
       /**
        * @see https://fetch.spec.whatwg.org/#concept-header-list-get
@@ -12106,19 +12106,19 @@ var require_headers = __commonJS({
        * @param {boolean} isLowerCase
        * @returns {string | null}
        */
-      get(name23, isLowerCase) {
-        return this[kHeadersMap].get(isLowerCase ? name23 : name23.toLowerCase())?.value ?? null;
+      get(name24, isLowerCase) {
+        return this[kHeadersMap].get(isLowerCase ? name24 : name24.toLowerCase())?.value ?? null;
       }
       *[Symbol.iterator]() {
-        for (const { 0: name23, 1: { value } } of this[kHeadersMap]) {
-          yield [name23, value];
+        for (const { 0: name24, 1: { value } } of this[kHeadersMap]) {
+          yield [name24, value];
         }
       }
       get entries() {
         const headers = {};
         if (this[kHeadersMap].size !== 0) {
-          for (const { name: name23, value } of this[kHeadersMap].values()) {
-            headers[name23] = value;
+          for (const { name: name24, value } of this[kHeadersMap].values()) {
+            headers[name24] = value;
           }
         }
         return headers;
@@ -12129,13 +12129,13 @@ var require_headers = __commonJS({
       get entriesList() {
         const headers = [];
         if (this[kHeadersMap].size !== 0) {
-          for (const { 0: lowerName, 1: { name: name23, value } } of this[kHeadersMap]) {
+          for (const { 0: lowerName, 1: { name: name24, value } } of this[kHeadersMap]) {
             if (lowerName === "set-cookie") {
               for (const cookie of this.cookies) {
-                headers.push([name23, cookie]);
+                headers.push([name24, cookie]);
               }
             } else {
-              headers.push([name23, value]);
+              headers.push([name24, value]);
             }
           }
         }
@@ -12181,8 +12181,8 @@ var require_headers = __commonJS({
           return array2;
         } else {
           let i2 = 0;
-          for (const { 0: name23, 1: { value } } of this[kHeadersMap]) {
-            array2[i2++] = [name23, value];
+          for (const { 0: name24, 1: { value } } of this[kHeadersMap]) {
+            array2[i2++] = [name24, value];
             assert(value !== null);
           }
           return array2.sort(compareHeaderName);
@@ -12205,77 +12205,77 @@ var require_headers = __commonJS({
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
-      append(name23, value) {
+      append(name24, value) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.append");
         const prefix = "Headers.append";
-        name23 = webidl.converters.ByteString(name23, prefix, "name");
+        name24 = webidl.converters.ByteString(name24, prefix, "name");
         value = webidl.converters.ByteString(value, prefix, "value");
-        return appendHeader(this, name23, value);
+        return appendHeader(this, name24, value);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-delete
-      delete(name23) {
+      delete(name24) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 1, "Headers.delete");
         const prefix = "Headers.delete";
-        name23 = webidl.converters.ByteString(name23, prefix, "name");
-        if (!isValidHeaderName(name23)) {
+        name24 = webidl.converters.ByteString(name24, prefix, "name");
+        if (!isValidHeaderName(name24)) {
           throw webidl.errors.invalidArgument({
             prefix: "Headers.delete",
-            value: name23,
+            value: name24,
             type: "header name"
           });
         }
         if (this.#guard === "immutable") {
           throw new TypeError("immutable");
         }
-        if (!this.#headersList.contains(name23, false)) {
+        if (!this.#headersList.contains(name24, false)) {
           return;
         }
-        this.#headersList.delete(name23, false);
+        this.#headersList.delete(name24, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-get
-      get(name23) {
+      get(name24) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 1, "Headers.get");
         const prefix = "Headers.get";
-        name23 = webidl.converters.ByteString(name23, prefix, "name");
-        if (!isValidHeaderName(name23)) {
+        name24 = webidl.converters.ByteString(name24, prefix, "name");
+        if (!isValidHeaderName(name24)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value: name23,
+            value: name24,
             type: "header name"
           });
         }
-        return this.#headersList.get(name23, false);
+        return this.#headersList.get(name24, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-has
-      has(name23) {
+      has(name24) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 1, "Headers.has");
         const prefix = "Headers.has";
-        name23 = webidl.converters.ByteString(name23, prefix, "name");
-        if (!isValidHeaderName(name23)) {
+        name24 = webidl.converters.ByteString(name24, prefix, "name");
+        if (!isValidHeaderName(name24)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value: name23,
+            value: name24,
             type: "header name"
           });
         }
-        return this.#headersList.contains(name23, false);
+        return this.#headersList.contains(name24, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-set
-      set(name23, value) {
+      set(name24, value) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.set");
         const prefix = "Headers.set";
-        name23 = webidl.converters.ByteString(name23, prefix, "name");
+        name24 = webidl.converters.ByteString(name24, prefix, "name");
         value = webidl.converters.ByteString(value, prefix, "value");
         value = headerValueNormalize(value);
-        if (!isValidHeaderName(name23)) {
+        if (!isValidHeaderName(name24)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value: name23,
+            value: name24,
             type: "header name"
           });
         } else if (!isValidHeaderValue(value)) {
@@ -12288,7 +12288,7 @@ var require_headers = __commonJS({
         if (this.#guard === "immutable") {
           throw new TypeError("immutable");
         }
-        this.#headersList.set(name23, value, false);
+        this.#headersList.set(name24, value, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
@@ -12311,13 +12311,13 @@ var require_headers = __commonJS({
           return this.#headersList[kHeadersSortedMap] = names;
         }
         for (let i2 = 0; i2 < names.length; ++i2) {
-          const { 0: name23, 1: value } = names[i2];
-          if (name23 === "set-cookie") {
+          const { 0: name24, 1: value } = names[i2];
+          if (name24 === "set-cookie") {
             for (let j2 = 0; j2 < cookies.length; ++j2) {
-              headers.push([name23, cookies[j2]]);
+              headers.push([name24, cookies[j2]]);
             }
           } else {
-            headers.push([name23, value]);
+            headers.push([name24, value]);
           }
         }
         return this.#headersList[kHeadersSortedMap] = headers;
@@ -12737,23 +12737,23 @@ var require_response = __commonJS({
     webidl.converters.URLSearchParams = webidl.interfaceConverter(
       URLSearchParams
     );
-    webidl.converters.XMLHttpRequestBodyInit = function(V2, prefix, name23) {
+    webidl.converters.XMLHttpRequestBodyInit = function(V2, prefix, name24) {
       if (typeof V2 === "string") {
-        return webidl.converters.USVString(V2, prefix, name23);
+        return webidl.converters.USVString(V2, prefix, name24);
       }
       if (isBlobLike(V2)) {
-        return webidl.converters.Blob(V2, prefix, name23, { strict: false });
+        return webidl.converters.Blob(V2, prefix, name24, { strict: false });
       }
       if (ArrayBuffer.isView(V2) || types.isArrayBuffer(V2)) {
-        return webidl.converters.BufferSource(V2, prefix, name23);
+        return webidl.converters.BufferSource(V2, prefix, name24);
       }
       if (util.isFormDataLike(V2)) {
-        return webidl.converters.FormData(V2, prefix, name23, { strict: false });
+        return webidl.converters.FormData(V2, prefix, name24, { strict: false });
       }
       if (V2 instanceof URLSearchParams) {
-        return webidl.converters.URLSearchParams(V2, prefix, name23);
+        return webidl.converters.URLSearchParams(V2, prefix, name24);
       }
-      return webidl.converters.DOMString(V2, prefix, name23);
+      return webidl.converters.DOMString(V2, prefix, name24);
     };
     webidl.converters.BodyInit = function(V2, prefix, argument) {
       if (V2 instanceof ReadableStream) {
@@ -13124,8 +13124,8 @@ var require_request2 = __commonJS({
           const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
-            for (const { name: name23, value } of headers.rawValues()) {
-              headersList.append(name23, value, false);
+            for (const { name: name24, value } of headers.rawValues()) {
+              headersList.append(name24, value, false);
             }
             headersList.cookies = headers.cookies;
           } else {
@@ -14352,13 +14352,13 @@ var require_fetch = __commonJS({
         })();
       }
       try {
-        const { body, status, statusText, headersList, socket } = await dispatch({ body: requestBody });
+        const { body, status, statusText: statusText2, headersList, socket } = await dispatch({ body: requestBody });
         if (socket) {
-          response = makeResponse({ status, statusText, headersList, socket });
+          response = makeResponse({ status, statusText: statusText2, headersList, socket });
         } else {
           const iterator2 = body[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator2.next();
-          response = makeResponse({ status, statusText, headersList });
+          response = makeResponse({ status, statusText: statusText2, headersList });
         }
       } catch (err) {
         if (err.name === "AbortError") {
@@ -14482,7 +14482,7 @@ var require_fetch = __commonJS({
             onResponseStarted() {
               timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
             },
-            onHeaders(status, rawHeaders, resume, statusText) {
+            onHeaders(status, rawHeaders, resume, statusText2) {
               if (status < 200) {
                 return;
               }
@@ -14533,7 +14533,7 @@ var require_fetch = __commonJS({
               const onError2 = this.onError.bind(this);
               resolve2({
                 status,
-                statusText,
+                statusText: statusText2,
                 headersList,
                 body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
                   if (err) {
@@ -16129,9 +16129,9 @@ var require_util6 = __commonJS({
       }
       return false;
     }
-    function validateCookieName(name23) {
-      for (let i2 = 0; i2 < name23.length; ++i2) {
-        const code18 = name23.charCodeAt(i2);
+    function validateCookieName(name24) {
+      for (let i2 = 0; i2 < name24.length; ++i2) {
+        const code18 = name24.charCodeAt(i2);
         if (code18 < 33 || // exclude CTLs (0-31), SP and HT
         code18 > 126 || // exclude non-ascii and DEL
         code18 === 34 || // "
@@ -16177,9 +16177,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path33) {
-      for (let i2 = 0; i2 < path33.length; ++i2) {
-        const code18 = path33.charCodeAt(i2);
+    function validateCookiePath(path36) {
+      for (let i2 = 0; i2 < path36.length; ++i2) {
+        const code18 = path36.charCodeAt(i2);
         if (code18 < 32 || // exclude CTLs (0-31)
         code18 > 126 || // exclude DEL and non-ascii
         code18 === 59) {
@@ -16338,7 +16338,7 @@ var require_parse = __commonJS({
       }
       let nameValuePair = "";
       let unparsedAttributes = "";
-      let name23 = "";
+      let name24 = "";
       let value = "";
       if (header2.includes(";")) {
         const position = { position: 0 };
@@ -16351,20 +16351,20 @@ var require_parse = __commonJS({
         value = nameValuePair;
       } else {
         const position = { position: 0 };
-        name23 = collectASequenceOfCodePointsFast(
+        name24 = collectASequenceOfCodePointsFast(
           "=",
           nameValuePair,
           position
         );
         value = nameValuePair.slice(position.position + 1);
       }
-      name23 = name23.trim();
+      name24 = name24.trim();
       value = value.trim();
-      if (name23.length + value.length > maxNameValuePairSize) {
+      if (name24.length + value.length > maxNameValuePairSize) {
         return null;
       }
       return {
-        name: name23,
+        name: name24,
         value,
         ...parseUnparsedAttributes(unparsedAttributes)
       };
@@ -16477,19 +16477,19 @@ var require_cookies = __commonJS({
         return out;
       }
       for (const piece of cookie.split(";")) {
-        const [name23, ...value] = piece.split("=");
-        out[name23.trim()] = value.join("=");
+        const [name24, ...value] = piece.split("=");
+        out[name24.trim()] = value.join("=");
       }
       return out;
     }
-    function deleteCookie(headers, name23, attributes) {
+    function deleteCookie(headers, name24, attributes) {
       webidl.brandCheck(headers, Headers3, { strict: false });
       const prefix = "deleteCookie";
       webidl.argumentLengthCheck(arguments, 2, prefix);
-      name23 = webidl.converters.DOMString(name23, prefix, "name");
+      name24 = webidl.converters.DOMString(name24, prefix, "name");
       attributes = webidl.converters.DeleteCookieAttributes(attributes);
       setCookie(headers, {
-        name: name23,
+        name: name24,
         value: "",
         expires: /* @__PURE__ */ new Date(0),
         ...attributes
@@ -17051,9 +17051,9 @@ var require_util7 = __commonJS({
       const extensionList = /* @__PURE__ */ new Map();
       while (position.position < extensions.length) {
         const pair = collectASequenceOfCodePointsFast(";", extensions, position);
-        const [name23, value = ""] = pair.split("=");
+        const [name24, value = ""] = pair.split("=");
         extensionList.set(
-          removeHTTPWhitespace(name23, true, false),
+          removeHTTPWhitespace(name24, true, false),
           removeHTTPWhitespace(value, false, true)
         );
         position.position++;
@@ -18367,12 +18367,12 @@ var require_eventsource_stream = __commonJS({
       }
       return true;
     }
-    function isFieldName(line, length, field) {
-      if (length !== field.length) {
+    function isFieldName(line, length, field2) {
+      if (length !== field2.length) {
         return false;
       }
       for (let i2 = 0; i2 < length; i2++) {
-        if (line[i2] !== field[i2]) {
+        if (line[i2] !== field2[i2]) {
           return false;
         }
       }
@@ -18573,13 +18573,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field, size) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field] + size;
+      setEventFieldSize(field2, size) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field2] + size;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field] = size;
+        this.eventFieldSizes[field2] = size;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -19100,11 +19100,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path33 = opts.path;
+          let path36 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path33 = `/${path33}`;
+            path36 = `/${path36}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path33);
+          url = new URL(util.parseOrigin(url).origin + path36);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -20071,48 +20071,48 @@ var require_light = __commonJS({
           if (this.instance.on != null || this.instance.once != null || this.instance.removeAllListeners != null) {
             throw new Error("An Emitter already exists for this object");
           }
-          this.instance.on = (name23, cb) => {
-            return this._addListener(name23, "many", cb);
+          this.instance.on = (name24, cb) => {
+            return this._addListener(name24, "many", cb);
           };
-          this.instance.once = (name23, cb) => {
-            return this._addListener(name23, "once", cb);
+          this.instance.once = (name24, cb) => {
+            return this._addListener(name24, "once", cb);
           };
-          this.instance.removeAllListeners = (name23 = null) => {
-            if (name23 != null) {
-              return delete this._events[name23];
+          this.instance.removeAllListeners = (name24 = null) => {
+            if (name24 != null) {
+              return delete this._events[name24];
             } else {
               return this._events = {};
             }
           };
         }
-        _addListener(name23, status, cb) {
+        _addListener(name24, status, cb) {
           var base;
-          if ((base = this._events)[name23] == null) {
-            base[name23] = [];
+          if ((base = this._events)[name24] == null) {
+            base[name24] = [];
           }
-          this._events[name23].push({ cb, status });
+          this._events[name24].push({ cb, status });
           return this.instance;
         }
-        listenerCount(name23) {
-          if (this._events[name23] != null) {
-            return this._events[name23].length;
+        listenerCount(name24) {
+          if (this._events[name24] != null) {
+            return this._events[name24].length;
           } else {
             return 0;
           }
         }
-        async trigger(name23, ...args) {
+        async trigger(name24, ...args) {
           var e, promises3;
           try {
-            if (name23 !== "debug") {
-              this.trigger("debug", `Event triggered: ${name23}`, args);
+            if (name24 !== "debug") {
+              this.trigger("debug", `Event triggered: ${name24}`, args);
             }
-            if (this._events[name23] == null) {
+            if (this._events[name24] == null) {
               return;
             }
-            this._events[name23] = this._events[name23].filter(function(listener) {
+            this._events[name24] = this._events[name24].filter(function(listener) {
               return listener.status !== "none";
             });
-            promises3 = this._events[name23].map(async (listener) => {
+            promises3 = this._events[name24].map(async (listener) => {
               var e2, returned;
               if (listener.status === "none") {
                 return;
@@ -20601,9 +20601,9 @@ var require_light = __commonJS({
       var DLList$2, Sync;
       DLList$2 = DLList_1;
       Sync = class Sync {
-        constructor(name23, Promise2) {
+        constructor(name24, Promise2) {
           this.schedule = this.schedule.bind(this);
-          this.name = name23;
+          this.name = name24;
           this.Promise = Promise2;
           this._running = 0;
           this._queue = new DLList$2();
@@ -21275,8 +21275,8 @@ var require_get_context = __commonJS({
     var __getOwnPropNames2 = Object.getOwnPropertyNames;
     var __hasOwnProp2 = Object.prototype.hasOwnProperty;
     var __export3 = (target, all) => {
-      for (var name23 in all)
-        __defProp3(target, name23, { get: all[name23], enumerable: true });
+      for (var name24 in all)
+        __defProp3(target, name24, { get: all[name24], enumerable: true });
     };
     var __copyProps2 = (to, from, except, desc) => {
       if (from && typeof from === "object" || typeof from === "function") {
@@ -21310,8 +21310,8 @@ var require_get_vercel_oidc_token = __commonJS({
     var __getOwnPropNames2 = Object.getOwnPropertyNames;
     var __hasOwnProp2 = Object.prototype.hasOwnProperty;
     var __export3 = (target, all) => {
-      for (var name23 in all)
-        __defProp3(target, name23, { get: all[name23], enumerable: true });
+      for (var name24 in all)
+        __defProp3(target, name24, { get: all[name24], enumerable: true });
     };
     var __copyProps2 = (to, from, except, desc) => {
       if (from && typeof from === "object" || typeof from === "function") {
@@ -21381,8 +21381,8 @@ var require_dist = __commonJS({
     var __getOwnPropNames2 = Object.getOwnPropertyNames;
     var __hasOwnProp2 = Object.prototype.hasOwnProperty;
     var __export3 = (target, all) => {
-      for (var name23 in all)
-        __defProp3(target, name23, { get: all[name23], enumerable: true });
+      for (var name24 in all)
+        __defProp3(target, name24, { get: all[name24], enumerable: true });
     };
     var __copyProps2 = (to, from, except, desc) => {
       if (from && typeof from === "object" || typeof from === "function") {
@@ -21506,22 +21506,22 @@ var require_ms = __commonJS({
     function fmtLong(ms) {
       var msAbs = Math.abs(ms);
       if (msAbs >= d) {
-        return plural3(ms, msAbs, d, "day");
+        return plural4(ms, msAbs, d, "day");
       }
       if (msAbs >= h2) {
-        return plural3(ms, msAbs, h2, "hour");
+        return plural4(ms, msAbs, h2, "hour");
       }
       if (msAbs >= m) {
-        return plural3(ms, msAbs, m, "minute");
+        return plural4(ms, msAbs, m, "minute");
       }
       if (msAbs >= s) {
-        return plural3(ms, msAbs, s, "second");
+        return plural4(ms, msAbs, s, "second");
       }
       return ms + " ms";
     }
-    function plural3(ms, msAbs, n, name23) {
+    function plural4(ms, msAbs, n, name24) {
       var isPlural = msAbs >= n * 1.5;
-      return Math.round(ms / n) + " " + name23 + (isPlural ? "s" : "");
+      return Math.round(ms / n) + " " + name24 + (isPlural ? "s" : "");
     }
   }
 });
@@ -21674,14 +21674,14 @@ var require_common = __commonJS({
         createDebug.enable("");
         return namespaces;
       }
-      function enabled(name23) {
+      function enabled(name24) {
         for (const skip of createDebug.skips) {
-          if (matchesTemplate(name23, skip)) {
+          if (matchesTemplate(name24, skip)) {
             return false;
           }
         }
         for (const ns of createDebug.names) {
-          if (matchesTemplate(name23, ns)) {
+          if (matchesTemplate(name24, ns)) {
             return true;
           }
         }
@@ -22112,15 +22112,15 @@ var require_node = __commonJS({
       return "colors" in exports.inspectOpts ? Boolean(exports.inspectOpts.colors) : tty.isatty(process.stderr.fd);
     }
     function formatArgs(args) {
-      const { namespace: name23, useColors: useColors2 } = this;
+      const { namespace: name24, useColors: useColors2 } = this;
       if (useColors2) {
         const c3 = this.color;
         const colorCode = "\x1B[3" + (c3 < 8 ? c3 : "8;5;" + c3);
-        const prefix = `  ${colorCode};1m${name23} \x1B[0m`;
+        const prefix = `  ${colorCode};1m${name24} \x1B[0m`;
         args[0] = prefix + args[0].split("\n").join("\n" + prefix);
         args.push(colorCode + "m+" + module.exports.humanize(this.diff) + "\x1B[0m");
       } else {
-        args[0] = getDate() + name23 + " " + args[0];
+        args[0] = getDate() + name24 + " " + args[0];
       }
     }
     function getDate() {
@@ -22184,10 +22184,10 @@ var require_src2 = __commonJS({
     var fs_1 = __require("fs");
     var debug_1 = __importDefault(require_src());
     var log = debug_1.default("@kwsites/file-exists");
-    function check(path33, isFile3, isDirectory5) {
-      log(`checking %s`, path33);
+    function check(path36, isFile3, isDirectory5) {
+      log(`checking %s`, path36);
       try {
-        const stat8 = fs_1.statSync(path33);
+        const stat8 = fs_1.statSync(path36);
         if (stat8.isFile() && isFile3) {
           log(`[OK] path represents a file`);
           return true;
@@ -22207,8 +22207,8 @@ var require_src2 = __commonJS({
         throw e;
       }
     }
-    function exists4(path33, type = exports.READABLE) {
-      return check(path33, (type & exports.FILE) > 0, (type & exports.FOLDER) > 0);
+    function exists4(path36, type = exports.READABLE) {
+      return check(path36, (type & exports.FILE) > 0, (type & exports.FOLDER) > 0);
     }
     exports.exists = exists4;
     exports.FILE = 1;
@@ -22302,8 +22302,8 @@ function issueCommand(command, properties, message) {
   const cmd = new Command(command, properties, message);
   process.stdout.write(cmd.toString() + os.EOL);
 }
-function issue(name23, message = "") {
-  issueCommand(name23, {}, message);
+function issue(name24, message = "") {
+  issueCommand(name24, {}, message);
 }
 var CMD_STRING = "::";
 var Command = class {
@@ -22613,12 +22613,12 @@ var Summary = class {
    * @returns {Summary} summary instance
    */
   addTable(rows) {
-    const tableBody = rows.map((row) => {
-      const cells = row.map((cell3) => {
-        if (typeof cell3 === "string") {
-          return this.wrap("td", cell3);
+    const tableBody = rows.map((row2) => {
+      const cells = row2.map((cell4) => {
+        if (typeof cell4 === "string") {
+          return this.wrap("td", cell4);
         }
-        const { header: header2, data, colspan, rowspan } = cell3;
+        const { header: header2, data, colspan, rowspan } = cell4;
         const tag = header2 ? "th" : "td";
         const attrs = Object.assign(Object.assign({}, colspan && { colspan }), rowspan && { rowspan });
         return this.wrap(tag, data, attrs);
@@ -22738,23 +22738,23 @@ var ExitCode;
   ExitCode2[ExitCode2["Success"] = 0] = "Success";
   ExitCode2[ExitCode2["Failure"] = 1] = "Failure";
 })(ExitCode || (ExitCode = {}));
-function getInput(name23, options) {
-  const val = process.env[`INPUT_${name23.replace(/ /g, "_").toUpperCase()}`] || "";
+function getInput(name24, options) {
+  const val = process.env[`INPUT_${name24.replace(/ /g, "_").toUpperCase()}`] || "";
   if (options && options.required && !val) {
-    throw new Error(`Input required and not supplied: ${name23}`);
+    throw new Error(`Input required and not supplied: ${name24}`);
   }
   if (options && options.trimWhitespace === false) {
     return val;
   }
   return val.trim();
 }
-function setOutput(name23, value) {
+function setOutput(name24, value) {
   const filePath = process.env["GITHUB_OUTPUT"] || "";
   if (filePath) {
-    return issueFileCommand("OUTPUT", prepareKeyValueMessage(name23, value));
+    return issueFileCommand("OUTPUT", prepareKeyValueMessage(name24, value));
   }
   process.stdout.write(os4.EOL);
-  issueCommand("set-output", { name: name23 }, toCommandValue(value));
+  issueCommand("set-output", { name: name24 }, toCommandValue(value));
 }
 function setFailed(message) {
   process.exitCode = ExitCode.Failure;
@@ -22769,8 +22769,8 @@ function warning(message, properties = {}) {
 function info(message) {
   process.stdout.write(message + os4.EOL);
 }
-function startGroup(name23) {
-  issue("group", name23);
+function startGroup(name24) {
+  issue("group", name24);
 }
 function endGroup() {
   issue("endgroup");
@@ -22880,7 +22880,7 @@ function redactValue(value, secrets = []) {
   return walk(value);
 }
 function secretsFromEnv(env) {
-  return ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN"].map((name23) => env[name23]?.trim()).filter((value) => Boolean(value));
+  return ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN"].map((name24) => env[name24]?.trim()).filter((value) => Boolean(value));
 }
 
 // src/action/context.ts
@@ -22901,8 +22901,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path33 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path33} does not exist${EOL5}`);
+        const path36 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path36} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -23020,33 +23020,33 @@ function getUserAgent() {
 }
 
 // node_modules/before-after-hook/lib/register.js
-function register(state, name23, method, options) {
+function register(state, name24, method, options) {
   if (typeof method !== "function") {
     throw new Error("method for before hook must be a function");
   }
   if (!options) {
     options = {};
   }
-  if (Array.isArray(name23)) {
-    return name23.reverse().reduce((callback, name24) => {
-      return register.bind(null, state, name24, callback, options);
+  if (Array.isArray(name24)) {
+    return name24.reverse().reduce((callback, name25) => {
+      return register.bind(null, state, name25, callback, options);
     }, method)();
   }
   return Promise.resolve().then(() => {
-    if (!state.registry[name23]) {
+    if (!state.registry[name24]) {
       return method(options);
     }
-    return state.registry[name23].reduce((method2, registered) => {
+    return state.registry[name24].reduce((method2, registered) => {
       return registered.hook.bind(null, method2, options);
     }, method)();
   });
 }
 
 // node_modules/before-after-hook/lib/add.js
-function addHook(state, kind, name23, hook2) {
+function addHook(state, kind, name24, hook2) {
   const orig = hook2;
-  if (!state.registry[name23]) {
-    state.registry[name23] = [];
+  if (!state.registry[name24]) {
+    state.registry[name24] = [];
   }
   if (kind === "before") {
     hook2 = (method, options) => {
@@ -23071,38 +23071,38 @@ function addHook(state, kind, name23, hook2) {
       });
     };
   }
-  state.registry[name23].push({
+  state.registry[name24].push({
     hook: hook2,
     orig
   });
 }
 
 // node_modules/before-after-hook/lib/remove.js
-function removeHook(state, name23, method) {
-  if (!state.registry[name23]) {
+function removeHook(state, name24, method) {
+  if (!state.registry[name24]) {
     return;
   }
-  const index = state.registry[name23].map((registered) => {
+  const index = state.registry[name24].map((registered) => {
     return registered.orig;
   }).indexOf(method);
   if (index === -1) {
     return;
   }
-  state.registry[name23].splice(index, 1);
+  state.registry[name24].splice(index, 1);
 }
 
 // node_modules/before-after-hook/index.js
 var bind = Function.bind;
 var bindable = bind.bind(bind);
-function bindApi(hook2, state, name23) {
+function bindApi(hook2, state, name24) {
   const removeHookRef = bindable(removeHook, null).apply(
     null,
-    name23 ? [state, name23] : [state]
+    name24 ? [state, name24] : [state]
   );
   hook2.api = { remove: removeHookRef };
   hook2.remove = removeHookRef;
   ["before", "error", "after", "wrap"].forEach((kind) => {
-    const args = name23 ? [state, kind, name23] : [state, kind];
+    const args = name24 ? [state, kind, name24] : [state, kind];
     hook2[kind] = hook2.api[kind] = bindable(addHook, null).apply(null, args);
   });
 }
@@ -23203,11 +23203,11 @@ function addQueryParameters(url, parameters) {
   if (names.length === 0) {
     return url;
   }
-  return url + separator + names.map((name23) => {
-    if (name23 === "q") {
+  return url + separator + names.map((name24) => {
+    if (name24 === "q") {
       return "q=" + parameters.q.split("+").map(encodeURIComponent).join("+");
     }
-    return `${name23}=${encodeURIComponent(parameters[name23])}`;
+    return `${name24}=${encodeURIComponent(parameters[name24])}`;
   }).join("&");
 }
 var urlVariableRegex = /\{[^{}}]+\}/g;
@@ -24029,8 +24029,8 @@ async function fetchWrapper(requestOptions) {
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
   const body = isPlainObject2(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
-    Object.entries(requestOptions.headers).map(([name23, value]) => [
-      name23,
+    Object.entries(requestOptions.headers).map(([name24, value]) => [
+      name24,
       String(value)
     ])
   );
@@ -26877,17 +26877,17 @@ function decorate(octokit, scope, methodName, defaults2, decorations) {
     }
     if (decorations.renamedParameters) {
       const options2 = requestWithDefaults.endpoint.merge(...args);
-      for (const [name23, alias] of Object.entries(
+      for (const [name24, alias] of Object.entries(
         decorations.renamedParameters
       )) {
-        if (name23 in options2) {
+        if (name24 in options2) {
           octokit.log.warn(
-            `"${name23}" parameter is deprecated for "octokit.${scope}.${methodName}()". Use "${alias}" instead`
+            `"${name24}" parameter is deprecated for "octokit.${scope}.${methodName}()". Use "${alias}" instead`
           );
           if (!(alias in options2)) {
-            options2[alias] = options2[name23];
+            options2[alias] = options2[name24];
           }
-          delete options2[name23];
+          delete options2[name24];
         }
       }
       return requestWithDefaults(options2);
@@ -27205,7 +27205,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path33) => path33.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
+    (path36) => path36.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
   );
   const regex2 = `^(?:${regexes.map((r2) => `(?:${r2})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -27423,9 +27423,9 @@ function createGitHubClient(options) {
       request2.request = { ...settings, retries: 0 };
     }
     const fields = request2;
-    for (const field of TEXT_FIELDS) {
-      const value = fields[field];
-      if (typeof value === "string") fields[field] = redactSecrets(value, secrets);
+    for (const field2 of TEXT_FIELDS) {
+      const value = fields[field2];
+      if (typeof value === "string") fields[field2] = redactSecrets(value, secrets);
     }
   });
   return client;
@@ -27784,9 +27784,9 @@ var DETECTED_SKILLS_GLOBS = [".claude/skills/*", "skills/*"];
 var DETECTED_NESTED_SKILLS_GLOBS = ["*/skills/*", "plugins/*/skills/*"];
 var ROOT_SKILLS_GLOB = "*";
 var MARKETPLACE_FILE = ".claude-plugin/marketplace.json";
-function isPlaceholderSkill(name23) {
+function isPlaceholderSkill(name24) {
   return /^_?(?:templates?|skill-templates?|template-skill|examples?|example-skill|samples?|skeleton|boilerplate|placeholder|starter)$/i.test(
-    name23
+    name24
   );
 }
 function relativeFolder(value) {
@@ -27840,11 +27840,11 @@ function globSegments(glob) {
 function isWildcard(segment) {
   return /[*?]/.test(segment);
 }
-function matchesSegment(pattern, name23) {
-  if (!isWildcard(pattern)) return pattern === name23;
-  if (name23.startsWith(".") && !pattern.startsWith(".")) return false;
+function matchesSegment(pattern, name24) {
+  if (!isWildcard(pattern)) return pattern === name24;
+  if (name24.startsWith(".") && !pattern.startsWith(".")) return false;
   const source = [...pattern].map((ch) => ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.+^${}()|[\]\\]/g, "\\$&")).join("");
-  return new RegExp(`^${source}$`, "u").test(name23);
+  return new RegExp(`^${source}$`, "u").test(name24);
 }
 function skillsSettingHint(globs) {
   return {
@@ -27895,8 +27895,8 @@ function branchNameFor(skill, epoch) {
 function worktreeFolderName(skill, epoch) {
   return `${WORKTREE_PREFIX}${skill}-${epoch}`;
 }
-function isValidSkillName(name23) {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name23) && !name23.includes("..") && !name23.endsWith(".") && !name23.endsWith(".lock");
+function isValidSkillName(name24) {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name24) && !name24.includes("..") && !name24.endsWith(".") && !name24.endsWith(".lock");
 }
 function evalsInitCommand(skill, flags = "", setting) {
   return `skillclimb evals init ${skill}${flags ? ` ${flags}` : ""}${settingFlags(setting, "evals init")}`;
@@ -27975,19 +27975,19 @@ var FIELD_BREAKS = /\r\n|[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/g;
 function sanitizeField(value) {
   return value.replace(FIELD_BREAKS, " ");
 }
-function formatScore(score3) {
-  return score3 === null || !Number.isFinite(score3) ? "NULL" : score3.toFixed(6);
+function formatScore(score4) {
+  return score4 === null || !Number.isFinite(score4) ? "NULL" : score4.toFixed(6);
 }
 function formatWall(seconds) {
   return Number.isFinite(seconds) && seconds > 0 ? seconds.toFixed(3) : "0.000";
 }
-function formatResultsRow(row, secrets = []) {
+function formatResultsRow(row2, secrets = []) {
   return [
-    sanitizeField(row.commit),
-    formatScore(row.score),
-    row.status,
-    sanitizeField(redactSecrets(row.description, secrets)),
-    formatWall(row.wallSeconds)
+    sanitizeField(row2.commit),
+    formatScore(row2.score),
+    row2.status,
+    sanitizeField(redactSecrets(row2.description, secrets)),
+    formatWall(row2.wallSeconds)
   ].join("	");
 }
 function withModeMarker(description, mode2) {
@@ -28015,11 +28015,11 @@ function parseLine(line, strict) {
   const description = fields.slice(3, -1).join(" ");
   if (!STATUSES.has(status)) return void 0;
   if (strict && (!STRICT_SCORE.test(scoreText) || !STRICT_WALL.test(wallText))) return void 0;
-  const score3 = scoreText === "NULL" ? null : parseNumber(scoreText);
-  if (score3 === void 0) return void 0;
+  const score4 = scoreText === "NULL" ? null : parseNumber(scoreText);
+  if (score4 === void 0) return void 0;
   const wallSeconds = parseNumber(wallText);
   if (wallSeconds === void 0) return void 0;
-  return { commit, score: score3, status, description, wallSeconds };
+  return { commit, score: score4, status, description, wallSeconds };
 }
 function parseResultsTsv(text3) {
   const lines = text3.split("\n");
@@ -28028,8 +28028,8 @@ function parseResultsTsv(text3) {
   lines.forEach((raw, index) => {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (line === "" || line === RESULTS_HEADER) return;
-    const row = parseLine(line, index === lastIndex);
-    if (row) rows.push(row);
+    const row2 = parseLine(line, index === lastIndex);
+    if (row2) rows.push(row2);
   });
   return rows;
 }
@@ -28048,7 +28048,15 @@ var LastRunRecordSchema = external_exports.object({
   link: external_exports.string().optional(),
   iterations: external_exports.number().int().optional(),
   run_id: external_exports.string().optional(),
-  run_url: external_exports.string().optional()
+  run_url: external_exports.string().optional(),
+  /** The ship gate's re-measured final, when it ran (the dashboard's "last confirmed composite"). */
+  confirmed_score: external_exports.number().nullable().optional(),
+  /** Pass rate with the skill minus without it, when the night measured it. */
+  uplift: external_exports.object({ value: external_exports.number(), measurable: external_exports.boolean() }).optional(),
+  /** The night's eval-quality findings: assertion ids per kind (docs/how-it-works.md § The dashboard issue). */
+  findings: external_exports.array(
+    external_exports.object({ kind: external_exports.enum(["not discriminating", "flaky", "never passing"]), assertion: external_exports.number() })
+  ).optional()
 }).loose();
 var PUSH_FAILED = "push of ";
 function isPendingShipStatus(status) {
@@ -28114,9 +28122,113 @@ var ITERATE_DEFAULTS = {
 };
 var KILL_SWITCH_READ_ERROR_POLICIES = ["stop", "continue"];
 
+// src/core/iterate/pr-score.ts
+function touchedSkills(changedPaths, atBase, atHead) {
+  const inside = (file, dir) => file === dir || file.startsWith(`${dir}/`);
+  const byDir = /* @__PURE__ */ new Map();
+  const baseDirs = new Set(atBase.map((s) => s.repoDir));
+  const headDirs = new Set(atHead.map((s) => s.repoDir));
+  for (const skill of [...atHead, ...atBase]) {
+    if (byDir.has(skill.repoDir)) continue;
+    if (!changedPaths.some((file) => inside(file, skill.repoDir))) continue;
+    const change = !baseDirs.has(skill.repoDir) ? "added" : !headDirs.has(skill.repoDir) ? "removed" : "changed";
+    byDir.set(skill.repoDir, { name: skill.name, repoDir: skill.repoDir, change });
+  }
+  return [...byDir.values()].sort(
+    (a, b2) => a.name < b2.name ? -1 : a.name > b2.name ? 1 : a.repoDir < b2.repoDir ? -1 : 1
+  );
+}
+function compareSides(input) {
+  const { skill, base, head, margin } = input;
+  const out = (verdict, reason, confirmation, newFindings = []) => ({ skill, base, head, confirmation, verdict, reason, newFindings });
+  if (skill.change === "removed" || head === void 0) return out("not compared", "the skill was removed");
+  if (head.status !== "ok") return out("not compared", `the head could not be scored (${head.status})`);
+  const findings = atTheHead(newFindingsOf(base, head), head);
+  if (skill.change === "added" || base === void 0) {
+    return out("not compared", "a new skill: nothing to compare with", void 0, findings);
+  }
+  if (base.status !== "ok") {
+    return out("not compared", `the base could not be scored (${base.status})`, void 0, findings);
+  }
+  if (base.mode !== head.mode) {
+    return out(
+      "not compared",
+      `the base was scored ${base.mode}, the head ${head.mode} (the eval files were added or removed)`,
+      void 0,
+      findings
+    );
+  }
+  const exact = head.mode === "structural";
+  const estimate = poolNoise(poolNoise(NO_NOISE, base.scores), head.scores);
+  const c3 = confirmationOf({
+    baselineScores: base.scores,
+    finalScores: head.scores,
+    baselineTallies: base.tallies,
+    finalTallies: head.tallies,
+    estimate,
+    margin
+  });
+  const measuredNoise = exact || estimate.df > 0;
+  if (compareScores(c3.gain, 0) === 0)
+    return out("unchanged", "the same score at the base and the head", c3, findings);
+  if (!measuredNoise) {
+    return out(
+      "within noise",
+      "one draw per side: the noise is not measured, so no difference is confirmed (trials 2 or more measure it)",
+      c3,
+      findings
+    );
+  }
+  if (compareScores(-c3.gain, c3.needed) > 0) {
+    return out(
+      "regression",
+      exact ? "the structural score dropped" : c3.needed === 0 ? "every draw of each side scored the same, so the drop is no noise" : `the drop clears the noise margin (${c3.needed.toFixed(4)})`,
+      c3,
+      findings
+    );
+  }
+  if (compareScores(c3.gain, c3.needed) > 0) {
+    return out(
+      "improvement",
+      exact ? "the structural score rose" : `the gain clears the noise margin (${c3.needed.toFixed(4)})`,
+      c3,
+      findings
+    );
+  }
+  return out(
+    "within noise",
+    `the difference is within the noise margin (${c3.needed.toFixed(4)})`,
+    c3,
+    findings
+  );
+}
+function newFindingsOf(base, head) {
+  const atHead = evalFindings({ night: head.tallies, uplift: head.uplift });
+  if (base === void 0 || base.status !== "ok") return atHead;
+  const before = new Set(
+    evalFindings({ night: base.tallies, uplift: base.uplift }).map((f) => `${f.assertionId}\0${f.kind}`)
+  );
+  return atHead.filter((f) => !before.has(`${f.assertionId}\0${f.kind}`));
+}
+function atTheHead(findings, head) {
+  return findings.map((f) => {
+    if (f.kind !== "never passing") return f;
+    const total = head.tallies.find((t2) => t2.assertionId === f.assertionId)?.total ?? 0;
+    return { ...f, evidence: `passed 0 of ${total} graded draws at the head` };
+  });
+}
+function sideScore(side) {
+  if (side === void 0 || side.status !== "ok" || side.scores.length === 0) return null;
+  return side.scores.reduce((a, b2) => a + b2, 0) / side.scores.length;
+}
+var FAIL_ON = ["regression", "never"];
+function regressionsOf(comparisons, failOn2) {
+  return failOn2 === "never" ? [] : comparisons.filter((c3) => c3.verdict === "regression");
+}
+
 // src/action/inputs.ts
 var DEFAULT_FRESHNESS_HOURS = 20;
-var MODES = ["run", "plan", "summarize", "evals-init"];
+var MODES = ["run", "plan", "summarize", "evals-init", "score"];
 var text = external_exports.string().transform((v) => v.trim());
 var optionalText = text.transform((v) => v === "" ? void 0 : v);
 var TRUE = ["true", "True", "TRUE"];
@@ -28180,7 +28292,7 @@ var hours = (fallback) => text.transform((v, ctx) => {
 });
 var eventList = text.transform((v, ctx) => {
   const names = v.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
-  const bad = names.find((name23) => !/^[a-z_]+$/.test(name23));
+  const bad = names.find((name24) => !/^[a-z_]+$/.test(name24));
   if (bad !== void 0) {
     ctx.addIssue({
       code: "custom",
@@ -28270,6 +28382,12 @@ var killSwitchReadError = text.transform((v, ctx) => {
   ctx.addIssue({ code: "custom", message: `expected stop or continue, got ${JSON.stringify(v)}` });
   return external_exports.NEVER;
 });
+var failOn = text.transform((v, ctx) => {
+  const value = v || "regression";
+  if (FAIL_ON.includes(value)) return value;
+  ctx.addIssue({ code: "custom", message: `expected ${FAIL_ON.join(" or ")}, got ${JSON.stringify(v)}` });
+  return external_exports.NEVER;
+});
 var ActionInputsSchema = external_exports.object({
   "github-token": text,
   "anthropic-api-key": optionalText,
@@ -28303,7 +28421,15 @@ var ActionInputsSchema = external_exports.object({
   "kill-switch": killSwitch,
   "kill-switch-read-error": killSwitchReadError,
   "freshness-hours": hours(DEFAULT_FRESHNESS_HOURS),
-  "allow-events": eventList
+  "allow-events": eventList,
+  "fail-on": failOn,
+  // Default on: an empty input (a workflow that never names it) means true.
+  dashboard: text.transform((v, ctx) => {
+    if (v === "" || TRUE.includes(v)) return true;
+    if (FALSE.includes(v)) return false;
+    ctx.addIssue({ code: "custom", message: `expected true or false, got ${JSON.stringify(v)}` });
+    return external_exports.NEVER;
+  })
 });
 var INPUT_NAMES = Object.keys(ActionInputsSchema.shape);
 var InputError = class extends SkillclimbError {
@@ -28311,7 +28437,7 @@ var InputError = class extends SkillclimbError {
   name = "InputError";
 };
 function parseInputs(read) {
-  const raw = Object.fromEntries(INPUT_NAMES.map((name23) => [name23, read(name23) ?? ""]));
+  const raw = Object.fromEntries(INPUT_NAMES.map((name24) => [name24, read(name24) ?? ""]));
   const parsed = ActionInputsSchema.safeParse(raw);
   if (!parsed.success) {
     const messages = parsed.error.issues.map((issue2) => `input ${String(issue2.path[0])}: ${issue2.message}`);
@@ -28351,7 +28477,9 @@ function parseInputs(read) {
     killSwitch: v["kill-switch"],
     killSwitchReadError: v["kill-switch-read-error"],
     freshnessWindowMs: v["freshness-hours"] * 60 * 60 * 1e3,
-    allowEvents: v["allow-events"]
+    allowEvents: v["allow-events"],
+    failOn: v["fail-on"],
+    dashboard: v.dashboard
   };
   if (inputs.skill && inputs.queue)
     throw new InputError("inputs skill and queue: give one or the other, not both");
@@ -28386,6 +28514,10 @@ function eventRefusal(env, allowEvents) {
   }
   if (event === "" || explicit || DEFAULT_EVENTS.includes(event)) return void 0;
   return `refusing to run on the ${event} event: skill-iterate runs on ${DEFAULT_EVENTS.join(" and ")} only, because other events can check out content someone else controls while secrets are present; ${optIn}`;
+}
+var SCORE_EVENTS = ["pull_request"];
+function allowedEvents(mode2, allowEvents) {
+  return mode2 === "score" ? [...allowEvents, ...SCORE_EVENTS] : [...allowEvents];
 }
 
 // src/iterate/run.ts
@@ -29653,7 +29785,7 @@ var Matcher = class Matcher2 {
   getNamedGroups() {
     if (!this.hasMatch) throw new RE2JSGroupException("perhaps no match attempted");
     const result = /* @__PURE__ */ Object.create(null);
-    for (const name23 of Object.keys(this.namedGroups)) result[name23] = this.group(name23);
+    for (const name24 of Object.keys(this.namedGroups)) result[name24] = this.group(name24);
     return result;
   }
   /**
@@ -29891,9 +30023,9 @@ var Matcher = class Matcher2 {
           res += "$<";
           i2 += 2;
         } else {
-          const name23 = replacement.substring(i2 + 2, gt);
-          if (Object.hasOwn(this.namedGroups, name23)) {
-            const group = this.group(name23);
+          const name24 = replacement.substring(i2 + 2, gt);
+          if (Object.hasOwn(this.namedGroups, name24)) {
+            const group = this.group(name24);
             if (group !== null) res += group;
           }
           i2 = gt + 1;
@@ -30005,7 +30137,7 @@ var Matcher = class Matcher2 {
   namedGroupsObject() {
     if (!this.hasNamedGroups) return;
     const result = this.getNamedGroups();
-    for (const name23 in result) if (result[name23] === null) result[name23] = void 0;
+    for (const name24 in result) if (result[name24] === null) result[name24] = void 0;
     return result;
   }
 };
@@ -32929,35 +33061,35 @@ var Parser = class Parser2 {
     8490,
     1
   ]));
-  static unicodeTable(name23) {
-    if (name23 === "Any") return {
+  static unicodeTable(name24) {
+    if (name24 === "Any") return {
       tab: Parser2.ANY_TABLE,
       fold: Parser2.ANY_TABLE,
       sign: 1
     };
-    if (name23 === "Ascii") return {
+    if (name24 === "Ascii") return {
       tab: Parser2.ASCII_TABLE,
       fold: Parser2.ASCII_FOLD_TABLE,
       sign: 1
     };
-    if (name23 === "Assigned") return {
+    if (name24 === "Assigned") return {
       tab: UnicodeTables.CATEGORIES.get("Cn"),
       fold: UnicodeTables.CATEGORIES.get("Cn"),
       sign: -1
     };
-    if (name23 === "Lc") return {
+    if (name24 === "Lc") return {
       tab: UnicodeTables.CATEGORIES.get("LC"),
       fold: UnicodeTables.FOLD_CATEGORIES.get("LC"),
       sign: 1
     };
-    if (UnicodeTables.CATEGORIES.has(name23)) return {
-      tab: UnicodeTables.CATEGORIES.get(name23),
-      fold: UnicodeTables.FOLD_CATEGORIES.get(name23),
+    if (UnicodeTables.CATEGORIES.has(name24)) return {
+      tab: UnicodeTables.CATEGORIES.get(name24),
+      fold: UnicodeTables.FOLD_CATEGORIES.get(name24),
       sign: 1
     };
-    if (UnicodeTables.SCRIPTS.has(name23)) return {
-      tab: UnicodeTables.SCRIPTS.get(name23),
-      fold: UnicodeTables.FOLD_SCRIPT.get(name23),
+    if (UnicodeTables.SCRIPTS.has(name24)) return {
+      tab: UnicodeTables.SCRIPTS.get(name24),
+      fold: UnicodeTables.FOLD_SCRIPT.get(name24),
       sign: 1
     };
     return null;
@@ -33012,10 +33144,10 @@ var Parser = class Parser2 {
     if (min < 0 || min > 1e3 || max === -2 || max > 1e3 || max >= 0 && min > max) throw new RE2JSSyntaxException(Parser2.ERR_INVALID_REPEAT_SIZE, t2.from(start));
     return min << 16 | max & Unicode.MAX_BMP;
   }
-  static isValidCaptureName(name23) {
-    if (name23.length === 0) return false;
-    for (let i2 = 0; i2 < name23.length; i2++) {
-      const c3 = name23.codePointAt(i2);
+  static isValidCaptureName(name24) {
+    if (name24.length === 0) return false;
+    for (let i2 = 0; i2 < name24.length; i2++) {
+      const c3 = name24.codePointAt(i2);
       if (c3 !== Codepoint.CODES["_"] && !Utils.isalnum(c3)) return false;
     }
     return true;
@@ -33730,15 +33862,15 @@ var Parser = class Parser2 {
       const begin = s.charAt(2) === "P" ? 4 : 3;
       const end = s.indexOf(">");
       if (end < 0) throw new RE2JSSyntaxException(Parser2.ERR_INVALID_NAMED_CAPTURE, s);
-      const name23 = s.substring(begin, end);
-      t2.skipString(name23);
+      const name24 = s.substring(begin, end);
+      t2.skipString(name24);
       t2.skip(begin + 1);
-      if (!Parser2.isValidCaptureName(name23)) throw new RE2JSSyntaxException(Parser2.ERR_INVALID_NAMED_CAPTURE, s.substring(0, end + 1));
+      if (!Parser2.isValidCaptureName(name24)) throw new RE2JSSyntaxException(Parser2.ERR_INVALID_NAMED_CAPTURE, s.substring(0, end + 1));
       const re2 = this.op(Regexp.Op.LEFT_PAREN);
       re2.cap = ++this.numCap;
-      if (this.namedGroups[name23]) throw new RE2JSSyntaxException(Parser2.ERR_DUPLICATE_NAMED_CAPTURE, name23);
-      this.namedGroups[name23] = this.numCap;
-      re2.name = name23;
+      if (this.namedGroups[name24]) throw new RE2JSSyntaxException(Parser2.ERR_DUPLICATE_NAMED_CAPTURE, name24);
+      this.namedGroups[name24] = this.numCap;
+      re2.name = name24;
       return;
     }
     t2.skip(2);
@@ -33867,10 +33999,10 @@ var Parser = class Parser2 {
     const cls = t2.rest();
     const i2 = cls.indexOf(":]");
     if (i2 < 0) return false;
-    const name23 = cls.substring(0, i2 + 2);
-    t2.skipString(name23);
-    const g = POSIX_GROUPS.has(name23) ? POSIX_GROUPS.get(name23) : null;
-    if (g === null) throw new RE2JSSyntaxException(Parser2.ERR_INVALID_CHAR_RANGE, name23);
+    const name24 = cls.substring(0, i2 + 2);
+    t2.skipString(name24);
+    const g = POSIX_GROUPS.has(name24) ? POSIX_GROUPS.get(name24) : null;
+    if (g === null) throw new RE2JSSyntaxException(Parser2.ERR_INVALID_CHAR_RANGE, name24);
     cc.appendGroup(g, (this.flags & RE2Flags.FOLD_CASE) !== 0);
     return true;
   }
@@ -33886,8 +34018,8 @@ var Parser = class Parser2 {
       throw new RE2JSSyntaxException(Parser2.ERR_INVALID_CHAR_RANGE, t2.rest());
     }
     c3 = t2.pop();
-    let name23;
-    if (c3 !== Codepoint.CODES["{"]) name23 = Utils.runeToString(c3);
+    let name24;
+    if (c3 !== Codepoint.CODES["{"]) name24 = Utils.runeToString(c3);
     else {
       const rest = t2.rest();
       const end = rest.indexOf("}");
@@ -33895,15 +34027,15 @@ var Parser = class Parser2 {
         t2.rewindTo(startPos);
         throw new RE2JSSyntaxException(Parser2.ERR_INVALID_CHAR_RANGE, t2.rest());
       }
-      name23 = rest.substring(0, end);
-      t2.skipString(name23);
+      name24 = rest.substring(0, end);
+      t2.skipString(name24);
       t2.skip(1);
     }
-    if (!(name23.length === 0) && name23.codePointAt(0) === Codepoint.CODES["^"]) {
+    if (!(name24.length === 0) && name24.codePointAt(0) === Codepoint.CODES["^"]) {
       sign = 0 - sign;
-      name23 = name23.substring(1);
+      name24 = name24.substring(1);
     }
-    const pair = Parser2.unicodeTable(name23);
+    const pair = Parser2.unicodeTable(name24);
     if (pair === null) throw new RE2JSSyntaxException(Parser2.ERR_INVALID_CHAR_RANGE, t2.from(startPos));
     if (pair.sign < 0) sign = 0 - sign;
     const tab = pair.tab;
@@ -35504,6 +35636,9 @@ function inertBlock(text3, max = 2e4, info2 = "", secrets = []) {
 function clip(text3, max) {
   return truncateText(text3, Math.max(1, max)).text;
 }
+function postable(body, limit = BODY_LIMIT) {
+  return boundBody(body, { limit }).body;
+}
 
 // src/core/iterate/measurement-text.ts
 function kOfN2(c3) {
@@ -35619,8 +35754,8 @@ function partialLine(partial) {
   if (/\b(?:cost|budget)\b/i.test(reason)) return `(partial -- cost budget reached at ${at})`;
   return `(partial -- ${reason ? untrusted(reason) : "stopped early"} at ${at})`;
 }
-function score2(score3) {
-  return score3 === null ? "-" : score3.toFixed(2);
+function score2(score4) {
+  return score4 === null ? "-" : score4.toFixed(2);
 }
 function signed(value, digits) {
   const text3 = value.toFixed(digits);
@@ -35646,8 +35781,8 @@ function formatPaddedDuration(ms) {
   const ss = String(s).padStart(2, "0");
   return h2 > 0 ? `${h2}h ${mm}m ${ss}s` : `${m}m ${ss}s`;
 }
-function formatCost(usd) {
-  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+function formatCost(usd2) {
+  return usd2 >= 1 ? `$${usd2.toFixed(2)}` : `$${usd2.toFixed(4)}`;
 }
 function cell(text3) {
   return oneLine(text3).replace(/\|/g, "\\|");
@@ -35900,17 +36035,17 @@ function usageText(usage) {
 }
 function formatIterationLine(p2) {
   const iteration = p2.iteration === 0 ? "baseline" : `iter ${p2.iteration}`;
-  const score3 = p2.score === null || !Number.isFinite(p2.score) ? "NULL" : p2.score.toFixed(3);
+  const score4 = p2.score === null || !Number.isFinite(p2.score) ? "NULL" : p2.score.toFixed(3);
   const showDelta = p2.outcome !== "baseline" && p2.outcome !== "crash" && p2.delta !== null;
   const delta2 = showDelta ? `delta ${signed2(p2.delta ?? 0, 3)}` : "";
   const seconds = `${Math.max(0, p2.seconds).toFixed(1)}s`;
   const why = p2.reason && (p2.outcome === "revert" || p2.outcome === "crash") ? oneLine2(p2.reason) : "";
   const reason = why ? `  reason ${why.length > REASON_MAX ? `${why.slice(0, REASON_MAX - 1)}…` : why}` : "";
-  const line = `${p2.skill.padEnd(p2.width ?? SKILL_WIDTH)} ${iteration.padEnd(ITER_WIDTH)} ${p2.outcome.padEnd(OUTCOME_WIDTH)} score ${score3.padStart(5)}  ${delta2.padEnd(DELTA_WIDTH)} ${seconds.padStart(7)}${usageText(p2.usage)}${reason}`;
+  const line = `${p2.skill.padEnd(p2.width ?? SKILL_WIDTH)} ${iteration.padEnd(ITER_WIDTH)} ${p2.outcome.padEnd(OUTCOME_WIDTH)} score ${score4.padStart(5)}  ${delta2.padEnd(DELTA_WIDTH)} ${seconds.padStart(7)}${usageText(p2.usage)}${reason}`;
   return line.trimEnd();
 }
-function score22(score3) {
-  return score3 === null ? "-" : score3.toFixed(2);
+function score22(score4) {
+  return score4 === null ? "-" : score4.toFixed(2);
 }
 function formatSkillLine(r2, width = SKILL_WIDTH) {
   const delta2 = r2.baselineScore === null || r2.finalScore === null ? "" : ` (${signed2(r2.finalScore - r2.baselineScore, 2)})`;
@@ -36011,11 +36146,11 @@ async function readRegularFile(file, maxBytes) {
 
 // src/iterate/evals-files.ts
 var EVALS_MAX_BYTES = 16 * 1024 * 1024;
-async function readEvalsFile(dir, name23) {
+async function readEvalsFile(dir, name24) {
   try {
-    return await readRegularFile(path3.join(dir, name23), EVALS_MAX_BYTES);
+    return await readRegularFile(path3.join(dir, name24), EVALS_MAX_BYTES);
   } catch (err) {
-    if (err instanceof NotRegularFileError) throw new EvalsFileError(name23, "", err.detail);
+    if (err instanceof NotRegularFileError) throw new EvalsFileError(name24, "", err.detail);
     throw err;
   }
 }
@@ -36253,23 +36388,23 @@ function parseFenceLine(line) {
 }
 function scanFences(lines) {
   const blocks = [];
-  const fenced2 = new Array(lines.length).fill(false);
+  const fenced3 = new Array(lines.length).fill(false);
   let current = null;
   lines.forEach((line, index) => {
     const fence = parseFenceLine(line);
     if (current) {
-      fenced2[index] = true;
+      fenced3[index] = true;
       if (fence) {
         current.close = index;
         current = null;
       }
     } else if (fence) {
-      fenced2[index] = true;
+      fenced3[index] = true;
       current = { open: index, close: null, info: fence.info };
       blocks.push(current);
     }
   });
-  return { blocks, fenced: fenced2 };
+  return { blocks, fenced: fenced3 };
 }
 function frontmatterClose(lines) {
   if (lines.length === 0 || stripBom(lines[0]).trimEnd() !== "---") return void 0;
@@ -36654,9 +36789,9 @@ ${text3}`;
     await handle.close();
   }
 }
-async function appendResultsRow(file, row, secrets = []) {
+async function appendResultsRow(file, row2, secrets = []) {
   const key = path4.resolve(file);
-  const line = formatResultsRow(row, secrets);
+  const line = formatResultsRow(row2, secrets);
   const previous = pending.get(key) ?? Promise.resolve();
   const current = previous.catch(() => void 0).then(() => appendLine(key, line));
   pending.set(key, current);
@@ -36907,9 +37042,9 @@ var METRIC_NAMES = [
 ];
 var DEFAULT_WEIGHTS = { structural: 0.4, absolute: 0.6 };
 function weakestMetrics(structural) {
-  const score3 = (name23) => structural.metrics[name23]?.score ?? 1;
-  return METRIC_NAMES.filter((name23) => score3(name23) < 1).sort(
-    (a, b2) => score3(a) - score3(b2) || METRIC_NAMES.indexOf(a) - METRIC_NAMES.indexOf(b2)
+  const score4 = (name24) => structural.metrics[name24]?.score ?? 1;
+  return METRIC_NAMES.filter((name24) => score4(name24) < 1).sort(
+    (a, b2) => score4(a) - score4(b2) || METRIC_NAMES.indexOf(a) - METRIC_NAMES.indexOf(b2)
   );
 }
 
@@ -36981,8 +37116,8 @@ function sectionDepthConsistency(lines) {
   }
   return { score: 1 / (1 + violations), violations };
 }
-function normaliseSectionName(name23) {
-  return pyStrip(name23).toLowerCase().replace(/[:.?!]+$/, "");
+function normaliseSectionName(name24) {
+  return pyStrip(name24).toLowerCase().replace(/[:.?!]+$/, "");
 }
 function requiredSections(lines, configured) {
   const titles = /* @__PURE__ */ new Set();
@@ -36991,12 +37126,12 @@ function requiredSections(lines, configured) {
     if (heading) titles.add(normaliseSectionName(heading.title));
   }
   const required = configured ?? DEFAULT_REQUIRED_SECTIONS;
-  const missing = required.filter((name23) => !titles.has(normaliseSectionName(name23)));
+  const missing = required.filter((name24) => !titles.has(normaliseSectionName(name24)));
   const present = required.length - missing.length;
   const exempt = configured === void 0 && present === 0;
   if (exempt) return { score: 1, exempt, present: 0, required: 0, missing: [] };
-  const score3 = required.length === 0 ? 1 : present / required.length;
-  return { score: score3, present, required: required.length, missing, exempt };
+  const score4 = required.length === 0 ? 1 : present / required.length;
+  return { score: score4, present, required: required.length, missing, exempt };
 }
 function pythonCaselessWord(phrase) {
   const body = [...phrase].map((ch) => ch.toLowerCase() === "i" ? "[i\\u0130\\u0131]" : ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("");
@@ -37103,8 +37238,8 @@ function codeFenceBalance(fences) {
   const openers = fences.blocks.length;
   const unclosed = fences.blocks.filter((block) => block.close === null).length;
   const unlabelled = fences.blocks.filter((block) => block.close !== null && block.info === "").length;
-  const score3 = Math.max(0, 1 - (unclosed + unlabelled) / Math.max(1, openers));
-  return { score: score3, openers, unclosed, unlabelled };
+  const score4 = Math.max(0, 1 - (unclosed + unlabelled) / Math.max(1, openers));
+  return { score: score4, openers, unclosed, unlabelled };
 }
 function maxLineLength(lines, limit = MAX_LINE_LENGTH) {
   const over = lines.filter((line) => codePointLength(line) > limit).length;
@@ -37123,7 +37258,7 @@ function memorySearchRoots(skillDir) {
   return roots;
 }
 function resolvesCrossReference(slug, ctx) {
-  const inFolder = (dir, name23) => ctx.exists(joinUnnormalised(dir, name23));
+  const inFolder = (dir, name24) => ctx.exists(joinUnnormalised(dir, name24));
   if (inFolder(ctx.skillDir, `${slug}.md`) || inFolder(ctx.skillDir, slug)) return true;
   if (!ctx.listDir) return false;
   for (const root of memorySearchRoots(ctx.skillDir)) {
@@ -37159,8 +37294,8 @@ function rulesToRationaleRatio(lines, fences) {
   });
   if (proseLines2 === 0) return { score: 1, share: null, imperative, prose_lines: 0 };
   const share = imperative / proseLines2;
-  const score3 = Math.max(0, Math.min(1, 1 - 2 * Math.abs(share - IMPERATIVE_TARGET)));
-  return { score: score3, share, imperative, prose_lines: proseLines2 };
+  const score4 = Math.max(0, Math.min(1, 1 - 2 * Math.abs(share - IMPERATIVE_TARGET)));
+  return { score: score4, share, imperative, prose_lines: proseLines2 };
 }
 var TEXT_ONLY_METRICS = [
   "section_depth_consistency",
@@ -37191,11 +37326,11 @@ function scoreStructure(text3, ctx) {
     cross_reference_resolution: crossReferenceResolution(body, ctx)
   };
   let sum = 0;
-  for (const name23 of METRIC_NAMES) sum += metrics[name23].score;
+  for (const name24 of METRIC_NAMES) sum += metrics[name24].score;
   return { score: sum / METRIC_NAMES.length, metrics: orderMetrics(metrics) };
 }
 function orderMetrics(metrics) {
-  return Object.fromEntries(METRIC_NAMES.map((name23) => [name23, metrics[name23]]));
+  return Object.fromEntries(METRIC_NAMES.map((name24) => [name24, metrics[name24]]));
 }
 
 // src/iterate/score.ts
@@ -37401,7 +37536,7 @@ async function scoreSkill(request2) {
     };
   }
   const outcome = await gradeAbsolute(request2, trials);
-  const score3 = outcome.status === "ok" && outcome.absolute ? combineScores(
+  const score4 = outcome.status === "ok" && outcome.absolute ? combineScores(
     request2.mode,
     structural.score,
     outcome.absolute.weighted_score,
@@ -37409,7 +37544,7 @@ async function scoreSkill(request2) {
   ) : null;
   return {
     status: outcome.status,
-    score: score3,
+    score: score4,
     mode: request2.mode,
     structural,
     absolute: outcome.absolute,
@@ -37422,11 +37557,11 @@ async function scoreSkill(request2) {
 }
 
 // src/iterate/saturation.ts
-function keptStateOf(text3, score3, scored) {
+function keptStateOf(text3, score4, scored) {
   const s = scored.score;
   return {
     text: text3,
-    score: score3,
+    score: score4,
     structural: s.structural,
     absolute: s.absolute,
     confirmedAllPass: scored.saturation === "confirmed",
@@ -37503,8 +37638,8 @@ var LoopInterrupted = class extends SkillclimbError {
 function secondsBetween(a, b2) {
   return (b2.getTime() - a.getTime()) / 1e3;
 }
-function rowOf(commit, score3, status, description, wallSeconds) {
-  return { commit, score: score3, status, description, wallSeconds };
+function rowOf(commit, score4, status, description, wallSeconds) {
+  return { commit, score: score4, status, description, wallSeconds };
 }
 var SkillLoop = class {
   constructor(input) {
@@ -37612,15 +37747,15 @@ var SkillLoop = class {
     };
     await appendResultsRow(this.input.resultsFile, marked.row, this.input.secrets);
     this.state = stepLoop(this.state, marked);
-    const { row } = marked;
+    const { row: row2 } = marked;
     this.input.log.progress(
       formatIterationLine({
         skill: this.input.skill,
         iteration,
-        outcome: row.status,
-        score: row.score,
+        outcome: row2.status,
+        score: row2.score,
         delta: delta2,
-        seconds: row.wallSeconds,
+        seconds: row2.wallSeconds,
         usage: record.usage,
         ...reason === void 0 ? {} : { reason },
         ...this.input.nameWidth === void 0 ? {} : { width: this.input.nameWidth }
@@ -37761,15 +37896,15 @@ async function scoreBaseline(loop, baselineText) {
       const first2 = scored.score.score;
       const draws = measuredBaseline(loop, scored, extras);
       const noiseAware = loop.keepRule === "noise-aware" && draws.scores.length > 1;
-      const score3 = noiseAware ? mean(draws.scores) : first2;
+      const score4 = noiseAware ? mean(draws.scores) : first2;
       const kept = {
-        ...keptStateOf(baselineText, score3, scored),
+        ...keptStateOf(baselineText, score4, scored),
         draws: noiseAware ? draws.scores.length : 1,
         confirmedAllPass: scored.saturation === "confirmed" || noiseAware && draws.allPass && draws.scores.length >= 3
       };
       const description2 = noiseAware ? `initial baseline (mean of ${draws.scores.length} trials, sd ${loop.noise?.sd.toFixed(4) ?? "0"})` : "initial baseline";
-      const row = rowOf(commit, score3, "baseline", description2, seconds);
-      await loop.record({ kind: "baseline", row, kept, usage, measured: draws.scores }, 0, null);
+      const row2 = rowOf(commit, score4, "baseline", description2, seconds);
+      await loop.record({ kind: "baseline", row: row2, kept, usage, measured: draws.scores }, 0, null);
       return void 0;
     }
     const description = `initial baseline (crash: ${failure ?? "no score"})`;
@@ -37977,14 +38112,14 @@ async function iterate(loop, kept, baselineText) {
     if (attempt2.commit !== NO_COMMIT) await input.git.resetToParent(input.worktreePath);
     return loop.budgetCut(`iteration ${iteration}`, attempt2.usage);
   }
-  const { commit, description, outcome, score: score3, note } = attempt2;
+  const { commit, description, outcome, score: score4, note } = attempt2;
   const seconds = secondsBetween(started, input.now());
   const rowDescription = note === void 0 ? description : `${description} (${outcome}: ${note})`;
-  const delta2 = score3 === null || outcome === "crash" ? null : score3 - kept.score;
+  const delta2 = score4 === null || outcome === "crash" ? null : score4 - kept.score;
   await loop.record(
     {
       kind: "iteration",
-      row: rowOf(commit, score3, outcome, rowDescription, seconds),
+      row: rowOf(commit, score4, outcome, rowDescription, seconds),
       outcome,
       proposed: attempt2.proposed,
       description,
@@ -38138,8 +38273,8 @@ function parseQueueFile(text3) {
     }
     const stripped = raw.trim();
     if (!stripped || stripped.startsWith("#")) return;
-    const name23 = (stripped.split("#", 1)[0] ?? "").trim();
-    entries.push({ name: name23, line: index + 1 });
+    const name24 = (stripped.split("#", 1)[0] ?? "").trim();
+    entries.push({ name: name24, line: index + 1 });
   });
   return entries;
 }
@@ -38279,16 +38414,16 @@ async function expandSkillsGlob(root, glob) {
       return;
     }
     const [segment, ...rest] = segments;
-    const join = (name23) => rel ? `${rel}/${name23}` : name23;
+    const join = (name24) => rel ? `${rel}/${name24}` : name24;
     if (!isWildcard(segment)) {
       const next = path8.join(dir, segment);
       if (await isDirectory2(next)) await walk(next, rest, join(segment));
       return;
     }
     const names = (await entriesOf2(dir)).filter((e) => (e.isDirectory() || e.isSymbolicLink()) && matchesSegment(segment, e.name)).map((e) => e.name).sort(byCodePoint);
-    for (const name23 of names) {
-      const next = path8.join(dir, name23);
-      if (await isDirectory2(next)) await walk(next, rest, join(name23));
+    for (const name24 of names) {
+      const next = path8.join(dir, name24);
+      if (await isDirectory2(next)) await walk(next, rest, join(name24));
     }
   };
   await walk(root, globSegments(glob), "");
@@ -38307,11 +38442,11 @@ async function findSkills(input) {
   const excluded = [];
   const byRealDir = /* @__PURE__ */ new Map();
   for (const found of matched) {
-    const name23 = basename(found);
+    const name24 = basename(found);
     const decision = await decideSkillFolder({ project, repository: input.repository }, found);
     if (!decision.ok) {
       excluded.push({
-        skill: name23,
+        skill: name24,
         dir: found,
         reason: decision.reason,
         next: "replace the link by the files themselves"
@@ -38321,32 +38456,32 @@ async function findSkills(input) {
     const skillFile = await inspectFile(path8.join(project, decision.dir, SKILL_FILE));
     if (skillFile instanceof NotRegularFileError) {
       excluded.push({
-        skill: name23,
+        skill: name24,
         dir: found,
         reason: `${decision.dir}/${SKILL_FILE} ${skillFile.detail}`,
         next: `replace it by a regular file holding the skill's instructions`
       });
       continue;
     }
-    if (!byRealDir.has(decision.dir)) byRealDir.set(decision.dir, { name: name23, dir: decision.dir });
+    if (!byRealDir.has(decision.dir)) byRealDir.set(decision.dir, { name: name24, dir: decision.dir });
   }
   const byName = /* @__PURE__ */ new Map();
   for (const skill of byRealDir.values()) byName.set(skill.name, [...byName.get(skill.name) ?? [], skill]);
   const skills = [];
-  for (const [name23, same] of byName) {
+  for (const [name24, same] of byName) {
     if (same.length > 1) {
       for (const skill of same) {
         const others = same.filter((s) => s !== skill).map((s) => s.dir);
         excluded.push({
-          skill: name23,
+          skill: name24,
           dir: skill.dir,
           reason: `duplicate name: also at ${others.join(", ")} (branches and run state are keyed by the name)`,
           next: "rename one of the folders, or narrow the skills setting to one of them"
         });
       }
-    } else if (!isValidSkillName(name23)) {
+    } else if (!isValidSkillName(name24)) {
       excluded.push({
-        skill: name23,
+        skill: name24,
         dir: same[0].dir,
         reason: "not a branch-safe name (it becomes the branch skill-iterate/<name>-<epoch>)",
         next: 'rename the folder: letters, digits, ".", "_" and "-", starting with a letter or digit'
@@ -38372,8 +38507,8 @@ async function findSkills(input) {
       const real = await realpath2(path8.join(project, rel)).catch(() => rel);
       if (known.has(real)) continue;
       known.add(real);
-      const name23 = basename(rel);
-      outside.push({ name: name23, dir: rel, glob, ...isPlaceholderSkill(name23) ? { placeholder: true } : {} });
+      const name24 = basename(rel);
+      outside.push({ name: name24, dir: rel, glob, ...isPlaceholderSkill(name24) ? { placeholder: true } : {} });
     }
   }
   return { globs, productiveGlobs, skills, excluded, outside };
@@ -38505,7 +38640,7 @@ async function resolveQueue(options, input, freshness, now2) {
   };
   if (input.explicit) {
     const asked = new Set(input.explicit.map((s) => s.name));
-    plan.notRequested = input.found.skills.map((s) => s.name).filter((name23) => !asked.has(name23));
+    plan.notRequested = input.found.skills.map((s) => s.name).filter((name24) => !asked.has(name24));
   }
   for (const skill of input.explicit ?? input.found.skills) {
     const source = input.skipList.sourceOf(skill.name);
@@ -38536,7 +38671,7 @@ async function resolveQueue(options, input, freshness, now2) {
 }
 async function firstRunInMode(project, skill, mode2) {
   const rows = await readResultsRows(resultsTsvPath(project, skill)).catch(() => []);
-  return rows.length > 0 && !rows.some((row) => rowMode(row.description) === mode2);
+  return rows.length > 0 && !rows.some((row2) => rowMode(row2.description) === mode2);
 }
 function formatUtcSeconds(date) {
   return `${date.toISOString().slice(0, 19)}Z`;
@@ -38592,33 +38727,33 @@ function formatDryRunPlan(plan, options, labels = {}) {
   if (plan.queue.length === 0) return formatEmptyQueue(plan, options);
   const home = displayWorktreeHome(options.worktreeHome, labels.home);
   const budget = labels.budget ?? formatDuration(options.perSkillBudgetMs);
-  const section = (title, lines) => `${title}
+  const section2 = (title, lines) => `${title}
 ${(lines.length ? lines : ["(none)"]).map((l) => `  ${l}`).join("\n")}
 `;
   const count2 = plan.queue.length;
   return [
-    section(`Resolved queue (${count2} ${count2 === 1 ? "skill" : "skills"}):`, plan.queue),
-    section(
+    section2(`Resolved queue (${count2} ${count2 === 1 ? "skill" : "skills"}):`, plan.queue),
+    section2(
       "Per-skill worktrees:",
       plan.queue.map((s) => `${s} -> ${worktreePath(home, s)}`)
     ),
-    section("Per-skill budget:", [
+    section2("Per-skill budget:", [
       `budget=${budget} iterations=${options.perSkillIterations}`,
       ...budgetWarning(plan, options, labels)
     ]),
-    section(
+    section2(
       "Excluded by skip-list:",
       plan.excludedBySkipList.map((e) => `${e.skill}  (skip-list: ${e.source})`)
     ),
-    section(
+    section2(
       "Excluded by cross-night-resume filter:",
       plan.excludedByFreshness.map(
         (e) => `${e.skill}  (results.tsv mtime: ${formatUtcSeconds(e.lastRunAt)})`
       )
     ),
-    ...plan.excludedOther.length > 0 ? [section("Excluded, cannot be scored:", plan.excludedOther.map(exclusionLine))] : [],
-    ...plan.outsideSetting !== void 0 ? [section("Outside the skills setting:", [plan.outsideSetting])] : [],
-    ...plan.ignoredEvals !== void 0 ? [section("Ignored by git:", [plan.ignoredEvals])] : []
+    ...plan.excludedOther.length > 0 ? [section2("Excluded, cannot be scored:", plan.excludedOther.map(exclusionLine))] : [],
+    ...plan.outsideSetting !== void 0 ? [section2("Outside the skills setting:", [plan.outsideSetting])] : [],
+    ...plan.ignoredEvals !== void 0 ? [section2("Ignored by git:", [plan.ignoredEvals])] : []
   ].join("\n");
 }
 function budgetWarning(plan, options, labels = {}) {
@@ -38649,22 +38784,22 @@ async function requireRegular(file, label) {
   if (found instanceof NotRegularFileError) throw new PreflightHalt(`${label}: ${found.detail}`);
   return found === "file";
 }
-function locateExplicit(found, name23, setting) {
-  const skill = found.skills.find((s) => s.name === name23);
+function locateExplicit(found, name24, setting) {
+  const skill = found.skills.find((s) => s.name === name24);
   if (skill) return skill;
   const globs = found.globs.join(", ");
-  const shown = brief(name23);
-  const excluded = found.excluded.find((e) => e.skill === name23);
+  const shown = brief(name24);
+  const excluded = found.excluded.find((e) => e.skill === name24);
   if (excluded) {
     throw new PreflightHalt(
       `${shown} (${excluded.dir}): ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ""}`
     );
   }
-  const outside = found.outside.find((s) => s.name === name23);
+  const outside = found.outside.find((s) => s.name === name24);
   if (outside) {
     const wanted = [...found.globs, outside.glob];
     const hint = skillsSettingHint(wanted);
-    const command = iterateCommandLine(`--skill ${name23}`, { ...setting, skills: wanted });
+    const command = iterateCommandLine(`--skill ${name24}`, { ...setting, skills: wanted });
     throw new PreflightHalt(
       `skill folder missing for ${shown}: it is at ${outside.dir}, outside the skills setting (${globs}); set ${hint.config} in skillclimb.config.json, or pass ${hint.flag} (\`${command}\`)`
     );
@@ -38673,14 +38808,14 @@ function locateExplicit(found, name23, setting) {
     `skill folder missing for ${shown}: no folder named ${shown} matches the skills setting (${globs})`
   );
 }
-async function validateExplicitSkill(project, found, name23, skipList, mode2, setting) {
-  if (!isValidSkillName(name23)) {
-    throw new PreflightHalt(`invalid skill name "${brief(name23)}": expected the name of a skill folder`);
+async function validateExplicitSkill(project, found, name24, skipList, mode2, setting) {
+  if (!isValidSkillName(name24)) {
+    throw new PreflightHalt(`invalid skill name "${brief(name24)}": expected the name of a skill folder`);
   }
-  const skill = locateExplicit(found, name23, setting);
+  const skill = locateExplicit(found, name24, setting);
   const dir = skillPathIn(project, skill);
   if (!await isDirectory3(dir)) {
-    throw new PreflightHalt(`skill folder missing for ${brief(name23)}: ${brief(dir, 300)} does not exist`);
+    throw new PreflightHalt(`skill folder missing for ${brief(name24)}: ${brief(dir, 300)} does not exist`);
   }
   await requireRegular(path10.join(dir, SKILL_FILE), skillFileLabel(skill, SKILL_FILE));
   const evalsDir = evalsDirOf(dir);
@@ -38692,12 +38827,12 @@ async function validateExplicitSkill(project, found, name23, skipList, mode2, se
   }
   if (mode2 !== "structural" && (!present[0] || !present[1])) {
     throw new PreflightHalt(
-      `evals not bootstrapped for ${name23}; run \`${evalsInitCommand(name23, "", setting)}\` first (or score structure only: \`${iterateCommandLine(`--skill ${name23} --mode structural`, { ...setting, mode: void 0 })}\`)`
+      `evals not bootstrapped for ${name24}; run \`${evalsInitCommand(name24, "", setting)}\` first (or score structure only: \`${iterateCommandLine(`--skill ${name24} --mode structural`, { ...setting, mode: void 0 })}\`)`
     );
   }
-  if (skipList.all.has(name23)) {
+  if (skipList.all.has(name24)) {
     throw new PreflightHalt(
-      `explicit-bypass: ${name23} is in the skip-list; remove --skill flag or extend skip-list semantics to proceed`
+      `explicit-bypass: ${name24} is in the skip-list; remove --skill flag or extend skip-list semantics to proceed`
     );
   }
   try {
@@ -39347,8 +39482,8 @@ async function writeMorningSummary(project, run2, secrets = []) {
   await mkdir3(dir, { recursive: true });
   const text3 = renderMorningSummary(run2, secrets);
   const names = summaryFileNames(summaryDate(run2.startedAt));
-  for (const name23 of names) {
-    const file = path11.join(dir, name23);
+  for (const name24 of names) {
+    const file = path11.join(dir, name24);
     try {
       await writeFile4(file, text3, { flag: "wx" });
       return file;
@@ -39420,8 +39555,8 @@ async function runIterate(options, ports) {
       partial = { reason: COST_BUDGET_REASON, at: ports.now() };
       log.info(`Cost budget of $${options.maxCostUsd} reached; stopping after ${done} of ${total} skills.`);
     };
-    for (const [index, name23] of plan.queue.entries()) {
-      const skill = { name: name23, dir: plan.dirs[name23] };
+    for (const [index, name24] of plan.queue.entries()) {
+      const skill = { name: name24, dir: plan.dirs[name24] };
       throwIfInterrupted(signal);
       if (index > 0) {
         const killSwitch2 = await pollKillSwitch(options, ports);
@@ -39451,12 +39586,12 @@ async function runIterate(options, ports) {
         nameWidth
       };
       current = ctx;
-      await ports.events?.emit({ type: "skill-started", index, skill: name23 });
+      await ports.events?.emit({ type: "skill-started", index, skill: name24 });
       const result = await processSkillSafely(skill, ctx);
       current = void 0;
       results.push(result);
       log.progress(formatSkillLine(result, nameWidth));
-      await ports.events?.emit({ type: "skill-finished", index, skill: name23, result });
+      await ports.events?.emit({ type: "skill-finished", index, skill: name24, result });
       if (ctx.stopReason === "cost budget") {
         costStop(index + 1);
         break;
@@ -39501,20 +39636,20 @@ async function pollKillSwitch(options, ports) {
   }
 }
 async function processSkillSafely(skill, ctx) {
-  const name23 = skill.name;
+  const name24 = skill.name;
   try {
     const result = await processSkill(skill, ctx);
     return { ...result, usage: ctx.spent };
   } catch (err) {
     if (err instanceof RunInterrupted) {
       ctx.unfinished = {
-        ...ctx.unfinished ?? emptyResult(name23, `skipped (${err.reason})`),
+        ...ctx.unfinished ?? emptyResult(name24, `skipped (${err.reason})`),
         usage: ctx.spent
       };
       throw err;
     }
-    ctx.ports.log.warn(`${name23}: ${messageOf(err)}`);
-    return emptyResult(name23, `skipped (error: ${messageOf(err)})`, { usage: ctx.spent });
+    ctx.ports.log.warn(`${name24}: ${messageOf(err)}`);
+    return emptyResult(name24, `skipped (error: ${messageOf(err)})`, { usage: ctx.spent });
   }
 }
 function structuralSettingsFor(options, evals) {
@@ -39748,7 +39883,7 @@ function secretsOf(inputs, ctx) {
 }
 function redactOutputs(outputs, secrets) {
   return Object.fromEntries(
-    Object.entries(outputs).map(([name23, value]) => [name23, redactSecrets(value, secrets)])
+    Object.entries(outputs).map(([name24, value]) => [name24, redactSecrets(value, secrets)])
   );
 }
 function redactingIo(io, secrets) {
@@ -39760,7 +39895,7 @@ function redactingIo(io, secrets) {
       warn: (message) => io.log.warn(clean2(message)),
       progress: (message) => io.log.progress(clean2(message))
     },
-    startGroup: (name23) => io.startGroup(clean2(name23)),
+    startGroup: (name24) => io.startGroup(clean2(name24)),
     writeSummary: (markdown) => io.writeSummary(
       boundBody(clean2(markdown), {
         limit: JOB_SUMMARY_LIMIT,
@@ -43128,13 +43263,13 @@ function getSpanContext(context4) {
 // node_modules/@opentelemetry/api/dist/trace/NoopTracer.mjs
 var contextApi = ContextAPI.getInstance();
 var NoopTracer = class {
-  startSpan(name23, options, context4 = contextApi.active()) {
+  startSpan(name24, options, context4 = contextApi.active()) {
     if (Boolean(options === null || options === void 0 ? void 0 : options.root)) return new NonRecordingSpan();
     const parentFromContext = context4 && getSpanContext(context4);
     if (isSpanContext(parentFromContext) && isSpanContextValid(parentFromContext)) return new NonRecordingSpan(parentFromContext);
     else return new NonRecordingSpan();
   }
-  startActiveSpan(name23, arg2, arg3, arg4) {
+  startActiveSpan(name24, arg2, arg3, arg4) {
     var _ctx;
     let opts;
     let ctx;
@@ -43150,7 +43285,7 @@ var NoopTracer = class {
       fn = arg4;
     }
     const parentContext = (_ctx = ctx) !== null && _ctx !== void 0 ? _ctx : contextApi.active();
-    const span = this.startSpan(name23, opts, parentContext);
+    const span = this.startSpan(name24, opts, parentContext);
     const contextWithSpanSet = setSpan(parentContext, span);
     return contextApi.with(contextWithSpanSet, fn, void 0, span);
   }
@@ -43162,14 +43297,14 @@ function isSpanContext(spanContext) {
 // node_modules/@opentelemetry/api/dist/trace/ProxyTracer.mjs
 var NOOP_TRACER = new NoopTracer();
 var ProxyTracer = class {
-  constructor(provider, name23, version, options) {
+  constructor(provider, name24, version, options) {
     this._provider = provider;
-    this.name = name23;
+    this.name = name24;
     this.version = version;
     this.options = options;
   }
-  startSpan(name23, options, context4) {
-    return this._getTracer().startSpan(name23, options, context4);
+  startSpan(name24, options, context4) {
+    return this._getTracer().startSpan(name24, options, context4);
   }
   startActiveSpan(_name, _options, _context, _fn) {
     const tracer = this._getTracer();
@@ -43209,9 +43344,9 @@ var ProxyTracerProvider = class {
   /**
   * Get a {@link ProxyTracer}
   */
-  getTracer(name23, version, options) {
+  getTracer(name24, version, options) {
     var _this$getDelegateTrac;
-    return (_this$getDelegateTrac = this.getDelegateTracer(name23, version, options)) !== null && _this$getDelegateTrac !== void 0 ? _this$getDelegateTrac : new ProxyTracer(this, name23, version, options);
+    return (_this$getDelegateTrac = this.getDelegateTracer(name24, version, options)) !== null && _this$getDelegateTrac !== void 0 ? _this$getDelegateTrac : new ProxyTracer(this, name24, version, options);
   }
   getDelegate() {
     var _this$_delegate;
@@ -43223,9 +43358,9 @@ var ProxyTracerProvider = class {
   setDelegate(delegate) {
     this._delegate = delegate;
   }
-  getDelegateTracer(name23, version, options) {
+  getDelegateTracer(name24, version, options) {
     var _this$_delegate2;
-    return (_this$_delegate2 = this._delegate) === null || _this$_delegate2 === void 0 ? void 0 : _this$_delegate2.getTracer(name23, version, options);
+    return (_this$_delegate2 = this._delegate) === null || _this$_delegate2 === void 0 ? void 0 : _this$_delegate2.getTracer(name24, version, options);
   }
 };
 
@@ -43271,8 +43406,8 @@ var TraceAPI = class TraceAPI2 {
   /**
   * Returns a tracer from the global tracer provider.
   */
-  getTracer(name23, version) {
-    return this.getTracerProvider().getTracer(name23, version);
+  getTracer(name24, version) {
+    return this.getTracerProvider().getTracer(name24, version);
   }
   /** Remove the global tracer provider */
   disable() {
@@ -43287,8 +43422,8 @@ var trace = TraceAPI.getInstance();
 // node_modules/ai/dist/index.mjs
 var __defProp = Object.defineProperty;
 var __export = (target, all) => {
-  for (var name23 in all)
-    __defProp(target, name23, { get: all[name23], enumerable: true });
+  for (var name232 in all)
+    __defProp(target, name232, { get: all[name232], enumerable: true });
 };
 var name10 = "AI_InvalidArgumentError";
 var marker11 = `vercel.ai.error.${name10}`;
@@ -44649,10 +44784,10 @@ async function prepareToolsAndToolChoice({
     };
   }
   const filteredTools = activeTools != null ? Object.entries(tools).filter(
-    ([name23]) => activeTools.includes(name23)
+    ([name232]) => activeTools.includes(name232)
   ) : Object.entries(tools);
   const languageModelTools = [];
-  for (const [name23, tool2] of filteredTools) {
+  for (const [name232, tool2] of filteredTools) {
     const toolType = tool2.type;
     switch (toolType) {
       case void 0:
@@ -44660,7 +44795,7 @@ async function prepareToolsAndToolChoice({
       case "function":
         languageModelTools.push({
           type: "function",
-          name: name23,
+          name: name232,
           description: tool2.description,
           inputSchema: await asSchema(tool2.inputSchema).jsonSchema,
           ...tool2.inputExamples != null ? { inputExamples: tool2.inputExamples } : {},
@@ -44671,7 +44806,7 @@ async function prepareToolsAndToolChoice({
       case "provider":
         languageModelTools.push({
           type: "provider",
-          name: name23,
+          name: name232,
           id: tool2.id,
           args: tool2.args
         });
@@ -45028,7 +45163,7 @@ var noopTracer = {
   startSpan() {
     return noopSpan;
   },
-  startActiveSpan(name23, arg1, arg2, arg3) {
+  startActiveSpan(name232, arg1, arg2, arg3) {
     if (typeof arg1 === "function") {
       return arg1(noopSpan);
     }
@@ -45093,7 +45228,7 @@ function getTracer({
   return trace.getTracer("ai");
 }
 async function recordSpan({
-  name: name23,
+  name: name232,
   tracer,
   attributes,
   fn,
@@ -45101,7 +45236,7 @@ async function recordSpan({
   endOnError = endWhenDone
 }) {
   return tracer.startActiveSpan(
-    name23,
+    name232,
     { attributes: await attributes },
     async (span) => {
       const ctx = context3.active();
@@ -45666,7 +45801,7 @@ function filterActiveTools({
   }
   return Object.fromEntries(
     Object.entries(tools).filter(
-      ([name23]) => activeTools.includes(name23)
+      ([name232]) => activeTools.includes(name232)
     )
   );
 }
@@ -46299,7 +46434,7 @@ var text2 = () => ({
 });
 var object = ({
   schema: inputSchema,
-  name: name23,
+  name: name232,
   description
 }) => {
   const schema = asSchema(inputSchema);
@@ -46308,7 +46443,7 @@ var object = ({
     responseFormat: resolve(schema.jsonSchema).then((jsonSchema2) => ({
       type: "json",
       schema: jsonSchema2,
-      ...name23 != null && { name: name23 },
+      ...name232 != null && { name: name232 },
       ...description != null && { description }
     })),
     async parseCompleteOutput({ text: text22 }, context22) {
@@ -46362,7 +46497,7 @@ var object = ({
 };
 var array = ({
   element: inputElementSchema,
-  name: name23,
+  name: name232,
   description
 }) => {
   const elementSchema = asSchema(inputElementSchema);
@@ -46382,7 +46517,7 @@ var array = ({
           required: ["elements"],
           additionalProperties: false
         },
-        ...name23 != null && { name: name23 },
+        ...name232 != null && { name: name232 },
         ...description != null && { description }
       };
     }),
@@ -46476,7 +46611,7 @@ var array = ({
 };
 var choice = ({
   options: choiceOptions,
-  name: name23,
+  name: name232,
   description
 }) => {
   return {
@@ -46493,7 +46628,7 @@ var choice = ({
         required: ["result"],
         additionalProperties: false
       },
-      ...name23 != null && { name: name23 },
+      ...name232 != null && { name: name232 },
       ...description != null && { description }
     }),
     async parseCompleteOutput({ text: text22 }, context22) {
@@ -46554,14 +46689,14 @@ var choice = ({
   };
 };
 var json = ({
-  name: name23,
+  name: name232,
   description
 } = {}) => {
   return {
     name: "json",
     responseFormat: Promise.resolve({
       type: "json",
-      ...name23 != null && { name: name23 },
+      ...name232 != null && { name: name232 },
       ...description != null && { description }
     }),
     async parseCompleteOutput({ text: text22 }, context22) {
@@ -48906,9 +49041,9 @@ function textOnlySum(text3, maxLineLength2) {
   const metrics = scoreTextOnlyMetrics(text3, { requiredSections: void 0, maxLineLength: maxLineLength2 });
   let sum = 0;
   const scores = {};
-  for (const name23 of TEXT_ONLY_METRICS) {
-    scores[name23] = metrics[name23].score;
-    sum += metrics[name23].score;
+  for (const name24 of TEXT_ONLY_METRICS) {
+    scores[name24] = metrics[name24].score;
+    sum += metrics[name24].score;
   }
   return { sum, scores };
 }
@@ -49033,14 +49168,14 @@ function checkUrl(url, source, sendsKey = true) {
   return url.trim().replace(/\/+$/, "");
 }
 function pickUrl(candidates, sendsKey = true) {
-  for (const [value, name23, origin] of candidates) {
+  for (const [value, name24, origin] of candidates) {
     const set = nonEmpty(value);
-    if (set !== void 0) return { url: checkUrl(set, name23, sendsKey), source: origin };
+    if (set !== void 0) return { url: checkUrl(set, name24, sendsKey), source: origin };
   }
   return void 0;
 }
-var fromEnv = (name23) => `environment variable ${name23}`;
-var fromConfigFile = (field) => `skillclimb.config.json endpoints.${field}`;
+var fromEnv = (name24) => `environment variable ${name24}`;
+var fromConfigFile = (field2) => `skillclimb.config.json endpoints.${field2}`;
 var DEFAULT_SOURCE = "default";
 function anthropicVersionedUrl(baseUrl2) {
   const trimmed2 = baseUrl2.replace(/\/+$/, "");
@@ -49174,8 +49309,8 @@ var ModelIdError = class extends SkillclimbError {
   }
   kind = "config";
 };
-function isProvider(name23) {
-  return PROVIDERS.includes(name23);
+function isProvider(name24) {
+  return PROVIDERS.includes(name24);
 }
 function parseModelId(raw) {
   const id = raw.trim();
@@ -49508,9 +49643,9 @@ function namesOf(metric, key) {
   const shown = names.slice(0, 5).join(", ");
   return names.length > 5 ? `${shown}, …` : shown;
 }
-function describeMetric(name23, metric) {
+function describeMetric(name24, metric) {
   const n = (key) => countOf(metric, key);
-  switch (name23) {
+  switch (name24) {
     case "section_depth_consistency":
       return `${plural2(n("violations"), "H4 heading")} directly under an H2 (an H3 level skipped)`;
     case "required_sections": {
@@ -49552,9 +49687,9 @@ function weakMetricsBlock(structural) {
   if (weak.length === 0) {
     return "Weakest structural metrics: none — every metric scores 1.00. Propose a simplification instead:\ndelete redundant text without lowering any metric (an equal score with fewer lines is kept).\n";
   }
-  const lines = weak.map((name23) => {
-    const metric = structural.metrics[name23];
-    return `  ${name23} ${metric.score.toFixed(2)}: ${describeMetric(name23, metric)}`;
+  const lines = weak.map((name24) => {
+    const metric = structural.metrics[name24];
+    return `  ${name24} ${metric.score.toFixed(2)}: ${describeMetric(name24, metric)}`;
   });
   return `Weakest structural metrics (anchor your edit on the first one):
 ${lines.join("\n")}
@@ -49644,8 +49779,8 @@ function scenarioText(scenario) {
   if (scenario.name) lines.push(`name: ${scenario.name}`);
   if (scenario.description) lines.push(`description: ${scenario.description}`);
   lines.push("context:", scenario.context);
-  for (const [name23, content] of Object.entries(scenario.files ?? {})) {
-    lines.push(`file ${name23}:`, content);
+  for (const [name24, content] of Object.entries(scenario.files ?? {})) {
+    lines.push(`file ${name24}:`, content);
   }
   return lines.join("\n");
 }
@@ -49677,9 +49812,9 @@ ${markedData("OUTPUT", marker23, input.output)}`,
 var AMBIGUOUS_RULE = "If you cannot do the task from these instructions, answer with one line `AMBIGUOUS: <reason>` and nothing else.";
 function buildRenderPrompt(skillMd, scenario) {
   const parts = [scenario.context];
-  for (const [name23, content] of Object.entries(scenario.files ?? {})) {
+  for (const [name24, content] of Object.entries(scenario.files ?? {})) {
     const fence = fenceFor(content);
-    parts.push(`File \`${name23}\`:
+    parts.push(`File \`${name24}\`:
 ${fence}
 ${content}
 ${fence}`);
@@ -49821,9 +49956,9 @@ function backoffDelayMs(attempt2, policy, random = Math.random) {
   const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt2 - 1));
   return exponential / 2 + random() * (exponential / 2);
 }
-function header(headers, name23) {
+function header(headers, name24) {
   if (!headers) return void 0;
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name23) return value;
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name24) return value;
   return void 0;
 }
 function retryAfterMs(headers, now2 = Date.now) {
@@ -49919,7 +50054,7 @@ function structuredOutputRefusal(error2) {
   const text3 = `${error2.message}
 ${error2.responseBody ?? ""}`;
   const names = namedParameters(text3);
-  const pointsElsewhere = names.length > 0 && !names.some((name23) => NAMES_RESPONSE_FORMAT.test(name23));
+  const pointsElsewhere = names.length > 0 && !names.some((name24) => NAMES_RESPONSE_FORMAT.test(name24));
   const refuses = NAMES_RESPONSE_FORMAT.test(text3) && !pointsElsewhere || UNSUPPORTED_PARAMETER.test(text3) && !pointsElsewhere;
   return refuses ? `HTTP ${status}: ${shorten(error2.message)}` : void 0;
 }
@@ -50396,18 +50531,18 @@ function createModels(selection, env, options = {}) {
 // src/github/score-chart.ts
 function latestRunRows(rows) {
   let start = 0;
-  rows.forEach((row, index) => {
-    if (row.status === "baseline") start = index;
+  rows.forEach((row2, index) => {
+    if (row2.status === "baseline") start = index;
   });
   return rows.slice(start);
 }
 function scorePoints(rows) {
   const points = [];
   let kept = null;
-  latestRunRows(rows).forEach((row, iteration) => {
-    if (row.score === null) return;
-    if (kept === null || row.status === "baseline" || row.status === "keep") kept = row.score;
-    points.push({ iteration, score: row.score, kept });
+  latestRunRows(rows).forEach((row2, iteration) => {
+    if (row2.score === null) return;
+    if (kept === null || row2.status === "baseline" || row2.status === "keep") kept = row2.score;
+    points.push({ iteration, score: row2.score, kept });
   });
   return points;
 }
@@ -50440,6 +50575,12 @@ function renderScoreChart(skill, rows) {
   ].join("\n");
 }
 var SCORE_CHART_CAPTION = "Lines: each iteration's score, and the kept score (the high-water mark the branch holds). Iteration 0 is the baseline; crashed iterations have no score and no point.";
+var SPARK = "▁▂▃▄▅▆▇█";
+function renderSparkline(values) {
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  return values.map((v) => SPARK[high - low < 1e-9 ? 3 : Math.round((v - low) / (high - low) * (SPARK.length - 1))]).join("");
+}
 
 // src/action/job-summary.ts
 var score = (v) => v.toFixed(6);
@@ -50576,16 +50717,16 @@ var ConfigSchema = external_exports.object({
   }).optional()
 }).strict();
 var ConfigError = class extends SkillclimbError {
-  constructor(file, field, detail) {
-    super(field ? `${file}: ${field}: ${detail}` : `${file}: ${detail}`);
+  constructor(file, field2, detail) {
+    super(field2 ? `${file}: ${field2}: ${detail}` : `${file}: ${detail}`);
     this.file = file;
-    this.field = field;
+    this.field = field2;
     this.name = "ConfigError";
   }
   kind = "config";
 };
 var CONFIG_WORDING = {
-  error: (file, field, detail) => new ConfigError(file, field, detail),
+  error: (file, field2, detail) => new ConfigError(file, field2, detail),
   detail: (issue2) => issue2.code === "unrecognized_keys" ? `unknown field${issue2.keys.length > 1 ? "s" : ""} ${issue2.keys.map((k2) => `"${k2}"`).join(", ")}` : zodExpectation(issue2.message, ["Invalid input", "Invalid option", "Too small", "Too big"])
 };
 function parseConfig(text3, file = CONFIG_FILE) {
@@ -50608,9 +50749,9 @@ async function loadConfig(project) {
 }
 function structuredOutputSetting(flags, config) {
   if (flags.structuredOutput !== void 0) return flags.structuredOutput;
-  const section = config.openaiCompatible;
-  if (section?.structuredOutput !== void 0) return section.structuredOutput;
-  if (section?.structuredOutputs !== void 0) return section.structuredOutputs ? "json_schema" : "text";
+  const section2 = config.openaiCompatible;
+  if (section2?.structuredOutput !== void 0) return section2.structuredOutput;
+  if (section2?.structuredOutputs !== void 0) return section2.structuredOutputs ? "json_schema" : "text";
   return void 0;
 }
 function resolveModelSelection(input) {
@@ -50632,7 +50773,7 @@ function trustsConfigEndpoints(env) {
   return env[TRUST_CONFIG_ENDPOINTS_VAR]?.trim() === "1";
 }
 function ignoredEndpointsWarning(config, env) {
-  const fields = Object.entries(config.endpoints ?? {}).filter(([, url]) => url !== void 0).map(([name23]) => `endpoints.${name23}`);
+  const fields = Object.entries(config.endpoints ?? {}).filter(([, url]) => url !== void 0).map(([name24]) => `endpoints.${name24}`);
   if (fields.length === 0 || trustsConfigEndpoints(env)) return void 0;
   return `${CONFIG_FILE}: ${fields.join(", ")} ignored: a repository file does not decide where API keys are sent (set ANTHROPIC_BASE_URL / OPENAI_BASE_URL, or ${TRUST_CONFIG_ENDPOINTS_VAR}=1 to trust the file)`;
 }
@@ -50888,13 +51029,13 @@ async function checkModels(input) {
   const rows = [];
   for (const role of ROLES) {
     const id = parsed[role];
-    let row;
+    let row2;
     if (id.provider === "offline") {
-      row = { ...base(role), status: "offline" };
+      row2 = { ...base(role), status: "offline" };
     } else {
       const resolved = resolveRole(role, id, env, options);
       if ("error" in resolved) {
-        row = { ...base(role), status: "failed", failure: { stage: "key", detail: resolved.error } };
+        row2 = { ...base(role), status: "failed", failure: { stage: "key", detail: resolved.error } };
       } else {
         const { endpoint: endpoint2, endpointSource, rm: rm7 } = resolved;
         const key = `${id.id} ${endpoint2}`;
@@ -50905,7 +51046,7 @@ async function checkModels(input) {
         const mode2 = negotiated && {
           structuredOutput: negotiated.memo.state(negotiated.baseUrl, negotiated.setting)
         };
-        row = result.ok ? { ...base(role), status: "ok", latencyMs: result.latencyMs, endpoint: endpoint2, endpointSource, ...mode2 } : {
+        row2 = result.ok ? { ...base(role), status: "ok", latencyMs: result.latencyMs, endpoint: endpoint2, endpointSource, ...mode2 } : {
           ...base(role),
           status: "failed",
           endpoint: endpoint2,
@@ -50915,25 +51056,25 @@ async function checkModels(input) {
         };
       }
     }
-    rows.push(row);
-    input.onRow?.(row);
+    rows.push(row2);
+    input.onRow?.(row2);
   }
   return { rows, allOffline: false, failed: rows.filter((r2) => r2.status === "failed") };
 }
-function formatDoctorRow(row, idWidth) {
-  return redactMessage(doctorRowText(row, idWidth));
+function formatDoctorRow(row2, idWidth) {
+  return redactMessage(doctorRowText(row2, idWidth));
 }
-function doctorRowText(row, idWidth) {
-  const head = `${row.role.padEnd(8)}${row.modelId.padEnd(idWidth)}family=${row.family.padEnd(10)}`;
-  if (row.status === "offline") return `${head}ok       offline (no model call; model: ${row.source})`;
-  const mode2 = row.structuredOutput ? `  ${describeStructuredOutput(row.structuredOutput)}` : "";
-  if (row.status === "ok") {
-    const from = row.endpointSource ? `endpoint: ${row.endpointSource}; ` : "";
-    return `${head}ok       ${String(row.latencyMs ?? 0).padStart(6)} ms  ${row.endpoint ?? ""} (${from}model: ${row.source})${mode2}`;
+function doctorRowText(row2, idWidth) {
+  const head = `${row2.role.padEnd(8)}${row2.modelId.padEnd(idWidth)}family=${row2.family.padEnd(10)}`;
+  if (row2.status === "offline") return `${head}ok       offline (no model call; model: ${row2.source})`;
+  const mode2 = row2.structuredOutput ? `  ${describeStructuredOutput(row2.structuredOutput)}` : "";
+  if (row2.status === "ok") {
+    const from = row2.endpointSource ? `endpoint: ${row2.endpointSource}; ` : "";
+    return `${head}ok       ${String(row2.latencyMs ?? 0).padStart(6)} ms  ${row2.endpoint ?? ""} (${from}model: ${row2.source})${mode2}`;
   }
-  const fellBack = row.structuredOutput?.refusals.length ? mode2 : "";
-  const where = row.endpoint && row.endpointSource ? ` (endpoint ${row.endpoint}: ${row.endpointSource})` : "";
-  return `${head}FAILED   ${row.failure?.stage ?? "request failed"}: ${row.failure?.detail ?? ""}${where}${fellBack}`;
+  const fellBack = row2.structuredOutput?.refusals.length ? mode2 : "";
+  const where = row2.endpoint && row2.endpointSource ? ` (endpoint ${row2.endpoint}: ${row2.endpointSource})` : "";
+  return `${head}FAILED   ${row2.failure?.stage ?? "request failed"}: ${row2.failure?.detail ?? ""}${where}${fellBack}`;
 }
 function describeDoctorFailures(report) {
   const text3 = report.failed.map((r2) => {
@@ -50986,7 +51127,7 @@ async function checkModelsFirst(project, env, io) {
         }
       },
       now: () => io.now().getTime(),
-      onRow: (row) => io.log.info(formatDoctorRow(row, idWidth))
+      onRow: (row2) => io.log.info(formatDoctorRow(row2, idWidth))
     });
   } finally {
     io.endGroup();
@@ -51766,8 +51907,8 @@ var __commonJS2 = (cb, mod) => function __require2() {
   return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
 };
 var __export2 = (target, all) => {
-  for (var name23 in all)
-    __defProp2(target, name23, { get: all[name23], enumerable: true });
+  for (var name24 in all)
+    __defProp2(target, name24, { get: all[name24], enumerable: true });
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
@@ -51855,8 +51996,8 @@ function toLinesWithContent(input = "", trimmed2 = true, separator = "\n") {
 function forEachLineWithContent(input, callback) {
   return toLinesWithContent(input, true).map((line) => callback(line));
 }
-function folderExists(path33) {
-  return (0, import_file_exists.exists)(path33, import_file_exists.FOLDER);
+function folderExists(path36) {
+  return (0, import_file_exists.exists)(path36, import_file_exists.FOLDER);
 }
 function append(target, item) {
   if (Array.isArray(target)) {
@@ -52258,8 +52399,8 @@ function checkIsRepoRootTask() {
     commands,
     format: "utf-8",
     onError,
-    parser(path33) {
-      return /^\.(git)?$/.test(path33.trim());
+    parser(path36) {
+      return /^\.(git)?$/.test(path36.trim());
     }
   };
 }
@@ -52693,11 +52834,11 @@ function parseGrep(grep) {
   const paths = /* @__PURE__ */ new Set();
   const results = {};
   forEachLineWithContent(grep, (input) => {
-    const [path33, line, preview] = input.split(NULL);
-    paths.add(path33);
-    (results[path33] = results[path33] || []).push({
+    const [path36, line, preview] = input.split(NULL);
+    paths.add(path36);
+    (results[path36] = results[path36] || []).push({
       line: asNumber(line),
-      path: path33,
+      path: path36,
       preview
     });
   });
@@ -52830,9 +52971,9 @@ function prefixedLogger(to, prefix, forward) {
     }
   };
 }
-function childLoggerName(name23, childDebugger, { namespace: parentNamespace }) {
-  if (typeof name23 === "string") {
-    return name23;
+function childLoggerName(name24, childDebugger, { namespace: parentNamespace }) {
+  if (typeof name24 === "string") {
+    return name24;
   }
   const childNamespace = childDebugger && childDebugger.namespace || "";
   if (childNamespace.startsWith(parentNamespace)) {
@@ -52846,10 +52987,10 @@ function createLogger2(label, verbose, initialStep, infoDebugger = createLog()) 
   const debugDebugger = typeof verbose === "string" ? infoDebugger.extend(verbose) : verbose;
   const key = childLoggerName(filterType(verbose, filterString), debugDebugger, infoDebugger);
   return step(initialStep);
-  function sibling(name23, initial) {
+  function sibling(name24, initial) {
     return append(
       spawned,
-      createLogger2(label, key.replace(/^[^:]+/, name23), initial, infoDebugger)
+      createLogger2(label, key.replace(/^[^:]+/, name24), initial, infoDebugger)
     );
   }
   function step(phase) {
@@ -52892,12 +53033,12 @@ var init_tasks_pending_queue = __esm({
         return this._queue.get(task);
       }
       createProgress(task) {
-        const name23 = _TasksPendingQueue.getName(task.commands[0]);
-        const logger = createLogger2(this.logLabel, name23);
+        const name24 = _TasksPendingQueue.getName(task.commands[0]);
+        const logger = createLogger2(this.logLabel, name24);
         return {
           task,
           logger,
-          name: name23
+          name: name24
         };
       }
       push(task) {
@@ -52939,8 +53080,8 @@ var init_tasks_pending_queue = __esm({
         progress.logger("Starting task");
         return progress;
       }
-      static getName(name23 = "empty") {
-        return `task:${name23}:${++_TasksPendingQueue.counter}`;
+      static getName(name24 = "empty") {
+        return `task:${name24}:${++_TasksPendingQueue.counter}`;
       }
       static {
         this.counter = 0;
@@ -52960,9 +53101,9 @@ function onErrorReceived(target, logger) {
     target.push(Buffer.from(String(err.stack), "ascii"));
   };
 }
-function onDataReceived(target, name23, logger, output) {
+function onDataReceived(target, name24, logger, output) {
   return (buffer) => {
-    logger(`%s received %L bytes`, name23, buffer);
+    logger(`%s received %L bytes`, name24, buffer);
     output(`%B`, buffer);
     target.push(buffer);
   };
@@ -53207,23 +53348,23 @@ function taskCallback(task, response, callback = NOOP) {
   response.then(onSuccess, onError2);
 }
 function addDeprecationNoticeToError(err) {
-  let log = (name23) => {
+  let log = (name24) => {
     console.warn(
-      `simple-git deprecation notice: accessing GitResponseError.${name23} should be GitResponseError.git.${name23}, this will no longer be available in version 3`
+      `simple-git deprecation notice: accessing GitResponseError.${name24} should be GitResponseError.git.${name24}, this will no longer be available in version 3`
     );
     log = NOOP;
   };
   return Object.create(err, Object.getOwnPropertyNames(err.git).reduce(descriptorReducer, {}));
-  function descriptorReducer(all, name23) {
-    if (name23 in err) {
+  function descriptorReducer(all, name24) {
+    if (name24 in err) {
       return all;
     }
-    all[name23] = {
+    all[name24] = {
       enumerable: false,
       configurable: false,
       get() {
-        log(name23);
-        return err.git[name23];
+        log(name24);
+        return err.git[name24];
       }
     };
     return all;
@@ -53461,14 +53602,14 @@ var init_hash_object = __esm({
     init_task();
   }
 });
-function parseInit(bare, path33, text3) {
+function parseInit(bare, path36, text3) {
   const response = String(text3).trim();
   let result;
   if (result = initResponseRegex.exec(response)) {
-    return new InitSummary(bare, path33, false, result[1]);
+    return new InitSummary(bare, path36, false, result[1]);
   }
   if (result = reInitResponseRegex.exec(response)) {
-    return new InitSummary(bare, path33, true, result[1]);
+    return new InitSummary(bare, path36, true, result[1]);
   }
   let gitDir = "";
   const tokens = response.split(" ");
@@ -53479,7 +53620,7 @@ function parseInit(bare, path33, text3) {
       break;
     }
   }
-  return new InitSummary(bare, path33, /^re/i.test(response), gitDir);
+  return new InitSummary(bare, path36, /^re/i.test(response), gitDir);
 }
 var InitSummary;
 var initResponseRegex;
@@ -53488,9 +53629,9 @@ var init_InitSummary = __esm({
   "src/lib/responses/InitSummary.ts"() {
     "use strict";
     InitSummary = class {
-      constructor(bare, path33, existing, gitDir) {
+      constructor(bare, path36, existing, gitDir) {
         this.bare = bare;
-        this.path = path33;
+        this.path = path36;
         this.existing = existing;
         this.gitDir = gitDir;
       }
@@ -53502,7 +53643,7 @@ var init_InitSummary = __esm({
 function hasBareCommand(command) {
   return command.includes(bareCommand);
 }
-function initTask(bare = false, path33, customArgs) {
+function initTask(bare = false, path36, customArgs) {
   const commands = ["init", ...customArgs];
   if (bare && !hasBareCommand(commands)) {
     commands.splice(1, 0, bareCommand);
@@ -53511,7 +53652,7 @@ function initTask(bare = false, path33, customArgs) {
     commands,
     format: "utf-8",
     parser(text3) {
-      return parseInit(commands.includes("--bare"), path33, text3);
+      return parseInit(commands.includes("--bare"), path36, text3);
     }
   };
 }
@@ -53691,8 +53832,8 @@ var init_parse_diff_summary = __esm({
 });
 function lineBuilder(tokens, fields) {
   return fields.reduce(
-    (line, field, index) => {
-      line[field] = tokens[index] || "";
+    (line, field2, index) => {
+      line[field2] = tokens[index] || "";
       return line;
     },
     /* @__PURE__ */ Object.create({ diff: null })
@@ -53779,9 +53920,9 @@ var init_diff = __esm({
 function prettyFormat(format, splitter) {
   const fields = [];
   const formatStr = [];
-  Object.keys(format).forEach((field) => {
-    fields.push(field);
-    formatStr.push(String(format[field]));
+  Object.keys(format).forEach((field2) => {
+    fields.push(field2);
+    formatStr.push(String(format[field2]));
   });
   return [fields, formatStr.join(splitter)];
 }
@@ -54326,12 +54467,12 @@ var init_FileStatusSummary = __esm({
     "use strict";
     fromPathRegex = /^(.+)\0(.+)$/;
     FileStatusSummary = class {
-      constructor(path33, index, working_dir) {
-        this.path = path33;
+      constructor(path36, index, working_dir) {
+        this.path = path36;
         this.index = index;
         this.working_dir = working_dir;
         if (index === "R" || working_dir === "R") {
-          const detail = fromPathRegex.exec(path33) || [null, path33, path33];
+          const detail = fromPathRegex.exec(path36) || [null, path36, path36];
           this.from = detail[2] || "";
           this.path = detail[1] || "";
         }
@@ -54362,14 +54503,14 @@ function splitLine(result, lineStr) {
     default:
       return;
   }
-  function data(index, workingDir, path33) {
+  function data(index, workingDir, path36) {
     const raw = `${index}${workingDir}`;
     const handler2 = parsers6.get(raw);
     if (handler2) {
-      handler2(result, path33);
+      handler2(result, path36);
     }
     if (raw !== "##" && raw !== "!!") {
-      result.files.push(new FileStatusSummary(path33, index, workingDir));
+      result.files.push(new FileStatusSummary(path36, index, workingDir));
     }
   }
 }
@@ -54720,9 +54861,9 @@ var init_simple_git_api = __esm({
           next
         );
       }
-      hashObject(path33, write) {
+      hashObject(path36, write) {
         return this._runTask(
-          hashObjectTask(path33, write === true),
+          hashObjectTask(path36, write === true),
           trailingFunctionArgument(arguments)
         );
       }
@@ -54937,16 +55078,16 @@ var init_BranchSummary = __esm({
         this.current = "";
         this.detached = false;
       }
-      push(status, detached, name23, commit, label) {
+      push(status, detached, name24, commit, label) {
         if (status === "*") {
           this.detached = detached;
-          this.current = name23;
+          this.current = name24;
         }
-        this.all.push(name23);
-        this.branches[name23] = {
+        this.all.push(name24);
+        this.branches[name24] = {
           current: status === "*",
           linkedWorkTree: status === "+",
-          name: name23,
+          name: name24,
           commit,
           label
         };
@@ -54974,19 +55115,19 @@ var init_parse_branch = __esm({
     parsers9 = [
       new LineParser(
         /^([*+]\s)?\((?:HEAD )?detached (?:from|at) (\S+)\)\s+([a-z0-9]+)\s(.*)$/,
-        (result, [current, name23, commit, label]) => {
-          result.push(branchStatus(current), true, name23, commit, label);
+        (result, [current, name24, commit, label]) => {
+          result.push(branchStatus(current), true, name24, commit, label);
         }
       ),
       new LineParser(
         /^([*+]\s)?(\S+)\s+([a-z0-9]+)\s?(.*)$/s,
-        (result, [current, name23, commit, label]) => {
-          result.push(branchStatus(current), false, name23, commit, label);
+        (result, [current, name24, commit, label]) => {
+          result.push(branchStatus(current), false, name24, commit, label);
         }
       )
     ];
-    currentBranchParser = new LineParser(/^(\S+)$/s, (result, [name23]) => {
-      result.push("*", false, name23, "", "");
+    currentBranchParser = new LineParser(/^(\S+)$/s, (result, [name24]) => {
+      result.push("*", false, name24, "", "");
     });
   }
 });
@@ -55076,8 +55217,8 @@ var init_branch = __esm({
   }
 });
 function toPath(input) {
-  const path33 = input.trim().replace(/^["']|["']$/g, "");
-  return path33 && normalize(path33);
+  const path36 = input.trim().replace(/^["']|["']$/g, "");
+  return path36 && normalize(path36);
 }
 var parseCheckIgnore;
 var init_CheckIgnore = __esm({
@@ -55125,15 +55266,15 @@ var init_parse_fetch = __esm({
       new LineParser(/From (.+)$/, (result, [remote]) => {
         result.remote = remote;
       }),
-      new LineParser(/\* \[new branch]\s+(\S+)\s*-> (.+)$/, (result, [name23, tracking]) => {
+      new LineParser(/\* \[new branch]\s+(\S+)\s*-> (.+)$/, (result, [name24, tracking]) => {
         result.branches.push({
-          name: name23,
+          name: name24,
           tracking
         });
       }),
-      new LineParser(/\* \[new tag]\s+(\S+)\s*-> (.+)$/, (result, [name23, tracking]) => {
+      new LineParser(/\* \[new tag]\s+(\S+)\s*-> (.+)$/, (result, [name24, tracking]) => {
         result.tags.push({
-          name: name23,
+          name: name24,
           tracking
         });
       }),
@@ -55144,9 +55285,9 @@ var init_parse_fetch = __esm({
       }),
       new LineParser(
         /\s*([^.]+)\.\.(\S+)\s+(\S+)\s*-> (.+)$/,
-        (result, [from, to, name23, tracking]) => {
+        (result, [from, to, name24, tracking]) => {
           result.updated.push({
-            name: name23,
+            name: name24,
             tracking,
             to,
             from
@@ -55255,20 +55396,20 @@ var init_pull = __esm({
 });
 function parseGetRemotes(text3) {
   const remotes = {};
-  forEach(text3, ([name23]) => remotes[name23] = { name: name23 });
+  forEach(text3, ([name24]) => remotes[name24] = { name: name24 });
   return Object.values(remotes);
 }
 function parseGetRemotesVerbose(text3) {
   const remotes = {};
-  forEach(text3, ([name23, url, purpose]) => {
-    if (!Object.hasOwn(remotes, name23)) {
-      remotes[name23] = {
-        name: name23,
+  forEach(text3, ([name24, url, purpose]) => {
+    if (!Object.hasOwn(remotes, name24)) {
+      remotes[name24] = {
+        name: name24,
         refs: { fetch: "", push: "" }
       };
     }
     if (purpose && url) {
-      remotes[name23].refs[purpose.replace(/[^a-z]/g, "")] = url;
+      remotes[name24].refs[purpose.replace(/[^a-z]/g, "")] = url;
     }
   });
   return Object.values(remotes);
@@ -55362,8 +55503,8 @@ __export2(sub_module_exports, {
   subModuleTask: () => subModuleTask,
   updateSubModuleTask: () => updateSubModuleTask
 });
-function addSubModuleTask(repo, path33) {
-  return subModuleTask(["add", repo, path33]);
+function addSubModuleTask(repo, path36) {
+  return subModuleTask(["add", repo, path36]);
 }
 function initSubModuleTask(customArgs) {
   return subModuleTask(["init", ...customArgs]);
@@ -55454,21 +55595,21 @@ function tagListTask(customArgs = []) {
     }
   };
 }
-function addTagTask(name23) {
+function addTagTask(name24) {
   return {
     format: "utf-8",
-    commands: ["tag", name23],
+    commands: ["tag", name24],
     parser() {
-      return { name: name23 };
+      return { name: name24 };
     }
   };
 }
-function addAnnotatedTagTask(name23, tagMessage) {
+function addAnnotatedTagTask(name24, tagMessage) {
   return {
     format: "utf-8",
-    commands: ["tag", "-a", "-m", tagMessage, name23],
+    commands: ["tag", "-a", "-m", tagMessage, name24],
     parser() {
-      return { name: name23 };
+      return { name: name24 };
     }
   };
 }
@@ -55542,11 +55683,11 @@ var require_git = __commonJS2({
       this._plugins.reconfigure("binary", command);
       return this;
     };
-    Git2.prototype.env = function(name23, value) {
-      if (arguments.length === 1 && typeof name23 === "object") {
-        this._executor.env = name23;
+    Git2.prototype.env = function(name24, value) {
+      if (arguments.length === 1 && typeof name24 === "object") {
+        this._executor.env = name24;
       } else {
-        (this._executor.env = this._executor.env || {})[name23] = value;
+        (this._executor.env = this._executor.env || {})[name24] = value;
       }
       return this;
     };
@@ -55627,8 +55768,8 @@ var require_git = __commonJS2({
         next
       );
     };
-    Git2.prototype.addTag = function(name23) {
-      const task = typeof name23 === "string" ? addTagTask2(name23) : configurationErrorTask2("Git.addTag requires a tag name");
+    Git2.prototype.addTag = function(name24) {
+      const task = typeof name24 === "string" ? addTagTask2(name24) : configurationErrorTask2("Git.addTag requires a tag name");
       return this._runTask(task, trailingFunctionArgument2(arguments));
     };
     Git2.prototype.addAnnotatedTag = function(tagName, tagMessage) {
@@ -55677,8 +55818,8 @@ var require_git = __commonJS2({
       }
       return this._runTask(straightThroughStringTask2(command, this._trimmed), next);
     };
-    Git2.prototype.submoduleAdd = function(repo, path33, then) {
-      return this._runTask(addSubModuleTask2(repo, path33), trailingFunctionArgument2(arguments));
+    Git2.prototype.submoduleAdd = function(repo, path36, then) {
+      return this._runTask(addSubModuleTask2(repo, path36), trailingFunctionArgument2(arguments));
     };
     Git2.prototype.submoduleUpdate = function(args, then) {
       return this._runTask(
@@ -56265,35 +56406,35 @@ async function remoteDefaultBranch(dir, remote = "origin") {
 async function isShallowRepository(git) {
   return (await git.raw(["rev-parse", "--is-shallow-repository"])).trim() === "true";
 }
-async function hasCommit(git, sha) {
-  const out = await git.raw(["rev-parse", "--verify", "--quiet", `${sha}^{commit}`]).catch(() => "");
-  return out.trim() === sha;
+async function hasCommit(git, sha2) {
+  const out = await git.raw(["rev-parse", "--verify", "--quiet", `${sha2}^{commit}`]).catch(() => "");
+  return out.trim() === sha2;
 }
 async function fetchBranch(git, remote, branch) {
-  const sha = await remoteBranchSha(git, remote, branch);
-  if (!sha) return "";
+  const sha2 = await remoteBranchSha(git, remote, branch);
+  if (!sha2) return "";
   const tracking = `refs/remotes/${remote}/${branch}`;
-  if (await hasCommit(git, sha)) {
-    await git.raw(["update-ref", tracking, sha]);
-    return sha;
+  if (await hasCommit(git, sha2)) {
+    await git.raw(["update-ref", tracking, sha2]);
+    return sha2;
   }
   const depth = await isShallowRepository(git) ? ["--depth=1"] : [];
   await git.raw(["fetch", "--no-tags", "--quiet", ...depth, remote, `+refs/heads/${branch}:${tracking}`]);
   return (await git.revparse([tracking])).trim();
 }
 var LARGE_DEPTH = 1e6;
-async function isShallowBoundary(git, sha) {
+async function isShallowBoundary(git, sha2) {
   const file = (await git.raw(["rev-parse", "--path-format=absolute", "--git-path", "shallow"])).trim();
   const text3 = await readFile6(file, "utf8").catch(() => "");
-  return text3.split("\n").includes(sha);
+  return text3.split("\n").includes(sha2);
 }
-async function fetchCommit(git, remote, sha) {
-  if (await hasCommit(git, sha)) {
-    if (!await isShallowBoundary(git, sha)) return;
-    await git.raw(["fetch", "--no-tags", "--quiet", `--depth=${LARGE_DEPTH}`, remote, sha]);
+async function fetchCommit(git, remote, sha2) {
+  if (await hasCommit(git, sha2)) {
+    if (!await isShallowBoundary(git, sha2)) return;
+    await git.raw(["fetch", "--no-tags", "--quiet", `--depth=${LARGE_DEPTH}`, remote, sha2]);
     return;
   }
-  await git.raw(["fetch", "--no-tags", "--quiet", remote, sha]);
+  await git.raw(["fetch", "--no-tags", "--quiet", remote, sha2]);
 }
 function gitErrorMessage(error2) {
   const message = messageOf(error2);
@@ -56316,11 +56457,11 @@ var STATE_COMMIT = /^skill-iterate state[ :]/;
 async function checkStateBranch(check) {
   const remote = check.remote ?? "origin";
   const { branch } = check;
-  for (const [what, name23] of [
+  for (const [what, name24] of [
     ["the base branch", check.base],
     ["the repository's default branch", check.defaultBranch]
   ]) {
-    if (branch === name23) {
+    if (branch === name24) {
       throw new Error(
         `input state-branch: ${branch} is ${what}; the state is committed to its own orphan branch (default ${DEFAULT_STATE_BRANCH})`
       );
@@ -56359,10 +56500,10 @@ async function readStateBranch(location) {
   for (const file of listing.split("\n").filter(Boolean)) {
     const parsed = parseStatePath(file);
     if (!parsed) continue;
-    const [skill, name23] = parsed;
+    const [skill, name24] = parsed;
     const entry = skills.get(skill) ?? { resultsTsv: void 0, lastRun: void 0 };
-    if (name23 === RESULTS_FILE) entry.resultsTsv = await git.show([`${tip}:${file}`]);
-    else if (name23 === LAST_RUN_FILE) entry.lastRun = parseLastRun(await git.show([`${tip}:${file}`]));
+    if (name24 === RESULTS_FILE) entry.resultsTsv = await git.show([`${tip}:${file}`]);
+    else if (name24 === LAST_RUN_FILE) entry.lastRun = parseLastRun(await git.show([`${tip}:${file}`]));
     else continue;
     skills.set(skill, entry);
   }
@@ -56457,11 +56598,11 @@ async function openStateStore(options) {
         const record = redactValue(update.lastRun, options.secrets ?? []);
         await writeFile5(path20.join(folder, LAST_RUN_FILE), formatLastRun(record));
       }
-      for (const [name23, text3] of Object.entries(update.files ?? {})) {
-        if (!/^[\w.-]+$/.test(name23) || name23 === RESULTS_FILE || name23 === LAST_RUN_FILE) {
-          throw new Error(`state file name ${JSON.stringify(name23)}: expected a plain file name`);
+      for (const [name24, text3] of Object.entries(update.files ?? {})) {
+        if (!/^[\w.-]+$/.test(name24) || name24 === RESULTS_FILE || name24 === LAST_RUN_FILE) {
+          throw new Error(`state file name ${JSON.stringify(name24)}: expected a plain file name`);
         }
-        await writeFile5(path20.join(folder, name23), redact(text3));
+        await writeFile5(path20.join(folder, name24), redact(text3));
       }
       written.set(update.skill, results);
     }
@@ -56559,10 +56700,10 @@ async function configValue(git, key) {
 }
 async function committerConfig(dir, env = process.env) {
   const git = gitAt(dir, [], env);
-  const name23 = env.GIT_COMMITTER_NAME ?? await configValue(git, "user.name");
+  const name24 = env.GIT_COMMITTER_NAME ?? await configValue(git, "user.name");
   const email = env.GIT_COMMITTER_EMAIL ?? await configValue(git, "user.email");
   const config = [];
-  if (!name23) config.push(`user.name=${FALLBACK_IDENTITY.name}`);
+  if (!name24) config.push(`user.name=${FALLBACK_IDENTITY.name}`);
   if (!email) config.push(`user.email=${FALLBACK_IDENTITY.email}`);
   return config;
 }
@@ -56591,8 +56732,8 @@ async function commitFile(dir, relPath, message) {
     await identityFor(dir)
   );
   const printed = /^\[[^\]]* ([0-9a-f]{7,40})\]/m.exec(summary2)?.[1];
-  const sha = printed ?? (await runGit(dir, "rev-parse HEAD", ["rev-parse", "HEAD"])).trim();
-  return sha.slice(0, 7);
+  const sha2 = printed ?? (await runGit(dir, "rev-parse HEAD", ["rev-parse", "HEAD"])).trim();
+  return sha2.slice(0, 7);
 }
 var identities = /* @__PURE__ */ new Map();
 function identityFor(dir) {
@@ -56702,9 +56843,9 @@ async function repoPrefix(dir) {
   const prefix = (await runGit(dir, "rev-parse --show-prefix", ["rev-parse", "--show-prefix"])).trim();
   return prefix.replace(/\/+$/, "");
 }
-async function isValidBranchName(dir, name23) {
+async function isValidBranchName(dir, name24) {
   try {
-    await runGit(dir, "check-ref-format", ["check-ref-format", "--branch", name23]);
+    await runGit(dir, "check-ref-format", ["check-ref-format", "--branch", name24]);
     return true;
   } catch {
     return false;
@@ -57270,6 +57411,692 @@ function nightRunFile(run2, shipper, forge) {
   };
 }
 
+// src/github/markers.ts
+var PR_MARKER_PREFIX = "<!-- skillclimb:pr ";
+var MARKER_SUFFIX2 = " -->";
+var PullRequestMarkerSchema = external_exports.object({
+  skill: external_exports.string(),
+  baseline: external_exports.number(),
+  final: external_exports.number(),
+  iterations: external_exports.number().int().optional(),
+  run: external_exports.string().optional(),
+  /** The squash commit the Action pushed to `skill-iterate/<skill>`: the branch is the Action's while its tip is this. */
+  commit: external_exports.string().optional()
+});
+function formatPullRequestMarker(marker23) {
+  return `${PR_MARKER_PREFIX}${JSON.stringify(marker23).replace(/--/g, "-\\u002d")}${MARKER_SUFFIX2}`;
+}
+function firstLine(body) {
+  return (body ?? "").split("\n", 1)[0]?.replace(/\r$/, "").trim() ?? "";
+}
+function parsePullRequestMarker(body) {
+  const line = firstLine(body);
+  if (!line.startsWith(PR_MARKER_PREFIX) || !line.endsWith(MARKER_SUFFIX2)) return void 0;
+  try {
+    const parsed = PullRequestMarkerSchema.safeParse(
+      JSON.parse(line.slice(PR_MARKER_PREFIX.length, line.length - MARKER_SUFFIX2.length))
+    );
+    return parsed.success ? parsed.data : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function parkMarker2(skill) {
+  return `<!-- skillclimb:park skill=${skill} -->`;
+}
+function hasParkMarker(body, skill) {
+  return firstLine(body) === parkMarker2(skill);
+}
+function scoreCommentMarker(project = ".") {
+  const where = project === "." || project === "" ? "" : ` project=${project.replace(/--/g, "-\\u002d")}`;
+  return `<!-- skillclimb:score${where} -->`;
+}
+var DASHBOARD_MARKER_PREFIX = "<!-- skillclimb:dashboard";
+
+// src/github/dashboard-issue.ts
+var DASHBOARD_LABEL = "skill-iterate";
+var isDashboard = (body) => firstLine(body).startsWith(DASHBOARD_MARKER_PREFIX);
+async function findDashboardIssues(client, repo, label = DASHBOARD_LABEL) {
+  const issues = await client.paginate(client.rest.issues.listForRepo, {
+    ...repo,
+    state: "open",
+    labels: label,
+    sort: "created",
+    direction: "asc",
+    per_page: 100
+  });
+  return issues.filter((issue2) => !issue2.pull_request && isDashboard(issue2.body)).sort((a, b2) => a.number - b2.number).map((issue2) => ({
+    number: issue2.number,
+    url: issue2.html_url,
+    body: issue2.body ?? "",
+    author: issue2.user?.login
+  }));
+}
+async function writeDashboardIssue(client, repo, input) {
+  const label = input.label ?? DASHBOARD_LABEL;
+  const [existing, ...newer] = await findDashboardIssues(client, repo, label);
+  if (existing) {
+    await client.rest.issues.update({ ...repo, issue_number: existing.number, body: input.body });
+    const closed2 = await closeDuplicates(client, repo, newer);
+    return { number: existing.number, url: existing.url, action: "updated", closed: closed2 };
+  }
+  const { data: created } = await client.rest.issues.create({
+    ...repo,
+    title: input.title,
+    body: input.body,
+    labels: [label]
+  });
+  const open5 = await findDashboardIssues(client, repo, label);
+  const oldest = open5[0];
+  if (!oldest || oldest.number === created.number) {
+    return { number: created.number, url: created.html_url, action: "created", closed: [] };
+  }
+  const closed = await closeDuplicates(client, repo, open5.slice(1));
+  await client.rest.issues.update({ ...repo, issue_number: oldest.number, body: input.body });
+  input.log.info(
+    `dashboard: #${oldest.number} already existed; closed the duplicate ${closed.map((n) => `#${n}`).join(", ")}`
+  );
+  return { number: oldest.number, url: oldest.url, action: "updated", closed };
+}
+async function closeDuplicates(client, repo, duplicates) {
+  for (const issue2 of duplicates) {
+    await client.rest.issues.update({
+      ...repo,
+      issue_number: issue2.number,
+      state: "closed",
+      state_reason: "not_planned"
+    });
+  }
+  return duplicates.map((issue2) => issue2.number);
+}
+var EDITS_QUERY = `query($owner: String!, $name: String!, $number: Int!) {
+  repository(owner: $owner, name: $name) {
+    issue(number: $number) {
+      userContentEdits(last: 50) { nodes { editedAt editor { login } } }
+    }
+  }
+}`;
+var account = (login) => login.replace(/\[bot\]$/i, "").toLowerCase();
+async function editorsSinceAction(client, repo, issue2) {
+  if (!issue2.author) return { unknown: "the issue has no author" };
+  let answer;
+  try {
+    answer = await client.graphql(EDITS_QUERY, {
+      owner: repo.owner,
+      name: repo.repo,
+      number: issue2.number
+    });
+  } catch (error2) {
+    return { unknown: `the edit history could not be read: ${describeApiError(error2)}` };
+  }
+  const nodes = answer.repository?.issue?.userContentEdits.nodes;
+  if (!nodes) return { unknown: "the edit history could not be read" };
+  const edits = nodes.filter((n) => n !== null).sort((a, b2) => a.editedAt.localeCompare(b2.editedAt));
+  const own = account(issue2.author);
+  const lastOwn = edits.findLastIndex((e) => e.editor !== null && account(e.editor.login) === own);
+  const since = edits.slice(lastOwn + 1);
+  if (since.some((e) => e.editor === null))
+    return { unknown: "an edit was made by an account GitHub no longer names" };
+  return { logins: [...new Set(since.map((e) => e.editor.login))] };
+}
+async function hasWriteAccess(client, repo, login) {
+  try {
+    const { data } = await client.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login });
+    return data.permission === "admin" || data.permission === "write" || data.permission === "maintain";
+  } catch (error2) {
+    if (httpStatusOf(error2) === 404) return false;
+    return void 0;
+  }
+}
+
+// src/action/dashboard-body.ts
+var DASHBOARD_TITLE = "skillclimb dashboard";
+var ORDER_KINDS = ["run", "skip", "evals-init"];
+var ORDER_HEADINGS = {
+  run: "Run on the next night (ignore freshness)",
+  skip: "Skip until unchecked",
+  "evals-init": "Re-run evals init (opens the evals-init pull request)"
+};
+var ORDERABLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+var isOrderableName = (name24) => ORDERABLE_NAME.test(name24);
+var NO_ORDERS = Object.freeze({ run: [], skip: [], "evals-init": [] });
+function dashboardMarker(state) {
+  const fields = ORDER_KINDS.map((kind) => [kind, state[kind].filter(isOrderableName)]).filter(([, names]) => names.length > 0).map(([kind, names]) => ` ${kind}=${names.join(",")}`);
+  return `${DASHBOARD_MARKER_PREFIX}${fields.join("")} -->`;
+}
+function isDashboardBody(body) {
+  const line = firstLine(body);
+  return line.startsWith(DASHBOARD_MARKER_PREFIX) && line.endsWith("-->");
+}
+function writtenState(body) {
+  if (!isDashboardBody(body)) return { run: [], skip: [], "evals-init": [] };
+  const line = firstLine(body);
+  const read = (kind) => (new RegExp(`\\s${kind}=(\\S+)`).exec(line)?.[1] ?? "").split(",").filter(isOrderableName);
+  return { run: read("run"), skip: read("skip"), "evals-init": read("evals-init") };
+}
+var SECTION = /^\s*<!-- skillclimb:orders (run|skip|evals-init) -->\s*$/;
+var SECTION_END = /^\s*<!-- skillclimb:orders-end -->\s*$/;
+var TASK = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\[([ xX])\]\s+`?([A-Za-z0-9][A-Za-z0-9._-]{0,99})`?(?:\s|$)/;
+function orderBoxes(body) {
+  const boxes = {
+    run: /* @__PURE__ */ new Map(),
+    skip: /* @__PURE__ */ new Map(),
+    "evals-init": /* @__PURE__ */ new Map()
+  };
+  let section2;
+  let fenced3 = false;
+  for (const line of (body ?? "").split(/\r\n|\r|\n/)) {
+    if (/^\s*(```|~~~)/.test(line)) fenced3 = !fenced3;
+    if (fenced3) continue;
+    const start = SECTION.exec(line);
+    if (start) {
+      section2 = start[1];
+      continue;
+    }
+    if (SECTION_END.test(line)) {
+      section2 = void 0;
+      continue;
+    }
+    if (section2 === void 0) continue;
+    const task = TASK.exec(line);
+    if (task) boxes[section2].set(task[2], boxes[section2].get(task[2]) === true || task[1] !== " ");
+  }
+  return boxes;
+}
+function currentOrders(body, written) {
+  const boxes = orderBoxes(body);
+  const current = (kind) => [
+    .../* @__PURE__ */ new Set([
+      ...written[kind].filter((name24) => !boxes[kind].has(name24)),
+      ...[...boxes[kind]].filter(([, on]) => on).map(([name24]) => name24)
+    ])
+  ];
+  return { run: current("run"), skip: current("skip"), "evals-init": current("evals-init") };
+}
+async function resolveOrders(body, attribution, known) {
+  const written = writtenState(body);
+  const ticked = currentOrders(body, written);
+  const changed = ORDER_KINDS.some((kind) => !sameSet(ticked[kind], written[kind]));
+  const notes = [];
+  let orders = ticked;
+  if (changed) {
+    const who = await attribution();
+    if (who.kind !== "writers") {
+      const why = who.kind === "not-writers" ? `the issue was edited by ${who.logins.map((l) => inertInline(l, 60)).join(", ")}, without write access to the repository` : `the run could not tell who edited the issue (${inertInline(who.why, 200)})`;
+      notes.push(`Changed checkboxes were ignored: ${why}. Someone with write access can tick them again.`);
+      orders = who.kind === "not-writers" ? { ...NO_ORDERS, skip: written.skip } : written;
+    }
+  }
+  const keep = (kind) => orders[kind].filter((name24) => {
+    if (known.has(name24)) return true;
+    notes.push(`"${ORDER_HEADINGS[kind]}" for \`${name24}\` was ignored: no skill of that name was found.`);
+    return false;
+  });
+  return { orders: { run: keep("run"), skip: keep("skip"), "evals-init": keep("evals-init") }, notes };
+}
+function sameSet(a, b2) {
+  const set = new Set(a);
+  return set.size === new Set(b2).size && b2.every((x2) => set.has(x2));
+}
+var TABLE_BUDGET = 34e3;
+var ORDERS_BUDGET = 2e4;
+var DUE_BUDGET = 2e3;
+var NOTES_BUDGET = 3e3;
+var cell2 = (text3, max = 200) => inertInline(text3, max);
+var name23 = (skill) => isOrderableName(skill) ? `\`${skill}\`` : cell2(skill, 100);
+function statusText(status) {
+  switch (status.kind) {
+    case "shipped":
+      return `[#${status.pr}](${status.url}) ${formatGain(status.gain)}`;
+    case "no-improvement":
+      return status.detail ? `no improvement (${cell2(status.detail, 120)})` : "no improvement";
+    case "plateau":
+      return `plateau (no gain in ${status.nights} nights)`;
+    case "parked":
+      return status.url ? `parked (${cell2(status.parkKind, 40)}): [issue](${status.url})` : `parked (${cell2(status.parkKind, 40)})`;
+    case "not-shipped":
+      return `not shipped: ${cell2(status.reason, 160)}`;
+    case "excluded":
+      return `excluded: ${cell2(status.reason, 120)}${status.next ? `; next: ${cell2(status.next, 160)}` : ""}`;
+    case "skipped-by-order":
+      return "skipped (dashboard order, until unchecked)";
+    case "fresh":
+      return `fresh until ${status.until.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+    case "skipped":
+      return cell2(status.detail, 160);
+    case "not-run":
+      return "not run yet";
+  }
+}
+var ATTENTION = {
+  parked: 0,
+  "not-shipped": 1,
+  excluded: 2,
+  shipped: 3,
+  skipped: 4,
+  plateau: 5,
+  "no-improvement": 6,
+  "skipped-by-order": 7,
+  fresh: 8,
+  "not-run": 9
+};
+var STATUS_LABEL = {
+  parked: "parked",
+  "not-shipped": "not shipped",
+  excluded: "excluded",
+  shipped: "shipped",
+  skipped: "skipped",
+  plateau: "plateau",
+  "no-improvement": "no improvement",
+  "skipped-by-order": "skipped by order",
+  fresh: "fresh",
+  "not-run": "not run yet"
+};
+function byAttention(a, b2) {
+  const findings = (s) => s.findings.length > 0 ? 0 : 1;
+  return ATTENTION[a.status.kind] - ATTENTION[b2.status.kind] || findings(a) - findings(b2) || (a.skill < b2.skill ? -1 : a.skill > b2.skill ? 1 : 0);
+}
+function findingsText(findings) {
+  if (findings.length === 0) return "";
+  return findings.map((f) => `${f.kind}: ${f.assertions.map((id) => `#${id}`).join(", ")}`).join("; ").replace(/#/g, "#‍");
+}
+function row(s) {
+  const composite = s.composite === null ? "–" : `${s.composite.toFixed(4)}${s.confirmed ? "" : "*"}`;
+  const uplift = s.uplift ? `${formatGain(s.uplift.value)}${s.uplift.measurable ? "" : " (within noise)"}` : "–";
+  const trend = s.trend.length >= 2 ? renderSparkline(s.trend) : "";
+  return `| ${name23(s.skill)} | ${composite} | ${trend} | ${uplift} | ${statusText(s.status)} | ${findingsText(s.findings)} |`;
+}
+function fitting(lines, budget) {
+  const shown = [];
+  let used = 0;
+  for (const line of lines) {
+    if (used + line.length + 1 > budget) break;
+    shown.push(line);
+    used += line.length + 1;
+  }
+  return { shown, left: lines.length - shown.length };
+}
+function countsByStatus(skills) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const s of skills)
+    counts.set(STATUS_LABEL[s.status.kind], (counts.get(STATUS_LABEL[s.status.kind]) ?? 0) + 1);
+  return [...counts].map(([label, n]) => `${n} ${label}`).join(", ");
+}
+function usd(value) {
+  return value === null ? "not reported by the provider" : `$${value.toFixed(2)}`;
+}
+function plural3(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+function orderSection(kind, skills, ticked, budget) {
+  const orderable = skills.filter(isOrderableName);
+  const sorted2 = [...orderable.filter((s) => ticked.has(s)), ...orderable.filter((s) => !ticked.has(s))];
+  const { shown, left } = fitting(
+    sorted2.map((s) => `- [${ticked.has(s) ? "x" : " "}] \`${s}\``),
+    budget
+  );
+  const lines = [
+    "<details>",
+    `<summary>${ORDER_HEADINGS[kind]}${ticked.size ? ` (${ticked.size} ticked)` : ""}</summary>`,
+    "",
+    `<!-- skillclimb:orders ${kind} -->`,
+    ...shown,
+    ...left > 0 ? [
+      `- _${plural3(left, "more skill")} not listed: add a line \`\` - [x] \`name\` \`\` here to order one_`
+    ] : [],
+    "<!-- skillclimb:orders-end -->",
+    "",
+    "</details>",
+    ""
+  ];
+  return lines;
+}
+function renderDashboard(input) {
+  const skills = [...input.skills].sort(byAttention);
+  const t2 = input.totals;
+  const marker23 = dashboardMarker(input.ticked);
+  const tableBudget = TABLE_BUDGET - Math.max(0, marker23.length - 1e3);
+  const when = input.generatedAt.toISOString().slice(0, 16).replace("T", " ");
+  const parts = [
+    marker23,
+    `Rewritten at the end of every night of skillclimb skill-iterate. Last night: ${when} UTC` + (input.runUrl ? ` ([workflow run](${input.runUrl}))` : "") + ".",
+    "",
+    "## Last night",
+    "",
+    `${plural3(t2.ran, "skill")} run, ${t2.shipped} shipped, ${t2.parked} parked; ${plural3(t2.calls, "model call")}, ${t2.tokens.toLocaleString("en-US")} tokens, cost ${usd(t2.costUsd)}.` + (t2.partial ? ` The night stopped early: ${cell2(t2.partial, 300)}.` : ""),
+    ""
+  ];
+  if (input.orderNotes.length > 0) {
+    parts.push("### Orders", "");
+    parts.push(
+      ...fitting(
+        input.orderNotes.map((n) => `- ${n}`),
+        NOTES_BUDGET
+      ).shown,
+      ""
+    );
+  }
+  parts.push(`## Skills (${skills.length})`, "");
+  if (skills.length === 0) {
+    parts.push("No skill folder matched the skills setting.", "");
+  } else {
+    const { shown, left } = fitting(skills.map(row), tableBudget);
+    parts.push(
+      "| Skill | Composite | Trend | Uplift | Status | Eval findings |",
+      "| --- | ---: | --- | ---: | --- | --- |",
+      ...shown,
+      ""
+    );
+    if (left > 0) {
+      parts.push(
+        `_${plural3(left, "more skill")} not listed (${countsByStatus(skills.slice(shown.length))})._`,
+        ""
+      );
+    }
+    parts.push(
+      "_Composite: the last confirmed composite score (\\* the night's own score, not re-measured). Trend: the final composite of each recent night, oldest first. Uplift: pass rate with the skill minus without it._",
+      ""
+    );
+  }
+  const due = input.nextNight.due;
+  parts.push("## Next night", "");
+  if (due.length === 0) {
+    parts.push(
+      `No skill would be due if the next night starts ${input.nextNight.assumedHours} h after this one.`,
+      ""
+    );
+  } else {
+    const list2 = fitting(due.map(name23), DUE_BUDGET);
+    parts.push(
+      `${plural3(due.length, "skill")} due if it starts ${input.nextNight.assumedHours} h after this one: ${list2.shown.join(", ")}${list2.left > 0 ? ` and ${list2.left} more` : ""}.`,
+      ""
+    );
+  }
+  parts.push(
+    "## Orders for the next night",
+    "",
+    'Tick a box: the next night reads it, honours it and clears it; "skip" stays until you untick it. Only edits by users with write access count.',
+    ""
+  );
+  const names = skills.map((s) => s.skill).sort();
+  const scorable = new Set(skills.filter((s) => s.status.kind !== "excluded").map((s) => s.skill));
+  for (const kind of ORDER_KINDS) {
+    const listed2 = kind === "evals-init" ? names : names.filter((n) => scorable.has(n));
+    parts.push(...orderSection(kind, listed2, new Set(input.ticked[kind]), ORDERS_BUDGET / 3));
+  }
+  return postable(parts.join("\n"));
+}
+
+// src/action/dashboard-model.ts
+var TREND_NIGHTS = 10;
+var PLATEAU_NIGHTS = 3;
+var NEXT_NIGHT_HOURS = 24;
+function nightlyFinals(rows) {
+  const finals = [];
+  let current;
+  for (const row2 of rows) {
+    if (row2.status === "baseline") {
+      if (current != null) finals.push(current);
+      current = row2.score;
+    } else if (row2.status === "keep" && row2.score !== null) {
+      current = row2.score;
+    }
+  }
+  if (current != null) finals.push(current);
+  return finals;
+}
+function trendOf(recorded) {
+  if (!recorded?.resultsTsv) return [];
+  try {
+    return nightlyFinals(parseResultsTsv(recorded.resultsTsv)).slice(-TREND_NIGHTS);
+  } catch {
+    return [];
+  }
+}
+function groupFindings(findings) {
+  const byKind = /* @__PURE__ */ new Map();
+  for (const f of findings) byKind.set(f.kind, [...byKind.get(f.kind) ?? [], f.assertion]);
+  return [...byKind].map(([kind, assertions]) => ({
+    kind,
+    assertions: [...new Set(assertions)].sort((a, b2) => a - b2)
+  }));
+}
+function isPlateau(trend, minGain) {
+  if (trend.length < PLATEAU_NIGHTS) return false;
+  const last2 = trend.slice(-PLATEAU_NIGHTS);
+  return Math.max(...last2) - Math.min(...last2) < minGain;
+}
+function resultStatus(facts, r2, trend) {
+  const { file } = facts;
+  const shipped = file.shipped.find((s) => s.skill === r2.skill);
+  if (shipped)
+    return { kind: "shipped", pr: shipped.pr, url: shipped.url, gain: shipped.final - shipped.baseline };
+  const notShipped = file.notShipped.find((s) => s.skill === r2.skill);
+  if (notShipped) return { kind: "not-shipped", reason: notShipped.reason };
+  if (r2.status === "defect-park" || r2.status === "calibration-park") {
+    const park2 = file.parked.find((p2) => p2.skill === r2.skill);
+    const url = park2?.via === "issue" ? park2.location : /^https?:\/\//.test(r2.link ?? "") ? r2.link : void 0;
+    return { kind: "parked", parkKind: r2.status === "defect-park" ? "crashes" : "calibration", url };
+  }
+  if (r2.status === "no-improvement") {
+    return isPlateau(trend, facts.minGain) ? { kind: "plateau", nights: PLATEAU_NIGHTS } : { kind: "no-improvement", detail: r2.detail };
+  }
+  if (r2.status === "shipped") return { kind: "not-shipped", reason: "no pull request was recorded" };
+  return { kind: "skipped", detail: r2.status };
+}
+function skillNames(file, skipOrders) {
+  const run2 = file.run;
+  return [
+    .../* @__PURE__ */ new Set([
+      ...run2.queue,
+      ...run2.results.map((r2) => r2.skill),
+      ...run2.excludedBySkipList.map((e) => e.skill),
+      ...run2.excludedByFreshness.map((e) => e.skill),
+      ...(run2.excludedOther ?? []).map((e) => e.skill),
+      ...run2.notRequested ?? [],
+      ...skipOrders.filter((s) => run2.excludedBySkipList.some((e) => e.skill === s))
+    ])
+  ].sort();
+}
+function skillRow(facts, skill) {
+  const run2 = facts.file.run;
+  const recorded = facts.recorded.get(skill);
+  const last2 = recorded?.lastRun;
+  const trend = trendOf(recorded);
+  const result = run2.results.find((r2) => r2.skill === skill);
+  const m = result?.measurement;
+  const base = {
+    skill,
+    trend,
+    composite: m?.confirmation?.final ?? result?.finalScore ?? last2?.confirmed_score ?? last2?.final_score ?? null,
+    confirmed: m?.confirmation !== void 0 || !result && typeof last2?.confirmed_score === "number",
+    uplift: m?.uplift ? { value: m.uplift.uplift, measurable: m.uplift.measurable } : result ? void 0 : last2?.uplift,
+    findings: groupFindings(
+      m ? m.findings.map((f) => ({ kind: f.kind, assertion: f.assertionId })) : result ? [] : last2?.findings ?? []
+    )
+  };
+  if (result) return { ...base, status: resultStatus(facts, result, trend) };
+  const skipped = run2.excludedBySkipList.find((e) => e.skill === skill);
+  if (skipped) {
+    return {
+      ...base,
+      status: facts.ticked.skip.includes(skill) ? { kind: "skipped-by-order" } : { kind: "excluded", reason: `skip-list (${skipped.source})` }
+    };
+  }
+  const other = (run2.excludedOther ?? []).find((e) => e.skill === skill);
+  if (other) return { ...base, status: { kind: "excluded", reason: other.reason, next: other.next } };
+  const fresh = run2.excludedByFreshness.find((e) => e.skill === skill);
+  if (fresh) {
+    return {
+      ...base,
+      status: { kind: "fresh", until: new Date(fresh.lastRunAt.getTime() + facts.freshnessWindowMs) }
+    };
+  }
+  const lastRunAt = last2 ? new Date(last2.last_run_at) : void 0;
+  if (lastRunAt && facts.now.getTime() - lastRunAt.getTime() < facts.freshnessWindowMs) {
+    return {
+      ...base,
+      status: { kind: "fresh", until: new Date(lastRunAt.getTime() + facts.freshnessWindowMs) }
+    };
+  }
+  return { ...base, status: { kind: "not-run" } };
+}
+function dueNextNight(facts, skills) {
+  const run2 = facts.file.run;
+  const nextStart = run2.startedAt.getTime() + NEXT_NIGHT_HOURS * 36e5;
+  return skills.filter((s) => s.status.kind !== "excluded" && s.status.kind !== "skipped-by-order").filter((s) => {
+    const ranTonight = run2.results.some((r2) => r2.skill === s.skill && r2.rows.length > 0);
+    const fresh = run2.excludedByFreshness.find((e) => e.skill === s.skill)?.lastRunAt;
+    const recorded = facts.recorded.get(s.skill)?.lastRun?.last_run_at;
+    const lastRunAt = ranTonight ? run2.endedAt.getTime() : fresh?.getTime() ?? (recorded ? Date.parse(recorded) : NaN);
+    return Number.isNaN(lastRunAt) || nextStart - lastRunAt >= facts.freshnessWindowMs;
+  }).map((s) => s.skill);
+}
+function dashboardInput(facts) {
+  const { run: run2 } = facts.file;
+  const skills = skillNames(facts.file, facts.ticked.skip).map((skill) => skillRow(facts, skill));
+  return {
+    generatedAt: facts.now,
+    runUrl: facts.runUrl,
+    skills,
+    totals: {
+      ran: run2.results.filter((r2) => r2.rows.length > 0).length,
+      shipped: facts.file.shipped.length,
+      parked: facts.file.parked.length,
+      calls: run2.usage.calls,
+      tokens: totalTokens(run2.usage),
+      costUsd: run2.usage.costUsd,
+      partial: run2.partial?.reason
+    },
+    nextNight: { due: dueNextNight(facts, skills), assumedHours: NEXT_NIGHT_HOURS },
+    ticked: facts.ticked,
+    orderNotes: [...facts.orderNotes]
+  };
+}
+
+// src/action/dashboard.ts
+var NONE = { issue: void 0, orders: NO_ORDERS, notes: [] };
+async function attribute(client, repo, issue2) {
+  const editors = await editorsSinceAction(client, repo, issue2);
+  if ("unknown" in editors) return { kind: "unknown", why: editors.unknown };
+  if (editors.logins.length === 0) {
+    return { kind: "unknown", why: "no edit by anyone but the Action is in the issue history" };
+  }
+  const refused3 = [];
+  for (const login of editors.logins) {
+    const writes = await hasWriteAccess(client, repo, login);
+    if (writes === void 0) return { kind: "unknown", why: `the permission of ${login} could not be read` };
+    if (!writes) refused3.push(login);
+  }
+  return refused3.length > 0 ? { kind: "not-writers", logins: refused3 } : { kind: "writers", logins: editors.logins };
+}
+async function readDashboardOrders(client, repo, known, log) {
+  let issue2;
+  try {
+    issue2 = (await findDashboardIssues(client, repo))[0];
+  } catch (error2) {
+    log.warn(`dashboard: the issue could not be read (${describeApiError(error2)}); no orders tonight`);
+    return NONE;
+  }
+  if (!issue2) return NONE;
+  const found = issue2;
+  const resolved = await resolveOrders(issue2.body, () => attribute(client, repo, found), known);
+  for (const note of resolved.notes) log.warn(`dashboard: ${note}`);
+  const given = Object.entries(resolved.orders).filter(([, names]) => names.length > 0);
+  if (given.length > 0) {
+    log.info(
+      `dashboard #${issue2.number} orders: ${given.map(([kind, names]) => `${kind} ${names.join(", ")}`).join("; ")}`
+    );
+  }
+  return { issue: issue2, ...resolved };
+}
+async function dashboardOrdersForPlan(inputs, ctx, options, io) {
+  if (!inputs.dashboard || !ctx.repo || !inputs.githubToken) return void 0;
+  const client = createGitHubClient({
+    token: inputs.githubToken,
+    apiUrl: ctx.apiUrl,
+    log: io.log,
+    secrets: secretsOf(inputs, ctx)
+  });
+  const repository = await repositoryRoot(options.project) ?? options.project;
+  const found = await findSkills({ project: options.project, repository, globs: skillsGlobsOf(options) });
+  return readDashboardOrders(client, ctx.repo, new Set(found.skills.map((s) => s.name)), io.log);
+}
+function ignoringFreshnessOf(freshness, skills) {
+  if (skills.length === 0) return freshness;
+  const ordered = new Set(skills);
+  return {
+    lastRunAt: (skill) => ordered.has(skill.name) ? Promise.resolve(null) : freshness.lastRunAt(skill)
+  };
+}
+function runOrderNotes(orders, file) {
+  return orders.run.map((skill) => {
+    if (file.run.results.some((r2) => r2.skill === skill && r2.rows.length > 0)) {
+      return `Ran \`${skill}\` as ordered (freshness ignored); the box is cleared.`;
+    }
+    const excluded = (file.run.excludedOther ?? []).find((e) => e.skill === skill);
+    if (excluded)
+      return `\`${skill}\` was ordered to run but cannot be scored (${excluded.reason}); the box is cleared.`;
+    if (orders.skip.includes(skill))
+      return `\`${skill}\` was ordered to run and to skip: skipped; the run box is cleared.`;
+    return `\`${skill}\` was ordered to run but did not run tonight (the night stopped before it, or it was not asked for); the box is cleared.`;
+  });
+}
+async function readRecordedSkills(project, branch, log) {
+  try {
+    return (await readStateBranch({ project, branch })).skills;
+  } catch (error2) {
+    log.warn(`dashboard: state branch ${branch} could not be read (${error2.message}); no trends`);
+    return /* @__PURE__ */ new Map();
+  }
+}
+async function publishDashboard(p2) {
+  const body = renderDashboard(
+    dashboardInput({
+      file: p2.file,
+      recorded: p2.recorded,
+      ticked: p2.ticked,
+      orderNotes: p2.notes,
+      freshnessWindowMs: p2.freshnessWindowMs,
+      minGain: p2.minGain,
+      now: p2.now,
+      runUrl: p2.runUrl
+    })
+  );
+  if (p2.dryRun || !p2.client || !p2.repo) {
+    const why = p2.dryRun ? "a dry run writes nothing" : "no repository or token to write it with";
+    p2.log.info(`dashboard: not written (${why}); the body it would write is in the job summary`);
+    await p2.writeSummary(
+      `## The dashboard issue it would write (${why})
+
+<details><summary>Body</summary>
+
+${fenced2(body)}
+
+</details>
+`
+    );
+    return void 0;
+  }
+  try {
+    const written = await writeDashboardIssue(p2.client, p2.repo, { title: DASHBOARD_TITLE, body, log: p2.log });
+    p2.log.info(`dashboard: ${written.url} (${written.action})`);
+    return written.url;
+  } catch (error2) {
+    p2.log.warn(
+      `dashboard: the issue could not be written (${describeApiError(error2)}); the night's results stand`
+    );
+    return void 0;
+  }
+}
+function fenced2(body) {
+  const longest = Math.max(2, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}markdown
+${body}
+${fence}`;
+}
+
 // src/action/steps/dry-run.ts
 async function dryRunStep(inputs, ctx, io) {
   const startedAt = io.now();
@@ -57288,7 +58115,27 @@ async function dryRunStep(inputs, ctx, io) {
   const text3 = formatDryRunPlan(plan, options, { limit: ACTION_JOB_LIMIT });
   io.log.info(text3);
   await io.writeSummary(renderPlanSummary("skill-iterate dry run", text3, plan.queue));
-  return { outputs: buildOutputs(planFile(emptyRun(startedAt, io.now(), plan)), {}), failure: void 0 };
+  const file = planFile(emptyRun(startedAt, io.now(), plan));
+  if (inputs.dashboard && inputs.skill === void 0) {
+    await publishDashboard({
+      client: void 0,
+      repo: ctx.repo,
+      file,
+      recorded: await readRecordedSkills(options.project, inputs.stateBranch, io.log),
+      ticked: { run: [], skip: [], "evals-init": [] },
+      notes: [
+        "A dry run reads no orders (it calls no GitHub API): a night would honour the dashboard's ticked boxes."
+      ],
+      freshnessWindowMs: inputs.freshnessWindowMs,
+      minGain: options.minGain ?? ITERATE_DEFAULTS.minGain,
+      now: io.now(),
+      runUrl: ctx.runUrl,
+      log: io.log,
+      dryRun: true,
+      writeSummary: (markdown) => io.writeSummary(markdown)
+    });
+  }
+  return { outputs: buildOutputs(file, {}), failure: void 0 };
 }
 
 // src/action/steps/evals-init.ts
@@ -57529,10 +58376,10 @@ function checkAuthored(skillMd, files, keptScenarios) {
       );
     }
   }
-  for (const section of shape.sections) {
-    if (!cited.some((c3) => c3.first <= section.last && c3.last >= section.first)) {
+  for (const section2 of shape.sections) {
+    if (!cited.some((c3) => c3.first <= section2.last && c3.last >= section2.first)) {
       problems.push(
-        `the section "${section.title}" (SKILL.md lines ${section.first}-${section.last}) has no assertion citing it`
+        `the section "${section2.title}" (SKILL.md lines ${section2.first}-${section2.last}) has no assertion citing it`
       );
     }
   }
@@ -57542,9 +58389,9 @@ function checkAuthored(skillMd, files, keptScenarios) {
   }
   if (headingNames.length > 0) {
     for (const category of evals.categories) {
-      const name23 = normaliseName(category.name);
-      if (/antipatterns?/.test(name23)) continue;
-      if (!headingNames.some((h2) => h2.includes(name23) || name23.includes(h2))) {
+      const name24 = normaliseName(category.name);
+      if (/antipatterns?/.test(name24)) continue;
+      if (!headingNames.some((h2) => h2.includes(name24) || name24.includes(h2))) {
         problems.push(`category "${category.name}" is not one of the skill's own headings`);
       }
     }
@@ -57745,43 +58592,6 @@ import { mkdtemp as mkdtemp2, rm as rm4 } from "node:fs/promises";
 import os10 from "node:os";
 import path26 from "node:path";
 
-// src/github/markers.ts
-var PR_MARKER_PREFIX = "<!-- skillclimb:pr ";
-var MARKER_SUFFIX2 = " -->";
-var PullRequestMarkerSchema = external_exports.object({
-  skill: external_exports.string(),
-  baseline: external_exports.number(),
-  final: external_exports.number(),
-  iterations: external_exports.number().int().optional(),
-  run: external_exports.string().optional(),
-  /** The squash commit the Action pushed to `skill-iterate/<skill>`: the branch is the Action's while its tip is this. */
-  commit: external_exports.string().optional()
-});
-function formatPullRequestMarker(marker23) {
-  return `${PR_MARKER_PREFIX}${JSON.stringify(marker23).replace(/--/g, "-\\u002d")}${MARKER_SUFFIX2}`;
-}
-function firstLine(body) {
-  return (body ?? "").split("\n", 1)[0]?.replace(/\r$/, "").trim() ?? "";
-}
-function parsePullRequestMarker(body) {
-  const line = firstLine(body);
-  if (!line.startsWith(PR_MARKER_PREFIX) || !line.endsWith(MARKER_SUFFIX2)) return void 0;
-  try {
-    const parsed = PullRequestMarkerSchema.safeParse(
-      JSON.parse(line.slice(PR_MARKER_PREFIX.length, line.length - MARKER_SUFFIX2.length))
-    );
-    return parsed.success ? parsed.data : void 0;
-  } catch {
-    return void 0;
-  }
-}
-function parkMarker2(skill) {
-  return `<!-- skillclimb:park skill=${skill} -->`;
-}
-function hasParkMarker(body, skill) {
-  return firstLine(body) === parkMarker2(skill);
-}
-
 // src/github/pull-request.ts
 var SCORE_EPSILON3 = 5e-7;
 var notBetter = (final, recorded) => final <= recorded + SCORE_EPSILON3;
@@ -57909,12 +58719,12 @@ async function commitFiles(project, parent, files, message) {
     const indexed = simpleGit(top).env(minimalGitEnv({ GIT_INDEX_FILE: path26.join(scratch, "index") }));
     await indexed.raw(["read-tree", parent]);
     for (const file of files) {
-      const sha = (await git.raw(["hash-object", "-w", "--", path26.join(project, ...file.split("/"))])).trim();
+      const sha2 = (await git.raw(["hash-object", "-w", "--", path26.join(project, ...file.split("/"))])).trim();
       await indexed.raw([
         "update-index",
         "--add",
         "--cacheinfo",
-        `100644,${sha},${path26.posix.join(prefix, file)}`
+        `100644,${sha2},${path26.posix.join(prefix, file)}`
       ]);
     }
     const tree = (await indexed.raw(["write-tree"])).trim();
@@ -58129,35 +58939,35 @@ function sameProblems(a, b2) {
   return a.length === b2.length && a.every((problem, i2) => problem === b2[i2]);
 }
 async function selectEvalsTargets(project, found, request2) {
-  const refused2 = [];
+  const refused3 = [];
   if (!request2.all) {
     const skills2 = [];
-    for (const name23 of request2.names) {
-      const skill = found.skills.find((s) => s.name === name23);
+    for (const name24 of request2.names) {
+      const skill = found.skills.find((s) => s.name === name24);
       if (skill) {
         const broken = await notRegularSkillFile(project, skill);
-        if (broken) refused2.push({ skill: name23, reason: broken.message });
+        if (broken) refused3.push({ skill: name24, reason: broken.message });
         else if (!skills2.includes(skill)) skills2.push(skill);
         continue;
       }
-      const excluded = found.excluded.find((e) => e.skill === name23);
-      const outside = found.outside.find((s) => s.name === name23);
+      const excluded = found.excluded.find((e) => e.skill === name24);
+      const outside = found.outside.find((s) => s.name === name24);
       const globs = found.globs.join(", ");
-      refused2.push({
-        skill: name23,
-        reason: excluded ? `${excluded.dir}: ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ""}` : outside ? `it is at ${outside.dir}, outside the skills setting (${globs}); add "${outside.glob}" to the setting (--skills or "skills" in skillclimb.config.json): \`${evalsInitCommand(name23, "", {
+      refused3.push({
+        skill: name24,
+        reason: excluded ? `${excluded.dir}: ${excluded.reason}${excluded.next ? `; ${excluded.next}` : ""}` : outside ? `it is at ${outside.dir}, outside the skills setting (${globs}); add "${outside.glob}" to the setting (--skills or "skills" in skillclimb.config.json): \`${evalsInitCommand(name24, "", {
           ...request2.setting,
           skills: [...found.globs, outside.glob]
-        })}\`` : `no skill folder named ${name23} matches the skills setting (${globs})`
+        })}\`` : `no skill folder named ${name24} matches the skills setting (${globs})`
       });
     }
-    return { skills: skills2, refused: refused2 };
+    return { skills: skills2, refused: refused3 };
   }
   const skills = [];
   for (const skill of found.skills) {
     const broken = await notRegularSkillFile(project, skill);
     if (broken) {
-      refused2.push({ skill: skill.name, reason: broken.message });
+      refused3.push({ skill: skill.name, reason: broken.message });
       continue;
     }
     const evalsDir = path27.join(skillPathIn(project, skill), EVALS_DIR);
@@ -58166,11 +58976,11 @@ async function selectEvalsTargets(project, found, request2) {
     const wanted = request2.keepScenarios ? hasScenarios && (request2.force || !hasEvals) : request2.force || !hasEvals && !hasScenarios;
     if (wanted) skills.push(skill);
   }
-  return { skills, refused: refused2 };
+  return { skills, refused: refused3 };
 }
 
 // src/action/evals-summary.ts
-var cell2 = (text3) => text3.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|");
+var cell3 = (text3) => text3.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|");
 function costLine(modelId, usage) {
   const cost = usage.costUsd === null ? "cost not reported" : `estimated ${formatCost(usage.costUsd)}`;
   return `Written by \`${modelId}\`: ${usage.calls} model calls, ${totalTokens(usage).toLocaleString("en-US")} tokens, ${cost}.`;
@@ -58180,8 +58990,8 @@ function resultRows(results) {
     "| skill | result | assertions | scenarios | answers |",
     "| --- | --- | ---: | ---: | ---: |",
     ...results.map((r2) => {
-      const what = r2.status === "written" ? r2.files.map((f) => `\`${cell2(f)}\``).join("<br>") : `${r2.status}: ${cell2(r2.reason ?? "")}`;
-      return `| \`${cell2(r2.skill)}\` | ${what} | ${r2.summary?.assertions ?? "-"} | ${r2.summary?.scenarios || "-"} | ${r2.attempts} |`;
+      const what = r2.status === "written" ? r2.files.map((f) => `\`${cell3(f)}\``).join("<br>") : `${r2.status}: ${cell3(r2.reason ?? "")}`;
+      return `| \`${cell3(r2.skill)}\` | ${what} | ${r2.summary?.assertions ?? "-"} | ${r2.summary?.scenarios || "-"} | ${r2.attempts} |`;
     })
   ];
 }
@@ -58196,7 +59006,7 @@ function evalsPullRequestBody(results, modelId, usage, runUrl, notes = []) {
     "",
     ...resultRows(results.filter((r2) => r2.status === "written")),
     "",
-    ...notes.flatMap((n) => [cell2(n), ""]),
+    ...notes.flatMap((n) => [cell3(n), ""]),
     costLine(modelId, usage),
     "",
     runUrl ? `[Workflow run](${runUrl}) · generated by skillclimb` : "Generated by skillclimb."
@@ -58205,7 +59015,7 @@ function evalsPullRequestBody(results, modelId, usage, runUrl, notes = []) {
 function renderEvalsInitSummary(results, pr, modelId, usage, runUrl, notes = []) {
   const lines = ["## skillclimb evals init", ""];
   if (pr === void 0) lines.push("No eval files were written, so no pull request was opened.", "");
-  else if (pr.status === "skipped") lines.push(`No pull request: ${cell2(pr.reason)}`, "");
+  else if (pr.status === "skipped") lines.push(`No pull request: ${cell3(pr.reason)}`, "");
   else
     lines.push(
       `Pull request [#${pr.number}](${pr.url}) ${pr.status} with the new eval files, for review.`,
@@ -58214,7 +59024,7 @@ function renderEvalsInitSummary(results, pr, modelId, usage, runUrl, notes = [])
   lines.push(
     ...resultRows(results),
     "",
-    ...notes.flatMap((n) => [cell2(n), ""]),
+    ...notes.flatMap((n) => [cell3(n), ""]),
     costLine(modelId, usage),
     ""
   );
@@ -58223,7 +59033,7 @@ function renderEvalsInitSummary(results, pr, modelId, usage, runUrl, notes = [])
 }
 
 // src/action/steps/evals-init.ts
-async function evalsInitStep(inputs, ctx, io) {
+async function evalsInitStep(inputs, ctx, io, request2) {
   const startedAt = io.now();
   const project = path28.resolve(ctx.workspace, inputs.project);
   const env = modelEnv(inputs, ctx.env);
@@ -58236,10 +59046,11 @@ async function evalsInitStep(inputs, ctx, io) {
     skills: inputs.skills
   });
   if (hint !== void 0) io.log.warn(hint);
+  const force = request2?.force ?? false;
   const targets = await selectEvalsTargets(project, found, {
-    names: inputs.skill ? [inputs.skill] : [],
-    all: inputs.skill === void 0,
-    force: false,
+    names: request2?.names ?? (inputs.skill ? [inputs.skill] : []),
+    all: request2 === void 0 && inputs.skill === void 0,
+    force,
     keepScenarios: false
   });
   if (targets.refused.length > 0) {
@@ -58279,7 +59090,7 @@ ${text3}
     try {
       const result = await initSkillEvals(
         skill,
-        { project, repository, force: false, keepScenarios: false },
+        { project, repository, force, keepScenarios: false },
         { author, log: io.log, signal }
       );
       results.push(result);
@@ -58331,8 +59142,8 @@ ${text3}
     else io.log.info(`evals init: ${pr.url} (${pr.status})`);
   }
   await io.writeSummary(renderEvalsInitSummary(results, pr, author.modelId, usage, ctx.runUrl, notes));
-  const refused2 = results.filter((r2) => r2.status === "refused").map((r2) => r2.skill);
-  const failure = refused2.length > 0 ? `evals init: no valid eval files for ${refused2.join(", ")} (the job summary says why)` : pr?.status === "skipped" ? `evals init: the pull request was not opened: ${pr.reason}` : void 0;
+  const refused3 = results.filter((r2) => r2.status === "refused").map((r2) => r2.skill);
+  const failure = refused3.length > 0 ? `evals init: no valid eval files for ${refused3.join(", ")} (the job summary says why)` : pr?.status === "skipped" ? `evals init: the pull request was not opened: ${pr.reason}` : void 0;
   return { outputs: outputs(pr && pr.status !== "skipped" ? { pullRequest: pr.url } : {}), failure };
 }
 
@@ -58510,7 +59321,7 @@ async function isSkillclimbCommit(git, tip) {
   const split = raw.indexOf("\n\n");
   const header2 = (split < 0 ? raw : raw.slice(0, split)).split("\n");
   const subject = split < 0 ? "" : raw.slice(split + 2).split("\n", 1)[0] ?? "";
-  const emailOf = (field) => /<([^>]*)>/.exec(header2.find((line) => line.startsWith(`${field} `)) ?? "")?.[1]?.toLowerCase() ?? "";
+  const emailOf = (field2) => /<([^>]*)>/.exec(header2.find((line) => line.startsWith(`${field2} `)) ?? "")?.[1]?.toLowerCase() ?? "";
   const parents = header2.filter((line) => line.startsWith("parent ")).length;
   const ours = /* @__PURE__ */ new Set([BOT_IDENTITY.email.toLowerCase()]);
   const own = await committerEmail(git);
@@ -58524,8 +59335,8 @@ var MAX_DESCRIPTION = 240;
 function modelTextCell(text3, max = MAX_DESCRIPTION) {
   return inertInline(text3.replace(/\s+/g, " ").trim(), max);
 }
-function formatScore2(score3) {
-  return score3 === null ? "NULL" : score3.toFixed(6);
+function formatScore2(score4) {
+  return score4 === null ? "NULL" : score4.toFixed(6);
 }
 function formatDelta(delta2) {
   return `${delta2 >= 0 ? "+" : ""}${delta2.toFixed(6)}`;
@@ -58548,7 +59359,7 @@ function iterationTable(rows, limit) {
     "| # | commit | score | status | description | wall s |",
     "| ---: | --- | ---: | --- | --- | ---: |",
     ...shown.map(
-      (row, i2) => `| ${i2} | ${modelTextCell(row.commit, 40)} | ${formatScore2(row.score)} | ${row.status} | ${modelTextCell(row.description)} | ${row.wallSeconds.toFixed(3)} |`
+      (row2, i2) => `| ${i2} | ${modelTextCell(row2.commit, 40)} | ${formatScore2(row2.score)} | ${row2.status} | ${modelTextCell(row2.description)} | ${row2.wallSeconds.toFixed(3)} |`
     )
   ];
   if (run2.length > shown.length) lines.push("", `_${run2.length - shown.length} more rows in results.tsv._`);
@@ -58624,7 +59435,7 @@ function buildPullRequestBody(input) {
 import { mkdtemp as mkdtemp3, rm as rm6, writeFile as writeFile10 } from "node:fs/promises";
 import os11 from "node:os";
 import path30 from "node:path";
-var short = (sha) => sha.slice(0, 7);
+var short = (sha2) => sha2.slice(0, 7);
 async function buildSquashOnBase(request2) {
   const top = (await simpleGit(request2.project).revparse(["--show-toplevel"])).trim();
   const prefix = await repoPrefix(request2.project);
@@ -58984,9 +59795,9 @@ function scoresFromResults(text3) {
   const rows = latestRunRows(parseResultsTsv(text3));
   let baseline = null;
   let final = null;
-  for (const row of rows) {
-    if (row.status === "baseline") baseline = final = row.score;
-    else if (row.status === "keep" && row.score !== null) final = row.score;
+  for (const row2 of rows) {
+    if (row2.status === "baseline") baseline = final = row2.score;
+    else if (row2.status === "keep" && row2.score !== null) final = row2.score;
   }
   return { baseline, final, iterations: Math.max(0, rows.length - 1) };
 }
@@ -59011,12 +59822,22 @@ async function collectStateUpdates(ctx, skills, now2, results) {
       iterations: result?.iterations ?? fromRows.iterations,
       ...result ? { status: result.status } : {},
       ...link2 ? { link: link2 } : {},
+      ...qualityOf(result),
       ...ctx.runId ? { run_id: ctx.runId } : {},
       ...ctx.runUrl ? { run_url: ctx.runUrl } : {}
     };
     updates.push({ skill, resultsTsv, lastRun });
   }
   return updates;
+}
+function qualityOf(result) {
+  const m = result?.measurement;
+  if (!m) return {};
+  return {
+    ...m.confirmation ? { confirmed_score: m.confirmation.final } : {},
+    ...m.uplift ? { uplift: { value: m.uplift.uplift, measurable: m.uplift.measurable } } : {},
+    findings: m.findings.map((f) => ({ kind: f.kind, assertion: f.assertionId }))
+  };
 }
 function recordedLink(link2) {
   return link2 && /^https?:\/\//.test(link2) ? link2 : void 0;
@@ -59075,7 +59896,8 @@ async function nightlyStep(inputs, ctx, io, engine) {
     secrets: secretsOf(inputs, ctx)
   });
   try {
-    const restored = await store.restoreInto(options.project, await foundSkillDirs(options));
+    const dirs = await foundSkillDirs(options);
+    const restored = await store.restoreInto(options.project, dirs);
     if (restored.length)
       io.log.info(`restored results.tsv from ${inputs.stateBranch}: ${restored.join(", ")}`);
     const killSwitch2 = createGitHubKillSwitch({
@@ -59098,12 +59920,15 @@ async function nightlyStep(inputs, ctx, io, engine) {
       launchReason = null;
     }
     if (launchReason) return notStarted(launchReason, startedAt, ctx, io);
+    const orders = inputs.dashboard ? await readDashboardOrders(client, repo, new Set(Object.keys(dirs)), io.log) : void 0;
     return await drainQueue({
       inputs,
       ctx,
       io,
       engine,
-      options,
+      options: orders ? { ...options, skipList: [...options.skipList, ...orders.orders.skip] } : options,
+      freshness: ignoringFreshnessOf(store.freshness, orders?.orders.run ?? []),
+      orders,
       models,
       client,
       repo,
@@ -59146,7 +59971,7 @@ async function drainQueue(night) {
     groups: groups2,
     stateSaver: (plan) => createStateSaver(store, plan, inputs, ctx, options.project, io),
     // Only when the engine stopped before its plan: the same plan, so the records still list the queue.
-    planHere: () => planIterate(options, planPorts(options, store.freshness, { ...io, log: SILENT_LOG }))
+    planHere: () => planIterate(options, planPorts(options, night.freshness, { ...io, log: SILENT_LOG }))
   });
   const saveState = events.save;
   const shipper = createGitHubShipper({
@@ -59180,7 +60005,7 @@ async function drainQueue(night) {
     shipper,
     forge,
     killSwitch: night.killSwitch,
-    freshness: store.freshness,
+    freshness: night.freshness,
     // The Action ends on a signal itself (below) and releases the held lock first.
     lock: holdingLock,
     git: createGitWorkspace(log),
@@ -59206,15 +60031,51 @@ async function drainQueue(night) {
   const file = nightRunFile(run2, shipper, forge);
   const resultPath = await writeRunFile(resultFilePath(ctx, inputs, "run"), file, secretsOf(inputs, ctx));
   await io.writeSummary(renderJobSummary(file, ctx.runUrl));
+  if (night.orders && inputs.skill === void 0) await updateDashboard(night, night.orders, file);
   return { outputs: buildOutputs(file, { summaryPath: run2.summaryPath, resultPath }), failure };
 }
+async function updateDashboard(night, orders, file) {
+  const { inputs, ctx, io, options, client, repo, store } = night;
+  const notes = [...orders.notes, ...runOrderNotes(orders.orders, file)];
+  const evalsInit = orders.orders["evals-init"];
+  if (evalsInit.length > 0) {
+    const list2 = evalsInit.map((s) => `\`${s}\``).join(", ");
+    try {
+      const result = await evalsInitStep(inputs, ctx, io, { names: evalsInit, force: true });
+      const url = result.outputs["pull-request"];
+      notes.push(
+        url ? `Re-ran evals init for ${list2} as ordered: [pull request](${url}); the box is cleared.` : `Re-ran evals init for ${list2} as ordered, but no pull request was opened${result.failure ? ` (${inertInline(result.failure, 300)})` : ""}; the box is cleared.`
+      );
+    } catch (error2) {
+      io.log.warn(`dashboard: evals init for ${evalsInit.join(", ")} failed: ${messageOf(error2)}`);
+      notes.push(
+        `Evals init for ${list2} failed (${inertInline(messageOf(error2), 300)}); the box is cleared.`
+      );
+    }
+  }
+  await publishDashboard({
+    client,
+    repo,
+    file,
+    recorded: store.snapshot.skills,
+    ticked: { run: [], skip: orders.orders.skip, "evals-init": [] },
+    notes,
+    freshnessWindowMs: inputs.freshnessWindowMs,
+    minGain: options.minGain ?? ITERATE_DEFAULTS.minGain,
+    now: io.now(),
+    runUrl: ctx.runUrl,
+    log: io.log,
+    dryRun: false,
+    writeSummary: (markdown) => io.writeSummary(markdown)
+  });
+}
 async function keepOnStateBranch(store, branch, report) {
-  const name23 = `park-${report.kind}-${report.epoch}.md`;
+  const name24 = `park-${report.kind}-${report.epoch}.md`;
   await store.save(
-    [{ skill: report.skill, resultsTsv: void 0, lastRun: void 0, files: { [name23]: report.body } }],
+    [{ skill: report.skill, resultsTsv: void 0, lastRun: void 0, files: { [name24]: report.body } }],
     `skill-iterate state: full park report of ${report.skill}`
   );
-  return `state/${report.skill}/${name23} on the ${branch} branch`;
+  return `state/${report.skill}/${name24} on the ${branch} branch`;
 }
 function partialNight(error2, failure, night, plan) {
   const { io, models } = night;
@@ -59255,9 +60116,19 @@ function killSwitchClient(inputs, ctx, io) {
 import path31 from "node:path";
 async function planStep(inputs, ctx, io) {
   const startedAt = io.now();
-  const options = iterateOptions(inputs, ctx, await loadConfig(path31.resolve(ctx.workspace, inputs.project)));
-  const killed = killSwitchInputReason(inputs.killSwitch) ?? await createFileKillSwitch(options.project).check();
-  let plan = await planIterate(options, planPorts(options, await readOnlyFreshness(options, inputs, io), io));
+  const configured = iterateOptions(
+    inputs,
+    ctx,
+    await loadConfig(path31.resolve(ctx.workspace, inputs.project))
+  );
+  const killed = killSwitchInputReason(inputs.killSwitch) ?? await createFileKillSwitch(configured.project).check();
+  const orders = killed ? void 0 : await dashboardOrdersForPlan(inputs, ctx, configured, io);
+  const options = orders ? { ...configured, skipList: [...configured.skipList, ...orders.orders.skip] } : configured;
+  const freshness = ignoringFreshnessOf(
+    await readOnlyFreshness(options, inputs, io),
+    orders?.orders.run ?? []
+  );
+  let plan = await planIterate(options, planPorts(options, freshness, io));
   if (killed) {
     io.log.warn(`${killed}: the plan is an empty queue`);
     plan = { ...plan, queue: [] };
@@ -59270,16 +60141,551 @@ async function planStep(inputs, ctx, io) {
   return { outputs: buildOutputs(file, { resultPath }), failure: void 0 };
 }
 
-// src/action/steps/summarize.ts
+// src/action/steps/score.ts
+import { readFile as readFile11 } from "node:fs/promises";
+import path34 from "node:path";
+
+// src/github/score-comment.ts
+var MAX_TABLE_ROWS = 150;
+var MAX_DETAIL_SECTIONS = 60;
+var MAX_LIST_ITEMS = 15;
+var VERDICT_TEXT = {
+  regression: "🔻 regression",
+  improvement: "🔺 improvement",
+  "within noise": "≈ within noise",
+  unchanged: "= unchanged",
+  "not compared": "— not compared"
+};
+function score3(value) {
+  return value === null ? "—" : value.toFixed(4);
+}
+function kOfN3(c3) {
+  return `${c3.passes} of ${c3.total}`;
+}
+function sideText(side) {
+  if (side === void 0) return "none";
+  if (side.status !== "ok") return `no score (${side.status})`;
+  return score3(sideScore(side));
+}
+function changeCell(c3) {
+  const k2 = c3.confirmation;
+  if (!k2) return "—";
+  if (k2.low === k2.high) return formatGain(k2.gain);
+  return `${formatGain(k2.gain)} (90 % interval ${formatGain(k2.low)} to ${formatGain(k2.high)})`;
+}
+function tableRow(c3, secrets) {
+  const name24 = inertInline(c3.skill.name, 100, secrets).replace(/\|/g, "&#124;");
+  const change = c3.skill.change === "changed" ? "" : ` (${c3.skill.change})`;
+  return `| ${name24}${change} | ${sideText(c3.base)} → ${sideText(c3.head)} | ${changeCell(c3)} | ${VERDICT_TEXT[c3.verdict]} |`;
+}
+function assertionLabel2(id, side, secrets) {
+  const statement = side?.statements?.[String(id)];
+  const quoted3 = statement === void 0 ? "" : ` "${inertInline(statement.replace(/\s+/g, " "), 120, secrets)}"`;
+  return `assertion ${id}${quoted3}`;
+}
+function evidenceLine(row2, head, secrets) {
+  return `- ${assertionLabel2(row2.assertionId, head, secrets)}: passed ${kOfN3(row2.before)} at the base → ${kOfN3(row2.after)} at the head`;
+}
+function findingLine(f, head, secrets) {
+  return `- ${assertionLabel2(f.assertionId, head, secrets)} **${f.kind}**: ${inertInline(f.evidence, 200, secrets)}`;
+}
+function listed(items, line, what) {
+  const lines = items.slice(0, MAX_LIST_ITEMS).map(line);
+  if (items.length > MAX_LIST_ITEMS) lines.push(`- … and ${items.length - MAX_LIST_ITEMS} more ${what}`);
+  return lines;
+}
+function upliftLine(side) {
+  const u = side?.uplift;
+  if (!u) return void 0;
+  const points = `${u.uplift >= 0 ? "+" : ""}${(u.uplift * 100).toFixed(1)} points`;
+  return `Uplift at the head: ${points} — checks passed ${kOfN3(u.with)} with the skill, ${kOfN3(u.without)} without it${u.measurable ? "" : " (within the noise)"}.`;
+}
+function failureLine(side, where, secrets) {
+  if (!side || side.status === "ok") return [];
+  const detail = side.detail ? `: ${inertInline(side.detail, 300, secrets)}` : "";
+  return [`The ${where} could not be scored (${side.status}${detail}).`];
+}
+function section(c3, secrets) {
+  const lines = [
+    `#### ${inertInline(c3.skill.name, 100, secrets)}`,
+    "",
+    `${inertInline(c3.skill.repoDir, 200, secrets)} — ${VERDICT_TEXT[c3.verdict]}: ${inertInline(c3.reason, 300, secrets)}.`
+  ];
+  lines.push(...failureLine(c3.base, "base", secrets), ...failureLine(c3.head, "head", secrets));
+  const k2 = c3.confirmation;
+  if (k2 && k2.trials > 1) {
+    lines.push(
+      "",
+      `Draws: base ${k2.baselineScores.map((s) => s.toFixed(4)).join(", ")}; head ${k2.finalScores.map((s) => s.toFixed(4)).join(", ")}.`
+    );
+  }
+  if (k2 && k2.evidence.length > 0) {
+    lines.push(
+      "",
+      "Assertions whose pass rate changed:",
+      ...listed(k2.evidence, (r2) => evidenceLine(r2, c3.head, secrets), "assertions")
+    );
+  }
+  if (c3.newFindings.length > 0) {
+    lines.push(
+      "",
+      "New eval-quality findings (fix the eval, not the skill):",
+      ...listed(c3.newFindings, (f) => findingLine(f, c3.head, secrets), "findings")
+    );
+  }
+  const uplift = upliftLine(c3.head);
+  if (uplift) lines.push("", uplift);
+  return lines.join("\n");
+}
+var CONFIG_NOTE = "The base commit's config and models are used: the skillclimb.config.json of the pull request is not read.";
+function scoringLine(s, secrets) {
+  if (s.kind === "structural") {
+    const why = s.structuralReason ? ` ${s.structuralReason}` : "";
+    return `**Structural scores only** (exact: no model grades them).${why}`;
+  }
+  return `Composite scores (structure and model-graded evals; ${inertInline(s.models, 200, secrets)}): ${s.trials} independent draw${s.trials === 1 ? "" : "s"} per side; a change counts when it clears ${s.margin} standard error${s.margin === 1 ? "" : "s"} of the measured noise.`;
+}
+function verdictLine(input) {
+  const regressions = regressionsOf(input.comparisons, "regression");
+  if (regressions.length === 0) return "No skill regressed beyond the noise margin.";
+  const names = regressions.map((c3) => inertInline(c3.skill.name, 100, input.secrets ?? [])).join(", ");
+  return input.failOn === "never" ? `Regressed beyond the noise margin: ${names} (fail-on: never — the check passes).` : `Regressed beyond the noise margin: ${names} — the check fails.`;
+}
+var sha = (value) => /^[0-9a-f]{7,64}$/i.test(value) ? value.slice(0, 7) : "unknown";
+function renderScoreComment(input) {
+  const secrets = input.secrets ?? [];
+  const all = input.comparisons;
+  const head = [
+    input.marker,
+    "## skillclimb: skill scores on this pull request",
+    "",
+    `${scoringLine(input.scoring, secrets)} ${CONFIG_NOTE}`,
+    "",
+    verdictLine(input),
+    ""
+  ];
+  if (all.length === 0) {
+    head.push("This pull request changes no skill folder.");
+  } else {
+    head.push("| Skill | Base → head | Change | Verdict |", "|---|---|---|---|");
+    const ordered = [...all].sort((a, b2) => rank(a) - rank(b2));
+    head.push(...ordered.slice(0, MAX_TABLE_ROWS).map((c3) => tableRow(c3, secrets)));
+    if (ordered.length > MAX_TABLE_ROWS) {
+      head.push("", `… and ${ordered.length - MAX_TABLE_ROWS} more skills (the job's log lists every one).`);
+    }
+    const detailed = ordered.filter(hasDetails);
+    if (detailed.length > 0) {
+      head.push("", "<details><summary>Per skill</summary>", "");
+      head.push(...detailed.slice(0, MAX_DETAIL_SECTIONS).flatMap((c3) => [section(c3, secrets), ""]));
+      if (detailed.length > MAX_DETAIL_SECTIONS) {
+        head.push(`… and ${detailed.length - MAX_DETAIL_SECTIONS} more skills with details.`, "");
+      }
+      head.push("</details>");
+    }
+  }
+  const run2 = input.runUrl ? ` in [this run](${encodeURI(input.runUrl)})` : "";
+  head.push(
+    "",
+    "---",
+    `_Base ${sha(input.baseSha)}, head ${sha(input.headSha)}; scored${run2}. This comment is updated on every push._`
+  );
+  return postable(head.join("\n"), input.limit ?? BODY_LIMIT);
+}
+function rank(c3) {
+  return ["regression", "improvement", "within noise", "unchanged", "not compared"].indexOf(c3.verdict);
+}
+function hasDetails(c3) {
+  return c3.verdict !== "unchanged" || c3.newFindings.length > 0 || c3.head?.uplift !== void 0;
+}
+function isOurs(comment, marker23) {
+  return firstLine(comment.body) === marker23 && comment.user?.type === "Bot";
+}
+async function upsertScoreComment(client, repo, pullNumber, marker23, body, create = true) {
+  const comments = await client.paginate(client.rest.issues.listComments, {
+    ...repo,
+    issue_number: pullNumber,
+    per_page: 100
+  });
+  const ours = comments.find((c3) => isOurs(c3, marker23));
+  if (ours) {
+    const { data: data2 } = await client.rest.issues.updateComment({ ...repo, comment_id: ours.id, body });
+    return { id: data2.id, url: data2.html_url, created: false };
+  }
+  if (!create) return void 0;
+  const { data } = await client.rest.issues.createComment({ ...repo, issue_number: pullNumber, body });
+  return { id: data.id, url: data.html_url, created: true };
+}
+
+// src/git/pr-sides.ts
+import { mkdir as mkdir9 } from "node:fs/promises";
 import path32 from "node:path";
+async function commitOf(repo, ref) {
+  try {
+    return (await runGit(repo, "rev-parse", ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`])).trim();
+  } catch {
+    return void 0;
+  }
+}
+async function resolveBaseCommit(repo, ref) {
+  let commit = await commitOf(repo, ref);
+  if (commit === void 0) {
+    try {
+      await runGit(repo, "fetch", ["fetch", "--quiet", "--no-tags", "--depth=1", "origin", ref]);
+    } catch (err) {
+      throw new Error(
+        `base ${ref}: not in the checkout and not fetched from origin (${err.message}); check out with fetch-depth: 0, or fetch the base first`,
+        { cause: err }
+      );
+    }
+    commit = await commitOf(repo, ref) ?? await commitOf(repo, "FETCH_HEAD");
+    if (commit === void 0) throw new Error(`base ${ref}: fetched from origin, but it names no commit`);
+  }
+  try {
+    const base = (await runGit(repo, "merge-base", ["merge-base", commit, "HEAD"])).trim();
+    return base || commit;
+  } catch {
+    return commit;
+  }
+}
+async function changedPathsSince(repo, base) {
+  const diff = await runGit(repo, "diff", ["diff", "--name-only", "--no-renames", "-z", base, "--"]);
+  const untracked = await runGit(repo, "ls-files", ["ls-files", "-z", "--others", "--exclude-standard"]);
+  const all = [...diff.split("\0"), ...untracked.split("\0")].filter((p2) => p2 !== "");
+  return [...new Set(all)].sort();
+}
+async function repositoryTop(dir) {
+  return (await runGit(dir, "rev-parse --show-toplevel", ["rev-parse", "--show-toplevel"])).trim();
+}
+async function checkOutBase(repo, commit, parent) {
+  await mkdir9(parent, { recursive: true });
+  const root = path32.join(parent, `skillclimb-score-base-${commit.slice(0, 12)}-${process.pid}-${Date.now()}`);
+  await runGit(repo, "worktree add", ["worktree", "add", "--quiet", "--detach", root, commit]);
+  return {
+    root,
+    async remove() {
+      await removeWorktree(repo, root, { retryDelayMs: 200 });
+    }
+  };
+}
+
+// src/iterate/pr-score.ts
+import path33 from "node:path";
+async function skillsAt(side, prefix, globs) {
+  const found = await findSkills({ project: side.project, repository: side.repository, globs });
+  const repoDir = (dir) => path33.posix.join(prefix || ".", dir);
+  return {
+    folders: found.skills.map((s) => ({ name: s.name, repoDir: repoDir(s.dir) })),
+    excluded: new Map(found.excluded.map((e) => [repoDir(e.dir), e.reason]))
+  };
+}
+function refused2(reason) {
+  return { status: "harness-error", detail: reason, mode: "structural", scores: [], tallies: [] };
+}
+function skillDirAt(side, skill) {
+  return path33.resolve(side.repository, ...skill.repoDir.split("/"));
+}
+async function evalsAt(skillDir, models) {
+  if (models.structuralOnly) return { evals: await loadStructuralEvals(skillDir), mode: "structural" };
+  try {
+    return { evals: await loadSkillEvals(skillDir), mode: "composite" };
+  } catch (err) {
+    if (err instanceof EvalsFileError && err.detail === "file not found") {
+      return { evals: await loadStructuralEvals(skillDir), mode: "structural" };
+    }
+    throw err;
+  }
+}
+function passShare2(pairs) {
+  return pairs.length === 0 ? 0 : pairs.filter((p2) => p2.pass).length / pairs.length;
+}
+async function measureSide(request2, side, skill, withUplift) {
+  const dir = skillDirAt(side, skill);
+  let evals;
+  let mode2;
+  let skillMd;
+  const linked = await linkedSkillFile(dir);
+  if (linked !== void 0) {
+    const detail = `${path33.relative(side.repository, linked)}: a symbolic link; skill files are never read through a link`;
+    return { status: "harness-error", detail, mode: "structural", scores: [], tallies: [] };
+  }
+  try {
+    ({ evals, mode: mode2 } = await evalsAt(dir, request2.models));
+    skillMd = (await readRegularFile(skillFileOf(dir), EVALS_MAX_BYTES) ?? "").replace(/^\uFEFF/, "");
+  } catch (err) {
+    return { status: "harness-error", detail: messageOf(err), mode: "structural", scores: [], tallies: [] };
+  }
+  const base = {
+    skillName: skill.name,
+    skillDir: dir,
+    skillMd,
+    evals,
+    structural: {
+      ...request2.structural,
+      requiredSections: evals.requiredSections ?? request2.structural?.requiredSections
+    },
+    models: request2.models,
+    mode: mode2,
+    concurrency: request2.concurrency,
+    signal: request2.signal,
+    cache: new RenderCache()
+  };
+  if (mode2 === "structural") {
+    const result = await scoreSkill({ ...base, trials: 1 });
+    return {
+      status: result.status,
+      detail: result.detail,
+      mode: mode2,
+      scores: result.score === null ? [] : [result.score],
+      tallies: []
+    };
+  }
+  const [measured, without2] = await Promise.all([
+    measureDraws(base, drawRange(0, request2.trials)),
+    withUplift ? measureDraws({ ...base, skillMd: NO_SKILL_TEXT, cache: new RenderCache() }, [0]).catch(
+      () => void 0
+    ) : void 0
+  ]);
+  if (measured.status !== "ok") {
+    return { status: measured.status, detail: measured.detail, mode: mode2, scores: [], tallies: [] };
+  }
+  const uplift = without2?.status === "ok" ? upliftOf({
+    withSkill: measured.tallies,
+    withoutSkill: without2.tallies,
+    withRates: measured.draws.map((d) => passShare2(d.pairs)),
+    margin: request2.margin
+  }) : void 0;
+  return {
+    status: "ok",
+    detail: void 0,
+    mode: mode2,
+    scores: measured.scores,
+    tallies: tallyDraws(measured.draws.map((d) => d.pairs)),
+    uplift,
+    statements: assertionStatements(evals.evals)
+  };
+}
+async function scorePullRequest(request2) {
+  const [atBase, atHead] = await Promise.all([
+    skillsAt(request2.base, request2.prefix, request2.globs),
+    skillsAt(request2.head, request2.prefix, request2.globs)
+  ]);
+  const touched = touchedSkills(request2.changedPaths, atBase.folders, atHead.folders);
+  request2.log.info(
+    touched.length === 0 ? "no skill folder changed" : `skills changed: ${touched.map((s) => `${s.name} (${s.change})`).join(", ")}`
+  );
+  const comparisons = [];
+  for (const found of touched) {
+    const headRefusal = found.change === "removed" ? atHead.excluded.get(found.repoDir) : void 0;
+    const baseRefusal = found.change === "added" ? atBase.excluded.get(found.repoDir) : void 0;
+    const skill = headRefusal !== void 0 || baseRefusal !== void 0 ? { ...found, change: "changed" } : found;
+    const [base, head] = await Promise.all([
+      baseRefusal !== void 0 ? refused2(baseRefusal) : skill.change === "added" ? void 0 : measureSide(request2, request2.base, skill, false),
+      headRefusal !== void 0 ? refused2(headRefusal) : skill.change === "removed" ? void 0 : measureSide(request2, request2.head, skill, request2.uplift)
+    ]);
+    const comparison = compareSides({ skill, base, head, margin: request2.margin });
+    request2.log.info(`${skill.name}: ${comparison.verdict} (${comparison.reason})`);
+    comparisons.push(comparison);
+  }
+  return comparisons;
+}
+
+// src/action/steps/score.ts
+var field = (value, key) => value !== null && typeof value === "object" ? value[key] : void 0;
+async function readPullRequestEvent(env) {
+  const event = env.GITHUB_EVENT_NAME || "(none)";
+  const file = env.GITHUB_EVENT_PATH;
+  const needs = `mode: score needs a pull_request event (this run's event is ${event})`;
+  if (!file) throw new Error(`${needs}: GITHUB_EVENT_PATH is not set`);
+  let payload;
+  try {
+    payload = JSON.parse(await readFile11(file, "utf8"));
+  } catch (err) {
+    throw new Error(`${needs}: GITHUB_EVENT_PATH ${file} cannot be read as JSON (${messageOf(err)})`, {
+      cause: err
+    });
+  }
+  const pr = field(payload, "pull_request");
+  const number2 = field(pr, "number");
+  const baseSha = field(field(pr, "base"), "sha");
+  const headSha = field(field(pr, "head"), "sha");
+  if (typeof number2 !== "number" || typeof baseSha !== "string" || typeof headSha !== "string") {
+    throw new Error(`${needs}: the event payload has no pull_request with a number, base.sha and head.sha`);
+  }
+  const repoName = (side) => {
+    const name24 = field(field(field(pr, side), "repo"), "full_name");
+    return typeof name24 === "string" ? name24 : void 0;
+  };
+  return { number: number2, baseSha, headSha, headRepo: repoName("head"), baseRepo: repoName("base") };
+}
+function isFork(event) {
+  return event.headRepo !== void 0 && event.baseRepo !== void 0 && event.headRepo !== event.baseRepo;
+}
+function structuralReason(event, hasKey, baseSha) {
+  const local = `Run \`skillclimb score --base ${baseSha.slice(0, 12)}\` on the branch with a model key for the composite scores.`;
+  if (isFork(event) && !hasKey) {
+    return `This pull request comes from the fork ${inertInline(event.headRepo ?? "", 200)}: GitHub gives workflows on a fork's pull request no secrets, so no model key was available and the evals were not graded. ${local}`;
+  }
+  if (!hasKey) {
+    return `No model key was given (anthropic-api-key or openai-api-key), so the evals were not graded. ${local}`;
+  }
+  return "The models are the offline provider, which grades structure only.";
+}
+var OFFLINE_MODELS = (env) => createModels({ model: "offline" }, env);
+function regressionsJson(comparisons) {
+  return JSON.stringify(
+    comparisons.map((c3) => ({
+      skill: c3.skill.name,
+      base: sideScore(c3.base),
+      head: sideScore(c3.head),
+      needed: c3.confirmation?.needed ?? 0
+    }))
+  );
+}
+function outputsOf(comparisons, commentUrl) {
+  return {
+    queue: JSON.stringify(comparisons.map((c3) => c3.skill.name)),
+    shipped: "[]",
+    parked: "[]",
+    "not-shipped": "[]",
+    "summary-path": "",
+    "cost-usd": "",
+    "result-path": "",
+    "pull-request": "",
+    "comment-url": commentUrl,
+    // Every regression beyond the noise margin, whether or not fail-on lets it fail the job.
+    regressions: regressionsJson(regressionsOf(comparisons, "regression"))
+  };
+}
+async function scoreStep(inputs, ctx, io) {
+  const event = await readPullRequestEvent(ctx.env);
+  if (!ctx.repo) throw new Error('GITHUB_REPOSITORY is not set: the Action needs "owner/name" to comment');
+  const repo = ctx.repo;
+  const headProject = path34.resolve(ctx.workspace, inputs.project);
+  const top = await repositoryTop(headProject);
+  const prefix = path34.relative(top, headProject).split(path34.sep).join("/");
+  const baseCommit = await resolveBaseCommit(top, event.baseSha);
+  io.log.info(
+    `pull request #${event.number}: base ${baseCommit.slice(0, 12)}, head ${event.headSha.slice(0, 12)}`
+  );
+  const changedPaths = await changedPathsSince(top, baseCommit);
+  const base = await checkOutBase(top, baseCommit, ctx.runnerTemp);
+  try {
+    const baseProject = path34.join(base.root, ...prefix ? prefix.split("/") : []);
+    const baseInputs = { ...inputs, project: prefix || "." };
+    const baseCtx = { ...ctx, workspace: base.root };
+    const env = modelEnv(inputs, ctx.env);
+    const hasKey = Boolean(env.ANTHROPIC_API_KEY?.trim() || env.OPENAI_API_KEY?.trim());
+    const project = await loadNightModelConfig(baseInputs, baseCtx, env, io);
+    let models;
+    try {
+      checkModelKeysFirst(project, env);
+    } catch (err) {
+      if (hasKey) throw err;
+      io.log.warn(`no model key: structural scores only (${messageOf(err)})`);
+      models = OFFLINE_MODELS(env);
+    }
+    if (models === void 0) {
+      await checkModelsFirst(project, env, io);
+      models = createModels(project.selection, env, project.modelOptions);
+    }
+    io.log.info(`models: ${models.label}`);
+    const options = iterateOptions(baseInputs, baseCtx, project.config);
+    const trials = options.trials ?? ITERATE_DEFAULTS.trials;
+    const margin = options.margin ?? ITERATE_DEFAULTS.margin;
+    const comparisons = await scorePullRequest({
+      base: { project: baseProject, repository: base.root },
+      head: { project: headProject, repository: top },
+      prefix,
+      globs: options.skills && options.skills.length > 0 ? options.skills : DEFAULT_SKILLS_GLOBS,
+      changedPaths,
+      models,
+      structural: options.structural,
+      trials,
+      margin,
+      uplift: trials > 1,
+      concurrency: options.concurrency,
+      signal: new AbortController().signal,
+      log: io.log
+    });
+    const scoring = models.structuralOnly ? {
+      kind: "structural",
+      models: models.label,
+      trials: 1,
+      margin,
+      structuralReason: structuralReason(event, hasKey, baseCommit)
+    } : { kind: "composite", models: models.label, trials, margin };
+    const marker23 = scoreCommentMarker(prefix || ".");
+    const body = renderScoreComment({
+      marker: marker23,
+      comparisons,
+      scoring,
+      failOn: inputs.failOn,
+      baseSha: baseCommit,
+      headSha: event.headSha,
+      runUrl: ctx.runUrl,
+      secrets: secretsOf(inputs, ctx)
+    });
+    await io.writeSummary(body);
+    let commentUrl = "";
+    if (inputs.dryRun) io.log.info("dry run: the comment is in the job summary and was not written");
+    else
+      commentUrl = await writeComment(inputs, ctx, io, {
+        repo,
+        pullNumber: event.number,
+        marker: marker23,
+        body,
+        // A pull request that touches no skill gets no comment; one that did before gets its comment updated.
+        create: comparisons.length > 0
+      });
+    const failing = regressionsOf(comparisons, inputs.failOn);
+    const failure = failing.length === 0 ? void 0 : `skill scores: ${failing.map((c3) => c3.skill.name).join(", ")} regressed beyond the noise margin (fail-on: regression; set fail-on: never to only report)`;
+    return { outputs: outputsOf(comparisons, commentUrl), failure };
+  } finally {
+    await base.remove();
+  }
+}
+async function writeComment(inputs, ctx, io, comment) {
+  const { repo, pullNumber, marker: marker23, body, create } = comment;
+  if (!inputs.githubToken) {
+    io.log.warn("input github-token is empty: the scores are in the job summary only");
+    return "";
+  }
+  const client = createGitHubClient({
+    token: inputs.githubToken,
+    apiUrl: ctx.apiUrl,
+    log: io.log,
+    secrets: secretsOf(inputs, ctx)
+  });
+  try {
+    const written = await upsertScoreComment(client, repo, pullNumber, marker23, body, create);
+    if (written === void 0) {
+      io.log.info("no skill folder changed and no score comment yet: none is written");
+      return "";
+    }
+    io.log.info(`${written.created ? "created" : "updated"} the score comment: ${written.url}`);
+    return written.url;
+  } catch (err) {
+    const status = httpStatusOf(err);
+    if (status === 403 || status === 404) {
+      io.log.warn(
+        `the score comment could not be written (${describeApiError(err)}): a fork's pull request gets a read-only token (permissions: pull-requests: write does not apply to it); the scores are in the job summary`
+      );
+      return "";
+    }
+    throw err;
+  }
+}
+
+// src/action/steps/summarize.ts
+import path35 from "node:path";
 async function summarizeStep(inputs, ctx, io) {
-  const dir = path32.resolve(ctx.workspace, inputs.resultsDir ?? ".");
+  const dir = path35.resolve(ctx.workspace, inputs.resultsDir ?? ".");
   const files = await readRunFiles(dir);
   if (files.length === 0) throw new Error(`input results-dir: no skill-iterate result files under ${dir}`);
   const merged = mergeRunFiles(files);
   io.log.info(`merged ${files.length} result files from ${dir}`);
   const summaryPath = await writeMorningSummary(
-    path32.resolve(ctx.workspace, inputs.project),
+    path35.resolve(ctx.workspace, inputs.project),
     merged.run,
     secretsOf(inputs, ctx)
   );
@@ -59290,7 +60696,44 @@ async function summarizeStep(inputs, ctx, io) {
   );
   await io.writeSummary(renderJobSummary(merged, ctx.runUrl));
   warnSkippedAndParked(merged, io.log);
+  if (inputs.dashboard) await summarizeDashboard(inputs, ctx, io, merged);
   return { outputs: buildOutputs(merged, { summaryPath, resultPath }), failure: void 0 };
+}
+async function summarizeDashboard(inputs, ctx, io, merged) {
+  const client = ctx.repo && inputs.githubToken ? createGitHubClient({
+    token: inputs.githubToken,
+    apiUrl: ctx.apiUrl,
+    log: io.log,
+    secrets: secretsOf(inputs, ctx)
+  }) : void 0;
+  const orders = client && ctx.repo ? await readDashboardOrders(client, ctx.repo, new Set(skillNames(merged, [])), io.log) : void 0;
+  const pending2 = orders?.orders["evals-init"] ?? [];
+  const notes = [
+    ...orders?.notes ?? [],
+    ...orders ? runOrderNotes(orders.orders, merged) : [],
+    ...pending2.map(
+      (skill) => `\`${skill}\` is ordered to re-run evals init, which a \`mode: run\` night without \`skill\` does (not the matrix); the box stays ticked.`
+    )
+  ];
+  await publishDashboard({
+    client,
+    repo: ctx.repo,
+    file: merged,
+    recorded: await readRecordedSkills(
+      path35.resolve(ctx.workspace, inputs.project),
+      inputs.stateBranch,
+      io.log
+    ),
+    ticked: { run: [], skip: orders?.orders.skip ?? [], "evals-init": pending2 },
+    notes,
+    freshnessWindowMs: inputs.freshnessWindowMs,
+    minGain: inputs.minGain ?? ITERATE_DEFAULTS.minGain,
+    now: io.now(),
+    runUrl: ctx.runUrl,
+    log: io.log,
+    dryRun: inputs.dryRun,
+    writeSummary: (markdown) => io.writeSummary(markdown)
+  });
 }
 function warnSkippedAndParked(file, log) {
   const warned = /* @__PURE__ */ new Set();
@@ -59317,13 +60760,14 @@ async function runPipeline(inputs, ctx, io, engine = ENGINE) {
   };
 }
 function refuseUntrustedEvents(inputs, ctx) {
-  const refused2 = eventRefusal(ctx.env, inputs.allowEvents);
-  if (refused2) throw new Error(refused2);
+  const refused3 = eventRefusal(ctx.env, allowedEvents(inputs.mode, inputs.allowEvents));
+  if (refused3) throw new Error(refused3);
 }
 function runStep(inputs, ctx, io, engine) {
   if (inputs.mode === "summarize") return summarizeStep(inputs, ctx, io);
   if (inputs.mode === "evals-init") return evalsInitStep(inputs, ctx, io);
   if (inputs.mode === "plan") return planStep(inputs, ctx, io);
+  if (inputs.mode === "score") return scoreStep(inputs, ctx, io);
   if (inputs.dryRun) return dryRunStep(inputs, ctx, io);
   return nightlyStep(inputs, ctx, io, engine);
 }
@@ -59336,7 +60780,7 @@ function coreIo() {
       warn: (message) => warning(message),
       progress: (message) => info(message)
     },
-    startGroup: (name23) => startGroup(name23),
+    startGroup: (name24) => startGroup(name24),
     endGroup: () => endGroup(),
     async writeSummary(markdown) {
       if (!process.env.GITHUB_STEP_SUMMARY) {
@@ -59351,12 +60795,12 @@ function coreIo() {
 async function run(options = {}) {
   try {
     if (!options.masked) maskSecretInputs();
-    const inputs = parseInputs((name23) => getInput(name23));
+    const inputs = parseInputs((name24) => getInput(name24));
     const result = await runPipeline(inputs, readActionContext(), coreIo());
-    for (const [name23, value] of Object.entries(result.outputs)) setOutput(name23, value);
+    for (const [name24, value] of Object.entries(result.outputs)) setOutput(name24, value);
     if (result.failure) setFailed(result.failure);
   } catch (error2) {
-    const secrets = [...SECRET_INPUTS.map((name23) => getInput(name23)), ...secretsFromEnv(process.env)];
+    const secrets = [...SECRET_INPUTS.map((name24) => getInput(name24)), ...secretsFromEnv(process.env)];
     setFailed(redactSecrets(messageOf(error2), secrets));
   }
 }
