@@ -30,6 +30,8 @@ export interface ReviewLoopAppOptions {
   /** Values never to post or log (model keys, the private key, the webhook secret). */
   secrets?: readonly string[];
   clock?: () => Date;
+  /** Told of each verified delivery that starts no work (`/metrics` counts them: src/app/monitoring.ts). */
+  onIgnored?: () => void;
 }
 
 export interface ReviewLoopApp {
@@ -190,10 +192,12 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
         context.log.warn(
           `ignored delivery ${context.id} (${context.name}): a field is missing (${secrets.redact(detail)})`,
         );
+        options.onIgnored?.();
         return;
       }
       if (event.kind === 'ignored') {
         context.log.debug(`ignored: ${event.reason}`);
+        options.onIgnored?.();
         return;
       }
       worker.intake(event, toolsOf(context, secrets, identity));
