@@ -10,7 +10,7 @@
  * App writes; GraphQL queries are reads and recorded apart (kind `graphql query`).
  *
  *   const gh = await startGitHubStandIn({ latencyMs: 20 });
- *   gh.port; gh.writes; gh.pulls.get(n); gh.done(n); gh.lastRequestAt; await gh.close();
+ *   gh.port; gh.writes; gh.pulls.get(n); gh.checks; gh.done(n); gh.lastRequestAt; await gh.close();
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -405,6 +405,7 @@ export async function startGitHubStandIn({ latencyMs = 0 } = {}) {
     writes,
     pulls,
     pull,
+    checks,
     done: (n) => pulls.get(n)?.done === true,
     get lastRequestAt() {
       return lastRequestAt;
