@@ -197,6 +197,16 @@ async function replicaRun(tools, options, { kill }) {
       };
     }
     await waitQuiet(github, 1000, 10_000);
+    // Warm-up of both replicas' webhook path (JIT, sockets): comments that are no command start no work.
+    for (const port of ports)
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          deliver(
+            port,
+            prepare(2_000_000 + port * 10 + i, { commentId: 2_000_000 + port * 10 + i, body: 'warm-up' }),
+          ),
+        ),
+      );
 
     const numbers = Array.from({ length: options.prs }, (_, i) => 201 + i);
     const deliveries = [];
