@@ -9,8 +9,8 @@
  * go out, A is killed while its loops run, the other half goes to B (the load balancer's only replica left).
  *
  * A build that does not share its queue and claims through REDIS_URL would show two loops per PR here,
- * which is a fact of that build, not a figure: a probe loop runs first, and when it leaves nothing in Redis
- * but Probot's own rate-limit keys (Bottleneck's `b_…`), the run prints that it was skipped
+ * which is a fact of that build, not a figure: a probe loop runs first, and when it leaves no key of a
+ * shared queue or claim in Redis (see SHARED_STATE_KEY), the run prints that it was skipped
  * (`--replicas-anyway` runs it regardless, to show what unshared replicas do).
  */
 import { spawn } from 'node:child_process';
@@ -86,14 +86,21 @@ async function startRedisServer(port) {
   };
 }
 
-/** Redis keys that are not Probot's rate limiting (Bottleneck's `b_…`): the App's shared state. */
+/**
+ * The App's shared queue and claims in Redis: the keys of its shared state (`skillclimb:app:…`) and of its
+ * BullMQ queue (`skillclimb-bull:…`) — not Probot's rate limiting (Bottleneck's `b_…`), the write pacer's
+ * (`skillclimb:pace:…`) or the recovery's once-guard (`skillclimb:recovery:…`), which any build with
+ * REDIS_URL leaves.
+ */
+const SHARED_STATE_KEY = /^(skillclimb:app:|skillclimb-bull:)/;
+
 async function sharedKeys(client) {
   const keys = [];
   let cursor = '0';
   do {
     const [next, batch] = await client.scan(cursor, 'COUNT', 1000);
     cursor = next;
-    keys.push(...batch.filter((key) => !key.startsWith('b_')));
+    keys.push(...batch.filter((key) => SHARED_STATE_KEY.test(key)));
   } while (cursor !== '0' && keys.length < 1000);
   return keys;
 }
@@ -193,7 +200,7 @@ async function replicaRun(tools, options, { kill }) {
     if (keys.length === 0 && !options.anyway) {
       return {
         skipped:
-          'this build does not share state through REDIS_URL (a whole loop left no key in Redis but Probot’s rate-limit keys)',
+          'this build does not share state through REDIS_URL (a whole loop left no key of a shared queue or claim in Redis)',
       };
     }
     await waitQuiet(github, 1000, 10_000);

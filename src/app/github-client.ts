@@ -14,11 +14,14 @@
  *   (write-lookups.ts), so a write GitHub performed before answering 502 is never duplicated.
  */
 import { ProbotOctokit } from 'probot';
+import { messageOf } from '../core/errors.js';
 import { redactSecrets, redactValue } from '../core/text/redact.js';
 import type { AppIdentity, AppOctokit } from '../github/app-octokit.js';
 import type { GitHubRetryPolicy } from '../github/octokit.js';
 import { httpStatusOf, onLimit } from '../github/octokit.js';
 import { lookupFor } from './write-lookups.js';
+import type { WritePacer } from './write-pacer.js';
+import { createsContent, paceWrite } from './write-pacer.js';
 
 /**
  * The App's policy: rate limits are waited out up to 15 minutes each, four times per request — a round's
@@ -37,6 +40,51 @@ interface AppOctokitOptions {
   throttle?: Record<string, unknown>;
   /** Retry options layered over the App's (tests turn the 5xx retries off). */
   retry?: Record<string, unknown>;
+  /**
+   * Paces each installation's content-creating writes under GitHub's secondary limit (src/app/write-pacer.ts);
+   * none: only the throttling plugin's spacing.
+   */
+  pacer?: WritePacer;
+  /** How a paced write waits (tests record the waits instead). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A paced write that waited this long is logged (a shorter wait is the normal spacing). */
+const LOGGED_PACE_WAIT_MS = 5_000;
+
+type PluginOptions = { auth?: { installationId?: number | string }; log?: Log };
+
+/**
+ * The pacing, as an Octokit plugin: every client Probot builds for an installation (a delivery's, a
+ * job's) comes from the App's class, and the installation's id is in its auth options. Its hook is the
+ * outermost of the class's own, so a write waits for its slot before the throttling plugin queues it.
+ */
+function pacing(pacer: WritePacer, sleep?: (ms: number) => Promise<void>) {
+  let pacerDown = false;
+  return (octokit: { hook: AppOctokit['hook'] }, options: PluginOptions) => {
+    const installation = options.auth?.installationId;
+    if (installation === undefined) return;
+    octokit.hook.wrap('request', async (request, params) => {
+      const fields = params as unknown as Record<string, unknown>;
+      if (createsContent(params.method, String(params.url), fields)) {
+        let waited = 0;
+        try {
+          waited = await paceWrite(pacer, `installation:${installation}`, sleep);
+          pacerDown = false;
+        } catch (error) {
+          // The shared budget is out of reach (Redis down): the write goes on with the throttle's spacing only.
+          if (!pacerDown)
+            options.log?.warn(`writes are not paced while the pacer cannot be reached: ${messageOf(error)}`);
+          pacerDown = true;
+        }
+        if (waited >= LOGGED_PACE_WAIT_MS)
+          options.log?.warn(
+            `${params.method} ${String(params.url)} waited ${Math.round(waited / 1000)} s for installation ${installation}'s write budget (GitHub's limit on content creation)`,
+          );
+      }
+      return request(params);
+    });
+  };
 }
 
 type Log = { warn(message: string): void };
@@ -44,7 +92,10 @@ type Log = { warn(message: string): void };
 /** The Octokit class for `new Probot({ Octokit })` / `run(…, { Octokit })`. */
 export function appOctokit(options: AppOctokitOptions = {}): typeof ProbotOctokit {
   const policy = options.policy ?? APP_RETRY_POLICY;
-  return ProbotOctokit.defaults((given: Record<string, unknown>) => {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const limited = ProbotOctokit.plugin(unlabelledLimits(policy, sleep));
+  const base = options.pacer ? limited.plugin(pacing(options.pacer, sleep)) : limited;
+  return base.defaults((given: Record<string, unknown>) => {
     const log = given.log as Log | undefined;
     const warn: Log = { warn: (message) => log?.warn(message) };
     const throttle = (given.throttle ?? {}) as Record<string, unknown>;
@@ -68,6 +119,57 @@ export function appOctokit(options: AppOctokitOptions = {}): typeof ProbotOctoki
             },
     };
   }) as typeof ProbotOctokit;
+}
+
+/** The seconds a `retry-after` header asks for (a number of seconds or an HTTP date), or undefined. */
+export function retryAfterSeconds(value: unknown, now = Date.now()): number | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const text = String(value).trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/**
+ * The wait a 403 or 429 with `retry-after` asks for when the throttling plugin does not recognise it as a
+ * limit (it looks for GitHub's "secondary rate limit" message or `x-ratelimit-remaining: 0`): GitHub's
+ * docs say to wait `retry-after` seconds whatever the body says. Undefined for anything else.
+ */
+function unlabelledWait(error: unknown): number | undefined {
+  const status = httpStatusOf(error);
+  if (status !== 403 && status !== 429) return undefined;
+  const headers = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {};
+  if (/\bsecondary rate\b/i.test(messageOf(error)) || String(headers['x-ratelimit-remaining']) === '0')
+    return undefined;
+  return retryAfterSeconds(headers['retry-after']);
+}
+
+/**
+ * A 403/429 with `retry-after` that the throttling plugin let through is waited out too, within the same
+ * policy (retry count, longest wait), so the round waits instead of failing (a POST gets no 5xx retries, and
+ * the retry plugin would ignore the header). Outside the throttling plugin's hook, so it sees what that gave up.
+ */
+function unlabelledLimits(policy: GitHubRetryPolicy, sleep: (ms: number) => Promise<void>) {
+  return (octokit: { hook: AppOctokit['hook'] }, options: PluginOptions) => {
+    const decide = onLimit('rate limit (403/429 with retry-after)', policy, {
+      warn: (m) => options.log?.warn(m),
+    });
+    octokit.hook.wrap('request', async (request, params) => {
+      for (let retryCount = 0; ; retryCount += 1) {
+        try {
+          return await request(params);
+        } catch (error) {
+          const wait = unlabelledWait(error);
+          if (
+            wait === undefined ||
+            !decide(wait, { method: params.method, url: String(params.url) }, octokit, retryCount)
+          )
+            throw error;
+          await sleep(wait * policy.delayUnitMs);
+        }
+      }
+    });
+  };
 }
 
 /** The routes whose repetition does no harm although they are POSTs: content-addressed or answered 200 when done. */

@@ -10,14 +10,19 @@
  * /api/github/webhooks. A long-running process (docs/how-it-works.md § The App): the work outlives each
  * webhook's response, so SIGTERM lets running rounds save their state first.
  */
-import type { Logger, ProbotOctokit, Server } from 'probot';
+import { Redis } from 'ioredis';
+import type { Logger, Probot, ProbotOctokit, Server } from 'probot';
 import { run } from 'probot';
+import { redactSecrets } from '../core/text/redact.js';
 import type { ReviewLoopApp } from './app.js';
 import { appSecrets, createReviewLoopApp } from './app.js';
 import { readAppEnv } from './config.js';
 import { applyDotEnv, readCredentials } from './credentials.js';
 import { createLoopRunner } from './engine.js';
+import { DeliveryRecovery, recoveryIntervalFromEnv } from './delivery-recovery.js';
 import { appOctokit } from './github-client.js';
+import { MemoryOnceGuard, RedisOnceGuard } from './once-guard.js';
+import { MemoryWritePacer, RedisWritePacer } from './write-pacer.js';
 import type { LoopRunner } from './loop-runner.js';
 import { AppMetrics, ProcessFigures, metricsHandler } from './monitoring.js';
 import { Readiness } from './readiness.js';
@@ -36,6 +41,8 @@ export interface StartedApp {
   readiness: Readiness | undefined;
   /** The counters behind `GET /metrics`; undefined in setup mode. */
   metrics: AppMetrics | undefined;
+  /** Missed deliveries recovered from GitHub (src/app/delivery-recovery.ts); undefined in setup mode or when turned off. */
+  recovery?: DeliveryRecovery | undefined;
   stop(): Promise<void>;
 }
 
@@ -63,47 +70,66 @@ export async function startApp(
     );
   }
   const probotEnv = { ...env, APP_ID: String(credentials.appId), PRIVATE_KEY: credentials.privateKey };
+  const recoveryInterval = recoveryIntervalFromEnv(env);
+  // A REDIS_URL that is no Redis URL stops the start here, naming the variable.
+  const store = storeCheck(env);
+  // With REDIS_URL, the write pacer's budget and the recovery's once-guard are shared by every replica
+  // (docs/how-it-works.md § The App); Probot builds its own connection from the same URL for its throttling.
+  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+  const secrets = [credentials.privateKey, redisPassword(env.REDIS_URL), ...appSecrets(env)];
+  let log: Logger | undefined;
+  let redisDown = false;
+  redis?.on('error', (error: Error) => {
+    if (!redisDown)
+      log?.warn(
+        redactSecrets(
+          `REDIS_URL: ${error.message}; until it answers, writes are paced by Probot's throttling only and missed deliveries are not asked for`,
+          secrets,
+        ),
+      );
+    redisDown = true;
+  });
+  redis?.on('ready', () => (redisDown = false));
+  const pacer = redis ? new RedisWritePacer(redis) : new MemoryWritePacer();
   let loaded: ReviewLoopApp | undefined;
   let readiness: Readiness | undefined;
-  let log: Logger | undefined;
+  let appProbot: Probot | undefined;
   const metrics = new AppMetrics();
   const processFigures = new ProcessFigures();
-  const store = storeCheck(env);
-  let server: Server;
-  try {
-    server = await run(
-      (probot, appOptions) => {
-        log = probot.log;
-        probot.onAny((context) => metrics.deliveries.inc(context.name));
-        loaded = createReviewLoopApp({
-          appId: credentials.appId,
-          settings,
-          runner: options.runner ?? createLoopRunner(env),
-          secrets: appSecrets(env, [credentials.privateKey]),
-          onIgnored: () => metrics.ignored.inc(),
-        });
-        readiness = new Readiness(
-          async () => {
-            const octokit = await probot.auth();
-            const { data } = await octokit.rest.apps.getAuthenticated();
-            return data?.slug ?? String(credentials.appId);
-          },
-          { checks: [store] },
-        );
-        appOptions.addHandler(readiness.handler);
-        appOptions.addHandler(
-          metricsHandler({ metrics, process: processFigures, queue: () => loaded?.queue, log: probot.log }),
-        );
-        return loaded.app(probot, appOptions);
-      },
-      // Every client Probot builds counts its writes for /metrics.
-      { env: probotEnv, Octokit: appOctokit().plugin(metrics.octokitPlugin) as typeof ProbotOctokit },
-    );
-  } catch (error) {
+  const server = await run(
+    (probot, appOptions) => {
+      log = probot.log;
+      appProbot = probot;
+      probot.onAny((context) => metrics.deliveries.inc(context.name));
+      loaded = createReviewLoopApp({
+        appId: credentials.appId,
+        settings,
+        runner: options.runner ?? createLoopRunner(env),
+        secrets: appSecrets(env, [credentials.privateKey]),
+        onIgnored: () => metrics.ignored.inc(),
+      });
+      readiness = new Readiness(
+        async () => {
+          const octokit = await probot.auth();
+          const { data } = await octokit.rest.apps.getAuthenticated();
+          return data?.slug ?? String(credentials.appId);
+        },
+        { checks: [store] },
+      );
+      appOptions.addHandler(readiness.handler);
+      appOptions.addHandler(
+        metricsHandler({ metrics, process: processFigures, queue: () => loaded?.queue, log: probot.log }),
+      );
+      return loaded.app(probot, appOptions);
+    },
+    // Every client Probot builds counts its writes for /metrics.
+    { env: probotEnv, Octokit: appOctokit({ pacer }).plugin(metrics.octokitPlugin) as typeof ProbotOctokit },
+  ).catch(async (error: unknown) => {
+    redis?.disconnect();
     await store.close();
     processFigures.stop();
     throw error;
-  }
+  });
   if (readiness) {
     const state = await readiness.state();
     if (state.ready)
@@ -112,13 +138,52 @@ export async function startApp(
     const shared = state.checks[store.name];
     if (shared?.ok) log?.info(shared.detail);
   }
+  const recovery = startRecovery(appProbot, log, recoveryInterval, redis, secrets);
   const stop = async () => {
+    await recovery?.stop();
     await loaded?.queue.close(SHUTDOWN_GRACE_MS);
     await server.stop();
+    redis?.disconnect();
     await store.close();
     processFigures.stop();
   };
-  return withSignals({ server, app: loaded, readiness, metrics, stop }, options);
+  return withSignals({ server, app: loaded, readiness, metrics, recovery, stop }, options);
+}
+
+/**
+ * Missed deliveries (docs/app.md § Missed deliveries): the first pass once the server is up, then one
+ * every `intervalMs`; with Redis, each failed delivery is redelivered by one replica only.
+ */
+function startRecovery(
+  probot: Probot | undefined,
+  log: Logger | undefined,
+  intervalMs: number | undefined,
+  redis: Redis | undefined,
+  secrets: readonly (string | undefined)[],
+): DeliveryRecovery | undefined {
+  if (!probot || intervalMs === undefined) return undefined;
+  const clean = (message: string) => redactSecrets(message, secrets);
+  const recovery = new DeliveryRecovery({
+    octokit: () => probot.auth(),
+    guard: redis ? new RedisOnceGuard(redis, 'skillclimb:recovery:') : new MemoryOnceGuard(),
+    log: {
+      info: (message) => log?.info(clean(message)),
+      warn: (message) => log?.warn(clean(message)),
+      debug: (message) => log?.debug(clean(message)),
+    },
+    intervalMs,
+  });
+  void recovery.start();
+  return recovery;
+}
+
+/** The password in a `redis://user:password@host` URL, to keep out of the logs. */
+function redisPassword(url: string | undefined): string | undefined {
+  try {
+    return url ? decodeURIComponent(new URL(url).password) || undefined : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** SIGTERM stops the App (running rounds save their state first), when asked for. */

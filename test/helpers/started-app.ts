@@ -31,6 +31,8 @@ export async function startOnLoopback(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'fatal',
       NODE_ENV: 'production',
+      // No recovery pass of missed deliveries: these tests are about the endpoints.
+      REVIEW_LOOP_RECOVERY_MINUTES: '0',
       ...extra,
     },
     { runner },
