@@ -2,7 +2,8 @@
 #   docker build -t skillclimb-review-loop .
 #   docker run --env-file .env -p 3000:3000 skillclimb-review-loop   (.env as Probot's registration wrote it)
 # Several replicas on one Redis: set REDIS_URL on each (deploy/compose.yaml; docs/app.md § Scale path). One
-# process without Redis: mount a volume at /data and set DATA_DIR=/data, so a restart resumes running loops.
+# process without Redis keeps its record of running loops in DATA_DIR (/data here): mount a volume there
+# (-v review-loop-data:/data), so a new container resumes the loops the old one was running.
 
 # Build stage: the TypeScript compiler is a dev dependency.
 FROM node:22-slim AS build
@@ -17,7 +18,8 @@ RUN npm run build
 FROM node:22-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=3000
+    PORT=3000 \
+    DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
