@@ -148,7 +148,16 @@ function loopCensus(github, numbers) {
     );
     if (pull && numbers.includes(pull.number) && check.status !== 'completed') inProgress += 1;
   }
-  return { twoLoops, inProgress, duplicates: duplicates.slice(0, 5) };
+  // What the stand-in saw of each unfinished PR: where its loop stopped.
+  const unfinished = numbers
+    .filter((n) => !github.done(n))
+    .slice(0, 5)
+    .map((n) => {
+      const kinds = {};
+      for (const w of github.writes.filter((x) => x.pr === n)) kinds[w.kind] = (kinds[w.kind] ?? 0) + 1;
+      return { pr: n, writes: kinds };
+    });
+  return { twoLoops, inProgress, duplicates: duplicates.slice(0, 5), unfinished };
 }
 
 async function waitLoops(github, numbers, timeoutMs) {
@@ -320,5 +329,13 @@ export function printReplicas(figures, { label = 'this build', apiLatency, model
       );
     for (const d of run.duplicates)
       console.log(`      PR #${d.pr}: ${d.reviews} reviews, ${d.stickyComments} sticky comments`);
+    for (const u of run.unfinished)
+      console.log(
+        `      unfinished PR #${u.pr}: ${
+          Object.entries(u.writes)
+            .map(([kind, count]) => `${count} ${kind}`)
+            .join(', ') || 'no write at all'
+        }`,
+      );
   }
 }
