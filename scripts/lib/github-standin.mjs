@@ -146,6 +146,9 @@ export async function startGitHubStandIn({ latencyMs = 0 } = {}) {
     if (path.endsWith('/access_tokens'))
       return [201, { token: 'ghs_bench', expires_at: '2099-01-01T00:00:00Z', permissions: {} }];
     if (path.includes('/contents/.github')) return [404, { message: 'Not Found' }];
+    // The App's own routes: its identity (GET /ready) and its webhook deliveries (none failed).
+    if (path === '/app') return [200, { id: APP_ID, slug: 'review-loop' }];
+    if (path === '/app/hook/deliveries') return [200, []];
     if ((m = /\/collaborators\/([^/]+)\/permission$/.exec(path)))
       return [200, { permission: 'write', role_name: 'write', user: { login: decodeURIComponent(m[1]) } }];
     if (path === '/graphql') {
