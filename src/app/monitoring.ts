@@ -3,7 +3,8 @@
  * Prometheus text (src/app/metrics.ts renders it). Per replica:
  *
  * - the queue: loops running, loops waiting for a slot, pull requests claimed (read from the App's queue
- *   at each scrape, through `queueFigures`);
+ *   at each scrape, through `queueFigures`; with REDIS_URL the shared queue's, so every replica reports the
+ *   same figures);
  * - rounds completed: the pull-request reviews the App posted, since each round of a loop posts exactly
  *   one (docs/how-it-works.md § The App) — counted where every request leaves, so neither the loop nor
  *   the queue needs to know; rounds per hour is `rate(…[1h]) * 3600` of the counter;
@@ -205,15 +206,19 @@ export function metricsHandler(options: {
       samples: value === undefined ? [] : [{ value }],
     });
     const text = renderMetrics([
-      gauge('skillclimb_app_loops_running', 'Review loops running on this replica now.', figures?.running),
+      gauge(
+        'skillclimb_app_loops_running',
+        'Review loops running now (with REDIS_URL: on every replica, the same figure on each).',
+        figures?.running,
+      ),
       gauge(
         'skillclimb_app_loops_waiting',
-        'Review loops waiting for a slot (queue depth; with REDIS_URL, the shared queue).',
+        'Review loops waiting for a slot: the queue depth (with REDIS_URL: the shared queue, the same figure on each replica).',
         figures?.waiting,
       ),
       gauge(
         'skillclimb_app_pulls_claimed',
-        'Pull requests with a claimed loop (running or about to run).',
+        'Pull requests with a claimed loop, running or about to run (with REDIS_URL: across replicas).',
         figures?.claimed,
       ),
       ...options.metrics.families(),
