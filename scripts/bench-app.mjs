@@ -21,6 +21,11 @@
  *   --copies <n> (5), --concurrency <n> (5), --wave-timeout <s> (900), --no-loops, --no-wave (one loop
  *   alone only), --json.
  * Exit code 1 when the ack target fails (the loop figures print PASS/MISS and do not change it).
+ *
+ * --replicas runs, instead, two replicas on one Redis (scripts/lib/bench-replicas.mjs): `--prs` × `--copies`
+ * deliveries at once, then the same with one replica killed halfway; PASS/MISS, exit code unchanged.
+ * With it: --replica-timeout <s> (600), --replicas-anyway (run even on a build that does not share state
+ * through REDIS_URL), --baseline-ref <commit> (the same run against that commit's build, afterwards).
  */
 import { spawn } from 'node:child_process';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
@@ -28,6 +33,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { prepareBaseline } from './lib/baseline-build.mjs';
+import { printReplicas, replicaFigures } from './lib/bench-replicas.mjs';
 import { startGitHubStandIn } from './lib/github-standin.mjs';
 import { startLatencyModelServer } from './lib/latency-model-server.mjs';
 
@@ -66,6 +73,19 @@ const THROTTLE_SPACING_MS = 1000;
 const throttled = (w) => w.kind !== 'installation token';
 const COMMAND = '/review-loop fix: auto checkpoint: off rounds: 3';
 const JSON_OUT = process.argv.includes('--json');
+const REPLICAS = process.argv.includes('--replicas');
+const REPLICAS_ANYWAY = process.argv.includes('--replicas-anyway');
+const REPLICA_TIMEOUT_S = option('replica-timeout', 600);
+const BASELINE_REF = (() => {
+  const at = process.argv.indexOf('--baseline-ref');
+  if (at === -1) return undefined;
+  const ref = process.argv[at + 1];
+  if (!ref || ref.startsWith('--')) {
+    console.error('--baseline-ref: expected a commit');
+    process.exit(2);
+  }
+  return ref;
+})();
 
 function listen(server, port = 0) {
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server.address().port)));
@@ -141,10 +161,10 @@ function prepare(n, options) {
   return { n: options?.commentId ?? n, body, signature };
 }
 
-/** The built App on loopback, quiet, with `extra` over its environment. */
-function spawnApp(port, privateKey, extra) {
-  return spawn(process.execPath, [path.join(ROOT, 'build', 'app', 'main.js')], {
-    cwd: ROOT,
+/** The built App on loopback (this checkout's build, or `root`'s), quiet, with `extra` over its environment. */
+function spawnApp(port, privateKey, extra, root = ROOT) {
+  return spawn(process.execPath, [path.join(root, 'build', 'app', 'main.js')], {
+    cwd: root,
     env: {
       PATH: process.env.PATH,
       APP_ID: '1',
@@ -375,7 +395,60 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/** `--replicas`: this build's replica run, then the baseline's when asked for. */
+async function replicasMain(privateKey) {
+  const options = {
+    privateKey,
+    prs: WAVE_PRS,
+    copies: WAVE_COPIES,
+    apiLatency: API_LATENCY,
+    modelLatency: MODEL_LATENCY,
+    timeoutS: REPLICA_TIMEOUT_S,
+    loopTimeoutS: LOOP_TIMEOUT_S,
+    anyway: REPLICAS_ANYWAY,
+  };
+  const toolsFor = (root) => ({
+    spawnApp: (port, key, env) => spawnApp(port, key, env, root),
+    deliver,
+    prepare,
+    waitReady,
+    stopApp,
+    freePort,
+  });
+  const runs = [{ label: 'this build', figures: await replicaFigures(toolsFor(ROOT), options) }];
+  if (BASELINE_REF) {
+    const baseline = await prepareBaseline(ROOT, BASELINE_REF, (line) => console.error(line));
+    try {
+      runs.push({
+        label: `baseline ${baseline.sha.slice(0, 7)}`,
+        figures: await replicaFigures(toolsFor(baseline.root), options),
+      });
+    } finally {
+      await baseline.cleanup();
+    }
+  }
+  if (JSON_OUT) console.log(JSON.stringify({ replicas: runs }));
+  else
+    for (const run of runs)
+      printReplicas(run.figures, {
+        label: run.label,
+        apiLatency: API_LATENCY,
+        modelLatency: MODEL_LATENCY,
+        timeoutS: REPLICA_TIMEOUT_S,
+      });
+}
+
 async function main() {
+  if (REPLICAS) {
+    const privateKey = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    }).privateKey;
+    await replicasMain(privateKey);
+    agent.destroy();
+    return;
+  }
   const github = fakeGitHub();
   const ghPort = await listen(github.server);
   const probe = http.createServer();

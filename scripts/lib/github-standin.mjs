@@ -10,7 +10,7 @@
  * App writes; GraphQL queries are reads and recorded apart (kind `graphql query`).
  *
  *   const gh = await startGitHubStandIn({ latencyMs: 20 });
- *   gh.port; gh.writes; gh.pulls.get(n); gh.done(n); gh.lastRequestAt; await gh.close();
+ *   gh.port; gh.writes; gh.pulls.get(n); gh.checks; gh.done(n); gh.lastRequestAt; await gh.close();
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -146,6 +146,9 @@ export async function startGitHubStandIn({ latencyMs = 0 } = {}) {
     if (path.endsWith('/access_tokens'))
       return [201, { token: 'ghs_bench', expires_at: '2099-01-01T00:00:00Z', permissions: {} }];
     if (path.includes('/contents/.github')) return [404, { message: 'Not Found' }];
+    // The App's own routes: its identity (GET /ready) and its webhook deliveries (none failed).
+    if (path === '/app') return [200, { id: APP_ID, slug: 'review-loop' }];
+    if (path === '/app/hook/deliveries') return [200, []];
     if ((m = /\/collaborators\/([^/]+)\/permission$/.exec(path)))
       return [200, { permission: 'write', role_name: 'write', user: { login: decodeURIComponent(m[1]) } }];
     if (path === '/graphql') {
@@ -405,6 +408,7 @@ export async function startGitHubStandIn({ latencyMs = 0 } = {}) {
     writes,
     pulls,
     pull,
+    checks,
     done: (n) => pulls.get(n)?.done === true,
     get lastRequestAt() {
       return lastRequestAt;

@@ -45,6 +45,8 @@ export interface ReviewLoopAppOptions {
   claimTtlMs?: number | undefined;
   /** How often each replica looks for loop jobs whose replica died (BullMQ's stalled check). */
   stalledIntervalMs?: number | undefined;
+  /** Told of each verified delivery that starts no work (`/metrics` counts them: src/app/monitoring.ts). */
+  onIgnored?: () => void;
 }
 
 export interface ReviewLoopApp {
@@ -270,10 +272,12 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
         context.log.warn(
           `ignored delivery ${context.id} (${context.name}): a field is missing (${secrets.redact(detail)})`,
         );
+        options.onIgnored?.();
         return;
       }
       if (event.kind === 'ignored') {
         context.log.debug(`ignored: ${event.reason}`);
+        options.onIgnored?.();
         return;
       }
       try {

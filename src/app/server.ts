@@ -4,13 +4,15 @@
  * and, without credentials, serves Probot's registration flow from `app.yml` (docs/app.md). The
  * credentials are read and checked first (src/app/credentials.ts: a key that does not parse stops the
  * start, naming the variable); once the server is up, `GET /ready` answers 200 only while GitHub accepts
- * them (src/app/readiness.ts), `GET /ping` answers whenever the process does. Webhooks arrive at
+ * them and the shared store (REDIS_URL) answers (src/app/readiness.ts, src/app/store-check.ts), `GET /ping`
+ * answers whenever the process does, `GET /metrics` serves the monitoring figures (src/app/monitoring.ts).
+ * Webhooks arrive at
  * /api/github/webhooks. A long-running process (docs/how-it-works.md § The App): the work outlives each
  * webhook's response, so SIGTERM lets running rounds save their state first and hands them on: with
  * `REDIS_URL` to the shared queue, without it to the record in `DATA_DIR`, which the next start resumes.
  */
 import { Redis } from 'ioredis';
-import type { Logger, Probot, Server } from 'probot';
+import type { Logger, Probot, ProbotOctokit, Server } from 'probot';
 import { run } from 'probot';
 import { redactSecrets } from '../core/text/redact.js';
 import type { ReviewLoopApp } from './app.js';
@@ -24,7 +26,9 @@ import { appOctokit } from './github-client.js';
 import { MemoryOnceGuard, RedisOnceGuard } from './once-guard.js';
 import { MemoryWritePacer, RedisWritePacer } from './write-pacer.js';
 import type { LoopRunner } from './loop-runner.js';
+import { AppMetrics, ProcessFigures, metricsHandler } from './monitoring.js';
 import { Readiness } from './readiness.js';
+import { storeCheck } from './store-check.js';
 import { startSetup } from './setup.js';
 import { EnvConfigError } from './config.js';
 
@@ -37,6 +41,8 @@ export interface StartedApp {
   app: ReviewLoopApp | undefined;
   /** Undefined in setup mode. */
   readiness: Readiness | undefined;
+  /** The counters behind `GET /metrics`; undefined in setup mode. */
+  metrics: AppMetrics | undefined;
   /** Missed deliveries recovered from GitHub (src/app/delivery-recovery.ts); undefined in setup mode or when turned off. */
   recovery?: DeliveryRecovery | undefined;
   stop(): Promise<void>;
@@ -61,10 +67,15 @@ export async function startApp(
     }
     // The registration pages (docs/app.md § Install it on a repository).
     const server = await startSetup(env);
-    return withSignals({ server, app: undefined, readiness: undefined, stop: () => server.stop() }, options);
+    return withSignals(
+      { server, app: undefined, readiness: undefined, metrics: undefined, stop: () => server.stop() },
+      options,
+    );
   }
   const probotEnv = { ...env, APP_ID: String(credentials.appId), PRIVATE_KEY: credentials.privateKey };
   const recoveryInterval = recoveryIntervalFromEnv(env);
+  // A REDIS_URL that is no Redis URL stops the start here, naming the variable.
+  const store = storeCheck(env);
   // With REDIS_URL, the write pacer's budget and the recovery's once-guard are shared by every replica
   // (docs/how-it-works.md § The App); Probot builds its own connection from the same URL for its throttling.
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
@@ -86,10 +97,13 @@ export async function startApp(
   let loaded: ReviewLoopApp | undefined;
   let readiness: Readiness | undefined;
   let appProbot: Probot | undefined;
+  const metrics = new AppMetrics();
+  const processFigures = new ProcessFigures();
   const server = await run(
     (probot, appOptions) => {
       log = probot.log;
       appProbot = probot;
+      probot.onAny((context) => metrics.deliveries.inc(context.name));
       loaded = createReviewLoopApp({
         appId: credentials.appId,
         settings,
@@ -98,18 +112,28 @@ export async function startApp(
         redisUrl: scale.redisUrl,
         dataDir: scale.dataDir,
         claimTtlMs: scale.claimTtlMs,
+        onIgnored: () => metrics.ignored.inc(),
       });
-      readiness = new Readiness(async () => {
-        const octokit = await probot.auth();
-        const { data } = await octokit.rest.apps.getAuthenticated();
-        return data?.slug ?? String(credentials.appId);
-      });
+      readiness = new Readiness(
+        async () => {
+          const octokit = await probot.auth();
+          const { data } = await octokit.rest.apps.getAuthenticated();
+          return data?.slug ?? String(credentials.appId);
+        },
+        { checks: [store] },
+      );
       appOptions.addHandler(readiness.handler);
+      appOptions.addHandler(
+        metricsHandler({ metrics, process: processFigures, queue: () => loaded?.queue, log: probot.log }),
+      );
       return loaded.app(probot, appOptions);
     },
-    { env: probotEnv, Octokit: appOctokit({ pacer }) },
-  ).catch((error: unknown) => {
+    // Every client Probot builds counts its writes for /metrics.
+    { env: probotEnv, Octokit: appOctokit({ pacer }).plugin(metrics.octokitPlugin) as typeof ProbotOctokit },
+  ).catch(async (error: unknown) => {
     redis?.disconnect();
+    await store.close();
+    processFigures.stop();
     throw error;
   });
   if (readiness) {
@@ -117,6 +141,8 @@ export async function startApp(
     if (state.ready)
       log?.info(`GitHub accepts the App's credentials (${state.detail}); GET /ready answers 200`);
     else log?.error(`${state.detail}; GET /ready answers 503 until it does`);
+    const shared = state.checks[store.name];
+    if (shared?.ok) log?.info(shared.detail);
   }
   const recovery = startRecovery(appProbot, log, recoveryInterval, redis, secrets);
   const stop = async () => {
@@ -124,8 +150,10 @@ export async function startApp(
     await loaded?.queue.close(SHUTDOWN_GRACE_MS);
     await server.stop();
     redis?.disconnect();
+    await store.close();
+    processFigures.stop();
   };
-  return withSignals({ server, app: loaded, readiness, recovery, stop }, options);
+  return withSignals({ server, app: loaded, readiness, metrics, recovery, stop }, options);
 }
 
 /**

@@ -97,7 +97,11 @@ describe('the private key, in every form it reaches the App', () => {
 
     const ready = await fetch(`${origin}/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ready: true, app: 'skillclimb-review-loop' });
+    expect(await ready.json()).toEqual({
+      ready: true,
+      app: 'skillclimb-review-loop',
+      checks: { store: expect.stringMatching(/^memory: /) as unknown },
+    });
     expect((await fetch(`${origin}/ping`)).status).toBe(200);
     expect(mock.pendingMocks()).toStrictEqual([]);
   });

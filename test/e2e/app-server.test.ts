@@ -89,7 +89,11 @@ describe('the App as `npm start` runs it', () => {
     expect(await res.text()).toBe('PONG');
     const ready = await fetch(`${origin}/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ready: true, app: 'skillclimb-review-loop' });
+    expect(await ready.json()).toEqual({
+      ready: true,
+      app: 'skillclimb-review-loop',
+      checks: { store: expect.stringMatching(/^memory: /) as unknown },
+    });
     // checked before the server said it was up, with the App's JWT
     expect(github.requests[0]?.url).toBe('/api/v3/app');
   });
