@@ -15,7 +15,13 @@ import { checkPermission } from './validation/permission.js';
 import type { EventTools, WorkerContext } from './worker-context.js';
 import { isFinished } from './worker-context.js';
 
-export async function onPush(ctx: WorkerContext, event: PushEvent, tools: EventTools): Promise<void> {
+/** `run.rerun`: its first run's replica died, perhaps holding the PR's claim, which is waited for. */
+export async function onPush(
+  ctx: WorkerContext,
+  event: PushEvent,
+  tools: EventTools,
+  run: { rerun: boolean } = { rerun: false },
+): Promise<void> {
   const state = await ctx.readState(tools, event.pr);
   if (!state || state.pushedHeads.includes(event.headSha) || state.head === event.headSha) return;
   if (state.phase === 'acquitted') {
@@ -34,7 +40,8 @@ export async function onPush(ctx: WorkerContext, event: PushEvent, tools: EventT
   if (isFinished(state, ctx.deps.clock()) || state.phase === 'waiting-checkpoint') return;
   // waiting-fix (manual mode), or a loop a restart interrupted: the push continues it.
   const key = pullKey(event.pr);
-  const claim = await ctx.deps.queue.claim(key);
+  const { queue } = ctx.deps;
+  const claim = run.rerun ? await queue.claimPatiently(key) : await queue.claim(key);
   if (!claim) return;
   let handed = false;
   try {
@@ -88,6 +95,7 @@ export async function onRerequest(
   ctx: WorkerContext,
   event: RerequestEvent,
   tools: EventTools,
+  run: { rerun: boolean } = { rerun: false },
 ): Promise<void> {
   const ref = event.pr ?? (await pullForCommit(tools, event.repo, event.headSha));
   if (!ref) return;
@@ -112,7 +120,8 @@ export async function onRerequest(
     return;
   }
   const key = pullKey(ref);
-  const claim = await ctx.deps.queue.claim(key);
+  const { queue } = ctx.deps;
+  const claim = run.rerun ? await queue.claimPatiently(key) : await queue.claim(key);
   if (!claim) return; // a round is already running on this PR
   let handed = false;
   try {
