@@ -65,9 +65,20 @@ export async function onCommand(
   }
   // The claim comes only now, after the permission check (docs/how-it-works.md § The App): a comment
   // from someone who may not run the loop never holds a PR's loop, so a writer's command always gets it.
-  if (run.rerun && (await ctx.readState(tools, event.pr))?.handledComments.includes(event.commentId)) {
-    tools.log.info(`comment ${event.commentId} was handled before its replica stopped; not handled again`);
-    return;
+  if (run.rerun) {
+    const state = await ctx.readState(tools, event.pr);
+    if (state?.handledComments.includes(event.commentId)) {
+      tools.log.info(`comment ${event.commentId} was handled before its replica stopped; not handled again`);
+      // A stop recorded before its check was concluded: the check is concluded now.
+      if (
+        event.parsed.command.kind === 'stop' &&
+        state.phase === 'stopped' &&
+        state.check?.completed === false
+      ) {
+        await concludeStopped(ctx, tools, event, state);
+      }
+      return;
+    }
   }
   const { queue } = ctx.deps;
   const claim = !claimsLoop(event.parsed.command)
@@ -376,7 +387,16 @@ async function stop(
     phase: 'stopped',
     message: `Ended by ${event.sender.login}.`,
   }));
-  await concludeCheck(ctx, tools, event.pr, next, next.head, 'failure', {
+  await concludeStopped(ctx, tools, event, next);
+}
+
+async function concludeStopped(
+  ctx: WorkerContext,
+  tools: EventTools,
+  event: CommandEvent,
+  state: AppLoopState,
+): Promise<void> {
+  await concludeCheck(ctx, tools, event.pr, state, state.head, 'failure', {
     title: 'Stopped',
     summary: `The loop was stopped by ${inertInline(event.sender.login, 60)}.`,
   });

@@ -61,14 +61,24 @@ export async function onPush(
   }
 }
 
-export async function onClosed(ctx: WorkerContext, event: ClosedEvent, tools: EventTools): Promise<void> {
+/** `run.rerun`: its first run's replica died, perhaps after recording the close but before the check. */
+export async function onClosed(
+  ctx: WorkerContext,
+  event: ClosedEvent,
+  tools: EventTools,
+  run: { rerun: boolean } = { rerun: false },
+): Promise<void> {
   const state = await ctx.readState(tools, event.pr);
-  if (!state || FINISHED_PHASES.includes(state.phase)) return;
-  const next = await ctx.write(tools, event.pr, (s) => ({
-    ...s,
-    phase: 'closed',
-    message: event.merged ? 'The pull request was merged.' : 'The pull request was closed.',
-  }));
+  if (!state) return;
+  const recorded = run.rerun && state.phase === 'closed';
+  if (FINISHED_PHASES.includes(state.phase) && !recorded) return;
+  const next = recorded
+    ? state
+    : await ctx.write(tools, event.pr, (s) => ({
+        ...s,
+        phase: 'closed',
+        message: event.merged ? 'The pull request was merged.' : 'The pull request was closed.',
+      }));
   // An open check, or one waiting for a person who no longer can answer: the loop ended with the PR.
   if (next.check && (!next.check.completed || next.check.conclusion === 'action_required')) {
     await concludeCheck(ctx, tools, event.pr, next, next.check.headSha, 'cancelled', {

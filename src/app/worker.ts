@@ -54,7 +54,7 @@ export class ReviewLoopWorker {
       case 'push':
         return onPush(ctx, event, tools, { rerun: run.rerun });
       case 'closed':
-        return onClosed(ctx, event, tools);
+        return onClosed(ctx, event, tools, { rerun: run.rerun });
       case 'rerequest':
         return onRerequest(ctx, event, tools, { rerun: run.rerun });
     }
