@@ -35,7 +35,7 @@ import {
   startTestApp,
   stickyComment,
 } from '../helpers/app-fixtures.js';
-import { commandEventFrom } from '../../src/app/validation/event.js';
+import { commandEventFrom, pullRequestEventFrom } from '../../src/app/validation/event.js';
 import { scriptedGitHub } from '../helpers/app-github.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { freePort } from '../helpers/app-child.js';
@@ -555,6 +555,39 @@ describe("a delivery's work survives the replica that took it (event jobs on the
     expect(requests.map((r) => r.trigger.kind)).toEqual(['start']);
     expect(gh.replies).toEqual([]);
     expect(gh.state()).toMatchObject({ phase: 'acquitted', handledComments: [101] });
+  });
+
+  it('a re-run close whose first run recorded the close but died before the check: the check is concluded', async () => {
+    const scope = nock(API).persist();
+    nockToken(scope);
+    const open = {
+      id: 300,
+      headSha: HEAD,
+      url: 'u300',
+      completed: false,
+      conclusion: null,
+      runId: loopState().runId!,
+    };
+    const gh = scriptedGitHub({
+      sticky: stickyComment(loopState({ phase: 'closed', check: open })).body,
+      checks: true,
+    });
+    const { runner } = scriptedRunner(async () => outcome());
+    const b = await replica(runner);
+    const event = pullRequestEventFrom(pullRequestPayload('closed'), 'c1');
+    if (event.kind !== 'closed') throw new Error('not a close');
+
+    await b.worker.runEvent({ installationId: 1, event }, { rerun: false }); // a first run: already closed
+    expect(gh.checkCalls).toEqual([]);
+    await b.worker.runEvent({ installationId: 1, event }, { rerun: true });
+    expect(gh.checkRuns()).toEqual([]); // updated in place, not created
+    expect(gh.checkCalls.map((c) => [c.kind, c.id, c.body.conclusion])).toEqual([
+      ['update', 300, 'cancelled'],
+    ]);
+    expect(gh.state()).toMatchObject({
+      phase: 'closed',
+      check: { id: 300, completed: true, conclusion: 'cancelled' },
+    });
   });
 
   it('a re-run of a command job whose first run started the loop: no second loop, no second reply, no wait', async () => {
