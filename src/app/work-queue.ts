@@ -3,9 +3,10 @@
  * here starts before the current turn of the event loop ends, so the delivery is answered before any API
  * or model call. Loops are claimed per pull request (a second start while one is claimed is answered
  * "already running", never run twice, whichever replica takes the delivery) and run as jobs, at most
- * `concurrency` at once per process; short tasks (replies, reactions, state edits) run beside them in the
- * process that took the delivery. The claims, the seen ids and the loop jobs live in the shared state
- * (src/app/coordination/): this process's memory by default, Redis with `REDIS_URL`.
+ * `concurrency` at once per process; an event's work (replies, reactions, state edits) runs beside them as
+ * an event job — in the process that took the delivery by default, on any replica with `REDIS_URL`. The
+ * claims, the seen ids and both kinds of job live in the shared state (src/app/coordination/): this
+ * process's memory by default, Redis with `REDIS_URL`.
  */
 import { randomUUID } from 'node:crypto';
 import { messageOf } from '../core/errors.js';
