@@ -2,8 +2,8 @@
  * The Probot application (docs/how-it-works.md § The App). Each handler turns the payload into one of the
  * App's events and hands it to the worker's `intake` — no API call, no model call, only the shared
  * state's look-ups — so Probot's middleware answers GitHub at once; the work happens in the background
- * queue. Without `redisUrl` the shared state and the loop jobs are this process's; with it, Redis and a
- * BullMQ queue that every replica shares (src/app/coordination/).
+ * queue. Without `redisUrl` the shared state, the event jobs and the loop jobs are this process's; with it,
+ * Redis and two BullMQ queues (events, loops) that every replica shares (src/app/coordination/).
  */
 import { messageOf } from '../core/errors.js';
 import type { ApplicationFunction, Context, Logger, Probot } from 'probot';
