@@ -2,8 +2,8 @@
  * The Probot application (docs/how-it-works.md § The App). Each handler turns the payload into one of the
  * App's events and hands it to the worker's `intake` — no API call, no model call, only the shared
  * state's look-ups — so Probot's middleware answers GitHub at once; the work happens in the background
- * queue. Without `redisUrl` the shared state and the loop jobs are this process's; with it, Redis and a
- * BullMQ queue that every replica shares (src/app/coordination/).
+ * queue. Without `redisUrl` the shared state, the event jobs and the loop jobs are this process's; with it,
+ * Redis and two BullMQ queues (events, loops) that every replica shares (src/app/coordination/).
  */
 import { messageOf } from '../core/errors.js';
 import type { ApplicationFunction, Context, Logger, Probot } from 'probot';
@@ -24,6 +24,7 @@ import type { EventTools } from './worker.js';
 import { ReviewLoopWorker } from './worker.js';
 import { CLAIM_TTL_MS, WorkQueue } from './work-queue.js';
 import { BullLoopJobs } from './coordination/bull-jobs.js';
+import { BullEventJobs } from './coordination/event-jobs.js';
 import { MemoryLoopJobs } from './coordination/loop-jobs.js';
 import { MemoryState } from './coordination/memory-state.js';
 import { RedisState } from './coordination/redis-state.js';
@@ -230,7 +231,27 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
         stalledIntervalMs: options.stalledIntervalMs ?? claimTtlMs,
       })
     : new MemoryLoopJobs({ concurrency: options.settings.concurrency, log, dataDir: options.dataDir });
-  const queue = new WorkQueue({ concurrency: options.settings.concurrency, log, shared, jobs, claimTtlMs });
+  // A delivery's work: a durable job beside the loop queue with Redis (it survives the replica that took
+  // the delivery), a task of this process without.
+  const events = options.redisUrl
+    ? new BullEventJobs({
+        url: options.redisUrl,
+        queueName: `review-loop-events-${options.appId}`,
+        // Short jobs (a reply, a reaction, a state edit), unbounded in one process: more than the loops.
+        concurrency: Math.max(16, 4 * options.settings.concurrency),
+        log,
+        lockDurationMs: claimTtlMs,
+        stalledIntervalMs: options.stalledIntervalMs ?? claimTtlMs,
+      })
+    : undefined;
+  const queue = new WorkQueue({
+    concurrency: options.settings.concurrency,
+    log,
+    shared,
+    jobs,
+    events,
+    claimTtlMs,
+  });
   const worker = new ReviewLoopWorker({
     identity,
     env: options.settings,

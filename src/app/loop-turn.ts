@@ -213,11 +213,8 @@ async function endClaim(ctx: WorkerContext, key: string, token: string, pr: Pull
     await queue.release(key, token);
     await ctx.loopEnded(key);
     const deferred = await ctx.takeDeferredPush(pr);
-    if (deferred) {
-      queue.task(`push on ${key}`, async () =>
-        ctx.onDeferredPush(deferred.event, await ctx.deps.toolsFor(deferred.installationId, pr)),
-      );
-    }
+    // An event job like a delivery's: with Redis, it survives this replica too.
+    if (deferred) await queue.enqueue({ installationId: deferred.installationId, event: deferred.event });
   } catch (error) {
     // Redis is away: the claim expires by its TTL; the push waits for the PR's next event.
     queue.task(`end of the loop on ${key}`, () => Promise.reject(error));

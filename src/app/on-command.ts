@@ -31,8 +31,20 @@ function claimsLoop(command: Command): boolean {
   return ['start', 'go', 'continue', 'skip', 'guidance'].includes(command.kind);
 }
 
-export async function onCommand(ctx: WorkerContext, event: CommandEvent, tools: EventTools): Promise<void> {
+/**
+ * `run.rerun`: the replica that ran this command's job first died (docs/how-it-works.md § The App,
+ * "Shared state and takeover"). A comment the sticky state records as handled was taken that far (a loop
+ * started, a note kept) and is left alone; a claim the dead replica took is waited for until it expires;
+ * and a reply is looked for before it is posted.
+ */
+export async function onCommand(
+  ctx: WorkerContext,
+  event: CommandEvent,
+  eventTools: EventTools,
+  run: { rerun: boolean } = { rerun: false },
+): Promise<void> {
   const key = pullKey(event.pr);
+  const tools = run.rerun ? { ...eventTools, replyAfter: event.commentId } : eventTools;
   const config = await ctx.readConfig(tools);
   const allowed = ctx.allowedRoles(config);
   const permission = await checkPermission(tools.octokit, event.pr, event.sender.login, allowed);
@@ -53,7 +65,27 @@ export async function onCommand(ctx: WorkerContext, event: CommandEvent, tools: 
   }
   // The claim comes only now, after the permission check (docs/how-it-works.md § The App): a comment
   // from someone who may not run the loop never holds a PR's loop, so a writer's command always gets it.
-  const claim = claimsLoop(event.parsed.command) ? await ctx.deps.queue.claim(key) : undefined;
+  if (run.rerun) {
+    const state = await ctx.readState(tools, event.pr);
+    if (state?.handledComments.includes(event.commentId)) {
+      tools.log.info(`comment ${event.commentId} was handled before its replica stopped; not handled again`);
+      // A stop recorded before its check was concluded: the check is concluded now.
+      if (
+        event.parsed.command.kind === 'stop' &&
+        state.phase === 'stopped' &&
+        state.check?.completed === false
+      ) {
+        await concludeStopped(ctx, tools, event, state);
+      }
+      return;
+    }
+  }
+  const { queue } = ctx.deps;
+  const claim = !claimsLoop(event.parsed.command)
+    ? undefined
+    : run.rerun
+      ? await queue.claimPatiently(key)
+      : await queue.claim(key);
   let handedOver = false;
   try {
     await tools.octokit.rest.reactions.createForIssueComment({
@@ -355,7 +387,16 @@ async function stop(
     phase: 'stopped',
     message: `Ended by ${event.sender.login}.`,
   }));
-  await concludeCheck(ctx, tools, event.pr, next, next.head, 'failure', {
+  await concludeStopped(ctx, tools, event, next);
+}
+
+async function concludeStopped(
+  ctx: WorkerContext,
+  tools: EventTools,
+  event: CommandEvent,
+  state: AppLoopState,
+): Promise<void> {
+  await concludeCheck(ctx, tools, event.pr, state, state.head, 'failure', {
     title: 'Stopped',
     summary: `The loop was stopped by ${inertInline(event.sender.login, 60)}.`,
   });

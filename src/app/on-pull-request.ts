@@ -15,7 +15,13 @@ import { checkPermission } from './validation/permission.js';
 import type { EventTools, WorkerContext } from './worker-context.js';
 import { isFinished } from './worker-context.js';
 
-export async function onPush(ctx: WorkerContext, event: PushEvent, tools: EventTools): Promise<void> {
+/** `run.rerun`: its first run's replica died, perhaps holding the PR's claim, which is waited for. */
+export async function onPush(
+  ctx: WorkerContext,
+  event: PushEvent,
+  tools: EventTools,
+  run: { rerun: boolean } = { rerun: false },
+): Promise<void> {
   const state = await ctx.readState(tools, event.pr);
   if (!state || state.pushedHeads.includes(event.headSha) || state.head === event.headSha) return;
   if (state.phase === 'acquitted') {
@@ -34,7 +40,8 @@ export async function onPush(ctx: WorkerContext, event: PushEvent, tools: EventT
   if (isFinished(state, ctx.deps.clock()) || state.phase === 'waiting-checkpoint') return;
   // waiting-fix (manual mode), or a loop a restart interrupted: the push continues it.
   const key = pullKey(event.pr);
-  const claim = await ctx.deps.queue.claim(key);
+  const { queue } = ctx.deps;
+  const claim = run.rerun ? await queue.claimPatiently(key) : await queue.claim(key);
   if (!claim) return;
   let handed = false;
   try {
@@ -54,14 +61,24 @@ export async function onPush(ctx: WorkerContext, event: PushEvent, tools: EventT
   }
 }
 
-export async function onClosed(ctx: WorkerContext, event: ClosedEvent, tools: EventTools): Promise<void> {
+/** `run.rerun`: its first run's replica died, perhaps after recording the close but before the check. */
+export async function onClosed(
+  ctx: WorkerContext,
+  event: ClosedEvent,
+  tools: EventTools,
+  run: { rerun: boolean } = { rerun: false },
+): Promise<void> {
   const state = await ctx.readState(tools, event.pr);
-  if (!state || FINISHED_PHASES.includes(state.phase)) return;
-  const next = await ctx.write(tools, event.pr, (s) => ({
-    ...s,
-    phase: 'closed',
-    message: event.merged ? 'The pull request was merged.' : 'The pull request was closed.',
-  }));
+  if (!state) return;
+  const recorded = run.rerun && state.phase === 'closed';
+  if (FINISHED_PHASES.includes(state.phase) && !recorded) return;
+  const next = recorded
+    ? state
+    : await ctx.write(tools, event.pr, (s) => ({
+        ...s,
+        phase: 'closed',
+        message: event.merged ? 'The pull request was merged.' : 'The pull request was closed.',
+      }));
   // An open check, or one waiting for a person who no longer can answer: the loop ended with the PR.
   if (next.check && (!next.check.completed || next.check.conclusion === 'action_required')) {
     await concludeCheck(ctx, tools, event.pr, next, next.check.headSha, 'cancelled', {
@@ -88,6 +105,7 @@ export async function onRerequest(
   ctx: WorkerContext,
   event: RerequestEvent,
   tools: EventTools,
+  run: { rerun: boolean } = { rerun: false },
 ): Promise<void> {
   const ref = event.pr ?? (await pullForCommit(tools, event.repo, event.headSha));
   if (!ref) return;
@@ -112,7 +130,8 @@ export async function onRerequest(
     return;
   }
   const key = pullKey(ref);
-  const claim = await ctx.deps.queue.claim(key);
+  const { queue } = ctx.deps;
+  const claim = run.rerun ? await queue.claimPatiently(key) : await queue.claim(key);
   if (!claim) return; // a round is already running on this PR
   let handed = false;
   try {

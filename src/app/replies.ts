@@ -5,19 +5,46 @@
  */
 import { redactSecrets } from '../core/text/redact.js';
 import type { PullRef } from '../github/app-octokit.js';
-import { pullKey } from '../github/app-octokit.js';
+import { isByApp, pullKey } from '../github/app-octokit.js';
 import { postable, inertInline } from '../core/text/untrusted-text.js';
 import type { AppLoopState, Phase } from '../github/review/loop-state.js';
 import { admittedRoles } from './validation/permission.js';
 import type { EventTools, WorkerContext } from './worker-context.js';
 
 export async function reply(ctx: WorkerContext, tools: EventTools, pr: PullRef, body: string): Promise<void> {
+  const text = postable(redactSecrets(body, ctx.deps.secrets));
+  if (tools.replyAfter !== undefined && (await repliedAlready(ctx, tools, pr, text, tools.replyAfter))) {
+    tools.log.info(`${pullKey(pr)}: the reply to comment ${tools.replyAfter} was posted before; not again`);
+    return;
+  }
   await tools.octokit.rest.issues.createComment({
     owner: pr.owner,
     repo: pr.repo,
     issue_number: pr.number,
-    body: postable(redactSecrets(body, ctx.deps.secrets)),
+    body: text,
   });
+}
+
+/**
+ * A re-run command's reply (its first run's replica died): the App's comment with this text, newer than
+ * the command (comment ids grow), is the reply that run posted.
+ */
+async function repliedAlready(
+  ctx: WorkerContext,
+  tools: EventTools,
+  pr: PullRef,
+  text: string,
+  after: number,
+): Promise<boolean> {
+  const comments = await tools.octokit.paginate(tools.octokit.rest.issues.listComments, {
+    owner: pr.owner,
+    repo: pr.repo,
+    issue_number: pr.number,
+    per_page: 100,
+  });
+  return comments.some(
+    (comment) => comment.id > after && isByApp(comment, ctx.deps.identity) && comment.body === text,
+  );
 }
 
 /** `a`, `a or b`, `a, b or c`: the roles as a person reads them. */

@@ -3,13 +3,16 @@
  * here starts before the current turn of the event loop ends, so the delivery is answered before any API
  * or model call. Loops are claimed per pull request (a second start while one is claimed is answered
  * "already running", never run twice, whichever replica takes the delivery) and run as jobs, at most
- * `concurrency` at once per process; short tasks (replies, reactions, state edits) run beside them in the
- * process that took the delivery. The claims, the seen ids and the loop jobs live in the shared state
- * (src/app/coordination/): this process's memory by default, Redis with `REDIS_URL`.
+ * `concurrency` at once per process; an event's work (replies, reactions, state edits) runs beside them as
+ * an event job — in the process that took the delivery by default, on any replica with `REDIS_URL`. The
+ * claims, the seen ids and both kinds of job live in the shared state (src/app/coordination/): this
+ * process's memory by default, Redis with `REDIS_URL`.
  */
 import { randomUUID } from 'node:crypto';
 import { messageOf } from '../core/errors.js';
 import { pullKey } from '../github/app-octokit.js';
+import type { EventJob, EventJobs, EventProcessor } from './coordination/event-jobs.js';
+import { MemoryEventJobs, eventJobName } from './coordination/event-jobs.js';
 import type { JobProcessor, LoopJob, LoopJobs, QueueLog } from './coordination/loop-jobs.js';
 import { MemoryLoopJobs, within } from './coordination/loop-jobs.js';
 import { MemoryState } from './coordination/memory-state.js';
@@ -29,6 +32,8 @@ export interface WorkQueueOptions {
   log: QueueLog;
   shared?: SharedState;
   jobs?: LoopJobs;
+  /** The queue of events' work (a delivery's handling): in this process by default. */
+  events?: EventJobs<unknown>;
   claimTtlMs?: number;
 }
 
@@ -40,6 +45,7 @@ interface RunningLoop {
 export class WorkQueue {
   readonly shared: SharedState;
   readonly #jobs: LoopJobs;
+  readonly #events: EventJobs<unknown>;
   readonly #log: QueueLog;
   readonly #claimTtlMs: number;
   readonly #pending = new Set<Promise<void>>();
@@ -55,12 +61,18 @@ export class WorkQueue {
     this.#log = options.log;
     this.shared = options.shared ?? new MemoryState();
     this.#jobs = options.jobs ?? new MemoryLoopJobs({ concurrency: options.concurrency, log: options.log });
+    this.#events = options.events ?? new MemoryEventJobs({ log: options.log });
     this.#claimTtlMs = options.claimTtlMs ?? CLAIM_TTL_MS;
   }
 
   /** Records `id` (a trigger comment, a delivery) and says whether any replica saw it before. */
   seenBefore(id: string): Promise<boolean> {
     return this.shared.mark(`seen:${id}`, TTL.seenMs);
+  }
+
+  /** Forgets `id` again (its work could not be queued). */
+  forget(id: string): Promise<void> {
+    return this.shared.unmark(`seen:${id}`);
   }
 
   isClaimed(key: string): Promise<boolean> {
@@ -77,6 +89,19 @@ export class WorkQueue {
     this.#held.set(key, token);
     this.#renewSoon();
     return token;
+  }
+
+  /**
+   * A re-run's claim (its first run's replica died): a claim that replica held expires by its TTL, so the
+   * re-run waits for it — up to twice the TTL — rather than take a loop that never started for a running one.
+   */
+  async claimPatiently(key: string): Promise<string | undefined> {
+    const deadline = Date.now() + 2 * this.#claimTtlMs;
+    for (;;) {
+      const token = await this.claim(key);
+      if (token || this.#closed || Date.now() >= deadline) return token;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(50, Math.floor(this.#claimTtlMs / 4))));
+    }
   }
 
   async release(key: string, token: string): Promise<void> {
@@ -116,6 +141,14 @@ export class WorkQueue {
     void run.finally(() => this.#pending.delete(run));
   }
 
+  /**
+   * Queues an event's work (a command, a push, a close, a re-run request): with Redis a durable job any
+   * replica runs, in this process a task with the delivery's `local` tools. One Redis round-trip.
+   */
+  enqueue(job: EventJob, local?: unknown): Promise<void> {
+    return this.#events.add(job, local);
+  }
+
   /** Queues a claimed loop; any replica may run it (the claim's token goes with it). */
   async submit(
     job: Omit<LoopJob, 'handoffs' | 'queuedAt'> & Partial<Pick<LoopJob, 'handoffs'>>,
@@ -140,7 +173,19 @@ export class WorkQueue {
    * Starts running loop jobs with `work`, which gets an abort signal for the loop. A job runs only while it
    * holds its PR's claim (it takes it back when re-run; when another loop holds it, the job is dropped).
    */
-  start(work: (job: LoopJob, run: { rerun: boolean; signal: AbortSignal }) => Promise<void>): void {
+  start(
+    work: (job: LoopJob, run: { rerun: boolean; signal: AbortSignal }) => Promise<void>,
+    events?: EventProcessor<unknown>,
+  ): void {
+    if (events) {
+      this.#events.start(async (job, run) => {
+        try {
+          await events(job, run);
+        } catch (error) {
+          this.#log.error(`${eventJobName(job.event)} failed`, error);
+        }
+      });
+    }
     const process: JobProcessor = async (job, { rerun }) => {
       const key = pullKey(job.pr.pr);
       if (!(await this.shared.claim(key, job.token, this.#claimTtlMs))) {
@@ -180,8 +225,13 @@ export class WorkQueue {
   async idle(): Promise<void> {
     for (;;) {
       while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+      // An event may queue a loop, and a loop's end may queue an event (a push that waited for it).
+      await this.#events.idle();
       await this.#jobs.idle();
-      if (this.#pending.size === 0) return;
+      await this.#events.idle();
+      const loops = await this.#jobs.counts().catch(() => ({ running: 0, waiting: 0 }));
+      if (this.#pending.size === 0 && loops.running + loops.waiting === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
 
@@ -193,7 +243,7 @@ export class WorkQueue {
       running.controller.abort(new Error('the App is shutting down'));
     }
     // The queue stops taking jobs at once: a loop handed on now waits for the next start, or another replica.
-    const [tasks, jobs] = await Promise.all([
+    const [tasks, jobs, events] = await Promise.all([
       within(
         ms,
         (async () => {
@@ -201,11 +251,12 @@ export class WorkQueue {
         })(),
       ),
       this.#jobs.close(ms),
+      this.#events.close(ms),
     ]);
     clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.shared.close();
-    return tasks && jobs;
+    return tasks && jobs && events;
   }
 
   /** Stops renewing and drops the connections without saving anything, as a killed process would. */
@@ -216,6 +267,7 @@ export class WorkQueue {
     this.#held.clear();
     const jobs = this.#jobs as LoopJobs & { abandon?: () => Promise<void> };
     await jobs.abandon?.();
+    await this.#events.abandon();
     await this.shared.close();
   }
 

@@ -34,6 +34,11 @@ export interface EventTools {
   installationId: number;
   octokit: AppOctokit;
   log: EventLog;
+  /**
+   * Set on a re-run of a command's job: a reply is first looked for among the App's comments after this
+   * comment id, so the re-run never posts one the first run already posted (replies.ts).
+   */
+  replyAfter?: number | undefined;
   /** `context.config('review-loop.yml')`: the default branch's file with `_extends`, or null; and an unreadable `_extends:` target. */
   readConfig(): Promise<ConfigRead>;
 }
@@ -78,9 +83,6 @@ export function isFinished(state: AppLoopState | undefined, now: Date): boolean 
  */
 export class WorkerContext {
   readonly deps: WorkerDeps;
-
-  /** What to do with a push that waited for its PR's loop to end (the worker's push handler). */
-  onDeferredPush: (event: PushEvent, tools: EventTools) => Promise<void> = async () => {};
 
   constructor(deps: WorkerDeps) {
     this.deps = deps;

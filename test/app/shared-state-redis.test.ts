@@ -17,10 +17,13 @@ import {
   API,
   APP_ID,
   HEAD,
+  OWNER,
   PRIVATE_KEY,
   PR,
+  REPO,
   REPO_PATH,
   commentPayload,
+  loopState,
   nockNoConfig,
   nockPermission,
   nockToken,
@@ -30,7 +33,9 @@ import {
   recordingLog,
   scriptedRunner,
   startTestApp,
+  stickyComment,
 } from '../helpers/app-fixtures.js';
+import { commandEventFrom, pullRequestEventFrom } from '../../src/app/validation/event.js';
 import { scriptedGitHub } from '../helpers/app-github.js';
 import { startRedis, type RedisProcess } from '../helpers/redis-server.js';
 import { freePort } from '../helpers/app-child.js';
@@ -443,5 +448,179 @@ describe('the Redis shared state', () => {
     await expect(
       startApp({ APP_ID: String(APP_ID), PRIVATE_KEY, REDIS_URL: 'http://127.0.0.1:1' }, { runner }),
     ).rejects.toThrow('REDIS_URL: expected a redis:// or rediss:// URL, got a http: one');
+  });
+});
+
+describe("a delivery's work survives the replica that took it (event jobs on the BullMQ queue)", () => {
+  /** One request that never gets an answer: the replica that sends it hangs there, as a killed one would. */
+  function hangOnce(method: 'get' | 'post', path: string): Promise<void> {
+    let reached: () => void = () => undefined;
+    const hung = new Promise<void>((resolve) => (reached = resolve));
+    const scope = nock(API);
+    const interceptor = method === 'get' ? scope.get(path) : scope.post(path);
+    interceptor.reply(200, (_uri: string, _body: unknown, _callback: unknown) => {
+      reached(); // the callback is never called: no answer
+    });
+    return hung;
+  }
+
+  it('a /review-loop whose replica died holding the claim, before the 👀: the other handles it once the claim expires, one loop, one review', async () => {
+    const hung = hangOnce('post', `${REPO_PATH}/issues/comments/101/reactions`);
+    const { gh, reviews } = github();
+    const calls: string[] = [];
+    const runnerOf = (name: string) =>
+      scriptedRunner(async (request) => {
+        calls.push(`${name}:${request.trigger.kind}`);
+        await request.session.postReview({ ...VIEW, runId: request.runId });
+        return outcome({ runId: request.runId });
+      }).runner;
+    const a = await replica(runnerOf('a'));
+    await a.probot.receive({ id: 'd1', name: 'issue_comment', payload: comment(101) });
+    await hung;
+    expect(await a.queue.isClaimed(`${OWNER}/${REPO}#${PR}`)).toBe(true);
+    await a.queue.abandon(); // kill -9: the event job's lock and the claim are left to expire
+    apps.splice(apps.indexOf(a), 1);
+    const lines: string[] = [];
+    const b = await replica(runnerOf('b'), lines);
+
+    await until('the other replica finished the loop', () => gh.state()?.phase === 'acquitted');
+    await b.queue.idle();
+    expect(calls).toEqual(['b:start']);
+    expect(reviews).toHaveLength(1);
+    expect(gh.replies).toEqual([]); // never "already running" for the loop the dead replica never started
+    expect(gh.state().handledComments).toEqual([101]);
+    expect(gh.checkRuns()).toEqual([{ id: 300, head: HEAD, states: ['in_progress', 'success'] }]);
+    expect(lines.join('\n')).toContain(
+      `command 101 on ${OWNER}/${REPO}#${PR}: taken over from a replica that stopped`,
+    );
+    expect(await b.queue.snapshot()).toEqual({ running: 0, waiting: 0, claimed: 0 });
+  });
+
+  it('a push whose replica died holding the claim: the other continues the waiting loop on the pushed head', async () => {
+    const pushed = 'c'.repeat(40);
+    const hung = hangOnce('get', `${REPO_PATH}/contents/.github%2Freview-loop.yml`);
+    const scope = nock(API).persist();
+    nockToken(scope);
+    nockNoConfig(scope);
+    const gh = scriptedGitHub({
+      sticky: stickyComment(
+        loopState({ phase: 'waiting-fix', settings: { ...loopState().settings!, fix: 'manual' } }),
+      ).body,
+      pull: pullData({ head: pushed }),
+      checks: true,
+    });
+    const calls: Array<[string, string]> = [];
+    const runnerOf = (name: string) =>
+      scriptedRunner(async (request) => {
+        calls.push([name, request.trigger.kind]);
+        return outcome({ runId: request.runId, head: pushed });
+      }).runner;
+    const a = await replica(runnerOf('a'));
+    await a.probot.receive({
+      id: 'p1',
+      name: 'pull_request',
+      payload: pullRequestPayload('synchronize', { head: pushed }),
+    });
+    await hung;
+    await a.queue.abandon();
+    apps.splice(apps.indexOf(a), 1);
+    const lines: string[] = [];
+    const b = await replica(runnerOf('b'), lines);
+
+    await until('the other replica continued the loop', () => gh.state()?.phase === 'acquitted').catch(
+      (error: unknown) => {
+        console.log(lines.join('\n'), nock.pendingMocks(), gh.state());
+        throw error;
+      },
+    );
+    await b.queue.idle();
+    expect(calls).toEqual([['b', 'continue']]);
+    expect(gh.state()).toMatchObject({ phase: 'acquitted', head: pushed });
+    expect(await b.queue.snapshot()).toEqual({ running: 0, waiting: 0, claimed: 0 });
+  });
+
+  it('a re-run that finds the claim of a loop that never started waits for it to expire, then starts the loop', async () => {
+    const { gh } = github();
+    const { runner, requests } = scriptedRunner(async (request) => outcome({ runId: request.runId }));
+    const b = await replica(runner);
+    // the dead replica's claim, taken after the permission check, with most of its TTL left
+    expect(await b.queue.shared.claim(`${OWNER}/${REPO}#${PR}`, 'dead-replica', 1_500)).toBe(true);
+    const event = commandEventFrom(comment(101), 'd1', { appId: APP_ID });
+    if (event.kind !== 'command') throw new Error('not a command');
+
+    const began = Date.now();
+    await b.worker.runEvent({ installationId: 1, event }, { rerun: true });
+    await b.queue.idle();
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1_000);
+    expect(requests.map((r) => r.trigger.kind)).toEqual(['start']);
+    expect(gh.replies).toEqual([]);
+    expect(gh.state()).toMatchObject({ phase: 'acquitted', handledComments: [101] });
+  });
+
+  it('a re-run close whose first run recorded the close but died before the check: the check is concluded', async () => {
+    const scope = nock(API).persist();
+    nockToken(scope);
+    const open = {
+      id: 300,
+      headSha: HEAD,
+      url: 'u300',
+      completed: false,
+      conclusion: null,
+      runId: loopState().runId!,
+    };
+    const gh = scriptedGitHub({
+      sticky: stickyComment(loopState({ phase: 'closed', check: open })).body,
+      checks: true,
+    });
+    const { runner } = scriptedRunner(async () => outcome());
+    const b = await replica(runner);
+    const event = pullRequestEventFrom(pullRequestPayload('closed'), 'c1');
+    if (event.kind !== 'closed') throw new Error('not a close');
+
+    await b.worker.runEvent({ installationId: 1, event }, { rerun: false }); // a first run: already closed
+    expect(gh.checkCalls).toEqual([]);
+    await b.worker.runEvent({ installationId: 1, event }, { rerun: true });
+    expect(gh.checkRuns()).toEqual([]); // updated in place, not created
+    expect(gh.checkCalls.map((c) => [c.kind, c.id, c.body.conclusion])).toEqual([
+      ['update', 300, 'cancelled'],
+    ]);
+    expect(gh.state()).toMatchObject({
+      phase: 'closed',
+      check: { id: 300, completed: true, conclusion: 'cancelled' },
+    });
+  });
+
+  it('a re-run of a command job whose first run started the loop: no second loop, no second reply, no wait', async () => {
+    const { gh } = github();
+    let release: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const { runner, requests } = scriptedRunner(async (request) => {
+      started();
+      await new Promise<void>((resolve) => (release = resolve));
+      return outcome({ runId: request.runId });
+    });
+    const a = await replica(runner);
+    const b = await replica(runner);
+    await a.probot.receive({ id: 'd1', name: 'issue_comment', payload: comment(101) });
+    await running;
+    const event = commandEventFrom(comment(101), 'd1', { appId: APP_ID });
+    if (event.kind !== 'command') throw new Error('not a command');
+    // BullMQ keeps a job as JSON: the event must come back the same
+    expect(JSON.parse(JSON.stringify(event))).toEqual(event);
+
+    const began = Date.now();
+    await b.worker.runEvent({ installationId: 1, event }, { rerun: true }); // while the loop runs
+    expect(Date.now() - began).toBeLessThan(2_000); // the claim TTL: it did not wait for the live loop's claim
+    release();
+    await until('the loop completed', () => gh.state()?.phase === 'acquitted');
+    await a.queue.idle();
+    await b.worker.runEvent({ installationId: 1, event }, { rerun: true }); // after it ended
+    await b.queue.idle();
+
+    expect(requests).toHaveLength(1);
+    expect(gh.replies).toEqual([]);
+    expect(gh.checkRuns()).toEqual([{ id: 300, head: HEAD, states: ['in_progress', 'success'] }]);
+    expect(await b.queue.snapshot()).toEqual({ running: 0, waiting: 0, claimed: 0 });
   });
 });

@@ -45,6 +45,36 @@ describe('WorkQueue', () => {
     expect(order).toEqual(['handler returned', 'microtasks done', 'task']);
   });
 
+  it("runs an event job in this process after the enqueuing turn, with the delivery's tools, once started", async () => {
+    const errors: string[] = [];
+    const queue = new WorkQueue({
+      concurrency: 1,
+      log: { info: () => undefined, error: (message) => void errors.push(message) },
+    });
+    const order: string[] = [];
+    const pr = { owner: 'a', repo: 'r', number: 1 };
+    const closed = { kind: 'closed' as const, delivery: 'd1', pr, merged: false };
+    await queue.enqueue({ installationId: 1, event: closed }, 'delivery tools'); // before start: held
+    order.push('added before start');
+    queue.start(
+      async () => undefined,
+      async (job, run) => {
+        order.push(`${job.event.delivery}: ${String(run.local)}, rerun ${run.rerun}`);
+        if (job.event.delivery === 'd2') throw new Error('boom');
+      },
+    );
+    await queue.enqueue({ installationId: 1, event: { ...closed, delivery: 'd2' } }, 'other tools');
+    order.push('handler returned');
+    await queue.idle();
+    expect(order).toEqual([
+      'added before start',
+      'handler returned',
+      'd1: delivery tools, rerun false',
+      'd2: other tools, rerun false',
+    ]);
+    expect(errors).toEqual(['close of a/r#1 failed']);
+  });
+
   it('claims a PR once, and runs at most `concurrency` loops at a time', async () => {
     const queue = new WorkQueue({ concurrency: 2, log: quiet });
     let running = 0;

@@ -1,12 +1,12 @@
 /**
- * Loop jobs on a BullMQ queue in Redis (`REDIS_URL`): every replica runs a Worker with the App's
- * concurrency; BullMQ's job lock (renewed while the job runs) and stalled-job check re-queue a job whose
- * replica died, and another replica runs it as a re-run that resumes from the PR's sticky state
- * (docs/how-it-works.md § The App, "Shared state and takeover").
+ * Jobs on a BullMQ queue in Redis (`REDIS_URL`), used twice: the loop jobs and the event jobs (a
+ * delivery's work). Every replica runs a Worker with the App's concurrency; BullMQ's job lock (renewed
+ * while the job runs) and stalled-job check re-queue a job whose replica died, and another replica runs
+ * it as a re-run (docs/how-it-works.md § The App, "Shared state and takeover").
  */
 import { DelayedError, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { JobProcessor, LoopJob, LoopJobs, QueueLog } from './loop-jobs.js';
+import type { JobProcessor, JobRun, LoopJob, LoopJobs, QueueLog } from './loop-jobs.js';
 import { within } from './loop-jobs.js';
 
 export interface BullLoopJobsOptions {
@@ -23,16 +23,26 @@ export interface BullLoopJobsOptions {
   prefix?: string;
 }
 
-export class BullLoopJobs implements LoopJobs {
-  readonly #options: BullLoopJobsOptions;
-  readonly #queue: Queue<LoopJob>;
+/** What a typed queue needs beyond the connection: its job's name and id, and what its errors are called. */
+export interface BullJobsOptions<T> extends BullLoopJobsOptions {
+  queueName: string;
+  jobName: string;
+  /** The job's id: adding a job whose id is queued or running already adds nothing. */
+  jobId(data: T): string;
+  /** What the queue is, as its problems are logged ("the loop queue"). */
+  what: string;
+}
+
+export class BullJobs<T> {
+  readonly #options: BullJobsOptions<T>;
+  readonly #queue: Queue<T>;
   readonly #producer: Redis;
-  #worker: Worker<LoopJob> | undefined;
+  #worker: Worker<T> | undefined;
   #workerConnection: Redis | undefined;
   readonly #local = new Set<Promise<void>>();
   #closing = false;
 
-  constructor(options: BullLoopJobsOptions) {
+  constructor(options: BullJobsOptions<T>) {
     this.#options = options;
     // Adding a job fails fast when Redis does not answer: the webhook gets a 5xx, not a long wait.
     this.#producer = new Redis(options.url, {
@@ -42,31 +52,33 @@ export class BullLoopJobs implements LoopJobs {
       retryStrategy: (times) => Math.min(times * 100, 1_000),
     });
     this.#producer.on('error', () => undefined);
-    this.#queue = new Queue<LoopJob>(options.queueName ?? 'review-loop', {
+    this.#queue = new Queue<T>(options.queueName, {
       connection: this.#producer,
       prefix: options.prefix ?? 'skillclimb-bull',
     });
     this.#queue.on('error', () => undefined);
   }
 
-  async add(job: LoopJob): Promise<void> {
-    await this.#queue.add('loop', job, {
-      jobId: `${job.token}.${job.handoffs}`,
+  async add(job: T): Promise<void> {
+    // BullMQ refuses a custom id with a colon.
+    const jobId = this.#options.jobId(job).replaceAll(':', '_');
+    await (this.#queue as Queue).add(this.#options.jobName, job, {
+      jobId,
       removeOnComplete: true,
       removeOnFail: 1000,
       attempts: 1,
     });
   }
 
-  start(process: JobProcessor): void {
+  start(process: (job: T, run: JobRun) => Promise<void>): void {
     // BullMQ's blocking connection waits for Redis as long as it takes (it must not give up on commands).
     this.#workerConnection = new Redis(this.#options.url, {
       maxRetriesPerRequest: null,
       retryStrategy: (times) => Math.min(times * 100, 1_000),
     });
     this.#workerConnection.on('error', () => undefined);
-    this.#worker = new Worker<LoopJob>(
-      this.#options.queueName ?? 'review-loop',
+    this.#worker = new Worker<T>(
+      this.#options.queueName,
       async (job, token) => {
         if (this.#closing) {
           // Fetched while this replica shuts down (its own loop handed on, say): back to the queue, for
@@ -98,7 +110,7 @@ export class BullLoopJobs implements LoopJobs {
       // Said once per kind of problem (a Redis outage repeats its error every reconnection attempt).
       if (error.message === lastProblem) return;
       lastProblem = error.message;
-      this.#options.log.error('the loop queue reported a problem', error);
+      this.#options.log.error(`${this.#options.what} reported a problem`, error);
     });
   }
 
@@ -141,5 +153,22 @@ export class BullLoopJobs implements LoopJobs {
     this.#producer.disconnect();
     await within(1_000, worker?.close(true) ?? Promise.resolve());
     this.#local.clear();
+  }
+}
+
+/** The loop jobs: one id per claim and hand-off, so a job queued twice runs once. */
+export class BullLoopJobs extends BullJobs<LoopJob> implements LoopJobs {
+  constructor(options: BullLoopJobsOptions) {
+    super({
+      ...options,
+      queueName: options.queueName ?? 'review-loop',
+      jobName: 'loop',
+      jobId: (job) => `${job.token}.${job.handoffs}`,
+      what: 'the loop queue',
+    });
+  }
+
+  override start(process: JobProcessor): void {
+    super.start(process);
   }
 }
