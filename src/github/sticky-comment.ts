@@ -7,6 +7,7 @@
  * Only the App's own comment is ever read as state: a comment by anyone else carrying the same marker and
  * the same block is ignored, whatever it contains.
  */
+import { KeyedLock } from '../core/keyed-lock.js';
 import type { AppIdentity, AppOctokit, PullRef } from './app-octokit.js';
 import { isByApp, pullKey } from './app-octokit.js';
 import { BODY_LIMIT, postable } from '../core/text/untrusted-text.js';
@@ -97,7 +98,7 @@ export type SharedLock = <R>(key: string, work: () => Promise<R>) => Promise<R>;
 export class StickyStore<T> {
   readonly #app: AppIdentity;
   readonly #parse: (raw: unknown) => T | undefined;
-  readonly #locks = new Map<string, Promise<unknown>>();
+  readonly #locks = new KeyedLock();
   readonly #shared: SharedLock | undefined;
 
   /** `shared`: a lock across processes (the App's replicas), taken inside this process's own. */
@@ -145,17 +146,8 @@ export class StickyStore<T> {
     });
   }
 
-  async #locked<R>(key: string, work: () => Promise<R>): Promise<R> {
-    const previous = this.#locks.get(key) ?? Promise.resolve();
+  #locked<R>(key: string, work: () => Promise<R>): Promise<R> {
     const shared = this.#shared;
-    const locked = shared ? () => shared(key, work) : work;
-    const run = previous.then(locked, locked);
-    const tail = run.catch(() => undefined);
-    this.#locks.set(key, tail);
-    try {
-      return await run;
-    } finally {
-      if (this.#locks.get(key) === tail) this.#locks.delete(key);
-    }
+    return this.#locks.run(key, shared ? () => shared(key, work) : work);
   }
 }

@@ -2,6 +2,7 @@
  * The shared state of one process (no `REDIS_URL`): maps with expiry times. Claims and locks live as
  * long as the process, which is also the only place a loop can run.
  */
+import { KeyedLock } from '../../core/keyed-lock.js';
 import type { SharedState } from './shared-state.js';
 
 const LIMIT = 10_000;
@@ -11,7 +12,7 @@ export class MemoryState implements SharedState {
   readonly #clock: () => number;
   readonly #values = new Map<string, { value: string; until: number }>();
   readonly #claims = new Map<string, { token: string; until: number }>();
-  readonly #locks = new Map<string, Promise<unknown>>();
+  readonly #locks = new KeyedLock();
 
   constructor(clock: () => number = Date.now) {
     this.#clock = clock;
@@ -83,16 +84,8 @@ export class MemoryState implements SharedState {
     return [...this.#claims.values()].filter((held) => held.until > now).length;
   }
 
-  async withLock<R>(key: string, work: () => Promise<R>): Promise<R> {
-    const previous = this.#locks.get(key) ?? Promise.resolve();
-    const run = previous.then(work, work);
-    const tail = run.catch(() => undefined);
-    this.#locks.set(key, tail);
-    try {
-      return await run;
-    } finally {
-      if (this.#locks.get(key) === tail) this.#locks.delete(key);
-    }
+  withLock<R>(key: string, work: () => Promise<R>): Promise<R> {
+    return this.#locks.run(key, work);
   }
 
   async ping(): Promise<{ ok: boolean; detail: string }> {

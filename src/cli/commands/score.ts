@@ -278,6 +278,14 @@ export function scoreStructuralSettings(
   };
 }
 
+/** A usage problem of `skillclimb score`: said on stderr, exit code 2. */
+function usageError(io: CliIo): (message: string) => void {
+  return (message) => {
+    io.err(`skillclimb score: ${message}\n`);
+    io.exitCode = 2;
+  };
+}
+
 async function runScore(
   io: CliIo,
   folder: string | undefined,
@@ -285,10 +293,7 @@ async function runScore(
   options: ScoreCommandOptions,
   fromCli: (flag: 'mode' | 'concurrency' | 'trials') => boolean,
 ): Promise<void> {
-  const usage = (message: string): void => {
-    io.err(`skillclimb score: ${message}\n`);
-    io.exitCode = 2;
-  };
+  const usage = usageError(io);
   if (flags.base !== undefined) return runBase(io, folder, flags, options, fromCli);
   if (folder === undefined) {
     return usage('give a <skill-folder>, or --base <ref> to score the skills changed since that commit');
@@ -455,10 +460,7 @@ async function runBase(
   options: ScoreCommandOptions,
   fromCli: (flag: 'mode' | 'concurrency' | 'trials') => boolean,
 ): Promise<void> {
-  const usage = (message: string): void => {
-    io.err(`skillclimb score: ${message}\n`);
-    io.exitCode = 2;
-  };
+  const usage = usageError(io);
   if (flags.base?.trim() === '' || flags.base?.startsWith('-')) {
     return usage(`--base: expected a commit, branch or tag, got "${flags.base}"`);
   }
