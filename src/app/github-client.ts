@@ -99,6 +99,15 @@ export function appOctokit(options: AppOctokitOptions = {}): typeof ProbotOctoki
     const log = given.log as Log | undefined;
     const warn: Log = { warn: (message) => log?.warn(message) };
     const throttle = (given.throttle ?? {}) as Record<string, unknown>;
+    // The throttle queues writes per `id`. `probot.auth(id)` keys it by installation, but the client
+    // Probot builds for a webhook delivery (its "event-octokit") copies the App's options and keeps the
+    // App's one key, so every installation's deliveries would share ONE write queue, a second apart
+    // (docs/how-it-works.md § The App, "Writes per round"): key it by the installation here too.
+    const installationId = (given.auth as { installationId?: unknown } | undefined)?.installationId;
+    const perInstallation =
+      typeof installationId === 'number' || typeof installationId === 'string'
+        ? { id: String(installationId) }
+        : {};
     return {
       ...given,
       retry: {
@@ -112,6 +121,7 @@ export function appOctokit(options: AppOctokitOptions = {}): typeof ProbotOctoki
           ? throttle
           : {
               ...throttle,
+              ...perInstallation,
               retryAfterBaseValue: policy.delayUnitMs,
               onRateLimit: onLimit('rate limit', policy, warn),
               onSecondaryRateLimit: onLimit('secondary rate limit', policy, warn),
