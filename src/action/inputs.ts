@@ -30,13 +30,17 @@ const text = z.string().transform((v) => v.trim());
 const optionalText = text.transform((v) => (v === '' ? undefined : v));
 
 const TRUE = ['true', 'True', 'TRUE'];
-const FALSE = ['false', 'False', 'FALSE', ''];
-const boolean = text.transform((v, ctx) => {
-  if (TRUE.includes(v)) return true;
-  if (FALSE.includes(v)) return false;
-  ctx.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(v)}` });
-  return z.NEVER;
-});
+const FALSE = ['false', 'False', 'FALSE'];
+/** A true/false input; `empty` is what an input the workflow never names (an empty string) means. */
+const booleanOr = (empty: boolean) =>
+  text.transform((v, ctx) => {
+    if (v === '') return empty;
+    if (TRUE.includes(v)) return true;
+    if (FALSE.includes(v)) return false;
+    ctx.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  });
+const boolean = booleanOr(false);
 
 /** `1h`, `30m`, `90s`, `1h30m` → milliseconds (the CLI's `--per-skill-budget` format), else undefined. */
 export function durationMs(value: string): number | undefined {
@@ -268,12 +272,7 @@ export const ActionInputsSchema = z.object({
   'allow-events': eventList,
   'fail-on': failOn,
   // Default on: an empty input (a workflow that never names it) means true.
-  dashboard: text.transform((v, ctx) => {
-    if (v === '' || TRUE.includes(v)) return true;
-    if (FALSE.includes(v)) return false;
-    ctx.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(v)}` });
-    return z.NEVER;
-  }),
+  dashboard: booleanOr(true),
 });
 
 export type ActionInputName = keyof typeof ActionInputsSchema.shape;
