@@ -28232,13 +28232,15 @@ var MODES = ["run", "plan", "summarize", "evals-init", "score"];
 var text = external_exports.string().transform((v) => v.trim());
 var optionalText = text.transform((v) => v === "" ? void 0 : v);
 var TRUE = ["true", "True", "TRUE"];
-var FALSE = ["false", "False", "FALSE", ""];
-var boolean = text.transform((v, ctx) => {
+var FALSE = ["false", "False", "FALSE"];
+var booleanOr = (empty) => text.transform((v, ctx) => {
+  if (v === "") return empty;
   if (TRUE.includes(v)) return true;
   if (FALSE.includes(v)) return false;
   ctx.addIssue({ code: "custom", message: `expected true or false, got ${JSON.stringify(v)}` });
   return external_exports.NEVER;
 });
+var boolean = booleanOr(false);
 function durationMs(value) {
   try {
     return parseDuration(value);
@@ -28424,12 +28426,7 @@ var ActionInputsSchema = external_exports.object({
   "allow-events": eventList,
   "fail-on": failOn,
   // Default on: an empty input (a workflow that never names it) means true.
-  dashboard: text.transform((v, ctx) => {
-    if (v === "" || TRUE.includes(v)) return true;
-    if (FALSE.includes(v)) return false;
-    ctx.addIssue({ code: "custom", message: `expected true or false, got ${JSON.stringify(v)}` });
-    return external_exports.NEVER;
-  })
+  dashboard: booleanOr(true)
 });
 var INPUT_NAMES = Object.keys(ActionInputsSchema.shape);
 var InputError = class extends SkillclimbError {
