@@ -29,6 +29,21 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules for promise-heavy code (the App, the queues, the throttling): work that runs detached,
+    // or a promise handed where a callback's result is ignored, is how a delivery's work gets lost.
+    // A deliberate detached promise says so with `void` and a comment.
+    files: ['src/**/*.ts', 'test/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/return-await': ['error', 'error-handling-correctness-only'],
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+      '@typescript-eslint/no-base-to-string': 'error',
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },

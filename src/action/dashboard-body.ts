@@ -78,7 +78,7 @@ export interface DashboardInput {
 /** The boxes the Action wrote ticked, per order: recorded on the hidden first line. */
 export type OrderState = Record<OrderKind, string[]>;
 
-export const NO_ORDERS: OrderState = Object.freeze({ run: [], skip: [], 'evals-init': [] }) as OrderState;
+export const NO_ORDERS: OrderState = Object.freeze({ run: [], skip: [], 'evals-init': [] });
 
 /** The hidden first line: finds the issue again, and records the boxes the Action wrote ticked. */
 export function dashboardMarker(state: OrderState): string {

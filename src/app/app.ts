@@ -12,7 +12,6 @@ import type { AppIdentity } from '../github/app-octokit.js';
 import { StickyStore } from '../github/sticky-comment.js';
 import type { AppEnvSettings } from './config.js';
 import { CONFIG_FILE } from './config.js';
-import type { ConfigFile } from './config-files.js';
 import { mergeConfigs, readConfigFiles } from './config-files.js';
 import { SecretSet, guardOctokit } from './github-client.js';
 import type { LoopRunner } from './loop-runner.js';
@@ -84,11 +83,11 @@ function eventTools(
     },
     readConfig: async () =>
       readConfigFiles(
-        (await client.config.get({
+        await client.config.get({
           ...repo,
           path: `.github/${CONFIG_FILE}`,
           defaults: mergeConfigs,
-        })) as { config: unknown; files: ConfigFile[] },
+        }),
       ),
   };
 }
@@ -110,7 +109,7 @@ async function installationTools(
   secrets: SecretSet,
   identity: AppIdentity,
 ): Promise<EventTools> {
-  const client = (await probot.auth(installationId)) as unknown as AppClient;
+  const client = await probot.auth(installationId);
   return eventTools(installationId, client, probot.log, repo, secrets, identity);
 }
 
@@ -198,7 +197,7 @@ export function quietBadSignatures(log: Logger): void {
       `webhook delivery ${id} refused: its signature does not match WEBHOOK_SECRET (the App's webhook secret on GitHub must be the same value)`,
     );
   };
-  log.error = wrapped as unknown as Logger['error'];
+  log.error = wrapped;
 }
 
 export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopApp {

@@ -62,8 +62,8 @@ export class Readiness {
     const [github, ...named] = await Promise.all([this.#githubState(), ...this.#checks.map(runCheck)]);
     const checks: Record<string, CheckResult> = {};
     this.#checks.forEach((check, at) => (checks[check.name] = named[at]!));
-    const failed = [github, ...named].find((result) => !result!.ok);
-    return { ready: failed === undefined, detail: (failed ?? github)!.detail, checks };
+    const failed = [github, ...named].find((result) => !result.ok);
+    return { ready: failed === undefined, detail: (failed ?? github).detail, checks };
   }
 
   #githubState(): Promise<GitHubState> {

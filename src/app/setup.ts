@@ -52,9 +52,10 @@ function page(input: {
   org: string | undefined;
 }): string {
   const { manifest } = input;
-  const name = String(manifest.name ?? 'review-loop');
-  const description = String(manifest.description ?? '');
-  const hook = String((manifest.hook_attributes as { url?: unknown } | undefined)?.url ?? '');
+  const text = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
+  const name = text(manifest.name, 'review-loop');
+  const description = text(manifest.description, '');
+  const hook = text((manifest.hook_attributes as { url?: unknown } | undefined)?.url, '');
   const where = input.org ? `the organisation <b>${escapeHtml(input.org)}</b>` : 'your account';
   const webhook = LOCAL.test(hook)
     ? `<p>The webhook will point at <code>${escapeHtml(hook)}</code>, which GitHub cannot reach. Once the App runs where GitHub can reach it, set the App's <b>Webhook URL</b> (its settings → General → Webhook) to <code>https://&lt;your host&gt;${WEBHOOK_PATH}</code>; for local development, start with <code>WEBHOOK_PROXY_URL</code> set to a smee.io channel instead.</p>`

@@ -56,8 +56,8 @@ export function createLineCheckpoint(
       if (input.isTTY) write('Your answer (go, skip N, stop, or instructions for the fix):');
       const next = open().next();
       const aborted = new Promise<never>((_, reject) => {
-        if (signal.aborted) reject(signal.reason);
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        if (signal.aborted) reject(signal.reason as Error);
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
       });
       const result = await Promise.race([next, aborted]);
       if (result.done) {

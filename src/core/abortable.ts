@@ -7,14 +7,14 @@
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
+    if (signal.aborted) return reject(signal.reason as Error);
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
+      reject(signal.reason as Error);
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });

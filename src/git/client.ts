@@ -113,7 +113,13 @@ export async function runPlumbing(
     });
     return stdout;
   } catch (err) {
-    const stderr = String((err as { stderr?: unknown }).stderr ?? '').trim();
+    const stderr = stderrOf(err).trim();
     throw new GitOperationError(operation, dir, stderr ? new Error(stderr) : err);
   }
+}
+
+/** What a failed `execFile` of git wrote to stderr ('' when the error carries none). */
+export function stderrOf(err: unknown): string {
+  const stderr = (err as { stderr?: unknown } | null)?.stderr;
+  return typeof stderr === 'string' ? stderr : Buffer.isBuffer(stderr) ? stderr.toString('utf8') : '';
 }

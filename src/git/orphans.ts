@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { WORKTREE_PREFIX } from '../core/iterate/skill-layout.js';
+import { stderrOf } from './client.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -25,7 +26,7 @@ export async function findOrphanWorktrees(project: string): Promise<string[] | n
     });
     return skillIterateWorktrees(stdout);
   } catch (err) {
-    const stderr = String((err as { stderr?: unknown }).stderr ?? '');
+    const stderr = stderrOf(err);
     if (/not a git repository/i.test(stderr)) return null;
     throw new Error(`git worktree list failed in ${project}: ${stderr.trim() || (err as Error).message}`);
   }

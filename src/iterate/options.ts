@@ -32,7 +32,7 @@ export const ITERATE_DEFAULTS = {
   trials: DEFAULT_TRIALS,
   /** Standard errors of the difference a gain must clear (docs/how-it-works.md § Decisions under noise). */
   margin: DEFAULT_MARGIN,
-  keepRule: DEFAULT_KEEP_RULE as KeepRule,
+  keepRule: DEFAULT_KEEP_RULE,
 } as const;
 
 export interface IterateOptions {

@@ -358,7 +358,7 @@ function reportFromPending(p: PendingRound): RoundReport {
     verdict: p.verdict,
     positive: false,
     summary: p.summary,
-    weaknesses: p.weaknesses as RankedWeakness[],
+    weaknesses: p.weaknesses,
     memoryUpdate: p.memory_update,
     raw: p.raw,
     verifierRaw: p.verifier_raw,

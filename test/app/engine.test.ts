@@ -182,7 +182,7 @@ function verboseEngineState(runId: string): ReviewState {
     })),
     usage: USAGE,
     outcome: null,
-  } as ReviewState;
+  };
 }
 
 describe('the App with the review engine', () => {

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- recorded request bodies are untyped JSON */
 /**
  * No secret of the App's environment leaves it, whatever a model says: the reviewer and the executor echo
  * the webhook secret, an odd-shaped model key (an Azure or LiteLLM key), an `sk-…` key, the installation
@@ -49,7 +48,7 @@ function decodedTexts(body: string): string[] {
     texts.push(Buffer.from(match[1]!, 'base64').toString('utf8'));
   }
   try {
-    const json = JSON.parse(body) as any;
+    const json = JSON.parse(body);
     if (json && typeof json.content === 'string' && json.encoding === 'base64') {
       texts.push(Buffer.from(json.content, 'base64').toString('utf8'));
     }

@@ -108,7 +108,7 @@ function mutate(value: unknown, seed: number, replacement: unknown, remove: bool
       node = child as Record<string, unknown>;
       continue;
     }
-    if (remove && !Array.isArray(node)) delete (node as Record<string, unknown>)[key];
+    if (remove && !Array.isArray(node)) delete node[key];
     else (node as Record<string, unknown>)[key] = replacement;
     return copy;
   }

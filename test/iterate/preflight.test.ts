@@ -61,7 +61,7 @@ async function makeProject(): Promise<string> {
 }
 
 afterEach(async () => {
-  await Promise.all(held.splice(0).map((r) => r.lock?.release()));
+  await Promise.all(held.splice(0).map(async (r) => r.lock?.release()));
   await removeTempDirs();
 });
 
@@ -437,7 +437,7 @@ describe('stale lock takeover races', () => {
     const losers = attempts.filter((a) => a.status === 'rejected');
     expect(winners).toHaveLength(1);
     expect(losers).toHaveLength(4);
-    for (const loser of losers) expect((loser as PromiseRejectedResult).reason).toBeInstanceOf(PreflightHalt);
+    for (const loser of losers) expect(loser.reason).toBeInstanceOf(PreflightHalt);
     const holder = JSON.parse(await readFile(lockFile, 'utf8')) as { pid: number; started_at: string };
     expect(holder.pid).toBe(process.pid);
     const lock = (winners[0] as PromiseFulfilledResult<HeldLock>).value;

@@ -124,12 +124,12 @@ export async function nightlyStep(
       const message = (error as Error).message;
       if (inputs.killSwitchReadError !== 'continue') {
         const reason = killSwitchUnreadable(message);
-        return notStarted(reason, startedAt, ctx, io, reason);
+        return await notStarted(reason, startedAt, ctx, io, reason);
       }
       io.log.warn(`${killSwitchUnreadable(message, true)}; continuing (kill-switch-read-error: continue)`);
       launchReason = null;
     }
-    if (launchReason) return notStarted(launchReason, startedAt, ctx, io);
+    if (launchReason) return await notStarted(launchReason, startedAt, ctx, io);
     // The dashboard's orders shape tonight's queue: skips join the skip-list, runs ignore freshness.
     const orders = inputs.dashboard
       ? await readDashboardOrders(client, repo, new Set(Object.keys(dirs)), io.log)

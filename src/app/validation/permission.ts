@@ -57,7 +57,7 @@ export async function checkPermission(
   let role: string;
   try {
     const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repoOf(repo), username });
-    role = roleOf(data as PermissionAnswer);
+    role = roleOf(data);
   } catch (error) {
     if (httpStatusOf(error) !== 404) throw error;
     role = 'none';

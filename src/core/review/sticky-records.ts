@@ -27,7 +27,7 @@ const KEPT_TEXT = 600;
 
 /** The records read from the sticky state block (an absent block reads as none). */
 export function records(raw: unknown): EngineRecords {
-  return raw !== null && typeof raw === 'object' ? (raw as EngineRecords) : {};
+  return raw !== null && typeof raw === 'object' ? raw : {};
 }
 
 const MEMORY_HEADING = /^# Reviewer Memory — .*$/gm;

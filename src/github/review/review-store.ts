@@ -87,7 +87,7 @@ export class GitHubReviewStore implements ReviewStore {
   }
 
   async readReceipts(): Promise<Array<Partial<AcquittalReceipt>>> {
-    return ((await this.#records()).receipts ?? []) as Array<Partial<AcquittalReceipt>>;
+    return (await this.#records()).receipts ?? [];
   }
 
   /** No trace folder on a pull request: the id names the PR and run, and the reviews are the trace. */
