@@ -41,7 +41,7 @@ const GITHUB_GIT = [
   'squash', // the squash rebuilt on the fetched base in a throwaway index
   'state-branch-guard', // the state branch is an orphan history the Action owns
   'state-store', // the state branch: fetch, commit, push
-].map((name) => `^src/github/${name}\\.ts$`);
+].map((name) => `^src/github/action/${name}\\.ts$`);
 
 /** Path patterns of the project's folders. */
 const src = (folder) => `^src/${folder}/`;
@@ -144,6 +144,41 @@ module.exports = {
       comment: 'git and github never import an engine, the local adapters or a front-end.',
       from: { path: anyOf('git', 'github') },
       to: { path: anyOf('iterate', 'review', 'adapters', 'config', 'llm', 'action', 'app', 'cli') },
+    },
+    {
+      name: 'github-shared-adapters-stand-alone',
+      severity: 'error',
+      comment:
+        "src/github's root holds what both front-ends use (the Octokit setup, markers, the forge); it never " +
+        "imports the App's adapters (github/review) or the Action's (github/action).",
+      from: { path: '^src/github/[^/]+$' },
+      to: { path: anyOf('github/review', 'github/action') },
+    },
+    {
+      name: 'github-review-is-the-apps',
+      severity: 'error',
+      comment: "The App's GitHub adapters (github/review) never import the Action's, and only the App uses them.",
+      from: { path: src('github/review') },
+      to: { path: src('github/action') },
+    },
+    {
+      name: 'github-action-is-the-actions',
+      severity: 'error',
+      comment: "The Action's GitHub adapters (github/action) never import the App's.",
+      from: { path: src('github/action') },
+      to: { path: src('github/review') },
+    },
+    {
+      name: 'only-the-app-uses-github-review',
+      severity: 'error',
+      from: { path: '^src/', pathNot: anyOf('app', 'github/review') },
+      to: { path: src('github/review') },
+    },
+    {
+      name: 'the-app-does-not-use-github-action',
+      severity: 'error',
+      from: { path: src('app') },
+      to: { path: src('github/action') },
     },
     {
       name: 'git-does-not-import-github',

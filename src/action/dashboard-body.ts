@@ -6,7 +6,7 @@
  */
 import { formatGain, type FindingKind } from '../core/iterate/noise.js';
 import { inertInline, postable } from '../core/text/untrusted-text.js';
-import { renderSparkline } from '../github/score-chart.js';
+import { renderSparkline } from '../github/action/score-chart.js';
 import { DASHBOARD_MARKER_PREFIX, firstLine } from '../github/markers.js';
 
 export const DASHBOARD_TITLE = 'skillclimb dashboard';

@@ -7,7 +7,7 @@ import { parseResultsTsv } from '../core/iterate/results-tsv.js';
 import type { FindingKind } from '../core/iterate/noise.js';
 import type { ResultsRow, SkillResult } from '../core/iterate/run-result.js';
 import { totalTokens } from '../core/usage.js';
-import type { LastRunRecord } from '../github/state-files.js';
+import type { LastRunRecord } from '../github/action/state-files.js';
 import type { DashboardInput, DashboardSkill, DashboardStatus, OrderState } from './dashboard-body.js';
 import type { RunFile } from './result-file.js';
 

@@ -3,7 +3,7 @@
  * read before the queue is planned, honoured by the night, and the issue is rewritten at its end. Nothing
  * about the dashboard ever fails a night: an API error is a warning, and the night's work stands.
  */
-import { readStateBranch } from '../github/state-store.js';
+import { readStateBranch } from '../github/action/state-store.js';
 import { repositoryRoot } from '../git/repo.js';
 import type { IterateOptions } from '../iterate/options.js';
 import { skillsGlobsOf } from '../iterate/queue.js';
@@ -18,7 +18,7 @@ import {
   hasWriteAccess,
   writeDashboardIssue,
   type DashboardIssue,
-} from '../github/dashboard-issue.js';
+} from '../github/action/dashboard-issue.js';
 import { createGitHubClient, describeApiError, type GitHubClient, type RepoRef } from '../github/octokit.js';
 import type { Freshness } from '../ports/freshness.js';
 import type { Logger } from '../ports/logger.js';

@@ -1,7 +1,7 @@
 /** The pull request body and the job summary of `mode: evals-init` (pure). */
 import { formatCost } from '../core/iterate/summary.js';
 import { totalTokens, type Usage } from '../core/usage.js';
-import type { EvalsPullRequestOutcome } from '../github/evals-pull-request.js';
+import type { EvalsPullRequestOutcome } from '../github/action/evals-pull-request.js';
 import type { EvalsInitResult } from '../iterate/evals-init.js';
 
 const cell = (text: string) => text.replace(/[\r\n]+/g, ' ').replace(/\|/g, '\\|');

@@ -5,8 +5,8 @@
 import { KEEP_RULES, type KeepRule } from '../core/iterate/noise.js';
 import { z } from 'zod';
 import { DurationError, parseDuration } from '../core/duration.js';
-import { isKillSwitchValue } from '../github/kill-switch.js';
-import { DEFAULT_STATE_BRANCH } from '../github/state-files.js';
+import { isKillSwitchValue } from '../github/action/kill-switch.js';
+import { DEFAULT_STATE_BRANCH } from '../github/action/state-files.js';
 import { skillsGlobProblem } from '../core/iterate/skill-layout.js';
 import {
   ITERATE_DEFAULTS,

@@ -1,7 +1,7 @@
 /** The job summary (pure): the morning summary plus PR and issue links, ship skips and score charts. */
 import { renderMorningSummary } from '../core/iterate/summary.js';
 import { inertInline } from '../core/text/untrusted-text.js';
-import { renderScoreChart, SCORE_CHART_CAPTION } from '../github/score-chart.js';
+import { renderScoreChart, SCORE_CHART_CAPTION } from '../github/action/score-chart.js';
 import type { RunFile } from './result-file.js';
 
 const score = (v: number) => v.toFixed(6);

@@ -1,6 +1,6 @@
 /** The ports of the Action's plans: the checkout's lock file and git, and run times from the state branch. */
 import { createFileLock } from '../adapters/local/lock.js';
-import { readStateBranch, stateFreshness } from '../github/state-store.js';
+import { readStateBranch, stateFreshness } from '../github/action/state-store.js';
 import { createGitWorkspace } from '../git/workspace.js';
 import type { IterateOptions } from '../iterate/options.js';
 import type { Freshness } from '../ports/freshness.js';

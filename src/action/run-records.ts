@@ -3,7 +3,7 @@ import type { RunResult } from '../core/iterate/run-result.js';
 import { ZERO_USAGE } from '../core/usage.js';
 import type { QueuePlan } from '../iterate/queue.js';
 import type { GitHubForge } from '../github/forge.js';
-import type { GitHubShipper } from '../github/shipper.js';
+import type { GitHubShipper } from '../github/action/shipper.js';
 import { RESULT_FILE_FORMAT, type RunFile } from './result-file.js';
 
 export function emptyRun(startedAt: Date, endedAt: Date, plan?: QueuePlan): RunResult {

@@ -3,7 +3,7 @@
  * (docs/how-it-works.md § Morning summary and results.tsv). A failed save is a warning: the night goes on.
  */
 import type { SkillResult } from '../core/iterate/run-result.js';
-import type { StateStore } from '../github/state-store.js';
+import type { StateStore } from '../github/action/state-store.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo } from './io.js';

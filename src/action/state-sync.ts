@@ -4,10 +4,10 @@
  */
 import { parseResultsTsv } from '../core/iterate/results-tsv.js';
 import type { SkillResult } from '../core/iterate/run-result.js';
-import { latestRunRows } from '../github/score-chart.js';
-import type { LastRunRecord } from '../github/state-files.js';
+import { latestRunRows } from '../github/action/score-chart.js';
+import type { LastRunRecord } from '../github/action/state-files.js';
 import { resultsTsvPath } from '../core/iterate/skill-layout.js';
-import { readIfExists, type StateStore, type StateUpdate } from '../github/state-store.js';
+import { readIfExists, type StateStore, type StateUpdate } from '../github/action/state-store.js';
 
 /** Baseline and high-water mark of the latest run in a results.tsv text. */
 export function scoresFromResults(text: string): {

@@ -8,8 +8,8 @@
 import { messageOf } from '../core/errors.js';
 import type { ApplicationFunction, Context, Logger, Probot } from 'probot';
 import { secretsFromEnv } from '../core/text/redact.js';
-import type { AppIdentity } from '../github/app-octokit.js';
-import { StickyStore } from '../github/sticky-comment.js';
+import type { AppIdentity } from '../github/review/app-octokit.js';
+import { StickyStore } from '../github/review/sticky-comment.js';
 import type { AppEnvSettings } from './config.js';
 import { CONFIG_FILE } from './config.js';
 import { mergeConfigs, readConfigFiles } from './config-files.js';

@@ -16,7 +16,7 @@
 import { ProbotOctokit } from 'probot';
 import { messageOf } from '../core/errors.js';
 import { redactSecrets, redactValue } from '../core/text/redact.js';
-import type { AppIdentity, AppOctokit } from '../github/app-octokit.js';
+import type { AppIdentity, AppOctokit } from '../github/review/app-octokit.js';
 import type { GitHubRetryPolicy } from '../github/octokit.js';
 import { httpStatusOf, onLimit } from '../github/octokit.js';
 import { lookupFor } from './write-lookups.js';
@@ -309,7 +309,7 @@ export function guardOctokit(
       const clean = secrets.redactExact(text);
       if (clean !== text) fields.content = base64 ? Buffer.from(clean, 'utf8').toString('base64') : clean;
     }
-    // The same for a tree whose files' texts are inline (how a fix lands: src/github/fix-commit.ts).
+    // The same for a tree whose files' texts are inline (how a fix lands: src/github/review/fix-commit.ts).
     if (/\/git\/trees$/.test(url) && Array.isArray(fields.tree)) {
       fields.tree = (fields.tree as Array<Record<string, unknown>>).map((entry) =>
         typeof entry.content === 'string' ? { ...entry, content: secrets.redactExact(entry.content) } : entry,

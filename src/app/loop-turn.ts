@@ -7,11 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { redactSecrets } from '../core/text/redact.js';
 import { runIdFor } from '../core/review/state.js';
-import type { PullRef } from '../github/app-octokit.js';
-import { pullKey } from '../github/app-octokit.js';
+import type { PullRef } from '../github/review/app-octokit.js';
+import { pullKey } from '../github/review/app-octokit.js';
 import { describeApiError } from '../github/octokit.js';
-import type { PullInfo } from '../github/pull-info.js';
-import { parkReviewLoop } from '../github/review-park.js';
+import type { PullInfo } from '../github/review/pull-info.js';
+import { parkReviewLoop } from '../github/review/review-park.js';
 import { clip } from '../core/text/untrusted-text.js';
 import { checkCompleted, concludedInPlace, sameCheck } from '../github/review/check-tracker.js';
 import type { RepoConfig } from './config.js';
@@ -23,7 +23,7 @@ import { GitHubPullSession } from '../github/review/pull-session.js';
 import type { EndReason, EventTools, WorkerContext } from './worker-context.js';
 import { isStale } from './worker-context.js';
 import type { LoopJob } from './coordination/loop-jobs.js';
-import { readPullRequest } from '../github/pull-info.js';
+import { readPullRequest } from '../github/review/pull-info.js';
 import { phaseWords } from './replies.js';
 import { messageOf } from '../core/errors.js';
 

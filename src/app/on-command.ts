@@ -5,10 +5,10 @@
  * A command that needs a loop when none is under way is told so (replies.ts NO_LOOP), never given a
  * status that did not happen.
  */
-import { pullKey } from '../github/app-octokit.js';
+import { pullKey } from '../github/review/app-octokit.js';
 import { describeApiError } from '../github/octokit.js';
-import type { PullInfo } from '../github/pull-info.js';
-import { readPullRequest } from '../github/pull-info.js';
+import type { PullInfo } from '../github/review/pull-info.js';
+import { readPullRequest } from '../github/review/pull-info.js';
 import { clip, inertInline } from '../core/text/untrusted-text.js';
 import type { RepoConfig } from './config.js';
 import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';

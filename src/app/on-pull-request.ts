@@ -3,10 +3,10 @@
  * push continues a loop waiting for a manual fix (never for a head the App pushed itself) or marks a
  * stale acquittal; a closed PR ends its loop; Re-run runs a round on that head for a permitted requester.
  */
-import type { PullRef } from '../github/app-octokit.js';
-import { pullKey } from '../github/app-octokit.js';
-import { supersededState, updateCheckRun } from '../github/check-runs.js';
-import { readPullRequest } from '../github/pull-info.js';
+import type { PullRef } from '../github/review/app-octokit.js';
+import { pullKey } from '../github/review/app-octokit.js';
+import { supersededState, updateCheckRun } from '../github/review/check-runs.js';
+import { readPullRequest } from '../github/review/pull-info.js';
 import { FINISHED_PHASES } from '../github/review/loop-state.js';
 import { concludeCheck, resumeLoop } from './loop-turn.js';
 import { refuse, reply } from './replies.js';

@@ -4,8 +4,8 @@
  * is told once per pull request, never again (no reply storm from a user who keeps trying).
  */
 import { redactSecrets } from '../core/text/redact.js';
-import type { PullRef } from '../github/app-octokit.js';
-import { isByApp, pullKey } from '../github/app-octokit.js';
+import type { PullRef } from '../github/review/app-octokit.js';
+import { isByApp, pullKey } from '../github/review/app-octokit.js';
 import { postable, inertInline } from '../core/text/untrusted-text.js';
 import type { AppLoopState, Phase } from '../github/review/loop-state.js';
 import { admittedRoles } from './validation/permission.js';

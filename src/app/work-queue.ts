@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { messageOf } from '../core/errors.js';
-import { pullKey } from '../github/app-octokit.js';
+import { pullKey } from '../github/review/app-octokit.js';
 import type { EventJob, EventJobs, EventProcessor } from './coordination/event-jobs.js';
 import { MemoryEventJobs, eventJobName } from './coordination/event-jobs.js';
 import type { JobProcessor, LoopJob, LoopJobs, QueueLog } from './coordination/loop-jobs.js';

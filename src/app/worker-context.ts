@@ -5,11 +5,11 @@
  * configuration reads every handler needs.
  */
 import { STALE_AFTER_MS } from '../core/review/state.js';
-import type { AppIdentity, AppOctokit, PullRef } from '../github/app-octokit.js';
-import { pullKey } from '../github/app-octokit.js';
+import type { AppIdentity, AppOctokit, PullRef } from '../github/review/app-octokit.js';
+import { pullKey } from '../github/review/app-octokit.js';
 import { httpStatusOf } from '../github/octokit.js';
 import { inertInline } from '../core/text/untrusted-text.js';
-import type { StickyStore } from '../github/sticky-comment.js';
+import type { StickyStore } from '../github/review/sticky-comment.js';
 import type { ConfigRead } from './config-files.js';
 import type { AppEnvSettings, ConfigResult } from './config.js';
 import { CONFIG_PATH, configProblems, settingsFrom, validateRepoConfig } from './config.js';

@@ -5,7 +5,7 @@
  * and the loop turn they start (loop-turn.ts) do everything else after the delivery was answered; with
  * Redis on whichever replica takes the job, and again on another when that one dies.
  */
-import { pullKey, repoOf } from '../github/app-octokit.js';
+import { pullKey, repoOf } from '../github/review/app-octokit.js';
 import type { EventJob } from './coordination/event-jobs.js';
 import { eventJobName } from './coordination/event-jobs.js';
 import { runLoopJob } from './loop-turn.js';

@@ -5,8 +5,8 @@
  * with that title and body — so a "ghost write" is never duplicated. The lookups match on what the App
  * sent, after the sink's redaction, and only on objects GitHub stamps as the App's.
  */
-import type { AppIdentity, AppOctokit } from '../github/app-octokit.js';
-import { isByApp } from '../github/app-octokit.js';
+import type { AppIdentity, AppOctokit } from '../github/review/app-octokit.js';
+import { isByApp } from '../github/review/app-octokit.js';
 
 type Params = Record<string, unknown>;
 

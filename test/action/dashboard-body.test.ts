@@ -15,7 +15,7 @@ import {
   type EditAttribution,
 } from '../../src/action/dashboard-body.js';
 import { GITHUB_BODY_LIMIT } from '../../src/core/text/body-limit.js';
-import { renderSparkline } from '../../src/github/score-chart.js';
+import { renderSparkline } from '../../src/github/action/score-chart.js';
 import { HOSTILE, liveParts } from '../helpers/markdown-liveness.js';
 
 const NOW = new Date('2026-05-24T03:00:00Z');

@@ -20,7 +20,7 @@ import type { RunResult, SkillResult } from '../../src/core/iterate/run-result.j
 import { ZERO_USAGE } from '../../src/core/usage.js';
 import { createGitHubForge } from '../../src/github/forge.js';
 import { createGitHubClient } from '../../src/github/octokit.js';
-import { openStateStore } from '../../src/github/state-store.js';
+import { openStateStore } from '../../src/github/action/state-store.js';
 import type { IteratePorts } from '../../src/ports/iterate.js';
 import {
   cleanupTempDirs,

@@ -27,7 +27,7 @@ import {
   stickyComment,
 } from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
-import { decodeStateBlock } from '../../src/github/sticky-comment.js';
+import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
 import {
   CALC_BASE,
   CALC_BRANCH,

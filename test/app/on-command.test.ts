@@ -11,7 +11,7 @@ import { inspect } from 'node:util';
 import nock from 'nock';
 import type { Logger } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { composeStickyBody } from '../../src/github/sticky-comment.js';
+import { composeStickyBody } from '../../src/github/review/sticky-comment.js';
 import {
   HEAD,
   REPO_PATH,

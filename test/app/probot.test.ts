@@ -6,7 +6,7 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeStateBlock } from '../../src/github/sticky-comment.js';
+import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
 import {
   API,
   HEAD,

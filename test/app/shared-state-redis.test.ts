@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LoopOutcome, LoopRequest } from '../../src/app/loop-runner.js';
-import type { RoundReviewView } from '../../src/github/review-body.js';
+import type { RoundReviewView } from '../../src/github/review/review-body.js';
 import {
   API,
   APP_ID,

@@ -10,7 +10,7 @@ import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopRunner } from '../../src/app/engine.js';
 import { parseCommand } from '../../src/app/validation/command.js';
-import { decodeStateBlock } from '../../src/github/sticky-comment.js';
+import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
 import {
   NOW,
   PR,

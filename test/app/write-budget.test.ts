@@ -11,7 +11,7 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopRunner } from '../../src/app/engine.js';
-import { decodeStateBlock } from '../../src/github/sticky-comment.js';
+import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
 import {
   API,
   HEAD,

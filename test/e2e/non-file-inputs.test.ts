@@ -14,7 +14,7 @@ import {
   KILL_SWITCH_RETRIES,
   createGitHubKillSwitch,
   killSwitchRetryPolicy,
-} from '../../src/github/kill-switch.js';
+} from '../../src/github/action/kill-switch.js';
 import { createGitHubClient } from '../../src/github/octokit.js';
 import { killSwitchUnreadable } from '../../src/iterate/preflight.js';
 import { cleanupTempDirs, makeProject } from '../helpers/engine-fixtures.js';

@@ -13,7 +13,7 @@ import type { AppEnvSettings } from '../../src/app/config.js';
 import type { LoopOutcome, LoopRequest, LoopRunner } from '../../src/app/loop-runner.js';
 import type { AppLoopState } from '../../src/github/review/loop-state.js';
 import { emptyLoopState } from '../../src/github/review/loop-state.js';
-import { composeStickyBody } from '../../src/github/sticky-comment.js';
+import { composeStickyBody } from '../../src/github/review/sticky-comment.js';
 
 const require = createRequire(import.meta.url);
 const examples = require('@octokit/webhooks-examples') as Array<{

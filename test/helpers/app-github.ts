@@ -5,7 +5,7 @@
  * test registers only the parts it uses: one never called stays pending and fails the test.
  */
 import nock from 'nock';
-import { decodeStateBlock } from '../../src/github/sticky-comment.js';
+import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
 import type { pullData } from './app-fixtures.js';
 import { API, APP_ID, OWNER, PR, REPO, REPO_PATH } from './app-fixtures.js';
 

@@ -4,7 +4,7 @@
  * API; then prints the plan.
  */
 import { createFileKillSwitch } from '../../adapters/local/kill-switch.js';
-import { killSwitchInputReason } from '../../github/kill-switch.js';
+import { killSwitchInputReason } from '../../github/action/kill-switch.js';
 import { planIterate } from '../../iterate/plan.js';
 import { ACTION_JOB_LIMIT, formatDryRunPlan } from '../../iterate/queue.js';
 import { createModels } from '../../llm/factory.js';

@@ -10,12 +10,12 @@ import { createFileLock } from '../../adapters/local/lock.js';
 import type { ParkReport } from '../../core/iterate/park.js';
 import type { RunResult } from '../../core/iterate/run-result.js';
 import { createGitHubForge } from '../../github/forge.js';
-import { ensureGitIdentityEnv, remoteDefaultBranch } from '../../github/git.js';
+import { ensureGitIdentityEnv, remoteDefaultBranch } from '../../github/action/git.js';
 import {
   createGitHubKillSwitch,
   killSwitchInputReason,
   killSwitchRetryPolicy,
-} from '../../github/kill-switch.js';
+} from '../../github/action/kill-switch.js';
 import {
   GITHUB_RETRY_POLICY,
   createGitHubClient,
@@ -24,9 +24,9 @@ import {
   type GitHubClient,
   type RepoRef,
 } from '../../github/octokit.js';
-import { createGitHubShipper } from '../../github/shipper.js';
-import { checkStateBranch } from '../../github/state-branch-guard.js';
-import { openStateStore, type StateStore } from '../../github/state-store.js';
+import { createGitHubShipper } from '../../github/action/shipper.js';
+import { checkStateBranch } from '../../github/action/state-branch-guard.js';
+import { openStateStore, type StateStore } from '../../github/action/state-store.js';
 import { createGitWorkspace } from '../../git/workspace.js';
 import type { IterateOptions } from '../../iterate/options.js';
 import { planIterate } from '../../iterate/plan.js';
@@ -390,7 +390,7 @@ async function notStarted(
   return { outputs: buildOutputs(file, {}), failure };
 }
 
-/** The kill-switch's own client, with the kill-switch's retry policy (src/github/kill-switch.ts). */
+/** The kill-switch's own client, with the kill-switch's retry policy (src/github/action/kill-switch.ts). */
 function killSwitchClient(inputs: ActionInputs, ctx: ActionContext, io: ActionIo) {
   return createGitHubClient({
     token: inputs.githubToken,

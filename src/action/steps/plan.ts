@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { createFileKillSwitch } from '../../adapters/local/kill-switch.js';
 import { loadConfig } from '../../config/config.js';
-import { killSwitchInputReason } from '../../github/kill-switch.js';
+import { killSwitchInputReason } from '../../github/action/kill-switch.js';
 import { planIterate } from '../../iterate/plan.js';
 import { ACTION_JOB_LIMIT, formatDryRunPlan } from '../../iterate/queue.js';
 import type { ActionContext } from '../context.js';

@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STALE_AFTER_MS } from '../../core/review/state.js';
-import type { PullInfo } from '../../github/pull-info.js';
+import type { PullInfo } from '../../github/review/pull-info.js';
 import type { AppLoopState, LoopSettings } from '../../github/review/loop-state.js';
 import type { LoopTrigger } from '../loop-runner.js';
 

@@ -3,8 +3,8 @@
  * delivery before any API call (docs/how-it-works.md § The App). Everything the background worker gets
  * is one of these; anything else is `ignored` with a reason for the debug log.
  */
-import type { AppIdentity, PullRef } from '../../github/app-octokit.js';
-import { CHECK_NAME } from '../../github/check-runs.js';
+import type { AppIdentity, PullRef } from '../../github/review/app-octokit.js';
+import { CHECK_NAME } from '../../github/review/check-runs.js';
 import type { ParsedCommand } from './command.js';
 import { parseCommand } from './command.js';
 import type { CommentAuthorship, Sender } from './sender.js';

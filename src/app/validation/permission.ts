@@ -4,8 +4,8 @@
  * triage, read, or a custom role) where GitHub has it, and the coarser `permission` (admin, write, read,
  * none) otherwise; the finer one wins.
  */
-import type { AppOctokit } from '../../github/app-octokit.js';
-import { repoOf } from '../../github/app-octokit.js';
+import type { AppOctokit } from '../../github/review/app-octokit.js';
+import { repoOf } from '../../github/review/app-octokit.js';
 import { httpStatusOf } from '../../github/octokit.js';
 
 export const DEFAULT_ALLOWED_ROLES = ['admin', 'maintain', 'write'] as const;

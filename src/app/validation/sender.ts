@@ -3,8 +3,8 @@
  * bots — including the App itself — never run a loop, whatever their comment says (docs/how-it-works.md
  * § The App).
  */
-import type { AppIdentity } from '../../github/app-octokit.js';
-import { isByApp } from '../../github/app-octokit.js';
+import type { AppIdentity } from '../../github/review/app-octokit.js';
+import { isByApp } from '../../github/review/app-octokit.js';
 
 export interface Sender {
   login: string;

@@ -12,7 +12,7 @@ import { regressionsOf, sideScore, type SkillComparison } from '../../core/itera
 import { DEFAULT_SKILLS_GLOBS } from '../../core/iterate/skill-layout.js';
 import { messageOf } from '../../core/errors.js';
 import { scoreCommentMarker } from '../../github/markers.js';
-import { renderScoreComment } from '../../github/score-comment.js';
+import { renderScoreComment } from '../../github/action/score-comment.js';
 import { changedPathsSince, checkOutBase, repositoryTop, resolveBaseCommit } from '../../git/pr-sides.js';
 import { headCommit } from '../../git/worktree.js';
 import { ITERATE_DEFAULTS } from '../../iterate/options.js';

@@ -9,9 +9,9 @@
  * state in this run, `action_required` included; a verdict an earlier run gave (`success`, `failure`) is
  * never touched. A new run on a head gets its own check (GitHub shows the newest per name and head).
  */
-import type { AppOctokit } from '../app-octokit.js';
-import type { CheckConclusion, CheckState } from '../check-runs.js';
-import { createCheckRun, supersededState, updateCheckRun } from '../check-runs.js';
+import type { AppOctokit } from './app-octokit.js';
+import type { CheckConclusion, CheckState } from './check-runs.js';
+import { createCheckRun, supersededState, updateCheckRun } from './check-runs.js';
 import { httpStatusOf } from '../octokit.js';
 import type { CheckRef } from './loop-state.js';
 

@@ -9,7 +9,7 @@ import type { AcquittalReceipt } from '../../core/review/log.js';
 import type { ReviewOutcome, RoundReport } from '../../core/review/outcome.js';
 import type { FixMode } from '../../core/review/state.js';
 import type { ReviewEvent, ReviewEvents, ReviewStore } from '../../ports/review.js';
-import type { Decision, DebateView, RoundReviewView } from '../review-body.js';
+import type { Decision, DebateView, RoundReviewView } from './review-body.js';
 import { totalTokens } from '../../core/usage.js';
 import { counted } from '../../core/text/counted.js';
 import { formatScore } from '../../core/review/log.js';

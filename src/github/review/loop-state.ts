@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { DIFFICULTIES, DismissedWeaknessSchema, FIX_MODES, PRESETS } from '../../core/review/state.js';
 import type { Difficulty, FixMode, Preset } from '../../core/review/state.js';
-import { CHECK_CONCLUSIONS } from '../check-runs.js';
+import { CHECK_CONCLUSIONS } from './check-runs.js';
 import { inertInline } from '../../core/text/untrusted-text.js';
 
 export const PHASES = [

@@ -6,10 +6,10 @@
  */
 import { messageOf } from '../../core/errors.js';
 import { checkEditPath } from '../../core/review/edits.js';
-import type { AppIdentity, AppOctokit, PullRef } from '../app-octokit.js';
-import type { CommitFixResult } from '../fix-commit.js';
-import { commitFileTexts } from '../fix-commit.js';
-import type { EntryRead, PullInfo } from '../pull-info.js';
+import type { AppIdentity, AppOctokit, PullRef } from './app-octokit.js';
+import type { CommitFixResult } from './fix-commit.js';
+import { commitFileTexts } from './fix-commit.js';
+import type { EntryRead, PullInfo } from './pull-info.js';
 import {
   compareCommits,
   listChangedFiles,
@@ -17,11 +17,11 @@ import {
   readCompareDiff,
   readEntryAt,
   readPullRequest,
-} from '../pull-info.js';
-import type { RoundReviewView } from '../review-body.js';
-import type { PostedReview } from '../round-review.js';
-import { findRoundReview, postRoundReview } from '../round-review.js';
-import type { StickyStore } from '../sticky-comment.js';
+} from './pull-info.js';
+import type { RoundReviewView } from './review-body.js';
+import type { PostedReview } from './round-review.js';
+import { findRoundReview, postRoundReview } from './round-review.js';
+import type { StickyStore } from './sticky-comment.js';
 import { checkInProgress } from './check-tracker.js';
 import { counted } from '../../core/text/counted.js';
 import type { DismissedWeakness } from '../../core/review/state.js';
@@ -31,7 +31,7 @@ import {
   listFindingThreads,
   resolveThreads,
   type FindingThread,
-} from '../review-threads.js';
+} from './review-threads.js';
 import type { AppLoopState, CheckRef, LoopSettings, RoundRow } from './loop-state.js';
 import {
   DISMISSALS_LIMIT,

@@ -9,7 +9,7 @@ import {
   shipGate,
   shipMessage,
 } from '../../../src/core/iterate/ship-gate.js';
-import { formatSignedExceptZero } from '../../../src/github/pr-body.js';
+import { formatSignedExceptZero } from '../../../src/github/action/pr-body.js';
 
 describe('shipGate: the seed table', () => {
   it.each([

@@ -13,7 +13,7 @@ import {
 import { memoryForRun } from '../../../src/core/review/log.js';
 import type { AcquittalReceipt } from '../../../src/core/review/log.js';
 import type { ReviewState } from '../../../src/core/review/state.js';
-import type { CommitFixResult } from '../../../src/github/fix-commit.js';
+import type { CommitFixResult } from '../../../src/github/review/fix-commit.js';
 import { BASE, HEAD, OWNER, PR, REPO } from '../../helpers/app-fixtures.js';
 
 function fakeSession(commit: CommitFixResult, heads: string[] = []) {

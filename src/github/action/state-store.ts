@@ -1,0 +1,284 @@
+/**
+ * Durable run state across nights on fresh runners: an orphan branch (default `skill-iterate-state`) in the
+ * same repository holding `state/<skill>/results.tsv` and `state/<skill>/last-run.json`. Before a run each
+ * skill's history is restored into the checkout and freshness is read from `last_run_at` (a fresh checkout's
+ * mtimes are all "now"); after each skill the updated files are committed in a separate worktree and pushed.
+ */
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { redactSecrets, redactValue } from '../../core/text/redact.js';
+import { RESULTS_FILE, resultsTsvPath } from '../../core/iterate/skill-layout.js';
+import type { Freshness } from '../../ports/freshness.js';
+import type { Logger } from '../../ports/logger.js';
+import { fetchBranch, gitErrorMessage, gitWithIdentity, minimalGitEnv } from './git.js';
+import { STATE_ROOT_PREFIX } from './state-branch-guard.js';
+import {
+  LAST_RUN_FILE,
+  STATE_DIR,
+  formatLastRun,
+  isPendingShipStatus,
+  mergeResultsTsv,
+  parseLastRun,
+  parseStatePath,
+  type LastRunRecord,
+} from './state-files.js';
+
+export interface SkillState {
+  resultsTsv: string | undefined;
+  lastRun: LastRunRecord | undefined;
+}
+
+export interface StateSnapshot {
+  branch: string;
+  /** The branch tip that was read, '' when the branch does not exist yet. */
+  tip: string;
+  skills: Map<string, SkillState>;
+}
+
+export interface StateLocation {
+  /** The checkout (any folder inside its repository). */
+  project: string;
+  branch: string;
+  remote?: string;
+}
+
+/** Fetches the state branch and reads every skill's files. Read-only: safe for dry-run and plan mode. */
+export async function readStateBranch(location: StateLocation): Promise<StateSnapshot> {
+  const git = simpleGit(location.project);
+  const tip = await fetchBranch(git, location.remote ?? 'origin', location.branch);
+  const skills = new Map<string, SkillState>();
+  if (!tip) return { branch: location.branch, tip, skills };
+  const listing = await git.raw(['ls-tree', '-r', '--name-only', tip, '--', `${STATE_DIR}/`]);
+  for (const file of listing.split('\n').filter(Boolean)) {
+    const parsed = parseStatePath(file);
+    if (!parsed) continue;
+    const [skill, name] = parsed;
+    const entry = skills.get(skill) ?? { resultsTsv: undefined, lastRun: undefined };
+    if (name === RESULTS_FILE) entry.resultsTsv = await git.show([`${tip}:${file}`]);
+    else if (name === LAST_RUN_FILE) entry.lastRun = parseLastRun(await git.show([`${tip}:${file}`]));
+    else continue;
+    skills.set(skill, entry);
+  }
+  return { branch: location.branch, tip, skills };
+}
+
+/**
+ * Freshness from the recorded `last_run_at`, never from file mtimes. A run whose ship failed to push does
+ * not count: its improvement is not on a PR yet, so the next night runs the skill again.
+ */
+export function stateFreshness(snapshot: StateSnapshot): Freshness {
+  return {
+    async lastRunAt(skill) {
+      const lastRun = snapshot.skills.get(skill.name)?.lastRun;
+      const recorded = lastRun?.last_run_at;
+      if (!recorded || isPendingShipStatus(lastRun.status)) return null;
+      const at = new Date(recorded);
+      return Number.isNaN(at.getTime()) ? null : at;
+    },
+  };
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Writes each recorded `results.tsv` into the skill's `evals/` folder in the checkout (`dirs`: name →
+ * folder relative to the project, from the skills setting), so the engine appends to the full history.
+ * Skills no longer in the checkout are left alone. Returns the restored skills.
+ */
+export async function restoreResults(
+  snapshot: StateSnapshot,
+  project: string,
+  dirs: Readonly<Record<string, string>>,
+): Promise<string[]> {
+  const restored: string[] = [];
+  for (const [skill, state] of [...snapshot.skills].sort(([a], [b]) => a.localeCompare(b))) {
+    const dir = dirs[skill];
+    if (state.resultsTsv === undefined || dir === undefined) continue;
+    const file = resultsTsvPath(project, { name: skill, dir });
+    if (!(await isDirectory(path.dirname(file)))) continue;
+    const current = await readIfExists(file);
+    await writeFile(
+      file,
+      current === undefined ? state.resultsTsv : mergeResultsTsv(state.resultsTsv, current),
+    );
+    restored.push(skill);
+  }
+  return restored;
+}
+
+export interface StateUpdate {
+  skill: string;
+  /** The checkout's whole `results.tsv`; undefined keeps what the branch has. */
+  resultsTsv: string | undefined;
+  /** undefined keeps what the branch has. */
+  lastRun: LastRunRecord | undefined;
+  /** Other files of the skill's state folder by name (e.g. the full text of a park report cut in its issue). */
+  files?: Record<string, string>;
+}
+
+export type SaveOutcome = { status: 'pushed'; commit: string; attempts: number } | { status: 'unchanged' };
+
+export interface StateStoreOptions extends StateLocation {
+  /** Parent folder of the state worktree (`$RUNNER_TEMP` in the Action). */
+  worktreeParent: string;
+  log: Logger;
+  /** Push attempts; a non-fast-forward (another job saved first) refetches and re-applies. Default 3. */
+  maxPushAttempts?: number;
+  /** Runs between the commit and its push: where a concurrent writer can get in (a seam for tests). */
+  beforePush?: (attempt: number) => Promise<void>;
+  /**
+   * The secrets in use (token, keys): every file is redacted before it is committed (docs/how-it-works.md §
+   * Untrusted text and secrets), as are credential-shaped strings. The branch is pushed and permanent.
+   */
+  secrets?: readonly string[];
+}
+
+export interface StateStore {
+  readonly snapshot: StateSnapshot;
+  readonly freshness: Freshness;
+  restoreInto(project: string, dirs: Readonly<Record<string, string>>): Promise<string[]>;
+  save(updates: StateUpdate[], message: string): Promise<SaveOutcome>;
+  close(): Promise<void>;
+}
+
+const isRaceRejection = (message: string) =>
+  /non-fast-forward|fetch first|\[rejected\]|stale info|failed to update ref|cannot lock ref/i.test(message);
+
+export async function openStateStore(options: StateStoreOptions): Promise<StateStore> {
+  const remote = options.remote ?? 'origin';
+  const maxAttempts = Math.max(1, options.maxPushAttempts ?? 3);
+  const snapshot = await readStateBranch(options);
+  const projectGit = await gitWithIdentity(options.project);
+  let worktree: string | undefined;
+
+  async function rootCommit(): Promise<string> {
+    const scratch = await mkdtemp(path.join(options.worktreeParent, 'skillclimb-state-index-'));
+    try {
+      const indexed = simpleGit(options.project).env(
+        minimalGitEnv({ GIT_INDEX_FILE: path.join(scratch, 'index') }),
+      );
+      const emptyTree = (await indexed.raw(['write-tree'])).trim();
+      return (
+        await projectGit.raw(['commit-tree', emptyTree, '-m', `${STATE_ROOT_PREFIX}${options.branch})`])
+      ).trim();
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  async function checkoutAt(commit: string): Promise<SimpleGit> {
+    if (!worktree) {
+      await mkdir(options.worktreeParent, { recursive: true });
+      worktree = await mkdtemp(path.join(options.worktreeParent, 'skillclimb-state-'));
+      await projectGit.raw(['worktree', 'add', '--detach', '--force', worktree, commit]);
+    } else {
+      const git = simpleGit(worktree);
+      await git.raw(['checkout', '--detach', '--force', commit]);
+      await git.raw(['clean', '-fdxq']);
+    }
+    return gitWithIdentity(worktree);
+  }
+
+  const redact = (text: string) => redactSecrets(text, options.secrets ?? []);
+
+  async function applyUpdates(dir: string, updates: StateUpdate[]): Promise<Map<string, string | undefined>> {
+    const written = new Map<string, string | undefined>();
+    for (const update of updates) {
+      const folder = path.join(dir, STATE_DIR, update.skill);
+      await mkdir(folder, { recursive: true });
+      let results: string | undefined;
+      if (update.resultsTsv !== undefined) {
+        const onBranch = (await readIfExists(path.join(folder, RESULTS_FILE))) ?? '';
+        // Redacted before the merge, so a row equals its earlier (redacted) copy on the branch.
+        results = mergeResultsTsv(onBranch, redact(update.resultsTsv));
+        await writeFile(path.join(folder, RESULTS_FILE), results);
+      }
+      if (update.lastRun !== undefined) {
+        const record = redactValue(update.lastRun, options.secrets ?? []);
+        await writeFile(path.join(folder, LAST_RUN_FILE), formatLastRun(record));
+      }
+      for (const [name, text] of Object.entries(update.files ?? {})) {
+        if (!/^[\w.-]+$/.test(name) || name === RESULTS_FILE || name === LAST_RUN_FILE) {
+          throw new Error(`state file name ${JSON.stringify(name)}: expected a plain file name`);
+        }
+        await writeFile(path.join(folder, name), redact(text));
+      }
+      written.set(update.skill, results);
+    }
+    return written;
+  }
+
+  async function save(updates: StateUpdate[], message: string): Promise<SaveOutcome> {
+    if (updates.length === 0) return { status: 'unchanged' };
+    for (let attempt = 1; ; attempt++) {
+      const tip = await fetchBranch(projectGit, remote, options.branch);
+      const git = await checkoutAt(tip || (await rootCommit()));
+      const written = await applyUpdates(worktree as string, updates);
+      await git.raw(['add', '-A', '--', STATE_DIR]);
+      const staged = (await git.raw(['diff', '--cached', '--name-only'])).trim();
+      if (!staged) return { status: 'unchanged' };
+      await git.raw(['commit', '--quiet', '--no-verify', '-m', message]);
+      const commit = (await git.revparse(['HEAD'])).trim();
+      await options.beforePush?.(attempt);
+      try {
+        // From the checkout, not the worktree: a relative remote URL resolves against the checkout.
+        await projectGit.raw(['push', '--quiet', remote, `${commit}:refs/heads/${options.branch}`]);
+      } catch (error) {
+        const why = gitErrorMessage(error);
+        if (attempt < maxAttempts && isRaceRejection(why)) {
+          options.log.info(
+            `state branch ${options.branch} moved during the push; re-applying (attempt ${attempt + 1})`,
+          );
+          continue;
+        }
+        throw new Error(`could not push ${options.branch} to ${remote}: ${why}`);
+      }
+      for (const update of updates) {
+        const entry = snapshot.skills.get(update.skill) ?? { resultsTsv: undefined, lastRun: undefined };
+        const results = written.get(update.skill);
+        if (results !== undefined) entry.resultsTsv = results;
+        if (update.lastRun !== undefined) entry.lastRun = redactValue(update.lastRun, options.secrets ?? []);
+        snapshot.skills.set(update.skill, entry);
+      }
+      snapshot.tip = commit;
+      return { status: 'pushed', commit, attempts: attempt };
+    }
+  }
+
+  async function close(): Promise<void> {
+    if (!worktree) return;
+    const dir = worktree;
+    worktree = undefined;
+    try {
+      await projectGit.raw(['worktree', 'remove', '--force', dir]);
+    } catch (error) {
+      options.log.warn(`state worktree ${dir} could not be removed (${gitErrorMessage(error)})`);
+    }
+    await rm(dir, { recursive: true, force: true });
+    await projectGit.raw(['worktree', 'prune']).catch(() => undefined);
+  }
+
+  return {
+    snapshot,
+    freshness: stateFreshness(snapshot),
+    restoreInto: (project, dirs) => restoreResults(snapshot, project, dirs),
+    save,
+    close,
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The sticky status comment (docs/how-it-works.md § Review state, memory and receipts): ONE comment per
+ * pull request, written by the App, edited in place and never re-posted. Its first line is a marker, the
+ * middle is the human-readable round log, the end is the state as base64 JSON inside an HTML comment —
+ * base64 has no `-`, `>` or `<`, so no content (a title, a model answer, a path) can end the block early.
+ *
+ * Only the App's own comment is ever read as state: a comment by anyone else carrying the same marker and
+ * the same block is ignored, whatever it contains.
+ */
+import { KeyedLock } from '../../core/keyed-lock.js';
+import type { AppIdentity, AppOctokit, PullRef } from './app-octokit.js';
+import { isByApp, pullKey } from './app-octokit.js';
+import { BODY_LIMIT, postable } from '../../core/text/untrusted-text.js';
+import { SkillclimbError } from '../../core/errors.js';
+
+export const STICKY_MARKER = '<!-- skillclimb:review-loop -->';
+const STATE_PREFIX = '<!-- skillclimb:review-loop-state ';
+const STATE_SUFFIX = ' -->';
+const STATE_LINE = /^<!-- skillclimb:review-loop-state ([A-Za-z0-9+/=]*) -->$/;
+
+export interface StickyComment {
+  id: number;
+  body: string;
+  url: string;
+}
+
+export class StickyTooLargeError extends SkillclimbError {
+  readonly kind = 'github';
+  constructor(size: number) {
+    super(`the review-loop state is ${size} characters, over what one comment can hold`);
+    this.name = 'StickyTooLargeError';
+  }
+}
+
+export function encodeStateBlock(state: unknown): string {
+  return `${STATE_PREFIX}${Buffer.from(JSON.stringify(state), 'utf8').toString('base64')}${STATE_SUFFIX}`;
+}
+
+/** The state in a body's LAST line, or undefined when there is none or it does not decode. */
+export function decodeStateBlock(body: string): unknown {
+  const last = body.trimEnd().split('\n').at(-1)?.replace(/\r$/, '') ?? '';
+  const match = STATE_LINE.exec(last);
+  if (!match) return undefined;
+  try {
+    return JSON.parse(Buffer.from(match[1] ?? '', 'base64').toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Marker, visible log (bounded to fit, whatever it opened closed), state block: always under GitHub's
+ * body limit, or an error. The visible log is the caller's Markdown, its untrusted parts already quoted.
+ */
+export function composeStickyBody(visible: string, state: unknown, limit = BODY_LIMIT): string {
+  const block = encodeStateBlock(state);
+  const room = limit - STICKY_MARKER.length - block.length - 4;
+  if (room < 512) throw new StickyTooLargeError(block.length);
+  return `${STICKY_MARKER}\n${postable(visible.trim(), room)}\n\n${block}`;
+}
+
+function isSticky(comment: { body?: string | null }): boolean {
+  return (comment.body ?? '').split('\n', 1)[0]?.replace(/\r$/, '').trim() === STICKY_MARKER;
+}
+
+/** The App's sticky comment on the PR (the oldest, should there ever be two), or undefined. */
+export async function findStickyComment(
+  octokit: AppOctokit,
+  pr: PullRef,
+  app: AppIdentity,
+): Promise<StickyComment | undefined> {
+  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+    owner: pr.owner,
+    repo: pr.repo,
+    issue_number: pr.number,
+    per_page: 100,
+  });
+  const ours = comments.find((comment) => isByApp(comment, app) && isSticky(comment));
+  return ours && { id: ours.id, body: ours.body ?? '', url: ours.html_url };
+}
+
+export interface StickyRead<T> {
+  comment: StickyComment | undefined;
+  /** The decoded state, or undefined (no comment yet, or a state this version cannot read). */
+  state: T | undefined;
+}
+
+/**
+ * Reads and writes the sticky comment. Writes for one PR are serialised in this process (a `stop` and a
+ * round finishing at once would otherwise both read the old state). Every update lists the PR's comments
+ * again rather than remembering the id: the state must be the comment's current one (another process, or
+ * the App before a restart, may have written it), and finding it there is what keeps it created once and
+ * then only edited.
+ */
+/** Runs `work` holding `key`'s lock across processes. */
+export type SharedLock = <R>(key: string, work: () => Promise<R>) => Promise<R>;
+
+export class StickyStore<T> {
+  readonly #app: AppIdentity;
+  readonly #parse: (raw: unknown) => T | undefined;
+  readonly #locks = new KeyedLock();
+  readonly #shared: SharedLock | undefined;
+
+  /** `shared`: a lock across processes (the App's replicas), taken inside this process's own. */
+  constructor(app: AppIdentity, parse: (raw: unknown) => T | undefined, shared?: SharedLock) {
+    this.#app = app;
+    this.#parse = parse;
+    this.#shared = shared;
+  }
+
+  async read(octokit: AppOctokit, pr: PullRef): Promise<StickyRead<T>> {
+    const comment = await findStickyComment(octokit, pr, this.#app);
+    const raw = comment ? decodeStateBlock(comment.body) : undefined;
+    return { comment, state: raw === undefined ? undefined : this.#parse(raw) };
+  }
+
+  /**
+   * Read-modify-write under the PR's lock: `change` gets the current state and returns the next one and
+   * the visible log to show; the comment is edited in place, or created when the PR has none yet.
+   */
+  async update(
+    octokit: AppOctokit,
+    pr: PullRef,
+    change: (
+      current: T | undefined,
+    ) => { state: T; visible: string } | Promise<{ state: T; visible: string }>,
+  ): Promise<{ state: T; comment: StickyComment }> {
+    return this.#locked(pullKey(pr), async () => {
+      const { comment, state } = await this.read(octokit, pr);
+      const next = await change(state);
+      const body = composeStickyBody(next.visible, next.state);
+      const written = comment
+        ? await octokit.rest.issues.updateComment({
+            owner: pr.owner,
+            repo: pr.repo,
+            comment_id: comment.id,
+            body,
+          })
+        : await octokit.rest.issues.createComment({
+            owner: pr.owner,
+            repo: pr.repo,
+            issue_number: pr.number,
+            body,
+          });
+      return { state: next.state, comment: { id: written.data.id, body, url: written.data.html_url } };
+    });
+  }
+
+  #locked<R>(key: string, work: () => Promise<R>): Promise<R> {
+    const shared = this.#shared;
+    return this.#locks.run(key, shared ? () => shared(key, work) : work);
+  }
+}
