@@ -16,7 +16,7 @@ const IO_MODULES = [FILE_SYSTEM, PROCESSES, SDKS];
  */
 const ITERATE_FILE_ACCESS = [
   'evals-init', // writes the new eval files (temporary file, then rename)
-  'loop', // SKILL.md in the worktree: read, edited, written back
+  'loop/skill-file', // SKILL.md in the worktree: read once, each applied edit written back, never through a link
   'park-skill', // reads results.tsv for the park report
   'preflight', // the project folder and a skill's folder exist
   'queue', // which eval files a found skill has
@@ -157,7 +157,8 @@ module.exports = {
     {
       name: 'github-review-is-the-apps',
       severity: 'error',
-      comment: "The App's GitHub adapters (github/review) never import the Action's, and only the App uses them.",
+      comment:
+        "The App's GitHub adapters (github/review) never import the Action's, and only the App uses them.",
       from: { path: src('github/review') },
       to: { path: src('github/action') },
     },

@@ -11,7 +11,7 @@ import { addUsage } from '../core/usage.js';
 import type { Worktree } from '../ports/git.js';
 import { CalibrationError, calibrateSkill } from './calibrate.js';
 import { throwIfInterrupted } from './interrupt.js';
-import type { SkillLoopResult } from './loop.js';
+import type { SkillLoopResult } from './loop/types.js';
 import type { RenderCache } from './score.js';
 import { messageOf } from '../core/errors.js';
 import { emptyResult, fromLoop, type SkillContext } from './skill-context.js';

@@ -2,7 +2,7 @@
 import type { SkillResult, SkillStatus } from '../core/iterate/run-result.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { IteratePorts } from '../ports/iterate.js';
-import type { LoopStopReason, SkillLoopResult } from './loop.js';
+import type { LoopStopReason, SkillLoopResult } from './loop/types.js';
 import type { IterateOptions } from './options.js';
 
 export function totalUsage(results: readonly SkillResult[]): Usage {

@@ -9,12 +9,8 @@ import { promptText } from '../../src/core/text/quoting.js';
 import { createGitWorkspace } from '../../src/git/workspace.js';
 import { createWorktree } from '../../src/git/worktree.js';
 import { RunInterrupted } from '../../src/iterate/interrupt.js';
-import {
-  LoopInterrupted,
-  runSkillLoop,
-  type LoopOptions,
-  type SkillLoopInput,
-} from '../../src/iterate/loop.js';
+import { runSkillLoop } from '../../src/iterate/loop/run-skill-loop.js';
+import { LoopInterrupted, type LoopOptions, type SkillLoopInput } from '../../src/iterate/loop/types.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { EditorInput } from '../../src/ports/models.js';
 import { createScriptedModels, type ScriptedModelsOptions } from '../../src/llm/scripted.js';

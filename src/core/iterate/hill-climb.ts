@@ -1,7 +1,7 @@
 /**
  * The hill-climb loop's bookkeeping as a pure step (docs/how-it-works.md § The hill-climb loop): what one
  * judged attempt — the baseline or an iteration (Steps A–H) — does to the loop's state, and when the loop
- * stops. src/iterate/loop.ts does the I/O around it (model calls, the commit, results.tsv, the reset).
+ * stops. src/iterate/loop/ does the I/O around it (model calls, the commit, results.tsv, the reset).
  */
 import type { EditProposal } from '../model-answers.js';
 import type { KeptEdit, ResultsRow } from './run-result.js';

@@ -1,0 +1,102 @@
+/**
+ * How the baseline is measured (docs/how-it-works.md § Baseline, § Decisions under noise): its other draws
+ * and one draw without the skill (the uplift) run side by side with draw 0, and from them comes the state
+ * the loop climbs from — the first draw under the original's keep rule, the mean of the trials under the
+ * noise-aware one. The retries and rows around it are baseline.ts's.
+ */
+import type { KeptState } from '../../core/iterate/hill-climb.js';
+import { mean, noiseReport, tallyDraws, upliftOf, type PairVerdict } from '../../core/iterate/noise.js';
+import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
+import { keptStateOf, type ScoredText } from '../saturation.js';
+import { NO_SKILL_TEXT, drawRange, measureDraws, type Measurement } from '../trials.js';
+import type { LoopContext } from './context.js';
+
+/** The baseline's draws beyond draw 0; either is absent when it was not drawn or could not be scored. */
+export interface BaselineExtras {
+  extra?: Measurement | undefined;
+  without?: Measurement | undefined;
+  usage: Usage;
+}
+
+/** Where the climb starts: the kept state, its row's description and the draws its score came from. */
+export interface ClimbStart {
+  kept: KeptState;
+  description: string;
+  measured: number[];
+}
+
+/**
+ * The baseline's other draws (1 … trials − 1) and, once per skill, a draw without the skill (the uplift),
+ * side by side with draw 0. Never rejects: a failure leaves the report out, not the baseline.
+ */
+export async function drawBaselineExtras(
+  loop: LoopContext,
+  text: string,
+  signal: AbortSignal,
+): Promise<BaselineExtras> {
+  if (loop.deterministic) return { usage: ZERO_USAGE };
+  const settle = (p: Promise<Measurement>): Promise<Measurement | undefined> => p.catch(() => undefined);
+  const [extra, without] = await Promise.all([
+    loop.trials > 1
+      ? settle(measureDraws(loop.request(text, signal), drawRange(1, loop.trials - 1)))
+      : undefined,
+    loop.trials < 2 || loop.input.options.uplift === false
+      ? undefined
+      : settle(measureDraws(loop.request(NO_SKILL_TEXT, signal), [0])),
+  ]);
+  return {
+    extra,
+    without,
+    usage: addUsage(extra?.usage ?? ZERO_USAGE, without?.usage ?? ZERO_USAGE),
+  };
+}
+
+/**
+ * The scored baseline's draws (draw 0 and the extras that scored) become the climb's start. The noise
+ * report and the uplift go to the ledger (the summary shows both), the draws to the night's tallies.
+ */
+export function climbStart(loop: LoopContext, scored: ScoredText, extras: BaselineExtras): ClimbStart {
+  const { input } = loop;
+  const extra = extras.extra?.status === 'ok' ? extras.extra : undefined;
+  if (extras.extra && !extra) {
+    input.log.warn(
+      `${input.skill}: the baseline's extra trials could not be scored (${extras.extra.status}: ` +
+        `${extras.extra.detail ?? 'no score'}); the noise is not measured`,
+    );
+  }
+  const drawsPairs = [scored.score.pairs, ...(extra?.draws.map((d) => d.pairs) ?? [])];
+  const scores = [scored.score.score!, ...(extra?.scores ?? [])];
+  const tallies = tallyDraws(drawsPairs);
+  loop.ledger.observed(tallies);
+  const noise = scores.length > 1 ? noiseReport(scores, tallies) : undefined;
+  const without = extras.without?.status === 'ok' ? extras.without : undefined;
+  const uplift = without
+    ? upliftOf({
+        withSkill: tallies,
+        withoutSkill: without.tallies,
+        withRates: drawsPairs.map(passShare),
+        margin: loop.margin,
+      })
+    : undefined;
+  loop.ledger.baselineMeasured({ noise, uplift });
+  const allPass = [scored.score, ...(extra?.draws ?? [])].every(
+    (d) => d.absolute !== null && d.absolute.failed_assertions.length === 0,
+  );
+  const noiseAware = loop.keepRule === 'noise-aware' && scores.length > 1;
+  // The original's rule climbs from the first draw; the noise-aware one from the mean of the trials.
+  const score = noiseAware ? mean(scores) : scored.score.score!;
+  const kept: KeptState = {
+    ...keptStateOf(loop.baselineText, score, scored),
+    draws: noiseAware ? scores.length : 1,
+    confirmedAllPass: scored.saturation === 'confirmed' || (noiseAware && allPass && scores.length >= 3),
+  };
+  const description = noiseAware
+    ? `initial baseline (mean of ${scores.length} trials, sd ${noise?.sd.toFixed(4) ?? '0'})`
+    : 'initial baseline';
+  return { kept, description, measured: scores };
+}
+
+/** The share of a draw's pairs that passed. */
+function passShare(pairs: readonly PairVerdict[]): number {
+  return pairs.length === 0 ? 0 : pairs.filter((p) => p.pass).length / pairs.length;
+}

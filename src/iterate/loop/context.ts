@@ -1,0 +1,121 @@
+/**
+ * What every step of one skill's loop shares: its input, the settings derived from it once (paths, the
+ * holdout split, the keep rule, trials, margin), the SKILL.md it started from, the ledger (the loop's one
+ * mutable state) and the reset that may be in flight. Nothing here changes after the loop opens.
+ */
+import path from 'node:path';
+import type { SkillEvals } from '../../core/iterate/evals.js';
+import {
+  DEFAULT_KEEP_RULE,
+  DEFAULT_MARGIN,
+  DEFAULT_TRIALS,
+  type KeepRule,
+} from '../../core/iterate/noise.js';
+import { SKILL_FILE, skillFileOf } from '../../core/iterate/skill-layout.js';
+import type { Usage } from '../../core/usage.js';
+import { assertionStatements } from '../editor-input.js';
+import { interruptionOf } from '../interrupt.js';
+import { scoreWithSaturation, type ScoredText } from '../saturation.js';
+import { RenderCache, type ScoreRequest } from '../score.js';
+import { splitHoldout } from '../trials.js';
+import { BackgroundReset } from './background-reset.js';
+import { LoopLedger } from './ledger.js';
+import { readSkillFile } from './skill-file.js';
+import { LoopInterrupted, type LoopStopReason, type SkillLoopInput, type SkillLoopResult } from './types.js';
+
+export class LoopContext {
+  readonly skillMdRel: string;
+  readonly skillDir: string;
+  readonly cache: RenderCache;
+  readonly statements: Record<string, string>;
+  /** The scenarios the loop and its editor see; holdouts are scored only by the confirmation. */
+  readonly training: SkillEvals;
+  readonly holdout: SkillEvals | undefined;
+  readonly keepRule: KeepRule;
+  readonly trials: number;
+  readonly margin: number;
+  /** Structure-only scoring is exact: no draw can differ from another, so no trial is spent on it. */
+  readonly deterministic: boolean;
+  readonly ledger = new LoopLedger();
+  readonly resets: BackgroundReset;
+
+  /** Reads SKILL.md as the loop starts; the skill's budget counts from before the read. */
+  static async open(input: SkillLoopInput): Promise<LoopContext> {
+    const loopStart = input.now();
+    const skillMdPath = skillFileOf(path.join(input.worktreePath, input.skillRelPath));
+    const baselineText = await readSkillFile(skillMdPath);
+    return new LoopContext(input, loopStart, skillMdPath, baselineText);
+  }
+
+  private constructor(
+    readonly input: SkillLoopInput,
+    readonly loopStart: Date,
+    readonly skillMdPath: string,
+    /** SKILL.md as the loop found it: the baseline's text, and the final text when nothing was kept. */
+    readonly baselineText: string,
+  ) {
+    this.skillMdRel = path.posix.join(input.skillRelPath, SKILL_FILE);
+    this.skillDir = path.dirname(skillMdPath);
+    this.cache = input.cache ?? new RenderCache();
+    this.statements = assertionStatements(input.evals.evals);
+    const split = splitHoldout(input.evals);
+    this.training = split.training;
+    this.holdout = split.holdout;
+    this.keepRule = input.options.keepRule ?? DEFAULT_KEEP_RULE;
+    this.trials = Math.max(1, Math.floor(input.options.trials ?? DEFAULT_TRIALS));
+    this.margin = input.options.margin ?? DEFAULT_MARGIN;
+    this.deterministic = input.models.structuralOnly || input.options.mode === 'structural';
+    this.resets = new BackgroundReset(input.git, input.worktreePath);
+  }
+
+  /** A scoring request for `text` (by default on the scenarios the editor sees). */
+  request(text: string, signal: AbortSignal, evals = this.training): Omit<ScoreRequest, 'trials'> {
+    const { input } = this;
+    return {
+      skillName: input.skill,
+      skillDir: this.skillDir,
+      skillMd: text,
+      evals,
+      structural: input.structural,
+      models: input.models,
+      mode: input.options.mode,
+      concurrency: input.options.concurrency,
+      signal,
+      cache: this.cache,
+      files: input.files,
+    };
+  }
+
+  /** Step D under the iteration's signal, with the N=3 saturation handler (draw 0 of the text). */
+  score(text: string, signal: AbortSignal): Promise<ScoredText> {
+    return scoreWithSaturation(this.request(text, signal));
+  }
+
+  /** Spend of an attempt that was never judged (interrupted, cut by the budget): counted, not recorded. */
+  spendUnjudged(usage: Usage): void {
+    const total = this.ledger.spentUnjudged(usage);
+    this.input.onUsage?.(total);
+  }
+
+  result(stopReason: LoopStopReason, ambiguousReason?: string): SkillLoopResult {
+    const { state } = this.ledger;
+    return {
+      baselineScore: state.baselineScore,
+      finalScore: state.kept?.score ?? null,
+      iterations: state.iterations,
+      rows: [...state.rows],
+      keptEdits: [...state.keptEdits],
+      usage: state.usage,
+      stopReason,
+      consecutiveCrashes: state.consecutiveCrashes,
+      finalText: state.kept?.text ?? this.baselineText,
+      ...(ambiguousReason === undefined ? {} : { ambiguousReason }),
+      measurement: this.ledger.measurement(this.keepRule, this.statements),
+    };
+  }
+
+  interrupted(): LoopInterrupted {
+    // The stop reason of a partial result is never read; the interruption says why the loop ended.
+    return new LoopInterrupted(interruptionOf(this.input.signal!), this.result('iteration cap'));
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * One iteration (docs/how-it-works.md § One iteration (steps A–H)): the attempt (steps A–F) under the
+ * iteration timeout, its row (Step G), then the reset of a commit that is not kept (Step H). An iteration
+ * the run's interruption or the skill's budget cut short was never judged: no row, and its commit goes.
+ */
+import { messageOf } from '../../core/errors.js';
+import { NO_COMMIT, type KeptState, type LoopStopReason } from '../../core/iterate/hill-climb.js';
+import { SkillBudgetReached, startIterationTimer } from '../iteration-timer.js';
+import { Attempt, attemptEdit } from './attempt.js';
+import { WorktreeGitFailure } from './background-reset.js';
+import { budgetCut, iterationLimits } from './caps.js';
+import type { LoopContext } from './context.js';
+import { crashVerdict, type Verdict } from './keep-decision.js';
+import { recordAttempt, rowOf, secondsBetween } from './record.js';
+
+/** Runs one iteration from `kept`; resolves the stop reason when the skill's budget ran out in it. */
+export async function runIteration(loop: LoopContext, kept: KeptState): Promise<LoopStopReason | undefined> {
+  const { input } = loop;
+  const iteration = loop.ledger.state.iterations + 1;
+  const started = input.now();
+  const timer = startIterationTimer(iterationLimits(loop, started), input.signal);
+  const attempt = new Attempt();
+  let verdict: Verdict;
+  try {
+    verdict = await attemptEdit(loop, kept, timer.signal, attempt);
+  } catch (err) {
+    if (err instanceof WorktreeGitFailure) throw err.failure;
+    verdict = crashVerdict(messageOf(err));
+  } finally {
+    timer.stop();
+  }
+  if (input.signal?.aborted) {
+    // Never judged, so neither recorded nor kept: the branch goes back to the last kept state.
+    loop.spendUnjudged(attempt.usage);
+    await loop.resets.settle().catch(() => undefined);
+    if (attempt.commit !== NO_COMMIT)
+      await input.git.resetToParent(input.worktreePath).catch(() => undefined);
+    throw loop.interrupted();
+  }
+  if (verdict.outcome === 'crash' && timer.signal.reason instanceof SkillBudgetReached) {
+    // Cut short by the budget, not judged: like an interruption, no row, and the commit goes.
+    await loop.resets.settleOrFail();
+    if (attempt.commit !== NO_COMMIT) await input.git.resetToParent(input.worktreePath);
+    return budgetCut(loop, `iteration ${iteration}`, attempt.usage);
+  }
+  const { commit, description } = attempt;
+  const { outcome, score, note } = verdict;
+  const seconds = secondsBetween(started, input.now());
+  const rowDescription = note === undefined ? description : `${description} (${outcome}: ${note})`;
+  const delta = score === null || outcome === 'crash' ? null : score - kept.score;
+  await recordAttempt(
+    loop,
+    {
+      kind: 'iteration',
+      row: rowOf(commit, score, outcome, rowDescription, seconds),
+      outcome,
+      proposed: attempt.proposed,
+      description,
+      ...(verdict.kept ? { kept: verdict.kept } : {}),
+      ...(verdict.measured ? { measured: verdict.measured } : {}),
+      usage: attempt.usage,
+    },
+    iteration,
+    delta,
+    outcome === 'keep' ? undefined : note,
+  );
+  // A crashed edit was never judged, so it must not stay on the branch either.
+  if (outcome !== 'keep' && commit !== NO_COMMIT) loop.resets.start();
+  return undefined;
+}

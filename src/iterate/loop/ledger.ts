@@ -1,0 +1,89 @@
+/**
+ * The loop's one mutable state (docs/how-it-works.md § The hill-climb loop): the pure bookkeeping of
+ * core/iterate/hill-climb.ts, every draw's per-assertion tallies, what the baseline's trials measured and
+ * how the confirmation ended. It changes only through the named transitions below; the loop's measurement
+ * is derived from it.
+ */
+import {
+  initialLoopState,
+  stepLoop,
+  withUsage,
+  type IterationRecord,
+  type LoopState,
+} from '../../core/iterate/hill-climb.js';
+import {
+  evalFindings,
+  mergeTallies,
+  type AssertionTally,
+  type Confirmation,
+  type KeepRule,
+  type NoiseReport,
+  type UpliftReport,
+} from '../../core/iterate/noise.js';
+import type { SkillMeasurement } from '../../core/iterate/run-result.js';
+import type { Usage } from '../../core/usage.js';
+
+/** How the ship gate's confirmation ended, when it was considered at all (confirmation.ts). */
+export type ConfirmationOutcome =
+  | { kind: 'confirmed'; confirmation: Confirmation }
+  /** It ran, or would have, and could not be scored. */
+  | { kind: 'failed'; reason: string }
+  /** No draws were spent: they would have decided nothing. */
+  | { kind: 'skipped'; reason: string };
+
+/** What the baseline's extra trials measured (baseline-measurement.ts). */
+export interface BaselineReport {
+  noise?: NoiseReport | undefined;
+  uplift?: UpliftReport | undefined;
+}
+
+export class LoopLedger {
+  private current: LoopState = initialLoopState();
+  /** Every draw of the night, per assertion (the eval-quality findings). */
+  private tallies: AssertionTally[] = [];
+  private baseline: BaselineReport = {};
+  private confirmation: ConfirmationOutcome | undefined;
+
+  get state(): LoopState {
+    return this.current;
+  }
+
+  /** Step G's bookkeeping: a judged attempt, its row already on disk (record.ts). */
+  recorded(record: IterationRecord): void {
+    this.current = stepLoop(this.current, record);
+  }
+
+  /** Spend of an attempt that was never judged (interrupted, cut by the budget); returns the new total. */
+  spentUnjudged(usage: Usage): Usage {
+    this.current = withUsage(this.current, usage);
+    return this.current.usage;
+  }
+
+  /** Draws scored tonight add to the per-assertion tallies. */
+  observed(tallies: readonly AssertionTally[]): void {
+    this.tallies = mergeTallies(this.tallies, tallies);
+  }
+
+  baselineMeasured(report: BaselineReport): void {
+    this.baseline = report;
+  }
+
+  confirmationEnded(outcome: ConfirmationOutcome): void {
+    this.confirmation = outcome;
+  }
+
+  measurement(keepRule: KeepRule, statements: Record<string, string>): SkillMeasurement {
+    const { noise, uplift } = this.baseline;
+    const outcome = this.confirmation;
+    return {
+      keepRule,
+      noise,
+      uplift,
+      confirmation: outcome?.kind === 'confirmed' ? outcome.confirmation : undefined,
+      confirmationFailure: outcome?.kind === 'failed' ? outcome.reason : undefined,
+      confirmationSkipped: outcome?.kind === 'skipped' ? outcome.reason : undefined,
+      findings: evalFindings({ night: this.tallies, uplift }),
+      statements,
+    };
+  }
+}

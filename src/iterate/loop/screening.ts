@@ -1,0 +1,53 @@
+/**
+ * Step D with the screening of the noise-aware rule (docs/how-it-works.md § Decisions under noise): the
+ * scenarios the kept text fails plus one it passes are rendered first; a candidate already worse there is
+ * reverted without rendering the rest. Otherwise the whole scoring runs, its renders of the batch reused
+ * from the cache (the same draw of the same text).
+ */
+import { untilAborted } from '../../core/abortable.js';
+import type { KeptState } from '../../core/iterate/hill-climb.js';
+import { screenedOut, screeningBatch } from '../../core/iterate/noise.js';
+import { addUsage, type Usage } from '../../core/usage.js';
+import { scoreWithSaturation, type ScoredText } from '../saturation.js';
+import { scoreSkill, type GradeMemo } from '../score.js';
+import type { LoopContext } from './context.js';
+
+/** A candidate the screening reverted: why, and what the screen spent. */
+export interface ScreenedOut {
+  screenedOut: string;
+  usage: Usage;
+}
+
+export async function screenThenScore(
+  loop: LoopContext,
+  kept: KeptState,
+  newText: string,
+  signal: AbortSignal,
+): Promise<ScoredText | ScreenedOut> {
+  const ids = loop.training.scenarios.map((s) => s.id);
+  const batch =
+    loop.keepRule === 'noise-aware' && !loop.deterministic
+      ? screeningBatch(ids, kept.absolute?.failed_assertions)
+      : undefined;
+  if (batch === undefined || kept.absolute === null) return loop.score(newText, signal);
+  const inBatch = new Set(batch);
+  const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => inBatch.has(s.id)) };
+  const grades: GradeMemo = new Map();
+  const screen = await untilAborted(
+    scoreSkill({ ...loop.request(newText, signal, evals), trials: 1, grades }),
+    signal,
+  );
+  const keptPasses = kept.absolute.passing_pairs.filter((p) => inBatch.has(p.scenario_id)).length;
+  if (screen.status === 'ok' && screen.absolute && screenedOut(screen.absolute.passed, keptPasses)) {
+    return {
+      screenedOut:
+        `screened out on ${batch.length} of ${ids.length} scenarios: ${screen.absolute.passed} checks pass ` +
+        `there, the kept text's ${keptPasses}`,
+      usage: screen.usage,
+    };
+  }
+  // Not worse (or not scorable there): the whole scoring decides, as without screening; the batch's
+  // renders come from the cache and its grades from the screen.
+  const full = await scoreWithSaturation({ ...loop.request(newText, signal), grades });
+  return { ...full, usage: addUsage(screen.usage, full.usage) };
+}
