@@ -175,7 +175,7 @@ const PHASE_LINES: Record<Phase, string> = {
   running: 'A round is running.',
   'waiting-fix': 'Waiting for a fix: push to the branch or comment `/review-loop continue`.',
   'waiting-checkpoint':
-    'Waiting at the checkpoint: comment `/review-loop go`, `/review-loop skip 1,3`, `/review-loop stop`, or `/review-loop <instructions>`.',
+    'Waiting at the checkpoint: comment `/review-loop go`, `/review-loop skip 1,3`, `/review-loop stop`, or `/review-loop note: <what the fix should do>`.',
   acquitted: 'Approved: the reviewer passed this head.',
   'gave-up': 'Gave up: the rounds ran out with changes still requested.',
   reviewed: 'Reviewed once: with `fix: none` the loop makes no fix and ends after one review.',
