@@ -54,8 +54,6 @@ export interface StartOptions {
   runner?: LoopRunner;
   handleSignals?: boolean;
   cwd?: string;
-  /** The logger Probot and the App write to; by default Probot's own (LOG_LEVEL, LOG_FORMAT). */
-  log?: Logger;
 }
 
 export async function startApp(
@@ -81,7 +79,6 @@ export async function startApp(
     // The registration pages (docs/app.md § Install it on a repository), said first: an operator who
     // meant to run the App sees which variable is missing before Probot's "Listening on" line.
     const server = await startSetup(env, {
-      log: options.log,
       before: (log) =>
         log.warn(
           `PRIVATE_KEY is not set (nor PRIVATE_KEY_PATH): serving the registration pages at http://${host}:${port}/probot instead of the App. To run the App, set APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET (docs/app.md § Environment)`,
@@ -160,7 +157,6 @@ export async function startApp(
     {
       env: probotEnv,
       Octokit: appOctokit({ pacer }).plugin(metrics.octokitPlugin) as typeof ProbotOctokit,
-      ...(options.log ? { log: options.log } : {}),
     },
   ).catch(async (error: unknown) => {
     redis?.disconnect();

@@ -118,12 +118,12 @@ async function probotLog(env: NodeJS.ProcessEnv): Promise<Logger> {
  */
 export async function startSetup(
   env: NodeJS.ProcessEnv,
-  options: { log?: Logger | undefined; before?: (log: Logger) => void } = {},
+  options: { before?: (log: Logger) => void } = {},
 ): Promise<Server> {
   const { setupAppFactory } = await probotModule<ProbotSetup>('apps/setup.js');
   const host = env.HOST || 'localhost';
   const port = Number(env.PORT) || 3000;
-  const log = options.log ?? (await probotLog(env));
+  const log = await probotLog(env);
   options.before?.(log);
   const server = new Server({
     host,

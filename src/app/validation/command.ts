@@ -130,7 +130,7 @@ function malformed(problem: string, listsOptions = false): ParsedCommand {
  * answer, with the form to write. Undefined when `token` is no option's name.
  */
 function missingColon(token: string, next: string | undefined): ParsedCommand | undefined {
-  const match = /^([a-z_-]+)[^a-z_-]*(.*)$/i.exec(token);
+  const match = /^([a-z_-]+)=?(.*)$/i.exec(token);
   const key = (match?.[1] ?? '').toLowerCase();
   if (!isOptionKey(key)) return undefined;
   const value = match?.[2] || next || '…';

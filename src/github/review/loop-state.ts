@@ -115,7 +115,7 @@ export const AppLoopStateSchema = z.object({
   check: CheckRefSchema.nullable(),
   handledComments: z.array(z.number()),
   pushedHeads: z.array(z.string()),
-  /** Instructions from `/review-loop <text>` for the next fix, until the engine takes them. */
+  /** Instructions from `/review-loop note: <text>` for the next fix, until the engine takes them. */
   guidance: z.string().nullable(),
   rounds: z.array(RoundRowSchema),
   parkIssue: z.number().nullable(),
