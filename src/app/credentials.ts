@@ -2,10 +2,11 @@
  * The App's credentials, read and checked before the server starts (docs/app.md § Environment): a
  * private key that does not parse stops the start with the variable's name and how to fix it, instead of
  * a server that answers `/ping` and fails every delivery. So does a missing WEBHOOK_SECRET: without it
- * Probot verifies deliveries against its public default `development`, so anyone could sign one. PRIVATE_KEY is read in every form it is found
- * in: with real line breaks, with `\n` escapes, base64, and wrapped in the quotes Probot writes into `.env`
- * (`PRIVATE_KEY="-----BEGIN…\n…"`), which `docker run --env-file` keeps; or from the file PRIVATE_KEY_PATH
- * names. The key's value is never repeated in a message.
+ * Probot verifies deliveries against its public default `development`, so anyone could sign one.
+ * PRIVATE_KEY is read in every form it is found in: with real line breaks, with `\n` escapes, base64, and
+ * wrapped in the quotes Probot writes into `.env` (`PRIVATE_KEY="-----BEGIN…\n…"`), which
+ * `docker run --env-file` keeps; or from the file PRIVATE_KEY_PATH names. The key's value is never
+ * repeated in a message.
  */
 import { messageOf } from '../core/errors.js';
 import { createPrivateKey } from 'node:crypto';

@@ -4,10 +4,10 @@
  * and, without a key (outside production), says so in the log and serves Probot's registration flow from
  * `app.yml` (docs/app.md). The credentials are read and checked first (src/app/credentials.ts: a key that
  * does not parse, or a missing WEBHOOK_SECRET, stops the start, naming the variable), and so is the port
- * (one message when it is taken, not Probot's error with a stack); once the server is up, `GET /ready` answers 200 only while GitHub accepts
- * them and the shared store (REDIS_URL) answers (src/app/readiness.ts, src/app/store-check.ts), `GET /ping`
- * answers whenever the process does, `GET /metrics` serves the monitoring figures (src/app/monitoring.ts).
- * Webhooks arrive at
+ * (one message when it is taken, not Probot's error with a stack); once the server is up, `GET /ready`
+ * answers 200 only while GitHub accepts them and the shared store (REDIS_URL) answers
+ * (src/app/readiness.ts, src/app/store-check.ts), `GET /ping` answers whenever the process does,
+ * `GET /metrics` serves the monitoring figures (src/app/monitoring.ts). Webhooks arrive at
  * /api/github/webhooks. A long-running process (docs/how-it-works.md § The App): the work outlives each
  * webhook's response, so SIGTERM lets running rounds save their state first and hands them on: with
  * `REDIS_URL` to the shared queue, without it to the record in `DATA_DIR`, which the next start resumes.
@@ -50,15 +50,9 @@ export interface StartedApp {
   stop(): Promise<void>;
 }
 
-export interface StartOptions {
-  runner?: LoopRunner;
-  handleSignals?: boolean;
-  cwd?: string;
-}
-
 export async function startApp(
   env: NodeJS.ProcessEnv = process.env,
-  options: StartOptions = {},
+  options: { runner?: LoopRunner; handleSignals?: boolean; cwd?: string } = {},
 ): Promise<StartedApp> {
   // Probot's `run` applies `.env` to the process's environment itself, but only once it runs: the
   // credentials it holds are read here first, the same way, so that they are checked before the start.

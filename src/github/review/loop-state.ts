@@ -173,7 +173,8 @@ export function withRounds(state: AppLoopState, rows: readonly RoundRow[]): AppL
 const PHASE_LINES: Record<Phase, string> = {
   idle: 'No loop is running; start one with `/review-loop`.',
   running: 'A round is running.',
-  'waiting-fix': 'Waiting for a fix: push to the branch or comment `/review-loop continue`.',
+  'waiting-fix':
+    'Waiting for a fix: push it to the branch and the next round starts (`/review-loop continue` after a push the App missed).',
   'waiting-checkpoint':
     'Waiting at the checkpoint: comment `/review-loop go`, `/review-loop skip 1,3`, `/review-loop stop`, or `/review-loop note: <what the fix should do>`.',
   acquitted: 'Approved: the reviewer passed this head.',
