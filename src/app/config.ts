@@ -152,7 +152,7 @@ export function applyStartOptions(
   if (options.rounds !== undefined && options.rounds > context.maxRounds) {
     return {
       ok: false,
-      problem: `\`rounds: ${options.rounds}\` is over this repository's budget of ${context.maxRounds}`,
+      problem: `\`rounds: ${options.rounds}\` is over this repository's budget of ${context.maxRounds} (\`rounds:\` takes ${context.maxRounds === 1 ? '1' : `1 to ${context.maxRounds}`} here)`,
     };
   }
   const notes: string[] = [];

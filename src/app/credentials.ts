@@ -1,10 +1,12 @@
 /**
  * The App's credentials, read and checked before the server starts (docs/app.md § Environment): a
  * private key that does not parse stops the start with the variable's name and how to fix it, instead of
- * a server that answers `/ping` and fails every delivery. PRIVATE_KEY is read in every form it is found
- * in: with real line breaks, with `\n` escapes, base64, and wrapped in the quotes Probot writes into `.env`
- * (`PRIVATE_KEY="-----BEGIN…\n…"`), which `docker run --env-file` keeps; or from the file PRIVATE_KEY_PATH
- * names. The key's value is never repeated in a message.
+ * a server that answers `/ping` and fails every delivery. So does a missing WEBHOOK_SECRET: without it
+ * Probot verifies deliveries against its public default `development`, so anyone could sign one.
+ * PRIVATE_KEY is read in every form it is found in: with real line breaks, with `\n` escapes, base64, and
+ * wrapped in the quotes Probot writes into `.env` (`PRIVATE_KEY="-----BEGIN…\n…"`), which
+ * `docker run --env-file` keeps; or from the file PRIVATE_KEY_PATH names. The key's value is never
+ * repeated in a message.
  */
 import { messageOf } from '../core/errors.js';
 import { createPrivateKey } from 'node:crypto';
@@ -17,7 +19,17 @@ export interface AppCredentials {
   appId: number;
   /** The key as PEM text with real line breaks, as Probot and Node read it. */
   privateKey: string;
+  /** WEBHOOK_SECRET as set: every delivery's signature is checked against it. */
+  webhookSecret: string;
 }
+
+/** Probot's default webhook secret when none is set: public, so a delivery signed with it proves nothing. */
+const PROBOT_DEFAULT_SECRET = 'development';
+
+const SECRET_FIX =
+  "set it to the App's webhook secret, the same value as on GitHub (the App's settings → General → " +
+  'Webhook secret; the registration flow wrote it into .env). For a new one, enter the output of ' +
+  '"openssl rand -hex 32" in both places';
 
 const HOW_TO_FIX =
   'set it to the contents of the .pem file GitHub gave the App — as Probot writes it into .env ' +
@@ -71,7 +83,7 @@ function checked(variable: string, pem: string): string {
 
 /**
  * The credentials of `env`, checked; undefined when no key is set (Probot's registration pages run).
- * Errors name the variable (PRIVATE_KEY, PRIVATE_KEY_PATH, APP_ID) and the fix.
+ * Errors name the variable (PRIVATE_KEY, PRIVATE_KEY_PATH, APP_ID, WEBHOOK_SECRET) and the fix.
  */
 export function readCredentials(env: NodeJS.ProcessEnv, cwd = process.cwd()): AppCredentials | undefined {
   let privateKey: string | undefined;
@@ -98,7 +110,28 @@ export function readCredentials(env: NodeJS.ProcessEnv, cwd = process.cwd()): Ap
         : `expected the App's numeric id, got ${JSON.stringify(raw)}`,
     );
   }
-  return { appId, privateKey };
+  return { appId, privateKey, webhookSecret: webhookSecretOf(env) };
+}
+
+/**
+ * WEBHOOK_SECRET, required whenever the App runs (production or not): Probot would fall back to its
+ * public default `development`, and a delivery signed with that one is accepted as GitHub's.
+ */
+function webhookSecretOf(env: NodeJS.ProcessEnv): string {
+  const secret = env.WEBHOOK_SECRET ?? '';
+  if (secret.trim() === '') {
+    throw new EnvConfigError(
+      'WEBHOOK_SECRET',
+      `is not set, so no delivery could be verified (Probot would accept any delivery signed with its public default "${PROBOT_DEFAULT_SECRET}"); ${SECRET_FIX}`,
+    );
+  }
+  if (secret.trim() === PROBOT_DEFAULT_SECRET) {
+    throw new EnvConfigError(
+      'WEBHOOK_SECRET',
+      `is Probot's public default "${PROBOT_DEFAULT_SECRET}", which anyone can sign a delivery with; ${SECRET_FIX}`,
+    );
+  }
+  return secret;
 }
 
 /**

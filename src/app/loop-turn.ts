@@ -258,6 +258,8 @@ export async function resumeLoop(
       ...s,
       runId,
       phase: 'running',
+      // What the last turn said ("the fix waits for your answer") is over once the loop goes on.
+      message: null,
       settings,
       ...(state?.runId ? {} : { review: withoutEngineRun(s.review), rounds: [] }),
     };

@@ -20,7 +20,7 @@ import { records } from '../core/review/sticky-records.js';
 import { concludeCheck, launchLoop, newRunId, resumeLoop, withoutEngineRun } from './loop-turn.js';
 import { NO_LOOP, phaseWords, refuse, reply, statusLine } from './replies.js';
 import type { Command, StartOptions } from './validation/command.js';
-import { COMMAND, HELP_TEXT, MAX_GUIDANCE_CHARS } from './validation/command.js';
+import { COMMAND, MAX_GUIDANCE_CHARS, helpText, malformedReply } from './validation/command.js';
 import type { CommandEvent } from './validation/event.js';
 import { checkPermission } from './validation/permission.js';
 import type { EventTools, WorkerContext } from './worker-context.js';
@@ -60,7 +60,12 @@ export async function onCommand(
   }
   if (event.parsed.status === 'malformed') {
     tools.log.info(`${key}: malformed command from ${event.sender.login}: ${event.parsed.problem}`);
-    await reply(ctx, tools, event.pr, `\`${COMMAND}\`: ${event.parsed.problem}.`);
+    await reply(
+      ctx,
+      tools,
+      event.pr,
+      malformedReply(event.parsed, maxRoundsFor(config.config, ctx.deps.env)),
+    );
     return;
   }
   // The claim comes only now, after the permission check (docs/how-it-works.md § The App): a comment
@@ -118,8 +123,8 @@ async function dispatch(
   const finished = isFinished(state, ctx.deps.clock());
   const busy = claimsLoop(command) && !claim;
   const phase: Phase | undefined = finished ? undefined : state?.phase;
-  const resume = async (trigger: LoopTrigger) => {
-    const pr = await readPull(ctx, tools, event);
+  const resume = async (trigger: LoopTrigger, read?: PullInfo) => {
+    const pr = read ?? (await readPull(ctx, tools, event));
     if (!pr) return false;
     await resumeLoop(ctx, tools, {
       pr,
@@ -134,7 +139,7 @@ async function dispatch(
 
   switch (command.kind) {
     case 'help':
-      await reply(ctx, tools, event.pr, HELP_TEXT);
+      await reply(ctx, tools, event.pr, helpText(maxRoundsFor(config, ctx.deps.env)));
       return false;
     case 'status':
       await reply(
@@ -192,8 +197,11 @@ async function dispatch(
       }
       // A failed loop (a missing key, an API error) is finished for a new start, and resumable by continue.
       const failed = state?.phase === 'failed' && !isStale(state, ctx.deps.clock());
-      if ((phase !== undefined || failed) && command.kind === 'continue') return resume({ kind: 'continue' });
-      if (phase !== undefined && command.kind === 'go') return resume({ kind: 'continue' });
+      const resumes =
+        ((phase !== undefined || failed) && command.kind === 'continue') ||
+        (phase !== undefined && command.kind === 'go');
+      if (resumes && phase === 'waiting-fix') return continueAfterFix(ctx, tools, event, state!, resume);
+      if (resumes) return resume({ kind: 'continue' });
       await reply(
         ctx,
         tools,
@@ -205,6 +213,32 @@ async function dispatch(
       return false;
     }
   }
+}
+
+/**
+ * `continue` (or `go`) while the loop waits for a manual fix: with a new commit on the branch the next
+ * round reviews it; without one there is nothing new to review, so nothing runs and the reply says what
+ * the loop waits for (docs/how-it-works.md § The App) — never a silent round that reviews nothing.
+ */
+async function continueAfterFix(
+  ctx: WorkerContext,
+  tools: EventTools,
+  event: CommandEvent,
+  state: AppLoopState,
+  resume: (trigger: LoopTrigger, pr: PullInfo) => Promise<boolean>,
+): Promise<boolean> {
+  const pr = await readPull(ctx, tools, event);
+  if (!pr) return false;
+  if (state.head === null || pr.headSha !== state.head) return resume({ kind: 'continue' }, pr);
+  const round = state.rounds.at(-1)?.round ?? state.rounds.length;
+  const reviewed = round > 0 ? `round ${round} reviewed` : 'the last review';
+  await reply(
+    ctx,
+    tools,
+    event.pr,
+    `No new commit since ${reviewed} \`${pr.headSha.slice(0, 7)}\`, so there is nothing new to review yet. Push your fix to this pull request's branch (apply the review's suggestions, or commit your own): the push starts round ${round + 1} by itself.`,
+  );
+  return false;
 }
 
 /** True the first time a PR's running loop is to be answered "already running"; later times are logged only. */

@@ -1,16 +1,18 @@
 /**
  * `npm start`: Probot's own `run`, so the App takes Probot's standard environment — APP_ID, PRIVATE_KEY or
  * PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, HOST, LOG_LEVEL, GHE_HOST + GHE_PROTOCOL, WEBHOOK_PROXY_URL —
- * and, without credentials, serves Probot's registration flow from `app.yml` (docs/app.md). The
- * credentials are read and checked first (src/app/credentials.ts: a key that does not parse stops the
- * start, naming the variable); once the server is up, `GET /ready` answers 200 only while GitHub accepts
- * them and the shared store (REDIS_URL) answers (src/app/readiness.ts, src/app/store-check.ts), `GET /ping`
- * answers whenever the process does, `GET /metrics` serves the monitoring figures (src/app/monitoring.ts).
- * Webhooks arrive at
+ * and, without a key (outside production), says so in the log and serves Probot's registration flow from
+ * `app.yml` (docs/app.md). The credentials are read and checked first (src/app/credentials.ts: a key that
+ * does not parse, or a missing WEBHOOK_SECRET, stops the start, naming the variable), and so is the port
+ * (one message when it is taken, not Probot's error with a stack); once the server is up, `GET /ready`
+ * answers 200 only while GitHub accepts them and the shared store (REDIS_URL) answers
+ * (src/app/readiness.ts, src/app/store-check.ts), `GET /ping` answers whenever the process does,
+ * `GET /metrics` serves the monitoring figures (src/app/monitoring.ts). Webhooks arrive at
  * /api/github/webhooks. A long-running process (docs/how-it-works.md § The App): the work outlives each
  * webhook's response, so SIGTERM lets running rounds save their state first and hands them on: with
  * `REDIS_URL` to the shared queue, without it to the record in `DATA_DIR`, which the next start resumes.
  */
+import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import type { Logger, Probot, ProbotOctokit, Server } from 'probot';
 import { run } from 'probot';
@@ -58,21 +60,36 @@ export async function startApp(
   const settings = readAppEnv(env);
   const scale = readScaleEnv(env, (path) => resolve(options.cwd ?? process.cwd(), path));
   const credentials = readCredentials(env, options.cwd);
+  const host = env.HOST || 'localhost';
+  const port = Number(env.PORT) || 3000;
   if (!credentials) {
     if (env.NODE_ENV === 'production') {
       throw new EnvConfigError(
         'PRIVATE_KEY',
-        'is not set (nor PRIVATE_KEY_PATH), and the registration pages do not run in production; set APP_ID and the key',
+        'is not set (nor PRIVATE_KEY_PATH), and the registration pages do not run in production; set APP_ID, the key and WEBHOOK_SECRET',
       );
     }
-    // The registration pages (docs/app.md § Install it on a repository).
-    const server = await startSetup(env);
+    await portIsFree(host, port);
+    // The registration pages (docs/app.md § Install it on a repository), said first: an operator who
+    // meant to run the App sees which variable is missing before Probot's "Listening on" line.
+    const server = await startSetup(env, {
+      before: (log) =>
+        log.warn(
+          `PRIVATE_KEY is not set (nor PRIVATE_KEY_PATH): serving the registration pages at http://${host}:${port}/probot instead of the App. To run the App, set APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET (docs/app.md § Environment)`,
+        ),
+    });
     return withSignals(
       { server, app: undefined, readiness: undefined, metrics: undefined, stop: () => server.stop() },
       options,
     );
   }
-  const probotEnv = { ...env, APP_ID: String(credentials.appId), PRIVATE_KEY: credentials.privateKey };
+  await portIsFree(host, port);
+  const probotEnv = {
+    ...env,
+    APP_ID: String(credentials.appId),
+    PRIVATE_KEY: credentials.privateKey,
+    WEBHOOK_SECRET: credentials.webhookSecret,
+  };
   const recoveryInterval = recoveryIntervalFromEnv(env);
   // A REDIS_URL that is no Redis URL stops the start here, naming the variable.
   const store = storeCheck(env);
@@ -117,7 +134,9 @@ export async function startApp(
       readiness = new Readiness(
         async () => {
           const octokit = await probot.auth();
-          const { data } = await octokit.rest.apps.getAuthenticated();
+          // No retries: a probe answers at once (a load balancer waits seconds, not the 14 s of three
+          // retries), and the next probe asks again.
+          const { data } = await octokit.rest.apps.getAuthenticated({ request: { retries: 0 } });
           return data?.slug ?? String(credentials.appId);
         },
         { checks: [store] },
@@ -129,7 +148,10 @@ export async function startApp(
       return loaded.app(probot, appOptions);
     },
     // Every client Probot builds counts its writes for /metrics.
-    { env: probotEnv, Octokit: appOctokit({ pacer }).plugin(metrics.octokitPlugin) as typeof ProbotOctokit },
+    {
+      env: probotEnv,
+      Octokit: appOctokit({ pacer }).plugin(metrics.octokitPlugin) as typeof ProbotOctokit,
+    },
   ).catch(async (error: unknown) => {
     redis?.disconnect();
     await store.close();
@@ -181,6 +203,27 @@ function startRecovery(
   });
   void recovery.start();
   return recovery;
+}
+
+/**
+ * Stops the start with one message naming PORT when another process listens on it: Probot would log the
+ * listen error with its stack, and the start would fail with a second message saying the same.
+ */
+async function portIsFree(host: string, port: number): Promise<void> {
+  const probe = createServer();
+  await new Promise<void>((done, fail) => {
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        fail(
+          new EnvConfigError(
+            'PORT',
+            `port ${port} on ${host} is in use by another process; stop that process or set PORT to a free port`,
+          ),
+        );
+      } else done(); // anything else (a HOST not on this machine, say): Probot's listen reports it
+    });
+    probe.listen({ host, port }, () => probe.close(() => done()));
+  });
 }
 
 /** The password in a `redis://user:password@host` URL, to keep out of the logs. */

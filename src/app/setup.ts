@@ -104,14 +104,31 @@ async function registrationPage(env: NodeJS.ProcessEnv): Promise<Handler> {
   };
 }
 
-/** The registration server: the App's page first, then Probot's flow for the rest. */
-export async function startSetup(env: NodeJS.ProcessEnv): Promise<Server> {
+/** Probot's own logger, as its `run` builds it from LOG_LEVEL and LOG_FORMAT (pretty outside production). */
+async function probotLog(env: NodeJS.ProcessEnv): Promise<Logger> {
+  const { getLog } = await probotModule<{
+    getLog(options: { level?: string; logFormat?: 'json' | 'pretty' }): Promise<Logger>;
+  }>('helpers/get-log.js');
+  return getLog({ level: env.LOG_LEVEL, logFormat: env.LOG_FORMAT === 'json' ? 'json' : 'pretty' });
+}
+
+/**
+ * The registration server: the App's page first, then Probot's flow for the rest. `before` writes to the
+ * server's log before it starts listening (why these pages run instead of the App).
+ */
+export async function startSetup(
+  env: NodeJS.ProcessEnv,
+  options: { before?: (log: Logger) => void } = {},
+): Promise<Server> {
   const { setupAppFactory } = await probotModule<ProbotSetup>('apps/setup.js');
   const host = env.HOST || 'localhost';
   const port = Number(env.PORT) || 3000;
+  const log = await probotLog(env);
+  options.before?.(log);
   const server = new Server({
     host,
     port,
+    log,
     webhookProxy: env.WEBHOOK_PROXY_URL,
     // Never used in setup mode; Probot's own `run` passes the same kind of stand-in (its #1512).
     Probot: Probot.defaults({ appId: 1, privateKey: 'dummy value for setup, see #1512' }),

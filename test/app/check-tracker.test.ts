@@ -84,8 +84,8 @@ describe('one check run per head per run', () => {
     expect(gh.scope.pendingMocks()).toStrictEqual([]);
   });
 
-  it('a manual wait, `continue` on the same head, wait again, `stop`: the one check goes through every state', async () => {
-    const { runner } = scriptedRunner(async () =>
+  it('a manual wait, `continue` on the same head (answered, no round), `stop`: the one check never shows a round that did not run', async () => {
+    const { runner, requests } = scriptedRunner(async () =>
       outcome({ status: 'awaiting-fix', lastScore: 4, lastVerdict: 'not ready' }),
     );
     const { probot, queue } = await startTestApp(runner);
@@ -99,12 +99,10 @@ describe('one check run per head per run', () => {
     await say(probot, '/review-loop stop', 103);
     await queue.idle();
 
+    expect(requests).toHaveLength(1);
+    expect(gh.replies).toEqual([expect.stringMatching(/^No new commit since the last review `aaaaaaa`/)]);
     expect(gh.checkRuns()).toEqual([
-      {
-        id: 300,
-        head: HEAD,
-        states: ['in_progress', 'action_required', 'in_progress', 'action_required', 'failure'],
-      },
+      { id: 300, head: HEAD, states: ['in_progress', 'action_required', 'failure'] },
     ]);
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(gh.scope.pendingMocks()).toStrictEqual([]);
@@ -112,7 +110,9 @@ describe('one check run per head per run', () => {
 
   it('when GitHub will not reopen a completed check, the round retitles it and the verdict still lands on it', async () => {
     const { runner } = scriptedRunner(async (_request, call) =>
-      call === 1 ? outcome({ status: 'awaiting-fix', lastScore: 4, lastVerdict: 'not ready' }) : outcome(),
+      call === 1
+        ? outcome({ status: 'awaiting-checkpoint', lastScore: 4, lastVerdict: 'not ready' })
+        : outcome(),
     );
     const { probot, queue } = await startTestApp(runner);
     const mock = permitted(2);
@@ -131,14 +131,14 @@ describe('one check run per head per run', () => {
           : [200, { id: 300 }],
       );
 
-    await say(probot, '/review-loop fix: manual', 101);
+    await say(probot, '/review-loop checkpoint: on', 101);
     await queue.idle();
-    await say(probot, '/review-loop continue', 102);
+    await say(probot, '/review-loop go', 102);
     await queue.idle();
 
     expect(bodies.map((b) => [b.status ?? null, b.conclusion ?? null, b.output.title])).toEqual([
       ['in_progress', null, 'Round 1 of 4 running'],
-      ['completed', 'action_required', 'Waiting for a fix'],
+      ['completed', 'action_required', 'Waiting at the checkpoint'],
       ['in_progress', null, 'Round 1 of 4 running'],
       // refused (422): the same check takes the text, keeping its state
       [null, null, 'Round 1 of 4 running'],

@@ -165,7 +165,7 @@ describe('commands that answer', () => {
   it.each([
     [
       '/review-loop rounds 3',
-      /options take a colon, e.g\. `rounds: 3`; the options are `difficulty:` medium, hard or nightmare; `rounds:` 1 to 20/,
+      /options take a colon, e.g\. `rounds: 3`; the options are `difficulty:` medium, hard or nightmare; `rounds:` 1 to 10;/,
     ],
     [
       '/review-loop foo: bar',

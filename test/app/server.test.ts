@@ -118,7 +118,7 @@ describe('the private key, in every form it reaches the App', () => {
       { PRIVATE_KEY: oneLine },
       { PRIVATE_KEY_PATH: 'app.pem' },
     ]) {
-      const credentials = readCredentials({ APP_ID: String(APP_ID), ...env }, dir);
+      const credentials = readCredentials({ APP_ID: String(APP_ID), WEBHOOK_SECRET: 's3cret', ...env }, dir);
       expect(credentials?.appId).toBe(APP_ID);
       expect(sameKey(credentials!.privateKey, PRIVATE_KEY)).toBe(true);
     }
@@ -154,7 +154,7 @@ describe('the private key, in every form it reaches the App', () => {
 describe('readiness', () => {
   it('`/ready` answers 503 with the reason while GitHub refuses the credentials; `/ping` still answers', async () => {
     const mock = nock(API).get('/app').reply(401, { message: 'Bad credentials' });
-    const origin = await start({ APP_ID: String(APP_ID), PRIVATE_KEY });
+    const origin = await start({ APP_ID: String(APP_ID), PRIVATE_KEY, WEBHOOK_SECRET: 's3cret' });
     const ready = await fetch(`${origin}/ready`);
     expect(ready.status).toBe(503);
     const body = (await ready.json()) as { ready: boolean; reason: string };

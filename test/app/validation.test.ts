@@ -35,9 +35,9 @@ describe('parseCommand', () => {
 
   it.each([
     ['/review-loop difficulty: extreme', '`difficulty` must be medium, hard, nightmare'],
-    ['/review-loop rounds: 0', '`rounds` must be a whole number from 1 to 20'],
+    ['/review-loop rounds: 0', '`rounds` must be a whole number of at least 1; got `0`'],
     ['/review-loop rounds: 3 rounds: 4', 'option `rounds` is given twice'],
-    ['/review-loop fix: auto colour: red', '`colour` is not an option; the options are `difficulty:` medium'],
+    ['/review-loop fix: auto colour: red', '`colour` is not an option'],
     ['/review-loop colour: red', '`colour` is not an option'],
     ['/review-loop rounds 3', 'options take a colon, e.g. `rounds: 3`'],
     ['/review-loop please keep the API stable', '`please` is not a command'],

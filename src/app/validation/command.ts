@@ -8,8 +8,11 @@
  * - `/review-loop note: <text>` is guidance for the next fix (the rest of the comment comes with it).
  *
  * The command word is matched case-insensitively (`/Review-Loop`). Anything else after it — an unknown
- * word, an option without its colon (`rounds 3`), an unknown `key:` — is malformed and answered with the
- * valid commands or options, never taken as guidance: guidance has exactly one form, `note:`.
+ * word, an option without its colon (`rounds 3`, first or after other options), an unknown `key:` — is
+ * malformed and answered with the valid commands or options, never taken as guidance: guidance has
+ * exactly one form, `note:`. Where a problem lists the options, it says so (`listsOptions`) instead of
+ * listing them: the reply lists them with the round limit the repository's budget sets, which the parser
+ * does not know (docs/how-it-works.md § The App).
  */
 
 import { DIFFICULTIES, FIX_MODES, PRESETS } from '../../core/review/state.js';
@@ -17,7 +20,7 @@ import type { Difficulty, FixMode, Preset } from '../../core/review/state.js';
 
 export const COMMAND = '/review-loop';
 
-/** Most rounds a single command may ask for; the configured budget may lower it. */
+/** Most rounds any loop may run (the App's REVIEW_LOOP_MAX_ROUNDS and a repository's budget may lower it). */
 export const MAX_ROUNDS_LIMIT = 20;
 /** Guidance is kept in the sticky state and quoted in a prompt: bounded. */
 export const MAX_GUIDANCE_CHARS = 4000;
@@ -47,8 +50,11 @@ export type ParsedCommand =
   /** Not a `/review-loop` comment at all: never answered. */
   | { status: 'none' }
   | { status: 'ok'; command: Command }
-  /** A `/review-loop` comment we cannot read: answered with `problem` (Markdown, one sentence). */
-  | { status: 'malformed'; problem: string };
+  /**
+   * A `/review-loop` comment we cannot read: answered with `problem` (Markdown, one sentence), followed by
+   * the options when `listsOptions` (malformedReply).
+   */
+  | { status: 'malformed'; problem: string; listsOptions?: true };
 
 const OPTION_KEYS = ['difficulty', 'rounds', 'fix', 'checkpoint', 'preset'] as const;
 type OptionKey = (typeof OPTION_KEYS)[number];
@@ -57,34 +63,53 @@ const BARE_WORDS = new Set(['go', 'continue', 'stop', 'status', 'help']);
 export const NOTE_KEY = 'note';
 const VERBS = ['go', 'continue', 'skip', 'stop', 'status', 'dismiss', 'help'] as const;
 
-/** Every option with the values it takes, as the replies and `help` name them. */
-export const OPTION_WORDS = [
-  '`difficulty:` medium, hard or nightmare',
-  `\`rounds:\` 1 to ${MAX_ROUNDS_LIMIT}`,
-  '`fix:` auto, manual or none',
-  '`checkpoint:` on or off',
-  '`preset:` code or research',
-].join('; ');
+/**
+ * Every option with the values it takes, as the replies and `help` name them; `maxRounds` is the most
+ * rounds a start may ask for here (the App's and the repository's budget).
+ */
+export function optionWords(maxRounds: number): string {
+  return [
+    '`difficulty:` medium, hard or nightmare',
+    maxRounds === 1 ? '`rounds:` 1' : `\`rounds:\` 1 to ${maxRounds}`,
+    '`fix:` auto, manual or none',
+    '`checkpoint:` on or off',
+    '`preset:` code or research',
+  ].join('; ');
+}
 
-/** The answer to `/review-loop help`: every command and option, as docs/app.md § Commands lists them. */
-export const HELP_TEXT = [
-  '**`/review-loop` commands**, read from the first line of a pull-request comment:',
-  '',
-  '| command | what it does |',
-  '| --- | --- |',
-  "| `/review-loop` | starts a loop with this repository's settings |",
-  '| `/review-loop rounds: 3 fix: manual` | starts one with options (below) |',
-  '| `/review-loop go` | at a checkpoint: make the suggested fixes |',
-  '| `/review-loop skip 1,3` | at a checkpoint: fix all but weaknesses 1 and 3 |',
-  '| `/review-loop continue` | runs the next round (after a manual fix, a restart or a failure) |',
-  '| `/review-loop stop` | ends the loop |',
-  '| `/review-loop status` | says where the loop is |',
-  '| `/review-loop note: <text>` | a note for the next fix (the rest of the comment comes with it); at a checkpoint, the answer |',
-  '| `/review-loop dismiss 2 by design` | weakness 2 of the last review is not raised again (the reason is kept) |',
-  '| `/review-loop help` | this list |',
-  '',
-  `Options of a start: ${OPTION_WORDS}.`,
-].join('\n');
+/** The reply to a malformed command: its problem, then the options with this repository's round limit. */
+export function malformedReply(
+  parsed: Extract<ParsedCommand, { status: 'malformed' }>,
+  maxRounds: number,
+): string {
+  const options = parsed.listsOptions ? `; the options are ${optionWords(maxRounds)}` : '';
+  return `\`${COMMAND}\`: ${parsed.problem}${options}.`;
+}
+
+/**
+ * The answer to `/review-loop help`: every command and option, as docs/app.md § Commands lists them, with
+ * the round limit this repository's budget sets.
+ */
+export function helpText(maxRounds: number): string {
+  return [
+    '**`/review-loop` commands**, read from the first line of a pull-request comment:',
+    '',
+    '| command | what it does |',
+    '| --- | --- |',
+    "| `/review-loop` | starts a loop with this repository's settings |",
+    `| \`/review-loop rounds: ${Math.min(3, maxRounds)} fix: manual\` | starts one with options (below) |`,
+    '| `/review-loop go` | at a checkpoint: make the suggested fixes |',
+    '| `/review-loop skip 1,3` | at a checkpoint: fix all but weaknesses 1 and 3 |',
+    '| `/review-loop continue` | runs the next round (after a manual fix, a restart or a failure) |',
+    '| `/review-loop stop` | ends the loop |',
+    '| `/review-loop status` | says where the loop is |',
+    '| `/review-loop note: <text>` | a note for the next fix (the rest of the comment comes with it); at a checkpoint, the answer |',
+    '| `/review-loop dismiss 2 by design` | weakness 2 of the last review is not raised again (the reason is kept) |',
+    '| `/review-loop help` | this list |',
+    '',
+    `Options of a start: ${optionWords(maxRounds)}.`,
+  ].join('\n');
+}
 
 function isOptionKey(word: string): word is OptionKey {
   return (OPTION_KEYS as readonly string[]).includes(word);
@@ -96,8 +121,20 @@ function oneOf<T extends string>(value: string, allowed: readonly T[]): value is
 
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 
-function malformed(problem: string): ParsedCommand {
-  return { status: 'malformed', problem };
+function malformed(problem: string, listsOptions = false): ParsedCommand {
+  return listsOptions ? { status: 'malformed', problem, listsOptions } : { status: 'malformed', problem };
+}
+
+/**
+ * An option written without its colon (`rounds 3`, `rounds=3`), wherever it stands on the line: one
+ * answer, with the form to write. Undefined when `token` is no option's name.
+ */
+function missingColon(token: string, next: string | undefined): ParsedCommand | undefined {
+  const match = /^([a-z_-]+)=?(.*)$/i.exec(token);
+  const key = (match?.[1] ?? '').toLowerCase();
+  if (!isOptionKey(key)) return undefined;
+  const value = match?.[2] || next || '…';
+  return malformed(`options take a colon, e.g. ${code(`${key}: ${value}`)}`, true);
 }
 
 /** `key: value` pairs; every token must be one, for a known key, at most once. */
@@ -109,14 +146,15 @@ function parseOptions(text: string): ParsedCommand {
   while (rest !== '') {
     const match = pair.exec(rest);
     if (!match) {
-      return malformed(`expected \`key: value\` options, found ${code(rest.split(/\s+/)[0] ?? rest)}`);
+      const [token = rest, next] = rest.split(/\s+/);
+      return (
+        missingColon(token, next) ?? malformed(`expected \`key: value\` options, found ${code(token)}`, true)
+      );
     }
     const key = (match[1] ?? '').toLowerCase();
     const value = (match[2] ?? '').toLowerCase().replace(/,$/, '');
     rest = rest.slice(match[0].length);
-    if (!isOptionKey(key)) {
-      return malformed(`${code(key)} is not an option; the options are ${OPTION_WORDS}`);
-    }
+    if (!isOptionKey(key)) return malformed(`${code(key)} is not an option`, true);
     if (seen.has(key)) return malformed(`option ${code(key)} is given twice`);
     seen.add(key);
     if (value === '') return malformed(`option ${code(key)} has no value`);
@@ -128,11 +166,10 @@ function parseOptions(text: string): ParsedCommand {
         options.difficulty = value;
         break;
       case 'rounds': {
-        const rounds = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-        if (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_ROUNDS_LIMIT) {
-          return malformed(
-            `\`rounds\` must be a whole number from 1 to ${MAX_ROUNDS_LIMIT}; got ${code(value)}`,
-          );
+        // The upper bound is the repository's budget, which a start checks (config.ts applyStartOptions).
+        const rounds = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+        if (!Number.isInteger(rounds) || rounds < 1) {
+          return malformed(`\`rounds\` must be a whole number of at least 1; got ${code(value)}`, true);
         }
         options.rounds = rounds;
         break;
@@ -222,12 +259,8 @@ export function parseCommand(body: string | null | undefined): ParsedCommand {
   if (key === NOTE_KEY) return parseNote(args.slice(args.indexOf(':') + 1), rest);
   // Any other `key:` makes the line an option list: an unknown key is answered with the valid options.
   if (key !== undefined) return parseOptions(args);
-  const bare = verb.replace(/[^a-z_-]/g, '');
-  if (isOptionKey(bare)) {
-    return malformed(
-      `options take a colon, e.g. ${code(`${bare}: ${others[0] ?? '…'}`)}; the options are ${OPTION_WORDS}`,
-    );
-  }
+  const colonless = missingColon(head, others[0]);
+  if (colonless) return colonless;
   return malformed(
     `${code(head)} is not a command; the commands are ${VERBS.map((v) => code(v)).join(', ')} and start options (\`/review-loop help\` lists them). A note for the next fix is written \`/review-loop note: <text>\``,
   );

@@ -115,7 +115,7 @@ export const AppLoopStateSchema = z.object({
   check: CheckRefSchema.nullable(),
   handledComments: z.array(z.number()),
   pushedHeads: z.array(z.string()),
-  /** Instructions from `/review-loop <text>` for the next fix, until the engine takes them. */
+  /** Instructions from `/review-loop note: <text>` for the next fix, until the engine takes them. */
   guidance: z.string().nullable(),
   rounds: z.array(RoundRowSchema),
   parkIssue: z.number().nullable(),
@@ -173,9 +173,10 @@ export function withRounds(state: AppLoopState, rows: readonly RoundRow[]): AppL
 const PHASE_LINES: Record<Phase, string> = {
   idle: 'No loop is running; start one with `/review-loop`.',
   running: 'A round is running.',
-  'waiting-fix': 'Waiting for a fix: push to the branch or comment `/review-loop continue`.',
+  'waiting-fix':
+    'Waiting for a fix: push it to the branch and the next round starts (`/review-loop continue` after a push the App missed).',
   'waiting-checkpoint':
-    'Waiting at the checkpoint: comment `/review-loop go`, `/review-loop skip 1,3`, `/review-loop stop`, or `/review-loop <instructions>`.',
+    'Waiting at the checkpoint: comment `/review-loop go`, `/review-loop skip 1,3`, `/review-loop stop`, or `/review-loop note: <what the fix should do>`.',
   acquitted: 'Approved: the reviewer passed this head.',
   'gave-up': 'Gave up: the rounds ran out with changes still requested.',
   reviewed: 'Reviewed once: with `fix: none` the loop makes no fix and ends after one review.',
