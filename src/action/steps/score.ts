@@ -27,6 +27,7 @@ import { checkModelKeysFirst, checkModelsFirst, loadNightModelConfig } from '../
 import { iterateOptions } from '../options.js';
 import type { ActionOutputs } from '../outputs.js';
 import { secretsOf } from '../secrets.js';
+import { hasModelKey } from '../../core/providers.js';
 
 /** What the step reads of the pull_request event payload (GITHUB_EVENT_PATH). */
 export interface PullRequestEvent {
@@ -142,7 +143,7 @@ export async function scoreStep(
     const baseInputs = { ...inputs, project: prefix || '.' };
     const baseCtx = { ...ctx, workspace: base.root };
     const env = modelEnv(inputs, ctx.env);
-    const hasKey = Boolean(env.ANTHROPIC_API_KEY?.trim() || env.OPENAI_API_KEY?.trim());
+    const hasKey = hasModelKey(env);
     const project = await loadNightModelConfig(baseInputs, baseCtx, env, io);
     let models: SkillModels | undefined;
     try {
