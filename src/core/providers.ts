@@ -13,8 +13,11 @@ export interface ProviderKey {
   readonly variable: string;
   /** false: without a key the provider is called with none (a local server); true: a missing key is an error. */
   readonly required: boolean;
-  /** The Action input that sets the variable: `anthropic-api-key` (masked before anything runs). */
-  readonly input: string;
+  /**
+   * The Action input that sets the variable: `anthropic-api-key` (masked before anything runs). Without one,
+   * a workflow hands the key over through `env:`, masked all the same.
+   */
+  readonly input?: string;
   /** The explicit setting's name in the endpoint options (src/llm/endpoints.ts). */
   readonly option: string;
 }
@@ -26,7 +29,7 @@ export interface ProviderBaseUrl {
   readonly default?: string;
   readonly needs?: string;
   /** The Action input that sets the variable: `anthropic-base-url` (masked when it carries userinfo). */
-  readonly input: string;
+  readonly input?: string;
   readonly option: string;
   /** Its field under `endpoints` in skillclimb.config.json, counted only when the operator opts in. */
   readonly configKey: string;
@@ -117,8 +120,9 @@ type Entry = (typeof PROVIDERS)[number];
 type NetworkEntry = Extract<Entry, { key: object }>;
 /** The `provider:` prefixes of model ids (`offline` is an id of its own). */
 export type ProviderName = NetworkEntry['id'];
+type InputOf<T> = T extends { input: infer Name extends string } ? Name : never;
 /** The Action inputs the providers declare (action.yml). */
-export type ProviderInputName = NetworkEntry['key']['input'] | NetworkEntry['baseUrl']['input'];
+export type ProviderInputName = InputOf<NetworkEntry['key']> | InputOf<NetworkEntry['baseUrl']>;
 /** The explicit settings of src/llm/endpoints.ts, one key and one base URL per provider. */
 export type ProviderOptionName = NetworkEntry['key']['option'] | NetworkEntry['baseUrl']['option'];
 /** The fields of `endpoints` in skillclimb.config.json. */
@@ -158,15 +162,13 @@ export interface ProviderInput {
 
 /** Every provider input, each once: the keys first, then the base URLs. */
 export const PROVIDER_INPUTS: readonly ProviderInput[] = [
-  ...MODEL_PROVIDERS.map((p) => ({ input: p.key.input, variable: p.key.variable, kind: 'key' as const })),
-  ...MODEL_PROVIDERS.map((p) => ({
-    input: p.baseUrl.input,
-    variable: p.baseUrl.variable,
-    kind: 'base URL' as const,
-  })),
+  ...MODEL_PROVIDERS.map((p) => ({ ...p.key, kind: 'key' as const })),
+  ...MODEL_PROVIDERS.map((p) => ({ ...p.baseUrl, kind: 'base URL' as const })),
 ]
-  .filter((entry, index, all) => all.findIndex((other) => other.input === entry.input) === index)
-  .map((entry) => ({ ...entry, input: entry.input as ProviderInputName }));
+  .flatMap(({ input, variable, kind }) =>
+    input === undefined ? [] : [{ input: input as ProviderInputName, variable, kind }],
+  )
+  .filter((entry, index, all) => all.findIndex((other) => other.input === entry.input) === index);
 
 function isSet(value: string | undefined): boolean {
   return value !== undefined && value.trim() !== '';

@@ -50,44 +50,50 @@ describe.each(MODEL_PROVIDERS.map((provider) => [provider.id, provider] as const
     // Shaped like no known credential, so only the provider's own variable can get them redacted.
     const key = `k3y-${id}-7Qm2xZ9pL4vRw6`;
     const url = `https://proxy-user:p4ss-${id}-W8n3Tz@llm.example.test/v1`;
-    const { key: keyVar, baseUrl: urlVar } = provider;
+    const { variable: keyVariable } = provider.key;
+    const { variable: urlVariable } = provider.baseUrl;
 
     afterEach(() => vi.unstubAllEnvs());
 
-    it(`masks its key from the ${keyVar.input} input and from ${keyVar.variable}`, () => {
+    it(`masks its key and a base URL with credentials handed over as ${keyVariable} and ${urlVariable}`, () => {
       noInputs();
-      vi.stubEnv(runnerVariable(keyVar.input), key);
-      expect(masks({})).toContain(key);
-      noInputs();
-      expect(masks({ [keyVar.variable]: key })).toContain(key);
-    });
-
-    it(`masks a base URL with credentials from the ${urlVar.input} input and from ${urlVar.variable}`, () => {
-      noInputs();
-      vi.stubEnv(runnerVariable(urlVar.input), url);
-      expect(masks({})).toContain(url);
-      noInputs();
-      expect(masks({ [urlVar.variable]: url })).toContain(url);
+      expect(masks({ [keyVariable]: key })).toEqual([key]);
+      expect(masks({ [urlVariable]: url })).toEqual([url]);
     });
 
     it('redacts its key and base URL, as is and encoded, from text written anywhere', () => {
-      const env = { [keyVar.variable]: key, [urlVar.variable]: url };
+      const env = { [keyVariable]: key, [urlVariable]: url };
       const text = `HTTP 401 for ${key} (${Buffer.from(key).toString('base64')}) via ${encodeURIComponent(url)}`;
       const out = redactSecrets(text, secretsFromEnv(env));
       expect(out).toBe('HTTP 401 for [redacted] ([redacted]) via [redacted]');
     });
 
-    it("keeps its inputs' key and base URL out of the Action's outputs, and hands them to the provider", () => {
-      expect(INPUT_NAMES).toEqual(expect.arrayContaining([keyVar.input, urlVar.input]));
-      const inputs = inputsWith({ [keyVar.input]: key, [urlVar.input]: url });
-      expect(secretsOf(inputs, ctx({}))).toEqual(expect.arrayContaining([key, url]));
-      expect(modelEnv(inputs, {})).toMatchObject({ [keyVar.variable]: key, [urlVar.variable]: url });
-    });
-
     it("gives a role model its key to redact from the model layer's messages", () => {
       const model = parseModelId(provider.example) as Exclude<ModelId, { provider: 'offline' }>;
-      const env = { [keyVar.variable]: key, [urlVar.variable]: 'https://llm.example.test/v1' };
+      const env = { [keyVariable]: key, [urlVariable]: 'https://llm.example.test/v1' };
       expect(buildRoleModel('editor', model, env).secrets).toEqual([key]);
     });
   },
 );
+
+describe.each(PROVIDER_INPUTS.map((entry) => [entry.input, entry] as const))('input %s', (input, entry) => {
+  const secret =
+    entry.kind === 'key'
+      ? `k3y-${input}-7Qm2xZ9pL4vRw6`
+      : `https://proxy-user:p4ss-W8n3Tz@llm.example.test/v1`;
+
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('is declared, and masked before anything else runs', () => {
+    expect(INPUT_NAMES).toContain(input);
+    noInputs();
+    vi.stubEnv(runnerVariable(input), secret);
+    expect(masks({})).toEqual([secret]);
+  });
+
+  it(`sets ${entry.variable} for the providers, and stays out of the Action's outputs`, () => {
+    const inputs = inputsWith({ [input]: secret });
+    expect(modelEnv(inputs, {})).toMatchObject({ [entry.variable]: secret });
+    expect(secretsOf(inputs, ctx({}))).toContain(secret);
+  });
+});
