@@ -166,7 +166,8 @@ module.exports = {
     {
       name: 'github-review-is-the-apps',
       severity: 'error',
-      comment: "The App's GitHub adapters (github/review) never import the Action's, and only the App uses them.",
+      comment:
+        "The App's GitHub adapters (github/review) never import the Action's, and only the App uses them.",
       from: { path: src('github/review') },
       to: { path: src('github/action') },
     },

@@ -14,7 +14,11 @@ import { messageOf } from '../../core/errors.js';
 import { inertInline } from '../../core/text/untrusted-text.js';
 import { scoreCommentMarker } from '../../github/markers.js';
 import { createGitHubClient, describeApiError, httpStatusOf, type RepoRef } from '../../github/octokit.js';
-import { renderScoreComment, upsertScoreComment, type ScoringNote } from '../../github/action/score-comment.js';
+import {
+  renderScoreComment,
+  upsertScoreComment,
+  type ScoringNote,
+} from '../../github/action/score-comment.js';
 import { changedPathsSince, checkOutBase, repositoryTop, resolveBaseCommit } from '../../git/pr-sides.js';
 import { scorePullRequest } from '../../iterate/pr-score.js';
 import { createModels } from '../../llm/factory.js';
