@@ -139,6 +139,15 @@ module.exports = {
       to: { path: anyOf('github', 'git', 'adapters', 'iterate', 'review', 'config', 'action', 'app', 'cli') },
     },
     {
+      name: 'provider-sdks-only-in-llm-providers',
+      severity: 'error',
+      comment:
+        "A provider's SDK package is imported by its own file in src/llm/providers/ (listed in registry.ts), " +
+        'so adding a provider is one file there plus its row in src/core/providers.ts.',
+      from: { path: '^src/', pathNot: src('llm/providers') },
+      to: { path: 'node_modules/@ai-sdk/' },
+    },
+    {
       name: 'git-and-github-are-adapters',
       severity: 'error',
       comment: 'git and github never import an engine, the local adapters or a front-end.',

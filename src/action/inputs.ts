@@ -15,6 +15,7 @@ import {
 } from '../iterate/options.js';
 import { SkillclimbError } from '../core/errors.js';
 import { FAIL_ON, type FailOn } from '../core/iterate/pr-score.js';
+import { PROVIDER_INPUTS, type ProviderInputName } from '../core/providers.js';
 
 /**
  * A skill that ran less than this many hours ago is left out of the queue. 20, not the CLI's 24: the last
@@ -235,13 +236,15 @@ const failOn = text.transform((v, ctx) => {
   return z.NEVER;
 });
 
+/** Each provider's key and base-URL inputs (`anthropic-api-key`, …), from src/core/providers.ts. */
+const providerInputs = Object.fromEntries(
+  PROVIDER_INPUTS.map(({ input }) => [input, optionalText]),
+) as Record<ProviderInputName, typeof optionalText>;
+
 /** Keys are the input names of action.yml; values read as `core.getInput(name)` (always a string). */
 export const ActionInputsSchema = z.object({
   'github-token': text,
-  'anthropic-api-key': optionalText,
-  'openai-api-key': optionalText,
-  'anthropic-base-url': optionalText,
-  'openai-base-url': optionalText,
+  ...providerInputs,
   model: optionalText,
   'editor-model': optionalText,
   'render-model': optionalText,
@@ -280,10 +283,8 @@ export const INPUT_NAMES = Object.keys(ActionInputsSchema.shape) as ActionInputN
 
 export interface ActionInputs {
   githubToken: string;
-  anthropicApiKey: string | undefined;
-  openaiApiKey: string | undefined;
-  anthropicBaseUrl: string | undefined;
-  openaiBaseUrl: string | undefined;
+  /** The provider variables the given provider inputs set: `{ ANTHROPIC_API_KEY: <anthropic-api-key> }`. */
+  providerVariables: Readonly<Record<string, string>>;
   model: string | undefined;
   editorModel: string | undefined;
   renderModel: string | undefined;
@@ -344,10 +345,12 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
   const v = parsed.data;
   const inputs: ActionInputs = {
     githubToken: v['github-token'],
-    anthropicApiKey: v['anthropic-api-key'],
-    openaiApiKey: v['openai-api-key'],
-    anthropicBaseUrl: v['anthropic-base-url'],
-    openaiBaseUrl: v['openai-base-url'],
+    providerVariables: Object.fromEntries(
+      PROVIDER_INPUTS.flatMap(({ input, variable }) => {
+        const value = v[input];
+        return value ? [[variable, value]] : [];
+      }),
+    ),
     model: v.model,
     editorModel: v['editor-model'],
     renderModel: v['render-model'],
@@ -391,13 +394,5 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
 
 /** The provider variables `createModels` reads, with the inputs taking precedence over the environment. */
 export function modelEnv(inputs: ActionInputs, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...env };
-  const set = (key: string, value: string | undefined) => {
-    if (value) out[key] = value;
-  };
-  set('ANTHROPIC_API_KEY', inputs.anthropicApiKey);
-  set('ANTHROPIC_BASE_URL', inputs.anthropicBaseUrl);
-  set('OPENAI_API_KEY', inputs.openaiApiKey);
-  set('OPENAI_BASE_URL', inputs.openaiBaseUrl);
-  return out;
+  return { ...env, ...inputs.providerVariables };
 }

@@ -12,9 +12,12 @@ import type { ActionOutputs } from './outputs.js';
  */
 export const JOB_SUMMARY_LIMIT = 340_000;
 
-/** The token and keys of the inputs (and of the environment): never written to outputs or result files. */
+/**
+ * The token and the provider secrets of the inputs and of the environment (keys, and base URLs with
+ * credentials): never written to outputs or result files.
+ */
 export function secretsOf(inputs: ActionInputs, ctx: ActionContext): string[] {
-  return [inputs.githubToken, inputs.anthropicApiKey, inputs.openaiApiKey, ...secretsFromEnv(ctx.env)].filter(
+  return [inputs.githubToken, ...secretsFromEnv(inputs.providerVariables), ...secretsFromEnv(ctx.env)].filter(
     (value): value is string => Boolean(value),
   );
 }

@@ -12,6 +12,8 @@ import { createReviewModels } from '../llm/review-models.js';
 import type { ReviewModels } from '../ports/review.js';
 import type { LoopSettings } from '../github/review/loop-state.js';
 import { SkillclimbError, messageOf } from '../core/errors.js';
+import { DEFAULT_MODEL_PROVIDERS } from '../core/providers.js';
+import { inWords } from '../core/text/words.js';
 
 /** Why a loop could not start its models, as a sentence for the person reading the pull request. */
 export class LoopSetupError extends SkillclimbError {
@@ -21,6 +23,12 @@ export class LoopSetupError extends SkillclimbError {
     this.name = 'LoopSetupError';
   }
 }
+
+/** `` `ANTHROPIC_API_KEY` and `OPENAI_API_KEY` ``: the keys of the defaults' reviewer and executor. */
+const REVIEW_KEYS = inWords(
+  DEFAULT_MODEL_PROVIDERS.slice(0, 2).map((p) => `\`${p.key.variable}\``),
+  'and',
+);
 
 const WHERE =
   'set it in the App’s environment (`REVIEW_LOOP_REVIEWER_MODEL`, `REVIEW_LOOP_EXECUTOR_MODEL`) or in ' +
@@ -49,7 +57,7 @@ export function buildLoopModels(
   } catch (error) {
     if (!(error instanceof ReviewModelError)) throw error;
     throw new LoopSetupError(
-      'The App has no model key: its environment needs `ANTHROPIC_API_KEY` and `OPENAI_API_KEY` ' +
+      `The App has no model key: its environment needs ${REVIEW_KEYS} ` +
         '(one per model family, so that a reviewer can acquit), or models chosen explicitly — ' +
         `${WHERE}.`,
     );

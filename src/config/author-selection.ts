@@ -12,6 +12,8 @@ import type { EvalsAuthor } from '../ports/evals-author.js';
 import type { ModelFactoryOptions } from '../llm/factory.js';
 import { CONFIG_FILE, type SkillclimbConfig } from './config.js';
 import { SkillclimbError } from '../core/errors.js';
+import { DEFAULT_MODEL_PROVIDERS } from '../core/providers.js';
+import { inWords } from '../core/text/words.js';
 
 export interface AuthorModelFlags {
   authorModel?: string | undefined;
@@ -29,7 +31,7 @@ export class AuthorModelError extends SkillclimbError {
 
 export const NO_AUTHOR_MESSAGE =
   'evals init needs a model to write eval files, and the offline provider cannot write them. Choose one: ' +
-  "set ANTHROPIC_API_KEY or OPENAI_API_KEY (that provider's default model writes them), pass " +
+  `set ${inWords(DEFAULT_MODEL_PROVIDERS.map((p) => p.key.variable))} (that provider's default model writes them), pass ` +
   `--author-model provider:model (or --model), or set "models": {"author": "provider:model"} in ${CONFIG_FILE}`;
 
 export function resolveAuthorModel(input: {

@@ -20,6 +20,7 @@ import {
   type StructuredOutputSetting,
 } from '../llm/structured-output.js';
 import { SkillclimbError } from '../core/errors.js';
+import { BASE_URL_VARIABLES, MODEL_PROVIDERS, type ConfigEndpointKey } from '../core/providers.js';
 
 export const CONFIG_FILE = 'skillclimb.config.json';
 /** The operator's opt-in (environment, never the config file) to the config file's `endpoints`. */
@@ -42,6 +43,11 @@ const SkillsGlob = z.string().superRefine((value, ctx) => {
 const UrlString = z
   .string()
   .refine((value) => /^https?:\/\/[^\s]+$/.test(value), 'expected an http:// or https:// URL');
+
+/** `endpoints`: one optional base URL per provider, under its config key (src/core/providers.ts). */
+const ENDPOINT_FIELDS = Object.fromEntries(
+  MODEL_PROVIDERS.map((p) => [p.baseUrl.configKey, UrlString.optional()]),
+) as Record<ConfigEndpointKey, ReturnType<typeof UrlString.optional>>;
 
 export const ConfigSchema = z
   .object({
@@ -90,14 +96,7 @@ export const ConfigSchema = z
       .optional(),
     /** Per-attempt model call timeout in seconds (default 120). */
     timeoutSeconds: z.number().positive().max(3600).optional(),
-    endpoints: z
-      .object({
-        anthropic: UrlString.optional(),
-        openai: UrlString.optional(),
-        openaiCompatible: UrlString.optional(),
-      })
-      .strict()
-      .optional(),
+    endpoints: z.object(ENDPOINT_FIELDS).strict().optional(),
     review: z
       .object({
         /** Globs a review fix may edit beyond the files the change under review touches. */
@@ -251,7 +250,7 @@ export function ignoredEndpointsWarning(
   if (fields.length === 0 || trustsConfigEndpoints(env)) return undefined;
   return (
     `${CONFIG_FILE}: ${fields.join(', ')} ignored: a repository file does not decide where API keys are sent ` +
-    `(set ANTHROPIC_BASE_URL / OPENAI_BASE_URL, or ${TRUST_CONFIG_ENDPOINTS_VAR}=1 to trust the file)`
+    `(set ${BASE_URL_VARIABLES.join(' / ')}, or ${TRUST_CONFIG_ENDPOINTS_VAR}=1 to trust the file)`
   );
 }
 

@@ -1,12 +1,13 @@
 /**
  * The review loop's models (docs/how-it-works.md § Models and providers): `--reviewer-model` /
  * `--executor-model`, else `skillclimb.config.json` `models.reviewer` / `models.executor`, else chosen by
- * the keys present — both keys: reviewer Anthropic, executor OpenAI (two families, so the run can acquit);
- * one key: both roles on that provider, said up front because such a run can never acquit; no key: an
- * error naming both variables, since there is no offline reviewer.
+ * the keys present, in the order of src/core/providers.ts — both keys: reviewer Anthropic, executor OpenAI
+ * (two families, so the run can acquit); one key: both roles on that provider, said up front because such a
+ * run can never acquit; no key: an error naming the variables, since there is no offline reviewer.
  */
 import { modelFamily } from '../core/families.js';
-import { DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL } from '../llm/factory.js';
+import { DEFAULT_MODEL_PROVIDERS, keyedDefaultProviders } from '../core/providers.js';
+import { inWords } from '../core/text/words.js';
 import { parseModelId } from '../llm/model-id.js';
 import type { SkillclimbConfig } from './config.js';
 import { SkillclimbError } from '../core/errors.js';
@@ -32,9 +33,15 @@ export class ReviewModelError extends SkillclimbError {
   override name = 'ReviewModelError';
 }
 
-export const NO_KEY_MESSAGE =
-  'no model key: set ANTHROPIC_API_KEY (reviewer, Anthropic) and OPENAI_API_KEY (executor, OpenAI), or pass ' +
-  '--reviewer-model and --executor-model — there is no offline reviewer';
+/** `ANTHROPIC_API_KEY (reviewer, Anthropic) and OPENAI_API_KEY (executor, OpenAI)`: the defaults' first two. */
+const KEYS_BY_ROLE = inWords(
+  DEFAULT_MODEL_PROVIDERS.slice(0, 2).map(
+    (p, index) => `${p.key.variable} (${index === 0 ? 'reviewer' : 'executor'}, ${p.name})`,
+  ),
+  'and',
+);
+
+export const NO_KEY_MESSAGE = `no model key: set ${KEYS_BY_ROLE}, or pass --reviewer-model and --executor-model — there is no offline reviewer`;
 
 function checkId(role: 'reviewer' | 'executor', id: string, source: ReviewModelSource): string {
   const parsed = parseModelId(id);
@@ -59,10 +66,8 @@ export function resolveReviewModels(input: {
   const chosenReviewer = pick(flags.reviewerModel, config.models?.reviewer);
   const chosenExecutor = pick(flags.executorModel, config.models?.executor);
 
-  const candidates = [
-    ...(env.ANTHROPIC_API_KEY?.trim() ? [DEFAULT_ANTHROPIC_MODEL] : []),
-    ...(env.OPENAI_API_KEY?.trim() ? [DEFAULT_OPENAI_MODEL] : []),
-  ];
+  const keyed = keyedDefaultProviders(env);
+  const candidates = keyed.map((p) => p.defaultModel);
   // A role left to the defaults takes a model of another family than the other role's, when a key allows.
   const fallback = (other: string | undefined): string => {
     if (candidates.length === 0) throw new ReviewModelError(NO_KEY_MESSAGE);
@@ -85,9 +90,11 @@ export function resolveReviewModels(input: {
   }
   let warning: string | undefined;
   const defaulted = reviewer[1] === 'default' || executor[1] === 'default';
-  if (defaulted && candidates.length === 1 && modelFamily(reviewer[0]) === modelFamily(executor[0])) {
-    const only = env.ANTHROPIC_API_KEY?.trim() ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
-    const missing = only === 'ANTHROPIC_API_KEY' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY';
+  if (defaulted && keyed.length === 1 && modelFamily(reviewer[0]) === modelFamily(executor[0])) {
+    const only = keyed[0]!.key.variable;
+    const missing = inWords(
+      DEFAULT_MODEL_PROVIDERS.map((p) => p.key.variable).filter((variable) => variable !== only),
+    );
     warning =
       `only ${only} is set: reviewer ${reviewer[0]} and executor ${executor[0]} are the same family, so this run ` +
       `cannot acquit (set ${missing} too, or choose --reviewer-model / --executor-model of two families)`;

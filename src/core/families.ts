@@ -3,6 +3,7 @@
  * whether two models come from different vendors, and a gateway's id says more about that than the
  * provider that routes it (`openai-compatible:qwen3` is a Qwen model, not an OpenAI one).
  */
+import { PROVIDERS } from './providers.js';
 
 export const MODEL_FAMILIES = [
   'openai',
@@ -35,8 +36,20 @@ const FAMILY_WORDS: Record<KnownModelFamily, readonly string[]> = {
   xai: ['xai', 'grok'],
 };
 
-/** Our own `provider:` prefixes name the transport, not the vendor, so they never count. */
-const TRANSPORT_PREFIX = /^(anthropic|openai|openai-compatible|offline):/i;
+/**
+ * Our own `provider:` prefixes (src/core/providers.ts) name the transport, not the vendor, so they never
+ * count. The `satisfies` holds the table's families to the names above.
+ */
+const TRANSPORTS = new Set<string>(
+  (PROVIDERS satisfies readonly { families: readonly KnownModelFamily[] }[]).map((p) => p.id),
+);
+
+function withoutTransport(modelId: string): string {
+  const colon = modelId.indexOf(':');
+  return colon > 0 && TRANSPORTS.has(modelId.slice(0, colon).toLowerCase())
+    ? modelId.slice(colon + 1)
+    : modelId;
+}
 
 function tokenMatches(token: string, word: string): boolean {
   if (token === word) return true;
@@ -53,7 +66,7 @@ function familiesOfToken(token: string): KnownModelFamily[] {
  * `openrouter/openai/claude-…`) → `unknown`, because the review gate must never acquit on a guess.
  */
 export function modelFamily(modelId: string): ModelFamily {
-  const model = modelId.trim().replace(TRANSPORT_PREFIX, '').toLowerCase();
+  const model = withoutTransport(modelId.trim()).toLowerCase();
   const found = new Set<KnownModelFamily>();
   for (const token of model.split(/[^a-z0-9]+/)) {
     if (token === '') continue;

@@ -18,7 +18,7 @@ import {
 import { extractJsonObject, stripThinkBlocks } from '../core/json-extract.js';
 import { untilAborted } from '../core/abortable.js';
 import { isOverload, type AdaptiveConcurrency } from './adaptive-concurrency.js';
-import { loadProvider } from './language-model.js';
+import { loadProvider } from './providers/lazy-model.js';
 import { ModelCallError, ProviderOutputError, type Role } from './errors.js';
 import { redactMessage } from './redact-message.js';
 import { matchesSchema } from './schema-match.js';
@@ -33,6 +33,7 @@ import {
   type StructuredOutputSetting,
 } from './structured-output.js';
 import { messageOf } from '../core/errors.js';
+import { modelProvider } from '../core/providers.js';
 
 /** One role's model, ready to call. */
 export interface RoleModel {
@@ -116,15 +117,12 @@ function systemMessage(rm: RoleModel, system: string | undefined): string | Syst
   };
 }
 
+/** The variables to check after a refused key: the key's, and the base URL's when it has no default. */
 function keyHint(rm: RoleModel): string {
-  switch (rm.id.provider) {
-    case 'anthropic':
-      return 'check ANTHROPIC_API_KEY';
-    case 'openai':
-      return 'check OPENAI_API_KEY';
-    case 'openai-compatible':
-      return 'check OPENAI_API_KEY and OPENAI_BASE_URL';
-  }
+  const { key, baseUrl } = modelProvider(rm.id.provider);
+  return baseUrl.default === undefined
+    ? `check ${key.variable} and ${baseUrl.variable}`
+    : `check ${key.variable}`;
 }
 
 function requestId(headers: Record<string, string> | undefined): string {

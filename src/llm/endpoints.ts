@@ -1,51 +1,45 @@
 /**
- * Keys and endpoints per provider. Base URL precedence: explicit options (flags, Action inputs) > the
- * conventional variables (ANTHROPIC_BASE_URL, OPENAI_BASE_URL) > `skillclimb.config.json` endpoints >
- * the provider default. The config file is repository content: a hostile repository must not decide where
- * the workflow's key is sent, so its endpoints arrive here only when the operator opted in (see
+ * Keys and endpoints per provider, by the variables, options and config field of its row in
+ * src/core/providers.ts. Base URL precedence: explicit options (flags, Action inputs) > the conventional
+ * variables (ANTHROPIC_BASE_URL, OPENAI_BASE_URL) > `skillclimb.config.json` endpoints > the provider
+ * default. The config file is repository content: a hostile repository must not decide where the
+ * workflow's key is sent, so its endpoints arrive here only when the operator opted in (see
  * src/config/config.ts) and still rank below the environment. Keys come from options or the environment
  * only. A missing key is an Error before any work starts, naming the role, the model and the variable.
  */
 import type { Role } from './errors.js';
-import type { ModelId, ProviderName } from './model-id.js';
+import type { ModelId } from './model-id.js';
+import {
+  modelProvider,
+  type ConfigEndpointKey,
+  type ProviderName,
+  type ProviderOptionName,
+} from '../core/providers.js';
+import { PROVIDER_SDKS } from './providers/registry.js';
+import type { ProviderConnection } from './providers/sdk.js';
 
-export interface EndpointOptions {
-  anthropicApiKey?: string | undefined;
-  /** As ANTHROPIC_BASE_URL: the host root (`https://proxy.example.com`) or the versioned root (`…/v1`). */
-  anthropicBaseUrl?: string | undefined;
-  openaiApiKey?: string | undefined;
-  openaiBaseUrl?: string | undefined;
-  /** The OpenAI-compatible server's `/v1` URL (default: OPENAI_BASE_URL). */
-  compatibleBaseUrl?: string | undefined;
-  /** Sent as a bearer token to the compatible server (default: OPENAI_API_KEY, when set). */
-  compatibleApiKey?: string | undefined;
+/**
+ * A caller's explicit settings, above the environment: per provider its key and base URL, under the names
+ * its row in src/core/providers.ts gives them (`anthropicApiKey`, `anthropicBaseUrl`, `compatibleBaseUrl`, …).
+ */
+export type EndpointOptions = { [name in ProviderOptionName]?: string | undefined } & {
   /**
    * Base URLs from `skillclimb.config.json` (only when SKILLCLIMB_TRUST_CONFIG_ENDPOINTS=1): below the
    * environment variables, above the provider defaults.
    */
   configEndpoints?: ConfigEndpoints | undefined;
-}
+};
 
-export interface ConfigEndpoints {
-  anthropic?: string | undefined;
-  openai?: string | undefined;
-  openaiCompatible?: string | undefined;
-}
+export type ConfigEndpoints = { [key in ConfigEndpointKey]?: string | undefined };
 
-export interface Endpoint {
+export interface Endpoint extends ProviderConnection {
   provider: ProviderName;
-  baseUrl: string;
   /**
    * Where the base URL came from, as `doctor` prints it: `option` (a caller's setting), `environment
    * variable ANTHROPIC_BASE_URL`, `skillclimb.config.json endpoints.anthropic`, or `default`.
    */
   source: string;
-  /** undefined only for OpenAI-compatible servers that need no key (ollama, llama.cpp, vLLM). */
-  apiKey: string | undefined;
 }
-
-export const ANTHROPIC_DEFAULT_URL = 'https://api.anthropic.com';
-export const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== '' ? value.trim() : undefined;
@@ -89,7 +83,7 @@ export function checkUrl(url: string, source: string, sendsKey = true): string {
 type UrlCandidate = [value: string | undefined, name: string, origin: string];
 
 /** The first set base URL in precedence order, validated under its own name, with where it came from. */
-function pickUrl(candidates: UrlCandidate[], sendsKey = true): { url: string; source: string } | undefined {
+function pickUrl(candidates: UrlCandidate[], sendsKey: boolean): { url: string; source: string } | undefined {
   for (const [value, name, origin] of candidates) {
     const set = nonEmpty(value);
     if (set !== undefined) return { url: checkUrl(set, name, sendsKey), source: origin };
@@ -102,14 +96,9 @@ const fromConfigFile = (field: string) => `skillclimb.config.json endpoints.${fi
 const DEFAULT_SOURCE = 'default';
 
 /**
- * Anthropic's own SDKs take ANTHROPIC_BASE_URL without the API version and append `/v1/messages`; the AI
- * SDK wants the versioned root. Accept both spellings.
+ * The role's key and base URL for `id`'s provider, as its row in src/core/providers.ts names them. A required
+ * key that is missing, or a base URL the provider has no default for, is an Error naming the variable.
  */
-export function anthropicVersionedUrl(baseUrl: string): string {
-  const trimmed = baseUrl.replace(/\/+$/, '');
-  return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
-}
-
 export function resolveEndpoint(
   role: Role,
   id: Exclude<ModelId, { provider: 'offline' }>,
@@ -117,59 +106,31 @@ export function resolveEndpoint(
   options: EndpointOptions = {},
 ): Endpoint {
   const who = `${role} model ${id.id}`;
-  const fromConfig = options.configEndpoints ?? {};
-  switch (id.provider) {
-    case 'anthropic': {
-      const apiKey = nonEmpty(options.anthropicApiKey) ?? nonEmpty(env.ANTHROPIC_API_KEY);
-      if (apiKey === undefined) throw new Error(`${who} needs ANTHROPIC_API_KEY`);
-      const picked = pickUrl([
-        [options.anthropicBaseUrl, 'anthropic base URL', 'option'],
-        [env.ANTHROPIC_BASE_URL, 'ANTHROPIC_BASE_URL', fromEnv('ANTHROPIC_BASE_URL')],
-        [fromConfig.anthropic, 'skillclimb.config.json: endpoints.anthropic', fromConfigFile('anthropic')],
-      ]);
-      return {
-        provider: 'anthropic',
-        apiKey,
-        baseUrl: anthropicVersionedUrl(picked?.url ?? ANTHROPIC_DEFAULT_URL),
-        source: picked?.source ?? DEFAULT_SOURCE,
-      };
-    }
-    case 'openai': {
-      const apiKey = nonEmpty(options.openaiApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
-      if (apiKey === undefined) throw new Error(`${who} needs OPENAI_API_KEY`);
-      const picked = pickUrl([
-        [options.openaiBaseUrl, 'openai base URL', 'option'],
-        [env.OPENAI_BASE_URL, 'OPENAI_BASE_URL', fromEnv('OPENAI_BASE_URL')],
-        [fromConfig.openai, 'skillclimb.config.json: endpoints.openai', fromConfigFile('openai')],
-      ]);
-      return {
-        provider: 'openai',
-        apiKey,
-        baseUrl: picked?.url ?? OPENAI_DEFAULT_URL,
-        source: picked?.source ?? DEFAULT_SOURCE,
-      };
-    }
-    case 'openai-compatible': {
-      const apiKey = nonEmpty(options.compatibleApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
-      // A keyless local server on the LAN (ollama, llama.cpp) may speak plain http: nothing secret travels.
-      const picked = pickUrl(
-        [
-          [options.compatibleBaseUrl, 'openai-compatible base URL', 'option'],
-          [env.OPENAI_BASE_URL, 'OPENAI_BASE_URL', fromEnv('OPENAI_BASE_URL')],
-          [
-            fromConfig.openaiCompatible,
-            'skillclimb.config.json: endpoints.openaiCompatible',
-            fromConfigFile('openaiCompatible'),
-          ],
-        ],
-        apiKey !== undefined,
-      );
-      if (picked === undefined) {
-        throw new Error(
-          `${who} needs OPENAI_BASE_URL (the server's OpenAI-compatible /v1 URL, e.g. http://localhost:11434/v1 for ollama)`,
-        );
-      }
-      return { provider: 'openai-compatible', apiKey, baseUrl: picked.url, source: picked.source };
-    }
-  }
+  const { key, baseUrl } = modelProvider(id.provider);
+  const apiKey = nonEmpty(options[key.option as ProviderOptionName]) ?? nonEmpty(env[key.variable]);
+  if (apiKey === undefined && key.required) throw new Error(`${who} needs ${key.variable}`);
+  const configKey = baseUrl.configKey as ConfigEndpointKey;
+  // A keyless local server on the LAN (ollama, llama.cpp) may speak plain http: nothing secret travels.
+  const picked = pickUrl(
+    [
+      [options[baseUrl.option as ProviderOptionName], `${id.provider} base URL`, 'option'],
+      [env[baseUrl.variable], baseUrl.variable, fromEnv(baseUrl.variable)],
+      [
+        options.configEndpoints?.[configKey],
+        `skillclimb.config.json: endpoints.${configKey}`,
+        fromConfigFile(configKey),
+      ],
+    ],
+    apiKey !== undefined,
+  );
+  const url = picked?.url ?? baseUrl.default;
+  if (url === undefined)
+    throw new Error(`${who} needs ${baseUrl.variable} (${baseUrl.needs ?? 'its base URL'})`);
+  const sdk = PROVIDER_SDKS[id.provider];
+  return {
+    provider: id.provider,
+    apiKey,
+    baseUrl: sdk.sdkBaseUrl?.(url) ?? url,
+    source: picked?.source ?? DEFAULT_SOURCE,
+  };
 }

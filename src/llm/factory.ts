@@ -6,8 +6,9 @@
  * Roles and defaults (README "Models"):
  * - `--model` sets editor, render and grader; `--editor-model` / `--render-model` / `--grader-model`
  *   override one role each.
- * - A role left unset takes the default: `anthropic:claude-sonnet-4-5` when ANTHROPIC_API_KEY is set,
- *   else `openai:gpt-5` when OPENAI_API_KEY is set, else `offline`.
+ * - A role left unset takes the default model of the first provider in src/core/providers.ts whose key is
+ *   set (`anthropic:claude-sonnet-4-5` for ANTHROPIC_API_KEY, else `openai:gpt-5` for OPENAI_API_KEY), else
+ *   `offline`.
  */
 import { AdaptiveConcurrency, type ConcurrencyChange } from './adaptive-concurrency.js';
 import { createOfflineModels } from './offline.js';
@@ -15,10 +16,12 @@ import type { SkillModels } from '../ports/models.js';
 import type { CallSettings, RoleModel } from './call.js';
 import { resolveEndpoint, type EndpointOptions } from './endpoints.js';
 import type { Role, SkillRole } from './errors.js';
-import { createLanguageModel, type LanguageModelOptions } from './language-model.js';
 import { parseModelId, type ModelId } from './model-id.js';
 import { priceFor, pricesFromEnv, type PriceTable } from './prices.js';
-import { createProviderModels, type RoleSlot } from './providers.js';
+import { createSkillModels, type RoleSlot } from './skill-models.js';
+import { PROVIDER_SDKS } from './providers/registry.js';
+import type { FetchFunction } from './providers/sdk.js';
+import { keyedDefaultProviders } from '../core/providers.js';
 import { DEFAULT_RETRY_POLICY, type RetryHooks, type RetryPolicy } from './retry.js';
 import {
   StructuredOutputMemo,
@@ -34,7 +37,9 @@ export interface ModelSelection {
   graderModel?: string | undefined;
 }
 
-export interface ModelFactoryOptions extends EndpointOptions, LanguageModelOptions {
+export interface ModelFactoryOptions extends EndpointOptions {
+  /** A custom fetch (tests, proxies); default: the global fetch. */
+  fetch?: FetchFunction | undefined;
   /** Per-attempt timeout of one model call (default 120 s). */
   timeoutMs?: number | undefined;
   retry?: Partial<RetryPolicy> | undefined;
@@ -75,15 +80,11 @@ export const DEFAULT_MAX_OUTPUT_TOKENS: Readonly<Record<Role, number>> = {
   executor: 16_000,
   author: 16_000,
 };
-export const DEFAULT_ANTHROPIC_MODEL = 'anthropic:claude-sonnet-4-5';
-export const DEFAULT_OPENAI_MODEL = 'openai:gpt-5';
 export const ROLES: readonly SkillRole[] = ['editor', 'render', 'grader'];
 
-/** The model a role gets when nothing selects one: by which key is present. */
+/** The model a role gets when nothing selects one: by which key is present (src/core/providers.ts). */
 export function defaultModelFor(env: NodeJS.ProcessEnv): string {
-  if (env.ANTHROPIC_API_KEY?.trim()) return DEFAULT_ANTHROPIC_MODEL;
-  if (env.OPENAI_API_KEY?.trim()) return DEFAULT_OPENAI_MODEL;
-  return 'offline';
+  return keyedDefaultProviders(env)[0]?.defaultModel ?? 'offline';
 }
 
 export type RoleIds = Record<SkillRole, string>;
@@ -141,21 +142,23 @@ export function buildRoleModel(
 ): RoleModel {
   const endpoint = resolveEndpoint(role, id, env, options);
   const prices = { ...pricesFromEnv(env), ...options.prices };
-  const compatible = id.provider === 'openai-compatible';
+  const sdk = PROVIDER_SDKS[id.provider];
   return {
     role,
     id,
-    model: createLanguageModel(endpoint, id.model, options),
-    jsonMode: compatible ? 'negotiated' : 'schema',
-    structuredOutput: compatible
-      ? {
-          baseUrl: endpoint.baseUrl,
-          setting: options.structuredOutput ?? 'auto',
-          memo: options.structuredOutputMemo ?? new StructuredOutputMemo(options.onStructuredOutputFallback),
-        }
-      : undefined,
+    model: sdk.languageModel(endpoint, id.model, options.fetch),
+    jsonMode: sdk.jsonMode,
+    structuredOutput:
+      sdk.jsonMode === 'negotiated'
+        ? {
+            baseUrl: endpoint.baseUrl,
+            setting: options.structuredOutput ?? 'auto',
+            memo:
+              options.structuredOutputMemo ?? new StructuredOutputMemo(options.onStructuredOutputFallback),
+          }
+        : undefined,
     price: priceFor(id.id, prices),
-    cacheSystemPrompt: id.provider === 'anthropic' && options.promptCaching !== false,
+    cacheSystemPrompt: sdk.promptCaching && options.promptCaching !== false,
     maxOutputTokens: options.maxOutputTokens?.[role] ?? DEFAULT_MAX_OUTPUT_TOKENS[role],
     secrets: endpoint.apiKey === undefined ? [] : [endpoint.apiKey],
     gate: gates && gateFor(gates, endpoint.baseUrl, options),
@@ -211,5 +214,5 @@ export function createModels(
   };
   const slots = { editor: slot('editor'), render: slot('render'), grader: slot('grader') };
   silenceSdkWarnings();
-  return createProviderModels({ ...slots, settings: callSettings(shared) });
+  return createSkillModels({ ...slots, settings: callSettings(shared) });
 }

@@ -1,15 +1,16 @@
 /** Model ids are `provider:model` (docs/how-it-works.md § Models and providers), or the keyless `offline`. */
 import { SkillclimbError } from '../core/errors.js';
-
-export const PROVIDERS = ['anthropic', 'openai', 'openai-compatible'] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+import { isProviderName, PROVIDERS, type ProviderName } from '../core/providers.js';
+import { inWords } from '../core/text/words.js';
 
 export type ModelId =
   | { provider: 'offline'; model: 'offline'; id: 'offline' }
   | { provider: ProviderName; model: string; id: string };
 
-export const MODEL_ID_EXAMPLES =
-  'anthropic:claude-sonnet-4-5, openai:gpt-5, openai-compatible:qwen3 or offline';
+/** `anthropic:claude-sonnet-4-5, openai:gpt-5, openai-compatible:qwen3 or offline`: one per provider. */
+const MODEL_ID_EXAMPLES = inWords(PROVIDERS.map((p) => p.example));
+/** `anthropic:, openai:, openai-compatible: or offline`. */
+const PREFIXES = inWords(PROVIDERS.map((p) => (p.id === 'offline' ? p.id : `${p.id}:`)));
 
 export class ModelIdError extends SkillclimbError {
   readonly kind = 'config';
@@ -20,10 +21,6 @@ export class ModelIdError extends SkillclimbError {
     super(`model id "${modelId}": ${detail}`);
     this.name = 'ModelIdError';
   }
-}
-
-function isProvider(name: string): name is ProviderName {
-  return (PROVIDERS as readonly string[]).includes(name);
 }
 
 /**
@@ -40,11 +37,8 @@ export function parseModelId(raw: string): ModelId {
   }
   const provider = id.slice(0, colon);
   const model = id.slice(colon + 1);
-  if (!isProvider(provider)) {
-    throw new ModelIdError(
-      raw,
-      `unknown provider "${provider}" (expected anthropic:, openai:, openai-compatible: or offline)`,
-    );
+  if (!isProviderName(provider)) {
+    throw new ModelIdError(raw, `unknown provider "${provider}" (expected ${PREFIXES})`);
   }
   if (model === '') throw new ModelIdError(raw, `no model name after "${provider}:"`);
   if (/\s/.test(model)) throw new ModelIdError(raw, 'the model name contains whitespace');

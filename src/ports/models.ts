@@ -53,7 +53,7 @@ export interface GraderInput {
 
 /**
  * The one interface the engine calls for its three roles. Implementations: `offline` (src/llm/offline.ts),
- * the scripted double (src/llm/scripted.ts), and the real providers (src/llm/providers.ts).
+ * the scripted double (src/llm/scripted.ts), and the real providers (src/llm/skill-models.ts).
  *
  * Contract:
  * - every call honours `signal` (an abort rejects promptly with the signal's reason);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractJsonObject, extractJsonObjects, stripThinkBlocks } from '../../src/core/json-extract.js';
-import { graderJsonSchema } from '../../src/llm/providers.js';
+import { graderJsonSchema } from '../../src/llm/skill-models.js';
 import { matchesSchema } from '../../src/llm/schema-match.js';
 
 describe('extractJsonObject', () => {

@@ -3,7 +3,7 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { ModelCallError } from '../../src/llm/errors.js';
 import { createModels } from '../../src/llm/factory.js';
-import { graderJsonSchema } from '../../src/llm/providers.js';
+import { graderJsonSchema } from '../../src/llm/skill-models.js';
 import { ModelOutputError } from '../../src/core/model-answers.js';
 import type { EditorInput, GraderInput, RenderInput } from '../../src/ports/models.js';
 import { closeServer, listenOnLoopback, readBody } from '../helpers/local-http.js';

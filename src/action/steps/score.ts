@@ -14,7 +14,11 @@ import { messageOf } from '../../core/errors.js';
 import { inertInline } from '../../core/text/untrusted-text.js';
 import { scoreCommentMarker } from '../../github/markers.js';
 import { createGitHubClient, describeApiError, httpStatusOf, type RepoRef } from '../../github/octokit.js';
-import { renderScoreComment, upsertScoreComment, type ScoringNote } from '../../github/action/score-comment.js';
+import {
+  renderScoreComment,
+  upsertScoreComment,
+  type ScoringNote,
+} from '../../github/action/score-comment.js';
 import { changedPathsSince, checkOutBase, repositoryTop, resolveBaseCommit } from '../../git/pr-sides.js';
 import { scorePullRequest } from '../../iterate/pr-score.js';
 import { createModels } from '../../llm/factory.js';
@@ -27,6 +31,7 @@ import { checkModelKeysFirst, checkModelsFirst, loadNightModelConfig } from '../
 import { iterateOptions } from '../options.js';
 import type { ActionOutputs } from '../outputs.js';
 import { secretsOf } from '../secrets.js';
+import { hasModelKey } from '../../core/providers.js';
 
 /** What the step reads of the pull_request event payload (GITHUB_EVENT_PATH). */
 export interface PullRequestEvent {
@@ -142,7 +147,7 @@ export async function scoreStep(
     const baseInputs = { ...inputs, project: prefix || '.' };
     const baseCtx = { ...ctx, workspace: base.root };
     const env = modelEnv(inputs, ctx.env);
-    const hasKey = Boolean(env.ANTHROPIC_API_KEY?.trim() || env.OPENAI_API_KEY?.trim());
+    const hasKey = hasModelKey(env);
     const project = await loadNightModelConfig(baseInputs, baseCtx, env, io);
     let models: SkillModels | undefined;
     try {

@@ -5,6 +5,7 @@
  * `core.setSecret` only masks the live log, so text is redacted where it is produced and where it is written.
  */
 
+import { BASE_URL_VARIABLES, KEY_VARIABLES } from '../providers.js';
 import { neutraliseInline } from './neutralise.js';
 
 const REDACTED = '[redacted]';
@@ -87,9 +88,18 @@ export function redactValue<T>(value: T, secrets: readonly (string | undefined)[
   return walk(value) as T;
 }
 
-/** The provider keys and tokens in an environment, for `redactSecrets`. */
+/** The GitHub token as a workflow's `env` and as the Action's input (the runner's `INPUT_<NAME>`) pass it. */
+const GITHUB_TOKEN_VARIABLES = ['GITHUB_TOKEN', 'INPUT_GITHUB-TOKEN'];
+
+/**
+ * The secrets in an environment, for `redactSecrets`: the key of every provider in src/core/providers.ts,
+ * every provider base URL that carries userinfo (`https://user:key@proxy/v1`), and the GitHub token.
+ */
 export function secretsFromEnv(env: NodeJS.ProcessEnv): string[] {
-  return ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GITHUB_TOKEN', 'INPUT_GITHUB-TOKEN']
-    .map((name) => env[name]?.trim())
-    .filter((value): value is string => Boolean(value));
+  const value = (name: string) => env[name]?.trim();
+  return [
+    ...KEY_VARIABLES.map(value),
+    ...BASE_URL_VARIABLES.map(value).filter((url) => url?.includes('@')),
+    ...GITHUB_TOKEN_VARIABLES.map(value),
+  ].filter((secret): secret is string => Boolean(secret));
 }

@@ -1,6 +1,7 @@
 /**
- * The model port over real providers: editor → structured EditProposal, render → text, grader →
- * structured GraderAnswer, each validated with the port's zod schemas (unusable → ModelOutputError).
+ * skill-iterate's model port (SkillModels) over real providers, one role model per role: editor →
+ * structured EditProposal, render → text, grader → structured GraderAnswer, each validated with the port's
+ * zod schemas (unusable → ModelOutputError). The review loop's port is src/llm/review-models.ts.
  */
 import type { JSONSchema7 } from 'ai';
 import type { z } from 'zod';
@@ -89,7 +90,7 @@ async function callValidated<T>(
 
 export type RoleSlot = RoleModel | SkillModels;
 
-export interface ProviderModelsConfig {
+export interface SkillModelsConfig {
   editor: RoleSlot;
   render: RoleSlot;
   grader: RoleSlot;
@@ -109,7 +110,7 @@ function slotLabel(slot: RoleSlot): string {
  * offline provider) that serves that role — so `--editor-model offline` with real scoring works, and
  * so does a real editor with structural-only scoring (render and grader offline).
  */
-export function createProviderModels(config: ProviderModelsConfig): SkillModels {
+export function createSkillModels(config: SkillModelsConfig): SkillModels {
   const { editor, render, grader, settings } = config;
   const structuralOnly = !isRoleModel(render) && !isRoleModel(grader);
   const label = structuralOnly
