@@ -12,7 +12,10 @@ import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { appendGitignoreLines, ignoredPaths } from '../../git/ignored.js';
 import { repositoryRoot } from '../../git/repo.js';
 import { findIgnoredEvals, ignoredEvalsHint, unignoreLines } from '../../iterate/ignored-evals.js';
-import { openEvalsPullRequest, type EvalsPullRequestOutcome } from '../../github/action/evals-pull-request.js';
+import {
+  openEvalsPullRequest,
+  type EvalsPullRequestOutcome,
+} from '../../github/action/evals-pull-request.js';
 import { createGitHubClient, describeApiError, fetchDefaultBranch } from '../../github/octokit.js';
 import { initSkillEvals, selectEvalsTargets, type EvalsInitResult } from '../../iterate/evals-init.js';
 import { findSkills, outsideSkillsHint } from '../../iterate/skill-finder.js';

@@ -1,6 +1,10 @@
 /** The score comment's body (pure): marker first, the table and sections, inert text, bounded. */
 import { describe, expect, it } from 'vitest';
-import { compareSides, type SideMeasurement, type SkillComparison } from '../../../src/core/iterate/pr-score.js';
+import {
+  compareSides,
+  type SideMeasurement,
+  type SkillComparison,
+} from '../../../src/core/iterate/pr-score.js';
 import { GITHUB_BODY_LIMIT } from '../../../src/core/text/body-limit.js';
 import { firstLine, scoreCommentMarker } from '../../../src/github/markers.js';
 import { renderScoreComment, type ScoreCommentInput } from '../../../src/github/action/score-comment.js';

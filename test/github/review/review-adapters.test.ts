@@ -11,11 +11,19 @@ import { commitFileTexts, commitFix } from '../../../src/github/review/fix-commi
 import { parkReviewLoop } from '../../../src/github/review/review-park.js';
 import { resolveThreads } from '../../../src/github/review/review-threads.js';
 import type { RoundReviewView } from '../../../src/github/review/review-body.js';
-import { renderInlineNote, renderRoundReview, renderSuggestion } from '../../../src/github/review/review-body.js';
+import {
+  renderInlineNote,
+  renderRoundReview,
+  renderSuggestion,
+} from '../../../src/github/review/review-body.js';
 import { postRoundReview } from '../../../src/github/review/round-review.js';
 import { HOSTILE, liveParts } from '../../helpers/markdown-liveness.js';
 import { GITHUB_BODY_LIMIT } from '../../../src/core/text/body-limit.js';
-import { StickyStore, composeStickyBody, decodeStateBlock } from '../../../src/github/review/sticky-comment.js';
+import {
+  StickyStore,
+  composeStickyBody,
+  decodeStateBlock,
+} from '../../../src/github/review/sticky-comment.js';
 import {
   API,
   APP_ID,
