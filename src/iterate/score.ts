@@ -269,7 +269,7 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
     await Promise.all(Array.from({ length: trials }, (_, t) => gradeTrial(plan, rendered, t)));
   };
 
-  const plans = evals.scenarios.map((s) => planScenario(evals.evals, s));
+  const plans = evals.scenarios.map((s) => planScenario(evals.evals, s, evals.format));
   const work = Promise.all(
     plans.map((plan) =>
       scoreScenario(plan).catch((err: unknown) => {
