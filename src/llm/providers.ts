@@ -120,6 +120,7 @@ export function createProviderModels(config: ProviderModelsConfig): SkillModels 
     label,
     structuralOnly,
     renderModelId: slotLabel(render),
+    graderModelId: slotLabel(grader),
 
     async propose(input, signal): Promise<ModelReply<EditProposal>> {
       if (!isRoleModel(editor)) return editor.propose(input, signal);
