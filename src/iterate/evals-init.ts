@@ -197,8 +197,15 @@ export async function initSkillEvals(
     }
   }
   if (own !== undefined) {
-    const asked = options.keepScenarios ? 'original' : options.format.format;
-    if (own !== asked && (options.format.explicit || options.keepScenarios)) {
+    if (options.keepScenarios && own === 'agent-skills') {
+      return result(
+        'refused',
+        `${label(EVALS_FILE)} is in ${FORMAT_NAMES[own]}; --keep-scenarios writes the original format's ` +
+          'evals.json, and skillclimb never rewrites eval files into the other shape',
+      );
+    }
+    const asked = options.format.format;
+    if (own !== asked && options.format.explicit && !options.keepScenarios) {
       const which = hasEvals ? label(EVALS_FILE) : label(SCENARIOS_FILE);
       return result(
         'refused',
