@@ -277,6 +277,14 @@ describe('a skill-creator evals.json, read natively', () => {
     expect(halted.code).toBe(2);
     expect(halted.stderr).toContain('.claude/skills/odd/evals/evals.json: not an eval file skillclimb reads');
     expect(halted.stderr).not.toContain('--force');
+
+    const score = await cli(['score', '.claude/skills/odd', '--model', 'anthropic:claude-sonnet-4-5'], repo, {
+      ANTHROPIC_API_KEY: KEY,
+    });
+    expect(score.code).toBe(2);
+    expect(score.stderr).toBe(
+      `skillclimb score: ${path.join(repo, '.claude/skills/odd/evals/evals.json')}: ${json.excludedOther[0]!.reason.split(': ').slice(2).join(': ')}\n`,
+    );
   });
 });
 
