@@ -1,6 +1,7 @@
 /** Option-value parsers for commander: a bad value becomes an error that names the flag (exit 2). */
 import { InvalidArgumentError } from 'commander';
 import { DurationError, parseDuration } from '../core/duration.js';
+import { EVALS_FORMATS, type EvalsFormat } from '../core/iterate/evals.js';
 import { isValidSkillName, skillsGlobProblem } from '../core/iterate/skill-layout.js';
 import { parseStructuredOutputFlag } from '../config/config.js';
 import type { StructuredOutputSetting } from '../llm/structured-output.js';
@@ -115,4 +116,10 @@ export function repeatableTextArgument(value: string, previous: string[] | undef
   const text = value.trim();
   if (text === '') throw new InvalidArgumentError('expected a non-empty value');
   return [...(previous ?? []), text];
+}
+
+/** `--format`: the shape of new eval files (docs/cli.md § skillclimb evals init). */
+export function evalsFormatArgument(value: string): EvalsFormat {
+  if ((EVALS_FORMATS as readonly string[]).includes(value)) return value as EvalsFormat;
+  throw new InvalidArgumentError(`expected ${EVALS_FORMATS.join(' or ')}, got "${value}"`);
 }

@@ -16,7 +16,13 @@ import {
   repairAuthored,
   type AuthoredCheck,
 } from '../core/iterate/evals-authoring.js';
-import { EvalsFileError, parseScenarios, type Scenario } from '../core/iterate/evals.js';
+import {
+  DEFAULT_STATEMENTS_KEY,
+  agentSkillsProblems,
+  toAgentSkillsFile,
+  type StatementsKey,
+} from '../core/iterate/agent-skills-authoring.js';
+import { EvalsFileError, parseScenarios, type EvalsFormat, type Scenario } from '../core/iterate/evals.js';
 import { ModelOutputError } from '../core/model-answers.js';
 import {
   EVALS_DIR,
@@ -32,7 +38,7 @@ import {
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { EvalsAuthor } from '../ports/evals-author.js';
 import type { Logger } from '../ports/logger.js';
-import { EVALS_MAX_BYTES } from './evals-files.js';
+import { EVALS_MAX_BYTES, evalsShapeOf } from './evals-files.js';
 import { NotRegularFileError, inspectFile, readRegularFile } from './regular-file.js';
 import type { FoundSkills } from './skill-finder.js';
 import { decideSkillFolder } from './symlinks.js';
@@ -52,7 +58,25 @@ export interface EvalsInitOptions {
   maxAttempts?: number;
   /** Scenarios marked `"holdout": true` when three or more are written (default 1; 0: none). */
   holdouts?: number | undefined;
+  /**
+   * The shape a skill without eval files gets (`--format`, else the repository's, repositoryEvalsFormat);
+   * a skill with an evals.json keeps its own shape. `explicit` (the flag was given): a skill whose file is
+   * in the other shape is refused, never rewritten into this one.
+   */
+  format: EvalsFormatChoice;
 }
+
+export interface EvalsFormatChoice {
+  format: EvalsFormat;
+  explicit: boolean;
+  /** The Agent Skills list's name for new files (`expectations`, skill-creator's, unless the repository uses `assertions`). */
+  key?: StatementsKey | undefined;
+}
+
+export const FORMAT_NAMES: Record<EvalsFormat, string> = {
+  original: 'the original format (evals.json with test_scenarios.json)',
+  'agent-skills': 'the Agent Skills format (one evals.json)',
+};
 
 export interface EvalsInitResult {
   skill: string;
@@ -65,6 +89,8 @@ export interface EvalsInitResult {
   attempts: number;
   usage: Usage;
   summary: AuthoredCheck['summary'];
+  /** The shape written (or that would have been). */
+  format: EvalsFormat;
 }
 
 /**
@@ -119,6 +145,7 @@ export async function initSkillEvals(
 ): Promise<EvalsInitResult> {
   let usage: Usage = ZERO_USAGE;
   let attempts = 0;
+  let format = options.keepScenarios ? 'original' : options.format.format;
   const result = (
     status: EvalsInitResult['status'],
     reason: string | undefined,
@@ -132,6 +159,7 @@ export async function initSkillEvals(
     attempts,
     usage,
     summary: undefined,
+    format,
     ...extra,
   });
 
@@ -147,6 +175,46 @@ export async function initSkillEvals(
   const label = (file: string) => `${skill.dir}/${EVALS_DIR}/${file}`;
   const hasEvals = await isFile(evalsFile);
   const hasScenarios = await isFile(scenariosFile);
+
+  // A skill's own file decides its shape: --force writes it again in that shape, never in the other.
+  let own: EvalsFormat | undefined = hasScenarios ? 'original' : undefined;
+  let key = options.format.key ?? DEFAULT_STATEMENTS_KEY;
+  if (hasEvals) {
+    try {
+      const shape = await evalsShapeOf(dir);
+      if (shape.format === 'agent-skills') {
+        own = 'agent-skills';
+        if (shape.file.evals.some((entry) => entry.assertions !== undefined)) key = 'assertions';
+        else if (shape.file.evals.some((entry) => entry.expectations !== undefined)) key = 'expectations';
+      } else if (shape.format === 'original') own = 'original';
+    } catch (err) {
+      if (!(err instanceof EvalsFileError)) throw err;
+      return result(
+        'refused',
+        `${label(err.file)}: ${err.jsonPath ? `${err.jsonPath}: ` : ''}${err.detail}; fix it, or move it ` +
+          'away first: a file skillclimb cannot read is never overwritten',
+      );
+    }
+  }
+  if (own !== undefined) {
+    if (options.keepScenarios && own === 'agent-skills') {
+      return result(
+        'refused',
+        `${label(EVALS_FILE)} is in ${FORMAT_NAMES[own]}; --keep-scenarios writes the original format's ` +
+          'evals.json, and skillclimb never rewrites eval files into the other shape',
+      );
+    }
+    const asked = options.format.format;
+    if (own !== asked && options.format.explicit && !options.keepScenarios) {
+      const which = hasEvals ? label(EVALS_FILE) : label(SCENARIOS_FILE);
+      return result(
+        'refused',
+        `${which} is in ${FORMAT_NAMES[own]}; skillclimb never rewrites eval files into the other shape ` +
+          `(pass --format ${own}, or remove the files first to start over in ${FORMAT_NAMES[asked]})`,
+      );
+    }
+    format = own;
+  }
 
   let kept: { text: string; scenarios: Scenario[] } | undefined;
   if (options.keepScenarios) {
@@ -169,7 +237,8 @@ export async function initSkillEvals(
     const existing = [hasEvals && EVALS_FILE, hasScenarios && SCENARIOS_FILE].filter(Boolean).join(' and ');
     return result(
       'skipped',
-      `${skill.dir}/${EVALS_DIR} already has ${existing}; pass --force to write them again` +
+      `${skill.dir}/${EVALS_DIR} already has ${existing}${own === 'agent-skills' ? ' (Agent Skills format)' : ''}; ` +
+        `pass --force to write ${hasEvals && hasScenarios ? 'them' : 'it'} again` +
         (hasScenarios && !hasEvals ? ', or --keep-scenarios to keep the scenarios' : ''),
     );
   }
@@ -185,7 +254,7 @@ export async function initSkillEvals(
     let reply;
     try {
       reply = await deps.author.author(
-        { skillName: skill.name, skillMd, keptScenarios: kept?.scenarios, retry },
+        { skillName: skill.name, skillMd, keptScenarios: kept?.scenarios, retry, format },
         deps.signal,
       );
     } catch (err) {
@@ -201,6 +270,7 @@ export async function initSkillEvals(
     const repaired = repairAuthored(reply.value, skill.name, kept);
     if (repaired.weightsNote) deps.log.info(`${skill.name}: answer ${attempts}: ${repaired.weightsNote}`);
     const check = checkAuthored(skillMd, repaired, kept?.text);
+    if (format === 'agent-skills') check.problems.push(...agentSkillsProblems(reply.value));
     if (check.problems.length > 0) {
       // Shown its problems, the model answered with the same ones: another answer would repeat them.
       const repeated = retry !== undefined && sameProblems(retry.problems, check.problems);
@@ -217,6 +287,13 @@ export async function initSkillEvals(
     }
     const files = markHoldouts(repaired, options.holdouts ?? DEFAULT_HOLDOUTS);
     await mkdir(evalsDir, { recursive: true });
+    if (format === 'agent-skills') {
+      // One file; a test_scenarios.json of an earlier original-format attempt is not there (own shape above).
+      const standard = toAgentSkillsFile(files, reply.value, skill.name, key);
+      await writeWhole(evalsFile, formatAuthoredFile(standard.file));
+      const summary = check.summary && { ...check.summary, assertions: standard.statements };
+      return result('written', undefined, { files: [label(EVALS_FILE)], summary });
+    }
     const written: string[] = [];
     // Scenarios first: an evals.json beside them is what makes a skill count as set up.
     if (files.scenarios !== undefined) {
@@ -308,4 +385,39 @@ export async function selectEvalsTargets(
     if (wanted) skills.push(skill);
   }
   return { skills, refused };
+}
+
+/**
+ * The shape new eval files get without `--format`: the one the skills the setting finds already use (the
+ * more common one when both are there), else the Agent Skills format, the ecosystem's; and in that format
+ * the statements' key the repository uses. A file that does not read counts for neither.
+ */
+export async function repositoryEvalsFormat(
+  project: string,
+  skills: readonly SkillLocation[],
+): Promise<EvalsFormatChoice> {
+  const count = { original: 0, 'agent-skills': 0, assertions: 0, expectations: 0 };
+  for (const skill of skills) {
+    const dir = skillPathIn(project, skill);
+    let shape;
+    try {
+      shape = await evalsShapeOf(dir);
+    } catch (err) {
+      if (err instanceof EvalsFileError || err instanceof NotRegularFileError) continue;
+      throw err;
+    }
+    if (shape.format === 'agent-skills') {
+      count['agent-skills']++;
+      for (const entry of shape.file.evals) {
+        if (entry.assertions !== undefined) count.assertions++;
+        if (entry.expectations !== undefined) count.expectations++;
+      }
+    } else if (shape.format === 'original') count.original++;
+    else if ((await inspectFile(path.join(dir, EVALS_DIR, SCENARIOS_FILE))) === 'file') count.original++;
+  }
+  return {
+    format: count.original > count['agent-skills'] ? 'original' : 'agent-skills',
+    explicit: false,
+    key: count.assertions > count.expectations ? 'assertions' : DEFAULT_STATEMENTS_KEY,
+  };
 }

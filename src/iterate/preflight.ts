@@ -28,7 +28,7 @@ import {
 import { mergeSkipList, type SkipList } from '../core/iterate/skip-list.js';
 import type { HeldLock } from '../ports/lock.js';
 import type { PlanPorts } from '../ports/iterate.js';
-import { loadSkillEvals, loadStructuralEvals } from './evals-files.js';
+import { evalsShapeOf, loadSkillEvals, loadStructuralEvals } from './evals-files.js';
 import type { IterateOptions } from './options.js';
 import { QueueFileError, parseQueueFile } from './queue-file.js';
 import { skillsGlobsOf } from './queue.js';
@@ -101,7 +101,26 @@ function locateExplicit(
   );
 }
 
-/** The --skill checks (folder, both eval files unless structural, skip-list), then the eval files must parse. */
+/**
+ * Whether the skill's evals.json is in the Agent Skills format (complete without test_scenarios.json). A
+ * file in neither shape halts here, naming the file and what was expected.
+ */
+async function isAgentSkillsEvals(skill: SkillLocation, dir: string): Promise<boolean> {
+  try {
+    return (await evalsShapeOf(dir)).format === 'agent-skills';
+  } catch (err) {
+    if (!(err instanceof EvalsFileError)) throw err;
+    const where = evalsFileLabel(skill, err.file);
+    throw new PreflightHalt(
+      err.jsonPath ? `${where}: ${err.jsonPath}: ${err.detail}` : `${where}: ${err.detail}`,
+    );
+  }
+}
+
+/**
+ * The --skill checks (folder, the eval files unless structural, skip-list), then the eval files must
+ * parse: the original's pair, or an Agent Skills evals.json alone.
+ */
 async function validateExplicitSkill(
   project: string,
   found: FoundSkills,
@@ -126,7 +145,7 @@ async function validateExplicitSkill(
       await requireRegular(path.join(evalsDir, file), skillFileLabel(skill, `${EVALS_DIR}/${file}`)),
     );
   }
-  if (mode !== 'structural' && (!present[0] || !present[1])) {
+  if (mode !== 'structural' && (!present[0] || !present[1]) && !(await isAgentSkillsEvals(skill, dir))) {
     throw new PreflightHalt(
       `evals not bootstrapped for ${name}; run \`${evalsInitCommand(name, '', setting)}\` first ` +
         `(or score structure only: \`${iterateCommandLine(`--skill ${name} --mode structural`, { ...setting, mode: undefined })}\`)`,

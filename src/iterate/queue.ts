@@ -1,8 +1,9 @@
 /**
  * The queue (docs/how-it-works.md § The queue): the skills the `skills` setting finds, those a run can
- * score (both eval files that parse, or any SKILL.md with `--mode structural`), the skip-list filter, the
- * freshness filter (24 hours unless the options say otherwise), alphabetical order, and the --dry-run plan
- * (the original skill's literal text, or JSON for scripts). Every skill found and not queued is named with
+ * score (eval files that parse — the original's pair or an Agent Skills evals.json — or any SKILL.md with
+ * `--mode structural`), the skip-list filter, the freshness filter (24 hours unless the options say
+ * otherwise), alphabetical order, and the --dry-run plan (the original skill's literal text, or JSON for
+ * scripts). Every skill found and not queued is named with
  * its real reason and the next step, in the plan, the empty-queue message and the run's result.
  */
 import { lstat } from 'node:fs/promises';
@@ -29,7 +30,7 @@ import type { QueuePlan } from '../core/iterate/queue-plan.js';
 import type { SkipList } from '../core/iterate/skip-list.js';
 import type { Freshness } from '../ports/freshness.js';
 import { rowMode } from '../core/iterate/results-tsv.js';
-import { loadSkillEvals, loadStructuralEvals } from './evals-files.js';
+import { evalsShapeOf, loadSkillEvals, loadStructuralEvals } from './evals-files.js';
 import { readResultsRows } from './results-file.js';
 import { ITERATE_DEFAULTS, type IterateOptions } from './options.js';
 import { outsideSkillsHint, type FoundSkills } from './skill-finder.js';
@@ -82,8 +83,8 @@ async function isFile(p: string): Promise<boolean> {
 }
 
 /**
- * Why a found skill cannot be scored in `mode`, or undefined when it can: composite and absolute need both
- * eval files, and they must parse; structural needs neither (only a required_sections.json, when there is
+ * Why a found skill cannot be scored in `mode`, or undefined when it can: composite and absolute need the
+ * eval files (the original's pair, or an Agent Skills evals.json alone), and they must parse; structural needs neither (only a required_sections.json, when there is
  * one, must parse). The real run reads the same files the same way, so a dry run and a run agree.
  */
 export async function unscorableReason(
@@ -110,7 +111,10 @@ export async function unscorableReason(
           `\`${iterateCommandLine('--mode structural', { ...setting, mode: undefined })}\``,
       };
     }
-    if (!hasEvals || !hasScenarios) {
+    // An Agent Skills evals.json needs no test_scenarios.json; a file in neither shape is refused by
+    // name below, with what was expected (never with an offer to overwrite it).
+    const shape = hasEvals ? (await evalsShapeOf(dir)).format : 'missing';
+    if ((!hasEvals || !hasScenarios) && shape !== 'agent-skills') {
       const [has, lacks] = hasEvals ? [EVALS_FILE, SCENARIOS_FILE] : [SCENARIOS_FILE, EVALS_FILE];
       return {
         reason: `half-bootstrapped: ${label(has)} without ${lacks}`,

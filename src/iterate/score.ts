@@ -11,6 +11,7 @@ import {
   ambiguousReason,
   combineScores,
   decidePairs,
+  OMITTED_REASON,
   pairKey,
   planScenario,
   repairGraderAnswer,
@@ -89,6 +90,17 @@ export interface ScoreRequest {
    * repository's tree at its base commit, so a score does not depend on what is checked out.
    */
   files?: FileLookup | undefined;
+  /**
+   * The clock, read around each model call to time every scenario (`perScenario`, for skill-creator's
+   * benchmark.json); without one no scenario is timed.
+   */
+  now?: (() => Date) | undefined;
+}
+
+/** What one scenario's calls cost: usage, and the seconds from its first call's start to its last's end. */
+export interface ScenarioCost {
+  usage: Usage;
+  seconds: number | undefined;
 }
 
 export type GradeMemo = Map<string, Map<number, Verdict>>;
@@ -110,6 +122,8 @@ export interface SkillScore {
   trials: number;
   /** The decided verdict of every pair a render can pass or fail (vacuous pairs left out); [] unless ok. */
   pairs: PairVerdict[];
+  /** Scenario id → what its calls cost (a cached render costs nothing); absent in structural scores. */
+  perScenario?: ReadonlyMap<string, ScenarioCost>;
 }
 
 /** Which waiting call starts first when the limit is reached: a grade finishes a scenario, a render opens one. */
@@ -161,6 +175,7 @@ interface AbsoluteOutcome {
   usage: Usage;
   renders: Map<string, string>;
   pairs: PairVerdict[];
+  perScenario: Map<string, ScenarioCost>;
 }
 
 /**
@@ -188,19 +203,41 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
     stop.abort(new Error(detail));
   };
 
-  const call = <T>(fn: (s: AbortSignal) => Promise<ModelReply<T>>, priority: CallPriority): Promise<T> =>
+  const perScenario = new Map<string, ScenarioCost & { start?: number; end?: number }>();
+  const spend = (scenarioId: string, spent: Usage, start: number | undefined): void => {
+    const cost = perScenario.get(scenarioId) ?? { usage: ZERO_USAGE, seconds: undefined };
+    cost.usage = addUsage(cost.usage, spent);
+    const end = request.now?.().getTime();
+    if (start !== undefined && end !== undefined) {
+      cost.start = Math.min(cost.start ?? start, start);
+      cost.end = Math.max(cost.end ?? end, end);
+      cost.seconds = (cost.end - cost.start) / 1000;
+    }
+    perScenario.set(scenarioId, cost);
+  };
+
+  const call = <T>(
+    fn: (s: AbortSignal) => Promise<ModelReply<T>>,
+    priority: CallPriority,
+    scenarioId: string,
+  ): Promise<T> =>
     limit(async () => {
       // Queued calls must not start once the score is decided or the caller gave up.
       if (signal.aborted) throw signal.reason;
+      const start = request.now?.().getTime();
       let reply: ModelReply<T>;
       try {
         reply = await fn(signal);
       } catch (err) {
         // An unusable answer was still paid for.
-        if (err instanceof ModelOutputError && err.usage) usage = addUsage(usage, err.usage);
+        if (err instanceof ModelOutputError && err.usage) {
+          usage = addUsage(usage, err.usage);
+          spend(scenarioId, err.usage, start);
+        }
         throw err;
       }
       usage = addUsage(usage, reply.usage);
+      spend(scenarioId, reply.usage, start);
       return reply.value;
     }, priority);
 
@@ -222,7 +259,7 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
         trialVerdicts[0]?.set(pairKey(plan.scenario.id, a.id), memo.get(a.id)!);
       return;
     }
-    const ask = (): Promise<GraderAnswer> => call((s) => models.grade(input, s), 'grade');
+    const ask = (): Promise<GraderAnswer> => call((s) => models.grade(input, s), 'grade', plan.scenario.id);
     let answer: GraderAnswer;
     try {
       answer = await ask();
@@ -258,6 +295,7 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
             s,
           ),
         'render',
+        plan.scenario.id,
       );
       request.cache.set(key, output);
     }
@@ -269,7 +307,7 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
     await Promise.all(Array.from({ length: trials }, (_, t) => gradeTrial(plan, rendered, t)));
   };
 
-  const plans = evals.scenarios.map((s) => planScenario(evals.evals, s));
+  const plans = evals.scenarios.map((s) => planScenario(evals.evals, s, evals.format));
   const work = Promise.all(
     plans.map((plan) =>
       scoreScenario(plan).catch((err: unknown) => {
@@ -291,17 +329,33 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
   if (onAbort) request.signal.removeEventListener('abort', onAbort);
   if (request.signal.aborted) fail('harness-error', abortMessage(request.signal));
 
-  if (failure)
-    return { status: failure.status, absolute: null, detail: failure.detail, usage, renders, pairs: [] };
+  const costs = new Map(
+    [...perScenario].map(([id, cost]) => [id, { usage: cost.usage, seconds: cost.seconds }]),
+  );
+  if (failure) {
+    return {
+      status: failure.status,
+      absolute: null,
+      detail: failure.detail,
+      usage,
+      renders,
+      pairs: [],
+      perScenario: costs,
+    };
+  }
   const decided = decidePairs(plans, renders, trialVerdicts);
   const pairs: PairVerdict[] = plans.flatMap((plan) =>
     plan.pairs
       .filter((p) => p.route !== 'vacuous')
-      .map((p) => ({
-        assertionId: p.assertion.id,
-        scenarioId: plan.scenario.id,
-        pass: decided.get(pairKey(plan.scenario.id, p.assertion.id))?.pass ?? false,
-      })),
+      .map((p) => {
+        const verdict = decided.get(pairKey(plan.scenario.id, p.assertion.id));
+        return {
+          assertionId: p.assertion.id,
+          scenarioId: plan.scenario.id,
+          pass: verdict?.pass ?? false,
+          reason: verdict?.reason ?? OMITTED_REASON,
+        };
+      }),
   );
   return {
     status: 'ok',
@@ -310,6 +364,7 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
     usage,
     renders,
     pairs,
+    perScenario: costs,
   };
 }
 
@@ -367,5 +422,6 @@ export async function scoreSkill(request: ScoreRequest): Promise<SkillScore> {
     renders: outcome.renders,
     trials,
     pairs: outcome.pairs,
+    perScenario: outcome.perScenario,
   };
 }

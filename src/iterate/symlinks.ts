@@ -70,6 +70,20 @@ export async function linkedSkillFile(skillDir: string): Promise<string | undefi
   return linkInside(evalsDir);
 }
 
+/**
+ * The first symbolic link on the way from `skillDir` to `rel` (a `/`-separated path inside it, the file
+ * itself included), as an absolute path; undefined when there is none. An input file an eval names is
+ * read from the skill folder, so the same rule holds for it as for the eval files.
+ */
+export async function linkOnTheWay(skillDir: string, rel: string): Promise<string | undefined> {
+  let at = skillDir;
+  for (const part of rel.split('/')) {
+    at = path.join(at, part);
+    if (await isSymlink(at)) return at;
+  }
+  return undefined;
+}
+
 export type FolderDecision =
   /** `dir`: the skill's real folder, relative to the project, `/`-separated (commits go here). */
   | { ok: true; dir: string }

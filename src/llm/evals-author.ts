@@ -18,31 +18,44 @@ const strictObject = (properties: Record<string, JSONSchema7>): JSONSchema7 => (
   additionalProperties: false,
 });
 
+const CATEGORIES: JSONSchema7 = {
+  type: 'array',
+  items: strictObject({
+    name: { type: 'string', description: "a heading of the SKILL.md, or 'Anti-patterns'" },
+    weight: { type: 'number', description: 'the weights of all categories sum to 1' },
+    evals: {
+      type: 'array',
+      items: strictObject({
+        id: { type: 'integer' },
+        statement: { type: 'string', description: 'one true/false claim about the output' },
+        source: { type: 'string', description: 'SKILL.md, lines A-B' },
+        defect_type: { type: 'string', enum: [...DEFECT_TYPES] },
+      }),
+    },
+  }),
+};
+
+const SCENARIO: Record<string, JSONSchema7> = {
+  id: { type: 'string' },
+  name: { type: 'string' },
+  description: { type: 'string' },
+  context: { type: 'string', description: 'what the user brings to the skill' },
+  expected_assertions: { type: 'array', items: { type: 'integer' } },
+};
+
 export const EVALS_ANSWER_JSON_SCHEMA: JSONSchema7 = strictObject({
-  categories: {
-    type: 'array',
-    items: strictObject({
-      name: { type: 'string', description: "a heading of the SKILL.md, or 'Anti-patterns'" },
-      weight: { type: 'number', description: 'the weights of all categories sum to 1' },
-      evals: {
-        type: 'array',
-        items: strictObject({
-          id: { type: 'integer' },
-          statement: { type: 'string', description: 'one true/false claim about the output' },
-          source: { type: 'string', description: 'SKILL.md, lines A-B' },
-          defect_type: { type: 'string', enum: [...DEFECT_TYPES] },
-        }),
-      },
-    }),
-  },
+  categories: CATEGORIES,
+  scenarios: { type: 'array', items: strictObject(SCENARIO) },
+});
+
+/** The same answer with each scenario's expected_output, for files in the Agent Skills format. */
+const AGENT_SKILLS_ANSWER_JSON_SCHEMA: JSONSchema7 = strictObject({
+  categories: CATEGORIES,
   scenarios: {
     type: 'array',
     items: strictObject({
-      id: { type: 'string' },
-      name: { type: 'string' },
-      description: { type: 'string' },
-      context: { type: 'string', description: 'what the user brings to the skill' },
-      expected_assertions: { type: 'array', items: { type: 'integer' } },
+      ...SCENARIO,
+      expected_output: { type: 'string', description: 'what a good output for this scenario looks like' },
     }),
   },
 });
@@ -56,7 +69,12 @@ export function createEvalsAuthor(model: RoleModel, settings: CallSettings): Eva
       const prompt = buildEvalsAuthorPrompt(input);
       const reply = await callJson(
         model,
-        { ...prompt, schema: EVALS_ANSWER_JSON_SCHEMA, name: 'eval_files' },
+        {
+          ...prompt,
+          schema:
+            input.format === 'agent-skills' ? AGENT_SKILLS_ANSWER_JSON_SCHEMA : EVALS_ANSWER_JSON_SCHEMA,
+          name: 'eval_files',
+        },
         signal,
         settings,
       );

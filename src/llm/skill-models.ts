@@ -121,6 +121,7 @@ export function createSkillModels(config: SkillModelsConfig): SkillModels {
     label,
     structuralOnly,
     renderModelId: slotLabel(render),
+    graderModelId: slotLabel(grader),
 
     async propose(input, signal): Promise<ModelReply<EditProposal>> {
       if (!isRoleModel(editor)) return editor.propose(input, signal);

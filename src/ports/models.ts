@@ -68,6 +68,8 @@ export interface SkillModels {
   readonly structuralOnly: boolean;
   /** Part of the render-cache key. */
   readonly renderModelId: string;
+  /** The grader's `provider:model`, for reports that name it (benchmark.json); absent in test doubles. */
+  readonly graderModelId?: string;
   propose(input: EditorInput, signal: AbortSignal): Promise<ModelReply<EditProposal>>;
   render(input: RenderInput, signal: AbortSignal): Promise<ModelReply<string>>;
   grade(input: GraderInput, signal: AbortSignal): Promise<ModelReply<GraderAnswer>>;

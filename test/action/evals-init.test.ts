@@ -20,6 +20,7 @@ import {
 } from '../helpers/github-fixtures.js';
 import { anthropicMessage } from '../helpers/model-replies.js';
 import { strictNock } from '../helpers/nock-frame.js';
+import { SkillCreatorEvalsSchema } from '../helpers/skill-creator-schemas.js';
 
 strictNock(cleanupTempDirs);
 
@@ -137,5 +138,61 @@ describe('mode: evals-init', () => {
       runPipeline(inputs({ 'anthropic-api-key': '' }), await nightContext(checkout), io()),
     ).rejects.toThrow('evals init needs a model to write eval files');
     expect(git(checkout, 'status', '--porcelain')).toBe('');
+  });
+
+  it("writes the Agent Skills format in a repository that uses it, leaving skill-creator's file as it is", async () => {
+    const skillCreator = `${JSON.stringify({
+      skill_name: 'set-up',
+      evals: [
+        {
+          id: 1,
+          prompt: 'Set up the repo.',
+          expected_output: 'A checklist.',
+          expectations: ['Has a checklist'],
+        },
+      ],
+    })}\n`;
+    const { origin, checkout } = await makeRemote(
+      {
+        'skills/alpha-notes/SKILL.md': releaseNotesSkill('alpha-notes'),
+        'skills/set-up/SKILL.md': releaseNotesSkill('set-up'),
+        'skills/set-up/evals/evals.json': skillCreator,
+        'skillclimb.config.json': JSON.stringify({ skills: ['skills/*'] }),
+      },
+      { checkout: 'actions' },
+    );
+    nock('https://api.anthropic.com', { reqheaders: { 'x-api-key': KEY } })
+      .post('/v1/messages')
+      .reply(
+        200,
+        anthropicMessage([{ type: 'text', text: JSON.stringify(validAnswer()) }], {
+          input_tokens: 1500,
+          output_tokens: 700,
+        }),
+      );
+    nock(API)
+      .get('/repos/acme/skills/pulls')
+      .query(true)
+      .reply(200, [])
+      .post('/repos/acme/skills/pulls')
+      .reply(201, { number: 13, html_url: 'https://github.test/acme/skills/pull/13' })
+      .post('/repos/acme/skills/issues/13/labels')
+      .reply(200, []);
+
+    const result = await runPipeline(inputs(), await nightContext(checkout), io());
+
+    expect(result.failure).toBeUndefined();
+    // set-up's Agent Skills file counts as set up: only alpha-notes is written, in the same shape.
+    expect(JSON.parse(result.outputs.queue)).toEqual(['alpha-notes']);
+    expect(git(origin, 'show', '--name-only', '--format=', 'skillclimb/evals-init').trim()).toBe(
+      'skills/alpha-notes/evals/evals.json',
+    );
+    const written = JSON.parse(
+      git(origin, 'show', 'skillclimb/evals-init:skills/alpha-notes/evals/evals.json'),
+    ) as unknown;
+    expect(SkillCreatorEvalsSchema.parse(written).evals).toHaveLength(2);
+    expect(git(origin, 'show', 'skillclimb/evals-init:skills/set-up/evals/evals.json')).toBe(
+      skillCreator.trimEnd(),
+    );
   });
 });

@@ -106,9 +106,10 @@ describe('a public skills collection, from nothing to a first night', () => {
     const init = await cli(['evals', 'init', '--all'], repo, { ANTHROPIC_API_KEY: KEY });
     expect(init.code).toBe(1);
     expect(init.stdout).toContain('evals init: author anthropic:claude-sonnet-4-5 (default)\n');
+    // A repository with no eval files gets the ecosystem's format: one evals.json per skill.
     expect(init.stdout).toContain(
-      'alpha-notes: wrote skills/alpha-notes/evals/evals.json and skills/alpha-notes/evals/test_scenarios.json ' +
-        '(6 assertions in 4 categories, 83% discriminating; 2 scenarios); 1 answer, 1 model call, 2,900 tokens, estimated $',
+      'alpha-notes: wrote skills/alpha-notes/evals/evals.json in the Agent Skills format ' +
+        '(2 evals with 10 assertions, 83% discriminating); 1 answer, 1 model call, 2,900 tokens, estimated $',
     );
     expect(init.stdout).toContain('beta-review: wrote skills/beta-review/evals/evals.json');
     expect(init.stdout).toContain('; 2 answers, 2 model calls, 5,800 tokens, estimated $');
@@ -131,10 +132,17 @@ describe('a public skills collection, from nothing to a first night', () => {
     expect(JSON.stringify(bodies[0])).toContain('json_schema');
     expect(JSON.stringify(bodies[0])).toContain('21 | - NEVER list a pull request twice.');
 
-    // The written files are the original's format and pass the schemas.
+    // The written file is skill-creator's shape: each scenario an eval with its own expectations.
     const evalsFile = path.join(repo, 'skills', 'alpha-notes', 'evals', 'evals.json');
-    const evals = JSON.parse(await readFile(evalsFile, 'utf8')) as Record<string, unknown>;
-    expect(evals).toMatchObject({ skill: 'alpha-notes', version: '2.0', passing_threshold: '4/6' });
+    const evals = JSON.parse(await readFile(evalsFile, 'utf8')) as { skill_name: string; evals: unknown[] };
+    expect(evals.skill_name).toBe('alpha-notes');
+    expect(evals.evals).toHaveLength(2);
+    expect(evals.evals[0]).toMatchObject({
+      id: 1,
+      files: [],
+      expected_output: expect.stringContaining('1.3.0'),
+    });
+    expect(await readdir(path.join(repo, 'skills', 'alpha-notes', 'evals'))).toEqual(['evals.json']);
 
     // 4. Existing files are never overwritten without --force (and no model is asked).
     const before = await readFile(evalsFile, 'utf8');
@@ -142,7 +150,7 @@ describe('a public skills collection, from nothing to a first night', () => {
     const again = await cli(['evals', 'init', 'alpha-notes'], repo, { ANTHROPIC_API_KEY: KEY });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(
-      'alpha-notes: skipped: skills/alpha-notes/evals already has evals.json and test_scenarios.json; pass --force to write them again',
+      'alpha-notes: skipped: skills/alpha-notes/evals already has evals.json (Agent Skills format); pass --force to write it again',
     );
     expect(await readFile(evalsFile, 'utf8')).toBe(before);
     expect((await stat(evalsFile)).mtimeMs).toBe(mtime);
@@ -162,7 +170,7 @@ describe('a public skills collection, from nothing to a first night', () => {
     const graded: string[] = [];
     const models = createScriptedModels({
       render: (input) =>
-        input.scenario.id === 'scenario_1' ? '## Release 1.3.0\n- Add CSV export (#41)' : '## Release 1.3.1',
+        input.scenario.id === '1' ? '## Release 1.3.0\n- Add CSV export (#41)' : '## Release 1.3.1',
       grade: (input) => {
         graded.push(...input.assertions.map((a) => a.statement));
         return {

@@ -34,7 +34,10 @@ export function releaseNotesSkill(name: string): string {
   ].join('\n');
 }
 
-/** An answer that follows every rule for releaseNotesSkill (ids deliberately not 1..N: code renumbers them). */
+/**
+ * An answer that follows every rule for releaseNotesSkill (ids deliberately not 1..N: code renumbers them),
+ * with the expected outputs the Agent Skills format asks for (the original's files leave them out).
+ */
 export function validAnswer(): AuthoredAnswer {
   return {
     categories: [
@@ -108,6 +111,8 @@ export function validAnswer(): AuthoredAnswer {
         context:
           'Since v1.2.0 we merged #41 "Add CSV export", #42 "Fix login timeout", #43 "Bump eslint". Version 1.3.0.',
         expected_assertions: [10, 11, 12, 13, 15],
+        expected_output:
+          'Release notes headed "## Release 1.3.0" with #41 under Features, #42 under Fixes and #43 under Internal.',
       },
       {
         id: 'internal-only',
@@ -116,6 +121,7 @@ export function validAnswer(): AuthoredAnswer {
         context:
           'Since v1.3.0 we merged only #44 "Refactor CI cache" and #45 "Rename a test helper". Version 1.3.1.',
         expected_assertions: [10, 12, 13, 14, 15],
+        expected_output: 'Release notes headed "## Release 1.3.1" listing #44 and #45 under Internal only.',
       },
     ],
   };

@@ -56,6 +56,7 @@ const options = (project: string, extra: { force?: boolean; keepScenarios?: bool
   repository: project,
   force: extra.force ?? false,
   keepScenarios: extra.keepScenarios ?? false,
+  format: { format: 'original' as const, explicit: false },
 });
 
 describe('initSkillEvals', () => {

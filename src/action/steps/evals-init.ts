@@ -17,7 +17,12 @@ import {
   type EvalsPullRequestOutcome,
 } from '../../github/action/evals-pull-request.js';
 import { createGitHubClient, describeApiError, fetchDefaultBranch } from '../../github/octokit.js';
-import { initSkillEvals, selectEvalsTargets, type EvalsInitResult } from '../../iterate/evals-init.js';
+import {
+  initSkillEvals,
+  repositoryEvalsFormat,
+  selectEvalsTargets,
+  type EvalsInitResult,
+} from '../../iterate/evals-init.js';
 import { findSkills, outsideSkillsHint } from '../../iterate/skill-finder.js';
 import type { ActionContext } from '../context.js';
 import { renderEvalsInitSummary, evalsPullRequestBody } from '../evals-summary.js';
@@ -91,6 +96,9 @@ export async function evalsInitStep(
   const author = createAuthor(selection, env, loaded.modelOptions);
   io.log.info(`evals init: author ${author.modelId} (${selection.source})`);
 
+  // New files take the shape the repository's skills already use (else the Agent Skills format); a skill
+  // written again keeps its own.
+  const format = await repositoryEvalsFormat(project, found.skills);
   const results: EvalsInitResult[] = [];
   let usage: Usage = ZERO_USAGE;
   const signal = new AbortController().signal;
@@ -99,7 +107,7 @@ export async function evalsInitStep(
     try {
       const result = await initSkillEvals(
         skill,
-        { project, repository, force, keepScenarios: false },
+        { project, repository, force, keepScenarios: false, format },
         { author, log: io.log, signal },
       );
       results.push(result);

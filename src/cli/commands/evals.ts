@@ -18,13 +18,21 @@ import { ZERO_USAGE, addUsage, totalTokens, type Usage } from '../../core/usage.
 import { appendGitignoreLines, ignoredPaths } from '../../git/ignored.js';
 import { repositoryRoot } from '../../git/repo.js';
 import { findIgnoredEvals, ignoredEvalsHint, unignoreLines } from '../../iterate/ignored-evals.js';
-import { initSkillEvals, selectEvalsTargets, type EvalsInitResult } from '../../iterate/evals-init.js';
+import {
+  initSkillEvals,
+  repositoryEvalsFormat,
+  selectEvalsTargets,
+  type EvalsFormatChoice,
+  type EvalsInitResult,
+} from '../../iterate/evals-init.js';
+import type { EvalsFormat } from '../../core/iterate/evals.js';
 import { NotRegularFileError } from '../../iterate/regular-file.js';
 import { findSkills, outsideSkillsHint } from '../../iterate/skill-finder.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import type { EvalsAuthor } from '../../ports/evals-author.js';
 import {
   STRUCTURED_OUTPUT_HELP,
+  evalsFormatArgument,
   holdoutsArgument,
   skillsArgument,
   structuredOutputArgument,
@@ -46,6 +54,7 @@ interface EvalsInitFlags {
   structuredOutput?: StructuredOutputSetting;
   json?: boolean;
   unignore?: boolean;
+  format?: EvalsFormat;
 }
 
 export interface EvalsCommandOptions {
@@ -77,11 +86,14 @@ export function resultLine(result: EvalsInitResult): string {
     return `${result.skill}: ${result.status}: ${result.reason ?? ''}${spent}`;
   }
   const s = result.summary;
-  const holds = s
-    ? ` (${s.assertions} assertions in ${s.categories} categories, ${Math.round(s.discrimination * 100)}% discriminating` +
-      (s.scenarios > 0 ? `; ${s.scenarios} scenarios` : '') +
-      ')'
-    : '';
+  const discriminating = s ? `${Math.round(s.discrimination * 100)}% discriminating` : '';
+  const holds = !s
+    ? ''
+    : result.format === 'agent-skills'
+      ? ` in the Agent Skills format (${s.scenarios} evals with ${s.assertions} assertions, ${discriminating})`
+      : ` (${s.assertions} assertions in ${s.categories} categories, ${discriminating}` +
+        (s.scenarios > 0 ? `; ${s.scenarios} scenarios` : '') +
+        ')';
   const answers = `${result.attempts} answer${result.attempts === 1 ? '' : 's'}`;
   return `${result.skill}: wrote ${result.files.join(' and ')}${holds}; ${answers}, ${usageText(result.usage)}`;
 }
@@ -96,6 +108,12 @@ async function runEvalsInit(
   if (flags.all && names.length > 0) throw new UsageError('evals init: name skills or pass --all, not both');
   if (!flags.all && names.length === 0)
     throw new UsageError('evals init: name at least one skill, or pass --all');
+  if (flags.keepScenarios && flags.format === 'agent-skills') {
+    throw new UsageError(
+      'evals init: --keep-scenarios keeps a test_scenarios.json, which only the original format has; ' +
+        'drop --format agent-skills',
+    );
+  }
 
   const project = path.resolve(io.cwd, flags.project ?? '.');
   // What was typed, carried into the commands this prints (docs/cli.md § Printed commands).
@@ -133,6 +151,10 @@ async function runEvalsInit(
   }
   const hint = outsideSkillsHint(found, setting);
   if (hint !== undefined) log.warn(hint);
+  // The shape new files get: the flag, else the one the repository's skills use, else the Agent Skills one.
+  const inRepository = await repositoryEvalsFormat(project, found.skills);
+  const format: EvalsFormatChoice =
+    flags.format === undefined ? inRepository : { ...inRepository, format: flags.format, explicit: true };
   if (targets.skills.length === 0) {
     log.info(
       found.skills.length === 0
@@ -173,6 +195,7 @@ async function runEvalsInit(
           force: flags.force === true,
           keepScenarios: flags.keepScenarios === true,
           holdouts: flags.holdouts,
+          format,
         },
         { author, log, signal: controller.signal },
       );
@@ -209,7 +232,8 @@ async function runEvalsInit(
 export function evalsCommand(io: CliIo, options: EvalsCommandOptions = {}): Command {
   const init = new Command('init')
     .description(
-      "Write a skill's evals/evals.json and evals/test_scenarios.json with a model, checked before they are written",
+      "Write a skill's eval files with a model, checked before they are written: evals/evals.json in the Agent " +
+        'Skills format, or with evals/test_scenarios.json in the original format',
     )
     .argument('[skills...]', 'skill names (folder names the skills setting finds)')
     .option('--all', 'every skill the skills setting finds that has no eval files yet')
@@ -220,6 +244,12 @@ export function evalsCommand(io: CliIo, options: EvalsCommandOptions = {}): Comm
       skillsArgument,
     )
     .option('--force', 'overwrite eval files that exist')
+    .option(
+      '--format <format>',
+      'the shape of new eval files: agent-skills (one evals.json, as skill-creator writes it) or original ' +
+        "(with test_scenarios.json); default: the one the repository's skills use, else agent-skills",
+      evalsFormatArgument,
+    )
     .option('--keep-scenarios', 'write evals.json only, fitted to the scenarios in test_scenarios.json')
     .option(
       '--holdouts <n>',

@@ -46,6 +46,7 @@ import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js
 import { NO_SKILL_TEXT } from '../../iterate/trials.js';
 import { tallyDraws, upliftOf, type UpliftReport } from '../../core/iterate/noise.js';
 import type { CliIo } from '../io.js';
+import { writeBenchmarkJson } from './score-benchmark.js';
 import { runScoreBase } from './score-base.js';
 
 const MODES: readonly ScoreMode[] = ['composite', 'structural', 'absolute'];
@@ -67,6 +68,7 @@ interface ScoreFlags {
   base?: string;
   margin?: number;
   markdown?: boolean;
+  benchmarkJson?: string;
 }
 
 async function isDirectory(dir: string): Promise<boolean> {
@@ -294,6 +296,9 @@ async function runScore(
   fromCli: (flag: 'mode' | 'concurrency' | 'trials') => boolean,
 ): Promise<void> {
   const usage = usageError(io);
+  if (flags.base !== undefined && flags.benchmarkJson !== undefined) {
+    return usage("--benchmark-json writes one skill's score: give a <skill-folder>, not --base");
+  }
   if (flags.base !== undefined) return runBase(io, folder, flags, options, fromCli);
   if (folder === undefined) {
     return usage('give a <skill-folder>, or --base <ref> to score the skills changed since that commit');
@@ -370,6 +375,12 @@ async function runScore(
 
   // Structure needs no eval files: `--mode structural`, or models that grade structure only.
   const structuralOnly = mode === 'structural' || models.structuralOnly;
+  if (structuralOnly && flags.benchmarkJson !== undefined) {
+    return usage(
+      '--benchmark-json needs model-graded scores (pass rates); structure-only scoring renders nothing: ' +
+        'pass --model <provider:model> and a mode other than structural',
+    );
+  }
   const skill = path.basename(skillDir);
   let evals: SkillEvals;
   try {
@@ -406,6 +417,7 @@ async function runScore(
     trials,
     concurrency,
     signal: controller.signal,
+    now: io.now ?? (() => new Date()),
   };
   const result = await scoreSkill({
     ...request,
@@ -415,9 +427,17 @@ async function runScore(
   });
 
   // `--uplift`: the same scenarios rendered without the skill's instructions (docs/how-it-works.md § Decisions under noise).
+  // `--benchmark-json` needs the same renders: its without_skill configuration.
   let uplift: { report: UpliftReport | undefined; detail: string | undefined } | undefined;
-  if (flags.uplift === true && result.status === 'ok' && result.absolute !== null) {
-    const without = await scoreSkill({ ...request, skillMd: NO_SKILL_TEXT, cache: new RenderCache() });
+  let without: SkillScore | undefined;
+  if (
+    (flags.uplift === true || flags.benchmarkJson !== undefined) &&
+    result.status === 'ok' &&
+    result.absolute !== null
+  ) {
+    without = await scoreSkill({ ...request, skillMd: NO_SKILL_TEXT, cache: new RenderCache() });
+  }
+  if (flags.uplift === true && without) {
     uplift =
       without.status === 'ok'
         ? {
@@ -446,6 +466,11 @@ async function runScore(
     io.exitCode = 1;
   } else {
     io.exitCode = 0;
+  }
+  if (flags.benchmarkJson !== undefined) {
+    const scores = { withSkill: result, withoutSkill: without };
+    const about = { skillName: skill, skillDir, evals, models, ...scores };
+    await writeBenchmarkJson(io, flags.benchmarkJson, about, flags.json === true);
   }
 }
 
@@ -525,6 +550,10 @@ export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Comm
     .option(
       '--uplift',
       "also render each scenario without the skill's instructions and report the pass rate with minus without",
+    )
+    .option(
+      '--benchmark-json <path>',
+      "also write the score as skill-creator's benchmark.json (with_skill and without_skill runs per eval), for its eval viewer",
     )
     .option('--model <id>', 'provider:model for every role')
     .option('--render-model <id>', 'provider:model that renders the scenarios')

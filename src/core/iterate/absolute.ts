@@ -4,7 +4,7 @@
  * Pure: no I/O.
  */
 import { evaluateCheck } from './checks.js';
-import type { Assertion, Category, EvalsFile, Scenario } from './evals.js';
+import type { Assertion, Category, EvalsFile, EvalsFormat, Scenario } from './evals.js';
 import type {
   AbsoluteResult,
   CategoryScore,
@@ -41,14 +41,21 @@ export const OMITTED_REASON = 'grader omitted';
 /**
  * Routes every assertion of every category for one scenario. An id absent from `expected_assertions` is
  * vacuously true in code; when `expected_assertions` is absent altogether nothing is vacuous here and the
- * grader applies the fallback rule itself (a trigger absent from the output is vacuously true).
+ * grader applies the fallback rule itself (a trigger absent from the output is vacuously true). `format`
+ * 'agent-skills': an assertion belongs to the scenarios that list it, and is no pair of any other (not a
+ * vacuous one: another eval's assertions say nothing about this one).
  */
-export function planScenario(evals: EvalsFile, scenario: Scenario): ScenarioPlan {
+export function planScenario(
+  evals: EvalsFile,
+  scenario: Scenario,
+  format: EvalsFormat | undefined = 'original',
+): ScenarioPlan {
   const expected = scenario.expected_assertions ? new Set(scenario.expected_assertions) : undefined;
   const pairs: PlannedPair[] = [];
   for (const category of evals.categories) {
     for (const assertion of category.evals) {
       let route: Route;
+      if (format === 'agent-skills' && !expected?.has(assertion.id)) continue;
       if (expected && !expected.has(assertion.id)) route = 'vacuous';
       else if (assertion.check) route = 'check';
       else route = 'model';

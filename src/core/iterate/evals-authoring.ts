@@ -61,6 +61,8 @@ export const AuthoredAnswerSchema = z.object({
       description: z.string(),
       context: z.string(),
       expected_assertions: z.array(z.int()),
+      /** Asked for only when the files are written in the Agent Skills format (its `expected_output`). */
+      expected_output: z.string().optional(),
     }),
   ),
 });

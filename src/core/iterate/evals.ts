@@ -111,6 +111,11 @@ export const ScenarioSchema = z
     files: z.record(z.string(), z.string()).optional(),
     /** skillclimb's addition: never shown to the editor, scored only for the ship gate's confirmation. */
     holdout: z.boolean().optional(),
+    /**
+     * What a good output looks like, in words (the Agent Skills format's `expected_output`): shown to the
+     * grader as a hint, never to the render.
+     */
+    expected_output: z.string().optional(),
   })
   .loose();
 export type Scenario = z.infer<typeof ScenarioSchema>;
@@ -146,11 +151,24 @@ export const ScenariosFileSchema = z
 
 export const RequiredSectionsSchema = z.object({ required: z.array(z.string().min(1)) }).loose();
 
+/**
+ * The two shapes of `evals/evals.json` (docs/how-it-works.md § Scoring): the original's categories beside
+ * `test_scenarios.json`, and the Agent Skills format's list of evals, each a scenario with its own
+ * assertions.
+ */
+export const EVALS_FORMATS = ['original', 'agent-skills'] as const;
+export type EvalsFormat = (typeof EVALS_FORMATS)[number];
+
 export interface SkillEvals {
   evals: EvalsFile;
   scenarios: Scenario[];
   /** From `evals/required_sections.json`; undefined means "use the defaults". */
   requiredSections: string[] | undefined;
+  /**
+   * The shape the files were read from (undefined: the original's). In the Agent Skills format an
+   * assertion belongs to its own scenario: it is no pair of any other, not even a vacuous one.
+   */
+  format?: EvalsFormat | undefined;
 }
 
 /** A validation failure that names the file and the JSON path, e.g. `evals.json: categories[1].evals[0].id: expected integer`. */
@@ -175,6 +193,13 @@ const EVALS_WORDING: JsonFileWording = {
       ? 'expected integer'
       : zodExpectation(issue.message, ['Invalid input', 'Too small', 'Too big']),
 };
+
+/** `evals/required_sections.json`'s list, or undefined when the file does not exist. */
+export function parseRequiredSections(text: string | undefined): string[] | undefined {
+  return text === undefined
+    ? undefined
+    : parseJsonFile(REQUIRED_SECTIONS_FILE, text, RequiredSectionsSchema).required;
+}
 
 export function parseJsonFile<S extends z.ZodType>(file: string, text: string, schema: S): z.output<S> {
   return parseJsonFileWith(file, text, schema, EVALS_WORDING);
@@ -220,10 +245,7 @@ export function parseSkillEvals(texts: EvalsTexts): SkillEvals {
   const evals = parseEvals(texts.evals);
   if (texts.scenarios === undefined) throw new EvalsFileError(SCENARIOS_FILE, '', 'file not found');
   const scenarios = parseScenarios(texts.scenarios, evals);
-  const requiredSections =
-    texts.requiredSections === undefined
-      ? undefined
-      : parseJsonFile(REQUIRED_SECTIONS_FILE, texts.requiredSections, RequiredSectionsSchema).required;
+  const requiredSections = parseRequiredSections(texts.requiredSections);
   return { evals, scenarios, requiredSections };
 }
 
@@ -235,10 +257,7 @@ export function structuralOnlyEvals(requiredSections: string | undefined): Skill
   return {
     evals: { categories: [] },
     scenarios: [],
-    requiredSections:
-      requiredSections === undefined
-        ? undefined
-        : parseJsonFile(REQUIRED_SECTIONS_FILE, requiredSections, RequiredSectionsSchema).required,
+    requiredSections: parseRequiredSections(requiredSections),
   };
 }
 

@@ -41,6 +41,11 @@ function scenarioText(scenario: Scenario): string {
   for (const [name, content] of Object.entries(scenario.files ?? {})) {
     lines.push(`file ${name}:`, content);
   }
+  // The Agent Skills format's expected_output: what success looks like, in the eval author's words. A hint
+  // for reading the assertions; the assertions alone are graded.
+  if (scenario.expected_output !== undefined && scenario.expected_output.trim() !== '') {
+    lines.push('expected output (a hint for the grader, not an assertion):', scenario.expected_output);
+  }
   return lines.join('\n');
 }
 

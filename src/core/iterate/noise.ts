@@ -106,6 +106,8 @@ export interface PairVerdict {
   assertionId: number;
   scenarioId: string;
   pass: boolean;
+  /** The grader's (or the check's) reason, when the verdict came with one. */
+  reason?: string | undefined;
 }
 
 /** k of n: how many draws of a pair (or of all an assertion's pairs) passed. */
