@@ -116,7 +116,8 @@ export class StickyStore<T> {
 
   /**
    * Read-modify-write under the PR's lock: `change` gets the current state and returns the next one and
-   * the visible log to show; the comment is edited in place, or created when the PR has none yet.
+   * the visible log to show; the comment is edited in place, or created when the PR has none yet — and
+   * left alone when the body would be the one it has.
    */
   async update(
     octokit: AppOctokit,
@@ -129,6 +130,8 @@ export class StickyStore<T> {
       const { comment, state } = await this.read(octokit, pr);
       const next = await change(state);
       const body = composeStickyBody(next.visible, next.state);
+      // Nothing to show and nothing to keep that the comment does not hold already: no edit.
+      if (comment?.body === body) return { state: next.state, comment };
       const written = comment
         ? await octokit.rest.issues.updateComment({
             owner: pr.owner,

@@ -9,7 +9,7 @@ import { parseLoopState, renderLoopLog } from '../../../src/github/review/loop-s
 import { commentableLines } from '../../../src/core/review/diff-lines.js';
 import { commitFileTexts, commitFix } from '../../../src/github/review/fix-commit.js';
 import { parkReviewLoop } from '../../../src/github/review/review-park.js';
-import { resolveThreads } from '../../../src/github/review/review-threads.js';
+import { writeThreads } from '../../../src/github/review/review-threads.js';
 import type { RoundReviewView } from '../../../src/github/review/review-body.js';
 import { renderInlineNote, renderRoundReview, renderSuggestion } from '../../../src/github/review/review-body.js';
 import { postRoundReview } from '../../../src/github/review/round-review.js';
@@ -214,7 +214,6 @@ const view: RoundReviewView = {
     { title: 'Outside the diff', minimumFix: 'x', path: 'src/a.ts', line: 40 },
     { title: 'No line', minimumFix: 'y' },
   ],
-  raw: '{"score":5} ``` fence ``` <img src=x>',
 };
 const patch = '@@ -1,3 +1,4 @@\n line1\n-line2\n+line2b\n+line3\n line4';
 
@@ -238,7 +237,7 @@ describe('round review', () => {
     expect(posted.event).toBe('COMMENT');
     expect(posted.comments).toEqual([expect.objectContaining({ path: 'src/a.ts', line: 3, side: 'RIGHT' })]);
     expect(posted.body).toContain('5/10, not ready');
-    expect(posted.body).toContain('<details>');
+    expect(posted.body).not.toContain('<details>'); // the raw answer is the log's, not the review's
     expect(posted.body).toContain('Off by one in the loop @\u200Dorg/team'); // the mention is not live
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
@@ -289,11 +288,17 @@ describe('untrusted text in everything the App posts', () => {
     reviewerModel: `openai-compatible:${hostile.replace(/\s/g, '')}`,
     score: 4,
     verdict: 'not ready',
-    weaknesses: HOSTILE.map((text) => ({ title: text, minimumFix: text, effort: text, path: text, line: 3 })),
+    weaknesses: HOSTILE.map((text, i) => ({
+      title: text,
+      minimumFix: text,
+      effort: text,
+      path: text,
+      line: 3,
+      // a standing finding's thread address is GitHub's; a hostile one is never linked
+      ...(i === 0 ? { thread: { url: text, since: 1 } } : {}),
+    })),
     summary: hostile,
     pullUrl: 'https://github.com/Codertocat/Hello-World/pull/7',
-    raw: hostile,
-    verifierRaw: hostile,
     debate: {
       entries: [
         {
@@ -599,7 +604,7 @@ describe('fix commit through the Git Data API', () => {
   });
 });
 
-describe('review threads resolved in one request', () => {
+describe('review threads written in one request', () => {
   it('aliases one mutation per thread (20 a request); a thread GitHub refused is reported, the others count', async () => {
     const ids = Array.from({ length: 21 }, (_, i) => `PRRT_${i}`);
     const documents: any[] = [];
@@ -617,7 +622,7 @@ describe('review threads resolved in one request', () => {
       .post('/graphql', (body) => (documents.push(body), true))
       .reply(200, { data: { t0: { thread: { id: 'PRRT_20', isResolved: true } } } });
 
-    const result = await resolveThreads(octokit, ids);
+    const result = await writeThreads(octokit, { resolve: ids, reopen: [], reply: [] });
 
     expect(documents).toHaveLength(2);
     expect(Object.keys(documents[0].variables)).toHaveLength(20);
@@ -625,8 +630,55 @@ describe('review threads resolved in one request', () => {
     expect(documents[1].variables).toEqual({ t0: 'PRRT_20' });
     expect(result.resolved).toEqual(ids.filter((id) => id !== 'PRRT_1'));
     expect(result.failed).toEqual([
-      { id: 'PRRT_1', reason: expect.stringContaining('Resource not accessible by integration') },
+      {
+        id: 'PRRT_1',
+        kind: 'resolve',
+        reason: expect.stringContaining('Resource not accessible by integration'),
+      },
     ]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('resolves, reopens and answers in one document, each write its own alias and variables', async () => {
+    const documents: any[] = [];
+    const mock = nock(API)
+      .post('/graphql', (body) => (documents.push(body), true))
+      .reply(200, {
+        data: {
+          t0: { thread: { id: 'PRRT_a', isResolved: true } },
+          u1: { thread: { id: 'PRRT_b', isResolved: false } },
+          r2: { comment: { id: 'PRRC_1' } },
+          r3: null,
+        },
+        errors: [{ type: 'NOT_FOUND', path: ['r3'], message: 'Could not resolve to a node' }],
+      });
+    const result = await writeThreads(octokit, {
+      resolve: ['PRRT_a'],
+      reopen: ['PRRT_b'],
+      reply: [
+        { id: 'PRRT_b', body: 'Round 3 raises this again.' },
+        { id: 'PRRT_gone', body: 'Round 3 still raises this.' },
+      ],
+    });
+    expect(documents).toHaveLength(1);
+    expect(documents[0].variables).toEqual({
+      t0: 'PRRT_a',
+      u1: 'PRRT_b',
+      r2: 'PRRT_b',
+      b2: 'Round 3 raises this again.',
+      r3: 'PRRT_gone',
+      b3: 'Round 3 still raises this.',
+    });
+    expect(documents[0].query).toContain('u1: unresolveReviewThread(input: { threadId: $u1 })');
+    expect(documents[0].query).toContain(
+      'r2: addPullRequestReviewThreadReply(input: { pullRequestReviewThreadId: $r2, body: $b2 })',
+    );
+    expect(result).toEqual({
+      resolved: ['PRRT_a'],
+      reopened: ['PRRT_b'],
+      replied: ['PRRT_b'],
+      failed: [{ id: 'PRRT_gone', kind: 'reply', reason: expect.stringContaining('Could not resolve to a node') }],
+    });
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 });
