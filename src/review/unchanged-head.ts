@@ -22,7 +22,9 @@ export async function waitWhenFixChangedNothing(
   if (!fix || fix.commit) return undefined;
   const next = report.round + 1;
   const why = whyFixChangedNothing(fix);
-  await finish(`waiting for a fix: this round's fix changed nothing (${why}), so round ${next} waits for a new commit`);
+  await finish(
+    `waiting for a fix: this round's fix changed nothing (${why}), so round ${next} waits for a new commit`,
+  );
   ctx.state.awaiting = 'fix';
   await ctx.ports.store.writeState(ctx.state);
   const message =

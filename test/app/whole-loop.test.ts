@@ -309,7 +309,9 @@ describe('four rounds with findings that stand (issue 27)', () => {
     });
     // round 3: wave() stands one line lower (the doc comment moved it), worded afresh again; the executor
     // fixes repeat() and sends one edit that does not apply
-    openaiReply(reviewAnswer(5, 'not ready', [{ ...WAVE, title: 'wave() ignores GREETING', line: 23 }, REPEAT]));
+    openaiReply(
+      reviewAnswer(5, 'not ready', [{ ...WAVE, title: 'wave() ignores GREETING', line: 23 }, REPEAT]),
+    );
     anthropicReply({
       summary: 'repeat',
       edits: [EDITS.edits[1], { path: 'src/greet.ts', old_string: 'no such text', new_string: 'x' }],

@@ -259,7 +259,9 @@ export class PullRequestEvents implements ReviewEvents {
     // The raw answers are the log's: every field that matters is in the review, in words.
     session.log.info(`round ${report.round}: the reviewer's answer: ${clip(report.raw, RAW_IN_LOG)}`);
     if (report.verifierRaw?.trim()) {
-      session.log.info(`round ${report.round}: the verifier's answer: ${clip(report.verifierRaw, RAW_IN_LOG)}`);
+      session.log.info(
+        `round ${report.round}: the verifier's answer: ${clip(report.verifierRaw, RAW_IN_LOG)}`,
+      );
     }
     // Threads of earlier rounds follow this verdict first: addressed findings are resolved, a standing one
     // keeps its thread (and the review links it instead of opening another).

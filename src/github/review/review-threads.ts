@@ -190,7 +190,8 @@ export async function writeThreads(octokit: AppOctokit, plan: ThreadWrites): Pro
     batch.forEach((write, i) => {
       const answer = data?.[`${write.kind === 'resolve' ? 't' : write.kind === 'reopen' ? 'u' : 'r'}${i}`];
       if (write.kind === 'resolve' && answer?.thread?.isResolved) out.resolved.push(write.id);
-      else if (write.kind === 'reopen' && answer?.thread && !answer.thread.isResolved) out.reopened.push(write.id);
+      else if (write.kind === 'reopen' && answer?.thread && !answer.thread.isResolved)
+        out.reopened.push(write.id);
       else if (write.kind === 'reply' && answer?.comment) out.replied.push(write.id);
       else out.failed.push({ id: write.id, kind: write.kind, reason });
     });

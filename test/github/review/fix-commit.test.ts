@@ -9,7 +9,14 @@ import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopRunner } from '../../../src/app/engine.js';
 import { decodeStateBlock } from '../../../src/github/review/sticky-comment.js';
-import { HEAD, NOW, SETTINGS, commentPayload, recordingLog, startTestApp } from '../../helpers/app-fixtures.js';
+import {
+  HEAD,
+  NOW,
+  SETTINGS,
+  commentPayload,
+  recordingLog,
+  startTestApp,
+} from '../../helpers/app-fixtures.js';
 import { FakePull } from '../../helpers/fake-pull.js';
 import {
   CALC_BASE,

@@ -11,11 +11,20 @@ import { commitFileTexts, commitFix } from '../../../src/github/review/fix-commi
 import { parkReviewLoop } from '../../../src/github/review/review-park.js';
 import { writeThreads } from '../../../src/github/review/review-threads.js';
 import type { RoundReviewView } from '../../../src/github/review/review-body.js';
-import { renderInlineNote, renderRoundReview, renderSuggestion } from '../../../src/github/review/review-body.js';
+import {
+  renderInlineNote,
+  renderRoundReview,
+  renderSuggestion,
+} from '../../../src/github/review/review-body.js';
 import { postRoundReview } from '../../../src/github/review/round-review.js';
+import { writeLoopState } from '../../../src/github/review/pull-session.js';
 import { HOSTILE, liveParts } from '../../helpers/markdown-liveness.js';
 import { GITHUB_BODY_LIMIT } from '../../../src/core/text/body-limit.js';
-import { StickyStore, composeStickyBody, decodeStateBlock } from '../../../src/github/review/sticky-comment.js';
+import {
+  StickyStore,
+  composeStickyBody,
+  decodeStateBlock,
+} from '../../../src/github/review/sticky-comment.js';
 import {
   API,
   APP_ID,
@@ -86,6 +95,74 @@ describe('sticky comment', () => {
     const body = composeStickyBody(hostile, state);
     expect(body.length).toBeLessThan(GITHUB_BODY_LIMIT);
     expect(decodeStateBlock(body)).toEqual(JSON.parse(JSON.stringify(state)));
+  });
+
+  it('makes no edit for a change that changes nothing; any other change is written, its time with it', async () => {
+    const store = new StickyStore<AppLoopState>(app, parseLoopState);
+    const state = loopState({
+      phase: 'running',
+      runId: 'run_20260301_0000beef',
+      handledComments: [101],
+      check: {
+        id: 100,
+        headSha: HEAD,
+        url: 'https://github.com/o/r/runs/100',
+        completed: false,
+        conclusion: null,
+        runId: 'run_20260301_0000beef',
+      },
+    });
+    const ours = { ...stickyComment(state), body: composeStickyBody(renderLoopLog(state), state) };
+    const later = () => new Date(NOW.getTime() + 60_000);
+    const written: any[] = [];
+    const mock = nock(API)
+      .get(comments)
+      .query(true)
+      .times(2)
+      .reply(200, [ours])
+      .patch(`${REPO_PATH}/issues/comments/9001`, (body) => (written.push(body), true))
+      .reply(200, { id: 9001, html_url: 'u' });
+    const deps = { octokit, store, clock: later };
+
+    // the same state, however the change built it: no PATCH (nock has one, for the next write only)
+    const same = await writeLoopState(deps, pr, (current) => ({ ...current, handledComments: [101] }));
+    expect(same.updatedAt).toBe(NOW.toISOString());
+    expect(written).toEqual([]);
+    // a change is written (the handled comment must survive a restart), with its time
+    const next = await writeLoopState(deps, pr, (current) => ({
+      ...current,
+      handledComments: [...current.handledComments, 102],
+    }));
+    expect(next.updatedAt).toBe(later().toISOString());
+    expect((decodeStateBlock(written[0].body) as AppLoopState).handledComments).toEqual([101, 102]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('shows what the state records: this run’s check run, the dismissed findings, a note waiting', () => {
+    const check = {
+      id: 100,
+      headSha: HEAD,
+      url: 'https://github.com/o/r/runs/100',
+      completed: true,
+      conclusion: 'action_required' as const,
+      runId: 'run_20260301_0000beef',
+    };
+    const shown = renderLoopLog(
+      loopState({
+        runId: 'run_20260301_0000beef',
+        phase: 'waiting-fix',
+        check,
+        guidance: 'keep the API',
+        dismissals: [{ title: 'No tests @team', file: null, reason: 'later', by: 'octocat' }],
+      }),
+    );
+    expect(shown).toContain('**Check run:** [on `aaaaaaa`](https://github.com/o/r/runs/100), waits for you.');
+    expect(shown).toContain('**Dismissed, left out of later rounds:** No tests @\u200Dteam (by octocat).');
+    expect(shown).toContain('**A note waits for the next fix.**');
+    expect(shown).not.toContain('keep the API'); // the note is the person's, said in their comment
+    // an earlier run's check is not this run's: not shown
+    const fresh = renderLoopLog(loopState({ runId: 'run_20260302_0000cafe', check }));
+    expect(fresh).not.toContain('Check run');
   });
 
   it('condenses older rounds to keep the log within its budget', () => {
@@ -677,7 +754,9 @@ describe('review threads written in one request', () => {
       resolved: ['PRRT_a'],
       reopened: ['PRRT_b'],
       replied: ['PRRT_b'],
-      failed: [{ id: 'PRRT_gone', kind: 'reply', reason: expect.stringContaining('Could not resolve to a node') }],
+      failed: [
+        { id: 'PRRT_gone', kind: 'reply', reason: expect.stringContaining('Could not resolve to a node') },
+      ],
     });
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
