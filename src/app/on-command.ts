@@ -335,6 +335,7 @@ async function dismiss(
   const dismissal = {
     title: clip(weakness.title, 200),
     file: weakness.file,
+    line: weakness.line,
     reason: clip(command.reason || 'dismissed without a reason', 200),
     by: event.sender.login,
   };

@@ -84,6 +84,7 @@ async function planFixes(
   const todo = fixList(request.weaknesses, request.skipped);
   if (todo.length === 0) {
     report.summary = 'nothing to fix: every weakness was resolved in the debate or skipped';
+    report.noEdit = 'nothing-to-fix';
     return { ...planned, todo };
   }
   // Taken only when there is something to fix, so instructions wait for the fix they were meant for.
@@ -110,9 +111,11 @@ async function planFixes(
   );
   if (!proposal.ok) {
     report.summary = `no fix: ${proposal.error.message} (twice)`;
+    report.noEdit = 'no-usable-answer';
     return { ...planned, todo };
   }
   report.summary = proposal.call.value.summary;
+  if (proposal.call.value.edits.length === 0) report.noEdit = 'none-proposed';
 
   // Texts as the edits leave them, by path; every edit is checked against the file as edited so far.
   for (const edit of proposal.call.value.edits) {

@@ -9,7 +9,7 @@ import type { CheckpointAnswer } from '../core/review/checkpoint.js';
 import { formatScore, memoryForRun, renderMemorySection, type AcquittalReceipt } from '../core/review/log.js';
 import type { ReviewOutcome, RoundReport } from '../core/review/outcome.js';
 import type { DismissedWeakness, PendingRound, RankedWeakness, RoundSummary } from '../core/review/state.js';
-import { sameWeakness } from '../core/review/weakness-match.js';
+import { sameFinding } from '../core/review/finding-identity.js';
 import { counted } from '../core/text/counted.js';
 import { totalTokens, ZERO_USAGE } from '../core/usage.js';
 import { assess, type Assessment } from './assess.js';
@@ -20,6 +20,7 @@ import { applyFixes, proposeFixes } from './fix.js';
 import { gatherMaterial } from './material.js';
 import { resolveOptions, type ResumeInput, type ReviewOptions, type ReviewPorts } from './options.js';
 import { startRun, type RunContext } from './start.js';
+import { waitForNewCommit, waitWhenFixChangedNothing } from './unchanged-head.js';
 
 export type { ResumeInput, ReviewOptions, ReviewPorts } from './options.js';
 
@@ -93,14 +94,9 @@ async function loop(ctx: RunContext, answer: CheckpointAnswer | undefined): Prom
       const message = `Token budget of ${options.maxTokens.toLocaleString('en-US')} reached (${tokens.toLocaleString('en-US')} used) before round ${round}; not acquitted.`;
       return terminate(ctx, 'budget', message, head, undefined);
     }
-    if (state.awaiting === 'fix' && options.fix === 'manual' && head === state.reviewed_head) {
-      const message = `No new commit since round ${state.round} reviewed ${head.slice(0, 12)}: commit your fix, then run the review again for round ${round}.`;
-      log.info(message);
-      await ctx.ports.store.writeState(state);
-      return buildOutcome(ctx, 'awaiting-fix', message, head, {
-        awaiting: { kind: 'fix', round: state.round, head },
-      });
-    }
+    // A head is reviewed once: waiting for a fix (manual, or an own fix that changed nothing), it waits on.
+    const waiting = await waitForNewCommit(ctx, head);
+    if (waiting) return waiting;
     state.awaiting = null;
     // A caller's checkpoint answer is for the round waiting at the checkpoint, never for a new round.
     given = undefined;
@@ -155,7 +151,7 @@ function withoutDismissed(
   dismissed: readonly DismissedWeakness[],
 ): RankedWeakness[] {
   if (dismissed.length === 0) return weaknesses;
-  const kept = weaknesses.filter((w) => !dismissed.some((d) => sameWeakness(w, d)));
+  const kept = weaknesses.filter((w) => !dismissed.some((d) => sameFinding(w, d)));
   if (kept.length < weaknesses.length) {
     ctx.ports.log.info(`round ${round}: left out ${weaknesses.length - kept.length} dismissed finding(s)`);
   }
@@ -308,6 +304,8 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
       guidance: null,
     });
     await emitCommit(ctx, round, report);
+    const unchanged = await waitWhenFixChangedNothing(ctx, report, finish);
+    if (unchanged) return unchanged;
     await finish(`continuing to round ${round + 1}`);
     return undefined;
   }
@@ -432,6 +430,8 @@ async function resumePending(
         guidance: answer.kind === 'guidance' ? answer.text : null,
       });
       await emitCommit(ctx, report.round, report);
+      const unchanged = await waitWhenFixChangedNothing(ctx, report, finish);
+      if (unchanged) return unchanged;
       await finish(`continuing to round ${report.round + 1}`);
       return undefined;
     }

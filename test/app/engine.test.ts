@@ -291,6 +291,19 @@ describe('the App with the review engine', () => {
       [later, 'action_required'],
     ]);
     expect(fake.checks[2]!.title).toBe('Not reviewed: the approval was for an earlier commit');
+    // and another: its sentence is the same (no edit for it), the check of the newest head is new (shown)
+    const newest = fake.push({ 'src/calc.ts': `${FIXED_TEXT}// later still\n` });
+    await probot.receive({
+      id: 'p3',
+      name: 'pull_request',
+      payload: pullRequestPayload('synchronize', { head: newest }),
+    });
+    await queue.idle();
+    expect(fake.checks.at(-1)).toMatchObject({ head_sha: newest, conclusion: 'action_required' });
+    // every edit of the sticky comment, from the note before the loop to the last push, changed what it shows
+    const shown = fake.stickyWrites.map((body) => body.replace(/<!--[\s\S]*?-->/g, ''));
+    shown.slice(1).forEach((text, i) => expect(text, `sticky write ${i + 2}`).not.toBe(shown[i]));
+    expect(shown.at(-1)).toContain(`**Check run:** [on \`${newest.slice(0, 7)}\`]`);
 
     // no key and no part of the private key in anything posted (comments, reviews, checks, issues) or logged
     expect(logs.join('\n')).toContain('committed fixes to src/calc.ts');

@@ -115,7 +115,6 @@ const VIEW: RoundReviewView = {
   score: 8,
   verdict: 'ready',
   weaknesses: [],
-  raw: '',
 };
 
 const SECRET = 'webhook-s3cret';

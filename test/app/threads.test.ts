@@ -4,12 +4,14 @@
  * APIs intercepted by nock at the HTTP layer. A finding a later round no longer raises has its thread
  * resolved (`resolveReviewThread`); one that stands, or one a maintainer answered "won't fix", stays open;
  * a finding answered on its thread or dismissed with `/review-loop dismiss <n>` goes into the reviewer's
- * memory with its reason and is not raised again; the round after a push carries the open findings forward.
+ * memory with its reason and is not raised again — however it is worded, wherever a fix moved it; a
+ * finding that comes back reopens its one thread; the round after a push carries the open findings forward.
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopRunner } from '../../src/app/engine.js';
 import { parseCommand } from '../../src/app/validation/command.js';
+import { parseWeaknessMarker } from '../../src/github/review/review-body.js';
 import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
 import {
   NOW,
@@ -208,6 +210,143 @@ describe('threads that follow the work', () => {
       expect.stringContaining('`dismiss` takes one weakness number (1, 2, …); got `two`'),
     ]);
     expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+/** Every inline finding comment the App posted, as [review number, title, line]. */
+function findingComments(fake: FakePull): Array<[number, string, number]> {
+  return fake.reviews.flatMap((review, i) =>
+    (review.comments ?? []).flatMap((c: any) => {
+      const finding = parseWeaknessMarker(c.body);
+      return finding ? [[i + 1, finding.title, c.line] as [number, string, number]] : [];
+    }),
+  );
+}
+
+/** The executor of a manual loop: it proposes nothing, so no suggestion joins the finding threads. */
+const NOTHING = { summary: 'nothing to propose', edits: [] };
+
+describe('each finding once, matched by what it says and where', () => {
+  it('a finding dismissed on its thread never returns, though round 2 words it afresh one line lower', async () => {
+    const fake = new FakePull({
+      base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
+      head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
+    });
+    const mock = fake.interceptBase();
+    fake.interceptReads(mock);
+    fake.interceptThreads(mock);
+    fake.interceptParkIssues(mock);
+    const reviewer: Recorded = { bodies: [] };
+    openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG, NAN]), reviewer);
+    anthropicReply(NOTHING);
+    const { probot, queue } = await startTestApp(engineRunner());
+
+    await say(probot, '/review-loop fix: manual rounds: 2', 101);
+    await queue.idle();
+    expect(findingComments(fake)).toEqual([
+      [1, 'half() divides by 3', 6],
+      [1, 'No guard against NaN input', 5],
+    ]);
+    fake.threadAnswers.set('PRRT_0_1', [
+      { login: 'maintainer', association: 'MEMBER', body: "Won't fix: callers never pass NaN." },
+    ]);
+
+    // the author documents half() (every line below moves down one) and fixes it; round 2 raises the NaN
+    // finding again in other words, on its new line, next to a new finding without a file
+    openaiReply(
+      reviewAnswer(5, 'not ready', [
+        { title: 'NaN inputs are not guarded', file: 'src/calc.ts', line: 6, severity: 'minor' },
+        { title: 'half() has no test' },
+      ]),
+      reviewer,
+    );
+    const pushed = fake.push({
+      'src/calc.ts': CALC_BRANCH.replace(
+        'export function half',
+        '/** Halves n. */\nexport function half',
+      ).replace('n / 3', 'n / 2'),
+    });
+    await probot.receive({
+      id: 'p1',
+      name: 'pull_request',
+      payload: pullRequestPayload('synchronize', { head: pushed }),
+    });
+    await queue.idle();
+
+    expect(fake.reviews).toHaveLength(2);
+    // not in the review, not as a new thread: round 2's only finding is the test
+    const second = String(fake.reviews[1].body);
+    expect(second).not.toMatch(/NaN/i);
+    expect(second).toContain('1. **major** · half() has no test');
+    expect(findingComments(fake)).toHaveLength(2);
+    // the fixed finding's thread is resolved; the dismissed one's is left to the people
+    expect(fake.resolvedThreads).toEqual(['PRRT_0_0']);
+    expect(openaiInputText(reviewer.bodies[1]!)).toMatch(
+      /No guard against NaN input.*dismissed by maintainer: Won't fix: callers never pass NaN\./,
+    );
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('a finding that comes back after its thread was resolved reopens that thread, with one short reply', async () => {
+    const fake = new FakePull({
+      base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
+      head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
+    });
+    const mock = fake.interceptBase();
+    fake.interceptReads(mock);
+    fake.interceptThreads(mock);
+    fake.interceptParkIssues(mock);
+    openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG, NAN]));
+    anthropicReply(NOTHING);
+    const { probot, queue } = await startTestApp(engineRunner());
+    const push = async (id: string, text: string) => {
+      const head = fake.push({ 'src/calc.ts': text });
+      await probot.receive({
+        id,
+        name: 'pull_request',
+        payload: pullRequestPayload('synchronize', { head }),
+      });
+      await queue.idle();
+      return head;
+    };
+
+    await say(probot, '/review-loop fix: manual rounds: 3', 101);
+    await queue.idle();
+    // round 2: half() is fixed, NaN stands — its thread is kept, not opened again
+    openaiReply(reviewAnswer(5, 'not ready', [{ ...NAN, title: 'Still no guard against NaN input' }]));
+    anthropicReply(NOTHING);
+    await push('p1', CALC_BRANCH.replace('n / 3', 'n / 2'));
+    expect(fake.resolvedThreads).toEqual(['PRRT_0_0']);
+    expect(fake.reviews[1].comments ?? []).toEqual([]);
+    expect(String(fake.reviews[1].body)).toMatch(/Still no guard against NaN input .*open since round 1/);
+
+    // round 3: the author's next push divides by three again; the reviewer says so in other words
+    openaiReply(reviewAnswer(4, 'not ready', [{ ...HALF_BUG, title: 'half() still divides by three' }, NAN]));
+    const third = await push('p2', CALC_BRANCH.replace('n / 3', '(n + 0) / 3'));
+
+    expect(fake.reviews).toHaveLength(3);
+    // two findings, two threads, over three rounds: half()'s is reopened, nothing new is opened
+    expect(findingComments(fake)).toEqual([
+      [1, 'half() divides by 3', 6],
+      [1, 'No guard against NaN input', 5],
+    ]);
+    expect(fake.reviews[2].comments ?? []).toEqual([]);
+    expect(fake.reopenedThreads).toEqual(['PRRT_0_0']);
+    expect(fake.resolvedThreads).toEqual([]);
+    expect(fake.threadAnswers.get('PRRT_0_0')).toEqual([
+      expect.objectContaining({
+        byApp: true,
+        body: `Round 3 raises this again on \`${third.slice(0, 7)}\`, so the thread is open again.`,
+      }),
+    ]);
+    // nobody answered on NaN's thread: nothing is said there
+    expect(fake.threadAnswers.get('PRRT_0_1')).toBeUndefined();
+    const last = String(fake.reviews[2].body);
+    expect(last).toMatch(/half\(\) still divides by three .*open since round 1/);
+    expect(last).toMatch(/No guard against NaN input .*open since round 1/);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
   });
 });
 

@@ -4,12 +4,17 @@
  * real engine — GitHub (REST and GraphQL) and the model APIs intercepted by nock at the HTTP layer, the
  * PR's patches real `git diff` hunks. Every body the App posted (reviews, inline comments, the sticky
  * comment and replies, check-run output, the park issue) is collected and read as the author would.
+ * Issue 27 adds a four-round `fix: auto` loop whose findings stand across rounds: each finding keeps one
+ * thread, each head gets one review, no review carries the model's raw answer, and every edit of the
+ * sticky comment changes what it shows.
  */
 import { createHash } from 'node:crypto';
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopRunner } from '../../src/app/engine.js';
+import { parseWeaknessMarker } from '../../src/github/review/review-body.js';
 import {
+  HEAD,
   NOW,
   OWNER,
   PR,
@@ -251,3 +256,125 @@ async function wholeLoop(options: { redisUrl?: string }): Promise<void> {
   expect(nock.pendingMocks()).toStrictEqual([]);
   await queue.close(5_000);
 }
+
+/** The App's finding threads: every inline comment that opens with a finding marker, with its review. */
+function findingThreads(fake: FakePull): Array<{ id: string; review: number; title: string; line: number }> {
+  return fake.reviews.flatMap((review, i) =>
+    (review.comments ?? []).flatMap((c: any, j: number) => {
+      const finding = parseWeaknessMarker(c.body);
+      return finding ? [{ id: `PRRT_${i}_${j}`, review: i + 1, title: finding.title, line: c.line }] : [];
+    }),
+  );
+}
+
+describe('four rounds with findings that stand (issue 27)', () => {
+  it('one thread per finding, one review per head, no raw answer in a review, no sticky edit that shows nothing new', async () => {
+    const fake = new FakePull({
+      base: { 'README.md': README, 'src/greet.ts': BASE_TEXT },
+      head: { 'README.md': README, 'src/greet.ts': HEAD_TEXT },
+      gitDiffs: true,
+    });
+    const mock = fake.interceptBase();
+    fake.interceptReads(mock);
+    fake.interceptThreads(mock);
+    fake.interceptGitData(mock);
+    fake.interceptParkIssues(mock);
+    // wave()'s thread (the first inline comment of round 1) gets an answer that dismisses nothing
+    fake.threadAnswers.set('PRRT_0_0', [
+      { login: 'maintainer', association: 'MEMBER', body: 'The greeting is optional for wave(), I think.' },
+    ]);
+    const DOC = {
+      title: 'wave() has no doc comment',
+      severity: 'minor',
+      file: 'src/greet.ts',
+      line: 21,
+      minimum_fix: 'Say what wave() returns.',
+    };
+    // round 1: three findings; the executor fixes MAX
+    openaiReply(reviewAnswer(4, 'not ready', [WAVE, FLOOD, REPEAT]));
+    anthropicReply({ summary: 'MAX', edits: [EDITS.edits[0]] });
+    // round 2: wave() stands (worded afresh), MAX is gone, a new finding; the executor adds the doc comment
+    openaiReply(
+      reviewAnswer(5, 'not ready', [{ ...WAVE, title: 'wave() still ignores the greeting' }, REPEAT, DOC]),
+    );
+    anthropicReply({
+      summary: 'doc',
+      edits: [
+        {
+          path: 'src/greet.ts',
+          old_string: 'export function wave',
+          new_string: '/** Waves at someone. */\nexport function wave',
+        },
+      ],
+    });
+    // round 3: wave() stands one line lower (the doc comment moved it), worded afresh again; the executor
+    // fixes repeat() and sends one edit that does not apply
+    openaiReply(
+      reviewAnswer(5, 'not ready', [{ ...WAVE, title: 'wave() ignores GREETING', line: 23 }, REPEAT]),
+    );
+    anthropicReply({
+      summary: 'repeat',
+      edits: [EDITS.edits[1], { path: 'src/greet.ts', old_string: 'no such text', new_string: 'x' }],
+    });
+    // round 4, the last: wave() still stands
+    openaiReply(reviewAnswer(5, 'not ready', [{ ...WAVE, line: 23 }]));
+    const { probot, queue } = await startTestApp(
+      createLoopRunner(MODEL_KEYS, {
+        models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
+        clock: () => NOW,
+      }),
+    );
+
+    await probot.receive({
+      id: 'c1',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop rounds: 4', commentId: 101 }),
+    });
+    await queue.idle();
+
+    // four rounds, each on its own head: reviews per head ≤ 1
+    expect(fake.reviews).toHaveLength(4);
+    const heads = fake.reviews.map((r) => r.commit_id);
+    expect(heads[0]).toBe(HEAD);
+    expect(new Set(heads).size).toBe(4);
+    expect(fake.checks.at(-1)).toMatchObject({ head_sha: fake.head, conclusion: 'failure' });
+
+    // threads = distinct findings on lines of the diff: wave(), MAX (round 1), the doc comment (round 2)
+    expect(findingThreads(fake).map((t) => [t.review, t.title])).toEqual([
+      [1, 'wave() ignores the greeting'],
+      [1, 'MAX = 30 floods the output'],
+      [2, 'wave() has no doc comment'],
+    ]);
+    // MAX's thread resolved in round 2, the doc comment's in round 3; wave()'s stays open
+    expect(fake.resolvedThreads).toEqual(['PRRT_0_1', 'PRRT_1_0']);
+    expect(fake.reopenedThreads).toEqual([]);
+    // one short reply, in round 2, to the person who answered; rounds 3 and 4 had nothing new to say
+    const replies = (fake.threadAnswers.get('PRRT_0_0') ?? []).filter((a) => a.byApp);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.body).toMatch(/^Round 2 still raises this on `[0-9a-f]{7}`/);
+    expect(replies[0]!.body.length).toBeLessThan(400);
+
+    // a standing finding is not new in the review: it says since when and links its thread
+    const last = String(fake.reviews[3].body);
+    expect(last).toMatch(/1\. \*\*major\*\* · wave\(\) ignores the greeting .*open since round 1/);
+    expect(last).toContain(`(${PULL_URL}#discussion_PRRT_0_0)`);
+    expect(fake.reviews[3].comments ?? []).toEqual([]);
+
+    // no raw model answer in any review body
+    for (const [i, review] of fake.reviews.entries()) {
+      const body = String(review.body);
+      expect(body, `review ${i + 1}`).not.toMatch(/"score"\s*:|"weaknesses"\s*:|memory_update|```json/);
+      expect(body, `review ${i + 1}`).not.toContain('<details>');
+    }
+
+    // every edit of the sticky comment changes what it shows
+    const shown = fake.stickyWrites.map(visible);
+    expect(shown.length).toBeGreaterThan(2);
+    shown.slice(1).forEach((text, i) => expect(text, `sticky write ${i + 2}`).not.toBe(shown[i]));
+    expect(visible(fake.sticky()!.body)).toContain('Gave up');
+
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+    await queue.close(5_000);
+  });
+});

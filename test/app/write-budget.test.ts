@@ -2,7 +2,9 @@
 /**
  * The write budget of a round: the sticky comment is edited at phase changes only (a round's start, a
  * wait, the end — a round's end and the fix it pushed go with the next round's start), not on each of
- * the engine's state saves, and a check run is written once per state it takes.
+ * the engine's state saves, and a check run is written once per state it takes. Every edit shows what it
+ * changed (issue 27): a dismissal, a note, the check run it records; an edit that would change nothing is
+ * not made.
  *
  * The write budget of a wave of commands: while a PR's loop runs, any number of further starts get one
  * "already running" reply between them (and the 👀 each), not one comment apiece — each comment creation
@@ -159,6 +161,57 @@ describe('the sticky comment edited at phase changes only', () => {
     expect(state.review.memory).toContain('The division is right now.');
     expect(fake.checks.map((c) => c.conclusion)).toEqual(['neutral', 'success']);
     expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+/** What a reader sees of a sticky body: hidden blocks are not shown. */
+const visible = (body: string) => body.replace(/<!--[\s\S]*?-->/g, '');
+
+describe('every edit of the sticky comment shows what it changed', () => {
+  it('a waiting loop, then a dismissal, a note and a stop: each edit changes what the comment shows', async () => {
+    const fake = new FakePull({
+      base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
+      head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
+    });
+    const mock = fake.interceptBase();
+    fake.interceptReads(mock);
+    openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply({ summary: 'nothing', edits: [] });
+    const runner = createLoopRunner(
+      { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' },
+      {
+        models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
+        clock: () => NOW,
+      },
+    );
+    const { probot, queue } = await startTestApp(runner);
+    const say = async (body: string, commentId: number) => {
+      await probot.receive({
+        id: `c${commentId}`,
+        name: 'issue_comment',
+        payload: commentPayload({ body, commentId }),
+      });
+      await queue.idle();
+    };
+
+    await say('/review-loop fix: manual', 101);
+    expect(visible(fake.sticky()!.body)).toContain('**Check run:** [on `aaaaaaa`](');
+    expect(visible(fake.sticky()!.body)).toContain(', waits for you.');
+    await say('/review-loop dismiss 1 the divisor is configurable', 102);
+    expect(visible(fake.sticky()!.body)).toContain(
+      '**Dismissed, left out of later rounds:** half() divides by 3 (by maintainer).',
+    );
+    await say('/review-loop note: keep the public API as it is', 103);
+    expect(visible(fake.sticky()!.body)).toContain('**A note waits for the next fix.**');
+    await say('/review-loop stop', 104);
+    expect(visible(fake.sticky()!.body)).toContain('**Status:** Stopped.');
+    expect(visible(fake.sticky()!.body)).toContain(', failed.');
+
+    const shown = fake.stickyWrites.map(visible);
+    expect(shown.length).toBeGreaterThanOrEqual(6);
+    shown.slice(1).forEach((text, i) => expect(text, `sticky write ${i + 2}`).not.toBe(shown[i]));
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
   });
 });
 

@@ -131,8 +131,18 @@ export class FakePull {
   readonly ghosted: string[] = [];
   /** Review threads resolved through GraphQL, by id (`PRRT_<review>_<comment>`). */
   readonly resolvedThreads: string[] = [];
-  /** Answers people wrote on a thread, by thread id. */
-  readonly threadAnswers = new Map<string, Array<{ login: string; body: string; association: string }>>();
+  /**
+   * The later comments of a thread, by thread id, in order: answers people wrote (the test adds them) and
+   * the App's replies (`byApp`, through `addPullRequestReviewThreadReply`).
+   */
+  readonly threadAnswers = new Map<
+    string,
+    Array<{ login: string; body: string; association: string; byApp?: boolean }>
+  >();
+  /** Threads the App reopened (`unresolveReviewThread`), by id, in order. */
+  readonly reopenedThreads: string[] = [];
+  /** Every body of the sticky comment as written, in order: its creation, then each edit. */
+  readonly stickyWrites: string[] = [];
   /** Every GraphQL request body, in order. */
   readonly graphql: any[] = [];
   #nextId = 9000;
@@ -263,6 +273,7 @@ export class FakePull {
         .reply((_uri, body: any) => {
           const comment = { id: this.#nextId++, body: body.body, byApp: true };
           this.comments.push(comment);
+          if (comment === this.sticky()) this.stickyWrites.push(comment.body);
           return this.#ghost('comment', [201, this.#commentJson(comment)]);
         });
     }
@@ -285,6 +296,7 @@ export class FakePull {
         if (!comment) return [404, { message: 'Not Found' }];
         comment.body = body.body;
         this.commentEdits += 1;
+        if (comment === this.sticky()) this.stickyWrites.push(comment.body);
         return [200, this.#commentJson(comment)];
       })
       .get(`${REPO_PATH}/pulls/${PR}`)
@@ -517,8 +529,9 @@ export class FakePull {
 
   /**
    * GraphQL as the App's thread follow-up uses it: `reviewThreads` lists one thread per inline comment
-   * of the reviews posted (the App's, with any answers the test added), aliased `resolveReviewThread`
-   * mutations resolve (any number in one request).
+   * of the reviews posted (the App's, with any answers the test added and the App's replies), aliased
+   * `resolveReviewThread`, `unresolveReviewThread` and `addPullRequestReviewThreadReply` mutations resolve,
+   * reopen and answer (any number in one request).
    */
   interceptThreads(scope = nock(API)): nock.Scope {
     return scope
@@ -526,13 +539,29 @@ export class FakePull {
       .post('/graphql')
       .reply((_uri, body: any) => {
         this.graphql.push(body);
-        if (String(body.query).includes('resolveReviewThread')) {
-          // one aliased mutation per thread (`t0: resolveReviewThread(…)`), each id in its variable
+        const query = String(body.query);
+        if (query.startsWith('mutation')) {
+          // aliased mutations, each alias with its own variables: `t0: resolveReviewThread(…)` ($t0),
+          // `u0: unresolveReviewThread(…)` ($u0), `r0: addPullRequestReviewThreadReply(…)` ($r0, $b0)
           const data: Record<string, unknown> = {};
-          for (const [alias, id] of Object.entries(body.variables as Record<string, string>)) {
-            if (!String(body.query).includes(`${alias}: resolveReviewThread`)) continue;
-            this.resolvedThreads.push(id);
-            data[alias] = { thread: { id, isResolved: true } };
+          const variables = body.variables as Record<string, string>;
+          for (const [, alias, kind] of query.matchAll(/(\w+): (\w+)\(/g)) {
+            const id = variables[alias!]!;
+            if (kind === 'resolveReviewThread') {
+              this.resolvedThreads.push(id);
+              data[alias!] = { thread: { id, isResolved: true } };
+            } else if (kind === 'unresolveReviewThread') {
+              this.reopenedThreads.push(id);
+              const at = this.resolvedThreads.indexOf(id);
+              if (at !== -1) this.resolvedThreads.splice(at, 1);
+              data[alias!] = { thread: { id, isResolved: false } };
+            } else if (kind === 'addPullRequestReviewThreadReply') {
+              const text = variables[`b${alias!.slice(1)}`]!;
+              const later = this.threadAnswers.get(id) ?? [];
+              later.push({ login: 'review-loop', body: text, association: 'NONE', byApp: true });
+              this.threadAnswers.set(id, later);
+              data[alias!] = { comment: { id: `PRRC_${id}_${later.length}` } };
+            }
           }
           return [200, { data }];
         }
@@ -541,9 +570,10 @@ export class FakePull {
             const id = `PRRT_${i}_${j}`;
             const answers = (this.threadAnswers.get(id) ?? []).map((a) => ({
               body: a.body,
-              viewerDidAuthor: false,
+              viewerDidAuthor: a.byApp ?? false,
               authorAssociation: a.association,
               author: { login: a.login },
+              url: `https://github.com/${OWNER}/${REPO}/pull/${PR}#discussion_r${id}`,
             }));
             return {
               id,
@@ -555,6 +585,7 @@ export class FakePull {
                     viewerDidAuthor: true,
                     authorAssociation: 'NONE',
                     author: { login: 'review-loop' },
+                    url: `https://github.com/${OWNER}/${REPO}/pull/${PR}#discussion_${id}`,
                   },
                   ...answers,
                 ],

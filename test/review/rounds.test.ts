@@ -437,6 +437,53 @@ describe('--fix manual', () => {
   });
 });
 
+describe('a head is reviewed once', () => {
+  it('--fix auto whose edits are all refused waits for a commit and says why, instead of reviewing the head again', async () => {
+    const dir = await makeReviewRepo();
+    anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    openaiReply({
+      summary: 'two edits',
+      edits: [
+        { path: '.github/workflows/ci.yml', old_string: 'a', new_string: 'b' },
+        { path: 'src/calc.ts', old_string: 'n / 4', new_string: 'n / 2' },
+      ],
+    });
+    const first = await harness(dir);
+    const reviewed = head(dir);
+    const waiting = await runReviewLoop(first.options, first.ports);
+
+    expect(waiting.status).toBe('awaiting-fix');
+    expect(waiting.awaiting).toEqual({ kind: 'fix', round: 1, head: reviewed, unchanged: 'fix' });
+    expect(waiting.message).toBe(
+      "Round 1's fix changed nothing: 2 edits were refused: `.github/workflows/ci.yml` (.github/workflows/ is never " +
+        'edited by the review loop); `src/calc.ts` (old_string does not occur in the file). ' +
+        `${reviewed.slice(0, 12)} was reviewed already, so it is not reviewed again: commit a fix, then run the review again for round 2.`,
+    );
+    // one review and one fix call; the state waits for a fix on the head it reviewed
+    expect(waiting.invocationUsage.calls).toBe(2);
+    expect(head(dir)).toBe(reviewed);
+    expect(await stateOf(dir)).toMatchObject({ status: 'in_progress', round: 1, awaiting: 'fix' });
+    expect(await stageFile(dir, 'AUTO_REVIEW.md')).toContain(
+      "waiting for a fix: this round's fix changed nothing",
+    );
+
+    // run again without a commit: nothing is reviewed, no model is called
+    const idle = await harness(dir);
+    const still = await runReviewLoop(idle.options, idle.ports);
+    expect(still).toMatchObject({ status: 'awaiting-fix', awaiting: { unchanged: 'no-commit' } });
+    expect(still.invocationUsage.calls).toBe(0);
+
+    // the person's commit is round 2's head
+    await writeFile(path.join(dir, 'src/calc.ts'), CALC_BRANCH.replace('n / 3', 'n / 2'));
+    git(dir, 'commit', '-q', '-am', 'fix half()');
+    anthropicReply(reviewAnswer(8, 'ready'));
+    const third = await harness(dir);
+    const outcome = await runReviewLoop(third.options, third.ports);
+    expect(outcome).toMatchObject({ status: 'acquitted', runId: waiting.runId });
+    expect(outcome.rounds.map((r) => r.head)).toEqual([reviewed, head(dir)]);
+  });
+});
+
 describe('fix edits', () => {
   it('applies only allow-listed edits and records every refusal with its reason', async () => {
     const dir = await makeReviewRepo();

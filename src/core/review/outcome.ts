@@ -55,6 +55,8 @@ export interface FixReport {
   instructions: string | null;
   /** Manual mode in the App: the executor's fixes as changed lines, proposed and never committed. */
   proposed?: ProposedChange[] | undefined;
+  /** Why no edit was made at all, when none was proposed (refused edits are in `rejected`). */
+  noEdit?: 'nothing-to-fix' | 'no-usable-answer' | 'none-proposed' | undefined;
 }
 
 /** One round as this invocation saw it, raw answers included. */
@@ -104,5 +106,15 @@ export interface ReviewOutcome {
   /** When the run ended without acquittal: the remaining weaknesses, each with its effort estimate. */
   blockers: RankedWeakness[];
   receipt: AcquittalReceipt | null;
-  awaiting: { kind: 'fix' | 'checkpoint'; round: number; head: string } | null;
+  awaiting: {
+    kind: 'fix' | 'checkpoint';
+    round: number;
+    head: string;
+    /**
+     * Why the loop waits for a fix instead of reviewing: the head is the one `round` reviewed, either
+     * because that round's own fix changed nothing (`fix`, see unchanged-fix.ts) or because no commit
+     * came since (`no-commit`). A head is never reviewed twice.
+     */
+    unchanged?: 'fix' | 'no-commit' | undefined;
+  } | null;
 }

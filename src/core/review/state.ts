@@ -76,6 +76,8 @@ export type RankedWeakness = z.infer<typeof WeaknessStateSchema>;
 export const DismissedWeaknessSchema = z.object({
   title: z.string(),
   file: z.string().nullable(),
+  /** Where the finding was (absent in a record written before it was kept): a nearby line counts. */
+  line: z.number().nullable().optional(),
   reason: z.string(),
   by: z.string(),
 });

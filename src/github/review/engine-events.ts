@@ -1,8 +1,9 @@
 /**
  * The engine's progress as the pull request shows it (docs/how-it-works.md § The App): each reviewed round
- * becomes one PR review on its SHA, each finished round a row of the sticky log, and the check run follows
- * the rounds. An acquitting round's review waits for Phase E, so it can carry the receipt the engine
- * wrote — bound to the acquitted head.
+ * becomes one PR review on its SHA — a finding that stands from an earlier round linked to the thread it
+ * has, never given another — each finished round a row of the sticky log, and the check run follows the
+ * rounds. An acquitting round's review waits for Phase E, so it can carry the receipt the engine wrote —
+ * bound to the acquitted head. The model's raw answers go to the App's log, never into a review.
  */
 import type { Independence } from '../../core/review/gate.js';
 import type { AcquittalReceipt } from '../../core/review/log.js';
@@ -13,14 +14,18 @@ import type { Decision, DebateView, RoundReviewView } from './review-body.js';
 import { totalTokens } from '../../core/usage.js';
 import { counted } from '../../core/text/counted.js';
 import { formatScore } from '../../core/review/log.js';
+import { whyFixChangedNothing } from '../../core/review/unchanged-fix.js';
+import { clip } from '../../core/text/untrusted-text.js';
 import type { GitHubReviewTarget } from './review-target.js';
 import type { RoundRow } from './loop-state.js';
-import type { PullSession } from './pull-session.js';
+import type { PullSession, StandingThread } from './pull-session.js';
 
 /** Weakness titles a sticky row shows (the review has them all). */
 const ROW_WEAKNESSES = 3;
 /** The row quotes 120 characters of a title (renderLoopLog); more is never shown. */
 const ROW_TITLE = 120;
+/** Characters of a model's raw answer the log line keeps. */
+const RAW_IN_LOG = 20_000;
 
 export interface RoundContext {
   runId: string;
@@ -30,6 +35,8 @@ export interface RoundContext {
   /** The PR's page: locations in the review link into its diff. */
   pullUrl?: string | undefined;
   receipt?: AcquittalReceipt | undefined;
+  /** Per weakness of the report (same order): the thread an earlier round opened for it, if it stands. */
+  threads?: ReadonlyArray<StandingThread | undefined> | undefined;
 }
 
 /** Why a round is "not yet", in a reviewer's plain words (the engine's own sentence stays in the logs). */
@@ -81,7 +88,7 @@ export function roundReviewView(report: RoundReport, context: RoundContext): Rou
     decision: decision(report, context.independence),
     // An unavailable round's summary is the engine's diagnosis; the note says it in plain words.
     summary: report.score === null ? undefined : report.summary,
-    weaknesses: report.weaknesses.map((w) => ({
+    weaknesses: report.weaknesses.map((w, i) => ({
       rank: w.rank,
       title: w.title,
       severity: w.severity,
@@ -91,9 +98,8 @@ export function roundReviewView(report: RoundReport, context: RoundContext): Rou
       path: w.file ?? undefined,
       line: w.line ?? undefined,
       resolved: w.resolved_by_debate,
+      thread: context.threads?.[i],
     })),
-    raw: report.raw,
-    verifierRaw: report.verifierRaw,
     debate: debateView(report),
     gateNote: gateNote(report, context.independence),
     proposed: report.fix?.proposed,
@@ -249,25 +255,35 @@ export class PullRequestEvents implements ReviewEvents {
   }
 
   async #post(report: RoundReport, receipt: AcquittalReceipt | undefined): Promise<void> {
-    // Threads of earlier rounds follow this verdict first: addressed findings are resolved, standing ones stay.
-    if (report.score !== null) {
-      await this.#session.followThreads(
-        report.round,
-        report.weaknesses.filter((w) => !w.resolved_by_debate).map((w) => ({ title: w.title, file: w.file })),
+    const session = this.#session;
+    // The raw answers are the log's: every field that matters is in the review, in words.
+    session.log.info(`round ${report.round}: the reviewer's answer: ${clip(report.raw, RAW_IN_LOG)}`);
+    if (report.verifierRaw?.trim()) {
+      session.log.info(
+        `round ${report.round}: the verifier's answer: ${clip(report.verifierRaw, RAW_IN_LOG)}`,
       );
     }
-    const posted = await this.#session.postReview(
+    // Threads of earlier rounds follow this verdict first: addressed findings are resolved, a standing one
+    // keeps its thread (and the review links it instead of opening another).
+    let threads: Array<StandingThread | undefined> | undefined;
+    if (report.score !== null) {
+      const open = report.weaknesses.filter((w) => !w.resolved_by_debate);
+      const standing = await session.followThreads(report.round, report.head, open);
+      threads = report.weaknesses.map((w) => standing[open.indexOf(w)]);
+    }
+    const posted = await session.postReview(
       roundReviewView(report, {
-        runId: this.#session.runId,
+        runId: session.runId,
         maxRounds: this.#maxRounds,
         reviewerModel: this.#reviewerModel,
         independence: this.#independence,
-        pullUrl: this.#session.pr.url,
+        pullUrl: session.pr.url,
         receipt,
+        threads,
       }),
     );
     this.#reviews.set(report.round, posted.url);
-    await this.#session.recordRound(
+    await session.recordRound(
       roundRow(report, this.#fix, this.#independence, posted.url, report.round >= this.#maxRounds),
     );
   }
@@ -306,6 +322,8 @@ export function pullMessage(outcome: ReviewOutcome): string {
       return outcome.message.replace(/; not acquitted\.$/, '.');
     case 'awaiting-fix': {
       const round = outcome.awaiting?.round ?? outcome.rounds.length;
+      const unchanged = unchangedHead(outcome, round);
+      if (unchanged) return unchanged;
       return `Round ${round} requested changes: apply the suggested changes or push your own, and round ${round + 1} reviews them.`;
     }
     case 'awaiting-checkpoint':
@@ -314,4 +332,24 @@ export function pullMessage(outcome: ReviewOutcome): string {
     default:
       return outcome.message;
   }
+}
+
+/** A path a model wrote, shown only when it looks like one (it lands in Markdown: the check's summary). */
+function shownPath(path: string): string {
+  return /^[\w.@+-]+(?:\/[\w.@+-]+)*$/.test(path) && path.length <= 200 ? `\`${path}\`` : 'a path it named';
+}
+
+/**
+ * Why a loop waits on a head it reviewed already, in plain words: its own fix changed nothing (each
+ * refused edit with the rule that refused it), or no commit came since. Undefined for a plain wait.
+ */
+function unchangedHead(outcome: ReviewOutcome, round: number): string | undefined {
+  const head = `\`${(outcome.awaiting?.head ?? outcome.head).slice(0, 7)}\``;
+  const next = `Push a fix and round ${round + 1} reviews it, or comment \`/review-loop stop\`.`;
+  if (outcome.awaiting?.unchanged === 'no-commit') {
+    return `No new commit since round ${round} reviewed ${head}, so it is not reviewed again. ${next}`;
+  }
+  const fix = outcome.reports.find((r) => r.round === round)?.fix;
+  if (outcome.awaiting?.unchanged !== 'fix' || !fix) return undefined;
+  return `Round ${round}'s fix changed nothing: ${whyFixChangedNothing(fix, shownPath)}. ${head} was reviewed already, so it is not reviewed again. ${next}`;
 }

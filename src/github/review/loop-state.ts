@@ -186,6 +186,37 @@ const PHASE_LINES: Record<Phase, string> = {
   interrupted: 'The App restarted during a round; comment `/review-loop continue` (or push) to resume.',
 };
 
+/** How a check run stands, in a few words. */
+const CHECK_WORDS: Record<string, string> = {
+  success: 'passed',
+  failure: 'failed',
+  action_required: 'waits for you',
+  neutral: 'superseded',
+  cancelled: 'cancelled',
+};
+
+/**
+ * What the state records beyond the status, shown so that every write of the comment shows what it
+ * changed (docs/how-it-works.md § The App, "Writes per round"): this run's check run, the findings the
+ * maintainers dismissed, a note waiting for the next fix.
+ */
+function recordLines(state: AppLoopState): string[] {
+  const lines: string[] = [];
+  const check = state.check;
+  if (check && (!check.runId || check.runId === state.runId)) {
+    const how = check.completed ? (CHECK_WORDS[check.conclusion ?? ''] ?? 'completed') : 'in progress';
+    const on = `on \`${check.headSha.slice(0, 7)}\``;
+    const link = /^https:\/\/[^\s()<>[\]`]+$/.test(check.url) ? `[${on}](${check.url})` : on;
+    lines.push(`**Check run:** ${link}, ${how}.`);
+  }
+  if (state.dismissals.length > 0) {
+    const listed = state.dismissals.map((d) => `${inertInline(d.title, 120)} (by ${inertInline(d.by, 40)})`);
+    lines.push(`**Dismissed, left out of later rounds:** ${listed.join('; ')}.`);
+  }
+  if (state.guidance?.trim()) lines.push('**A note waits for the next fix.**');
+  return lines;
+}
+
 function row(r: RoundRow, full: boolean): string {
   const score = r.score === null ? '–' : `${r.score}/10`;
   const review = r.reviewUrl ? `[review](${r.reviewUrl})` : '–';
@@ -208,6 +239,7 @@ export function renderLoopLog(state: AppLoopState, budget = 50_000): string {
     head.push(`**Defect-park issue:** #${state.parkIssue} lists what the loop left open.`);
   }
   if (state.runId) head.push(`**Run:** \`${state.runId}\``);
+  head.push(...recordLines(state));
   if (state.settings) {
     const s = state.settings;
     head.push(

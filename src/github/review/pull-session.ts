@@ -4,6 +4,7 @@
  * comment (the engine's part opaque, next to the App's), reviews are posted bound to their SHA, fixes
  * land through the Git Data API, and every head change moves the check run along.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { messageOf } from '../../core/errors.js';
 import { checkEditPath } from '../../core/review/edits.js';
 import type { AppIdentity, AppOctokit, PullRef } from './app-octokit.js';
@@ -25,13 +26,8 @@ import type { StickyStore } from './sticky-comment.js';
 import { checkInProgress } from './check-tracker.js';
 import { counted } from '../../core/text/counted.js';
 import type { DismissedWeakness } from '../../core/review/state.js';
-import { sameWeakness, type WeaknessKey } from '../../core/review/weakness-match.js';
-import {
-  dismissingAnswer,
-  listFindingThreads,
-  resolveThreads,
-  type FindingThread,
-} from './review-threads.js';
+import { pairFindings, sameFinding, type FindingKey } from '../../core/review/finding-identity.js';
+import { dismissingAnswer, listFindingThreads, writeThreads, type FindingThread } from './review-threads.js';
 import type { AppLoopState, CheckRef, LoopSettings, RoundRow } from './loop-state.js';
 import {
   DISMISSALS_LIMIT,
@@ -94,10 +90,34 @@ export interface PullSession {
    */
   dismissals(): Promise<DismissedWeakness[]>;
   /**
-   * Resolves the App's finding threads of earlier rounds that round `round` no longer raises (addressed);
-   * a finding that stands, or one a maintainer dismissed, keeps its thread open. Returns how many.
+   * Round `round`'s findings on `head` against the App's finding threads (matched by content and place,
+   * src/core/review/finding-identity.ts): a finding that stands keeps its thread — reopened if it was
+   * resolved, answered only when a maintainer wrote there since the App's last word — and gets no new
+   * one; a thread of an earlier round whose finding is not raised any more is resolved (addressed); a
+   * dismissed finding's thread is left to the people. Returns, per finding, the thread it stands on.
    */
-  followThreads(round: number, standing: readonly WeaknessKey[]): Promise<number>;
+  followThreads(
+    round: number,
+    head: string,
+    findings: ReadonlyArray<FindingKey & { rank: number }>,
+  ): Promise<Array<StandingThread | undefined>>;
+}
+
+/** The open thread of a finding that stands: the review links it instead of opening another. */
+export interface StandingThread {
+  url: string;
+  /** The round that opened it. */
+  since: number;
+}
+
+/** A reply to a maintainer's answer on a finding's thread: the finding still stands, and how to end it. */
+export function stillStandsReply(round: number, head: string, rank: number): string {
+  return `Round ${round} still raises this on \`${head.slice(0, 7)}\`. If it is not to be fixed here, reply "won't fix" or "by design" with your reason, or comment \`/review-loop dismiss ${rank}\`.`;
+}
+
+/** A reply on a resolved thread whose finding came back: it is open again. */
+export function raisedAgainReply(round: number, head: string): string {
+  return `Round ${round} raises this again on \`${head.slice(0, 7)}\`, so the thread is open again.`;
 }
 
 export interface SessionDeps {
@@ -116,20 +136,32 @@ export interface SessionDeps {
   lookBeforeReview?: boolean | undefined;
 }
 
-/** Read-modify-write of a PR's sticky state under its lock; the visible log is rendered from the result. */
+/**
+ * Read-modify-write of a PR's sticky state under its lock; the visible log is rendered from the result.
+ * Every state change is written (what it records must survive a restart); the log shows what each one
+ * records, and a change that changes nothing makes no edit.
+ */
 export async function writeLoopState(
   deps: Pick<SessionDeps, 'octokit' | 'store' | 'clock'>,
   pr: PullRef,
   change: (state: AppLoopState) => AppLoopState,
 ): Promise<AppLoopState> {
   const { state } = await deps.store.update(deps.octokit, pr, (current) => {
-    const next = {
-      ...change(current ?? emptyLoopState(deps.clock())),
-      updatedAt: deps.clock().toISOString(),
-    };
+    const changed = change(current ?? emptyLoopState(deps.clock()));
+    // A change that changes nothing keeps its time: the body is then the comment's, and no edit is made.
+    const next =
+      current && sameState(changed, current)
+        ? current
+        : { ...changed, updatedAt: deps.clock().toISOString() };
     return { state: next, visible: renderLoopLog(next) };
   });
   return state;
+}
+
+/** The same state as it would be written (JSON: an absent field and an undefined one are alike), time aside. */
+function sameState(a: AppLoopState, b: AppLoopState): boolean {
+  const plain = (state: AppLoopState): unknown => JSON.parse(JSON.stringify({ ...state, updatedAt: '' }));
+  return isDeepStrictEqual(plain(a), plain(b));
 }
 
 export class GitHubPullSession implements PullSession {
@@ -322,6 +354,7 @@ export class GitHubPullSession implements PullSession {
       listed.push({
         title: thread.finding.title,
         file: thread.finding.file,
+        line: thread.finding.line,
         reason: answer.reason,
         by: answer.login,
       });
@@ -330,34 +363,67 @@ export class GitHubPullSession implements PullSession {
     return listed.slice(-DISMISSALS_LIMIT);
   }
 
-  async followThreads(round: number, standing: readonly WeaknessKey[]): Promise<number> {
+  async followThreads(
+    round: number,
+    head: string,
+    findings: ReadonlyArray<FindingKey & { rank: number }>,
+  ): Promise<Array<StandingThread | undefined>> {
+    const links: Array<StandingThread | undefined> = findings.map(() => undefined);
     const { threads, dismissed } = await this.#threads();
-    const addressed = threads.filter(
-      (thread) =>
-        !thread.resolved &&
-        thread.finding.round < round &&
-        !dismissingAnswer(thread) &&
-        // A dismissed finding is not addressed: its thread stays for the people to close.
-        !dismissed.some((d) => sameWeakness(d, thread.finding)) &&
-        !standing.some((w) => sameWeakness(w, thread.finding)),
+    // A dismissed finding's thread is the people's: never matched, resolved or reopened.
+    const live = threads.filter(
+      (thread) => !dismissingAnswer(thread) && !dismissed.some((d) => sameFinding(d, thread.finding)),
     );
-    if (addressed.length === 0) return 0;
-    // All of them in one request (aliased mutations): one write however many threads a round closes.
-    const { resolved: done, failed } = await resolveThreads(
-      this.#deps.octokit,
-      addressed.map((thread) => thread.id),
-    ).catch((error: unknown) => ({
-      resolved: [] as string[],
-      failed: addressed.map((thread) => ({ id: thread.id, reason: messageOf(error) })),
-    }));
-    for (const failure of failed)
-      this.log.warn(`${this.pr.url}: could not resolve a review thread (${failure.reason})`);
-    const resolved = done.length;
-    if (resolved > 0)
-      this.log.info(
-        `${this.pr.url}: round ${round} resolved ${counted(resolved, 'thread')} whose finding was addressed`,
-      );
-    return resolved;
+    if (live.length === 0) return links;
+    const paired = pairFindings(
+      findings,
+      live.map((thread) => thread.finding),
+    );
+    const reopen: string[] = [];
+    const reply: Array<{ id: string; body: string }> = [];
+    paired.forEach((at, i) => {
+      const thread = live[at];
+      if (!thread) return;
+      links[i] = { url: thread.url, since: thread.finding.round };
+      if (thread.resolved) {
+        reopen.push(thread.id);
+        reply.push({ id: thread.id, body: raisedAgainReply(round, head) });
+      } else if (thread.answeredSinceApp) {
+        reply.push({ id: thread.id, body: stillStandsReply(round, head, findings[i]!.rank) });
+      }
+    });
+    const standing = new Set(paired);
+    const resolve = live
+      .filter(
+        (thread, at) =>
+          !thread.resolved &&
+          thread.finding.round < round &&
+          !standing.has(at) &&
+          // A second thread of a finding that stands (opened before threads were matched) stays open.
+          !findings.some((finding) => sameFinding(finding, thread.finding)),
+      )
+      .map((thread) => thread.id);
+    if (resolve.length + reopen.length + reply.length === 0) return links;
+    // All of them in one request (aliased mutations): one write however many threads a round touches.
+    const written = await writeThreads(this.#deps.octokit, { resolve, reopen, reply }).catch(
+      (error: unknown) => ({
+        resolved: [] as string[],
+        reopened: [] as string[],
+        replied: [] as string[],
+        failed: [{ id: 'every thread', kind: 'resolve' as const, reason: messageOf(error) }],
+      }),
+    );
+    for (const failure of written.failed)
+      this.log.warn(`${this.pr.url}: could not ${failure.kind} a review thread (${failure.reason})`);
+    const said = [
+      written.resolved.length > 0 &&
+        `resolved ${counted(written.resolved.length, 'thread')} whose finding was addressed`,
+      written.reopened.length > 0 &&
+        `reopened ${counted(written.reopened.length, 'thread')} whose finding came back`,
+      written.replied.length > 0 && `answered on ${counted(written.replied.length, 'thread')}`,
+    ].filter((part): part is string => typeof part === 'string');
+    if (said.length > 0) this.log.info(`${this.pr.url}: round ${round} ${said.join(', ')}`);
+    return links;
   }
 
   commitFiles(
@@ -413,7 +479,7 @@ export class GitHubPullSession implements PullSession {
     } else if (result.status === 'not-landed') {
       this.log.warn(`fix did not land on ${this.pr.headRef}: ${result.reason}`);
       await this.note(
-        `This round's fix did not land on the branch (${result.reason}); the next round reviews the branch as it is.`,
+        `This round's fix did not land on the branch (${result.reason}); the App does not take that commit for its own.`,
       );
     }
     return result;

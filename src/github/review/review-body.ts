@@ -1,10 +1,11 @@
 /**
  * The Markdown of one round's PR review (docs/how-it-works.md § Review rounds), in a reviewer's plain
  * words: the decision (approved, changes requested, not yet) with the score and the pass rule, the
- * reviewer's summary, the ranked weaknesses each with its severity, a link to its place in the PR's diff
- * and the minimum fix, the fixes the executor proposes (manual mode: suggestions the author applies),
- * the debate (hard, nightmare) as Markdown, the round's time and cost, and the raw answer folded at the
- * end. The reviewer's memory is not shown (it is the reviewer's own notes; the sticky state keeps it).
+ * reviewer's summary, the ranked weaknesses each with its severity, a link to its place in the PR's diff,
+ * the minimum fix and — for a finding that stands from an earlier round — since when and its thread, the
+ * fixes the executor proposes (manual mode: suggestions the author applies), the debate (hard, nightmare)
+ * as Markdown, and the round's time and cost. The model's raw answer is not shown (every field of it that
+ * matters is, in words; the App's log keeps it), nor the reviewer's memory (the sticky state keeps it).
  * Every piece of model text goes through src/core/text/untrusted-text.ts and the whole body is bounded under GitHub's
  * limit; an approving review carries a hidden block (run id, round, models, families, score, verdict,
  * head SHA) that any later reader can check against the check run.
@@ -38,6 +39,11 @@ export interface WeaknessView {
   line?: number | undefined;
   /** An accepted rebuttal in the debate resolved it: shown, but not fixed. */
   resolved?: boolean | undefined;
+  /**
+   * The thread an earlier round opened for this same finding (src/core/review/finding-identity.ts): the
+   * finding stands, so it gets no new inline comment, and the review says since when it is open.
+   */
+  thread?: { url: string; since: number } | undefined;
 }
 
 /** One contested weakness of the debate: the executor's rebuttal and the reviewer's ruling. */
@@ -93,9 +99,6 @@ export interface RoundReviewView {
   /** The reviewer's summary: two or three sentences on what holds up and what does not. */
   summary?: string | undefined;
   weaknesses: WeaknessView[];
-  raw: string;
-  /** The nightmare verifier's raw answer, when there was one. */
-  verifierRaw?: string | null | undefined;
   debate?: DebateView | null | undefined;
   /** Why the round is "not yet" (e.g. the reviewer shares the executor's model family), in plain words. */
   gateNote?: string | undefined;
@@ -164,27 +167,14 @@ function costLine(view: RoundReviewView): string | undefined {
   return parts.join(' · ');
 }
 
-/** A folded section, closed whatever its content (the content is a fence it cannot close). */
-function folded(summary: string, content: string): string[] {
-  return ['', '<details>', `<summary>${summary}</summary>`, '', content, '', '</details>'];
-}
+/** A thread's address as GitHub gave it; anything else is not linked. */
+const THREAD_URL = /^https:\/\/[^\s()<>[\]`]+$/;
 
-/**
- * The raw answer, pretty-printed when it is JSON (one long line is unreadable), as a fenced block. The
- * reviewer's memory update is its notes to itself: kept in the sticky state, never shown in the review.
- */
-function rawBlock(raw: string, max: number): string {
-  let text = raw;
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (parsed !== null && typeof parsed === 'object' && 'memory_update' in parsed) {
-      delete (parsed as Record<string, unknown>).memory_update;
-    }
-    text = JSON.stringify(parsed, null, 2);
-  } catch {
-    // Not JSON (a garbled answer): shown as it came.
-  }
-  return inertBlock(text, max, 'json');
+/** ` · open since round 1 ([thread](…))` for a finding that stands. */
+function standing(weakness: WeaknessView): string {
+  if (!weakness.thread) return '';
+  const { url, since } = weakness.thread;
+  return ` · open since round ${since}${THREAD_URL.test(url) ? ` ([thread](${url}))` : ''}`;
 }
 
 function weaknessLines(view: RoundReviewView, weakness: WeaknessView, index: number): string[] {
@@ -193,7 +183,10 @@ function weaknessLines(view: RoundReviewView, weakness: WeaknessView, index: num
   const where = weakness.path ? ` — ${location(view, weakness)}` : '';
   const effort = weakness.effort ? ` · effort: ${inertInline(weakness.effort, 40)}` : '';
   const resolved = weakness.resolved ? ' · resolved in the debate' : '';
-  const lines = ['', `${number}. ${severity}${inertInline(weakness.title, 500)}${where}${effort}${resolved}`];
+  const lines = [
+    '',
+    `${number}. ${severity}${inertInline(weakness.title, 500)}${where}${effort}${resolved}${standing(weakness)}`,
+  ];
   if (weakness.detail?.trim()) lines.push(`   ${inertInline(weakness.detail, 1200)}`);
   lines.push(`   - Minimum fix: ${inertInline(weakness.minimumFix, 800)}`);
   return lines;
@@ -294,10 +287,6 @@ export function renderRoundReview(
   if (view.debate) lines.push('', '#### Debate', ...debateLines(view.debate));
   const cost = costLine(view);
   if (cost) lines.push('', `<sub>Round ${view.round}: ${cost} · run \`${view.runId}\`</sub>`);
-  lines.push(...folded('Full answer from the reviewer', rawBlock(view.raw, 40_000)));
-  if (view.verifierRaw?.trim()) {
-    lines.push(...folded('Full answer from the verifier', rawBlock(view.verifierRaw, 8_000)));
-  }
   // The hidden block goes first when the body is bounded: a cut must never lose it (bounding cuts the end).
   const receipt = view.receipt ? `${receiptBlock(view.receipt)}\n` : '';
   return `${receipt}${postable(lines.join('\n'), BODY_LIMIT - receipt.length)}`;
@@ -311,16 +300,21 @@ export interface ThreadFinding {
   rank: number;
   title: string;
   file: string | null;
+  /** The line it was raised on, at the head that round reviewed (null in a marker written before it was kept). */
+  line: number | null;
 }
 
 /**
- * The hidden first line of an inline finding comment: round, rank, and the finding's title and file
+ * The hidden first line of an inline finding comment: round, rank, and the finding's title, file and line
  * (base64 JSON: no `-`, `>` or `<`, so nothing can end the comment early), for a later round to match.
  */
 export function weaknessMarker(round: number, weakness: WeaknessView, rank: number): string {
   // Redacted before it is encoded: a key in the title must not pass the body's redaction as base64.
   const title = redactSecrets(weakness.title.slice(0, 300));
-  const key = Buffer.from(JSON.stringify({ t: title, f: weakness.path ?? null }), 'utf8');
+  const key = Buffer.from(
+    JSON.stringify({ t: title, f: weakness.path ?? null, l: weakness.line ?? null }),
+    'utf8',
+  );
   return `<!-- skillclimb:review-loop-weakness r=${round} n=${rank} k=${key.toString('base64')} -->`;
 }
 
@@ -329,13 +323,18 @@ export function parseWeaknessMarker(body: string | null | undefined): ThreadFind
   const match = WEAKNESS_MARKER.exec((body ?? '').split('\n', 1)[0]?.trim() ?? '');
   if (!match) return undefined;
   try {
-    const key = JSON.parse(Buffer.from(match[3]!, 'base64').toString('utf8')) as { t?: unknown; f?: unknown };
+    const key = JSON.parse(Buffer.from(match[3]!, 'base64').toString('utf8')) as {
+      t?: unknown;
+      f?: unknown;
+      l?: unknown;
+    };
     if (typeof key.t !== 'string') return undefined;
     return {
       round: Number(match[1]),
       rank: Number(match[2]),
       title: key.t,
       file: typeof key.f === 'string' ? key.f : null,
+      line: typeof key.l === 'number' && Number.isInteger(key.l) && key.l > 0 ? key.l : null,
     };
   } catch {
     return undefined;

@@ -1,7 +1,9 @@
 /**
  * The review threads of the App's inline finding comments (docs/how-it-works.md § The App), through
  * GraphQL (REST has no threads): a thread whose finding a later round no longer raises is resolved; one
- * a maintainer answered with "won't fix" or "by design" becomes a dismissal the reviewer is told about.
+ * whose finding stands stays the finding's one thread — reopened should it have been resolved, answered
+ * only when there is something new to say; one a maintainer answered with "won't fix" or "by design"
+ * becomes a dismissal the reviewer is told about.
  */
 import { clip } from '../../core/text/untrusted-text.js';
 import type { AppOctokit, PullRef } from './app-octokit.js';
@@ -11,8 +13,12 @@ import { parseWeaknessMarker, type ThreadFinding } from './review-body.js';
 export interface FindingThread {
   id: string;
   resolved: boolean;
+  /** The address of its first comment (the finding), for the review to link. */
+  url: string;
   finding: ThreadFinding;
   answers: Array<{ login: string; body: string }>;
+  /** A maintainer wrote on it after the App's last comment there: the App owes an answer. */
+  answeredSinceApp: boolean;
 }
 
 const THREADS_QUERY = `query ($owner: String!, $repo: String!, $number: Int!, $cursor: String) {
@@ -24,7 +30,7 @@ const THREADS_QUERY = `query ($owner: String!, $repo: String!, $number: Int!, $c
           id
           isResolved
           comments(first: 50) {
-            nodes { body viewerDidAuthor authorAssociation author { login } }
+            nodes { body url viewerDidAuthor authorAssociation author { login } }
           }
         }
       }
@@ -33,23 +39,57 @@ const THREADS_QUERY = `query ($owner: String!, $repo: String!, $number: Int!, $c
 }`;
 
 /**
- * Threads resolved per request: aliased `resolveReviewThread` mutations in one GraphQL document are one
- * request for the throttle and for GitHub's rate limits, however many threads a round closes (issue 18's
+ * Thread writes per request: aliased mutations in one GraphQL document are one request for the throttle
+ * and for GitHub's rate limits, however many threads a round resolves, reopens or answers (issue 18's
  * write budget). Bounded so one document stays small.
  */
-const RESOLVE_BATCH = 20;
+const WRITE_BATCH = 20;
 
-/** `mutation ($t0: ID!, …) { t0: resolveReviewThread(…) … }` for `count` threads. */
-function resolveMutation(count: number): string {
-  const aliases = Array.from({ length: count }, (_, i) => `t${i}`);
-  const params = aliases.map((a) => `$${a}: ID!`).join(', ');
-  const fields = aliases
-    .map((a) => `  ${a}: resolveReviewThread(input: { threadId: $${a} }) { thread { id isResolved } }`)
-    .join('\n');
-  return `mutation (${params}) {\n${fields}\n}`;
+/** What a round does to its threads: resolve the addressed, reopen a resolved one that stands, answer. */
+export interface ThreadWrites {
+  resolve: readonly string[];
+  reopen: readonly string[];
+  reply: ReadonlyArray<{ id: string; body: string }>;
 }
 
-type ResolveAnswer = Record<string, { thread: { id: string; isResolved: boolean } | null } | null>;
+type ThreadWrite =
+  | { kind: 'resolve'; id: string }
+  | { kind: 'reopen'; id: string }
+  | { kind: 'reply'; id: string; body: string };
+
+/**
+ * One document of aliased mutations, each alias with its own variables: `t0: resolveReviewThread` ($t0),
+ * `u0: unresolveReviewThread` ($u0), `r0: addPullRequestReviewThreadReply` ($r0, $b0).
+ */
+function writeMutation(writes: readonly ThreadWrite[]): { query: string; variables: Record<string, string> } {
+  const params: string[] = [];
+  const fields: string[] = [];
+  const variables: Record<string, string> = {};
+  writes.forEach((write, i) => {
+    if (write.kind === 'resolve') {
+      params.push(`$t${i}: ID!`);
+      variables[`t${i}`] = write.id;
+      fields.push(`  t${i}: resolveReviewThread(input: { threadId: $t${i} }) { thread { id isResolved } }`);
+    } else if (write.kind === 'reopen') {
+      params.push(`$u${i}: ID!`);
+      variables[`u${i}`] = write.id;
+      fields.push(`  u${i}: unresolveReviewThread(input: { threadId: $u${i} }) { thread { id isResolved } }`);
+    } else {
+      params.push(`$r${i}: ID!`, `$b${i}: String!`);
+      variables[`r${i}`] = write.id;
+      variables[`b${i}`] = write.body;
+      fields.push(
+        `  r${i}: addPullRequestReviewThreadReply(input: { pullRequestReviewThreadId: $r${i}, body: $b${i} }) { comment { id } }`,
+      );
+    }
+  });
+  return { query: `mutation (${params.join(', ')}) {\n${fields.join('\n')}\n}`, variables };
+}
+
+type WriteAnswer = Record<
+  string,
+  { thread?: { id: string; isResolved: boolean } | null; comment?: { id: string } | null } | null
+>;
 
 interface ThreadsAnswer {
   repository: {
@@ -62,6 +102,7 @@ interface ThreadsAnswer {
           comments: {
             nodes: Array<{
               body: string;
+              url?: string | null;
               viewerDidAuthor: boolean;
               authorAssociation: string;
               author: { login: string } | null;
@@ -97,13 +138,16 @@ export async function listFindingThreads(octokit: AppOctokit, pr: PullRef): Prom
       if (!first?.viewerDidAuthor) continue;
       const finding = parseWeaknessMarker(first.body);
       if (!finding) continue;
+      const byMaintainer = (c: (typeof later)[number]) =>
+        !c.viewerDidAuthor && MAINTAINERS.has(c.authorAssociation) && c.author !== null;
+      const lastOwn = later.map((c) => c.viewerDidAuthor).lastIndexOf(true);
       threads.push({
         id: node.id,
         resolved: node.isResolved,
+        url: first.url ?? '',
         finding,
-        answers: later
-          .filter((c) => !c.viewerDidAuthor && MAINTAINERS.has(c.authorAssociation) && c.author)
-          .map((c) => ({ login: c.author!.login, body: c.body })),
+        answers: later.filter(byMaintainer).map((c) => ({ login: c.author!.login, body: c.body })),
+        answeredSinceApp: later.slice(lastOwn + 1).some(byMaintainer),
       });
     }
     if (!list.pageInfo.hasNextPage) break;
@@ -112,33 +156,44 @@ export async function listFindingThreads(octokit: AppOctokit, pr: PullRef): Prom
   return threads;
 }
 
-/** What `resolveThreads` did: the threads resolved, and each one that was not with why. */
-export interface ResolvedThreads {
+/** What `writeThreads` did: the threads each kind of write went through for, and each that failed with why. */
+export interface WrittenThreads {
   resolved: string[];
-  failed: Array<{ id: string; reason: string }>;
+  reopened: string[];
+  replied: string[];
+  failed: Array<{ id: string; kind: ThreadWrite['kind']; reason: string }>;
 }
 
 /**
- * Resolves the threads `ids`, up to RESOLVE_BATCH in one request. When GitHub answers with errors for
- * some, the others it resolved still count (a GraphQL answer carries both).
+ * Resolves, reopens and answers threads, up to WRITE_BATCH writes in one request. When GitHub answers
+ * with errors for some, the others it carried out still count (a GraphQL answer carries both).
  */
-export async function resolveThreads(octokit: AppOctokit, ids: readonly string[]): Promise<ResolvedThreads> {
-  const out: ResolvedThreads = { resolved: [], failed: [] };
-  for (let at = 0; at < ids.length; at += RESOLVE_BATCH) {
-    const batch = ids.slice(at, at + RESOLVE_BATCH);
-    const variables = Object.fromEntries(batch.map((id, i) => [`t${i}`, id]));
-    let data: ResolveAnswer | undefined;
+export async function writeThreads(octokit: AppOctokit, plan: ThreadWrites): Promise<WrittenThreads> {
+  const writes: ThreadWrite[] = [
+    ...plan.resolve.map((id) => ({ kind: 'resolve' as const, id })),
+    ...plan.reopen.map((id) => ({ kind: 'reopen' as const, id })),
+    ...plan.reply.map(({ id, body }) => ({ kind: 'reply' as const, id, body })),
+  ];
+  const out: WrittenThreads = { resolved: [], reopened: [], replied: [], failed: [] };
+  for (let at = 0; at < writes.length; at += WRITE_BATCH) {
+    const batch = writes.slice(at, at + WRITE_BATCH);
+    const { query, variables } = writeMutation(batch);
+    let data: WriteAnswer | undefined;
     let reason = 'GitHub did not say';
     try {
-      data = await octokit.graphql<ResolveAnswer>(resolveMutation(batch.length), variables);
+      data = await octokit.graphql<WriteAnswer>(query, variables);
     } catch (error) {
       reason = error instanceof Error ? error.message : String(error);
       // A GraphQL error answer keeps the data of the mutations that went through.
-      data = (error as { data?: ResolveAnswer } | null)?.data ?? undefined;
+      data = (error as { data?: WriteAnswer } | null)?.data ?? undefined;
     }
-    batch.forEach((id, i) => {
-      if (data?.[`t${i}`]?.thread?.isResolved) out.resolved.push(id);
-      else out.failed.push({ id, reason });
+    batch.forEach((write, i) => {
+      const answer = data?.[`${write.kind === 'resolve' ? 't' : write.kind === 'reopen' ? 'u' : 'r'}${i}`];
+      if (write.kind === 'resolve' && answer?.thread?.isResolved) out.resolved.push(write.id);
+      else if (write.kind === 'reopen' && answer?.thread && !answer.thread.isResolved)
+        out.reopened.push(write.id);
+      else if (write.kind === 'reply' && answer?.comment) out.replied.push(write.id);
+      else out.failed.push({ id: write.id, kind: write.kind, reason });
     });
   }
   return out;

@@ -43,11 +43,14 @@ export async function diffLineIndex(octokit: AppOctokit, pr: PullRef): Promise<M
   return new Map(files.map((file) => [file.filename, commentableLines(file.patch)]));
 }
 
-/** The weaknesses that can be inline comments: a path and a line inside that file's hunks. */
+/**
+ * The weaknesses that can be inline comments: a path and a line inside that file's hunks — and no thread
+ * yet: a finding that stands from an earlier round keeps the thread it has (one thread per finding).
+ */
 export function inlineComments(view: RoundReviewView, index: Map<string, Set<number>>): InlineComment[] {
   const comments: InlineComment[] = [];
   view.weaknesses.forEach((weakness, i) => {
-    if (!weakness.path || !weakness.line || weakness.resolved) return;
+    if (!weakness.path || !weakness.line || weakness.resolved || weakness.thread) return;
     if (!index.get(weakness.path)?.has(weakness.line)) return;
     comments.push({
       path: weakness.path,
@@ -94,7 +97,7 @@ export async function postRoundReview(
   view: RoundReviewView,
   event: 'COMMENT' | 'REQUEST_CHANGES' = 'COMMENT',
 ): Promise<PostedReview> {
-  const cited = view.weaknesses.some((weakness) => weakness.path && weakness.line);
+  const cited = view.weaknesses.some((weakness) => weakness.path && weakness.line && !weakness.thread);
   const needsIndex = cited || (view.proposed ?? []).length > 0;
   const index = needsIndex ? await diffLineIndex(octokit, pr) : new Map<string, Set<number>>();
   const suggestions = suggestionComments(view, index);

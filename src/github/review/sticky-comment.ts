@@ -7,6 +7,7 @@
  * Only the App's own comment is ever read as state: a comment by anyone else carrying the same marker and
  * the same block is ignored, whatever it contains.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { KeyedLock } from '../../core/keyed-lock.js';
 import type { AppIdentity, AppOctokit, PullRef } from './app-octokit.js';
 import { isByApp, pullKey } from './app-octokit.js';
@@ -57,6 +58,21 @@ export function composeStickyBody(visible: string, state: unknown, limit = BODY_
   const room = limit - STICKY_MARKER.length - block.length - 4;
   if (room < 512) throw new StickyTooLargeError(block.length);
   return `${STICKY_MARKER}\n${postable(visible.trim(), room)}\n\n${block}`;
+}
+
+/**
+ * Whether writing `next` over `current` would change nothing: the same visible text and the same state
+ * (its JSON's key order aside — a state read back and written again need not list its keys alike).
+ */
+function sameStickyBody(current: string, next: string): boolean {
+  if (current === next) return true;
+  const visible = (body: string) => body.trimEnd().split('\n').slice(0, -1).join('\n');
+  const state = decodeStateBlock(next);
+  return (
+    state !== undefined &&
+    visible(current) === visible(next) &&
+    isDeepStrictEqual(decodeStateBlock(current), state)
+  );
 }
 
 function isSticky(comment: { body?: string | null }): boolean {
@@ -116,7 +132,8 @@ export class StickyStore<T> {
 
   /**
    * Read-modify-write under the PR's lock: `change` gets the current state and returns the next one and
-   * the visible log to show; the comment is edited in place, or created when the PR has none yet.
+   * the visible log to show; the comment is edited in place, or created when the PR has none yet — and
+   * left alone when the body would be the one it has.
    */
   async update(
     octokit: AppOctokit,
@@ -129,6 +146,8 @@ export class StickyStore<T> {
       const { comment, state } = await this.read(octokit, pr);
       const next = await change(state);
       const body = composeStickyBody(next.visible, next.state);
+      // Nothing to show and nothing to keep that the comment does not hold already: no edit.
+      if (comment && sameStickyBody(comment.body, body)) return { state: next.state, comment };
       const written = comment
         ? await octokit.rest.issues.updateComment({
             owner: pr.owner,

@@ -37,7 +37,7 @@ const HALVE = {
 };
 
 describe('a fix reported only when it landed', () => {
-  it('a ref update whose answer lacks the new commit, with the branch still on the old head, is "did not land"', async () => {
+  it('a ref update whose answer lacks the new commit, with the branch still on the old head, is "did not land" — and that head is not reviewed again', async () => {
     const fake = new FakePull({
       base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
       head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
@@ -46,10 +46,8 @@ describe('a fix reported only when it landed', () => {
     fake.interceptReads(mock);
     // GitHub answers the update without the commit, and the branch read back is still the reviewed head.
     fake.interceptGitData(mock, { refNotMoved: true });
-    fake.interceptParkIssues(mock);
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
     anthropicReply(HALVE);
-    openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
     const logs: string[] = [];
     const runner = createLoopRunner(
       { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' },
@@ -72,9 +70,14 @@ describe('a fix reported only when it landed', () => {
     const state = decodeStateBlock(fake.sticky()?.body ?? '') as any;
     expect(state.pushedHeads).toEqual([]);
     expect(state.head).toBe(HEAD);
-    // every review and every check is on the branch head; none on the commit that did not land
-    expect(fake.reviews.map((r) => r.commit_id)).toEqual([HEAD, HEAD]);
-    expect(fake.checks.map((c) => [c.head_sha, c.conclusion])).toEqual([[HEAD, 'failure']]);
+    // the review and the check are on the branch head; none on the commit that did not land — and the
+    // head round 1 reviewed is not reviewed again: the loop waits for a fix and says why
+    expect(fake.reviews.map((r) => r.commit_id)).toEqual([HEAD]);
+    expect(fake.checks.map((c) => [c.head_sha, c.conclusion])).toEqual([[HEAD, 'action_required']]);
+    expect(state.phase).toBe('waiting-fix');
+    expect(state.message).toMatch(
+      /^Round 1's fix changed nothing: 1 edit was refused: `src\/calc\.ts` \(the fix commit [0-9a-f]{7} did not land: after the update the branch head is aaaaaaa\)\. `aaaaaaa` was reviewed already, so it is not reviewed again\. Push a fix and round 2 reviews it/,
+    );
     expect(fake.checks.some((c) => c.conclusion === 'success')).toBe(false);
     expect(state.rounds[0].action).not.toMatch(/^fixed/);
     // said on the PR and in the log, never "committed"

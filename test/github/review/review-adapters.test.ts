@@ -9,7 +9,7 @@ import { parseLoopState, renderLoopLog } from '../../../src/github/review/loop-s
 import { commentableLines } from '../../../src/core/review/diff-lines.js';
 import { commitFileTexts, commitFix } from '../../../src/github/review/fix-commit.js';
 import { parkReviewLoop } from '../../../src/github/review/review-park.js';
-import { resolveThreads } from '../../../src/github/review/review-threads.js';
+import { writeThreads } from '../../../src/github/review/review-threads.js';
 import type { RoundReviewView } from '../../../src/github/review/review-body.js';
 import {
   renderInlineNote,
@@ -17,6 +17,7 @@ import {
   renderSuggestion,
 } from '../../../src/github/review/review-body.js';
 import { postRoundReview } from '../../../src/github/review/round-review.js';
+import { writeLoopState } from '../../../src/github/review/pull-session.js';
 import { HOSTILE, liveParts } from '../../helpers/markdown-liveness.js';
 import { GITHUB_BODY_LIMIT } from '../../../src/core/text/body-limit.js';
 import {
@@ -94,6 +95,74 @@ describe('sticky comment', () => {
     const body = composeStickyBody(hostile, state);
     expect(body.length).toBeLessThan(GITHUB_BODY_LIMIT);
     expect(decodeStateBlock(body)).toEqual(JSON.parse(JSON.stringify(state)));
+  });
+
+  it('makes no edit for a change that changes nothing; any other change is written, its time with it', async () => {
+    const store = new StickyStore<AppLoopState>(app, parseLoopState);
+    const state = loopState({
+      phase: 'running',
+      runId: 'run_20260301_0000beef',
+      handledComments: [101],
+      check: {
+        id: 100,
+        headSha: HEAD,
+        url: 'https://github.com/o/r/runs/100',
+        completed: false,
+        conclusion: null,
+        runId: 'run_20260301_0000beef',
+      },
+    });
+    const ours = { ...stickyComment(state), body: composeStickyBody(renderLoopLog(state), state) };
+    const later = () => new Date(NOW.getTime() + 60_000);
+    const written: any[] = [];
+    const mock = nock(API)
+      .get(comments)
+      .query(true)
+      .times(2)
+      .reply(200, [ours])
+      .patch(`${REPO_PATH}/issues/comments/9001`, (body) => (written.push(body), true))
+      .reply(200, { id: 9001, html_url: 'u' });
+    const deps = { octokit, store, clock: later };
+
+    // the same state, however the change built it: no PATCH (nock has one, for the next write only)
+    const same = await writeLoopState(deps, pr, (current) => ({ ...current, handledComments: [101] }));
+    expect(same.updatedAt).toBe(NOW.toISOString());
+    expect(written).toEqual([]);
+    // a change is written (the handled comment must survive a restart), with its time
+    const next = await writeLoopState(deps, pr, (current) => ({
+      ...current,
+      handledComments: [...current.handledComments, 102],
+    }));
+    expect(next.updatedAt).toBe(later().toISOString());
+    expect((decodeStateBlock(written[0].body) as AppLoopState).handledComments).toEqual([101, 102]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('shows what the state records: this run’s check run, the dismissed findings, a note waiting', () => {
+    const check = {
+      id: 100,
+      headSha: HEAD,
+      url: 'https://github.com/o/r/runs/100',
+      completed: true,
+      conclusion: 'action_required' as const,
+      runId: 'run_20260301_0000beef',
+    };
+    const shown = renderLoopLog(
+      loopState({
+        runId: 'run_20260301_0000beef',
+        phase: 'waiting-fix',
+        check,
+        guidance: 'keep the API',
+        dismissals: [{ title: 'No tests @team', file: null, reason: 'later', by: 'octocat' }],
+      }),
+    );
+    expect(shown).toContain('**Check run:** [on `aaaaaaa`](https://github.com/o/r/runs/100), waits for you.');
+    expect(shown).toContain('**Dismissed, left out of later rounds:** No tests @\u200Dteam (by octocat).');
+    expect(shown).toContain('**A note waits for the next fix.**');
+    expect(shown).not.toContain('keep the API'); // the note is the person's, said in their comment
+    // an earlier run's check is not this run's: not shown
+    const fresh = renderLoopLog(loopState({ runId: 'run_20260302_0000cafe', check }));
+    expect(fresh).not.toContain('Check run');
   });
 
   it('condenses older rounds to keep the log within its budget', () => {
@@ -222,7 +291,6 @@ const view: RoundReviewView = {
     { title: 'Outside the diff', minimumFix: 'x', path: 'src/a.ts', line: 40 },
     { title: 'No line', minimumFix: 'y' },
   ],
-  raw: '{"score":5} ``` fence ``` <img src=x>',
 };
 const patch = '@@ -1,3 +1,4 @@\n line1\n-line2\n+line2b\n+line3\n line4';
 
@@ -246,7 +314,7 @@ describe('round review', () => {
     expect(posted.event).toBe('COMMENT');
     expect(posted.comments).toEqual([expect.objectContaining({ path: 'src/a.ts', line: 3, side: 'RIGHT' })]);
     expect(posted.body).toContain('5/10, not ready');
-    expect(posted.body).toContain('<details>');
+    expect(posted.body).not.toContain('<details>'); // the raw answer is the log's, not the review's
     expect(posted.body).toContain('Off by one in the loop @\u200Dorg/team'); // the mention is not live
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
@@ -297,11 +365,17 @@ describe('untrusted text in everything the App posts', () => {
     reviewerModel: `openai-compatible:${hostile.replace(/\s/g, '')}`,
     score: 4,
     verdict: 'not ready',
-    weaknesses: HOSTILE.map((text) => ({ title: text, minimumFix: text, effort: text, path: text, line: 3 })),
+    weaknesses: HOSTILE.map((text, i) => ({
+      title: text,
+      minimumFix: text,
+      effort: text,
+      path: text,
+      line: 3,
+      // a standing finding's thread address is GitHub's; a hostile one is never linked
+      ...(i === 0 ? { thread: { url: text, since: 1 } } : {}),
+    })),
     summary: hostile,
     pullUrl: 'https://github.com/Codertocat/Hello-World/pull/7',
-    raw: hostile,
-    verifierRaw: hostile,
     debate: {
       entries: [
         {
@@ -607,7 +681,7 @@ describe('fix commit through the Git Data API', () => {
   });
 });
 
-describe('review threads resolved in one request', () => {
+describe('review threads written in one request', () => {
   it('aliases one mutation per thread (20 a request); a thread GitHub refused is reported, the others count', async () => {
     const ids = Array.from({ length: 21 }, (_, i) => `PRRT_${i}`);
     const documents: any[] = [];
@@ -625,7 +699,7 @@ describe('review threads resolved in one request', () => {
       .post('/graphql', (body) => (documents.push(body), true))
       .reply(200, { data: { t0: { thread: { id: 'PRRT_20', isResolved: true } } } });
 
-    const result = await resolveThreads(octokit, ids);
+    const result = await writeThreads(octokit, { resolve: ids, reopen: [], reply: [] });
 
     expect(documents).toHaveLength(2);
     expect(Object.keys(documents[0].variables)).toHaveLength(20);
@@ -633,8 +707,57 @@ describe('review threads resolved in one request', () => {
     expect(documents[1].variables).toEqual({ t0: 'PRRT_20' });
     expect(result.resolved).toEqual(ids.filter((id) => id !== 'PRRT_1'));
     expect(result.failed).toEqual([
-      { id: 'PRRT_1', reason: expect.stringContaining('Resource not accessible by integration') },
+      {
+        id: 'PRRT_1',
+        kind: 'resolve',
+        reason: expect.stringContaining('Resource not accessible by integration'),
+      },
     ]);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('resolves, reopens and answers in one document, each write its own alias and variables', async () => {
+    const documents: any[] = [];
+    const mock = nock(API)
+      .post('/graphql', (body) => (documents.push(body), true))
+      .reply(200, {
+        data: {
+          t0: { thread: { id: 'PRRT_a', isResolved: true } },
+          u1: { thread: { id: 'PRRT_b', isResolved: false } },
+          r2: { comment: { id: 'PRRC_1' } },
+          r3: null,
+        },
+        errors: [{ type: 'NOT_FOUND', path: ['r3'], message: 'Could not resolve to a node' }],
+      });
+    const result = await writeThreads(octokit, {
+      resolve: ['PRRT_a'],
+      reopen: ['PRRT_b'],
+      reply: [
+        { id: 'PRRT_b', body: 'Round 3 raises this again.' },
+        { id: 'PRRT_gone', body: 'Round 3 still raises this.' },
+      ],
+    });
+    expect(documents).toHaveLength(1);
+    expect(documents[0].variables).toEqual({
+      t0: 'PRRT_a',
+      u1: 'PRRT_b',
+      r2: 'PRRT_b',
+      b2: 'Round 3 raises this again.',
+      r3: 'PRRT_gone',
+      b3: 'Round 3 still raises this.',
+    });
+    expect(documents[0].query).toContain('u1: unresolveReviewThread(input: { threadId: $u1 })');
+    expect(documents[0].query).toContain(
+      'r2: addPullRequestReviewThreadReply(input: { pullRequestReviewThreadId: $r2, body: $b2 })',
+    );
+    expect(result).toEqual({
+      resolved: ['PRRT_a'],
+      reopened: ['PRRT_b'],
+      replied: ['PRRT_b'],
+      failed: [
+        { id: 'PRRT_gone', kind: 'reply', reason: expect.stringContaining('Could not resolve to a node') },
+      ],
+    });
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 });

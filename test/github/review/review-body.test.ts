@@ -1,15 +1,20 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- recorded request bodies are untyped JSON */
 /**
  * A round's PR review as the author reads it: plain words, severity, links into the diff, the summary
- * first, no reviewer memory, the debate as Markdown, the round's time and cost — and, in manual mode, the
- * executor's fixes as suggested changes on exactly the lines a real unified-diff patch makes commentable.
+ * first, no reviewer memory and no raw model answer, a standing finding linked to its thread, the debate
+ * as Markdown, the round's time and cost — and, in manual mode, the executor's fixes as suggested changes
+ * on exactly the lines a real unified-diff patch makes commentable.
  */
 import { createHash } from 'node:crypto';
 import nock from 'nock';
 import { ProbotOctokit } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RoundReviewView } from '../../../src/github/review/review-body.js';
-import { renderRoundReview } from '../../../src/github/review/review-body.js';
+import {
+  parseWeaknessMarker,
+  renderInlineNote,
+  renderRoundReview,
+} from '../../../src/github/review/review-body.js';
 import { postRoundReview } from '../../../src/github/review/round-review.js';
 import { API, HEAD, OWNER, PR, REPO, REPO_PATH } from '../../helpers/app-fixtures.js';
 
@@ -46,14 +51,6 @@ const PATCH = [
   ' // end',
 ].join('\n');
 
-const RAW = JSON.stringify({
-  score: 4,
-  verdict: 'not ready',
-  summary: 'The loop bound is off.',
-  weaknesses: [],
-  memory_update: 'SECRET-SUSPICION: watch the loop bound',
-});
-
 const view: RoundReviewView = {
   runId: 'run_20260301_0000beef',
   round: 2,
@@ -85,7 +82,6 @@ const view: RoundReviewView = {
       line: 9,
     },
   ],
-  raw: RAW,
   debate: {
     entries: [
       {
@@ -128,14 +124,42 @@ describe('a round review in a reviewer’s words', () => {
     );
   });
 
-  it('keeps the reviewer’s memory out of the body and the raw answer folded and readable', () => {
-    expect(body).not.toMatch(/Memory update/i);
-    const fold = body.indexOf('<details>');
-    expect(fold).toBeGreaterThan(0);
-    // the raw answer exists only inside the fold, pretty-printed (not one long line), without the memory
-    expect(body.indexOf('The loop bound is off.')).toBeGreaterThan(fold);
-    expect(body).toContain('```json\n{\n  "score": 4,');
-    expect(body).not.toContain('SECRET-SUSPICION');
+  it('keeps the reviewer’s memory and its raw answer out of the body: every field is said in words', () => {
+    expect(body).not.toMatch(/Memory update|memory_update/i);
+    expect(body).not.toContain('<details>');
+    expect(body).not.toMatch(/```json|"score"\s*:|"verdict"\s*:/);
+  });
+
+  it('says since when a standing finding is open and links its thread, which only GitHub’s address may be', () => {
+    const [first, second] = view.weaknesses;
+    const standing = renderRoundReview({
+      ...view,
+      weaknesses: [
+        { ...first!, thread: { url: `${PULL_URL}#discussion_r101`, since: 1 } },
+        { ...second!, thread: { url: 'javascript:alert(1)', since: 2 } },
+      ],
+    });
+    expect(standing).toContain(
+      `1. **critical** · Off by one in the loop — [src/a.ts:3](${PULL_URL}/files#${anchor('src/a.ts')}R3) · effort: trivial · open since round 1 ([thread](${PULL_URL}#discussion_r101))`,
+    );
+    expect(standing).toContain('R9) · open since round 2\n');
+    expect(standing).not.toContain('javascript');
+    // a new finding says nothing of the kind
+    expect(body).not.toContain('open since');
+  });
+
+  it('marks an inline finding comment with its round, rank, title, file and line for later rounds', () => {
+    const note = renderInlineNote(view.weaknesses[0]!, 0, 2);
+    expect(parseWeaknessMarker(note)).toEqual({
+      round: 2,
+      rank: 1,
+      title: 'Off by one in the loop',
+      file: 'src/a.ts',
+      line: 3,
+    });
+    // a marker written before the line was kept still reads, without one
+    const old = `<!-- skillclimb:review-loop-weakness r=1 n=2 k=${Buffer.from(JSON.stringify({ t: 'x', f: null })).toString('base64')} -->`;
+    expect(parseWeaknessMarker(old)).toEqual({ round: 1, rank: 2, title: 'x', file: null, line: null });
   });
 
   it('renders the debate as Markdown, never as source in a text fence', () => {
