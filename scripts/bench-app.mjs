@@ -217,13 +217,19 @@ async function freePort() {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The models of a two-round `fix: auto` loop: round 1 finds half()'s bug, the fix halves, round 2 acquits. */
+/**
+ * The models of a two-round `fix: auto` loop: round 1 finds half()'s bug (the finding check confirms it), the
+ * fix halves, round 2 acquits (and the fresh review that confirms it agrees).
+ */
 function loopResponder(call) {
   if (call.api === 'anthropic') {
     return JSON.stringify({
       summary: 'divide by two',
       edits: [{ path: 'calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
     });
+  }
+  if (call.system.includes('You check findings')) {
+    return JSON.stringify({ checks: [{ finding: 1, holds: true, evidence: 'n / 3 at calc.ts:6' }] });
   }
   const fixed = call.text.includes('n / 2');
   return JSON.stringify({

@@ -7,7 +7,8 @@
  * output) over real HTTP to a loopback model server that holds every answer for a fixed latency
  * (scripts/lib/latency-model-server.mjs). The scenario is a branch with one bug: round 1 the reviewer finds
  * it and the executor fixes it, round 2 the reviewer acquits. Per round it prints:
- *   - model calls (reviewer + executor)   medium: round 1 = 1 + 1, round 2 = 1 + 0
+ *   - model calls (reviewer + executor)   medium: round 1 = 2 + 1 (review, finding check; fix),
+ *                                          round 2 = 2 + 0 (review, the confirmation of its approval)
  *   - wall time vs the critical path      the critical path is the sum of the latencies of the round's
  *                                          calls, which the loop must make one after another
  *   - engine overhead                     wall minus critical path          target: median <= 400 ms per round
@@ -126,6 +127,10 @@ function respond(call) {
       summary: 'divide by two',
       edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
     });
+  }
+  if (system.includes('You check findings')) {
+    // The finding check (docs/how-it-works.md § Approval under noise): the bug is real.
+    return JSON.stringify({ checks: [{ finding: 1, holds: true, evidence: 'n / 3 at src/calc.ts:6' }] });
   }
   if (system.includes('You are the independent reviewer')) {
     return round <= 1 ? review(4, 'not ready', [BUG]) : review(8, 'ready', []);
@@ -268,7 +273,8 @@ async function main() {
     const overheads = rows.map((r) => r.overheadMs);
     const worst = Math.max(...overheads);
     const acquitted = reps.every((r) => r.status === 'acquitted');
-    const expectedCalls = args.difficulty === 'hard' ? [4, 1] : [2, 1];
+    // Round 1: review, finding check, (hard: rebuttal, ruling,) fix; round 2: review and its confirmation.
+    const expectedCalls = args.difficulty === 'hard' ? [5, 2] : [3, 2];
     const callsOk = reps.every((r) => r.rows.map((x) => x.calls).join() === expectedCalls.join());
     const overheadOk = median(overheads) <= TARGET_OVERHEAD_MS;
     const summary = {

@@ -19,7 +19,10 @@ import {
   type CallTrace,
   type ModelCall,
 } from '../core/review/answers.js';
+import { FindingCheckAnswerSchema } from '../core/review/finding-verification.js';
+import { buildFindingCheckPrompt } from '../core/review/check-prompt.js';
 import {
+  FINDING_CHECK_JSON_SCHEMA,
   FIX_PROPOSAL_JSON_SCHEMA,
   REBUTTAL_ANSWER_JSON_SCHEMA,
   REVIEW_ANSWER_JSON_SCHEMA,
@@ -190,6 +193,17 @@ export function createReviewModels(config: ReviewModelsConfig): ReviewModels {
         buildFixPrompt({ ...input, marker: freshMarker() }),
         { schema: FIX_PROPOSAL_JSON_SCHEMA, name: 'fix_proposal' },
         FixProposalSchema,
+        signal,
+      ),
+
+    checkFindings: (input, signal) =>
+      structuredCall(
+        config,
+        reviewer,
+        'finding-check',
+        buildFindingCheckPrompt({ ...input, marker: freshMarker() }),
+        { schema: FINDING_CHECK_JSON_SCHEMA, name: 'finding_check' },
+        FindingCheckAnswerSchema,
         signal,
       ),
 

@@ -114,3 +114,25 @@ export const FIX_PROPOSAL_JSON_SCHEMA: JSONSchema7 = {
   required: ['summary', 'edits'],
   additionalProperties: false,
 };
+
+export const FINDING_CHECK_JSON_SCHEMA: JSONSchema7 = {
+  type: 'object',
+  properties: {
+    checks: {
+      type: 'array',
+      description: 'one entry per finding, by its number',
+      items: {
+        type: 'object',
+        properties: {
+          finding: { type: 'integer', description: "the finding's number in the list" },
+          holds: { type: 'boolean', description: 'true only when the code at the head shows the problem' },
+          evidence: { type: 'string', description: 'the code that shows it, or why it does not' },
+        },
+        required: ['finding', 'holds', 'evidence'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['checks'],
+  additionalProperties: false,
+};

@@ -13,6 +13,8 @@ import type {
   ReviewAnswer,
   RulingAnswer,
 } from '../core/review/answers.js';
+import type { FindingCheckAnswer } from '../core/review/finding-verification.js';
+import type { FindingCheckPromptInput } from '../core/review/check-prompt.js';
 import type { Independence } from '../core/review/gate.js';
 import type { AcquittalReceipt } from '../core/review/log.js';
 import type { BoundedText, Claims } from '../core/review/material.js';
@@ -68,6 +70,14 @@ export interface ReviewModels {
   rule(input: WithoutMarker<RulingPromptInput>, signal: AbortSignal): Promise<ModelCall<RulingAnswer>>;
   /** Phase C: the executor's `{path, old_string, new_string}` edits. */
   proposeFix(input: WithoutMarker<FixPromptInput>, signal: AbortSignal): Promise<ModelCall<FixProposal>>;
+  /**
+   * Before a round's findings are posted: a fresh call of the reviewer's model says, for each finding,
+   * whether the code at the head shows it (docs/how-it-works.md § Approval under noise).
+   */
+  checkFindings(
+    input: WithoutMarker<FindingCheckPromptInput>,
+    signal: AbortSignal,
+  ): Promise<ModelCall<FindingCheckAnswer>>;
   /** Nightmare: a fresh reviewer (the reviewer's model) with read-only tools. */
   verify(
     input: WithoutMarker<VerifierPromptInput>,

@@ -34,7 +34,11 @@ function worse(a: Verdict, b: Verdict): Verdict {
   return VERDICT_ORDER.indexOf(a) <= VERDICT_ORDER.indexOf(b) ? a : b;
 }
 
-function ranked(answer: ReviewAnswer, source: RankedWeakness['source'], offset: number): RankedWeakness[] {
+export function ranked(
+  answer: ReviewAnswer,
+  source: RankedWeakness['source'],
+  offset: number,
+): RankedWeakness[] {
   return answer.weaknesses.map((w, i) => ({
     rank: offset + i + 1,
     title: w.title,

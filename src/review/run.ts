@@ -12,6 +12,7 @@ import type { DismissedWeakness, PendingRound, RankedWeakness, RoundSummary } fr
 import { sameFinding } from '../core/review/finding-identity.js';
 import { counted } from '../core/text/counted.js';
 import { totalTokens, ZERO_USAGE } from '../core/usage.js';
+import { settleFindings } from './approval.js';
 import { assess, type Assessment } from './assess.js';
 import { RoundMeter } from './calls.js';
 import { debate } from './debate.js';
@@ -219,6 +220,8 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
 
   const a = await assess(ctx, meter, round, material, memory, { openBlockers, dismissed });
   a.weaknesses = withoutDismissed(ctx, round, a.weaknesses, dismissed);
+  // Approval under noise: findings checked against the code, an approval confirmed by a fresh review.
+  await settleFindings(ctx, meter, round, material, a, { confirmed: openBlockers, dismissed });
   const report = reportOf(round, head, a);
   // B.5: the memory is appended every round, before the stop gate, so the last round's is kept too.
   const previous = [...state.history].reverse().find((r) => r.score !== null);

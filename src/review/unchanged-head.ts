@@ -20,6 +20,9 @@ export async function waitWhenFixChangedNothing(
 ): Promise<ReviewOutcome | undefined> {
   const fix = report.fix;
   if (!fix || fix.commit) return undefined;
+  // A verdict withheld with no finding at all (an approval the confirmation could not confirm) asked for
+  // no change: that head's verdict is unsettled, not reviewed, so the next round reviews it again.
+  if (fix.noEdit === 'nothing-to-fix' && report.weaknesses.length === 0) return undefined;
   const next = report.round + 1;
   const why = whyFixChangedNothing(fix);
   await finish(

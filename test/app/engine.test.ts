@@ -39,6 +39,7 @@ import {
   anthropicUserText,
   openaiInputText,
   openaiReply,
+  checkAnswer,
   anthropicReply,
   reviewAnswer,
   type Recorded,
@@ -196,8 +197,10 @@ describe('the App with the review engine', () => {
     const reviewer: Recorded = { bodies: [] };
     const executor: Recorded = { bodies: [] };
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]), reviewer);
+    openaiReply(checkAnswer(true)); // the finding check
     anthropicReply(HALVE, executor);
     openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'), reviewer);
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const logs: string[] = [];
     const { probot, queue } = await startTestApp(engineRunner(), SETTINGS, {
       secrets: APP_SECRETS,
@@ -321,6 +324,7 @@ describe('the App with the review engine', () => {
     fake.interceptThreads(mock);
     const reviewer: Recorded = { bodies: [] };
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]), reviewer);
+    openaiReply(checkAnswer(true)); // the finding check
     // The executor still proposes its fix: it becomes a one-click suggestion, never a push.
     anthropicReply(HALVE);
     const { probot, queue } = await startTestApp(engineRunner());
@@ -342,6 +346,7 @@ describe('the App with the review engine', () => {
     expect(fake.head).toBe(HEAD);
 
     openaiReply(reviewAnswer(9, 'ready'), reviewer);
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const pushed = fake.push({ 'src/calc.ts': FIXED_TEXT });
     await probot.receive({
       id: 'p3',
@@ -379,6 +384,7 @@ describe('the App with the review engine', () => {
         { title: 'No tests', effort: 'large' },
       ]),
     );
+    openaiReply(checkAnswer(true, true)); // the finding check
     const { probot, queue } = await startTestApp(engineRunner());
 
     await say(probot, '/review-loop rounds: 1', 101);
@@ -396,6 +402,7 @@ describe('the App with the review engine', () => {
     ]);
 
     openaiReply(reviewAnswer(5, 'not ready', [{ title: 'Still no tests', minimum_fix: 'Add one.' }]));
+    openaiReply(checkAnswer(true)); // the finding check
     await say(probot, '/review-loop rounds: 1', 102);
     await queue.idle();
     expect(fake.issues).toHaveLength(1);
@@ -418,6 +425,7 @@ describe('the App with the review engine', () => {
     openaiReply(
       reviewAnswer(4, 'not ready', [HALF_BUG, { title: 'No test for half()', minimum_fix: 'Add one.' }]),
     );
+    openaiReply(checkAnswer(true, true)); // the finding check
     const { probot, queue } = await startTestApp(engineRunner());
 
     await say(probot, '/review-loop checkpoint: on', 101);
@@ -430,6 +438,7 @@ describe('the App with the review engine', () => {
 
     anthropicReply(HALVE, executor);
     openaiReply(reviewAnswer(9, 'ready'));
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     await say(probot, '/review-loop note: Fix only the division; the test can wait.', 102);
     await queue.idle();
 
@@ -473,6 +482,8 @@ describe('the App with the review engine', () => {
     env.OPENAI_API_KEY = 'sk-openai-added-later';
     fake.interceptReads(mock);
     openaiReply(reviewAnswer(9, 'ready', [{ ...HALF_BUG, severity: 'minor' }]));
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
+    openaiReply(checkAnswer(true)); // the finding check
     await say(probot, '/review-loop continue', 102);
     await queue.idle();
     expect(stickyState(fake)).toMatchObject({ phase: 'acquitted', runId: failed.runId });
@@ -487,6 +498,8 @@ describe('the App with the review engine', () => {
     const mock = fake.interceptBase();
     fake.interceptReads(mock);
     openaiReply(reviewAnswer(9, 'ready', [{ ...HALF_BUG, severity: 'minor' }]));
+    // one family: no confirmation (the run cannot approve), but the finding is checked before it is posted
+    openaiReply(checkAnswer(true)); // the finding check
     const { probot, queue } = await startTestApp(engineRunner());
     await say(probot, '/review-loop', 101);
     await queue.idle();
@@ -529,6 +542,8 @@ describe('the App with the review engine', () => {
     const mock = fake.interceptBase(undefined, { commands: false });
     fake.interceptReads(mock);
     openaiReply(reviewAnswer(9, 'ready', [{ ...HALF_BUG, severity: 'minor' }]));
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
+    openaiReply(checkAnswer(true)); // the finding check
     const { probot, queue } = await startTestApp(engineRunner());
     const pushed = fake.push({ 'src/calc.ts': FIXED_TEXT });
     await probot.receive({
@@ -598,6 +613,8 @@ describe('the App with the review engine', () => {
     nock.abortPendingRequests();
     const reviewer: Recorded = { bodies: [] };
     openaiReply(reviewAnswer(9, 'ready', [{ ...HALF_BUG, severity: 'minor' }]), reviewer);
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
+    openaiReply(checkAnswer(true)); // the finding check
     const after = await startTestApp(engineRunner());
     await say(after.probot, '/review-loop continue', 102);
     await after.queue.idle();
@@ -664,6 +681,7 @@ describe('the App with the review engine', () => {
     const executor: Recorded = { bodies: [] };
     anthropicReply(HALVE, executor);
     openaiReply(reviewAnswer(9, 'ready'), reviewer);
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const { probot, queue } = await startTestApp(engineRunner(), { ...SETTINGS, maxRounds: 12 });
     await say(probot, '/review-loop go', 101);
     await queue.idle();

@@ -36,6 +36,7 @@ import {
   anthropicReply,
   openaiReply,
   reviewAnswer,
+  checkAnswer,
 } from '../helpers/review-fixtures.js';
 
 beforeEach(() => nock.disableNetConnect());
@@ -80,11 +81,13 @@ describe('a 502 after a performed write on each POST route', () => {
     fake.interceptGitData(mock);
     fake.interceptLookups(mock);
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    openaiReply(checkAnswer(true)); // the finding check
     anthropicReply({
       summary: 'divide by two',
       edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
     });
     openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'));
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const { probot, queue } = await startTestApp(runner(), SETTINGS, { Octokit });
 
     await say(probot, '/review-loop', 101);
@@ -111,6 +114,7 @@ describe('a 502 after a performed write on each POST route', () => {
     // the comment and the issue are looked for in the listings the App reads anyway
     fake.interceptParkIssues(mock);
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    openaiReply(checkAnswer(true)); // the finding check
     const { probot, queue } = await startTestApp(runner(), SETTINGS, { Octokit });
 
     // guidance with no loop: the sticky comment is made, then the reply (a ghost the second time)

@@ -25,6 +25,7 @@ import {
   anthropicReply,
   openaiReply,
   reviewAnswer,
+  checkAnswer,
 } from '../helpers/review-fixtures.js';
 
 beforeEach(() => nock.disableNetConnect());
@@ -100,11 +101,13 @@ describe('exact-value redaction at the App’s sink', () => {
           `Remember ${ECHO}`,
         ),
       );
+      openaiReply(checkAnswer(true)); // the finding check
       anthropicReply({
         summary: `divide by two; ${ECHO}`,
         edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: `n / 2; // ${SECRETS.odd}` }],
       });
       openaiReply({ ...reviewAnswer(8, 'ready', [], `Memory: ${ECHO}`), summary: `Fine now. ${ECHO}` });
+      openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
 
       const logs: string[] = [];
       const runner = createLoopRunner(ENV, {

@@ -26,6 +26,7 @@ import {
 } from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
 import {
+  checkAnswer,
   CALC_BASE,
   CALC_BRANCH,
   HALF_BUG,
@@ -70,6 +71,7 @@ describe('threads that follow the work', () => {
     fake.interceptThreads(mock);
     const reviewer: Recorded = { bodies: [] };
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG, NAN, NO_TESTS]), reviewer);
+    openaiReply(checkAnswer(true, true, true)); // the finding check
     anthropicReply({
       summary: 'halve',
       edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
@@ -104,6 +106,8 @@ describe('threads that follow the work', () => {
       ]),
       reviewer,
     );
+    // only the new finding is checked: the dismissed ones are left out before the check
+    openaiReply(checkAnswer(true)); // the finding check
     anthropicReply({
       summary: 'doc',
       edits: [
@@ -159,6 +163,7 @@ describe('threads that follow the work', () => {
     fake.interceptReads(mock);
     fake.interceptThreads(mock);
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG, NAN]));
+    openaiReply(checkAnswer(true, true)); // the finding check
     anthropicReply({
       summary: 'halve',
       edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
@@ -170,6 +175,7 @@ describe('threads that follow the work', () => {
 
     // the author's push addresses both; round 2 approves
     openaiReply(reviewAnswer(8, 'ready', [], 'Both addressed.'));
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const pushed = fake.push({ 'src/calc.ts': CALC_BRANCH.replace('n / 3', 'n / 2') });
     await probot.receive({
       id: 'p1',
@@ -238,6 +244,7 @@ describe('each finding once, matched by what it says and where', () => {
     fake.interceptParkIssues(mock);
     const reviewer: Recorded = { bodies: [] };
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG, NAN]), reviewer);
+    openaiReply(checkAnswer(true, true)); // the finding check
     anthropicReply(NOTHING);
     const { probot, queue } = await startTestApp(engineRunner());
 
@@ -260,6 +267,7 @@ describe('each finding once, matched by what it says and where', () => {
       ]),
       reviewer,
     );
+    openaiReply(checkAnswer(true)); // the finding check: only the new finding (the dismissed one is left out)
     const pushed = fake.push({
       'src/calc.ts': CALC_BRANCH.replace(
         'export function half',
@@ -298,6 +306,7 @@ describe('each finding once, matched by what it says and where', () => {
     fake.interceptThreads(mock);
     fake.interceptParkIssues(mock);
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG, NAN]));
+    openaiReply(checkAnswer(true, true)); // the finding check
     anthropicReply(NOTHING);
     const { probot, queue } = await startTestApp(engineRunner());
     const push = async (id: string, text: string) => {
@@ -323,6 +332,7 @@ describe('each finding once, matched by what it says and where', () => {
 
     // round 3: the author's next push divides by three again; the reviewer says so in other words
     openaiReply(reviewAnswer(4, 'not ready', [{ ...HALF_BUG, title: 'half() still divides by three' }, NAN]));
+    openaiReply(checkAnswer(true)); // the finding check: half()'s was not posted by round 2, so it is checked
     const third = await push('p2', CALC_BRANCH.replace('n / 3', '(n + 0) / 3'));
 
     expect(fake.reviews).toHaveLength(3);

@@ -55,9 +55,11 @@ describe('the write throttle, per installation', () => {
     // Each installation's first write goes at once: with one queue shared by both, the second
     // installation's would wait a second (or two) behind the first's.
     expect(Math.abs(time('201') - time('101'))).toBeLessThan(500);
-    // One installation's two writes are still spaced by the throttle, a second apart.
-    expect(time('102') - time('101')).toBeGreaterThanOrEqual(900);
-    expect(time('202') - time('201')).toBeGreaterThanOrEqual(900);
+    // One installation's two writes are still spaced by the throttle, a second apart (unthrottled they
+    // would arrive together; the margin is for a busy machine, where the first request can reach the
+    // server a few hundred milliseconds after the throttle released it).
+    expect(time('102') - time('101')).toBeGreaterThanOrEqual(650);
+    expect(time('202') - time('201')).toBeGreaterThanOrEqual(650);
     expect(scope.pendingMocks()).toStrictEqual([]);
   });
 });

@@ -27,6 +27,7 @@ import {
   README,
   anthropicReply,
   openaiReply,
+  checkAnswer,
   reviewAnswer,
 } from '../helpers/review-fixtures.js';
 
@@ -48,6 +49,7 @@ describe('a head is reviewed once', () => {
     fake.interceptThreads(mock);
     // the reviewer's memory (never shown) echoes a secret of the App's environment
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG], `The deploy key is ${APP_SECRET}.`));
+    openaiReply(checkAnswer(true)); // the finding check
     anthropicReply({
       summary: 'two edits',
       edits: [
@@ -106,14 +108,18 @@ describe('a head is reviewed once', () => {
     await queue.idle();
     expect(fake.reviews).toHaveLength(1);
     state = decodeStateBlock(fake.sticky()!.body) as any;
+    // the record still waits for the fix; the answer is a reply that says why and what to do
     expect(state).toMatchObject({
       phase: 'waiting-fix',
-      message:
-        'No new commit since round 1 reviewed `aaaaaaa`, so it is not reviewed again. Push a fix and round 2 reviews it, or comment `/review-loop stop`.',
+      message: expect.stringContaining("Round 1's fix changed nothing"),
     });
+    expect(fake.comments.at(-1)!.body).toBe(
+      "No new commit since round 1 reviewed `aaaaaaa`, so there is nothing new to review yet. Push your fix to this pull request's branch (apply the review's suggestions, or commit your own): the push starts round 2 by itself.",
+    );
 
     // the author's push is the new head round 2 reviews
     openaiReply(reviewAnswer(8, 'ready', [], 'Halved now.'));
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const pushed = fake.push({ 'src/calc.ts': CALC_BRANCH.replace('n / 3', 'n / 2') });
     await probot.receive({
       id: 'p1',

@@ -25,7 +25,13 @@ import {
 } from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
 import { startRedis } from '../helpers/redis-server.js';
-import { README, anthropicReply, openaiReply, reviewAnswer } from '../helpers/review-fixtures.js';
+import {
+  checkAnswer,
+  README,
+  anthropicReply,
+  openaiReply,
+  reviewAnswer,
+} from '../helpers/review-fixtures.js';
 
 const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
 const PULL_URL = `https://github.com/${OWNER}/${REPO}/pull/${PR}`;
@@ -159,6 +165,7 @@ async function wholeLoop(options: { redisUrl?: string }): Promise<void> {
   fake.interceptThreads(mock);
   fake.interceptParkIssues(mock);
   openaiReply(reviewAnswer(4, 'not ready', [WAVE, REPEAT, FLOOD]));
+  openaiReply(checkAnswer(true, true, true)); // the finding check; round 2 raises only findings it confirmed
   anthropicReply(EDITS);
   const { probot, queue } = await startTestApp(
     createLoopRunner(MODEL_KEYS, {
@@ -292,11 +299,13 @@ describe('four rounds with findings that stand (issue 27)', () => {
     };
     // round 1: three findings; the executor fixes MAX
     openaiReply(reviewAnswer(4, 'not ready', [WAVE, FLOOD, REPEAT]));
+    openaiReply(checkAnswer(true, true, true)); // the finding check
     anthropicReply({ summary: 'MAX', edits: [EDITS.edits[0]] });
     // round 2: wave() stands (worded afresh), MAX is gone, a new finding; the executor adds the doc comment
     openaiReply(
       reviewAnswer(5, 'not ready', [{ ...WAVE, title: 'wave() still ignores the greeting' }, REPEAT, DOC]),
     );
+    openaiReply(checkAnswer(true)); // the finding check: only DOC is new (the others were confirmed)
     anthropicReply({
       summary: 'doc',
       edits: [

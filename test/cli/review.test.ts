@@ -9,6 +9,7 @@ import { strictNock } from '../helpers/nock-frame.js';
 import {
   anthropicReply,
   CALC_BRANCH,
+  checkAnswer,
   git,
   HALF_BUG,
   KEYS,
@@ -90,6 +91,7 @@ describe('usage and configuration errors exit 2 before any model call', () => {
     expect(cli.stderr()).toMatch(/uncommitted changes \(src\/calc.ts\).*--allow-dirty/);
     // manual never edits, so the same tree is fine there (the review then runs)
     anthropicReply(reviewAnswer(7, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     expect(await run(['--fix', 'manual'], io(dir))).toBe(0);
   });
 
@@ -120,11 +122,13 @@ describe('a run from the command line', () => {
   it('acquits with exit 0 and prints one progress line per round with score, verdict, seconds, tokens and cost', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply({
       summary: 'halve',
       edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
     });
     anthropicReply(reviewAnswer(8, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const cli = io(dir);
     expect(await run([], cli)).toBe(0);
     const lines = cli.stdout().split('\n');
@@ -148,6 +152,7 @@ describe('a run from the command line', () => {
     };
     await writeFile(path.join(dir, 'skillclimb.config.json'), JSON.stringify(config));
     openaiReply(reviewAnswer(7, 'ready'));
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const cli = io(dir);
     expect(await run(['--json'], cli)).toBe(0);
     const outcome = JSON.parse(cli.stdout()) as { reviewer: { id: string }; executor: { id: string } };
@@ -166,6 +171,7 @@ describe('a run from the command line', () => {
   it('--json prints the outcome on stdout and sends the log to stderr', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(9, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const cli = io(dir);
     expect(await run(['--json', '--max-rounds', '2'], cli)).toBe(0);
     const outcome = JSON.parse(cli.stdout()) as {
@@ -193,6 +199,7 @@ describe('a run from the command line', () => {
   it('--checkpoint: input that ends pauses at the checkpoint; the next run reads the answer and goes on', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG, { title: 'No test for half()' }]));
+    anthropicReply(checkAnswer(true, true)); // the finding check
     const first = io(dir, { ...KEYS }, Readable.from([]));
     expect(await run(['--checkpoint'], first)).toBe(1);
     expect(first.stdout()).toContain('📋 Round 1/4 review complete.');
@@ -205,6 +212,7 @@ describe('a run from the command line', () => {
       executor,
     );
     anthropicReply(reviewAnswer(8, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     // no --checkpoint flag: a resumed run keeps its own settings
     const second = io(dir, { ...KEYS }, Readable.from(['skip 2\n']));
     expect(await run([], second)).toBe(0);
@@ -214,10 +222,12 @@ describe('a run from the command line', () => {
   it('--fix manual: the next plain `skillclimb review` resumes in manual mode after the person’s commit', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply(checkAnswer(true)); // the finding check
     expect(await run(['--fix', 'manual'], io(dir))).toBe(1);
     await writeFile(path.join(dir, 'src/calc.ts'), CALC_BRANCH.replace('n / 3', 'n / 2'));
     git(dir, 'commit', '-q', '-am', 'fix half()');
     anthropicReply(reviewAnswer(5, 'not ready', [{ title: 'Still no tests' }]));
+    anthropicReply(checkAnswer(true)); // the finding check
     const cli = io(dir);
     expect(await run(['--json'], cli)).toBe(1);
     const outcome = JSON.parse(cli.stdout()) as { status: string; rounds: Array<{ round: number }> };

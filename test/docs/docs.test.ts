@@ -26,6 +26,7 @@ const HOW_IT_WORKS_SECTIONS = [
   'Calibration',
   'Review rounds',
   'Independence and the stop gate',
+  'Approval under noise',
   'Review state, memory and receipts',
   'Debate and nightmare',
   'Review fixes',

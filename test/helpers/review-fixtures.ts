@@ -91,6 +91,20 @@ export function reviewAnswer(
   };
 }
 
+/**
+ * The finding check's answer (docs/how-it-works.md § Approval under noise): finding n holds when the n-th
+ * argument is true.
+ */
+export function checkAnswer(...holds: boolean[]) {
+  return {
+    checks: holds.map((h, i) => ({
+      finding: i + 1,
+      holds: h,
+      evidence: h ? 'The cited line does what the finding says.' : 'The cited code does not do that.',
+    })),
+  };
+}
+
 export const HALF_BUG: WeaknessSpec = {
   title: 'half() divides by 3',
   minimum_fix: 'Divide by 2.',

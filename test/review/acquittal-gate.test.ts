@@ -9,6 +9,7 @@ import { runReviewLoop } from '../../src/review/run.js';
 import { strictNock } from '../helpers/nock-frame.js';
 import {
   anthropicReply,
+  checkAnswer,
   HALF_BUG,
   harness,
   makeReviewRepo,
@@ -31,6 +32,7 @@ describe('acquittal gate', () => {
   it('Test 1 — fresh start: a positive round 1 appends one receipt with the current run_id and stops', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(7, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const h = await harness(dir, { hex: 'a1b2c3d4', now: JULY_13 });
     const outcome = await runReviewLoop(h.options, h.ports);
 
@@ -70,8 +72,10 @@ describe('acquittal gate', () => {
       }),
     );
     anthropicReply(reviewAnswer(5, 'not ready', [HALF_BUG]));
+    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply(FIX);
     anthropicReply(reviewAnswer(8, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
 
     const h = await harness(dir, { hex: 'bbbbbbbb', now: JULY_13 });
     const outcome = await runReviewLoop(h.options, h.ports);
@@ -106,6 +110,7 @@ describe('acquittal gate', () => {
       }),
     );
     anthropicReply(reviewAnswer(7, 'almost'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
 
     const h = await harness(dir, { hex: 'cccccccc', now: JULY_13 });
     const outcome = await runReviewLoop(h.options, h.ports);
@@ -130,6 +135,7 @@ describe('acquittal gate', () => {
   it('Test 4 — append-only integrity: two acquitting runs leave exactly two lines, the first unchanged', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(7, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const first = await harness(dir, { hex: '11111111', now: JULY_13 });
     const run1 = await runReviewLoop(first.options, first.ports);
     expect(run1.status).toBe('acquitted');
@@ -137,6 +143,7 @@ describe('acquittal gate', () => {
 
     // the completed run 1 cannot continue: the next invocation is a new run with its own id
     anthropicReply(reviewAnswer(9, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const second = await harness(dir, { hex: '22222222', now: JULY_13 });
     const run2 = await runReviewLoop(second.options, second.ports);
     expect(run2.status).toBe('acquitted');

@@ -8,6 +8,7 @@ import {
   anthropicReply,
   anthropicUserText,
   CALC_BRANCH,
+  checkAnswer,
   git,
   HALF_BUG,
   harness,
@@ -38,8 +39,11 @@ describe('a medium run with --fix auto', () => {
     const reviewer: Recorded = { bodies: [] };
     const executor: Recorded = { bodies: [] };
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG], 'Suspicion: half() is wrong.'), reviewer);
+    anthropicReply(checkAnswer(true));
     openaiReply(FIX, executor);
     anthropicReply(reviewAnswer(8, 'ready', [], 'half() now divides by 2.'), reviewer);
+    // The fresh second review that confirms the approval (docs/how-it-works.md § Approval under noise).
+    anthropicReply(reviewAnswer(8, 'ready'));
 
     const h = await harness(dir, { hex: 'a1b2c3d4' });
     const outcome = await runReviewLoop(h.options, h.ports);
@@ -110,7 +114,8 @@ describe('a medium run with --fix auto', () => {
     const memory = await stageFile(dir, 'REVIEWER_MEMORY.md');
     expect(memory).toContain('## Round 1 — Score: 4/10');
     expect(memory).toContain('## Round 2 — Score: 8/10');
-    expect(outcome.usage.calls).toBe(3);
+    // review, finding check, fix; review, confirmation
+    expect(outcome.usage.calls).toBe(5);
     expect(outcome.usage.costUsd).toBeGreaterThan(0);
     expect(h.log.progressLines.filter((l) => /^round \d\/4: score/.test(l))).toHaveLength(2);
 
@@ -122,8 +127,10 @@ describe('a medium run with --fix auto', () => {
         'round-01-review.request.json',
         'round-01-review.response.md',
         'round-01-review.meta.json',
+        'round-01-finding-check.response.md',
         'round-01-fix.request.json',
         'round-02-review.response.md',
+        'round-02-confirmation.response.md',
       ]),
     );
     for (const file of files) {

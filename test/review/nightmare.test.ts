@@ -12,6 +12,7 @@ import { strictNock } from '../helpers/nock-frame.js';
 import {
   ANTHROPIC,
   anthropicReply,
+  checkAnswer,
   git,
   harness,
   makeReviewRepo,
@@ -98,6 +99,9 @@ describe('nightmare verifier', () => {
       recorded,
       anthropicMessage([{ type: 'text', text: `Verified.\n${JSON.stringify(verdict)}` }], USAGE),
     );
+    // the verifier's finding is checked against the code before it is posted; nightmare has no extra
+    // confirmation (its verifier is the fresh second review)
+    anthropicReply(checkAnswer(true));
     // nightmare includes hard's debate: the executor concedes, so there is nothing for the reviewer to rule on
     openaiReply({
       rebuttals: [{ weakness: 1, stance: 'accept', argument: 'It is a bug.', evidence: 'calc.ts:6' }],

@@ -15,6 +15,7 @@ import {
   anthropicReply,
   anthropicUserText,
   CALC_BRANCH,
+  checkAnswer,
   git,
   HALF_BUG,
   harness,
@@ -54,6 +55,7 @@ describe('termination without acquittal', () => {
         { title: 'No tests', effort: 'medium' },
       ]),
     );
+    anthropicReply(checkAnswer(true, true)); // the finding check
     openaiReply(HALVE);
     anthropicReply(
       reviewAnswer(5, 'not ready', [
@@ -65,6 +67,7 @@ describe('termination without acquittal', () => {
         },
       ]),
     );
+    // round 2's finding is round 1's "No tests" again (one finding, src/core/review/finding-identity.ts): no second check
     const h = await harness(dir, { options: { maxRounds: 2 } });
     const outcome = await runReviewLoop(h.options, h.ports);
 
@@ -78,8 +81,9 @@ describe('termination without acquittal', () => {
       }),
     ]);
     expect(outcome.message).toMatch(/No acquittal after 2 rounds .*: 1 blocker remains\./);
-    // the last round's review is not followed by a fix nobody would review: 3 calls, one commit
-    expect(outcome.usage.calls).toBe(3);
+    // the last round's review is not followed by a fix nobody would review: review, check, fix; review —
+    // 4 calls, one commit
+    expect(outcome.usage.calls).toBe(4);
     expect(existsSync(path.join(dir, 'review-stage', 'ACQUITTAL_LOG.jsonl'))).toBe(false);
     const log = await stageFile(dir, 'AUTO_REVIEW.md');
     expect(log).toContain('### Remaining Blockers');
@@ -119,6 +123,7 @@ describe('the cost budget', () => {
   it('ends the run between rounds once the estimated cost reaches --max-cost-usd', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply(HALVE);
     const h = await harness(dir, { options: { maxCostUsd: 0.001 } });
     const outcome = await runReviewLoop(h.options, h.ports);
@@ -135,12 +140,13 @@ describe('the token budget', () => {
   it('ends the run between rounds once the run has used maxTokens', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply(HALVE);
     const h = await harness(dir, { options: { maxTokens: 2_000 } });
     const outcome = await runReviewLoop(h.options, h.ports);
     expect(outcome.status).toBe('budget');
     expect(outcome.rounds).toHaveLength(1);
-    expect(outcome.message).toMatch(/^Token budget of 2,000 reached \(3,400 used\) before round 2/);
+    expect(outcome.message).toMatch(/^Token budget of 2,000 reached \(5,200 used\) before round 2/);
   });
 });
 
@@ -150,6 +156,7 @@ describe('hard mode', () => {
     const reviewer: Recorded = { bodies: [] };
     const executor: Recorded = { bodies: [] };
     anthropicReply(reviewAnswer(4, 'not ready', THREE), reviewer);
+    anthropicReply(checkAnswer(true, true, true)); // the finding check
     openaiReply(
       {
         rebuttals: [
@@ -176,6 +183,7 @@ describe('hard mode', () => {
     );
     openaiReply(HALVE, executor);
     anthropicReply(reviewAnswer(8, 'ready'), reviewer);
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
 
     const h = await harness(dir, { options: { difficulty: 'hard' } });
     const outcome = await runReviewLoop(h.options, h.ports);
@@ -213,6 +221,7 @@ describe('a garbled reviewer answer', () => {
     anthropicReply('Looks good to me, ship it! Score: 9/10, ready.');
     anthropicReply('{"score": "nine", "verdict": "ready"}');
     anthropicReply(reviewAnswer(7, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const h = await harness(dir);
     const outcome = await runReviewLoop(h.options, h.ports);
 
@@ -222,8 +231,8 @@ describe('a garbled reviewer answer', () => {
     ]);
     expect(outcome.status).toBe('acquitted');
     expect(outcome.receipt?.round).toBe(2);
-    // no fix after an unreadable review: the executor was never called
-    expect(outcome.usage.calls).toBe(3);
+    // no fix after an unreadable review: the executor was never called (two attempts, a review, its confirmation)
+    expect(outcome.usage.calls).toBe(4);
     expect(h.log.warnings.some((w) => /round 1: reviewer answer unusable: .*asking once more/.test(w))).toBe(
       true,
     );
@@ -250,6 +259,7 @@ describe('resume', () => {
   it('resumes after a crash mid-round at that round, with the same run id and one section per round', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply(HALVE);
     nock(ANTHROPIC)
       .post('/v1/messages')
@@ -261,6 +271,7 @@ describe('resume', () => {
     const runId = crashed.run_id as string;
 
     anthropicReply(reviewAnswer(8, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const second = await harness(dir, { hex: '00000000' });
     const outcome = await runReviewLoop(second.options, second.ports);
 
@@ -295,6 +306,7 @@ describe('resume', () => {
     nock.cleanAll();
 
     anthropicReply(reviewAnswer(7, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const again = await harness(dir);
     const resumed = await runReviewLoop(again.options, again.ports);
     expect(resumed).toMatchObject({ status: 'acquitted', runId: outcome.runId, resumed: true });
@@ -306,8 +318,10 @@ describe('the checkpoint', () => {
     const dir = await makeReviewRepo();
     const executor: Recorded = { bodies: [] };
     anthropicReply(reviewAnswer(4, 'not ready', THREE));
+    anthropicReply(checkAnswer(true, true, true)); // the finding check
     openaiReply(HALVE, executor);
     anthropicReply(reviewAnswer(8, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const checkpoint = scriptedCheckpoint([{ kind: 'skip', items: [2] }]);
     const h = await harness(dir, { options: { checkpoint: true }, checkpoint });
     const outcome = await runReviewLoop(h.options, h.ports);
@@ -325,6 +339,7 @@ describe('the checkpoint', () => {
   it('waits when nobody answers, and a later call with the answer fixes without reviewing round 1 again', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply(checkAnswer(true)); // the finding check
     const first = await harness(dir, { options: { checkpoint: true }, checkpoint: scriptedCheckpoint([]) });
     const paused = await runReviewLoop(first.options, first.ports);
     expect(paused.status).toBe('awaiting-checkpoint');
@@ -341,6 +356,7 @@ describe('the checkpoint', () => {
     const executor: Recorded = { bodies: [] };
     openaiReply({ ...HALVE, summary: 'as instructed' }, executor);
     anthropicReply(reviewAnswer(9, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const second = await harness(dir, { options: { checkpoint: true }, checkpoint: scriptedCheckpoint([]) });
     const outcome = await runReviewLoop(second.options, second.ports, {
       checkpoint: { kind: 'guidance', text: 'Only fix the division; keep the signature.' },
@@ -361,9 +377,11 @@ describe('instructions from outside a checkpoint', () => {
   it('are taken once by the next fix that has work, quoted to the executor and logged', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply(checkAnswer(true)); // the finding check
     const executor: Recorded = { bodies: [] };
     openaiReply(HALVE, executor);
     anthropicReply(reviewAnswer(9, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const h = await harness(dir);
     let pending: string | null = 'Keep the signature; divide by two.';
     let taken = 0;
@@ -393,6 +411,7 @@ describe('instructions from outside a checkpoint', () => {
   it('are left in place when no fix runs (the first review acquits)', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(9, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const h = await harness(dir);
     let taken = 0;
     const outcome = await runReviewLoop(h.options, {
@@ -408,11 +427,12 @@ describe('--fix manual', () => {
   it('pauses after the review, waits for a commit, then reviews the new head shown the person’s diff', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply(checkAnswer(true)); // the finding check
     const manual = { fix: 'manual' as const };
     const first = await harness(dir, { options: manual });
     const paused = await runReviewLoop(first.options, first.ports);
     expect(paused.status).toBe('awaiting-fix');
-    expect(paused.usage.calls).toBe(1);
+    expect(paused.usage.calls).toBe(2);
     expect(await stateOf(dir)).toMatchObject({ status: 'in_progress', round: 1, awaiting: 'fix' });
 
     // no new commit: nothing is reviewed, no model is called
@@ -427,6 +447,7 @@ describe('--fix manual', () => {
     git(dir, 'commit', '-q', '-am', 'fix half()');
     const reviewer: Recorded = { bodies: [] };
     anthropicReply(reviewAnswer(8, 'ready'), reviewer);
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const third = await harness(dir, { options: manual });
     const outcome = await runReviewLoop(third.options, third.ports);
     expect(outcome).toMatchObject({ status: 'acquitted', runId: paused.runId });
@@ -441,6 +462,7 @@ describe('a head is reviewed once', () => {
   it('--fix auto whose edits are all refused waits for a commit and says why, instead of reviewing the head again', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply({
       summary: 'two edits',
       edits: [
@@ -459,8 +481,8 @@ describe('a head is reviewed once', () => {
         'edited by the review loop); `src/calc.ts` (old_string does not occur in the file). ' +
         `${reviewed.slice(0, 12)} was reviewed already, so it is not reviewed again: commit a fix, then run the review again for round 2.`,
     );
-    // one review and one fix call; the state waits for a fix on the head it reviewed
-    expect(waiting.invocationUsage.calls).toBe(2);
+    // one review, its finding check and one fix call; the state waits for a fix on the head it reviewed
+    expect(waiting.invocationUsage.calls).toBe(3);
     expect(head(dir)).toBe(reviewed);
     expect(await stateOf(dir)).toMatchObject({ status: 'in_progress', round: 1, awaiting: 'fix' });
     expect(await stageFile(dir, 'AUTO_REVIEW.md')).toContain(
@@ -477,6 +499,7 @@ describe('a head is reviewed once', () => {
     await writeFile(path.join(dir, 'src/calc.ts'), CALC_BRANCH.replace('n / 3', 'n / 2'));
     git(dir, 'commit', '-q', '-am', 'fix half()');
     anthropicReply(reviewAnswer(8, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const third = await harness(dir);
     const outcome = await runReviewLoop(third.options, third.ports);
     expect(outcome).toMatchObject({ status: 'acquitted', runId: waiting.runId });
@@ -492,6 +515,7 @@ describe('fix edits', () => {
     git(dir, 'add', '.');
     git(dir, 'commit', '-q', '-m', 'dup and link');
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply({
       summary: 'many edits',
       edits: [
@@ -509,6 +533,7 @@ describe('fix edits', () => {
     // src/other.ts is not part of the change: only the configured glob lets a fix edit it
     const h = await harness(dir, { options: { maxRounds: 2, allowGlobs: ['**/other.ts'] } });
     anthropicReply(reviewAnswer(8, 'ready'));
+    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const outcome = await runReviewLoop(h.options, h.ports);
 
     const fix = outcome.reports[0]!.fix!;
@@ -541,7 +566,10 @@ describe('fix edits', () => {
 describe('the receipt', () => {
   it('names the acquitted head and a trace folder holding the acquitting round', async () => {
     const dir = await makeReviewRepo();
-    anthropicReply(reviewAnswer(6, 'almost', [{ title: 'Minor naming' }]));
+    anthropicReply(reviewAnswer(6, 'almost', [{ title: 'Minor naming', severity: 'minor' }]));
+    // the confirmation, then one check for the round's minor finding
+    anthropicReply(reviewAnswer(8, 'ready'));
+    anthropicReply(checkAnswer(true));
     const h = await harness(dir);
     const outcome = await runReviewLoop(h.options, h.ports);
     expect(outcome.status).toBe('acquitted');

@@ -23,7 +23,10 @@ export type Verdict = 'ready' | 'almost' | 'not ready' | 'unavailable';
 export type Decision = 'approved' | 'changes requested' | 'not yet';
 
 /** The pass rule, said once per review (docs/how-it-works.md § Independence and the stop gate). */
-export const PASS_RULE = 'A change passes at ≥ 6/10 with the verdict ready or almost.';
+/** The stop gate in a reviewer's words (docs/how-it-works.md § Approval under noise). */
+export const PASS_RULE =
+  'A change passes at ≥ 6/10 with the verdict ready or almost, no critical or major finding left, and a ' +
+  'fresh second review that finds none.';
 
 export interface WeaknessView {
   /** The reviewer's rank (1 = most severe); what `/review-loop dismiss <n>` names. */

@@ -24,6 +24,7 @@ import {
   HALF_BUG,
   README,
   anthropicReply,
+  checkAnswer,
   openaiReply,
   reviewAnswer,
 } from '../../helpers/review-fixtures.js';
@@ -47,6 +48,7 @@ describe('a fix reported only when it landed', () => {
     // GitHub answers the update without the commit, and the branch read back is still the reviewed head.
     fake.interceptGitData(mock, { refNotMoved: true });
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    openaiReply(checkAnswer(true)); // the finding check
     anthropicReply(HALVE);
     const logs: string[] = [];
     const runner = createLoopRunner(

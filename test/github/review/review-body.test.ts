@@ -108,7 +108,11 @@ describe('a round review in a reviewer’s words', () => {
     const lines = body.split('\n');
     expect(lines[0]).toBe('### Round 2 of 4: changes requested (4/10, not ready)');
     expect(lines[2]).toBe('The loop bound is off by one; the rest holds up.');
-    expect(body.match(/passes at ≥ 6\/10 with the verdict ready or almost/g)).toHaveLength(1);
+    expect(
+      body.match(
+        /passes at ≥ 6\/10 with the verdict ready or almost, no critical or major finding left, and a fresh second review that finds none\./g,
+      ),
+    ).toHaveLength(1);
     expect(body).toContain('1 min 23 s · 3 model calls · 18,305 tokens · $0.0731');
     expect(body).toContain('#### 2 open weaknesses');
     expect(body).not.toMatch(/\(s\)/);
