@@ -10,13 +10,14 @@ import type { ApplicationFunction, Context, Logger, Probot } from 'probot';
 import { secretsFromEnv } from '../core/text/redact.js';
 import type { AppIdentity } from '../github/review/app-octokit.js';
 import { StickyStore } from '../github/review/sticky-comment.js';
+import { rebuildLoopState } from '../github/review/record-rebuild.js';
 import type { AppEnvSettings } from './config.js';
 import { CONFIG_FILE } from './config.js';
 import { mergeConfigs, readConfigFiles } from './config-files.js';
 import { SecretSet, guardOctokit } from './github-client.js';
 import type { LoopRunner } from './loop-runner.js';
 import type { AppLoopState } from '../github/review/loop-state.js';
-import { parseLoopState } from '../github/review/loop-state.js';
+import { parseLoopState, renderLoopLog } from '../github/review/loop-state.js';
 import type { Intake } from './validation/event.js';
 import { commandEventFrom, pullRequestEventFrom, rerequestEventFrom } from './validation/event.js';
 import type { EventTools } from './worker.js';
@@ -256,7 +257,16 @@ export function createReviewLoopApp(options: ReviewLoopAppOptions): ReviewLoopAp
     env: options.settings,
     runner: options.runner,
     queue,
-    store: new StickyStore<AppLoopState>(identity, parseLoopState, (key, work) => shared.withLock(key, work)),
+    store: new StickyStore<AppLoopState>(
+      identity,
+      parseLoopState,
+      (key, work) => shared.withLock(key, work),
+      // A record that cannot be read is rebuilt from what the App posted, never replaced by an empty one.
+      {
+        rebuild: ({ octokit, pr, problem }) => rebuildLoopState(octokit, pr, identity, problem, clock()),
+        render: (state) => renderLoopLog(state),
+      },
+    ),
     clock,
     secrets: secrets.values,
     toolsFor: (installationId, repo) => {

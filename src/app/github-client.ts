@@ -190,8 +190,28 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', '
 /** Fields holding text for people: redacted wherever they appear in a request (inline comments, output). */
 const TEXT_FIELDS = new Set(['title', 'body', 'summary', 'text', 'message']);
 
-/** A hidden block of base64 JSON, as the sticky state and the acquittal receipt are written. */
-const HIDDEN_BLOCK = /(<!-- skillclimb:[a-z-]+ )([A-Za-z0-9+/=]+)( -->)/g;
+/**
+ * A hidden block of base64 JSON, as the sticky state, the acquittal receipt (`<!-- skillclimb:<kind> <base64> -->`)
+ * and an inline finding's key (`<!-- skillclimb:review-loop-weakness r=1 n=2 k=<base64> -->`) are written.
+ */
+const HIDDEN_BLOCK = /(<!-- skillclimb:[a-z-]+ (?:[a-z]=\d+ )*(?:k=)?)([A-Za-z0-9+/=]+)( -->)/g;
+
+/**
+ * A hidden block with the secrets taken out of its decoded JSON and encoded again, so it still decodes
+ * (docs/how-it-works.md § Untrusted text and secrets). A block that does not decode as JSON (not the
+ * App's) gets the plain-text pass, which also takes out a secret's base64 form.
+ */
+function redactBlock(block: string, open: string, data: string, close: string, secrets: string[]): string {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
+  } catch {
+    return redactSecrets(block, secrets);
+  }
+  const clean = JSON.stringify(redactValue(decoded, secrets));
+  if (clean === JSON.stringify(decoded)) return block;
+  return `${open}${Buffer.from(clean, 'utf8').toString('base64')}${close}`;
+}
 
 /** The App's secrets: fixed ones from the environment, and installation tokens as they are handed out. */
 export class SecretSet {
@@ -215,20 +235,22 @@ export class SecretSet {
     if (this.#values.length > this.#fixed + 50) this.#values.splice(this.#fixed, 1);
   }
 
+  /**
+   * The hidden blocks first, decoded, redacted and encoded again; then the plain-text pass over the text
+   * between them only: run over a block, it would replace the base64 form of a secret that sits at a
+   * multiple of 3 bytes in the JSON, and the block would no longer decode (issue 27: the sticky state
+   * was lost that way).
+   */
   redact(text: string): string {
-    return redactSecrets(text, this.#values).replace(
-      HIDDEN_BLOCK,
-      (block, open: string, data: string, close: string) => {
-        let decoded: unknown;
-        try {
-          decoded = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
-        } catch {
-          return block;
-        }
-        const clean = JSON.stringify(redactValue(decoded, this.#values));
-        return `${open}${Buffer.from(clean, 'utf8').toString('base64')}${close}`;
-      },
-    );
+    let out = '';
+    let from = 0;
+    for (const match of text.matchAll(HIDDEN_BLOCK)) {
+      const [block, open, data, close] = match as unknown as [string, string, string, string];
+      out += redactSecrets(text.slice(from, match.index), this.#values);
+      out += redactBlock(block, open, data, close, this.#values);
+      from = match.index + block.length;
+    }
+    return out + redactSecrets(text.slice(from), this.#values);
   }
 
   /** File contents keep everything but the exact secret values (a shape may be legitimate code). */

@@ -17,8 +17,9 @@ import { checkCompleted, concludedInPlace, sameCheck } from '../github/review/ch
 import type { RepoConfig } from './config.js';
 import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';
 import type { LoopOutcome, LoopStatus, LoopTrigger } from './loop-runner.js';
-import type { AppLoopState, LoopSettings, Phase } from '../github/review/loop-state.js';
-import { rememberComment } from '../github/review/loop-state.js';
+import type { AppLoopState, LoopSettings, Phase, RoundRow } from '../github/review/loop-state.js';
+import { rememberComment, withRounds } from '../github/review/loop-state.js';
+import { listRoundRows } from '../github/review/record-rebuild.js';
 import { GitHubPullSession } from '../github/review/pull-session.js';
 import type { EndReason, EventTools, WorkerContext } from './worker-context.js';
 import { isStale } from './worker-context.js';
@@ -150,6 +151,8 @@ export async function runLoopJob(
       }
       trigger = { kind: 'continue' };
       log.info(`resuming the loop ${runId} from its saved state`);
+      // The record lists every round whose review is on the PR, a round cut short by the restart too.
+      state = await withPostedRounds(ctx, tools, pr, state, log);
     }
     const session = new GitHubPullSession({
       octokit: tools.octokit,
@@ -165,7 +168,7 @@ export async function runLoopJob(
     let outcome: LoopOutcome | undefined;
     let failure: string | undefined;
     try {
-      await session.roundStarted(state.rounds.length + 1, pr.headSha);
+      await session.roundStarted(roundUnderWay(state, pr.headSha), pr.headSha);
       outcome = await runner.run({ runId, trigger, settings: job.settings, session, signal: run.signal });
     } catch (error) {
       failure = redactSecrets(messageOf(error), ctx.deps.secrets);
@@ -204,6 +207,51 @@ export async function runLoopJob(
   } finally {
     if (!handedOff) await endClaim(ctx, key, job.token, pr.pr);
   }
+}
+
+/**
+ * The round a turn goes on with, for the check's "Round N of M running" (never a round that is not
+ * running): the last recorded round when it was on this head (its checkpoint answered, its fix resumed),
+ * else the one after it.
+ */
+function roundUnderWay(state: AppLoopState, head: string): number {
+  const last = state.rounds.at(-1);
+  if (!last) return 1;
+  return last.head === head ? last.round : last.round + 1;
+}
+
+/**
+ * A resumed loop's state with a row for each of this run's rounds whose review the App posted but whose
+ * row was not written before the restart (rows are written at phase changes): a review on a head this
+ * loop reviewed or pushed, numbered past the recorded rows. Reading the reviews may fail: the rows then
+ * wait for the rounds that follow.
+ */
+async function withPostedRounds(
+  ctx: WorkerContext,
+  tools: EventTools,
+  pr: PullInfo,
+  state: AppLoopState,
+  log: { warn(message: string): void },
+): Promise<AppLoopState> {
+  let posted: RoundRow[];
+  try {
+    posted = await listRoundRows(tools.octokit, pr.pr);
+  } catch (error) {
+    log.warn(`could not read the pull request's reviews to complete the record: ${describeApiError(error)}`);
+    return state;
+  }
+  const heads = new Set([
+    state.head,
+    state.check?.headSha,
+    ...state.pushedHeads,
+    ...state.rounds.map((r) => r.head),
+  ]);
+  const recorded = state.rounds.at(-1)?.round ?? 0;
+  const missing = posted.filter((row) => row.round > recorded && heads.has(row.head));
+  if (missing.length === 0) return state;
+  return ctx.write(tools, pr.pr, (s) =>
+    withRounds(s, [...s.rounds, ...missing.filter((row) => !s.rounds.some((r) => r.round === row.round))]),
+  );
 }
 
 /** The claim goes before a push that came meanwhile is looked at: that push may continue the loop. */
@@ -261,7 +309,7 @@ export async function resumeLoop(
       // What the last turn said ("the fix waits for your answer") is over once the loop goes on.
       message: null,
       settings,
-      ...(state?.runId ? {} : { review: withoutEngineRun(s.review), rounds: [] }),
+      ...(state?.runId ? {} : { review: withoutEngineRun(s.review), rounds: [], record: null }),
     };
     return commentId === undefined ? updated : rememberComment(updated, commentId);
   });

@@ -390,6 +390,8 @@ async function start(
         startedBy: event.sender.login,
         head: pr.headSha,
         rounds: [],
+        // A new loop, a new record: what was said of an unreadable one is over.
+        record: null,
         message: applied.notes.join(' ') || null,
         // A fresh run: the engine starts anew; its memory and receipts stay as the PR's audit trail.
         review: withoutEngineRun(previous.review),

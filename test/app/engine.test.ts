@@ -456,6 +456,17 @@ describe('the App with the review engine', () => {
       expect.stringContaining('pullrequestreview-1'),
       expect.stringContaining('pullrequestreview-2'),
     ]);
+    // The check never names a round that is not running: after the answer, round 1's fix runs on HEAD
+    // ("Round 2 of 4 running" there would name a round whose review had not started).
+    const running = fake.checkRequests
+      .map((r) => [/^Round (\d+) of \d+ running$/.exec(r.body.output?.title ?? '')?.[1], r.id] as const)
+      .filter(([round]) => round !== undefined)
+      .map(
+        ([round, id]) => `round ${round} on ${fake.checks.find((c) => c.id === id)!.head_sha.slice(0, 7)}`,
+      );
+    expect(new Set(running)).toEqual(
+      new Set([`round 1 on ${HEAD.slice(0, 7)}`, `round 2 on ${fake.head.slice(0, 7)}`]),
+    );
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
   });

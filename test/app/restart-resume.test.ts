@@ -15,6 +15,7 @@ import type { LoopOutcome } from '../../src/app/loop-runner.js';
 import {
   API,
   HEAD,
+  REPO_PATH,
   commentPayload,
   nockNoConfig,
   nockPermission,
@@ -136,6 +137,60 @@ describe('a restart with the in-memory default', () => {
     await second.queue.idle();
     expect(after.requests.map((r) => r.trigger.kind)).toEqual(['continue']);
     expect(gh.checkRuns().at(-1)?.states.at(-1)).toBe('success');
+  });
+
+  it('a loop killed after its round’s review was posted resumes with that round in the record and on the check', async () => {
+    const gh = github();
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const before = scriptedRunner(() => {
+      started();
+      return new Promise<LoopOutcome>(() => undefined); // killed during round 1's fix: never ends
+    });
+    const first = await process(before.runner);
+    await first.probot.receive({
+      id: 'd1',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop' }),
+    });
+    await running;
+    await first.queue.abandon();
+    apps.splice(0);
+    expect(gh.state().rounds).toEqual([]);
+    // Round 1's review is on the PR; its row was to be written with the round's end, which never came.
+    const reviews = nock(API)
+      .get(`${REPO_PATH}/pulls/7/reviews`)
+      .query(true)
+      .reply(200, [
+        {
+          id: 1,
+          commit_id: HEAD,
+          body: '### Round 1 of 4: changes requested (4/10, not ready)\n\nhalf() divides by three.',
+          user: { login: 'review-loop[bot]', type: 'Bot' },
+          html_url: 'https://github.com/Codertocat/Hello-World/pull/7#pullrequestreview-1',
+        },
+      ]);
+
+    const after = scriptedRunner(async (request) => outcome({ runId: request.runId }));
+    const second = await process(after.runner);
+    await until('the loop resumed and ended', () => gh.state()?.phase === 'acquitted');
+    await second.queue.idle();
+    expect(gh.state().rounds).toEqual([
+      expect.objectContaining({
+        round: 1,
+        head: HEAD,
+        score: 4,
+        verdict: 'not ready',
+        reviewUrl: 'https://github.com/Codertocat/Hello-World/pull/7#pullrequestreview-1',
+      }),
+    ]);
+    // the check said round 1 was running when the loop went on with its fix, never a round 2 not started
+    const titles = gh.checkCalls.map((call) => call.body.output?.title as string);
+    expect(titles.filter((title) => /^Round \d+ of \d+ running$/.test(title))).toEqual([
+      'Round 1 of 4 running',
+      'Round 1 of 4 running',
+    ]);
+    expect(reviews.isDone()).toBe(true);
   });
 
   it('does not resume a record older than the stale limit, nor a loop whose state ended meanwhile', async () => {

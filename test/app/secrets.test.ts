@@ -146,3 +146,123 @@ describe('exact-value redaction at the App’s sink', () => {
     },
   );
 });
+
+/**
+ * The forms a secret takes inside a text: as is, URL-encoded, and base64 at each of the three offsets it
+ * can sit at in the encoded bytes (the stable middle of each: the first and last group depend on the
+ * neighbouring bytes).
+ */
+function secretForms(secret: string): string[] {
+  const forms = [secret, encodeURIComponent(secret)];
+  for (const offset of [0, 1, 2]) {
+    const encoded = Buffer.from(`${'x'.repeat(offset)}${secret}`).toString('base64');
+    forms.push(encoded.slice(offset === 0 ? 0 : 4, -4));
+  }
+  return forms;
+}
+
+const STATE_BLOCK = /^<!-- skillclimb:review-loop-state ([A-Za-z0-9+/=]*) -->$/;
+
+/**
+ * Secrets whose length is a multiple of 3: their base64 form has no padding, so it appears inside a longer
+ * base64 text whenever the secret sits at a multiple of 3 bytes there (issue 27: the plain-text pass cut
+ * the state block at that form). The private key's line (64 characters) is the other kind.
+ */
+const ENV3 = {
+  OPENAI_API_KEY: 'azure7odd7shaped7gateway7key42',
+  ANTHROPIC_API_KEY: `sk-ant-api03-${'Q'.repeat(41)}`,
+  WEBHOOK_SECRET: 'plain words webhook secret 420',
+  PRIVATE_KEY,
+};
+const TOKEN3 = `ghs_${'T'.repeat(35)}`;
+
+describe('the sticky record survives a secret in a weakness (issue 27 item 2)', () => {
+  const cases = ['start', 'middle', 'end'].flatMap((where) => [0, 1, 2].map((offset) => ({ where, offset })));
+  it.each(cases)(
+    'every state block posted decodes, holds no secret in any form, and the sticky shows both rounds (secrets at the $where of a weakness, shifted by $offset)',
+    async ({ where, offset }) => {
+      const TOKEN = TOKEN3;
+      const SECRETS = [ENV3.WEBHOOK_SECRET, ENV3.OPENAI_API_KEY, ENV3.ANTHROPIC_API_KEY, TOKEN, KEY_LINE];
+      expect(SECRETS.slice(0, 4).map((secret) => secret.length % 3)).toEqual([0, 0, 0, 0]);
+      const echo = SECRETS.join(' ');
+      const pad = 'p'.repeat(offset);
+      const words = 'half() divides by three';
+      const title =
+        where === 'start'
+          ? `${pad}${echo} ${words}`
+          : where === 'end'
+            ? `${pad}${words} ${echo}`
+            : `${pad}half() ${echo} divides`;
+      const fake = new FakePull({
+        base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
+        head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
+      });
+      fake.token = TOKEN;
+      const mock = fake.interceptBase();
+      fake.interceptReads(mock);
+      fake.interceptGitData(mock);
+
+      openaiReply(
+        reviewAnswer(
+          4,
+          'not ready',
+          [
+            {
+              title,
+              detail: `It prints ${echo}`,
+              minimum_fix: 'Divide by two',
+              file: 'src/calc.ts',
+              line: 6,
+            },
+          ],
+          `Remember ${title}`,
+        ),
+      );
+      openaiReply(checkAnswer(true)); // the finding check
+      anthropicReply({
+        summary: `divide by two; ${title}`,
+        edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
+      });
+      openaiReply(reviewAnswer(8, 'ready', [], `Memory: ${title}`));
+      openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
+
+      const runner = createLoopRunner(ENV3, {
+        models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
+        clock: () => NOW,
+      });
+      const { probot, queue } = await startTestApp(runner, SETTINGS, { secrets: appSecrets(ENV3) });
+      await probot.receive({
+        id: 'c101',
+        name: 'issue_comment',
+        payload: commentPayload({ body: '/review-loop', commentId: 101 }),
+      });
+      await queue.idle();
+
+      expect(fake.reviews).toHaveLength(2);
+      expect(fake.stickyWrites.length).toBeGreaterThan(1);
+      for (const body of fake.stickyWrites) {
+        const line = body.trimEnd().split('\n').at(-1)!;
+        const block = STATE_BLOCK.exec(line);
+        expect(block, `a state block ends ${line.slice(0, 80)}`).not.toBeNull();
+        const json = Buffer.from(block![1]!, 'base64').toString('utf8');
+        expect(() => JSON.parse(json)).not.toThrow();
+        const leaked = SECRETS.flatMap(secretForms).filter(
+          (form) => body.includes(form) || json.includes(form),
+        );
+        expect(leaked).toEqual([]);
+      }
+      // the record after the loop: both rounds, approved, with the weakness's words and the secret redacted
+      const sticky = fake.sticky()!.body;
+      expect(sticky).not.toContain('No round has run yet');
+      expect(sticky).toContain('**Status:** Approved');
+      expect(sticky).toMatch(/^\| 1 \| `[0-9a-f]{7}` \| 4\/10 \| not ready \|.*&#91;redacted&#93;/m);
+      expect(sticky).toMatch(/^\| 2 \| `[0-9a-f]{7}` \| 8\/10 \| ready \|/m);
+      // one check per head, none left in progress
+      const heads = fake.checks.map((check) => check.head_sha);
+      expect(new Set(heads).size).toBe(heads.length);
+      expect(fake.checks.filter((check) => check.status !== 'completed')).toEqual([]);
+      expect(mock.pendingMocks()).toStrictEqual([]);
+      expect(nock.pendingMocks()).toStrictEqual([]);
+    },
+  );
+});

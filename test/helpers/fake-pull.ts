@@ -490,8 +490,8 @@ export class FakePull {
    * What the App reads to find a ghost write before it writes again: the PR's reviews, the check runs of
    * a commit, the branch's ref. Registered only by tests that make ghost writes.
    */
-  interceptLookups(scope = nock(API)): nock.Scope {
-    return scope
+  interceptLookups(scope = nock(API), options: { ref?: boolean } = {}): nock.Scope {
+    scope
       .persist()
       .get(`${REPO_PATH}/pulls/${PR}/reviews`)
       .query(true)
@@ -522,7 +522,10 @@ export class FakePull {
             html_url: `https://github.com/${OWNER}/${REPO}/runs/${check.id}`,
           }));
         return [200, { total_count: runs.length, check_runs: runs }];
-      })
+      });
+    // `ref: false`: a test whose App reads the reviews and check runs (a record rebuilt) but never the ref.
+    if (options.ref === false) return scope;
+    return scope
       .get(`${REPO_PATH}/git/ref/${BRANCH_REF}`)
       .reply(() => [200, { ref: 'refs/heads/feature/thing', object: { sha: this.head } }]);
   }

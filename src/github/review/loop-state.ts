@@ -126,6 +126,11 @@ export const AppLoopStateSchema = z.object({
   dismissals: z.array(DismissedWeaknessSchema).max(DISMISSALS_LIMIT).default([]),
   /** Whether the App posted inline finding comments here: only then are review threads read. */
   inlineThreads: z.boolean().default(false),
+  /**
+   * What the App said when this comment's own record could not be read and it rebuilt it (record-rebuild.ts);
+   * kept until a new loop starts.
+   */
+  record: z.string().nullable().default(null),
 });
 export type AppLoopState = z.infer<typeof AppLoopStateSchema>;
 
@@ -153,6 +158,7 @@ export function emptyLoopState(now: Date): AppLoopState {
     review: undefined,
     dismissals: [],
     inlineThreads: false,
+    record: null,
   };
 }
 
@@ -214,6 +220,7 @@ function recordLines(state: AppLoopState): string[] {
     lines.push(`**Dismissed, left out of later rounds:** ${listed.join('; ')}.`);
   }
   if (state.guidance?.trim()) lines.push('**A note waits for the next fix.**');
+  if (state.record) lines.push(`**Record:** ${inertInline(state.record, 600)}`);
   return lines;
 }
 

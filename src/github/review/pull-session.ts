@@ -246,7 +246,9 @@ export class GitHubPullSession implements PullSession {
     changes: ReadonlyArray<(state: AppLoopState) => AppLoopState> = this.#pendingChanges,
   ): AppLoopState {
     const withReview = pending ? { ...state, review: pending.value } : state;
-    return changes.reduce((current, apply) => apply(current), withReview);
+    // A record rebuilt from the App's reviews (record-rebuild.ts) has no settings: this loop's are known.
+    const withSettings = withReview.settings ? withReview : { ...withReview, settings: this.#deps.settings };
+    return changes.reduce((current, apply) => apply(current), withSettings);
   }
 
   /** A change for the next phase-change write (see `#pendingChanges`). */

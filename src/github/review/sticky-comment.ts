@@ -37,16 +37,32 @@ export function encodeStateBlock(state: unknown): string {
   return `${STATE_PREFIX}${Buffer.from(JSON.stringify(state), 'utf8').toString('base64')}${STATE_SUFFIX}`;
 }
 
-/** The state in a body's LAST line, or undefined when there is none or it does not decode. */
-export function decodeStateBlock(body: string): unknown {
+/** What a body's LAST line holds: no state block, a state, or a block that does not decode (and why). */
+type StateBlockRead =
+  { kind: 'none' } | { kind: 'state'; value: unknown } | { kind: 'unreadable'; problem: string };
+
+export function readStateBlock(body: string): StateBlockRead {
   const last = body.trimEnd().split('\n').at(-1)?.replace(/\r$/, '') ?? '';
   const match = STATE_LINE.exec(last);
-  if (!match) return undefined;
-  try {
-    return JSON.parse(Buffer.from(match[1] ?? '', 'base64').toString('utf8')) as unknown;
-  } catch {
-    return undefined;
+  if (!match) {
+    return last.startsWith(STATE_PREFIX)
+      ? { kind: 'unreadable', problem: 'its state block is cut or holds characters base64 does not have' }
+      : { kind: 'none' };
   }
+  try {
+    return {
+      kind: 'state',
+      value: JSON.parse(Buffer.from(match[1] ?? '', 'base64').toString('utf8')) as unknown,
+    };
+  } catch {
+    return { kind: 'unreadable', problem: 'its state block does not decode to JSON' };
+  }
+}
+
+/** The state in a body's LAST line, or undefined when there is none or it does not decode. */
+export function decodeStateBlock(body: string): unknown {
+  const read = readStateBlock(body);
+  return read.kind === 'state' ? read.value : undefined;
 }
 
 /**
@@ -97,8 +113,20 @@ export async function findStickyComment(
 
 export interface StickyRead<T> {
   comment: StickyComment | undefined;
-  /** The decoded state, or undefined (no comment yet, or a state this version cannot read). */
+  /** The decoded state, or undefined (no comment yet, or a state this version cannot read and no rebuild). */
   state: T | undefined;
+  /** Why the comment's own state could not be read, when `state` was rebuilt instead (or is undefined). */
+  unreadable?: string | undefined;
+}
+
+/**
+ * Rebuilds the state of a sticky comment whose own cannot be read (docs/how-it-works.md § Review state,
+ * memory and receipts): from what the App posted elsewhere on the pull request, never an empty state.
+ */
+export interface StickyRecovery<T> {
+  rebuild(input: { octokit: AppOctokit; pr: PullRef; comment: StickyComment; problem: string }): Promise<T>;
+  /** The visible log of a rebuilt state, for the edit that records it. */
+  render(state: T): string;
 }
 
 /**
@@ -117,17 +145,66 @@ export class StickyStore<T> {
   readonly #locks = new KeyedLock();
   readonly #shared: SharedLock | undefined;
 
-  /** `shared`: a lock across processes (the App's replicas), taken inside this process's own. */
-  constructor(app: AppIdentity, parse: (raw: unknown) => T | undefined, shared?: SharedLock) {
+  readonly #recover: StickyRecovery<T> | undefined;
+
+  /**
+   * `shared`: a lock across processes (the App's replicas), taken inside this process's own. `recover`:
+   * how a comment whose state cannot be read gets one back (without it, such a comment reads as no state).
+   */
+  constructor(
+    app: AppIdentity,
+    parse: (raw: unknown) => T | undefined,
+    shared?: SharedLock,
+    recover?: StickyRecovery<T>,
+  ) {
     this.#app = app;
     this.#parse = parse;
     this.#shared = shared;
+    this.#recover = recover;
   }
 
-  async read(octokit: AppOctokit, pr: PullRef): Promise<StickyRead<T>> {
+  /** The comment and its state as written, or why that state cannot be read. */
+  async #load(octokit: AppOctokit, pr: PullRef): Promise<StickyRead<T>> {
     const comment = await findStickyComment(octokit, pr, this.#app);
-    const raw = comment ? decodeStateBlock(comment.body) : undefined;
-    return { comment, state: raw === undefined ? undefined : this.#parse(raw) };
+    if (!comment) return { comment, state: undefined };
+    const block = readStateBlock(comment.body);
+    const state = block.kind === 'state' ? this.#parse(block.value) : undefined;
+    if (state !== undefined) return { comment, state };
+    const problem =
+      block.kind === 'unreadable'
+        ? block.problem
+        : block.kind === 'none'
+          ? 'it has no state block (it was edited)'
+          : 'its state is not one this version of the App reads';
+    return { comment, state: undefined, unreadable: problem };
+  }
+
+  /** The rebuilt state of a comment whose own cannot be read (undefined without a way to rebuild it). */
+  async #rebuilt(octokit: AppOctokit, pr: PullRef, read: StickyRead<T>): Promise<T | undefined> {
+    if (!this.#recover || !read.comment || read.unreadable === undefined) return read.state;
+    return this.#recover.rebuild({ octokit, pr, comment: read.comment, problem: read.unreadable });
+  }
+
+  /**
+   * The comment's state. One that cannot be read is rebuilt (`recover`) and written at once under the
+   * PR's lock, so the comment says so even when no other write follows; it is never read as "no state".
+   */
+  async read(octokit: AppOctokit, pr: PullRef): Promise<StickyRead<T>> {
+    const first = await this.#load(octokit, pr);
+    const recover = this.#recover;
+    if (first.unreadable === undefined || !recover) return first;
+    return this.#locked(pullKey(pr), async () => {
+      const read = await this.#load(octokit, pr);
+      if (read.unreadable === undefined || !read.comment) return read;
+      const state = (await this.#rebuilt(octokit, pr, read)) as T;
+      const comment = await this.#write(
+        octokit,
+        pr,
+        read.comment,
+        composeStickyBody(recover.render(state), state),
+      );
+      return { comment, state, unreadable: read.unreadable };
+    });
   }
 
   /**
@@ -143,26 +220,38 @@ export class StickyStore<T> {
     ) => { state: T; visible: string } | Promise<{ state: T; visible: string }>,
   ): Promise<{ state: T; comment: StickyComment }> {
     return this.#locked(pullKey(pr), async () => {
-      const { comment, state } = await this.read(octokit, pr);
-      const next = await change(state);
+      const read = await this.#load(octokit, pr);
+      const { comment } = read;
+      // A state that cannot be read is rebuilt, never replaced by an empty one (issue 27).
+      const next = await change(await this.#rebuilt(octokit, pr, read));
       const body = composeStickyBody(next.visible, next.state);
       // Nothing to show and nothing to keep that the comment does not hold already: no edit.
       if (comment && sameStickyBody(comment.body, body)) return { state: next.state, comment };
-      const written = comment
-        ? await octokit.rest.issues.updateComment({
-            owner: pr.owner,
-            repo: pr.repo,
-            comment_id: comment.id,
-            body,
-          })
-        : await octokit.rest.issues.createComment({
-            owner: pr.owner,
-            repo: pr.repo,
-            issue_number: pr.number,
-            body,
-          });
-      return { state: next.state, comment: { id: written.data.id, body, url: written.data.html_url } };
+      return { state: next.state, comment: await this.#write(octokit, pr, comment, body) };
     });
+  }
+
+  /** Edits the comment in place, or creates it when the PR has none yet. */
+  async #write(
+    octokit: AppOctokit,
+    pr: PullRef,
+    comment: StickyComment | undefined,
+    body: string,
+  ): Promise<StickyComment> {
+    const written = comment
+      ? await octokit.rest.issues.updateComment({
+          owner: pr.owner,
+          repo: pr.repo,
+          comment_id: comment.id,
+          body,
+        })
+      : await octokit.rest.issues.createComment({
+          owner: pr.owner,
+          repo: pr.repo,
+          issue_number: pr.number,
+          body,
+        });
+    return { id: written.data.id, body, url: written.data.html_url };
   }
 
   #locked<R>(key: string, work: () => Promise<R>): Promise<R> {
