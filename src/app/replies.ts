@@ -94,6 +94,8 @@ export function phaseWords(phase: Phase): string {
       return 'acquitted';
     case 'gave-up':
       return 'gave up';
+    case 'not-independent':
+      return 'not approved (the reviewer is not independent of the executor)';
     case 'reviewed':
       return 'reviewed once (`fix: none`)';
     case 'stopped':
