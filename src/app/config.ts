@@ -177,9 +177,7 @@ export function applyStartOptions(
   if (settings.fix === 'none') {
     // One review and no fix: a second round would review the same head again, so none is run or announced.
     if (options.rounds !== undefined && options.rounds > 1) {
-      notes.push(
-        `With \`fix: none\` the loop reviews once, so \`rounds: ${options.rounds}\` does not apply.`,
-      );
+      notes.push(`With fix: none the loop reviews once, so rounds: ${options.rounds} does not apply.`);
     }
     settings.rounds = 1;
   }
