@@ -132,6 +132,28 @@ describe('the final status follows the last verdict', () => {
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
   });
+
+  it('rounds that ran out on a round without a verdict say so, not "changes still requested"', async () => {
+    const fake = calcPull();
+    const mock = fake.interceptBase();
+    fake.interceptReads(mock);
+    fake.interceptParkIssues(mock);
+    // the reviewer answers twice with nothing the review schema takes: the round has no verdict
+    openaiReply({ thoughts: 'I could not decide.' });
+    openaiReply({ thoughts: 'Still undecided.' });
+    const { probot, queue } = await startTestApp(engineRunner());
+    await say(probot, '/review-loop rounds: 1', 101);
+    await queue.idle();
+
+    expect(statusLine(fake)).toBe(
+      '**Status:** Gave up: the loop ended without an approval. The rounds ran out after 1 round; the last round had no verdict.',
+    );
+    expect(fake.checks.map((c) => [c.conclusion, c.title])).toEqual([
+      ['failure', 'Rounds ran out; the last round had no verdict'],
+    ]);
+    // both model answers were taken; a review without findings reads no file list for inline comments
+    expect(nock.pendingMocks()).toStrictEqual([`GET ${API}:443${REPO_PATH}/pulls/${PR}/files`]);
+  });
 });
 
 describe('a head not reviewed is never called approved', () => {
