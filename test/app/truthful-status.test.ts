@@ -172,6 +172,12 @@ describe('a head not reviewed is never called approved', () => {
       `**Status:** Approved: the reviewer passed \`${fixed.slice(0, 7)}\`. A later push is not reviewed: comment /review-loop to review the newest head.`,
     );
     expect(fake.checks.at(-1)).toMatchObject({ head_sha: later, conclusion: 'action_required' });
+    // `/review-loop status` names the approved head too
+    await say(probot, '/review-loop status', 102);
+    await queue.idle();
+    expect(fake.replies().at(-1)).toMatch(
+      new RegExp(`^Review loop \`run_\\w+\`: finished, approved \`${fixed.slice(0, 7)}\`, 2 rounds\\.`),
+    );
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 });
