@@ -8,11 +8,14 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { validateRepoConfig } from '../../src/app/config.js';
 import { createLoopRunner } from '../../src/app/engine.js';
+import { parseLoopState } from '../../src/github/review/loop-state.js';
 import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
 import {
   API,
   HEAD,
+  loopState,
   NOW,
   REPO_PATH,
   PR,
@@ -285,5 +288,30 @@ describe('`fix: none`', () => {
     expect(fake.checks.map((c) => [c.head_sha, c.conclusion])).toEqual([[HEAD, 'failure']]);
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+describe('`review_event` in .github/review-loop.yml and in a stored state', () => {
+  it('takes comment or approve in any case, reads the former COMMENT as comment, and refuses REQUEST_CHANGES naming approve', () => {
+    expect(validateRepoConfig({ review_event: 'approve' })).toEqual({
+      ok: true,
+      config: { review_event: 'approve' },
+    });
+    expect(validateRepoConfig({ review_event: 'COMMENT' })).toEqual({
+      ok: true,
+      config: { review_event: 'comment' },
+    });
+    const refused = validateRepoConfig({ review_event: 'REQUEST_CHANGES' });
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? '' : refused.problem).toBe(
+      '`.github/review-loop.yml`: `review_event` must be `comment` or `approve` (the former `REQUEST_CHANGES` is `approve`: a passing round approves, one asking for changes requests them); it is `"REQUEST_CHANGES"`.',
+    );
+  });
+
+  it('a state stored with GitHub event names reads as comment, never as approve', () => {
+    for (const stored of ['COMMENT', 'REQUEST_CHANGES']) {
+      const state = loopState({ settings: { ...loopState().settings!, reviewEvent: stored as any } });
+      expect(parseLoopState(JSON.parse(JSON.stringify(state)))?.settings?.reviewEvent).toBe('comment');
+    }
   });
 });
