@@ -18,7 +18,7 @@ import type { EventTools, WorkerContext } from './worker-context.js';
 import { isFinished } from './worker-context.js';
 
 /** The status's words once a head is pushed after the approval (said once: later pushes change nothing). */
-export const LATER_PUSH = 'A later push is not reviewed: comment /review-loop to review the newest head.';
+const LATER_PUSH = 'A later push is not reviewed: comment /review-loop to review the newest head.';
 
 /**
  * With `review_event: approve` the App's approval counts under branch protection, and GitHub keeps it on

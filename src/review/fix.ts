@@ -72,7 +72,7 @@ function changeLine(path: string, before: string, after: string): string {
  * and the lines the executor's edits touched — and which findings it was asked to address, as a request:
  * whether it addressed them is the next round's review to say, not the commit's.
  */
-export function commitMessage(
+function commitMessage(
   round: number,
   runId: string,
   asked: readonly RankedWeakness[],

@@ -56,7 +56,7 @@ export const DISMISSALS_LIMIT = 20;
  * branch protection.
  */
 export const REVIEW_EVENT_MODES = ['comment', 'approve'] as const;
-export type ReviewEventMode = (typeof REVIEW_EVENT_MODES)[number];
+type ReviewEventMode = (typeof REVIEW_EVENT_MODES)[number];
 
 /** What one loop runs with, after command options over the repository file over the App's defaults. */
 export interface LoopSettings {

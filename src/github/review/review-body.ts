@@ -154,7 +154,7 @@ export function decisionOf(view: Pick<RoundReviewView, 'decision' | 'score' | 'v
 }
 
 /** The heading's word for the decision: a GitHub review state only where the review is filed as one. */
-export function headingDecision(decision: Decision, filed: 'comment' | 'approve' | undefined): string {
+function headingDecision(decision: Decision, filed: 'comment' | 'approve' | undefined): string {
   if (filed === 'approve' || decision === 'not yet') return decision;
   return decision === 'approved' ? 'passed' : 'changes needed';
 }
