@@ -10,6 +10,7 @@ import { inlineCode } from '../core/iterate/park.js';
 import { parseModelId } from '../llm/model-id.js';
 import { DEFAULT_ALLOWED_ROLES } from './validation/permission.js';
 import { DEFAULT_MAX_ROUNDS, DIFFICULTIES, FIX_MODES, PRESETS } from '../core/review/state.js';
+import { REVIEW_EVENT_MODES } from '../github/review/loop-state.js';
 import type { LoopSettings } from '../github/review/loop-state.js';
 import { MAX_ROUNDS_LIMIT } from './validation/command.js';
 import type { StartOptions } from './validation/command.js';
@@ -35,8 +36,17 @@ export const RepoConfigSchema = z.strictObject({
   fix: z.enum(FIX_MODES).optional(),
   checkpoint: z.boolean().optional(),
   preset: z.enum(PRESETS).optional(),
-  /** The event of each round's PR review. APPROVE is not offered: a model never approves a merge. */
-  review_event: z.enum(['COMMENT', 'REQUEST_CHANGES']).optional(),
+  /**
+   * How each round's PR review is filed: `comment` (every review a comment) or `approve` (a passing round
+   * an approval, one asking for changes "changes requested"). Written in any case; GitHub's `COMMENT` reads
+   * as `comment`.
+   */
+  review_event: z
+    .preprocess(
+      (value) => (typeof value === 'string' ? value.toLowerCase() : value),
+      z.enum(REVIEW_EVENT_MODES),
+    )
+    .optional(),
   /** Who may run commands: minimum built-in roles (read, triage, write, maintain, admin) or custom roles by name; admins always (validation/permission.ts). */
   allowed_roles: z.array(z.string().min(1)).min(1).optional(),
   /** Globs an auto fix may touch beyond the files the PR changes; `.github/workflows/` is refused whatever they say. */
@@ -127,7 +137,7 @@ export function settingsFrom(config: RepoConfig, env: AppEnvSettings): LoopSetti
     fix: config.fix ?? 'auto',
     checkpoint: config.checkpoint ?? false,
     preset: config.preset ?? 'code',
-    reviewEvent: config.review_event ?? 'COMMENT',
+    reviewEvent: config.review_event ?? 'comment',
     allowedRoles: config.allowed_roles ?? [...DEFAULT_ALLOWED_ROLES],
     fixPaths: config.fix_paths ?? [],
     budget: {
@@ -164,6 +174,13 @@ export function applyStartOptions(
     ...(options.checkpoint !== undefined ? { checkpoint: options.checkpoint } : {}),
     ...(options.preset ? { preset: options.preset } : {}),
   };
+  if (settings.fix === 'none') {
+    // One review and no fix: a second round would review the same head again, so none is run or announced.
+    if (options.rounds !== undefined && options.rounds > 1) {
+      notes.push(`With fix: none the loop reviews once, so rounds: ${options.rounds} does not apply.`);
+    }
+    settings.rounds = 1;
+  }
   if (context.isFork && settings.fix === 'auto') {
     settings.fix = 'manual';
     notes.push('This pull request comes from a fork, so fixes are manual: the App never pushes to a fork.');
@@ -206,7 +223,8 @@ const FIELD_RULES: Record<string, string> = {
   fix: `one of ${FIX_MODES.join(', ')}`,
   checkpoint: '`true` or `false`',
   preset: `one of ${PRESETS.join(', ')}`,
-  review_event: 'COMMENT or REQUEST_CHANGES',
+  review_event:
+    '`comment` or `approve` (the former `REQUEST_CHANGES` is `approve`: a passing round approves, one asking for changes requests them)',
   allowed_roles: 'a non-empty list of repository roles, e.g. `[admin, maintain, write]`',
   fix_paths: 'a list of globs, e.g. `["docs/**"]`',
   budget: 'a map with `max_rounds`, `max_tokens` and `max_cost_usd`',

@@ -47,6 +47,7 @@ export function loopOutcomeOf(outcome: ReviewOutcome): LoopOutcome {
     rounds: outcome.rounds.length,
     lastScore: last?.score ?? undefined,
     lastVerdict: last?.verdict,
+    lastRoundScored: outcome.rounds.length > 0 ? outcome.rounds.at(-1)!.score !== null : undefined,
     blockers: outcome.blockers.map((w) => ({ title: w.title, effort: w.effort })),
     caveat: outcome.independence.canAcquit ? undefined : notIndependentNote(outcome.independence),
   };

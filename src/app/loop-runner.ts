@@ -41,6 +41,8 @@ export interface LoopOutcome {
   rounds: number;
   lastScore: number | undefined;
   lastVerdict: string | undefined;
+  /** Whether the last finished round gave a verdict (false: the reviewer gave no usable answer). */
+  lastRoundScored?: boolean | undefined;
   /** On give-up: what is left, with effort estimates. */
   blockers: LoopBlocker[];
   /** Why this run could never acquit (the reviewer is not independent), said with any ending. */

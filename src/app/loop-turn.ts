@@ -348,18 +348,22 @@ function endingOf(status: LoopStatus, outcome: LoopOutcome): Ending {
     case 'stopped':
       return { phase: 'stopped', conclusion: 'failure', title: 'Stopped' };
     case 'max-rounds':
+      // The title follows the last round: one without a verdict did not request changes.
       return {
         phase: 'gave-up',
         conclusion: 'failure',
-        title: 'Rounds ran out with changes still requested',
+        title:
+          outcome.lastRoundScored === false
+            ? 'Rounds ran out; the last round had no verdict'
+            : 'Rounds ran out with changes still requested',
       };
     case 'budget':
       return { phase: 'gave-up', conclusion: 'failure', title: 'Budget spent with changes still requested' };
     case 'not-independent':
       return {
-        phase: 'gave-up',
+        phase: 'not-independent',
         conclusion: 'failure',
-        title: 'Not approved: the reviewer is not independent of the executor',
+        title: `Not approved: ${last}, ${outcome.lastVerdict ?? ''}, but the reviewer is not independent of the executor`,
       };
     case 'reviewed':
       // One review and no fix: no pass either, so a required check does not let the change through.

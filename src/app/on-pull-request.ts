@@ -8,12 +8,43 @@ import { pullKey } from '../github/review/app-octokit.js';
 import { supersededState, updateCheckRun } from '../github/review/check-runs.js';
 import { readPullRequest } from '../github/review/pull-info.js';
 import { FINISHED_PHASES } from '../github/review/loop-state.js';
+import type { AppLoopState } from '../github/review/loop-state.js';
+import { describeApiError } from '../github/octokit.js';
 import { concludeCheck, resumeLoop } from './loop-turn.js';
 import { refuse, reply } from './replies.js';
 import type { ClosedEvent, PushEvent, RerequestEvent } from './validation/event.js';
 import { checkPermission } from './validation/permission.js';
 import type { EventTools, WorkerContext } from './worker-context.js';
 import { isFinished } from './worker-context.js';
+
+/** The status's words once a head is pushed after the approval (said once: later pushes change nothing). */
+const LATER_PUSH = 'A later push is not reviewed: comment /review-loop to review the newest head.';
+
+/**
+ * With `review_event: approve` the App's approval counts under branch protection, and GitHub keeps it on
+ * a PR whose head moved unless the repository dismisses stale approvals: the App dismisses its own, so it
+ * never approves a head it did not review (docs/app.md § Configuration). A failure is logged: the check
+ * of the new head still says it is not reviewed.
+ */
+async function withdrawApproval(tools: EventTools, pr: PullRef, state: AppLoopState): Promise<void> {
+  if (state.settings?.reviewEvent !== 'approve') return;
+  const row = [...state.rounds].reverse().find((r) => r.head === state.head && r.reviewUrl);
+  const id = /#pullrequestreview-(\d+)$/.exec(row?.reviewUrl ?? '')?.[1];
+  if (!id) return;
+  try {
+    await tools.octokit.rest.pulls.dismissReview({
+      owner: pr.owner,
+      repo: pr.repo,
+      pull_number: pr.number,
+      review_id: Number(id),
+      message: `This approval was for ${(state.head ?? '').slice(0, 7)}; a later push is not reviewed.`,
+    });
+  } catch (error) {
+    tools.log.warn(
+      `${pullKey(pr)}: could not dismiss the App's approval of ${(state.head ?? '').slice(0, 7)} after a push: ${describeApiError(error)}`,
+    );
+  }
+}
 
 /** `run.rerun`: its first run's replica died, perhaps holding the PR's claim, which is waited for. */
 export async function onPush(
@@ -25,12 +56,11 @@ export async function onPush(
   const state = await ctx.readState(tools, event.pr);
   if (!state || state.pushedHeads.includes(event.headSha) || state.head === event.headSha) return;
   if (state.phase === 'acquitted') {
-    // The receipt was for the acquitted head; the new head has not been reviewed.
+    // The receipt was for the acquitted head; the new head has not been reviewed. The status names the
+    // approved head (loop-state.ts phaseLine) and this says the push after it is not reviewed.
     const acquitted = state.head ?? 'an earlier head';
-    const next = await ctx.write(tools, event.pr, (s) => ({
-      ...s,
-      message: `The approval was for ${acquitted.slice(0, 7)}; a later push was not reviewed.`,
-    }));
+    const next = await ctx.write(tools, event.pr, (s) => ({ ...s, message: LATER_PUSH }));
+    if (state.message !== LATER_PUSH) await withdrawApproval(tools, event.pr, state);
     await concludeCheck(ctx, tools, event.pr, { ...next, check: null }, event.headSha, 'action_required', {
       title: 'Not reviewed: the approval was for an earlier commit',
       summary: `The approval was for \`${acquitted.slice(0, 7)}\`; this head has not been reviewed. Comment \`/review-loop\` to review it.`,

@@ -91,9 +91,11 @@ export function phaseWords(phase: Phase): string {
     case 'waiting-checkpoint':
       return 'waiting at the checkpoint';
     case 'acquitted':
-      return 'acquitted';
+      return 'approved';
     case 'gave-up':
       return 'gave up';
+    case 'not-independent':
+      return 'not approved (the reviewer is not independent of the executor)';
     case 'reviewed':
       return 'reviewed once (`fix: none`)';
     case 'stopped':
@@ -116,10 +118,12 @@ export function statusLine(state: AppLoopState | undefined, finished: boolean, r
   const rounds = state.rounds.length;
   const last = state.rounds.at(-1);
   const score = last ? ` Last round: ${last.score ?? '–'}/10, ${last.verdict}.` : '';
+  // An approval names its head: a head pushed after it is not what was approved.
+  const approved = state.phase === 'acquitted' && state.head ? ` \`${state.head.slice(0, 7)}\`` : '';
   const where = running
     ? 'running'
     : finished
-      ? `finished, ${phaseWords(state.phase)}`
+      ? `finished, ${phaseWords(state.phase)}${approved}`
       : phaseWords(state.phase);
   return `Review loop \`${state.runId ?? 'none'}\`: ${where}, ${rounds} round${rounds === 1 ? '' : 's'}.${score}`;
 }

@@ -15,6 +15,7 @@ import {
 } from '../core/review/edits.js';
 import type { FixReport, RejectedEdit } from '../core/review/outcome.js';
 import { proposedChanges } from '../core/review/proposed-changes.js';
+import { counted } from '../core/text/counted.js';
 import type { RankedWeakness } from '../core/review/state.js';
 import { callWithOneRetry, type RoundMeter } from './calls.js';
 import { readFilesAt, type RoundMaterial } from './material.js';
@@ -46,9 +47,51 @@ function editablePaths(allow: AllowList, weaknesses: readonly RankedWeakness[]):
   return paths;
 }
 
-function commitMessage(round: number, runId: string, addressed: readonly RankedWeakness[]): string {
-  const lines = addressed.map((w) => `${w.rank}. ${w.title.replace(/\s+/g, ' ')}`);
-  return `review-loop: round ${round} fixes (${runId})\n\nWeaknesses addressed, as the reviewer named them:\n${lines.join('\n')}\n`;
+/** Where and how much one file changed, from its text before and after: `src/a.ts: line 6 replaced`. */
+function changeLine(path: string, before: string, after: string): string {
+  const runs = proposedChanges(path, before, after);
+  if (runs.length === 0) return `- ${path}: no whole line changed`;
+  const removed = runs.reduce((n, r) => n + r.oldLines.length, 0);
+  const added = runs.reduce((n, r) => n + r.newLines.length, 0);
+  const where = runs.map((r) =>
+    r.oldLines.length === 0
+      ? `after line ${r.startLine - 1}`
+      : r.endLine > r.startLine
+        ? `lines ${r.startLine}-${r.endLine}`
+        : `line ${r.startLine}`,
+  );
+  const amount =
+    removed === added
+      ? `${counted(added, 'line')} replaced`
+      : `${counted(removed, 'line')} removed, ${counted(added, 'line')} added`;
+  return `- ${path}: ${amount} (${where.join(', ')})`;
+}
+
+/**
+ * The fix commit's message (docs/how-it-works.md § Review fixes) says what the commit changes — the files
+ * and the lines the executor's edits touched — and which findings it was asked to address, as a request:
+ * whether it addressed them is the next round's review to say, not the commit's.
+ */
+function commitMessage(
+  round: number,
+  runId: string,
+  asked: readonly RankedWeakness[],
+  files: ReadonlyArray<{ path: string; before: string; after: string }>,
+): string {
+  const changed = files.map((f) => changeLine(f.path, f.before, f.after));
+  const findings = asked.map((w) => `${w.rank}. ${w.title.replace(/\s+/g, ' ')}`);
+  const paths = files.map((f) => f.path);
+  const subject = `review-loop: round ${round} edits ${paths.length <= 2 ? paths.join(', ') : counted(paths.length, 'file')} (${runId})`;
+  return [
+    subject,
+    '',
+    `The executor model's edits after round ${round}'s review, checked only against the edit rules (allowed files, an exact match for each replaced text):`,
+    ...changed,
+    '',
+    `The findings of round ${round}'s review it was asked to address (the next round's review says whether it did):`,
+    ...findings,
+    '',
+  ].join('\n');
 }
 
 /** The executor's edits checked and applied in memory: new texts (and the texts they replace) by path. */
@@ -168,10 +211,16 @@ export async function applyFixes(
   request: FixRequest,
 ): Promise<FixReport> {
   const { target } = ctx.ports;
-  const { report, todo, texts, rejected } = await planFixes(ctx, meter, round, material, request);
+  const { report, todo, texts, originals, rejected } = await planFixes(ctx, meter, round, material, request);
   if (texts.size > 0) {
     const files = [...texts].map(([path, text]) => ({ path, text }));
-    const result = await target.commitFiles(files, commitMessage(round, ctx.state.run_id, todo));
+    const message = commitMessage(
+      round,
+      ctx.state.run_id,
+      todo,
+      files.map((f) => ({ path: f.path, before: originals.get(f.path) ?? '', after: f.text })),
+    );
+    const result = await target.commitFiles(files, message);
     rejected.push(...result.refused);
     const refused = new Set(result.refused.map((r) => r.path));
     report.applied = files.filter((f) => !refused.has(f.path)).map((f) => ({ path: f.path }));

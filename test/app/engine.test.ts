@@ -515,9 +515,12 @@ describe('the App with the review engine', () => {
     await say(probot, '/review-loop', 101);
     await queue.idle();
     const why = 'the same family, so the review is not independent';
-    expect(stickyState(fake)).toMatchObject({ phase: 'gave-up', message: expect.stringContaining(why) });
+    expect(stickyState(fake)).toMatchObject({
+      phase: 'not-independent',
+      message: expect.stringContaining(why),
+    });
     expect(fake.checks.map((c) => [c.conclusion, c.title])).toEqual([
-      ['failure', 'Not approved: the reviewer is not independent of the executor'],
+      ['failure', 'Not approved: 9/10, ready, but the reviewer is not independent of the executor'],
     ]);
     expect(fake.reviews[0].body).toContain(why);
     // said while the round ran, too

@@ -156,7 +156,7 @@ describe('configuration', () => {
       rounds: 4,
       fix: 'auto',
       difficulty: 'medium',
-      reviewEvent: 'COMMENT',
+      reviewEvent: 'comment',
     });
   });
 

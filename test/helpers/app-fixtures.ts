@@ -178,7 +178,7 @@ export function loopState(overrides: Partial<AppLoopState> = {}): AppLoopState {
       fix: 'auto',
       checkpoint: false,
       preset: 'code',
-      reviewEvent: 'COMMENT',
+      reviewEvent: 'comment',
       allowedRoles: ['admin', 'maintain', 'write'],
       fixPaths: [],
       budget: { maxTokens: 1_000_000, maxCostUsd: 5 },

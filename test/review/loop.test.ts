@@ -58,10 +58,17 @@ describe('a medium run with --fix auto', () => {
     expect(git(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('feature');
     expect(await readFile(path.join(dir, 'src/calc.ts'), 'utf8')).toBe(CALC_BRANCH.replace('n / 3', 'n / 2'));
     expect(git(dir, 'log', '-1', '--format=%s').trim()).toMatch(
-      /^review-loop: round 1 fixes \(run_\d{8}_a1b2c3d4\)$/,
+      /^review-loop: round 1 edits src\/calc\.ts \(run_\d{8}_a1b2c3d4\)$/,
     );
-    // the body lists the weaknesses once each, numbered, without a second list marker ("- 1. …")
+    // the body says what the commit changes (the file, the line the edit replaced) and what the executor
+    // was asked, never that anything was addressed: nothing checked that (the next round's review does)
     const commitBody = git(dir, 'log', '-1', '--format=%b');
+    const changedLine = CALC_BRANCH.split('\n').indexOf('  return n / 3;') + 1;
+    expect(changedLine).toBeGreaterThan(0);
+    expect(commitBody).toContain(`- src/calc.ts: 1 line replaced (line ${changedLine})`);
+    expect(commitBody).toContain("The findings of round 1's review it was asked to address");
+    expect(commitBody).not.toMatch(/addressed|fixed/i);
+    // the findings are listed once each, numbered, without a second list marker ("- 1. …")
     expect(commitBody).toMatch(/^1\. \S/m);
     expect(commitBody).not.toMatch(/^- \d+\. /m);
 

@@ -311,13 +311,17 @@ export function pullMessage(outcome: ReviewOutcome): string {
       // The status line says "Approved" and the check adds the verdict: this names where and by whom.
       return `Reviewed in round ${last?.round ?? outcome.rounds.length} by ${outcome.reviewer.id}.`;
     case 'max-rounds':
-      return `After ${rounds}, ${counted(blockers, 'blocker')} ${blockers === 1 ? 'remains' : 'remain'}.`;
+      // What the last round said decides the sentence: a round without a verdict requested nothing.
+      if (outcome.rounds.at(-1)?.score === null) {
+        return `The rounds ran out after ${rounds}; the last round had no verdict.`;
+      }
+      return `The rounds ran out after ${rounds} with changes still requested: ${counted(blockers, 'blocker')} ${blockers === 1 ? 'remains' : 'remain'}.`;
     case 'budget':
       return `${outcome.message.replace(/; not acquitted\.$/, '')}: the loop ended with changes still requested.`;
     case 'reviewed':
       return `Reviewed only (fix: none): ${verdict}.`;
     case 'not-independent':
-      return `The reviewer passed the change (${verdict}). ${notIndependentNote(outcome.independence)}`;
+      return `Round ${last?.round ?? outcome.rounds.length} passed it (${verdict}). ${notIndependentNote(outcome.independence)}`;
     case 'stopped':
       return outcome.message.replace(/; not acquitted\.$/, '.');
     case 'awaiting-fix': {

@@ -18,6 +18,8 @@ export const PHASES = [
   'waiting-checkpoint',
   'acquitted',
   'gave-up',
+  /** The last review passed the head, but its reviewer shares the executor's model family: no approval. */
+  'not-independent',
   /** `fix: none`: one review, no fix, and so no acquittal. */
   'reviewed',
   'stopped',
@@ -32,6 +34,7 @@ export const FINISHED_PHASES: readonly Phase[] = [
   'idle',
   'acquitted',
   'gave-up',
+  'not-independent',
   'reviewed',
   'stopped',
   'closed',
@@ -45,6 +48,16 @@ const ROUNDS_LIMIT = 40;
 /** Dismissed findings kept (each a title, a file and a reason of at most 200 characters). */
 export const DISMISSALS_LIMIT = 20;
 
+/**
+ * How a round's review is filed on GitHub (docs/app.md § Configuration, `review_event`): `comment` files
+ * every review as a comment, and its heading says what the reviewer found without claiming a GitHub review
+ * state; `approve` files a passing round as an approval and a round that asks for changes as "changes
+ * requested", so GitHub's state of the review and its heading agree and the App's review counts under
+ * branch protection.
+ */
+export const REVIEW_EVENT_MODES = ['comment', 'approve'] as const;
+type ReviewEventMode = (typeof REVIEW_EVENT_MODES)[number];
+
 /** What one loop runs with, after command options over the repository file over the App's defaults. */
 export interface LoopSettings {
   /** Unset: chosen by the model keys in the App's environment (src/app/engine-models.ts). */
@@ -55,7 +68,8 @@ export interface LoopSettings {
   fix: FixMode;
   checkpoint: boolean;
   preset: Preset;
-  reviewEvent: 'COMMENT' | 'REQUEST_CHANGES';
+  /** How each round's PR review is filed (`review_event`, docs/app.md § Configuration). */
+  reviewEvent: ReviewEventMode;
   allowedRoles: string[];
   fixPaths: string[];
   budget: { maxTokens: number; maxCostUsd: number };
@@ -69,7 +83,12 @@ const LoopSettingsSchema = z.object({
   fix: z.enum(FIX_MODES),
   checkpoint: z.boolean(),
   preset: z.enum(PRESETS),
-  reviewEvent: z.enum(['COMMENT', 'REQUEST_CHANGES']),
+  // A state written before the modes were named kept GitHub's event: each reads as `comment`, the mode
+  // that never approves (an approval is given only by an operator's choice).
+  reviewEvent: z.preprocess(
+    (value) => (value === 'COMMENT' || value === 'REQUEST_CHANGES' ? 'comment' : value),
+    z.enum(REVIEW_EVENT_MODES),
+  ),
   allowedRoles: z.array(z.string()),
   fixPaths: z.array(z.string()),
   budget: z.object({ maxTokens: z.number(), maxCostUsd: z.number() }),
@@ -176,21 +195,43 @@ export function withRounds(state: AppLoopState, rows: readonly RoundRow[]): AppL
   return { ...state, rounds: [...rows].sort((a, b) => a.round - b.round).slice(-ROUNDS_LIMIT) };
 }
 
-const PHASE_LINES: Record<Phase, string> = {
+const PHASE_LINES: Record<Exclude<Phase, 'acquitted'>, string> = {
   idle: 'No loop is running; start one with `/review-loop`.',
   running: 'A round is running.',
   'waiting-fix':
     'Waiting for a fix: push it to the branch and the next round starts (`/review-loop continue` after a push the App missed).',
   'waiting-checkpoint':
     'Waiting at the checkpoint: comment `/review-loop go`, `/review-loop skip 1,3`, `/review-loop stop`, or `/review-loop note: <what the fix should do>`.',
-  acquitted: 'Approved: the reviewer passed this head.',
-  'gave-up': 'Gave up: the rounds ran out with changes still requested.',
+  // What was left (rounds, budget, a round without a verdict) is the message's: the status says only the end.
+  'gave-up': 'Gave up: the loop ended without an approval.',
+  'not-independent':
+    'Not approved: the last review passed the change, but its reviewer is not independent of the executor.',
   reviewed: 'Reviewed once: with `fix: none` the loop makes no fix and ends after one review.',
   stopped: 'Stopped.',
   closed: 'The pull request was closed; the loop ended.',
   failed: 'The loop failed; comment `/review-loop continue` to retry.',
   interrupted: 'The App restarted during a round; comment `/review-loop continue` (or push) to resume.',
 };
+
+/**
+ * The status line of a phase. An approval names the head it was for (docs/how-it-works.md § The App): a
+ * head pushed after it is never called approved.
+ */
+function phaseLine(state: AppLoopState): string {
+  if (state.phase !== 'acquitted') return PHASE_LINES[state.phase];
+  return state.head
+    ? `Approved: the reviewer passed \`${state.head.slice(0, 7)}\`.`
+    : 'Approved: the reviewer passed the head it reviewed last.';
+}
+
+/** The settings as the sticky shows them: `fix: none` is one review, not a number of rounds. */
+function settingsLine(s: LoopSettings): string {
+  const review = s.reviewEvent === 'approve' ? ', reviews approve or request changes' : '';
+  if (s.fix === 'none') {
+    return `**Settings:** difficulty ${s.difficulty}, one review and no fix (fix none), preset ${s.preset}${review}`;
+  }
+  return `**Settings:** difficulty ${s.difficulty}, up to ${s.rounds} rounds, fix ${s.fix}, checkpoint ${s.checkpoint ? 'on' : 'off'}, preset ${s.preset}${review}`;
+}
 
 /** How a check run stands, in a few words. */
 const CHECK_WORDS: Record<string, string> = {
@@ -240,19 +281,14 @@ export function renderLoopLog(state: AppLoopState, budget = 50_000): string {
   const head = [
     '## review-loop',
     '',
-    `**Status:** ${PHASE_LINES[state.phase]}${state.message ? ` ${inertInline(state.message, 400)}` : ''}`,
+    `**Status:** ${phaseLine(state)}${state.message ? ` ${inertInline(state.message, 400)}` : ''}`,
   ];
   if (state.parkIssue !== null) {
     head.push(`**Defect-park issue:** #${state.parkIssue} lists what the loop left open.`);
   }
   if (state.runId) head.push(`**Run:** \`${state.runId}\``);
   head.push(...recordLines(state));
-  if (state.settings) {
-    const s = state.settings;
-    head.push(
-      `**Settings:** difficulty ${s.difficulty}, up to ${s.rounds} rounds, fix ${s.fix}, checkpoint ${s.checkpoint ? 'on' : 'off'}, preset ${s.preset}`,
-    );
-  }
+  if (state.settings) head.push(settingsLine(state.settings));
   const table = [
     '| Round | Head | Score | Verdict | Top weaknesses | Actions | Review |',
     '| --- | --- | --- | --- | --- | --- | --- |',

@@ -319,12 +319,10 @@ export class GitHubPullSession implements PullSession {
         return earlier;
       }
     }
-    const posted = await postRoundReview(
-      this.#deps.octokit,
-      this.pr.pr,
-      view,
-      this.#deps.settings.reviewEvent,
-    );
+    const posted = await postRoundReview(this.#deps.octokit, this.pr.pr, {
+      ...view,
+      filed: this.#deps.settings.reviewEvent,
+    });
     // Written with the round's end: a round posts its review before its end, moments apart.
     if (posted.findings > 0) this.#defer((state) => ({ ...state, inlineThreads: true }));
     return posted;

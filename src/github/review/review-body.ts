@@ -99,6 +99,12 @@ export interface RoundReviewView {
   verdict: Verdict;
   /** Defaults from score and verdict: approved only when the App says so (the gate passed). */
   decision?: Decision | undefined;
+  /**
+   * How the review is filed on GitHub (`review_event`): `approve` files the decision as GitHub's review
+   * state, so the heading names it; `comment` (the default) files a comment, so the heading says what the
+   * reviewer found without naming a review state GitHub does not show.
+   */
+  filed?: 'comment' | 'approve' | undefined;
   /** The reviewer's summary: two or three sentences on what holds up and what does not. */
   summary?: string | undefined;
   weaknesses: WeaknessView[];
@@ -145,6 +151,24 @@ function location(view: Pick<RoundReviewView, 'pullUrl'>, weakness: WeaknessView
 export function decisionOf(view: Pick<RoundReviewView, 'decision' | 'score' | 'verdict'>): Decision {
   if (view.decision) return view.decision;
   return view.score === null ? 'not yet' : 'changes requested';
+}
+
+/** The heading's word for the decision: a GitHub review state only where the review is filed as one. */
+function headingDecision(decision: Decision, filed: 'comment' | 'approve' | undefined): string {
+  if (filed === 'approve' || decision === 'not yet') return decision;
+  return decision === 'approved' ? 'passed' : 'changes needed';
+}
+
+/**
+ * The GitHub event a review is filed with (docs/app.md § Configuration, `review_event`): with `approve`,
+ * the decision itself; with `comment`, always a comment. A round without a decision is a comment.
+ */
+export function reviewEventOf(
+  decision: Decision,
+  filed: 'comment' | 'approve' | undefined,
+): 'COMMENT' | 'APPROVE' | 'REQUEST_CHANGES' {
+  if (filed !== 'approve' || decision === 'not yet') return 'COMMENT';
+  return decision === 'approved' ? 'APPROVE' : 'REQUEST_CHANGES';
 }
 
 function scoreText(view: RoundReviewView): string {
@@ -270,7 +294,7 @@ export function renderRoundReview(
   view: RoundReviewView,
   suggested: ReadonlySet<ProposedChangeView> = new Set(),
 ): string {
-  const decision = decisionOf(view);
+  const decision = headingDecision(decisionOf(view), view.filed);
   const lines = [`### Round ${view.round} of ${view.maxRounds}: ${decision} (${scoreText(view)})`];
   if (view.summary?.trim()) lines.push('', inertInline(view.summary, 1500));
   if (view.gateNote) lines.push('', inertInline(view.gateNote, 600));

@@ -9,7 +9,13 @@ import { commentableLines } from '../../core/review/diff-lines.js';
 import type { AppOctokit, PullRef } from './app-octokit.js';
 import { httpStatusOf } from '../octokit.js';
 import type { ProposedChangeView, RoundReviewView } from './review-body.js';
-import { renderInlineNote, renderRoundReview, renderSuggestion } from './review-body.js';
+import {
+  decisionOf,
+  renderInlineNote,
+  renderRoundReview,
+  renderSuggestion,
+  reviewEventOf,
+} from './review-body.js';
 
 export interface InlineComment {
   path: string;
@@ -91,12 +97,13 @@ export function suggestionComments(
     }));
 }
 
+/** Posts `view` as one PR review, filed as `view.filed` says (a comment unless `approve`: reviewEventOf). */
 export async function postRoundReview(
   octokit: AppOctokit,
   pr: PullRef,
   view: RoundReviewView,
-  event: 'COMMENT' | 'REQUEST_CHANGES' = 'COMMENT',
 ): Promise<PostedReview> {
+  const event = reviewEventOf(decisionOf(view), view.filed);
   const cited = view.weaknesses.some((weakness) => weakness.path && weakness.line && !weakness.thread);
   const needsIndex = cited || (view.proposed ?? []).length > 0;
   const index = needsIndex ? await diffLineIndex(octokit, pr) : new Map<string, Set<number>>();

@@ -106,7 +106,11 @@ describe('a round review in a reviewer’s words', () => {
 
   it('leads with the decision and the summary, says the pass rule once, and shows time and cost', () => {
     const lines = body.split('\n');
-    expect(lines[0]).toBe('### Round 2 of 4: changes requested (4/10, not ready)');
+    // filed as a comment (the default): the heading names no GitHub review state
+    expect(lines[0]).toBe('### Round 2 of 4: changes needed (4/10, not ready)');
+    expect(renderRoundReview({ ...view, filed: 'approve' }).split('\n')[0]).toBe(
+      '### Round 2 of 4: changes requested (4/10, not ready)',
+    );
     expect(lines[2]).toBe('The loop bound is off by one; the rest holds up.');
     expect(
       body.match(
@@ -183,8 +187,17 @@ describe('a round review in a reviewer’s words', () => {
       decision: 'approved',
       weaknesses: [],
     });
-    expect(approved.split('\n')[0]).toBe('### Round 2 of 4: approved (8/10, ready)');
-    for (const text of [body, approved]) expect(text).not.toMatch(/acquit|receipt/i);
+    expect(approved.split('\n')[0]).toBe('### Round 2 of 4: passed (8/10, ready)');
+    const filed = renderRoundReview({
+      ...view,
+      score: 8,
+      verdict: 'ready',
+      decision: 'approved',
+      weaknesses: [],
+      filed: 'approve',
+    });
+    expect(filed.split('\n')[0]).toBe('### Round 2 of 4: approved (8/10, ready)');
+    for (const text of [body, approved, filed]) expect(text).not.toMatch(/acquit|receipt/i);
   });
 });
 
