@@ -20,7 +20,7 @@ import { METRIC_NAMES, type MetricName, type MetricResult, type StructuralResult
 import { measureSubstance, substanceFactor, SUBSTANCE_WORDS } from './substance.js';
 
 /**
- * How the metrics read a SKILL.md (docs/how-it-works.md § Differences from the original): `skillclimb`
+ * How the metrics read a SKILL.md (docs/how-it-works.md § Where the structural scores differ from the original): `skillclimb`
  * (the default) reads fenced code and inline code as code for every metric and scales the score by the
  * skill's substance; `original` reads them as the original Python does, to 1e-6.
  */
