@@ -8,7 +8,7 @@ import { checkFrontmatter } from './markdown.js';
 import { formatViolation, introducedViolations, specViolations } from './skill-spec.js';
 import { measureSubstance, substanceLoss } from './substance.js';
 
-export interface EditToJudge {
+interface EditToJudge {
   /** The kept text the edit was made on. */
   before: string;
   after: string;

@@ -11,21 +11,14 @@
  */
 import { codePointLength, frontmatterClose, pySplitLines, stripBom } from './markdown.js';
 
-export const SPEC_FIELDS = [
-  'name',
-  'description',
-  'license',
-  'compatibility',
-  'metadata',
-  'allowed-tools',
-] as const;
-export const SPEC_NAME_MAX = 64;
-export const SPEC_DESCRIPTION_MAX = 1024;
-export const SPEC_COMPATIBILITY_MAX = 500;
+const SPEC_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
+const SPEC_NAME_MAX = 64;
+const SPEC_DESCRIPTION_MAX = 1024;
+const SPEC_COMPATIBILITY_MAX = 500;
 /** "Keep your main SKILL.md under 500 lines": more is a violation. */
-export const SPEC_MAX_LINES = 500;
+const SPEC_MAX_LINES = 500;
 
-export type SpecRule =
+type SpecRule =
   | 'no-frontmatter'
   | 'unclosed-frontmatter'
   | 'missing'
@@ -51,7 +44,7 @@ interface FrontField {
   line: number;
 }
 
-const TOP_KEY = /^([^\s#:'"\-][^:]*?)[ \t]*:(?:[ \t]+(.*)|[ \t]*)$/;
+const TOP_KEY = /^([^\s#:'"-][^:]*?)[ \t]*:(?:[ \t]+(.*)|[ \t]*)$/;
 const BLOCK_SCALAR = /^([|>])[+-]?\d*[+-]?(?:\s+#.*)?$/;
 const isIndented = (line: string): boolean => /^[ \t]/.test(line);
 const isBlank = (line: string): boolean => line.trim() === '';

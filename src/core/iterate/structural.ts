@@ -24,8 +24,7 @@ import { measureSubstance, substanceFactor, SUBSTANCE_WORDS } from './substance.
  * (the default) reads fenced code and inline code as code for every metric and scales the score by the
  * skill's substance; `original` reads them as the original Python does, to 1e-6.
  */
-export type StructuralReading = 'skillclimb' | 'original';
-export const STRUCTURAL_READINGS: readonly StructuralReading[] = ['skillclimb', 'original'];
+type StructuralReading = 'skillclimb' | 'original';
 
 export interface StructuralContext {
   /** Absolute path of the folder holding SKILL.md (links and [[refs]] resolve from here). */

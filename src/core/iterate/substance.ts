@@ -30,7 +30,7 @@ export interface Substance {
  */
 export const SUBSTANCE_WORDS = 100;
 /** A side that removes more than this share of the base's words, steps or sections removed the skill. */
-export const SUBSTANCE_KEPT_SHARE = 0.5;
+const SUBSTANCE_KEPT_SHARE = 0.5;
 /** Counts below these at the base are too few for a share of them to mean anything. */
 const LOSS_MIN = { words: 20, steps: 3, sections: 3 } as const;
 
