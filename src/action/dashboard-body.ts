@@ -73,6 +73,8 @@ export interface DashboardInput {
   ticked: OrderState;
   /** What became of the orders this night read, one plain sentence each (already inert). */
   orderNotes: string[];
+  /** Each rule of the Agent Skills specification a SKILL.md breaks, `<file>: <field>: <detail>` (untrusted). */
+  specViolations?: string[] | undefined;
 }
 
 /** The boxes the Action wrote ticked, per order: recorded on the hidden first line. */
@@ -417,6 +419,25 @@ export function renderDashboard(input: DashboardInput): string {
     parts.push(
       "_Composite: the last confirmed composite score (\\* the night's own score, not re-measured). Trend: the " +
         'final composite of each recent night, oldest first. Uplift: pass rate with the skill minus without it._',
+      '',
+    );
+  }
+
+  const violations = input.specViolations ?? [];
+  if (violations.length > 0) {
+    // The file names and the values quoted come from the repository: inert, each on its line.
+    const list = fitting(
+      violations.map((v) => `- ${cell(v, 300)}`),
+      NOTES_BUDGET,
+    );
+    parts.push(
+      '## Agent Skills specification',
+      '',
+      `${plural(violations.length, 'rule')} of the [specification](https://agentskills.io/specification) ` +
+        'broken (the skills still run; an edit that would break one more is never kept):',
+      '',
+      ...list.shown,
+      ...(list.left > 0 ? [`- … and ${list.left} more`] : []),
       '',
     );
   }

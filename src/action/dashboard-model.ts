@@ -34,6 +34,8 @@ export interface DashboardFacts {
   minGain: number;
   now: Date;
   runUrl: string | undefined;
+  /** Each rule of the Agent Skills specification a skill's SKILL.md breaks, `<file>: <field>: <detail>`. */
+  specViolations?: readonly string[] | undefined;
 }
 
 /** The final composite of each night in a results.tsv: a night starts at its baseline row. */
@@ -206,5 +208,6 @@ export function dashboardInput(facts: DashboardFacts): DashboardInput {
     nextNight: { due: dueNextNight(facts, skills), assumedHours: NEXT_NIGHT_HOURS },
     ticked: facts.ticked,
     orderNotes: [...facts.orderNotes],
+    specViolations: [...(facts.specViolations ?? [])],
   };
 }

@@ -8,6 +8,8 @@ import { repositoryRoot } from '../git/repo.js';
 import type { IterateOptions } from '../iterate/options.js';
 import { skillsGlobsOf } from '../iterate/queue.js';
 import { findSkills } from '../iterate/skill-finder.js';
+import { specViolationLines } from '../iterate/spec-check.js';
+import { messageOf } from '../core/errors.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo } from './io.js';
@@ -164,6 +166,21 @@ export interface DashboardPublish {
   /** A dry run: the body goes to the job summary only; nothing is written. */
   dryRun: boolean;
   writeSummary: (markdown: string) => Promise<void>;
+  /** The project and its skills setting, to list the Agent Skills rules the skills break; none without it. */
+  skills?: { project: string; globs: readonly string[] } | undefined;
+}
+
+/** The specification's violations of the skills the setting finds; none (with a warning) when they cannot be read. */
+async function specViolationsOf(p: DashboardPublish): Promise<string[]> {
+  if (p.skills === undefined) return [];
+  try {
+    const { project, globs } = p.skills;
+    const repository = (await repositoryRoot(project)) ?? project;
+    return await specViolationLines(project, (await findSkills({ project, repository, globs })).skills);
+  } catch (error) {
+    p.log.warn(`dashboard: the skills' SKILL.md files could not be checked (${messageOf(error)})`);
+    return [];
+  }
 }
 
 /** Renders the dashboard and writes it to its issue (or, in a dry run, shows it). Never throws. */
@@ -178,6 +195,7 @@ export async function publishDashboard(p: DashboardPublish): Promise<string | un
       minGain: p.minGain,
       now: p.now,
       runUrl: p.runUrl,
+      specViolations: await specViolationsOf(p),
     }),
   );
   if (p.dryRun || !p.client || !p.repo) {

@@ -91,6 +91,12 @@ export const ConfigSchema = z
         maxLineLength: z.int().min(1).optional(),
         requiredSections: z.array(z.string().trim().min(1)).optional(),
         bannedPhrases: z.array(z.string().trim().min(1)).min(1).optional(),
+        /**
+         * `skillclimb` (default): code is not prose for any metric and a skill with little to say scores in
+         * proportion; `original`: the original's reading, to 1e-6 (docs/how-it-works.md § Where the
+         * structural scores differ from the original).
+         */
+        reading: z.enum(['skillclimb', 'original']).optional(),
       })
       .strict()
       .optional(),

@@ -10,6 +10,7 @@ import { findIgnoredEvals, ignoredEvalsHint } from './ignored-evals.js';
 import type { IterateOptions } from './options.js';
 import { runPreflight } from './preflight.js';
 import { resolveQueue, type QueuePlan } from './queue.js';
+import { specViolationLines } from './spec-check.js';
 
 export interface IteratePlan extends QueuePlan {
   /** The explicit queue of --skill / --queue, or undefined when the queue was discovered. */
@@ -31,9 +32,11 @@ export async function planIterate(options: IterateOptions, ports: PlanPorts): Pr
         skills,
       )
     : undefined;
+  const violations = await specViolationLines(path.resolve(options.project), skills);
   return {
     ...plan,
     ...(ignored ? { ignoredEvals: ignoredEvalsHint(ignored) } : {}),
+    ...(violations.length > 0 ? { specViolations: violations } : {}),
     explicit: preflight.explicit?.map((s) => s.name),
   };
 }

@@ -17,6 +17,8 @@ import {
   type TouchedSkill,
 } from '../core/iterate/pr-score.js';
 import { skillFileOf } from '../core/iterate/skill-layout.js';
+import { specViolations } from '../core/iterate/skill-spec.js';
+import { measureSubstance } from '../core/iterate/substance.js';
 import type { StructuralSettings } from '../core/iterate/structural.js';
 import { messageOf } from '../core/errors.js';
 import type { Logger } from '../ports/logger.js';
@@ -127,6 +129,10 @@ async function measureSide(
   } catch (err) {
     return { status: 'harness-error', detail: messageOf(err), mode: 'structural', scores: [], tallies: [] };
   }
+  const text = {
+    substance: measureSubstance(skillMd),
+    violations: specViolations(skillMd, path.basename(dir)),
+  };
   const base = {
     skillName: skill.name,
     skillDir: dir,
@@ -151,6 +157,7 @@ async function measureSide(
       mode,
       scores: result.score === null ? [] : [result.score],
       tallies: [],
+      ...text,
     };
   }
   const [measured, without] = await Promise.all([
@@ -181,6 +188,7 @@ async function measureSide(
     tallies: tallyDraws(measured.draws.map((d) => d.pairs)),
     uplift,
     statements: assertionStatements(evals.evals),
+    ...text,
   };
 }
 

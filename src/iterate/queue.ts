@@ -297,7 +297,11 @@ export function formatEmptyQueue(
   }
   const hint = plan.outsideSetting === undefined ? [] : ['', plan.outsideSetting];
   const ignored = plan.ignoredEvals === undefined ? [] : ['', plan.ignoredEvals];
-  return [head, ...lines.map((l) => `  ${l}`), ...hint, ...ignored].join('\n') + '\n';
+  const spec =
+    plan.specViolations === undefined
+      ? []
+      : ['', 'Agent Skills specification:', ...plan.specViolations.map((l) => `  ${l}`)];
+  return [head, ...lines.map((l) => `  ${l}`), ...hint, ...ignored, ...spec].join('\n') + '\n';
 }
 
 /**
@@ -343,6 +347,9 @@ export function formatDryRunPlan(
       ? [section('Outside the skills setting:', [plan.outsideSetting])]
       : []),
     ...(plan.ignoredEvals !== undefined ? [section('Ignored by git:', [plan.ignoredEvals])] : []),
+    ...(plan.specViolations !== undefined
+      ? [section('Agent Skills specification (the skills still run):', plan.specViolations)]
+      : []),
   ].join('\n');
 }
 
@@ -389,6 +396,8 @@ export interface DryRunPlanJson {
   ignoredEvals: string | null;
   /** With --skill / --queue: the skills the setting finds that were not asked for. */
   notRequested: string[];
+  /** Each rule of the Agent Skills specification a found SKILL.md breaks, `<file>: <field>: <detail>`. */
+  specViolations: string[];
   empty: boolean;
 }
 
@@ -420,6 +429,7 @@ export function dryRunPlanJson(
     dirs: { ...plan.dirs },
     budgetWarning: budgetWarning(plan, options, labels)[0] ?? null,
     ignoredEvals: plan.ignoredEvals ?? null,
+    specViolations: [...(plan.specViolations ?? [])],
     notRequested: [...(plan.notRequested ?? [])],
     empty: plan.queue.length === 0,
   };

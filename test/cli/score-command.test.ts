@@ -108,10 +108,18 @@ describe('skillclimb score --json', () => {
     await run(['.claude/skills/wrap', '--json'], withScripted(models));
     expect(io.exitCode).toBe(0);
     const doc = JSON.parse(io.stdout);
-    expect(Object.keys(doc).sort()).toEqual(['absolute', 'mode', 'score', 'status', 'structural']);
+    expect(Object.keys(doc).sort()).toEqual([
+      'absolute',
+      'mode',
+      'score',
+      'specification',
+      'status',
+      'structural',
+    ]);
     expect(doc.status).toBe('ok');
     expect(doc.mode).toBe('composite');
-    expect(Object.keys(doc.structural).sort()).toEqual(['metrics', 'score']);
+    expect(doc.specification).toEqual([]);
+    expect(Object.keys(doc.structural).sort()).toEqual(['metrics', 'score', 'substance']);
     expect(Object.keys(doc.structural.metrics)).toEqual([...METRIC_NAMES]);
     for (const name of METRIC_NAMES) expect(typeof doc.structural.metrics[name].score).toBe('number');
     expect(Object.keys(doc.absolute).sort()).toEqual([

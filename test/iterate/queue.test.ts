@@ -462,6 +462,7 @@ describe('dryRunPlanJson', () => {
       budgetWarning: null,
       ignoredEvals: null,
       notRequested: [],
+      specViolations: [],
       empty: false,
     });
   });

@@ -6,7 +6,7 @@
 import { createFileKillSwitch } from '../../adapters/local/kill-switch.js';
 import { killSwitchInputReason } from '../../github/action/kill-switch.js';
 import { planIterate } from '../../iterate/plan.js';
-import { ACTION_JOB_LIMIT, formatDryRunPlan } from '../../iterate/queue.js';
+import { ACTION_JOB_LIMIT, formatDryRunPlan, skillsGlobsOf } from '../../iterate/queue.js';
 import { createModels } from '../../llm/factory.js';
 import type { ActionContext } from '../context.js';
 import { modelEnv, type ActionInputs } from '../inputs.js';
@@ -61,6 +61,7 @@ export async function dryRunStep(
       log: io.log,
       dryRun: true,
       writeSummary: (markdown) => io.writeSummary(markdown),
+      skills: { project: options.project, globs: skillsGlobsOf(options) },
     });
   }
   return { outputs: buildOutputs(file, {}), failure: undefined };

@@ -331,6 +331,7 @@ async function updateDashboard(night: Night, orders: DashboardOrders, file: RunF
     log: io.log,
     dryRun: false,
     writeSummary: (markdown) => io.writeSummary(markdown),
+    skills: { project: options.project, globs: skillsGlobsOf(options) },
   });
 }
 

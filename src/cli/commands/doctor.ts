@@ -25,6 +25,7 @@ import { redactSecrets, secretsFromEnv } from '../../core/text/redact.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import { STRUCTURED_OUTPUT_HELP, structuredOutputArgument } from '../arguments.js';
 import type { CliIo } from '../io.js';
+import { doctorSkillsReport } from './doctor-skills.js';
 
 async function isDirectory(dir: string): Promise<boolean> {
   try {
@@ -68,8 +69,10 @@ export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
       }
       let selection: ReturnType<typeof resolveModelSelection>;
       let options: ModelFactoryOptions;
+      let skills: readonly string[] | undefined;
       try {
         const config = await loadConfig(project);
+        skills = config.skills;
         selection = resolveModelSelection({ flags, config, env: io.env });
         const structuredOutput = structuredOutputSetting(flags, config);
         options = {
@@ -101,13 +104,17 @@ export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
         io.exitCode = 2;
         return;
       }
+      // The skills' own rules, whatever the models say (they never change the exit code).
+      const skillsReport = await doctorSkillsReport(project, skills);
       if (report.allOffline) {
         io.out(
           'models: offline for every role — no keys, no network, structural scoring only; nothing to check.',
         );
+        if (skillsReport !== '') io.out(`\n${skillsReport}`);
         io.exitCode = 0;
         return;
       }
+      if (skillsReport !== '') io.out(`\n${skillsReport}`);
       io.exitCode = report.failed.length > 0 ? 1 : 0;
       if (report.failed.length > 0) io.err(`doctor: ${report.failed.length} of ${ROLES.length} roles failed`);
     });

@@ -13,6 +13,8 @@ import { applyConfigSettings } from '../../config/run-settings.js';
 import { EvalsFileError, type SkillEvals } from '../../core/iterate/evals.js';
 import { METRIC_NAMES, type ScoreMode } from '../../core/iterate/score-types.js';
 import type { StructuralSettings } from '../../core/iterate/structural.js';
+import { specViolations } from '../../core/iterate/skill-spec.js';
+import { specJson, specReport, substanceLine } from './score-spec.js';
 import type { createModels } from '../../llm/factory.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import {
@@ -134,7 +136,11 @@ export function scoreJson(result: SkillScore): Record<string, unknown> {
     score: result.score,
     status: result.status,
     mode: result.mode,
-    structural: { score: result.structural.score, metrics: result.structural.metrics },
+    structural: {
+      score: result.structural.score,
+      metrics: result.structural.metrics,
+      ...(result.structural.substance ? { substance: result.structural.substance } : {}),
+    },
     absolute: result.absolute
       ? {
           weighted_score: result.absolute.weighted_score,
@@ -216,6 +222,8 @@ export function formatScoreReport(skill: string, models: SkillModels, result: Sk
     const detail = metricDetail(metric);
     out.push(`  ${name.padEnd(width)}  ${fixed(metric.score)}${detail ? `  ${detail}` : ''}`);
   }
+  const substance = substanceLine(result.structural);
+  if (substance !== undefined) out.push(substance);
   const absolute = result.absolute;
   if (absolute) {
     out.push('');
@@ -277,6 +285,7 @@ export function scoreStructuralSettings(
     maxLineLength: flags.maxLineLength ?? config?.maxLineLength,
     bannedPhrases: flags.bannedPhrase ?? config?.bannedPhrases,
     requiredSections: flags.requiredSection ?? skillFile ?? config?.requiredSections,
+    reading: config?.reading,
   };
 }
 
@@ -451,12 +460,16 @@ async function runScore(
           }
         : { report: undefined, detail: `${without.status}: ${without.detail ?? 'no score'}` };
   }
+  const specFile = path.relative(io.cwd, skillFile) || skillFile;
+  const violations = specViolations(skillMd, path.basename(skillDir));
   if (flags.json) {
     const doc = scoreJson(result);
+    doc.specification = specJson(specFile, violations);
     if (uplift) doc.uplift = uplift.report ? upliftJson(uplift.report) : { error: uplift.detail };
     io.out(`${JSON.stringify(doc, null, 2)}\n`);
   } else {
     io.out(formatScoreReport(skill, models, result));
+    io.out(specReport(specFile, violations));
     if (flags.uplift === true && result.absolute === null && result.status === 'ok') {
       io.out('\nuplift: not measured (structure-only scoring renders nothing)\n');
     } else if (uplift) io.out(`\n${formatUplift(uplift.report, uplift.detail)}`);

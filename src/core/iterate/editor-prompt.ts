@@ -343,8 +343,22 @@ export function describeMetric(name: MetricName, metric: MetricResult): string {
   }
 }
 
+/** The substance line when the score is scaled down by it (docs/how-it-works.md § Structural metrics). */
+function substanceBlock(structural: StructuralResult): string {
+  const substance = structural.substance;
+  if (substance === undefined || substance.factor >= 1) return '';
+  return (
+    `Substance: the body has ${plural(substance.words, 'word')} of instructions outside code; below ` +
+    `${substance.needed} the score is scaled by words / ${substance.needed} (now ${substance.factor.toFixed(2)}). ` +
+    'Only instructions the task needs count for the reader; never pad.\n'
+  );
+}
+
 function weakMetricsBlock(structural: StructuralResult): string {
   const weak = weakestMetrics(structural).slice(0, WEAK_METRICS_SHOWN);
+  if (weak.length === 0 && (structural.substance?.factor ?? 1) < 1) {
+    return 'Weakest structural metrics: none — every metric scores 1.00; the skill is short (above).\n';
+  }
   if (weak.length === 0) {
     return (
       'Weakest structural metrics: none — every metric scores 1.00. Propose a simplification instead:\n' +
@@ -409,6 +423,7 @@ export function buildEditorPrompt(input: EditorPromptInput): PromptParts {
       prefix,
       user:
         `\nStructural score: ${input.structural.score.toFixed(3)} (the mean of eight metrics, each from 0 to 1).\n` +
+        substanceBlock(input.structural) +
         weakMetricsBlock(input.structural) +
         additions(input, RADICAL_STRUCTURAL),
     };

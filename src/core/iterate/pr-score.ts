@@ -16,6 +16,8 @@ import {
   type UpliftReport,
 } from './noise.js';
 import { compareScores } from './ship-gate.js';
+import { formatViolation, introducedViolations, type SpecViolation } from './skill-spec.js';
+import { substanceLoss, type Substance } from './substance.js';
 
 /** A skill folder as found on one side, relative to the repository root (`/`-separated). */
 export interface SkillFolder {
@@ -74,6 +76,10 @@ export interface SideMeasurement {
   uplift?: UpliftReport | undefined;
   /** Assertion id → statement, from this side's evals.json (eval-file text: untrusted). */
   statements?: Readonly<Record<string, string>> | undefined;
+  /** The SKILL.md's words, steps and sections, when it was read (§ A score that never rewards deleting the skill). */
+  substance?: Substance | undefined;
+  /** The Agent Skills rules this side's SKILL.md breaks, when it was read. */
+  violations?: readonly SpecViolation[] | undefined;
 }
 
 export type SkillVerdict = 'regression' | 'improvement' | 'within noise' | 'unchanged' | 'not compared';
@@ -97,6 +103,30 @@ export interface SkillComparison {
  * Composite scores measured once per side carry no spread: a drop there is reported, never failed.
  */
 export function compareSides(input: {
+  skill: TouchedSkill;
+  base: SideMeasurement | undefined;
+  head: SideMeasurement | undefined;
+  margin: number;
+}): SkillComparison {
+  const compared = compareScoresOfSides(input);
+  const { base, head, skill } = input;
+  if (base?.status !== 'ok' || head?.status !== 'ok') return compared;
+  // Rules no score outweighs (docs/how-it-works.md § A score that never rewards deleting the skill, § The
+  // specification's rules): the same rules the nightly loop refuses an edit for.
+  const loss = base.substance && head.substance ? substanceLoss(base.substance, head.substance) : undefined;
+  if (loss !== undefined) return { ...compared, verdict: 'regression', reason: `the head ${loss}` };
+  const introduced = introducedViolations(base.violations ?? [], head.violations ?? []);
+  if (introduced.length === 0) return compared;
+  const file = `${skill.repoDir}/SKILL.md`;
+  const listed = introduced.map((v) => formatViolation(file, v)).join('; ');
+  return {
+    ...compared,
+    verdict: 'regression',
+    reason: `the head breaks the Agent Skills specification: ${listed}`,
+  };
+}
+
+function compareScoresOfSides(input: {
   skill: TouchedSkill;
   base: SideMeasurement | undefined;
   head: SideMeasurement | undefined;

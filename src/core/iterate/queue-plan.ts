@@ -23,4 +23,6 @@ export interface QueuePlan {
   notRequested?: string[];
   /** The hint about eval files git ignores, with the .gitignore line that un-ignores them (plan.ts). */
   ignoredEvals?: string;
+  /** Each rule of the Agent Skills specification a found SKILL.md breaks, `<file>: <field>: <detail>` (plan.ts). */
+  specViolations?: string[];
 }

@@ -19,9 +19,14 @@ export interface MetricResult {
 }
 
 export interface StructuralResult {
-  /** Arithmetic mean of the eight metric scores. */
+  /**
+   * Arithmetic mean of the eight metric scores, times the substance factor in skillclimb's reading
+   * (docs/how-it-works.md § A score that never rewards deleting the skill).
+   */
   score: number;
   metrics: Record<MetricName, MetricResult>;
+  /** Words of instructions, the words that score in full, and the factor; absent in the original reading. */
+  substance?: { words: number; needed: number; factor: number } | undefined;
 }
 
 export interface FailedAssertion {

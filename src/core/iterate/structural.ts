@@ -17,6 +17,14 @@ import {
   type FenceScan,
 } from './markdown.js';
 import { METRIC_NAMES, type MetricName, type MetricResult, type StructuralResult } from './score-types.js';
+import { measureSubstance, substanceFactor, SUBSTANCE_WORDS } from './substance.js';
+
+/**
+ * How the metrics read a SKILL.md (docs/how-it-works.md § Where the structural scores differ from the original): `skillclimb`
+ * (the default) reads fenced code and inline code as code for every metric and scales the score by the
+ * skill's substance; `original` reads them as the original Python does, to 1e-6.
+ */
+type StructuralReading = 'skillclimb' | 'original';
 
 export interface StructuralContext {
   /** Absolute path of the folder holding SKILL.md (links and [[refs]] resolve from here). */
@@ -38,6 +46,8 @@ export interface StructuralContext {
    * cross-reference memory lookup; without it that lookup is skipped.
    */
   listDir?(absolutePath: string): string[];
+  /** undefined → `skillclimb`. */
+  reading?: StructuralReading | undefined;
 }
 
 export const DEFAULT_REQUIRED_SECTIONS = ['Steps', 'Constraints', 'Limitations'] as const;
@@ -56,12 +66,20 @@ export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set([
 /** The share of imperative prose lines that scores 1.0. */
 export const IMPERATIVE_TARGET = 0.4;
 
-/** 1. An H4 whose nearest preceding H2/H3 is an H2 skips a level. */
-export function sectionDepthConsistency(lines: readonly string[]): MetricResult {
+/** Headings are read on every line by the original; a `#` line inside fenced code is code otherwise. */
+function headingOutsideCode(line: string, index: number, code: FenceScan | undefined) {
+  return code?.fenced[index] ? null : parseHeading(line);
+}
+
+/**
+ * 1. An H4 whose nearest preceding H2/H3 is an H2 skips a level. `code`: the fences whose lines are not
+ * headings (undefined: the original's reading, every line).
+ */
+export function sectionDepthConsistency(lines: readonly string[], code?: FenceScan): MetricResult {
   let violations = 0;
   let lastSectionLevel: number | null = null;
-  for (const line of lines) {
-    const heading = parseHeading(line);
+  for (const [index, line] of lines.entries()) {
+    const heading = headingOutsideCode(line, index, code);
     if (!heading) continue;
     if (heading.level === 2 || heading.level === 3) lastSectionLevel = heading.level;
     else if (heading.level === 4 && lastSectionLevel === 2) violations++;
@@ -83,10 +101,11 @@ export function normaliseSectionName(name: string): string {
 export function requiredSections(
   lines: readonly string[],
   configured: readonly string[] | undefined,
+  code?: FenceScan,
 ): MetricResult {
   const titles = new Set<string>();
-  for (const line of lines) {
-    const heading = parseHeading(line);
+  for (const [index, line] of lines.entries()) {
+    const heading = headingOutsideCode(line, index, code);
     if (heading) titles.add(normaliseSectionName(heading.title));
   }
   const required = configured ?? DEFAULT_REQUIRED_SECTIONS;
@@ -212,14 +231,19 @@ function codeRanges(body: string): Array<[number, number]> {
   return ranges;
 }
 
+/** True when `index` lies inside one of the code ranges. */
+function inCode(ranges: ReadonlyArray<[number, number]>, index: number): boolean {
+  return ranges.some(([start, end]) => start <= index && index < end);
+}
+
 /**
- * 4. Relative Markdown links (the whole file, fences included) that resolve from the SKILL.md folder. The
- * score counts a link inside code as a link, as the original does (DESIGN: scores agree with it to 1e-6);
- * the details tell the two apart: `broken` lists the links that do not resolve outside code,
- * `broken_in_code` those inside a fenced block or an inline code span (an example, not a link a reader
- * follows).
+ * 4. Relative Markdown links that resolve from the SKILL.md folder. The original counts a link inside code
+ * (a fenced block or an inline code span) as a link; skillclimb's reading does not count it (code is no
+ * prose: `[x](y)` there is an example or a program's text). Either way the details tell the two apart:
+ * `broken` lists the links that do not resolve outside code, `broken_in_code` those inside code.
  */
 export function linkIntegrity(body: string, ctx: StructuralContext): MetricResult {
+  const original = ctx.reading === 'original';
   let total = 0;
   const broken: string[] = [];
   const brokenInCode: string[] = [];
@@ -227,13 +251,16 @@ export function linkIntegrity(body: string, ctx: StructuralContext): MetricResul
   for (const match of body.matchAll(MARKDOWN_LINK)) {
     const linkPath = relativeLinkPath(match[2]!);
     if (linkPath === null) continue;
-    total++;
-    if (ctx.exists(joinUnnormalised(ctx.skillDir, linkPath))) continue;
     code ??= codeRanges(body);
-    const inCode = code.some(([start, end]) => start <= match.index && match.index < end);
-    (inCode ? brokenInCode : broken).push(linkPath);
+    const linkInCode = inCode(code, match.index);
+    const exists = ctx.exists(joinUnnormalised(ctx.skillDir, linkPath));
+    if (linkInCode && !exists) brokenInCode.push(linkPath);
+    if (linkInCode && !original) continue;
+    total++;
+    if (!exists && !linkInCode) broken.push(linkPath);
   }
-  const valid = total - broken.length - brokenInCode.length;
+  const counted = original ? broken.length + brokenInCode.length : broken.length;
+  const valid = total - counted;
   return {
     score: total === 0 ? 1 : valid / total,
     valid,
@@ -290,11 +317,16 @@ function resolvesCrossReference(slug: string, ctx: StructuralContext): boolean {
   return false;
 }
 
-/** 7. `[[slug]]` / `[[slug#anchor]]` references that resolve to a sibling file or a memory file. */
+/**
+ * 7. `[[slug]]` / `[[slug#anchor]]` references that resolve to a sibling file or a memory file. In
+ * skillclimb's reading a `[[…]]` inside code is not a reference (TOML's `[[tool.x]]`, bash's `[[ -n "$x" ]]`).
+ */
 export function crossReferenceResolution(body: string, ctx: StructuralContext): MetricResult {
   let total = 0;
   const unresolved: string[] = [];
+  const code = ctx.reading === 'original' ? [] : codeRanges(body);
   for (const match of body.matchAll(CROSS_REFERENCE)) {
+    if (inCode(code, match.index)) continue;
     total++;
     const slug = pyStrip(match[1]!.split('#')[0]!);
     // `[[#anchor]]` points into this file, which always exists.
@@ -338,6 +370,8 @@ export interface StructuralSettings {
   requiredSections?: string[] | undefined;
   maxLineLength?: number | undefined;
   bannedPhrases?: readonly string[] | undefined;
+  /** The config's `structural.reading`; undefined → `skillclimb`. */
+  reading?: StructuralReading | undefined;
 }
 
 /** The text-only metrics of `text`, computed exactly as scoreStructure computes them. */
@@ -347,9 +381,10 @@ export function scoreTextOnlyMetrics(
 ): Record<TextOnlyMetricName, MetricResult> {
   const lines = structuralLines(text);
   const fences = scanFences(lines);
+  const code = settings.reading === 'original' ? undefined : fences;
   return {
-    section_depth_consistency: sectionDepthConsistency(lines),
-    required_sections: requiredSections(lines, settings.requiredSections),
+    section_depth_consistency: sectionDepthConsistency(lines, code),
+    required_sections: requiredSections(lines, settings.requiredSections, code),
     banned_phrases: bannedPhrases(lines, fences, settings.bannedPhrases),
     code_fence_balance: codeFenceBalance(fences),
     max_line_length: maxLineLength(lines, settings.maxLineLength),
@@ -369,7 +404,17 @@ export function scoreStructure(text: string, ctx: StructuralContext): Structural
   };
   let sum = 0;
   for (const name of METRIC_NAMES) sum += metrics[name].score;
-  return { score: sum / METRIC_NAMES.length, metrics: orderMetrics(metrics) };
+  const mean = sum / METRIC_NAMES.length;
+  if (ctx.reading === 'original') return { score: mean, metrics: orderMetrics(metrics) };
+  // An empty file breaks no rule of the eight; what it lacks is anything to follow (§ A score that never
+  // rewards deleting the skill).
+  const substance = measureSubstance(text);
+  const factor = substanceFactor(substance);
+  return {
+    score: mean * factor,
+    metrics: orderMetrics(metrics),
+    substance: { words: substance.words, needed: SUBSTANCE_WORDS, factor },
+  };
 }
 
 /** Keys in METRIC_NAMES order so `score --json` prints them in the documented order. */

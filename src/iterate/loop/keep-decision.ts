@@ -4,8 +4,9 @@
  * first-draw keep must clear the margin with. The one place the keep rule is applied.
  */
 import type { KeptState } from '../../core/iterate/hill-climb.js';
+import path from 'node:path';
+import { editRefusal } from '../../core/iterate/edit-refusal.js';
 import { countNewlines } from '../../core/iterate/lines.js';
-import { checkFrontmatter } from '../../core/iterate/markdown.js';
 import {
   clearsMargin,
   formatGain,
@@ -49,15 +50,20 @@ export async function judgeEdit(
   spend: (usage: Usage) => void,
 ): Promise<Verdict> {
   const s = scored.score;
-  const before = checkFrontmatter(kept.text);
-  const after = checkFrontmatter(newText);
+  const refusal = editRefusal({
+    before: kept.text,
+    after: newText,
+    baseline: loop.baselineText,
+    folder: path.basename(loop.skillDir),
+    file: loop.skillMdRel,
+  });
   const linesDelta = countNewlines(newText) - countNewlines(kept.text);
   const outcome = classifyIteration({
     status: s.status,
     score: s.score,
     highWater: kept.score,
     linesDelta,
-    breaksFrontmatter: before.valid && !after.valid,
+    refused: refusal !== undefined,
   });
   if (
     outcome === 'keep' &&
@@ -70,7 +76,7 @@ export async function judgeEdit(
   let note: string | undefined;
   if (s.status === 'ambiguous') note = `AMBIGUOUS: ${s.detail ?? ''}`.trim();
   else if (outcome === 'crash') note = `${s.status}: ${s.detail ?? 'no score'}`;
-  else if (before.valid && !after.valid) note = `breaks frontmatter: ${after.reason}`;
+  else if (refusal !== undefined) note = refusal;
   return {
     outcome,
     score: outcome === 'crash' ? null : s.score,

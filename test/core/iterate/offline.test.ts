@@ -191,12 +191,22 @@ describe('offline edit: drop a duplicated paragraph', () => {
   const paragraph = 'The output is checked twice before it goes back to the user.';
 
   it('drops the second copy when no metric-targeted edit applies', () => {
+    // Enough other words that the substance factor is 1 with one copy as with two (§ Structural metrics).
+    const background = [
+      'The report lists every file the change touched, with the lines added and removed in each of them.',
+      'The summary at the top of the report names the owner of the change and the reviewers who read it.',
+      'The reviewers look for missing tests, unclear names and comments that no longer match the code.',
+      'The report is written in plain words, so that a reader new to the project can follow every part.',
+      'The report ends with the open questions, each one with the name of the person who can answer it.',
+    ];
     const text = doc(
       '## Steps',
       '',
       paragraph,
       '',
       'Some rationale here.',
+      '',
+      ...background,
       '',
       paragraph,
       '',
@@ -209,7 +219,7 @@ describe('offline edit: drop a duplicated paragraph', () => {
     );
     const after = apply(text, edit);
     expect(occurrences(after, paragraph)).toBe(1);
-    expect(after).toContain(`${paragraph}\n\nSome rationale here.\n\nEnd of the file here.\n`);
+    expect(after).toContain(`${background.at(-1)}\n\nEnd of the file here.\n`);
     expect(structure(after).score).toBeGreaterThanOrEqual(structure(text).score);
   });
 

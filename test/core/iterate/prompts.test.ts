@@ -242,18 +242,27 @@ describe('editor prompt, structural target (no absolute result)', () => {
     expect(prompt).not.toContain('anchored on the top-ranked failure');
   });
 
+  const prose =
+    'Write a summary.\nUse short lines.\nThe summary helps the team.\nIt names the files.\nIt ends the day.\n';
+  const scored = (text: string) =>
+    scoreStructure(text, { skillDir: '/nowhere', requiredSections: undefined, exists: () => false });
+
   it('asks for a simplification when every metric is already 1.0', () => {
-    const prose =
-      'Write a summary.\nUse short lines.\nThe summary helps the team.\nIt names the files.\nIt ends the day.\n';
-    const perfect = scoreStructure(`# Wrap\n\n${prose}`, {
-      skillDir: '/nowhere',
-      requiredSections: undefined,
-      exists: () => false,
-    });
+    // Six times the five lines: 115 words of instructions, so the substance factor is 1.
+    const perfect = scored(`# Wrap\n\n${prose.repeat(6)}`);
     expect(perfect.score).toBe(1);
     const prompt = editorText(structuralInput({ skillMd: SKILL, structural: perfect }));
     expect(prompt).toContain('every metric scores 1.00');
     expect(prompt).toContain('simplification');
+  });
+
+  it('says a short skill is short instead of asking to delete more of it', () => {
+    const short = scored(`# Wrap\n\n${prose}`);
+    expect(short.substance).toEqual({ words: 20, needed: 100, factor: 0.2 });
+    expect(short.score).toBeCloseTo(0.2, 12);
+    const prompt = editorText(structuralInput({ skillMd: SKILL, structural: short }));
+    expect(prompt).toContain('Substance: the body has 20 words of instructions outside code');
+    expect(prompt).not.toContain('simplification');
   });
 });
 

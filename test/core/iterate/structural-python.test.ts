@@ -148,6 +148,7 @@ describe.skipIf(!python)('structural metrics agree with the Python reference', (
         requiredSections: doc.required ?? undefined,
         exists: (p) => fs.existsSync(p),
         listDir,
+        reading: 'original',
       });
       const theirs = expected[index]!;
       for (const name of METRIC_NAMES) {

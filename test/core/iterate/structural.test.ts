@@ -14,12 +14,18 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
+/*
+ * These tests pin the original's reading (the origin-parity tests, `reading: 'original'`); skillclimb's own
+ * reading, where it differs (code is not prose, substance), is tested in structural-reading.test.ts.
+ */
+
 /** A context backed by the real filesystem, as the engine builds it. */
 function realContext(skillDir: string, requiredSections?: string[], withListDir = true): StructuralContext {
   const ctx: StructuralContext = {
     skillDir,
     requiredSections,
     exists: (p) => fs.existsSync(p),
+    reading: 'original',
   };
   if (withListDir) {
     ctx.listDir = (p) => {
@@ -43,6 +49,7 @@ const bare = (requiredSections?: string[]): StructuralContext => ({
   skillDir: '/nonexistent-skill',
   requiredSections,
   exists: () => false,
+  reading: 'original',
 });
 
 const lines = (...rows: string[]) => rows.join('\n') + '\n';
@@ -356,7 +363,7 @@ describe('scoreStructure', () => {
     expect(Object.keys(result.metrics)).toEqual([...METRIC_NAMES]);
   });
 
-  it('scores an empty file as one empty line', () => {
+  it('scores an empty file as one empty line (1.0 in the original reading)', () => {
     const result = scoreStructure('', bare());
     expect(result.metrics.max_line_length).toMatchObject({ lines: 1, over: 0, score: 1 });
     // Every metric is vacuously perfect (required sections: no config, no defaults present → 1.0).

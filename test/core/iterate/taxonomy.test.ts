@@ -6,7 +6,7 @@ const base: TaxonomyInput = {
   score: 0.6,
   highWater: 0.5,
   linesDelta: 0,
-  breaksFrontmatter: false,
+  refused: false,
 };
 
 describe('classifyIteration', () => {
@@ -38,10 +38,8 @@ describe('classifyIteration', () => {
   });
 
   it('never keeps an edit that broke the frontmatter', () => {
-    expect(classifyIteration({ ...base, score: 0.99, breaksFrontmatter: true })).toBe('revert');
-    expect(classifyIteration({ ...base, score: 0.5, linesDelta: -3, breaksFrontmatter: true })).toBe(
-      'revert',
-    );
+    expect(classifyIteration({ ...base, score: 0.99, refused: true })).toBe('revert');
+    expect(classifyIteration({ ...base, score: 0.5, linesDelta: -3, refused: true })).toBe('revert');
   });
 
   it('treats float noise against the high-water mark as a tie', () => {
