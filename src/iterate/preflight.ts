@@ -33,7 +33,7 @@ import type { IterateOptions } from './options.js';
 import { QueueFileError, parseQueueFile } from './queue-file.js';
 import { skillsGlobsOf } from './queue.js';
 import { NotRegularFileError, inspectFile, readRegularFile } from './regular-file.js';
-import { findSkills, type FoundSkills } from './skill-finder.js';
+import { ambiguousSkillName, findSkills, type FoundSkills } from './skill-finder.js';
 
 export interface PreflightResult {
   skipList: SkipList;
@@ -80,6 +80,8 @@ function locateExplicit(
   if (skill) return skill;
   const globs = found.globs.join(', ');
   const shown = brief(name);
+  const ambiguous = ambiguousSkillName(found, name);
+  if (ambiguous) throw new PreflightHalt(ambiguous);
   const excluded = found.excluded.find((e) => e.skill === name);
   if (excluded) {
     throw new PreflightHalt(

@@ -37,7 +37,7 @@ import {
   skillPathIn,
 } from '../../core/iterate/skill-layout.js';
 import { repositoryRoot } from '../../git/repo.js';
-import { findSkills } from '../../iterate/skill-finder.js';
+import { ambiguousSkillName, findSkills } from '../../iterate/skill-finder.js';
 import { EVALS_MAX_BYTES, loadSkillEvals, loadStructuralEvals } from '../../iterate/evals-files.js';
 import { NotRegularFileError, inspectFile, readRegularFile } from '../../iterate/regular-file.js';
 import { linkedSkillFile } from '../../iterate/symlinks.js';
@@ -99,6 +99,8 @@ async function locateSkillArgument(
   const found = await findSkills({ project: cwd, repository: (await repositoryRoot(cwd)) ?? cwd, globs });
   const skill = found.skills.find((s) => s.name === argument);
   if (skill) return { dir: skillPathIn(cwd, skill) };
+  const ambiguous = ambiguousSkillName(found, argument);
+  if (ambiguous) return { problem: ambiguous };
   const excluded = found.excluded.find((e) => e.skill === argument);
   if (excluded) return { problem: `${argument} (${excluded.dir}): ${excluded.reason}` };
   return {
