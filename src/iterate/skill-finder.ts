@@ -175,7 +175,13 @@ export async function findSkills(input: {
   for (const skill of byRealDir.values()) byName.set(skill.name, [...(byName.get(skill.name) ?? []), skill]);
   const named: SkillLocation[] = [];
   for (const [name, same] of byName) {
-    const identities = same.length > 1 ? qualifiedSkillNames(name, same.map((s) => s.dir)) : undefined;
+    const identities =
+      same.length > 1
+        ? qualifiedSkillNames(
+            name,
+            same.map((s) => s.dir),
+          )
+        : undefined;
     for (const skill of same) named.push({ name: identities?.get(skill.dir) ?? name, dir: skill.dir });
   }
   const byIdentity = new Map<string, SkillLocation[]>();
@@ -232,7 +238,12 @@ export async function findSkills(input: {
     const glob = `${rel.slice(0, rel.lastIndexOf('/'))}/*`;
     outside.push({ name, dir: rel, glob, ...(isPlaceholderSkill(name) ? { placeholder: true } : {}) });
   }
-  const proposed = await coveringGlobs(project, [...detection, ...outside.map((s) => s.glob)], matched, outside);
+  const proposed = await coveringGlobs(
+    project,
+    [...detection, ...outside.map((s) => s.glob)],
+    matched,
+    outside,
+  );
   return { globs, productiveGlobs, skills, excluded, outside, proposed };
 }
 
@@ -268,7 +279,8 @@ async function marketplaceGlobs(project: string): Promise<string[]> {
 }
 
 /** Folders never walked for unreached skills: dependencies, version control, test data. */
-const UNWALKED = /^(?:\.git|node_modules|test|tests|__tests__|fixtures|__fixtures__|testdata|dist|build|coverage)$/;
+const UNWALKED =
+  /^(?:\.git|node_modules|test|tests|__tests__|fixtures|__fixtures__|testdata|dist|build|coverage)$/;
 /** How deep and how wide the walk for unreached skills goes: a hint, never a crawl of a monorepo. */
 const WALK_MAX_DEPTH = 6;
 const WALK_MAX_FOLDERS = 20_000;

@@ -270,7 +270,13 @@ export function isValidSkillName(name: string): boolean {
  * Folder names that say where skills are kept, not whose they are: an identity names the plugin
  * (`plugins/<plugin>/skills/<skill>`), never these, when another folder tells the skills apart.
  */
-const CONTAINER_FOLDERS: ReadonlySet<string> = new Set(['skills', 'plugins', '.claude', '.agents', '.skills']);
+const CONTAINER_FOLDERS: ReadonlySet<string> = new Set([
+  'skills',
+  'plugins',
+  '.claude',
+  '.agents',
+  '.skills',
+]);
 
 /**
  * The identities of skills whose folders share one name (docs/how-it-works.md § The queue): plugins
