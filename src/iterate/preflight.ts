@@ -150,7 +150,7 @@ async function validateExplicitSkill(
   if (mode !== 'structural' && (!present[0] || !present[1]) && !(await isAgentSkillsEvals(skill, dir))) {
     throw new PreflightHalt(
       `evals not bootstrapped for ${name}; run \`${evalsInitCommand(name, '', setting)}\` first ` +
-        `(or score structure only: \`${iterateCommandLine(`--skill ${name} --mode structural`, { ...setting, mode: undefined })}\`)`,
+        `(or score structure only: \`${iterateCommandLine(`--skill ${name} --mode structural`, { ...setting, mode: undefined, calibrate: undefined })}\`)`,
     );
   }
   if (skipList.all.has(name)) {

@@ -10,6 +10,7 @@
 import type { Role } from './errors.js';
 import type { ModelId } from './model-id.js';
 import {
+  baseUrlVariablesNote,
   modelProvider,
   type ConfigEndpointKey,
   type ProviderName,
@@ -111,7 +112,11 @@ export function resolveEndpoint(
   const { key, baseUrl } = modelProvider(id.provider);
   const optionKey = nonEmpty(options[key.option as ProviderOptionName]);
   const apiKey = optionKey ?? nonEmpty(env[key.variable]);
-  if (apiKey === undefined && key.required) throw new Error(`${who} needs ${key.variable}`);
+  if (apiKey === undefined && key.required) {
+    // A local server's operator set its base URL but named a provider that needs a key: say what they set.
+    const note = baseUrlVariablesNote(env);
+    throw new Error(`${who} needs ${key.variable}${note === undefined ? '' : ` (${note})`}`);
+  }
   const configKey = baseUrl.configKey as ConfigEndpointKey;
   // A keyless local server on the LAN (ollama, llama.cpp) may speak plain http: nothing secret travels.
   const picked = pickUrl(

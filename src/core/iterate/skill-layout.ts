@@ -160,10 +160,12 @@ export function skillsSettingHint(globs: readonly string[]): { flag: string; con
 }
 
 /**
- * The options a command was given that decide which skills it sees, as the operator typed them: every
- * command a hint prints carries them, so the hint works when pasted in the same folder (docs/cli.md
- * § Printed commands). A setting that came from skillclimb.config.json is not repeated: the pasted
- * command reads the same file.
+ * The options a command was given that decide what a pasted command does, as the operator typed them:
+ * which skills it sees (`--project`, `--skills`), how it scores (`--mode`, `--calibrate`) and with which
+ * models (`--model` and the role flags, `--structured-output`). Every command a hint prints carries those
+ * the printed command accepts, so the hint works when pasted in the same folder (docs/cli.md § Printed
+ * commands). A setting that came from skillclimb.config.json is not repeated: the pasted command reads
+ * the same file.
  */
 export interface CommandSetting {
   /** `--project`, as typed (relative to where the command ran). */
@@ -172,7 +174,38 @@ export interface CommandSetting {
   skills?: readonly string[] | undefined;
   /** `--mode`, when typed (only `iterate` and `score` have it). */
   mode?: string | undefined;
+  /** `--calibrate`, when typed (only `iterate` has it). */
+  calibrate?: boolean | undefined;
+  /** The model flags, when typed. */
+  models?: TypedModelFlags | undefined;
 }
+
+/** `--model`, `--editor-model`, `--render-model`, `--grader-model`, `--author-model`, `--structured-output`, as typed. */
+export interface TypedModelFlags {
+  model?: string | undefined;
+  editorModel?: string | undefined;
+  renderModel?: string | undefined;
+  graderModel?: string | undefined;
+  authorModel?: string | undefined;
+  structuredOutput?: string | undefined;
+}
+
+/** The model flags each printed command accepts (an unknown option would fail the pasted command). */
+const MODEL_FLAGS: Record<'iterate' | 'evals init', Array<[keyof TypedModelFlags, string]>> = {
+  iterate: [
+    ['model', '--model'],
+    ['editorModel', '--editor-model'],
+    ['renderModel', '--render-model'],
+    ['graderModel', '--grader-model'],
+    ['structuredOutput', '--structured-output'],
+  ],
+  'evals init': [
+    ['model', '--model'],
+    ['authorModel', '--author-model'],
+    ['editorModel', '--editor-model'],
+    ['structuredOutput', '--structured-output'],
+  ],
+};
 
 /** A word for a POSIX shell: as is when it needs no quoting, else in single quotes. */
 export function shellWord(word: string): string {
@@ -180,7 +213,7 @@ export function shellWord(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** ` --project <p> --skills '<globs>'` (and ` --mode <m>` for iterate), or '' when nothing was typed. */
+/** ` --project <p> --skills '<globs>'` (and ` --mode <m>`, `--calibrate` for iterate), the model flags; '' when nothing was typed. */
 export function settingFlags(setting: CommandSetting | undefined, command: 'iterate' | 'evals init'): string {
   if (!setting) return '';
   const parts: string[] = [];
@@ -188,6 +221,11 @@ export function settingFlags(setting: CommandSetting | undefined, command: 'iter
   if (setting.skills !== undefined && setting.skills.length > 0)
     parts.push(skillsSettingHint(setting.skills).flag);
   if (command === 'iterate' && setting.mode !== undefined) parts.push(`--mode ${shellWord(setting.mode)}`);
+  if (command === 'iterate' && setting.calibrate === true) parts.push('--calibrate');
+  for (const [key, flag] of MODEL_FLAGS[command]) {
+    const value = setting.models?.[key];
+    if (value !== undefined) parts.push(`${flag} ${shellWord(value)}`);
+  }
   return parts.length > 0 ? ` ${parts.join(' ')}` : '';
 }
 
