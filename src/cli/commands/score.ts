@@ -544,7 +544,7 @@ export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Comm
     .option('--mode <mode>', `scoring mode: ${MODES.join(' | ')}`, 'composite')
     .option(
       '--trials <n>',
-      'grader trials per scenario (majority vote; the renders are reused); with --base: independent draws per side (default: the config, else 3)',
+      "grader trials per scenario (majority vote; the renders are reused); with --base: independent draws per side, the config's trials when not given, else 3",
       '1',
     )
     .option('--concurrency <n>', 'model calls in flight at once', String(ITERATE_DEFAULTS.concurrency))
