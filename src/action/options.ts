@@ -38,8 +38,18 @@ export function iterateOptions(
     keepRule: inputs.keepRule ?? ITERATE_DEFAULTS.keepRule,
     skills: inputs.skills,
     structural: config.structural,
-    // The inputs that shape the queue, carried into the CLI commands the job summary prints.
-    command: { project: inputs.project === '.' ? undefined : inputs.project, skills: inputs.skills },
+    // The inputs that shape what a command does, carried into the CLI commands the job summary prints.
+    command: {
+      project: inputs.project === '.' ? undefined : inputs.project,
+      skills: inputs.skills,
+      calibrate: inputs.calibrate ? true : undefined,
+      models: {
+        model: inputs.model,
+        editorModel: inputs.editorModel,
+        renderModel: inputs.renderModel,
+        graderModel: inputs.graderModel,
+      },
+    },
   };
   // An input given (not empty) wins over the config; the config over the default.
   const given = {

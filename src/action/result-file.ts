@@ -94,6 +94,15 @@ const RunResultSchema = z.object({
       project: z.string().optional(),
       skills: z.array(z.string()).readonly().optional(),
       mode: z.string().optional(),
+      calibrate: z.boolean().optional(),
+      models: z
+        .object({
+          model: z.string().optional(),
+          editorModel: z.string().optional(),
+          renderModel: z.string().optional(),
+          graderModel: z.string().optional(),
+        })
+        .optional(),
     })
     .optional(),
   summaryPath: optional(z.string()),

@@ -12,7 +12,7 @@ import type { EvalsAuthor } from '../ports/evals-author.js';
 import type { ModelFactoryOptions } from '../llm/factory.js';
 import { CONFIG_FILE, type SkillclimbConfig } from './config.js';
 import { SkillclimbError } from '../core/errors.js';
-import { DEFAULT_MODEL_PROVIDERS } from '../core/providers.js';
+import { DEFAULT_MODEL_PROVIDERS, baseUrlVariablesNote } from '../core/providers.js';
 import { inWords } from '../core/text/words.js';
 
 export interface AuthorModelFlags {
@@ -57,6 +57,12 @@ export function resolveAuthorModel(input: {
   return { id, source };
 }
 
+/** NO_AUTHOR_MESSAGE, with the base-URL variables `env` sets (a local server's operator forgot `--model`). */
+export function noAuthorMessage(env: NodeJS.ProcessEnv): string {
+  const note = baseUrlVariablesNote(env);
+  return note === undefined ? NO_AUTHOR_MESSAGE : `${NO_AUTHOR_MESSAGE}. ${note}`;
+}
+
 /** The author, its key and endpoint checked (no call made); throws AuthorModelError for offline. */
 export function createAuthor(
   selection: { id: string },
@@ -64,7 +70,7 @@ export function createAuthor(
   options: ModelFactoryOptions,
 ): EvalsAuthor {
   const parsed = parseModelId(selection.id);
-  if (parsed.provider === 'offline') throw new AuthorModelError(NO_AUTHOR_MESSAGE);
+  if (parsed.provider === 'offline') throw new AuthorModelError(noAuthorMessage(env));
   const shared = withStructuredOutputMemo(options);
   return createEvalsAuthor(buildRoleModel('author', parsed, env, shared), callSettings(shared));
 }

@@ -190,3 +190,24 @@ export function keyedDefaultProviders(
 export function hasModelKey(env: NodeJS.ProcessEnv): boolean {
   return KEY_VARIABLES.some((name) => isSet(env[name]));
 }
+
+/**
+ * The base-URL variables set in `env`, as one clause for a model error: a local server's operator who set
+ * OPENAI_BASE_URL and gets "needs OPENAI_API_KEY" or "no model" learns which id sends there
+ * (`OPENAI_BASE_URL is set: openai:<model> or openai-compatible:<model> sends there`). The values are not
+ * shown (a URL may carry credentials). Undefined when none is set.
+ */
+export function baseUrlVariablesNote(env: NodeJS.ProcessEnv): string | undefined {
+  const set = BASE_URL_VARIABLES.filter((variable) => isSet(env[variable]));
+  if (set.length === 0) return undefined;
+  return set
+    .map((variable) => {
+      const ids = MODEL_PROVIDERS.filter((p) => p.baseUrl.variable === variable).map(
+        (p) => `${p.id}:<model>`,
+      );
+      const keyless = MODEL_PROVIDERS.filter((p) => p.baseUrl.variable === variable && !p.key.required);
+      const noKey = keyless.length > 0 ? ` (${keyless.map((p) => p.id).join(', ')} needs no key)` : '';
+      return `${variable} is set: ${ids.join(' or ')} sends there${noKey}`;
+    })
+    .join('; ');
+}

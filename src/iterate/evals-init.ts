@@ -30,6 +30,7 @@ import {
   REQUIRED_SECTIONS_FILE,
   SCENARIOS_FILE,
   evalsInitCommand,
+  folderNameOf,
   skillFileOf,
   skillPathIn,
   type CommandSetting,
@@ -40,7 +41,7 @@ import type { EvalsAuthor } from '../ports/evals-author.js';
 import type { Logger } from '../ports/logger.js';
 import { EVALS_MAX_BYTES, evalsShapeOf } from './evals-files.js';
 import { NotRegularFileError, inspectFile, readRegularFile } from './regular-file.js';
-import type { FoundSkills } from './skill-finder.js';
+import { ambiguousSkillName, type FoundSkills } from './skill-finder.js';
 import { decideSkillFolder } from './symlinks.js';
 import { messageOf } from '../core/errors.js';
 
@@ -254,7 +255,7 @@ export async function initSkillEvals(
     let reply;
     try {
       reply = await deps.author.author(
-        { skillName: skill.name, skillMd, keptScenarios: kept?.scenarios, retry, format },
+        { skillName: folderNameOf(skill), skillMd, keptScenarios: kept?.scenarios, retry, format },
         deps.signal,
       );
     } catch (err) {
@@ -267,7 +268,7 @@ export async function initSkillEvals(
       continue;
     }
     usage = addUsage(usage, reply.usage);
-    const repaired = repairAuthored(reply.value, skill.name, kept);
+    const repaired = repairAuthored(reply.value, folderNameOf(skill), kept);
     if (repaired.weightsNote) deps.log.info(`${skill.name}: answer ${attempts}: ${repaired.weightsNote}`);
     const check = checkAuthored(skillMd, repaired, kept?.text);
     if (format === 'agent-skills') check.problems.push(...agentSkillsProblems(reply.value));
@@ -289,7 +290,7 @@ export async function initSkillEvals(
     await mkdir(evalsDir, { recursive: true });
     if (format === 'agent-skills') {
       // One file; a test_scenarios.json of an earlier original-format attempt is not there (own shape above).
-      const standard = toAgentSkillsFile(files, reply.value, skill.name, key);
+      const standard = toAgentSkillsFile(files, reply.value, folderNameOf(skill), key);
       await writeWhole(evalsFile, formatAuthoredFile(standard.file));
       const summary = check.summary && { ...check.summary, assertions: standard.statements };
       return result('written', undefined, { files: [label(EVALS_FILE)], summary });
@@ -349,6 +350,11 @@ export async function selectEvalsTargets(
         const broken = await notRegularSkillFile(project, skill);
         if (broken) refused.push({ skill: name, reason: broken.message });
         else if (!skills.includes(skill)) skills.push(skill);
+        continue;
+      }
+      const ambiguous = ambiguousSkillName(found, name);
+      if (ambiguous) {
+        refused.push({ skill: name, reason: ambiguous });
         continue;
       }
       const excluded = found.excluded.find((e) => e.skill === name);

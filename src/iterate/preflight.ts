@@ -33,7 +33,7 @@ import type { IterateOptions } from './options.js';
 import { QueueFileError, parseQueueFile } from './queue-file.js';
 import { skillsGlobsOf } from './queue.js';
 import { NotRegularFileError, inspectFile, readRegularFile } from './regular-file.js';
-import { findSkills, type FoundSkills } from './skill-finder.js';
+import { ambiguousSkillName, findSkills, type FoundSkills } from './skill-finder.js';
 
 export interface PreflightResult {
   skipList: SkipList;
@@ -80,6 +80,8 @@ function locateExplicit(
   if (skill) return skill;
   const globs = found.globs.join(', ');
   const shown = brief(name);
+  const ambiguous = ambiguousSkillName(found, name);
+  if (ambiguous) throw new PreflightHalt(ambiguous);
   const excluded = found.excluded.find((e) => e.skill === name);
   if (excluded) {
     throw new PreflightHalt(
@@ -148,7 +150,7 @@ async function validateExplicitSkill(
   if (mode !== 'structural' && (!present[0] || !present[1]) && !(await isAgentSkillsEvals(skill, dir))) {
     throw new PreflightHalt(
       `evals not bootstrapped for ${name}; run \`${evalsInitCommand(name, '', setting)}\` first ` +
-        `(or score structure only: \`${iterateCommandLine(`--skill ${name} --mode structural`, { ...setting, mode: undefined })}\`)`,
+        `(or score structure only: \`${iterateCommandLine(`--skill ${name} --mode structural`, { ...setting, mode: undefined, calibrate: undefined })}\`)`,
     );
   }
   if (skipList.all.has(name)) {

@@ -108,7 +108,7 @@ export async function unscorableReason(
         reason: 'no evals',
         next:
           `run \`${evalsInitCommand(skill.name, '', setting)}\` to write them, or score structure only with ` +
-          `\`${iterateCommandLine('--mode structural', { ...setting, mode: undefined })}\``,
+          `\`${iterateCommandLine('--mode structural', { ...setting, mode: undefined, calibrate: undefined })}\``,
       };
     }
     // An Agent Skills evals.json needs no test_scenarios.json; a file in neither shape is refused by

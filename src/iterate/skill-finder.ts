@@ -1,7 +1,8 @@
 /**
  * Finds a project's skills (docs/how-it-works.md § The queue): the folders the `skills` setting's globs
  * match that hold a SKILL.md, each followed to its real folder or refused by the one link rule
- * (symlinks.ts); two skills with one name are both left out (branches and state are keyed by the name);
+ * (symlinks.ts); skills whose folders share a name (one per plugin) each get an identity naming their
+ * plugin (`a.setup`, qualifiedSkillNames), and only two that nothing tells apart are both left out;
  * and the skills that public collections keep elsewhere (`skills/*`, `*\/skills/*`, `plugins/*\/skills/*`,
  * the plugins of `.claude-plugin/marketplace.json`, `*`) are detected, never queued, so a hint can name
  * them with the setting that finds them and nothing else (placeholders such as `template/` left out).
@@ -19,8 +20,10 @@ import {
   isValidSkillName,
   isPlaceholderSkill,
   isWildcard,
+  folderNameOf,
   marketplaceSkillGlobs,
   matchesSegment,
+  qualifiedSkillNames,
   skillsSettingHint,
   iterateCommandLine,
   type CommandSetting,
@@ -46,8 +49,16 @@ export interface FoundSkills {
   skills: SkillLocation[];
   /** Folders the setting matched that cannot be skills: links, a SKILL.md that is not a regular file, duplicate names, names git refuses. */
   excluded: SkillExclusion[];
-  /** Skills found where public collections keep them but the setting does not look. */
+  /** Skills found where public collections keep them, or by a walk of the tree, but the setting does not look. */
   outside: OutsideSkill[];
+  /** The fewest globs that find every outside skill but the placeholders, each with the folders it finds. */
+  proposed: ProposedGlob[];
+}
+
+export interface ProposedGlob {
+  glob: string;
+  /** The outside skills' folders it finds. */
+  dirs: string[];
 }
 
 function byCodePoint(a: string, b: string): number {
@@ -158,10 +169,25 @@ export async function findSkills(input: {
     if (!byRealDir.has(decision.dir)) byRealDir.set(decision.dir, { name, dir: decision.dir });
   }
 
+  // Plugins namespace their skills, so folder names repeat: each such skill gets an identity naming its
+  // plugin (`a.setup`); a name that does not repeat stays the identity, so existing state still matches.
   const byName = new Map<string, SkillLocation[]>();
   for (const skill of byRealDir.values()) byName.set(skill.name, [...(byName.get(skill.name) ?? []), skill]);
-  const skills: SkillLocation[] = [];
+  const named: SkillLocation[] = [];
   for (const [name, same] of byName) {
+    const identities =
+      same.length > 1
+        ? qualifiedSkillNames(
+            name,
+            same.map((s) => s.dir),
+          )
+        : undefined;
+    for (const skill of same) named.push({ name: identities?.get(skill.dir) ?? name, dir: skill.dir });
+  }
+  const byIdentity = new Map<string, SkillLocation[]>();
+  for (const skill of named) byIdentity.set(skill.name, [...(byIdentity.get(skill.name) ?? []), skill]);
+  const skills: SkillLocation[] = [];
+  for (const [name, same] of byIdentity) {
     if (same.length > 1) {
       for (const skill of same) {
         const others = same.filter((s) => s !== skill).map((s) => s.dir);
@@ -206,7 +232,33 @@ export async function findSkills(input: {
       outside.push({ name, dir: rel, glob, ...(isPlaceholderSkill(name) ? { placeholder: true } : {}) });
     }
   }
-  return { globs, productiveGlobs, skills, excluded, outside };
+  // Folders no usual layout reaches (`preview/*`, `skill-flavors/*`) are named too, by their parent.
+  for (const rel of await unreachedSkillFolders(project, known)) {
+    const name = basename(rel);
+    const glob = `${rel.slice(0, rel.lastIndexOf('/'))}/*`;
+    outside.push({ name, dir: rel, glob, ...(isPlaceholderSkill(name) ? { placeholder: true } : {}) });
+  }
+  const proposed = await coveringGlobs(
+    project,
+    [...detection, ...outside.map((s) => s.glob)],
+    matched,
+    outside,
+  );
+  return { globs, productiveGlobs, skills, excluded, outside, proposed };
+}
+
+/**
+ * The skill a `--skill`/argument names: its identity. A folder name that several plugins share answers
+ * with the message naming each identity, so the operator can pick one.
+ */
+export function ambiguousSkillName(found: FoundSkills, name: string): string | undefined {
+  if (found.skills.some((s) => s.name === name)) return undefined;
+  const same = found.skills.filter((s) => folderNameOf(s) === name);
+  if (same.length === 0) return undefined;
+  return (
+    `${same.length} skills have folders named ${name}: ${same.map((s) => `${s.name} (${s.dir})`).join(', ')}; ` +
+    `name one of them (${same.map((s) => s.name).join(', ')})`
+  );
 }
 
 /** A marketplace file bigger than this is not a plugin list. */
@@ -226,21 +278,74 @@ async function marketplaceGlobs(project: string): Promise<string[]> {
   }
 }
 
+/** Folders never walked for unreached skills: dependencies, version control, test data. */
+const UNWALKED =
+  /^(?:\.git|node_modules|test|tests|__tests__|fixtures|__fixtures__|testdata|dist|build|coverage)$/;
+/** How deep and how wide the walk for unreached skills goes: a hint, never a crawl of a monorepo. */
+const WALK_MAX_DEPTH = 6;
+const WALK_MAX_FOLDERS = 20_000;
+
 /**
- * The globs that find exactly the detected skills: a detection glob as it is when everything it found is
- * a skill, else the skill folders it found one by one (so `*` that also finds `template/` is not proposed).
+ * Folders holding a SKILL.md that neither the setting nor any detection glob reached (`preview/<x>`,
+ * `skill-flavors/<x>`), two levels deep or more (`*` finds the first level). A skill's own subfolders are
+ * not walked (a SKILL.md there is an example of it); links are not followed.
  */
-function proposedGlobs(found: FoundSkills): string[] {
-  const wanted: string[] = [];
-  const byGlob = new Map<string, OutsideSkill[]>();
-  for (const skill of found.outside) byGlob.set(skill.glob, [...(byGlob.get(skill.glob) ?? []), skill]);
-  for (const [glob, skills] of byGlob) {
-    const real = skills.filter((s) => !s.placeholder);
-    if (real.length === 0) continue;
-    if (real.length === skills.length) wanted.push(glob);
-    else wanted.push(...real.map((s) => s.dir));
+async function unreachedSkillFolders(project: string, known: ReadonlySet<string>): Promise<string[]> {
+  const found: string[] = [];
+  let budget = WALK_MAX_FOLDERS;
+  const walk = async (dir: string, rel: string, depth: number): Promise<void> => {
+    const entries = (await entriesOf(dir)).filter((e) => e.isDirectory() && !UNWALKED.test(e.name));
+    for (const entry of entries.sort((a, b) => byCodePoint(a.name, b.name))) {
+      if (--budget < 0) return;
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      const child = path.join(dir, entry.name);
+      if (await exists(path.join(child, SKILL_FILE))) {
+        if (depth > 0 && !known.has(await realpath(child).catch(() => child))) found.push(childRel);
+        continue;
+      }
+      if (depth + 1 < WALK_MAX_DEPTH) await walk(child, childRel, depth + 1);
+    }
+  };
+  await walk(project, '', 0);
+  return found;
+}
+
+/**
+ * The fewest globs that find exactly the outside skills (docs/how-it-works.md § The queue): of the
+ * candidates (the detection globs, each skill's parent with `*`), only those that find nothing else but
+ * folders the setting already matches; the one finding most of the skills not yet covered first (ties: the
+ * candidate listed first, so the author's marketplace words before the generic ones). `plugins/*\/skills/*`
+ * thus replaces one glob per plugin, `*` that also finds `template/` is never proposed, and a skill no
+ * clean glob finds is named by its folder.
+ */
+async function coveringGlobs(
+  project: string,
+  candidates: readonly string[],
+  matched: readonly string[],
+  outside: readonly OutsideSkill[],
+): Promise<ProposedGlob[]> {
+  const wanted = new Set(outside.filter((s) => !s.placeholder).map((s) => s.dir));
+  const allowed = new Set([...wanted, ...matched]);
+  const clean: ProposedGlob[] = [];
+  for (const glob of candidates.filter((g, i, all) => all.indexOf(g) === i)) {
+    const dirs = await expandSkillsGlob(project, glob);
+    if (dirs.every((d) => allowed.has(d))) clean.push({ glob, dirs: dirs.filter((d) => wanted.has(d)) });
   }
-  return wanted;
+  const proposed: ProposedGlob[] = [];
+  const left = new Set(wanted);
+  while (left.size > 0) {
+    let best: ProposedGlob | undefined;
+    let bestCount = 0;
+    for (const candidate of clean) {
+      const count = candidate.dirs.filter((d) => left.has(d)).length;
+      if (count > bestCount) [best, bestCount] = [candidate, count];
+    }
+    if (!best) break;
+    proposed.push({ glob: best.glob, dirs: best.dirs.filter((d) => left.has(d)) });
+    for (const dir of best.dirs) left.delete(dir);
+  }
+  for (const dir of left) proposed.push({ glob: dir, dirs: [dir] });
+  return proposed;
 }
 
 /**
@@ -263,16 +368,15 @@ export function outsideSkillsHint(found: FoundSkills, setting?: CommandSetting):
       `${one ? 'looks' : 'look'} like ${one ? 'a placeholder' : 'placeholders'} to copy, not ${one ? 'a skill' : 'skills'} to iterate; not proposed for the setting`
     );
   }
-  const byGlob = new Map<string, string[]>();
-  for (const skill of skills) byGlob.set(skill.glob, [...(byGlob.get(skill.glob) ?? []), skill.name]);
-  const where = [...byGlob]
-    .map(([glob, names]) => {
+  const where = found.proposed
+    .map(({ glob, dirs }) => {
+      const names = dirs.map(basename);
       const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length} in all)` : '');
       return `${glob} (${shown})`;
     })
     .join('; ');
   // The setting's globs that found something stay (a link's real folders may match none of them).
-  const wanted = [...found.productiveGlobs, ...proposedGlobs(found)];
+  const wanted = [...found.productiveGlobs, ...found.proposed.map((p) => p.glob)];
   const hint = skillsSettingHint(wanted);
   const count = skills.length;
   const check = iterateCommandLine('--dry-run', { ...setting, skills: wanted, mode: undefined });

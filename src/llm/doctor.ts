@@ -28,6 +28,11 @@ export interface DoctorSelection {
   graderModel: string;
   /** Where each role's model id came from, `flag`, `config` or `default`: printed after the endpoint. */
   sources: Record<SkillRole, string>;
+  /**
+   * The model `evals init` writes eval files with, and where its id came from (src/config/author-selection.ts):
+   * checked like the others when given (the CLI's doctor; the Action's run never writes evals).
+   */
+  author?: { id: string; source: string } | undefined;
 }
 
 export type DoctorStatus = 'ok' | 'failed' | 'offline';
@@ -44,6 +49,8 @@ export interface DoctorRow {
   endpoint?: string;
   /** Where that base URL came from (an environment variable, an option, the config file, the default). */
   endpointSource?: string;
+  /** Where the key came from: its variable (`ANTHROPIC_API_KEY`), `option`, or `none` (a keyless server). */
+  keySource?: string;
   /** Set when status is failed: `key`, `endpoint unreachable`, `timeout`, `request failed`, `structured call failed`. */
   failure?: { stage: string; detail: string };
   /** OpenAI-compatible roles that were called: the structured-output mode the call settled on, and why. */
@@ -52,7 +59,7 @@ export interface DoctorRow {
 
 export interface DoctorReport {
   rows: DoctorRow[];
-  /** Every role is offline: nothing needed checking (and nothing was called). */
+  /** Every role (the author too, when given) is offline: nothing needed checking (and nothing was called). */
   allOffline: boolean;
   failed: DoctorRow[];
 }
@@ -132,13 +139,31 @@ function roleIds(selection: DoctorSelection): Record<SkillRole, string> {
   return { editor: selection.editorModel, render: selection.renderModel, grader: selection.graderModel };
 }
 
+type CheckedRole = SkillRole | 'author';
+
+/** The roles a selection asks to check, in order: the three skill roles, then the author when given. */
+function checkedRoles(selection: DoctorSelection): CheckedRole[] {
+  return selection.author ? [...ROLES, 'author'] : [...ROLES];
+}
+
+function checkedIds(selection: DoctorSelection): Record<CheckedRole, string> {
+  return { ...roleIds(selection), author: selection.author?.id ?? '' };
+}
+
+function sourceOf(selection: DoctorSelection, role: CheckedRole): string {
+  return role === 'author' ? (selection.author?.source ?? 'default') : selection.sources[role];
+}
+
 /**
  * Parses every id (a bad one throws DoctorSelectionError `render model: model id "llama3": …`) and
  * returns them per role, without any network.
  */
-function parseRoleIds(ids: Record<SkillRole, string>): Record<SkillRole, ModelId> {
-  const parsed = {} as Record<SkillRole, ModelId>;
-  for (const role of ROLES) {
+function parseRoleIds(
+  ids: Record<CheckedRole, string>,
+  roles: readonly CheckedRole[] = ROLES,
+): Record<CheckedRole, ModelId> {
+  const parsed = {} as Record<CheckedRole, ModelId>;
+  for (const role of roles) {
     try {
       parsed[role] = parseModelId(ids[role]);
     } catch (error) {
@@ -150,17 +175,19 @@ function parseRoleIds(ids: Record<SkillRole, string>): Record<SkillRole, ModelId
 
 /** The model column's width for formatDoctorRow: the longest id as given, plus two spaces. */
 export function doctorIdWidth(selection: DoctorSelection): number {
-  const ids = roleIds(selection);
-  return Math.max(...ROLES.map((role) => ids[role].length)) + 2;
+  const ids = checkedIds(selection);
+  return Math.max(...checkedRoles(selection).map((role) => ids[role].length)) + 2;
 }
 
 /** True when every role of the selection is `offline` (throws DoctorSelectionError on a bad id). */
 export function selectionIsOffline(selection: DoctorSelection): boolean {
-  const parsed = parseRoleIds(roleIds(selection));
-  return ROLES.every((role) => parsed[role].provider === 'offline');
+  const roles = checkedRoles(selection);
+  const parsed = parseRoleIds(checkedIds(selection), roles);
+  return roles.every((role) => parsed[role].provider === 'offline');
 }
 
-type ResolvedRole = { endpoint: string; endpointSource: string; rm: RoleModel } | { error: string };
+type ResolvedRole =
+  { endpoint: string; endpointSource: string; keySource: string; rm: RoleModel } | { error: string };
 
 /** The role's endpoint and callable model, or the key/URL error building it raised (no network). */
 function resolveRole(
@@ -174,6 +201,7 @@ function resolveRole(
     return {
       endpoint: endpoint.baseUrl,
       endpointSource: endpoint.source,
+      keySource: endpoint.keySource,
       rm: buildRoleModel(role, id, env, options),
     };
   } catch (error) {
@@ -201,26 +229,36 @@ export function checkModelKeys(input: {
   options?: ModelFactoryOptions;
 }): DoctorReport {
   const { selection, env } = input;
-  const ids = roleIds(selection);
-  const parsed = parseRoleIds(ids);
+  const roles = checkedRoles(selection);
+  const ids = checkedIds(selection);
+  const parsed = parseRoleIds(ids, roles);
   assertOfflineAgreement(parsed, ids);
-  const rows = ROLES.map((role): DoctorRow => {
+  const rows = roles.map((role): DoctorRow => {
     const id = parsed[role];
-    const head = { role, modelId: id.id, family: modelFamily(id.id), source: selection.sources[role] };
+    const head = { role, modelId: id.id, family: modelFamily(id.id), source: sourceOf(selection, role) };
     if (id.provider === 'offline') return { ...head, status: 'offline' };
     const resolved = resolveRole(role, id, env, input.options ?? {});
     return 'error' in resolved
       ? { ...head, status: 'failed', failure: { stage: 'key', detail: resolved.error } }
-      : { ...head, status: 'ok', endpoint: resolved.endpoint, endpointSource: resolved.endpointSource };
+      : {
+          ...head,
+          status: 'ok',
+          endpoint: resolved.endpoint,
+          endpointSource: resolved.endpointSource,
+          keySource: resolved.keySource,
+        };
   });
   return {
     rows,
-    allOffline: ROLES.every((role) => parsed[role].provider === 'offline'),
+    allOffline: roles.every((role) => parsed[role].provider === 'offline'),
     failed: rows.filter((r) => r.status === 'failed'),
   };
 }
 
-function assertOfflineAgreement(parsed: Record<SkillRole, ModelId>, ids: Record<SkillRole, string>): void {
+function assertOfflineAgreement(
+  parsed: Record<CheckedRole, ModelId>,
+  ids: Record<CheckedRole, string>,
+): void {
   if (ROLES.every((role) => parsed[role].provider === 'offline')) return;
   if ((parsed.render.provider === 'offline') !== (parsed.grader.provider === 'offline')) {
     throw new DoctorSelectionError(
@@ -245,24 +283,25 @@ export async function checkModels(input: {
   // Roles on one server learn its structured-output mode once, like the run's roles do.
   const options = withStructuredOutputMemo(input.options ?? {});
   const now = input.now ?? Date.now;
-  const ids = roleIds(selection);
-  const parsed = parseRoleIds(ids);
-  const base = (role: SkillRole) => ({
+  const roles = checkedRoles(selection);
+  const ids = checkedIds(selection);
+  const parsed = parseRoleIds(ids, roles);
+  const base = (role: CheckedRole) => ({
     role,
     modelId: parsed[role].id,
     family: modelFamily(parsed[role].id),
-    source: selection.sources[role],
+    source: sourceOf(selection, role),
   });
 
-  if (ROLES.every((role) => parsed[role].provider === 'offline')) {
-    const rows = ROLES.map((role): DoctorRow => ({ ...base(role), status: 'offline' }));
+  if (roles.every((role) => parsed[role].provider === 'offline')) {
+    const rows = roles.map((role): DoctorRow => ({ ...base(role), status: 'offline' }));
     return { rows, allOffline: true, failed: [] };
   }
   assertOfflineAgreement(parsed, ids);
 
   const probes = new Map<string, { prober: Role; result: Promise<ProbeResult> }>();
   const rows: DoctorRow[] = [];
-  for (const role of ROLES) {
+  for (const role of roles) {
     const id = parsed[role];
     let row: DoctorRow;
     if (id.provider === 'offline') {
@@ -272,7 +311,7 @@ export async function checkModels(input: {
       if ('error' in resolved) {
         row = { ...base(role), status: 'failed', failure: { stage: 'key', detail: resolved.error } };
       } else {
-        const { endpoint, endpointSource, rm } = resolved;
+        const { endpoint, endpointSource, keySource, rm } = resolved;
         const key = `${id.id} ${endpoint}`;
         if (!probes.has(key)) probes.set(key, { prober: role, result: probe(rm, options, now) });
         const shared = probes.get(key)!;
@@ -281,13 +320,13 @@ export async function checkModels(input: {
         const mode = negotiated && {
           structuredOutput: negotiated.memo.state(negotiated.baseUrl, negotiated.setting),
         };
+        const where = { endpoint, endpointSource, keySource };
         row = result.ok
-          ? { ...base(role), status: 'ok', latencyMs: result.latencyMs, endpoint, endpointSource, ...mode }
+          ? { ...base(role), status: 'ok', latencyMs: result.latencyMs, ...where, ...mode }
           : {
               ...base(role),
               status: 'failed',
-              endpoint,
-              endpointSource,
+              ...where,
               failure: { stage: result.stage, detail: renameRole(result.detail, shared.prober, role) },
               ...mode,
             };
@@ -311,16 +350,23 @@ export function formatDoctorRow(row: DoctorRow, idWidth: number): string {
 
 function doctorRowText(row: DoctorRow, idWidth: number): string {
   const head = `${row.role.padEnd(8)}${row.modelId.padEnd(idWidth)}family=${row.family.padEnd(10)}`;
+  if (row.status === 'offline' && row.role === 'author') {
+    // Not a failure (a night needs no author), but evals init would stop: said here, with the way out.
+    return `${head}--       offline: evals init cannot write eval files with it (pass --author-model provider:model or set "models": {"author": …}; model: ${row.source})`;
+  }
   if (row.status === 'offline') return `${head}ok       offline (no model call; model: ${row.source})`;
   const mode = row.structuredOutput ? `  ${describeStructuredOutput(row.structuredOutput)}` : '';
   if (row.status === 'ok') {
-    const from = row.endpointSource ? `endpoint: ${row.endpointSource}; ` : '';
+    const from =
+      (row.endpointSource ? `endpoint: ${row.endpointSource}; ` : '') +
+      (row.keySource ? `key: ${row.keySource}; ` : '');
     return `${head}ok       ${String(row.latencyMs ?? 0).padStart(6)} ms  ${row.endpoint ?? ''} (${from}model: ${row.source})${mode}`;
   }
   const fellBack = row.structuredOutput?.refusals.length ? mode : '';
   // Where a failing endpoint was set is often the fix (a stale variable, a config file).
+  const key = row.keySource ? `; key: ${row.keySource}` : '';
   const where =
-    row.endpoint && row.endpointSource ? ` (endpoint ${row.endpoint}: ${row.endpointSource})` : '';
+    row.endpoint && row.endpointSource ? ` (endpoint ${row.endpoint}: ${row.endpointSource}${key})` : '';
   return `${head}FAILED   ${row.failure?.stage ?? 'request failed'}: ${row.failure?.detail ?? ''}${where}${fellBack}`;
 }
 

@@ -10,6 +10,7 @@
 import type { Role } from './errors.js';
 import type { ModelId } from './model-id.js';
 import {
+  baseUrlVariablesNote,
   modelProvider,
   type ConfigEndpointKey,
   type ProviderName,
@@ -39,6 +40,8 @@ export interface Endpoint extends ProviderConnection {
    * variable ANTHROPIC_BASE_URL`, `skillclimb.config.json endpoints.anthropic`, or `default`.
    */
   source: string;
+  /** Where the key came from, as `doctor` prints it: `ANTHROPIC_API_KEY`, `option`, or `none` (a keyless server). */
+  keySource: string;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -107,8 +110,13 @@ export function resolveEndpoint(
 ): Endpoint {
   const who = `${role} model ${id.id}`;
   const { key, baseUrl } = modelProvider(id.provider);
-  const apiKey = nonEmpty(options[key.option as ProviderOptionName]) ?? nonEmpty(env[key.variable]);
-  if (apiKey === undefined && key.required) throw new Error(`${who} needs ${key.variable}`);
+  const optionKey = nonEmpty(options[key.option as ProviderOptionName]);
+  const apiKey = optionKey ?? nonEmpty(env[key.variable]);
+  if (apiKey === undefined && key.required) {
+    // A local server's operator set its base URL but named a provider that needs a key: say what they set.
+    const note = baseUrlVariablesNote(env);
+    throw new Error(`${who} needs ${key.variable}${note === undefined ? '' : ` (${note})`}`);
+  }
   const configKey = baseUrl.configKey as ConfigEndpointKey;
   // A keyless local server on the LAN (ollama, llama.cpp) may speak plain http: nothing secret travels.
   const picked = pickUrl(
@@ -132,5 +140,6 @@ export function resolveEndpoint(
     apiKey,
     baseUrl: sdk.sdkBaseUrl?.(url) ?? url,
     source: picked?.source ?? DEFAULT_SOURCE,
+    keySource: optionKey !== undefined ? 'option' : apiKey !== undefined ? key.variable : 'none',
   };
 }

@@ -167,7 +167,7 @@ describe('the Action checks the models first', () => {
     expect(io.summaries).toEqual([]);
     expect(io.groups).toEqual(['start skillclimb doctor: model checks', 'end']);
     expect(io.log.infos[0]).toMatch(
-      /^editor\s+anthropic:claude-sonnet-4-5\s+family=anthropic\s+ok .*\(endpoint: default; model: flag\)$/,
+      /^editor\s+anthropic:claude-sonnet-4-5\s+family=anthropic\s+ok .*\(endpoint: default; key: ANTHROPIC_API_KEY; model: flag\)$/,
     );
     expect(io.log.infos[2]).toMatch(/^grader\s+openai:gpt-5\s+family=openai\s+FAILED\s+request failed: /);
     expect(io.log.infos.join('\n')).not.toContain('sk-openai-test');
@@ -227,7 +227,7 @@ describe('the Action reads skillclimb.config.json', () => {
     for (const [i, role] of ['editor', 'render', 'grader'].entries()) {
       expect(io.log.infos[i]).toMatch(
         new RegExp(
-          `^${role}\\s+openai-compatible:qwen3\\s+family=qwen\\s+ok .* ${compatibleUrl} \\(endpoint: environment variable OPENAI_BASE_URL; model: config\\)  structured output: json_schema$`,
+          `^${role}\\s+openai-compatible:qwen3\\s+family=qwen\\s+ok .* ${compatibleUrl} \\(endpoint: environment variable OPENAI_BASE_URL; key: none; model: config\\)  structured output: json_schema$`,
         ),
       );
     }

@@ -77,11 +77,12 @@ describe('skillclimb doctor', () => {
     const io = makeIo({ ANTHROPIC_API_KEY: 'sk-ant-secret-value' }, project);
     await runDoctor(io);
     expect(io.exitCode).toBe(0);
-    expect(io.stdout).toHaveLength(3);
-    for (const [i, role] of ['editor', 'render', 'grader'].entries()) {
+    // The author (evals init) is the editor's model here: its row shares the one call.
+    expect(io.stdout).toHaveLength(4);
+    for (const [i, role] of ['editor', 'render', 'grader', 'author'].entries()) {
       expect(io.stdout[i]).toMatch(
         new RegExp(
-          `^${role}\\s+anthropic:claude-sonnet-4-5\\s+family=anthropic\\s+ok\\s+250 ms  https://api.anthropic.com/v1 \\(endpoint: default; model: default\\)$`,
+          `^${role}\\s+anthropic:claude-sonnet-4-5\\s+family=anthropic\\s+ok\\s+250 ms  https://api.anthropic.com/v1 \\(endpoint: default; key: ANTHROPIC_API_KEY; model: default\\)$`,
         ),
       );
     }
@@ -100,7 +101,7 @@ describe('skillclimb doctor', () => {
     expect(io.stdout[2]).toMatch(
       /^grader\s+openai:gpt-5\s+family=openai\s+FAILED\s+request failed: grader model openai:gpt-5: HTTP 401: Incorrect API key provided \(not retried/,
     );
-    expect(io.stderr).toEqual(['doctor: 1 of 3 roles failed']);
+    expect(io.stderr).toEqual(['doctor: 1 of 4 roles failed']);
   });
 
   it('reports a missing key per role before any call', async () => {
@@ -156,7 +157,7 @@ describe('skillclimb doctor', () => {
     for (const [i, role] of ['editor', 'render', 'grader'].entries()) {
       expect(io.stdout[i]).toMatch(
         new RegExp(
-          `^${role}\\s+openai-compatible:qwen3:4b\\s+family=qwen\\s+ok .* http://localhost:11434/v1 \\(endpoint: environment variable OPENAI_BASE_URL; model: flag\\)  structured output: json_schema$`,
+          `^${role}\\s+openai-compatible:qwen3:4b\\s+family=qwen\\s+ok .* http://localhost:11434/v1 \\(endpoint: environment variable OPENAI_BASE_URL; key: none; model: flag\\)  structured output: json_schema$`,
         ),
       );
     }
@@ -183,7 +184,7 @@ describe('skillclimb doctor', () => {
     expect(io.exitCode).toBe(0);
     expect(formats).toEqual(['json_schema', 'json_object']);
     expect(io.stdout[2]).toMatch(
-      /^grader .* ok .*\(endpoint: environment variable OPENAI_BASE_URL; model: flag\) {2}structured output: json_object \(fell back: json_schema refused: HTTP 400: Invalid value for 'response_format': json_schema is not supported\)$/,
+      /^grader .* ok .*\(endpoint: environment variable OPENAI_BASE_URL; key: none; model: flag\) {2}structured output: json_object \(fell back: json_schema refused: HTTP 400: Invalid value for 'response_format': json_schema is not supported\)$/,
     );
   });
 
@@ -242,7 +243,7 @@ describe('skillclimb doctor', () => {
     await runDoctor(io, ['--project', project]);
     expect(io.exitCode).toBe(0);
     expect(io.stdout[0]).toMatch(
-      /^editor\s+anthropic:claude-haiku-4-5\s+family=anthropic\s+ok .*\(endpoint: default; model: config\)$/,
+      /^editor\s+anthropic:claude-haiku-4-5\s+family=anthropic\s+ok .*\(endpoint: default; key: ANTHROPIC_API_KEY; model: config\)$/,
     );
     expect(io.stdout[1]).toMatch(
       /^render\s+offline\s+family=unknown\s+ok\s+offline \(no model call; model: config\)$/,
@@ -258,7 +259,7 @@ describe('skillclimb doctor', () => {
     await runDoctor(fromEnv);
     expect(fromEnv.exitCode).toBe(0);
     expect(fromEnv.stdout[0]).toMatch(
-      /^editor\s+anthropic:claude-sonnet-4-5\s+family=anthropic\s+ok\s+250 ms {2}https:\/\/proxy\.example\.com\/v1 \(endpoint: environment variable ANTHROPIC_BASE_URL; model: default\)$/,
+      /^editor\s+anthropic:claude-sonnet-4-5\s+family=anthropic\s+ok\s+250 ms {2}https:\/\/proxy\.example\.com\/v1 \(endpoint: environment variable ANTHROPIC_BASE_URL; key: ANTHROPIC_API_KEY; model: default\)$/,
     );
 
     await writeFile(
@@ -270,7 +271,7 @@ describe('skillclimb doctor', () => {
     await runDoctor(fromConfig, ['--model', 'anthropic:claude-haiku-4-5']);
     expect(fromConfig.exitCode).toBe(0);
     expect(fromConfig.stdout[2]).toMatch(
-      /^grader\s+anthropic:claude-haiku-4-5\s+family=anthropic\s+ok .* https:\/\/gateway\.example\.com\/v1 \(endpoint: skillclimb\.config\.json endpoints\.anthropic; model: flag\)$/,
+      /^grader\s+anthropic:claude-haiku-4-5\s+family=anthropic\s+ok .* https:\/\/gateway\.example\.com\/v1 \(endpoint: skillclimb\.config\.json endpoints\.anthropic; key: ANTHROPIC_API_KEY; model: flag\)$/,
     );
   });
 
@@ -280,7 +281,7 @@ describe('skillclimb doctor', () => {
     await runDoctor(io);
     expect(io.exitCode).toBe(1);
     expect(io.stdout[0]).toMatch(
-      /FAILED .* \(endpoint https:\/\/stale\.example\.com\/v1: environment variable ANTHROPIC_BASE_URL\)$/,
+      /FAILED .* \(endpoint https:\/\/stale\.example\.com\/v1: environment variable ANTHROPIC_BASE_URL; key: ANTHROPIC_API_KEY\)$/,
     );
   });
 
@@ -337,5 +338,57 @@ describe('skillclimb doctor, secrets', () => {
     expect(io.exitCode).toBe(0);
     expect(io.stdout[0]).toContain('https://api.anthropic.com/v1');
     expect(io.stderr.filter((line) => line.includes('endpoints.anthropic ignored'))).toHaveLength(1);
+  });
+});
+
+describe('skillclimb doctor, the evals author', () => {
+  it('fails naming the key when models.author is set and its key is missing, though every night role is offline', async () => {
+    await writeFile(
+      path.join(project, 'skillclimb.config.json'),
+      JSON.stringify({ models: { author: 'anthropic:claude-haiku-4-5' } }),
+    );
+    const io = makeIo({}, project);
+    await runDoctor(io);
+    expect(io.exitCode).toBe(1);
+    expect(io.stdout.join('\n')).not.toContain('nothing to check');
+    expect(io.stdout[0]).toMatch(/^editor\s+offline\s+family=unknown\s+ok\s+offline/);
+    expect(io.stdout[3]).toMatch(
+      /^author\s+anthropic:claude-haiku-4-5\s+family=anthropic\s+FAILED\s+key: author model anthropic:claude-haiku-4-5 needs ANTHROPIC_API_KEY$/,
+    );
+    expect(io.stderr).toEqual(['doctor: 1 of 4 roles failed']);
+  });
+
+  it('checks --author-model on its own endpoint with its own key, and says which each role uses', async () => {
+    nock('https://api.anthropic.com').post('/v1/messages').reply(200, anthropicOk());
+    let authorCalls = 0;
+    nock('http://localhost:11434')
+      .post('/v1/chat/completions')
+      .reply(200, () => {
+        authorCalls++;
+        return chatCompletion('{"ok": true}', { prompt_tokens: 10, completion_tokens: 5 }, 'qwen3:4b');
+      });
+    const io = makeIo(
+      { ANTHROPIC_API_KEY: 'sk-ant-a', OPENAI_BASE_URL: 'http://localhost:11434/v1' },
+      project,
+    );
+    await runDoctor(io, ['--author-model', 'openai-compatible:qwen3:4b']);
+    expect(io.exitCode).toBe(0);
+    expect(authorCalls).toBe(1);
+    expect(io.stdout[0]).toMatch(
+      /^editor\s+anthropic:claude-sonnet-4-5\s+.* ok .*https:\/\/api\.anthropic\.com\/v1 \(endpoint: default; key: ANTHROPIC_API_KEY; model: default\)$/,
+    );
+    expect(io.stdout[3]).toMatch(
+      /^author\s+openai-compatible:qwen3:4b\s+family=qwen\s+ok .* http:\/\/localhost:11434\/v1 \(endpoint: environment variable OPENAI_BASE_URL; key: none; model: flag\)/,
+    );
+  });
+
+  it('says plainly that an offline author cannot write evals, without failing a night that needs none', async () => {
+    nock('https://api.anthropic.com').post('/v1/messages').reply(200, anthropicOk());
+    const io = makeIo({ ANTHROPIC_API_KEY: 'sk-ant-a' }, project);
+    await runDoctor(io, ['--author-model', 'offline']);
+    expect(io.exitCode).toBe(0);
+    expect(io.stdout[3]).toMatch(
+      /^author\s+offline\s+family=unknown\s+--\s+offline: evals init cannot write eval files with it \(pass --author-model provider:model/,
+    );
   });
 });

@@ -26,7 +26,14 @@ const skills = ['nightly', 'this-morning'];
 const input = {
   skipList: mergeSkipList([]),
   explicit: skills.map((name) => ({ name, dir: `.claude/skills/${name}` })),
-  found: { globs: ['.claude/skills/*'], productiveGlobs: [], skills: [], excluded: [], outside: [] },
+  found: {
+    globs: ['.claude/skills/*'],
+    productiveGlobs: [],
+    skills: [],
+    excluded: [],
+    outside: [],
+    proposed: [],
+  },
 };
 
 describe('freshnessWindowMs', () => {

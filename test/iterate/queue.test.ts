@@ -201,7 +201,7 @@ describe('discovery', () => {
     ]);
   });
 
-  it('a skills setting of its own: skills/* and plugins/*/skills/*, with two skills of one name both left out', async () => {
+  it('a skills setting of its own: skills/* and plugins/*/skills/*, two skills of one name each queued under its plugin', async () => {
     const project = await makeTempDir();
     await addSkillAt(project, 'skills/alpha');
     await addSkillAt(project, 'plugins/one/skills/beta');
@@ -209,21 +209,38 @@ describe('discovery', () => {
     await addSkillAt(project, 'plugins/two/skills/gamma');
     const options = iterateOptions(project, { skills: ['skills/*', 'plugins/*/skills/*'] });
     const plan = await planFor(options, fixedFreshness({}));
-    expect(plan.queue).toEqual(['alpha', 'beta']);
-    expect(plan.dirs).toEqual({ alpha: 'skills/alpha', beta: 'plugins/one/skills/beta' });
+    // A name that does not repeat keeps its identity (existing state and branches still match).
+    expect(plan.queue).toEqual(['alpha', 'beta', 'one.gamma', 'two.gamma']);
+    expect(plan.dirs).toEqual({
+      alpha: 'skills/alpha',
+      beta: 'plugins/one/skills/beta',
+      'one.gamma': 'plugins/one/skills/gamma',
+      'two.gamma': 'plugins/two/skills/gamma',
+    });
+    expect(plan.excludedOther).toEqual([]);
+    expect(plan.outsideSetting).toBeUndefined();
+  });
+
+  it('an identity that equals another folder name leaves both out, each naming the other', async () => {
+    const project = await makeTempDir();
+    await addSkillAt(project, 'skills/one.gamma');
+    await addSkillAt(project, 'plugins/one/skills/gamma');
+    await addSkillAt(project, 'plugins/two/skills/gamma');
+    const options = iterateOptions(project, { skills: ['skills/*', 'plugins/*/skills/*'] });
+    const plan = await planFor(options, fixedFreshness({}));
+    expect(plan.queue).toEqual(['two.gamma']);
     expect(plan.excludedOther.map((e) => [e.skill, e.dir, e.reason])).toEqual([
       [
-        'gamma',
+        'one.gamma',
         'plugins/one/skills/gamma',
-        'duplicate name: also at plugins/two/skills/gamma (branches and run state are keyed by the name)',
+        'duplicate name: also at skills/one.gamma (branches and run state are keyed by the name)',
       ],
       [
-        'gamma',
-        'plugins/two/skills/gamma',
+        'one.gamma',
+        'skills/one.gamma',
         'duplicate name: also at plugins/one/skills/gamma (branches and run state are keyed by the name)',
       ],
     ]);
-    expect(plan.outsideSetting).toBeUndefined();
   });
 
   it('names skills outside the setting with the exact setting to use, and never queues them', async () => {

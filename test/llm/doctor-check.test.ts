@@ -64,6 +64,7 @@ describe('checkModels', () => {
       latencyMs: 40,
       endpoint: 'https://api.anthropic.com/v1',
       endpointSource: 'default',
+      keySource: 'ANTHROPIC_API_KEY',
     });
   });
 

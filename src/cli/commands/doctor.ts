@@ -1,12 +1,14 @@
 /**
- * `skillclimb doctor`: checks each configured model role before a night's run — the key is present, the
- * endpoint answers, one tiny structured call succeeds — and prints role, model, family and latency.
+ * `skillclimb doctor`: checks each model role the commands will use — the three of a night and the author
+ * `evals init` writes with — the key is present, the endpoint answers, one tiny structured call succeeds;
+ * prints role, model, family, latency, and which endpoint and key each uses.
  * Exit 0 when every role passes (or everything is offline), 1 when one fails, 2 on a bad config or flag.
  * The checks themselves live in src/llm/doctor.ts (the Action runs them too).
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
+import { resolveAuthorModel } from '../../config/author-selection.js';
 import {
   loadConfig,
   modelOptionsFromConfig,
@@ -19,8 +21,9 @@ import {
   DoctorSelectionError,
   formatDoctorRow,
   type DoctorReport,
+  type DoctorSelection,
 } from '../../llm/doctor.js';
-import { ROLES, type ModelFactoryOptions } from '../../llm/factory.js';
+import type { ModelFactoryOptions } from '../../llm/factory.js';
 import { redactSecrets, secretsFromEnv } from '../../core/text/redact.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import { STRUCTURED_OUTPUT_HELP, structuredOutputArgument } from '../arguments.js';
@@ -47,17 +50,21 @@ interface DoctorFlags {
   editorModel?: string;
   renderModel?: string;
   graderModel?: string;
+  authorModel?: string;
   structuredOutput?: StructuredOutputSetting;
 }
 
 export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
   return new Command('doctor')
-    .description('Check the configured models: key present, endpoint reachable, one tiny structured call')
+    .description(
+      'Check every model role (editor, render, grader, and the evals author): key present, endpoint reachable, one tiny structured call',
+    )
     .option('--project <path>', 'project whose skillclimb.config.json to read (default: the current folder)')
     .option('--model <id>', 'model for all three roles (provider:model or offline)')
     .option('--editor-model <id>', 'editor model')
     .option('--render-model <id>', 'render model')
     .option('--grader-model <id>', 'grader model')
+    .option('--author-model <id>', 'model that writes eval files (evals init)')
     .option('--structured-output <mode>', STRUCTURED_OUTPUT_HELP, structuredOutputArgument)
     .action(async (flags: DoctorFlags) => {
       const project = path.resolve(io.cwd, flags.project ?? '.');
@@ -67,13 +74,16 @@ export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
         io.exitCode = 2;
         return;
       }
-      let selection: ReturnType<typeof resolveModelSelection>;
+      let selection: DoctorSelection;
       let options: ModelFactoryOptions;
       let skills: readonly string[] | undefined;
       try {
         const config = await loadConfig(project);
         skills = config.skills;
-        selection = resolveModelSelection({ flags, config, env: io.env });
+        selection = {
+          ...resolveModelSelection({ flags, config, env: io.env }),
+          author: resolveAuthorModel({ flags, config, env: io.env }),
+        };
         const structuredOutput = structuredOutputSetting(flags, config);
         options = {
           ...modelOptionsFromConfig(config, io.env, (warning) => io.err(`doctor: warning: ${warning}`)),
@@ -108,7 +118,8 @@ export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
       const skillsReport = await doctorSkillsReport(project, skills);
       if (report.allOffline) {
         io.out(
-          'models: offline for every role — no keys, no network, structural scoring only; nothing to check.',
+          'models: offline for every role — no keys, no network, structural scoring only; nothing to check. ' +
+            '`evals init` needs a model: pass --author-model provider:model or set a provider key.',
         );
         if (skillsReport !== '') io.out(`\n${skillsReport}`);
         io.exitCode = 0;
@@ -116,6 +127,7 @@ export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
       }
       if (skillsReport !== '') io.out(`\n${skillsReport}`);
       io.exitCode = report.failed.length > 0 ? 1 : 0;
-      if (report.failed.length > 0) io.err(`doctor: ${report.failed.length} of ${ROLES.length} roles failed`);
+      if (report.failed.length > 0)
+        io.err(`doctor: ${report.failed.length} of ${report.rows.length} roles failed`);
     });
 }

@@ -117,7 +117,16 @@ async function runEvalsInit(
 
   const project = path.resolve(io.cwd, flags.project ?? '.');
   // What was typed, carried into the commands this prints (docs/cli.md § Printed commands).
-  const setting: CommandSetting = { project: flags.project, skills: flags.skills };
+  const setting: CommandSetting = {
+    project: flags.project,
+    skills: flags.skills,
+    models: {
+      model: flags.model,
+      authorModel: flags.authorModel,
+      editorModel: flags.editorModel,
+      structuredOutput: flags.structuredOutput,
+    },
+  };
   let author: EvalsAuthor;
   let globs: readonly string[];
   try {

@@ -95,7 +95,18 @@ export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOp
     skills: flags.skills,
     ignoreFreshness: flags.ignoreFreshness === true,
     // What the operator typed, carried into every command the plan and the summary print.
-    command: { project: flags.project, skills: flags.skills },
+    command: {
+      project: flags.project,
+      skills: flags.skills,
+      calibrate: flags.calibrate === true ? true : undefined,
+      models: {
+        model: flags.model,
+        editorModel: flags.editorModel,
+        renderModel: flags.renderModel,
+        graderModel: flags.graderModel,
+        structuredOutput: flags.structuredOutput,
+      },
+    },
   };
 }
 

@@ -39,7 +39,7 @@ import {
   skillPathIn,
 } from '../../core/iterate/skill-layout.js';
 import { repositoryRoot } from '../../git/repo.js';
-import { findSkills } from '../../iterate/skill-finder.js';
+import { ambiguousSkillName, findSkills } from '../../iterate/skill-finder.js';
 import { EVALS_MAX_BYTES, loadSkillEvals, loadStructuralEvals } from '../../iterate/evals-files.js';
 import { NotRegularFileError, inspectFile, readRegularFile } from '../../iterate/regular-file.js';
 import { linkedSkillFile } from '../../iterate/symlinks.js';
@@ -101,6 +101,8 @@ async function locateSkillArgument(
   const found = await findSkills({ project: cwd, repository: (await repositoryRoot(cwd)) ?? cwd, globs });
   const skill = found.skills.find((s) => s.name === argument);
   if (skill) return { dir: skillPathIn(cwd, skill) };
+  const ambiguous = ambiguousSkillName(found, argument);
+  if (ambiguous) return { problem: ambiguous };
   const excluded = found.excluded.find((e) => e.skill === argument);
   if (excluded) return { problem: `${argument} (${excluded.dir}): ${excluded.reason}` };
   return {
@@ -555,7 +557,7 @@ export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Comm
     .option('--mode <mode>', `scoring mode: ${MODES.join(' | ')}`, 'composite')
     .option(
       '--trials <n>',
-      'grader trials per scenario (majority vote; the renders are reused); with --base: independent draws per side (default: the config, else 3)',
+      "grader trials per scenario (majority vote; the renders are reused); with --base: independent draws per side, the config's trials when not given, else 3",
       '1',
     )
     .option('--concurrency <n>', 'model calls in flight at once', String(ITERATE_DEFAULTS.concurrency))

@@ -4,7 +4,8 @@
  * skill folders, default `.claude/skills/*`) and from then on carries its folder with it
  * (`SkillLocation.dir`, relative to the project): `<dir>/SKILL.md` and
  * `<dir>/evals/{evals.json, test_scenarios.json, required_sections.json, results.tsv}`. Results, run state
- * and branches are keyed by the skill's name; only this module turns a folder into a path.
+ * and branches are keyed by the skill's name — its folder's name, or `<plugin>.<name>` when folders of one
+ * name repeat (qualifiedSkillNames); only this module turns a folder into a path.
  */
 import path from 'node:path';
 
@@ -90,6 +91,7 @@ export function marketplaceSkillGlobs(doc: unknown): string[] {
 
 /** A skill and its folder: `dir` is relative to the project, `/`-separated (`.claude/skills/x`, `skills/x`). */
 export interface SkillLocation {
+  /** The skill's identity: its folder's name, or `<plugin>.<name>` when that name repeats (qualifiedSkillNames). */
   name: string;
   dir: string;
 }
@@ -158,10 +160,12 @@ export function skillsSettingHint(globs: readonly string[]): { flag: string; con
 }
 
 /**
- * The options a command was given that decide which skills it sees, as the operator typed them: every
- * command a hint prints carries them, so the hint works when pasted in the same folder (docs/cli.md
- * § Printed commands). A setting that came from skillclimb.config.json is not repeated: the pasted
- * command reads the same file.
+ * The options a command was given that decide what a pasted command does, as the operator typed them:
+ * which skills it sees (`--project`, `--skills`), how it scores (`--mode`, `--calibrate`) and with which
+ * models (`--model` and the role flags, `--structured-output`). Every command a hint prints carries those
+ * the printed command accepts, so the hint works when pasted in the same folder (docs/cli.md § Printed
+ * commands). A setting that came from skillclimb.config.json is not repeated: the pasted command reads
+ * the same file.
  */
 export interface CommandSetting {
   /** `--project`, as typed (relative to where the command ran). */
@@ -170,7 +174,38 @@ export interface CommandSetting {
   skills?: readonly string[] | undefined;
   /** `--mode`, when typed (only `iterate` and `score` have it). */
   mode?: string | undefined;
+  /** `--calibrate`, when typed (only `iterate` has it). */
+  calibrate?: boolean | undefined;
+  /** The model flags, when typed. */
+  models?: TypedModelFlags | undefined;
 }
+
+/** `--model`, `--editor-model`, `--render-model`, `--grader-model`, `--author-model`, `--structured-output`, as typed. */
+export interface TypedModelFlags {
+  model?: string | undefined;
+  editorModel?: string | undefined;
+  renderModel?: string | undefined;
+  graderModel?: string | undefined;
+  authorModel?: string | undefined;
+  structuredOutput?: string | undefined;
+}
+
+/** The model flags each printed command accepts (an unknown option would fail the pasted command). */
+const MODEL_FLAGS: Record<'iterate' | 'evals init', Array<[keyof TypedModelFlags, string]>> = {
+  iterate: [
+    ['model', '--model'],
+    ['editorModel', '--editor-model'],
+    ['renderModel', '--render-model'],
+    ['graderModel', '--grader-model'],
+    ['structuredOutput', '--structured-output'],
+  ],
+  'evals init': [
+    ['model', '--model'],
+    ['authorModel', '--author-model'],
+    ['editorModel', '--editor-model'],
+    ['structuredOutput', '--structured-output'],
+  ],
+};
 
 /** A word for a POSIX shell: as is when it needs no quoting, else in single quotes. */
 export function shellWord(word: string): string {
@@ -178,7 +213,7 @@ export function shellWord(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** ` --project <p> --skills '<globs>'` (and ` --mode <m>` for iterate), or '' when nothing was typed. */
+/** ` --project <p> --skills '<globs>'` (and ` --mode <m>`, `--calibrate` for iterate), the model flags; '' when nothing was typed. */
 export function settingFlags(setting: CommandSetting | undefined, command: 'iterate' | 'evals init'): string {
   if (!setting) return '';
   const parts: string[] = [];
@@ -186,6 +221,11 @@ export function settingFlags(setting: CommandSetting | undefined, command: 'iter
   if (setting.skills !== undefined && setting.skills.length > 0)
     parts.push(skillsSettingHint(setting.skills).flag);
   if (command === 'iterate' && setting.mode !== undefined) parts.push(`--mode ${shellWord(setting.mode)}`);
+  if (command === 'iterate' && setting.calibrate === true) parts.push('--calibrate');
+  for (const [key, flag] of MODEL_FLAGS[command]) {
+    const value = setting.models?.[key];
+    if (value !== undefined) parts.push(`${flag} ${shellWord(value)}`);
+  }
   return parts.length > 0 ? ` ${parts.join(' ')}` : '';
 }
 
@@ -262,6 +302,50 @@ export function isValidSkillName(name: string): boolean {
     !name.endsWith('.') &&
     !name.endsWith('.lock')
   );
+}
+
+/**
+ * Folder names that say where skills are kept, not whose they are: an identity names the plugin
+ * (`plugins/<plugin>/skills/<skill>`), never these, when another folder tells the skills apart.
+ */
+const CONTAINER_FOLDERS: ReadonlySet<string> = new Set([
+  'skills',
+  'plugins',
+  '.claude',
+  '.agents',
+  '.skills',
+]);
+
+/**
+ * The identities of skills whose folders share one name (docs/how-it-works.md § The queue): plugins
+ * namespace their skills, so `plugins/a/skills/setup` and `plugins/b/skills/setup` are `a.setup` and
+ * `b.setup`. Each gets the nearest folders above it that tell it from the others (container folders such
+ * as `skills/` skipped when others do the job), joined with `.` — a character the Agent Skills
+ * specification keeps out of names, so an identity never equals another skill's folder name. One whose
+ * nearest folders tell nothing (`skills/setup` beside `preview/setup`) keeps the plain name. Undefined
+ * when no such labels tell them apart (the caller leaves them out).
+ */
+export function qualifiedSkillNames(name: string, dirs: readonly string[]): Map<string, string> | undefined {
+  const above = dirs.map((dir) => dir.split('/').slice(0, -1).reverse());
+  let shared = 0;
+  while (above.every((a) => a.length > shared && a[shared] === above[0]![shared])) shared++;
+  const own = above.map((a) => a.slice(shared));
+  const tries = [own.map((a) => a.filter((s) => !CONTAINER_FOLDERS.has(s))), own];
+  for (const parts of tries) {
+    const deepest = Math.max(0, ...parts.map((p) => p.length));
+    for (let depth = 1; depth <= deepest; depth++) {
+      const labels = parts.map((p) => p.slice(0, depth).reverse().join('.'));
+      if (new Set(labels).size === labels.length) {
+        return new Map(dirs.map((dir, i) => [dir, labels[i] ? `${labels[i]}.${name}` : name]));
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The skill's folder name (`setup` for `plugins/a/skills/setup`): the name its SKILL.md front matter carries. */
+export function folderNameOf(skill: SkillLocation): string {
+  return skill.dir.slice(skill.dir.lastIndexOf('/') + 1);
 }
 
 /** The next step for a skill without usable eval files, with the setting's flags (see CommandSetting). */

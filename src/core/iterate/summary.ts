@@ -202,13 +202,14 @@ function plateaued(results: SkillResult[], setting: CommandSetting | undefined):
     `## Plateaued (delta < ${PLATEAU_DELTA})`,
     '',
     'Serial hill-climbing ran out of easy edits on these skills. Often their evals no longer tell a ' +
-      'better edit from a worse one: calibration checks that they still catch broken edits, and ' +
-      '`evals init --force` writes stricter ones (review them before committing).',
+      'better edit from a worse one: calibration checks that they still catch broken edits (the command ' +
+      'passes the freshness window: the skill just ran), and `evals init --force` asks the author model ' +
+      'for a new set (review them before committing).',
     '',
     ...flat.map(
       (r) =>
         `- ${cell(r.skill)}: ${score2(r.baselineScore)} -> ${score2(r.finalScore)} ` +
-        `(${signed(delta(r) ?? 0, 3)}) -- ${code(iterateCommandLine(`--skill ${r.skill} --calibrate`, setting))} ` +
+        `(${signed(delta(r) ?? 0, 3)}) -- ${code(iterateCommandLine(`--skill ${r.skill} --ignore-freshness`, { ...setting, calibrate: true }))} ` +
         `or ${code(evalsInitCommand(r.skill, '--force', setting))}`,
     ),
     '',

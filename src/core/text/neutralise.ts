@@ -24,7 +24,6 @@ const REFERENCES: Readonly<Record<string, string>> = {
   '&': '&amp;',
   '<': '&lt;',
   '>': '&gt;',
-  '"': '&quot;',
   '[': '&#91;',
   ']': '&#93;',
   '`': '&#96;',
@@ -34,7 +33,13 @@ const REFERENCES: Readonly<Record<string, string>> = {
   _: '&#95;',
   '~': '&#126;',
 };
-const SYNTAX = /[&<>"[\]`\\|*_~]/g;
+/**
+ * `"` is not here: with `<` written as a reference no tag can open, so a quote is never an attribute's
+ * and means nothing to Markdown. `&` is written as `&amp;` only where it begins a character reference
+ * (`&#64;`, `&lt;`), which would otherwise decode (and a decoded `@` would mention): "Q&A" stays as it is,
+ * so a summary read in a terminal shows no `&quot;` or `&amp;` for ordinary text.
+ */
+const SYNTAX = /&(?=#?[A-Za-z0-9]+;)|[<>[\]`\\|*_~]/g;
 
 /**
  * The autolinkers' triggers, each broken by a joiner: mentions and email autolinks (`@`), references

@@ -201,7 +201,7 @@ describe('renderMorningSummary', () => {
     expect(start).toBeGreaterThan(0);
     const section = lines.slice(start, lines.indexOf('## Exclusions')).join('\n');
     expect(section).toContain(
-      '- api-docs: 0.70 -> 0.70 (+0.004) -- `skillclimb iterate --skill api-docs --calibrate` or ' +
+      '- api-docs: 0.70 -> 0.70 (+0.004) -- `skillclimb iterate --skill api-docs --ignore-freshness --calibrate` or ' +
         '`skillclimb evals init api-docs --force`',
     );
     // Only commands skillclimb has.

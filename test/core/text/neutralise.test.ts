@@ -32,6 +32,16 @@ describe('neutraliseInline', () => {
   });
 });
 
+describe('neutraliseInline in a terminal', () => {
+  it('writes no &quot; and no &amp; for ordinary text, and still keeps a written reference from decoding', () => {
+    expect(neutraliseInline('Say "done" when Q&A & review pass')).toBe('Say "done" when Q&A & review pass');
+    const out = neutraliseInline('ping &#64;octocat or &commat;octocat');
+    // A numeric one is already broken by the joiner after `#`; a named one is written as a reference.
+    expect(out).toBe(`ping &#${ZWJ}64;octocat or &amp;commat;octocat`);
+    expect(liveParts(out)).toEqual([]);
+  });
+});
+
 describe('neutraliseBlock', () => {
   it.each(HOSTILE)('keeps %j verbatim inside one code block', (text) => {
     const block = neutraliseBlock(text);
