@@ -68,8 +68,12 @@ export function measurementLines(m: SkillMeasurement): string[] {
   if (c) {
     lines.push(
       `- Confirmed gain: ${formatGain(c.gain)} (90 % interval ${formatGain(c.low)} to ${formatGain(c.high)}), ` +
-        `baseline ${c.baseline.toFixed(4)} -> final ${c.final.toFixed(4)} over ${c.trials} fresh trials of each ` +
-        `text; margin to clear ${c.needed.toFixed(4)}`,
+        `baseline ${c.baseline.toFixed(4)} -> final ${c.final.toFixed(4)} over ` +
+        (c.reusedBaseline
+          ? `${c.trials} fresh trials of the final text and the baseline's ${c.baselineScores.length} trials ` +
+            `from before the loop (reused: no selection chose them)`
+          : `${c.trials} fresh trials of each text`) +
+        `; margin to clear ${c.needed.toFixed(4)}`,
     );
     if (c.holdout) {
       lines.push(

@@ -31,6 +31,15 @@ export type ConfirmationOutcome =
   /** No draws were spent: they would have decided nothing. */
   | { kind: 'skipped'; reason: string };
 
+/**
+ * The baseline text's draws as measured before any edit (draw 0 and the extra trials): no selection chose
+ * them, so the confirmation reuses them as its baseline side instead of drawing the baseline again.
+ */
+export interface BaselineDraws {
+  scores: number[];
+  tallies: AssertionTally[];
+}
+
 /** What the baseline's extra trials measured (baseline-measurement.ts). */
 export interface BaselineReport {
   noise?: NoiseReport | undefined;
@@ -43,6 +52,9 @@ export class LoopLedger {
   private tallies: AssertionTally[] = [];
   private baseline: BaselineReport = {};
   private confirmation: ConfirmationOutcome | undefined;
+  private baselineSample: BaselineDraws | undefined;
+  /** Per text, how many draw numbers (0, 1, …) were scored: a fresh draw is numbered past them. */
+  private readonly drawsMade = new Map<string, number>();
 
   get state(): LoopState {
     return this.current;
@@ -64,8 +76,24 @@ export class LoopLedger {
     this.tallies = mergeTallies(this.tallies, tallies);
   }
 
-  baselineMeasured(report: BaselineReport): void {
+  baselineMeasured(report: BaselineReport, draws?: BaselineDraws): void {
     this.baseline = report;
+    this.baselineSample = draws;
+  }
+
+  /** The baseline's draws, when it was measured more than once (the confirmation reuses them). */
+  get baselineDraws(): BaselineDraws | undefined {
+    return this.baselineSample;
+  }
+
+  /** `text` was scored with draw numbers 0 … count − 1. */
+  drew(text: string, count: number): void {
+    this.drawsMade.set(text, Math.max(count, this.drawsMade.get(text) ?? 0));
+  }
+
+  /** The first draw number of `text` that no measurement (and so no selection) has seen. */
+  freshDraw(text: string): number {
+    return this.drawsMade.get(text) ?? 0;
   }
 
   confirmationEnded(outcome: ConfirmationOutcome): void {
