@@ -378,3 +378,60 @@ describe('issue 19: screening a candidate on a small batch first', () => {
     expect(n.bodies.grader.filter((g) => g.includes('improved|')).length).toBe(12);
   });
 });
+
+describe('issue 28: sequential decisions stop drawing once the answer is clear either way', () => {
+  const renders = (n: Awaited<ReturnType<typeof night>>, v: Variant) =>
+    n.bodies.render.filter((b) => variantOf(b.system) === v).length;
+
+  it('a promising edit whose second draw undoes its lead is reverted after 2 draws, not 3', async () => {
+    // Baseline draws .5, 1, .5 (mean .6667); the edit's first draw 1 beats it, its second 0.
+    const table: Table = {
+      base: { s1: [[1], [1, 2], [1]] },
+      reworded: { s1: [[1, 2], [], [1, 2]] },
+      none: { s1: [[]] },
+    };
+    const n = await night([{ name: 'demo' }], table, reword);
+    const rows = await n.rows();
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'revert']);
+    expect(rows[1]?.description).toMatch(
+      /mean of 2 trials, decided after 2 of 3, gain -0\.1667 does not clear/,
+    );
+    expect(renders(n, 'reworded')).toBe(2);
+    expect(n.shipped).toBe(false);
+  });
+
+  it("a clear gain is kept after 2 draws and confirmed by 1 fresh draw against the baseline's own", async () => {
+    // Baseline draws 0, .5, 0 (sd .29); the edit scores 1 on every draw: clear long before 3 draws.
+    const table: Table = {
+      base: { s1: [[], [1], []] },
+      improved: { s1: [[1, 2]] },
+      none: { s1: [[]] },
+    };
+    const n = await night([{ name: 'demo' }], table, addSummary);
+    const rows = await n.rows();
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'keep']);
+    expect(rows[1]?.description).toMatch(/mean of 2 trials, decided after 2 of 3, gain \+0\.8333 clears/);
+    const c = n.run.results[0]?.measurement?.confirmation;
+    expect(c?.trials).toBe(1);
+    expect(c?.reusedBaseline).toBe(true);
+    // 2 loop draws + 1 fresh; the baseline is never drawn again.
+    expect([renders(n, 'base'), renders(n, 'improved')]).toEqual([3, 3]);
+    expect(n.run.results[0]?.status).toBe('shipped');
+  });
+
+  it('a confirmation whose first fresh draw is below the baseline stops there and does not ship', async () => {
+    const table: Table = {
+      base: { s1: [[], [1], []] },
+      improved: { s1: [[1, 2], [1, 2], []] },
+      none: { s1: [[]] },
+    };
+    const n = await night([{ name: 'demo' }], table, addSummary);
+    expect((await n.rows()).map((r) => r.status)).toEqual(['baseline', 'keep']);
+    const c = n.run.results[0]?.measurement?.confirmation;
+    expect(c?.trials).toBe(1);
+    expect(c?.finalScores).toEqual([0]);
+    expect(renders(n, 'improved')).toBe(3);
+    expect(n.run.results[0]?.status).toBe('no-improvement');
+    expect(n.shipped).toBe(false);
+  });
+});
