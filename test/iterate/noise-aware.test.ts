@@ -133,6 +133,18 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
     expect(n.summary).toMatch(
       /changed between the baseline's trials: #1 "The output has a Summary heading\." on 1 of 1/,
     );
+    // Issue 28 item 3: the noise floor, from the night's own draws. Assertion 1 passed 1 of 3 draws of
+    // each text (2 of its 3 pairs of draws disagree, per text), assertion 2 never: 4 of 12 pairs flipped.
+    // Pooled sd .2887 over 6 fresh draws against the baseline's 3: .2887 x sqrt(1/6 + 1/3) = .2041.
+    expect(n.summary).toContain(
+      "- Noise floor: improvements under +0.2041 cannot be told from noise at this grader's 33 % flip rate " +
+        "on identical texts (12 pairs of draws of the same check compared; 6 fresh draws against the baseline's 3); " +
+        'raise `trials` or fix the 1 flaky assertion listed below',
+    );
+    expect(n.summary).toMatch(
+      /^Noise: the grader's verdicts flipped on 33 % of 12 pairs of draws of identical texts; improvements under \+0\.2041 cannot/m,
+    );
+    expect(n.summary).toMatch(/^Price: nothing shipped tonight, for \d+\.\d calls, [\d,]+ tokens/m);
   });
 
   it('the original keep rule (keepRule: original) makes the original decisions exactly: keep, then ship', async () => {

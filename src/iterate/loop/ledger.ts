@@ -16,11 +16,14 @@ import {
   mergeTallies,
   type AssertionTally,
   type Confirmation,
+  noiseSd,
   type KeepRule,
+  type NoiseEstimate,
   type NoiseReport,
   type UpliftReport,
 } from '../../core/iterate/noise.js';
-import type { SkillMeasurement } from '../../core/iterate/run-result.js';
+import type { NoiseFloor, SkillMeasurement } from '../../core/iterate/run-result.js';
+import { flipRate, minimumDetectableGain } from '../../core/iterate/sequential.js';
 import type { Usage } from '../../core/usage.js';
 
 /** How the ship gate's confirmation ended, when it was considered at all (confirmation.ts). */
@@ -100,10 +103,18 @@ export class LoopLedger {
     this.confirmation = outcome;
   }
 
-  measurement(keepRule: KeepRule, statements: Record<string, string>): SkillMeasurement {
+  measurement(
+    keepRule: KeepRule,
+    statements: Record<string, string>,
+    power?: { trials: number; margin: number; minGain: number },
+  ): SkillMeasurement {
     const { noise, uplift } = this.baseline;
     const outcome = this.confirmation;
+    const floor = power
+      ? noiseFloorOf(this.tallies, this.current.noise, this.baselineSample, power)
+      : undefined;
     return {
+      ...(floor ? { noiseFloor: floor } : {}),
       keepRule,
       noise,
       uplift,
@@ -114,4 +125,34 @@ export class LoopLedger {
       statements,
     };
   }
+}
+
+/**
+ * The noise floor from the night's draws: the flip rate over every check drawn more than once, and the
+ * smallest gain the confirmation could call clear at its last look (twice `trials` fresh draws against the
+ * baseline's) with the night's pooled spread. Undefined until something was drawn twice.
+ */
+function noiseFloorOf(
+  tallies: readonly AssertionTally[],
+  noise: NoiseEstimate,
+  baseline: BaselineDraws | undefined,
+  power: { trials: number; margin: number; minGain: number },
+): NoiseFloor | undefined {
+  const comparisons = tallies.reduce((s, t) => s + (t.comparisons ?? 0), 0);
+  if (comparisons === 0 || noise.df === 0) return undefined;
+  const draws = 2 * power.trials;
+  const baselineDraws = baseline?.scores.length ?? power.trials;
+  return {
+    flipRate: flipRate(tallies),
+    comparisons,
+    minimumDetectableGain: minimumDetectableGain({
+      sd: noiseSd(noise),
+      draws,
+      stateDraws: baselineDraws,
+      margin: power.margin,
+      minGain: power.minGain,
+    }),
+    draws,
+    baselineDraws,
+  };
 }
