@@ -60,6 +60,8 @@ export interface DashboardTotals {
   costUsd: number | null;
   /** Why the night stopped early, when it did. */
   partial?: string | undefined;
+  /** The night's noise floor and the price of its points (core/iterate/night-price.ts), one line each. */
+  economics?: string[] | undefined;
 }
 
 export interface DashboardInput {
@@ -387,6 +389,7 @@ export function renderDashboard(input: DashboardInput): string {
       `${t.tokens.toLocaleString('en-US')} tokens, cost ${usd(t.costUsd)}.` +
       (t.partial ? ` The night stopped early: ${cell(t.partial, 300)}.` : ''),
     '',
+    ...(t.economics ?? []).flatMap((line) => [line, '']),
   ];
   if (input.orderNotes.length > 0) {
     parts.push('### Orders', '');

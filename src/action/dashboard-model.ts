@@ -3,6 +3,7 @@
  * the skills that ran, the state branch's records (results.tsv, last-run.json) for the others and for the
  * trend over the recent nights, and the orders the night read.
  */
+import { nightNoiseLine, nightPriceLine } from '../core/iterate/night-price.js';
 import { parseResultsTsv } from '../core/iterate/results-tsv.js';
 import type { FindingKind } from '../core/iterate/noise.js';
 import type { ResultsRow, SkillResult } from '../core/iterate/run-result.js';
@@ -189,6 +190,13 @@ function dueNextNight(facts: DashboardFacts, skills: readonly DashboardSkill[]):
     .map((s) => s.skill);
 }
 
+/** The noise floor and the price lines, when the night ran a skill. */
+function nightEconomicsLines(run: DashboardFacts['file']['run']): string[] | undefined {
+  if (run.results.length === 0) return undefined;
+  const noise = nightNoiseLine(run.results);
+  return [...(noise ? [noise] : []), nightPriceLine(run.results, run.usage)];
+}
+
 export function dashboardInput(facts: DashboardFacts): DashboardInput {
   const { run } = facts.file;
   const skills = skillNames(facts.file, facts.ticked.skip).map((skill) => skillRow(facts, skill));
@@ -204,6 +212,7 @@ export function dashboardInput(facts: DashboardFacts): DashboardInput {
       tokens: totalTokens(run.usage),
       costUsd: run.usage.costUsd,
       partial: run.partial?.reason,
+      economics: nightEconomicsLines(run),
     },
     nextNight: { due: dueNextNight(facts, skills), assumedHours: NEXT_NIGHT_HOURS },
     ticked: facts.ticked,

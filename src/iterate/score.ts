@@ -124,6 +124,8 @@ export interface SkillScore {
   pairs: PairVerdict[];
   /** Scenario id → what its calls cost (a cached render costs nothing); absent in structural scores. */
   perScenario?: ReadonlyMap<string, ScenarioCost>;
+  /** With `trials` ≥ 2: how often the grader's trials disagreed on the same render. */
+  gradeAgreement?: GradeAgreement | undefined;
 }
 
 /** Which waiting call starts first when the limit is reached: a grade finishes a scenario, a render opens one. */
@@ -176,6 +178,36 @@ interface AbsoluteOutcome {
   renders: Map<string, string>;
   pairs: PairVerdict[];
   perScenario: Map<string, ScenarioCost>;
+  gradeAgreement?: GradeAgreement | undefined;
+}
+
+/**
+ * With several grader trials of the same render: of every two trials' verdicts on one pair, how many were
+ * compared and how many differed (the grader's flip rate on identical inputs, `score --trials N`).
+ */
+export interface GradeAgreement {
+  comparisons: number;
+  disagreements: number;
+}
+
+/** Counts the pairs of trials whose verdicts on the same (scenario, assertion) differ. */
+function agreementOf(trialVerdicts: ReadonlyArray<Map<string, Verdict>>): GradeAgreement | undefined {
+  if (trialVerdicts.length < 2) return undefined;
+  const passes = new Map<string, { k: number; n: number }>();
+  for (const trial of trialVerdicts)
+    for (const [key, v] of trial) {
+      const c = passes.get(key) ?? { k: 0, n: 0 };
+      c.n += 1;
+      if (v.pass) c.k += 1;
+      passes.set(key, c);
+    }
+  let comparisons = 0;
+  let disagreements = 0;
+  for (const { k, n } of passes.values()) {
+    comparisons += (n * (n - 1)) / 2;
+    disagreements += k * (n - k);
+  }
+  return { comparisons, disagreements };
 }
 
 /**
@@ -365,6 +397,7 @@ async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<Abs
     renders,
     pairs,
     perScenario: costs,
+    gradeAgreement: agreementOf(trialVerdicts),
   };
 }
 
@@ -423,5 +456,6 @@ export async function scoreSkill(request: ScoreRequest): Promise<SkillScore> {
     trials,
     pairs: outcome.pairs,
     perScenario: outcome.perScenario,
+    ...(outcome.gradeAgreement ? { gradeAgreement: outcome.gradeAgreement } : {}),
   };
 }

@@ -141,6 +141,10 @@ describe('dashboardInput', () => {
       tokens: 360,
       costUsd: 0.75,
       partial: undefined,
+      // Issue 28 item 4: the night's spend over its two shipped skills.
+      economics: [
+        expect.stringMatching(/^Price: 4\.5 calls, 180 tokens, \$0\.3750 per shipped skill \(2 shipped\); /),
+      ],
     });
   });
 

@@ -159,6 +159,43 @@ describe('skillclimb score --json', () => {
     expect(models.calls.grade.map((g) => g.trial)).toEqual([1, 2, 3]);
   });
 
+  it("--trials 3 says the grader's flip rate on the same renders and the smallest gain it lets through (issue 28)", async () => {
+    // Assertion 2 (model-graded; 1 is a check) passes on trials 1 and 3 and fails on trial 2 of the same
+    // render: 2 of its 3 pairs of trials disagree; assertion 3 never changes.
+    const models = createScriptedModels({
+      render: () => '## Summary',
+      grade: (input: GraderInput) => ({
+        verdicts: Object.fromEntries(
+          input.assertions.map((a) => [
+            String(a.id),
+            { verdict: !(a.id === 2 && input.trial === 2), reason: '' },
+          ]),
+        ),
+      }),
+    });
+    await run(['.claude/skills/wrap', '--trials', '3', '--concurrency', '1'], withScripted(models));
+    expect(io.exitCode).toBe(0);
+    const line = /^noise: .*$/m.exec(io.stdout)?.[0];
+    const m =
+      /flipped on (\d+) % of (\d+) pairs of trials on the same renders; improvements in the graded score under \+(\d\.\d{4}) cannot be told from this noise with 3 draws per side/.exec(
+        line ?? '',
+      );
+    expect(m, io.stdout).not.toBeNull();
+    const compared = Number(m![2]);
+    expect(Number(m![1])).toBe(Math.round((100 * 2) / compared));
+    // sd = sqrt(flip / 2 / pairs) over the report's 6 pairs; margin 1 over 3 draws per side.
+    const flip = 2 / compared;
+    expect(Number(m![3])).toBeCloseTo(Math.sqrt(flip / 2 / 6) * Math.sqrt(2 / 3), 4);
+    // One trial per scenario prints no such line: nothing was graded twice.
+    const before = io.stdout.length;
+    await run(
+      ['.claude/skills/wrap', '--concurrency', '1'],
+      withScripted(createScriptedModels({ render: () => '## Summary', grade })),
+    );
+    expect(io.stdout.slice(before)).toMatch(/^score: /m);
+    expect(io.stdout.slice(before)).not.toMatch(/^noise: /m);
+  });
+
   it('--uplift renders each scenario without the skill too and reports with minus without', async () => {
     // With the skill the render has the heading and names the next step; without it, neither.
     const models = createScriptedModels({

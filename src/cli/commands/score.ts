@@ -47,6 +47,7 @@ import { ITERATE_DEFAULTS } from '../../iterate/options.js';
 import { RenderCache, scoreSkill, type SkillScore } from '../../iterate/score.js';
 import { NO_SKILL_TEXT } from '../../iterate/trials.js';
 import { tallyDraws, upliftOf, type UpliftReport } from '../../core/iterate/noise.js';
+import { minimumDetectableGain } from '../../core/iterate/sequential.js';
 import type { CliIo } from '../io.js';
 import { writeBenchmarkJson } from './score-benchmark.js';
 import { runScoreBase } from './score-base.js';
@@ -207,6 +208,31 @@ function metricDetail(metric: Record<string, unknown>): string {
     .join(' ');
 }
 
+/**
+ * `score --trials N` (issue 28 item 3): the grader's flip rate on identical inputs (N trials of the same
+ * renders) and the smallest graded-score gain a comparison with N independent draws per side could tell
+ * from it at margin 1. A verdict that flips with probability q makes two trials disagree 2q(1 − q) of the
+ * time, so one verdict's variance q(1 − q) is half the flip rate; the graded score is a mean over `pairs`
+ * verdicts (equal weights assumed). Re-grades share their render, so render-to-render variation is not in
+ * this figure: `iterate` measures both with independent draws.
+ */
+function scoreNoiseLine(
+  agreement: { comparisons: number; disagreements: number } | undefined,
+  pairs: number,
+  trials: number,
+): string | undefined {
+  if (!agreement || agreement.comparisons === 0 || pairs === 0) return undefined;
+  const flip = agreement.disagreements / agreement.comparisons;
+  const sd = Math.sqrt(flip / 2 / pairs);
+  const floor = minimumDetectableGain({ sd, draws: trials, stateDraws: trials, margin: 1, minGain: 0 });
+  return (
+    `noise: the grader's verdicts flipped on ${(flip * 100).toFixed(0)} % of ${agreement.comparisons} pairs of ` +
+    `trials on the same renders; improvements in the graded score under +${floor.toFixed(4)} cannot be told ` +
+    `from this noise with ${trials} draws per side; raise --trials or fix the flaky assertions ` +
+    '(`skillclimb iterate` lists them)'
+  );
+}
+
 export function formatScoreReport(skill: string, models: SkillModels, result: SkillScore): string {
   const out: string[] = [];
   out.push(`skill: ${skill}`);
@@ -227,6 +253,8 @@ export function formatScoreReport(skill: string, models: SkillModels, result: Sk
   const substance = substanceLine(result.structural);
   if (substance !== undefined) out.push(substance);
   const absolute = result.absolute;
+  const noise = absolute ? scoreNoiseLine(result.gradeAgreement, absolute.total, result.trials) : undefined;
+  if (noise) out.push(noise);
   if (absolute) {
     out.push('');
     out.push(`absolute ${fixed(absolute.weighted_score)}  (${absolute.passed}/${absolute.total} pairs pass)`);

@@ -37,6 +37,25 @@ function evidenceTable(m: SkillMeasurement): string[] {
   ];
 }
 
+/**
+ * "Improvements under +0.04 cannot be told from noise at this grader's 22 % flip rate …": what the
+ * night's own draws allow (docs/how-it-works.md § Decisions under noise); undefined when nothing was
+ * measured twice.
+ */
+export function noiseFloorLine(m: Pick<SkillMeasurement, 'noiseFloor' | 'findings'>): string | undefined {
+  const f = m.noiseFloor;
+  if (!f) return undefined;
+  const flaky = m.findings.filter((x) => x.kind === 'flaky').length;
+  return (
+    `Noise floor: improvements under ${formatGain(f.minimumDetectableGain)} cannot be told from noise at this ` +
+    `grader's ${(f.flipRate * 100).toFixed(0)} % flip rate on identical texts (${f.comparisons} pairs of ` +
+    `draws of the same check compared; ${f.draws} fresh draws against the baseline's ${f.baselineDraws}); ` +
+    (flaky > 0
+      ? `raise \`trials\` or fix the ${flaky} flaky assertion${flaky === 1 ? '' : 's'} listed below`
+      : 'raise `trials` to see smaller gains')
+  );
+}
+
 /** The bullet lines (and the evidence table) of one skill's measurement. */
 export function measurementLines(m: SkillMeasurement): string[] {
   const lines: string[] = [];
@@ -57,6 +76,8 @@ export function measurementLines(m: SkillMeasurement): string[] {
             .join('; ')}`,
     );
   }
+  const floor = noiseFloorLine(m);
+  if (floor) lines.push(`- ${floor}`);
   if (m.keepRule === 'original') lines.push('- Keep rule: original (any gain keeps; no confirmation)');
   if (m.confirmationFailure !== undefined) {
     lines.push(`- Confirmation: not available (${inertInline(m.confirmationFailure, 300)})`);
@@ -68,8 +89,12 @@ export function measurementLines(m: SkillMeasurement): string[] {
   if (c) {
     lines.push(
       `- Confirmed gain: ${formatGain(c.gain)} (90 % interval ${formatGain(c.low)} to ${formatGain(c.high)}), ` +
-        `baseline ${c.baseline.toFixed(4)} -> final ${c.final.toFixed(4)} over ${c.trials} fresh trials of each ` +
-        `text; margin to clear ${c.needed.toFixed(4)}`,
+        `baseline ${c.baseline.toFixed(4)} -> final ${c.final.toFixed(4)} over ` +
+        (c.reusedBaseline
+          ? `${c.trials} fresh trials of the final text and the baseline's ${c.baselineScores.length} trials ` +
+            `from before the loop (reused: no selection chose them)`
+          : `${c.trials} fresh trials of each text`) +
+        `; margin to clear ${c.needed.toFixed(4)}`,
     );
     if (c.holdout) {
       lines.push(

@@ -123,6 +123,12 @@ export interface AssertionTally extends PassCount {
   repeatedPairs: number;
   /** Of those, pairs whose verdict differed between draws. */
   flippedPairs: number;
+  /**
+   * Two draws of a pair compared (n(n − 1)/2 per pair graded n times), and how many of them disagreed
+   * (k(n − k) with k passes): the grader's flip rate on identical texts is their ratio (sequential.ts).
+   */
+  comparisons?: number | undefined;
+  disagreements?: number | undefined;
 }
 
 /** Tallies each assertion over the draws of ONE text (each draw: that draw's pair verdicts). */
@@ -144,9 +150,15 @@ export function tallyDraws(draws: ReadonlyArray<readonly PairVerdict[]>): Assert
       total: 0,
       repeatedPairs: 0,
       flippedPairs: 0,
+      comparisons: 0,
+      disagreements: 0,
     };
-    t.passes += verdicts.filter(Boolean).length;
-    t.total += verdicts.length;
+    const k = verdicts.filter(Boolean).length;
+    const n = verdicts.length;
+    t.passes += k;
+    t.total += n;
+    t.comparisons = (t.comparisons ?? 0) + (n * (n - 1)) / 2;
+    t.disagreements = (t.disagreements ?? 0) + k * (n - k);
     if (verdicts.length > 1) {
       t.repeatedPairs += 1;
       if (verdicts.some((v) => v !== verdicts[0])) t.flippedPairs += 1;
@@ -171,6 +183,8 @@ export function mergeTallies(...sets: ReadonlyArray<readonly AssertionTally[]>):
               total: m.total + t.total,
               repeatedPairs: m.repeatedPairs + t.repeatedPairs,
               flippedPairs: m.flippedPairs + t.flippedPairs,
+              comparisons: (m.comparisons ?? 0) + (t.comparisons ?? 0),
+              disagreements: (m.disagreements ?? 0) + (t.disagreements ?? 0),
             }
           : { ...t },
       );
@@ -209,7 +223,13 @@ export interface EvidenceRow {
 
 /** The ship gate's re-measurement: baseline and final text, fresh trials each, side by side. */
 export interface Confirmation {
+  /** Fresh draws of the final text. */
   trials: number;
+  /**
+   * The baseline side is the baseline's own draws from before the loop (no selection chose them), not
+   * fresh ones; `baselineScores.length` says how many.
+   */
+  reusedBaseline?: boolean | undefined;
   baselineScores: number[];
   finalScores: number[];
   baseline: number;
@@ -267,6 +287,7 @@ export function confirmationOf(input: {
   holdoutAfter?: readonly AssertionTally[] | undefined;
   estimate: NoiseEstimate;
   margin: number;
+  reusedBaseline?: boolean | undefined;
 }): Confirmation {
   const baseline = mean(input.baselineScores);
   const final = mean(input.finalScores);
@@ -290,6 +311,7 @@ export function confirmationOf(input: {
     high: gain + INTERVAL_Z * se,
     evidence: evidenceRows(input.baselineTallies, input.finalTallies),
     ...(holdout ? { holdout } : {}),
+    ...(input.reusedBaseline ? { reusedBaseline: true } : {}),
   };
 }
 
@@ -321,9 +343,16 @@ export function confirmedShipGate(input: {
     decision: 'no-improvement',
     detail:
       `confirmed gain ${formatGain(c.gain)} (90 % interval ${formatGain(c.low)} to ${formatGain(c.high)}, ` +
-      `${c.trials} trials each) does not clear the margin ${c.needed.toFixed(4)}` +
+      `${drawsOf(c)}) does not clear the margin ${c.needed.toFixed(4)}` +
       (input.minGain > c.needed ? ` or the minimum gain ${input.minGain}` : ''),
   };
+}
+
+/** How many draws a confirmation rests on: "3 trials each", or "2 fresh trials of the final text against the baseline's 3". */
+export function drawsOf(c: Confirmation): string {
+  if (c.reusedBaseline)
+    return `${c.trials} fresh trial${c.trials === 1 ? '' : 's'} of the final text against the baseline's ${c.baselineScores.length}`;
+  return `${c.trials} trials each`;
 }
 
 export function formatGain(value: number): string {

@@ -17,8 +17,27 @@ export interface SkillMeasurement {
   /** Why no confirmation draws were spent (the night's draws showed no spread at all). */
   confirmationSkipped?: string | undefined;
   findings: EvalFinding[];
+  /**
+   * The night's noise floor (docs/how-it-works.md § Decisions under noise): the grader's flip rate on
+   * identical texts and the smallest gain the confirmation could have called clear with its most draws.
+   * Absent when nothing was measured twice.
+   */
+  noiseFloor?: NoiseFloor | undefined;
   /** Assertion statements by id, for the evidence table and the findings. */
   statements: Record<string, string>;
+}
+
+/** What the night's own draws say about what it can tell apart (issue 28 item 3). */
+export interface NoiseFloor {
+  /** Of every two draws of the same check of the same text, the share whose verdicts differ. */
+  flipRate: number;
+  /** How many such pairs of draws were compared. */
+  comparisons: number;
+  /** The smallest gain this night's draws could have confirmed (composite units). */
+  minimumDetectableGain: number;
+  /** The draws that figure assumes: the final text's most fresh draws, against the baseline's. */
+  draws: number;
+  baselineDraws: number;
 }
 
 export interface KeptEdit {

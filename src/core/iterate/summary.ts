@@ -7,6 +7,7 @@ import { totalTokens, type Usage } from '../usage.js';
 import { redactSecrets } from '../text/redact.js';
 import { inertInline } from '../text/untrusted-text.js';
 import { measurementSection } from './measurement-text.js';
+import { nightNoiseLine, nightPriceLine } from './night-price.js';
 import { evalsInitCommand, iterateCommandLine, type CommandSetting } from './skill-layout.js';
 
 /** Skills that gained less than this are plateaued (docs/how-it-works.md § Morning summary and results.tsv). */
@@ -142,6 +143,13 @@ function overview(run: RunResult): string {
   const notReached = run.queue.filter((skill) => !done.has(skill));
   const tail = notReached.length > 0 ? ` Not reached: ${notReached.map(cell).join(', ')}.` : '';
   return (tally.length > 0 ? `${head}: ${tally.join(', ')}.` : `${head}.`) + tail;
+}
+
+/** The night's noise floor and the price of what it shipped (docs/how-it-works.md § Decisions under noise). */
+function nightEconomics(run: RunResult): string[] {
+  if (run.results.length === 0) return [];
+  const noise = nightNoiseLine(run.results);
+  return [...(noise ? [noise, ''] : []), nightPriceLine(run.results, run.usage), ''];
 }
 
 function skillTable(results: SkillResult[]): string[] {
@@ -356,6 +364,7 @@ export function renderMorningSummary(run: RunResult, secrets: readonly string[] 
     '',
     overview(run),
     '',
+    ...nightEconomics(run),
     '## Skills',
     '',
     ...skillTable(run.results),

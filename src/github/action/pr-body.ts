@@ -5,6 +5,7 @@ import type { ShipRequest } from '../../ports/shipper.js';
 import type { Usage } from '../../core/usage.js';
 import { formatPullRequestMarker } from '../markers.js';
 import { measurementLines } from '../../core/iterate/measurement-text.js';
+import { skillPriceLine } from '../../core/iterate/night-price.js';
 import { SCORE_CHART_CAPTION, latestRunRows, renderScoreChart } from './score-chart.js';
 
 export interface PullRequestBodyInput {
@@ -93,6 +94,11 @@ function iterationTable(rows: ShipRequest['rows'], limit: number): string[] {
   return lines;
 }
 
+/** The gain this PR is credited with: the confirmed gain when the ship gate confirmed, else final − baseline. */
+function confirmedGainOf(request: PullRequestBodyInput['request']): number {
+  return request.measurement?.confirmation?.gain ?? request.finalScore - request.baselineScore;
+}
+
 export function buildPullRequestBody(input: PullRequestBodyInput): string {
   const { request } = input;
   const delta = request.finalScore - request.baselineScore;
@@ -121,6 +127,7 @@ export function buildPullRequestBody(input: PullRequestBodyInput): string {
     `| Lines delta | ${formatSignedExceptZero(linesDelta)} (${request.linesBaseline} → ${request.linesFinal}) |`,
     `| Tokens | ${usage.tokens} |`,
     `| Cost | ${usage.cost} |`,
+    `| Price of a point | ${skillPriceLine(request.usage, confirmedGainOf(request)).replace(/^Price: /, '')} |`,
     ...(input.modelsLabel ? [`| Models | ${modelTextCell(input.modelsLabel)} |`] : []),
     '',
   ];

@@ -78,7 +78,11 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
         margin: loop.margin,
       })
     : undefined;
-  loop.ledger.baselineMeasured({ noise, uplift });
+  loop.ledger.baselineMeasured(
+    { noise, uplift },
+    scores.length > 1 ? { scores: [...scores], tallies } : undefined,
+  );
+  loop.ledger.drew(loop.baselineText, Math.max(scores.length, loop.trials));
   const allPass = [scored.score, ...(extra?.draws ?? [])].every(
     (d) => d.absolute !== null && d.absolute.failed_assertions.length === 0,
   );

@@ -10,15 +10,20 @@ import type { KeptState, LoopStopReason } from '../../core/iterate/hill-climb.js
 import { countNewlines } from '../../core/iterate/lines.js';
 import {
   confirmationOf,
+  differenceSe,
   formatGain,
+  mean,
   mergeTallies,
   poolNoise,
+  tallyDraws,
   worthMeasuring,
+  type NoiseEstimate,
 } from '../../core/iterate/noise.js';
-import { shipGate } from '../../core/iterate/ship-gate.js';
+import { sequentialLook, type Look } from '../../core/iterate/sequential.js';
+import { DEFAULT_MIN_GAIN, shipGate } from '../../core/iterate/ship-gate.js';
 import { ZERO_USAGE, addUsage } from '../../core/usage.js';
 import { startIterationTimer } from '../iteration-timer.js';
-import { drawRange, measureDraws } from '../trials.js';
+import { drawRange, measureDraws, type Measurement } from '../trials.js';
 import type { LoopContext } from './context.js';
 import type { ConfirmationOutcome } from './ledger.js';
 
@@ -77,28 +82,38 @@ async function measureConfirmation(loop: LoopContext, kept: KeptState): Promise<
     { iterationMs, budget: { remainingMs: iterationMs, totalMs: iterationMs } },
     input.signal,
   );
-  const draws = drawRange(loop.trials, loop.trials);
-  let usage = ZERO_USAGE;
+  const spent: Measurement[] = [];
+  const measure = async (text: string, evals: SkillEvals, draws: number[]): Promise<Measurement> => {
+    const m = await measureDraws(loop.request(text, timer.signal, evals), draws);
+    spent.push(m);
+    ledger.drew(text, draws[draws.length - 1]! + 1);
+    return m;
+  };
   try {
-    const part = (text: string, evals: SkillEvals | undefined) =>
-      evals === undefined ? undefined : measureDraws(loop.request(text, timer.signal, evals), draws);
-    const [before, after, holdBefore, holdAfter] = await Promise.all([
-      part(loop.baselineText, loop.training),
-      part(kept.text, loop.training),
-      part(loop.baselineText, loop.holdout),
-      part(kept.text, loop.holdout),
-    ]);
-    for (const m of [before, after, holdBefore, holdAfter]) usage = addUsage(usage, m?.usage ?? ZERO_USAGE);
-    const failed = [before, after, holdBefore, holdAfter].find((m) => m !== undefined && m.status !== 'ok');
-    if (failed || !before || !after) {
+    const holdout = loop.holdout;
+    const fixed = drawRange(loop.trials, loop.trials);
+    const holdoutRun =
+      holdout === undefined
+        ? undefined
+        : Promise.all([measure(loop.baselineText, holdout, fixed), measure(kept.text, holdout, fixed)]);
+    holdoutRun?.catch(() => undefined); // awaited below
+    const sides = await confirmationSides(loop, kept, measure);
+    const [holdBefore, holdAfter] = (await holdoutRun) ?? [];
+    const failed = [sides.failed, holdBefore, holdAfter].find((m) => m !== undefined && m.status !== 'ok');
+    if (failed || !sides.before || !sides.after) {
       const reason = `${failed?.status ?? 'harness-error'}: ${failed?.detail ?? 'no score'}`;
       ledger.confirmationEnded({ kind: 'failed', reason });
       return;
     }
+    const { before, after } = sides;
     ledger.observed(
-      mergeTallies(before.tallies, after.tallies, holdBefore?.tallies ?? [], holdAfter?.tallies ?? []),
+      mergeTallies(
+        sides.reused ? [] : before.tallies,
+        after.tallies,
+        holdBefore?.tallies ?? [],
+        holdAfter?.tallies ?? [],
+      ),
     );
-    const estimate = poolNoise(poolNoise(ledger.state.noise, before.scores), after.scores);
     const c = confirmationOf({
       baselineScores: before.scores,
       finalScores: after.scores,
@@ -106,19 +121,92 @@ async function measureConfirmation(loop: LoopContext, kept: KeptState): Promise<
       finalTallies: after.tallies,
       holdoutBefore: holdBefore?.tallies,
       holdoutAfter: holdAfter?.tallies,
-      estimate,
+      estimate: sides.estimate,
       margin: loop.margin,
+      reusedBaseline: sides.reused,
     });
     ledger.confirmationEnded({ kind: 'confirmed', confirmation: c });
     input.log.info(
-      `${input.skill}: confirmation over ${c.trials} fresh trials each: baseline ${c.baseline.toFixed(4)} -> ` +
-        `final ${c.final.toFixed(4)}, gain ${formatGain(c.gain)} (90 % interval ${formatGain(c.low)} to ${formatGain(c.high)})`,
+      `${input.skill}: confirmation over ${c.trials} fresh trials of the final text` +
+        `${sides.reused ? ` and the baseline's ${before.scores.length} trials` : ' and of the baseline'}: ` +
+        `baseline ${c.baseline.toFixed(4)} -> final ${c.final.toFixed(4)}, gain ${formatGain(c.gain)} ` +
+        `(90 % interval ${formatGain(c.low)} to ${formatGain(c.high)})`,
     );
   } catch (err) {
     ledger.confirmationEnded({ kind: 'failed', reason: messageOf(err) });
   } finally {
     timer.stop();
-    loop.spendUnjudged(usage);
+    loop.spendUnjudged(spent.reduce((u, m) => addUsage(u, m.usage), ZERO_USAGE));
   }
   if (input.signal?.aborted) throw loop.interrupted();
+}
+
+/** The two texts' sides of the confirmation (training scenarios), and the noise estimate with them. */
+interface Sides {
+  before?: Pick<Measurement, 'scores' | 'tallies'> | undefined;
+  after?: Measurement | undefined;
+  /** A measurement that could not be scored. */
+  failed?: Measurement | undefined;
+  /** The baseline side is the baseline's own draws, reused. */
+  reused: boolean;
+  estimate: NoiseEstimate;
+}
+
+type Measure = (text: string, evals: SkillEvals, draws: number[]) => Promise<Measurement>;
+
+/**
+ * The baseline side: the baseline's draws from before the loop when there are at least two (no selection
+ * chose them: the text was fixed before they were drawn, and the loop never re-draws it), else `trials`
+ * fresh draws. The final side: fresh draws, numbered past every draw the loop scored of that text (the
+ * loop's draws of it are the ones its selection chose), taken one at a time until the sequential decision
+ * is clear either way (core/iterate/sequential.ts), at most twice `trials` when the call is close.
+ */
+async function confirmationSides(loop: LoopContext, kept: KeptState, measure: Measure): Promise<Sides> {
+  const { ledger } = loop;
+  const reusable = ledger.baselineDraws;
+  let before: Pick<Measurement, 'scores' | 'tallies'> | undefined = reusable;
+  if (!reusable) {
+    const fresh = await measure(
+      loop.baselineText,
+      loop.training,
+      drawRange(ledger.freshDraw(loop.baselineText), loop.trials),
+    );
+    if (fresh.status !== 'ok') return { failed: fresh, reused: false, estimate: ledger.state.noise };
+    before = fresh;
+  }
+  const baseline = before!;
+  const baseNoise = reusable ? ledger.state.noise : poolNoise(ledger.state.noise, baseline.scores);
+  const minGain = loop.input.options.minGain ?? DEFAULT_MIN_GAIN;
+  const simpler = countNewlines(kept.text) < countNewlines(loop.baselineText);
+  const first = ledger.freshDraw(kept.text);
+  const scores: number[] = [];
+  const draws: Measurement[] = [];
+  let estimate = baseNoise;
+  let look: Look = 'continue';
+  while (look === 'continue') {
+    const m = await measure(kept.text, loop.training, [first + scores.length]);
+    if (m.status !== 'ok') return { failed: m, reused: !!reusable, estimate };
+    draws.push(m);
+    scores.push(...m.scores);
+    estimate = poolNoise(baseNoise, scores);
+    look = sequentialLook({
+      gain: mean(scores) - mean(baseline.scores),
+      se: differenceSe(estimate, scores.length, baseline.scores.length),
+      margin: loop.margin,
+      minGain,
+      draws: scores.length,
+      planned: loop.trials,
+      max: 2 * loop.trials,
+      simpler,
+    });
+  }
+  const after: Measurement = {
+    status: 'ok',
+    detail: undefined,
+    draws: draws.flatMap((d) => d.draws),
+    scores,
+    tallies: tallyDraws(draws.flatMap((d) => d.draws.map((x) => x.pairs))),
+    usage: ZERO_USAGE,
+  };
+  return { before: baseline, after, reused: !!reusable, estimate };
 }

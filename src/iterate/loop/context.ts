@@ -11,6 +11,7 @@ import {
   DEFAULT_TRIALS,
   type KeepRule,
 } from '../../core/iterate/noise.js';
+import { DEFAULT_MIN_GAIN } from '../../core/iterate/ship-gate.js';
 import { SKILL_FILE, skillFileOf } from '../../core/iterate/skill-layout.js';
 import type { Usage } from '../../core/usage.js';
 import { assertionStatements } from '../editor-input.js';
@@ -110,7 +111,17 @@ export class LoopContext {
       consecutiveCrashes: state.consecutiveCrashes,
       finalText: state.kept?.text ?? this.baselineText,
       ...(ambiguousReason === undefined ? {} : { ambiguousReason }),
-      measurement: this.ledger.measurement(this.keepRule, this.statements),
+      measurement: this.ledger.measurement(
+        this.keepRule,
+        this.statements,
+        this.deterministic
+          ? undefined
+          : {
+              trials: this.trials,
+              margin: this.margin,
+              minGain: this.input.options.minGain ?? DEFAULT_MIN_GAIN,
+            },
+      ),
     };
   }
 

@@ -8,17 +8,18 @@ import path from 'node:path';
 import { editRefusal } from '../../core/iterate/edit-refusal.js';
 import { countNewlines } from '../../core/iterate/lines.js';
 import {
-  clearsMargin,
+  differenceSe,
   formatGain,
   mean,
   poolNoise,
   tallyDraws,
   worthMeasuring,
 } from '../../core/iterate/noise.js';
+import { sequentialLook, type Look } from '../../core/iterate/sequential.js';
 import { classifyIteration, type IterationOutcome } from '../../core/iterate/taxonomy.js';
 import type { Usage } from '../../core/usage.js';
 import { keptStateOf, type ScoredText } from '../saturation.js';
-import { drawRange, measureDraws } from '../trials.js';
+import { measureDraws } from '../trials.js';
 import type { LoopContext } from './context.js';
 
 /** What an attempt was judged: its row's status and score, and the new kept state on a keep. */
@@ -70,8 +71,10 @@ export async function judgeEdit(
     loop.keepRule === 'noise-aware' &&
     worthMeasuring(loop.ledger.state.noise, loop.trials, loop.deterministic)
   ) {
+    loop.ledger.drew(newText, 1);
     return remeasure(loop, kept, newText, scored, linesDelta, signal, spend);
   }
+  loop.ledger.drew(newText, 1);
   if (s.status === 'ok') loop.ledger.observed(tallyDraws([s.pairs]));
   let note: string | undefined;
   if (s.status === 'ambiguous') note = `AMBIGUOUS: ${s.detail ?? ''}`.trim();
@@ -86,10 +89,12 @@ export async function judgeEdit(
 }
 
 /**
- * The noise-aware keep rule: a candidate that beat the kept state on its first draw gets the other
- * trials, and is kept only when the mean of all its draws clears the margin over the state's mean; the new
- * state carries that mean, not the lucky first draw. A candidate that did not beat the state on its first
- * draw never gets here (the extra trials would decide nothing).
+ * The noise-aware keep rule, sequential (docs/how-it-works.md § Decisions under noise): a candidate that
+ * beat the kept state on its first draw gets more draws one at a time, and after each the decision looks
+ * at the mean of all its draws against the state's mean (core/iterate/sequential.ts): it stops as soon as
+ * that is clear either way, else it takes up to `trials` draws and is kept only when the mean clears the
+ * margin. The new state carries that mean, not the lucky first draw. A candidate that did not beat the
+ * state on its first draw never gets here (more draws would decide nothing).
  */
 async function remeasure(
   loop: LoopContext,
@@ -100,38 +105,54 @@ async function remeasure(
   signal: AbortSignal,
   spend: (usage: Usage) => void,
 ): Promise<Verdict> {
-  const more = await measureDraws(loop.request(newText, signal), drawRange(1, loop.trials - 1));
-  spend(more.usage);
-  if (more.status !== 'ok') {
-    const ambiguous = more.status === 'ambiguous';
-    return {
-      outcome: ambiguous ? 'revert' : 'crash',
-      score: null,
-      note: ambiguous
-        ? `AMBIGUOUS on a re-measure: ${more.detail ?? ''}`.trim()
-        : `re-measure failed: ${more.status}: ${more.detail ?? 'no score'}`,
-    };
+  const scores = [scored.score.score!];
+  const pairs = [scored.score.pairs];
+  const stateDraws = kept.draws ?? 1;
+  let look: Look = 'continue';
+  let gain = 0;
+  let se = 0;
+  while (look === 'continue') {
+    const more = await measureDraws(loop.request(newText, signal), [scores.length]);
+    spend(more.usage);
+    loop.ledger.drew(newText, scores.length + 1);
+    if (more.status !== 'ok') {
+      loop.ledger.observed(tallyDraws(pairs));
+      const ambiguous = more.status === 'ambiguous';
+      return {
+        outcome: ambiguous ? 'revert' : 'crash',
+        score: null,
+        note: ambiguous
+          ? `AMBIGUOUS on a re-measure: ${more.detail ?? ''}`.trim()
+          : `re-measure failed: ${more.status}: ${more.detail ?? 'no score'}`,
+      };
+    }
+    scores.push(...more.scores);
+    pairs.push(...more.draws.map((d) => d.pairs));
+    gain = mean(scores) - kept.score;
+    se = differenceSe(poolNoise(loop.ledger.state.noise, scores), scores.length, stateDraws);
+    look = sequentialLook({
+      gain,
+      se,
+      margin: loop.margin,
+      minGain: 0,
+      draws: scores.length,
+      planned: loop.trials,
+      max: loop.trials,
+      simpler: linesDelta < 0,
+    });
   }
-  const scores = [scored.score.score!, ...more.scores];
-  loop.ledger.observed(tallyDraws([scored.score.pairs, ...more.draws.map((d) => d.pairs)]));
+  loop.ledger.observed(tallyDraws(pairs));
   const candidate = mean(scores);
-  const decision = clearsMargin({
-    candidate,
-    state: kept.score,
-    draws: scores.length,
-    stateDraws: kept.draws ?? 1,
-    estimate: poolNoise(loop.ledger.state.noise, scores),
-    margin: loop.margin,
-    linesDelta,
-  });
+  const keep = look === 'clear';
+  const early = scores.length < loop.trials ? `, decided after ${scores.length} of ${loop.trials}` : '';
   const note =
-    `mean of ${scores.length} trials, gain ${formatGain(decision.gain)} ` +
-    `${decision.keep ? 'clears' : 'does not clear'} the margin ${decision.needed.toFixed(4)}`;
+    `mean of ${scores.length} trials${early}, gain ${formatGain(gain)} ` +
+    `${keep ? 'clears' : 'does not clear'} the margin ${(loop.margin * se).toFixed(4)}`;
   return {
-    outcome: decision.keep ? 'keep' : 'revert',
+    outcome: keep ? 'keep' : 'revert',
     score: candidate,
     note,
-    kept: decision.keep ? { ...keptStateOf(newText, candidate, scored), draws: scores.length } : undefined,
+    kept: keep ? { ...keptStateOf(newText, candidate, scored), draws: scores.length } : undefined,
     measured: scores,
   };
 }

@@ -16,11 +16,14 @@ import {
   mergeTallies,
   type AssertionTally,
   type Confirmation,
+  noiseSd,
   type KeepRule,
+  type NoiseEstimate,
   type NoiseReport,
   type UpliftReport,
 } from '../../core/iterate/noise.js';
-import type { SkillMeasurement } from '../../core/iterate/run-result.js';
+import type { NoiseFloor, SkillMeasurement } from '../../core/iterate/run-result.js';
+import { flipRate, minimumDetectableGain } from '../../core/iterate/sequential.js';
 import type { Usage } from '../../core/usage.js';
 
 /** How the ship gate's confirmation ended, when it was considered at all (confirmation.ts). */
@@ -30,6 +33,15 @@ export type ConfirmationOutcome =
   | { kind: 'failed'; reason: string }
   /** No draws were spent: they would have decided nothing. */
   | { kind: 'skipped'; reason: string };
+
+/**
+ * The baseline text's draws as measured before any edit (draw 0 and the extra trials): no selection chose
+ * them, so the confirmation reuses them as its baseline side instead of drawing the baseline again.
+ */
+export interface BaselineDraws {
+  scores: number[];
+  tallies: AssertionTally[];
+}
 
 /** What the baseline's extra trials measured (baseline-measurement.ts). */
 export interface BaselineReport {
@@ -43,6 +55,9 @@ export class LoopLedger {
   private tallies: AssertionTally[] = [];
   private baseline: BaselineReport = {};
   private confirmation: ConfirmationOutcome | undefined;
+  private baselineSample: BaselineDraws | undefined;
+  /** Per text, how many draw numbers (0, 1, …) were scored: a fresh draw is numbered past them. */
+  private readonly drawsMade = new Map<string, number>();
 
   get state(): LoopState {
     return this.current;
@@ -64,18 +79,42 @@ export class LoopLedger {
     this.tallies = mergeTallies(this.tallies, tallies);
   }
 
-  baselineMeasured(report: BaselineReport): void {
+  baselineMeasured(report: BaselineReport, draws?: BaselineDraws): void {
     this.baseline = report;
+    this.baselineSample = draws;
+  }
+
+  /** The baseline's draws, when it was measured more than once (the confirmation reuses them). */
+  get baselineDraws(): BaselineDraws | undefined {
+    return this.baselineSample;
+  }
+
+  /** `text` was scored with draw numbers 0 … count − 1. */
+  drew(text: string, count: number): void {
+    this.drawsMade.set(text, Math.max(count, this.drawsMade.get(text) ?? 0));
+  }
+
+  /** The first draw number of `text` that no measurement (and so no selection) has seen. */
+  freshDraw(text: string): number {
+    return this.drawsMade.get(text) ?? 0;
   }
 
   confirmationEnded(outcome: ConfirmationOutcome): void {
     this.confirmation = outcome;
   }
 
-  measurement(keepRule: KeepRule, statements: Record<string, string>): SkillMeasurement {
+  measurement(
+    keepRule: KeepRule,
+    statements: Record<string, string>,
+    power?: { trials: number; margin: number; minGain: number },
+  ): SkillMeasurement {
     const { noise, uplift } = this.baseline;
     const outcome = this.confirmation;
+    const floor = power
+      ? noiseFloorOf(this.tallies, this.current.noise, this.baselineSample, power)
+      : undefined;
     return {
+      ...(floor ? { noiseFloor: floor } : {}),
       keepRule,
       noise,
       uplift,
@@ -86,4 +125,34 @@ export class LoopLedger {
       statements,
     };
   }
+}
+
+/**
+ * The noise floor from the night's draws: the flip rate over every check drawn more than once, and the
+ * smallest gain the confirmation could call clear at its last look (twice `trials` fresh draws against the
+ * baseline's) with the night's pooled spread. Undefined until something was drawn twice.
+ */
+function noiseFloorOf(
+  tallies: readonly AssertionTally[],
+  noise: NoiseEstimate,
+  baseline: BaselineDraws | undefined,
+  power: { trials: number; margin: number; minGain: number },
+): NoiseFloor | undefined {
+  const comparisons = tallies.reduce((s, t) => s + (t.comparisons ?? 0), 0);
+  if (comparisons === 0 || noise.df === 0) return undefined;
+  const draws = 2 * power.trials;
+  const baselineDraws = baseline?.scores.length ?? power.trials;
+  return {
+    flipRate: flipRate(tallies),
+    comparisons,
+    minimumDetectableGain: minimumDetectableGain({
+      sd: noiseSd(noise),
+      draws,
+      stateDraws: baselineDraws,
+      margin: power.margin,
+      minGain: power.minGain,
+    }),
+    draws,
+    baselineDraws,
+  };
 }

@@ -60,8 +60,25 @@ describe('tallies, confirmation and findings', () => {
       [pair(1, 's1', false), pair(1, 's2', false), pair(2, 's1', true)],
     ]);
     expect(t).toEqual([
-      { assertionId: 1, passes: 1, total: 4, repeatedPairs: 2, flippedPairs: 1 },
-      { assertionId: 2, passes: 2, total: 2, repeatedPairs: 1, flippedPairs: 0 },
+      // Assertion 1: two checks compared once each, one of them disagreeing (s1 passed, then failed).
+      {
+        assertionId: 1,
+        passes: 1,
+        total: 4,
+        repeatedPairs: 2,
+        flippedPairs: 1,
+        comparisons: 2,
+        disagreements: 1,
+      },
+      {
+        assertionId: 2,
+        passes: 2,
+        total: 2,
+        repeatedPairs: 1,
+        flippedPairs: 0,
+        comparisons: 1,
+        disagreements: 0,
+      },
     ]);
   });
 

@@ -1,0 +1,85 @@
+/**
+ * The price of a point (docs/how-it-works.md § Decisions under noise): what a night's shipped skills and
+ * its confirmed gain cost in calls, tokens and money, and the night's noise floor in one line. The morning
+ * summary, the PR body and the dashboard say the same. Pure.
+ */
+import type { NoiseFloor, SkillResult } from './run-result.js';
+import { totalTokens, type Usage } from '../usage.js';
+
+/** What one shipped skill, and one confirmed +0.01 of composite, cost on average. */
+export interface PointPrice {
+  calls: number;
+  tokens: number;
+  /** null when the provider reported no price. */
+  costUsd: number | null;
+}
+
+/** The gain a shipped skill is credited with: the confirmed gain when it was confirmed, else final − baseline. */
+export function shippedGain(result: SkillResult): number {
+  const c = result.measurement?.confirmation;
+  if (c) return c.gain;
+  if (result.finalScore === null || result.baselineScore === null) return 0;
+  return result.finalScore - result.baselineScore;
+}
+
+function per(usage: Usage, units: number): PointPrice {
+  return {
+    calls: usage.calls / units,
+    tokens: totalTokens(usage) / units,
+    costUsd: usage.costUsd === null ? null : usage.costUsd / units,
+  };
+}
+
+function priceText(p: PointPrice): string {
+  const calls = p.calls.toFixed(p.calls >= 100 ? 0 : 1);
+  const tokens = Math.round(p.tokens).toLocaleString('en-US');
+  const cost = p.costUsd === null ? 'cost not reported by the provider' : `$${p.costUsd.toFixed(4)}`;
+  return `${calls} calls, ${tokens} tokens, ${cost}`;
+}
+
+/**
+ * "The night spent N calls …: per shipped skill …; per confirmed +0.01 …". The whole night's spend is
+ * divided, skills that shipped nothing included: that is what a shipped point cost.
+ */
+export function nightPriceLine(results: readonly SkillResult[], usage: Usage): string {
+  const shipped = results.filter((r) => r.status === 'shipped');
+  if (shipped.length === 0) return `Price: nothing shipped tonight, for ${priceText(per(usage, 1))} in all.`;
+  const gain = shipped.reduce((s, r) => s + shippedGain(r), 0);
+  const points = gain / 0.01;
+  return (
+    `Price: ${priceText(per(usage, shipped.length))} per shipped skill (${shipped.length} shipped); ` +
+    (points > 0
+      ? `${priceText(per(usage, points))} per confirmed +0.01 of composite (${shipped.length === 1 ? 'a' : 'a total'} gain of +${gain.toFixed(4)}).`
+      : 'no confirmed gain to price a point by.')
+  );
+}
+
+/** One skill's own spend per confirmed +0.01 (the PR body). */
+export function skillPriceLine(usage: Usage, gain: number): string {
+  const points = gain / 0.01;
+  return points > 0
+    ? `Price: ${priceText(per(usage, points))} per confirmed +0.01 (this skill's gain +${gain.toFixed(4)}, its spend ${priceText(per(usage, 1))})`
+    : `Price: ${priceText(per(usage, 1))} for this skill`;
+}
+
+/**
+ * The night's noise floor over its skills: the flip rate pooled over every pair of draws compared, and the
+ * range of the skills' smallest confirmable gains. Undefined when no skill measured one.
+ */
+export function nightNoiseLine(results: readonly SkillResult[]): string | undefined {
+  const floors = results
+    .map((r) => r.measurement?.noiseFloor)
+    .filter((f): f is NoiseFloor => f !== undefined);
+  if (floors.length === 0) return undefined;
+  const compared = floors.reduce((s, f) => s + f.comparisons, 0);
+  const flips = floors.reduce((s, f) => s + f.flipRate * f.comparisons, 0);
+  const gains = floors.map((f) => f.minimumDetectableGain);
+  const lo = Math.min(...gains);
+  const hi = Math.max(...gains);
+  const range = lo === hi ? `+${lo.toFixed(4)}` : `+${lo.toFixed(4)} to +${hi.toFixed(4)} (by skill)`;
+  return (
+    `Noise: the grader's verdicts flipped on ${((100 * flips) / Math.max(1, compared)).toFixed(0)} % of ` +
+    `${compared} pairs of draws of identical texts; improvements under ${range} cannot be told from that ` +
+    'noise: raise `trials` or fix the flaky assertions listed per skill.'
+  );
+}
