@@ -5,9 +5,10 @@
  *      call of the reviewer's model, or, when the round's fix follows at once, the executor's fix call
  *      itself (it reads that code anyway), which then fixes only the findings that hold;
  *   2. a positive verdict with a checked critical or major finding standing does not approve;
- *   3. the confirmation — a positive verdict that could approve is confirmed by a fresh review of the same
- *      head that sees neither the first verdict nor the memory; a blocker it finds and the check confirms
- *      withholds the approval and joins the round's findings. When the round goes to the confirmation
+ *   3. the confirmation — a positive verdict that could approve, on a first look at the code it approves
+ *      (round 1, or commits other than the loop's own fix since the last review), is confirmed by a fresh
+ *      review of the same head that sees neither the first verdict nor the memory; a blocker it finds and
+ *      the check confirms withholds the approval and joins the round's findings. When the round goes to the confirmation
  *      anyway, its own findings are checked in the same call as the confirmation's new blockers.
  * Nightmare already has its fresh second reviewer (the verifier must also be positive), so it gets no
  * extra confirmation. Every call goes through the provider layer and is counted in the round's usage.
@@ -44,6 +45,12 @@ export interface ApprovalInput {
    * to follow): a round that does not approve leaves its findings' check to that call.
    */
   fixFollows: boolean;
+  /**
+   * The head is the commit of the last round's own fix, reviewed by that round: this round's review is the
+   * second look at the change (the first, fresh one found what was fixed), so a positive verdict here
+   * needs no confirmation. Round 1, or a head with anyone else's commits since, is a first look.
+   */
+  afterOwnFix: boolean;
 }
 
 /**
@@ -60,7 +67,8 @@ export async function settleFindings(
   input: ApprovalInput,
 ): Promise<CheckPlan | undefined> {
   if (!a.available) return undefined;
-  const confirms = ctx.independence.canAcquit && ctx.options.difficulty !== 'nightmare';
+  const confirms =
+    ctx.independence.canAcquit && ctx.options.difficulty !== 'nightmare' && !input.afterOwnFix;
   const plan = planCheck(a.weaknesses, input.confirmed);
   if (a.positive && confirms && blockingFindings(a.weaknesses).length === 0) {
     await confirmApproval(ctx, meter, round, material, a, input.dismissed, plan);

@@ -218,6 +218,7 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
   const memory = round > 1 ? memoryForRun(await store.readMemory(), state.run_id) : '';
   const openBlockers = round > 1 ? openFindings(state.history) : [];
 
+  const previousReviewed = [...state.history].reverse().find((r) => r.score !== null);
   const a = await assess(ctx, meter, round, material, memory, { openBlockers, dismissed });
   a.weaknesses = withoutDismissed(ctx, round, a.weaknesses, dismissed);
   // Approval under noise: findings checked against the code, an approval confirmed by a fresh review.
@@ -228,10 +229,11 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
     confirmed: openBlockers,
     dismissed,
     fixFollows,
+    afterOwnFix: previousReviewed?.round === round - 1 && previousReviewed.commit === head,
   });
   const report = reportOf(round, head, a);
   // B.5: the memory is appended every round, before the stop gate, so the last round's is kept too.
-  const previous = [...state.history].reverse().find((r) => r.score !== null);
+  const previous = previousReviewed;
   await store.appendMemory(
     `${renderMemorySection({
       round,
