@@ -112,7 +112,8 @@ export const FIX_PROPOSAL_JSON_SCHEMA: JSONSchema7 = {
     },
     checks: {
       type: 'array',
-      description: 'only when the prompt asks you to check findings before fixing: one entry per finding it names',
+      description:
+        'only when the prompt asks you to check findings before fixing: one entry per finding it names',
       items: {
         type: 'object',
         properties: {

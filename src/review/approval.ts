@@ -67,8 +67,7 @@ export async function settleFindings(
   input: ApprovalInput,
 ): Promise<CheckPlan | undefined> {
   if (!a.available) return undefined;
-  const confirms =
-    ctx.independence.canAcquit && ctx.options.difficulty !== 'nightmare' && !input.afterOwnFix;
+  const confirms = ctx.independence.canAcquit && ctx.options.difficulty !== 'nightmare' && !input.afterOwnFix;
   const plan = planCheck(a.weaknesses, input.confirmed);
   if (a.positive && confirms && blockingFindings(a.weaknesses).length === 0) {
     await confirmApproval(ctx, meter, round, material, a, input.dismissed, plan);

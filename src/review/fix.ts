@@ -135,11 +135,7 @@ async function planFixes(
     return { ...planned, todo };
   }
   if (check) {
-    const result = applyCheck(
-      request.weaknesses,
-      check,
-      checksFromFix(check, proposal.call.value.checks),
-    );
+    const result = applyCheck(request.weaknesses, check, checksFromFix(check, proposal.call.value.checks));
     if (result.dropped.length > 0) ctx.ports.log.info(droppedLine(round, material.head, result.dropped));
     planned.standing = rankedAgain(result.kept);
     todo = fixList(planned.standing, []);
@@ -209,13 +205,7 @@ export async function applyFixes(
   beforeCommit?: (standing: RankedWeakness[]) => Promise<void>,
 ): Promise<FixReport> {
   const { target } = ctx.ports;
-  const { report, todo, texts, rejected, standing } = await planFixes(
-    ctx,
-    meter,
-    round,
-    material,
-    request,
-  );
+  const { report, todo, texts, rejected, standing } = await planFixes(ctx, meter, round, material, request);
   await beforeCommit?.(standing);
   if (texts.size > 0) {
     const files = [...texts].map(([path, text]) => ({ path, text }));

@@ -224,7 +224,10 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
   // Approval under noise: findings checked against the code, an approval confirmed by a fresh review.
   // With the fix following at once, the executor's fix call checks the findings (one call, not two).
   const fixFollows =
-    options.fix === 'auto' && !options.checkpoint && options.difficulty === 'medium' && round < options.maxRounds;
+    options.fix === 'auto' &&
+    !options.checkpoint &&
+    options.difficulty === 'medium' &&
+    round < options.maxRounds;
   const checkInFix = await settleFindings(ctx, meter, round, material, a, {
     confirmed: openBlockers,
     dismissed,
