@@ -13,7 +13,9 @@
  * - CHECKER (a prompt asking whether numbered findings hold at the head; only the new build asks): a
  *   present defect holds with probability `checkKeep`; anything else (invented, or already fixed) with
  *   `checkFalse`.
- * - EXECUTOR (the fix prompt): fixes each named present defect with probability `fixRate`, otherwise
+ * - EXECUTOR (the fix prompt): when the prompt asks it to check findings first (a CHECK block of their
+ *   numbers; only the new build asks), checks each as the CHECKER does and leaves one that does not hold
+ *   alone; fixes each named present defect with probability `fixRate`, otherwise
  *   makes an edit that does not fix it (a comment above the line); "fixes" an invented finding with a
  *   harmless comment; and with probability `breakRate` per fix also turns a correct slot it was not asked
  *   about into its defect.
@@ -123,22 +125,21 @@ export function createReviewResponder(seed, level) {
     };
   }
 
+  /** One finding checked against the files shown: a present defect holds with `checkKeep`, else `checkFalse`. */
+  function holds(files, title) {
+    const s = SLOT_BY_TITLE.get(title);
+    const real = s !== undefined && files[s.file] !== undefined && lineOf(files[s.file], s.bad) !== null;
+    const held = streams.check() < (real ? level.checkKeep : level.checkFalse);
+    return {
+      holds: held,
+      evidence: held ? 'The cited line does what the finding says.' : 'The cited code does not do that.',
+    };
+  }
+
   function check(text) {
-    const random = streams.check;
     const files = filesOf(text);
     const listed = numberedTitles(blockOf(text, 'FINDINGS'));
-    return {
-      checks: listed.map(({ n, title }) => {
-        const s = SLOT_BY_TITLE.get(title);
-        const real = s !== undefined && lineOf(files[s.file], s.bad) !== null;
-        const holds = random() < (real ? level.checkKeep : level.checkFalse);
-        return {
-          finding: n,
-          holds,
-          evidence: holds ? 'The cited line does what the finding says.' : 'The cited code does not do that.',
-        };
-      }),
-    };
+    return { checks: listed.map(({ n, title }) => ({ finding: n, ...holds(files, title) })) };
   }
 
   function fix(text) {
@@ -150,8 +151,20 @@ export function createReviewResponder(seed, level) {
       const indent = /^\s*/.exec(line)[0];
       return { old_string: line, new_string: `${indent}// ${note}\n${line}` };
     };
-    for (const { title } of numberedTitles(blockOf(text, 'WEAKNESSES'))) {
+    const toCheck = new Set(
+      blockOf(text, 'CHECK')
+        .split(/[^0-9]+/)
+        .filter(Boolean)
+        .map(Number),
+    );
+    const checks = [];
+    for (const { n, title } of numberedTitles(blockOf(text, 'WEAKNESSES'))) {
       const s = SLOT_BY_TITLE.get(title);
+      if (toCheck.has(n)) {
+        const checked = holds(files, title);
+        checks.push({ finding: n, ...checked });
+        if (!checked.holds) continue;
+      }
       if (s && files[s.file] && lineOf(files[s.file], s.bad) !== null && !touched.has(s.id)) {
         touched.add(s.id);
         edits.push(
@@ -174,7 +187,7 @@ export function createReviewResponder(seed, level) {
       const s = candidates[Math.floor(random() * candidates.length)];
       if (s) edits.push({ path: s.file, old_string: s.good, new_string: s.bad });
     }
-    return { summary: `${edits.length} edit(s)`, edits };
+    return { summary: `${edits.length} edit(s)`, edits, ...(checks.length ? { checks } : {}) };
   }
 
   return {

@@ -110,6 +110,21 @@ export const FIX_PROPOSAL_JSON_SCHEMA: JSONSchema7 = {
         additionalProperties: false,
       },
     },
+    checks: {
+      type: 'array',
+      description:
+        'only when the prompt asks you to check findings before fixing: one entry per finding it names',
+      items: {
+        type: 'object',
+        properties: {
+          finding: { type: 'integer', description: "the finding's number in the list" },
+          holds: { type: 'boolean', description: 'true only when the code at the head shows the problem' },
+          evidence: { type: 'string', description: 'the code that shows it, or why it does not' },
+        },
+        required: ['finding', 'holds', 'evidence'],
+        additionalProperties: false,
+      },
+    },
   },
   required: ['summary', 'edits'],
   additionalProperties: false,

@@ -68,7 +68,10 @@ export interface ReviewModels {
   rebut(input: WithoutMarker<RebuttalPromptInput>, signal: AbortSignal): Promise<ModelCall<RebuttalAnswer>>;
   /** Phase B.6: the reviewer's ruling on the rebuttal. */
   rule(input: WithoutMarker<RulingPromptInput>, signal: AbortSignal): Promise<ModelCall<RulingAnswer>>;
-  /** Phase C: the executor's `{path, old_string, new_string}` edits. */
+  /**
+   * Phase C: the executor's `{path, old_string, new_string}` edits — and, when the input names findings
+   * to check, its check of each against the code first (docs/how-it-works.md § Approval under noise).
+   */
   proposeFix(input: WithoutMarker<FixPromptInput>, signal: AbortSignal): Promise<ModelCall<FixProposal>>;
   /**
    * Before a round's findings are posted: a fresh call of the reviewer's model says, for each finding,

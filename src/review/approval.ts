@@ -1,12 +1,14 @@
 /**
  * Approval under noise (docs/how-it-works.md § Approval under noise), between Phase A and the stop gate:
- *   1. the finding check — the round's findings are read against the code at the head by a fresh call of
- *      the reviewer's model, one call for all of them, and the ones it cannot confirm are left out before
- *      anything is posted or fixed;
+ *   1. the finding check — the round's findings are read against the code at the head, one call for all
+ *      of them, and the ones it cannot confirm are left out before anything is posted or fixed: a fresh
+ *      call of the reviewer's model, or, when the round's fix follows at once, the executor's fix call
+ *      itself (it reads that code anyway), which then fixes only the findings that hold;
  *   2. a positive verdict with a checked critical or major finding standing does not approve;
- *   3. the confirmation — a positive verdict that could approve is confirmed by a fresh review of the same
- *      head that sees neither the first verdict nor the memory; a blocker it finds and the check confirms
- *      withholds the approval and joins the round's findings. When the round goes to the confirmation
+ *   3. the confirmation — a positive verdict that could approve, on a first look at the code it approves
+ *      (round 1, or commits other than the loop's own fix since the last review), is confirmed by a fresh
+ *      review of the same head that sees neither the first verdict nor the memory; a blocker it finds and
+ *      the check confirms withholds the approval and joins the round's findings. When the round goes to the confirmation
  *      anyway, its own findings are checked in the same call as the confirmation's new blockers.
  * Nightmare already has its fresh second reviewer (the verifier must also be positive), so it gets no
  * extra confirmation. Every call goes through the provider layer and is counted in the round's usage.
@@ -30,6 +32,7 @@ import {
 import type { DismissedWeakness, RankedWeakness } from '../core/review/state.js';
 import { ranked, type Assessment } from './assess.js';
 import { callWithOneRetry, type RoundMeter } from './calls.js';
+import { fixList } from './fix.js';
 import type { RoundMaterial } from './material.js';
 import type { RunContext } from './start.js';
 
@@ -37,9 +40,24 @@ export interface ApprovalInput {
   /** The last round's posted findings: a check already confirmed them. */
   confirmed: readonly RankedWeakness[];
   dismissed: readonly DismissedWeakness[];
+  /**
+   * The round's fix follows at once with the executor's call (fix auto, no checkpoint, no debate, a round
+   * to follow): a round that does not approve leaves its findings' check to that call.
+   */
+  fixFollows: boolean;
+  /**
+   * The head is the commit of the last round's own fix, reviewed by that round: this round's review is the
+   * second look at the change (the first, fresh one found what was fixed), so a positive verdict here
+   * needs no confirmation. Round 1, or a head with anyone else's commits since, is a first look.
+   */
+  afterOwnFix: boolean;
 }
 
-/** Checks the findings, then decides whether a positive verdict may approve; edits `a` in place. */
+/**
+ * Checks the findings, then decides whether a positive verdict may approve; edits `a` in place. Returns
+ * the check left to the round's fix call (the findings it must check before fixing), or undefined when
+ * every finding has had its check.
+ */
 export async function settleFindings(
   ctx: RunContext,
   meter: RoundMeter,
@@ -47,24 +65,30 @@ export async function settleFindings(
   material: RoundMaterial,
   a: Assessment,
   input: ApprovalInput,
-): Promise<void> {
-  if (!a.available) return;
-  const confirms = ctx.independence.canAcquit && ctx.options.difficulty !== 'nightmare';
+): Promise<CheckPlan | undefined> {
+  if (!a.available) return undefined;
+  const confirms = ctx.independence.canAcquit && ctx.options.difficulty !== 'nightmare' && !input.afterOwnFix;
   const plan = planCheck(a.weaknesses, input.confirmed);
   if (a.positive && confirms && blockingFindings(a.weaknesses).length === 0) {
     await confirmApproval(ctx, meter, round, material, a, input.dismissed, plan);
-    return;
+    return undefined;
+  }
+  if (!a.positive && input.fixFollows && plan.toCheck.length > 0) {
+    // Every finding to check must reach the executor (the fix list has a cap); otherwise check here.
+    const fixed = fixList(a.weaknesses, []);
+    if (plan.toCheck.every((f) => fixed.includes(f))) return plan;
   }
   a.weaknesses = rankedAgain(await checked(ctx, meter, round, material, a.weaknesses, plan));
-  if (!a.positive) return;
+  if (!a.positive) return undefined;
   const blockers = blockingFindings(a.weaknesses);
   if (blockers.length > 0) {
     a.positive = false;
     a.note = standingBlockerNote(blockers);
     ctx.ports.log.info(`round ${round}: ${a.note}`);
-    return;
+    return undefined;
   }
   if (confirms) await confirmApproval(ctx, meter, round, material, a, input.dismissed, undefined);
+  return undefined;
 }
 
 /**

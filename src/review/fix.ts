@@ -13,6 +13,13 @@ import {
   normalizeRepoPath,
   type AllowList,
 } from '../core/review/edits.js';
+import {
+  applyCheck,
+  checksFromFix,
+  droppedLine,
+  rankedAgain,
+  type CheckPlan,
+} from '../core/review/finding-verification.js';
 import type { FixReport, RejectedEdit } from '../core/review/outcome.js';
 import { proposedChanges } from '../core/review/proposed-changes.js';
 import { counted } from '../core/text/counted.js';
@@ -26,6 +33,11 @@ export interface FixRequest {
   weaknesses: RankedWeakness[];
   skipped: number[];
   guidance: string | null;
+  /**
+   * The round's findings nobody has checked yet, when the fix call checks them (docs/how-it-works.md
+   * § Approval under noise): the executor says for each whether it holds, and only those that hold stand.
+   */
+  check?: CheckPlan;
 }
 
 /** The weaknesses a fix should address: not resolved in the debate, not skipped at the checkpoint. */
@@ -98,6 +110,8 @@ function commitMessage(
 interface PlannedFix {
   report: FixReport;
   todo: RankedWeakness[];
+  /** The request's weaknesses that stand after the executor's check (all of them when none was asked). */
+  standing: RankedWeakness[];
   texts: Map<string, string>;
   originals: Map<string, string>;
   rejected: RejectedEdit[];
@@ -123,13 +137,14 @@ async function planFixes(
   const texts = new Map<string, string>();
   const originals = new Map<string, string>();
   const rejected: RejectedEdit[] = [];
-  const planned = { report, texts, originals, rejected };
-  const todo = fixList(request.weaknesses, request.skipped);
+  const planned = { report, texts, originals, rejected, standing: request.weaknesses };
+  let todo = fixList(request.weaknesses, request.skipped);
   if (todo.length === 0) {
     report.summary = 'nothing to fix: every weakness was resolved in the debate or skipped';
     report.noEdit = 'nothing-to-fix';
     return { ...planned, todo };
   }
+  const check = request.check?.toCheck.length ? request.check : undefined;
   // Taken only when there is something to fix, so instructions wait for the fix they were meant for.
   report.instructions = (await ctx.ports.instructions?.take(ctx.signal))?.trim() || null;
   const guidance = [request.guidance, report.instructions].filter((text) => text).join('\n\n');
@@ -144,6 +159,7 @@ async function planFixes(
     models.proposeFix(
       {
         weaknesses: todo,
+        check: check?.toCheck.map((f) => f.rank),
         guidance: guidance || undefined,
         editable,
         diff: material.change.diff,
@@ -155,7 +171,23 @@ async function planFixes(
   if (!proposal.ok) {
     report.summary = `no fix: ${proposal.error.message} (twice)`;
     report.noEdit = 'no-usable-answer';
+    if (check)
+      ctx.ports.log.warn(
+        `round ${round}: the fix call that checks the findings gave no usable answer; its ${check.toCheck.length} finding(s) stand unchecked`,
+      );
     return { ...planned, todo };
+  }
+  if (check) {
+    const result = applyCheck(request.weaknesses, check, checksFromFix(check, proposal.call.value.checks));
+    if (result.dropped.length > 0) ctx.ports.log.info(droppedLine(round, material.head, result.dropped));
+    planned.standing = rankedAgain(result.kept);
+    todo = fixList(planned.standing, []);
+    if (todo.length === 0) {
+      // Nothing stands: whatever the executor edited was for findings the code does not show.
+      report.summary = 'nothing to fix: no finding held when the executor checked it against the code';
+      report.noEdit = 'nothing-to-fix';
+      return { ...planned, todo };
+    }
   }
   report.summary = proposal.call.value.summary;
   if (proposal.call.value.edits.length === 0) report.noEdit = 'none-proposed';
@@ -202,16 +234,28 @@ function logRefused(ctx: RunContext, round: number, rejected: readonly RejectedE
   for (const r of rejected) ctx.ports.log.warn(`round ${round}: edit to ${r.path} refused: ${r.reason}`);
 }
 
-/** Phase C with `--fix auto`: the executor's edits, checked, committed as one commit. */
+/**
+ * Phase C with `--fix auto`: the executor's edits, checked, committed as one commit. `beforeCommit` gets
+ * the findings that stand after the executor's check (the request's own when none was asked) once the
+ * executor has answered and before anything is committed: the round is posted there.
+ */
 export async function applyFixes(
   ctx: RunContext,
   meter: RoundMeter,
   round: number,
   material: RoundMaterial,
   request: FixRequest,
+  beforeCommit?: (standing: RankedWeakness[]) => Promise<void>,
 ): Promise<FixReport> {
   const { target } = ctx.ports;
-  const { report, todo, texts, originals, rejected } = await planFixes(ctx, meter, round, material, request);
+  const { report, todo, texts, originals, rejected, standing } = await planFixes(
+    ctx,
+    meter,
+    round,
+    material,
+    request,
+  );
+  await beforeCommit?.(standing);
   if (texts.size > 0) {
     const files = [...texts].map(([path, text]) => ({ path, text }));
     const message = commitMessage(

@@ -218,13 +218,25 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
   const memory = round > 1 ? memoryForRun(await store.readMemory(), state.run_id) : '';
   const openBlockers = round > 1 ? openFindings(state.history) : [];
 
+  const previousReviewed = [...state.history].reverse().find((r) => r.score !== null);
   const a = await assess(ctx, meter, round, material, memory, { openBlockers, dismissed });
   a.weaknesses = withoutDismissed(ctx, round, a.weaknesses, dismissed);
   // Approval under noise: findings checked against the code, an approval confirmed by a fresh review.
-  await settleFindings(ctx, meter, round, material, a, { confirmed: openBlockers, dismissed });
+  // With the fix following at once, the executor's fix call checks the findings (one call, not two).
+  const fixFollows =
+    options.fix === 'auto' &&
+    !options.checkpoint &&
+    options.difficulty === 'medium' &&
+    round < options.maxRounds;
+  const checkInFix = await settleFindings(ctx, meter, round, material, a, {
+    confirmed: openBlockers,
+    dismissed,
+    fixFollows,
+    afterOwnFix: previousReviewed?.round === round - 1 && previousReviewed.commit === head,
+  });
   const report = reportOf(round, head, a);
   // B.5: the memory is appended every round, before the stop gate, so the last round's is kept too.
-  const previous = [...state.history].reverse().find((r) => r.score !== null);
+  const previous = previousReviewed;
   await store.appendMemory(
     `${renderMemorySection({
       round,
@@ -280,7 +292,8 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
   if (options.fix === 'manual' && options.proposeManualFixes && round < options.maxRounds) {
     report.fix = await proposeFixes(ctx, meter, round, material, a.weaknesses);
   }
-  await reviewed();
+  // A round whose findings the fix call checks is posted once the executor has answered (below).
+  if (checkInFix === undefined) await reviewed();
 
   if (options.fix === 'none') {
     await finish('stopping: review only (fix: none)');
@@ -301,11 +314,20 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
   }
 
   if (!options.checkpoint) {
-    report.fix = await applyFixes(ctx, meter, round, material, {
-      weaknesses: a.weaknesses,
-      skipped: [],
-      guidance: null,
-    });
+    const posted = async (standing: RankedWeakness[]): Promise<void> => {
+      if (checkInFix === undefined) return;
+      a.weaknesses = standing;
+      report.weaknesses = standing;
+      await reviewed();
+    };
+    report.fix = await applyFixes(
+      ctx,
+      meter,
+      round,
+      material,
+      { weaknesses: a.weaknesses, skipped: [], guidance: null, check: checkInFix },
+      posted,
+    );
     await emitCommit(ctx, round, report);
     const unchanged = await waitWhenFixChangedNothing(ctx, report, finish);
     if (unchanged) return unchanged;

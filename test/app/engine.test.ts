@@ -197,10 +197,8 @@ describe('the App with the review engine', () => {
     const reviewer: Recorded = { bodies: [] };
     const executor: Recorded = { bodies: [] };
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]), reviewer);
-    openaiReply(checkAnswer(true)); // the finding check
-    anthropicReply(HALVE, executor);
+    anthropicReply({ ...HALVE, ...checkAnswer(true) }, executor); // the fix call checks the finding
     openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'), reviewer);
-    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const logs: string[] = [];
     const { probot, queue } = await startTestApp(engineRunner(), SETTINGS, {
       secrets: APP_SECRETS,
@@ -438,7 +436,6 @@ describe('the App with the review engine', () => {
 
     anthropicReply(HALVE, executor);
     openaiReply(reviewAnswer(9, 'ready'));
-    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     await say(probot, '/review-loop note: Fix only the division; the test can wait.', 102);
     await queue.idle();
 
@@ -695,7 +692,6 @@ describe('the App with the review engine', () => {
     const executor: Recorded = { bodies: [] };
     anthropicReply(HALVE, executor);
     openaiReply(reviewAnswer(9, 'ready'), reviewer);
-    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const { probot, queue } = await startTestApp(engineRunner(), { ...SETTINGS, maxRounds: 12 });
     await say(probot, '/review-loop go', 101);
     await queue.idle();

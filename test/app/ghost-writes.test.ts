@@ -81,13 +81,11 @@ describe('a 502 after a performed write on each POST route', () => {
     fake.interceptGitData(mock);
     fake.interceptLookups(mock);
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
-    openaiReply(checkAnswer(true)); // the finding check
     anthropicReply({
       summary: 'divide by two',
       edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
     });
     openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'));
-    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const { probot, queue } = await startTestApp(runner(), SETTINGS, { Octokit });
 
     await say(probot, '/review-loop', 101);

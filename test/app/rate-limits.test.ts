@@ -34,7 +34,6 @@ import {
   anthropicReply,
   openaiReply,
   reviewAnswer,
-  checkAnswer,
 } from '../helpers/review-fixtures.js';
 
 beforeEach(() => nock.disableNetConnect());
@@ -115,13 +114,11 @@ describe('rate limits waited out on every route', () => {
       fake.interceptReads(mock);
       fake.interceptGitData(mock);
       openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
-      openaiReply(checkAnswer(true)); // the finding check
       anthropicReply({
         summary: 'divide by two',
         edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
       });
       openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'));
-      openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
       const runner = createLoopRunner(MODEL_KEYS, {
         models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
         clock: () => NOW,

@@ -23,9 +23,9 @@ import {
   CALC_BRANCH,
   README,
   anthropicReply,
+  checkAnswer,
   openaiReply,
   reviewAnswer,
-  checkAnswer,
 } from '../helpers/review-fixtures.js';
 
 beforeEach(() => nock.disableNetConnect());
@@ -101,13 +101,14 @@ describe('exact-value redaction at the App’s sink', () => {
           `Remember ${ECHO}`,
         ),
       );
-      openaiReply(checkAnswer(true)); // the finding check
+      // The fix follows at once: the executor checks the finding in its fix call (and echoes the secret there).
       anthropicReply({
         summary: `divide by two; ${ECHO}`,
         edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: `n / 2; // ${SECRETS.odd}` }],
+        checks: [{ finding: 1, holds: true, evidence: `The division is wrong. ${ECHO}` }],
       });
+      // Round 2 reviews round 1's own fix: its approval needs no confirmation.
       openaiReply({ ...reviewAnswer(8, 'ready', [], `Memory: ${ECHO}`), summary: `Fine now. ${ECHO}` });
-      openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
 
       const logs: string[] = [];
       const runner = createLoopRunner(ENV, {
@@ -218,13 +219,13 @@ describe('the sticky record survives a secret in a weakness (issue 27 item 2)', 
           `Remember ${title}`,
         ),
       );
-      openaiReply(checkAnswer(true)); // the finding check
+      // the fix call checks the finding; round 2 approves the loop's own fix (no confirmation needed)
       anthropicReply({
         summary: `divide by two; ${title}`,
         edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
+        ...checkAnswer(true),
       });
       openaiReply(reviewAnswer(8, 'ready', [], `Memory: ${title}`));
-      openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
 
       const runner = createLoopRunner(ENV3, {
         models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },

@@ -27,7 +27,6 @@ import {
   README,
   anthropicReply,
   openaiReply,
-  checkAnswer,
   reviewAnswer,
 } from '../helpers/review-fixtures.js';
 
@@ -49,7 +48,6 @@ describe('a head is reviewed once', () => {
     fake.interceptThreads(mock);
     // the reviewer's memory (never shown) echoes a secret of the App's environment
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG], `The deploy key is ${APP_SECRET}.`));
-    openaiReply(checkAnswer(true)); // the finding check
     anthropicReply({
       summary: 'two edits',
       edits: [

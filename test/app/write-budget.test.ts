@@ -105,13 +105,11 @@ describe('the sticky comment edited at phase changes only', () => {
         edits.push(decodeStateBlock(JSON.parse(body).body));
     });
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
-    openaiReply(checkAnswer(true)); // the finding check
     anthropicReply({
       summary: 'divide by two',
       edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
     });
     openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'));
-    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const runner = createLoopRunner(
       { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' },
       {

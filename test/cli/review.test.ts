@@ -122,13 +122,11 @@ describe('a run from the command line', () => {
   it('acquits with exit 0 and prints one progress line per round with score, verdict, seconds, tokens and cost', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
-    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply({
       summary: 'halve',
       edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
     });
     anthropicReply(reviewAnswer(8, 'ready'));
-    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const cli = io(dir);
     expect(await run([], cli)).toBe(0);
     const lines = cli.stdout().split('\n');
@@ -212,7 +210,6 @@ describe('a run from the command line', () => {
       executor,
     );
     anthropicReply(reviewAnswer(8, 'ready'));
-    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     // no --checkpoint flag: a resumed run keeps its own settings
     const second = io(dir, { ...KEYS }, Readable.from(['skip 2\n']));
     expect(await run([], second)).toBe(0);

@@ -9,7 +9,6 @@ import { runReviewLoop } from '../../src/review/run.js';
 import { strictNock } from '../helpers/nock-frame.js';
 import {
   anthropicReply,
-  checkAnswer,
   HALF_BUG,
   harness,
   makeReviewRepo,
@@ -72,10 +71,8 @@ describe('acquittal gate', () => {
       }),
     );
     anthropicReply(reviewAnswer(5, 'not ready', [HALF_BUG]));
-    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply(FIX);
     anthropicReply(reviewAnswer(8, 'ready'));
-    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
 
     const h = await harness(dir, { hex: 'bbbbbbbb', now: JULY_13 });
     const outcome = await runReviewLoop(h.options, h.ports);

@@ -12,6 +12,7 @@ import {
   anthropicReply,
   anthropicUserText,
   checkAnswer,
+  git,
   HALF_BUG,
   harness,
   head,
@@ -57,9 +58,8 @@ describe('the confirmation', () => {
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]), confirmations);
     anthropicReply(checkAnswer(true), checks);
     openaiReply(HALVE, executor);
-    // Round 2: fixed; the reviewer and the confirmation agree.
+    // Round 2 reviews round 1's own fix and approves: the second look, so no confirmation is asked.
     anthropicReply(reviewAnswer(8, 'ready'), reviews);
-    anthropicReply(reviewAnswer(9, 'ready'), confirmations);
 
     const h = await harness(dir);
     const outcome = await runReviewLoop(h.options, h.ports);
@@ -78,17 +78,17 @@ describe('the confirmation', () => {
     expect(fresh).toContain('[Round 1/4 of autonomous review loop]');
     expect(fresh).not.toContain('Reviewer Memory');
     expect(fresh).not.toContain('Looks fine.');
-    // Round 2's confirmation too, although round 2's own review had the memory and the diff since round 1.
+    // Round 2 reviewed the commit of round 1's fix with the memory and the diff since round 1: no confirmation.
     expect(anthropicUserText(reviews.bodies[1]!)).toContain('[Round 2/4 update]');
-    expect(anthropicUserText(confirmations.bodies[1]!)).toContain('[Round 2/4 of autonomous review loop]');
-    expect(anthropicUserText(confirmations.bodies[1]!)).not.toContain('Reviewer Memory');
+    expect(confirmations.bodies).toHaveLength(1);
+    expect(h.log.infos.filter((l) => l.startsWith('round 2: a fresh second review'))).toEqual([]);
     // The check read the finding and the file it cites; the executor fixed what the check confirmed.
     const check = anthropicUserText(checks.bodies[0]!);
     expect(check).toMatch(/^1\. \[major\] half\(\) divides by 3 \(src\/calc\.ts:6\)$/m);
     expect(check).toContain('path: src/calc.ts');
     expect(openaiInputText(executor.bodies[0]!)).toContain('half() divides by 3');
-    // Six calls, all counted: review, confirmation, check, fix; review, confirmation.
-    expect(outcome.usage.calls).toBe(6);
+    // Five calls, all counted: review, confirmation, check, fix; review.
+    expect(outcome.usage.calls).toBe(5);
     expect(outcome.rounds[0]!.usage.calls).toBe(4);
     const receipts = await receiptsOf(dir);
     expect(receipts).toMatchObject([{ round: 2, head: head(dir) }]);
@@ -96,9 +96,10 @@ describe('the confirmation', () => {
     // the method the run documents says what it did
     const method = (await stageFile(dir, 'AUTO_REVIEW.md')).split('## Method Description')[1]!;
     expect(method).toContain(
-      "a fresh call of the reviewer's model checked each one against the code at the head",
+      'by the executor within its fix call when the fix followed at once (it fixed only those that held)',
     );
-    expect(method).toContain('confirmed by a fresh second review of the same head');
+    expect(method).toContain("an approval on the run's first look at the code it approves");
+    expect(method).toContain('was confirmed by a fresh second review of the same head');
   });
 
   it('lets the approval stand when the blocker the fresh review raises does not hold up against the code', async () => {
@@ -149,15 +150,15 @@ describe('the confirmation', () => {
 describe('the finding check', () => {
   it('drops an invented finding before it is posted or fixed, keeps the real one, and does not check it again', async () => {
     const dir = await makeReviewRepo();
-    const checks: Recorded = { bodies: [] };
     const executor: Recorded = { bodies: [] };
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG, INVENTED]));
-    anthropicReply(checkAnswer(true, false), checks);
-    // The executor misses: half() still divides by 3 after round 1's fix.
+    // The fix follows at once: the executor checks both findings in its fix call, and misses the fix
+    // (half() still divides by 3 after round 1's commit).
     openaiReply(
       {
         summary: 'comment',
         edits: [{ path: 'src/calc.ts', old_string: 'return n / 3;', new_string: 'return n / 3; // halves' }],
+        ...checkAnswer(true, false),
       },
       executor,
     );
@@ -171,7 +172,6 @@ describe('the finding check', () => {
       executor,
     );
     anthropicReply(reviewAnswer(8, 'ready'));
-    anthropicReply(reviewAnswer(8, 'ready'));
 
     const h = await harness(dir);
     const outcome = await runReviewLoop(h.options, h.ports);
@@ -179,17 +179,55 @@ describe('the finding check', () => {
     expect(outcome.status).toBe('acquitted');
     const posted = reviewed(h.events).map((r) => r.weaknesses.map((w) => [w.rank, w.title]));
     expect(posted).toEqual([[[1, HALF_BUG.title]], [[1, HALF_BUG.title]], []]);
-    // The check saw both findings, numbered; the executor only the one that holds.
-    const check = anthropicUserText(checks.bodies[0]!);
-    expect(check).toContain('1. [major] half() divides by 3 (src/calc.ts:6)');
-    expect(check).toContain('2. [major] add() subtracts its arguments (src/calc.ts:2)');
-    expect(checks.bodies).toHaveLength(1);
-    for (const body of executor.bodies) expect(openaiInputText(body)).not.toContain('add() subtracts');
-    // review, check, fix | review, fix | review, confirmation
-    expect(outcome.usage.calls).toBe(7);
+    // Round 1's fix call was asked to check both findings, numbered; round 2's saw only the one that held,
+    // already checked, and was asked to check nothing.
+    const first = openaiInputText(executor.bodies[0]!);
+    expect(first).toContain('1. [major] half() divides by 3 (src/calc.ts:6)');
+    expect(first).toContain('2. [major] add() subtracts its arguments (src/calc.ts:2)');
+    expect(first).toMatch(/BEGIN-CHECK-[0-9a-f-]+(?:\\n|\n)1, 2(?:\\n|\n)END-CHECK-/);
+    const second = openaiInputText(executor.bodies[1]!);
+    expect(second).not.toContain('add() subtracts');
+    expect(second).not.toContain('BEGIN-CHECK-');
+    // The commit names only the finding that held.
+    expect(git(dir, 'log', '-1', '--format=%B', 'HEAD~1')).toContain('1. half() divides by 3');
+    expect(git(dir, 'log', '-1', '--format=%B', 'HEAD~1')).not.toContain('add() subtracts');
+    // review, fix (with the check) | review, fix | review (round 3 reviews round 2's own fix: no confirmation)
+    expect(outcome.usage.calls).toBe(5);
     expect(h.log.infos).toContainEqual(
       expect.stringMatching(/^round 1: left out 1 finding\(s\) .*: "add\(\) subtracts its arguments"$/),
     );
+  });
+
+  it('commits nothing when no finding holds up in the fix call, even an edit the executor proposed', async () => {
+    const dir = await makeReviewRepo();
+    const before = head(dir);
+    const confirmations: Recorded = { bodies: [] };
+    anthropicReply(reviewAnswer(4, 'not ready', [INVENTED]));
+    openaiReply({
+      summary: 'Add instead of subtracting.',
+      edits: [{ path: 'src/calc.ts', old_string: 'return a + b;', new_string: 'return b + a;' }],
+      ...checkAnswer(false),
+    });
+    // Nothing stood, so round 2 reviews the same head again: not the loop's own fix, so it is confirmed.
+    anthropicReply(reviewAnswer(9, 'ready'));
+    anthropicReply(reviewAnswer(9, 'ready'), confirmations);
+
+    const h = await harness(dir);
+    const outcome = await runReviewLoop(h.options, h.ports);
+
+    expect(head(dir)).toBe(before);
+    expect(outcome.status).toBe('acquitted');
+    expect(reviewed(h.events).map((r) => [r.round, r.weaknesses.length])).toEqual([
+      [1, 0],
+      [2, 0],
+    ]);
+    expect(reviewed(h.events)[0]!.fix).toMatchObject({
+      commit: null,
+      applied: [],
+      summary: 'nothing to fix: no finding held when the executor checked it against the code',
+    });
+    expect(confirmations.bodies).toHaveLength(1);
+    expect(outcome.usage.calls).toBe(4);
   });
 
   it('keeps a "ready" from approving while a checked major finding stands', async () => {
@@ -197,7 +235,6 @@ describe('the finding check', () => {
     anthropicReply(reviewAnswer(8, 'ready', [HALF_BUG]));
     anthropicReply(checkAnswer(true));
     openaiReply(HALVE);
-    anthropicReply(reviewAnswer(8, 'ready'));
     anthropicReply(reviewAnswer(8, 'ready'));
 
     const h = await harness(dir);

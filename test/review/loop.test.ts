@@ -39,11 +39,10 @@ describe('a medium run with --fix auto', () => {
     const reviewer: Recorded = { bodies: [] };
     const executor: Recorded = { bodies: [] };
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG], 'Suspicion: half() is wrong.'), reviewer);
-    anthropicReply(checkAnswer(true));
-    openaiReply(FIX, executor);
+    // The fix follows at once: the executor checks the finding in its fix call (§ Approval under noise).
+    openaiReply({ ...FIX, ...checkAnswer(true) }, executor);
+    // Round 2 reviews round 1's own fix: an approval there needs no confirmation.
     anthropicReply(reviewAnswer(8, 'ready', [], 'half() now divides by 2.'), reviewer);
-    // The fresh second review that confirms the approval (docs/how-it-works.md § Approval under noise).
-    anthropicReply(reviewAnswer(8, 'ready'));
 
     const h = await harness(dir, { hex: 'a1b2c3d4' });
     const outcome = await runReviewLoop(h.options, h.ports);
@@ -121,8 +120,8 @@ describe('a medium run with --fix auto', () => {
     const memory = await stageFile(dir, 'REVIEWER_MEMORY.md');
     expect(memory).toContain('## Round 1 — Score: 4/10');
     expect(memory).toContain('## Round 2 — Score: 8/10');
-    // review, finding check, fix; review, confirmation
-    expect(outcome.usage.calls).toBe(5);
+    // review, fix (with the finding check); review
+    expect(outcome.usage.calls).toBe(3);
     expect(outcome.usage.costUsd).toBeGreaterThan(0);
     expect(h.log.progressLines.filter((l) => /^round \d\/4: score/.test(l))).toHaveLength(2);
 
@@ -134,12 +133,12 @@ describe('a medium run with --fix auto', () => {
         'round-01-review.request.json',
         'round-01-review.response.md',
         'round-01-review.meta.json',
-        'round-01-finding-check.response.md',
         'round-01-fix.request.json',
         'round-02-review.response.md',
-        'round-02-confirmation.response.md',
       ]),
     );
+    // the fix call checked the finding; round 2 reviewed round 1's own fix, so nothing was confirmed
+    expect(files.filter((f) => /finding-check|confirmation/.test(f))).toEqual([]);
     for (const file of files) {
       const text = await readFile(path.join(traceDir, file), 'utf8');
       expect(text).not.toContain('sk-ant-review-test-key');

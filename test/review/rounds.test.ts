@@ -123,7 +123,6 @@ describe('the cost budget', () => {
   it('ends the run between rounds once the estimated cost reaches --max-cost-usd', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
-    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply(HALVE);
     const h = await harness(dir, { options: { maxCostUsd: 0.001 } });
     const outcome = await runReviewLoop(h.options, h.ports);
@@ -140,13 +139,12 @@ describe('the token budget', () => {
   it('ends the run between rounds once the run has used maxTokens', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
-    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply(HALVE);
     const h = await harness(dir, { options: { maxTokens: 2_000 } });
     const outcome = await runReviewLoop(h.options, h.ports);
     expect(outcome.status).toBe('budget');
     expect(outcome.rounds).toHaveLength(1);
-    expect(outcome.message).toMatch(/^Token budget of 2,000 reached \(5,200 used\) before round 2/);
+    expect(outcome.message).toMatch(/^Token budget of 2,000 reached \(3,400 used\) before round 2/);
   });
 });
 
@@ -183,7 +181,6 @@ describe('hard mode', () => {
     );
     openaiReply(HALVE, executor);
     anthropicReply(reviewAnswer(8, 'ready'), reviewer);
-    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
 
     const h = await harness(dir, { options: { difficulty: 'hard' } });
     const outcome = await runReviewLoop(h.options, h.ports);
@@ -259,7 +256,6 @@ describe('resume', () => {
   it('resumes after a crash mid-round at that round, with the same run id and one section per round', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
-    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply(HALVE);
     nock(ANTHROPIC)
       .post('/v1/messages')
@@ -271,7 +267,6 @@ describe('resume', () => {
     const runId = crashed.run_id as string;
 
     anthropicReply(reviewAnswer(8, 'ready'));
-    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const second = await harness(dir, { hex: '00000000' });
     const outcome = await runReviewLoop(second.options, second.ports);
 
@@ -321,7 +316,6 @@ describe('the checkpoint', () => {
     anthropicReply(checkAnswer(true, true, true)); // the finding check
     openaiReply(HALVE, executor);
     anthropicReply(reviewAnswer(8, 'ready'));
-    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const checkpoint = scriptedCheckpoint([{ kind: 'skip', items: [2] }]);
     const h = await harness(dir, { options: { checkpoint: true }, checkpoint });
     const outcome = await runReviewLoop(h.options, h.ports);
@@ -356,7 +350,6 @@ describe('the checkpoint', () => {
     const executor: Recorded = { bodies: [] };
     openaiReply({ ...HALVE, summary: 'as instructed' }, executor);
     anthropicReply(reviewAnswer(9, 'ready'));
-    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const second = await harness(dir, { options: { checkpoint: true }, checkpoint: scriptedCheckpoint([]) });
     const outcome = await runReviewLoop(second.options, second.ports, {
       checkpoint: { kind: 'guidance', text: 'Only fix the division; keep the signature.' },
@@ -377,11 +370,9 @@ describe('instructions from outside a checkpoint', () => {
   it('are taken once by the next fix that has work, quoted to the executor and logged', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
-    anthropicReply(checkAnswer(true)); // the finding check
     const executor: Recorded = { bodies: [] };
     openaiReply(HALVE, executor);
     anthropicReply(reviewAnswer(9, 'ready'));
-    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const h = await harness(dir);
     let pending: string | null = 'Keep the signature; divide by two.';
     let taken = 0;
@@ -462,7 +453,6 @@ describe('a head is reviewed once', () => {
   it('--fix auto whose edits are all refused waits for a commit and says why, instead of reviewing the head again', async () => {
     const dir = await makeReviewRepo();
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
-    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply({
       summary: 'two edits',
       edits: [
@@ -481,8 +471,8 @@ describe('a head is reviewed once', () => {
         'edited by the review loop); `src/calc.ts` (old_string does not occur in the file). ' +
         `${reviewed.slice(0, 12)} was reviewed already, so it is not reviewed again: commit a fix, then run the review again for round 2.`,
     );
-    // one review, its finding check and one fix call; the state waits for a fix on the head it reviewed
-    expect(waiting.invocationUsage.calls).toBe(3);
+    // one review and one fix call (which checks the finding); the state waits for a fix on the head it reviewed
+    expect(waiting.invocationUsage.calls).toBe(2);
     expect(head(dir)).toBe(reviewed);
     expect(await stateOf(dir)).toMatchObject({ status: 'in_progress', round: 1, awaiting: 'fix' });
     expect(await stageFile(dir, 'AUTO_REVIEW.md')).toContain(
@@ -515,7 +505,6 @@ describe('fix edits', () => {
     git(dir, 'add', '.');
     git(dir, 'commit', '-q', '-m', 'dup and link');
     anthropicReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
-    anthropicReply(checkAnswer(true)); // the finding check
     openaiReply({
       summary: 'many edits',
       edits: [
@@ -533,7 +522,6 @@ describe('fix edits', () => {
     // src/other.ts is not part of the change: only the configured glob lets a fix edit it
     const h = await harness(dir, { options: { maxRounds: 2, allowGlobs: ['**/other.ts'] } });
     anthropicReply(reviewAnswer(8, 'ready'));
-    anthropicReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
     const outcome = await runReviewLoop(h.options, h.ports);
 
     const fix = outcome.reports[0]!.fix!;

@@ -90,9 +90,18 @@ export const FileEditSchema = z.object({
 });
 export type FileEdit = z.infer<typeof FileEditSchema>;
 
+/** The executor's check of a finding it was asked to check before fixing (§ Approval under noise). */
+export const FixCheckSchema = z.object({
+  finding: z.number().int().positive(),
+  holds: z.boolean(),
+  evidence: z.string().default(''),
+});
+
 export const FixProposalSchema = z.object({
   summary: z.string().default(''),
   edits: z.array(FileEditSchema),
+  /** Present when the fix prompt asked for checks; a finding it does not mention stands. */
+  checks: z.array(FixCheckSchema).default([]),
 });
 export type FixProposal = z.infer<typeof FixProposalSchema>;
 

@@ -7,15 +7,12 @@
  * answer keeps, and the answer's schema.
  */
 import { z } from 'zod';
+import { FixCheckSchema } from './answers.js';
 import type { ChangeMaterial } from './prompts.js';
 import type { RankedWeakness } from './state.js';
 import { sameFinding } from './finding-identity.js';
 
-export const FindingCheckSchema = z.object({
-  finding: z.number().int().positive(),
-  holds: z.boolean(),
-  evidence: z.string().default(''),
-});
+export const FindingCheckSchema = FixCheckSchema;
 
 export const FindingCheckAnswerSchema = z.object({ checks: z.array(FindingCheckSchema) });
 export type FindingCheckAnswer = z.infer<typeof FindingCheckAnswerSchema>;
@@ -74,6 +71,25 @@ export function applyCheck(
   });
   const dropped = [...refuted].map(([finding, evidence]) => ({ finding, evidence }));
   return { kept: findings.filter((f) => !refuted.has(f)), dropped };
+}
+
+/**
+ * The executor's checks from a fix call (docs/how-it-works.md § Approval under noise: the check folded
+ * into the fix) as a check answer: the fix prompt numbers findings by their rank, the plan 1…n in its
+ * order. A check of a finding the plan did not send is ignored: a finding a previous check confirmed is
+ * not put in question again.
+ */
+export function checksFromFix(
+  plan: CheckPlan,
+  checks: ReadonlyArray<FindingCheckAnswer['checks'][number]>,
+): FindingCheckAnswer {
+  const numberOf = new Map(plan.toCheck.map((f, i) => [f.rank, i + 1]));
+  return {
+    checks: checks.flatMap((c) => {
+      const n = numberOf.get(c.finding);
+      return n === undefined ? [] : [{ ...c, finding: n }];
+    }),
+  };
 }
 
 /** Findings ranked 1…n in their order, as a round posts them. */

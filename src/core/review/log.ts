@@ -287,9 +287,9 @@ export function renderMethodDescription(input: MethodInput): string {
     `This run reviewed ${input.target}: the diff ${input.range} over ${input.changedFiles} file(s), against the claims in ${input.claimsSource}. ` +
       `Each round the reviewer ${input.reviewer.id} (${input.reviewer.family}) scored the change from 1 to 10 and listed ranked weaknesses with a minimum fix each, under the original prompt and its five scope limits (${input.preset} preset, ${input.difficulty} difficulty), with its own memory of earlier rounds.${depth}`,
     '',
-    `Before a round's weaknesses were recorded, a fresh call of the reviewer's model checked each one against the code at the head, and the ones it could not confirm were left out. ${fix}`,
+    `Before a round's weaknesses were recorded, each new one was checked against the code at the head${input.fix === 'auto' && input.difficulty === 'medium' ? " — by the executor within its fix call when the fix followed at once (it fixed only those that held), otherwise by a fresh call of the reviewer's model —" : " by a fresh call of the reviewer's model,"} and the ones the check could not confirm were left out. ${fix}`,
     '',
-    `The loop stops when the score is at least 6, the verdict is ready or almost and no critical or major weakness stands${input.difficulty === 'nightmare' ? '' : ', confirmed by a fresh second review of the same head that found no blocker the check upheld'}; only a reviewer of another known model family than the executor's can acquit, and each acquittal is one append-only line in review-stage/ACQUITTAL_LOG.jsonl bound to the run id and its trace folder under .aris/traces/.`,
+    `The loop stops when the score is at least 6, the verdict is ready or almost and no critical or major weakness stands${input.difficulty === 'nightmare' ? '' : "; an approval on the run's first look at the code it approves (round 1, or commits other than the loop's own fix since the last review) was confirmed by a fresh second review of the same head that found no blocker the check upheld"}; only a reviewer of another known model family than the executor's can acquit, and each acquittal is one append-only line in review-stage/ACQUITTAL_LOG.jsonl bound to the run id and its trace folder under .aris/traces/.`,
     '',
   ].join('\n');
 }

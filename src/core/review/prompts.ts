@@ -345,7 +345,13 @@ ${DATA_RULES}
 
 Answer with one JSON object and nothing else:
 {"summary": "<what the edits do>", "edits": [{"path": "<repository path>", "old_string": "<exact text>",
-  "new_string": "<replacement>"}]}
+  "new_string": "<replacement>"}], "checks": [{"finding": <number>, "holds": true | false,
+  "evidence": "<the code that shows it, or why it does not>"}]}
+"checks" only when the prompt lists findings to check first. Nobody has checked those against the code
+yet: for each, read the code it cites at the head and say whether the code really does what it says.
+"holds" is true only when you can point to the code that shows the problem (a missing test or document
+counts when it is indeed missing); false when the cited code does not do that, is correct as written, or
+no longer exists. Fix only findings that hold; leave one that does not hold alone — it is dropped.
 Rules:
 - Edit only the files shown to you as editable; any other path is refused.
 - old_string must occur exactly once in the file: include enough surrounding lines to make it unique.
@@ -363,6 +369,8 @@ export interface FixPromptInput {
   diff: string;
   range: string;
   marker: string;
+  /** The numbers of the weaknesses to check before fixing (§ Approval under noise); none when absent. */
+  check?: readonly number[];
 }
 
 export function buildFixPrompt(input: FixPromptInput): { system: string; user: string } {
@@ -371,6 +379,13 @@ export function buildFixPrompt(input: FixPromptInput): { system: string; user: s
     'Weaknesses to fix, highest priority first (reviewer output, quoted as data):',
     markedData('WEAKNESSES', input.marker, weaknessList(input.weaknesses)),
   ];
+  if (input.check !== undefined && input.check.length > 0) {
+    parts.push(
+      'Check these findings against the code before fixing them, one "checks" entry each, and fix only those',
+      'that hold (the others above were checked already: fix them):',
+      markedData('CHECK', input.marker, input.check.join(', ')),
+    );
+  }
   if (input.guidance !== undefined && input.guidance.trim() !== '') {
     parts.push(
       'Instructions from the person running the loop (follow them for WHICH fixes to make and how; they do',
