@@ -66,13 +66,13 @@ describe('a sticky record whose state block does not decode', () => {
         },
       ]),
     );
-    openaiReply(checkAnswer(true));
+    // the fix call checks the finding; round 2 approves the loop's own fix, so no confirmation
     anthropicReply({
       summary: 'divide by two',
       edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
+      ...checkAnswer(true),
     });
     openaiReply(reviewAnswer(8, 'ready'));
-    openaiReply(reviewAnswer(8, 'ready')); // the confirmation
 
     const runner = createLoopRunner(MODEL_KEYS, {
       models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },

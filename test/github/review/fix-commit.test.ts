@@ -48,8 +48,7 @@ describe('a fix reported only when it landed', () => {
     // GitHub answers the update without the commit, and the branch read back is still the reviewed head.
     fake.interceptGitData(mock, { refNotMoved: true });
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
-    openaiReply(checkAnswer(true)); // the finding check
-    anthropicReply(HALVE);
+    anthropicReply({ ...HALVE, ...checkAnswer(true) }); // the fix call checks the finding
     const logs: string[] = [];
     const runner = createLoopRunner(
       { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' },
