@@ -33,6 +33,7 @@ import {
 } from './dashboard-body.js';
 import { dashboardInput, type RecordedSkill } from './dashboard-model.js';
 import type { RunFile } from './result-file.js';
+import { messageOf } from '../core/errors.js';
 
 export interface DashboardOrders extends ResolvedOrders {
   issue: DashboardIssue | undefined;
@@ -144,7 +145,7 @@ export async function readRecordedSkills(
   try {
     return (await readStateBranch({ project, branch })).skills;
   } catch (error) {
-    log.warn(`dashboard: state branch ${branch} could not be read (${(error as Error).message}); no trends`);
+    log.warn(`dashboard: state branch ${branch} could not be read (${messageOf(error)}); no trends`);
     return new Map();
   }
 }

@@ -32,7 +32,7 @@ import type { PairVerdict } from '../core/iterate/noise.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { FileLookup } from '../ports/git.js';
 import type { ModelReply, SkillModels } from '../ports/models.js';
-import { messageOf } from '../core/errors.js';
+import { SkillclimbError, messageOf } from '../core/errors.js';
 
 /** Renders keyed by (render model, SKILL.md content, scenario id). Lives for one run. */
 export class RenderCache {
@@ -162,7 +162,9 @@ export function createLimiter(
 }
 
 /** The grader stayed unusable after its one retry. */
-class UnparseableGrade extends Error {}
+class UnparseableGrade extends SkillclimbError {
+  readonly kind = 'model';
+}
 
 function abortMessage(signal: AbortSignal): string {
   return `scoring aborted: ${messageOf(signal.reason ?? 'aborted')}`;

@@ -36,9 +36,9 @@ export interface LocalTargetOptions {
   allowDirty: boolean;
 }
 
-/** A base that cannot be found: the message names the flag or what was tried. */
+/** A base that cannot be found: the message names the flag or what was tried; `--base` fixes it. */
 export class BaseRefError extends SkillclimbError {
-  readonly kind = 'git';
+  readonly kind = 'usage';
   override name = 'BaseRefError';
 }
 

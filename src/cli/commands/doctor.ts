@@ -25,6 +25,7 @@ import { redactSecrets, secretsFromEnv } from '../../core/text/redact.js';
 import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import { STRUCTURED_OUTPUT_HELP, structuredOutputArgument } from '../arguments.js';
 import type { CliIo } from '../io.js';
+import { messageOf } from '../../core/errors.js';
 
 async function isDirectory(dir: string): Promise<boolean> {
   try {
@@ -78,7 +79,7 @@ export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
           ...deps.modelOptions,
         };
       } catch (error) {
-        io.err(`doctor: ${(error as Error).message}`);
+        io.err(`doctor: ${messageOf(error)}`);
         io.exitCode = 2;
         return;
       }
