@@ -98,6 +98,7 @@ export function resultLine(result: EvalsInitResult): string {
   return `${result.skill}: wrote ${result.files.join(' and ')}${holds}; ${answers}, ${usageText(result.usage)}`;
 }
 
+// eslint-disable-next-line max-lines-per-function -- the command's checks and the per-skill authoring loop share the model and the log; not yet split (issue 30 item 3)
 async function runEvalsInit(
   io: CliIo,
   names: string[],
