@@ -60,7 +60,8 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "MemberExpression[property.name='message'] > TSAsExpression[typeAnnotation.typeName.name='Error']",
+          selector:
+            "MemberExpression[property.name='message'] > TSAsExpression[typeAnnotation.typeName.name='Error']",
           message: 'use messageOf(error) from src/core/errors.ts',
         },
       ],
