@@ -146,7 +146,7 @@ export async function readRecordedSkills(
   try {
     return (await readStateBranch({ project, branch })).skills;
   } catch (error) {
-    log.warn(`dashboard: state branch ${branch} could not be read (${(error as Error).message}); no trends`);
+    log.warn(`dashboard: state branch ${branch} could not be read (${messageOf(error)}); no trends`);
     return new Map();
   }
 }

@@ -2,8 +2,8 @@
  * The nightly step's view of one engine run, built from the engine's events (src/ports/iterate.ts), not from
  * a plan of its own or from the kill-switch's polls: the plan is printed when the engine has made it, each
  * skill gets its log group while it runs, and what a skill recorded goes to the state branch when it is done
- * (docs/how-it-works.md § Morning summary and results.tsv). Only an engine that reported no plan (it
- * stopped in its pre-flight) leaves the step to make the same plan itself (`planned`).
+ * (docs/how-it-works.md § Morning summary and results.tsv). An engine that reported no plan stopped in its
+ * pre-flight: there is no queue to list and nothing of the night to save.
  */
 import type { QueuePlan } from '../core/iterate/queue-plan.js';
 import type { IterateOptions } from '../iterate/options.js';
@@ -16,8 +16,6 @@ import type { SaveState } from './state-saver.js';
 export interface NightEvents extends IterateEvents {
   /** The engine's plan, once it is ready (undefined: the engine stopped before it, in its pre-flight). */
   readonly plan: QueuePlan | undefined;
-  /** The engine's plan, or, when it reported none, the same plan made here (`planHere`). */
-  planned(): Promise<QueuePlan>;
   /** Saves through the plan's state saver; before the plan there is nothing of this night to save. */
   save: SaveState;
 }
@@ -28,17 +26,14 @@ export interface NightEventDeps {
   groups: SkillGroups;
   /** The state saver of the engine's plan, made when the plan is ready. */
   stateSaver: (plan: QueuePlan) => SaveState;
-  /** The plan as the engine makes it, for an engine that reported none (a pre-flight problem throws here). */
-  planHere: () => Promise<QueuePlan>;
 }
 
 export function createNightEvents(deps: NightEventDeps): NightEvents {
   let plan: QueuePlan | undefined;
   let save: SaveState | undefined;
-  const adopt = (next: QueuePlan): QueuePlan => {
+  const adopt = (next: QueuePlan): void => {
     plan = next;
     save = deps.stateSaver(next);
-    return next;
   };
   const handle = async (event: IterateEvent): Promise<void> => {
     switch (event.type) {
@@ -66,7 +61,6 @@ export function createNightEvents(deps: NightEventDeps): NightEvents {
     get plan() {
       return plan;
     },
-    planned: async () => plan ?? adopt(await deps.planHere()),
     save: async (label, results) => save?.(label, results),
   };
 }

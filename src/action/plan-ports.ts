@@ -8,6 +8,7 @@ import type { PlanPorts } from '../ports/iterate.js';
 import type { KillSwitch } from '../ports/kill-switch.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo } from './io.js';
+import { messageOf } from '../core/errors.js';
 
 /** Never set: the callers read the kill-switch themselves and decide what a set one means for them. */
 const NOT_CHECKED: KillSwitch = { check: async () => null };
@@ -38,7 +39,7 @@ export async function readOnlyFreshness(
     return stateFreshness(await readStateBranch({ project: options.project, branch: inputs.stateBranch }));
   } catch (error) {
     io.log.warn(
-      `state branch ${inputs.stateBranch} could not be read (${(error as Error).message}); planning without recorded run times`,
+      `state branch ${inputs.stateBranch} could not be read (${messageOf(error)}); planning without recorded run times`,
     );
     return { lastRunAt: async () => null };
   }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { redactSecrets } from '../core/text/redact.js';
 import type { RunResult, SkillMeasurement, SkillResult } from '../core/iterate/run-result.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../core/usage.js';
+import { messageOf } from '../core/errors.js';
 
 const UsageSchema = z.object({
   calls: z.number(),
@@ -160,7 +161,7 @@ export function parseRunFile(file: string, text: string): RunFile {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
+    throw new Error(`${file}: not valid JSON (${messageOf(error)})`);
   }
   const parsed = RunFileSchema.safeParse(raw);
   if (!parsed.success) {

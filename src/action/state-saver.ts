@@ -8,6 +8,7 @@ import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo } from './io.js';
 import { collectStateUpdates } from './state-sync.js';
+import { messageOf } from '../core/errors.js';
 
 export type SaveState = (label: string, results?: SkillResult[]) => Promise<void>;
 
@@ -34,7 +35,7 @@ export function createStateSaver(
         );
       }
     } catch (error) {
-      io.log.warn(`state could not be saved to ${inputs.stateBranch}: ${(error as Error).message}`);
+      io.log.warn(`state could not be saved to ${inputs.stateBranch}: ${messageOf(error)}`);
     }
   };
 }

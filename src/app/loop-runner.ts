@@ -7,7 +7,7 @@
  */
 import type { ReviewStatus } from '../core/review/outcome.js';
 import type { LoopSettings } from '../github/review/loop-state.js';
-import type { PullSession } from '../github/review/pull-session.js';
+import type { PullSession } from '../github/review/pull-session-port.js';
 
 /** Why the runner is called. */
 export type LoopTrigger =

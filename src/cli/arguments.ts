@@ -5,13 +5,14 @@ import { EVALS_FORMATS, type EvalsFormat } from '../core/iterate/evals.js';
 import { isValidSkillName, skillsGlobProblem } from '../core/iterate/skill-layout.js';
 import { parseStructuredOutputFlag } from '../config/config.js';
 import type { StructuredOutputSetting } from '../llm/structured-output.js';
+import { messageOf } from '../core/errors.js';
 
 /** `--structured-output <mode>` (iterate, score, doctor): auto, json_schema, json_object or text. */
 export function structuredOutputArgument(value: string): StructuredOutputSetting {
   try {
     return parseStructuredOutputFlag(value);
   } catch (err) {
-    throw new InvalidArgumentError((err as Error).message.replace(/^--structured-output: /, ''));
+    throw new InvalidArgumentError(messageOf(err).replace(/^--structured-output: /, ''));
   }
 }
 

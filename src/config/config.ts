@@ -19,7 +19,7 @@ import {
   StructuredOutputSettingSchema,
   type StructuredOutputSetting,
 } from '../llm/structured-output.js';
-import { SkillclimbError } from '../core/errors.js';
+import { SkillclimbError, messageOf } from '../core/errors.js';
 import { BASE_URL_VARIABLES, MODEL_PROVIDERS, type ConfigEndpointKey } from '../core/providers.js';
 
 export const CONFIG_FILE = 'skillclimb.config.json';
@@ -30,7 +30,7 @@ const ModelIdString = z.string().superRefine((value, ctx) => {
   try {
     parseModelId(value);
   } catch (err) {
-    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    ctx.addIssue({ code: 'custom', message: messageOf(err) });
   }
 });
 
@@ -170,7 +170,7 @@ export async function loadConfig(project: string): Promise<SkillclimbConfig> {
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new ConfigError(file, '', `cannot read (${(err as Error).message})`);
+    throw new ConfigError(file, '', `cannot read (${messageOf(err)})`);
   }
   return parseConfig(text, file);
 }

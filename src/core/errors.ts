@@ -22,11 +22,21 @@ export type ErrorKind =
   /** The run was asked to stop (a signal, an abort). */
   | 'interrupted'
   /** A pre-flight check stopped the run before any work. */
-  | 'halt';
+  | 'halt'
+  /** The App's shared store (Redis) did not answer. */
+  | 'store';
 
 /** The base of the project's errors: an Error with a kind. Subclasses declare theirs as a field. */
 export abstract class SkillclimbError extends Error {
   abstract readonly kind: ErrorKind;
+}
+
+/**
+ * Whether `error` is one of the project's errors of one of `kinds`: how a front-end tells failures apart
+ * (an exit code, a check conclusion, a reply) without knowing each class.
+ */
+export function isErrorOfKind(error: unknown, ...kinds: ErrorKind[]): error is SkillclimbError {
+  return error instanceof SkillclimbError && kinds.includes(error.kind);
 }
 
 /** The message of anything thrown: an Error's message, anything else as a string. */

@@ -4,6 +4,7 @@
  * parsing, the choice of issue and the path notation are the same everywhere, so they live here.
  */
 import type { z } from 'zod';
+import { messageOf } from './errors.js';
 
 export type ZodIssue = z.core.$ZodIssue;
 
@@ -44,7 +45,7 @@ export function parseJsonFileWith<S extends z.ZodType>(
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw wording.error(file, '', `not valid JSON (${(err as Error).message})`);
+    throw wording.error(file, '', `not valid JSON (${messageOf(err)})`);
   }
   const result = schema.safeParse(raw);
   if (result.success) return result.data;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { WORKTREE_PREFIX } from '../core/iterate/skill-layout.js';
 import { stderrOf } from './client.js';
+import { messageOf } from '../core/errors.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -28,6 +29,6 @@ export async function findOrphanWorktrees(project: string): Promise<string[] | n
   } catch (err) {
     const stderr = stderrOf(err);
     if (/not a git repository/i.test(stderr)) return null;
-    throw new Error(`git worktree list failed in ${project}: ${stderr.trim() || (err as Error).message}`);
+    throw new Error(`git worktree list failed in ${project}: ${stderr.trim() || messageOf(err)}`);
   }
 }

@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { runGit } from './client.js';
 import { removeWorktree } from './worktree.js';
+import { messageOf } from '../core/errors.js';
 
 async function commitOf(repo: string, ref: string): Promise<string | undefined> {
   try {
@@ -28,7 +29,7 @@ export async function resolveBaseCommit(repo: string, ref: string): Promise<stri
       await runGit(repo, 'fetch', ['fetch', '--quiet', '--no-tags', '--depth=1', 'origin', ref]);
     } catch (err) {
       throw new Error(
-        `base ${ref}: not in the checkout and not fetched from origin (${(err as Error).message}); ` +
+        `base ${ref}: not in the checkout and not fetched from origin (${messageOf(err)}); ` +
           'check out with fetch-depth: 0, or fetch the base first',
         { cause: err },
       );

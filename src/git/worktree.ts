@@ -5,6 +5,7 @@ import { branchNameFor, worktreeFolderName } from '../core/iterate/skill-layout.
 import type { Worktree, WorktreeRequest } from '../ports/git.js';
 import { runGit } from './client.js';
 import { readTreeFiles } from './tree-files.js';
+import { messageOf } from '../core/errors.js';
 
 export function worktreePathFor(home: string, skill: string, epoch: number | string): string {
   return path.join(home, worktreeFolderName(skill, epoch));
@@ -210,6 +211,6 @@ export async function discardWorktree(
   try {
     await deleteBranch(project, worktree.branch);
   } catch (err) {
-    options.warn?.(`branch ${worktree.branch} could not be deleted: ${(err as Error).message}`);
+    options.warn?.(`branch ${worktree.branch} could not be deleted: ${messageOf(err)}`);
   }
 }

@@ -1,8 +1,7 @@
 /**
  * The plan of a run without running it: the pre-flight without the lock, then the queue
  * (docs/how-it-works.md § Pre-flight, § The queue). The CLI's dry run and the Action's plan and dry-run
- * steps start here (the nightly step too, only when the engine stopped before reporting its own plan);
- * the real run resolves its queue with the same two functions, so both decide alike.
+ * steps start here; the real run resolves its queue with the same two functions, so both decide alike.
  */
 import path from 'node:path';
 import type { PlanPorts } from '../ports/iterate.js';

@@ -34,6 +34,7 @@ import { QueueFileError, parseQueueFile } from './queue-file.js';
 import { skillsGlobsOf } from './queue.js';
 import { NotRegularFileError, inspectFile, readRegularFile } from './regular-file.js';
 import { ambiguousSkillName, findSkills, type FoundSkills } from './skill-finder.js';
+import { messageOf } from '../core/errors.js';
 
 export interface PreflightResult {
   skipList: SkipList;
@@ -191,7 +192,7 @@ async function readExplicitQueue(
     text = await readRegularFile(queueFile, QUEUE_FILE_MAX_BYTES);
   } catch (err) {
     if (err instanceof NotRegularFileError) throw new PreflightHalt(`queue file ${err.message}`);
-    throw new PreflightHalt(`queue file ${queueFile} cannot be read: ${(err as Error).message}`);
+    throw new PreflightHalt(`queue file ${queueFile} cannot be read: ${messageOf(err)}`);
   }
   if (text === undefined) throw new PreflightHalt(`queue file not found: ${queueFile}`);
   let entries;
@@ -273,7 +274,7 @@ export async function runPreflight(
       try {
         cleaned = await ports.leftovers.clean();
       } catch (err) {
-        throw new PreflightHalt(`could not clean up after an interrupted run: ${(err as Error).message}`);
+        throw new PreflightHalt(`could not clean up after an interrupted run: ${messageOf(err)}`);
       }
       for (const line of cleaned) log.warn(`cleaned up after an interrupted run: ${line}`);
     } else {
@@ -298,7 +299,7 @@ export async function runPreflight(
       const orphans = await ports.git.orphanWorktrees(project);
       if (orphans && orphans.length > 0) log.warn(orphanWorktreesWarning(orphans));
     } catch (err) {
-      log.warn(`could not scan for orphaned worktrees: ${(err as Error).message}`);
+      log.warn(`could not scan for orphaned worktrees: ${messageOf(err)}`);
     }
   }
 
@@ -307,7 +308,7 @@ export async function runPreflight(
   try {
     killed = await ports.killSwitch.check();
   } catch (err) {
-    const why = brief((err as Error).message, 300);
+    const why = brief(messageOf(err), 300);
     if (options.killSwitchReadError !== 'continue') {
       throw new PreflightHalt(`${killSwitchUnreadable(why)}; not starting`);
     }

@@ -7,6 +7,7 @@
  */
 import { constants } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
+import { SkillclimbError } from '../core/errors.js';
 
 /** What is in place of an expected regular file. */
 export type NotRegularKind =
@@ -18,10 +19,12 @@ export type NotRegularKind =
   | 'a symbolic link loop'
   | 'not a regular file';
 
-export class NotRegularFileError extends Error {
+export class NotRegularFileError extends SkillclimbError {
+  readonly kind = 'input-file';
   constructor(
     readonly file: string,
-    readonly kind: NotRegularKind | 'too large',
+    /** What is there instead of a regular file of bounded size. */
+    readonly found: NotRegularKind | 'too large',
     readonly detail: string,
   ) {
     super(`${file}: ${detail}`);

@@ -7,11 +7,8 @@
 import path from 'node:path';
 import { EvalsFileError, type SkillEvals } from '../core/iterate/evals.js';
 import { brief } from '../core/iterate/brief.js';
-import { countNewlines } from '../core/iterate/lines.js';
 import { formatSkillLine, skillColumnWidth } from '../core/iterate/progress.js';
 import type { RunResult, SkillResult } from '../core/iterate/run-result.js';
-import { DEFAULT_MIN_GAIN, belowMinimumGain, shipGate, shipMessage } from '../core/iterate/ship-gate.js';
-import { confirmedShipGate } from '../core/iterate/noise.js';
 import {
   SKILL_FILE,
   branchNameFor,
@@ -25,10 +22,10 @@ import type { StructuralSettings } from '../core/iterate/structural.js';
 import { ZERO_USAGE, addUsage } from '../core/usage.js';
 import type { KeepWorktree, Worktree } from '../ports/git.js';
 import type { IteratePorts } from '../ports/iterate.js';
-import type { ShipRequest } from '../ports/shipper.js';
 import { loadSkillEvals, loadStructuralEvals } from './evals-files.js';
 import { RunInterrupted, throwIfInterrupted } from './interrupt.js';
 import { runSkillLoop } from './loop/run-skill-loop.js';
+import { shipIfBetter } from './ship-if-better.js';
 import { LoopInterrupted, type SkillLoopResult } from './loop/types.js';
 import type { IterateOptions } from './options.js';
 import { killSwitchUnreadable, runPreflight, type PreflightResult } from './preflight.js';
@@ -108,29 +105,12 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     if (plan.outsideSetting !== undefined) log.warn(plan.outsideSetting);
     const total = plan.queue.length;
     const nameWidth = skillColumnWidth(plan.queue);
-    const costStop = (done: number): void => {
-      partial = { reason: COST_BUDGET_REASON, at: ports.now() };
-      log.info(`Cost budget of $${options.maxCostUsd} reached; stopping after ${done} of ${total} skills.`);
-    };
     for (const [index, name] of plan.queue.entries()) {
       const skill: SkillLocation = { name, dir: plan.dirs[name]! };
       throwIfInterrupted(signal);
       if (index > 0) {
-        const killSwitch = await pollKillSwitch(options, ports);
-        if (killSwitch === 'set') {
-          partial = { reason: KILL_SWITCH_REASON, at: ports.now() };
-          log.info(`Kill-switch detected; graceful stop after ${index} of ${total} skills.`);
-          break;
-        }
-        if (killSwitch !== 'clear') {
-          partial = { reason: killSwitch.unreadable, at: ports.now() };
-          log.warn(`${killSwitch.unreadable}; graceful stop after ${index} of ${total} skills.`);
-          break;
-        }
-        if (costReached(options, totalUsage(results))) {
-          costStop(index);
-          break;
-        }
+        partial = (await stopBeforeSkill(index, total, options, ports, results)) ?? null;
+        if (partial) break;
       }
       const ctx: SkillContext = {
         options,
@@ -151,7 +131,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
       await ports.events?.emit({ type: 'skill-finished', index, skill: name, result });
       // The loop stopped on the budget, in the last skill as much as in any other: the run is partial.
       if (ctx.stopReason === 'cost budget') {
-        costStop(index + 1);
+        partial = costStop(index + 1, total, options, ports);
         break;
       }
     }
@@ -181,6 +161,41 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
   } finally {
     await preflight.lock?.release();
   }
+}
+
+type PartialReason = NonNullable<RunResult['partial']>;
+
+/** The cost budget stops the run after `done` of `total` skills: a partial run, said in the log. */
+function costStop(done: number, total: number, options: IterateOptions, ports: IteratePorts): PartialReason {
+  const partial = { reason: COST_BUDGET_REASON, at: ports.now() };
+  ports.log.info(`Cost budget of $${options.maxCostUsd} reached; stopping after ${done} of ${total} skills.`);
+  return partial;
+}
+
+/**
+ * Between two skills (docs/how-it-works.md § Cleanup and the kill-switch poll): the kill-switch polled,
+ * then the cost budget checked; why the run stops after `index` of `total` skills, or undefined.
+ */
+async function stopBeforeSkill(
+  index: number,
+  total: number,
+  options: IterateOptions,
+  ports: IteratePorts,
+  results: readonly SkillResult[],
+): Promise<PartialReason | undefined> {
+  const killSwitch = await pollKillSwitch(options, ports);
+  if (killSwitch === 'set') {
+    const partial = { reason: KILL_SWITCH_REASON, at: ports.now() };
+    ports.log.info(`Kill-switch detected; graceful stop after ${index} of ${total} skills.`);
+    return partial;
+  }
+  if (killSwitch !== 'clear') {
+    const partial = { reason: killSwitch.unreadable, at: ports.now() };
+    ports.log.warn(`${killSwitch.unreadable}; graceful stop after ${index} of ${total} skills.`);
+    return partial;
+  }
+  if (costReached(options, totalUsage(results))) return costStop(index, total, options, ports);
+  return undefined;
 }
 
 /**
@@ -422,83 +437,4 @@ async function climbInWorktree(
     keep,
     ctx,
   );
-}
-
-/** The ship gate on line counts as `wc -l` gives them at the base commit and at the final tip. */
-async function shipIfBetter(
-  location: SkillLocation,
-  loop: SkillLoopResult,
-  loopScores: { baselineScore: number; finalScore: number },
-  baselineText: string,
-  worktree: Worktree,
-  keep: KeepWorktree,
-  ctx: SkillContext,
-): Promise<SkillResult> {
-  const { ports, project } = ctx;
-  const skill = location.name;
-  let scores = loopScores;
-  const linesBaseline = countNewlines(baselineText);
-  const linesFinal = countNewlines(loop.finalText);
-  const linesDelta = linesFinal - linesBaseline;
-  const gate = { ...loopScores, linesBaseline, linesFinal, minGain: ctx.options.minGain };
-  if (shipGate(gate) === 'no-improvement') {
-    const detail = belowMinimumGain(gate);
-    if (detail) ports.log.info(`${skill}: not shipped: ${detail}`);
-    return fromLoop(skill, loop, 'no-improvement', { linesDelta, detail });
-  }
-  // The noise-aware rule ships on the confirmation's scores (docs/how-it-works.md § Decisions under noise).
-  const { confirmation, confirmationFailure } = loop.measurement;
-  if (confirmationFailure !== undefined) {
-    const detail = `not confirmed: ${confirmationFailure}`;
-    ports.log.info(`${skill}: not shipped: ${detail}`);
-    return fromLoop(skill, loop, 'no-improvement', { linesDelta, detail });
-  }
-  if (confirmation) {
-    const confirmed = confirmedShipGate({
-      confirmation,
-      linesBaseline,
-      linesFinal,
-      minGain: ctx.options.minGain ?? DEFAULT_MIN_GAIN,
-    });
-    scores = { baselineScore: confirmation.baseline, finalScore: confirmation.final };
-    if (confirmed.decision === 'no-improvement') {
-      ports.log.info(`${skill}: not shipped: ${confirmed.detail ?? 'not confirmed'}`);
-      return fromLoop(skill, loop, 'no-improvement', { linesDelta, detail: confirmed.detail, ...scores });
-    }
-  }
-  const request: ShipRequest = {
-    measurement: loop.measurement,
-    skill,
-    project,
-    skillPath: location.dir,
-    worktreePath: worktree.path,
-    branch: worktree.branch,
-    baseBranch: worktree.baseBranch,
-    baseCommit: worktree.baseCommit,
-    ...scores,
-    iterations: loop.iterations,
-    linesBaseline,
-    linesFinal,
-    message: shipMessage({ skill, ...scores, iterations: loop.iterations, linesDelta }),
-    keptEdits: loop.keptEdits,
-    rows: loop.rows,
-    usage: ctx.spent,
-  };
-  // The shipper owns the worktree from here: it removes it when it ships; a failure leaves it in place.
-  keep();
-  const outcome = await ports.shipper.ship(request);
-  if (outcome.status === 'shipped') {
-    return fromLoop(skill, loop, 'shipped', { linesDelta, link: outcome.link ?? outcome.commit, ...scores });
-  }
-  if (outcome.keepWorktree) {
-    // A skip that needs a person (a dirty base) points the operator to the preserved worktree.
-    ports.log.warn(`${skill}: not shipped (${outcome.reason}); worktree kept at ${worktree.path}`);
-    return fromLoop(skill, loop, `skipped (${outcome.reason})`, {
-      linesDelta,
-      link: worktree.path,
-      ...scores,
-    });
-  }
-  keep(false);
-  return fromLoop(skill, loop, `skipped (${outcome.reason})`, { linesDelta, ...scores });
 }

@@ -32,7 +32,7 @@ import type { PairVerdict } from '../core/iterate/noise.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../core/usage.js';
 import type { FileLookup } from '../ports/git.js';
 import type { ModelReply, SkillModels } from '../ports/models.js';
-import { messageOf } from '../core/errors.js';
+import { SkillclimbError, messageOf } from '../core/errors.js';
 
 /** Renders keyed by (render model, SKILL.md content, scenario id). Lives for one run. */
 export class RenderCache {
@@ -164,7 +164,9 @@ export function createLimiter(
 }
 
 /** The grader stayed unusable after its one retry. */
-class UnparseableGrade extends Error {}
+class UnparseableGrade extends SkillclimbError {
+  readonly kind = 'model';
+}
 
 function abortMessage(signal: AbortSignal): string {
   return `scoring aborted: ${messageOf(signal.reason ?? 'aborted')}`;
@@ -215,6 +217,7 @@ function agreementOf(trialVerdicts: ReadonlyArray<Map<string, Verdict>>): GradeA
  * grades start as soon as its render ends, whatever the other scenarios are doing (and its N trials side by
  * side). The first failure stops the rest.
  */
+// eslint-disable-next-line max-lines-per-function -- render, grade, repair and vote of one scoring share the limiter, the grade memo and the usage tally; not yet split (issue 30 item 3)
 async function gradeAbsolute(request: ScoreRequest, trials: number): Promise<AbsoluteOutcome> {
   const { models, evals } = request;
   const stop = new AbortController();

@@ -167,7 +167,7 @@ function parseRoleIds(
     try {
       parsed[role] = parseModelId(ids[role]);
     } catch (error) {
-      throw new DoctorSelectionError(`${role} model: ${(error as Error).message}`);
+      throw new DoctorSelectionError(`${role} model: ${messageOf(error)}`);
     }
   }
   return parsed;
@@ -205,7 +205,7 @@ function resolveRole(
       rm: buildRoleModel(role, id, env, options),
     };
   } catch (error) {
-    return { error: redactMessage((error as Error).message) };
+    return { error: redactMessage(messageOf(error)) };
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import type { Usage } from '../core/usage.js';
+import { messageOf } from '../core/errors.js';
 
 export interface Price {
   input: number;
@@ -125,7 +126,7 @@ export function pricesFromEnv(env: NodeJS.ProcessEnv): PriceTable {
   try {
     parsed = JSON.parse(raw);
   } catch (err) {
-    throw new Error(`${PRICES_ENV}: not valid JSON (${(err as Error).message})`);
+    throw new Error(`${PRICES_ENV}: not valid JSON (${messageOf(err)})`);
   }
   const result = PriceTableSchema.safeParse(parsed);
   if (!result.success) {

@@ -7,6 +7,7 @@ import { bundleFiles, withCutNote, type FileAtHead, type FilesBundle } from '../
 import type { ChangeMaterial, SinceLastReview } from '../core/review/prompts.js';
 import type { ReviewTarget } from '../ports/review.js';
 import type { RunContext } from './start.js';
+import { messageOf } from '../core/errors.js';
 
 export interface RoundMaterial {
   head: string;
@@ -121,7 +122,7 @@ async function sinceLastReview(
     // The previous head can vanish (a force-push on a forge): say so rather than show a wrong diff.
     return {
       range: shortRange(previous, head),
-      diff: `(the head reviewed last round, ${previous.slice(0, 12)}, is no longer available: ${(err as Error).message})`,
+      diff: `(the head reviewed last round, ${previous.slice(0, 12)}, is no longer available: ${messageOf(err)})`,
       changedFiles: [],
     };
   }

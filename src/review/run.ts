@@ -207,6 +207,7 @@ function seconds(ctx: RunContext, since: Date): number {
 }
 
 /** Phases A–E of one round; returns the outcome when the run ends or pauses, undefined to go on. */
+// eslint-disable-next-line max-lines-per-function -- Phases A to E of one round in order (docs/how-it-works.md § Review rounds); not yet split (issue 30 item 3)
 async function runRound(ctx: RunContext, round: number, head: string): Promise<ReviewOutcome | undefined> {
   const { store, events } = ctx.ports;
   const { options, state } = ctx;

@@ -135,6 +135,7 @@ function planningEngine(calls: Array<{ options: IterateOptions; queue: string[] 
   return {
     async runIterate(options, ports): Promise<RunResult> {
       const plan = await planIterate(options, ports);
+      await ports.events?.emit({ type: 'plan-ready', plan });
       calls.push({ options, queue: plan.queue });
       const results = [];
       for (const skill of plan.queue) {

@@ -11,6 +11,7 @@ import {
   type ActionInputName,
 } from '../../src/action/inputs.js';
 import { SECRET_INPUTS } from '../../src/action/mask.js';
+import { messageOf } from '../../src/core/errors.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -157,7 +158,7 @@ describe('action inputs', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(InputError);
-    expect((error as Error).message.split('\n')).toEqual([
+    expect(messageOf(error).split('\n')).toEqual([
       'input per-skill-budget: expected a duration like 1h, 30m, 90s or 1h30m, got "soon"',
       'input per-skill-iterations: expected a positive integer, got "0"',
       'input dry-run: expected true or false, got "yes"',

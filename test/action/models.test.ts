@@ -25,6 +25,7 @@ import {
 import { closeServer, listenOnLoopback, readBody } from '../helpers/local-http.js';
 import { anthropicOk, chatCompletion, OPENAI_BAD_KEY } from '../helpers/model-replies.js';
 import { VALID_EVALS, VALID_SCENARIOS } from '../helpers/skill-project.js';
+import { messageOf } from '../../src/core/errors.js';
 
 const TOKEN = 'ghs_pipelineTestToken';
 
@@ -301,7 +302,7 @@ describe('dry-run validates the models like the night, without a call', () => {
     const reason = (run: Promise<unknown>) =>
       run.then(
         () => 'resolved',
-        (error: unknown) => (error as Error).message,
+        (error: unknown) => messageOf(error),
       );
     const nightly = await reason(runPipeline(inputs(values), checkout.ctx, recordingIo()));
     const dry = await reason(

@@ -52,9 +52,6 @@ describe("the nightly step's view of the engine's events", () => {
         calls.push(`saver for ${p.queue.join(',')}`);
         return async (label) => void calls.push(`save ${label}`);
       },
-      planHere: async () => {
-        throw new Error('the engine reported its plan: the step makes none');
-      },
     });
     // Nothing of the night exists before the engine's plan: nothing is saved.
     await events.save('early signal');
@@ -68,7 +65,6 @@ describe("the nightly step's view of the engine's events", () => {
       groups.log.progress(`${skill} iter 1`);
       await events.emit({ type: 'skill-finished', index, skill, result: result(skill) });
     }
-    expect(await events.planned()).toBe(events.plan);
     await events.save('end of run');
     expect(calls).toEqual([
       'saver for a,b,c',
@@ -92,27 +88,26 @@ describe("the nightly step's view of the engine's events", () => {
       log,
       groups: createSkillGroups(log, { startGroup: () => undefined, endGroup: () => undefined }),
       stateSaver: () => async () => undefined,
-      planHere: async () => plan([]),
     });
     await events.emit({ type: 'plan-ready', plan: plan([]) });
     expect(log.infos).toEqual([]);
   });
 
-  it('makes the plan itself only when the engine stopped before reporting one', async () => {
+  it('saves nothing and lists no queue when the engine stopped before reporting its plan', async () => {
     const saved: string[] = [];
-    let planned = 0;
     const log = recordingLog();
     const events = createNightEvents({
       options: iterateOptions('/project'),
       log,
       groups: createSkillGroups(log, { startGroup: () => undefined, endGroup: () => undefined }),
       stateSaver: (p) => async (label) => void saved.push(`${label}: ${p.queue.join(',')}`),
-      planHere: async () => (planned++, plan(['alpha', 'beta'])),
     });
-    expect((await events.planned()).queue).toEqual(['alpha', 'beta']);
-    expect((await events.planned()).queue).toEqual(['alpha', 'beta']);
-    await events.save('end of run');
-    expect(planned).toBe(1);
-    expect(saved).toEqual(['end of run: alpha,beta']);
+    await events.save('end of run', [result('alpha')]);
+    expect(events.plan).toBeUndefined();
+    expect(saved).toEqual([]);
+    // Once the engine reports it, the same save goes through the plan's saver.
+    await events.emit({ type: 'plan-ready', plan: plan(['alpha']) });
+    await events.save('end of run', [result('alpha')]);
+    expect(saved).toEqual(['end of run: alpha']);
   });
 });

@@ -28,6 +28,7 @@ import {
   recordingLog,
 } from '../helpers/github-fixtures.js';
 import { looseNock } from '../helpers/nock-frame.js';
+import { reportPlan } from '../helpers/pipeline-engines.js';
 import { VALID_EVALS, VALID_SCENARIOS } from '../helpers/skill-project.js';
 
 const NOW = new Date('2026-05-24T03:00:00Z');
@@ -117,6 +118,7 @@ function engineThatThrowsAfterAlpha(calls: IterateOptions[]): PipelineEngine {
     async runIterate(options: IterateOptions, ports: IteratePorts): Promise<RunResult> {
       calls.push(options);
       await ports.killSwitch.check(); // the launch poll
+      await reportPlan(options, ports);
       await writeFile(path.join(options.project, '.claude/skills/alpha/evals/results.tsv'), RESULTS_TSV);
       const summaryPath = path.join(options.project, 'docs/skill-iterate-runs/2026-05-24-0300.md');
       const run: RunResult = {
@@ -168,12 +170,13 @@ describe('the engine throws after some skills were done', () => {
     expect(git(origin, 'show', 'skill-iterate-state:state/alpha/results.tsv')).toBe(RESULTS_TSV.trimEnd());
   });
 
-  it('falls back to an empty run (the planned queue) when the error carries no partial run', async () => {
+  it("falls back to an empty run (the engine's planned queue) when the error carries no partial run", async () => {
     recordGitHub();
     const { ctx } = await night();
     const io = recordingIo();
     const engine: PipelineEngine = {
-      runIterate: async () => {
+      runIterate: async (options, ports) => {
+        await reportPlan(options, ports);
         throw new Error('lock held');
       },
     };
@@ -304,8 +307,9 @@ describe('annotations for skipped and parked skills (summarize)', () => {
 /** An engine that records its options and finishes with `results` (no skill is really run). */
 function recordingEngine(calls: IterateOptions[], results: SkillResult[] = []): PipelineEngine {
   return {
-    runIterate: async (options) => {
+    runIterate: async (options, ports) => {
       calls.push(options);
+      await reportPlan(options, ports);
       return {
         startedAt: NOW,
         endedAt: NOW,

@@ -35,6 +35,7 @@ import {
 } from '../helpers/github-fixtures.js';
 import { HOSTILE, liveParts } from '../helpers/markdown-liveness.js';
 import { looseNock } from '../helpers/nock-frame.js';
+import { reportPlan } from '../helpers/pipeline-engines.js';
 import { VALID_EVALS, VALID_SCENARIOS } from '../helpers/skill-project.js';
 
 looseNock(cleanupTempDirs);
@@ -92,6 +93,7 @@ function engineShippingOnce(): PipelineEngine {
   return {
     async runIterate(options, ports: IteratePorts): Promise<RunResult> {
       await ports.killSwitch.check();
+      await reportPlan(options, ports);
       const project = options.project;
       const rows =
         'commit\tscore\tstatus\tdescription\twall_seconds\naaaaaaa\t0.5\tbaseline\tinitial baseline\t1.000\n';

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appSecrets } from '../../src/app/app.js';
 import { GitHubReviewStore } from '../../src/github/review/review-store.js';
 import { createLoopRunner } from '../../src/app/engine.js';
-import type { PullSession } from '../../src/github/review/pull-session.js';
+import type { PullSession } from '../../src/github/review/pull-session-port.js';
 import type { ReviewState } from '../../src/core/review/state.js';
 import { composeStickyBody, decodeStateBlock } from '../../src/github/review/sticky-comment.js';
 import { BODY_LIMIT } from '../../src/core/text/untrusted-text.js';

@@ -4,6 +4,7 @@ import type { LoopJob } from '../../src/app/coordination/loop-jobs.js';
 import { MemoryState } from '../../src/app/coordination/memory-state.js';
 import { WorkQueue } from '../../src/app/work-queue.js';
 import { loopState, pullData } from '../helpers/app-fixtures.js';
+import { messageOf } from '../../src/core/errors.js';
 
 const quiet = { info: () => undefined, error: () => undefined };
 
@@ -125,7 +126,7 @@ describe('WorkQueue', () => {
     expect(await queue.abort('a/r#2', 'stopped', 'stop')).toBe(false);
     queue.task('boom', () => Promise.reject(new Error('boom')));
     await queue.idle();
-    expect((reason as Error).message).toBe('stopped');
+    expect(messageOf(reason)).toBe('stopped');
     expect(queue.takeEndReason('a/r#1')).toBe('stop');
     expect(errors).toEqual(['boom failed']);
     expect(await queue.seenBefore('comment:1')).toBe(false);

@@ -12,6 +12,7 @@ import {
   resolveModelSelection,
   structuredOutputSetting,
 } from '../../src/config/config.js';
+import { messageOf } from '../../src/core/errors.js';
 
 let project: string;
 
@@ -80,8 +81,8 @@ describe('loadConfig', () => {
     await writeConfig(value);
     const error = await loadConfig(project).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toContain(path.join(project, CONFIG_FILE));
-    expect((error as Error).message).toContain(message);
+    expect(messageOf(error)).toContain(path.join(project, CONFIG_FILE));
+    expect(messageOf(error)).toContain(message);
   });
 
   it('rejects invalid JSON naming the file', async () => {

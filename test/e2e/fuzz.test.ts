@@ -22,6 +22,7 @@ import { cleanupTempDirs, makeProject, SKILL_MD, tempDir } from '../helpers/engi
 import { chatCompletion } from '../helpers/model-replies.js';
 import { signal, structural } from '../helpers/provider-models.js';
 import { iterateOptions, recordingLogger } from '../helpers/skill-project.js';
+import { messageOf } from '../../src/core/errors.js';
 
 afterAll(cleanupTempDirs);
 
@@ -210,8 +211,8 @@ describe('fuzz: queue files', () => {
           }
         } catch (err) {
           expect(err).toBeInstanceOf(QueueFileError);
-          expect((err as Error).message).toMatch(/^line \d+: /);
-          expect((err as Error).message.length).toBeLessThan(400);
+          expect(messageOf(err)).toMatch(/^line \d+: /);
+          expect(messageOf(err).length).toBeLessThan(400);
         }
       }),
       { numRuns: 400 },
@@ -233,8 +234,8 @@ describe('fuzz: queue files', () => {
           expect(result.explicit?.every((skill) => skill.name === 'demo')).toBe(true);
         } catch (err) {
           expect(err).toBeInstanceOf(PreflightHalt);
-          expect((err as Error).message.startsWith(`queue file ${file} `)).toBe(true);
-          expect((err as Error).message.length).toBeLessThan(1200);
+          expect(messageOf(err).startsWith(`queue file ${file} `)).toBe(true);
+          expect(messageOf(err).length).toBeLessThan(1200);
         }
       }),
       { numRuns: 60 },
@@ -311,7 +312,7 @@ describe('fuzz: model answers', () => {
           expect(typeof applied.ok).toBe('boolean');
         } catch (err) {
           expect(err).toBeInstanceOf(ModelOutputError);
-          expect((err as Error).message).toMatch(
+          expect(messageOf(err)).toMatch(
             /^editor answer unusable: (no JSON object in the answer|(description|old_string|new_string|\(root\))?: ?)/,
           );
         } finally {
@@ -333,9 +334,7 @@ describe('fuzz: model answers', () => {
           for (const verdict of repaired.values()) expect(typeof verdict.pass).toBe('boolean');
         } catch (err) {
           expect(err).toBeInstanceOf(ModelOutputError);
-          expect((err as Error).message).toMatch(
-            /^grader answer unusable: (no JSON object in the answer|verdicts)/,
-          );
+          expect(messageOf(err)).toMatch(/^grader answer unusable: (no JSON object in the answer|verdicts)/);
         } finally {
           nock.cleanAll();
         }

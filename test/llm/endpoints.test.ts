@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveEndpoint } from '../../src/llm/endpoints.js';
 import { parseModelId, type ModelId } from '../../src/llm/model-id.js';
+import { messageOf } from '../../src/core/errors.js';
 
 type RealId = Exclude<ModelId, { provider: 'offline' }>;
 const id = (raw: string) => parseModelId(raw) as RealId;
@@ -84,7 +85,7 @@ describe('resolveEndpoint URL rules', () => {
         OPENAI_BASE_URL: 'https://alice:hunter2-secret@gw.example.com/v1',
       });
     } catch (error) {
-      message = (error as Error).message;
+      message = messageOf(error);
     }
     expect(message).toMatch(/^OPENAI_BASE_URL: credentials in the URL/);
     expect(message).not.toContain('hunter2-secret');

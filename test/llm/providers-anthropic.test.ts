@@ -8,6 +8,7 @@ import type { EditorInput, GraderInput, RenderInput } from '../../src/ports/mode
 import { DEFAULT_PRICES } from '../../src/llm/prices.js';
 import { anthropicMessage } from '../helpers/model-replies.js';
 import { providerModels, signal, structural } from '../helpers/provider-models.js';
+import { messageOf } from '../../src/core/errors.js';
 
 const API = 'https://api.anthropic.com';
 const KEY = 'sk-ant-test-key';
@@ -263,7 +264,7 @@ describe('anthropic provider over the Messages API', () => {
       .render(renderInput, signal())
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelCallError);
-    expect((error as Error).message).toMatch(
+    expect(messageOf(error)).toMatch(
       /render model anthropic:claude-sonnet-4-5: HTTP 500.*gave up after 4 attempts/,
     );
     expect(delays).toHaveLength(3);
@@ -285,7 +286,7 @@ describe('anthropic provider over the Messages API', () => {
     nock.cleanAll();
     expect(error).toBeInstanceOf(ModelCallError);
     expect((error as ModelCallError).status).toBe(401);
-    expect((error as Error).message).toBe(
+    expect(messageOf(error)).toBe(
       'editor model anthropic:claude-sonnet-4-5: HTTP 401: invalid x-api-key (not retried; check ANTHROPIC_API_KEY, request id req_011)',
     );
     expect(delays).toEqual([]);
@@ -305,7 +306,7 @@ describe('anthropic provider over the Messages API', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelCallError);
     expect((error as ModelCallError).failure).toBe('timeout');
-    expect((error as Error).message).toContain('render model anthropic:claude-sonnet-4-5: no answer within');
+    expect(messageOf(error)).toContain('render model anthropic:claude-sonnet-4-5: no answer within');
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -334,9 +335,7 @@ describe('anthropic provider over the Messages API', () => {
       .grade(graderInput, signal())
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelOutputError);
-    expect((error as Error).message).toMatch(
-      /^grader answer unusable: the server answered with a malformed body/,
-    );
+    expect(messageOf(error)).toMatch(/^grader answer unusable: the server answered with a malformed body/);
   });
 
   it('turns a prose answer without JSON into ModelOutputError carrying the raw text and usage', async () => {
@@ -371,7 +370,7 @@ describe('anthropic provider over the Messages API', () => {
       .propose(editorInput, signal())
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelOutputError);
-    expect((error as Error).message).toContain('old_string');
+    expect(messageOf(error)).toContain('old_string');
   });
 
   it('sends requests to ANTHROPIC_BASE_URL, with or without /v1, and explicit options win', async () => {

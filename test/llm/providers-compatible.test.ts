@@ -9,6 +9,7 @@ import type { EditorInput, GraderInput, RenderInput } from '../../src/ports/mode
 import { closeServer, listenOnLoopback, readBody } from '../helpers/local-http.js';
 import { chatCompletion } from '../helpers/model-replies.js';
 import { providerModels, signal, structural } from '../helpers/provider-models.js';
+import { messageOf } from '../../src/core/errors.js';
 
 const BASE = 'https://gpu-box.internal:8000';
 const ENV = { OPENAI_BASE_URL: `${BASE}/v1` };
@@ -198,7 +199,7 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
     const error = await models()
       .grade(graderInput, signal())
       .catch((e: unknown) => e);
-    expect((error as Error).message).toBe(
+    expect(messageOf(error)).toBe(
       'grader model openai-compatible:qwen3: HTTP 401: Authentication Error, invalid key (not retried; check OPENAI_API_KEY and OPENAI_BASE_URL)',
     );
     expect(delays).toEqual([]);
@@ -224,7 +225,7 @@ describe('openai-compatible provider over Chat Completions (nock)', () => {
       .grade(graderInput, signal())
       .catch((e: unknown) => e);
     expect(prose).toBeInstanceOf(ModelOutputError);
-    expect((prose as Error).message).toContain('no JSON object in the answer');
+    expect(messageOf(prose)).toContain('no JSON object in the answer');
     nock(BASE)
       .post('/v1/chat/completions')
       .reply(200, '{"choices": [', { 'content-type': 'application/json' });
@@ -314,10 +315,10 @@ describe('openai-compatible provider against an in-process server over real HTTP
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ModelCallError);
       expect((error as ModelCallError).failure).toBe('network');
-      expect((error as Error).message).toContain(
+      expect(messageOf(error)).toContain(
         `render model openai-compatible:anything: cannot reach ${url}/chat/completions`,
       );
-      expect((error as Error).message).toContain('gave up after 4 attempts');
+      expect(messageOf(error)).toContain('gave up after 4 attempts');
       expect(delays).toHaveLength(3);
     } finally {
       nock.disableNetConnect();

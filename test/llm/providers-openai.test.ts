@@ -8,6 +8,7 @@ import type { EditorInput, GraderInput, RenderInput } from '../../src/ports/mode
 import { DEFAULT_PRICES } from '../../src/llm/prices.js';
 import { openaiError } from '../helpers/model-replies.js';
 import { providerModels, signal, structural } from '../helpers/provider-models.js';
+import { messageOf } from '../../src/core/errors.js';
 
 const API = 'https://api.openai.com';
 const KEY = 'sk-openai-test';
@@ -198,8 +199,8 @@ describe('openai provider over the Responses API', () => {
       .render(renderInput, signal())
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelCallError);
-    expect((error as Error).message).toContain('HTTP 429');
-    expect((error as Error).message).toContain('the server asks to wait 3600 s');
+    expect(messageOf(error)).toContain('HTTP 429');
+    expect(messageOf(error)).toContain('the server asks to wait 3600 s');
     expect(delays).toEqual([]);
   });
 
@@ -217,7 +218,7 @@ describe('openai provider over the Responses API', () => {
       .grade(graderInput, signal())
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelCallError);
-    expect((error as Error).message).toBe(
+    expect(messageOf(error)).toBe(
       'grader model openai:gpt-5: HTTP 401: Incorrect API key provided: sk-opena*test. (not retried; check OPENAI_API_KEY, request id req_abc)',
     );
     expect(delays).toEqual([]);
@@ -236,7 +237,7 @@ describe('openai provider over the Responses API', () => {
       );
     const m = createModels({ model: 'openai:gpt-9' }, { OPENAI_API_KEY: KEY });
     const error = await m.render(renderInput, signal()).catch((e: unknown) => e);
-    expect((error as Error).message).toMatch(/render model openai:gpt-9: HTTP 400: .*check the model name/);
+    expect(messageOf(error)).toMatch(/render model openai:gpt-9: HTTP 400: .*check the model name/);
     expect((error as ModelCallError).status).toBe(400);
   });
 

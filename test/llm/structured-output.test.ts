@@ -18,6 +18,7 @@ import {
 import type { EditorInput, GraderInput } from '../../src/ports/models.js';
 import { chatCompletion } from '../helpers/model-replies.js';
 import { providerModels, signal, structural } from '../helpers/provider-models.js';
+import { messageOf } from '../../src/core/errors.js';
 
 const BASE = 'http://localhost:8080';
 const ENV = { OPENAI_BASE_URL: `${BASE}/v1` };
@@ -180,7 +181,7 @@ describe('structured output negotiation with an OpenAI-compatible server', () =>
       .grade(graderInput, signal())
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelCallError);
-    expect((error as Error).message).toContain('maximum context length');
+    expect(messageOf(error)).toContain('maximum context length');
     expect(seen).toEqual(['json_schema']);
   });
 
@@ -204,7 +205,7 @@ describe('structured output negotiation with an OpenAI-compatible server', () =>
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelCallError);
     expect((error as ModelCallError).status).toBe(400);
-    expect((error as Error).message).toMatch(
+    expect(messageOf(error)).toMatch(
       /^grader model openai-compatible:qwen3:8b: HTTP 400: response_format type must be one of .*; the server refused structured output "json_schema" \(forced by --structured-output/,
     );
     expect(seen).toEqual(['json_schema']);

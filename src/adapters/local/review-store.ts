@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseReceipts, nextTraceFolder, receiptLine, TRACE_SKILL } from '../../core/review/log.js';
 import { StoredStateSchema, type StoredState } from '../../core/review/state.js';
 import type { ReviewStore } from '../../ports/review.js';
-import { SkillclimbError } from '../../core/errors.js';
+import { SkillclimbError, messageOf } from '../../core/errors.js';
 
 export const REVIEW_STAGE = 'review-stage';
 export const STATE_FILE = 'REVIEW_STATE.json';
@@ -46,7 +46,7 @@ function parseState(file: string, text: string): StoredState {
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw new ReviewStateFileError(file, `not valid JSON (${(err as Error).message})`);
+    throw new ReviewStateFileError(file, `not valid JSON (${messageOf(err)})`);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ReviewStateFileError(file, 'expected a JSON object');

@@ -9,9 +9,9 @@ import { lstat, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { boundText } from '../../core/review/material.js';
 import { forbiddenArea, normalizeRepoPath } from '../../core/review/edits.js';
-import type { Claims } from '../../core/review/material.js';
+import type { BoundedText, Claims } from '../../core/review/material.js';
 import { committerConfig, GitOperationError, runGit } from '../../git/client.js';
-import type { FileRead, FolderEntry, ReviewTarget, SearchHit } from '../../ports/review.js';
+import type { CommitResult, FileRead, FolderEntry, ReviewTarget, SearchHit } from '../../ports/review.js';
 import { SkillclimbError } from '../../core/errors.js';
 
 /** Blobs larger than this are not read at all (a review prompt has no room for them anyway). */
@@ -36,9 +36,9 @@ export interface LocalTargetOptions {
   allowDirty: boolean;
 }
 
-/** A base that cannot be found: the message names the flag or what was tried. */
+/** A base that cannot be found: the message names the flag or what was tried; `--base` fixes it. */
 export class BaseRefError extends SkillclimbError {
-  readonly kind = 'git';
+  readonly kind = 'usage';
   override name = 'BaseRefError';
 }
 
@@ -141,33 +141,55 @@ function gitError(err: unknown): string {
   return err instanceof GitOperationError ? err.message : String(err);
 }
 
+type TreeEntry = { mode: string; type: string; sha: string; size: number };
+
 export async function createLocalReviewTarget(options: LocalTargetOptions): Promise<ReviewTarget> {
-  const { repoRoot } = options;
-  const projectPrefix = path.relative(repoRoot, options.project).split(path.sep).join('/');
-  const narrowed = options.paths.length > 0;
-  const scope = [
-    ...(narrowed ? options.paths.map((p) => `:(top)${p}`) : [':(top)']),
-    ...exclusions(projectPrefix),
-  ];
-  const branch = await currentBranch(repoRoot);
-  const label =
-    `${branch ? `branch ${branch}` : 'detached HEAD'} in ${repoRoot}` +
-    (narrowed ? `, limited to ${options.paths.join(', ')}` : '');
-  let identity: Promise<string[]> | undefined;
+  return new LocalReviewTarget(options, await currentBranch(options.repoRoot));
+}
 
-  // Scope pathspecs carry magic on purpose; they are built here, never from model or user text.
-  const scoped = (args: string[], operation: string) =>
-    runGit(repoRoot, operation, [...args, '--', ...scope]);
+/**
+ * The target's reads (`claims`, `resolve`, `diff`, `readFile`, `listFolder`, `searchText`) go through git at
+ * a commit and are memoised per target; its one write, `commitFiles`, first sorts the edits into the ones it
+ * may write and the refused ones (`screenEdits`), then writes and commits them (`commitWritable`).
+ */
+class LocalReviewTarget implements ReviewTarget {
+  readonly label: string;
+  private readonly repoRoot: string;
+  private readonly projectPrefix: string;
+  private readonly narrowed: boolean;
+  private readonly scope: string[];
+  private readonly cache = new Map<string, Promise<unknown>>();
+  private identity: Promise<string[]> | undefined;
 
-  const cache = new Map<string, Promise<unknown>>();
-  const once = <T>(key: string, compute: () => Promise<T>): Promise<T> =>
-    memo(cache as Map<string, Promise<T>>, key, compute);
+  constructor(
+    private readonly options: LocalTargetOptions,
+    branch: string | undefined,
+  ) {
+    this.repoRoot = options.repoRoot;
+    this.projectPrefix = path.relative(this.repoRoot, options.project).split(path.sep).join('/');
+    this.narrowed = options.paths.length > 0;
+    this.scope = [
+      ...(this.narrowed ? options.paths.map((p) => `:(top)${p}`) : [':(top)']),
+      ...exclusions(this.projectPrefix),
+    ];
+    this.label =
+      `${branch ? `branch ${branch}` : 'detached HEAD'} in ${this.repoRoot}` +
+      (this.narrowed ? `, limited to ${options.paths.join(', ')}` : '');
+  }
 
-  type TreeEntry = { mode: string; type: string; sha: string; size: number };
-  function lsTree(at: string, entry: string): Promise<TreeEntry | undefined> {
-    return once(`ls-tree\0${at}\0${entry}`, async () => {
+  /** Scope pathspecs carry magic on purpose; they are built here, never from model or user text. */
+  private scoped(args: string[], operation: string): Promise<string> {
+    return runGit(this.repoRoot, operation, [...args, '--', ...this.scope]);
+  }
+
+  private once<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    return memo(this.cache as Map<string, Promise<T>>, key, compute);
+  }
+
+  private lsTree(at: string, entry: string): Promise<TreeEntry | undefined> {
+    return this.once(`ls-tree\0${at}\0${entry}`, async () => {
       // `-l` adds the blob's size, so reading a file needs no separate `cat-file -s`.
-      const out = await git(repoRoot, ['ls-tree', '-l', '-z', at, '--', entry], 'ls-tree');
+      const out = await git(this.repoRoot, ['ls-tree', '-l', '-z', at, '--', entry], 'ls-tree');
       const first = splitZ(out)[0];
       if (first === undefined) return undefined;
       const m = /^(\d+) (\w+) ([0-9a-f]+) +(\d+|-)\t/.exec(first);
@@ -176,26 +198,36 @@ export async function createLocalReviewTarget(options: LocalTargetOptions): Prom
     });
   }
 
-  async function filesUnderReview(base: string, head: string): Promise<string[]> {
+  private async head(): Promise<string> {
+    return (await runGit(this.repoRoot, 'rev-parse', ['rev-parse', 'HEAD'])).trim();
+  }
+
+  private async listFilesUnderReview(base: string, head: string): Promise<string[]> {
     const changed = splitZ(
-      await scoped(
+      await this.scoped(
         ['diff', '--name-only', '-z', '--no-renames', '--diff-filter=ACMRT', base, head],
         'diff --name-only',
       ),
     );
-    if (changed.length > 0 || !narrowed) return changed;
+    if (changed.length > 0 || !this.narrowed) return changed;
     // Paths given but nothing changed in them: the files themselves are under review.
     // ls-tree takes no exclude magic: the loop's own records are filtered out here instead.
     const listed = splitZ(
-      await git(repoRoot, ['ls-tree', '-r', '--name-only', '-z', head, '--', ...options.paths], 'ls-tree'),
+      await git(
+        this.repoRoot,
+        ['ls-tree', '-r', '--name-only', '-z', head, '--', ...this.options.paths],
+        'ls-tree',
+      ),
     );
-    const own = ['review-stage/', '.aris/'].map((p) => (projectPrefix === '' ? p : `${projectPrefix}/${p}`));
+    const own = ['review-stage/', '.aris/'].map((p) =>
+      this.projectPrefix === '' ? p : `${this.projectPrefix}/${p}`,
+    );
     return listed.filter((f) => !own.some((p) => f.startsWith(p))).slice(0, MAX_LISTED_FILES);
   }
 
-  async function isInside(relPath: string): Promise<string | undefined> {
+  private async isInside(relPath: string): Promise<string | undefined> {
     // Every component from the repository root down must be a real folder or file, never a link.
-    let current = repoRoot;
+    let current = this.repoRoot;
     for (const segment of relPath.split('/')) {
       current = path.join(current, segment);
       let stat;
@@ -209,186 +241,203 @@ export async function createLocalReviewTarget(options: LocalTargetOptions): Prom
     return undefined;
   }
 
-  return {
-    label,
-
-    async claims(): Promise<Claims> {
-      if (options.claimsFile !== undefined) {
+  async claims(): Promise<Claims> {
+    if (this.options.claimsFile !== undefined) {
+      return {
+        source: this.options.claimsLabel ?? this.options.claimsFile,
+        text: await readFile(this.options.claimsFile, 'utf8'),
+      };
+    }
+    const head = await this.head();
+    for (const name of README_NAMES) {
+      const entry = await this.lsTree(head, name);
+      if (entry?.type === 'blob' && entry.mode !== '120000') {
         return {
-          source: options.claimsLabel ?? options.claimsFile,
-          text: await readFile(options.claimsFile, 'utf8'),
+          source: name,
+          text: await runGit(this.repoRoot, 'cat-file', ['cat-file', 'blob', entry.sha]),
         };
       }
-      const head = (await runGit(repoRoot, 'rev-parse', ['rev-parse', 'HEAD'])).trim();
-      for (const name of README_NAMES) {
-        const entry = await lsTree(head, name);
-        if (entry?.type === 'blob' && entry.mode !== '120000') {
-          return { source: name, text: await runGit(repoRoot, 'cat-file', ['cat-file', 'blob', entry.sha]) };
-        }
-      }
-      return {
-        source: '(no README and no --claims file)',
-        text: '(The change states no claims: judge it on what the code does and whether that is correct.)',
-      };
-    },
+    }
+    return {
+      source: '(no README and no --claims file)',
+      text: '(The change states no claims: judge it on what the code does and whether that is correct.)',
+    };
+  }
 
-    async resolve() {
-      const head = (await runGit(repoRoot, 'rev-parse', ['rev-parse', 'HEAD'])).trim();
-      const base = await once(`merge-base\0${head}`, async () => {
-        try {
-          return (await runGit(repoRoot, 'merge-base', ['merge-base', options.baseRef, head])).trim();
-        } catch (err) {
-          throw new BaseRefError(`${options.baseRef} and HEAD share no history: ${gitError(err)}`);
-        }
-      });
-      return { base, head };
-    },
-
-    filesUnderReview(base, head) {
-      return once(`files\0${base}\0${head}`, () => filesUnderReview(base, head));
-    },
-
-    async diff(from, to, budget) {
-      const text = await once(`diff\0${from}\0${to}`, () =>
-        scoped(['diff', '--no-color', '--no-ext-diff', '-M', from, to], 'diff'),
-      );
-      return boundText(text, budget);
-    },
-
-    changedFiles(from, to) {
-      return once(`changed\0${from}\0${to}`, async () =>
-        splitZ(await scoped(['diff', '--name-only', '-z', from, to], 'diff --name-only')),
-      );
-    },
-
-    async readFile(relPath, at, maxBytes): Promise<FileRead> {
-      const entry = await lsTree(at, relPath);
-      if (entry === undefined) return { kind: 'missing' };
-      if (entry.mode === '120000') return { kind: 'symlink' };
-      if (entry.type === 'tree' || entry.type === 'commit') return { kind: 'folder' };
-      const bytes = entry.size;
-      if (bytes > MAX_BLOB_BYTES) return { kind: 'file', text: '', bytes, truncated: true };
-      const text = await once(`blob\0${entry.sha}`, () =>
-        runGit(repoRoot, 'cat-file', ['cat-file', 'blob', entry.sha]),
-      );
-      if (text.slice(0, 8000).includes('\0')) return { kind: 'binary', bytes };
-      const bounded = boundText(text, maxBytes);
-      return { kind: 'file', text: bounded.text, bytes, truncated: bounded.omittedChars > 0 };
-    },
-
-    async listFolder(relPath, at): Promise<FolderEntry[] | undefined> {
-      let prefix = '';
-      if (relPath !== '') {
-        const entry = await lsTree(at, relPath);
-        if (entry?.type !== 'tree') return undefined;
-        prefix = `${relPath}/`;
-      }
-      const out = await git(repoRoot, ['ls-tree', '-z', at, '--', ...(prefix ? [prefix] : [])], 'ls-tree');
-      return splitZ(out).map((line) => {
-        const m = /^(\d+) (\w+) [0-9a-f]+\t(.*)$/s.exec(line);
-        const name = (m?.[3] ?? line).slice(prefix.length);
-        const kind: FolderEntry['kind'] =
-          m?.[1] === '120000'
-            ? 'symlink'
-            : m?.[2] === 'tree'
-              ? 'folder'
-              : m?.[2] === 'blob'
-                ? 'file'
-                : 'other';
-        return { name, kind };
-      });
-    },
-
-    async searchText(query, at, searchOptions): Promise<SearchHit[]> {
-      let out: string;
+  async resolve(): Promise<{ base: string; head: string }> {
+    const head = await this.head();
+    const base = await this.once(`merge-base\0${head}`, async () => {
       try {
-        out = await git(
-          repoRoot,
-          [
-            'grep',
-            '-n',
-            '-I',
-            '-F',
-            '--null',
-            '--no-color',
-            '-e',
-            query,
-            at,
-            '--',
-            ...(searchOptions.folder ? [searchOptions.folder] : []),
-          ],
+        return (await runGit(this.repoRoot, 'merge-base', ['merge-base', this.options.baseRef, head])).trim();
+      } catch (err) {
+        throw new BaseRefError(`${this.options.baseRef} and HEAD share no history: ${gitError(err)}`);
+      }
+    });
+    return { base, head };
+  }
+
+  filesUnderReview(base: string, head: string): Promise<string[]> {
+    return this.once(`files\0${base}\0${head}`, () => this.listFilesUnderReview(base, head));
+  }
+
+  async diff(from: string, to: string, budget: number): Promise<BoundedText> {
+    const text = await this.once(`diff\0${from}\0${to}`, () =>
+      this.scoped(['diff', '--no-color', '--no-ext-diff', '-M', from, to], 'diff'),
+    );
+    return boundText(text, budget);
+  }
+
+  changedFiles(from: string, to: string): Promise<string[]> {
+    return this.once(`changed\0${from}\0${to}`, async () =>
+      splitZ(await this.scoped(['diff', '--name-only', '-z', from, to], 'diff --name-only')),
+    );
+  }
+
+  async readFile(relPath: string, at: string, maxBytes: number): Promise<FileRead> {
+    const entry = await this.lsTree(at, relPath);
+    if (entry === undefined) return { kind: 'missing' };
+    if (entry.mode === '120000') return { kind: 'symlink' };
+    if (entry.type === 'tree' || entry.type === 'commit') return { kind: 'folder' };
+    const bytes = entry.size;
+    if (bytes > MAX_BLOB_BYTES) return { kind: 'file', text: '', bytes, truncated: true };
+    const text = await this.once(`blob\0${entry.sha}`, () =>
+      runGit(this.repoRoot, 'cat-file', ['cat-file', 'blob', entry.sha]),
+    );
+    if (text.slice(0, 8000).includes('\0')) return { kind: 'binary', bytes };
+    const bounded = boundText(text, maxBytes);
+    return { kind: 'file', text: bounded.text, bytes, truncated: bounded.omittedChars > 0 };
+  }
+
+  async listFolder(relPath: string, at: string): Promise<FolderEntry[] | undefined> {
+    let prefix = '';
+    if (relPath !== '') {
+      const entry = await this.lsTree(at, relPath);
+      if (entry?.type !== 'tree') return undefined;
+      prefix = `${relPath}/`;
+    }
+    const out = await git(this.repoRoot, ['ls-tree', '-z', at, '--', ...(prefix ? [prefix] : [])], 'ls-tree');
+    return splitZ(out).map((line) => {
+      const m = /^(\d+) (\w+) [0-9a-f]+\t(.*)$/s.exec(line);
+      const name = (m?.[3] ?? line).slice(prefix.length);
+      const kind: FolderEntry['kind'] =
+        m?.[1] === '120000' ? 'symlink' : m?.[2] === 'tree' ? 'folder' : m?.[2] === 'blob' ? 'file' : 'other';
+      return { name, kind };
+    });
+  }
+
+  async searchText(
+    query: string,
+    at: string,
+    searchOptions: { folder?: string; maxHits: number },
+  ): Promise<SearchHit[]> {
+    let out: string;
+    try {
+      out = await git(
+        this.repoRoot,
+        [
           'grep',
-        );
-      } catch (err) {
-        // git grep exits 1 when nothing matches.
-        if (/exit code 1$/.test(gitError(err))) return [];
-        throw err;
-      }
-      const hits: SearchHit[] = [];
-      for (const line of out.split('\n')) {
-        if (hits.length >= searchOptions.maxHits) break;
-        const [where, lineNo, ...rest] = line.split('\0');
-        if (where === undefined || lineNo === undefined) continue;
-        hits.push({
-          path: where.startsWith(`${at}:`) ? where.slice(at.length + 1) : where,
-          line: Number(lineNo),
-          text: rest.join('\0'),
-        });
-      }
-      return hits;
-    },
+          '-n',
+          '-I',
+          '-F',
+          '--null',
+          '--no-color',
+          '-e',
+          query,
+          at,
+          '--',
+          ...(searchOptions.folder ? [searchOptions.folder] : []),
+        ],
+        'grep',
+      );
+    } catch (err) {
+      // git grep exits 1 when nothing matches.
+      if (/exit code 1$/.test(gitError(err))) return [];
+      throw err;
+    }
+    const hits: SearchHit[] = [];
+    for (const line of out.split('\n')) {
+      if (hits.length >= searchOptions.maxHits) break;
+      const [where, lineNo, ...rest] = line.split('\0');
+      if (where === undefined || lineNo === undefined) continue;
+      hits.push({
+        path: where.startsWith(`${at}:`) ? where.slice(at.length + 1) : where,
+        line: Number(lineNo),
+        text: rest.join('\0'),
+      });
+    }
+    return hits;
+  }
 
-    async commitFiles(files, message) {
-      const refused: Array<{ path: string; reason: string }> = [];
-      const writable: Array<{ path: string; text: string }> = [];
-      const dirty = options.allowDirty
-        ? new Set(await dirtyFiles(repoRoot, projectPrefix))
-        : new Set<string>();
-      for (const file of files) {
-        const checked = normalizeRepoPath(file.path);
-        if (!checked.ok) {
-          refused.push({ path: file.path, reason: checked.reason });
-          continue;
-        }
-        const area = forbiddenArea(checked.path);
-        if (area !== undefined) {
-          refused.push({ path: file.path, reason: `${area} is never edited by the review loop` });
-          continue;
-        }
-        const outside = await isInside(checked.path);
-        if (outside !== undefined) {
-          refused.push({ path: file.path, reason: outside });
-          continue;
-        }
-        if (dirty.has(checked.path)) {
-          refused.push({
-            path: file.path,
-            reason: 'the file has uncommitted changes (--allow-dirty keeps them yours)',
-          });
-          continue;
-        }
-        writable.push({ path: checked.path, text: file.text });
+  async commitFiles(files: Array<{ path: string; text: string }>, message: string): Promise<CommitResult> {
+    const { writable, refused } = await this.screenEdits(files);
+    if (writable.length > 0) refused.push(...(await this.commitWritable(writable, message)));
+    return { head: await this.head(), refused };
+  }
+
+  /** Sorts the edits into the files the loop may write and the refused ones, each with its reason. */
+  private async screenEdits(files: Array<{ path: string; text: string }>): Promise<{
+    writable: Array<{ path: string; text: string }>;
+    refused: Array<{ path: string; reason: string }>;
+  }> {
+    const refused: Array<{ path: string; reason: string }> = [];
+    const writable: Array<{ path: string; text: string }> = [];
+    const dirty = this.options.allowDirty
+      ? new Set(await dirtyFiles(this.repoRoot, this.projectPrefix))
+      : new Set<string>();
+    for (const file of files) {
+      const checked = normalizeRepoPath(file.path);
+      if (!checked.ok) {
+        refused.push({ path: file.path, reason: checked.reason });
+        continue;
       }
-      const currentHead = async () => (await runGit(repoRoot, 'rev-parse', ['rev-parse', 'HEAD'])).trim();
-      if (writable.length === 0) return { head: await currentHead(), refused };
-      for (const file of writable) await writeFile(path.join(repoRoot, file.path), file.text, 'utf8');
-      const paths = writable.map((f) => f.path);
-      identity ??= committerConfig(repoRoot);
-      try {
-        // Hooks run: these commits land on the person's own branch, under the person's own rules.
-        await runGit(
-          repoRoot,
-          'commit',
-          ['--literal-pathspecs', 'commit', '-m', message, '--', ...paths],
-          await identity,
-        );
-      } catch (err) {
-        await runGit(repoRoot, 'checkout', ['--literal-pathspecs', 'checkout', 'HEAD', '--', ...paths]);
-        for (const p of paths)
-          refused.push({ path: p, reason: `the commit failed and the edit was undone: ${gitError(err)}` });
-        return { head: await currentHead(), refused };
+      const area = forbiddenArea(checked.path);
+      if (area !== undefined) {
+        refused.push({ path: file.path, reason: `${area} is never edited by the review loop` });
+        continue;
       }
-      return { head: await currentHead(), refused };
-    },
-  };
+      const outside = await this.isInside(checked.path);
+      if (outside !== undefined) {
+        refused.push({ path: file.path, reason: outside });
+        continue;
+      }
+      if (dirty.has(checked.path)) {
+        refused.push({
+          path: file.path,
+          reason: 'the file has uncommitted changes (--allow-dirty keeps them yours)',
+        });
+        continue;
+      }
+      writable.push({ path: checked.path, text: file.text });
+    }
+    return { writable, refused };
+  }
+
+  /**
+   * Writes the files and commits them on the current branch; when the commit fails the edit is undone and
+   * every file is refused with the reason (returned).
+   */
+  private async commitWritable(
+    writable: Array<{ path: string; text: string }>,
+    message: string,
+  ): Promise<Array<{ path: string; reason: string }>> {
+    for (const file of writable) await writeFile(path.join(this.repoRoot, file.path), file.text, 'utf8');
+    const paths = writable.map((f) => f.path);
+    this.identity ??= committerConfig(this.repoRoot);
+    try {
+      // Hooks run: these commits land on the person's own branch, under the person's own rules.
+      await runGit(
+        this.repoRoot,
+        'commit',
+        ['--literal-pathspecs', 'commit', '-m', message, '--', ...paths],
+        await this.identity,
+      );
+      return [];
+    } catch (err) {
+      await runGit(this.repoRoot, 'checkout', ['--literal-pathspecs', 'checkout', 'HEAD', '--', ...paths]);
+      return paths.map((p) => ({
+        path: p,
+        reason: `the commit failed and the edit was undone: ${gitError(err)}`,
+      }));
+    }
+  }
 }

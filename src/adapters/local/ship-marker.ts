@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { checkoutPaths, pathsMatch } from '../../git/squash.js';
 import { headCommit } from '../../git/worktree.js';
 import { repoStateDir } from './repo-lock.js';
+import { messageOf } from '../../core/errors.js';
 
 export const SHIP_MARKER_FILE = 'ship.json';
 export const SHIP_MARKER_FORMAT = 'skillclimb/interrupted-ship';
@@ -155,9 +156,7 @@ export async function cleanLeftovers(commonDir: string): Promise<string[]> {
     head = await headCommit(m.checkout);
   } catch (err) {
     await removeShipMarker(commonDir);
-    lines.push(
-      `${what}: its checkout ${m.checkout} cannot be read (${(err as Error).message}); marker removed`,
-    );
+    lines.push(`${what}: its checkout ${m.checkout} cannot be read (${messageOf(err)}); marker removed`);
     return lines;
   }
   if (head === m.parent) {

@@ -6,6 +6,7 @@
  * comment's read-modify-write. Two implementations, one interface: in this process's memory (no
  * `REDIS_URL`, the default) and in Redis (`REDIS_URL`), so every handler runs the same code in both modes.
  */
+import { SkillclimbError } from '../../core/errors.js';
 
 export interface SharedState {
   readonly mode: 'memory' | 'redis';
@@ -37,7 +38,8 @@ export interface SharedState {
  * The shared store did not answer: the delivery is answered 5xx (GitHub records it as failed, so it can
  * be redelivered) and the message names the store, never its password.
  */
-export class SharedStateUnavailable extends Error {
+export class SharedStateUnavailable extends SkillclimbError {
+  readonly kind = 'store';
   constructor(where: string, detail: string) {
     super(`Redis at ${where} is unreachable (${detail})`);
     this.name = 'SharedStateUnavailable';

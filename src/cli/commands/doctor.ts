@@ -29,6 +29,7 @@ import type { StructuredOutputSetting } from '../../llm/structured-output.js';
 import { STRUCTURED_OUTPUT_HELP, structuredOutputArgument } from '../arguments.js';
 import type { CliIo } from '../io.js';
 import { doctorSkillsReport } from './doctor-skills.js';
+import { messageOf } from '../../core/errors.js';
 
 async function isDirectory(dir: string): Promise<boolean> {
   try {
@@ -91,7 +92,7 @@ export function doctorCommand(io: CliIo, deps: DoctorDeps = {}): Command {
           ...deps.modelOptions,
         };
       } catch (error) {
-        io.err(`doctor: ${(error as Error).message}`);
+        io.err(`doctor: ${messageOf(error)}`);
         io.exitCode = 2;
         return;
       }

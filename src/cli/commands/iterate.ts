@@ -41,6 +41,7 @@ import type { CliIo } from '../io.js';
 import { createCliLogger } from '../logger.js';
 import { UsageError } from '../errors.js';
 import { abortOnSignals, shouldHandleSignals } from '../signals.js';
+import { messageOf } from '../../core/errors.js';
 
 /** commander's parsed values (camel-cased flag names). */
 interface IterateFlags {
@@ -129,7 +130,7 @@ async function resolveRunModels(
     log,
   }).catch((err: unknown) => {
     // A bad config file (ConfigError names file and field) or a missing key: nothing has started yet.
-    throw new UsageError((err as Error).message);
+    throw new UsageError(messageOf(err));
   });
   // Settings the config file may give when the flag was not on the command line.
   const options = applyConfigSettings(cliOptions, config, fromCli);

@@ -10,16 +10,15 @@ import { existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createLocalReviewStore, ReviewStateFileError } from '../../adapters/local/review-store.js';
+import { createLocalReviewStore } from '../../adapters/local/review-store.js';
 import {
-  BaseRefError,
   createLocalReviewTarget,
   currentBranch,
   dirtyFiles,
   resolveBaseRef,
 } from '../../adapters/local/review-target.js';
 import { loadProjectModelConfig } from '../../config/project-models.js';
-import { resolveReviewModels, ReviewModelError } from '../../config/review-selection.js';
+import { resolveReviewModels } from '../../config/review-selection.js';
 import {
   decideStart,
   DEFAULT_MAX_ROUNDS,
@@ -44,6 +43,7 @@ import { EXIT_FAILURE, EXIT_OK, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { createCliLogger } from '../logger.js';
 import { createLineCheckpoint, type LineCheckpoint } from '../review-checkpoint.js';
+import { isErrorOfKind, messageOf } from '../../core/errors.js';
 
 interface ReviewFlags {
   project?: string;
@@ -117,7 +117,7 @@ async function buildModels(
     env: io.env,
     log,
   }).catch((err: unknown) => {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(messageOf(err));
   });
   try {
     const choice = resolveReviewModels({ flags, config, env: io.env });
@@ -129,10 +129,11 @@ async function buildModels(
     return { models, config };
   } catch (err) {
     // A bad id, an offline role, a missing key: nothing has started yet.
-    throw new UsageError(err instanceof ReviewModelError ? err.message : (err as Error).message);
+    throw new UsageError(messageOf(err));
   }
 }
 
+// eslint-disable-next-line max-lines-per-function -- the command's checks before the engine starts, each a usage error in the order a person meets them; not yet split (issue 30 item 3)
 async function runReview(io: CliIo, rawPaths: string[], flags: ReviewFlags, command: Command): Promise<void> {
   const log = createCliLogger(io, { json: flags.json === true });
   const project = path.resolve(io.cwd, flags.project ?? '.');
@@ -143,7 +144,8 @@ async function runReview(io: CliIo, rawPaths: string[], flags: ReviewFlags, comm
 
   const store = createLocalReviewStore(projectReal);
   const stored = await store.readState().catch((err: unknown) => {
-    if (err instanceof ReviewStateFileError) throw new UsageError(err.message);
+    // A state file the person can fix or remove: bad usage, exit 2 (src/core/errors.ts kinds).
+    if (isErrorOfKind(err, 'input-file')) throw new UsageError(err.message);
     throw err;
   });
   const now = io.now ?? (() => new Date());
@@ -181,9 +183,8 @@ async function runReview(io: CliIo, rawPaths: string[], flags: ReviewFlags, comm
     claimsFile = path.resolve(io.cwd, flags.claims);
     if (!existsSync(claimsFile)) throw new UsageError(`--claims ${flags.claims}: no such file`);
   }
-  const baseRef = await resolveBaseRef(repoRoot, flags.base).catch((err: unknown) => {
-    throw err instanceof BaseRefError ? new UsageError(err.message) : err;
-  });
+  // A base that cannot be found is bad usage (BaseRefError's kind): exit 2.
+  const baseRef = await resolveBaseRef(repoRoot, flags.base);
   const target = await createLocalReviewTarget({
     repoRoot,
     project: projectReal,
@@ -193,9 +194,7 @@ async function runReview(io: CliIo, rawPaths: string[], flags: ReviewFlags, comm
     claimsLabel: flags.claims === undefined ? undefined : `--claims ${flags.claims}`,
     allowDirty: flags.allowDirty === true,
   });
-  const { base, head } = await target.resolve().catch((err: unknown) => {
-    throw err instanceof BaseRefError ? new UsageError(err.message) : err;
-  });
+  const { base, head } = await target.resolve();
   if ((await target.filesUnderReview(base, head)).length === 0 && start.kind !== 'resume') {
     throw new UsageError(
       `nothing to review: HEAD (${head.slice(0, 12)}) has no changes against ${baseRef} (merge base ${base.slice(0, 12)})` +

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- 623 lines: the engine entry and report split of this command (issue 30 item 3) did not survive this wave's merges of spec checks, plugin identities and the noise line; not yet split */
 /**
  * `skillclimb score <skill-folder>`: scores one skill once, no edits (useful on its own in a PR check);
  * `--base <ref>` compares the skills changed since a commit instead (score-base.ts).
@@ -7,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
+import { messageOf } from '../../core/errors.js';
 import { CONFIG_FILE, loadConfig } from '../../config/config.js';
 import { loadProjectModels } from '../../config/project-models.js';
 import { applyConfigSettings } from '../../config/run-settings.js';
@@ -97,7 +99,7 @@ async function locateSkillArgument(
   try {
     globs = skillsFlag ?? (await loadConfig(cwd)).skills ?? DEFAULT_SKILLS_GLOBS;
   } catch (err) {
-    return { problem: (err as Error).message };
+    return { problem: messageOf(err) };
   }
   const found = await findSkills({ project: cwd, repository: (await repositoryRoot(cwd)) ?? cwd, globs });
   const skill = found.skills.find((s) => s.name === argument);
@@ -327,6 +329,7 @@ function usageError(io: CliIo): (message: string) => void {
   };
 }
 
+// eslint-disable-next-line max-lines-per-function -- the steps of one score, from settings to report, read in order; not yet split (issue 30 item 3)
 async function runScore(
   io: CliIo,
   folder: string | undefined,
@@ -402,7 +405,7 @@ async function runScore(
     ));
   } catch (err) {
     // A bad config file (named with its field) or a missing key.
-    return usage((err as Error).message);
+    return usage(messageOf(err));
   }
   if (mode === 'absolute' && models.structuralOnly) {
     const source = fromCli('mode') ? '--mode absolute' : `mode "absolute" (from ${CONFIG_FILE})`;

@@ -22,6 +22,7 @@ import {
   type SkillEvals,
 } from './evals.js';
 import { EVALS_FILE, SCENARIOS_FILE } from './skill-layout.js';
+import { messageOf } from '../errors.js';
 
 const nonBlank = (what: string) =>
   z.string({ error: 'expected string' }).refine((s) => s.trim() !== '', `expected a non-empty ${what}`);
@@ -152,7 +153,7 @@ export function readEvalsShape(text: string, hasScenarios: boolean, file = EVALS
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw new EvalsFileError(file, '', `not valid JSON (${(err as Error).message})`);
+    throw new EvalsFileError(file, '', `not valid JSON (${messageOf(err)})`);
   }
   const object = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw : undefined;
   if (object && 'categories' in object) return { format: 'original' };

@@ -9,7 +9,7 @@
  * the `m` flag ends a line at `\n` only, and the `v` flag is not supported.
  */
 import { RE2JS } from 're2js';
-import { SkillclimbError } from '../errors.js';
+import { SkillclimbError, messageOf } from '../errors.js';
 
 /** A render longer than this is not matched at all (the check fails, saying why): no model writes one. */
 export const MAX_CHECK_INPUT_CHARS = 200_000;
@@ -70,7 +70,7 @@ export function compileCheckRegex(pattern: string, flags = ''): CheckRegex {
   try {
     new RegExp(pattern, flags);
   } catch (err) {
-    throw new CheckRegexError(`invalid regular expression (${(err as Error).message})`);
+    throw new CheckRegexError(`invalid regular expression (${messageOf(err)})`);
   }
   if (flags.includes('v')) throw new CheckRegexError(`the v flag is not supported (${WHY})`);
   const escape = unsupportedEscape(pattern);
@@ -81,7 +81,7 @@ export function compileCheckRegex(pattern: string, flags = ''): CheckRegex {
   try {
     compiled = RE2JS.compile(translated, engineFlags(flags));
   } catch (err) {
-    throw new CheckRegexError(`not supported: ${(err as Error).message} (${WHY})`);
+    throw new CheckRegexError(`not supported: ${messageOf(err)} (${WHY})`);
   }
   const size = compiled.programSize();
   if (size > MAX_CHECK_PROGRAM_SIZE) {

@@ -5,6 +5,7 @@
 import { cachedCheckRegex, MAX_CHECK_INPUT_CHARS } from './check-regex.js';
 import type { Check } from './evals.js';
 import { countTextLines } from './lines.js';
+import { messageOf } from '../errors.js';
 
 export interface CheckVerdict {
   pass: boolean;
@@ -60,7 +61,7 @@ function positive(check: Check, output: string): CheckVerdict {
         JSON.parse(output.trim());
         return { pass: true, reason: 'is valid JSON' };
       } catch (err) {
-        return { pass: false, reason: `is not valid JSON (${(err as Error).message})` };
+        return { pass: false, reason: `is not valid JSON (${messageOf(err)})` };
       }
     }
   }
@@ -77,7 +78,7 @@ export function evaluateCheck(check: Check, output: string): CheckVerdict {
   try {
     verdict = positive(check, output);
   } catch (err) {
-    const message = (err as Error).message;
+    const message = messageOf(err);
     const why = message.startsWith('output too long') ? message : `invalid pattern (${message})`;
     return { pass: false, reason: `check ${check.type}: ${why}` };
   }

@@ -160,76 +160,44 @@ export interface StateStore {
 const isRaceRejection = (message: string) =>
   /non-fast-forward|fetch first|\[rejected\]|stale info|failed to update ref|cannot lock ref/i.test(message);
 
+/** Reads the state branch once; the store then restores from that snapshot and saves over the branch. */
 export async function openStateStore(options: StateStoreOptions): Promise<StateStore> {
-  const remote = options.remote ?? 'origin';
-  const maxAttempts = Math.max(1, options.maxPushAttempts ?? 3);
   const snapshot = await readStateBranch(options);
-  const projectGit = await gitWithIdentity(options.project);
-  let worktree: string | undefined;
+  return new GitStateStore(options, snapshot, await gitWithIdentity(options.project));
+}
 
-  async function rootCommit(): Promise<string> {
-    const scratch = await mkdtemp(path.join(options.worktreeParent, 'skillclimb-state-index-'));
-    try {
-      const indexed = simpleGit(options.project).env(
-        minimalGitEnv({ GIT_INDEX_FILE: path.join(scratch, 'index') }),
-      );
-      const emptyTree = (await indexed.raw(['write-tree'])).trim();
-      return (
-        await projectGit.raw(['commit-tree', emptyTree, '-m', `${STATE_ROOT_PREFIX}${options.branch})`])
-      ).trim();
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
+/**
+ * A save is a few steps, each a method: check out the branch tip (or a new root commit) in the store's own
+ * worktree (`checkoutAt`, `rootCommit`), write the updates there (`applyUpdates`), commit and push
+ * (`save`, retried when another job saved first), then fold what was pushed into the snapshot (`remember`).
+ */
+class GitStateStore implements StateStore {
+  readonly freshness: Freshness;
+  private readonly remote: string;
+  private readonly maxAttempts: number;
+  private worktree: string | undefined;
+
+  constructor(
+    private readonly options: StateStoreOptions,
+    readonly snapshot: StateSnapshot,
+    private readonly projectGit: SimpleGit,
+  ) {
+    this.remote = options.remote ?? 'origin';
+    this.maxAttempts = Math.max(1, options.maxPushAttempts ?? 3);
+    this.freshness = stateFreshness(snapshot);
   }
 
-  async function checkoutAt(commit: string): Promise<SimpleGit> {
-    if (!worktree) {
-      await mkdir(options.worktreeParent, { recursive: true });
-      worktree = await mkdtemp(path.join(options.worktreeParent, 'skillclimb-state-'));
-      await projectGit.raw(['worktree', 'add', '--detach', '--force', worktree, commit]);
-    } else {
-      const git = simpleGit(worktree);
-      await git.raw(['checkout', '--detach', '--force', commit]);
-      await git.raw(['clean', '-fdxq']);
-    }
-    return gitWithIdentity(worktree);
+  restoreInto(project: string, dirs: Readonly<Record<string, string>>): Promise<string[]> {
+    return restoreResults(this.snapshot, project, dirs);
   }
 
-  const redact = (text: string) => redactSecrets(text, options.secrets ?? []);
-
-  async function applyUpdates(dir: string, updates: StateUpdate[]): Promise<Map<string, string | undefined>> {
-    const written = new Map<string, string | undefined>();
-    for (const update of updates) {
-      const folder = path.join(dir, STATE_DIR, update.skill);
-      await mkdir(folder, { recursive: true });
-      let results: string | undefined;
-      if (update.resultsTsv !== undefined) {
-        const onBranch = (await readIfExists(path.join(folder, RESULTS_FILE))) ?? '';
-        // Redacted before the merge, so a row equals its earlier (redacted) copy on the branch.
-        results = mergeResultsTsv(onBranch, redact(update.resultsTsv));
-        await writeFile(path.join(folder, RESULTS_FILE), results);
-      }
-      if (update.lastRun !== undefined) {
-        const record = redactValue(update.lastRun, options.secrets ?? []);
-        await writeFile(path.join(folder, LAST_RUN_FILE), formatLastRun(record));
-      }
-      for (const [name, text] of Object.entries(update.files ?? {})) {
-        if (!/^[\w.-]+$/.test(name) || name === RESULTS_FILE || name === LAST_RUN_FILE) {
-          throw new Error(`state file name ${JSON.stringify(name)}: expected a plain file name`);
-        }
-        await writeFile(path.join(folder, name), redact(text));
-      }
-      written.set(update.skill, results);
-    }
-    return written;
-  }
-
-  async function save(updates: StateUpdate[], message: string): Promise<SaveOutcome> {
+  async save(updates: StateUpdate[], message: string): Promise<SaveOutcome> {
     if (updates.length === 0) return { status: 'unchanged' };
+    const { options, remote } = this;
     for (let attempt = 1; ; attempt++) {
-      const tip = await fetchBranch(projectGit, remote, options.branch);
-      const git = await checkoutAt(tip || (await rootCommit()));
-      const written = await applyUpdates(worktree as string, updates);
+      const tip = await fetchBranch(this.projectGit, remote, options.branch);
+      const git = await this.checkoutAt(tip || (await this.rootCommit()));
+      const written = await this.applyUpdates(this.worktree as string, updates);
       await git.raw(['add', '-A', '--', STATE_DIR]);
       const staged = (await git.raw(['diff', '--cached', '--name-only'])).trim();
       if (!staged) return { status: 'unchanged' };
@@ -238,10 +206,10 @@ export async function openStateStore(options: StateStoreOptions): Promise<StateS
       await options.beforePush?.(attempt);
       try {
         // From the checkout, not the worktree: a relative remote URL resolves against the checkout.
-        await projectGit.raw(['push', '--quiet', remote, `${commit}:refs/heads/${options.branch}`]);
+        await this.projectGit.raw(['push', '--quiet', remote, `${commit}:refs/heads/${options.branch}`]);
       } catch (error) {
         const why = gitErrorMessage(error);
-        if (attempt < maxAttempts && isRaceRejection(why)) {
+        if (attempt < this.maxAttempts && isRaceRejection(why)) {
           options.log.info(
             `state branch ${options.branch} moved during the push; re-applying (attempt ${attempt + 1})`,
           );
@@ -249,36 +217,98 @@ export async function openStateStore(options: StateStoreOptions): Promise<StateS
         }
         throw new Error(`could not push ${options.branch} to ${remote}: ${why}`);
       }
-      for (const update of updates) {
-        const entry = snapshot.skills.get(update.skill) ?? { resultsTsv: undefined, lastRun: undefined };
-        const results = written.get(update.skill);
-        if (results !== undefined) entry.resultsTsv = results;
-        if (update.lastRun !== undefined) entry.lastRun = redactValue(update.lastRun, options.secrets ?? []);
-        snapshot.skills.set(update.skill, entry);
-      }
-      snapshot.tip = commit;
+      this.remember(updates, written, commit);
       return { status: 'pushed', commit, attempts: attempt };
     }
   }
 
-  async function close(): Promise<void> {
-    if (!worktree) return;
-    const dir = worktree;
-    worktree = undefined;
+  async close(): Promise<void> {
+    if (!this.worktree) return;
+    const dir = this.worktree;
+    this.worktree = undefined;
     try {
-      await projectGit.raw(['worktree', 'remove', '--force', dir]);
+      await this.projectGit.raw(['worktree', 'remove', '--force', dir]);
     } catch (error) {
-      options.log.warn(`state worktree ${dir} could not be removed (${gitErrorMessage(error)})`);
+      this.options.log.warn(`state worktree ${dir} could not be removed (${gitErrorMessage(error)})`);
     }
     await rm(dir, { recursive: true, force: true });
-    await projectGit.raw(['worktree', 'prune']).catch(() => undefined);
+    await this.projectGit.raw(['worktree', 'prune']).catch(() => undefined);
   }
 
-  return {
-    snapshot,
-    freshness: stateFreshness(snapshot),
-    restoreInto: (project, dirs) => restoreResults(snapshot, project, dirs),
-    save,
-    close,
-  };
+  /** The pushed files become the snapshot, so a later restore or freshness read sees this save. */
+  private remember(updates: StateUpdate[], written: Map<string, string | undefined>, commit: string): void {
+    for (const update of updates) {
+      const entry = this.snapshot.skills.get(update.skill) ?? { resultsTsv: undefined, lastRun: undefined };
+      const results = written.get(update.skill);
+      if (results !== undefined) entry.resultsTsv = results;
+      if (update.lastRun !== undefined)
+        entry.lastRun = redactValue(update.lastRun, this.options.secrets ?? []);
+      this.snapshot.skills.set(update.skill, entry);
+    }
+    this.snapshot.tip = commit;
+  }
+
+  private redact(text: string): string {
+    return redactSecrets(text, this.options.secrets ?? []);
+  }
+
+  private async rootCommit(): Promise<string> {
+    const scratch = await mkdtemp(path.join(this.options.worktreeParent, 'skillclimb-state-index-'));
+    try {
+      const indexed = simpleGit(this.options.project).env(
+        minimalGitEnv({ GIT_INDEX_FILE: path.join(scratch, 'index') }),
+      );
+      const emptyTree = (await indexed.raw(['write-tree'])).trim();
+      return (
+        await this.projectGit.raw([
+          'commit-tree',
+          emptyTree,
+          '-m',
+          `${STATE_ROOT_PREFIX}${this.options.branch})`,
+        ])
+      ).trim();
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  private async checkoutAt(commit: string): Promise<SimpleGit> {
+    if (!this.worktree) {
+      await mkdir(this.options.worktreeParent, { recursive: true });
+      this.worktree = await mkdtemp(path.join(this.options.worktreeParent, 'skillclimb-state-'));
+      await this.projectGit.raw(['worktree', 'add', '--detach', '--force', this.worktree, commit]);
+    } else {
+      const git = simpleGit(this.worktree);
+      await git.raw(['checkout', '--detach', '--force', commit]);
+      await git.raw(['clean', '-fdxq']);
+    }
+    return gitWithIdentity(this.worktree);
+  }
+
+  private async applyUpdates(dir: string, updates: StateUpdate[]): Promise<Map<string, string | undefined>> {
+    const written = new Map<string, string | undefined>();
+    for (const update of updates) {
+      const folder = path.join(dir, STATE_DIR, update.skill);
+      await mkdir(folder, { recursive: true });
+      let results: string | undefined;
+      if (update.resultsTsv !== undefined) {
+        const onBranch = (await readIfExists(path.join(folder, RESULTS_FILE))) ?? '';
+        // Redacted before the merge, so a row equals its earlier (redacted) copy on the branch.
+        results = mergeResultsTsv(onBranch, this.redact(update.resultsTsv));
+        await writeFile(path.join(folder, RESULTS_FILE), results);
+      }
+      if (update.lastRun !== undefined) {
+        const record = redactValue(update.lastRun, this.options.secrets ?? []);
+        await writeFile(path.join(folder, LAST_RUN_FILE), formatLastRun(record));
+      }
+      for (const [name, text] of Object.entries(update.files ?? {})) {
+        if (!/^[\w.-]+$/.test(name) || name === RESULTS_FILE || name === LAST_RUN_FILE) {
+          throw new Error(`state file name ${JSON.stringify(name)}: expected a plain file name`);
+        }
+        await writeFile(path.join(folder, name), this.redact(text));
+      }
+      written.set(update.skill, results);
+    }
+    return written;
+  }
 }

@@ -18,7 +18,7 @@ import { whyFixChangedNothing } from '../../core/review/unchanged-fix.js';
 import { clip } from '../../core/text/untrusted-text.js';
 import type { GitHubReviewTarget } from './review-target.js';
 import type { RoundRow } from './loop-state.js';
-import type { PullSession, StandingThread } from './pull-session.js';
+import type { PullSession, StandingThread } from './pull-session-port.js';
 
 /** Weakness titles a sticky row shows (the review has them all). */
 const ROW_WEAKNESSES = 3;

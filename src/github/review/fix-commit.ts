@@ -7,6 +7,7 @@
  * head is its commit afterwards (the answer's, or the ref read back). Fork PRs are refused here as well
  * as by the caller: the App never pushes to a fork.
  */
+import { SkillclimbError } from '../../core/errors.js';
 import { forbiddenArea } from '../../core/review/edits.js';
 import type { AppOctokit } from './app-octokit.js';
 import { repoOf } from './app-octokit.js';
@@ -48,7 +49,10 @@ interface TreeEntry {
   sha?: string;
 }
 
-class EditRefused extends Error {}
+/** A fix's edit that cannot be applied as asked (the executor's answer): the round refuses it, by name. */
+class EditRefused extends SkillclimbError {
+  readonly kind = 'model';
+}
 
 function occurrences(text: string, needle: string): number {
   let count = 0;

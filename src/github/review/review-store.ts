@@ -16,7 +16,7 @@ import {
   type EngineRecords,
 } from '../../core/review/sticky-records.js';
 import type { ReviewStore } from '../../ports/review.js';
-import type { PullSession } from './pull-session.js';
+import type { PullSession } from './pull-session-port.js';
 import { SkillclimbError } from '../../core/errors.js';
 
 export class ReviewStateUnreadableError extends SkillclimbError {

@@ -4,7 +4,7 @@
  */
 import { boundText, type BoundedText, type Claims } from '../../core/review/material.js';
 import type { CommitResult, FileRead, FolderEntry, ReviewTarget, SearchHit } from '../../ports/review.js';
-import type { PullSession } from './pull-session.js';
+import type { PullSession } from './pull-session-port.js';
 
 /** A diff cut at a line break inside the budget (the engine's own bound). */
 export function boundDiff(text: string, budget: number): BoundedText {

@@ -22,6 +22,7 @@ import {
   recordingLogger,
   removeTempDirs,
 } from '../../helpers/skill-project.js';
+import { messageOf } from '../../../src/core/errors.js';
 
 afterEach(removeTempDirs);
 
@@ -76,7 +77,7 @@ describe('a lock from another host', () => {
     await writeFile(file, content);
     const { error } = await acquire(file);
     expect(error).toBeInstanceOf(PreflightHalt);
-    const message = (error as Error).message;
+    const message = messageOf(error);
     expect(message).toContain(`PID ${pid} on ci-runner-7`);
     expect(message).toContain(`started at ${started}`);
     expect(message).toContain('another host');

@@ -10,7 +10,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codePointLength } from '../../../src/core/iterate/markdown.js';
-import { proposeOfflineEdit, splitLongLine } from '../../../src/core/iterate/offline-edits.js';
+import { proposeOfflineEdit } from '../../../src/core/iterate/offline-edits.js';
+import { splitLongLine } from '../../../src/core/iterate/line-split.js';
 import { scoreStructure, type StructuralContext } from '../../../src/core/iterate/structural.js';
 
 const ctx: StructuralContext = {

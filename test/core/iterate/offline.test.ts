@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   guessFenceLanguage,
   proposeOfflineEdit,
-  splitLongLine,
   type OfflineEdit,
 } from '../../../src/core/iterate/offline-edits.js';
+import { splitLongLine } from '../../../src/core/iterate/line-split.js';
 import type { Scenario } from '../../../src/core/iterate/evals.js';
 import { codePointLength } from '../../../src/core/iterate/markdown.js';
 import { weakestMetrics, type MetricName } from '../../../src/core/iterate/score-types.js';

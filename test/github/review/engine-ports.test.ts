@@ -1,6 +1,6 @@
 /** The engine-facing ports the App builds on its pull session (store, target, checkpoint). */
 import { describe, expect, it } from 'vitest';
-import type { PullSession } from '../../../src/github/review/pull-session.js';
+import type { PullSession } from '../../../src/github/review/pull-session-port.js';
 import { CommentCheckpoint } from '../../../src/github/review/comment-checkpoint.js';
 import { GitHubReviewStore, ReviewStateUnreadableError } from '../../../src/github/review/review-store.js';
 import { GitHubReviewTarget, boundDiff } from '../../../src/github/review/review-target.js';
