@@ -87,6 +87,18 @@ function keyedDefaultProviders(env) {
 function hasModelKey(env) {
   return KEY_VARIABLES.some((name) => isSet(env[name]));
 }
+function baseUrlVariablesNote(env) {
+  const set = BASE_URL_VARIABLES.filter((variable) => isSet(env[variable]));
+  if (set.length === 0) return void 0;
+  return set.map((variable) => {
+    const ids = MODEL_PROVIDERS.filter((p) => p.baseUrl.variable === variable).map(
+      (p) => `${p.id}:<model>`
+    );
+    const keyless = MODEL_PROVIDERS.filter((p) => p.baseUrl.variable === variable && !p.key.required);
+    const noKey = keyless.length > 0 ? ` (${keyless.map((p) => p.id).join(", ")} needs no key)` : "";
+    return `${variable} is set: ${ids.join(" or ")} sends there${noKey}`;
+  }).join("; ");
+}
 
 // src/action/mask.ts
 var SECRET_INPUTS = [
@@ -137,6 +149,7 @@ export {
   DEFAULT_MODEL_PROVIDERS,
   keyedDefaultProviders,
   hasModelKey,
+  baseUrlVariablesNote,
   SECRET_INPUTS,
   maskSecretInputs
 };
