@@ -19958,150 +19958,6 @@ var require_lib = __commonJS({
   }
 });
 
-// node_modules/@octokit/request/node_modules/content-type/dist/index.js
-var require_dist = __commonJS({
-  "node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports) {
-    "use strict";
-    /*!
-     * content-type
-     * Copyright(c) 2015 Douglas Christopher Wilson
-     * MIT Licensed
-     */
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.format = format;
-    exports.parse = parse4;
-    var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
-    var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-    var QUOTE_REGEXP = /[\\"]/g;
-    var TYPE_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-    var NullObject = /* @__PURE__ */ (() => {
-      const C2 = function() {
-      };
-      C2.prototype = /* @__PURE__ */ Object.create(null);
-      return C2;
-    })();
-    function format(obj) {
-      const { type, parameters } = obj;
-      if (!type || !TYPE_REGEXP.test(type)) {
-        throw new TypeError(`Invalid type: ${type}`);
-      }
-      let result = type;
-      if (parameters) {
-        for (const param of Object.keys(parameters)) {
-          if (!TOKEN_REGEXP.test(param)) {
-            throw new TypeError(`Invalid parameter name: ${param}`);
-          }
-          result += `; ${param}=${qstring(parameters[param])}`;
-        }
-      }
-      return result;
-    }
-    function parse4(header2, options) {
-      const stopChar = options?.comma === true ? COMMA : 65536;
-      const len = header2.length;
-      let index = skipOWS(header2, options?.start ?? 0, len);
-      const valueStart = index;
-      index = skipValue(header2, index, len, stopChar);
-      const valueEnd = trailingOWS(header2, valueStart, index);
-      const type = header2.slice(valueStart, valueEnd).toLowerCase();
-      if (options?.parameters === false) {
-        return { type, index, parameters: new NullObject() };
-      }
-      return parseParameters(header2, type, index, len, stopChar);
-    }
-    var SP = 32;
-    var HTAB = 9;
-    var SEMI = 59;
-    var EQ = 61;
-    var DQUOTE = 34;
-    var BSLASH = 92;
-    var COMMA = 44;
-    function parseParameters(header2, type, index, len, stopChar) {
-      const parameters = new NullObject();
-      parameter: while (index < len) {
-        if (header2.charCodeAt(index) === stopChar)
-          break;
-        index = skipOWS(header2, index + 1, len);
-        const keyStart = index;
-        while (index < len) {
-          const code18 = header2.charCodeAt(index);
-          if (code18 === stopChar)
-            break parameter;
-          if (code18 === SEMI)
-            continue parameter;
-          if (code18 === EQ) {
-            const keyEnd = trailingOWS(header2, keyStart, index);
-            const key = header2.slice(keyStart, keyEnd).toLowerCase();
-            index = skipOWS(header2, index + 1, len);
-            if (index < len && header2.charCodeAt(index) === DQUOTE) {
-              index++;
-              let value = "";
-              while (index < len) {
-                const code19 = header2.charCodeAt(index++);
-                if (code19 === DQUOTE) {
-                  index = skipValue(header2, index, len, stopChar);
-                  if (parameters[key] === void 0)
-                    parameters[key] = value;
-                  break;
-                }
-                if (code19 === BSLASH && index < len) {
-                  value += header2[index++];
-                  continue;
-                }
-                value += String.fromCharCode(code19);
-              }
-              continue parameter;
-            }
-            const valueStart = index;
-            index = skipValue(header2, index, len, stopChar);
-            if (parameters[key] === void 0) {
-              const valueEnd = trailingOWS(header2, valueStart, index);
-              parameters[key] = header2.slice(valueStart, valueEnd);
-            }
-            continue parameter;
-          }
-          index++;
-        }
-      }
-      return { type, index, parameters };
-    }
-    function skipValue(str, index, len, stopChar) {
-      while (index < len) {
-        const code18 = str.charCodeAt(index);
-        if (code18 === SEMI || code18 === stopChar)
-          break;
-        index++;
-      }
-      return index;
-    }
-    function skipOWS(header2, index, len) {
-      while (index < len) {
-        const char = header2.charCodeAt(index);
-        if (char !== SP && char !== HTAB)
-          break;
-        index++;
-      }
-      return index;
-    }
-    function trailingOWS(header2, start, end) {
-      while (end > start) {
-        const char = header2.charCodeAt(end - 1);
-        if (char !== SP && char !== HTAB)
-          break;
-        end--;
-      }
-      return end;
-    }
-    function qstring(str) {
-      if (TOKEN_REGEXP.test(str))
-        return str;
-      if (TEXT_REGEXP.test(str))
-        return `"${str.replace(QUOTE_REGEXP, "\\$&")}"`;
-      throw new TypeError(`Invalid parameter value: ${str}`);
-    }
-  }
-});
-
 // node_modules/bottleneck/light.js
 var require_light = __commonJS({
   "node_modules/bottleneck/light.js"(exports, module) {
@@ -21528,7 +21384,7 @@ ${error2.message}`;
 });
 
 // node_modules/@vercel/oidc/dist/index.js
-var require_dist2 = __commonJS({
+var require_dist = __commonJS({
   "node_modules/@vercel/oidc/dist/index.js"(exports, module) {
     "use strict";
     var __defProp3 = Object.defineProperty;
@@ -22373,7 +22229,7 @@ var require_src2 = __commonJS({
 });
 
 // node_modules/@kwsites/file-exists/dist/index.js
-var require_dist3 = __commonJS({
+var require_dist2 = __commonJS({
   "node_modules/@kwsites/file-exists/dist/index.js"(exports) {
     "use strict";
     function __export3(m) {
@@ -22385,7 +22241,7 @@ var require_dist3 = __commonJS({
 });
 
 // node_modules/@kwsites/promise-deferred/dist/index.js
-var require_dist4 = __commonJS({
+var require_dist3 = __commonJS({
   "node_modules/@kwsites/promise-deferred/dist/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -23598,8 +23454,194 @@ function withDefaults(oldDefaults, newDefaults) {
 }
 var endpoint = withDefaults(null, DEFAULTS);
 
-// node_modules/@octokit/request/dist-bundle/index.js
-var import_content_type = __toESM(require_dist(), 1);
+// node_modules/content-type/dist/index.js
+/*!
+ * content-type
+ * Copyright(c) 2015 Douglas Christopher Wilson
+ * MIT Licensed
+ */
+var SP = 32;
+var HTAB = 9;
+var SEMI = 59;
+var EQ = 61;
+var DQUOTE = 34;
+var BSLASH = 92;
+var COMMA = 44;
+var LOWER_CASE = 1;
+var OWS = 2;
+var SEMI_FLAG = 4;
+var COMMA_FLAG = 8;
+var TOKEN_FLAG = 16;
+var NON_ASCII = 65280;
+var CASE_FLAGS = LOWER_CASE | NON_ASCII;
+var CHAR_MAP = new Uint8Array(256);
+CHAR_MAP[HTAB] |= OWS;
+CHAR_MAP[SP] |= OWS;
+CHAR_MAP[SEMI] |= SEMI_FLAG;
+CHAR_MAP[COMMA] |= COMMA_FLAG;
+for (let code18 = 128; code18 <= 255; code18++) {
+  CHAR_MAP[code18] |= LOWER_CASE;
+}
+for (const char of "!#$%&'*+-.^_`|~") {
+  CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
+}
+for (let code18 = 48; code18 <= 57; code18++) {
+  CHAR_MAP[code18] |= TOKEN_FLAG;
+}
+for (let code18 = 65; code18 <= 90; code18++) {
+  CHAR_MAP[code18] |= LOWER_CASE | TOKEN_FLAG;
+}
+for (let code18 = 97; code18 <= 122; code18++) {
+  CHAR_MAP[code18] |= TOKEN_FLAG;
+}
+var NullObject = /* @__PURE__ */ (() => {
+  const C2 = function() {
+  };
+  C2.prototype = /* @__PURE__ */ Object.create(null);
+  return C2;
+})();
+function parse2(header2, options) {
+  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
+  const len = header2.length;
+  let valueStart = options?.start ?? 0;
+  while ((CHAR_MAP[header2.charCodeAt(valueStart)] & OWS) !== 0) {
+    valueStart++;
+  }
+  let index = valueStart;
+  let typeFlags = 0;
+  let whitespace = -1;
+  let stop = options?.parameters === false ? COMMA_FLAG : 0;
+  while (index < len) {
+    const code18 = header2.charCodeAt(index);
+    const flags = CHAR_MAP[code18];
+    if ((flags & stopFlags) !== 0) {
+      stop |= flags & COMMA_FLAG;
+      break;
+    }
+    if ((flags & OWS) !== 0) {
+      if (whitespace === -1)
+        whitespace = index;
+    } else {
+      whitespace = -1;
+    }
+    typeFlags |= code18 & NON_ASCII | flags;
+    index++;
+  }
+  const valueEnd = whitespace === -1 ? index : whitespace;
+  const value = header2.slice(valueStart, valueEnd);
+  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+  if (index === len || stop !== 0) {
+    return { type, index, parameters: new NullObject() };
+  }
+  return parseParameters(header2, type, index, len, stopFlags);
+}
+function parseParameters(header2, type, index, len, stopFlags) {
+  const parameters = new NullObject();
+  parameter: while (index < len) {
+    index++;
+    while ((CHAR_MAP[header2.charCodeAt(index)] & OWS) !== 0) {
+      index++;
+    }
+    const keyStart = index;
+    let keyFlags = 0;
+    let keyWhitespace = -1;
+    while (index < len) {
+      const code18 = header2.charCodeAt(index);
+      const flags = CHAR_MAP[code18];
+      if ((flags & stopFlags) !== 0) {
+        if ((flags & COMMA_FLAG) !== 0)
+          break parameter;
+        continue parameter;
+      }
+      if (code18 === EQ) {
+        const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
+        const value = header2.slice(keyStart, keyEnd);
+        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+        index++;
+        while ((CHAR_MAP[header2.charCodeAt(index)] & OWS) !== 0) {
+          index++;
+        }
+        if (index < len && header2.charCodeAt(index) === DQUOTE) {
+          const quotedStart = ++index;
+          let escaped = false;
+          while (index < len) {
+            const code19 = header2.charCodeAt(index);
+            if (code19 === DQUOTE) {
+              if (parameters[key] === void 0) {
+                parameters[key] = escaped ? unescapeQuotedPairs(header2, quotedStart, index) : header2.slice(quotedStart, index);
+              }
+              index++;
+              let stop2 = 0;
+              while (index < len) {
+                const code20 = header2.charCodeAt(index);
+                const flags2 = CHAR_MAP[code20];
+                if ((flags2 & stopFlags) !== 0) {
+                  stop2 = flags2 & COMMA_FLAG;
+                  break;
+                }
+                index++;
+              }
+              if (stop2 !== 0)
+                break parameter;
+              continue parameter;
+            }
+            if (code19 === BSLASH && index + 1 < len) {
+              escaped = true;
+              index += 2;
+              continue;
+            }
+            index++;
+          }
+          continue parameter;
+        }
+        const valueStart = index;
+        let stop = 0;
+        let valueWhitespace = -1;
+        while (index < len) {
+          const code19 = header2.charCodeAt(index);
+          const flags2 = CHAR_MAP[code19];
+          if ((flags2 & stopFlags) !== 0) {
+            stop = flags2 & COMMA_FLAG;
+            break;
+          }
+          if ((flags2 & OWS) !== 0) {
+            if (valueWhitespace === -1)
+              valueWhitespace = index;
+          } else {
+            valueWhitespace = -1;
+          }
+          index++;
+        }
+        if (parameters[key] === void 0) {
+          const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
+          parameters[key] = header2.slice(valueStart, valueEnd);
+        }
+        if (stop !== 0)
+          break parameter;
+        continue parameter;
+      }
+      if ((flags & OWS) !== 0) {
+        if (keyWhitespace === -1)
+          keyWhitespace = index;
+      } else {
+        keyWhitespace = -1;
+      }
+      keyFlags |= code18 & NON_ASCII | flags;
+      index++;
+    }
+  }
+  return { type, index, parameters };
+}
+function unescapeQuotedPairs(str, start, end) {
+  let result = "";
+  for (let index = start; index < end; index++) {
+    if (str.charCodeAt(index) === BSLASH) {
+      result += str.slice(start, index);
+      start = ++index;
+    }
+  }
+  return result + str.slice(start, end);
+}
 
 // node_modules/json-with-bigint/json-with-bigint.js
 var intRegex = /^-?\d+$/;
@@ -24095,7 +24137,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop);
   }
-  const mimetype = (0, import_content_type.parse)(contentType);
+  const mimetype = parse2(contentType);
   if (isJSONResponse(mimetype)) {
     let text3 = "";
     try {
@@ -40975,8 +41017,8 @@ async function planIterate(options, ports) {
 }
 
 // node_modules/@ai-sdk/gateway/dist/index.mjs
-var import_oidc = __toESM(require_dist2(), 1);
-var import_oidc2 = __toESM(require_dist2(), 1);
+var import_oidc = __toESM(require_dist(), 1);
+var import_oidc2 = __toESM(require_dist(), 1);
 var marker = "vercel.ai.gateway.error";
 var symbol = Symbol.for(marker);
 var _a;
@@ -52416,7 +52458,7 @@ import { mkdir as mkdir4, mkdtemp, readFile as readFile7, rm as rm3, stat as sta
 import path23 from "node:path";
 
 // node_modules/simple-git/dist/esm/index.js
-var import_file_exists = __toESM(require_dist3(), 1);
+var import_file_exists = __toESM(require_dist2(), 1);
 
 // node_modules/@simple-git/args-pathspec/dist/index.mjs
 var t = /* @__PURE__ */ new WeakMap();
@@ -52434,7 +52476,7 @@ function o(n) {
 // node_modules/simple-git/dist/esm/index.js
 var import_debug = __toESM(require_src(), 1);
 import { spawn } from "child_process";
-var import_promise_deferred = __toESM(require_dist4(), 1);
+var import_promise_deferred = __toESM(require_dist3(), 1);
 import { normalize } from "node:path";
 
 // node_modules/@simple-git/argv-parser/dist/index.mjs
@@ -52902,7 +52944,7 @@ function ne(e, t2) {
 }
 
 // node_modules/simple-git/dist/esm/index.js
-var import_promise_deferred2 = __toESM(require_dist4(), 1);
+var import_promise_deferred2 = __toESM(require_dist3(), 1);
 import { EventEmitter } from "node:events";
 var __defProp2 = Object.defineProperty;
 var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
