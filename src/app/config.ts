@@ -49,6 +49,11 @@ export const RepoConfigSchema = z.strictObject({
     .optional(),
   /** Who may run commands: minimum built-in roles (read, triage, write, maintain, admin) or custom roles by name; admins always (validation/permission.ts). */
   allowed_roles: z.array(z.string().min(1)).min(1).optional(),
+  /**
+   * The folder of the reviewer's skill (a SKILL.md, and its evals), read from the default branch only
+   * (docs/how-it-works.md § The reviewer learns); the built-in instructions when it has no SKILL.md.
+   */
+  reviewer_skill: z.string().min(1).optional(),
   /** Globs an auto fix may touch beyond the files the PR changes; `.github/workflows/` is refused whatever they say. */
   fix_paths: z.array(z.string().min(1)).optional(),
   budget: z
@@ -226,6 +231,7 @@ const FIELD_RULES: Record<string, string> = {
   review_event:
     '`comment` or `approve` (the former `REQUEST_CHANGES` is `approve`: a passing round approves, one asking for changes requests them)',
   allowed_roles: 'a non-empty list of repository roles, e.g. `[admin, maintain, write]`',
+  reviewer_skill: 'a folder path in the repository, e.g. `.github/skills/review-loop-reviewer`',
   fix_paths: 'a list of globs, e.g. `["docs/**"]`',
   budget: 'a map with `max_rounds`, `max_tokens` and `max_cost_usd`',
   'budget.max_rounds': WHOLE_ROUNDS,

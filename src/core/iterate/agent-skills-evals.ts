@@ -23,6 +23,7 @@ import {
 } from './evals.js';
 import { EVALS_FILE, SCENARIOS_FILE } from './skill-layout.js';
 import { messageOf } from '../errors.js';
+import { ReviewFeedbackSchema } from '../review/reviewer-skill.js';
 
 const nonBlank = (what: string) =>
   z.string({ error: 'expected string' }).refine((s) => s.trim() !== '', `expected a non-empty ${what}`);
@@ -34,6 +35,8 @@ const SkillclimbFieldSchema = z
     holdout: z.boolean().optional(),
     /** A `check` (graded by code, no model call) for an assertion, keyed by the assertion's exact text. */
     checks: z.record(z.string(), CheckSchema).optional(),
+    /** An eval written from a team's answer to a review finding (docs/how-it-works.md § The reviewer learns). */
+    feedback: ReviewFeedbackSchema.optional(),
   })
   .loose();
 
