@@ -23,7 +23,7 @@ import {
 } from './evals.js';
 import { EVALS_FILE, SCENARIOS_FILE } from './skill-layout.js';
 import { messageOf } from '../errors.js';
-import { ReviewFeedbackSchema } from '../review/reviewer-skill.js';
+import { ReviewFeedbackSchema } from '../reviewer-skill.js';
 
 const nonBlank = (what: string) =>
   z.string({ error: 'expected string' }).refine((s) => s.trim() !== '', `expected a non-empty ${what}`);
