@@ -3,7 +3,7 @@
  * and GITHUB_* variables, a real checkout of examples/workspace whose `origin` is a local bare repository,
  * the GitHub API served by a recording HTTP server on 127.0.0.1, and the offline provider (no keys).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,7 +15,7 @@ import {
   BUNDLE,
   cleanupTempDirs,
   E2E_TOKEN as TOKEN,
-  EXAMPLES_WORKSPACE,
+  examplesOnOrigin,
   git,
   RecordingGitHub,
   runAction,
@@ -32,25 +32,7 @@ const CANONICAL =
  * out the way actions/checkout@v4 does by default (depth 1, only `main`).
  */
 async function checkoutOfExamples(): Promise<{ origin: string; checkout: string; root: string }> {
-  const root = await tempDir('skillclimb-e2e-');
-  const origin = path.join(root, 'origin.git');
-  const seed = path.join(root, 'seed');
-  execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
-  await cp(EXAMPLES_WORKSPACE, seed, { recursive: true });
-  execFileSync('git', ['init', '--quiet', '--initial-branch=main', seed]);
-  git(seed, 'add', '-A');
-  git(
-    seed,
-    '-c',
-    'user.name=seed',
-    '-c',
-    'user.email=seed@example.test',
-    'commit',
-    '--quiet',
-    '-m',
-    'skills',
-  );
-  git(seed, 'push', '--quiet', origin, 'main');
+  const { root, origin } = await examplesOnOrigin('skillclimb-e2e-');
   // Relative, as a clone of a sibling folder would record it: every git call must resolve it from the checkout.
   const checkout = actionsCheckout(origin, path.join(root, 'checkout'), { url: '../origin.git' });
   return { origin, checkout, root };

@@ -5,8 +5,7 @@
  * GitHub API served by a recording stand-in on 127.0.0.1, and no model key (a fork's pull request): the
  * offline provider scores structure. Two pushes: one comment created, then edited.
  */
-import { execFileSync } from 'node:child_process';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import {
   cleanupTempDirs,
   E2E_TOKEN as TOKEN,
   EXAMPLES_WORKSPACE,
+  examplesOnOrigin,
   git,
   runAction,
   tempDir,
@@ -86,25 +86,7 @@ interface Pull {
 }
 
 async function pullOfExamples(): Promise<Pull> {
-  const root = await tempDir('skillclimb-e2e-score-');
-  const origin = path.join(root, 'origin.git');
-  const work = path.join(root, 'work');
-  execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
-  await cp(EXAMPLES_WORKSPACE, work, { recursive: true });
-  execFileSync('git', ['init', '--quiet', '--initial-branch=main', work]);
-  git(work, 'add', '-A');
-  git(
-    work,
-    '-c',
-    'user.name=seed',
-    '-c',
-    'user.email=seed@example.test',
-    'commit',
-    '--quiet',
-    '-m',
-    'skills',
-  );
-  git(work, 'push', '--quiet', origin, 'main');
+  const { origin, seed: work } = await examplesOnOrigin('skillclimb-e2e-score-');
   git(work, 'checkout', '--quiet', '-b', 'feature');
   return { origin, work, base: git(work, 'rev-parse', 'main') };
 }

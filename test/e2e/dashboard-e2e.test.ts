@@ -3,15 +3,12 @@
  * nights of `mode: run` on real checkouts of examples/workspace whose `origin` is a local bare repository,
  * the GitHub API served by the recording stand-in with its issue store on, and the offline provider.
  */
-import { execFileSync } from 'node:child_process';
-import { cp } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   actionsCheckout,
   cleanupTempDirs,
-  EXAMPLES_WORKSPACE,
-  git,
+  examplesOnOrigin,
   RecordingGitHub,
   runAction,
   tempDir,
@@ -19,25 +16,7 @@ import {
 
 /** examples/workspace on a bare origin's `main`, and the runner's default checkout of it. */
 async function checkoutOfExamples(): Promise<{ origin: string; checkout: string }> {
-  const root = await tempDir('skillclimb-e2e-dashboard-');
-  const origin = path.join(root, 'origin.git');
-  const seed = path.join(root, 'seed');
-  execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
-  await cp(EXAMPLES_WORKSPACE, seed, { recursive: true });
-  execFileSync('git', ['init', '--quiet', '--initial-branch=main', seed]);
-  git(seed, 'add', '-A');
-  git(
-    seed,
-    '-c',
-    'user.name=seed',
-    '-c',
-    'user.email=seed@example.test',
-    'commit',
-    '--quiet',
-    '-m',
-    'skills',
-  );
-  git(seed, 'push', '--quiet', origin, 'main');
+  const { root, origin } = await examplesOnOrigin('skillclimb-e2e-dashboard-');
   return { origin, checkout: actionsCheckout(origin, path.join(root, 'checkout')) };
 }
 

@@ -1,6 +1,6 @@
 /** Real git repositories for the GitHub-side tests: a bare `origin` and a clone of it, in temp folders. */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -251,6 +251,34 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 export const BUNDLE = process.env.SKILLCLIMB_E2E_BUNDLE || path.join(ROOT, 'dist', 'index.js');
 /** The example skills every e2e checkout starts from. */
 export const EXAMPLES_WORKSPACE = path.join(ROOT, 'examples', 'workspace');
+/**
+ * examples/workspace committed on a bare origin's `main`: the start of every bundled-Action e2e run.
+ * `seed` is the working clone that pushed it (still on `main`), for tests that go on to make a branch.
+ */
+export async function examplesOnOrigin(
+  prefix: string,
+): Promise<{ root: string; origin: string; seed: string }> {
+  const root = await tempDir(prefix);
+  const origin = path.join(root, 'origin.git');
+  const seed = path.join(root, 'seed');
+  execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
+  await cp(EXAMPLES_WORKSPACE, seed, { recursive: true });
+  execFileSync('git', ['init', '--quiet', '--initial-branch=main', seed]);
+  git(seed, 'add', '-A');
+  git(
+    seed,
+    '-c',
+    'user.name=seed',
+    '-c',
+    'user.email=seed@example.test',
+    'commit',
+    '--quiet',
+    '-m',
+    'skills',
+  );
+  git(seed, 'push', '--quiet', origin, 'main');
+  return { root, origin, seed };
+}
 /** The `github-token` input of the e2e runs: it must never appear in their output. */
 export const E2E_TOKEN = 'ghs_e2eTokenThatMustNeverBePrinted';
 
