@@ -10,7 +10,7 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { parseOrders, writtenState } from '../../src/action/dashboard-body.js';
 import { parseInputs, type ActionInputName } from '../../src/action/inputs.js';
-import type { ActionIo, PipelineEngine } from '../../src/action/io.js';
+import type { PipelineEngine } from '../../src/action/io.js';
 import { runPipeline } from '../../src/action/main.js';
 import { RESULT_FILE_FORMAT, writeRunFile, type RunFile } from '../../src/action/result-file.js';
 import type { RunResult, SkillResult } from '../../src/core/iterate/run-result.js';
@@ -24,43 +24,19 @@ import {
   GITHUB_API as API,
   makeRemote,
   nightContext,
-  recordingLog,
 } from '../helpers/github-fixtures.js';
 import { looseNock } from '../helpers/nock-frame.js';
 import { releaseNotesSkill, validAnswer } from '../helpers/authored-evals.js';
 import { anthropicMessage } from '../helpers/model-replies.js';
-import { VALID_EVALS, VALID_SCENARIOS } from '../helpers/skill-project.js';
+import { nightSkillFiles, recordingIo } from '../helpers/action-io.js';
 
 const NOW = new Date('2026-05-24T03:00:00Z');
-
-interface RecordingIo extends ActionIo {
-  log: ReturnType<typeof recordingLog>;
-  summaries: string[];
-}
-
-function recordingIo(now = NOW): RecordingIo {
-  const summaries: string[] = [];
-  return {
-    log: recordingLog(),
-    summaries,
-    startGroup: () => undefined,
-    endGroup: () => undefined,
-    writeSummary: async (markdown) => void summaries.push(markdown),
-    now: () => now,
-  };
-}
-
-const skillFiles = (name: string) => ({
-  [`.claude/skills/${name}/SKILL.md`]: `---\nname: ${name}\ndescription: test skill\n---\n# ${name}\n`,
-  [`.claude/skills/${name}/evals/evals.json`]: VALID_EVALS,
-  [`.claude/skills/${name}/evals/test_scenarios.json`]: VALID_SCENARIOS,
-});
 
 async function repository() {
   const { origin, checkout } = await makeRemote(
     {
-      ...skillFiles('alpha'),
-      ...skillFiles('beta'),
+      ...nightSkillFiles('alpha'),
+      ...nightSkillFiles('beta'),
       '.claude/skills/gamma/SKILL.md': '---\nname: gamma\ndescription: no evals yet\n---\n# gamma\n',
     },
     { checkout: 'actions' },
@@ -283,7 +259,7 @@ describe('the dashboard issue of mode: run', () => {
     fake.permissions = { maintainer: 'admin' };
     const { origin, checkout } = await makeRemote(
       {
-        ...skillFiles('alpha'),
+        ...nightSkillFiles('alpha'),
         '.claude/skills/gamma/SKILL.md': releaseNotesSkill('gamma'),
         'skillclimb.config.json': JSON.stringify({
           models: { default: 'offline', author: 'anthropic:claude-haiku-4-5' },

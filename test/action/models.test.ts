@@ -10,7 +10,6 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionContext } from '../../src/action/context.js';
 import { parseInputs, type ActionInputName } from '../../src/action/inputs.js';
-import type { ActionIo } from '../../src/action/io.js';
 import { runPipeline } from '../../src/action/main.js';
 import { iterateOptions } from '../../src/action/options.js';
 import { CONFIG_FILE } from '../../src/config/config.js';
@@ -20,12 +19,12 @@ import {
   GITHUB_API as API,
   makeRemote,
   nightContext,
-  recordingLog,
 } from '../helpers/github-fixtures.js';
 import { closeServer, listenOnLoopback, readBody } from '../helpers/local-http.js';
 import { anthropicOk, chatCompletion, OPENAI_BAD_KEY } from '../helpers/model-replies.js';
-import { VALID_EVALS, VALID_SCENARIOS } from '../helpers/skill-project.js';
 import { messageOf } from '../../src/core/errors.js';
+import { recordingIo } from '../helpers/action-io.js';
+import { VALID_EVALS, VALID_SCENARIOS } from '../helpers/skill-project.js';
 
 const TOKEN = 'ghs_pipelineTestToken';
 
@@ -72,26 +71,6 @@ class CompatibleServer {
   async stop(): Promise<void> {
     await closeServer(this.server);
   }
-}
-
-interface RecordingIo extends ActionIo {
-  log: ReturnType<typeof recordingLog>;
-  groups: string[];
-  summaries: string[];
-}
-
-function recordingIo(): RecordingIo {
-  const groups: string[] = [];
-  const summaries: string[] = [];
-  return {
-    log: recordingLog(),
-    groups,
-    summaries,
-    startGroup: (name) => void groups.push(`start ${name}`),
-    endGroup: () => void groups.push('end'),
-    writeSummary: async (markdown) => void summaries.push(markdown),
-    now: () => new Date('2026-05-24T03:00:00Z'),
-  };
 }
 
 const SKILL_FILES = {

@@ -9,7 +9,7 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import type { ActionContext } from '../../src/action/context.js';
 import { parseInputs, type ActionInputName } from '../../src/action/inputs.js';
-import type { ActionIo, PipelineEngine } from '../../src/action/io.js';
+import type { PipelineEngine } from '../../src/action/io.js';
 import { runPipeline } from '../../src/action/main.js';
 import { redactOutputs } from '../../src/action/secrets.js';
 import { RESULT_FILE_FORMAT, writeRunFile, type RunFile } from '../../src/action/result-file.js';
@@ -25,11 +25,10 @@ import {
   GITHUB_API as API,
   makeRemote,
   nightContext,
-  recordingLog,
 } from '../helpers/github-fixtures.js';
+import { nightSkillFiles, recordingIo } from '../helpers/action-io.js';
 import { looseNock } from '../helpers/nock-frame.js';
 import { reportPlan } from '../helpers/pipeline-engines.js';
-import { VALID_EVALS, VALID_SCENARIOS } from '../helpers/skill-project.js';
 
 const NOW = new Date('2026-05-24T03:00:00Z');
 const RESULTS_TSV =
@@ -37,33 +36,10 @@ const RESULTS_TSV =
   'aaaaaaa\t0.500000\tbaseline\tinitial baseline\t1.000\n' +
   'bbbbbbb\t0.600000\tkeep\tlabel the fence\t2.000\n';
 
-interface RecordingIo extends ActionIo {
-  log: ReturnType<typeof recordingLog>;
-  summaries: string[];
-}
-
-function recordingIo(): RecordingIo {
-  const summaries: string[] = [];
-  return {
-    log: recordingLog(),
-    summaries,
-    startGroup: () => undefined,
-    endGroup: () => undefined,
-    writeSummary: async (markdown) => void summaries.push(markdown),
-    now: () => NOW,
-  };
-}
-
-const skillFiles = (name: string) => ({
-  [`.claude/skills/${name}/SKILL.md`]: `---\nname: ${name}\ndescription: test skill\n---\n# ${name}\n`,
-  [`.claude/skills/${name}/evals/evals.json`]: VALID_EVALS,
-  [`.claude/skills/${name}/evals/test_scenarios.json`]: VALID_SCENARIOS,
-});
-
 async function night(): Promise<{ origin: string; checkout: string; ctx: ActionContext }> {
   // The checkout actions/checkout makes by default: depth 1, only `main`.
   const { origin, checkout } = await makeRemote(
-    { ...skillFiles('alpha'), ...skillFiles('beta') },
+    { ...nightSkillFiles('alpha'), ...nightSkillFiles('beta') },
     { earlierCommits: 1, checkout: 'actions' },
   );
   const ctx = await nightContext(checkout);
