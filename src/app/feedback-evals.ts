@@ -39,7 +39,7 @@ export interface FeedbackItem {
 
 /** The evals file of the reviewer skill in `skillDir`. */
 export function evalsPathOf(skillDir: string): string {
-  return `${skillDir.replace(/\/+$/, '')}/${EVALS_DIR}/${EVALS_FILE}`;
+  return `${skillDir.replace(/^(?:\.\/)+/, '').replace(/\/+$/, '')}/${EVALS_DIR}/${EVALS_FILE}`;
 }
 
 /** The section of a unified diff for `file` (its `+++ b/<file>` side), or undefined. */

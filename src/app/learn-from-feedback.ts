@@ -195,9 +195,7 @@ async function withHunks(
   for (const { feedback, head } of candidates) {
     const said = `${feedback.kind} finding "${oneTitle(feedback.title)}" of #${feedback.pr}`;
     if (!feedback.file || !head) {
-      leftOut.push(
-        `${said}: it names no file${feedback.file ? ' the App can place in a reviewed commit' : ''}`,
-      );
+      leftOut.push(`${said}: ${feedback.file ? 'no reviewed commit is known for it' : 'it names no file'}`);
       continue;
     }
     base ??= (await readPullRequest(tools.octokit, event.pr)).baseSha;
@@ -241,7 +239,13 @@ async function learn(
     (event.merged && roundsOf(engine).length > 1);
   if (!anyFeedback) return;
   const config = await ctx.readConfig(tools);
-  if (!config.ok || config.config.learn_from_feedback === false) return;
+  if (!config.ok) {
+    tools.log.warn(
+      `${pullKey(event.pr)}: no feedback evals, the configuration has problems: ${config.problem}`,
+    );
+    return;
+  }
+  if (config.config.learn_from_feedback === false) return;
   const dismissed = await dismissals(tools, event, state, engine);
   const candidates = await byWriters(tools, event, [...dismissed, ...accepted(engine, event, dismissed)]);
   if (candidates.length === 0) return;
@@ -267,7 +271,7 @@ async function learn(
       const appended = appendFeedbackEvals({
         current: readAppendable(current, path),
         onDefault: onMain,
-        skillName: skillDir.split('/').at(-1) ?? skillDir,
+        skillName: skillDir.replace(/\/+$/, '').split('/').at(-1) ?? skillDir,
         items,
         secrets,
       });
@@ -299,7 +303,7 @@ async function learn(
     tools.log.info(`${key}: ${counted(added, 'feedback eval')} written to ${result.url} (${result.status})`);
   } else if (result.status === 'branch-moved') {
     tools.log.warn(
-      `${key}: the evals branch moved while the App wrote to it; the feedback evals wait for the next close`,
+      `${key}: the evals branch moved while the App wrote to it (someone pushed to it); this pull request's feedback evals were not written`,
     );
   } else {
     tools.log.info(`${key}: no new feedback evals (every finding already has one, or none qualified)`);

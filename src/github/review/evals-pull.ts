@@ -39,7 +39,7 @@ export interface EvalsWrite {
 export type EvalsPullResult =
   | { status: 'opened' | 'updated'; number: number; url: string }
   | { status: 'unchanged' }
-  /** The branch moved while the App wrote (a maintainer pushed): nothing landed; the next close tries again. */
+  /** The branch moved while the App wrote (someone pushed to it): nothing landed. */
   | { status: 'branch-moved' };
 
 async function readText(octokit: AppOctokit, repo: Repo, path: string, ref: string) {
