@@ -16,7 +16,7 @@
  * - `learn_from_feedback: false` in `.github/review-loop.yml` turns it off; on by default, since nothing
  *   lands until a maintainer merges the evals pull request.
  */
-import { pullKey } from '../github/review/app-octokit.js';
+import { pullKey, type PullRef } from '../github/review/app-octokit.js';
 import { EVALS_PULL_MARKER, writeEvalsPull } from '../github/review/evals-pull.js';
 import type { AppLoopState } from '../github/review/loop-state.js';
 import { readCompareDiff, readPullRequest } from '../github/review/pull-info.js';
@@ -225,19 +225,59 @@ export async function learnFromFeedback(
   }
 }
 
+/** Whether the loop may hold feedback at all (`merged`: fixed findings count too); no request is made. */
+function mayHoldFeedback(state: AppLoopState, merged: boolean): boolean {
+  const engine = engineState(state);
+  return (
+    state.dismissals.length > 0 ||
+    (engine?.dismissed ?? []).length > 0 ||
+    state.inlineThreads ||
+    (merged && roundsOf(engine).length > 1)
+  );
+}
+
+/**
+ * A pull request closed while its loop ran: the close aborted the loop instead of reaching `onClosed`, so
+ * the loop's end writes the feedback, with the pull request read for whether and by whom it was merged.
+ */
+export async function learnAfterClosedLoop(
+  ctx: WorkerContext,
+  tools: EventTools,
+  pr: PullRef,
+  state: AppLoopState,
+): Promise<void> {
+  if (!mayHoldFeedback(state, true)) return;
+  let event: ClosedEvent;
+  try {
+    const { data } = await tools.octokit.rest.pulls.get({
+      owner: pr.owner,
+      repo: pr.repo,
+      pull_number: pr.number,
+    });
+    const merger = data.merged_by;
+    event = {
+      kind: 'closed',
+      delivery: 'loop-end',
+      pr,
+      merged: data.merged === true,
+      ...(data.merged === true && merger ? { mergedBy: { login: merger.login, type: merger.type } } : {}),
+      ...(data.base.repo.default_branch ? { defaultBranch: data.base.repo.default_branch } : {}),
+    };
+  } catch (error) {
+    tools.log.warn(`${pullKey(pr)}: the feedback evals were not written (${describeApiError(error)})`);
+    return;
+  }
+  await learnFromFeedback(ctx, tools, event, state);
+}
+
 async function learn(
   ctx: WorkerContext,
   tools: EventTools,
   event: ClosedEvent,
   state: AppLoopState,
 ): Promise<void> {
+  if (!mayHoldFeedback(state, event.merged)) return;
   const engine = engineState(state);
-  const anyFeedback =
-    state.dismissals.length > 0 ||
-    (engine?.dismissed ?? []).length > 0 ||
-    state.inlineThreads ||
-    (event.merged && roundsOf(engine).length > 1);
-  if (!anyFeedback) return;
   const config = await ctx.readConfig(tools);
   if (!config.ok) {
     tools.log.warn(

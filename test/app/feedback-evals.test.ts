@@ -9,8 +9,10 @@ import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readEvalsShape } from '../../src/core/iterate/agent-skills-evals.js';
 import { weaknessMarker } from '../../src/github/review/review-body.js';
+import { scriptedGitHub } from '../helpers/app-github.js';
 import {
   BASE,
+  HEAD,
   OWNER,
   PR,
   REPO_PATH,
@@ -18,7 +20,9 @@ import {
   nockNoConfig,
   nockPermission,
   nockToken,
+  commentPayload,
   outcome,
+  pullData,
   pullRequestPayload,
   scriptedRunner,
   startTestApp,
@@ -188,7 +192,11 @@ function closing(state: ReturnType<typeof loopState>, threads: unknown[]) {
 /** The evals pull request's writes, recorded. */
 function evalsWrites(
   mock: nock.Scope,
-  options: { open?: { number: number; body: string; head: string }; onBranch?: string } = {},
+  options: {
+    open?: { number: number; body: string; head: string };
+    onBranch?: string;
+    defaultBranch?: string;
+  } = {},
 ) {
   const seen = {
     tree: undefined as any,
@@ -212,7 +220,7 @@ function evalsWrites(
           ]
         : [],
     )
-    .get(`${REPO_PATH}/git/ref/heads%2Fmaster`)
+    .get(`${REPO_PATH}/git/ref/heads%2F${options.defaultBranch ?? 'master'}`)
     .reply(200, { object: { sha: MAIN } })
     .get(`${REPO_PATH}/git/ref/heads%2F${encodeURIComponent(BRANCH)}`)
     .reply(...((options.open ? [200, { object: { sha: options.open.head } }] : [404, {}]) as [number, any]))
@@ -417,6 +425,60 @@ describe('feedback becomes evals', () => {
 
     await close(false);
 
+    expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('a pull request closed while its round runs writes its feedback evals when the loop ends', async () => {
+    const { runner, requests } = scriptedRunner(
+      (request) =>
+        new Promise((resolve) =>
+          request.signal.addEventListener('abort', () =>
+            resolve(outcome({ status: 'interrupted', message: 'Interrupted.', lastScore: undefined })),
+          ),
+        ),
+    );
+    const { probot, queue } = await startTestApp(runner);
+    const before = loopState({
+      phase: 'acquitted',
+      dismissals: [
+        { title: 'Unused helper export', file: 'src/a.ts', line: 11, reason: 'by design', by: 'maintainer' },
+      ],
+    });
+    const live = scriptedGitHub({
+      sticky: stickyComment(before).body,
+      reactions: true,
+      pull: pullData(),
+      checks: true,
+    });
+    const mock = nockToken();
+    // the start: the configuration and the commenter's role; the loop's end: the same, for the evals
+    nockNoConfig(mock);
+    nockPermission('maintainer', 'write', mock);
+    nockNoConfig(mock);
+    nockPermission('maintainer', 'write', mock);
+    mock
+      .get(`${REPO_PATH}/compare/${BASE}...${HEAD}`)
+      .matchHeader('accept', /diff/)
+      .reply(200, DIFF, { 'content-type': 'text/plain' })
+      .get(REPO_PATH)
+      .reply(200, { default_branch: 'main' });
+    const seen = evalsWrites(mock, { defaultBranch: 'main' });
+
+    await probot.receive({
+      id: 'r1',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop' }),
+    });
+    while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await probot.receive({ id: 'r2', name: 'pull_request', payload: pullRequestPayload('closed') });
+    await queue.idle();
+
+    expect(live.state()).toMatchObject({ phase: 'closed' });
+    const { file } = committedEvals(seen.tree);
+    expect(file.evals.map((e) => e.assertions)).toEqual([
+      ['The review does not report: Unused helper export in src/a.ts (line 11)'],
+    ]);
+    expect(seen.pull).toMatchObject({ head: BRANCH, base: 'main' });
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 });
