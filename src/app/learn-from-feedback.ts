@@ -25,7 +25,11 @@ import { describeApiError } from '../github/octokit.js';
 import { sameFinding } from '../core/review/finding-identity.js';
 import { StoredStateSchema, type RoundSummary, type StoredState } from '../core/review/state.js';
 import { records } from '../core/review/sticky-records.js';
-import { DEFAULT_REVIEWER_SKILL_DIR, type ReviewFeedback } from '../core/reviewer-skill.js';
+import {
+  DEFAULT_REVIEWER_SKILL_DIR,
+  type FeedbackKind,
+  type ReviewFeedback,
+} from '../core/reviewer-skill.js';
 import { counted } from '../core/text/counted.js';
 import { redactSecrets } from '../core/text/redact.js';
 import { inertInline, postable } from '../core/text/untrusted-text.js';
@@ -73,13 +77,7 @@ function headOf(key: Key, rounds: readonly RoundSummary[], fallback: string | un
   return at?.head ?? fallback;
 }
 
-function record(
-  kind: ReviewFeedback['kind'],
-  key: Key,
-  pr: number,
-  reason: string,
-  by: string,
-): ReviewFeedback {
+function record(kind: FeedbackKind, key: Key, pr: number, reason: string, by: string): ReviewFeedback {
   return {
     kind,
     title: key.title,
@@ -211,7 +209,7 @@ function oneTitle(title: string): string {
   return title.replace(/\s+/g, ' ').trim().slice(0, 120);
 }
 
-/** Never fails the close: a failure is logged, and the next closed pull request tries again. */
+/** Never fails the close: a failure is logged, and this pull request's feedback is not written. */
 export async function learnFromFeedback(
   ctx: WorkerContext,
   tools: EventTools,
