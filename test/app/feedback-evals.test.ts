@@ -345,9 +345,12 @@ describe('feedback becomes evals', () => {
     expect(mock.pendingMocks()).toStrictEqual([]);
   });
 
-  it('a read-only user\'s "won\'t fix" alone writes nothing', async () => {
+  it("a read-only user's \"won't fix\" and a bot's write nothing (the bot is not even asked about)", async () => {
     const state = loopState({ phase: 'acquitted', inlineThreads: true });
-    const mock = closing(state, [thread('T1', 'Unused helper export', 11, 'reader', "won't fix")]);
+    const mock = closing(state, [
+      thread('T1', 'Unused helper export', 11, 'reader', "won't fix"),
+      thread('T2', 'Missing null check on user input', 14, 'helper[bot]', 'by design'),
+    ]);
     nockPermission('reader', 'read', mock);
 
     await close(false);
