@@ -54,6 +54,11 @@ export const RepoConfigSchema = z.strictObject({
    * (docs/how-it-works.md § The reviewer learns); the built-in instructions when it has no SKILL.md.
    */
   reviewer_skill: z.string().min(1).optional(),
+  /**
+   * Whether a closed pull request's dismissed and fixed findings become evals of the reviewer skill, in
+   * one pull request for a maintainer to merge (src/app/learn-from-feedback.ts); on unless `false`.
+   */
+  learn_from_feedback: z.boolean().optional(),
   /** Globs an auto fix may touch beyond the files the PR changes; `.github/workflows/` is refused whatever they say. */
   fix_paths: z.array(z.string().min(1)).optional(),
   budget: z
@@ -232,6 +237,7 @@ const FIELD_RULES: Record<string, string> = {
     '`comment` or `approve` (the former `REQUEST_CHANGES` is `approve`: a passing round approves, one asking for changes requests them)',
   allowed_roles: 'a non-empty list of repository roles, e.g. `[admin, maintain, write]`',
   reviewer_skill: 'a folder path in the repository, e.g. `.github/skills/review-loop-reviewer`',
+  learn_from_feedback: '`true` or `false`',
   fix_paths: 'a list of globs, e.g. `["docs/**"]`',
   budget: 'a map with `max_rounds`, `max_tokens` and `max_cost_usd`',
   'budget.max_rounds': WHOLE_ROUNDS,

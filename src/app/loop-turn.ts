@@ -25,6 +25,7 @@ import type { EndReason, EventTools, WorkerContext } from './worker-context.js';
 import { isStale } from './worker-context.js';
 import type { LoopJob } from './coordination/loop-jobs.js';
 import { readPullRequest } from '../github/review/pull-info.js';
+import { learnAfterClosedLoop } from './learn-from-feedback.js';
 import { phaseWords } from './replies.js';
 import { messageOf } from '../core/errors.js';
 
@@ -486,4 +487,6 @@ export async function finishLoop(
         .catch(() => undefined);
     }
   }
+  // Closed while it ran: the close's own handler never ran, so the loop's end learns from its feedback.
+  if (reason === 'closed' && next) await learnAfterClosedLoop(ctx, tools, pr.pr, next);
 }

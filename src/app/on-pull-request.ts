@@ -10,6 +10,7 @@ import { readPullRequest } from '../github/review/pull-info.js';
 import { FINISHED_PHASES } from '../github/review/loop-state.js';
 import type { AppLoopState } from '../github/review/loop-state.js';
 import { describeApiError } from '../github/octokit.js';
+import { learnFromFeedback } from './learn-from-feedback.js';
 import { concludeCheck, resumeLoop } from './loop-turn.js';
 import { refuse, reply } from './replies.js';
 import type { ClosedEvent, PushEvent, RerequestEvent } from './validation/event.js';
@@ -100,6 +101,18 @@ export async function onClosed(
 ): Promise<void> {
   const state = await ctx.readState(tools, event.pr);
   if (!state) return;
+  await endLoop(ctx, event, tools, state, run);
+  // Whatever the loop's phase: the team's answers are final now (learn-from-feedback.ts).
+  await learnFromFeedback(ctx, tools, event, state);
+}
+
+async function endLoop(
+  ctx: WorkerContext,
+  event: ClosedEvent,
+  tools: EventTools,
+  state: AppLoopState,
+  run: { rerun: boolean },
+): Promise<void> {
   const recorded = run.rerun && state.phase === 'closed';
   if (FINISHED_PHASES.includes(state.phase) && !recorded) return;
   const next = recorded

@@ -36,6 +36,10 @@ export interface PushEvent extends EventBase {
 export interface ClosedEvent extends EventBase {
   kind: 'closed';
   merged: boolean;
+  /** Who merged it (a merged PR's feedback counts as accepted only through a person with write access). */
+  mergedBy?: Sender | undefined;
+  /** The repository's default branch, as the payload names it. */
+  defaultBranch?: string | undefined;
 }
 
 /** `check_run.rerequested` on the App's `review-loop` check: run a round on that head. */
@@ -65,6 +69,7 @@ const ignored = (reason: string): Ignored => ({ kind: 'ignored', reason });
 interface RepositoryPayload {
   name: string;
   owner: { login: string };
+  default_branch?: string;
 }
 
 function senderOf(sender: { login: string; type?: string } | null | undefined): Sender | undefined {
@@ -106,7 +111,12 @@ export function commandEventFrom(payload: IssueCommentPayload, delivery: string,
 export interface PullRequestPayload {
   action: string;
   number: number;
-  pull_request: { number: number; merged?: boolean | null; head: { sha: string } };
+  pull_request: {
+    number: number;
+    merged?: boolean | null;
+    merged_by?: { login: string; type?: string } | null;
+    head: { sha: string };
+  };
   repository: RepositoryPayload;
   sender?: { login: string; type?: string } | null;
 }
@@ -119,7 +129,15 @@ export function pullRequestEventFrom(payload: PullRequestPayload, delivery: stri
     number: payload.pull_request.number,
   };
   if (payload.action === 'closed') {
-    return { kind: 'closed', delivery, pr, merged: payload.pull_request.merged === true };
+    const merged = payload.pull_request.merged === true;
+    return {
+      kind: 'closed',
+      delivery,
+      pr,
+      merged,
+      ...(merged ? { mergedBy: senderOf(payload.pull_request.merged_by ?? payload.sender) } : {}),
+      ...(payload.repository.default_branch ? { defaultBranch: payload.repository.default_branch } : {}),
+    };
   }
   if (payload.action === 'synchronize') {
     const sender = senderOf(payload.sender);
