@@ -84,7 +84,7 @@ function skillReadOf(entry: EntryRead): ReviewerSkillRead {
  * skill as the repository's DEFAULT branch has it now — never the pull request's head, which may edit it —
  * else the built-in ones, with the reason when a skill was there but could not be used.
  */
-export async function reviewerInstructionsOf(
+async function reviewerInstructionsOf(
   session: Pick<PullSession, 'readOnDefaultBranch'>,
   folder: string | undefined,
 ): Promise<ReviewerInstructions> {

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- recorded request bodies are untyped JSON */
 /**
  * The reviewer's instructions as a skill (issue 31 item 1), under Probot with the real engine: GitHub and
  * the model APIs intercepted by nock at the HTTP layer. The App reviews with the repository's reviewer

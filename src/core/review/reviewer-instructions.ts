@@ -44,14 +44,17 @@ export type ReviewerInstructions =
       cutFrom?: number | undefined;
     };
 
-export const BUILT_IN_INSTRUCTIONS: ReviewerInstructions = { source: 'built-in' };
+const BUILT_IN_INSTRUCTIONS: ReviewerInstructions = { source: 'built-in' };
 
 /**
  * `<dir>/SKILL.md` for a folder named in `.github/review-loop.yml` (`reviewer_skill`) or on the command
  * line, repository-relative; undefined for a path that leaves the repository or is not a plain path.
  */
 export function reviewerSkillFile(dir: string): string | undefined {
-  const clean = dir.trim().replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  const clean = dir
+    .trim()
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '');
   const segments = clean.split('/');
   if (clean === '' || clean.startsWith('/') || clean.includes('\\')) return undefined;
   if (segments.some((s) => s === '' || s === '.' || s === '..')) return undefined;
@@ -64,7 +67,12 @@ export function skillBody(text: string): string {
   if (lines[0]?.trimEnd() !== '---') return text.trim();
   const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === '---');
   // An unclosed front matter holds no body.
-  return close === -1 ? '' : lines.slice(close + 1).join('\n').trim();
+  return close === -1
+    ? ''
+    : lines
+        .slice(close + 1)
+        .join('\n')
+        .trim();
 }
 
 /** A cut file ends at its last whole line (a cut mid-line could leave half an instruction). */
@@ -88,7 +96,8 @@ export function instructionsFrom(
       return { source: 'built-in', note: `${at} could not be read (${read.detail})` };
     case 'file': {
       const text = skillBody(read.truncated ? wholeLines(read.text) : read.text);
-      if (text === '') return { source: 'built-in', note: `${at} has no instructions after its front matter` };
+      if (text === '')
+        return { source: 'built-in', note: `${at} has no instructions after its front matter` };
       return {
         source: 'skill',
         path: where.path,
@@ -126,7 +135,7 @@ export function builtInInstructionsText(preset: Preset): string {
 const DESCRIPTION =
   'The instructions of the review-loop reviewer: what to look for when reviewing a change in this ' +
   'repository, what is out of scope, and how hard to push. The review-loop App reads this file from the ' +
-  "default branch and reviews every pull request with it; the answer format, the verdict scale and the " +
+  'default branch and reviews every pull request with it; the answer format, the verdict scale and the ' +
   'rules for untrusted text stay built in.';
 
 /**
