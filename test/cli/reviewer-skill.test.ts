@@ -122,8 +122,11 @@ describe('skillclimb review with a reviewer skill', () => {
     expect(outsideData(review)).toContain(MAIN_RULE);
     expect(outsideData(review)).not.toContain(BRANCH_RULE);
     expect(review).toContain(BRANCH_RULE); // the branch's edit is under review, as data
-    expect(cli.stdout()).toContain(
-      `Reviewed with the repository's reviewer skill ${SKILL} (commit ${main7}).`,
+    const said = `Reviewed with the repository's reviewer skill ${SKILL} (commit ${main7}).`;
+    expect(cli.stdout()).toContain(said);
+    // and the round log's header keeps it
+    expect(await readFile(path.join(dir, 'review-stage/AUTO_REVIEW.md'), 'utf8')).toContain(
+      `- Instructions: ${said}`,
     );
   });
 

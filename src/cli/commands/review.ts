@@ -245,6 +245,7 @@ async function runReview(io: CliIo, rawPaths: string[], flags: ReviewFlags, comm
         preset: settings.preset,
         maxCostUsd: flags.maxCostUsd ?? config.maxCostUsd,
         allowGlobs: config.review?.allow ?? [],
+        instructionsNote: said,
       },
       {
         models,
