@@ -150,6 +150,8 @@ export function settingsFrom(config: RepoConfig, env: AppEnvSettings): LoopSetti
     reviewEvent: config.review_event ?? 'comment',
     allowedRoles: config.allowed_roles ?? [...DEFAULT_ALLOWED_ROLES],
     fixPaths: config.fix_paths ?? [],
+    // Only when named: without it the runner reads the default folder (core/reviewer-skill.ts).
+    ...(config.reviewer_skill === undefined ? {} : { reviewerSkill: config.reviewer_skill }),
     budget: {
       maxTokens: Math.min(env.maxTokens, config.budget?.max_tokens ?? env.maxTokens),
       maxCostUsd: Math.min(env.maxCostUsd, config.budget?.max_cost_usd ?? env.maxCostUsd),

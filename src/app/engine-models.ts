@@ -46,6 +46,8 @@ export function buildLoopModels(
   settings: Pick<LoopSettings, 'reviewerModel' | 'executorModel'>,
   env: NodeJS.ProcessEnv,
   factory: ModelFactoryOptions = {},
+  /** The body of the repository's reviewer skill; undefined: the built-in instructions. */
+  reviewerInstructions?: string,
 ): ReviewModels {
   let choice;
   try {
@@ -65,7 +67,12 @@ export function buildLoopModels(
   try {
     const reviewer = buildRoleModel('reviewer', realModel('reviewer', choice.reviewer), env, factory);
     const executor = buildRoleModel('executor', realModel('executor', choice.executor), env, factory);
-    return createReviewModels({ reviewer, executor, settings: callSettings(factory) });
+    return createReviewModels({
+      reviewer,
+      executor,
+      settings: callSettings(factory),
+      reviewerInstructions,
+    });
   } catch (error) {
     if (error instanceof LoopSetupError) throw error;
     // "reviewer model openai:gpt-5 needs OPENAI_API_KEY": the key belongs in the App's environment.

@@ -15,6 +15,18 @@ import { GitHubReviewTarget } from '../github/review/review-target.js';
 import type { ReviewOutcome } from '../core/review/outcome.js';
 import { PullRequestEvents, notIndependentNote, pullMessage } from '../github/review/engine-events.js';
 import type { LoopOutcome, LoopRequest, LoopRunner, LoopTrigger } from './loop-runner.js';
+import type { PullSession } from '../github/review/pull-session-port.js';
+import type { EntryRead } from '../github/review/pull-info.js';
+import { describeApiError } from '../github/octokit.js';
+import { DEFAULT_REVIEWER_SKILL_DIR } from '../core/reviewer-skill.js';
+import {
+  MAX_REVIEWER_SKILL_BYTES,
+  instructionsFrom,
+  instructionsSentence,
+  reviewerSkillFile,
+  type ReviewerInstructions,
+  type ReviewerSkillRead,
+} from '../core/review/reviewer-instructions.js';
 
 export interface EngineRunnerOptions {
   /** Model call settings (timeouts, retries); tests shorten the retry waits. */
@@ -53,9 +65,60 @@ export function loopOutcomeOf(outcome: ReviewOutcome): LoopOutcome {
   };
 }
 
+function skillReadOf(entry: EntryRead): ReviewerSkillRead {
+  switch (entry.kind) {
+    case 'file':
+    case 'missing':
+      return entry;
+    case 'symlink':
+      return { kind: 'not-a-file', what: 'a symbolic link' };
+    case 'folder':
+      return { kind: 'not-a-file', what: 'a folder' };
+    case 'binary':
+      return { kind: 'not-a-file', what: 'a binary file' };
+  }
+}
+
+/**
+ * The reviewer's instructions for this turn (docs/how-it-works.md § The reviewer learns): the reviewer
+ * skill as the repository's DEFAULT branch has it now — never the pull request's head, which may edit it —
+ * else the built-in ones, with the reason when a skill was there but could not be used.
+ */
+async function reviewerInstructionsOf(
+  session: Pick<PullSession, 'readOnDefaultBranch'>,
+  folder: string | undefined,
+): Promise<ReviewerInstructions> {
+  const dir = folder ?? DEFAULT_REVIEWER_SKILL_DIR;
+  const file = reviewerSkillFile(dir);
+  if (file === undefined) {
+    return {
+      source: 'built-in',
+      note: `\`reviewer_skill: ${dir}\` in .github/review-loop.yml is not a folder inside the repository`,
+    };
+  }
+  try {
+    const read = await session.readOnDefaultBranch(file, MAX_REVIEWER_SKILL_BYTES);
+    return instructionsFrom(skillReadOf(read.entry), { path: file, commit: read.commit, ref: read.branch });
+  } catch (error) {
+    return {
+      source: 'built-in',
+      note: `${file} on the default branch could not be read (${describeApiError(error)})`,
+    };
+  }
+}
+
 async function runOnce(request: LoopRequest, env: NodeJS.ProcessEnv, options: EngineRunnerOptions) {
   const { settings, session, signal } = request;
-  const models = buildLoopModels(settings, env, options.models);
+  const instructions = await reviewerInstructionsOf(session, settings.reviewerSkill);
+  const said = instructionsSentence(instructions);
+  if (instructions.source === 'built-in' && instructions.note !== undefined) session.log.warn(said);
+  else session.log.info(said);
+  const models = buildLoopModels(
+    settings,
+    env,
+    options.models,
+    instructions.source === 'skill' ? instructions.text : undefined,
+  );
   const store = new GitHubReviewStore(session);
   const target = new GitHubReviewTarget(session);
   const events = new PullRequestEvents({
@@ -99,7 +162,8 @@ async function runOnce(request: LoopRequest, env: NodeJS.ProcessEnv, options: En
     { checkpoint: answerOf(request.trigger) },
   );
   // Interrupted before any verdict, the engine names the base; the check belongs on the head under review.
-  return loopOutcomeOf(outcome.status === 'interrupted' ? { ...outcome, head: target.head } : outcome);
+  const ended = loopOutcomeOf(outcome.status === 'interrupted' ? { ...outcome, head: target.head } : outcome);
+  return { ...ended, instructions: said };
 }
 
 export function createLoopRunner(env: NodeJS.ProcessEnv, options: EngineRunnerOptions = {}): LoopRunner {

@@ -47,6 +47,11 @@ export interface LoopOutcome {
   blockers: LoopBlocker[];
   /** Why this run could never acquit (the reviewer is not independent), said with any ending. */
   caveat?: string | undefined;
+  /**
+   * Which instructions the reviewer had (the repository's reviewer skill at a commit, or the built-in ones
+   * and why), one sentence for the check run's summary.
+   */
+  instructions?: string | undefined;
 }
 
 export interface LoopRequest {

@@ -462,7 +462,8 @@ export async function finishLoop(
   const fallback = known ?? stored;
   if (!next && !fallback) return;
   const parked = parkIssue !== undefined ? ` What is left is listed in #${parkIssue}.` : '';
-  const summary = `${message ?? ending.title}${verdict}${parked}${unsaved}`;
+  const used = outcome?.instructions ? ` ${outcome.instructions}` : '';
+  const summary = `${message ?? ending.title}${verdict}${parked}${used}${unsaved}`;
   try {
     await concludeCheck(
       ctx,

@@ -8,6 +8,7 @@ import { doctorCommand } from './commands/doctor.js';
 import { evalsCommand } from './commands/evals.js';
 import { iterateCommand } from './commands/iterate.js';
 import { reviewCommand } from './commands/review.js';
+import { reviewerCommand } from './commands/reviewer.js';
 import { scoreCommand } from './commands/score.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE_OR_HALT } from './errors.js';
 import { createProcessIo, type CliIo } from './io.js';
@@ -36,6 +37,7 @@ export function buildProgram(io: CliIo): Command {
     scoreCommand(io),
     evalsCommand(io),
     reviewCommand(io),
+    reviewerCommand(io),
     doctorCommand(io),
   ]) {
     // addCommand does not inherit exitOverride / output settings the way .command() does.

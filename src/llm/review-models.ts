@@ -48,6 +48,11 @@ export interface ReviewModelsConfig {
   reviewer: RoleModel;
   executor: RoleModel;
   settings: CallSettings;
+  /**
+   * The body of the repository's reviewer skill, for every reviewer call that reviews or rules
+   * (docs/how-it-works.md § The reviewer learns); undefined: the built-in instructions.
+   */
+  reviewerInstructions?: string | undefined;
   /** Wall clock for trace meta (tests pin it). */
   now?: () => Date;
 }
@@ -147,6 +152,7 @@ export function createReviewModels(config: ReviewModelsConfig): ReviewModels {
   // The AI SDK prints provider warnings to the console by default; the round log has no use for them.
   if (globalThis.AI_SDK_LOG_WARNINGS === undefined) globalThis.AI_SDK_LOG_WARNINGS = false;
   const { reviewer, executor } = config;
+  const instructions = config.reviewerInstructions;
   const identity = (rm: RoleModel) => ({ id: rm.id.id, family: modelFamily(rm.id.id) });
   return {
     reviewer: identity(reviewer),
@@ -157,7 +163,7 @@ export function createReviewModels(config: ReviewModelsConfig): ReviewModels {
         config,
         reviewer,
         'review',
-        buildReviewPrompt({ ...input, marker: freshMarker() }),
+        buildReviewPrompt({ ...input, instructions, marker: freshMarker() }),
         { schema: REVIEW_ANSWER_JSON_SCHEMA, name: 'review' },
         ReviewAnswerSchema,
         signal,
@@ -179,7 +185,7 @@ export function createReviewModels(config: ReviewModelsConfig): ReviewModels {
         config,
         reviewer,
         'ruling',
-        buildRulingPrompt({ ...input, marker: freshMarker() }),
+        buildRulingPrompt({ ...input, instructions, marker: freshMarker() }),
         { schema: RULING_ANSWER_JSON_SCHEMA, name: 'ruling' },
         RulingAnswerSchema,
         signal,
@@ -210,7 +216,7 @@ export function createReviewModels(config: ReviewModelsConfig): ReviewModels {
     async verify(input, tools, signal) {
       const now = config.now ?? (() => new Date());
       const startedAt = now();
-      const prompt = buildVerifierPrompt({ ...input, marker: freshMarker() });
+      const prompt = buildVerifierPrompt({ ...input, instructions, marker: freshMarker() });
       const maxSteps = input.limits.maxToolCalls + 1;
       const reply = await callWithTools(reviewer, prompt, tools, maxSteps, signal, config.settings);
       const extra = { tools: ['read_file', 'list_folder', 'search_text'], max_steps: maxSteps };

@@ -43,6 +43,11 @@ export interface ReviewOptions {
    * leaves the fix to the person).
    */
   proposeManualFixes?: boolean | undefined;
+  /**
+   * Which instructions the reviewer has — a repository's reviewer skill at a commit, or the built-in ones
+   * (docs/how-it-works.md § The reviewer learns) — one sentence for the run's header; none: not said.
+   */
+  instructionsNote?: string | undefined;
 }
 
 export interface ReviewPorts {
@@ -74,9 +79,12 @@ export const MAX_EDITABLE_FILE_BYTES = 1_000_000;
 /** At most this many weaknesses go to one fix call. */
 export const MAX_FIXES_PER_ROUND = 8;
 
-export interface ResolvedOptions extends Required<Omit<ReviewOptions, 'maxCostUsd' | 'maxTokens'>> {
+export interface ResolvedOptions extends Required<
+  Omit<ReviewOptions, 'maxCostUsd' | 'maxTokens' | 'instructionsNote'>
+> {
   maxCostUsd: number | undefined;
   maxTokens: number | undefined;
+  instructionsNote: string | undefined;
   budgets: ReviewBudgets;
   verifierLimits: VerifierLimits;
 }
@@ -89,6 +97,7 @@ export function resolveOptions(options: ReviewOptions): ResolvedOptions {
     ...options,
     maxCostUsd: options.maxCostUsd,
     maxTokens: options.maxTokens,
+    instructionsNote: options.instructionsNote,
     allowGlobs: options.allowGlobs ?? [],
     budgets: { ...REVIEW_BUDGETS, ...options.budgets },
     verifierLimits: { ...DEFAULT_VERIFIER_LIMITS, ...options.verifierLimits },

@@ -156,6 +156,7 @@ export async function startRun(
         fix: options.fix,
         checkpoint: options.checkpoint,
         preset: options.preset,
+        instructions: options.instructionsNote,
       }),
     );
     await store.appendMemory(`\n${memoryRunHeading(state.run_id)}\n\n`);

@@ -132,7 +132,7 @@ export function rerequestPayload(options: {
 }
 
 export function pullData(options: { head?: string; fork?: boolean; state?: 'open' | 'closed' } = {}) {
-  const base = { full_name: `${OWNER}/${REPO}` };
+  const base = { full_name: `${OWNER}/${REPO}`, default_branch: 'main' };
   return {
     number: PR,
     html_url: `https://github.com/${OWNER}/${REPO}/pull/${PR}`,

@@ -105,6 +105,8 @@ export class FakePull {
   readonly trees = new Map<string, Files>();
   head: string;
   readonly base = BASE;
+  /** The commit the repository's default branch (`main`) is at: where the App reads the reviewer skill. */
+  defaultHead: string = BASE;
   readonly fork: boolean;
   /** Patches and diffs as `git diff` writes them (hunks with context) instead of whole-file replacements. */
   readonly gitDiffs: boolean;
@@ -343,13 +345,16 @@ export class FakePull {
   }
 
   /**
-   * What a round reads and writes on the PR: its files and diffs, contents at a SHA, and the reviews.
+   * What a round reads and writes on the PR: its files and diffs, contents at a SHA, the default branch's head (the
+   * reviewer skill is read there), and the reviews.
    * `reviewed: false` for a round that fails before its review: it neither posts one nor lists the PR's files.
    */
   interceptReads(scope = nock(API), options: { reviewed?: boolean } = {}): nock.Scope {
     scope.persist();
     if (options.reviewed ?? true) this.#interceptReviewed(scope);
     return scope
+      .get(`${REPO_PATH}/git/ref/heads%2Fmain`)
+      .reply(() => [200, { ref: 'refs/heads/main', object: { sha: this.defaultHead } }])
       .get(/\/compare\/[0-9a-f]{40}\.\.\.[0-9a-f]{40}$/)
       .matchHeader('accept', /diff/)
       .reply((uri) => {

@@ -11,6 +11,8 @@ import { realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createLocalReviewStore } from '../../adapters/local/review-store.js';
+import { reviewerInstructionsAt } from '../../adapters/local/reviewer-skill.js';
+import { instructionsSentence } from '../../core/review/reviewer-instructions.js';
 import {
   createLocalReviewTarget,
   currentBranch,
@@ -125,8 +127,10 @@ async function buildModels(
     const id = (raw: string) => parseModelId(raw) as Exclude<ModelId, { provider: 'offline' }>;
     const reviewer = buildRoleModel('reviewer', id(choice.reviewer), io.env, modelOptions);
     const executor = buildRoleModel('executor', id(choice.executor), io.env, modelOptions);
-    const models = createReviewModels({ reviewer, executor, settings: callSettings(modelOptions) });
-    return { models, config };
+    // The reviewer's instructions are read later, at the base: the models are checked here, made then.
+    const makeModels = (reviewerInstructions: string | undefined) =>
+      createReviewModels({ reviewer, executor, settings: callSettings(modelOptions), reviewerInstructions });
+    return { makeModels, config };
   } catch (err) {
     // A bad id, an offline role, a missing key: nothing has started yet.
     throw new UsageError(messageOf(err));
@@ -140,7 +144,7 @@ async function runReview(io: CliIo, rawPaths: string[], flags: ReviewFlags, comm
   const repoRoot = await repositoryRoot(project);
   const projectReal = path.join(repoRoot, path.relative(await realpath(repoRoot), await realpath(project)));
   const paths = reviewPaths(rawPaths, io.cwd, repoRoot);
-  const { models, config } = await buildModels(io, flags, projectReal, log);
+  const { makeModels, config } = await buildModels(io, flags, projectReal, log);
 
   const store = createLocalReviewStore(projectReal);
   const stored = await store.readState().catch((err: unknown) => {
@@ -204,6 +208,12 @@ async function runReview(io: CliIo, rawPaths: string[], flags: ReviewFlags, comm
   }
 
   log.info(`review: ${target.label}; base ${baseRef} (${base.slice(0, 12)}), head ${head.slice(0, 12)}`);
+  // The reviewer skill as the base has it, never as the branch under review does (§ The reviewer learns).
+  const instructions = await reviewerInstructionsAt(repoRoot, baseRef);
+  const said = instructionsSentence(instructions);
+  if (instructions.source === 'built-in' && instructions.note !== undefined) log.warn(said);
+  else log.info(said);
+  const models = makeModels(instructions.source === 'skill' ? instructions.text : undefined);
   log.info(
     `models: reviewer ${models.reviewer.id} (${models.reviewer.family}), executor ${models.executor.id} (${models.executor.family})`,
   );
@@ -235,6 +245,7 @@ async function runReview(io: CliIo, rawPaths: string[], flags: ReviewFlags, comm
         preset: settings.preset,
         maxCostUsd: flags.maxCostUsd ?? config.maxCostUsd,
         allowGlobs: config.review?.allow ?? [],
+        instructionsNote: said,
       },
       {
         models,

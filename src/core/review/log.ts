@@ -47,6 +47,8 @@ export interface RunHeaderInput {
   fix: FixMode;
   checkpoint: boolean;
   preset: Preset;
+  /** Which instructions the reviewer has (docs/how-it-works.md § The reviewer learns), one sentence. */
+  instructions?: string | undefined;
 }
 
 export function renderRunHeader(input: RunHeaderInput): string {
@@ -59,6 +61,7 @@ export function renderRunHeader(input: RunHeaderInput): string {
     `- Reviewer: ${input.reviewer.id} (${input.reviewer.family}); executor: ${input.executor.id} (${input.executor.family})`,
     `- Independence: ${input.independence.sentence}`,
     `- Difficulty: ${input.difficulty}; max rounds: ${input.maxRounds}; fix: ${input.fix}; checkpoint: ${input.checkpoint ? 'on' : 'off'}; preset: ${input.preset}`,
+    ...(input.instructions === undefined ? [] : [`- Instructions: ${input.instructions}`]),
     '',
   ].join('\n');
 }

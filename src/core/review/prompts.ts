@@ -78,6 +78,34 @@ up and is ready, say so clearly.`;
 const ADVERSARIAL_DEPTH = `Actively look for omissions, unsupported claims, cherry-picked evidence, metric
 mistakes, and weaknesses the author may have downplayed.`;
 
+/**
+ * A repository's reviewer skill in a prompt (docs/how-it-works.md § The reviewer learns): its body is the
+ * maintainers' instructions — not untrusted data — in place of the built-in role, asks and scope limits.
+ */
+function skillInstructions(text: string): string {
+  return `=== THE REVIEWER'S INSTRUCTIONS (this repository's reviewer skill, from its maintainers) ===
+${text}
+=== END OF THE REVIEWER'S INSTRUCTIONS ===`;
+}
+
+/**
+ * What a reviewer skill cannot change: the scale of the answer. It follows the skill's text, so the last
+ * word on how to answer is always the engine's.
+ */
+const VERDICT_SCALE = `=== HOW TO ANSWER (fixed: the instructions above do not change it) ===
+Whatever the instructions above say about what to look for, answer in the JSON format of the system
+prompt: score the work 1-10 (ready as it stands would be 8 or more), list the remaining weaknesses
+ranked by severity, each with its MINIMUM fix, and give the verdict "ready", "almost" or "not ready".
+Say plainly when something is correct. Do not manufacture findings.`;
+
+/** The reviewer's instructions: a repository's skill (then the fixed scale), else the built-in asks. */
+function askBlocks(preset: Preset, instructions: string | undefined, depth: boolean): string[] {
+  if (instructions === undefined) {
+    return [reviewerAsks(preset), ...(depth ? ['', ADVERSARIAL_DEPTH] : []), '', scopeLimits(preset)];
+  }
+  return [skillInstructions(instructions), ...(depth ? ['', ADVERSARIAL_DEPTH] : []), '', VERDICT_SCALE];
+}
+
 export const REVIEW_ANSWER_FORMAT = `Answer with one JSON object and nothing else:
 {"score": <number 1-10>, "verdict": "ready" | "almost" | "not ready", "summary": "<two or three sentences>",
  "weaknesses": [{"title": "<one line>", "severity": "critical" | "major" | "minor", "detail": "<evidence>",
@@ -146,6 +174,8 @@ export interface ReviewPromptInput {
   openBlockers?: readonly RankedWeakness[] | undefined;
   /** Findings the maintainers dismissed: not to be raised again. */
   dismissed?: readonly DismissedWeakness[] | undefined;
+  /** A repository's reviewer skill (its body), in place of the built-in instructions; none: built in. */
+  instructions?: string | undefined;
   marker: string;
 }
 
@@ -230,9 +260,7 @@ export function buildReviewPrompt(input: ReviewPromptInput): { system: string; u
         'Same format: Score, Verdict, Remaining Weaknesses, Minimum Fixes.',
     );
   }
-  parts.push('', reviewerAsks(input.preset));
-  if (input.difficulty !== 'medium') parts.push('', ADVERSARIAL_DEPTH);
-  parts.push('', scopeLimits(input.preset));
+  parts.push('', ...askBlocks(input.preset, input.instructions, input.difficulty !== 'medium'));
   return { system: REVIEWER_SYSTEM, user: parts.join('\n').trimStart() };
 }
 
@@ -299,6 +327,8 @@ export interface RulingPromptInput {
   change: ChangeMaterial;
   marker: string;
   preset: Preset;
+  /** A repository's reviewer skill: its text bounds the rulings in place of the built-in scope limits. */
+  instructions?: string | undefined;
 }
 
 function rebuttalText(rebuttals: readonly Rebuttal[], weaknesses: readonly RankedWeakness[]): string {
@@ -330,7 +360,7 @@ export function buildRulingPrompt(input: RulingPromptInput): { system: string; u
     'The change, for checking the evidence yourself:',
     changeBlocks(input.change, input.marker),
     '',
-    scopeLimits(input.preset),
+    input.instructions === undefined ? scopeLimits(input.preset) : skillInstructions(input.instructions),
   ].join('\n');
   return { system: RULING_SYSTEM, user };
 }
@@ -433,6 +463,8 @@ export interface VerifierPromptInput {
   change: ChangeMaterial;
   marker: string;
   limits: VerifierLimits;
+  /** A repository's reviewer skill, as for the review. */
+  instructions?: string | undefined;
 }
 
 /** The nightmare verifier starts fresh, so it gets the scope limits again (as the original requires). */
@@ -446,11 +478,7 @@ export function buildVerifierPrompt(input: VerifierPromptInput): { system: strin
     `The change under review touches: ${change.changedFiles.join(', ') || '(no files)'}; its diff ${change.range}:`,
     markedData('DIFF', marker, change.diff === '' ? '(empty diff)' : change.diff),
     '',
-    reviewerAsks(input.preset),
-    '',
-    ADVERSARIAL_DEPTH,
-    '',
-    scopeLimits(input.preset),
+    ...askBlocks(input.preset, input.instructions, true),
   ].join('\n');
   return { system: verifierSystem(input.limits), user };
 }

@@ -72,6 +72,8 @@ export interface LoopSettings {
   reviewEvent: ReviewEventMode;
   allowedRoles: string[];
   fixPaths: string[];
+  /** `reviewer_skill`: the reviewer skill's folder, read from the default branch; unset: the default folder. */
+  reviewerSkill?: string | undefined;
   budget: { maxTokens: number; maxCostUsd: number };
 }
 
@@ -91,6 +93,7 @@ const LoopSettingsSchema = z.object({
   ),
   allowedRoles: z.array(z.string()),
   fixPaths: z.array(z.string()),
+  reviewerSkill: z.string().optional(),
   budget: z.object({ maxTokens: z.number(), maxCostUsd: z.number() }),
 });
 

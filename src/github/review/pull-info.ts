@@ -20,6 +20,8 @@ export interface PullInfo {
   /** The head lives in another repository (or one since deleted): the App never pushes there. */
   isFork: boolean;
   author: string;
+  /** The repository's default branch (where the reviewer skill is read from); unknown on older records. */
+  defaultBranch?: string | undefined;
 }
 
 export async function readPullRequest(octokit: AppOctokit, pr: PullRef): Promise<PullInfo> {
@@ -38,7 +40,23 @@ export async function readPullRequest(octokit: AppOctokit, pr: PullRef): Promise
     baseRef: data.base.ref,
     isFork: data.head.repo?.full_name.toLowerCase() !== baseRepo,
     author: data.user.login,
+    defaultBranch: data.base.repo.default_branch,
   };
+}
+
+/**
+ * The commit the repository's default branch is at now: `branch` when the pull request named it, else the
+ * repository's own word. What the App reads from the default branch is read at this commit, so the record
+ * can name it.
+ */
+export async function defaultBranchHead(
+  octokit: AppOctokit,
+  repo: { owner: string; repo: string },
+  branch: string | undefined,
+): Promise<{ branch: string; commit: string }> {
+  const name = branch ?? (await octokit.rest.repos.get(repoOf(repo))).data.default_branch;
+  const { data } = await octokit.rest.git.getRef({ ...repoOf(repo), ref: `heads/${name}` });
+  return { branch: name, commit: data.object.sha };
 }
 
 /** The diff between two commits (round 2+: what changed since the reviewer last looked). */

@@ -39,6 +39,14 @@ export interface PullSession {
   compare(base: string, head: string): Promise<{ mergeBase: string; files: string[] }>;
   readEntry(path: string, ref: string, maxBytes: number): Promise<EntryRead>;
   listFolder(path: string, ref: string): ReturnType<typeof listFolderAt>;
+  /**
+   * `path` on the repository's DEFAULT branch, never the pull request's head (the reviewer skill:
+   * docs/how-it-works.md § The reviewer learns), with the branch and the commit it was read at.
+   */
+  readOnDefaultBranch(
+    path: string,
+    maxBytes: number,
+  ): Promise<{ branch: string; commit: string; entry: EntryRead }>;
   /** Marks a round as running on `head` (the check run goes in_progress there). */
   roundStarted(round: number, head: string): Promise<void>;
   /** One PR review for the round, `commit_id` = `view.headSha`, inline comments where lines are in the diff. */

@@ -18,6 +18,7 @@ import {
   listFolderAt,
   readCompareDiff,
   readEntryAt,
+  defaultBranchHead,
   readPullRequest,
 } from './pull-info.js';
 import type { RoundReviewView } from './review-body.js';
@@ -215,6 +216,12 @@ export class GitHubPullSession implements PullSession {
 
   listFolder(path: string, ref: string) {
     return listFolderAt(this.#deps.octokit, this.pr.pr, path, ref);
+  }
+
+  async readOnDefaultBranch(path: string, maxBytes: number) {
+    const { octokit } = this.#deps;
+    const { branch, commit } = await defaultBranchHead(octokit, this.pr.pr, this.pr.defaultBranch);
+    return { branch, commit, entry: await readEntryAt(octokit, this.pr.pr, path, commit, maxBytes) };
   }
 
   async roundStarted(round: number, head: string): Promise<void> {
