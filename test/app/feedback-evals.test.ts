@@ -462,9 +462,8 @@ describe('feedback becomes evals', () => {
     mock
       .get(`${REPO_PATH}/compare/${BASE}...${HEAD}`)
       .matchHeader('accept', /diff/)
-      .reply(200, DIFF, { 'content-type': 'text/plain' })
-      .get(REPO_PATH)
-      .reply(200, { default_branch: 'main' });
+      .reply(200, DIFF, { 'content-type': 'text/plain' });
+    // The pull request's data names its default branch: no read of the repository for it.
     const seen = evalsWrites(mock, { defaultBranch: 'main' });
 
     await probot.receive({
