@@ -176,7 +176,7 @@ describe('discovery', () => {
     const plan = await planFor(options, fixedFreshness({}));
     expect(plan.queue).toEqual([]);
     expect(formatDryRunPlan(plan, options)).toBe(
-      'Queue empty -- nothing to iterate. No skill folder with a SKILL.md matches the skills setting (.claude/skills/*).\n',
+      'Queue empty -- nothing to iterate. No skill folder with a SKILL.md matches the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer).\n',
     );
   });
 
@@ -252,7 +252,7 @@ describe('discovery', () => {
     const plan = await planFor(iterateOptions(project), fixedFreshness({}));
     expect(plan.queue).toEqual(['session-wrap']);
     expect(plan.outsideSetting).toBe(
-      '3 skills are outside the skills setting (.claude/skills/*) and not queued: skills/* (alpha); ' +
+      '3 skills are outside the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer) and not queued: skills/* (alpha); ' +
         'plugins/*/skills/* (beta); * (toplevel). To include them, set ' +
         '"skills": [".claude/skills/*","skills/*","plugins/*/skills/*","*"] in skillclimb.config.json, ' +
         "or pass --skills '.claude/skills/*,skills/*,plugins/*/skills/*,*' " +
@@ -272,7 +272,7 @@ describe('the outside hint keeps the globs that found skills through a link', ()
     expect(plan.queue).toEqual(['alpha']);
     expect(plan.dirs).toEqual({ alpha: 'skills/alpha' });
     // skills/alpha is the link's real folder: found, not outside; only beta is.
-    expect(plan.outsideSetting).toContain('1 skill is outside the skills setting (.claude/skills/*)');
+    expect(plan.outsideSetting).toContain('1 skill is outside the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer)');
     expect(plan.outsideSetting).toContain('"skills": [".claude/skills/*","plugins/*/skills/*"]');
   });
 });
