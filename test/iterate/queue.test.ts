@@ -261,6 +261,35 @@ describe('discovery', () => {
   });
 });
 
+describe('the reviewer skill (docs/how-it-works.md § The nightly engine improves the reviewer)', () => {
+  it('is queued by the default setting from its folder under .github/, beside the other skills', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'session-wrap');
+    await addSkillAt(project, '.github/skills/review-loop-reviewer');
+    const plan = await planFor(iterateOptions(project), fixedFreshness({}));
+    expect(plan.queue).toEqual(['review-loop-reviewer', 'session-wrap']);
+    expect(plan.dirs['review-loop-reviewer']).toBe('.github/skills/review-loop-reviewer');
+    expect(plan.outsideSetting).toBeUndefined();
+  });
+
+  it('is left out by a setting that does not name it, and by the skip-list; the hint names it', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'session-wrap');
+    await addSkillAt(project, '.github/skills/review-loop-reviewer');
+    const narrowed = await planFor(
+      iterateOptions(project, { skills: ['.claude/skills/*'] }),
+      fixedFreshness({}),
+    );
+    expect(narrowed.queue).toEqual(['session-wrap']);
+    expect(narrowed.outsideSetting).toContain('.github/skills/* (review-loop-reviewer)');
+    const skipped = await planFor(
+      iterateOptions(project, { skipList: ['review-loop-reviewer'] }),
+      fixedFreshness({}),
+    );
+    expect(skipped.queue).toEqual(['session-wrap']);
+  });
+});
+
 describe('the outside hint keeps the globs that found skills through a link', () => {
   it('a linked .claude/skills plus plugins elsewhere: both globs in the setting to use', async () => {
     const project = await makeTempDir();

@@ -153,7 +153,7 @@ function kindLines(
   const held = drawn.filter((f) => holds(f.after)).sort(byGain);
   const rest = drawn.filter((f) => !holds(f.after)).sort((a, b) => -byGain(a, b));
   const lines = [`**${words.heading}**`, ''];
-  lines.push(...(held.length > 0 ? table(held) : [words.none]), '');
+  if (drawn.length > 0) lines.push(...(held.length > 0 ? table(held) : [words.none]), '');
   if (rest.length > 0) {
     const n = rest.length;
     lines.push(
@@ -180,8 +180,8 @@ function kindLines(
 export function feedbackEvidenceLines(evidence: FeedbackEvidence): string[] {
   const source =
     evidence.source === 'confirmation'
-      ? "the ship gate's confirmation (fresh draws of the skill before and after this change, side by side)"
-      : "the loop's own scores (one draw of each text; no confirmation ran)";
+      ? "the draws the ship gate's confirmation compared (the skill before and after this change)"
+      : "the loop's own scores (one draw of the skill before and after this change; no confirmation ran)";
   const { findings } = evidence;
   return [
     `This skill's evals include ${findings.length} ${findings.length === 1 ? 'finding' : 'findings'} from code ` +
