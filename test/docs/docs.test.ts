@@ -31,6 +31,7 @@ const HOW_IT_WORKS_SECTIONS = [
   'Debate and nightmare',
   'Review fixes',
   'The App',
+  'The reviewer learns',
   'Models and providers',
   'Untrusted text and secrets',
   'Differences from the original skills',

@@ -1,7 +1,7 @@
 /**
  * Where a project keeps its skills and where a run writes, as pure functions: the one module that knows
  * the layout (docs/how-it-works.md § The queue). A skill is found through the `skills` setting (globs of
- * skill folders, default `.claude/skills/*`) and from then on carries its folder with it
+ * skill folders, default `.claude/skills/*` and the reviewer skill's folder) and from then on carries its folder with it
  * (`SkillLocation.dir`, relative to the project): `<dir>/SKILL.md` and
  * `<dir>/evals/{evals.json, test_scenarios.json, required_sections.json, results.tsv}`. Results, run state
  * and branches are keyed by the skill's name — its folder's name, or `<plugin>.<name>` when folders of one
