@@ -301,7 +301,9 @@ describe('the outside hint keeps the globs that found skills through a link', ()
     expect(plan.queue).toEqual(['alpha']);
     expect(plan.dirs).toEqual({ alpha: 'skills/alpha' });
     // skills/alpha is the link's real folder: found, not outside; only beta is.
-    expect(plan.outsideSetting).toContain('1 skill is outside the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer)');
+    expect(plan.outsideSetting).toContain(
+      '1 skill is outside the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer)',
+    );
     expect(plan.outsideSetting).toContain('"skills": [".claude/skills/*","plugins/*/skills/*"]');
   });
 });
