@@ -291,7 +291,7 @@ export interface ActionInputs {
   graderModel: string | undefined;
   project: string;
   skill: string | undefined;
-  /** The skills setting (globs); undefined: the config's, else `.claude/skills/*`. */
+  /** The skills setting (globs); undefined: the config's, else DEFAULT_SKILLS_GLOBS. */
   skills: string[] | undefined;
   queue: string | undefined;
   perSkillBudgetMs: number;

@@ -81,7 +81,7 @@ export const ConfigSchema = z
     /** `noise-aware` (default) or `original` (any gain keeps, the loop's own scores ship). */
     keepRule: z.enum(['original', 'noise-aware']).optional(),
     /**
-     * Where the skills live: globs of skill folders relative to the project (default `[".claude/skills/*"]`),
+     * Where the skills live: globs of skill folders relative to the project (default `[".claude/skills/*", ".github/skills/review-loop-reviewer"]`),
      * e.g. `["skills/*", "plugins/*\/skills/*"]`.
      */
     skills: z.array(SkillsGlob).min(1).optional(),

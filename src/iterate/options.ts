@@ -79,7 +79,7 @@ export interface IterateOptions {
    * banned phrases, and the required sections a skill without evals/required_sections.json uses.
    */
   structural?: StructuralSettings | undefined;
-  /** The `skills` setting: globs of skill folders (default `.claude/skills/*`, docs/how-it-works.md § The queue). */
+  /** The `skills` setting: globs of skill folders (default DEFAULT_SKILLS_GLOBS, docs/how-it-works.md § The queue). */
   skills?: readonly string[] | undefined;
   /**
    * The options as the operator typed them (`--project`, `--skills`, `--mode`): every command the plan,

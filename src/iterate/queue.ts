@@ -42,7 +42,7 @@ export const NIGHT_MS = 8 * 3_600_000;
 /** GitHub cancels a job after 6 hours: the Action's plans warn against this instead. */
 export const ACTION_JOB_LIMIT = { ms: 6 * 3_600_000, label: "the Action's 6-hour job limit" } as const;
 
-/** The `skills` setting of a run: the option (flag, input or config), else `.claude/skills/*`. */
+/** The `skills` setting of a run: the option (flag, input or config), else DEFAULT_SKILLS_GLOBS (`.claude/skills/*` and the reviewer skill's folder). */
 export function skillsGlobsOf(options: Pick<IterateOptions, 'skills'>): readonly string[] {
   return options.skills && options.skills.length > 0 ? options.skills : DEFAULT_SKILLS_GLOBS;
 }

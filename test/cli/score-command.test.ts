@@ -528,7 +528,7 @@ describe('skillclimb score --mode structural needs no evals', () => {
     await run(['ghost', '--mode', 'structural']);
     expect(io.exitCode).toBe(2);
     expect(io.stderr).toContain(
-      'ghost: not a folder, and no skill named ghost matches the skills setting (.claude/skills/*)',
+      'ghost: not a folder, and no skill named ghost matches the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer)',
     );
   });
 

@@ -105,7 +105,9 @@ describe('from skills/ to a first composite night, pasting what skillclimb print
     // README: "Then try the plan for your own repository" — run from the folder above it.
     const first = await cli(['iterate', '--project', 'my-skills', '--dry-run'], parent);
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain('2 skills are outside the skills setting (.claude/skills/*)');
+    expect(first.stdout).toContain(
+      '2 skills are outside the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer)',
+    );
     expect(first.stderr).not.toContain('outside the skills setting'); // printed once
     // The layout hint's command: the setting that finds the skills and not the template/ placeholder.
     const plan = printedCommand(first.stdout, 'iterate', '--dry-run');

@@ -95,7 +95,9 @@ describe('an empty queue with skills elsewhere names them and the setting to use
     });
     const dry = await cli(['iterate', '--dry-run', '--mode', 'structural'], root);
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('3 skills are outside the skills setting (.claude/skills/*)');
+    expect(dry.stdout).toContain(
+      '3 skills are outside the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer)',
+    );
     // Printed once: in the plan on stdout, not also as a warning on stderr.
     expect(dry.stderr).not.toContain('outside the skills setting');
     const pasted = await cli(printedCommand(dry.stdout, 'iterate', '--dry-run'), root);
@@ -177,7 +179,9 @@ describe('every printed command carries the options that produced it', () => {
     expect(result.failure).toBeUndefined();
     const summary = summaries.join('\n');
     expect(summary).not.toContain('already has eval files');
-    expect(summary).toContain('1 skill is outside the skills setting (.claude/skills/*)');
+    expect(summary).toContain(
+      '1 skill is outside the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer)',
+    );
     expect(summary).toContain("pass --skills 'core/skills/*'");
   });
 });

@@ -223,7 +223,7 @@ describe('skillclimb evals init refuses before any model call', () => {
     const outside = await run(['evals', 'init', 'notes'], project, env);
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain(
-      'notes: it is at skills/notes, outside the skills setting (.claude/skills/*); add "skills/*" to the setting',
+      'notes: it is at skills/notes, outside the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer); add "skills/*" to the setting',
     );
     const missing = await run(['evals', 'init', 'ghost', '--skills', 'skills/*'], project, env);
     expect(missing.code).toBe(2);

@@ -130,7 +130,7 @@ describe('the layout hint of a plugin marketplace', () => {
     const dry = await cli(['iterate', '--dry-run'], root);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain(
-      '8 skills are outside the skills setting (.claude/skills/*) and not queued: plugins/*/skills/* (invoice, setup, rollback, capture, reindex, … (8 in all))',
+      '8 skills are outside the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer) and not queued: plugins/*/skills/* (invoice, setup, rollback, capture, reindex, … (8 in all))',
     );
     const pasted = printedCommand(dry.stdout, 'iterate', '--dry-run');
     expect(pasted).toEqual(['iterate', '--dry-run', '--skills', 'plugins/*/skills/*']);

@@ -176,7 +176,7 @@ describe('runPreflight halts', () => {
     const project = await makeProject();
     const message = await haltMessage(preflight(project, { skill: 'ghost' }));
     expect(message).toBe(
-      'skill folder missing for ghost: no folder named ghost matches the skills setting (.claude/skills/*)',
+      'skill folder missing for ghost: no folder named ghost matches the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer)',
     );
   });
 
@@ -253,7 +253,7 @@ describe('runPreflight halts', () => {
     const message = await haltMessage(preflight(project, { queueFile }));
     expect(message).toBe(
       `queue file ${queueFile} line 4: skill folder missing for sesion-wrap: no folder named sesion-wrap ` +
-        'matches the skills setting (.claude/skills/*)',
+        'matches the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer)',
     );
     expect(message).not.toContain('another-typo');
     expect(await exists(path.join(project, LOCK_FILE))).toBe(false);
@@ -491,9 +491,10 @@ describe('skills the setting finds', () => {
     const project = await makeProject();
     await addSkillAt(project, 'skills/alpha');
     expect(await haltMessage(preflight(project, { skill: 'alpha' }))).toBe(
-      'skill folder missing for alpha: it is at skills/alpha, outside the skills setting (.claude/skills/*); ' +
-        'set "skills": [".claude/skills/*","skills/*"] in skillclimb.config.json, or pass ' +
-        "--skills '.claude/skills/*,skills/*' (`skillclimb iterate --skill alpha --skills '.claude/skills/*,skills/*'`)",
+      'skill folder missing for alpha: it is at skills/alpha, outside the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer); ' +
+        'set "skills": [".claude/skills/*",".github/skills/review-loop-reviewer","skills/*"] in skillclimb.config.json, or pass ' +
+        "--skills '.claude/skills/*,.github/skills/review-loop-reviewer,skills/*' " +
+        "(`skillclimb iterate --skill alpha --skills '.claude/skills/*,.github/skills/review-loop-reviewer,skills/*'`)",
     );
     const { result, log } = await preflight(project, { skill: 'alpha', skills: ['skills/*'] });
     expect(result.explicit).toEqual([{ name: 'alpha', dir: 'skills/alpha' }]);

@@ -176,7 +176,7 @@ describe('discovery', () => {
     const plan = await planFor(options, fixedFreshness({}));
     expect(plan.queue).toEqual([]);
     expect(formatDryRunPlan(plan, options)).toBe(
-      'Queue empty -- nothing to iterate. No skill folder with a SKILL.md matches the skills setting (.claude/skills/*).\n',
+      'Queue empty -- nothing to iterate. No skill folder with a SKILL.md matches the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer).\n',
     );
   });
 
@@ -252,12 +252,41 @@ describe('discovery', () => {
     const plan = await planFor(iterateOptions(project), fixedFreshness({}));
     expect(plan.queue).toEqual(['session-wrap']);
     expect(plan.outsideSetting).toBe(
-      '3 skills are outside the skills setting (.claude/skills/*) and not queued: skills/* (alpha); ' +
+      '3 skills are outside the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer) and not queued: skills/* (alpha); ' +
         'plugins/*/skills/* (beta); * (toplevel). To include them, set ' +
         '"skills": [".claude/skills/*","skills/*","plugins/*/skills/*","*"] in skillclimb.config.json, ' +
         "or pass --skills '.claude/skills/*,skills/*,plugins/*/skills/*,*' " +
         "(`skillclimb iterate --dry-run --skills '.claude/skills/*,skills/*,plugins/*/skills/*,*'`)",
     );
+  });
+});
+
+describe('the reviewer skill (docs/how-it-works.md § The nightly engine improves the reviewer)', () => {
+  it('is queued by the default setting from its folder under .github/, beside the other skills', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'session-wrap');
+    await addSkillAt(project, '.github/skills/review-loop-reviewer');
+    const plan = await planFor(iterateOptions(project), fixedFreshness({}));
+    expect(plan.queue).toEqual(['review-loop-reviewer', 'session-wrap']);
+    expect(plan.dirs['review-loop-reviewer']).toBe('.github/skills/review-loop-reviewer');
+    expect(plan.outsideSetting).toBeUndefined();
+  });
+
+  it('is left out by a setting that does not name it, and by the skip-list; the hint names it', async () => {
+    const project = await makeTempDir();
+    await addSkill(project, 'session-wrap');
+    await addSkillAt(project, '.github/skills/review-loop-reviewer');
+    const narrowed = await planFor(
+      iterateOptions(project, { skills: ['.claude/skills/*'] }),
+      fixedFreshness({}),
+    );
+    expect(narrowed.queue).toEqual(['session-wrap']);
+    expect(narrowed.outsideSetting).toContain('.github/skills/* (review-loop-reviewer)');
+    const skipped = await planFor(
+      iterateOptions(project, { skipList: ['review-loop-reviewer'] }),
+      fixedFreshness({}),
+    );
+    expect(skipped.queue).toEqual(['session-wrap']);
   });
 });
 
@@ -272,7 +301,9 @@ describe('the outside hint keeps the globs that found skills through a link', ()
     expect(plan.queue).toEqual(['alpha']);
     expect(plan.dirs).toEqual({ alpha: 'skills/alpha' });
     // skills/alpha is the link's real folder: found, not outside; only beta is.
-    expect(plan.outsideSetting).toContain('1 skill is outside the skills setting (.claude/skills/*)');
+    expect(plan.outsideSetting).toContain(
+      '1 skill is outside the skills setting (.claude/skills/*, .github/skills/review-loop-reviewer)',
+    );
     expect(plan.outsideSetting).toContain('"skills": [".claude/skills/*","plugins/*/skills/*"]');
   });
 });

@@ -249,7 +249,7 @@ export function evalsCommand(io: CliIo, options: EvalsCommandOptions = {}): Comm
     .option('--project <path>', 'project whose skills to set up (default: current directory)')
     .option(
       '--skills <globs>',
-      'comma-separated globs of skill folders, relative to the project (default: .claude/skills/*)',
+      'comma-separated globs of skill folders, relative to the project (default: .claude/skills/*,.github/skills/review-loop-reviewer)',
       skillsArgument,
     )
     .option('--force', 'overwrite eval files that exist')

@@ -229,7 +229,7 @@ export function iterateCommand(io: CliIo): Command {
     .option('--project <path>', 'project whose skills to iterate (default: current directory)')
     .option(
       '--skills <globs>',
-      'comma-separated globs of skill folders, relative to the project (default: .claude/skills/*)',
+      'comma-separated globs of skill folders, relative to the project (default: .claude/skills/*,.github/skills/review-loop-reviewer)',
       skillsArgument,
     )
     .addOption(new Option('--skill <name>', 'iterate only this skill').conflicts('queue'))

@@ -73,7 +73,7 @@ async function isDirectory(dir: string): Promise<boolean> {
 
 /**
  * `<skill-folder>` is a folder; a bare name that is not one is looked up through the skills setting
- * (`--skills`, else `skills` in the current folder's skillclimb.config.json, else `.claude/skills/*`).
+ * (`--skills`, else `skills` in the current folder's skillclimb.config.json, else `.claude/skills/*` and the reviewer skill's folder).
  */
 async function locateSkillArgument(
   cwd: string,
@@ -364,7 +364,7 @@ export function scoreCommand(io: CliIo, options: ScoreCommandOptions = {}): Comm
     .option('--markdown', 'with --base: print the pull-request comment the Action would post')
     .option(
       '--skills <globs>',
-      'where a skill named by its name is looked up: globs of skill folders (default: .claude/skills/*)',
+      'where a skill named by its name is looked up: globs of skill folders (default: .claude/skills/*,.github/skills/review-loop-reviewer)',
       skillsArgument,
     )
     .option('--mode <mode>', `scoring mode: ${MODES.join(' | ')}`, 'composite')

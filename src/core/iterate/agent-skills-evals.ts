@@ -220,6 +220,7 @@ export function agentSkillsEvals(
       ...(files === undefined ? {} : { files }),
       ...(entry.skillclimb?.holdout === undefined ? {} : { holdout: entry.skillclimb.holdout }),
       ...(expected === undefined ? {} : { expected_output: expected }),
+      ...(entry.skillclimb?.feedback === undefined ? {} : { feedback: entry.skillclimb.feedback }),
     };
   });
   return {

@@ -3,6 +3,7 @@ import { CheckRegexError, compileCheckRegex } from './check-regex.js';
 import { formatJsonPath, parseJsonFileWith, zodExpectation, type JsonFileWording } from '../json-file.js';
 import { EVALS_FILE, REQUIRED_SECTIONS_FILE, SCENARIOS_FILE } from './skill-layout.js';
 import { SkillclimbError } from '../errors.js';
+import type { ReviewFeedback } from '../reviewer-skill.js';
 
 /** Graded by code, no model call (skillclimb's addition to the original format). */
 export const CheckSchema = z.discriminatedUnion('type', [
@@ -118,7 +119,13 @@ export const ScenarioSchema = z
     expected_output: z.string().optional(),
   })
   .loose();
-export type Scenario = z.infer<typeof ScenarioSchema>;
+export type Scenario = z.infer<typeof ScenarioSchema> & {
+  /**
+   * The review finding an Agent Skills eval was written from (its `skillclimb.feedback`): the reviewer
+   * skill's PR names which of them the change stops raising or still catches (feedback-evidence.ts).
+   */
+  feedback?: ReviewFeedback | undefined;
+};
 
 export const ScenariosFileSchema = z
   .object({

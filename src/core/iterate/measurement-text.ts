@@ -6,6 +6,7 @@
  */
 import { formatGain, passRate, type PassCount } from './noise.js';
 import type { SkillMeasurement, SkillResult } from './run-result.js';
+import { feedbackEvidenceLines } from './feedback-evidence.js';
 import { inertInline } from '../text/untrusted-text.js';
 
 function kOfN(c: PassCount): string {
@@ -123,7 +124,8 @@ export function measurementLines(m: SkillMeasurement): string[] {
 export function measurementSection(results: readonly SkillResult[]): string[] {
   const measured = results.filter(
     (r): r is SkillResult & { measurement: SkillMeasurement } =>
-      r.measurement !== undefined && measurementLines(r.measurement).length > 0,
+      r.measurement !== undefined &&
+      (measurementLines(r.measurement).length > 0 || r.measurement.feedback !== undefined),
   );
   if (measured.length === 0) return [];
   const lines = ['## Noise, confirmation and eval quality', ''];
@@ -137,6 +139,8 @@ export function measurementSection(results: readonly SkillResult[]): string[] {
   }
   for (const r of measured) {
     lines.push(`### ${inertInline(r.skill, 100)}`, '', ...measurementLines(r.measurement), '');
+    const feedback = r.measurement.feedback;
+    if (feedback) lines.push('#### Review findings', '', ...feedbackEvidenceLines(feedback));
   }
   return lines;
 }

@@ -241,6 +241,11 @@ export interface Confirmation {
   low: number;
   high: number;
   evidence: EvidenceRow[];
+  /**
+   * Every assertion's pass counts on both texts, changed or not, the holdout's included (assertion ids are
+   * the skill's own, so they never clash): the reviewer skill's findings table (feedback-evidence.ts).
+   */
+  perAssertion?: EvidenceRow[] | undefined;
   /** Pass counts on the holdout scenarios, when the skill has any. */
   holdout?: { before: PassCount; after: PassCount } | undefined;
 }
@@ -261,15 +266,22 @@ export function evidenceRows(
   before: readonly AssertionTally[],
   after: readonly AssertionTally[],
 ): EvidenceRow[] {
+  return countRows(before, after).filter((row) => passRate(row.before) !== passRate(row.after));
+}
+
+/** Every assertion of either tally, as k of n before → after, by id. */
+function countRows(before: readonly AssertionTally[], after: readonly AssertionTally[]): EvidenceRow[] {
   const ids = [...new Set([...before, ...after].map((t) => t.assertionId))].sort((a, b) => a - b);
   const zero: PassCount = { passes: 0, total: 0 };
   const rows: EvidenceRow[] = [];
   for (const id of ids) {
     const b = before.find((t) => t.assertionId === id) ?? zero;
     const a = after.find((t) => t.assertionId === id) ?? zero;
-    const bc = { passes: b.passes, total: b.total };
-    const ac = { passes: a.passes, total: a.total };
-    if (passRate(bc) !== passRate(ac)) rows.push({ assertionId: id, before: bc, after: ac });
+    rows.push({
+      assertionId: id,
+      before: { passes: b.passes, total: b.total },
+      after: { passes: a.passes, total: a.total },
+    });
   }
   return rows;
 }
@@ -310,6 +322,10 @@ export function confirmationOf(input: {
     low: gain - INTERVAL_Z * se,
     high: gain + INTERVAL_Z * se,
     evidence: evidenceRows(input.baselineTallies, input.finalTallies),
+    perAssertion: countRows(
+      [...input.baselineTallies, ...(input.holdoutBefore ?? [])],
+      [...input.finalTallies, ...(input.holdoutAfter ?? [])],
+    ),
     ...(holdout ? { holdout } : {}),
     ...(input.reusedBaseline ? { reusedBaseline: true } : {}),
   };

@@ -1,4 +1,5 @@
 /** What a skill-iterate run produced: rows, kept edits, one result per skill, the run as a whole. */
+import type { FeedbackEvidence } from './feedback-evidence.js';
 import type { ScoreMode } from './score-types.js';
 import type { CommandSetting, SkillExclusion } from './skill-layout.js';
 import type { Usage } from '../usage.js';
@@ -25,6 +26,12 @@ export interface SkillMeasurement {
   noiseFloor?: NoiseFloor | undefined;
   /** Assertion statements by id, for the evidence table and the findings. */
   statements: Record<string, string>;
+  /**
+   * The review findings the skill's feedback evals were written from, with their pass counts before and
+   * after the kept text (the reviewer skill, docs/how-it-works.md § The nightly engine improves the
+   * reviewer); absent when no eval carries `skillclimb.feedback` or no edit was kept.
+   */
+  feedback?: FeedbackEvidence | undefined;
 }
 
 /** What the night's own draws say about what it can tell apart (issue 28 item 3). */

@@ -1,13 +1,14 @@
 /**
  * Where a project keeps its skills and where a run writes, as pure functions: the one module that knows
  * the layout (docs/how-it-works.md § The queue). A skill is found through the `skills` setting (globs of
- * skill folders, default `.claude/skills/*`) and from then on carries its folder with it
+ * skill folders, default `.claude/skills/*` and the reviewer skill's folder) and from then on carries its folder with it
  * (`SkillLocation.dir`, relative to the project): `<dir>/SKILL.md` and
  * `<dir>/evals/{evals.json, test_scenarios.json, required_sections.json, results.tsv}`. Results, run state
  * and branches are keyed by the skill's name — its folder's name, or `<plugin>.<name>` when folders of one
  * name repeat (qualifiedSkillNames); only this module turns a folder into a path.
  */
 import path from 'node:path';
+import { DEFAULT_REVIEWER_SKILL_DIR } from '../reviewer-skill.js';
 
 export const SKILL_FILE = 'SKILL.md';
 export const EVALS_DIR = 'evals';
@@ -22,8 +23,12 @@ export const WORKTREE_PREFIX = 'worktree_skill-iterate-';
 /** The kill-switch file, at the project root (docs/how-it-works.md § Pre-flight): on disk for the CLI, on the base branch for the Action. */
 export const KILL_SWITCH_FILE = '.skill-iterate-killswitch';
 
-/** The `skills` setting's default: the original skill-iterate's layout. */
-export const DEFAULT_SKILLS_GLOBS: readonly string[] = ['.claude/skills/*'];
+/**
+ * The `skills` setting's default: the original skill-iterate's layout, and the reviewer's own skill in its
+ * default folder (docs/how-it-works.md § The nightly engine improves the reviewer), which the nightly engine
+ * improves like any other. A setting that is given replaces both: it names the reviewer's folder to keep it.
+ */
+export const DEFAULT_SKILLS_GLOBS: readonly string[] = ['.claude/skills/*', DEFAULT_REVIEWER_SKILL_DIR];
 
 /**
  * Where public skill collections keep skills. A skill found here but not by the setting is never

@@ -121,6 +121,7 @@ export class LoopContext {
               margin: this.margin,
               minGain: this.input.options.minGain ?? DEFAULT_MIN_GAIN,
             },
+        this.input.evals.scenarios,
       ),
     };
   }

@@ -22,7 +22,14 @@ import {
   type NoiseReport,
   type UpliftReport,
 } from '../../core/iterate/noise.js';
+import type { Scenario } from '../../core/iterate/evals.js';
+import {
+  absoluteCountRows,
+  feedbackEvidence,
+  type FeedbackEvidence,
+} from '../../core/iterate/feedback-evidence.js';
 import type { NoiseFloor, SkillMeasurement } from '../../core/iterate/run-result.js';
+import type { AbsoluteResult } from '../../core/iterate/score-types.js';
 import { flipRate, minimumDetectableGain } from '../../core/iterate/sequential.js';
 import type { Usage } from '../../core/usage.js';
 
@@ -56,6 +63,8 @@ export class LoopLedger {
   private baseline: BaselineReport = {};
   private confirmation: ConfirmationOutcome | undefined;
   private baselineSample: BaselineDraws | undefined;
+  /** The baseline's text and its graded draw 0, as the loop started from them (the findings' fallback counts). */
+  private baselineKept: { text: string; absolute: AbsoluteResult | null } | undefined;
   /** Per text, how many draw numbers (0, 1, …) were scored: a fresh draw is numbered past them. */
   private readonly drawsMade = new Map<string, number>();
 
@@ -65,6 +74,7 @@ export class LoopLedger {
 
   /** Step G's bookkeeping: a judged attempt, its row already on disk (record.ts). */
   recorded(record: IterationRecord): void {
+    if (record.kind === 'baseline' && record.kept) this.baselineKept = record.kept;
     this.current = stepLoop(this.current, record);
   }
 
@@ -107,7 +117,9 @@ export class LoopLedger {
     keepRule: KeepRule,
     statements: Record<string, string>,
     power?: { trials: number; margin: number; minGain: number },
+    scenarios: readonly Scenario[] = [],
   ): SkillMeasurement {
+    const feedback = this.feedbackEvidence(scenarios);
     const { noise, uplift } = this.baseline;
     const outcome = this.confirmation;
     const floor = power
@@ -123,7 +135,24 @@ export class LoopLedger {
       confirmationSkipped: outcome?.kind === 'skipped' ? outcome.reason : undefined,
       findings: evalFindings({ night: this.tallies, uplift }),
       statements,
+      ...(feedback ? { feedback } : {}),
     };
+  }
+
+  /**
+   * The feedback evals' findings on the baseline and the kept text: from the confirmation's fresh draws when
+   * it ran, else from the loop's one graded draw of each; none when no edit was kept (nothing changed).
+   */
+  private feedbackEvidence(scenarios: readonly Scenario[]): FeedbackEvidence | undefined {
+    if (!scenarios.some((s) => s.feedback)) return undefined;
+    const outcome = this.confirmation;
+    if (outcome?.kind === 'confirmed' && outcome.confirmation.perAssertion) {
+      return feedbackEvidence(scenarios, 'confirmation', outcome.confirmation.perAssertion);
+    }
+    const base = this.baselineKept;
+    const kept = this.current.kept;
+    if (!base?.absolute || !kept?.absolute || kept.text === base.text) return undefined;
+    return feedbackEvidence(scenarios, 'loop', absoluteCountRows(base.absolute, kept.absolute));
   }
 }
 

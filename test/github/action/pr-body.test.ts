@@ -249,3 +249,123 @@ describe('PR body: how sure the gain is (issue 19)', () => {
     expect(body()).not.toContain('How sure this is');
   });
 });
+
+describe("PR body: the reviewer skill's findings (issue 31 item 3)", () => {
+  const base = {
+    keepRule: 'noise-aware' as const,
+    findings: [],
+    statements: {},
+  };
+  type Finding = {
+    kind: 'dismissed' | 'accepted';
+    title: string;
+    file?: string;
+    pr: number;
+    before: [number, number];
+    after: [number, number];
+    holdout?: boolean;
+  };
+  const feedback = (findings: Finding[]) => ({
+    source: 'confirmation' as const,
+    findings: findings.map((f, i) => ({
+      kind: f.kind,
+      title: f.title,
+      ...(f.file === undefined ? {} : { file: f.file }),
+      pr: f.pr,
+      evalId: String(i + 1),
+      holdout: f.holdout === true,
+      before: { passes: f.before[0], total: f.before[1] },
+      after: { passes: f.after[0], total: f.after[1] },
+    })),
+  });
+
+  it('lists the dismissed findings it stops raising and the accepted ones it still catches, and says what it still raises and misses', () => {
+    const text = body({
+      measurement: {
+        ...base,
+        feedback: feedback([
+          {
+            kind: 'dismissed',
+            title: 'Unused import',
+            file: 'src/vendor/a.js',
+            pr: 12,
+            before: [0, 3],
+            after: [3, 3],
+          },
+          {
+            kind: 'dismissed',
+            title: 'Missing null check',
+            file: 'src/api.ts',
+            pr: 14,
+            before: [2, 3],
+            after: [1, 3],
+          },
+          {
+            kind: 'accepted',
+            title: 'SQL built from input',
+            file: 'src/db.ts',
+            pr: 15,
+            before: [3, 3],
+            after: [2, 3],
+          },
+          {
+            kind: 'accepted',
+            title: 'Token in the log',
+            pr: 17,
+            before: [3, 3],
+            after: [0, 3],
+            holdout: true,
+          },
+        ]),
+      },
+    });
+    const section = text.slice(text.indexOf('### Review findings'), text.indexOf('### Kept edits'));
+    expect(section).toContain("This skill's evals include 4 findings from code review");
+    expect(section).toContain(
+      [
+        '**Dismissed findings it stops raising**',
+        '',
+        '| finding | file | pull request | before → after (passes of draws) |',
+        '| --- | --- | --- | --- |',
+        '| Unused import | src/vendor/a.js | PR 12 | 0 of 3 → 3 of 3 |',
+        '',
+        'It still raises 1 finding the team dismissed: Missing null check (src/api.ts, PR 14: 2 of 3 → 1 of 3, worse than before).',
+      ].join('\n'),
+    );
+    expect(section).toContain(
+      [
+        '**Accepted findings it still catches**',
+        '',
+        '| finding | file | pull request | before → after (passes of draws) |',
+        '| --- | --- | --- | --- |',
+        '| SQL built from input | src/db.ts | PR 15 | 3 of 3 → 2 of 3 |',
+        '',
+        'It misses 1 finding the team accepted: Token in the log _(holdout)_ (PR 17: 3 of 3 → 0 of 3, worse than before).',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps the tables bounded and every title inert', () => {
+    const many: Finding[] = Array.from({ length: 20 }, (_, i) => ({
+      kind: 'dismissed',
+      title: HOSTILE[i % HOSTILE.length]!,
+      file: `src/${HOSTILE[(i + 1) % HOSTILE.length]!}`,
+      pr: 100 + i,
+      before: [0, 3],
+      after: [3, 3],
+    }));
+    const text = body({ measurement: { ...base, feedback: feedback(many) } });
+    const section = text.slice(text.indexOf('### Review findings'), text.indexOf('### Kept edits'));
+    expect(section.split('\n').filter((l) => /\| PR 1\d\d \|/.test(l))).toHaveLength(15);
+    expect(section).toContain('_5 more not shown._');
+    // Nothing is live: the pull requests are named as plain text (no "mentioned" entry on each), titles and files inert.
+    expect(liveParts(section)).toEqual([]);
+    expect(section).not.toContain('"kind"');
+  });
+
+  it('has no such section for a skill whose evals carry no feedback', () => {
+    const text = body({ measurement: { ...base } });
+    expect(text).not.toContain('Review findings');
+    expect(text).not.toContain('Dismissed findings');
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * The reviewer skill's evidence (docs/how-it-works.md § The nightly engine improves the reviewer): the
+ * evals written from a team's answers to review findings (`skillclimb.feedback`) are graded like every
+ * other eval; this file only reads their pass counts back per finding — which dismissed findings the
+ * changed skill stops raising, which accepted findings it still catches, and the ones it still raises or
+ * misses — as Markdown for the skill's pull request and the morning summary. Pure.
+ */
+import type { Scenario } from './evals.js';
+import { passRate, type EvidenceRow, type PassCount } from './noise.js';
+import type { AbsoluteResult } from './score-types.js';
+import type { FeedbackKind } from '../reviewer-skill.js';
+import { inertInline } from '../text/untrusted-text.js';
+
+/** One finding a feedback eval was written from, with its eval's pass counts on the two texts. */
+export interface FeedbackFinding {
+  kind: FeedbackKind;
+  title: string;
+  file?: string | undefined;
+  pr: number;
+  evalId: string;
+  holdout: boolean;
+  /** Passes of the eval's assertion draws: a pass is "not raised" for a dismissed finding, "raised" for an accepted one. */
+  before: PassCount;
+  after: PassCount;
+}
+
+export interface FeedbackEvidence {
+  /**
+   * `confirmation`: the ship gate's fresh draws of both texts side by side (the holdout included);
+   * `loop`: the loop's own score of each text, one draw each, when no confirmation ran.
+   */
+  source: 'confirmation' | 'loop';
+  findings: FeedbackFinding[];
+}
+
+/** The findings of the scenarios that carry `feedback`, with the counts of their assertions; undefined when none does. */
+export function feedbackEvidence(
+  scenarios: readonly Scenario[],
+  source: FeedbackEvidence['source'],
+  counts: readonly EvidenceRow[],
+): FeedbackEvidence | undefined {
+  const byId = new Map(counts.map((row) => [row.assertionId, row]));
+  const findings: FeedbackFinding[] = [];
+  for (const scenario of scenarios) {
+    const feedback = scenario.feedback;
+    if (!feedback) continue;
+    const before = { passes: 0, total: 0 };
+    const after = { passes: 0, total: 0 };
+    for (const id of scenario.expected_assertions ?? []) {
+      const row = byId.get(id);
+      if (!row) continue;
+      before.passes += row.before.passes;
+      before.total += row.before.total;
+      after.passes += row.after.passes;
+      after.total += row.after.total;
+    }
+    findings.push({
+      kind: feedback.kind,
+      title: feedback.title,
+      ...(feedback.file === undefined ? {} : { file: feedback.file }),
+      pr: feedback.pr,
+      evalId: scenario.id,
+      holdout: scenario.holdout === true,
+      before,
+      after,
+    });
+  }
+  return findings.length === 0 ? undefined : { source, findings };
+}
+
+/** Each assertion's pass counts in one draw of each text (the loop's scores): passing pairs pass, failed ones fail. */
+export function absoluteCountRows(before: AbsoluteResult, after: AbsoluteResult): EvidenceRow[] {
+  const tally = (a: AbsoluteResult): Map<number, PassCount> => {
+    const counts = new Map<number, PassCount>();
+    const add = (id: number, pass: boolean) => {
+      const c = counts.get(id) ?? { passes: 0, total: 0 };
+      counts.set(id, { passes: c.passes + (pass ? 1 : 0), total: c.total + 1 });
+    };
+    for (const p of a.passing_pairs) add(p.assertion_id, true);
+    for (const f of a.failed_assertions) add(f.assertion_id, false);
+    return counts;
+  };
+  const b = tally(before);
+  const f = tally(after);
+  const zero: PassCount = { passes: 0, total: 0 };
+  return [...new Set([...b.keys(), ...f.keys()])]
+    .sort((x, y) => x - y)
+    .map((id) => ({ assertionId: id, before: b.get(id) ?? zero, after: f.get(id) ?? zero }));
+}
+
+/** Rows per table; the rest are counted. */
+const MAX_TABLE_ROWS = 15;
+/** Findings named in a "still raised" / "missed" line; the rest are counted. */
+const MAX_LISTED = 5;
+
+/** Passes in more than half of its draws (a dismissed finding not raised, an accepted one raised). */
+function holds(c: PassCount): boolean {
+  return c.total > 0 && 2 * c.passes > c.total;
+}
+
+const measured = (f: FeedbackFinding) => f.after.total > 0;
+const gainOf = (f: FeedbackFinding) => passRate(f.after) - passRate(f.before);
+const byGain = (a: FeedbackFinding, b: FeedbackFinding) =>
+  gainOf(b) - gainOf(a) || a.pr - b.pr || a.evalId.localeCompare(b.evalId);
+
+function kOfN(c: PassCount): string {
+  return c.total === 0 ? 'not drawn' : `${c.passes} of ${c.total}`;
+}
+
+function counts(f: FeedbackFinding): string {
+  return `${kOfN(f.before)} → ${kOfN(f.after)}`;
+}
+
+/** The finding's title and file as inert text (they come from a review and the eval file). */
+function titleOf(f: FeedbackFinding): string {
+  return `${inertInline(f.title, 120)}${f.holdout ? ' _(holdout)_' : ''}`;
+}
+
+function fileOf(f: FeedbackFinding): string {
+  return f.file === undefined ? '–' : inertInline(f.file, 120);
+}
+
+function table(rows: readonly FeedbackFinding[]): string[] {
+  const shown = rows.slice(0, MAX_TABLE_ROWS);
+  const lines = [
+    '| finding | file | pull request | before → after (passes of draws) |',
+    '| --- | --- | --- | --- |',
+    ...shown.map((f) => `| ${titleOf(f)} | ${fileOf(f)} | PR ${f.pr} | ${counts(f)} |`),
+  ];
+  if (rows.length > shown.length) lines.push('', `_${rows.length - shown.length} more not shown._`);
+  return lines;
+}
+
+/** "2 dismissed findings: A (src/a.ts, PR 3: 2 of 3 → 1 of 3, worse), …" */
+function listed(rows: readonly FeedbackFinding[]): string {
+  const named = rows.slice(0, MAX_LISTED).map((f) => {
+    const where = [f.file === undefined ? undefined : inertInline(f.file, 120), `PR ${f.pr}`]
+      .filter((x) => x !== undefined)
+      .join(', ');
+    const worse = f.before.total > 0 && gainOf(f) < 0 ? ', worse than before' : '';
+    return `${titleOf(f)} (${where}: ${counts(f)}${worse})`;
+  });
+  const more = rows.length > MAX_LISTED ? `; and ${rows.length - MAX_LISTED} more` : '';
+  return `${named.join('; ')}${more}`;
+}
+
+function kindLines(
+  findings: readonly FeedbackFinding[],
+  words: { heading: string; none: string; rest: string; restVerb: string },
+): string[] {
+  if (findings.length === 0) return [];
+  const drawn = findings.filter(measured);
+  const held = drawn.filter((f) => holds(f.after)).sort(byGain);
+  const rest = drawn.filter((f) => !holds(f.after)).sort((a, b) => -byGain(a, b));
+  const lines = [`**${words.heading}**`, ''];
+  if (drawn.length > 0) lines.push(...(held.length > 0 ? table(held) : [words.none]), '');
+  if (rest.length > 0) {
+    const n = rest.length;
+    lines.push(
+      `${words.rest} ${n} ${n === 1 ? 'finding' : 'findings'} ${words.restVerb}: ${listed(rest)}.`,
+      '',
+    );
+  }
+  const undrawn = findings.length - drawn.length;
+  if (undrawn > 0) {
+    lines.push(
+      `${undrawn} ${undrawn === 1 ? 'finding was' : 'findings were'} not scored tonight (holdout evals are ` +
+        'scored only by the confirmation).',
+      '',
+    );
+  }
+  return lines;
+}
+
+/**
+ * The section: what the counts were measured on, a table of the dismissed findings the changed skill no
+ * longer raises (in most draws) and one of the accepted findings it still raises, then a line each for the
+ * dismissed findings it still raises and the accepted ones it misses (regressions said as such).
+ */
+export function feedbackEvidenceLines(evidence: FeedbackEvidence): string[] {
+  const source =
+    evidence.source === 'confirmation'
+      ? "the draws the ship gate's confirmation compared (the skill before and after this change)"
+      : "the loop's own scores (one draw of the skill before and after this change; no confirmation ran)";
+  const { findings } = evidence;
+  return [
+    `This skill's evals include ${findings.length} ${findings.length === 1 ? 'finding' : 'findings'} from code ` +
+      `review that the team dismissed or accepted. A draw passes when the review leaves a dismissed finding ` +
+      `out, or reports an accepted one; counts are from ${source}.`,
+    '',
+    ...kindLines(
+      findings.filter((f) => f.kind === 'dismissed'),
+      {
+        heading: 'Dismissed findings it stops raising',
+        none: '_None: it still raises every dismissed finding in most draws._',
+        rest: 'It still raises',
+        restVerb: 'the team dismissed',
+      },
+    ),
+    ...kindLines(
+      findings.filter((f) => f.kind === 'accepted'),
+      {
+        heading: 'Accepted findings it still catches',
+        none: '_None: it misses every accepted finding in most draws._',
+        rest: 'It misses',
+        restVerb: 'the team accepted',
+      },
+    ),
+  ];
+}

@@ -1,0 +1,117 @@
+/**
+ * `skillclimb iterate` over the reviewer skill (docs/how-it-works.md § The nightly engine improves the
+ * reviewer): found at `.github/skills/review-loop-reviewer/` by the default skills setting, kept like any
+ * skill, and its morning summary lists the findings of its feedback evals. The grader is exact here (every
+ * draw of a text alike), so no confirmation draws are spent and the counts are the loop's own draw of each
+ * text. Models are Anthropic's API served by nock (the real provider code runs); git is real.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLocalPorts } from '../../src/adapters/local/ports.js';
+import type { IterateOptions } from '../../src/iterate/options.js';
+import { runIterate } from '../../src/iterate/run.js';
+import type { Logger } from '../../src/ports/logger.js';
+import { cleanupTempDirs, git, tempDir } from '../helpers/engine-fixtures.js';
+import { strictNock } from '../helpers/nock-frame.js';
+import { anthropicSkillModels, serveSkillModels } from '../helpers/nock-skill-models.js';
+
+strictNock();
+afterEach(cleanupTempDirs);
+
+const DIR = '.github/skills/review-loop-reviewer';
+const SKILL = `---
+name: review-loop-reviewer
+description: Review a pull request's change and report its defects.
+---
+# Reviewer
+
+Report each defect with a title, the file and the line.
+`;
+
+const EVALS = `${JSON.stringify(
+  {
+    skill_name: 'review-loop-reviewer',
+    evals: [
+      {
+        id: 1,
+        prompt:
+          "```diff\n--- a/src/vendor/lib.js\n+++ b/src/vendor/lib.js\n+import fs from 'fs';\n```\n\nReview this change.",
+        assertions: ['The review does not report: Unused import in src/vendor/lib.js'],
+        skillclimb: {
+          feedback: { kind: 'dismissed', title: 'Unused import', file: 'src/vendor/lib.js', pr: 12 },
+        },
+      },
+      {
+        id: 2,
+        prompt:
+          '```diff\n--- a/src/db.ts\n+++ b/src/db.ts\n+db.query(`SELECT ${id}`);\n```\n\nReview this change.',
+        assertions: ['The review reports: SQL built from user input in src/db.ts'],
+        skillclimb: {
+          feedback: { kind: 'accepted', title: 'SQL built from user input', file: 'src/db.ts', pr: 15 },
+        },
+      },
+    ],
+  },
+  null,
+  2,
+)}\n`;
+
+async function project(): Promise<string> {
+  const dir = await tempDir('skillclimb-reviewer-night-');
+  await mkdir(path.join(dir, DIR, 'evals'), { recursive: true });
+  await writeFile(path.join(dir, DIR, 'SKILL.md'), SKILL);
+  await writeFile(path.join(dir, DIR, 'evals', 'evals.json'), EVALS);
+  await writeFile(path.join(dir, '.gitignore'), 'results.tsv\n.skill-iterate.lock\n');
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'initial');
+  return dir;
+}
+
+describe('skillclimb iterate over the reviewer skill', () => {
+  it('finds it by default, keeps an edit through the same gate, and its morning summary lists the findings', async () => {
+    const repo = await project();
+    serveSkillModels({
+      render: ({ system, user }) =>
+        `${system.includes('vendored') ? 'improved' : 'base'}|${user.includes('src/vendor/') ? 'vendor' : 'db'}`,
+      // The SQL finding is always reported; the vendored file's finding only stops with the edit.
+      grade: ({ text, ids }) =>
+        ids.filter((id) => id === 2 || (id === 1 && text.includes('improved|vendor'))),
+      propose: () => ({
+        description: 'leave vendored files alone',
+        old_string: 'Report each defect with a title, the file and the line.',
+        new_string: 'Report each defect with a title, the file and the line. Skip vendored files.',
+      }),
+    });
+    const log: Logger = { info: () => undefined, warn: () => undefined, progress: () => undefined };
+    const options: IterateOptions = {
+      project: repo,
+      skill: undefined,
+      queueFile: undefined,
+      perSkillBudgetMs: 3_600_000,
+      perSkillIterations: 1,
+      skipList: [],
+      calibrate: false,
+      dryRun: false,
+      mode: 'absolute',
+      concurrency: 4,
+      iterationTimeoutMs: 60_000,
+      worktreeHome: await tempDir('skillclimb-home-'),
+      maxCostUsd: undefined,
+    };
+
+    const run = await runIterate(options, createLocalPorts(options, { models: anthropicSkillModels(), log }));
+
+    expect(run.queue).toEqual(['review-loop-reviewer']);
+    expect(run.results[0]?.status).toBe('shipped');
+    expect(git(repo, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe(`${DIR}/SKILL.md`);
+    const summary = await readFile(run.summaryPath!, 'utf8');
+    const section = summary.slice(summary.indexOf('#### Review findings'));
+    expect(section).toContain("counts are from the loop's own scores");
+    expect(section).toContain('| Unused import | src/vendor/lib.js | PR 12 | 0 of 1 → 1 of 1 |');
+    expect(section).toContain('| SQL built from user input | src/db.ts | PR 15 | 1 of 1 → 1 of 1 |');
+    expect(section).not.toContain('It still raises');
+    expect(section).not.toContain('It misses');
+  });
+});
