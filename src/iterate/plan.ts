@@ -19,7 +19,8 @@ export interface IteratePlan extends QueuePlan {
 /** Rejects with PreflightHalt like a real run would; takes no lock and writes nothing. */
 export async function planIterate(options: IterateOptions, ports: PlanPorts): Promise<IteratePlan> {
   const preflight = await runPreflight(options, ports, false);
-  const plan = await resolveQueue(options, preflight, ports.freshness, ports.now());
+  const notStarted = (await ports.notStarted?.read()) ?? [];
+  const plan = await resolveQueue(options, preflight, ports.freshness, ports.now(), notStarted);
   // Eval files git ignores work in this checkout only: the plan says so, with the line that un-ignores them.
   const ignoredPaths = ports.git.ignoredPaths;
   const skills = preflight.explicit ?? preflight.found.skills;

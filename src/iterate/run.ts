@@ -8,7 +8,8 @@ import path from 'node:path';
 import { EvalsFileError, type SkillEvals } from '../core/iterate/evals.js';
 import { brief } from '../core/iterate/brief.js';
 import { formatSkillLine, skillColumnWidth } from '../core/iterate/progress.js';
-import type { RunResult, SkillResult } from '../core/iterate/run-result.js';
+import type { NightBudgetStop, RunResult, SkillResult } from '../core/iterate/run-result.js';
+import { nightBudgetLine } from '../core/iterate/night-budget.js';
 import {
   SKILL_FILE,
   branchNameFor,
@@ -33,7 +34,14 @@ import { exclusionLines, formatEmptyQueue, resolveQueue, type QueuePlan } from '
 import { park, calibrate } from './park-skill.js';
 import { withPartialRun } from './run-error.js';
 import { messageOf } from '../core/errors.js';
-import { costReached, emptyResult, fromLoop, totalUsage, type SkillContext } from './skill-context.js';
+import {
+  costReached,
+  emptyResult,
+  fromLoop,
+  nightBudgetReached,
+  totalUsage,
+  type SkillContext,
+} from './skill-context.js';
 import { NotRegularFileError, inspectFile } from './regular-file.js';
 import { RenderCache } from './score.js';
 import { writeMorningSummary } from './summary-file.js';
@@ -42,6 +50,7 @@ import { decideSkillFolder, symlinkSkipStatus, symlinkWarning } from './symlinks
 /** Partial-run reasons, worded so the summary writer renders its `(partial -- … at <iso>)` line. */
 const KILL_SWITCH_REASON = 'kill-switch hit';
 const COST_BUDGET_REASON = 'cost budget reached';
+const NIGHT_BUDGET_REASON = 'night budget reached';
 
 /**
  * A real run. Rejects with RunInterrupted after an abort of `ports.signal` — the partial summary is written
@@ -60,6 +69,8 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
   const results: SkillResult[] = [];
   let partial: RunResult['partial'] = null;
   let summaryWritten = false;
+  let nightStop: NightBudgetStop | undefined;
+  let carried: string[] = [];
   const snapshot = (): RunResult => ({
     startedAt,
     endedAt: ports.now(),
@@ -78,7 +89,11 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     summaryPath: undefined,
     usage: totalUsage(results),
     modelsLabel: ports.models.label,
+    ...(plan?.runFirst ? { runFirst: [...plan.runFirst] } : {}),
+    ...(nightStop ? { nightBudget: nightStop } : {}),
   });
+  // Every way out records the skills the next night runs first (docs/how-it-works.md § Caps and budgets).
+  const recordNotStarted = () => saveNotStarted(ports, carried, plan, results, nightStop);
   const writeSummary = async (run: RunResult): Promise<RunResult> => {
     summaryWritten = true;
     run.summaryPath = await writeMorningSummary(project, run, ports.secrets);
@@ -93,11 +108,17 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
   try {
     throwIfInterrupted(signal);
     // The same queue a dry run prints: the same pre-flight, the same resolution (docs/how-it-works.md § The queue).
-    plan = await resolveQueue(options, preflight, ports.freshness, startedAt);
+    carried = await readNotStarted(ports);
+    plan = await resolveQueue(options, preflight, ports.freshness, startedAt, carried);
+    if (plan.runFirst)
+      log.info(
+        `run first (the night budget kept them from starting last night): ${plan.runFirst.join(', ')}`,
+      );
     await ports.events?.emit({ type: 'plan-ready', plan });
     if (plan.queue.length === 0) {
       // A clean exit: nothing ran, so there is no night to summarise; the message says why, skill by skill.
       log.info(formatEmptyQueue(plan, options).trimEnd());
+      await recordNotStarted();
       return await finished(snapshot());
     }
     for (const line of exclusionLines(plan, options)) log.info(`not queued: ${line}`);
@@ -111,6 +132,11 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
       if (index > 0) {
         partial = (await stopBeforeSkill(index, total, options, ports, results)) ?? null;
         if (partial) break;
+        nightStop = nightBudgetStop(plan.queue.slice(index), options, ports, results);
+        if (nightStop) {
+          partial = { reason: NIGHT_BUDGET_REASON, at: ports.now() };
+          break;
+        }
       }
       const ctx: SkillContext = {
         options,
@@ -137,6 +163,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     }
     // A signal during the last skill's ship or cleanup still makes the run an interrupted one.
     throwIfInterrupted(signal);
+    await recordNotStarted();
     return await finished(await writeSummary(snapshot()));
   } catch (err) {
     // The exception path: whatever finished still gets its summary, then the error goes on up.
@@ -144,6 +171,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
       results.push(current.unfinished);
       log.progress(formatSkillLine(current.unfinished, current.nameWidth));
     }
+    await recordNotStarted();
     let run = snapshot();
     if (!summaryWritten) {
       if (err instanceof RunInterrupted) {
@@ -196,6 +224,70 @@ async function stopBeforeSkill(
   }
   if (costReached(options, totalUsage(results))) return costStop(index, total, options, ports);
   return undefined;
+}
+
+/**
+ * The night budget between skills (docs/how-it-works.md § Caps and budgets): once the night's estimated
+ * spend has reached it, the skills left (`rest`) do not start. Undefined while there is room, or when the
+ * models report no price (said once in the log).
+ */
+function nightBudgetStop(
+  rest: string[],
+  options: IterateOptions,
+  ports: IteratePorts,
+  results: readonly SkillResult[],
+): NightBudgetStop | undefined {
+  const budget = options.nightBudgetUsd;
+  if (budget === undefined) return undefined;
+  const spent = totalUsage(results);
+  if (spent.costUsd === null) {
+    if (spent.calls > 0 && results.length === 1)
+      ports.log.warn(
+        `the night budget of $${budget} cannot be applied: the models report no price, so every queued skill runs`,
+      );
+    return undefined;
+  }
+  if (!nightBudgetReached(options, spent)) return undefined;
+  const stop = { budgetUsd: budget, spentUsd: spent.costUsd, notStarted: rest };
+  ports.log.info(nightBudgetLine(stop));
+  return stop;
+}
+
+/** Last night's record of the skills its budget kept from starting; one that cannot be read is said and left out. */
+async function readNotStarted(ports: IteratePorts): Promise<string[]> {
+  try {
+    return (await ports.notStarted?.read()) ?? [];
+  } catch (err) {
+    ports.log.warn(`${messageOf(err)}; the queue keeps its usual order`);
+    return [];
+  }
+}
+
+/**
+ * What the next night runs first: the skills tonight's budget kept from starting, else those carried from
+ * last night that did not start tonight either (a kill-switch before them) and are still queued. Written only
+ * when it changes; a failure to write is said, and the night goes on.
+ */
+async function saveNotStarted(
+  ports: IteratePorts,
+  carried: readonly string[],
+  plan: QueuePlan | undefined,
+  results: readonly SkillResult[],
+  stop: NightBudgetStop | undefined,
+): Promise<void> {
+  // A night that never got to its queue (a halt before it) leaves last night's record as it is.
+  if (!ports.notStarted || !plan) return;
+  const started = new Set(results.map((r) => r.skill));
+  const next =
+    stop?.notStarted ?? carried.filter((skill) => plan.queue.includes(skill) && !started.has(skill));
+  if (next.length === carried.length && next.every((skill, i) => carried[i] === skill)) return;
+  try {
+    await ports.notStarted.write(next);
+  } catch (err) {
+    ports.log.warn(
+      `the skills not started (${next.join(', ') || 'none'}) could not be recorded for the next night: ${messageOf(err)}`,
+    );
+  }
 }
 
 /**

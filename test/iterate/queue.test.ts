@@ -479,6 +479,7 @@ describe('dryRunPlanJson', () => {
       budgetWarning: null,
       ignoredEvals: null,
       notRequested: [],
+      runFirst: [],
       specViolations: [],
       empty: false,
     });
