@@ -9,7 +9,6 @@ import { EvalsFileError, type SkillEvals } from '../core/iterate/evals.js';
 import { brief } from '../core/iterate/brief.js';
 import { formatSkillLine, skillColumnWidth } from '../core/iterate/progress.js';
 import type { NightBudgetStop, RunResult, SkillResult } from '../core/iterate/run-result.js';
-import { nightBudgetLine } from '../core/iterate/night-budget.js';
 import {
   SKILL_FILE,
   branchNameFor,
@@ -34,14 +33,8 @@ import { exclusionLines, formatEmptyQueue, resolveQueue, type QueuePlan } from '
 import { park, calibrate } from './park-skill.js';
 import { withPartialRun } from './run-error.js';
 import { messageOf } from '../core/errors.js';
-import {
-  costReached,
-  emptyResult,
-  fromLoop,
-  nightBudgetReached,
-  totalUsage,
-  type SkillContext,
-} from './skill-context.js';
+import { costReached, emptyResult, fromLoop, totalUsage, type SkillContext } from './skill-context.js';
+import { nightBudgetStop, readNotStarted, saveNotStarted } from './night-budget.js';
 import { NotRegularFileError, inspectFile } from './regular-file.js';
 import { RenderCache } from './score.js';
 import { writeMorningSummary } from './summary-file.js';
@@ -71,27 +64,8 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
   let summaryWritten = false;
   let nightStop: NightBudgetStop | undefined;
   let carried: string[] = [];
-  const snapshot = (): RunResult => ({
-    startedAt,
-    endedAt: ports.now(),
-    partial,
-    queue: plan?.queue ?? [],
-    results: [...results],
-    excludedBySkipList: plan?.excludedBySkipList ?? [],
-    excludedByFreshness: plan?.excludedByFreshness ?? [],
-    excludedOther: plan?.excludedOther ?? [],
-    outsideSetting: plan?.outsideSetting,
-    freshnessWindowMs: options.freshnessWindowMs,
-    ...(plan?.notRequested ? { notRequested: plan.notRequested } : {}),
-    // The mode the scores were taken in: offline models score structure only, whatever the setting says.
-    mode: ports.models.structuralOnly ? 'structural' : options.mode,
-    ...(options.command ? { command: options.command } : {}),
-    summaryPath: undefined,
-    usage: totalUsage(results),
-    modelsLabel: ports.models.label,
-    ...(plan?.runFirst ? { runFirst: [...plan.runFirst] } : {}),
-    ...(nightStop ? { nightBudget: nightStop } : {}),
-  });
+  const snapshot = (): RunResult =>
+    snapshotOf({ startedAt, partial, plan, results, nightStop }, options, ports);
   // Every way out records the skills the next night runs first (docs/how-it-works.md § Caps and budgets).
   const recordNotStarted = () => saveNotStarted(ports, carried, plan, results, nightStop);
   const writeSummary = async (run: RunResult): Promise<RunResult> => {
@@ -191,6 +165,41 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
   }
 }
 
+/** What the run has done so far, as it returns it and the summary renders it. */
+function snapshotOf(
+  night: {
+    startedAt: Date;
+    partial: RunResult['partial'];
+    plan: QueuePlan | undefined;
+    results: readonly SkillResult[];
+    nightStop: NightBudgetStop | undefined;
+  },
+  options: IterateOptions,
+  ports: IteratePorts,
+): RunResult {
+  return {
+    startedAt: night.startedAt,
+    endedAt: ports.now(),
+    partial: night.partial,
+    queue: night.plan?.queue ?? [],
+    results: [...night.results],
+    excludedBySkipList: night.plan?.excludedBySkipList ?? [],
+    excludedByFreshness: night.plan?.excludedByFreshness ?? [],
+    excludedOther: night.plan?.excludedOther ?? [],
+    outsideSetting: night.plan?.outsideSetting,
+    freshnessWindowMs: options.freshnessWindowMs,
+    ...(night.plan?.notRequested ? { notRequested: night.plan.notRequested } : {}),
+    // The mode the scores were taken in: offline models score structure only, whatever the setting says.
+    mode: ports.models.structuralOnly ? 'structural' : options.mode,
+    ...(options.command ? { command: options.command } : {}),
+    summaryPath: undefined,
+    usage: totalUsage(night.results),
+    modelsLabel: ports.models.label,
+    ...(night.plan?.runFirst ? { runFirst: [...night.plan.runFirst] } : {}),
+    ...(night.nightStop ? { nightBudget: night.nightStop } : {}),
+  };
+}
+
 type PartialReason = NonNullable<RunResult['partial']>;
 
 /** The cost budget stops the run after `done` of `total` skills: a partial run, said in the log. */
@@ -224,70 +233,6 @@ async function stopBeforeSkill(
   }
   if (costReached(options, totalUsage(results))) return costStop(index, total, options, ports);
   return undefined;
-}
-
-/**
- * The night budget between skills (docs/how-it-works.md § Caps and budgets): once the night's estimated
- * spend has reached it, the skills left (`rest`) do not start. Undefined while there is room, or when the
- * models report no price (said once in the log).
- */
-function nightBudgetStop(
-  rest: string[],
-  options: IterateOptions,
-  ports: IteratePorts,
-  results: readonly SkillResult[],
-): NightBudgetStop | undefined {
-  const budget = options.nightBudgetUsd;
-  if (budget === undefined) return undefined;
-  const spent = totalUsage(results);
-  if (spent.costUsd === null) {
-    if (spent.calls > 0 && results.length === 1)
-      ports.log.warn(
-        `the night budget of $${budget} cannot be applied: the models report no price, so every queued skill runs`,
-      );
-    return undefined;
-  }
-  if (!nightBudgetReached(options, spent)) return undefined;
-  const stop = { budgetUsd: budget, spentUsd: spent.costUsd, notStarted: rest };
-  ports.log.info(nightBudgetLine(stop));
-  return stop;
-}
-
-/** Last night's record of the skills its budget kept from starting; one that cannot be read is said and left out. */
-async function readNotStarted(ports: IteratePorts): Promise<string[]> {
-  try {
-    return (await ports.notStarted?.read()) ?? [];
-  } catch (err) {
-    ports.log.warn(`${messageOf(err)}; the queue keeps its usual order`);
-    return [];
-  }
-}
-
-/**
- * What the next night runs first: the skills tonight's budget kept from starting, else those carried from
- * last night that did not start tonight either (a kill-switch before them) and are still queued. Written only
- * when it changes; a failure to write is said, and the night goes on.
- */
-async function saveNotStarted(
-  ports: IteratePorts,
-  carried: readonly string[],
-  plan: QueuePlan | undefined,
-  results: readonly SkillResult[],
-  stop: NightBudgetStop | undefined,
-): Promise<void> {
-  // A night that never got to its queue (a halt before it) leaves last night's record as it is.
-  if (!ports.notStarted || !plan) return;
-  const started = new Set(results.map((r) => r.skill));
-  const next =
-    stop?.notStarted ?? carried.filter((skill) => plan.queue.includes(skill) && !started.has(skill));
-  if (next.length === carried.length && next.every((skill, i) => carried[i] === skill)) return;
-  try {
-    await ports.notStarted.write(next);
-  } catch (err) {
-    ports.log.warn(
-      `the skills not started (${next.join(', ') || 'none'}) could not be recorded for the next night: ${messageOf(err)}`,
-    );
-  }
 }
 
 /**
