@@ -90,8 +90,8 @@ export function nightPorts(night: Night, events: NightEvents, log: Logger): Nigh
     // The skills a night budget kept from starting, on the state branch (docs/how-it-works.md § Caps and budgets).
     notStarted: {
       read: async () => [...store.snapshot.notStarted],
-      write: async (skills) => {
-        await store.save([], 'skill-iterate state: the skills the night budget kept from starting', skills);
+      update: async (next) => {
+        await store.save([], 'skill-iterate state: the skills the night budget kept from starting', next);
       },
     },
     // The Action ends on a signal itself (nightly.ts) and releases the held lock first.

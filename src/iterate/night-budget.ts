@@ -6,7 +6,7 @@ import { nightBudgetLine } from '../core/iterate/night-budget.js';
 import type { QueuePlan } from '../core/iterate/queue-plan.js';
 import type { NightBudgetStop, SkillResult } from '../core/iterate/run-result.js';
 import { messageOf } from '../core/errors.js';
-import type { IteratePorts } from '../ports/iterate.js';
+import type { IteratePorts, PlanPorts } from '../ports/iterate.js';
 import type { IterateOptions } from './options.js';
 import { nightBudgetReached, totalUsage } from './skill-context.js';
 
@@ -38,7 +38,7 @@ export function nightBudgetStop(
 }
 
 /** Last night's record of the skills its budget kept from starting; one that cannot be read is said and left out. */
-export async function readNotStarted(ports: IteratePorts): Promise<string[]> {
+export async function readNotStarted(ports: Pick<PlanPorts, 'log' | 'notStarted'>): Promise<string[]> {
   try {
     return (await ports.notStarted?.read()) ?? [];
   } catch (err) {
@@ -48,9 +48,11 @@ export async function readNotStarted(ports: IteratePorts): Promise<string[]> {
 }
 
 /**
- * What the next night runs first: the skills tonight's budget kept from starting, else those carried from
- * last night that did not start tonight either (a kill-switch before them) and are still queued. Written only
- * when it changes; a failure to write is said, and the night goes on.
+ * What the next night runs first: the skills tonight's budget kept from starting, then those recorded before
+ * that have not started since (a kill-switch before them). A skill that started leaves the record; so does
+ * one a discovered queue no longer holds (skip-listed, gone), while a run given its skills (`--skill`,
+ * `--queue`, a matrix job) leaves the others alone. The change is applied to the record as it is when saved,
+ * so parallel jobs do not undo each other. Saved only when it changes; a failure is said, the night goes on.
  */
 export async function saveNotStarted(
   ports: IteratePorts,
@@ -58,18 +60,29 @@ export async function saveNotStarted(
   plan: QueuePlan | undefined,
   results: readonly SkillResult[],
   stop: NightBudgetStop | undefined,
+  explicit: boolean,
 ): Promise<void> {
   // A night that never got to its queue (a halt before it) leaves last night's record as it is.
   if (!ports.notStarted || !plan) return;
   const started = new Set(results.map((r) => r.skill));
-  const next =
-    stop?.notStarted ?? carried.filter((skill) => plan.queue.includes(skill) && !started.has(skill));
-  if (next.length === carried.length && next.every((skill, i) => carried[i] === skill)) return;
+  const first = stop?.notStarted ?? [];
+  const next = (current: readonly string[]): string[] => [
+    ...first,
+    ...current.filter(
+      (skill, i) =>
+        !first.includes(skill) &&
+        !started.has(skill) &&
+        (explicit || plan.queue.includes(skill)) &&
+        current.indexOf(skill) === i,
+    ),
+  ];
+  const expected = next(carried);
+  if (expected.length === carried.length && expected.every((skill, i) => carried[i] === skill)) return;
   try {
-    await ports.notStarted.write(next);
+    await ports.notStarted.update(next);
   } catch (err) {
     ports.log.warn(
-      `the skills not started (${next.join(', ') || 'none'}) could not be recorded for the next night: ${messageOf(err)}`,
+      `the skills not started (${expected.join(', ') || 'none'}) could not be recorded for the next night: ${messageOf(err)}`,
     );
   }
 }

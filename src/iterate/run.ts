@@ -67,7 +67,8 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
   const snapshot = (): RunResult =>
     snapshotOf({ startedAt, partial, plan, results, nightStop }, options, ports);
   // Every way out records the skills the next night runs first (docs/how-it-works.md § Caps and budgets).
-  const recordNotStarted = () => saveNotStarted(ports, carried, plan, results, nightStop);
+  const explicit = options.skill !== undefined || options.queueFile !== undefined;
+  const recordNotStarted = () => saveNotStarted(ports, carried, plan, results, nightStop, explicit);
   const writeSummary = async (run: RunResult): Promise<RunResult> => {
     summaryWritten = true;
     run.summaryPath = await writeMorningSummary(project, run, ports.secrets);

@@ -6,6 +6,9 @@
 export interface NotStartedRecord {
   /** The skills last recorded, in the order they were to run; [] when none. */
   read(): Promise<string[]>;
-  /** Replaces the record; [] clears it. */
-  write(skills: readonly string[]): Promise<void>;
+  /**
+   * Replaces the record with `next` of the record as it is when saved (parallel jobs may have changed it
+   * since it was read); [] clears it.
+   */
+  update(next: (current: readonly string[]) => string[]): Promise<void>;
 }

@@ -6,7 +6,7 @@
  * started first.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalPorts } from '../../src/adapters/local/ports.js';
@@ -101,6 +101,30 @@ describe('the night budget (issue 28 item 4)', () => {
     expect(n.summary).toMatch(/^\(partial -- night budget reached at \S+\)$/m);
     expect(n.lines).toContain(line);
     expect(await recorded(project)).toEqual({ not_started: ['beta', 'gamma'] });
+  });
+
+  it('a run given its skills takes out only those it started; a bad record is said and the queue keeps its order', async () => {
+    const project = await makeProject([{ name: 'alpha' }, { name: 'beta' }, { name: 'gamma' }]);
+    serve();
+    await night(project, { nightBudgetUsd: 0.0002 });
+    expect(await recorded(project)).toEqual({ not_started: ['beta', 'gamma'] });
+
+    const one = await night(project, { skill: 'gamma' });
+    expect(one.run.results.map((r) => r.skill)).toEqual(['gamma']);
+    expect(await recorded(project)).toEqual({ not_started: ['beta'] });
+
+    await writeFile(path.join(project, NOT_STARTED_FILE), '["beta"]');
+    const dry = await options(project, { ignoreFreshness: true });
+    const { lines, log } = logger();
+    const ports = createLocalPorts(dry, { models: anthropicSkillModels(), log });
+    expect((await planIterate(dry, ports)).queue).toEqual(['alpha', 'beta', 'gamma']);
+    expect(lines).toContain(
+      `${path.join(project, NOT_STARTED_FILE)}: expected {"not_started": ["skill", ...]} (the skills a night ` +
+        'budget kept from starting); fix it or delete it; the queue keeps its usual order',
+    );
+    const run = await runIterate({ ...dry, perSkillIterations: 0, skill: 'alpha' }, ports);
+    expect(run.queue).toEqual(['alpha']);
+    expect(lines.some((l) => l.includes(`${NOT_STARTED_FILE}: expected {"not_started"`))).toBe(true);
   });
 
   it('the next night runs the skills not started first, ahead of the usual order and of freshness', async () => {

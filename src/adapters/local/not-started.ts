@@ -14,7 +14,7 @@ const FileSchema = z.object({ not_started: z.array(z.string()) }).loose();
 
 export function createNotStartedFile(project: string): NotStartedRecord {
   const file = path.join(path.resolve(project), NOT_STARTED_FILE);
-  return {
+  const record: NotStartedRecord = {
     async read() {
       let text: string;
       try {
@@ -38,7 +38,8 @@ export function createNotStartedFile(project: string): NotStartedRecord {
       }
       return record.data.not_started;
     },
-    async write(skills) {
+    async update(next) {
+      const skills = next(await record.read());
       if (skills.length === 0) {
         await rm(file, { force: true });
         return;
@@ -46,4 +47,5 @@ export function createNotStartedFile(project: string): NotStartedRecord {
       await writeFile(file, `${JSON.stringify({ not_started: skills }, null, 2)}\n`);
     },
   };
+  return record;
 }

@@ -86,14 +86,21 @@ export function stateFreshness(snapshot: StateSnapshot): Freshness {
   };
 }
 
-async function writeNotStarted(dir: string, skills: readonly string[]): Promise<void> {
+/** A new list of the skills not started, from the one on the branch. */
+export type NotStartedChange = (current: readonly string[]) => string[];
+
+/** Applies `change` to the worktree's `state/not-started.json`; returns the skills written. */
+async function writeNotStarted(dir: string, change: NotStartedChange): Promise<string[]> {
   const file = path.join(dir, NOT_STARTED_PATH);
+  const current = await readIfExists(file);
+  const skills = change(current === undefined ? [] : parseNotStarted(current));
   if (skills.length === 0) {
     await rm(file, { force: true });
-    return;
+    return skills;
   }
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, formatNotStarted(skills));
+  return skills;
 }
 
 async function isDirectory(dir: string): Promise<boolean> {
@@ -170,8 +177,11 @@ export interface StateStore {
   readonly snapshot: StateSnapshot;
   readonly freshness: Freshness;
   restoreInto(project: string, dirs: Readonly<Record<string, string>>): Promise<string[]>;
-  /** `notStarted`, when given, replaces `state/not-started.json` ([] removes it). */
-  save(updates: StateUpdate[], message: string, notStarted?: readonly string[]): Promise<SaveOutcome>;
+  /**
+   * `notStarted`, when given, rewrites `state/not-started.json` from what the branch holds at the save
+   * (a retry after a race re-reads it); [] removes it.
+   */
+  save(updates: StateUpdate[], message: string, notStarted?: NotStartedChange): Promise<SaveOutcome>;
   close(): Promise<void>;
 }
 
@@ -209,14 +219,14 @@ class GitStateStore implements StateStore {
     return restoreResults(this.snapshot, project, dirs);
   }
 
-  async save(updates: StateUpdate[], message: string, notStarted?: readonly string[]): Promise<SaveOutcome> {
+  async save(updates: StateUpdate[], message: string, notStarted?: NotStartedChange): Promise<SaveOutcome> {
     if (updates.length === 0 && notStarted === undefined) return { status: 'unchanged' };
     const { options, remote } = this;
     for (let attempt = 1; ; attempt++) {
       const tip = await fetchBranch(this.projectGit, remote, options.branch);
       const git = await this.checkoutAt(tip || (await this.rootCommit()));
       const written = await this.applyUpdates(this.worktree as string, updates);
-      if (notStarted !== undefined) await writeNotStarted(this.worktree as string, notStarted);
+      const skills = notStarted && (await writeNotStarted(this.worktree as string, notStarted));
       await git.raw(['add', '-A', '--', STATE_DIR]);
       const staged = (await git.raw(['diff', '--cached', '--name-only'])).trim();
       if (!staged) return { status: 'unchanged' };
@@ -237,7 +247,7 @@ class GitStateStore implements StateStore {
         throw new Error(`could not push ${options.branch} to ${remote}: ${why}`);
       }
       this.remember(updates, written, commit);
-      if (notStarted !== undefined) this.snapshot.notStarted = [...notStarted];
+      if (skills) this.snapshot.notStarted = skills;
       return { status: 'pushed', commit, attempts: attempt };
     }
   }
