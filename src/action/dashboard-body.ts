@@ -70,7 +70,12 @@ export interface DashboardInput {
   skills: DashboardSkill[];
   totals: DashboardTotals;
   /** Skills the next night would queue if it starts `assumedHours` after this one. */
-  nextNight: { due: string[]; assumedHours: number };
+  nextNight: {
+    due: string[];
+    assumedHours: number;
+    /** The night budget's line, when it kept skills from starting (they lead `due`). */
+    budget?: string | undefined;
+  };
   /** The boxes written ticked (and recorded in the marker): the standing skips, and orders still pending. */
   ticked: OrderState;
   /** What became of the orders this night read, one plain sentence each (already inert). */
@@ -447,6 +452,7 @@ export function renderDashboard(input: DashboardInput): string {
 
   const due = input.nextNight.due;
   parts.push('## Next night', '');
+  if (input.nextNight.budget) parts.push(cell(input.nextNight.budget, 2_000), '');
   if (due.length === 0) {
     parts.push(
       `No skill would be due if the next night starts ${input.nextNight.assumedHours} h after this one.`,

@@ -4,6 +4,7 @@
  * trend over the recent nights, and the orders the night read.
  */
 import { nightNoiseLine, nightPriceLine } from '../core/iterate/night-price.js';
+import { nightBudgetLine } from '../core/iterate/night-budget.js';
 import { parseResultsTsv } from '../core/iterate/results-tsv.js';
 import type { FindingKind } from '../core/iterate/noise.js';
 import type { ResultsRow, SkillResult } from '../core/iterate/run-result.js';
@@ -172,8 +173,17 @@ function skillRow(facts: DashboardFacts, skill: string): DashboardSkill {
   return { ...base, status: { kind: 'not-run' } };
 }
 
-/** Scorable skills whose last run will be older than the window when the next night starts. */
+/**
+ * Scorable skills whose last run will be older than the window when the next night starts; the skills the
+ * night budget kept from starting first, as the next night queues them (docs/how-it-works.md § Caps and budgets).
+ */
 function dueNextNight(facts: DashboardFacts, skills: readonly DashboardSkill[]): string[] {
+  const run = facts.file.run;
+  const first = run.nightBudget?.notStarted ?? [];
+  return [...first, ...dueByFreshness(facts, skills).filter((skill) => !first.includes(skill))];
+}
+
+function dueByFreshness(facts: DashboardFacts, skills: readonly DashboardSkill[]): string[] {
   const run = facts.file.run;
   const nextStart = run.startedAt.getTime() + NEXT_NIGHT_HOURS * 3_600_000;
   return skills
@@ -214,7 +224,11 @@ export function dashboardInput(facts: DashboardFacts): DashboardInput {
       partial: run.partial?.reason,
       economics: nightEconomicsLines(run),
     },
-    nextNight: { due: dueNextNight(facts, skills), assumedHours: NEXT_NIGHT_HOURS },
+    nextNight: {
+      due: dueNextNight(facts, skills),
+      assumedHours: NEXT_NIGHT_HOURS,
+      ...(run.nightBudget ? { budget: nightBudgetLine(run.nightBudget) } : {}),
+    },
     ticked: facts.ticked,
     orderNotes: [...facts.orderNotes],
     specViolations: [...(facts.specViolations ?? [])],

@@ -259,6 +259,7 @@ export const ActionInputsSchema = z.object({
   calibrate: boolean,
   'dry-run': boolean,
   'max-cost-usd': optionalUsd,
+  'night-budget': optionalUsd,
   'min-gain': optionalGain,
   trials: optionalTrials,
   margin: optionalMargin,
@@ -300,6 +301,8 @@ export interface ActionInputs {
   calibrate: boolean;
   dryRun: boolean;
   maxCostUsd: number | undefined;
+  /** `night-budget`: no new skill starts once the night has spent this (one job's queue only). */
+  nightBudgetUsd: number | undefined;
   /** Undefined: the config's `minGain`, else the default 0.005. */
   minGain: number | undefined;
   /** Undefined: the config's `trials`, else 3. */
@@ -365,6 +368,7 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
     calibrate: v.calibrate,
     dryRun: v['dry-run'],
     maxCostUsd: v['max-cost-usd'],
+    nightBudgetUsd: v['night-budget'],
     minGain: v['min-gain'],
     trials: v.trials,
     margin: v.margin,
@@ -384,12 +388,34 @@ export function parseInputs(read: (name: ActionInputName) => string): ActionInpu
   };
   if (inputs.skill && inputs.queue)
     throw new InputError('inputs skill and queue: give one or the other, not both');
+  checkNightBudget(inputs);
   if (inputs.mode === 'summarize' && !inputs.resultsDir) {
     throw new InputError(
       'input results-dir: required when mode is summarize (the folder of downloaded result files)',
     );
   }
   return inputs;
+}
+
+/**
+ * `night-budget` holds back the skills of one job's queue (docs/action.md § Night budget). A matrix splits
+ * the night into parallel jobs of one skill each, none of which knows what the others spent: a budget there
+ * would stop nothing, so it is refused rather than ignored.
+ */
+function checkNightBudget(inputs: ActionInputs): void {
+  if (inputs.nightBudgetUsd === undefined) return;
+  const why =
+    inputs.mode === 'plan'
+      ? 'mode plan splits the night into parallel matrix jobs, none of which knows what the others spent'
+      : inputs.skill !== undefined
+        ? 'a job given one skill (a matrix job) has no other skill to hold back'
+        : undefined;
+  if (why) {
+    throw new InputError(
+      `input night-budget: applies to a whole night run in one job (mode run without skill); ${why}. ` +
+        'Cap each job with max-cost-usd instead, or run the night in one job.',
+    );
+  }
 }
 
 /** The provider variables `createModels` reads, with the inputs taking precedence over the environment. */

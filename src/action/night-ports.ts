@@ -87,6 +87,13 @@ export function nightPorts(night: Night, events: NightEvents, log: Logger): Nigh
     forge,
     killSwitch: night.killSwitch,
     freshness: night.freshness,
+    // The skills a night budget kept from starting, on the state branch (docs/how-it-works.md § Caps and budgets).
+    notStarted: {
+      read: async () => [...store.snapshot.notStarted],
+      update: async (next) => {
+        await store.save([], 'skill-iterate state: the skills the night budget kept from starting', next);
+      },
+    },
     // The Action ends on a signal itself (nightly.ts) and releases the held lock first.
     lock: holdingLock,
     git: createGitWorkspace(log),

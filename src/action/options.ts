@@ -9,7 +9,7 @@ import type { ActionInputs } from './inputs.js';
 /**
  * The engine's options from the inputs; `config` (the project's skillclimb.config.json) gives mode,
  * concurrency, the cost budget, the minimum gain, the trials, the margin, the keep rule, the skills setting and the structural settings where no
- * input does (max-cost-usd, min-gain and skills are inputs).
+ * input does (max-cost-usd, night-budget, min-gain and skills are inputs).
  */
 export function iterateOptions(
   inputs: ActionInputs,
@@ -30,6 +30,7 @@ export function iterateOptions(
     iterationTimeoutMs: ITERATE_DEFAULTS.iterationTimeoutMs,
     worktreeHome: ctx.runnerTemp,
     maxCostUsd: inputs.maxCostUsd,
+    nightBudgetUsd: inputs.nightBudgetUsd,
     freshnessWindowMs: inputs.freshnessWindowMs,
     killSwitchReadError: inputs.killSwitchReadError,
     minGain: inputs.minGain ?? ITERATE_DEFAULTS.minGain,

@@ -16,31 +16,40 @@ const NOT_CHECKED: KillSwitch = { check: async () => null };
 /** A plan's ports: the kill-switch is the caller's to read; the lock is only inspected. */
 export function planPorts(
   options: IterateOptions,
-  freshness: Freshness,
+  state: ReadOnlyState,
   io: Pick<ActionIo, 'log' | 'now'>,
 ): PlanPorts {
   return {
     log: io.log,
     now: io.now,
     killSwitch: NOT_CHECKED,
-    freshness,
+    freshness: state.freshness,
+    // A plan only reads the record of the skills last night's budget held back; it never writes it.
+    notStarted: { read: async () => [...state.notStarted], update: async () => undefined },
     lock: createFileLock(options.project, { log: io.log, now: io.now }),
     git: createGitWorkspace(io.log),
   };
 }
 
+/** What a plan reads of the state branch: the run times, and the skills last night's budget held back. */
+export interface ReadOnlyState {
+  freshness: Freshness;
+  notStarted: readonly string[];
+}
+
 /** Read-only view of the state branch; a checkout without it (or without `origin`) plans with no history. */
-export async function readOnlyFreshness(
+export async function readOnlyState(
   options: IterateOptions,
   inputs: ActionInputs,
   io: ActionIo,
-): Promise<Freshness> {
+): Promise<ReadOnlyState> {
   try {
-    return stateFreshness(await readStateBranch({ project: options.project, branch: inputs.stateBranch }));
+    const snapshot = await readStateBranch({ project: options.project, branch: inputs.stateBranch });
+    return { freshness: stateFreshness(snapshot), notStarted: snapshot.notStarted };
   } catch (error) {
     io.log.warn(
       `state branch ${inputs.stateBranch} could not be read (${messageOf(error)}); planning without recorded run times`,
     );
-    return { lastRunAt: async () => null };
+    return { freshness: { lastRunAt: async () => null }, notStarted: [] };
   }
 }

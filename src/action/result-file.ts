@@ -109,6 +109,10 @@ const RunResultSchema = z.object({
   summaryPath: optional(z.string()),
   usage: UsageSchema,
   modelsLabel: z.string(),
+  runFirst: z.array(z.string()).optional(),
+  nightBudget: z
+    .object({ budgetUsd: z.number(), spentUsd: z.number(), notStarted: z.array(z.string()) })
+    .optional(),
 });
 
 export const ShippedOutputSchema = z.object({

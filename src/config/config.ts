@@ -70,6 +70,8 @@ export const ConfigSchema = z
     /** USD per million tokens, keyed by `provider:model` or bare model name. */
     prices: PriceTableSchema.optional(),
     maxCostUsd: z.number().positive().optional(),
+    /** The night budget: no new skill starts once the night's estimated cost reaches it (docs/how-it-works.md § Caps and budgets). */
+    nightBudgetUsd: z.number().positive().optional(),
     concurrency: z.int().min(1).max(64).optional(),
     mode: z.enum(['composite', 'structural', 'absolute']).optional(),
     /** Below this composite gain a higher final score is no-improvement (default 0.005; 0 is the original's rule). */

@@ -55,6 +55,12 @@ export interface IterateOptions {
   /** Stop between iterations once the run's estimated cost reaches this (undefined: no budget). */
   maxCostUsd: number | undefined;
   /**
+   * The night budget (`--night-budget`, the `night-budget` input, config `nightBudgetUsd`): once the run's
+   * estimated cost reaches it, no new skill starts; the skill already running finishes under its own caps.
+   * The skills not started are recorded and run first next night (docs/how-it-works.md § Caps and budgets).
+   */
+  nightBudgetUsd?: number | undefined;
+  /**
    * The cross-night-resume window: a skill whose last run is younger than this is left out of the queue.
    * Default (undefined): 24 hours, which the CLI keeps. A nightly schedule wants less: the last run is
    * recorded when a skill finishes, so tonight's start is under 24 h after last night's finish.

@@ -10,6 +10,7 @@ import type { IterateOptions } from './options.js';
 import { runPreflight } from './preflight.js';
 import { resolveQueue, type QueuePlan } from './queue.js';
 import { specViolationLines } from './spec-check.js';
+import { readNotStarted } from './night-budget.js';
 
 export interface IteratePlan extends QueuePlan {
   /** The explicit queue of --skill / --queue, or undefined when the queue was discovered. */
@@ -19,7 +20,8 @@ export interface IteratePlan extends QueuePlan {
 /** Rejects with PreflightHalt like a real run would; takes no lock and writes nothing. */
 export async function planIterate(options: IterateOptions, ports: PlanPorts): Promise<IteratePlan> {
   const preflight = await runPreflight(options, ports, false);
-  const plan = await resolveQueue(options, preflight, ports.freshness, ports.now());
+  const notStarted = await readNotStarted(ports);
+  const plan = await resolveQueue(options, preflight, ports.freshness, ports.now(), notStarted);
   // Eval files git ignores work in this checkout only: the plan says so, with the line that un-ignores them.
   const ignoredPaths = ports.git.ignoredPaths;
   const skills = preflight.explicit ?? preflight.found.skills;

@@ -152,6 +152,7 @@ export async function resolveQueue(
   input: QueueInput,
   freshness: Freshness,
   now: Date,
+  notStarted: readonly string[] = [],
 ): Promise<QueuePlan> {
   const window = freshnessWindowOf(options);
   const project = path.resolve(options.project);
@@ -182,7 +183,9 @@ export async function resolveQueue(
         continue;
       }
     }
-    const lastRunAt = options.ignoreFreshness ? null : await freshness.lastRunAt(skill);
+    // A skill last night's budget kept from starting did not run: it is never fresh (§ Caps and budgets).
+    const carried = input.explicit === undefined && notStarted.includes(skill.name);
+    const lastRunAt = options.ignoreFreshness || carried ? null : await freshness.lastRunAt(skill);
     if (
       lastRunAt !== null &&
       now.getTime() - lastRunAt.getTime() < window &&
@@ -194,11 +197,28 @@ export async function resolveQueue(
     plan.queue.push(skill.name);
     plan.dirs[skill.name] = skill.dir;
   }
-  if (input.explicit === undefined) plan.queue.sort(byCodePoint);
+  if (input.explicit === undefined) {
+    plan.queue.sort(byCodePoint);
+    putFirst(plan, notStarted);
+  }
   plan.excludedBySkipList.sort((a, b) => byCodePoint(a.skill, b.skill));
   plan.excludedByFreshness.sort((a, b) => byCodePoint(a.skill, b.skill));
   plan.excludedOther.sort((a, b) => byCodePoint(a.skill, b.skill) || byCodePoint(a.dir, b.dir));
   return plan;
+}
+
+/**
+ * The skills last night's budget kept from starting go first, in their recorded order; those no longer
+ * queued (skip-listed, gone, not scorable) are dropped. A discovered queue only: an explicit one keeps the
+ * operator's order.
+ */
+function putFirst(plan: QueuePlan, notStarted: readonly string[]): void {
+  const first = notStarted.filter(
+    (skill, i) => plan.queue.includes(skill) && notStarted.indexOf(skill) === i,
+  );
+  if (first.length === 0) return;
+  plan.queue = [...first, ...plan.queue.filter((skill) => !first.includes(skill))];
+  plan.runFirst = first;
 }
 
 /**
@@ -340,6 +360,9 @@ export function formatDryRunPlan(
         (e) => `${e.skill}  (results.tsv mtime: ${formatUtcSeconds(e.lastRunAt)})`,
       ),
     ),
+    ...(plan.runFirst !== undefined
+      ? [section('Run first (the night budget kept them from starting last night):', plan.runFirst)]
+      : []),
     ...(plan.excludedOther.length > 0
       ? [section('Excluded, cannot be scored:', plan.excludedOther.map(exclusionLine))]
       : []),
@@ -396,6 +419,8 @@ export interface DryRunPlanJson {
   ignoredEvals: string | null;
   /** With --skill / --queue: the skills the setting finds that were not asked for. */
   notRequested: string[];
+  /** Skills last night's budget kept from starting, queued first (docs/how-it-works.md § Caps and budgets). */
+  runFirst: string[];
   /** Each rule of the Agent Skills specification a found SKILL.md breaks, `<file>: <field>: <detail>`. */
   specViolations: string[];
   empty: boolean;
@@ -431,6 +456,7 @@ export function dryRunPlanJson(
     ignoredEvals: plan.ignoredEvals ?? null,
     specViolations: [...(plan.specViolations ?? [])],
     notRequested: [...(plan.notRequested ?? [])],
+    runFirst: [...(plan.runFirst ?? [])],
     empty: plan.queue.length === 0,
   };
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { EvalsFileError, type SkillEvals } from '../core/iterate/evals.js';
 import { brief } from '../core/iterate/brief.js';
 import { formatSkillLine, skillColumnWidth } from '../core/iterate/progress.js';
-import type { RunResult, SkillResult } from '../core/iterate/run-result.js';
+import type { NightBudgetStop, RunResult, SkillResult } from '../core/iterate/run-result.js';
 import {
   SKILL_FILE,
   branchNameFor,
@@ -34,6 +34,7 @@ import { park, calibrate } from './park-skill.js';
 import { withPartialRun } from './run-error.js';
 import { messageOf } from '../core/errors.js';
 import { costReached, emptyResult, fromLoop, totalUsage, type SkillContext } from './skill-context.js';
+import { nightBudgetStop, readNotStarted, saveNotStarted } from './night-budget.js';
 import { NotRegularFileError, inspectFile } from './regular-file.js';
 import { RenderCache } from './score.js';
 import { writeMorningSummary } from './summary-file.js';
@@ -42,6 +43,7 @@ import { decideSkillFolder, symlinkSkipStatus, symlinkWarning } from './symlinks
 /** Partial-run reasons, worded so the summary writer renders its `(partial -- … at <iso>)` line. */
 const KILL_SWITCH_REASON = 'kill-switch hit';
 const COST_BUDGET_REASON = 'cost budget reached';
+const NIGHT_BUDGET_REASON = 'night budget reached';
 
 /**
  * A real run. Rejects with RunInterrupted after an abort of `ports.signal` — the partial summary is written
@@ -60,25 +62,13 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
   const results: SkillResult[] = [];
   let partial: RunResult['partial'] = null;
   let summaryWritten = false;
-  const snapshot = (): RunResult => ({
-    startedAt,
-    endedAt: ports.now(),
-    partial,
-    queue: plan?.queue ?? [],
-    results: [...results],
-    excludedBySkipList: plan?.excludedBySkipList ?? [],
-    excludedByFreshness: plan?.excludedByFreshness ?? [],
-    excludedOther: plan?.excludedOther ?? [],
-    outsideSetting: plan?.outsideSetting,
-    freshnessWindowMs: options.freshnessWindowMs,
-    ...(plan?.notRequested ? { notRequested: plan.notRequested } : {}),
-    // The mode the scores were taken in: offline models score structure only, whatever the setting says.
-    mode: ports.models.structuralOnly ? 'structural' : options.mode,
-    ...(options.command ? { command: options.command } : {}),
-    summaryPath: undefined,
-    usage: totalUsage(results),
-    modelsLabel: ports.models.label,
-  });
+  let nightStop: NightBudgetStop | undefined;
+  let carried: string[] = [];
+  const snapshot = (): RunResult =>
+    snapshotOf({ startedAt, partial, plan, results, nightStop }, options, ports);
+  // Every way out records the skills the next night runs first (docs/how-it-works.md § Caps and budgets).
+  const explicit = options.skill !== undefined || options.queueFile !== undefined;
+  const recordNotStarted = () => saveNotStarted(ports, carried, plan, results, nightStop, explicit);
   const writeSummary = async (run: RunResult): Promise<RunResult> => {
     summaryWritten = true;
     run.summaryPath = await writeMorningSummary(project, run, ports.secrets);
@@ -93,11 +83,17 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
   try {
     throwIfInterrupted(signal);
     // The same queue a dry run prints: the same pre-flight, the same resolution (docs/how-it-works.md § The queue).
-    plan = await resolveQueue(options, preflight, ports.freshness, startedAt);
+    carried = await readNotStarted(ports);
+    plan = await resolveQueue(options, preflight, ports.freshness, startedAt, carried);
+    if (plan.runFirst)
+      log.info(
+        `run first (the night budget kept them from starting last night): ${plan.runFirst.join(', ')}`,
+      );
     await ports.events?.emit({ type: 'plan-ready', plan });
     if (plan.queue.length === 0) {
       // A clean exit: nothing ran, so there is no night to summarise; the message says why, skill by skill.
       log.info(formatEmptyQueue(plan, options).trimEnd());
+      await recordNotStarted();
       return await finished(snapshot());
     }
     for (const line of exclusionLines(plan, options)) log.info(`not queued: ${line}`);
@@ -111,6 +107,11 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
       if (index > 0) {
         partial = (await stopBeforeSkill(index, total, options, ports, results)) ?? null;
         if (partial) break;
+        nightStop = nightBudgetStop(plan.queue.slice(index), options, ports, results);
+        if (nightStop) {
+          partial = { reason: NIGHT_BUDGET_REASON, at: ports.now() };
+          break;
+        }
       }
       const ctx: SkillContext = {
         options,
@@ -137,6 +138,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
     }
     // A signal during the last skill's ship or cleanup still makes the run an interrupted one.
     throwIfInterrupted(signal);
+    await recordNotStarted();
     return await finished(await writeSummary(snapshot()));
   } catch (err) {
     // The exception path: whatever finished still gets its summary, then the error goes on up.
@@ -144,6 +146,7 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
       results.push(current.unfinished);
       log.progress(formatSkillLine(current.unfinished, current.nameWidth));
     }
+    await recordNotStarted();
     let run = snapshot();
     if (!summaryWritten) {
       if (err instanceof RunInterrupted) {
@@ -161,6 +164,41 @@ export async function runIterate(options: IterateOptions, ports: IteratePorts): 
   } finally {
     await preflight.lock?.release();
   }
+}
+
+/** What the run has done so far, as it returns it and the summary renders it. */
+function snapshotOf(
+  night: {
+    startedAt: Date;
+    partial: RunResult['partial'];
+    plan: QueuePlan | undefined;
+    results: readonly SkillResult[];
+    nightStop: NightBudgetStop | undefined;
+  },
+  options: IterateOptions,
+  ports: IteratePorts,
+): RunResult {
+  return {
+    startedAt: night.startedAt,
+    endedAt: ports.now(),
+    partial: night.partial,
+    queue: night.plan?.queue ?? [],
+    results: [...night.results],
+    excludedBySkipList: night.plan?.excludedBySkipList ?? [],
+    excludedByFreshness: night.plan?.excludedByFreshness ?? [],
+    excludedOther: night.plan?.excludedOther ?? [],
+    outsideSetting: night.plan?.outsideSetting,
+    freshnessWindowMs: options.freshnessWindowMs,
+    ...(night.plan?.notRequested ? { notRequested: night.plan.notRequested } : {}),
+    // The mode the scores were taken in: offline models score structure only, whatever the setting says.
+    mode: ports.models.structuralOnly ? 'structural' : options.mode,
+    ...(options.command ? { command: options.command } : {}),
+    summaryPath: undefined,
+    usage: totalUsage(night.results),
+    modelsLabel: ports.models.label,
+    ...(night.plan?.runFirst ? { runFirst: [...night.plan.runFirst] } : {}),
+    ...(night.nightStop ? { nightBudget: night.nightStop } : {}),
+  };
 }
 
 type PartialReason = NonNullable<RunResult['partial']>;

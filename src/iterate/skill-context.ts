@@ -13,6 +13,12 @@ export function costReached(options: IterateOptions, usage: Usage): boolean {
   return options.maxCostUsd !== undefined && usage.costUsd !== null && usage.costUsd >= options.maxCostUsd;
 }
 
+/** Whether the night budget lets no new skill start: the run's estimated cost has reached it. */
+export function nightBudgetReached(options: IterateOptions, usage: Usage): boolean {
+  const budget = options.nightBudgetUsd;
+  return budget !== undefined && usage.costUsd !== null && usage.costUsd >= budget;
+}
+
 export function emptyResult(
   skill: string,
   status: SkillStatus,

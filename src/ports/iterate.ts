@@ -13,6 +13,7 @@ import type { KillSwitch } from './kill-switch.js';
 import type { Leftovers } from './leftovers.js';
 import type { RunLock } from './lock.js';
 import type { Logger } from './logger.js';
+import type { NotStartedRecord } from './not-started.js';
 import type { SkillModels } from './models.js';
 import type { Shipper } from './shipper.js';
 
@@ -22,6 +23,11 @@ export interface PlanPorts {
   now: Clock;
   killSwitch: KillSwitch;
   freshness: Freshness;
+  /**
+   * The skills a night budget left unstarted, run first by the next night (docs/how-it-works.md § Caps and
+   * budgets). Without it nothing is carried from one night to the next.
+   */
+  notStarted?: NotStartedRecord;
   lock: RunLock;
   git: Pick<GitWorkspace, 'orphanWorktrees' | 'repositoryRoot' | 'ignoredPaths'>;
   /** What an interrupted earlier run left (the CLI's local ship); cleaned before anything is decided. */

@@ -167,6 +167,22 @@ describe('action inputs', () => {
     ]);
   });
 
+  it('night-budget: a bad value, a matrix job or a plan is refused by the input name', () => {
+    expect(() => parseInputs(read({ 'night-budget': 'ten' }))).toThrow(
+      'input night-budget: expected a positive number of US dollars, got "ten"',
+    );
+    expect(() => parseInputs(read({ 'night-budget': '-2' }))).toThrow(
+      'input night-budget: expected a positive number of US dollars, got "-2"',
+    );
+    expect(() => parseInputs(read({ 'night-budget': '5', skill: 'a' }))).toThrow(
+      /^input night-budget: applies to a whole night run in one job \(mode run without skill\); a job given one skill \(a matrix job\)/,
+    );
+    expect(() => parseInputs(read({ 'night-budget': '5', mode: 'plan' }))).toThrow(
+      /^input night-budget: .*mode plan splits the night into parallel matrix jobs/,
+    );
+    expect(parseInputs(read({ 'night-budget': '2.5' })).nightBudgetUsd).toBe(2.5);
+  });
+
   it('refuses combinations that cannot work', () => {
     expect(() => parseInputs(read({ skill: 'a', queue: 'q.txt' }))).toThrow(
       'inputs skill and queue: give one or the other, not both',

@@ -108,6 +108,9 @@ describe('bad usage exits 2 and names the flag', () => {
     [['--per-skill-iterations', '2.5'], '--per-skill-iterations'],
     [['--concurrency', 'many'], '--concurrency'],
     [['--max-cost-usd', '-1'], '--max-cost-usd'],
+    [['--night-budget', '-1'], "option '--night-budget <usd>' argument '-1' is invalid"],
+    [['--night-budget', 'ten'], "option '--night-budget <usd>' argument 'ten' is invalid"],
+    [['--night-budget', '0'], 'expected a positive number, got "0"'],
     [['--mode', 'fast'], '--mode'],
     [['--skip-list', 'ok,../bad'], '--skip-list'],
   ])('bad value %j names %s', async (args, flag) => {

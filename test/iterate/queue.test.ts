@@ -510,6 +510,7 @@ describe('dryRunPlanJson', () => {
       budgetWarning: null,
       ignoredEvals: null,
       notRequested: [],
+      runFirst: [],
       specViolations: [],
       empty: false,
     });

@@ -15,7 +15,7 @@ import { renderPlanSummary } from '../job-summary.js';
 import { checkModelKeysFirst, loadNightModelConfig } from '../models.js';
 import { iterateOptions } from '../options.js';
 import { buildOutputs } from '../outputs.js';
-import { planPorts, readOnlyFreshness } from '../plan-ports.js';
+import { planPorts, readOnlyState } from '../plan-ports.js';
 import { emptyRun, planFile } from '../run-records.js';
 import { ITERATE_DEFAULTS } from '../../iterate/options.js';
 import { publishDashboard, readRecordedSkills } from '../dashboard.js';
@@ -35,10 +35,7 @@ export async function dryRunStep(
   const killed =
     killSwitchInputReason(inputs.killSwitch) ?? (await createFileKillSwitch(options.project).check());
   if (killed) io.log.warn(`${killed}: a real run would not start`);
-  const plan = await planIterate(
-    options,
-    planPorts(options, await readOnlyFreshness(options, inputs, io), io),
-  );
+  const plan = await planIterate(options, planPorts(options, await readOnlyState(options, inputs, io), io));
   const text = formatDryRunPlan(plan, options, { limit: ACTION_JOB_LIMIT });
   io.log.info(text);
   await io.writeSummary(renderPlanSummary('skill-iterate dry run', text, plan.queue));

@@ -11,7 +11,7 @@ import type { ActionIo, PipelineResult } from '../io.js';
 import { renderPlanSummary } from '../job-summary.js';
 import { iterateOptions, resultFilePath } from '../options.js';
 import { buildOutputs } from '../outputs.js';
-import { planPorts, readOnlyFreshness } from '../plan-ports.js';
+import { planPorts, readOnlyState } from '../plan-ports.js';
 import { writeRunFile } from '../result-file.js';
 import { emptyRun, planFile } from '../run-records.js';
 import { secretsOf } from '../secrets.js';
@@ -37,11 +37,9 @@ export async function planStep(
   const options = orders
     ? { ...configured, skipList: [...configured.skipList, ...orders.orders.skip] }
     : configured;
-  const freshness = ignoringFreshnessOf(
-    await readOnlyFreshness(options, inputs, io),
-    orders?.orders.run ?? [],
-  );
-  let plan = await planIterate(options, planPorts(options, freshness, io));
+  const state = await readOnlyState(options, inputs, io);
+  const freshness = ignoringFreshnessOf(state.freshness, orders?.orders.run ?? []);
+  let plan = await planIterate(options, planPorts(options, { ...state, freshness }, io));
   if (killed) {
     io.log.warn(`${killed}: the plan is an empty queue`);
     plan = { ...plan, queue: [] };

@@ -10,6 +10,7 @@ import { createLocalForge } from './forge.js';
 import { createMtimeFreshness } from './freshness.js';
 import { createFileKillSwitch } from './kill-switch.js';
 import { createFileLock } from './lock.js';
+import { createNotStartedFile } from './not-started.js';
 import { createLocalLeftovers, createLocalShipper, type LocalShipperOptions } from './shipper.js';
 
 export interface LocalPortsDeps {
@@ -29,6 +30,7 @@ export function createLocalPlanPorts(project: string, deps: LocalPortsDeps): Pla
     now,
     killSwitch: createFileKillSwitch(project),
     freshness: createMtimeFreshness(project),
+    notStarted: createNotStartedFile(project),
     lock: createFileLock(project, { log: deps.log, now }),
     git: createGitWorkspace(deps.log),
     leftovers: createLocalLeftovers(project, deps.log),

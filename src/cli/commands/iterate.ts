@@ -63,6 +63,7 @@ interface IterateFlags {
   graderModel?: string;
   structuredOutput?: StructuredOutputSetting;
   maxCostUsd?: number;
+  nightBudget?: number;
   worktreeHome?: string;
   killSwitchReadError?: KillSwitchReadErrorPolicy;
   skills?: string[];
@@ -88,6 +89,7 @@ export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOp
     iterationTimeoutMs: ITERATE_DEFAULTS.iterationTimeoutMs,
     worktreeHome: path.resolve(cwd, flags.worktreeHome ?? os.homedir()),
     maxCostUsd: flags.maxCostUsd,
+    nightBudgetUsd: flags.nightBudget,
     killSwitchReadError: flags.killSwitchReadError ?? 'stop',
     minGain: flags.minGain ?? ITERATE_DEFAULTS.minGain,
     trials: flags.trials ?? ITERATE_DEFAULTS.trials,
@@ -274,6 +276,11 @@ export function iterateCommand(io: CliIo): Command {
     .option(
       '--max-cost-usd <n>',
       'stop between iterations once the estimated cost reaches this',
+      positiveNumberArgument,
+    )
+    .option(
+      '--night-budget <usd>',
+      'start no new skill once the night has spent this (estimated USD); the skills not started run first next night',
       positiveNumberArgument,
     )
     .option('--worktree-home <dir>', 'parent folder of the per-skill worktrees (default: home directory)')

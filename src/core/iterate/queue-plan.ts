@@ -19,6 +19,11 @@ export interface QueuePlan {
   skillsGlobs: readonly string[];
   /** When the plan was made (the freshness exclusions say until when they last). */
   plannedAt: Date;
+  /**
+   * Skills last night's budget kept from starting, queued first tonight in their recorded order, freshness
+   * notwithstanding (docs/how-it-works.md § Caps and budgets). Absent when none.
+   */
+  runFirst?: string[];
   /** With --skill / --queue: the skills the setting finds that were not asked for (by name). */
   notRequested?: string[];
   /** The hint about eval files git ignores, with the .gitignore line that un-ignores them (plan.ts). */

@@ -90,7 +90,7 @@ export interface SkillResult {
 export interface RunResult {
   startedAt: Date;
   endedAt: Date;
-  /** Set when the run stopped early (kill-switch, exception, cost budget). */
+  /** Set when the run stopped early (kill-switch, exception, cost budget, night budget). */
   partial: { reason: string; at: Date } | null;
   queue: string[];
   results: SkillResult[];
@@ -114,4 +114,15 @@ export interface RunResult {
   summaryPath: string | undefined;
   usage: Usage;
   modelsLabel: string;
+  /** Skills queued first because last night's budget kept them from starting. */
+  runFirst?: string[] | undefined;
+  /** Set when the night budget kept skills from starting (docs/how-it-works.md § Caps and budgets). */
+  nightBudget?: NightBudgetStop | undefined;
+}
+
+/** The night budget stopped the queue: what it was, what was spent, and the skills that did not start. */
+export interface NightBudgetStop {
+  budgetUsd: number;
+  spentUsd: number;
+  notStarted: string[];
 }

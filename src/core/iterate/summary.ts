@@ -8,6 +8,7 @@ import { redactSecrets } from '../text/redact.js';
 import { inertInline } from '../text/untrusted-text.js';
 import { measurementSection } from './measurement-text.js';
 import { nightNoiseLine, nightPriceLine } from './night-price.js';
+import { nightBudgetLine, runFirstLine } from './night-budget.js';
 import { evalsInitCommand, iterateCommandLine, type CommandSetting } from './skill-layout.js';
 
 /** Skills that gained less than this are plateaued (docs/how-it-works.md § Morning summary and results.tsv). */
@@ -47,6 +48,7 @@ export function partialLine(partial: { reason: string; at: Date }): string {
     return exception[1]
       ? `(partial -- exception at ${at}: ${untrusted(exception[1])})`
       : `(partial -- exception at ${at})`;
+  if (/^night budget\b/i.test(reason)) return `(partial -- night budget reached at ${at})`;
   if (/\b(?:cost|budget)\b/i.test(reason)) return `(partial -- cost budget reached at ${at})`;
   return `(partial -- ${reason ? untrusted(reason) : 'stopped early'} at ${at})`;
 }
@@ -143,6 +145,14 @@ function overview(run: RunResult): string {
   const notReached = run.queue.filter((skill) => !done.has(skill));
   const tail = notReached.length > 0 ? ` Not reached: ${notReached.map(cell).join(', ')}.` : '';
   return (tally.length > 0 ? `${head}: ${tally.join(', ')}.` : `${head}.`) + tail;
+}
+
+/** The skills carried from last night's budget, and tonight's budget stop (docs/how-it-works.md § Caps and budgets). */
+function nightBudgetLines(run: RunResult): string[] {
+  const lines: string[] = [];
+  if (run.runFirst && run.runFirst.length > 0) lines.push(cell(runFirstLine(run.runFirst)), '');
+  if (run.nightBudget) lines.push(cell(nightBudgetLine(run.nightBudget)), '');
+  return lines;
 }
 
 /** The night's noise floor and the price of what it shipped (docs/how-it-works.md § Decisions under noise). */
@@ -364,6 +374,7 @@ export function renderMorningSummary(run: RunResult, secrets: readonly string[] 
     '',
     overview(run),
     '',
+    ...nightBudgetLines(run),
     ...nightEconomics(run),
     '## Skills',
     '',

@@ -6,6 +6,25 @@ export const STATE_DIR = 'state';
 /** The orphan branch that keeps the run state between nights, unless the `state-branch` input names another. */
 export const DEFAULT_STATE_BRANCH = 'skill-iterate-state';
 export const LAST_RUN_FILE = 'last-run.json';
+/**
+ * `state/not-started.json`: the skills a night budget kept from starting, which the next night runs first
+ * (docs/how-it-works.md § Caps and budgets). Absent when there are none.
+ */
+export const NOT_STARTED_PATH = 'state/not-started.json';
+
+/** The record's skills; anything unreadable is no record (the queue keeps its usual order). */
+export function parseNotStarted(text: string): string[] {
+  try {
+    const parsed = z.object({ not_started: z.array(z.string()) }).safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.not_started : [];
+  } catch {
+    return [];
+  }
+}
+
+export function formatNotStarted(skills: readonly string[]): string {
+  return `${JSON.stringify({ not_started: skills }, null, 2)}\n`;
+}
 
 export const LastRunRecordSchema = z
   .object({

@@ -15,8 +15,11 @@ import { fetchBranch, gitErrorMessage, gitWithIdentity, minimalGitEnv } from './
 import { STATE_ROOT_PREFIX } from './state-branch-guard.js';
 import {
   LAST_RUN_FILE,
+  NOT_STARTED_PATH,
   STATE_DIR,
   formatLastRun,
+  formatNotStarted,
+  parseNotStarted,
   isPendingShipStatus,
   mergeResultsTsv,
   parseLastRun,
@@ -34,6 +37,8 @@ export interface StateSnapshot {
   /** The branch tip that was read, '' when the branch does not exist yet. */
   tip: string;
   skills: Map<string, SkillState>;
+  /** The skills last night's budget kept from starting (`state/not-started.json`), [] when none. */
+  notStarted: string[];
 }
 
 export interface StateLocation {
@@ -48,9 +53,11 @@ export async function readStateBranch(location: StateLocation): Promise<StateSna
   const git = simpleGit(location.project);
   const tip = await fetchBranch(git, location.remote ?? 'origin', location.branch);
   const skills = new Map<string, SkillState>();
-  if (!tip) return { branch: location.branch, tip, skills };
+  if (!tip) return { branch: location.branch, tip, skills, notStarted: [] };
   const listing = await git.raw(['ls-tree', '-r', '--name-only', tip, '--', `${STATE_DIR}/`]);
+  let notStarted: string[] = [];
   for (const file of listing.split('\n').filter(Boolean)) {
+    if (file === NOT_STARTED_PATH) notStarted = parseNotStarted(await git.show([`${tip}:${file}`]));
     const parsed = parseStatePath(file);
     if (!parsed) continue;
     const [skill, name] = parsed;
@@ -60,7 +67,7 @@ export async function readStateBranch(location: StateLocation): Promise<StateSna
     else continue;
     skills.set(skill, entry);
   }
-  return { branch: location.branch, tip, skills };
+  return { branch: location.branch, tip, skills, notStarted };
 }
 
 /**
@@ -77,6 +84,23 @@ export function stateFreshness(snapshot: StateSnapshot): Freshness {
       return Number.isNaN(at.getTime()) ? null : at;
     },
   };
+}
+
+/** A new list of the skills not started, from the one on the branch. */
+export type NotStartedChange = (current: readonly string[]) => string[];
+
+/** Applies `change` to the worktree's `state/not-started.json`; returns the skills written. */
+async function writeNotStarted(dir: string, change: NotStartedChange): Promise<string[]> {
+  const file = path.join(dir, NOT_STARTED_PATH);
+  const current = await readIfExists(file);
+  const skills = change(current === undefined ? [] : parseNotStarted(current));
+  if (skills.length === 0) {
+    await rm(file, { force: true });
+    return skills;
+  }
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, formatNotStarted(skills));
+  return skills;
 }
 
 async function isDirectory(dir: string): Promise<boolean> {
@@ -153,7 +177,11 @@ export interface StateStore {
   readonly snapshot: StateSnapshot;
   readonly freshness: Freshness;
   restoreInto(project: string, dirs: Readonly<Record<string, string>>): Promise<string[]>;
-  save(updates: StateUpdate[], message: string): Promise<SaveOutcome>;
+  /**
+   * `notStarted`, when given, rewrites `state/not-started.json` from what the branch holds at the save
+   * (a retry after a race re-reads it); [] removes it.
+   */
+  save(updates: StateUpdate[], message: string, notStarted?: NotStartedChange): Promise<SaveOutcome>;
   close(): Promise<void>;
 }
 
@@ -191,13 +219,14 @@ class GitStateStore implements StateStore {
     return restoreResults(this.snapshot, project, dirs);
   }
 
-  async save(updates: StateUpdate[], message: string): Promise<SaveOutcome> {
-    if (updates.length === 0) return { status: 'unchanged' };
+  async save(updates: StateUpdate[], message: string, notStarted?: NotStartedChange): Promise<SaveOutcome> {
+    if (updates.length === 0 && notStarted === undefined) return { status: 'unchanged' };
     const { options, remote } = this;
     for (let attempt = 1; ; attempt++) {
       const tip = await fetchBranch(this.projectGit, remote, options.branch);
       const git = await this.checkoutAt(tip || (await this.rootCommit()));
       const written = await this.applyUpdates(this.worktree as string, updates);
+      const skills = notStarted && (await writeNotStarted(this.worktree as string, notStarted));
       await git.raw(['add', '-A', '--', STATE_DIR]);
       const staged = (await git.raw(['diff', '--cached', '--name-only'])).trim();
       if (!staged) return { status: 'unchanged' };
@@ -218,6 +247,7 @@ class GitStateStore implements StateStore {
         throw new Error(`could not push ${options.branch} to ${remote}: ${why}`);
       }
       this.remember(updates, written, commit);
+      if (skills) this.snapshot.notStarted = skills;
       return { status: 'pushed', commit, attempts: attempt };
     }
   }

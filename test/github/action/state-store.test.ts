@@ -113,6 +113,32 @@ describe('state branch store', () => {
     expect(await store.freshness.lastRunAt(at('beta'))).toBeNull();
   });
 
+  it('keeps state/not-started.json: a change applied to the record as the branch has it, retried on a race, [] removing it', async () => {
+    const { origin, checkout } = await project();
+    const other = await clone(origin);
+    const a = await open(checkout);
+    await a.save([], 'budget', () => ['beta', 'gamma', 'delta']);
+    expect(a.snapshot.notStarted).toEqual(['beta', 'gamma', 'delta']);
+    // Two jobs read the record at once; each takes out the skill it started. B's first push loses the race
+    // to A's save: B applies its change again to what A saved, and neither undoes the other.
+    const b = await open(other, async (attempt) => {
+      if (attempt === 1) await a.save([], 'a', (current) => current.filter((s) => s !== 'beta'));
+    });
+    expect(b.snapshot.notStarted).toEqual(['beta', 'gamma', 'delta']);
+    expect(await b.save([], 'b', (current) => current.filter((s) => s !== 'gamma'))).toMatchObject({
+      status: 'pushed',
+      attempts: 2,
+    });
+    expect((await readStateBranch({ project: await clone(origin), branch: BRANCH })).notStarted).toEqual([
+      'delta',
+    ]);
+    await b.save([], 'cleared', () => []);
+    await a.close();
+    await b.close();
+    const cleared = await readStateBranch({ project: await clone(origin), branch: BRANCH });
+    expect(cleared.notStarted).toEqual([]);
+  });
+
   it('re-applies its update on top of a concurrent save instead of losing either (non-fast-forward retry)', async () => {
     const { origin, checkout } = await project();
     const other = await clone(origin);
