@@ -13,34 +13,40 @@
  *
  * Each day, `--prs` pull requests are reviewed with the day's skill; the team dismisses every false finding
  * and accepts (fixes) every real one, and each answer becomes an eval beside the skill in the Agent Skills
- * format (`.github/skills/review-loop-reviewer/evals/evals.json`, the feedback record in
- * `skillclimb.feedback`, one eval per kind, class and file, every fourth a holdout). Each night the REAL
- * CLI (`bin/skillclimb.js iterate --json`, as bench:quality runs it: worktree, the provider layer over real
+ * format (`.github/skills/review-loop-reviewer/evals/evals.json`: the diff hunk as the prompt, "The review
+ * does not report: <title> in <file>" or "The review reports: …" as the assertion, the feedback record in
+ * `skillclimb.feedback`; one eval per kind, class and file; every fourth a holdout). Each night the REAL CLI
+ * (`bin/skillclimb.js iterate --json`, as bench:quality runs it: worktree, the provider layer over real
  * HTTP, keep/revert, confirmation, holdouts, the ship gate, the local squash-merge) improves the skill
  * against those evals, answered by a loopback model server (scripts/lib/review-nights-responder.mjs): an
- * editor whose added line is the suppressing instruction of a failing dismissal 40 % of the time, harmful
- * 25 % and neutral otherwise; renders that follow the SKILL.md; a grader that flips a verdict with
- * probability `--noise`. What ships is the next day's skill.
+ * editor whose added line is the suppressing instruction of a failing dismissal 40 % of the time, a harmful
+ * line 25 % and a neutral one otherwise (never one the engine lists as reverted); renders that follow the
+ * SKILL.md — the eval's hunk draws its finding again with probability `--repeat` (0.9: a reviewer's
+ * judgement of the same code is correlated; 0.7 makes every render a fresh draw at the day's rates); a
+ * grader that flips a verdict with probability `--noise`, half of its flips repeating on a re-grade. What
+ * ships is the next day's skill.
  *
  * After each night it reviews a fixed set of `--measure` pull requests (not the team's, so every night is
  * measured on the same code) with the learning reviewer's skill and with the never-learning one's (the
- * initial skill, unchanged), with the same draws, and prints: false findings per PR, escaped defects per
- * approval (every pull request is approved once the team has fixed what it accepted; a defect the review
- * did not report escapes), real defects found, the evals and the night's model calls. Targets, PASS or
- * MISS: after `--nights` nights, false findings per PR <= half the never-learning reviewer's, and escaped
- * defects per approval not higher.
+ * initial skill, unchanged), with the same draws, and prints per seed and night: false findings per PR,
+ * escaped defects per approval (every pull request is approved once the team has fixed what it accepted; a
+ * defect the review did not report escapes, minor ones too), real defects found, the evals, what the night
+ * kept (by the truth: good, neutral, harmful) and shipped, and its model calls. Targets, pooled over the
+ * seeds, PASS or MISS: after `--nights` nights, false findings per PR <= half the never-learning reviewer's,
+ * and escaped defects per approval not higher.
  *
  * What it leaves out: the day's reviews do not run the review engine — they are the world's reviewer rule
  * applied in-process to the skill text (the same rule that answers the night's renders), so the App's
  * reading of the skill from the default branch, its feedback collection, the evals pull request and its
- * review rounds are not exercised here (the tests cover those); the team's answers are perfect (every false
- * finding dismissed, every real one accepted, nothing ignored) and come from one maintainer; a class is
- * silenced by one exact line, not by wording that means the same; the editor adds lines and never rewords
- * or removes; the grader's mistakes are flips, not misreadings; no costs, no GitHub.
+ * review rounds are not exercised here (their tests cover them), and day reviews cost no model calls here;
+ * the team's answers are perfect (every false finding dismissed, every real one accepted, nothing ignored)
+ * and come from one maintainer; a class is silenced by one exact line, not by any wording that means the
+ * same; the editor adds lines and never rewords or removes; the grader's mistakes are flips, not
+ * misreadings; evals are never pruned or edited by a person; no costs, no GitHub.
  *
- * Options: --nights <n> (5), --prs <n> (8 a day), --measure <n> (60), --noise <p> (0.1), --iterations <n>
- * (8 a night), --seed <s> (1), --json, --verbose. Exit code 1 when a target is missed, 2 for a bad command
- * line.
+ * Options: --nights <n> (5), --prs <n> (8 a day), --measure <n> (60), --noise <p> (0.1), --repeat <p>
+ * (0.9), --iterations <n> (8 a night), --seed <n> (1), --seeds <n> (2: seeds n, n+1, …), --jobs <n> (2
+ * seeds at once), --json, --verbose. Exit code 1 when a target is missed, 2 for a bad command line.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -79,6 +85,9 @@ function parseArgs(argv) {
     noise: 0.1,
     iterations: 8,
     seed: '1',
+    seeds: 2,
+    jobs: 2,
+    repeat: DEFAULTS.repeat,
     json: false,
     verbose: false,
   };
@@ -88,8 +97,16 @@ function parseArgs(argv) {
     else if (flag === '--prs') args.prs = flags.int();
     else if (flag === '--measure') args.measure = flags.int();
     else if (flag === '--iterations') args.iterations = flags.int();
-    else if (flag === '--seed') args.seed = flags.value();
-    else if (flag === '--noise') {
+    else if (flag === '--seed') {
+      args.seed = flags.value();
+      if (!/^\d+$/.test(args.seed)) throw new UsageError('--seed expects a whole number');
+    } else if (flag === '--seeds') args.seeds = flags.int();
+    else if (flag === '--jobs') args.jobs = flags.int();
+    else if (flag === '--repeat') {
+      const n = Number(flags.value());
+      if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError('--repeat expects a number in [0, 1]');
+      args.repeat = n;
+    } else if (flag === '--noise') {
       const n = Number(flags.value());
       if (!Number.isFinite(n) || n < 0 || n >= 0.5)
         throw new UsageError('--noise expects a number in [0, 0.5)');
@@ -98,7 +115,7 @@ function parseArgs(argv) {
     else if (flag === '--verbose') args.verbose = true;
     else
       throw new UsageError(
-        `unknown option ${flag} (expected --nights, --prs, --measure, --noise, --iterations, --seed, --json, --verbose)`,
+        `unknown option ${flag} (expected --nights, --prs, --measure, --noise, --repeat, --iterations, --seed, --seeds, --jobs, --json, --verbose)`,
       );
   }
   return args;
@@ -108,11 +125,14 @@ function parseArgs(argv) {
 // Days: reviews with a skill's rule lines, and what they let through
 
 /** Reviews `pulls` with `rules`; the draws depend on the pull request and the class, not on the skill. */
-function reviewAll(seed, pulls, rules) {
+function reviewAll(seed, pulls, rules, level) {
   const out = { prs: pulls.length, falseFindings: 0, present: 0, found: 0, escaped: 0, reviews: [] };
   for (const pull of pulls) {
-    const found = review(rules, pull.diff, (c, file) =>
-      uniform(seed, pull.stream, pull.index, 'review', c.id, file),
+    const found = review(
+      rules,
+      pull.diff,
+      (c, file) => uniform(seed, pull.stream, pull.index, 'review', c.id, file),
+      level,
     );
     out.reviews.push({ pull, found });
     out.falseFindings += found.filter((f) => f.c.kind === 'false').length;
@@ -190,10 +210,10 @@ function runCli(project, home, serverUrl, args) {
   });
 }
 
-async function oneNight(night, skillMd, evals, args) {
+async function oneNight(seed, night, skillMd, evals, args, level) {
   const responder = createNightResponder({
-    seed: `${args.seed}:night${night}`,
-    level: DEFAULTS,
+    seed: `${seed}:night${night}`,
+    level,
     p: args.noise,
   });
   const server = await startLatencyModelServer({ latencyMs: 0, respond: responder.respond });
@@ -223,6 +243,8 @@ async function oneNight(night, skillMd, evals, args) {
     await mkdir(home);
     const { code, result } = await runCli(project, home, server.url, args);
     const r = (result.results ?? [])[0];
+    if (process.env.BENCH_DUMP)
+      await writeFile(`${process.env.BENCH_DUMP}-${night}.json`, JSON.stringify(result, null, 2));
     const shipped = r?.status === 'shipped';
     const after = shipped ? await readFile(path.join(dir, 'SKILL.md'), 'utf8') : skillMd;
     const keeps = (r?.rows ?? [])
@@ -230,7 +252,7 @@ async function oneNight(night, skillMd, evals, args) {
       .map((row) => responder.edits.get(/\[(edit [^\]]+)\]/.exec(row.description)?.[1])?.kind ?? '?');
     if (args.verbose)
       console.error(
-        `night ${night}: exit ${code}, ${r?.status ?? 'no result'} after ${r?.iterations ?? 0} iteration(s); ` +
+        `seed ${seed} night ${night}: exit ${code}, ${r?.status ?? 'no result'} after ${r?.iterations ?? 0} iteration(s); ` +
           `kept [${keeps.join(', ')}]; ${JSON.stringify(responder.calls)}; ${((performance.now() - t0) / 1000).toFixed(0)} s`,
       );
     return {
@@ -255,6 +277,78 @@ function table(header, rows) {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
+/** One seed's run: the team's days, the real engine's nights, the measured reviews after each. */
+async function runSeed(seed, args, level) {
+  const t0 = performance.now();
+  const initial = baselineSkill();
+  const initialRules = rulesOf(initial);
+  const measured = Array.from({ length: args.measure }, (_, i) => makePull(seed, 'measure', i, level));
+  const never = reviewAll(seed, measured, initialRules, level);
+  let skillMd = initial;
+  const evals = [];
+  const rows = [{ night: 0, learns: never, status: '–', keeps: [], calls: undefined, rules: initialRules }];
+  let pr = 0;
+  for (let night = 1; night <= args.nights; night++) {
+    // The day: the team's pull requests reviewed with today's skill; its answers become evals.
+    const day = reviewAll(
+      seed,
+      Array.from({ length: args.prs }, (_, i) => makePull(seed, `day${night}`, i, level)),
+      rulesOf(skillMd),
+      level,
+    );
+    let added = 0;
+    for (const { pull, found } of day.reviews) added += appendFeedback(evals, pull, found, ++pr);
+    // The night: the real engine on the skill and every eval so far.
+    const n = evals.some((e) => e.skillclimb?.holdout !== true)
+      ? await oneNight(seed, night, skillMd, evals, args, level)
+      : { status: 'no evals', skillMd, keeps: [], calls: { editor: 0, render: 0, grader: 0 } };
+    skillMd = n.skillMd;
+    const rules = rulesOf(skillMd);
+    rows.push({
+      night,
+      added,
+      evals: evals.length,
+      dismissed: evals.filter((e) => e.skillclimb.feedback.kind === 'dismissed').length,
+      status: n.status,
+      keeps: n.keeps,
+      calls: n.calls,
+      rules,
+      learns: reviewAll(seed, measured, rules, level),
+    });
+  }
+  return { seed, rows, never, initialRules, seconds: (performance.now() - t0) / 1000 };
+}
+
+function printSeed(run) {
+  const { seed, rows, never, initialRules } = run;
+  console.log(
+    `\nseed ${seed}: ${never.prs} measured PRs with ${never.present} real defects (${run.seconds.toFixed(0)} s)`,
+  );
+  const header = [
+    'night',
+    'evals (dismissed), new',
+    'night result (kept edits)',
+    'skill lines added',
+    'false / PR: learns | never',
+    'escaped / approval: learns | never',
+    'real found: learns | never',
+    'model calls (editor/render/grader)',
+  ];
+  const body = rows.map((r) => [
+    r.night,
+    r.night === 0 ? '–' : `${r.evals} (${r.dismissed}), +${r.added}`,
+    r.night === 0 ? '–' : `${r.status} (${r.keeps.join(', ') || 'none'})`,
+    linesLabel(r.rules, initialRules),
+    `${r.learns.falsePerPr.toFixed(2)} | ${never.falsePerPr.toFixed(2)}`,
+    `${r.learns.escapedPerApproval.toFixed(3)} | ${never.escapedPerApproval.toFixed(3)}`,
+    `${r.learns.found} | ${never.found}`,
+    r.calls
+      ? `${r.calls.editor + r.calls.render + r.calls.grader} (${r.calls.editor}/${r.calls.render}/${r.calls.grader})`
+      : '–',
+  ]);
+  console.log(table(header, body));
+}
+
 async function main() {
   let args;
   try {
@@ -267,44 +361,26 @@ async function main() {
     throw error;
   }
   const t0 = performance.now();
-  const seed = args.seed;
-  const initial = baselineSkill();
-  const initialRules = rulesOf(initial);
-  const measured = Array.from({ length: args.measure }, (_, i) => makePull(seed, 'measure', i));
-  const never = reviewAll(seed, measured, initialRules);
-  let skillMd = initial;
-  const evals = [];
-  const rows = [{ night: 0, learns: never, status: '–', keeps: [], calls: undefined, rules: initialRules }];
-  let pr = 0;
-  for (let night = 1; night <= args.nights; night++) {
-    // The day: the team's pull requests reviewed with today's skill, its answers become evals.
-    const day = reviewAll(
-      seed,
-      Array.from({ length: args.prs }, (_, i) => makePull(seed, `day${night}`, i)),
-      rulesOf(skillMd),
-    );
-    let added = 0;
-    for (const { pull, found } of day.reviews) added += appendFeedback(evals, pull, found, ++pr);
-    // The night: the real engine on the skill and every eval so far.
-    const n = evals.some((e) => e.skillclimb?.holdout !== true)
-      ? await oneNight(night, skillMd, evals, args)
-      : { status: 'no evals', skillMd, keeps: [], calls: { editor: 0, render: 0, grader: 0 } };
-    skillMd = n.skillMd;
-    const rules = rulesOf(skillMd);
-    rows.push({
-      night,
-      day,
-      added,
-      evals: evals.length,
-      dismissed: evals.filter((e) => e.skillclimb.feedback.kind === 'dismissed').length,
-      status: n.status,
-      keeps: n.keeps,
-      calls: n.calls,
-      rules,
-      learns: reviewAll(seed, measured, rules),
-    });
-  }
-  const last = rows.at(-1).learns;
+  const level = { ...DEFAULTS, repeat: args.repeat };
+  const seeds = Array.from({ length: args.seeds }, (_, i) => String(Number(args.seed) + i));
+  const runs = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < seeds.length) {
+      const i = next++;
+      runs[i] = await runSeed(seeds[i], args, level);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(args.jobs, seeds.length) }, worker));
+  // Pooled over seeds: the measured reviews after the last night, learns vs never.
+  const pool = (pick) => {
+    const xs = runs.map(pick);
+    const sum = (k) => xs.reduce((a, x) => a + x[k], 0);
+    const prs = sum('prs');
+    return { prs, falsePerPr: sum('falseFindings') / prs, escaped: sum('escaped'), present: sum('present') };
+  };
+  const last = pool((r) => r.rows.at(-1).learns);
+  const never = pool((r) => r.never);
   const targets = [
     {
       name: `false findings per PR after ${args.nights} nights <= half the never-learning reviewer's`,
@@ -313,44 +389,24 @@ async function main() {
     },
     {
       name: `escaped defects per approval after ${args.nights} nights not higher`,
-      value: `${last.escapedPerApproval.toFixed(3)} vs ${never.escapedPerApproval.toFixed(3)} (${last.escaped} vs ${never.escaped} of ${never.present})`,
-      ok: last.escapedPerApproval <= never.escapedPerApproval + 1e-12,
+      value:
+        `${(last.escaped / last.prs).toFixed(3)} vs ${(never.escaped / never.prs).toFixed(3)} ` +
+        `(${last.escaped} vs ${never.escaped} of ${never.present} defects)`,
+      ok: last.escaped <= never.escaped,
     },
   ];
   if (args.json) {
-    console.log(
-      JSON.stringify({ args, rows, never, targets }, (k, v) => (k === 'reviews' ? undefined : v), 2),
-    );
+    const strip = (k, v) => (k === 'reviews' ? undefined : v);
+    console.log(JSON.stringify({ args, level, runs, targets }, strip, 2));
   } else {
     console.log(
-      `review-nights: seed ${seed}; the team's ${args.prs} PRs a day; measured on ${args.measure} fixed PRs ` +
-        `(${never.present} real defects); reviewer pFalse ${DEFAULTS.pFalse}, r ${DEFAULTS.r}; grader noise ${args.noise}; ` +
+      `review-nights: seeds ${seeds.join(', ')}; the team's ${args.prs} PRs a day; each night measured on ` +
+        `${args.measure} fixed PRs; reviewer: a false trigger reported with p = ${level.pFalse}, a defect found with ` +
+        `p = ${level.r}, an eval's hunk drawing its finding again with p = ${level.repeat}; grader noise ${args.noise}; ` +
         `${args.iterations} iterations a night`,
     );
-    const header = [
-      'night',
-      'evals (dismissed)',
-      'night result (kept)',
-      'skill lines added',
-      'false / PR: learns | never',
-      'escaped / approval: learns | never',
-      'real found: learns | never',
-      'model calls (editor/render/grader)',
-    ];
-    const body = rows.map((r) => [
-      r.night,
-      r.night === 0 ? '0' : `${r.evals} (${r.dismissed}), +${r.added}`,
-      r.night === 0 ? '–' : `${r.status} (${r.keeps.join(', ') || 'none'})`,
-      linesLabel(r.rules, initialRules),
-      `${r.learns.falsePerPr.toFixed(2)} | ${never.falsePerPr.toFixed(2)}`,
-      `${r.learns.escapedPerApproval.toFixed(3)} | ${never.escapedPerApproval.toFixed(3)}`,
-      `${r.learns.found} | ${never.found} of ${never.present}`,
-      r.calls
-        ? `${r.calls.editor + r.calls.render + r.calls.grader} (${r.calls.editor}/${r.calls.render}/${r.calls.grader})`
-        : '–',
-    ]);
-    console.log(table(header, body));
-    console.log('\nTargets');
+    for (const run of runs) printSeed(run);
+    console.log(`\nTargets (pooled over ${seeds.length} seed(s))`);
     for (const t of targets) console.log(`  ${t.ok ? 'PASS' : 'MISS'}  ${t.name}: ${t.value}`);
     console.log(`\n${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }

@@ -55,7 +55,10 @@ export function createNightResponder({ seed, level, p, sticky = 0.5, goodEdit = 
     const k = bump('editor');
     const u = uniform(seed, 'editor', k);
     const pick = (xs) => xs[Math.floor(uniform(seed, 'editor-pick', k) * xs.length)];
-    const open = FALSE_CLASSES.filter((c) => !rules.has(c.instruction));
+    // A real editor heeds the engine's list of edits already reverted this run.
+    const reverted = /Edits already tried and reverted[^\n]*\n((?: {2}- .*\n?)*)/.exec(call.text)?.[1] ?? '';
+    const tried = (line) => reverted.includes(line.slice(2));
+    const open = FALSE_CLASSES.filter((c) => !rules.has(c.instruction) && !tried(c.instruction));
     const failing = open.filter((c) =>
       new RegExp(
         `statement: .*The review does not report: ${c.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
@@ -65,10 +68,20 @@ export function createNightResponder({ seed, level, p, sticky = 0.5, goodEdit = 
     let kind = u < goodEdit ? 'good' : u < goodEdit + harmfulEdit ? 'harmful' : 'neutral';
     let line;
     if (kind === 'good') line = pick(failing.length ? failing : shown)?.instruction;
-    if (kind === 'harmful') line = pick(HARMFUL.filter((h) => !rules.has(h.text)))?.text;
+    if (kind === 'harmful') line = pick(HARMFUL.filter((h) => !rules.has(h.text) && !tried(h.text)))?.text;
     if (line === undefined) {
       kind = 'neutral';
-      line = pick(NEUTRAL.filter((n) => !rules.has(n)));
+      line = pick(NEUTRAL.filter((n) => !rules.has(n) && !tried(n)));
+    }
+    // Every line tried: one of them again (a real editor repeats itself too).
+    if (line === undefined) {
+      const all = [...FALSE_CLASSES.map((c) => c.instruction), ...HARMFUL.map((h) => h.text), ...NEUTRAL];
+      line = pick(all.filter((l) => !rules.has(l)));
+      kind = FALSE_CLASSES.some((c) => c.instruction === line)
+        ? 'good'
+        : HARMFUL.some((h) => h.text === line)
+          ? 'harmful'
+          : 'neutral';
     }
     if (line === undefined) throw new Error('the editor has no line left to add');
     const tag = `edit ${seed}#${k + 1}`;
@@ -90,7 +103,7 @@ export function createNightResponder({ seed, level, p, sticky = 0.5, goodEdit = 
       rules,
       call.text,
       (c, file) => uniform(seed, 'render', c.id, file, rules.join('|'), k),
-      level,
+      { pFalse: level.repeat, r: level.repeat },
     );
     const nonce = Math.floor(uniform(seed, 'nonce', key, k) * 2 ** 32).toString(16);
     return `${reviewText(found)}\n\n(review ${nonce})`;

@@ -15,7 +15,13 @@
  */
 import { uniform } from './quality-world.mjs';
 
-export const DEFAULTS = { pFalse: 0.7, r: 0.8, trigger: 0.5, defect: 0.2 };
+/**
+ * pFalse: a trigger in a new pull request draws its false finding; r: a defect is found; repeat: the hunk an
+ * eval quotes (one that drew the finding on a pull request) draws it again when rendered alone — a real
+ * reviewer's judgement of the same code is correlated, not a fresh coin; trigger, defect: how often a pull
+ * request carries each false trigger and each defect.
+ */
+export const DEFAULTS = { pFalse: 0.7, r: 0.8, repeat: 0.9, trigger: 0.5, defect: 0.2 };
 
 /** A hunk per (class, file): the text a finding is about; each carries a line naming its class. */
 function hunk(file, lines) {
