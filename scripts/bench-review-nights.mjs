@@ -186,6 +186,9 @@ function runCli(project, home, serverUrl, args) {
     String(args.iterations),
     '--worktree-home',
     home,
+    // One call at a time: the world's draws follow the order of the engine's calls, so a seed replays.
+    '--concurrency',
+    '1',
     '--json',
     '--quiet',
   ];

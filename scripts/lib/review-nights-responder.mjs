@@ -111,7 +111,8 @@ export function createNightResponder({ seed, level, p, sticky = 0.5, goodEdit = 
 
   function grader(call) {
     const text = String(call.text);
-    const output = /OUTPUT to grade[\s\S]*$/.exec(text)?.[0] ?? '';
+    // The render's text without the call's random marker, so a seed replays.
+    const output = /BEGIN-OUTPUT-(\S+)\n([\s\S]*?)\nEND-OUTPUT-\1/.exec(text)?.[2] ?? '';
     const verdicts = {};
     const k = bump(`grade:${output}`);
     for (const m of text.matchAll(/^- id (\d+) \[[^\]]*\]: (.*)$/gm)) {

@@ -112,9 +112,8 @@ export const REAL_CLASSES = [
 ].map((c) => ({ ...c, kind: 'real' }));
 
 export const CLASSES = [...FALSE_CLASSES, ...REAL_CLASSES];
-export const CLASS_BY_ID = new Map(CLASSES.map((c) => [c.id, c]));
 
-/** Lines that silence real defects: one aimed at a class, one broad (all minor findings, false or real). */
+/** Lines that silence real defects: two aimed at one class each, one broad (every minor finding, false or real). */
 export const HARMFUL = [
   {
     id: 'NO_NULL',
