@@ -411,7 +411,11 @@ async function main() {
     for (const run of runs) printSeed(run);
     console.log(`\nTargets (pooled over ${seeds.length} seed(s))`);
     for (const t of targets) console.log(`  ${t.ok ? 'PASS' : 'MISS'}  ${t.name}: ${t.value}`);
-    console.log(`\n${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ');
+    console.log(`\n${((performance.now() - t0) / 1000).toFixed(0)} s; load average ${load}`);
   }
   if (targets.some((t) => !t.ok)) process.exitCode = 1;
 }
