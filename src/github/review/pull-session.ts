@@ -22,11 +22,11 @@ import {
 } from './pull-info.js';
 import type { RoundReviewView } from './review-body.js';
 import type { PostedReview } from './round-review.js';
-import { findRoundReview, postRoundReview } from './round-review.js';
+import { findPublishedRound, findRoundReview, postRoundReview } from './round-review.js';
 import type { StickyStore } from './sticky-comment.js';
 import { checkInProgress } from './check-tracker.js';
 import { counted } from '../../core/text/counted.js';
-import type { DismissedWeakness } from '../../core/review/state.js';
+import type { DismissedWeakness, PublishedRound } from '../../core/review/state.js';
 import { pairFindings, sameFinding, type FindingKey } from '../../core/review/finding-identity.js';
 import { dismissingAnswer, listFindingThreads, writeThreads, type FindingThread } from './review-threads.js';
 import type { AppLoopState, CheckRef, LoopSettings, RoundRow } from './loop-state.js';
@@ -237,6 +237,18 @@ export class GitHubPullSession implements PullSession {
     this.#check = check;
     await this.update((state) => ({ ...state, phase: 'running', head, check }));
     this.#started = { key, check };
+  }
+
+  async publishedRound(runId: string, round: number): Promise<PublishedRound | undefined> {
+    // Only a re-run looks (a loop's first run has posted nothing it has not recorded): no read otherwise.
+    if (!this.#deps.lookBeforeReview) return undefined;
+    const found = await findPublishedRound(this.#deps.octokit, this.pr.pr, runId, round);
+    if (found) {
+      this.log.info(
+        `round ${round}'s review is on the PR already (${found.url}): the loop goes on from it, the head is not reviewed again`,
+      );
+    }
+    return found?.record;
   }
 
   async postReview(view: RoundReviewView): Promise<PostedReview> {

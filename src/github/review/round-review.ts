@@ -9,8 +9,10 @@ import { commentableLines } from '../../core/review/diff-lines.js';
 import type { AppOctokit, PullRef } from './app-octokit.js';
 import { httpStatusOf } from '../octokit.js';
 import type { ProposedChangeView, RoundReviewView } from './review-body.js';
+import type { PublishedRound } from '../../core/review/state.js';
 import {
   decisionOf,
+  parseRoundBlock,
   renderInlineNote,
   renderRoundReview,
   renderSuggestion,
@@ -164,4 +166,32 @@ export async function findRoundReview(
         (review.body ?? '').replace(/^<!--[^\n]*-->\n?/, '').startsWith(heading),
     );
   return found && { id: found.id, url: found.html_url, inline: 0, findings: 0, fellBack: false };
+}
+
+/**
+ * Round `round` of run `runId` as the App posted it, read back from the review's hidden round block: a
+ * loop resumed after a restart, or taken over from a replica that died, goes on from that review instead
+ * of reviewing the head again (docs/how-it-works.md § The App, "A resumed loop"). The newest such review
+ * of a bot, on the commit the block names.
+ */
+export async function findPublishedRound(
+  octokit: AppOctokit,
+  pr: PullRef,
+  runId: string,
+  round: number,
+): Promise<{ record: PublishedRound; url: string } | undefined> {
+  const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, {
+    owner: pr.owner,
+    repo: pr.repo,
+    pull_number: pr.number,
+    per_page: 100,
+  });
+  for (const review of reviews.reverse()) {
+    if (review.user?.type !== 'Bot') continue;
+    const block = parseRoundBlock(review.body);
+    if (!block || block.runId !== runId || block.record.round !== round) continue;
+    if (block.record.head !== review.commit_id) continue;
+    return { record: block.record, url: review.html_url };
+  }
+  return undefined;
 }
