@@ -244,6 +244,9 @@ export class GitHubPullSession implements PullSession {
     if (!this.#deps.lookBeforeReview) return undefined;
     const found = await findPublishedRound(this.#deps.octokit, this.pr.pr, runId, round);
     if (found) {
+      // Its inline threads are followed by the rounds to come (the flag went with the lost round's end).
+      if (found.record.weaknesses.some((w) => w.file !== null && w.line !== null))
+        this.#defer((state) => ({ ...state, inlineThreads: true }));
       this.log.info(
         `round ${round}'s review is on the PR already (${found.url}): the loop goes on from it, the head is not reviewed again`,
       );

@@ -1,0 +1,190 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- recorded request bodies and decoded state are untyped JSON */
+/**
+ * A resumed loop continues from the step it was in (issue 27 item 4; docs/how-it-works.md § The App, "A
+ * resumed loop"), and the verdict that sets the check is the one posted on the PR: the App is killed (or
+ * shut down) after round 1's review was posted and before its fix landed; the next start makes the fix
+ * that review asked for — it does not review the same head again — and round 2 reviews the fix. Under
+ * Probot with the real review engine; GitHub and the model APIs are nock at the HTTP layer.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import nock from 'nock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLoopRunner } from '../../src/app/engine.js';
+import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
+import { parseRoundBlock } from '../../src/github/review/review-body.js';
+import { API, HEAD, NOW, PR, REPO_PATH, commentPayload, startTestApp } from '../helpers/app-fixtures.js';
+import { FakePull } from '../helpers/fake-pull.js';
+import {
+  CALC_BASE,
+  CALC_BRANCH,
+  HALF_BUG,
+  README,
+  anthropicReply,
+  checkAnswer,
+  openaiReply,
+  reviewAnswer,
+  type Recorded,
+} from '../helpers/review-fixtures.js';
+
+const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
+const HALVE = {
+  summary: 'divide by two',
+  edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
+};
+
+let dataDir: string;
+const apps: Array<Awaited<ReturnType<typeof startTestApp>>> = [];
+
+beforeEach(async () => {
+  nock.disableNetConnect();
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'skillclimb-data-'));
+});
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.queue.close(2_000)));
+  nock.abortPendingRequests();
+  nock.cleanAll();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function engineRunner() {
+  return createLoopRunner(MODEL_KEYS, {
+    models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
+    clock: () => NOW,
+  });
+}
+
+async function start() {
+  const app = await startTestApp(engineRunner(), undefined, { dataDir });
+  apps.push(app);
+  return app;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(10);
+  }
+}
+
+/** The PR of the calc fixture, with the writes a round makes and the reads a resumed loop makes. */
+function calcPull() {
+  const fake = new FakePull({
+    base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
+    head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
+  });
+  const mock = fake.interceptBase();
+  fake.interceptReads(mock);
+  fake.interceptThreads(mock);
+  return { fake, mock };
+}
+
+/** The PR's reviews as GitHub lists them: what a resumed loop reads its posted round back from. */
+function listReviews(fake: FakePull) {
+  return nock(API)
+    .persist()
+    .get(`${REPO_PATH}/pulls/${PR}/reviews`)
+    .query(true)
+    .reply(() => [
+      200,
+      fake.reviews.map((review, i) => ({
+        id: i + 1,
+        commit_id: review.commit_id,
+        body: review.body,
+        user: { login: 'review-loop[bot]', type: 'Bot' },
+        html_url: `https://github.com/Codertocat/Hello-World/pull/${PR}#pullrequestreview-${i + 1}`,
+      })),
+    ]);
+}
+
+/**
+ * Round 1 of a loop up to its fix: the review (4/10, not ready) is posted, and the fix's first Git Data
+ * write is held — the process dies (or shuts down) there. Resolves once the review is on the PR.
+ */
+async function roundOneUpToItsFix(fake: FakePull, mock: nock.Scope) {
+  let held = false;
+  nock(API)
+    .post(`${REPO_PATH}/git/trees`)
+    .reply(() => {
+      held = true;
+      return new Promise(() => undefined) as never; // never answered: the fix never lands
+    });
+  fake.interceptGitData(mock);
+  openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+  openaiReply(checkAnswer(true)); // the finding check
+  anthropicReply(HALVE);
+  const first = await start();
+  await first.probot.receive({
+    id: 'c101',
+    name: 'issue_comment',
+    payload: commentPayload({ body: '/review-loop', commentId: 101 }),
+  });
+  await until('round 1 is reviewed and its fix is under way', () => held);
+  return first;
+}
+
+/** After the restart: the fix of round 1 (the executor again), then round 2's review of the fixed head. */
+function afterRestartModels(): { reviewer: Recorded; executor: Recorded } {
+  const reviewer: Recorded = { bodies: [] };
+  const executor: Recorded = { bodies: [] };
+  anthropicReply(HALVE, executor);
+  openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'), reviewer);
+  return { reviewer, executor };
+}
+
+function expectFixThenReviewOfTheFix(fake: FakePull, reviewer: Recorded, executor: Recorded) {
+  // exactly one review of the first head, then the fix commit, then one review of the fixed head
+  const fixed = fake.head;
+  expect(fixed).not.toBe(HEAD);
+  expect(fake.commits.get(fixed)?.parent).toBe(HEAD);
+  expect(fake.refUpdates).toHaveLength(1);
+  expect(fake.reviews.map((r) => [r.commit_id, parseRoundBlock(r.body)?.record.round])).toEqual([
+    [HEAD, 1],
+    [fixed, 2],
+  ]);
+  // the executor was asked for round 1's finding, from the review on the PR; the reviewer saw the fix only
+  expect(executor.bodies).toHaveLength(1);
+  expect(JSON.stringify(executor.bodies[0])).toContain(HALF_BUG.title);
+  expect(reviewer.bodies).toHaveLength(1);
+  const state: any = decodeStateBlock(fake.sticky()!.body);
+  expect(state.phase).toBe('acquitted');
+  expect(state.rounds.map((r: any) => [r.round, r.head, r.score, r.verdict])).toEqual([
+    [1, HEAD, 4, 'not ready'],
+    [2, fixed, 8, 'ready'],
+  ]);
+  expect(state.rounds[0].action).toMatch(/^fixed src\/calc\.ts in [0-9a-f]{7}$/);
+  expect(state.rounds[0].reviewUrl).toMatch(/#pullrequestreview-1$/);
+  // the check follows the verdict posted on each head: round 1's superseded, round 2's approval
+  expect(fake.checks.map((c) => [c.head_sha, c.conclusion])).toEqual([
+    [HEAD, 'neutral'],
+    [fixed, 'success'],
+  ]);
+  expect(fake.checks.at(-1)!.title).toBe('Approved: 8/10, ready');
+  // round 1's finding thread is resolved by round 2, which no longer raises it
+  expect(fake.resolvedThreads).toHaveLength(1);
+}
+
+describe('a loop interrupted in its fix step resumes at the fix', () => {
+  it('killed after round 1’s review was posted, before its fix landed: the restart makes that fix, then round 2 reviews it', async () => {
+    const { fake, mock } = calcPull();
+    const first = await roundOneUpToItsFix(fake, mock);
+    await first.queue.abandon(); // killed: the running-loops record stays as it was
+    apps.splice(0);
+    expect(fake.reviews.map((r) => r.commit_id)).toEqual([HEAD]);
+    expect(decodeStateBlock(fake.sticky()!.body)).toMatchObject({ phase: 'running', rounds: [] });
+
+    listReviews(fake);
+    const { reviewer, executor } = afterRestartModels();
+    const second = await start();
+    await until('the resumed loop ended', () => decodeStateBlock(fake.sticky()!.body)?.phase === 'acquitted');
+    await second.queue.idle();
+
+    expectFixThenReviewOfTheFix(fake, reviewer, executor);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+});
