@@ -22,7 +22,6 @@ import {
   HALF_BUG,
   README,
   anthropicReply,
-  checkAnswer,
   openaiReply,
   reviewAnswer,
   type Recorded,
@@ -106,16 +105,16 @@ function listReviews(fake: FakePull) {
  * write is held — the process dies (or shuts down) there. Resolves once the review is on the PR.
  */
 async function roundOneUpToItsFix(fake: FakePull, mock: nock.Scope) {
-  let held = false;
+  let release: (() => void) | undefined;
   nock(API)
     .post(`${REPO_PATH}/git/trees`)
-    .reply(() => {
-      held = true;
-      return new Promise(() => undefined) as never; // never answered: the fix never lands
+    .reply((_uri, _body, callback) => {
+      // held: the fix never lands (a kill), or fails once the App is shutting down
+      release = () => callback(null, [403, { message: 'the App is shutting down' }]);
     });
   fake.interceptGitData(mock);
+  // round 1: the review, its finding checked in the executor's fix call, then the fix's commit
   openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
-  openaiReply(checkAnswer(true)); // the finding check
   anthropicReply(HALVE);
   const first = await start();
   await first.probot.receive({
@@ -123,8 +122,10 @@ async function roundOneUpToItsFix(fake: FakePull, mock: nock.Scope) {
     name: 'issue_comment',
     payload: commentPayload({ body: '/review-loop', commentId: 101 }),
   });
-  await until('round 1 is reviewed and its fix is under way', () => held);
-  return first;
+  await until('round 1 is reviewed and its fix is under way', () => release !== undefined);
+  // nothing else was asked of the models in round 1
+  expect(nock.pendingMocks().filter((m) => !m.includes('api.github.com'))).toEqual([]);
+  return { first, release: () => release!() };
 }
 
 /** After the restart: the fix of round 1 (the executor again), then round 2's review of the fixed head. */
@@ -171,11 +172,34 @@ function expectFixThenReviewOfTheFix(fake: FakePull, reviewer: Recorded, executo
 describe('a loop interrupted in its fix step resumes at the fix', () => {
   it('killed after round 1’s review was posted, before its fix landed: the restart makes that fix, then round 2 reviews it', async () => {
     const { fake, mock } = calcPull();
-    const first = await roundOneUpToItsFix(fake, mock);
+    const { first } = await roundOneUpToItsFix(fake, mock);
     await first.queue.abandon(); // killed: the running-loops record stays as it was
     apps.splice(0);
     expect(fake.reviews.map((r) => r.commit_id)).toEqual([HEAD]);
     expect(decodeStateBlock(fake.sticky()!.body)).toMatchObject({ phase: 'running', rounds: [] });
+
+    listReviews(fake);
+    const { reviewer, executor } = afterRestartModels();
+    const second = await start();
+    await until('the resumed loop ended', () => decodeStateBlock(fake.sticky()!.body)?.phase === 'acquitted');
+    await second.queue.idle();
+
+    expectFixThenReviewOfTheFix(fake, reviewer, executor);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+  it('shut down after round 1’s review was posted, while its fix was being written: the next start makes that fix, then round 2 reviews it', async () => {
+    const { fake, mock } = calcPull();
+    const { first, release } = await roundOneUpToItsFix(fake, mock);
+    // SIGTERM: the loop is aborted; the fix's write under way fails, and the loop is handed on
+    const closing = first.queue.close(10_000);
+    await sleep(20);
+    release();
+    expect(await closing).toBe(true);
+    apps.splice(0);
+    expect(fake.reviews.map((r) => r.commit_id)).toEqual([HEAD]);
+    expect(fake.refUpdates).toEqual([]);
+    expect(decodeStateBlock(fake.sticky()!.body)).toMatchObject({ phase: 'running' });
 
     listReviews(fake);
     const { reviewer, executor } = afterRestartModels();
