@@ -60,6 +60,8 @@ async function start() {
   return app;
 }
 
+const phaseOf = (fake: FakePull) => (decodeStateBlock(fake.sticky()?.body ?? '') as any)?.phase;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
@@ -71,11 +73,12 @@ async function until(what: string, check: () => boolean, ms = 15_000): Promise<v
 }
 
 /** The PR of the calc fixture, with the writes a round makes and the reads a resumed loop makes. */
-function calcPull() {
+function calcPull(first?: () => void) {
   const fake = new FakePull({
     base: { 'README.md': README, 'src/calc.ts': CALC_BASE },
     head: { 'README.md': README, 'src/calc.ts': CALC_BRANCH },
   });
+  first?.(); // interceptors that must be matched before the fake's own
   const mock = fake.interceptBase();
   fake.interceptReads(mock);
   fake.interceptThreads(mock);
@@ -181,7 +184,7 @@ describe('a loop interrupted in its fix step resumes at the fix', () => {
     listReviews(fake);
     const { reviewer, executor } = afterRestartModels();
     const second = await start();
-    await until('the resumed loop ended', () => decodeStateBlock(fake.sticky()!.body)?.phase === 'acquitted');
+    await until('the resumed loop ended', () => phaseOf(fake) === 'acquitted');
     await second.queue.idle();
 
     expectFixThenReviewOfTheFix(fake, reviewer, executor);
@@ -204,11 +207,102 @@ describe('a loop interrupted in its fix step resumes at the fix', () => {
     listReviews(fake);
     const { reviewer, executor } = afterRestartModels();
     const second = await start();
-    await until('the resumed loop ended', () => decodeStateBlock(fake.sticky()!.body)?.phase === 'acquitted');
+    await until('the resumed loop ended', () => phaseOf(fake) === 'acquitted');
     await second.queue.idle();
 
     expectFixThenReviewOfTheFix(fake, reviewer, executor);
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+describe('the verdict that sets the check is the one posted on the PR', () => {
+  it('killed after the approving review was posted, before the loop ended: the restart concludes the check from that review, with no model call and no second review', async () => {
+    let ending = false;
+    // the loop's end (the sticky comment's edit that records the approval) never lands: the App dies there
+    const { fake, mock } = calcPull(() =>
+      nock(API)
+        .patch(
+          /\/issues\/comments\/\d+$/,
+          (body: any) => (decodeStateBlock(body.body) as any)?.phase === 'acquitted',
+        )
+        .reply(() => {
+          ending = true;
+          return new Promise(() => undefined) as never;
+        }),
+    );
+    openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'));
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation: a fresh second review
+    const first = await start();
+    await first.probot.receive({
+      id: 'c101',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop', commentId: 101 }),
+    });
+    await until('the approving review is posted and the loop is ending', () => ending);
+    await first.queue.abandon();
+    apps.splice(0);
+    expect(fake.reviews.map((r) => [r.commit_id, String(r.body).split('\n')[1]])).toEqual([
+      [HEAD, '### Round 1 of 4: passed (8/10, ready)'],
+    ]);
+    expect(fake.checks.map((c) => [c.head_sha, c.status])).toEqual([[HEAD, 'in_progress']]);
+
+    listReviews(fake);
+    const second = await start();
+    await until('the resumed loop ended', () => phaseOf(fake) === 'acquitted');
+    await second.queue.idle();
+
+    // no model was asked again (nock refuses any call not registered), no second review was posted
+    expect(fake.reviews).toHaveLength(1);
+    expect(fake.checks.map((c) => [c.head_sha, c.conclusion, c.title])).toEqual([
+      [HEAD, 'success', 'Approved: 8/10, ready'],
+    ]);
+    const state: any = decodeStateBlock(fake.sticky()!.body);
+    expect(state.rounds.map((r: any) => [r.round, r.head, r.score, r.verdict, r.reviewUrl])).toEqual([
+      [1, HEAD, 8, 'ready', expect.stringMatching(/#pullrequestreview-1$/)],
+    ]);
+    // a round without findings reads no file list and no thread
+    expect(mock.pendingMocks().filter((m) => !/\/files$|graphql/.test(m))).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+  });
+
+  it('a round review without the round block (an App from before it): the head reviewed again to another verdict gets that review posted too, so the check follows the last review on the PR', async () => {
+    const { fake, mock } = calcPull();
+    const { first } = await roundOneUpToItsFix(fake, mock);
+    await first.queue.abandon();
+    apps.splice(0);
+    // as an App without the round block posted it
+    fake.reviews[0].body = String(fake.reviews[0].body).replace(
+      /\n<!-- skillclimb:review-loop-round [^\n]*-->$/,
+      '',
+    );
+    expect(parseRoundBlock(fake.reviews[0].body)).toBeUndefined();
+
+    listReviews(fake);
+    openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'));
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation
+    const second = await start();
+    await until('the resumed loop ended', () => phaseOf(fake) === 'acquitted');
+    await second.queue.idle();
+
+    const headings = fake.reviews.map((r) => [
+      r.commit_id,
+      String(r.body)
+        .replace(/^<!--[^\n]*-->\n/, '')
+        .split('\n')[0],
+    ]);
+    expect(headings).toEqual([
+      [HEAD, '### Round 1 of 4: changes needed (4/10, not ready)'],
+      [HEAD, '### Round 1 of 4: passed (8/10, ready)'],
+    ]);
+    expect(fake.checks.map((c) => [c.head_sha, c.conclusion])).toEqual([[HEAD, 'success']]);
+    const state: any = decodeStateBlock(fake.sticky()!.body);
+    expect(state.rounds.map((r: any) => [r.round, r.score, r.reviewUrl])).toEqual([
+      [1, 8, expect.stringMatching(/#pullrequestreview-2$/)],
+    ]);
+    // no fix was made (the review on the PR now approves), so neither the Git Data API nor the threads
+    expect(fake.refUpdates).toEqual([]);
+    expect(mock.pendingMocks().filter((m) => !/graphql|\/git\//.test(m))).toStrictEqual([]);
+    expect(nock.pendingMocks().filter((m) => !/graphql|\/git\//.test(m))).toStrictEqual([]);
   });
 });

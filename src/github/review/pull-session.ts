@@ -58,8 +58,11 @@ export interface SessionDeps {
   log: SessionLog;
   clock: () => Date;
   /**
-   * A re-run of a loop (its replica died, a restart resumed it): before a round's review is posted, the
-   * App's review of that round on that head is looked for, so it is never posted twice.
+   * A re-run of a loop (its replica died, a restart resumed it): the round its state is at is read back
+   * from the App's review of it (`publishedRound`); and before a round's review is posted, the App's review
+   * of that round on that head is looked for, so it is never posted twice — unless it states another
+   * decision (a review posted by an App without the round block): then the new one is posted, so the check
+   * follows the verdict the PR shows last.
    */
   lookBeforeReview?: boolean | undefined;
 }

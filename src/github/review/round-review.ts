@@ -8,7 +8,7 @@
 import { commentableLines } from '../../core/review/diff-lines.js';
 import type { AppOctokit, PullRef } from './app-octokit.js';
 import { httpStatusOf } from '../octokit.js';
-import type { ProposedChangeView, RoundReviewView } from './review-body.js';
+import type { Decision, ProposedChangeView, RoundReviewView } from './review-body.js';
 import type { PublishedRound } from '../../core/review/state.js';
 import {
   decisionOf,
@@ -165,7 +165,27 @@ export async function findRoundReview(
         review.user?.type === 'Bot' &&
         (review.body ?? '').replace(/^<!--[^\n]*-->\n?/, '').startsWith(heading),
     );
-  return found && { id: found.id, url: found.html_url, inline: 0, findings: 0, fellBack: false };
+  if (!found) return undefined;
+  // The check follows the verdict posted last: one the PR shows otherwise is posted, not taken for it.
+  const said = postedDecision(found.body);
+  if (said !== undefined && said !== decisionOf(view)) return undefined;
+  return { id: found.id, url: found.html_url, inline: 0, findings: 0, fellBack: false };
+}
+
+const HEADING_DECISIONS: Record<string, Decision> = {
+  approved: 'approved',
+  passed: 'approved',
+  'changes requested': 'changes requested',
+  'changes needed': 'changes requested',
+  'not yet': 'not yet',
+};
+
+/** The decision a round review's heading states (`### Round 1 of 4: changes needed (…)`), if it reads. */
+function postedDecision(body: string | null | undefined): Decision | undefined {
+  const heading = /^### Round \d+ of \d+: ([a-z ]+?) \(/.exec(
+    (body ?? '').replace(/^<!--[^\n]*-->\n?/, ''),
+  );
+  return heading ? HEADING_DECISIONS[heading[1]!] : undefined;
 }
 
 /**
