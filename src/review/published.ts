@@ -85,7 +85,9 @@ export async function resumePublished(
   }
   if (report.score === null) {
     const last = round >= options.maxRounds;
-    await finish(last ? 'stopping: max rounds reached (this round had no verdict)' : `continuing to round ${round + 1}`);
+    await finish(
+      last ? 'stopping: max rounds reached (this round had no verdict)' : `continuing to round ${round + 1}`,
+    );
     return last ? terminate(ctx, 'max-rounds', maxRoundsMessage(ctx), head, undefined) : undefined;
   }
   if (report.positive) {

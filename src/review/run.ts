@@ -10,7 +10,6 @@ import { formatScore, memoryForRun, renderMemorySection, type AcquittalReceipt }
 import type { ReviewOutcome, RoundReport } from '../core/review/outcome.js';
 import type { DismissedWeakness, PendingRound, RankedWeakness, RoundSummary } from '../core/review/state.js';
 import { sameFinding } from '../core/review/finding-identity.js';
-import { counted } from '../core/text/counted.js';
 import { totalTokens, ZERO_USAGE } from '../core/usage.js';
 import { settleFindings } from './approval.js';
 import { assess, type Assessment } from './assess.js';
@@ -123,7 +122,6 @@ async function loop(ctx: RunContext, answer: CheckpointAnswer | undefined): Prom
   }
 }
 
-
 /** The last review's findings still open (not resolved in its debate): round 2+ carries them forward. */
 function openFindings(history: readonly RoundSummary[]): RankedWeakness[] {
   const last = [...history].reverse().find((r) => r.score !== null);
@@ -188,7 +186,6 @@ function reportOf(round: number, head: string, a: Assessment): RoundReport {
     phase: 'reviewed',
   };
 }
-
 
 function seconds(ctx: RunContext, since: Date): number {
   return Math.max(0, (ctx.ports.clock().getTime() - since.getTime()) / 1000);
@@ -332,8 +329,6 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
   await store.writeState(state);
   return resumePending(ctx, state.pending, undefined, report, meter);
 }
-
-
 
 function reportFromPending(p: PendingRound): RoundReport {
   return {

@@ -182,9 +182,7 @@ const HEADING_DECISIONS: Record<string, Decision> = {
 
 /** The decision a round review's heading states (`### Round 1 of 4: changes needed (…)`), if it reads. */
 function postedDecision(body: string | null | undefined): Decision | undefined {
-  const heading = /^### Round \d+ of \d+: ([a-z ]+?) \(/.exec(
-    (body ?? '').replace(/^<!--[^\n]*-->\n?/, ''),
-  );
+  const heading = /^### Round \d+ of \d+: ([a-z ]+?) \(/.exec((body ?? '').replace(/^<!--[^\n]*-->\n?/, ''));
   return heading ? HEADING_DECISIONS[heading[1]!] : undefined;
 }
 
