@@ -305,4 +305,57 @@ describe('the verdict that sets the check is the one posted on the PR', () => {
     expect(mock.pendingMocks().filter((m) => !/graphql|\/git\//.test(m))).toStrictEqual([]);
     expect(nock.pendingMocks().filter((m) => !/graphql|\/git\//.test(m))).toStrictEqual([]);
   });
+
+  it('a stop that arrives while the approving review is being posted: the check passes as the review says, and the status does not say the stop ended the loop', async () => {
+    let posting = false;
+    let release: () => void = () => undefined;
+    const { fake, mock } = calcPull(() =>
+      nock(API)
+        .post(`${REPO_PATH}/pulls/${PR}/reviews`)
+        .reply((_uri, body: any, callback) => {
+          posting = true;
+          release = () => {
+            fake.reviews.push(body);
+            callback(null, [
+              200,
+              { id: 1, html_url: `https://github.com/Codertocat/Hello-World/pull/${PR}#pullrequestreview-1` },
+            ]);
+          };
+        }),
+    );
+    openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'));
+    openaiReply(reviewAnswer(8, 'ready')); // the confirmation
+    const app = await start();
+    await app.probot.receive({
+      id: 'c101',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop', commentId: 101 }),
+    });
+    await until('the approving review is being posted', () => posting);
+    await app.probot.receive({
+      id: 'c102',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop stop', commentId: 102 }),
+    });
+    // the stop is taken (the running loop aborted) once the comment is recorded as handled
+    await until('the stop is taken', () =>
+      ((decodeStateBlock(fake.sticky()?.body ?? '') as any)?.handledComments ?? []).includes(102),
+    );
+    release();
+    await app.queue.idle();
+
+    expect(fake.reviews.map((r) => String(r.body).split('\n')[1])).toEqual([
+      '### Round 1 of 4: passed (8/10, ready)',
+    ]);
+    expect(fake.checks.map((c) => [c.head_sha, c.conclusion, c.title])).toEqual([
+      [HEAD, 'success', 'Approved: 8/10, ready'],
+    ]);
+    const status = (fake.sticky()?.body ?? '').split('\n').find((line) => line.startsWith('**Status:**'));
+    expect(status).toMatch(/^\*\*Status:\*\* Approved: the reviewer passed `aaaaaaa`\. /);
+    expect(status).not.toContain('Ended by');
+    expect(status).toContain('came after the loop had ended so');
+    expect(phaseOf(fake)).toBe('acquitted');
+    // (the fake's own review route is not used: the held one above took the review)
+    expect(mock.pendingMocks().filter((m) => !/\/files$|graphql|\/reviews$/.test(m))).toStrictEqual([]);
+  });
 });
