@@ -200,8 +200,14 @@ export interface DismissalSource {
  */
 export interface PublishedRounds {
   /** Round `round` of run `runId` as published, or undefined (none, or nothing to look at). */
-  find(runId: string, round: number, signal: AbortSignal): Promise<PublishedRound | undefined>;
+  find(runId: string, round: number, signal: AbortSignal): Promise<FoundRound | undefined>;
 }
+
+/** A published round, with the commit of its own fix when that landed before the interruption. */
+export type FoundRound = PublishedRound & {
+  /** The round's fix commit, the branch's head now (made by this run after the review). */
+  fixCommit?: { sha: string; files: string[] } | undefined;
+};
 
 export interface Checkpoint {
   ask(question: CheckpointQuestion, signal: AbortSignal): Promise<CheckpointAnswer>;

@@ -10,6 +10,7 @@
 import { formatScore } from '../core/review/log.js';
 import type { ReviewOutcome, RoundReport } from '../core/review/outcome.js';
 import type { PublishedRound } from '../core/review/state.js';
+import type { FoundRound } from '../ports/review.js';
 import { ZERO_USAGE } from '../core/usage.js';
 import { RoundMeter } from './calls.js';
 import {
@@ -27,7 +28,7 @@ import type { RunContext } from './start.js';
 import { waitWhenFixChangedNothing } from './unchanged-head.js';
 
 /** Round `round`'s published review, asked for once per invocation (the first round it would run). */
-export async function findPublished(ctx: RunContext, round: number): Promise<PublishedRound | undefined> {
+export async function findPublished(ctx: RunContext, round: number): Promise<FoundRound | undefined> {
   const found = await ctx.ports.published?.find(ctx.state.run_id, round, ctx.signal);
   return found && found.round === round ? found : undefined;
 }
@@ -52,13 +53,26 @@ function reportOf(published: PublishedRound): RoundReport {
   };
 }
 
+/** The round's own fix, which landed before the interruption (its commit is the head now). */
+function landedFix(commit: { sha: string; files: string[] }): NonNullable<RoundReport['fix']> {
+  return {
+    summary: 'committed before the loop was interrupted',
+    applied: commit.files.map((path) => ({ path })),
+    rejected: [],
+    commit: commit.sha,
+    skipped: [],
+    guidance: null,
+    instructions: null,
+  };
+}
+
 /**
  * Goes on with a round from its published review, on the PR's `head` now; returns the outcome when the
  * run ends or pauses, undefined to go on with the next round. No model reviews the head again.
  */
 export async function resumePublished(
   ctx: RunContext,
-  published: PublishedRound,
+  published: FoundRound,
   head: string,
 ): Promise<ReviewOutcome | undefined> {
   const { options } = ctx;
@@ -78,6 +92,8 @@ export async function resumePublished(
   };
   if (published.head !== head) {
     // The branch moved on since the review (its fix landed, or a person pushed): the next round reviews it.
+    const own = published.fixCommit?.sha === head ? published.fixCommit : undefined;
+    if (own) report.fix = landedFix(own);
     await finish(`continuing to round ${round + 1}: the head moved on since this round's review`);
     return round >= options.maxRounds
       ? terminate(ctx, 'max-rounds', maxRoundsMessage(ctx), head, undefined)

@@ -214,6 +214,60 @@ describe('a loop interrupted in its fix step resumes at the fix', () => {
     expect(mock.pendingMocks()).toStrictEqual([]);
     expect(nock.pendingMocks()).toStrictEqual([]);
   });
+
+  it('killed after round 1’s fix landed, before round 2 began: the restart records that fix and round 2 reviews it — no second fix, no second review of either head', async () => {
+    let roundTwo = false;
+    // round 2's check run on the fixed head is never created: the App dies there
+    const { fake, mock } = calcPull(() =>
+      nock(API)
+        .post(`${REPO_PATH}/check-runs`, (body: any) => body.head_sha !== HEAD)
+        .reply(() => {
+          roundTwo = true;
+          return new Promise(() => undefined) as never;
+        }),
+    );
+    fake.interceptGitData(mock);
+    openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
+    anthropicReply(HALVE);
+    const first = await start();
+    await first.probot.receive({
+      id: 'c101',
+      name: 'issue_comment',
+      payload: commentPayload({ body: '/review-loop', commentId: 101 }),
+    });
+    await until('round 1’s fix landed and round 2 is starting', () => roundTwo);
+    await first.queue.abandon();
+    apps.splice(0);
+    const fixed = fake.head;
+    expect(fixed).not.toBe(HEAD);
+    expect(decodeStateBlock(fake.sticky()!.body)).toMatchObject({ phase: 'running', rounds: [] });
+
+    listReviews(fake);
+    const reviewer: Recorded = { bodies: [] };
+    // round 2 is the second look at the loop's own fix: no confirmation call
+    openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'), reviewer);
+    const second = await start();
+    await until('the resumed loop ended', () => phaseOf(fake) === 'acquitted');
+    await second.queue.idle();
+
+    expect(fake.refUpdates).toHaveLength(1);
+    expect(fake.reviews.map((r) => [r.commit_id, parseRoundBlock(r.body)?.record.round])).toEqual([
+      [HEAD, 1],
+      [fixed, 2],
+    ]);
+    expect(reviewer.bodies).toHaveLength(1);
+    const state: any = decodeStateBlock(fake.sticky()!.body);
+    expect(state.rounds.map((r: any) => [r.round, r.head, r.score, r.action])).toEqual([
+      [1, HEAD, 4, `fixed src/calc.ts in ${fixed.slice(0, 7)}`],
+      [2, fixed, 8, 'approved'],
+    ]);
+    // the fix's head is the App's own, so its push webhook starts nothing
+    expect(state.pushedHeads).toEqual([fixed]);
+    expect(fake.checks.at(-1)).toMatchObject({ head_sha: fixed, conclusion: 'success' });
+    expect(fake.checks.filter((c) => c.head_sha === fixed)).toHaveLength(1);
+    expect(mock.pendingMocks()).toStrictEqual([]);
+    expect(nock.pendingMocks()).toStrictEqual([]);
+  });
 });
 
 describe('the verdict that sets the check is the one posted on the PR', () => {

@@ -22,11 +22,12 @@ import {
 } from './pull-info.js';
 import type { RoundReviewView } from './review-body.js';
 import type { PostedReview } from './round-review.js';
-import { findPublishedRound, findRoundReview, postRoundReview } from './round-review.js';
+import { findPublishedRound, findRoundReview, ownFixCommit, postRoundReview } from './round-review.js';
+import type { FoundRound } from '../../ports/review.js';
 import type { StickyStore } from './sticky-comment.js';
 import { checkInProgress } from './check-tracker.js';
 import { counted } from '../../core/text/counted.js';
-import type { DismissedWeakness, PublishedRound } from '../../core/review/state.js';
+import type { DismissedWeakness } from '../../core/review/state.js';
 import { pairFindings, sameFinding, type FindingKey } from '../../core/review/finding-identity.js';
 import { dismissingAnswer, listFindingThreads, writeThreads, type FindingThread } from './review-threads.js';
 import type { AppLoopState, CheckRef, LoopSettings, RoundRow } from './loop-state.js';
@@ -242,7 +243,7 @@ export class GitHubPullSession implements PullSession {
     this.#started = { key, check };
   }
 
-  async publishedRound(runId: string, round: number): Promise<PublishedRound | undefined> {
+  async publishedRound(runId: string, round: number): Promise<FoundRound | undefined> {
     // Only a re-run looks (a loop's first run has posted nothing it has not recorded): no read otherwise.
     if (!this.#deps.lookBeforeReview) return undefined;
     const found = await findPublishedRound(this.#deps.octokit, this.pr.pr, runId, round);
@@ -254,7 +255,12 @@ export class GitHubPullSession implements PullSession {
         `round ${round}'s review is on the PR already (${found.url}): the loop goes on from it, the head is not reviewed again`,
       );
     }
-    return found?.record;
+    if (!found || found.record.head === this.pr.headSha) return found?.record;
+    // The head moved on since the review: this run's own fix of that round, when its commit says so.
+    const fix = await ownFixCommit(this.#deps.octokit, this.pr.pr, { runId, round, head: this.pr.headSha });
+    if (fix?.parent !== found.record.head) return found.record;
+    this.#defer((state) => rememberPushedHead(state, fix.sha));
+    return { ...found.record, fixCommit: { sha: fix.sha, files: fix.files } };
   }
 
   async postReview(view: RoundReviewView): Promise<PostedReview> {

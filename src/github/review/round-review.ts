@@ -213,3 +213,24 @@ export async function findPublishedRound(
   }
   return undefined;
 }
+
+/**
+ * The head, when it is run `runId`'s own fix of round `round` (the fix commit's subject names both:
+ * fix.ts commitMessage), with its parent and the files its message lists; undefined otherwise.
+ */
+export async function ownFixCommit(
+  octokit: AppOctokit,
+  pr: PullRef,
+  at: { runId: string; round: number; head: string },
+): Promise<{ sha: string; parent: string | undefined; files: string[] } | undefined> {
+  const { data } = await octokit.rest.git.getCommit({ owner: pr.owner, repo: pr.repo, commit_sha: at.head });
+  const [subject = '', ...rest] = data.message.split('\n');
+  if (!subject.startsWith(`review-loop: round ${at.round} edits `) || !subject.endsWith(`(${at.runId})`))
+    return undefined;
+  // The files are the `- path: …` lines before the findings it was asked to address.
+  const end = rest.findIndex((line) => line.startsWith('The findings of round'));
+  const files = (end === -1 ? rest : rest.slice(0, end)).flatMap(
+    (line) => /^- (\S+): /.exec(line)?.[1] ?? [],
+  );
+  return { sha: data.sha, parent: data.parents[0]?.sha, files };
+}
