@@ -149,6 +149,7 @@ async function runOnce(request: LoopRequest, env: NodeJS.ProcessEnv, options: En
       checkpoint: new CommentCheckpoint(),
       instructions: { take: () => session.takeGuidance() },
       dismissals: { list: () => session.dismissals() },
+      published: { find: (runId, round) => session.publishedRound(runId, round) },
       log: {
         info: (message) => session.log.info(message),
         warn: (message) => session.log.warn(message),

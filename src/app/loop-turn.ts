@@ -317,6 +317,17 @@ export async function resumeLoop(
   await launchLoop(ctx, tools, pr, settings, runId, trigger, next, claim);
 }
 
+/**
+ * What the loop's end says. A stop that came once the loop had ended on its own (an approval posted, the
+ * rounds run out) did not end it: that outcome stands, and the words say the stop came late.
+ */
+function endWords(outcome?: LoopOutcome, failure?: string, reason?: EndReason, status?: LoopStatus) {
+  if (failure !== undefined || reason !== 'stop') return failure ?? outcome?.message;
+  const paused = ['stopped', 'awaiting-fix', 'awaiting-checkpoint', 'interrupted'];
+  if (outcome === undefined || paused.includes(status ?? '')) return 'Ended by `/review-loop stop`.';
+  return `${outcome.message} The \`/review-loop stop\` came after the loop had ended so.`;
+}
+
 interface Ending {
   phase: Phase;
   conclusion: Conclusion;
@@ -402,7 +413,7 @@ export async function finishLoop(
     status === 'awaiting-fix' && pr.isFork
       ? ' This pull request comes from a fork: the App never pushes to it, so push your fix yourself.'
       : '';
-  const said = failure ?? (reason === 'stop' ? 'Ended by `/review-loop stop`.' : outcome?.message);
+  const said = endWords(outcome, failure, reason, status);
   const caveat = outcome?.caveat && !said?.includes(outcome.caveat) ? ` ${outcome.caveat}` : '';
   const message = said === undefined ? null : clip(`${said}${forkNote}${caveat}`, 1000);
   // Without an outcome (a failure), the verdict belongs on the head the check followed last.

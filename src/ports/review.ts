@@ -30,6 +30,7 @@ import type {
 import type {
   DismissedWeakness,
   ModelIdentity,
+  PublishedRound,
   RankedWeakness,
   ReviewState,
   StoredState,
@@ -192,6 +193,22 @@ export interface DismissalSource {
 }
 
 /** The human checkpoint: a terminal prompt (CLI) or a comment command (App, which answers `wait` first). */
+/**
+ * The rounds a front-end published before the run's state recorded them (the App: its reviews on the pull
+ * request). A run asks once, for the first round of an invocation: a round whose review is out already is
+ * not reviewed again, it goes on from the step after its review (docs/how-it-works.md § The App).
+ */
+export interface PublishedRounds {
+  /** Round `round` of run `runId` as published, or undefined (none, or nothing to look at). */
+  find(runId: string, round: number, signal: AbortSignal): Promise<FoundRound | undefined>;
+}
+
+/** A published round, with the commit of its own fix when that landed before the interruption. */
+export type FoundRound = PublishedRound & {
+  /** The round's fix commit, the branch's head now (made by this run after the review). */
+  fixCommit?: { sha: string; files: string[] } | undefined;
+};
+
 export interface Checkpoint {
   ask(question: CheckpointQuestion, signal: AbortSignal): Promise<CheckpointAnswer>;
 }

@@ -13,7 +13,8 @@ import {
   type AcquittalReceipt,
 } from '../core/review/log.js';
 import type { ReviewOutcome, ReviewStatus, RoundReport } from '../core/review/outcome.js';
-import type { RankedWeakness, RoundSummary } from '../core/review/state.js';
+import type { PendingRound, RankedWeakness, RoundSummary } from '../core/review/state.js';
+import { counted } from '../core/text/counted.js';
 import { addUsage, totalTokens } from '../core/usage.js';
 import type { RunContext } from './start.js';
 
@@ -207,4 +208,68 @@ export async function terminate(
   );
   ctx.ports.log.info(message);
   return buildOutcome(ctx, status, message, head, { receipt: receipt ?? null, blockers: blockers ?? [] });
+}
+
+/** The rounds ran out: the last score and the blockers left. */
+export function maxRoundsMessage(ctx: RunContext): string {
+  const blockers = blockersOf(ctx.state.history).length;
+  return (
+    `No acquittal after ${counted(ctx.state.history.length, 'round')} (max ${ctx.options.maxRounds}; last score ` +
+    `${formatScore(ctx.state.last_score)}, ${ctx.state.last_verdict ?? 'no verdict'}): ${counted(blockers, 'blocker')} ${blockers === 1 ? 'remains' : 'remain'}.`
+  );
+}
+
+/** The receipt of an acquitting round (a positive verdict only). */
+export function receiptFor(ctx: RunContext, report: RoundReport): AcquittalReceipt {
+  const { reviewer, executor } = ctx.ports.models;
+  if (report.verdict !== 'ready' && report.verdict !== 'almost')
+    throw new Error('only a positive verdict acquits');
+  return {
+    run_id: ctx.state.run_id,
+    round: report.round,
+    backend: reviewer.id.slice(0, reviewer.id.indexOf(':')) || reviewer.id,
+    effort: 'high-rigor',
+    verdict: report.verdict,
+    score: report.score ?? 0,
+    trace_id: ctx.state.trace_id ?? '',
+    timestamp: ctx.ports.clock().toISOString(),
+    difficulty: ctx.options.difficulty,
+    reviewer_model: reviewer.id,
+    reviewer_family: reviewer.family,
+    executor_model: executor.id,
+    executor_family: executor.family,
+    family_relation: 'different',
+    head: report.head,
+  };
+}
+
+/** The fix's commit, announced to the front-end. */
+export async function emitCommit(ctx: RunContext, round: number, report: RoundReport): Promise<void> {
+  if (report.fix?.commit) {
+    await ctx.ports.events?.emit({
+      type: 'fix-committed',
+      round,
+      head: report.fix.commit,
+      files: report.fix.applied.map((f) => f.path),
+    });
+  }
+}
+
+/** A reviewed round as the state keeps it while it waits at the checkpoint. */
+export function pendingOf(report: RoundReport, startedAt: Date): PendingRound {
+  return {
+    round: report.round,
+    head: report.head,
+    score: report.score,
+    verdict: report.verdict,
+    summary: report.summary,
+    raw: report.raw,
+    verifier_raw: report.verifierRaw,
+    memory_update: report.memoryUpdate,
+    weaknesses: report.weaknesses,
+    debate: report.debate?.transcript ?? null,
+    seconds: report.seconds,
+    usage: report.usage,
+    started_at: startedAt.toISOString(),
+  };
 }

@@ -11,6 +11,7 @@ import type { Logger } from '../ports/logger.js';
 import type {
   Checkpoint,
   DismissalSource,
+  PublishedRounds,
   FixInstructions,
   ReviewEvents,
   ReviewModels,
@@ -64,6 +65,8 @@ export interface ReviewPorts {
   instructions?: FixInstructions | undefined;
   /** Findings the maintainers dismissed, left out of later rounds (the App's); none by default. */
   dismissals?: DismissalSource | undefined;
+  /** Rounds published before the state recorded them (the App's reviews); none by default. */
+  published?: PublishedRounds | undefined;
   /** 8 lowercase hex digits for a new run id (tests pin it); default: crypto random. */
   randomHex?: (() => string) | undefined;
 }

@@ -10,15 +10,24 @@ import { formatScore, memoryForRun, renderMemorySection, type AcquittalReceipt }
 import type { ReviewOutcome, RoundReport } from '../core/review/outcome.js';
 import type { DismissedWeakness, PendingRound, RankedWeakness, RoundSummary } from '../core/review/state.js';
 import { sameFinding } from '../core/review/finding-identity.js';
-import { counted } from '../core/text/counted.js';
 import { totalTokens, ZERO_USAGE } from '../core/usage.js';
 import { settleFindings } from './approval.js';
 import { assess, type Assessment } from './assess.js';
 import { RoundMeter } from './calls.js';
 import { debate } from './debate.js';
-import { blockersOf, buildOutcome, documentRound, progressLine, terminate } from './document.js';
+import {
+  buildOutcome,
+  documentRound,
+  emitCommit,
+  maxRoundsMessage,
+  pendingOf,
+  progressLine,
+  receiptFor,
+  terminate,
+} from './document.js';
 import { applyFixes, proposeFixes } from './fix.js';
 import { gatherMaterial } from './material.js';
+import { findPublished, resumePublished } from './published.js';
 import { resolveOptions, type ResumeInput, type ReviewOptions, type ReviewPorts } from './options.js';
 import { startRun, type RunContext } from './start.js';
 import { waitForNewCommit, waitWhenFixChangedNothing } from './unchanged-head.js';
@@ -64,6 +73,9 @@ async function loop(ctx: RunContext, answer: CheckpointAnswer | undefined): Prom
   const { target, log } = ctx.ports;
   const { options, state } = ctx;
   let given = answer;
+  // The first round this invocation runs may have been published before the state recorded it (a restart
+  // between a round's review and its end): asked once, it is then gone on with, not reviewed again.
+  let lookForPublished = true;
   for (;;) {
     throwIfAborted(ctx.signal);
     const { head } = await target.resolve();
@@ -101,17 +113,13 @@ async function loop(ctx: RunContext, answer: CheckpointAnswer | undefined): Prom
     state.awaiting = null;
     // A caller's checkpoint answer is for the round waiting at the checkpoint, never for a new round.
     given = undefined;
-    const outcome = await runRound(ctx, round, head);
+    const published = lookForPublished ? await findPublished(ctx, round) : undefined;
+    lookForPublished = false;
+    const outcome = published
+      ? await resumePublished(ctx, published, head)
+      : await runRound(ctx, round, head);
     if (outcome) return outcome;
   }
-}
-
-function maxRoundsMessage(ctx: RunContext): string {
-  const blockers = blockersOf(ctx.state.history).length;
-  return (
-    `No acquittal after ${counted(ctx.state.history.length, 'round')} (max ${ctx.options.maxRounds}; last score ` +
-    `${formatScore(ctx.state.last_score)}, ${ctx.state.last_verdict ?? 'no verdict'}): ${counted(blockers, 'blocker')} ${blockers === 1 ? 'remains' : 'remain'}.`
-  );
 }
 
 /** The last review's findings still open (not resolved in its debate): round 2+ carries them forward. */
@@ -176,29 +184,6 @@ function reportOf(round: number, head: string, a: Assessment): RoundReport {
     seconds: 0,
     usage: { ...ZERO_USAGE },
     phase: 'reviewed',
-  };
-}
-
-function receiptFor(ctx: RunContext, report: RoundReport): AcquittalReceipt {
-  const { reviewer, executor } = ctx.ports.models;
-  if (report.verdict !== 'ready' && report.verdict !== 'almost')
-    throw new Error('only a positive verdict acquits');
-  return {
-    run_id: ctx.state.run_id,
-    round: report.round,
-    backend: reviewer.id.slice(0, reviewer.id.indexOf(':')) || reviewer.id,
-    effort: 'high-rigor',
-    verdict: report.verdict,
-    score: report.score ?? 0,
-    trace_id: ctx.state.trace_id ?? '',
-    timestamp: ctx.ports.clock().toISOString(),
-    difficulty: ctx.options.difficulty,
-    reviewer_model: reviewer.id,
-    reviewer_family: reviewer.family,
-    executor_model: executor.id,
-    executor_family: executor.family,
-    family_relation: 'different',
-    head: report.head,
   };
 }
 
@@ -343,35 +328,6 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
   state.timestamp = ctx.ports.clock().toISOString();
   await store.writeState(state);
   return resumePending(ctx, state.pending, undefined, report, meter);
-}
-
-async function emitCommit(ctx: RunContext, round: number, report: RoundReport): Promise<void> {
-  if (report.fix?.commit) {
-    await ctx.ports.events?.emit({
-      type: 'fix-committed',
-      round,
-      head: report.fix.commit,
-      files: report.fix.applied.map((f) => f.path),
-    });
-  }
-}
-
-function pendingOf(report: RoundReport, startedAt: Date): PendingRound {
-  return {
-    round: report.round,
-    head: report.head,
-    score: report.score,
-    verdict: report.verdict,
-    summary: report.summary,
-    raw: report.raw,
-    verifier_raw: report.verifierRaw,
-    memory_update: report.memoryUpdate,
-    weaknesses: report.weaknesses,
-    debate: report.debate?.transcript ?? null,
-    seconds: report.seconds,
-    usage: report.usage,
-    started_at: startedAt.toISOString(),
-  };
 }
 
 function reportFromPending(p: PendingRound): RoundReport {

@@ -101,6 +101,8 @@ export function gitStyleDiff(before: string | undefined, after: string | undefin
 
 export class FakePull {
   readonly commits = new Map<string, { files: Files; parent: string | undefined }>();
+  /** The messages of the commits written through the Git Data API, by SHA. */
+  readonly messages = new Map<string, string>();
   readonly blobs = new Map<string, string>();
   readonly trees = new Map<string, Files>();
   head: string;
@@ -455,7 +457,16 @@ export class FakePull {
       .get(/\/git\/commits\/[0-9a-f]{40}$/)
       .reply((uri) => {
         const commit = uri.split('/').at(-1)!;
-        return [200, { sha: commit, tree: { sha: this.#treeSha(this.filesAt(commit)) } }];
+        const parent = this.commits.get(commit)?.parent;
+        return [
+          200,
+          {
+            sha: commit,
+            tree: { sha: this.#treeSha(this.filesAt(commit)) },
+            message: this.messages.get(commit) ?? 'a commit',
+            parents: parent ? [{ sha: parent }] : [],
+          },
+        ];
       })
       .get(/\/git\/trees\/[^/]+$/)
       .reply((uri) => {
@@ -476,6 +487,7 @@ export class FakePull {
         const files = this.trees.get(body.tree) ?? {};
         const commit = sha(`commit ${body.message} ${body.parents.join(',')} ${JSON.stringify(files)}`);
         this.commits.set(commit, { files, parent: body.parents[0] });
+        this.messages.set(commit, body.message);
         return this.#ghost('commit', [201, { sha: commit }]);
       })
       .patch(`${REPO_PATH}/git/refs/${BRANCH_REF}`)

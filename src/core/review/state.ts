@@ -99,6 +99,24 @@ export const RoundSummarySchema = z.object({
 });
 export type RoundSummary = z.infer<typeof RoundSummarySchema>;
 
+/**
+ * A round's review as it was published before the run's state recorded the round's end (the App: the
+ * review on the pull request, read back from its hidden block). A resumed run takes it as the round's
+ * verdict and goes on from the step after the review — the fix of the findings it names — instead of
+ * reviewing the head again (docs/how-it-works.md § The App, "A resumed loop").
+ */
+export const PublishedRoundSchema = z.object({
+  round: z.number().int().positive(),
+  head: z.string(),
+  score: z.number().nullable(),
+  verdict: RoundVerdictSchema,
+  /** Whether the round passed the stop gate (the confirmation included) when it was published. */
+  positive: z.boolean(),
+  summary: z.string(),
+  weaknesses: z.array(WeaknessStateSchema),
+});
+export type PublishedRound = z.infer<typeof PublishedRoundSchema>;
+
 /** A round paused at the checkpoint: reviewed, debated, waiting for the person before Phase C. */
 export const PendingRoundSchema = z.object({
   round: z.number().int().positive(),

@@ -110,6 +110,16 @@ export function roundReviewView(report: RoundReport, context: RoundContext): Rou
       costUsd: report.usage.costUsd,
     },
     receipt: context.receipt ? { ...context.receipt, head_sha: report.head } : undefined,
+    // Read back by a resumed loop: the round goes on from this review (pull-session.ts publishedRound).
+    record: {
+      round: report.round,
+      head: report.head,
+      score: report.score,
+      verdict: report.verdict,
+      positive: report.positive,
+      summary: report.summary,
+      weaknesses: report.weaknesses,
+    },
   };
 }
 

@@ -4,6 +4,7 @@
  * ports (review-store.ts, review-target.ts) are made from it.
  */
 import type { DismissedWeakness } from '../../core/review/state.js';
+import type { FoundRound } from '../../ports/review.js';
 import type { FindingKey } from '../../core/review/finding-identity.js';
 import type { CommitFixResult } from './fix-commit.js';
 import type { RoundRow } from './loop-state.js';
@@ -49,6 +50,12 @@ export interface PullSession {
   ): Promise<{ branch: string; commit: string; entry: EntryRead }>;
   /** Marks a round as running on `head` (the check run goes in_progress there). */
   roundStarted(round: number, head: string): Promise<void>;
+  /**
+   * Round `round` of run `runId` as this App posted it (read back from its review), when this is a re-run
+   * of the loop (a restart, a takeover) and the review is on the PR — with its fix commit when the head is
+   * this run's fix of that round; undefined otherwise, without a read.
+   */
+  publishedRound(runId: string, round: number): Promise<FoundRound | undefined>;
   /** One PR review for the round, `commit_id` = `view.headSha`, inline comments where lines are in the diff. */
   postReview(view: RoundReviewView): Promise<PostedReview>;
   /**

@@ -23,7 +23,8 @@ import {
 } from './pull-info.js';
 import type { RoundReviewView } from './review-body.js';
 import type { PostedReview } from './round-review.js';
-import { findRoundReview, postRoundReview } from './round-review.js';
+import { findPublishedRound, findRoundReview, ownFixCommit, postRoundReview } from './round-review.js';
+import type { FoundRound } from '../../ports/review.js';
 import type { StickyStore } from './sticky-comment.js';
 import { checkInProgress } from './check-tracker.js';
 import { counted } from '../../core/text/counted.js';
@@ -59,8 +60,11 @@ export interface SessionDeps {
   log: SessionLog;
   clock: () => Date;
   /**
-   * A re-run of a loop (its replica died, a restart resumed it): before a round's review is posted, the
-   * App's review of that round on that head is looked for, so it is never posted twice.
+   * A re-run of a loop (its replica died, a restart resumed it): the round its state is at is read back
+   * from the App's review of it (`publishedRound`); and before a round's review is posted, the App's review
+   * of that round on that head is looked for, so it is never posted twice — unless it states another
+   * decision (a review posted by an App without the round block): then the new one is posted, so the check
+   * follows the verdict the PR shows last.
    */
   lookBeforeReview?: boolean | undefined;
 }
@@ -244,6 +248,26 @@ export class GitHubPullSession implements PullSession {
     this.#check = check;
     await this.update((state) => ({ ...state, phase: 'running', head, check }));
     this.#started = { key, check };
+  }
+
+  async publishedRound(runId: string, round: number): Promise<FoundRound | undefined> {
+    // Only a re-run looks (a loop's first run has posted nothing it has not recorded): no read otherwise.
+    if (!this.#deps.lookBeforeReview) return undefined;
+    const found = await findPublishedRound(this.#deps.octokit, this.pr.pr, runId, round);
+    if (found) {
+      // Its inline threads are followed by the rounds to come (the flag went with the lost round's end).
+      if (found.record.weaknesses.some((w) => w.file !== null && w.line !== null))
+        this.#defer((state) => ({ ...state, inlineThreads: true }));
+      this.log.info(
+        `round ${round}'s review is on the PR already (${found.url}): the loop goes on from it, the head is not reviewed again`,
+      );
+    }
+    if (!found || found.record.head === this.pr.headSha) return found?.record;
+    // The head moved on since the review: this run's own fix of that round, when its commit says so.
+    const fix = await ownFixCommit(this.#deps.octokit, this.pr.pr, { runId, round, head: this.pr.headSha });
+    if (fix?.parent !== found.record.head) return found.record;
+    this.#defer((state) => rememberPushedHead(state, fix.sha));
+    return { ...found.record, fixCommit: { sha: fix.sha, files: fix.files } };
   }
 
   async postReview(view: RoundReviewView): Promise<PostedReview> {

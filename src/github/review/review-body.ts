@@ -13,7 +13,8 @@
 import { createHash } from 'node:crypto';
 import { counted } from '../../core/text/counted.js';
 import { fenceFor } from '../../core/text/neutralise.js';
-import { redactSecrets } from '../../core/text/redact.js';
+import { redactSecrets, redactValue } from '../../core/text/redact.js';
+import { PublishedRoundSchema, type PublishedRound } from '../../core/review/state.js';
 import { BODY_LIMIT, clip, inertBlock, inertInline, postable } from '../../core/text/untrusted-text.js';
 
 /** The reviewer's verdict; `unavailable` when it gave no usable answer twice (REVIEW_UNAVAILABLE). */
@@ -117,9 +118,52 @@ export interface RoundReviewView {
   seconds?: number | undefined;
   usage?: { calls: number; tokens: number; costUsd: number | null } | undefined;
   receipt?: AcquittalReceipt | undefined;
+  /**
+   * The round as the engine decided it (verdict, whether it passed, the findings in full), carried in a
+   * hidden block so a resumed loop reads the round back instead of reviewing the head again.
+   */
+  record?: PublishedRound | undefined;
 }
 
 const RECEIPT_PREFIX = '<!-- skillclimb:review-loop-receipt ';
+const ROUND_PREFIX = '<!-- skillclimb:review-loop-round ';
+/** Findings a round block keeps (more than a fix takes: MAX_FIXES_PER_ROUND), and their texts' lengths. */
+const BLOCK_FINDINGS = 12;
+
+/**
+ * The hidden block every round review carries (docs/how-it-works.md § The App, "A resumed loop"): the
+ * run, the round and its verdict, and the findings the fix works from, bounded and redacted before they
+ * are encoded (the request sink redacts hidden blocks decoded, too). base64 JSON, as the receipt.
+ */
+export function roundBlock(runId: string, record: PublishedRound): string {
+  const weaknesses = record.weaknesses.slice(0, BLOCK_FINDINGS).map((w) => ({
+    ...w,
+    title: clip(w.title, 300),
+    detail: clip(w.detail, 800),
+    minimum_fix: clip(w.minimum_fix, 600),
+    file: w.file === null ? null : clip(w.file, 300),
+  }));
+  const data = redactValue({ run: runId, ...record, summary: clip(record.summary, 1500), weaknesses });
+  return `${ROUND_PREFIX}${Buffer.from(JSON.stringify(data), 'utf8').toString('base64')} -->`;
+}
+
+const ROUND_BLOCK = /^<!-- skillclimb:review-loop-round ([A-Za-z0-9+/=]+) -->$/m;
+
+/** The run id and round of a review's hidden round block, or undefined (none, or one that does not read). */
+export function parseRoundBlock(
+  body: string | null | undefined,
+): { runId: string; record: PublishedRound } | undefined {
+  const match = ROUND_BLOCK.exec(body ?? '');
+  if (!match) return undefined;
+  try {
+    const data = JSON.parse(Buffer.from(match[1]!, 'base64').toString('utf8')) as { run?: unknown };
+    const record = PublishedRoundSchema.safeParse(data);
+    if (typeof data.run !== 'string' || !record.success) return undefined;
+    return { runId: data.run, record: record.data };
+  } catch {
+    return undefined;
+  }
+}
 
 /** base64 has no `-`, `>` or `<`: nothing in a receipt can end the comment early. */
 export function receiptBlock(receipt: AcquittalReceipt): string {
@@ -314,9 +358,11 @@ export function renderRoundReview(
   if (view.debate) lines.push('', '#### Debate', ...debateLines(view.debate));
   const cost = costLine(view);
   if (cost) lines.push('', `<sub>Round ${view.round}: ${cost} · run \`${view.runId}\`</sub>`);
-  // The hidden block goes first when the body is bounded: a cut must never lose it (bounding cuts the end).
+  // The hidden blocks are kept out of the bounding, so a cut never loses them: the receipt first, the
+  // round's block last (the heading stays the first visible line for every reader of the review).
   const receipt = view.receipt ? `${receiptBlock(view.receipt)}\n` : '';
-  return `${receipt}${postable(lines.join('\n'), BODY_LIMIT - receipt.length)}`;
+  const round = view.record ? `\n${roundBlock(view.runId, view.record)}` : '';
+  return `${receipt}${postable(lines.join('\n'), BODY_LIMIT - receipt.length - round.length)}${round}`;
 }
 
 const WEAKNESS_MARKER = /^<!-- skillclimb:review-loop-weakness r=(\d+) n=(\d+) k=([A-Za-z0-9+/=]+) -->$/;

@@ -8,9 +8,11 @@
 import { commentableLines } from '../../core/review/diff-lines.js';
 import type { AppOctokit, PullRef } from './app-octokit.js';
 import { httpStatusOf } from '../octokit.js';
-import type { ProposedChangeView, RoundReviewView } from './review-body.js';
+import type { Decision, ProposedChangeView, RoundReviewView } from './review-body.js';
+import type { PublishedRound } from '../../core/review/state.js';
 import {
   decisionOf,
+  parseRoundBlock,
   renderInlineNote,
   renderRoundReview,
   renderSuggestion,
@@ -163,5 +165,72 @@ export async function findRoundReview(
         review.user?.type === 'Bot' &&
         (review.body ?? '').replace(/^<!--[^\n]*-->\n?/, '').startsWith(heading),
     );
-  return found && { id: found.id, url: found.html_url, inline: 0, findings: 0, fellBack: false };
+  if (!found) return undefined;
+  // The check follows the verdict posted last: one the PR shows otherwise is posted, not taken for it.
+  const said = postedDecision(found.body);
+  if (said !== undefined && said !== decisionOf(view)) return undefined;
+  return { id: found.id, url: found.html_url, inline: 0, findings: 0, fellBack: false };
+}
+
+const HEADING_DECISIONS: Record<string, Decision> = {
+  approved: 'approved',
+  passed: 'approved',
+  'changes requested': 'changes requested',
+  'changes needed': 'changes requested',
+  'not yet': 'not yet',
+};
+
+/** The decision a round review's heading states (`### Round 1 of 4: changes needed (…)`), if it reads. */
+function postedDecision(body: string | null | undefined): Decision | undefined {
+  const heading = /^### Round \d+ of \d+: ([a-z ]+?) \(/.exec((body ?? '').replace(/^<!--[^\n]*-->\n?/, ''));
+  return heading ? HEADING_DECISIONS[heading[1]!] : undefined;
+}
+
+/**
+ * Round `round` of run `runId` as the App posted it, read back from the review's hidden round block: a
+ * loop resumed after a restart, or taken over from a replica that died, goes on from that review instead
+ * of reviewing the head again (docs/how-it-works.md § The App, "A resumed loop"). The newest such review
+ * of a bot, on the commit the block names.
+ */
+export async function findPublishedRound(
+  octokit: AppOctokit,
+  pr: PullRef,
+  runId: string,
+  round: number,
+): Promise<{ record: PublishedRound; url: string } | undefined> {
+  const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, {
+    owner: pr.owner,
+    repo: pr.repo,
+    pull_number: pr.number,
+    per_page: 100,
+  });
+  for (const review of reviews.reverse()) {
+    if (review.user?.type !== 'Bot') continue;
+    const block = parseRoundBlock(review.body);
+    if (!block || block.runId !== runId || block.record.round !== round) continue;
+    if (block.record.head !== review.commit_id) continue;
+    return { record: block.record, url: review.html_url };
+  }
+  return undefined;
+}
+
+/**
+ * The head, when it is run `runId`'s own fix of round `round` (the fix commit's subject names both:
+ * fix.ts commitMessage), with its parent and the files its message lists; undefined otherwise.
+ */
+export async function ownFixCommit(
+  octokit: AppOctokit,
+  pr: PullRef,
+  at: { runId: string; round: number; head: string },
+): Promise<{ sha: string; parent: string | undefined; files: string[] } | undefined> {
+  const { data } = await octokit.rest.git.getCommit({ owner: pr.owner, repo: pr.repo, commit_sha: at.head });
+  const [subject = '', ...rest] = data.message.split('\n');
+  if (!subject.startsWith(`review-loop: round ${at.round} edits `) || !subject.endsWith(`(${at.runId})`))
+    return undefined;
+  // The files are the `- path: …` lines before the findings it was asked to address.
+  const end = rest.findIndex((line) => line.startsWith('The findings of round'));
+  const files = (end === -1 ? rest : rest.slice(0, end)).flatMap(
+    (line) => /^- (\S+): /.exec(line)?.[1] ?? [],
+  );
+  return { sha: data.sha, parent: data.parents[0]?.sha, files };
 }

@@ -11,6 +11,7 @@ import { ProbotOctokit } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RoundReviewView } from '../../../src/github/review/review-body.js';
 import {
+  parseRoundBlock,
   parseWeaknessMarker,
   renderInlineNote,
   renderRoundReview,
@@ -256,5 +257,44 @@ describe('one-click suggestions (manual mode)', () => {
     expect(posted.body).toContain('2 suggested changes sit on the lines they change');
     expect(posted.body).toContain('```diff\n@@ -8,2 +8,1 @@\n-a\n-b\n+c\n```');
     expect(mock.pendingMocks()).toStrictEqual([]);
+  });
+});
+
+describe('the round block a resumed loop reads back', () => {
+  const record = {
+    round: 2,
+    head: HEAD,
+    score: 4,
+    verdict: 'not ready' as const,
+    positive: false,
+    summary: 'half() is wrong.',
+    weaknesses: [
+      {
+        rank: 1,
+        title: 'the key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 is in the config',
+        severity: 'major' as const,
+        detail: 'd'.repeat(5000),
+        minimum_fix: 'Remove it.',
+        effort: 'small' as const,
+        file: 'src/calc.ts',
+        line: 6,
+        source: 'reviewer' as const,
+        resolved_by_debate: false,
+      },
+    ],
+  };
+
+  it('is the body’s last line, decodes to the round with its findings bounded and redacted, and leaves the heading first', () => {
+    const body = renderRoundReview({ ...view, round: 2, record });
+    expect(body.split('\n')[0]).toMatch(/^### Round 2 of /);
+    expect(body.split('\n').at(-1)).toMatch(/^<!-- skillclimb:review-loop-round [A-Za-z0-9+/=]+ -->$/);
+    const read = parseRoundBlock(body);
+    expect(read?.runId).toBe(view.runId);
+    expect(read?.record).toMatchObject({ round: 2, head: HEAD, score: 4, positive: false });
+    expect(read?.record.weaknesses[0]!.title).not.toContain('sk-ant-api03');
+    expect(read?.record.weaknesses[0]!.detail.length).toBeLessThanOrEqual(800);
+    expect(parseRoundBlock(body.replace(/review-loop-round [A-Za-z0-9+/=]+/, 'review-loop-round e30='))).toBe(
+      undefined,
+    );
   });
 });
