@@ -3,6 +3,7 @@
  * counts, the confirmation's decision when one ran (§ Decisions under noise), then the shipper with the
  * worktree in its hands.
  */
+import { acceptedFindingsLost } from '../core/iterate/feedback-evidence.js';
 import { countNewlines } from '../core/iterate/lines.js';
 import { confirmedShipGate } from '../core/iterate/noise.js';
 import type { SkillResult } from '../core/iterate/run-result.js';
@@ -54,6 +55,13 @@ export async function shipIfBetter(
       ports.log.info(`${skill}: not shipped: ${confirmed.detail ?? 'not confirmed'}`);
       return fromLoop(skill, loop, 'no-improvement', { linesDelta, detail: confirmed.detail, ...scores });
     }
+  }
+  // The team's accepted findings are a floor for a reviewer skill (§ The nightly engine improves the reviewer).
+  const lost = acceptedFindingsLost(loop.measurement.feedback);
+  if (lost !== undefined) {
+    const detail = `not shipped: ${lost}`;
+    ports.log.info(`${skill}: ${detail}`);
+    return fromLoop(skill, loop, 'no-improvement', { linesDelta, detail: lost, ...scores });
   }
   const request: ShipRequest = {
     measurement: loop.measurement,

@@ -57,16 +57,50 @@ const EVALS = `${JSON.stringify(
   2,
 )}\n`;
 
-async function project(): Promise<string> {
+/** The two evals and a second dismissed finding: an edit can gain two dismissed evals while losing the accepted one. */
+const EVALS_WITH_TODO = (() => {
+  const doc = JSON.parse(EVALS) as { evals: unknown[] };
+  doc.evals.push({
+    id: 3,
+    prompt: '```diff\n--- a/src/todo.ts\n+++ b/src/todo.ts\n+// TODO: paginate\n```\n\nReview this change.',
+    assertions: ['The review does not report: TODO left in the code in src/todo.ts'],
+    skillclimb: {
+      feedback: { kind: 'dismissed', title: 'TODO left in the code', file: 'src/todo.ts', pr: 16 },
+    },
+  });
+  return `${JSON.stringify(doc, null, 2)}\n`;
+})();
+
+async function project(evals = EVALS): Promise<string> {
   const dir = await tempDir('skillclimb-reviewer-night-');
   await mkdir(path.join(dir, DIR, 'evals'), { recursive: true });
   await writeFile(path.join(dir, DIR, 'SKILL.md'), SKILL);
-  await writeFile(path.join(dir, DIR, 'evals', 'evals.json'), EVALS);
+  await writeFile(path.join(dir, DIR, 'evals', 'evals.json'), evals);
   await writeFile(path.join(dir, '.gitignore'), 'results.tsv\n.skill-iterate.lock\n');
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'initial');
   return dir;
+}
+
+const SILENT: Logger = { info: () => undefined, warn: () => undefined, progress: () => undefined };
+
+async function nightOptions(repo: string): Promise<IterateOptions> {
+  return {
+    project: repo,
+    skill: undefined,
+    queueFile: undefined,
+    perSkillBudgetMs: 3_600_000,
+    perSkillIterations: 1,
+    skipList: [],
+    calibrate: false,
+    dryRun: false,
+    mode: 'absolute',
+    concurrency: 4,
+    iterationTimeoutMs: 60_000,
+    worktreeHome: await tempDir('skillclimb-home-'),
+    maxCostUsd: undefined,
+  };
 }
 
 describe('skillclimb iterate over the reviewer skill', () => {
@@ -84,24 +118,12 @@ describe('skillclimb iterate over the reviewer skill', () => {
         new_string: 'Report each defect with a title, the file and the line. Skip vendored files.',
       }),
     });
-    const log: Logger = { info: () => undefined, warn: () => undefined, progress: () => undefined };
-    const options: IterateOptions = {
-      project: repo,
-      skill: undefined,
-      queueFile: undefined,
-      perSkillBudgetMs: 3_600_000,
-      perSkillIterations: 1,
-      skipList: [],
-      calibrate: false,
-      dryRun: false,
-      mode: 'absolute',
-      concurrency: 4,
-      iterationTimeoutMs: 60_000,
-      worktreeHome: await tempDir('skillclimb-home-'),
-      maxCostUsd: undefined,
-    };
+    const options = await nightOptions(repo);
 
-    const run = await runIterate(options, createLocalPorts(options, { models: anthropicSkillModels(), log }));
+    const run = await runIterate(
+      options,
+      createLocalPorts(options, { models: anthropicSkillModels(), log: SILENT }),
+    );
 
     expect(run.queue).toEqual(['review-loop-reviewer']);
     expect(run.results[0]?.status).toBe('shipped');
@@ -113,5 +135,33 @@ describe('skillclimb iterate over the reviewer skill', () => {
     expect(section).toContain('| SQL built from user input | src/db.ts | PR 15 | 1 of 1 → 1 of 1 |');
     expect(section).not.toContain('It still raises');
     expect(section).not.toContain('It misses');
+  });
+  it('does not keep an edit that stops a dismissed finding by missing an accepted one, and ships nothing', async () => {
+    const repo = await project(EVALS_WITH_TODO);
+    serveSkillModels({
+      render: ({ system, user }) => `${system.includes('critical') ? 'narrow' : 'base'}|${user}`,
+      // "Report only critical problems" silences the vendored file's and the TODO's findings and the SQL one
+      // with them: the score rises (1 of 3 → 2 of 3 assertions) while the accepted finding is lost.
+      grade: ({ text, ids }) =>
+        ids.filter((id) => (id === 2 ? text.includes('base|') : text.includes('narrow|'))),
+      propose: () => ({
+        description: 'report only critical problems',
+        old_string: 'Report each defect with a title, the file and the line.',
+        new_string: 'Report only critical problems, each with a title, the file and the line.',
+      }),
+    });
+    const head = git(repo, 'rev-parse', 'HEAD');
+
+    const run = await runIterate(
+      await nightOptions(repo),
+      createLocalPorts(await nightOptions(repo), { models: anthropicSkillModels(), log: SILENT }),
+    );
+
+    expect(run.results[0]?.status).toBe('no-improvement');
+    expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
+    const rows = await readFile(path.join(repo, DIR, 'evals', 'results.tsv'), 'utf8');
+    expect(rows).toMatch(
+      /\trevert\t.*catches fewer of the team's accepted findings: 1 of 1 → 0 of 1 passing/,
+    );
   });
 });

@@ -88,6 +88,53 @@ export function absoluteCountRows(before: AbsoluteResult, after: AbsoluteResult)
     .map((id) => ({ assertionId: id, before: b.get(id) ?? zero, after: f.get(id) ?? zero }));
 }
 
+/**
+ * The accepted findings as a guard (docs/how-it-works.md § The nightly engine improves the reviewer): a
+ * change that makes the skill catch the team's accepted findings less often is not progress, whatever it
+ * gains on the rest — a reviewer that stops raising false findings by missing real defects is worse. Like
+ * the holdout rule, the accepted findings' evals are pooled (their assertions' passes of draws) and their
+ * pass rate may not drop: pooled, because one eval's verdict flips with the grader's noise, and the rule
+ * would otherwise refuse most good changes of a skill with many accepted findings. Returns the sentence
+ * that says why the change does not ship, or undefined when it holds.
+ */
+export function acceptedFindingsLost(evidence: FeedbackEvidence | undefined): string | undefined {
+  const accepted = (evidence?.findings ?? []).filter((f) => f.kind === 'accepted' && f.after.total > 0);
+  const before = pooled(accepted.map((f) => f.before));
+  const after = pooled(accepted.map((f) => f.after));
+  if (before.total === 0 || after.total === 0 || passRate(after) >= passRate(before)) return undefined;
+  const worse = accepted.filter((f) => passRate(f.after) < passRate(f.before));
+  const named = worse
+    .slice(0, MAX_LISTED)
+    .map((f) => inertInline(f.title, 120))
+    .join(', ');
+  const more = worse.length > MAX_LISTED ? ` and ${worse.length - MAX_LISTED} more` : '';
+  return (
+    `it catches the team's accepted findings less often: ${before.passes} of ${before.total} → ` +
+    `${after.passes} of ${after.total} passing draws (${named}${more})`
+  );
+}
+
+/** The guard's counts on two single draws (the loop's keep decision): accepted assertions only. */
+export function acceptedPassCounts(
+  scenarios: readonly Scenario[],
+  before: AbsoluteResult,
+  after: AbsoluteResult,
+): { before: PassCount; after: PassCount } | undefined {
+  const ids = new Set(
+    scenarios.filter((s) => s.feedback?.kind === 'accepted').flatMap((s) => s.expected_assertions ?? []),
+  );
+  if (ids.size === 0) return undefined;
+  const rows = absoluteCountRows(before, after).filter((row) => ids.has(row.assertionId));
+  return { before: pooled(rows.map((r) => r.before)), after: pooled(rows.map((r) => r.after)) };
+}
+
+function pooled(counts: readonly PassCount[]): PassCount {
+  return counts.reduce((a, c) => ({ passes: a.passes + c.passes, total: a.total + c.total }), {
+    passes: 0,
+    total: 0,
+  });
+}
+
 /** Rows per table; the rest are counted. */
 const MAX_TABLE_ROWS = 15;
 /** Findings named in a "still raised" / "missed" line; the rest are counted. */

@@ -6,6 +6,7 @@
 import type { KeptState } from '../../core/iterate/hill-climb.js';
 import path from 'node:path';
 import { editRefusal } from '../../core/iterate/edit-refusal.js';
+import { acceptedPassCounts } from '../../core/iterate/feedback-evidence.js';
 import { countNewlines } from '../../core/iterate/lines.js';
 import {
   differenceSe,
@@ -59,13 +60,16 @@ export async function judgeEdit(
     file: loop.skillMdRel,
   });
   const linesDelta = countNewlines(newText) - countNewlines(kept.text);
-  const outcome = classifyIteration({
+  const scoredOutcome = classifyIteration({
     status: s.status,
     score: s.score,
     highWater: kept.score,
     linesDelta,
     refused: refusal !== undefined,
   });
+  // Only an edit that would be kept is asked whether it loses accepted findings: a revert stays a revert.
+  const lost = scoredOutcome === 'keep' ? acceptedLost(loop, kept, scored) : undefined;
+  const outcome = lost === undefined ? scoredOutcome : 'revert';
   if (
     outcome === 'keep' &&
     loop.keepRule === 'noise-aware' &&
@@ -80,12 +84,29 @@ export async function judgeEdit(
   if (s.status === 'ambiguous') note = `AMBIGUOUS: ${s.detail ?? ''}`.trim();
   else if (outcome === 'crash') note = `${s.status}: ${s.detail ?? 'no score'}`;
   else if (refusal !== undefined) note = refusal;
+  else if (lost !== undefined) note = lost;
   return {
     outcome,
     score: outcome === 'crash' ? null : s.score,
     note,
     kept: outcome === 'keep' && s.score !== null ? keptStateOf(newText, s.score, scored) : undefined,
   };
+}
+
+/**
+ * A reviewer skill's edit that catches fewer of the team's accepted findings than the kept text did, on
+ * their one draw each, is not kept (docs/how-it-works.md § The nightly engine improves the reviewer): the
+ * ship gate would refuse it, and every later edit would be built on it.
+ */
+function acceptedLost(loop: LoopContext, kept: KeptState, scored: ScoredText): string | undefined {
+  const after = scored.score.absolute;
+  if (!kept.absolute || !after || scored.score.status !== 'ok') return undefined;
+  const counts = acceptedPassCounts(loop.training.scenarios, kept.absolute, after);
+  if (!counts || counts.after.passes >= counts.before.passes) return undefined;
+  return (
+    `catches fewer of the team's accepted findings: ${counts.before.passes} of ${counts.before.total} → ` +
+    `${counts.after.passes} of ${counts.after.total} passing`
+  );
 }
 
 /**

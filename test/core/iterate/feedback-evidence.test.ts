@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { agentSkillsEvals, readEvalsShape } from '../../../src/core/iterate/agent-skills-evals.js';
 import {
   absoluteCountRows,
+  acceptedFindingsLost,
+  acceptedPassCounts,
   feedbackEvidence,
   feedbackEvidenceLines,
 } from '../../../src/core/iterate/feedback-evidence.js';
@@ -124,5 +126,53 @@ describe('feedback evals', () => {
     expect(lines).toContain(
       '1 finding was not scored tonight (holdout evals are scored only by the confirmation).',
     );
+  });
+});
+
+describe('the accepted findings as a floor (a reviewer skill may not catch fewer of them)', () => {
+  const finding = (kind: 'dismissed' | 'accepted', title: string, before: number, after: number, of = 3) => ({
+    kind,
+    title,
+    pr: 15,
+    evalId: title,
+    holdout: false,
+    before: { passes: before, total: of },
+    after: { passes: after, total: of },
+  });
+
+  it('refuses a change whose pooled accepted pass rate drops, naming the findings caught less often', () => {
+    const evidence = {
+      source: 'confirmation' as const,
+      findings: [
+        finding('dismissed', 'Unused import', 0, 3),
+        finding('accepted', 'SQL from input', 3, 0),
+        finding('accepted', 'Token in the log', 3, 3),
+      ],
+    };
+    expect(acceptedFindingsLost(evidence)).toBe(
+      "it catches the team's accepted findings less often: 6 of 6 → 3 of 6 passing draws (SQL from input)",
+    );
+  });
+
+  it('lets a change through when the pooled rate holds, though one accepted eval flipped by noise', () => {
+    const evidence = {
+      source: 'confirmation' as const,
+      findings: [finding('accepted', 'SQL from input', 3, 2), finding('accepted', 'Token in the log', 2, 3)],
+    };
+    expect(acceptedFindingsLost(evidence)).toBeUndefined();
+    expect(acceptedFindingsLost(undefined)).toBeUndefined();
+    expect(
+      acceptedFindingsLost({ source: 'loop', findings: [finding('dismissed', 'Unused import', 3, 0)] }),
+    ).toBeUndefined();
+  });
+
+  it('counts the accepted assertions of one draw of each text, and nothing else', () => {
+    // Assertion 2 is the accepted finding's; 1 is a dismissed one's, 3 an ordinary eval's.
+    const before = absolute([2, 3], [1]);
+    const after = absolute([1, 3], [2]);
+    expect(acceptedPassCounts(scenarios(), before, after)).toEqual({
+      before: { passes: 1, total: 1 },
+      after: { passes: 0, total: 1 },
+    });
   });
 });
