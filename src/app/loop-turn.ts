@@ -16,8 +16,8 @@ import { clip } from '../core/text/untrusted-text.js';
 import { checkCompleted, concludedInPlace, sameCheck } from '../github/review/check-tracker.js';
 import type { RepoConfig } from './config.js';
 import { applyStartOptions, maxRoundsFor, settingsFrom } from './config.js';
-import type { LoopOutcome, LoopStatus, LoopTrigger } from './loop-runner.js';
-import type { AppLoopState, LoopSettings, Phase, RoundRow } from '../github/review/loop-state.js';
+import type { LoopOutcome, LoopTrigger } from './loop-runner.js';
+import type { AppLoopState, LoopSettings, RoundRow } from '../github/review/loop-state.js';
 import { rememberComment, withRounds } from '../github/review/loop-state.js';
 import { listRoundRows } from '../github/review/record-rebuild.js';
 import { GitHubPullSession } from '../github/review/pull-session.js';
@@ -28,8 +28,7 @@ import { readPullRequest } from '../github/review/pull-info.js';
 import { learnAfterClosedLoop } from './learn-from-feedback.js';
 import { phaseWords } from './replies.js';
 import { messageOf } from '../core/errors.js';
-
-type Conclusion = 'success' | 'failure' | 'action_required' | 'cancelled' | 'neutral';
+import { endWords, endingOf, type Conclusion, type Ending } from './loop-ending.js';
 
 /**
  * A fresh run id, made by the engine's own `runIdFor` (docs/how-it-works.md § The App: a fresh engine run
@@ -315,72 +314,6 @@ export async function resumeLoop(
     return commentId === undefined ? updated : rememberComment(updated, commentId);
   });
   await launchLoop(ctx, tools, pr, settings, runId, trigger, next, claim);
-}
-
-/**
- * What the loop's end says. A stop that came once the loop had ended on its own (an approval posted, the
- * rounds run out) did not end it: that outcome stands, and the words say the stop came late.
- */
-function endWords(outcome?: LoopOutcome, failure?: string, reason?: EndReason, status?: LoopStatus) {
-  if (failure !== undefined || reason !== 'stop') return failure ?? outcome?.message;
-  const paused = ['stopped', 'awaiting-fix', 'awaiting-checkpoint', 'interrupted'];
-  if (outcome === undefined || paused.includes(status ?? '')) return 'Ended by `/review-loop stop`.';
-  return `${outcome.message} The \`/review-loop stop\` came after the loop had ended so.`;
-}
-
-interface Ending {
-  phase: Phase;
-  conclusion: Conclusion;
-  title: string;
-}
-
-function endingOf(status: LoopStatus, outcome: LoopOutcome): Ending {
-  const last = outcome.lastScore === undefined ? 'no verdict' : `${outcome.lastScore}/10`;
-  switch (status) {
-    case 'acquitted':
-      return {
-        phase: 'acquitted',
-        conclusion: 'success',
-        title: `Approved: ${last}, ${outcome.lastVerdict ?? ''}`,
-      };
-    case 'awaiting-fix':
-      return { phase: 'waiting-fix', conclusion: 'action_required', title: 'Waiting for a fix' };
-    case 'awaiting-checkpoint':
-      return {
-        phase: 'waiting-checkpoint',
-        conclusion: 'action_required',
-        title: 'Waiting at the checkpoint',
-      };
-    case 'interrupted':
-      return {
-        phase: 'interrupted',
-        conclusion: 'action_required',
-        title: 'Interrupted; comment /review-loop continue',
-      };
-    case 'stopped':
-      return { phase: 'stopped', conclusion: 'failure', title: 'Stopped' };
-    case 'max-rounds':
-      // The title follows the last round: one without a verdict did not request changes.
-      return {
-        phase: 'gave-up',
-        conclusion: 'failure',
-        title:
-          outcome.lastRoundScored === false
-            ? 'Rounds ran out; the last round had no verdict'
-            : 'Rounds ran out with changes still requested',
-      };
-    case 'budget':
-      return { phase: 'gave-up', conclusion: 'failure', title: 'Budget spent with changes still requested' };
-    case 'not-independent':
-      return {
-        phase: 'not-independent',
-        conclusion: 'failure',
-        title: `Not approved: ${last}, ${outcome.lastVerdict ?? ''}, but the reviewer is not independent of the executor`,
-      };
-    case 'reviewed':
-      // One review and no fix: no pass either, so a required check does not let the change through.
-      return { phase: 'reviewed', conclusion: 'failure', title: `Reviewed once (fix: none): ${last}` };
-  }
 }
 
 export async function finishLoop(
