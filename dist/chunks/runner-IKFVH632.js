@@ -21049,9 +21049,9 @@ var require_light = __commonJS({
             waitForExecuting = (at) => {
               var finished;
               finished = () => {
-                var counts;
-                counts = this._states.counts;
-                return counts[0] + counts[1] + counts[2] + counts[3] === at;
+                var counts2;
+                counts2 = this._states.counts;
+                return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
               return new this.Promise((resolve2, reject) => {
                 if (finished()) {
@@ -27633,15 +27633,20 @@ function sumCounts(tallies) {
   });
 }
 function evidenceRows(before, after) {
+  return countRows(before, after).filter((row2) => passRate(row2.before) !== passRate(row2.after));
+}
+function countRows(before, after) {
   const ids = [...new Set([...before, ...after].map((t2) => t2.assertionId))].sort((a, b2) => a - b2);
   const zero = { passes: 0, total: 0 };
   const rows = [];
   for (const id of ids) {
     const b2 = before.find((t2) => t2.assertionId === id) ?? zero;
     const a = after.find((t2) => t2.assertionId === id) ?? zero;
-    const bc = { passes: b2.passes, total: b2.total };
-    const ac = { passes: a.passes, total: a.total };
-    if (passRate(bc) !== passRate(ac)) rows.push({ assertionId: id, before: bc, after: ac });
+    rows.push({
+      assertionId: id,
+      before: { passes: b2.passes, total: b2.total },
+      after: { passes: a.passes, total: a.total }
+    });
   }
   return rows;
 }
@@ -27664,6 +27669,10 @@ function confirmationOf(input) {
     low: gain - INTERVAL_Z * se,
     high: gain + INTERVAL_Z * se,
     evidence: evidenceRows(input.baselineTallies, input.finalTallies),
+    perAssertion: countRows(
+      [...input.baselineTallies, ...input.holdoutBefore ?? []],
+      [...input.finalTallies, ...input.holdoutAfter ?? []]
+    ),
     ...holdout ? { holdout } : {},
     ...input.reusedBaseline ? { reusedBaseline: true } : {}
   };
@@ -27791,6 +27800,26 @@ function formatDuration(ms) {
 
 // src/core/iterate/skill-layout.ts
 import path2 from "node:path";
+
+// src/core/reviewer-skill.ts
+var REVIEWER_SKILL_NAME = "review-loop-reviewer";
+var DEFAULT_REVIEWER_SKILL_DIR = `.github/skills/${REVIEWER_SKILL_NAME}`;
+var FEEDBACK_KINDS = ["dismissed", "accepted"];
+var ReviewFeedbackSchema = external_exports.object({
+  kind: external_exports.enum(FEEDBACK_KINDS),
+  /** The finding's title as the reviewer wrote it. */
+  title: external_exports.string().min(1),
+  file: external_exports.string().min(1).optional(),
+  line: external_exports.int().positive().optional(),
+  /** The pull request the finding was raised on. */
+  pr: external_exports.int().positive(),
+  /** The team's reason (a dismissal's words, a reply), when there was one. */
+  reason: external_exports.string().optional(),
+  /** The login whose answer made it count (always a user with write access). */
+  by: external_exports.string().min(1).optional()
+}).loose();
+
+// src/core/iterate/skill-layout.ts
 var SKILL_FILE = "SKILL.md";
 var EVALS_DIR = "evals";
 var EVALS_FILE = "evals.json";
@@ -27800,7 +27829,7 @@ var RESULTS_FILE = "results.tsv";
 var RUNS_DIR = "docs/skill-iterate-runs";
 var WORKTREE_PREFIX = "worktree_skill-iterate-";
 var KILL_SWITCH_FILE = ".skill-iterate-killswitch";
-var DEFAULT_SKILLS_GLOBS = [".claude/skills/*"];
+var DEFAULT_SKILLS_GLOBS = [".claude/skills/*", DEFAULT_REVIEWER_SKILL_DIR];
 var DETECTED_SKILLS_GLOBS = [".claude/skills/*", "skills/*"];
 var DETECTED_NESTED_SKILLS_GLOBS = ["*/skills/*", "plugins/*/skills/*"];
 var ROOT_SKILLS_GLOB = "*";
@@ -28106,6 +28135,19 @@ function parseResultsTsv(text3) {
 var STATE_DIR = "state";
 var DEFAULT_STATE_BRANCH = "skill-iterate-state";
 var LAST_RUN_FILE = "last-run.json";
+var NOT_STARTED_PATH = "state/not-started.json";
+function parseNotStarted(text3) {
+  try {
+    const parsed = external_exports.object({ not_started: external_exports.array(external_exports.string()) }).safeParse(JSON.parse(text3));
+    return parsed.success ? parsed.data.not_started : [];
+  } catch {
+    return [];
+  }
+}
+function formatNotStarted(skills) {
+  return `${JSON.stringify({ not_started: skills }, null, 2)}
+`;
+}
 var LastRunRecordSchema = external_exports.object({
   skill: external_exports.string(),
   /** ISO 8601: the freshness filter reads this instead of a checkout mtime. */
@@ -28670,11 +28712,11 @@ function compareSides(input) {
   const introduced = introducedViolations(base.violations ?? [], head.violations ?? []);
   if (introduced.length === 0) return compared;
   const file = `${skill.repoDir}/SKILL.md`;
-  const listed2 = introduced.map((v) => formatViolation(file, v)).join("; ");
+  const listed3 = introduced.map((v) => formatViolation(file, v)).join("; ");
   return {
     ...compared,
     verdict: "regression",
-    reason: `the head breaks the Agent Skills specification: ${listed2}`
+    reason: `the head breaks the Agent Skills specification: ${listed3}`
   };
 }
 function compareScoresOfSides(input) {
@@ -28949,6 +28991,7 @@ var ActionInputsSchema = external_exports.object({
   calibrate: boolean,
   "dry-run": boolean,
   "max-cost-usd": optionalUsd,
+  "night-budget": optionalUsd,
   "min-gain": optionalGain,
   trials: optionalTrials,
   margin: optionalMargin,
@@ -29002,6 +29045,7 @@ function parseInputs(read) {
     calibrate: v.calibrate,
     dryRun: v["dry-run"],
     maxCostUsd: v["max-cost-usd"],
+    nightBudgetUsd: v["night-budget"],
     minGain: v["min-gain"],
     trials: v.trials,
     margin: v.margin,
@@ -29021,12 +29065,22 @@ function parseInputs(read) {
   };
   if (inputs.skill && inputs.queue)
     throw new InputError("inputs skill and queue: give one or the other, not both");
+  checkNightBudget(inputs);
   if (inputs.mode === "summarize" && !inputs.resultsDir) {
     throw new InputError(
       "input results-dir: required when mode is summarize (the folder of downloaded result files)"
     );
   }
   return inputs;
+}
+function checkNightBudget(inputs) {
+  if (inputs.nightBudgetUsd === void 0) return;
+  const why = inputs.mode === "plan" ? "mode plan splits the night into parallel matrix jobs, none of which knows what the others spent" : inputs.skill !== void 0 ? "a job given one skill (a matrix job) has no other skill to hold back" : void 0;
+  if (why) {
+    throw new InputError(
+      `input night-budget: applies to a whole night run in one job (mode run without skill); ${why}. Cap each job with max-cost-usd instead, or run the night in one job.`
+    );
+  }
 }
 function modelEnv(inputs, env) {
   return { ...env, ...inputs.providerVariables };
@@ -31354,10 +31408,10 @@ var DFA = class DFA2 {
     const cost = DFA2.TABLE_OVERHEAD + DFA2.ELEMENT_SIZE * size;
     if (this.memBudget < cost) return null;
     this.memBudget -= cost;
-    const table = new Array(size).fill(null);
-    if (anchor === RE2Flags.UNANCHORED) state.next = table;
-    else state.nextAnchored = table;
-    return table;
+    const table2 = new Array(size).fill(null);
+    if (anchor === RE2Flags.UNANCHORED) state.next = table2;
+    else state.nextAnchored = table2;
+    return table2;
   }
   clearCache() {
     this.stateCache.clear();
@@ -31370,13 +31424,13 @@ var DFA = class DFA2 {
     return this.getState(current.nfaStates, current.flag, current.matchIDs);
   }
   step(state, cls, rune, anchor) {
-    let table = anchor === RE2Flags.UNANCHORED ? state.next : state.nextAnchored;
-    if (table !== null) {
-      const cached = table[cls];
+    let table2 = anchor === RE2Flags.UNANCHORED ? state.next : state.nextAnchored;
+    if (table2 !== null) {
+      const cached = table2[cls];
       if (cached !== null) return cached;
     } else {
-      table = this.allocTable(state, anchor);
-      if (table === null) return null;
+      table2 = this.allocTable(state, anchor);
+      if (table2 === null) return null;
     }
     const needflag = state.flag >>> DFA2.FLAG_NEED_SHIFT;
     const oldbeforeflag = state.flag & DFA2.FLAG_EMPTY_MASK;
@@ -31412,7 +31466,7 @@ var DFA = class DFA2 {
     if (isword) flag |= DFA2.FLAG_LAST_WORD;
     const nextState = this.makeState(nextPCs, flag, ids);
     if (nextState === null) return null;
-    table[cls] = nextState;
+    table2[cls] = nextState;
     return nextState;
   }
   start(input, pos) {
@@ -33442,11 +33496,11 @@ var CharClass = class CharClass2 {
     if (nextLo <= Unicode.MAX_RUNE) this.appendRange(nextLo, Unicode.MAX_RUNE);
     return this;
   }
-  appendTable(table) {
-    for (let i2 = 0; i2 < table.length; ++i2) {
-      const lo = table.getLo(i2);
-      const hi = table.getHi(i2);
-      const stride = table.getStride(i2);
+  appendTable(table2) {
+    for (let i2 = 0; i2 < table2.length; ++i2) {
+      const lo = table2.getLo(i2);
+      const hi = table2.getHi(i2);
+      const stride = table2.getStride(i2);
       if (stride === 1) {
         this.appendRange(lo, hi);
         continue;
@@ -33455,12 +33509,12 @@ var CharClass = class CharClass2 {
     }
     return this;
   }
-  appendNegatedTable(table) {
+  appendNegatedTable(table2) {
     let nextLo = 0;
-    for (let i2 = 0; i2 < table.length; ++i2) {
-      const lo = table.getLo(i2);
-      const hi = table.getHi(i2);
-      const stride = table.getStride(i2);
+    for (let i2 = 0; i2 < table2.length; ++i2) {
+      const lo = table2.getLo(i2);
+      const hi = table2.getHi(i2);
+      const stride = table2.getStride(i2);
       if (stride === 1) {
         if (nextLo <= lo - 1) this.appendRange(nextLo, lo - 1);
         nextLo = hi + 1;
@@ -33474,8 +33528,8 @@ var CharClass = class CharClass2 {
     if (nextLo <= Unicode.MAX_RUNE) this.appendRange(nextLo, Unicode.MAX_RUNE);
     return this;
   }
-  appendTableWithSign(table, sign) {
-    return sign < 0 ? this.appendNegatedTable(table) : this.appendTable(table);
+  appendTableWithSign(table2, sign) {
+    return sign < 0 ? this.appendNegatedTable(table2) : this.appendTable(table2);
   }
   negateClass() {
     let nextLo = 0;
@@ -36167,8 +36221,167 @@ function postable(body, limit = BODY_LIMIT) {
   return boundBody(body, { limit }).body;
 }
 
-// src/core/iterate/measurement-text.ts
+// src/core/iterate/feedback-evidence.ts
+function feedbackEvidence(scenarios, source, counts2) {
+  const byId = new Map(counts2.map((row2) => [row2.assertionId, row2]));
+  const findings = [];
+  for (const scenario of scenarios) {
+    const feedback = scenario.feedback;
+    if (!feedback) continue;
+    const before = { passes: 0, total: 0 };
+    const after = { passes: 0, total: 0 };
+    for (const id of scenario.expected_assertions ?? []) {
+      const row2 = byId.get(id);
+      if (!row2) continue;
+      before.passes += row2.before.passes;
+      before.total += row2.before.total;
+      after.passes += row2.after.passes;
+      after.total += row2.after.total;
+    }
+    findings.push({
+      kind: feedback.kind,
+      title: feedback.title,
+      ...feedback.file === void 0 ? {} : { file: feedback.file },
+      pr: feedback.pr,
+      evalId: scenario.id,
+      holdout: scenario.holdout === true,
+      before,
+      after
+    });
+  }
+  return findings.length === 0 ? void 0 : { source, findings };
+}
+function absoluteCountRows(before, after) {
+  const tally = (a) => {
+    const counts2 = /* @__PURE__ */ new Map();
+    const add = (id, pass) => {
+      const c3 = counts2.get(id) ?? { passes: 0, total: 0 };
+      counts2.set(id, { passes: c3.passes + (pass ? 1 : 0), total: c3.total + 1 });
+    };
+    for (const p2 of a.passing_pairs) add(p2.assertion_id, true);
+    for (const f2 of a.failed_assertions) add(f2.assertion_id, false);
+    return counts2;
+  };
+  const b2 = tally(before);
+  const f = tally(after);
+  const zero = { passes: 0, total: 0 };
+  return [.../* @__PURE__ */ new Set([...b2.keys(), ...f.keys()])].sort((x2, y2) => x2 - y2).map((id) => ({ assertionId: id, before: b2.get(id) ?? zero, after: f.get(id) ?? zero }));
+}
+function acceptedFindingsLost(evidence) {
+  const accepted = (evidence?.findings ?? []).filter((f) => f.kind === "accepted" && f.after.total > 0);
+  const before = pooled(accepted.map((f) => f.before));
+  const after = pooled(accepted.map((f) => f.after));
+  if (before.total === 0 || after.total === 0 || passRate(after) >= passRate(before)) return void 0;
+  const worse = accepted.filter((f) => passRate(f.after) < passRate(f.before));
+  const named = worse.slice(0, MAX_LISTED).map((f) => inertInline(f.title, 120)).join(", ");
+  const more = worse.length > MAX_LISTED ? ` and ${worse.length - MAX_LISTED} more` : "";
+  return `it catches the team's accepted findings less often: ${before.passes} of ${before.total} → ${after.passes} of ${after.total} passing draws (${named}${more})`;
+}
+function acceptedPassCounts(scenarios, before, after) {
+  const ids = new Set(
+    scenarios.filter((s) => s.feedback?.kind === "accepted").flatMap((s) => s.expected_assertions ?? [])
+  );
+  if (ids.size === 0) return void 0;
+  const rows = absoluteCountRows(before, after).filter((row2) => ids.has(row2.assertionId));
+  return { before: pooled(rows.map((r2) => r2.before)), after: pooled(rows.map((r2) => r2.after)) };
+}
+function pooled(counts2) {
+  return counts2.reduce((a, c3) => ({ passes: a.passes + c3.passes, total: a.total + c3.total }), {
+    passes: 0,
+    total: 0
+  });
+}
+var MAX_TABLE_ROWS = 15;
+var MAX_LISTED = 5;
+function holds(c3) {
+  return c3.total > 0 && 2 * c3.passes > c3.total;
+}
+var measured = (f) => f.after.total > 0;
+var gainOf = (f) => passRate(f.after) - passRate(f.before);
+var byGain = (a, b2) => gainOf(b2) - gainOf(a) || a.pr - b2.pr || a.evalId.localeCompare(b2.evalId);
 function kOfN2(c3) {
+  return c3.total === 0 ? "not drawn" : `${c3.passes} of ${c3.total}`;
+}
+function counts(f) {
+  return `${kOfN2(f.before)} → ${kOfN2(f.after)}`;
+}
+function titleOf(f) {
+  return `${inertInline(f.title, 120)}${f.holdout ? " _(holdout)_" : ""}`;
+}
+function fileOf(f) {
+  return f.file === void 0 ? "–" : inertInline(f.file, 120);
+}
+function table(rows) {
+  const shown = rows.slice(0, MAX_TABLE_ROWS);
+  const lines = [
+    "| finding | file | pull request | before → after (passes of draws) |",
+    "| --- | --- | --- | --- |",
+    ...shown.map((f) => `| ${titleOf(f)} | ${fileOf(f)} | PR ${f.pr} | ${counts(f)} |`)
+  ];
+  if (rows.length > shown.length) lines.push("", `_${rows.length - shown.length} more not shown._`);
+  return lines;
+}
+function listed(rows) {
+  const named = rows.slice(0, MAX_LISTED).map((f) => {
+    const where = [f.file === void 0 ? void 0 : inertInline(f.file, 120), `PR ${f.pr}`].filter((x2) => x2 !== void 0).join(", ");
+    const worse = f.before.total > 0 && gainOf(f) < 0 ? ", worse than before" : "";
+    return `${titleOf(f)} (${where}: ${counts(f)}${worse})`;
+  });
+  const more = rows.length > MAX_LISTED ? `; and ${rows.length - MAX_LISTED} more` : "";
+  return `${named.join("; ")}${more}`;
+}
+function kindLines(findings, words) {
+  if (findings.length === 0) return [];
+  const drawn = findings.filter(measured);
+  const held = drawn.filter((f) => holds(f.after)).sort(byGain);
+  const rest = drawn.filter((f) => !holds(f.after)).sort((a, b2) => -byGain(a, b2));
+  const lines = [`**${words.heading}**`, ""];
+  if (drawn.length > 0) lines.push(...held.length > 0 ? table(held) : [words.none], "");
+  if (rest.length > 0) {
+    const n = rest.length;
+    lines.push(
+      `${words.rest} ${n} ${n === 1 ? "finding" : "findings"} ${words.restVerb}: ${listed(rest)}.`,
+      ""
+    );
+  }
+  const undrawn = findings.length - drawn.length;
+  if (undrawn > 0) {
+    lines.push(
+      `${undrawn} ${undrawn === 1 ? "finding was" : "findings were"} not scored tonight (holdout evals are scored only by the confirmation).`,
+      ""
+    );
+  }
+  return lines;
+}
+function feedbackEvidenceLines(evidence) {
+  const source = evidence.source === "confirmation" ? "the draws the ship gate's confirmation compared (the skill before and after this change)" : "the loop's own scores (one draw of the skill before and after this change; no confirmation ran)";
+  const { findings } = evidence;
+  return [
+    `This skill's evals include ${findings.length} ${findings.length === 1 ? "finding" : "findings"} from code review that the team dismissed or accepted. A draw passes when the review leaves a dismissed finding out, or reports an accepted one; counts are from ${source}.`,
+    "",
+    ...kindLines(
+      findings.filter((f) => f.kind === "dismissed"),
+      {
+        heading: "Dismissed findings it stops raising",
+        none: "_None: it still raises every dismissed finding in most draws._",
+        rest: "It still raises",
+        restVerb: "the team dismissed"
+      }
+    ),
+    ...kindLines(
+      findings.filter((f) => f.kind === "accepted"),
+      {
+        heading: "Accepted findings it still catches",
+        none: "_None: it misses every accepted finding in most draws._",
+        rest: "It misses",
+        restVerb: "the team accepted"
+      }
+    )
+  ];
+}
+
+// src/core/iterate/measurement-text.ts
+function kOfN3(c3) {
   return `${c3.passes} of ${c3.total}`;
 }
 function percent(c3) {
@@ -36186,7 +36399,7 @@ function evidenceTable(m) {
     "| assertion | before (passes of draws) | after (passes of draws) |",
     "| --- | ---: | ---: |",
     ...c3.evidence.map(
-      (e) => `| ${assertionLabel(m, e.assertionId).replace(/\|/g, "&#124;")} | ${kOfN2(e.before)} | ${kOfN2(e.after)} |`
+      (e) => `| ${assertionLabel(m, e.assertionId).replace(/\|/g, "&#124;")} | ${kOfN3(e.before)} | ${kOfN3(e.after)} |`
     )
   ];
 }
@@ -36225,14 +36438,14 @@ function measurementLines(m) {
     );
     if (c3.holdout) {
       lines.push(
-        `- Holdout scenarios (never shown to the editor): ${kOfN2(c3.holdout.before)} -> ${kOfN2(c3.holdout.after)} passing checks`
+        `- Holdout scenarios (never shown to the editor): ${kOfN3(c3.holdout.before)} -> ${kOfN3(c3.holdout.after)} passing checks`
       );
     }
   }
   if (m.uplift) {
     const u = m.uplift;
     lines.push(
-      `- Uplift: pass rate with the skill ${percent(u.with)} (${kOfN2(u.with)}) minus without it ${percent(u.without)} (${kOfN2(u.without)}) = ${u.uplift >= 0 ? "+" : ""}${(u.uplift * 100).toFixed(2)} points` + (u.measurable ? "" : " (not measurable: within the noise)")
+      `- Uplift: pass rate with the skill ${percent(u.with)} (${kOfN3(u.with)}) minus without it ${percent(u.without)} (${kOfN3(u.without)}) = ${u.uplift >= 0 ? "+" : ""}${(u.uplift * 100).toFixed(2)} points` + (u.measurable ? "" : " (not measurable: within the noise)")
     );
   }
   if (m.findings.length > 0) {
@@ -36244,20 +36457,22 @@ function measurementLines(m) {
   return lines;
 }
 function measurementSection(results) {
-  const measured = results.filter(
-    (r2) => r2.measurement !== void 0 && measurementLines(r2.measurement).length > 0
+  const measured2 = results.filter(
+    (r2) => r2.measurement !== void 0 && (measurementLines(r2.measurement).length > 0 || r2.measurement.feedback !== void 0)
   );
-  if (measured.length === 0) return [];
+  if (measured2.length === 0) return [];
   const lines = ["## Noise, confirmation and eval quality", ""];
-  const flat = measured.filter((r2) => r2.measurement.uplift && !r2.measurement.uplift.measurable);
+  const flat = measured2.filter((r2) => r2.measurement.uplift && !r2.measurement.uplift.measurable);
   if (flat.length > 0) {
     lines.push(
       `No measurable uplift (the skill's instructions did not raise the pass rate beyond the noise): ${flat.map((r2) => inertInline(r2.skill, 100)).join(", ")}`,
       ""
     );
   }
-  for (const r2 of measured) {
+  for (const r2 of measured2) {
     lines.push(`### ${inertInline(r2.skill, 100)}`, "", ...measurementLines(r2.measurement), "");
+    const feedback = r2.measurement.feedback;
+    if (feedback) lines.push("#### Review findings", "", ...feedbackEvidenceLines(feedback));
   }
   return lines;
 }
@@ -36305,6 +36520,21 @@ function nightNoiseLine(results) {
   return `Noise: the grader's verdicts flipped on ${(100 * flips / Math.max(1, compared)).toFixed(0)} % of ${compared} pairs of draws of identical texts; improvements under ${range} cannot be told from that noise: raise \`trials\` or fix the flaky assertions listed per skill.`;
 }
 
+// src/core/iterate/night-budget.ts
+function usd(value) {
+  return value >= 1 ? `$${value.toFixed(2)}` : `$${value.toFixed(4)}`;
+}
+function budgetText(value) {
+  return Number.isInteger(value) ? `$${value}` : usd(value);
+}
+function nightBudgetLine(stop) {
+  const n = stop.notStarted.length;
+  return `Night budget of ${budgetText(stop.budgetUsd)} reached after ${usd(stop.spentUsd)}: ${n} ${n === 1 ? "skill" : "skills"} not started: ${stop.notStarted.join(", ")} — ${n === 1 ? "it runs" : "they run"} first next night.`;
+}
+function runFirstLine(skills) {
+  return `Run first: ${skills.join(", ")} (the night budget kept ${skills.length === 1 ? "it" : "them"} from starting last night).`;
+}
+
 // src/core/iterate/summary.ts
 var PLATEAU_DELTA = 0.01;
 var TOP_EDITS = 5;
@@ -36329,6 +36559,7 @@ function partialLine(partial) {
   const exception = /^(?:exception|error)\b[\s:-]*(.*)$/i.exec(reason);
   if (exception)
     return exception[1] ? `(partial -- exception at ${at}: ${untrusted(exception[1])})` : `(partial -- exception at ${at})`;
+  if (/^night budget\b/i.test(reason)) return `(partial -- night budget reached at ${at})`;
   if (/\b(?:cost|budget)\b/i.test(reason)) return `(partial -- cost budget reached at ${at})`;
   return `(partial -- ${reason ? untrusted(reason) : "stopped early"} at ${at})`;
 }
@@ -36359,8 +36590,8 @@ function formatPaddedDuration(ms) {
   const ss = String(s).padStart(2, "0");
   return h2 > 0 ? `${h2}h ${mm}m ${ss}s` : `${m}m ${ss}s`;
 }
-function formatCost(usd2) {
-  return usd2 >= 1 ? `$${usd2.toFixed(2)}` : `$${usd2.toFixed(4)}`;
+function formatCost(usd3) {
+  return usd3 >= 1 ? `$${usd3.toFixed(2)}` : `$${usd3.toFixed(4)}`;
 }
 function cell(text3) {
   return oneLine(text3).replace(/\|/g, "\\|");
@@ -36402,6 +36633,12 @@ function overview(run2) {
   const notReached = run2.queue.filter((skill) => !done.has(skill));
   const tail = notReached.length > 0 ? ` Not reached: ${notReached.map(cell).join(", ")}.` : "";
   return (tally.length > 0 ? `${head}: ${tally.join(", ")}.` : `${head}.`) + tail;
+}
+function nightBudgetLines(run2) {
+  const lines = [];
+  if (run2.runFirst && run2.runFirst.length > 0) lines.push(cell(runFirstLine(run2.runFirst)), "");
+  if (run2.nightBudget) lines.push(cell(nightBudgetLine(run2.nightBudget)), "");
+  return lines;
 }
 function nightEconomics(run2) {
   if (run2.results.length === 0) return [];
@@ -36577,6 +36814,7 @@ function renderMorningSummary(run2, secrets = []) {
     "",
     overview(run2),
     "",
+    ...nightBudgetLines(run2),
     ...nightEconomics(run2),
     "## Skills",
     "",
@@ -36650,7 +36888,9 @@ var SkillclimbFieldSchema = external_exports.object({
   /** Never shown to the editor, scored only to confirm a gain (docs/how-it-works.md § Decisions under noise). */
   holdout: external_exports.boolean().optional(),
   /** A `check` (graded by code, no model call) for an assertion, keyed by the assertion's exact text. */
-  checks: external_exports.record(external_exports.string(), CheckSchema).optional()
+  checks: external_exports.record(external_exports.string(), CheckSchema).optional(),
+  /** An eval written from a team's answer to a review finding (docs/how-it-works.md § The reviewer learns). */
+  feedback: ReviewFeedbackSchema.optional()
 }).loose();
 var EvalEntrySchema = external_exports.object({
   id: external_exports.int({ error: "expected integer" }),
@@ -36783,7 +37023,8 @@ function agentSkillsEvals(file, inputs, requiredSections2) {
       expected_assertions: ids,
       ...files === void 0 ? {} : { files },
       ...entry.skillclimb?.holdout === void 0 ? {} : { holdout: entry.skillclimb.holdout },
-      ...expected === void 0 ? {} : { expected_output: expected }
+      ...expected === void 0 ? {} : { expected_output: expected },
+      ...entry.skillclimb?.feedback === void 0 ? {} : { feedback: entry.skillclimb.feedback }
     };
   });
   return {
@@ -38613,9 +38854,9 @@ async function baselineAttempt(loop) {
     return { stop: "baseline ambiguous", ambiguousReason: reason };
   }
   if (failure === void 0 && scored && scored.score.score !== null) {
-    const { kept, description: description2, measured } = climbStart(loop, scored, extras);
+    const { kept, description: description2, measured: measured2 } = climbStart(loop, scored, extras);
     const row2 = rowOf(commit, kept.score, "baseline", description2, seconds);
-    await recordAttempt(loop, { kind: "baseline", row: row2, kept, usage, measured }, 0, null);
+    await recordAttempt(loop, { kind: "baseline", row: row2, kept, usage, measured: measured2 }, 0, null);
     return void 0;
   }
   const description = `initial baseline (crash: ${failure ?? "no score"})`;
@@ -38750,6 +38991,8 @@ var LoopLedger = class {
   baseline = {};
   confirmation;
   baselineSample;
+  /** The baseline's text and its graded draw 0, as the loop started from them (the findings' fallback counts). */
+  baselineKept;
   /** Per text, how many draw numbers (0, 1, …) were scored: a fresh draw is numbered past them. */
   drawsMade = /* @__PURE__ */ new Map();
   get state() {
@@ -38757,6 +39000,7 @@ var LoopLedger = class {
   }
   /** Step G's bookkeeping: a judged attempt, its row already on disk (record.ts). */
   recorded(record) {
+    if (record.kind === "baseline" && record.kept) this.baselineKept = record.kept;
     this.current = stepLoop(this.current, record);
   }
   /** Spend of an attempt that was never judged (interrupted, cut by the budget); returns the new total. */
@@ -38787,7 +39031,8 @@ var LoopLedger = class {
   confirmationEnded(outcome) {
     this.confirmation = outcome;
   }
-  measurement(keepRule, statements, power) {
+  measurement(keepRule, statements, power, scenarios = []) {
+    const feedback = this.feedbackEvidence(scenarios);
     const { noise, uplift } = this.baseline;
     const outcome = this.confirmation;
     const floor = power ? noiseFloorOf(this.tallies, this.current.noise, this.baselineSample, power) : void 0;
@@ -38800,8 +39045,24 @@ var LoopLedger = class {
       confirmationFailure: outcome?.kind === "failed" ? outcome.reason : void 0,
       confirmationSkipped: outcome?.kind === "skipped" ? outcome.reason : void 0,
       findings: evalFindings({ night: this.tallies, uplift }),
-      statements
+      statements,
+      ...feedback ? { feedback } : {}
     };
+  }
+  /**
+   * The feedback evals' findings on the baseline and the kept text: from the confirmation's fresh draws when
+   * it ran, else from the loop's one graded draw of each; none when no edit was kept (nothing changed).
+   */
+  feedbackEvidence(scenarios) {
+    if (!scenarios.some((s) => s.feedback)) return void 0;
+    const outcome = this.confirmation;
+    if (outcome?.kind === "confirmed" && outcome.confirmation.perAssertion) {
+      return feedbackEvidence(scenarios, "confirmation", outcome.confirmation.perAssertion);
+    }
+    const base = this.baselineKept;
+    const kept = this.current.kept;
+    if (!base?.absolute || !kept?.absolute || kept.text === base.text) return void 0;
+    return feedbackEvidence(scenarios, "loop", absoluteCountRows(base.absolute, kept.absolute));
   }
 };
 function noiseFloorOf(tallies, noise, baseline, power) {
@@ -38934,7 +39195,8 @@ var LoopContext = class _LoopContext {
           trials: this.trials,
           margin: this.margin,
           minGain: this.input.options.minGain ?? DEFAULT_MIN_GAIN
-        }
+        },
+        this.input.evals.scenarios
       )
     };
   }
@@ -38956,8 +39218,8 @@ function editRefusal(edit) {
     specViolations(edit.after, edit.folder)
   );
   if (introduced.length > 0) {
-    const listed2 = introduced.map((v) => formatViolation(edit.file, v)).join("; ");
-    return `breaks the Agent Skills specification: ${listed2}`;
+    const listed3 = introduced.map((v) => formatViolation(edit.file, v)).join("; ");
+    return `breaks the Agent Skills specification: ${listed3}`;
   }
   const after = measureSubstance(edit.after);
   return substanceLoss(measureSubstance(edit.before), after) ?? (edit.baseline === edit.before ? void 0 : substanceLoss(measureSubstance(edit.baseline), after));
@@ -38988,13 +39250,15 @@ async function judgeEdit(loop, kept, newText, scored, signal, spend) {
     file: loop.skillMdRel
   });
   const linesDelta = countNewlines(newText) - countNewlines(kept.text);
-  const outcome = classifyIteration({
+  const scoredOutcome = classifyIteration({
     status: s.status,
     score: s.score,
     highWater: kept.score,
     linesDelta,
     refused: refusal !== void 0
   });
+  const lost = scoredOutcome === "keep" ? acceptedLost(loop, kept, scored) : void 0;
+  const outcome = lost === void 0 ? scoredOutcome : "revert";
   if (outcome === "keep" && loop.keepRule === "noise-aware" && worthMeasuring(loop.ledger.state.noise, loop.trials, loop.deterministic)) {
     loop.ledger.drew(newText, 1);
     return remeasure(loop, kept, newText, scored, linesDelta, signal, spend);
@@ -39005,12 +39269,20 @@ async function judgeEdit(loop, kept, newText, scored, signal, spend) {
   if (s.status === "ambiguous") note = `AMBIGUOUS: ${s.detail ?? ""}`.trim();
   else if (outcome === "crash") note = `${s.status}: ${s.detail ?? "no score"}`;
   else if (refusal !== void 0) note = refusal;
+  else if (lost !== void 0) note = lost;
   return {
     outcome,
     score: outcome === "crash" ? null : s.score,
     note,
     kept: outcome === "keep" && s.score !== null ? keptStateOf(newText, s.score, scored) : void 0
   };
+}
+function acceptedLost(loop, kept, scored) {
+  const after = scored.score.absolute;
+  if (!kept.absolute || !after || scored.score.status !== "ok") return void 0;
+  const counts2 = acceptedPassCounts(loop.training.scenarios, kept.absolute, after);
+  if (!counts2 || counts2.after.passes >= counts2.before.passes) return void 0;
+  return `catches fewer of the team's accepted findings: ${counts2.before.passes} of ${counts2.before.total} → ${counts2.after.passes} of ${counts2.after.total} passing`;
 }
 async function remeasure(loop, kept, newText, scored, linesDelta, signal, spend) {
   const scores = [scored.score.score];
@@ -39228,6 +39500,10 @@ function totalUsage(results) {
 function costReached(options, usage) {
   return options.maxCostUsd !== void 0 && usage.costUsd !== null && usage.costUsd >= options.maxCostUsd;
 }
+function nightBudgetReached(options, usage) {
+  const budget = options.nightBudgetUsd;
+  return budget !== void 0 && usage.costUsd !== null && usage.costUsd >= budget;
+}
 function emptyResult(skill, status, extra = {}) {
   return {
     skill,
@@ -39295,6 +39571,12 @@ async function shipIfBetter(location, loop, loopScores, baselineText, worktree, 
       ports.log.info(`${skill}: not shipped: ${confirmed.detail ?? "not confirmed"}`);
       return fromLoop(skill, loop, "no-improvement", { linesDelta, detail: confirmed.detail, ...scores });
     }
+  }
+  const lost = acceptedFindingsLost(loop.measurement.feedback);
+  if (lost !== void 0) {
+    const detail = `not shipped: ${lost}`;
+    ports.log.info(`${skill}: ${detail}`);
+    return fromLoop(skill, loop, "no-improvement", { linesDelta, detail: lost, ...scores });
   }
   const request2 = {
     measurement: loop.measurement,
@@ -39699,7 +39981,7 @@ async function unscorableReason(project, skill, mode2, setting) {
     };
   }
 }
-async function resolveQueue(options, input, freshness, now2) {
+async function resolveQueue(options, input, freshness, now2, notStarted2 = []) {
   const window2 = freshnessWindowOf(options);
   const project = path11.resolve(options.project);
   const plan = {
@@ -39729,7 +40011,8 @@ async function resolveQueue(options, input, freshness, now2) {
         continue;
       }
     }
-    const lastRunAt = options.ignoreFreshness ? null : await freshness.lastRunAt(skill);
+    const carried = input.explicit === void 0 && notStarted2.includes(skill.name);
+    const lastRunAt = options.ignoreFreshness || carried ? null : await freshness.lastRunAt(skill);
     if (lastRunAt !== null && now2.getTime() - lastRunAt.getTime() < window2 && !await firstRunInMode(project, skill, options.mode)) {
       plan.excludedByFreshness.push({ skill: skill.name, lastRunAt });
       continue;
@@ -39737,11 +40020,22 @@ async function resolveQueue(options, input, freshness, now2) {
     plan.queue.push(skill.name);
     plan.dirs[skill.name] = skill.dir;
   }
-  if (input.explicit === void 0) plan.queue.sort(byCodePoint2);
+  if (input.explicit === void 0) {
+    plan.queue.sort(byCodePoint2);
+    putFirst(plan, notStarted2);
+  }
   plan.excludedBySkipList.sort((a, b2) => byCodePoint2(a.skill, b2.skill));
   plan.excludedByFreshness.sort((a, b2) => byCodePoint2(a.skill, b2.skill));
   plan.excludedOther.sort((a, b2) => byCodePoint2(a.skill, b2.skill) || byCodePoint2(a.dir, b2.dir));
   return plan;
+}
+function putFirst(plan, notStarted2) {
+  const first2 = notStarted2.filter(
+    (skill, i2) => plan.queue.includes(skill) && notStarted2.indexOf(skill) === i2
+  );
+  if (first2.length === 0) return;
+  plan.queue = [...first2, ...plan.queue.filter((skill) => !first2.includes(skill))];
+  plan.runFirst = first2;
 }
 async function firstRunInMode(project, skill, mode2) {
   const rows = await readResultsRows(resultsTsvPath(project, skill)).catch(() => []);
@@ -39826,6 +40120,7 @@ ${(lines.length ? lines : ["(none)"]).map((l) => `  ${l}`).join("\n")}
         (e) => `${e.skill}  (results.tsv mtime: ${formatUtcSeconds(e.lastRunAt)})`
       )
     ),
+    ...plan.runFirst !== void 0 ? [section2("Run first (the night budget kept them from starting last night):", plan.runFirst)] : [],
     ...plan.excludedOther.length > 0 ? [section2("Excluded, cannot be scored:", plan.excludedOther.map(exclusionLine))] : [],
     ...plan.outsideSetting !== void 0 ? [section2("Outside the skills setting:", [plan.outsideSetting])] : [],
     ...plan.ignoredEvals !== void 0 ? [section2("Ignored by git:", [plan.ignoredEvals])] : [],
@@ -40517,6 +40812,52 @@ function partialRunOf(error2) {
   return error2[PARTIAL_RUN];
 }
 
+// src/iterate/night-budget.ts
+function nightBudgetStop(rest, options, ports, results) {
+  const budget = options.nightBudgetUsd;
+  if (budget === void 0) return void 0;
+  const spent = totalUsage(results);
+  if (spent.costUsd === null) {
+    if (spent.calls > 0 && results.length === 1)
+      ports.log.warn(
+        `the night budget of $${budget} cannot be applied: the models report no price, so every queued skill runs`
+      );
+    return void 0;
+  }
+  if (!nightBudgetReached(options, spent)) return void 0;
+  const stop = { budgetUsd: budget, spentUsd: spent.costUsd, notStarted: rest };
+  ports.log.info(nightBudgetLine(stop));
+  return stop;
+}
+async function readNotStarted(ports) {
+  try {
+    return await ports.notStarted?.read() ?? [];
+  } catch (err) {
+    ports.log.warn(`${messageOf(err)}; the queue keeps its usual order`);
+    return [];
+  }
+}
+async function saveNotStarted(ports, carried, plan, results, stop, explicit) {
+  if (!ports.notStarted || !plan) return;
+  const started = new Set(results.map((r2) => r2.skill));
+  const first2 = stop?.notStarted ?? [];
+  const next = (current) => [
+    ...first2,
+    ...current.filter(
+      (skill, i2) => !first2.includes(skill) && !started.has(skill) && (explicit || plan.queue.includes(skill)) && current.indexOf(skill) === i2
+    )
+  ];
+  const expected = next(carried);
+  if (expected.length === carried.length && expected.every((skill, i2) => carried[i2] === skill)) return;
+  try {
+    await ports.notStarted.update(next);
+  } catch (err) {
+    ports.log.warn(
+      `the skills not started (${expected.join(", ") || "none"}) could not be recorded for the next night: ${messageOf(err)}`
+    );
+  }
+}
+
 // src/iterate/summary-file.ts
 import { mkdir as mkdir3, writeFile as writeFile4 } from "node:fs/promises";
 import path13 from "node:path";
@@ -40546,6 +40887,7 @@ async function writeMorningSummary(project, run2, secrets = []) {
 // src/iterate/run.ts
 var KILL_SWITCH_REASON = "kill-switch hit";
 var COST_BUDGET_REASON = "cost budget reached";
+var NIGHT_BUDGET_REASON = "night budget reached";
 async function runIterate(options, ports) {
   const { log } = ports;
   const project = path14.resolve(options.project);
@@ -40557,25 +40899,11 @@ async function runIterate(options, ports) {
   const results = [];
   let partial = null;
   let summaryWritten = false;
-  const snapshot = () => ({
-    startedAt,
-    endedAt: ports.now(),
-    partial,
-    queue: plan?.queue ?? [],
-    results: [...results],
-    excludedBySkipList: plan?.excludedBySkipList ?? [],
-    excludedByFreshness: plan?.excludedByFreshness ?? [],
-    excludedOther: plan?.excludedOther ?? [],
-    outsideSetting: plan?.outsideSetting,
-    freshnessWindowMs: options.freshnessWindowMs,
-    ...plan?.notRequested ? { notRequested: plan.notRequested } : {},
-    // The mode the scores were taken in: offline models score structure only, whatever the setting says.
-    mode: ports.models.structuralOnly ? "structural" : options.mode,
-    ...options.command ? { command: options.command } : {},
-    summaryPath: void 0,
-    usage: totalUsage(results),
-    modelsLabel: ports.models.label
-  });
+  let nightStop;
+  let carried = [];
+  const snapshot = () => snapshotOf({ startedAt, partial, plan, results, nightStop }, options, ports);
+  const explicit = options.skill !== void 0 || options.queueFile !== void 0;
+  const recordNotStarted = () => saveNotStarted(ports, carried, plan, results, nightStop, explicit);
   const writeSummary = async (run2) => {
     summaryWritten = true;
     run2.summaryPath = await writeMorningSummary(project, run2, ports.secrets);
@@ -40588,10 +40916,16 @@ async function runIterate(options, ports) {
   };
   try {
     throwIfInterrupted(signal);
-    plan = await resolveQueue(options, preflight, ports.freshness, startedAt);
+    carried = await readNotStarted(ports);
+    plan = await resolveQueue(options, preflight, ports.freshness, startedAt, carried);
+    if (plan.runFirst)
+      log.info(
+        `run first (the night budget kept them from starting last night): ${plan.runFirst.join(", ")}`
+      );
     await ports.events?.emit({ type: "plan-ready", plan });
     if (plan.queue.length === 0) {
       log.info(formatEmptyQueue(plan, options).trimEnd());
+      await recordNotStarted();
       return await finished(snapshot());
     }
     for (const line of exclusionLines(plan, options)) log.info(`not queued: ${line}`);
@@ -40604,6 +40938,11 @@ async function runIterate(options, ports) {
       if (index > 0) {
         partial = await stopBeforeSkill(index, total, options, ports, results) ?? null;
         if (partial) break;
+        nightStop = nightBudgetStop(plan.queue.slice(index), options, ports, results);
+        if (nightStop) {
+          partial = { reason: NIGHT_BUDGET_REASON, at: ports.now() };
+          break;
+        }
       }
       const ctx = {
         options,
@@ -40628,12 +40967,14 @@ async function runIterate(options, ports) {
       }
     }
     throwIfInterrupted(signal);
+    await recordNotStarted();
     return await finished(await writeSummary(snapshot()));
   } catch (err) {
     if (current?.unfinished) {
       results.push(current.unfinished);
       log.progress(formatSkillLine(current.unfinished, current.nameWidth));
     }
+    await recordNotStarted();
     let run2 = snapshot();
     if (!summaryWritten) {
       if (err instanceof RunInterrupted) {
@@ -40650,6 +40991,29 @@ async function runIterate(options, ports) {
   } finally {
     await preflight.lock?.release();
   }
+}
+function snapshotOf(night, options, ports) {
+  return {
+    startedAt: night.startedAt,
+    endedAt: ports.now(),
+    partial: night.partial,
+    queue: night.plan?.queue ?? [],
+    results: [...night.results],
+    excludedBySkipList: night.plan?.excludedBySkipList ?? [],
+    excludedByFreshness: night.plan?.excludedByFreshness ?? [],
+    excludedOther: night.plan?.excludedOther ?? [],
+    outsideSetting: night.plan?.outsideSetting,
+    freshnessWindowMs: options.freshnessWindowMs,
+    ...night.plan?.notRequested ? { notRequested: night.plan.notRequested } : {},
+    // The mode the scores were taken in: offline models score structure only, whatever the setting says.
+    mode: ports.models.structuralOnly ? "structural" : options.mode,
+    ...options.command ? { command: options.command } : {},
+    summaryPath: void 0,
+    usage: totalUsage(night.results),
+    modelsLabel: ports.models.label,
+    ...night.plan?.runFirst ? { runFirst: [...night.plan.runFirst] } : {},
+    ...night.nightStop ? { nightBudget: night.nightStop } : {}
+  };
 }
 function costStop(done, total, options, ports) {
   const partial = { reason: COST_BUDGET_REASON, at: ports.now() };
@@ -40998,7 +41362,8 @@ async function specViolationLines(project, skills) {
 // src/iterate/plan.ts
 async function planIterate(options, ports) {
   const preflight = await runPreflight(options, ports, false);
-  const plan = await resolveQueue(options, preflight, ports.freshness, ports.now());
+  const notStarted2 = await readNotStarted(ports);
+  const plan = await resolveQueue(options, preflight, ports.freshness, ports.now(), notStarted2);
   const ignoredPaths2 = ports.git.ignoredPaths;
   const skills = preflight.explicit ?? preflight.found.skills;
   const ignored = ignoredPaths2 ? await findIgnoredEvals(
@@ -50382,14 +50747,14 @@ function normalizePrice(p2) {
     cacheWrite: p2.cacheWrite ?? p2.input
   };
 }
-function lookup(table, key) {
-  if (Object.hasOwn(table, key)) return table[key];
+function lookup(table2, key) {
+  if (Object.hasOwn(table2, key)) return table2[key];
   let best;
-  for (const candidate of Object.keys(table)) {
+  for (const candidate of Object.keys(table2)) {
     if (key.startsWith(`${candidate}-`) && (best === void 0 || candidate.length > best.length))
       best = candidate;
   }
-  return best === void 0 ? void 0 : table[best];
+  return best === void 0 ? void 0 : table2[best];
 }
 function priceFor(modelId, overrides = {}) {
   const colon = modelId.indexOf(":");
@@ -51678,6 +52043,8 @@ var ConfigSchema = external_exports.object({
   /** USD per million tokens, keyed by `provider:model` or bare model name. */
   prices: PriceTableSchema.optional(),
   maxCostUsd: external_exports.number().positive().optional(),
+  /** The night budget: no new skill starts once the night's estimated cost reaches it (docs/how-it-works.md § Caps and budgets). */
+  nightBudgetUsd: external_exports.number().positive().optional(),
   concurrency: external_exports.int().min(1).max(64).optional(),
   mode: external_exports.enum(["composite", "structural", "absolute"]).optional(),
   /** Below this composite gain a higher final score is no-improvement (default 0.005; 0 is the original's rule). */
@@ -51689,7 +52056,7 @@ var ConfigSchema = external_exports.object({
   /** `noise-aware` (default) or `original` (any gain keeps, the loop's own scores ship). */
   keepRule: external_exports.enum(["original", "noise-aware"]).optional(),
   /**
-   * Where the skills live: globs of skill folders relative to the project (default `[".claude/skills/*"]`),
+   * Where the skills live: globs of skill folders relative to the project (default `[".claude/skills/*", ".github/skills/review-loop-reviewer"]`),
    * e.g. `["skills/*", "plugins/*\/skills/*"]`.
    */
   skills: external_exports.array(SkillsGlob).min(1).optional(),
@@ -52185,6 +52552,8 @@ function applyConfigSettings(options, config, given) {
     mode: given("mode") ? options.mode : config.mode ?? options.mode,
     concurrency: given("concurrency") ? options.concurrency : config.concurrency ?? options.concurrency,
     maxCostUsd: given("maxCostUsd") ? options.maxCostUsd : config.maxCostUsd ?? options.maxCostUsd,
+    // No default: a value in the options was given (the flag, the input).
+    nightBudgetUsd: options.nightBudgetUsd ?? config.nightBudgetUsd,
     minGain: given("minGain") ? options.minGain : config.minGain ?? options.minGain,
     trials: given("trials") ? options.trials : config.trials ?? options.trials,
     margin: given("margin") ? options.margin : config.margin ?? options.margin,
@@ -52209,6 +52578,7 @@ function iterateOptions(inputs, ctx, config = {}) {
     iterationTimeoutMs: ITERATE_DEFAULTS.iterationTimeoutMs,
     worktreeHome: ctx.runnerTemp,
     maxCostUsd: inputs.maxCostUsd,
+    nightBudgetUsd: inputs.nightBudgetUsd,
     freshnessWindowMs: inputs.freshnessWindowMs,
     killSwitchReadError: inputs.killSwitchReadError,
     minGain: inputs.minGain ?? ITERATE_DEFAULTS.minGain,
@@ -57545,9 +57915,11 @@ async function readStateBranch(location) {
   const git = simpleGit(location.project);
   const tip = await fetchBranch(git, location.remote ?? "origin", location.branch);
   const skills = /* @__PURE__ */ new Map();
-  if (!tip) return { branch: location.branch, tip, skills };
+  if (!tip) return { branch: location.branch, tip, skills, notStarted: [] };
   const listing = await git.raw(["ls-tree", "-r", "--name-only", tip, "--", `${STATE_DIR}/`]);
+  let notStarted2 = [];
   for (const file of listing.split("\n").filter(Boolean)) {
+    if (file === NOT_STARTED_PATH) notStarted2 = parseNotStarted(await git.show([`${tip}:${file}`]));
     const parsed = parseStatePath(file);
     if (!parsed) continue;
     const [skill, name24] = parsed;
@@ -57557,7 +57929,7 @@ async function readStateBranch(location) {
     else continue;
     skills.set(skill, entry);
   }
-  return { branch: location.branch, tip, skills };
+  return { branch: location.branch, tip, skills, notStarted: notStarted2 };
 }
 function stateFreshness(snapshot) {
   return {
@@ -57569,6 +57941,18 @@ function stateFreshness(snapshot) {
       return Number.isNaN(at.getTime()) ? null : at;
     }
   };
+}
+async function writeNotStarted(dir, change) {
+  const file = path23.join(dir, NOT_STARTED_PATH);
+  const current = await readIfExists(file);
+  const skills = change(current === void 0 ? [] : parseNotStarted(current));
+  if (skills.length === 0) {
+    await rm3(file, { force: true });
+    return skills;
+  }
+  await mkdir4(path23.dirname(file), { recursive: true });
+  await writeFile5(file, formatNotStarted(skills));
+  return skills;
 }
 async function isDirectory4(dir) {
   try {
@@ -57622,13 +58006,14 @@ var GitStateStore = class {
   restoreInto(project, dirs) {
     return restoreResults(this.snapshot, project, dirs);
   }
-  async save(updates, message) {
-    if (updates.length === 0) return { status: "unchanged" };
+  async save(updates, message, notStarted2) {
+    if (updates.length === 0 && notStarted2 === void 0) return { status: "unchanged" };
     const { options, remote } = this;
     for (let attempt2 = 1; ; attempt2++) {
       const tip = await fetchBranch(this.projectGit, remote, options.branch);
       const git = await this.checkoutAt(tip || await this.rootCommit());
       const written = await this.applyUpdates(this.worktree, updates);
+      const skills = notStarted2 && await writeNotStarted(this.worktree, notStarted2);
       await git.raw(["add", "-A", "--", STATE_DIR]);
       const staged = (await git.raw(["diff", "--cached", "--name-only"])).trim();
       if (!staged) return { status: "unchanged" };
@@ -57648,6 +58033,7 @@ var GitStateStore = class {
         throw new Error(`could not push ${options.branch} to ${remote}: ${why}`);
       }
       this.remember(updates, written, commit);
+      if (skills) this.snapshot.notStarted = skills;
       return { status: "pushed", commit, attempts: attempt2 };
     }
   }
@@ -58213,24 +58599,27 @@ function createGitWorkspace(log) {
 
 // src/action/plan-ports.ts
 var NOT_CHECKED = { check: async () => null };
-function planPorts(options, freshness, io) {
+function planPorts(options, state, io) {
   return {
     log: io.log,
     now: io.now,
     killSwitch: NOT_CHECKED,
-    freshness,
+    freshness: state.freshness,
+    // A plan only reads the record of the skills last night's budget held back; it never writes it.
+    notStarted: { read: async () => [...state.notStarted], update: async () => void 0 },
     lock: createFileLock(options.project, { log: io.log, now: io.now }),
     git: createGitWorkspace(io.log)
   };
 }
-async function readOnlyFreshness(options, inputs, io) {
+async function readOnlyState(options, inputs, io) {
   try {
-    return stateFreshness(await readStateBranch({ project: options.project, branch: inputs.stateBranch }));
+    const snapshot = await readStateBranch({ project: options.project, branch: inputs.stateBranch });
+    return { freshness: stateFreshness(snapshot), notStarted: snapshot.notStarted };
   } catch (error2) {
     io.log.warn(
       `state branch ${inputs.stateBranch} could not be read (${messageOf(error2)}); planning without recorded run times`
     );
-    return { lastRunAt: async () => null };
+    return { freshness: { lastRunAt: async () => null }, notStarted: [] };
   }
 }
 
@@ -58313,7 +58702,9 @@ var RunResultSchema = external_exports.object({
   }).optional(),
   summaryPath: optional(external_exports.string()),
   usage: UsageSchema,
-  modelsLabel: external_exports.string()
+  modelsLabel: external_exports.string(),
+  runFirst: external_exports.array(external_exports.string()).optional(),
+  nightBudget: external_exports.object({ budgetUsd: external_exports.number(), spentUsd: external_exports.number(), notStarted: external_exports.array(external_exports.string()) }).optional()
 });
 var ShippedOutputSchema = external_exports.object({
   skill: external_exports.string(),
@@ -58798,12 +59189,12 @@ function fitting(lines, budget) {
   return { shown, left: lines.length - shown.length };
 }
 function countsByStatus(skills) {
-  const counts = /* @__PURE__ */ new Map();
+  const counts2 = /* @__PURE__ */ new Map();
   for (const s of skills)
-    counts.set(STATUS_LABEL[s.status.kind], (counts.get(STATUS_LABEL[s.status.kind]) ?? 0) + 1);
-  return [...counts].map(([label, n]) => `${n} ${label}`).join(", ");
+    counts2.set(STATUS_LABEL[s.status.kind], (counts2.get(STATUS_LABEL[s.status.kind]) ?? 0) + 1);
+  return [...counts2].map(([label, n]) => `${n} ${label}`).join(", ");
 }
-function usd(value) {
+function usd2(value) {
   return value === null ? "not reported by the provider" : `$${value.toFixed(2)}`;
 }
 function plural3(n, one, many = `${one}s`) {
@@ -58844,7 +59235,7 @@ function renderDashboard(input) {
     "",
     "## Last night",
     "",
-    `${plural3(t2.ran, "skill")} run, ${t2.shipped} shipped, ${t2.parked} parked; ${plural3(t2.calls, "model call")}, ${t2.tokens.toLocaleString("en-US")} tokens, cost ${usd(t2.costUsd)}.` + (t2.partial ? ` The night stopped early: ${cell2(t2.partial, 300)}.` : ""),
+    `${plural3(t2.ran, "skill")} run, ${t2.shipped} shipped, ${t2.parked} parked; ${plural3(t2.calls, "model call")}, ${t2.tokens.toLocaleString("en-US")} tokens, cost ${usd2(t2.costUsd)}.` + (t2.partial ? ` The night stopped early: ${cell2(t2.partial, 300)}.` : ""),
     "",
     ...(t2.economics ?? []).flatMap((line) => [line, ""])
   ];
@@ -58898,6 +59289,7 @@ function renderDashboard(input) {
   }
   const due = input.nextNight.due;
   parts.push("## Next night", "");
+  if (input.nextNight.budget) parts.push(cell2(input.nextNight.budget, 2e3), "");
   if (due.length === 0) {
     parts.push(
       `No skill would be due if the next night starts ${input.nextNight.assumedHours} h after this one.`,
@@ -58919,8 +59311,8 @@ function renderDashboard(input) {
   const names = skills.map((s) => s.skill).sort();
   const scorable = new Set(skills.filter((s) => s.status.kind !== "excluded").map((s) => s.skill));
   for (const kind of ORDER_KINDS) {
-    const listed2 = kind === "evals-init" ? names : names.filter((n) => scorable.has(n));
-    parts.push(...orderSection(kind, listed2, new Set(input.ticked[kind]), ORDERS_BUDGET / 3));
+    const listed3 = kind === "evals-init" ? names : names.filter((n) => scorable.has(n));
+    parts.push(...orderSection(kind, listed3, new Set(input.ticked[kind]), ORDERS_BUDGET / 3));
   }
   return postable(parts.join("\n"));
 }
@@ -59041,6 +59433,11 @@ function skillRow(facts, skill) {
 }
 function dueNextNight(facts, skills) {
   const run2 = facts.file.run;
+  const first2 = run2.nightBudget?.notStarted ?? [];
+  return [...first2, ...dueByFreshness(facts, skills).filter((skill) => !first2.includes(skill))];
+}
+function dueByFreshness(facts, skills) {
+  const run2 = facts.file.run;
   const nextStart = run2.startedAt.getTime() + NEXT_NIGHT_HOURS * 36e5;
   return skills.filter((s) => s.status.kind !== "excluded" && s.status.kind !== "skipped-by-order").filter((s) => {
     const ranTonight = run2.results.some((r2) => r2.skill === s.skill && r2.rows.length > 0);
@@ -59072,7 +59469,11 @@ function dashboardInput(facts) {
       partial: run2.partial?.reason,
       economics: nightEconomicsLines(run2)
     },
-    nextNight: { due: dueNextNight(facts, skills), assumedHours: NEXT_NIGHT_HOURS },
+    nextNight: {
+      due: dueNextNight(facts, skills),
+      assumedHours: NEXT_NIGHT_HOURS,
+      ...run2.nightBudget ? { budget: nightBudgetLine(run2.nightBudget) } : {}
+    },
     ticked: facts.ticked,
     orderNotes: [...facts.orderNotes],
     specViolations: [...facts.specViolations ?? []]
@@ -59225,10 +59626,7 @@ async function dryRunStep(inputs, ctx, io) {
   const options = iterateOptions(inputs, ctx, project.config);
   const killed = killSwitchInputReason(inputs.killSwitch) ?? await createFileKillSwitch(options.project).check();
   if (killed) io.log.warn(`${killed}: a real run would not start`);
-  const plan = await planIterate(
-    options,
-    planPorts(options, await readOnlyFreshness(options, inputs, io), io)
-  );
+  const plan = await planIterate(options, planPorts(options, await readOnlyState(options, inputs, io), io));
   const text3 = formatDryRunPlan(plan, options, { limit: ACTION_JOB_LIMIT });
   io.log.info(text3);
   await io.writeSummary(renderPlanSummary("skill-iterate dry run", text3, plan.queue));
@@ -59951,9 +60349,9 @@ function agentSkillsProblems(answer) {
       problems.push(`scenario ${i2 + 1} (${scenario.id}): write its expected_output`);
     }
   });
-  const listed2 = new Set(answer.scenarios.flatMap((s) => s.expected_assertions));
+  const listed3 = new Set(answer.scenarios.flatMap((s) => s.expected_assertions));
   for (const assertion of answer.categories.flatMap((c3) => c3.evals)) {
-    if (!listed2.has(assertion.id)) {
+    if (!listed3.has(assertion.id)) {
       problems.push(
         `assertion ${assertion.id} is in no scenario's expected_assertions: list it where its trigger fires`
       );
@@ -60640,14 +61038,17 @@ function buildPullRequestBody(input) {
   );
   const chart = renderScoreChart(request2.skill, request2.rows);
   const measuredLines = request2.measurement ? measurementLines(request2.measurement) : [];
-  const measured = measuredLines.length > 0 ? ["### How sure this is", "", ...measuredLines, ""] : [];
+  const measured2 = measuredLines.length > 0 ? ["### How sure this is", "", ...measuredLines, ""] : [];
+  const feedback = request2.measurement?.feedback;
+  const findings = feedback ? ["### Review findings", "", ...feedbackEvidenceLines(feedback)] : [];
   const footer = [
     "",
     input.runUrl ? `[Workflow run](${input.runUrl}) · generated by skillclimb` : "Generated by skillclimb."
   ];
   const assemble = (limit2) => [
     ...head,
-    ...measured,
+    ...measured2,
+    ...findings,
     "### Kept edits",
     "",
     ...kept,
@@ -61159,6 +61560,13 @@ function nightPorts(night, events, log) {
     forge,
     killSwitch: night.killSwitch,
     freshness: night.freshness,
+    // The skills a night budget kept from starting, on the state branch (docs/how-it-works.md § Caps and budgets).
+    notStarted: {
+      read: async () => [...store.snapshot.notStarted],
+      update: async (next) => {
+        await store.save([], "skill-iterate state: the skills the night budget kept from starting", next);
+      }
+    },
     // The Action ends on a signal itself (nightly.ts) and releases the held lock first.
     lock: holdingLock,
     git: createGitWorkspace(log),
@@ -61474,11 +61882,9 @@ async function planStep(inputs, ctx, io) {
   const killed = killSwitchInputReason(inputs.killSwitch) ?? await createFileKillSwitch(configured.project).check();
   const orders = killed ? void 0 : await dashboardOrdersForPlan(inputs, ctx, configured, io);
   const options = orders ? { ...configured, skipList: [...configured.skipList, ...orders.orders.skip] } : configured;
-  const freshness = ignoringFreshnessOf(
-    await readOnlyFreshness(options, inputs, io),
-    orders?.orders.run ?? []
-  );
-  let plan = await planIterate(options, planPorts(options, freshness, io));
+  const state = await readOnlyState(options, inputs, io);
+  const freshness = ignoringFreshnessOf(state.freshness, orders?.orders.run ?? []);
+  let plan = await planIterate(options, planPorts(options, { ...state, freshness }, io));
   if (killed) {
     io.log.warn(`${killed}: the plan is an empty queue`);
     plan = { ...plan, queue: [] };
@@ -61496,7 +61902,7 @@ import { readFile as readFile11 } from "node:fs/promises";
 import path37 from "node:path";
 
 // src/github/action/score-comment.ts
-var MAX_TABLE_ROWS = 150;
+var MAX_TABLE_ROWS2 = 150;
 var MAX_DETAIL_SECTIONS = 60;
 var MAX_LIST_ITEMS = 15;
 var VERDICT_TEXT = {
@@ -61509,7 +61915,7 @@ var VERDICT_TEXT = {
 function score3(value) {
   return value === null ? "—" : value.toFixed(4);
 }
-function kOfN3(c3) {
+function kOfN4(c3) {
   return `${c3.passes} of ${c3.total}`;
 }
 function sideText(side) {
@@ -61534,12 +61940,12 @@ function assertionLabel2(id, side, secrets) {
   return `assertion ${id}${quoted4}`;
 }
 function evidenceLine(row2, head, secrets) {
-  return `- ${assertionLabel2(row2.assertionId, head, secrets)}: passed ${kOfN3(row2.before)} at the base → ${kOfN3(row2.after)} at the head`;
+  return `- ${assertionLabel2(row2.assertionId, head, secrets)}: passed ${kOfN4(row2.before)} at the base → ${kOfN4(row2.after)} at the head`;
 }
 function findingLine(f, head, secrets) {
   return `- ${assertionLabel2(f.assertionId, head, secrets)} **${f.kind}**: ${inertInline(f.evidence, 200, secrets)}`;
 }
-function listed(items, line, what) {
+function listed2(items, line, what) {
   const lines = items.slice(0, MAX_LIST_ITEMS).map(line);
   if (items.length > MAX_LIST_ITEMS) lines.push(`- … and ${items.length - MAX_LIST_ITEMS} more ${what}`);
   return lines;
@@ -61548,7 +61954,7 @@ function upliftLine(side) {
   const u = side?.uplift;
   if (!u) return void 0;
   const points = `${u.uplift >= 0 ? "+" : ""}${(u.uplift * 100).toFixed(1)} points`;
-  return `Uplift at the head: ${points} — checks passed ${kOfN3(u.with)} with the skill, ${kOfN3(u.without)} without it${u.measurable ? "" : " (within the noise)"}.`;
+  return `Uplift at the head: ${points} — checks passed ${kOfN4(u.with)} with the skill, ${kOfN4(u.without)} without it${u.measurable ? "" : " (within the noise)"}.`;
 }
 function failureLine(side, where, secrets) {
   if (!side || side.status === "ok") return [];
@@ -61573,14 +61979,14 @@ function section(c3, secrets) {
     lines.push(
       "",
       "Assertions whose pass rate changed:",
-      ...listed(k2.evidence, (r2) => evidenceLine(r2, c3.head, secrets), "assertions")
+      ...listed2(k2.evidence, (r2) => evidenceLine(r2, c3.head, secrets), "assertions")
     );
   }
   if (c3.newFindings.length > 0) {
     lines.push(
       "",
       "New eval-quality findings (fix the eval, not the skill):",
-      ...listed(c3.newFindings, (f) => findingLine(f, c3.head, secrets), "findings")
+      ...listed2(c3.newFindings, (f) => findingLine(f, c3.head, secrets), "findings")
     );
   }
   const uplift = upliftLine(c3.head);
@@ -61619,9 +62025,9 @@ function renderScoreComment(input) {
   } else {
     head.push("| Skill | Base → head | Change | Verdict |", "|---|---|---|---|");
     const ordered = [...all].sort((a, b2) => rank(a) - rank(b2));
-    head.push(...ordered.slice(0, MAX_TABLE_ROWS).map((c3) => tableRow(c3, secrets)));
-    if (ordered.length > MAX_TABLE_ROWS) {
-      head.push("", `… and ${ordered.length - MAX_TABLE_ROWS} more skills (the job's log lists every one).`);
+    head.push(...ordered.slice(0, MAX_TABLE_ROWS2).map((c3) => tableRow(c3, secrets)));
+    if (ordered.length > MAX_TABLE_ROWS2) {
+      head.push("", `… and ${ordered.length - MAX_TABLE_ROWS2} more skills (the job's log lists every one).`);
     }
     const detailed = ordered.filter(hasDetails);
     if (detailed.length > 0) {
@@ -61794,27 +62200,27 @@ async function measureSide(request2, side, skill, withUplift) {
       ...text3
     };
   }
-  const [measured, without2] = await Promise.all([
+  const [measured2, without2] = await Promise.all([
     measureDraws(base, drawRange(0, request2.trials)),
     withUplift ? measureDraws({ ...base, skillMd: NO_SKILL_TEXT, cache: new RenderCache() }, [0]).catch(
       () => void 0
     ) : void 0
   ]);
-  if (measured.status !== "ok") {
-    return { status: measured.status, detail: measured.detail, mode: mode2, scores: [], tallies: [] };
+  if (measured2.status !== "ok") {
+    return { status: measured2.status, detail: measured2.detail, mode: mode2, scores: [], tallies: [] };
   }
   const uplift = without2?.status === "ok" ? upliftOf({
-    withSkill: measured.tallies,
+    withSkill: measured2.tallies,
     withoutSkill: without2.tallies,
-    withRates: measured.draws.map((d) => passShare2(d.pairs)),
+    withRates: measured2.draws.map((d) => passShare2(d.pairs)),
     margin: request2.margin
   }) : void 0;
   return {
     status: "ok",
     detail: void 0,
     mode: mode2,
-    scores: measured.scores,
-    tallies: tallyDraws(measured.draws.map((d) => d.pairs)),
+    scores: measured2.scores,
+    tallies: tallyDraws(measured2.draws.map((d) => d.pairs)),
     uplift,
     statements: assertionStatements(evals.evals),
     ...text3
