@@ -28,6 +28,8 @@ import {
   recordingLog,
   pullRequestPayload,
   startTestApp,
+  engineRunner,
+  APP_MODEL_KEYS as MODEL_KEYS,
 } from '../helpers/app-fixtures.js';
 import { renderLoopLog } from '../../src/github/review/loop-state.js';
 import { FakePull } from '../helpers/fake-pull.js';
@@ -45,7 +47,6 @@ import {
   type Recorded,
 } from '../helpers/review-fixtures.js';
 
-const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
 const FIXED_TEXT = CALC_BRANCH.replace('n / 3', 'n / 2');
 const HALVE = {
   summary: 'divide by two',
@@ -54,13 +55,6 @@ const HALVE = {
 
 beforeEach(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-function engineRunner() {
-  return createLoopRunner(MODEL_KEYS, {
-    models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
-    clock: () => NOW,
-  });
-}
 
 /** The App's secrets as `npm start` computes them from its environment: the model keys and its private key. */
 const APP_SECRETS = appSecrets({ ...MODEL_KEYS, PRIVATE_KEY });

@@ -7,11 +7,9 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLoopRunner } from '../../src/app/engine.js';
 import { appOctokit } from '../../src/app/github-client.js';
 import {
   HEAD,
-  NOW,
   PR,
   REPO_PATH,
   SETTINGS,
@@ -25,6 +23,7 @@ import {
   scriptedRunner,
   startTestApp,
   stickyComment,
+  engineRunner,
 } from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
 import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
@@ -41,15 +40,6 @@ import {
 
 beforeEach(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
-
-function runner() {
-  return createLoopRunner(MODEL_KEYS, {
-    models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
-    clock: () => NOW,
-  });
-}
 
 /** The App's client with Probot's 5xx retries on (a millisecond apart) and the throttle off. */
 const Octokit = appOctokit({
@@ -86,7 +76,7 @@ describe('a 502 after a performed write on each POST route', () => {
       edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
     });
     openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'));
-    const { probot, queue } = await startTestApp(runner(), SETTINGS, { Octokit });
+    const { probot, queue } = await startTestApp(engineRunner(), SETTINGS, { Octokit });
 
     await say(probot, '/review-loop', 101);
     await queue.idle();
@@ -113,7 +103,7 @@ describe('a 502 after a performed write on each POST route', () => {
     fake.interceptParkIssues(mock);
     openaiReply(reviewAnswer(4, 'not ready', [HALF_BUG]));
     openaiReply(checkAnswer(true)); // the finding check
-    const { probot, queue } = await startTestApp(runner(), SETTINGS, { Octokit });
+    const { probot, queue } = await startTestApp(engineRunner(), SETTINGS, { Octokit });
 
     // guidance with no loop: the sticky comment is made, then the reply (a ghost the second time)
     await say(probot, '/review-loop note: Keep half() as it is.', 100);

@@ -9,12 +9,10 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLoopRunner } from '../../src/app/engine.js';
 import { appOctokit } from '../../src/app/github-client.js';
 import {
   API,
   HEAD,
-  NOW,
   PR,
   REPO_PATH,
   SETTINGS,
@@ -24,6 +22,7 @@ import {
   outcome,
   scriptedRunner,
   startTestApp,
+  engineRunner,
 } from '../helpers/app-fixtures.js';
 import { BRANCH_REF, FakePull } from '../helpers/fake-pull.js';
 import {
@@ -38,8 +37,6 @@ import {
 
 beforeEach(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
 
 /** A limiter that runs each job at once (the interface plugin-throttling calls on its groups). */
 const unpaced = {
@@ -119,10 +116,7 @@ describe('rate limits waited out on every route', () => {
         edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
       });
       openaiReply(reviewAnswer(8, 'ready', [], 'The division is right now.'));
-      const runner = createLoopRunner(MODEL_KEYS, {
-        models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
-        clock: () => NOW,
-      });
+      const runner = engineRunner();
       const Octokit = appOctokit({
         policy: { retries: 0, rateLimitRetries: 2, maxRateLimitWaitSeconds: 900, delayUnitMs: 1 },
         throttle: { write: unpaced, notifications: unpaced, search: unpaced },

@@ -8,9 +8,15 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appSecrets } from '../../src/app/app.js';
-import { createLoopRunner } from '../../src/app/engine.js';
 import { readStateBlock } from '../../src/github/review/sticky-comment.js';
-import { NOW, PRIVATE_KEY, SETTINGS, commentPayload, startTestApp } from '../helpers/app-fixtures.js';
+import {
+  PRIVATE_KEY,
+  SETTINGS,
+  commentPayload,
+  startTestApp,
+  engineRunner,
+  APP_MODEL_KEYS as MODEL_KEYS,
+} from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
 import {
   CALC_BASE,
@@ -21,8 +27,6 @@ import {
   openaiReply,
   reviewAnswer,
 } from '../helpers/review-fixtures.js';
-
-const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
 
 beforeEach(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -74,10 +78,7 @@ describe('a sticky record whose state block does not decode', () => {
     });
     openaiReply(reviewAnswer(8, 'ready'));
 
-    const runner = createLoopRunner(MODEL_KEYS, {
-      models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
-      clock: () => NOW,
-    });
+    const runner = engineRunner();
     const { probot, queue } = await startTestApp(runner, SETTINGS, {
       secrets: appSecrets({ ...MODEL_KEYS, PRIVATE_KEY }),
     });

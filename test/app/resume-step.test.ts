@@ -11,10 +11,17 @@ import os from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLoopRunner } from '../../src/app/engine.js';
 import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
 import { parseRoundBlock } from '../../src/github/review/review-body.js';
-import { API, HEAD, NOW, PR, REPO_PATH, commentPayload, startTestApp } from '../helpers/app-fixtures.js';
+import {
+  API,
+  HEAD,
+  PR,
+  REPO_PATH,
+  commentPayload,
+  startTestApp,
+  engineRunner,
+} from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
 import {
   CALC_BASE,
@@ -27,7 +34,6 @@ import {
   type Recorded,
 } from '../helpers/review-fixtures.js';
 
-const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
 const HALVE = {
   summary: 'divide by two',
   edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
@@ -46,13 +52,6 @@ afterEach(async () => {
   nock.cleanAll();
   await rm(dataDir, { recursive: true, force: true });
 });
-
-function engineRunner() {
-  return createLoopRunner(MODEL_KEYS, {
-    models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
-    clock: () => NOW,
-  });
-}
 
 async function start() {
   const app = await startTestApp(engineRunner(), undefined, { dataDir });

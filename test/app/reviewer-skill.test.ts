@@ -6,8 +6,7 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLoopRunner } from '../../src/app/engine.js';
-import { BASE, HEAD, NOW, commentPayload, startTestApp } from '../helpers/app-fixtures.js';
+import { BASE, HEAD, commentPayload, startTestApp, engineRunner } from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
 import {
   CALC_BASE,
@@ -20,7 +19,6 @@ import {
   type Recorded,
 } from '../helpers/review-fixtures.js';
 
-const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
 const SKILL = '.github/skills/review-loop-reviewer/SKILL.md';
 /** The default branch, one commit past the pull request's base: the skill was added there since. */
 const MAIN = 'c'.repeat(40);
@@ -43,13 +41,6 @@ const BUILT_IN = 'Please act as a senior software engineer reviewing this change
 
 beforeEach(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-function engineRunner() {
-  return createLoopRunner(MODEL_KEYS, {
-    models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
-    clock: () => NOW,
-  });
-}
 
 /** Every text of a model request (its messages, however the provider nests them). */
 function promptText(body: unknown): string {

@@ -9,12 +9,10 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLoopRunner } from '../../src/app/engine.js';
 import { parseCommand } from '../../src/app/validation/command.js';
 import { parseWeaknessMarker } from '../../src/github/review/review-body.js';
 import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
 import {
-  NOW,
   PR,
   REPO_PATH,
   commentPayload,
@@ -23,6 +21,7 @@ import {
   nockToken,
   pullRequestPayload,
   startTestApp,
+  engineRunner,
 } from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
 import {
@@ -38,19 +37,11 @@ import {
   type Recorded,
 } from '../helpers/review-fixtures.js';
 
-const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
 const NAN = { title: 'No guard against NaN input', file: 'src/calc.ts', line: 5, severity: 'minor' };
 const NO_TESTS = { title: 'No tests for half()', severity: 'major' };
 
 beforeEach(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-function engineRunner() {
-  return createLoopRunner(MODEL_KEYS, {
-    models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
-    clock: () => NOW,
-  });
-}
 
 async function say(probot: { receive: (e: any) => Promise<void> }, body: string, commentId: number) {
   await probot.receive({

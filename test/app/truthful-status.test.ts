@@ -9,19 +9,18 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateRepoConfig } from '../../src/app/config.js';
-import { createLoopRunner } from '../../src/app/engine.js';
 import { parseLoopState } from '../../src/github/review/loop-state.js';
 import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
 import {
   API,
   HEAD,
   loopState,
-  NOW,
   REPO_PATH,
   PR,
   commentPayload,
   pullRequestPayload,
   startTestApp,
+  engineRunner,
 } from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
 import {
@@ -35,7 +34,6 @@ import {
   reviewAnswer,
 } from '../helpers/review-fixtures.js';
 
-const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
 const HALVE = {
   summary: 'divide by two',
   edits: [{ path: 'src/calc.ts', old_string: 'n / 3', new_string: 'n / 2' }],
@@ -43,13 +41,6 @@ const HALVE = {
 
 beforeEach(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-function engineRunner() {
-  return createLoopRunner(MODEL_KEYS, {
-    models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
-    clock: () => NOW,
-  });
-}
 
 function calcPull() {
   return new FakePull({

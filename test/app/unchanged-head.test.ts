@@ -8,16 +8,15 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLoopRunner } from '../../src/app/engine.js';
 import { decodeStateBlock } from '../../src/github/review/sticky-comment.js';
 import {
   HEAD,
-  NOW,
   SETTINGS,
   commentPayload,
   pullRequestPayload,
   recordingLog,
   startTestApp,
+  engineRunner,
 } from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
 import {
@@ -30,7 +29,6 @@ import {
   reviewAnswer,
 } from '../helpers/review-fixtures.js';
 
-const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
 /** A secret of the App's environment that looks like nothing in particular: redacted by its value. */
 const APP_SECRET = 'plain-looking-app-secret-4711';
 
@@ -56,14 +54,10 @@ describe('a head is reviewed once', () => {
       ],
     });
     const logs: string[] = [];
-    const { probot, queue } = await startTestApp(
-      createLoopRunner(MODEL_KEYS, {
-        models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
-        clock: () => NOW,
-      }),
-      SETTINGS,
-      { log: recordingLog(logs), secrets: [APP_SECRET] },
-    );
+    const { probot, queue } = await startTestApp(engineRunner(), SETTINGS, {
+      log: recordingLog(logs),
+      secrets: [APP_SECRET],
+    });
 
     await probot.receive({
       id: 'c1',

@@ -11,17 +11,16 @@
 import { createHash } from 'node:crypto';
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLoopRunner } from '../../src/app/engine.js';
 import { parseWeaknessMarker } from '../../src/github/review/review-body.js';
 import {
   HEAD,
-  NOW,
   OWNER,
   PR,
   REPO,
   commentPayload,
   pullRequestPayload,
   startTestApp,
+  engineRunner,
 } from '../helpers/app-fixtures.js';
 import { FakePull } from '../helpers/fake-pull.js';
 import { startRedis } from '../helpers/redis-server.js';
@@ -33,7 +32,6 @@ import {
   reviewAnswer,
 } from '../helpers/review-fixtures.js';
 
-const MODEL_KEYS = { OPENAI_API_KEY: 'sk-openai-app-test-key', ANTHROPIC_API_KEY: 'sk-ant-app-test-key' };
 const PULL_URL = `https://github.com/${OWNER}/${REPO}/pull/${PR}`;
 const GITHUB_LIMIT = 65_536;
 
@@ -167,14 +165,7 @@ async function wholeLoop(options: { redisUrl?: string }): Promise<void> {
   openaiReply(reviewAnswer(4, 'not ready', [WAVE, REPEAT, FLOOD]));
   openaiReply(checkAnswer(true, true, true)); // the finding check; round 2 raises only findings it confirmed
   anthropicReply(EDITS);
-  const { probot, queue } = await startTestApp(
-    createLoopRunner(MODEL_KEYS, {
-      models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
-      clock: () => NOW,
-    }),
-    undefined,
-    options,
-  );
+  const { probot, queue } = await startTestApp(engineRunner(), undefined, options);
 
   await probot.receive({
     id: 'c1',
@@ -327,12 +318,7 @@ describe('four rounds with findings that stand (issue 27)', () => {
     });
     // round 4, the last: wave() still stands
     openaiReply(reviewAnswer(5, 'not ready', [{ ...WAVE, line: 23 }]));
-    const { probot, queue } = await startTestApp(
-      createLoopRunner(MODEL_KEYS, {
-        models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
-        clock: () => NOW,
-      }),
-    );
+    const { probot, queue } = await startTestApp(engineRunner());
 
     await probot.receive({
       id: 'c1',

@@ -9,6 +9,7 @@ import { inspect } from 'node:util';
 import nock from 'nock';
 import { Probot, ProbotOctokit, type Logger } from 'probot';
 import { createReviewLoopApp } from '../../src/app/app.js';
+import { createLoopRunner } from '../../src/app/engine.js';
 import type { AppEnvSettings } from '../../src/app/config.js';
 import type { LoopOutcome, LoopRequest, LoopRunner } from '../../src/app/loop-runner.js';
 import type { AppLoopState } from '../../src/github/review/loop-state.js';
@@ -30,6 +31,20 @@ export const PR = 7;
 export const HEAD = 'a'.repeat(40);
 export const BASE = 'b'.repeat(40);
 export const NOW = new Date('2026-03-01T12:00:00Z');
+
+/** The App's model keys in the tests that run the real engine (its secrets: never posted). */
+export const APP_MODEL_KEYS = {
+  OPENAI_API_KEY: 'sk-openai-app-test-key',
+  ANTHROPIC_API_KEY: 'sk-ant-app-test-key',
+};
+
+/** The real review engine as the App runs it, with retries that do not wait and the fixed clock. */
+export function engineRunner(): LoopRunner {
+  return createLoopRunner(APP_MODEL_KEYS, {
+    models: { retryHooks: { sleep: async () => {}, random: () => 0 }, retry: { baseDelayMs: 1 } },
+    clock: () => NOW,
+  });
+}
 
 export const PRIVATE_KEY = generateKeyPairSync('rsa', {
   modulusLength: 2048,
