@@ -5,36 +5,16 @@
  * next night queues them first. Models are Anthropic's API served by nock (the real provider code prices
  * each call); GitHub is a recording stand-in on the loopback; git is real (a bare origin).
  */
-import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseInputs, type ActionInputName } from '../../src/action/inputs.js';
 import type { ActionIo } from '../../src/action/io.js';
 import { runPipeline } from '../../src/action/main.js';
-import {
-  cleanupTempDirs,
-  git,
-  makeRemote,
-  nightContext,
-  recordingLog,
-  RecordingGitHub,
-} from '../helpers/github-fixtures.js';
+import { git, makeRemote, nightContext, recordingLog } from '../helpers/github-fixtures.js';
 import { serveSkillModels } from '../helpers/nock-skill-models.js';
+import { useRecordingGitHub } from '../helpers/recording-github-hooks.js';
 import { VALID_EVALS, VALID_SCENARIOS } from '../helpers/skill-project.js';
 
-const github = new RecordingGitHub();
-let apiUrl: string;
-
-beforeAll(async () => {
-  apiUrl = await github.start();
-});
-afterAll(async () => {
-  await github.stop();
-  await cleanupTempDirs();
-});
-afterEach(() => {
-  nock.cleanAll();
-  github.reset();
-});
+const { github, apiUrl } = useRecordingGitHub();
 
 function skill(name: string): Record<string, string> {
   const dir = `.claude/skills/${name}`;
@@ -71,7 +51,7 @@ async function night(checkout: string, now: Date, extra: Partial<Record<ActionIn
   const recorder = io(now);
   const result = await runPipeline(
     parseInputs((name) => values[name] ?? ''),
-    await nightContext(checkout, { GITHUB_API_URL: apiUrl }),
+    await nightContext(checkout, { GITHUB_API_URL: apiUrl() }),
     recorder,
   );
   return { result, summary: recorder.summaries.join('\n') };
