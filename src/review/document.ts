@@ -219,6 +219,42 @@ export function maxRoundsMessage(ctx: RunContext): string {
   );
 }
 
+/**
+ * The steps after a review that requested changes where no fix is made (docs/how-it-works.md § Review
+ * rounds): review only (`fix: none`), the last round (nothing would review a fix), or a wait for the
+ * person's own fix (`fix: manual`). Undefined: a fix comes next. A fresh round and a resumed one
+ * (src/review/published.ts) end the same way.
+ */
+export async function stopBeforeFix(
+  ctx: RunContext,
+  round: { round: number; head: string; score: number | null; verdict: string },
+  finish: (status: string) => Promise<void>,
+): Promise<ReviewOutcome | undefined> {
+  const { options, state } = ctx;
+  const { head } = round;
+  const scored = `${formatScore(round.score)} (${round.verdict})`;
+  if (options.fix === 'none') {
+    await finish('stopping: review only (fix: none)');
+    const message = `Review only: round ${round.round} scored ${scored}; not acquitted.`;
+    return terminate(ctx, 'reviewed', message, head, undefined);
+  }
+  if (round.round >= options.maxRounds) {
+    await finish('stopping: max rounds reached (no fix after the last review: nothing would review it)');
+    return terminate(ctx, 'max-rounds', maxRoundsMessage(ctx), head, undefined);
+  }
+  if (options.fix === 'manual') {
+    await finish(`waiting for your fix; round ${round.round + 1} reviews the new head`);
+    state.awaiting = 'fix';
+    await ctx.ports.store.writeState(state);
+    const message = `Round ${round.round} scored ${scored}: commit your fix, then run the review again for round ${round.round + 1}.`;
+    ctx.ports.log.info(message);
+    return buildOutcome(ctx, 'awaiting-fix', message, head, {
+      awaiting: { kind: 'fix', round: round.round, head },
+    });
+  }
+  return undefined;
+}
+
 /** The receipt of an acquitting round (a positive verdict only). */
 export function receiptFor(ctx: RunContext, report: RoundReport): AcquittalReceipt {
   const { reviewer, executor } = ctx.ports.models;

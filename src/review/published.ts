@@ -14,12 +14,12 @@ import type { FoundRound } from '../ports/review.js';
 import { ZERO_USAGE } from '../core/usage.js';
 import { RoundMeter } from './calls.js';
 import {
-  buildOutcome,
   documentRound,
   emitCommit,
   maxRoundsMessage,
   pendingOf,
   receiptFor,
+  stopBeforeFix,
   terminate,
 } from './document.js';
 import { applyFixes } from './fix.js';
@@ -130,22 +130,8 @@ async function fixPublished(
 ): Promise<ReviewOutcome | undefined> {
   const { options, state } = ctx;
   const { round, head } = report;
-  if (options.fix === 'none') {
-    await finish('stopping: review only (fix: none)');
-    const message = `Review only: round ${round} scored ${formatScore(report.score)} (${report.verdict}); not acquitted.`;
-    return terminate(ctx, 'reviewed', message, head, undefined);
-  }
-  if (round >= options.maxRounds) {
-    await finish('stopping: max rounds reached (no fix after the last review: nothing would review it)');
-    return terminate(ctx, 'max-rounds', maxRoundsMessage(ctx), head, undefined);
-  }
-  if (options.fix === 'manual') {
-    await finish(`waiting for your fix; round ${round + 1} reviews the new head`);
-    state.awaiting = 'fix';
-    await ctx.ports.store.writeState(state);
-    const message = `Round ${round} scored ${formatScore(report.score)} (${report.verdict}): commit your fix, then run the review again for round ${round + 1}.`;
-    return buildOutcome(ctx, 'awaiting-fix', message, head, { awaiting: { kind: 'fix', round, head } });
-  }
+  const stopped = await stopBeforeFix(ctx, { ...report, round, head }, finish);
+  if (stopped) return stopped;
   if (options.checkpoint) {
     // The checkpoint comes next: the loop asks it, as for a round that waited there.
     state.pending = pendingOf(report, startedAt);

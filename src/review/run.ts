@@ -23,6 +23,7 @@ import {
   pendingOf,
   progressLine,
   receiptFor,
+  stopBeforeFix,
   terminate,
 } from './document.js';
 import { applyFixes, proposeFixes } from './fix.js';
@@ -281,23 +282,8 @@ async function runRound(ctx: RunContext, round: number, head: string): Promise<R
   // A round whose findings the fix call checks is posted once the executor has answered (below).
   if (checkInFix === undefined) await reviewed();
 
-  if (options.fix === 'none') {
-    await finish('stopping: review only (fix: none)');
-    const message = `Review only: round ${round} scored ${formatScore(a.score)} (${a.verdict}); not acquitted.`;
-    return terminate(ctx, 'reviewed', message, head, undefined);
-  }
-  if (round >= options.maxRounds) {
-    await finish('stopping: max rounds reached (no fix after the last review: nothing would review it)');
-    return terminate(ctx, 'max-rounds', maxRoundsMessage(ctx), head, undefined);
-  }
-  if (options.fix === 'manual') {
-    await finish(`waiting for your fix; round ${round + 1} reviews the new head`);
-    state.awaiting = 'fix';
-    await store.writeState(state);
-    const message = `Round ${round} scored ${formatScore(a.score)} (${a.verdict}): commit your fix, then run the review again for round ${round + 1}.`;
-    ctx.ports.log.info(message);
-    return buildOutcome(ctx, 'awaiting-fix', message, head, { awaiting: { kind: 'fix', round, head } });
-  }
+  const stopped = await stopBeforeFix(ctx, { round, head, score: a.score, verdict: a.verdict }, finish);
+  if (stopped) return stopped;
 
   if (!options.checkpoint) {
     const posted = async (standing: RankedWeakness[]): Promise<void> => {
