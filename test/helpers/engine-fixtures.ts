@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GraderInput } from '../../src/ports/models.js';
 import { tempDirs } from './temp-dirs.js';
+import type { IterateOptions } from '../../src/iterate/options.js';
 
 export function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
@@ -122,4 +123,30 @@ export async function makeProject(skills: SkillFixture[] = [{ name: 'demo' }]): 
   git(project, 'add', '-A');
   git(project, 'commit', '-q', '-m', 'initial');
   return project;
+}
+
+/**
+ * `skillclimb iterate`'s options for a one-iteration night on `project` in absolute mode, each field as the
+ * CLI would set it, the worktrees under a fresh temporary home; `extra` replaces any of them.
+ */
+export async function oneNightOptions(
+  project: string,
+  extra: Partial<IterateOptions> = {},
+): Promise<IterateOptions> {
+  return {
+    project,
+    skill: undefined,
+    queueFile: undefined,
+    perSkillBudgetMs: 3_600_000,
+    perSkillIterations: 1,
+    skipList: [],
+    calibrate: false,
+    dryRun: false,
+    mode: 'absolute',
+    concurrency: 4,
+    iterationTimeoutMs: 60_000,
+    worktreeHome: await tempDir('skillclimb-home-'),
+    maxCostUsd: undefined,
+    ...extra,
+  };
 }

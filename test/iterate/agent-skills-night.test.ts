@@ -10,10 +10,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalPorts } from '../../src/adapters/local/ports.js';
 import { parseResultsTsv } from '../../src/core/iterate/results-tsv.js';
-import type { IterateOptions } from '../../src/iterate/options.js';
 import { runIterate } from '../../src/iterate/run.js';
 import type { Logger } from '../../src/ports/logger.js';
-import { cleanupTempDirs, git, SKILL_MD, tempDir } from '../helpers/engine-fixtures.js';
+import { cleanupTempDirs, git, oneNightOptions, SKILL_MD, tempDir } from '../helpers/engine-fixtures.js';
 import { strictNock } from '../helpers/nock-frame.js';
 import { anthropicSkillModels, serveSkillModels } from '../helpers/nock-skill-models.js';
 
@@ -111,21 +110,7 @@ describe('a night over a skill-creator evals.json', () => {
     });
     const info: string[] = [];
     const log: Logger = { info: (m) => info.push(m), warn: (m) => info.push(m), progress: () => undefined };
-    const options: IterateOptions = {
-      project: repo,
-      skill: undefined,
-      queueFile: undefined,
-      perSkillBudgetMs: 3_600_000,
-      perSkillIterations: 1,
-      skipList: [],
-      calibrate: false,
-      dryRun: false,
-      mode: 'absolute',
-      concurrency: 4,
-      iterationTimeoutMs: 60_000,
-      worktreeHome: await tempDir('skillclimb-home-'),
-      maxCostUsd: undefined,
-    };
+    const options = await oneNightOptions(repo);
     const before = git(repo, 'rev-parse', 'HEAD').trim();
 
     const run = await runIterate(options, createLocalPorts(options, { models: anthropicSkillModels(), log }));

@@ -18,7 +18,7 @@ import type { Freshness } from '../../src/ports/freshness.js';
 import type { Logger } from '../../src/ports/logger.js';
 import { strictNock } from '../helpers/nock-frame.js';
 import { anthropicSkillModels, serveSkillModels } from '../helpers/nock-skill-models.js';
-import { cleanupTempDirs, makeProject, tempDir } from '../helpers/engine-fixtures.js';
+import { cleanupTempDirs, makeProject, oneNightOptions } from '../helpers/engine-fixtures.js';
 
 strictNock();
 afterEach(cleanupTempDirs);
@@ -36,25 +36,8 @@ function serve() {
   });
 }
 
-async function options(project: string, extra: Partial<IterateOptions>): Promise<IterateOptions> {
-  return {
-    project,
-    skill: undefined,
-    queueFile: undefined,
-    perSkillBudgetMs: 3_600_000,
-    perSkillIterations: 1,
-    skipList: [],
-    calibrate: false,
-    dryRun: false,
-    mode: 'absolute',
-    concurrency: 4,
-    iterationTimeoutMs: 60_000,
-    worktreeHome: await tempDir('skillclimb-home-'),
-    maxCostUsd: undefined,
-    trials: 1,
-    keepRule: 'original',
-    ...extra,
-  };
+function options(project: string, extra: Partial<IterateOptions>): Promise<IterateOptions> {
+  return oneNightOptions(project, { trials: 1, keepRule: 'original', ...extra });
 }
 
 function logger() {

@@ -9,10 +9,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalPorts } from '../../src/adapters/local/ports.js';
-import type { IterateOptions } from '../../src/iterate/options.js';
 import { runIterate } from '../../src/iterate/run.js';
 import type { Logger } from '../../src/ports/logger.js';
-import { cleanupTempDirs, git, tempDir } from '../helpers/engine-fixtures.js';
+import { cleanupTempDirs, git, oneNightOptions, tempDir } from '../helpers/engine-fixtures.js';
 import { strictNock } from '../helpers/nock-frame.js';
 import { anthropicSkillModels, serveSkillModels } from '../helpers/nock-skill-models.js';
 
@@ -85,24 +84,6 @@ async function project(evals = EVALS): Promise<string> {
 
 const SILENT: Logger = { info: () => undefined, warn: () => undefined, progress: () => undefined };
 
-async function nightOptions(repo: string): Promise<IterateOptions> {
-  return {
-    project: repo,
-    skill: undefined,
-    queueFile: undefined,
-    perSkillBudgetMs: 3_600_000,
-    perSkillIterations: 1,
-    skipList: [],
-    calibrate: false,
-    dryRun: false,
-    mode: 'absolute',
-    concurrency: 4,
-    iterationTimeoutMs: 60_000,
-    worktreeHome: await tempDir('skillclimb-home-'),
-    maxCostUsd: undefined,
-  };
-}
-
 describe('skillclimb iterate over the reviewer skill', () => {
   it('finds it by default, keeps an edit through the same gate, and its morning summary lists the findings', async () => {
     const repo = await project();
@@ -118,7 +99,7 @@ describe('skillclimb iterate over the reviewer skill', () => {
         new_string: 'Report each defect with a title, the file and the line. Skip vendored files.',
       }),
     });
-    const options = await nightOptions(repo);
+    const options = await oneNightOptions(repo);
 
     const run = await runIterate(
       options,
@@ -153,8 +134,8 @@ describe('skillclimb iterate over the reviewer skill', () => {
     const head = git(repo, 'rev-parse', 'HEAD');
 
     const run = await runIterate(
-      await nightOptions(repo),
-      createLocalPorts(await nightOptions(repo), { models: anthropicSkillModels(), log: SILENT }),
+      await oneNightOptions(repo),
+      createLocalPorts(await oneNightOptions(repo), { models: anthropicSkillModels(), log: SILENT }),
     );
 
     expect(run.results[0]?.status).toBe('no-improvement');
