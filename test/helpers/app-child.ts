@@ -44,6 +44,7 @@ const API_PATH = `/api/v3${REPO_PATH}`;
 /** Just enough of GitHub (under GHE's /api/v3) for a `/review-loop` to reach its first model call. */
 export function pullRequestRoutes() {
   const comments: Array<{ id: number; body: string }> = [];
+  const reviews: Array<Record<string, unknown>> = [];
   return (request: RecordedRequest) => {
     const path = request.url.split('?')[0] ?? '';
     const json = (status: number, body: unknown) => ({ status, body });
@@ -74,6 +75,28 @@ export function pullRequestRoutes() {
       return json(200, { id: Number(edited[1]), html_url: 'u' });
     }
     if (path === `${API_PATH}/pulls/${PR}`) return json(200, pullData());
+    // The pull request's reviews as GitHub keeps them: a re-run looks for its round's review before posting one.
+    if (path === `${API_PATH}/pulls/${PR}/reviews`) {
+      if (request.method === 'GET') return json(200, reviews);
+      const posted = JSON.parse(request.body) as { body?: string; commit_id?: string; event?: string };
+      const review = {
+        id: 7000 + reviews.length,
+        body: posted.body ?? '',
+        commit_id: posted.commit_id ?? HEAD,
+        state:
+          posted.event === 'APPROVE'
+            ? 'APPROVED'
+            : posted.event === 'REQUEST_CHANGES'
+              ? 'CHANGES_REQUESTED'
+              : 'COMMENTED',
+        user: { login: 'skillclimb-review-loop[bot]', type: 'Bot' },
+        performed_via_github_app: { id: APP_ID },
+        html_url: 'u',
+        submitted_at: new Date(request.at).toISOString(),
+      };
+      reviews.push(review);
+      return json(200, review);
+    }
     if (path.endsWith('/check-runs')) return json(201, { id: 1, head_sha: HEAD, html_url: 'u' });
     if (/\/check-runs\/\d+$/.test(path)) return json(200, { id: 1 });
     if (path.includes('/compare/')) {
