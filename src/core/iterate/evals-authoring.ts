@@ -15,7 +15,8 @@
  */
 import { z } from 'zod';
 import { EvalsFileError, parseEvals, parseScenarios, type EvalsFile, type Scenario } from './evals.js';
-import { frontmatterClose, pySplitLines, parseHeading, stripBom } from './markdown.js';
+import { pySplitLines, parseHeading, stripBom } from './markdown.js';
+import { frontmatterClose } from '../frontmatter.js';
 
 export const DEFECT_TYPES = [
   'structural',

@@ -8,6 +8,7 @@
  * here reproduce Python's semantics rather than JavaScript's: `str.splitlines`, `str.strip`, `len`
  * (code points, not UTF-16 units) and the Unicode-aware `\s`, `\w`, `\d` of Python's `re`.
  */
+import { frontmatterClose } from '../frontmatter.js';
 
 /** Every character Python's `str.splitlines` breaks on (`\r\n` counts as one break). */
 // eslint-disable-next-line no-control-regex -- Python breaks lines on these control characters
@@ -173,18 +174,6 @@ export function scanFences(lines: readonly string[]): FenceScan {
     }
   });
   return { blocks, fenced };
-}
-
-/**
- * The leading YAML frontmatter: undefined when the file does not open with `---`; else the index of its
- * closing `---` line, or null when it is never closed.
- */
-export function frontmatterClose(lines: readonly string[]): number | null | undefined {
-  if (lines.length === 0 || stripBom(lines[0]!).trimEnd() !== '---') return undefined;
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i]!.trimEnd() === '---') return i;
-  }
-  return null;
 }
 
 /**

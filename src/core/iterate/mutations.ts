@@ -5,8 +5,9 @@
  * that breaks it is rejected by the loop anyway, so it would teach nothing about the grader.
  * Pure: no I/O.
  */
-import { frontmatterClose, parseFenceLine, parseHeading, scanFences } from './markdown.js';
+import { parseFenceLine, parseHeading, scanFences } from './markdown.js';
 import { DEFAULT_REQUIRED_SECTIONS, IMPERATIVE_VERBS } from './structural.js';
+import { frontmatterClose } from '../frontmatter.js';
 
 export const MUTATION_KINDS = [
   'delete-required-bullet',

@@ -9,7 +9,8 @@
  * `key:` or `- item` lines holds a mapping or a list. There is no YAML parser among the runtime
  * dependencies, and nothing here needs more than the top-level fields.
  */
-import { codePointLength, frontmatterClose, pySplitLines, stripBom } from './markdown.js';
+import { codePointLength, pySplitLines, stripBom } from './markdown.js';
+import { frontmatterClose } from '../frontmatter.js';
 
 const SPEC_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
 const SPEC_NAME_MAX = 64;

@@ -4,15 +4,8 @@
  * structural metrics judge the form of what is there, and an empty file breaks none of their rules; this
  * module is what says that nothing is there. Pure.
  */
-import {
-  frontmatterClose,
-  parseHeading,
-  pySplitLines,
-  pyStrip,
-  isListItem,
-  scanFences,
-  stripBom,
-} from './markdown.js';
+import { parseHeading, pySplitLines, pyStrip, isListItem, scanFences, stripBom } from './markdown.js';
+import { frontmatterClose } from '../frontmatter.js';
 
 export interface Substance {
   /** Words outside the front matter and fenced code, headings and list items included. */

@@ -5,6 +5,7 @@
  * front matter dropped, its size bounded) says what to look for; the answer format, the rules for untrusted
  * data and the verdict scale stay the engine's own (prompts.ts), whatever the skill says.
  */
+import { frontmatterClose } from '../frontmatter.js';
 import { REVIEWER_SKILL_NAME } from '../reviewer-skill.js';
 import { reviewerAsks, scopeLimits } from './prompts.js';
 import type { Preset } from './state.js';
@@ -64,10 +65,10 @@ export function reviewerSkillFile(dir: string): string | undefined {
 /** The file's body: a leading `---` … `---` front matter dropped, blank edges trimmed. */
 export function skillBody(text: string): string {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0]?.trimEnd() !== '---') return text.trim();
-  const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === '---');
+  const close = frontmatterClose(lines);
+  if (close === undefined) return text.trim();
   // An unclosed front matter holds no body.
-  return close === -1
+  return close === null
     ? ''
     : lines
         .slice(close + 1)
