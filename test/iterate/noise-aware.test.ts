@@ -19,8 +19,8 @@ import {
   EVALS,
   git,
   makeProject,
+  oneNightOptions,
   SCENARIOS,
-  tempDir,
   type SkillFixture,
 } from '../helpers/engine-fixtures.js';
 
@@ -79,26 +79,10 @@ async function night(
   options: Partial<IterateOptions> = {},
 ) {
   const project = await makeProject(skills);
-  const home = await tempDir('skillclimb-home-');
   const info: string[] = [];
   const log: Logger = { info: (m) => info.push(m), warn: (m) => info.push(m), progress: () => undefined };
   const bodies = serveSkillModels(script(table, edits));
-  const full: IterateOptions = {
-    project,
-    skill: undefined,
-    queueFile: undefined,
-    perSkillBudgetMs: 3_600_000,
-    perSkillIterations: 1,
-    skipList: [],
-    calibrate: false,
-    dryRun: false,
-    mode: 'absolute',
-    concurrency: 4,
-    iterationTimeoutMs: 60_000,
-    worktreeHome: home,
-    maxCostUsd: undefined,
-    ...options,
-  };
+  const full = await oneNightOptions(project, options);
   const before = git(project, 'rev-parse', 'HEAD').trim();
   const run = await runIterate(full, createLocalPorts(full, { models: anthropicSkillModels(), log }));
   const summary = run.summaryPath ? await readFile(run.summaryPath, 'utf8') : '';
