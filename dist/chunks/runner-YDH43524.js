@@ -28232,6 +28232,15 @@ var ITERATE_DEFAULTS = {
 };
 var KILL_SWITCH_READ_ERROR_POLICIES = ["stop", "continue"];
 
+// src/core/frontmatter.ts
+function frontmatterClose(lines) {
+  if (lines.length === 0 || lines[0].replace(/^\uFEFF/, "").trimEnd() !== "---") return void 0;
+  for (let i2 = 1; i2 < lines.length; i2++) {
+    if (lines[i2].trimEnd() === "---") return i2;
+  }
+  return null;
+}
+
 // src/core/iterate/markdown.ts
 var LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
 var PY_WS = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
@@ -28324,13 +28333,6 @@ function scanFences(lines) {
     }
   });
   return { blocks, fenced: fenced3 };
-}
-function frontmatterClose(lines) {
-  if (lines.length === 0 || stripBom(lines[0]).trimEnd() !== "---") return void 0;
-  for (let i2 = 1; i2 < lines.length; i2++) {
-    if (lines[i2].trimEnd() === "---") return i2;
-  }
-  return null;
 }
 function frontmatterEnd(lines) {
   const close = frontmatterClose(lines);
