@@ -93,6 +93,18 @@ export const RULING_ANSWER_JSON_SCHEMA: JSONSchema7 = {
   additionalProperties: false,
 };
 
+/** One finding checked against the head: the fix proposal's optional checks and the check call share it. */
+const FINDING_CHECK_ITEM: JSONSchema7 = {
+  type: 'object',
+  properties: {
+    finding: { type: 'integer', description: "the finding's number in the list" },
+    holds: { type: 'boolean', description: 'true only when the code at the head shows the problem' },
+    evidence: { type: 'string', description: 'the code that shows it, or why it does not' },
+  },
+  required: ['finding', 'holds', 'evidence'],
+  additionalProperties: false,
+};
+
 export const FIX_PROPOSAL_JSON_SCHEMA: JSONSchema7 = {
   type: 'object',
   properties: {
@@ -114,16 +126,7 @@ export const FIX_PROPOSAL_JSON_SCHEMA: JSONSchema7 = {
       type: 'array',
       description:
         'only when the prompt asks you to check findings before fixing: one entry per finding it names',
-      items: {
-        type: 'object',
-        properties: {
-          finding: { type: 'integer', description: "the finding's number in the list" },
-          holds: { type: 'boolean', description: 'true only when the code at the head shows the problem' },
-          evidence: { type: 'string', description: 'the code that shows it, or why it does not' },
-        },
-        required: ['finding', 'holds', 'evidence'],
-        additionalProperties: false,
-      },
+      items: FINDING_CHECK_ITEM,
     },
   },
   required: ['summary', 'edits'],
@@ -136,16 +139,7 @@ export const FINDING_CHECK_JSON_SCHEMA: JSONSchema7 = {
     checks: {
       type: 'array',
       description: 'one entry per finding, by its number',
-      items: {
-        type: 'object',
-        properties: {
-          finding: { type: 'integer', description: "the finding's number in the list" },
-          holds: { type: 'boolean', description: 'true only when the code at the head shows the problem' },
-          evidence: { type: 'string', description: 'the code that shows it, or why it does not' },
-        },
-        required: ['finding', 'holds', 'evidence'],
-        additionalProperties: false,
-      },
+      items: FINDING_CHECK_ITEM,
     },
   },
   required: ['checks'],
