@@ -49,6 +49,7 @@ import { prng } from './lib/quality-world.mjs';
 import { createPullTarget } from './lib/review-pull.mjs';
 import { createReviewResponder } from './lib/review-responder.mjs';
 import { SLOTS, SLOT_BY_TITLE, baseFiles, headFiles, presentSlots } from './lib/review-world.mjs';
+import { benchReviewModels } from './lib/bench-review-models.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARGETS = { level: 'default', escapedPer10: 1, falseShare: 0.5, callsRatio: 1.5 };
@@ -151,23 +152,7 @@ async function oneLoop(engine, pull, levelName, args, root) {
     claims: (files) => `Orders: reservations, discount codes and an order desk\n\n${files['README.md']}`,
   });
   try {
-    const env = {
-      ANTHROPIC_API_KEY: 'bench-anthropic-key',
-      ANTHROPIC_BASE_URL: server.url,
-      OPENAI_API_KEY: 'bench-openai-key',
-      OPENAI_BASE_URL: `${server.url}/v1`,
-    };
-    const options = { retry: { maxAttempts: 1 } };
-    const models = engine.createReviewModels({
-      reviewer: engine.buildRoleModel(
-        'reviewer',
-        engine.parseModelId('anthropic:claude-sonnet-4-5'),
-        env,
-        options,
-      ),
-      executor: engine.buildRoleModel('executor', engine.parseModelId('openai:gpt-5'), env, options),
-      settings: engine.callSettings(options),
-    });
+    const models = benchReviewModels(engine, server.url);
     const reviewed = [];
     const warnings = [];
     const outcome = await engine.runReviewLoop(

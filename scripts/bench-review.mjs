@@ -26,6 +26,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startLatencyModelServer } from './lib/latency-model-server.mjs';
+import { benchReviewModels } from './lib/bench-review-models.mjs';
 
 const TARGET_OVERHEAD_MS = 400;
 
@@ -156,23 +157,7 @@ async function loadEngine() {
 
 async function oneRepetition(engine, server, root, rep, args) {
   const dir = await createRepo(root, rep);
-  const env = {
-    ANTHROPIC_API_KEY: 'bench-anthropic-key',
-    ANTHROPIC_BASE_URL: server.url,
-    OPENAI_API_KEY: 'bench-openai-key',
-    OPENAI_BASE_URL: `${server.url}/v1`,
-  };
-  const options = { retry: { maxAttempts: 1 } };
-  const models = engine.createReviewModels({
-    reviewer: engine.buildRoleModel(
-      'reviewer',
-      engine.parseModelId('anthropic:claude-sonnet-4-5'),
-      env,
-      options,
-    ),
-    executor: engine.buildRoleModel('executor', engine.parseModelId('openai:gpt-5'), env, options),
-    settings: engine.callSettings(options),
-  });
+  const models = benchReviewModels(engine, server.url);
   const rounds = [];
   let current;
   server.reset();
