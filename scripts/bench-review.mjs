@@ -258,8 +258,10 @@ async function main() {
     const overheads = rows.map((r) => r.overheadMs);
     const worst = Math.max(...overheads);
     const acquitted = reps.every((r) => r.status === 'acquitted');
-    // Round 1: review, finding check, (hard: rebuttal, ruling,) fix; round 2: review and its confirmation.
-    const expectedCalls = args.difficulty === 'hard' ? [5, 2] : [3, 2];
+    // Round 1: review and fix, the finding check inside the fix call (hard: review, finding check,
+    // rebuttal, ruling, fix); round 2: the review alone — an approval of the run's own fix is not confirmed
+    // again (docs/how-it-works.md § Approval under noise).
+    const expectedCalls = args.difficulty === 'hard' ? [5, 1] : [2, 1];
     const callsOk = reps.every((r) => r.rows.map((x) => x.calls).join() === expectedCalls.join());
     const overheadOk = median(overheads) <= TARGET_OVERHEAD_MS;
     const summary = {
