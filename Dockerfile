@@ -14,15 +14,17 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-# Runtime stage: production dependencies only, no compiler, not root.
+# Runtime stage: the compiled App and its packages, not root. package.json lists every package under
+# devDependencies (the npm package bundles its CLI and declares none: CONTRIBUTING.md § Packaging), so this
+# installs them all, without running their scripts; NODE_ENV is set after, or npm would omit them.
 FROM node:22-slim
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --ignore-scripts && npm cache clean --force
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data
-WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY --from=build /app/build ./build
 COPY app.yml ./
 RUN mkdir -p /data && chown node:node /data

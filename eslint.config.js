@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['build/', 'dist/', 'node_modules/', 'coverage/', 'examples/'] },
+  { ignores: ['build/', 'bundle/', 'dist/', 'node_modules/', 'coverage/', 'examples/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
