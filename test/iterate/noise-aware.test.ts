@@ -322,6 +322,36 @@ describe('issue 19: uplift and eval-quality findings', () => {
     expect(n.summary).not.toContain('No measurable uplift');
   });
 
+  it("starts the uplift's draw only once the baseline's draws are graded, and still reports it and its calls", async () => {
+    // Issue 28 item 6: the uplift's renders queued beside the baseline's overflow the endpoint's slots and
+    // cost a third latency before the first edit; they go out beside the first editor call instead.
+    const table: Table = {
+      base: {
+        s1: [
+          [1, 2, 4],
+          [1, 2],
+          [1, 2, 4],
+        ],
+      },
+      none: { s1: [[2]] },
+    };
+    const n = await night([{ name: 'demo', evals: FOUR, scenarios: FOUR_SCENARIOS }], table, reword);
+    const order = n.bodies.order;
+    const upliftRenders = order.flatMap((c, i) =>
+      c.role === 'render' && !c.text.includes('# Demo') ? [i] : [],
+    );
+    const baselineGrades = order.flatMap((c, i) =>
+      c.role === 'grader' && /base\|s1\|draw [0-2]\b/.test(c.text) ? [i] : [],
+    );
+    expect([upliftRenders.length, baselineGrades.length]).toEqual([1, 3]);
+    expect(upliftRenders[0]).toBeGreaterThan(Math.max(...baselineGrades));
+    expect(n.summary).toMatch(
+      /Uplift: pass rate with the skill 66\.7 % \(8 of 12\) minus without it 25\.0 % \(1 of 4\) = \+41\.67 points\n/,
+    );
+    // Its call counts in the skill's spend like every other.
+    expect(n.run.results[0]?.usage.calls).toBe(order.length);
+  });
+
   it('names a skill with no measurable uplift', async () => {
     const table: Table = { base: { s1: [[2], [2], [2]] }, none: { s1: [[2]] } };
     const n = await night([{ name: 'demo', evals: FOUR, scenarios: FOUR_SCENARIOS }], table, reword, {

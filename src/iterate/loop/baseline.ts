@@ -10,7 +10,7 @@ import type { LoopStopReason } from '../../core/iterate/hill-climb.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { SkillBudgetReached, startIterationTimer } from '../iteration-timer.js';
 import type { ScoredText } from '../saturation.js';
-import { climbStart, drawBaselineExtras, type BaselineExtras } from './baseline-measurement.js';
+import { climbStart, drawBaselineExtras, drawUplift, type BaselineExtras } from './baseline-measurement.js';
 import { budgetCut, capReached, iterationLimits } from './caps.js';
 import type { LoopContext } from './context.js';
 import { recordAttempt, rowOf, secondsBetween } from './record.js';
@@ -70,9 +70,11 @@ async function baselineAttempt(loop: LoopContext): Promise<BaselineEnd | undefin
     return { stop: 'baseline ambiguous', ambiguousReason: reason };
   }
   if (failure === undefined && scored && scored.score.score !== null) {
-    const { kept, description, measured } = climbStart(loop, scored, extras);
+    const { kept, description, measured, withSkill } = climbStart(loop, scored, extras);
     const row = rowOf(commit, kept.score, 'baseline', description, seconds);
     await recordAttempt(loop, { kind: 'baseline', row, kept, usage, measured }, 0, null);
+    // The uplift is a report nothing in the loop decides on: it runs beside the first iteration.
+    loop.beside(drawUplift(loop, withSkill));
     return undefined;
   }
   const description = `initial baseline (crash: ${failure ?? 'no score'})`;

@@ -1,7 +1,8 @@
 /**
  * What every step of one skill's loop shares: its input, the settings derived from it once (paths, the
  * holdout split, the keep rule, trials, margin), the SKILL.md it started from, the ledger (the loop's one
- * mutable state) and the reset that may be in flight. Nothing here changes after the loop opens.
+ * mutable state), the reset that may be in flight and the report draws that run beside the iterations (the
+ * uplift). Nothing else here changes after the loop opens.
  */
 import path from 'node:path';
 import type { SkillEvals } from '../../core/iterate/evals.js';
@@ -39,6 +40,8 @@ export class LoopContext {
   readonly deterministic: boolean;
   readonly ledger = new LoopLedger();
   readonly resets: BackgroundReset;
+  /** Draws that only report (the uplift, baseline-measurement.ts): they never reject; joined before the result. */
+  private readonly reports: Promise<void>[] = [];
 
   /** Reads SKILL.md as the loop starts; the skill's budget counts from before the read. */
   static async open(input: SkillLoopInput): Promise<LoopContext> {
@@ -90,6 +93,16 @@ export class LoopContext {
   /** Step D under the iteration's signal, with the N=3 saturation handler (draw 0 of the text). */
   score(text: string, signal: AbortSignal): Promise<ScoredText> {
     return scoreWithSaturation(this.request(text, signal));
+  }
+
+  /** Runs a report's draw beside the iterations; `settleReports` waits for it. */
+  beside(report: Promise<void>): void {
+    this.reports.push(report);
+  }
+
+  /** Waits for the report draws, so the skill's result holds them and their spend. */
+  async settleReports(): Promise<void> {
+    await Promise.all(this.reports);
   }
 
   /** Spend of an attempt that was never judged (interrupted, cut by the budget): counted, not recorded. */
