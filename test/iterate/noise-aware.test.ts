@@ -192,7 +192,7 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
     const n = await night([{ name: 'demo' }], table, addSummary);
     expect(n.run.results[0]?.status).toBe('shipped');
     const renders = (v: Variant) => n.bodies.render.filter((b) => variantOf(b.system) === v).length;
-    expect([renders('base'), renders('improved'), renders('none')]).toEqual([3, 1, 1]);
+    expect([renders('base'), renders('improved'), renders('none')]).toEqual([2, 1, 1]);
     expect(git(n.project, 'log', '-1', '--format=%s').trim()).toBe(
       'skill-iterate: demo: baseline 0.00 -> final 0.50 over 1 iterations (lines_delta=+2)',
     );
@@ -459,5 +459,50 @@ describe('issue 28: sequential decisions stop drawing once the answer is clear e
     expect(renders(n, 'improved')).toBe(3);
     expect(n.run.results[0]?.status).toBe('no-improvement');
     expect(n.shipped).toBe(false);
+  });
+});
+
+describe("issue 28: the baseline's draws beyond the second only when the first two disagree", () => {
+  const renders = (n: Awaited<ReturnType<typeof night>>, v: Variant) =>
+    n.bodies.render.filter((b) => variantOf(b.system) === v).length;
+
+  it('two draws that agree on every verdict stop there: no third draw, a measured spread of 0', async () => {
+    // A third draw would have differed: it is never made.
+    const table: Table = { base: { s1: [[1], [1], [2]] }, none: { s1: [[]] } };
+    const n = await night([{ name: 'demo' }], table, reword, { perSkillIterations: 0 });
+    expect([renders(n, 'base'), renders(n, 'none')]).toEqual([2, 1]);
+    expect((await n.rows()).map((r) => r.description)).toEqual([
+      '[absolute] initial baseline (mean of 2 trials, sd 0.0000)',
+    ]);
+    expect(n.run.results[0]?.measurement?.noise?.trials).toBe(2);
+    expect(n.run.results[0]?.measurement?.noiseFloor?.baselineDraws).toBe(2);
+  });
+
+  it('two draws that disagree get the rest up to `trials`, sent once the first two are graded', async () => {
+    const table: Table = { base: { s1: [[1], [2], [1], [1, 2]] }, none: { s1: [[]] } };
+    const n = await night([{ name: 'demo' }], table, reword, { perSkillIterations: 0, trials: 4 });
+    expect(renders(n, 'base')).toBe(4);
+    const order = n.bodies.order;
+    const at = (role: 'render' | 'grader', draw: RegExp) =>
+      order.flatMap((c, i) =>
+        c.role === role && (role === 'render' ? c.text.includes('# Demo') : draw.test(c.text)) ? [i] : [],
+      );
+    const firstTwoGrades = at('grader', /base\|s1\|draw [01]\b/);
+    const laterRenders = at('render', /./).slice(2);
+    expect([firstTwoGrades.length, laterRenders.length]).toEqual([2, 2]);
+    expect(Math.min(...laterRenders)).toBeGreaterThan(Math.max(...firstTwoGrades));
+    expect((await n.rows())[0]?.description).toBe(
+      '[absolute] initial baseline (mean of 4 trials, sd 0.2500)',
+    );
+  });
+
+  it('`--keep-rule original --trials 1` is the original call for call: one baseline draw, no uplift', async () => {
+    const table: Table = { base: { s1: [[1], [2]] }, none: { s1: [[]] } };
+    const n = await night([{ name: 'demo' }], table, reword, {
+      perSkillIterations: 0,
+      keepRule: 'original',
+      trials: 1,
+    });
+    expect([renders(n, 'base'), renders(n, 'none'), n.bodies.grader.length]).toEqual([1, 0, 1]);
   });
 });

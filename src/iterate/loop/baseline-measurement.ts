@@ -1,6 +1,6 @@
 /**
- * How the baseline is measured (docs/how-it-works.md § Baseline, § Decisions under noise): its other draws
- * run side by side with draw 0, and from them comes the state the loop climbs from — the first draw under
+ * How the baseline is measured (docs/how-it-works.md § Baseline, § Decisions under noise): its draw 1 runs
+ * side by side with draw 0, the others only when those two disagree, and from them comes the state the loop climbs from — the first draw under
  * the original's keep rule, the mean of the trials under the noise-aware one. The draw without the skill
  * (the uplift) is only a report: it runs once the baseline's own draws are done, beside the first
  * iteration, and is joined before the skill's result. The retries and rows around it are baseline.ts's.
@@ -14,9 +14,10 @@ import {
   type AssertionTally,
   type PairVerdict,
 } from '../../core/iterate/noise.js';
-import { ZERO_USAGE, type Usage } from '../../core/usage.js';
+import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { startIterationTimer } from '../iteration-timer.js';
 import { keptStateOf, type ScoredText } from '../saturation.js';
+import type { SkillScore } from '../score.js';
 import { NO_SKILL_TEXT, drawRange, measureDraws, type Measurement } from '../trials.js';
 import { iterationLimits } from './caps.js';
 import type { LoopContext } from './context.js';
@@ -37,20 +38,56 @@ export interface ClimbStart {
 }
 
 /**
- * The baseline's other draws (1 … trials − 1), side by side with draw 0. Never rejects: a failure leaves
- * the noise report out, not the baseline.
+ * The baseline's draw 1, side by side with draw 0 (the others, when needed, are `drawBaselineRest`'s).
+ * Never rejects: a failure leaves the noise report out, not the baseline.
  */
 export async function drawBaselineExtras(
   loop: LoopContext,
   text: string,
   signal: AbortSignal,
 ): Promise<BaselineExtras> {
-  if (loop.deterministic) return { usage: ZERO_USAGE };
-  if (loop.trials < 2) return { usage: ZERO_USAGE };
-  const extra = await measureDraws(loop.request(text, signal), drawRange(1, loop.trials - 1)).catch(
+  if (loop.deterministic || loop.trials < 2) return { usage: ZERO_USAGE };
+  const extra = await measureDraws(loop.request(text, signal), [1]).catch(() => undefined);
+  return { extra, usage: extra?.usage ?? ZERO_USAGE };
+}
+
+/**
+ * The baseline's draws 2 … trials − 1, only when draws 0 and 1 disagree on some (scenario, assertion)
+ * verdict or on the score (docs/how-it-works.md § Decisions under noise). Two draws that agree exactly
+ * measure a spread of 0, and with no spread the loop spends no extra draws on any text: the third draw
+ * would cost a whole draw and change no decision. Never rejects: when the further draws fail, the two
+ * that scored stay the baseline's.
+ */
+export async function drawBaselineRest(
+  loop: LoopContext,
+  text: string,
+  signal: AbortSignal,
+  first: SkillScore,
+  extras: BaselineExtras,
+): Promise<BaselineExtras> {
+  const second = extras.extra;
+  if (loop.trials < 3 || second?.status !== 'ok' || drawsAgree(first, second.draws[0]!)) return extras;
+  const rest = await measureDraws(loop.request(text, signal), drawRange(2, loop.trials - 2)).catch(
     () => undefined,
   );
-  return { extra, usage: extra?.usage ?? ZERO_USAGE };
+  const usage = addUsage(extras.usage, rest?.usage ?? ZERO_USAGE);
+  if (rest?.status !== 'ok') return { extra: second, usage };
+  const draws = [...second.draws, ...rest.draws];
+  const extra: Measurement = {
+    ...second,
+    draws,
+    scores: [...second.scores, ...rest.scores],
+    tallies: tallyDraws(draws.map((d) => d.pairs)),
+    usage: addUsage(second.usage, rest.usage),
+  };
+  return { extra, usage };
+}
+
+/** Two draws with the same score and the same verdict on every (scenario, assertion) pair. */
+function drawsAgree(a: SkillScore, b: SkillScore): boolean {
+  if (a.score !== b.score || a.pairs.length !== b.pairs.length) return false;
+  const verdicts = new Map(a.pairs.map((p) => [`${p.scenarioId}\u0000${p.assertionId}`, p.pass]));
+  return b.pairs.every((p) => verdicts.get(`${p.scenarioId}\u0000${p.assertionId}`) === p.pass);
 }
 
 /**

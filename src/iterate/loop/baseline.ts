@@ -10,7 +10,13 @@ import type { LoopStopReason } from '../../core/iterate/hill-climb.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { SkillBudgetReached, startIterationTimer } from '../iteration-timer.js';
 import type { ScoredText } from '../saturation.js';
-import { climbStart, drawBaselineExtras, drawUplift, type BaselineExtras } from './baseline-measurement.js';
+import {
+  climbStart,
+  drawBaselineExtras,
+  drawBaselineRest,
+  drawUplift,
+  type BaselineExtras,
+} from './baseline-measurement.js';
 import { budgetCut, capReached, iterationLimits } from './caps.js';
 import type { LoopContext } from './context.js';
 import { recordAttempt, rowOf, secondsBetween } from './record.js';
@@ -89,15 +95,17 @@ async function baselineAttempt(loop: LoopContext): Promise<BaselineEnd | undefin
   return stop ? { stop } : undefined;
 }
 
-/** Draw 0 (with the saturation handler) and the extra draws side by side. */
+/** Draw 0 (with the saturation handler) and draw 1 side by side, then the others when those two disagree. */
 async function drawBaseline(loop: LoopContext, started: Date): Promise<BaselineDraw> {
   const timer = startIterationTimer(iterationLimits(loop, started), loop.input.signal);
   let scored: ScoredText | undefined;
   let failure: string | undefined;
   let extras: BaselineExtras = { usage: ZERO_USAGE };
+  // Draw 0's calls go out first, then draw 1's beside them.
+  const scoring = loop.score(loop.baselineText, timer.signal);
   const extrasRun = drawBaselineExtras(loop, loop.baselineText, timer.signal);
   try {
-    scored = await loop.score(loop.baselineText, timer.signal);
+    scored = await scoring;
     if (scored.score.status !== 'ok' || scored.score.score === null) {
       failure = `${scored.score.status}: ${scored.score.detail ?? 'no score'}`;
     }
@@ -105,6 +113,12 @@ async function drawBaseline(loop: LoopContext, started: Date): Promise<BaselineD
     failure = messageOf(err);
   } finally {
     extras = await extrasRun;
+  }
+  try {
+    if (failure === undefined && scored) {
+      extras = await drawBaselineRest(loop, loop.baselineText, timer.signal, scored.score, extras);
+    }
+  } finally {
     timer.stop();
   }
   const usage = addUsage(scored?.usage ?? ZERO_USAGE, extras.usage);
