@@ -91,8 +91,9 @@ function drawsAgree(a: SkillScore, b: SkillScore): boolean {
 }
 
 /**
- * Once per skill, one draw without the skill (the uplift), started once the baseline's own draws are done:
- * it runs beside the first editor call, whose latency leaves the endpoint's slots idle, instead of queueing
+ * Once per skill, one draw without the skill (the uplift), started once the baseline's own draws are done
+ * and the first editor call is out (LoopContext.beside): it runs beside that call, whose latency leaves the
+ * endpoint's slots idle, instead of queueing
  * behind the baseline's renders for a third latency before the first iteration (docs/how-it-works.md §
  * Baseline). It is bounded like an iteration (the iteration timeout, the skill's budget, the run's signal);
  * its spend counts when it ends. Never rejects: a failure or an interruption leaves the uplift out.
@@ -122,7 +123,8 @@ export async function drawUplift(loop: LoopContext, withSkill: ClimbStart['withS
 
 /**
  * The scored baseline's draws (draw 0 and the extras that scored) become the climb's start. The noise
- * report and the uplift go to the ledger (the summary shows both), the draws to the night's tallies.
+ * report goes to the ledger (the summary shows it), the draws to the night's tallies; what the uplift
+ * compares with is returned for drawUplift.
  */
 export function climbStart(loop: LoopContext, scored: ScoredText, extras: BaselineExtras): ClimbStart {
   const { input } = loop;

@@ -79,8 +79,8 @@ async function baselineAttempt(loop: LoopContext): Promise<BaselineEnd | undefin
     const { kept, description, measured, withSkill } = climbStart(loop, scored, extras);
     const row = rowOf(commit, kept.score, 'baseline', description, seconds);
     await recordAttempt(loop, { kind: 'baseline', row, kept, usage, measured }, 0, null);
-    // The uplift is a report nothing in the loop decides on: it runs beside the first iteration.
-    loop.beside(drawUplift(loop, withSkill));
+    // The uplift is a report nothing in the loop decides on: it runs beside the first editor call.
+    loop.beside(() => drawUplift(loop, withSkill));
     return undefined;
   }
   const description = `initial baseline (crash: ${failure ?? 'no score'})`;

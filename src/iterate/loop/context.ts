@@ -40,8 +40,12 @@ export class LoopContext {
   readonly deterministic: boolean;
   readonly ledger = new LoopLedger();
   readonly resets: BackgroundReset;
-  /** Draws that only report (the uplift, baseline-measurement.ts): they never reject; joined before the result. */
-  private readonly reports: Promise<void>[] = [];
+  /**
+   * Draws that only report (the uplift, baseline-measurement.ts): waiting to start, then running; they
+   * never reject and are joined before the result.
+   */
+  private readonly waitingReports: Array<() => Promise<void>> = [];
+  private readonly runningReports: Promise<void>[] = [];
 
   /** Reads SKILL.md as the loop starts; the skill's budget counts from before the read. */
   static async open(input: SkillLoopInput): Promise<LoopContext> {
@@ -95,14 +99,23 @@ export class LoopContext {
     return scoreWithSaturation(this.request(text, signal));
   }
 
-  /** Runs a report's draw beside the iterations; `settleReports` waits for it. */
-  beside(report: Promise<void>): void {
-    this.reports.push(report);
+  /**
+   * A report's draw to run beside the iterations: it starts once the next editor call is out
+   * (`launchReports`), whose latency leaves the endpoint's slots idle; `settleReports` waits for it.
+   */
+  beside(report: () => Promise<void>): void {
+    this.waitingReports.push(report);
   }
 
-  /** Waits for the report draws, so the skill's result holds them and their spend. */
+  /** Starts the report draws waiting (step A calls it once its editor call is out). */
+  launchReports(): void {
+    for (const start of this.waitingReports.splice(0)) this.runningReports.push(start());
+  }
+
+  /** Starts any report draw still waiting and waits for all, so the skill's result holds them and their spend. */
   async settleReports(): Promise<void> {
-    await Promise.all(this.reports);
+    this.launchReports();
+    await Promise.all(this.runningReports);
   }
 
   /** Spend of an attempt that was never judged (interrupted, cut by the budget): counted, not recorded. */
