@@ -93,9 +93,8 @@ function drawsAgree(a: SkillScore, b: SkillScore): boolean {
 /**
  * Once per skill, one draw without the skill (the uplift), started once the baseline's own draws are done
  * and the first editor call is out (LoopContext.beside): it runs beside that call, whose latency leaves the
- * endpoint's slots idle, instead of queueing
- * behind the baseline's renders for a third latency before the first iteration (docs/how-it-works.md §
- * Baseline). It is bounded like an iteration (the iteration timeout, the skill's budget, the run's signal);
+ * engine and the endpoint idle, instead of adding its calls to the wait before the first iteration
+ * (docs/how-it-works.md § Baseline). It is bounded like an iteration (the iteration timeout, the skill's budget, the run's signal);
  * its spend counts when it ends. Never rejects: a failure or an interruption leaves the uplift out.
  */
 export async function drawUplift(loop: LoopContext, withSkill: ClimbStart['withSkill']): Promise<void> {

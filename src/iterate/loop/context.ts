@@ -101,7 +101,7 @@ export class LoopContext {
 
   /**
    * A report's draw to run beside the iterations: it starts once the next editor call is out
-   * (`launchReports`), whose latency leaves the endpoint's slots idle; `settleReports` waits for it.
+   * (`launchReports`), whose latency leaves the engine and the endpoint idle; `settleReports` waits for it.
    */
   beside(report: () => Promise<void>): void {
     this.waitingReports.push(report);
