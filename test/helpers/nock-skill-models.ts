@@ -27,6 +27,8 @@ export interface RecordedBodies {
   editor: string[];
   render: Array<{ system: string; user: string }>;
   grader: string[];
+  /** Every call in the order it arrived: its role and its text (system prompt and messages). */
+  order: Array<{ role: 'editor' | 'render' | 'grader'; text: string }>;
 }
 
 interface Block {
@@ -54,7 +56,7 @@ function roleOf(body: Record<string, unknown>): 'editor' | 'render' | 'grader' |
 
 /** Serves every Messages call of the test with `script`; returns the recorded request texts per role. */
 export function serveSkillModels(script: SkillScript): RecordedBodies {
-  const bodies: RecordedBodies = { editor: [], render: [], grader: [] };
+  const bodies: RecordedBodies = { editor: [], render: [], grader: [], order: [] };
   nock(API)
     .persist()
     .post('/v1/messages')
@@ -64,6 +66,7 @@ export function serveSkillModels(script: SkillScript): RecordedBodies {
       const messages = (body.messages as Array<{ content: unknown }>)
         .map((m) => textOf(m.content))
         .join('\n');
+      if (role !== 'doctor') bodies.order.push({ role, text: `${textOf(body.system)}\n${messages}` });
       let text: string;
       if (role === 'doctor') {
         text = '{"ok": true}';

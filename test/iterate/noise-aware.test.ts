@@ -192,7 +192,7 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
     const n = await night([{ name: 'demo' }], table, addSummary);
     expect(n.run.results[0]?.status).toBe('shipped');
     const renders = (v: Variant) => n.bodies.render.filter((b) => variantOf(b.system) === v).length;
-    expect([renders('base'), renders('improved'), renders('none')]).toEqual([3, 1, 1]);
+    expect([renders('base'), renders('improved'), renders('none')]).toEqual([2, 1, 1]);
     expect(git(n.project, 'log', '-1', '--format=%s').trim()).toBe(
       'skill-iterate: demo: baseline 0.00 -> final 0.50 over 1 iterations (lines_delta=+2)',
     );
@@ -322,6 +322,36 @@ describe('issue 19: uplift and eval-quality findings', () => {
     expect(n.summary).not.toContain('No measurable uplift');
   });
 
+  it("starts the uplift's draw only once the baseline's draws are graded, and still reports it and its calls", async () => {
+    // Issue 28 item 6: the uplift's renders queued beside the baseline's overflow the endpoint's slots and
+    // cost a third latency before the first edit; they go out beside the first editor call instead.
+    const table: Table = {
+      base: {
+        s1: [
+          [1, 2, 4],
+          [1, 2],
+          [1, 2, 4],
+        ],
+      },
+      none: { s1: [[2]] },
+    };
+    const n = await night([{ name: 'demo', evals: FOUR, scenarios: FOUR_SCENARIOS }], table, reword);
+    const order = n.bodies.order;
+    const upliftRenders = order.flatMap((c, i) =>
+      c.role === 'render' && !c.text.includes('# Demo') ? [i] : [],
+    );
+    const baselineGrades = order.flatMap((c, i) =>
+      c.role === 'grader' && /base\|s1\|draw [0-2]\b/.test(c.text) ? [i] : [],
+    );
+    expect([upliftRenders.length, baselineGrades.length]).toEqual([1, 3]);
+    expect(upliftRenders[0]).toBeGreaterThan(Math.max(...baselineGrades));
+    expect(n.summary).toMatch(
+      /Uplift: pass rate with the skill 66\.7 % \(8 of 12\) minus without it 25\.0 % \(1 of 4\) = \+41\.67 points\n/,
+    );
+    // Its call counts in the skill's spend like every other.
+    expect(n.run.results[0]?.usage.calls).toBe(order.length);
+  });
+
   it('names a skill with no measurable uplift', async () => {
     const table: Table = { base: { s1: [[2], [2], [2]] }, none: { s1: [[2]] } };
     const n = await night([{ name: 'demo', evals: FOUR, scenarios: FOUR_SCENARIOS }], table, reword, {
@@ -429,5 +459,50 @@ describe('issue 28: sequential decisions stop drawing once the answer is clear e
     expect(renders(n, 'improved')).toBe(3);
     expect(n.run.results[0]?.status).toBe('no-improvement');
     expect(n.shipped).toBe(false);
+  });
+});
+
+describe("issue 28: the baseline's draws beyond the second only when the first two disagree", () => {
+  const renders = (n: Awaited<ReturnType<typeof night>>, v: Variant) =>
+    n.bodies.render.filter((b) => variantOf(b.system) === v).length;
+
+  it('two draws that agree on every verdict stop there: no third draw, a measured spread of 0', async () => {
+    // A third draw would have differed: it is never made.
+    const table: Table = { base: { s1: [[1], [1], [2]] }, none: { s1: [[]] } };
+    const n = await night([{ name: 'demo' }], table, reword, { perSkillIterations: 0 });
+    expect([renders(n, 'base'), renders(n, 'none')]).toEqual([2, 1]);
+    expect((await n.rows()).map((r) => r.description)).toEqual([
+      '[absolute] initial baseline (mean of 2 trials, sd 0.0000)',
+    ]);
+    expect(n.run.results[0]?.measurement?.noise?.trials).toBe(2);
+    expect(n.run.results[0]?.measurement?.noiseFloor?.baselineDraws).toBe(2);
+  });
+
+  it('two draws that disagree get the rest up to `trials`, sent once the first two are graded', async () => {
+    const table: Table = { base: { s1: [[1], [2], [1], [1, 2]] }, none: { s1: [[]] } };
+    const n = await night([{ name: 'demo' }], table, reword, { perSkillIterations: 0, trials: 4 });
+    expect(renders(n, 'base')).toBe(4);
+    const order = n.bodies.order;
+    const at = (role: 'render' | 'grader', draw: RegExp) =>
+      order.flatMap((c, i) =>
+        c.role === role && (role === 'render' ? c.text.includes('# Demo') : draw.test(c.text)) ? [i] : [],
+      );
+    const firstTwoGrades = at('grader', /base\|s1\|draw [01]\b/);
+    const laterRenders = at('render', /./).slice(2);
+    expect([firstTwoGrades.length, laterRenders.length]).toEqual([2, 2]);
+    expect(Math.min(...laterRenders)).toBeGreaterThan(Math.max(...firstTwoGrades));
+    expect((await n.rows())[0]?.description).toBe(
+      '[absolute] initial baseline (mean of 4 trials, sd 0.2500)',
+    );
+  });
+
+  it('`--keep-rule original --trials 1` is the original call for call: one baseline draw, no uplift', async () => {
+    const table: Table = { base: { s1: [[1], [2]] }, none: { s1: [[]] } };
+    const n = await night([{ name: 'demo' }], table, reword, {
+      perSkillIterations: 0,
+      keepRule: 'original',
+      trials: 1,
+    });
+    expect([renders(n, 'base'), renders(n, 'none'), n.bodies.grader.length]).toEqual([1, 0, 1]);
   });
 });

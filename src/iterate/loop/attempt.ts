@@ -58,6 +58,8 @@ export async function attemptEdit(
   let unusable: string | undefined;
   const proposing = untilAborted(input.models.propose(editorInput, signal), signal);
   proposing.catch(() => undefined); // awaited below, after the previous revert's reset
+  // A report's draw waiting to start (the uplift) runs beside this call: the editor's request goes out first.
+  loop.launchReports();
   await loop.resets.settle();
   try {
     const reply = await proposing;

@@ -1,20 +1,30 @@
 /**
- * How the baseline is measured (docs/how-it-works.md § Baseline, § Decisions under noise): its other draws
- * and one draw without the skill (the uplift) run side by side with draw 0, and from them comes the state
- * the loop climbs from — the first draw under the original's keep rule, the mean of the trials under the
- * noise-aware one. The retries and rows around it are baseline.ts's.
+ * How the baseline is measured (docs/how-it-works.md § Baseline, § Decisions under noise): its draw 1 runs
+ * side by side with draw 0, the others only when those two disagree, and from them comes the state the loop climbs from — the first draw under
+ * the original's keep rule, the mean of the trials under the noise-aware one. The draw without the skill
+ * (the uplift) is only a report: it runs once the baseline's own draws are done, beside the first
+ * iteration, and is joined before the skill's result. The retries and rows around it are baseline.ts's.
  */
 import type { KeptState } from '../../core/iterate/hill-climb.js';
-import { mean, noiseReport, tallyDraws, upliftOf, type PairVerdict } from '../../core/iterate/noise.js';
+import {
+  mean,
+  noiseReport,
+  tallyDraws,
+  upliftOf,
+  type AssertionTally,
+  type PairVerdict,
+} from '../../core/iterate/noise.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
+import { startIterationTimer } from '../iteration-timer.js';
 import { keptStateOf, type ScoredText } from '../saturation.js';
+import type { SkillScore } from '../score.js';
 import { NO_SKILL_TEXT, drawRange, measureDraws, type Measurement } from '../trials.js';
+import { iterationLimits } from './caps.js';
 import type { LoopContext } from './context.js';
 
-/** The baseline's draws beyond draw 0; either is absent when it was not drawn or could not be scored. */
+/** The baseline's draws beyond draw 0; absent when they were not drawn or could not be scored. */
 export interface BaselineExtras {
   extra?: Measurement | undefined;
-  without?: Measurement | undefined;
   usage: Usage;
 }
 
@@ -23,37 +33,97 @@ export interface ClimbStart {
   kept: KeptState;
   description: string;
   measured: number[];
+  /** What the uplift compares the draw without the skill with: the baseline's draws. */
+  withSkill: { tallies: AssertionTally[]; rates: number[] };
 }
 
 /**
- * The baseline's other draws (1 … trials − 1) and, once per skill, a draw without the skill (the uplift),
- * side by side with draw 0. Never rejects: a failure leaves the report out, not the baseline.
+ * The baseline's draw 1, side by side with draw 0 (the others, when needed, are `drawBaselineRest`'s).
+ * Never rejects: a failure leaves the noise report out, not the baseline.
  */
 export async function drawBaselineExtras(
   loop: LoopContext,
   text: string,
   signal: AbortSignal,
 ): Promise<BaselineExtras> {
-  if (loop.deterministic) return { usage: ZERO_USAGE };
-  const settle = (p: Promise<Measurement>): Promise<Measurement | undefined> => p.catch(() => undefined);
-  const [extra, without] = await Promise.all([
-    loop.trials > 1
-      ? settle(measureDraws(loop.request(text, signal), drawRange(1, loop.trials - 1)))
-      : undefined,
-    loop.trials < 2 || loop.input.options.uplift === false
-      ? undefined
-      : settle(measureDraws(loop.request(NO_SKILL_TEXT, signal), [0])),
-  ]);
-  return {
-    extra,
-    without,
-    usage: addUsage(extra?.usage ?? ZERO_USAGE, without?.usage ?? ZERO_USAGE),
+  if (loop.deterministic || loop.trials < 2) return { usage: ZERO_USAGE };
+  const extra = await measureDraws(loop.request(text, signal), [1]).catch(() => undefined);
+  return { extra, usage: extra?.usage ?? ZERO_USAGE };
+}
+
+/**
+ * The baseline's draws 2 … trials − 1, only when draws 0 and 1 disagree on some (scenario, assertion)
+ * verdict or on the score (docs/how-it-works.md § Decisions under noise). Two draws that agree exactly
+ * measure a spread of 0, and with no spread the loop spends no extra draws on any text: the third draw
+ * would cost a whole draw and change no decision. Never rejects: when the further draws fail, the two
+ * that scored stay the baseline's.
+ */
+export async function drawBaselineRest(
+  loop: LoopContext,
+  text: string,
+  signal: AbortSignal,
+  first: SkillScore,
+  extras: BaselineExtras,
+): Promise<BaselineExtras> {
+  const second = extras.extra;
+  if (loop.trials < 3 || second?.status !== 'ok' || drawsAgree(first, second.draws[0]!)) return extras;
+  const rest = await measureDraws(loop.request(text, signal), drawRange(2, loop.trials - 2)).catch(
+    () => undefined,
+  );
+  const usage = addUsage(extras.usage, rest?.usage ?? ZERO_USAGE);
+  if (rest?.status !== 'ok') return { extra: second, usage };
+  const draws = [...second.draws, ...rest.draws];
+  const extra: Measurement = {
+    ...second,
+    draws,
+    scores: [...second.scores, ...rest.scores],
+    tallies: tallyDraws(draws.map((d) => d.pairs)),
+    usage: addUsage(second.usage, rest.usage),
   };
+  return { extra, usage };
+}
+
+/** Two draws with the same score and the same verdict on every (scenario, assertion) pair. */
+function drawsAgree(a: SkillScore, b: SkillScore): boolean {
+  if (a.score !== b.score || a.pairs.length !== b.pairs.length) return false;
+  const verdicts = new Map(a.pairs.map((p) => [`${p.scenarioId}\u0000${p.assertionId}`, p.pass]));
+  return b.pairs.every((p) => verdicts.get(`${p.scenarioId}\u0000${p.assertionId}`) === p.pass);
+}
+
+/**
+ * Once per skill, one draw without the skill (the uplift), started once the baseline's own draws are done
+ * and the first editor call is out (LoopContext.beside): it runs beside that call, whose latency leaves the
+ * engine and the endpoint idle, instead of adding its calls to the wait before the first iteration
+ * (docs/how-it-works.md § Baseline). It is bounded like an iteration (the iteration timeout, the skill's budget, the run's signal);
+ * its spend counts when it ends. Never rejects: a failure or an interruption leaves the uplift out.
+ */
+export async function drawUplift(loop: LoopContext, withSkill: ClimbStart['withSkill']): Promise<void> {
+  const { input } = loop;
+  if (loop.deterministic || loop.trials < 2 || input.options.uplift === false) return;
+  const timer = startIterationTimer(iterationLimits(loop, input.now()), input.signal);
+  try {
+    const without = await measureDraws(loop.request(NO_SKILL_TEXT, timer.signal), [0]);
+    loop.spendUnjudged(without.usage);
+    if (without.status !== 'ok') return;
+    loop.ledger.upliftMeasured(
+      upliftOf({
+        withSkill: withSkill.tallies,
+        withoutSkill: without.tallies,
+        withRates: withSkill.rates,
+        margin: loop.margin,
+      }),
+    );
+  } catch {
+    // Interrupted or timed out: the summary goes without the uplift, as when its render fails.
+  } finally {
+    timer.stop();
+  }
 }
 
 /**
  * The scored baseline's draws (draw 0 and the extras that scored) become the climb's start. The noise
- * report and the uplift go to the ledger (the summary shows both), the draws to the night's tallies.
+ * report goes to the ledger (the summary shows it), the draws to the night's tallies; what the uplift
+ * compares with is returned for drawUplift.
  */
 export function climbStart(loop: LoopContext, scored: ScoredText, extras: BaselineExtras): ClimbStart {
   const { input } = loop;
@@ -69,19 +139,7 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
   const tallies = tallyDraws(drawsPairs);
   loop.ledger.observed(tallies);
   const noise = scores.length > 1 ? noiseReport(scores, tallies) : undefined;
-  const without = extras.without?.status === 'ok' ? extras.without : undefined;
-  const uplift = without
-    ? upliftOf({
-        withSkill: tallies,
-        withoutSkill: without.tallies,
-        withRates: drawsPairs.map(passShare),
-        margin: loop.margin,
-      })
-    : undefined;
-  loop.ledger.baselineMeasured(
-    { noise, uplift },
-    scores.length > 1 ? { scores: [...scores], tallies } : undefined,
-  );
+  loop.ledger.baselineMeasured({ noise }, scores.length > 1 ? { scores: [...scores], tallies } : undefined);
   loop.ledger.drew(loop.baselineText, Math.max(scores.length, loop.trials));
   const allPass = [scored.score, ...(extra?.draws ?? [])].every(
     (d) => d.absolute !== null && d.absolute.failed_assertions.length === 0,
@@ -97,7 +155,12 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
   const description = noiseAware
     ? `initial baseline (mean of ${scores.length} trials, sd ${noise?.sd.toFixed(4) ?? '0'})`
     : 'initial baseline';
-  return { kept, description, measured: scores };
+  return {
+    kept,
+    description,
+    measured: scores,
+    withSkill: { tallies, rates: drawsPairs.map(passShare) },
+  };
 }
 
 /** The share of a draw's pairs that passed. */

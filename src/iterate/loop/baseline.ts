@@ -10,7 +10,13 @@ import type { LoopStopReason } from '../../core/iterate/hill-climb.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { SkillBudgetReached, startIterationTimer } from '../iteration-timer.js';
 import type { ScoredText } from '../saturation.js';
-import { climbStart, drawBaselineExtras, type BaselineExtras } from './baseline-measurement.js';
+import {
+  climbStart,
+  drawBaselineExtras,
+  drawBaselineRest,
+  drawUplift,
+  type BaselineExtras,
+} from './baseline-measurement.js';
 import { budgetCut, capReached, iterationLimits } from './caps.js';
 import type { LoopContext } from './context.js';
 import { recordAttempt, rowOf, secondsBetween } from './record.js';
@@ -70,9 +76,11 @@ async function baselineAttempt(loop: LoopContext): Promise<BaselineEnd | undefin
     return { stop: 'baseline ambiguous', ambiguousReason: reason };
   }
   if (failure === undefined && scored && scored.score.score !== null) {
-    const { kept, description, measured } = climbStart(loop, scored, extras);
+    const { kept, description, measured, withSkill } = climbStart(loop, scored, extras);
     const row = rowOf(commit, kept.score, 'baseline', description, seconds);
     await recordAttempt(loop, { kind: 'baseline', row, kept, usage, measured }, 0, null);
+    // The uplift is a report nothing in the loop decides on: it runs beside the first editor call.
+    loop.beside(() => drawUplift(loop, withSkill));
     return undefined;
   }
   const description = `initial baseline (crash: ${failure ?? 'no score'})`;
@@ -87,15 +95,17 @@ async function baselineAttempt(loop: LoopContext): Promise<BaselineEnd | undefin
   return stop ? { stop } : undefined;
 }
 
-/** Draw 0 (with the saturation handler) and the extra draws side by side. */
+/** Draw 0 (with the saturation handler) and draw 1 side by side, then the others when those two disagree. */
 async function drawBaseline(loop: LoopContext, started: Date): Promise<BaselineDraw> {
   const timer = startIterationTimer(iterationLimits(loop, started), loop.input.signal);
   let scored: ScoredText | undefined;
   let failure: string | undefined;
   let extras: BaselineExtras = { usage: ZERO_USAGE };
+  // Draw 0's calls go out first, then draw 1's beside them.
+  const scoring = loop.score(loop.baselineText, timer.signal);
   const extrasRun = drawBaselineExtras(loop, loop.baselineText, timer.signal);
   try {
-    scored = await loop.score(loop.baselineText, timer.signal);
+    scored = await scoring;
     if (scored.score.status !== 'ok' || scored.score.score === null) {
       failure = `${scored.score.status}: ${scored.score.detail ?? 'no score'}`;
     }
@@ -103,6 +113,12 @@ async function drawBaseline(loop: LoopContext, started: Date): Promise<BaselineD
     failure = messageOf(err);
   } finally {
     extras = await extrasRun;
+  }
+  try {
+    if (failure === undefined && scored) {
+      extras = await drawBaselineRest(loop, loop.baselineText, timer.signal, scored.score, extras);
+    }
+  } finally {
     timer.stop();
   }
   const usage = addUsage(scored?.usage ?? ZERO_USAGE, extras.usage);

@@ -1,7 +1,8 @@
 /**
  * What every step of one skill's loop shares: its input, the settings derived from it once (paths, the
  * holdout split, the keep rule, trials, margin), the SKILL.md it started from, the ledger (the loop's one
- * mutable state) and the reset that may be in flight. Nothing here changes after the loop opens.
+ * mutable state), the reset that may be in flight and the report draws that run beside the iterations (the
+ * uplift). Nothing else here changes after the loop opens.
  */
 import path from 'node:path';
 import type { SkillEvals } from '../../core/iterate/evals.js';
@@ -39,6 +40,12 @@ export class LoopContext {
   readonly deterministic: boolean;
   readonly ledger = new LoopLedger();
   readonly resets: BackgroundReset;
+  /**
+   * Draws that only report (the uplift, baseline-measurement.ts): waiting to start, then running; they
+   * never reject and are joined before the result.
+   */
+  private readonly waitingReports: Array<() => Promise<void>> = [];
+  private readonly runningReports: Promise<void>[] = [];
 
   /** Reads SKILL.md as the loop starts; the skill's budget counts from before the read. */
   static async open(input: SkillLoopInput): Promise<LoopContext> {
@@ -90,6 +97,25 @@ export class LoopContext {
   /** Step D under the iteration's signal, with the N=3 saturation handler (draw 0 of the text). */
   score(text: string, signal: AbortSignal): Promise<ScoredText> {
     return scoreWithSaturation(this.request(text, signal));
+  }
+
+  /**
+   * A report's draw to run beside the iterations: it starts once the next editor call is out
+   * (`launchReports`), whose latency leaves the engine and the endpoint idle; `settleReports` waits for it.
+   */
+  beside(report: () => Promise<void>): void {
+    this.waitingReports.push(report);
+  }
+
+  /** Starts the report draws waiting (step A calls it once its editor call is out). */
+  launchReports(): void {
+    for (const start of this.waitingReports.splice(0)) this.runningReports.push(start());
+  }
+
+  /** Starts any report draw still waiting and waits for all, so the skill's result holds them and their spend. */
+  async settleReports(): Promise<void> {
+    this.launchReports();
+    await Promise.all(this.runningReports);
   }
 
   /** Spend of an attempt that was never judged (interrupted, cut by the budget): counted, not recorded. */

@@ -90,8 +90,13 @@ export class LoopLedger {
   }
 
   baselineMeasured(report: BaselineReport, draws?: BaselineDraws): void {
-    this.baseline = report;
+    this.baseline = { ...report, uplift: this.baseline.uplift };
     this.baselineSample = draws;
+  }
+
+  /** The draw without the skill ended (it runs beside the first iteration, baseline-measurement.ts). */
+  upliftMeasured(uplift: UpliftReport): void {
+    this.baseline = { ...this.baseline, uplift };
   }
 
   /** The baseline's draws, when it was measured more than once (the confirmation reuses them). */

@@ -22,7 +22,10 @@ import type { SkillLoopInput, SkillLoopResult } from './types.js';
 export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResult> {
   const loop = await LoopContext.open(input);
   const early = await scoreBaseline(loop);
-  if (early) return loop.result(early.stop, early.ambiguousReason);
+  if (early) {
+    await loop.settleReports();
+    return loop.result(early.stop, early.ambiguousReason);
+  }
   for (;;) {
     if (input.signal?.aborted) {
       await loop.resets.settle().catch(() => undefined);
@@ -33,6 +36,8 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
       // The branch tip is what ships: the last revert's reset must be done.
       await loop.resets.settleOrFail();
       if (stop !== 'consecutive crashes') await confirm(loop, stop);
+      // The uplift's draw ran beside the iterations: its report and spend belong to the result.
+      await loop.settleReports();
       return loop.result(stop);
     }
   }
