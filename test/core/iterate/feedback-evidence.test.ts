@@ -9,6 +9,9 @@ import {
   absoluteCountRows,
   acceptedFindingsLost,
   acceptedPassCounts,
+  acceptedRaised,
+  acceptedRecheck,
+  acceptedScenariosLost,
   feedbackEvidence,
   feedbackEvidenceLines,
 } from '../../../src/core/iterate/feedback-evidence.js';
@@ -174,5 +177,29 @@ describe('the accepted findings as a floor (a reviewer skill may not catch fewer
       before: { passes: 1, total: 1 },
       after: { passes: 0, total: 1 },
     });
+  });
+
+  it("names the accepted findings' scenarios lost on the candidate's draw, none when the pooled count held", () => {
+    const lost = acceptedScenariosLost(scenarios(), absolute([2, 3], [1]), absolute([1, 3], [2]));
+    expect(lost.map((s) => s.id)).toEqual(['8']);
+    expect(acceptedScenariosLost(scenarios(), absolute([2], [1, 3]), absolute([1, 2], [3]))).toEqual([]);
+    // A dismissed finding lost is not the floor's business.
+    expect(acceptedScenariosLost(scenarios(), absolute([1, 2], [3]), absolute([2], [1, 3]))).toEqual([]);
+  });
+
+  it('reads one draw of an accepted scenario as raising its finding only when its assertion passed', () => {
+    const sql = scenarios().find((s) => s.id === '8')!;
+    expect(acceptedRaised(sql, absolute([2], []))).toBe(true);
+    expect(acceptedRaised(sql, absolute([], [2]))).toBe(false);
+    expect(acceptedRaised(sql, absolute([1, 3], []))).toBe(false);
+  });
+
+  it('decides a lost accepted finding on the majority of five fresh draws, as soon as it is certain', () => {
+    expect(acceptedRecheck({ raised: 0, missed: 0 })).toBe('continue');
+    expect(acceptedRecheck({ raised: 2, missed: 2 })).toBe('continue');
+    expect(acceptedRecheck({ raised: 3, missed: 0 })).toBe('held');
+    expect(acceptedRecheck({ raised: 3, missed: 2 })).toBe('held');
+    expect(acceptedRecheck({ raised: 0, missed: 3 })).toBe('lost');
+    expect(acceptedRecheck({ raised: 1, missed: 3 })).toBe('lost');
   });
 });
