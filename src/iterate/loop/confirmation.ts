@@ -16,7 +16,6 @@ import {
   mergeTallies,
   poolNoise,
   tallyDraws,
-  worthMeasuring,
   type NoiseEstimate,
 } from '../../core/iterate/noise.js';
 import { sequentialLook, type Look } from '../../core/iterate/sequential.js';
@@ -56,7 +55,7 @@ function wouldShip(loop: LoopContext, kept: KeptState): boolean {
 
 /** Why no confirmation draws are spent, when none are. */
 function confirmationWithoutDraws(loop: LoopContext, stop: LoopStopReason): ConfirmationOutcome | undefined {
-  if (!worthMeasuring(loop.ledger.state.noise, loop.trials, loop.deterministic)) {
+  if (!loop.worthMeasuring()) {
     // Every draw of the night repeated its text's score exactly: fresh draws would repeat them too.
     return {
       kind: 'skipped',

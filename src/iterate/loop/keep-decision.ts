@@ -7,14 +7,7 @@ import type { KeptState } from '../../core/iterate/hill-climb.js';
 import path from 'node:path';
 import { editRefusal } from '../../core/iterate/edit-refusal.js';
 import { countNewlines } from '../../core/iterate/lines.js';
-import {
-  differenceSe,
-  formatGain,
-  mean,
-  poolNoise,
-  tallyDraws,
-  worthMeasuring,
-} from '../../core/iterate/noise.js';
+import { differenceSe, formatGain, mean, poolNoise, tallyDraws } from '../../core/iterate/noise.js';
 import { sequentialLook, type Look } from '../../core/iterate/sequential.js';
 import { classifyIteration, type IterationOutcome } from '../../core/iterate/taxonomy.js';
 import type { Usage } from '../../core/usage.js';
@@ -71,11 +64,7 @@ export async function judgeEdit(
   const lost =
     scoredOutcome === 'keep' ? await acceptedFloor(loop, kept, newText, scored, signal, spend) : undefined;
   const outcome = lost === undefined ? scoredOutcome : 'revert';
-  if (
-    outcome === 'keep' &&
-    loop.keepRule === 'noise-aware' &&
-    worthMeasuring(loop.ledger.state.noise, loop.trials, loop.deterministic)
-  ) {
+  if (outcome === 'keep' && loop.keepRule === 'noise-aware' && loop.worthMeasuring()) {
     loop.ledger.drew(newText, 1);
     return remeasure(loop, kept, newText, scored, linesDelta, signal, spend);
   }
