@@ -97,20 +97,34 @@ export function absoluteCountRows(before: AbsoluteResult, after: AbsoluteResult)
  * would otherwise refuse most good changes of a skill with many accepted findings. Returns the sentence
  * that says why the change does not ship, or undefined when it holds.
  */
-export function acceptedFindingsLost(evidence: FeedbackEvidence | undefined): string | undefined {
+export function acceptedFindingsLost(
+  evidence: FeedbackEvidence | undefined,
+  recheck?: { lost: readonly string[] },
+): string | undefined {
   const accepted = (evidence?.findings ?? []).filter((f) => f.kind === 'accepted' && f.after.total > 0);
   const before = pooled(accepted.map((f) => f.before));
   const after = pooled(accepted.map((f) => f.after));
   if (before.total === 0 || after.total === 0 || passRate(after) >= passRate(before)) return undefined;
-  const worse = accepted.filter((f) => passRate(f.after) < passRate(f.before));
+  // Drawn again (the confirmation's re-measure): blocked only by the findings missed again.
+  if (recheck !== undefined && recheck.lost.length === 0) return undefined;
+  const worse = acceptedFindingsWorse(evidence);
   const named = worse
     .slice(0, MAX_LISTED)
     .map((f) => inertInline(f.title, 120))
     .join(', ');
   const more = worse.length > MAX_LISTED ? ` and ${worse.length - MAX_LISTED} more` : '';
+  const again =
+    recheck === undefined ? '' : `, and misses them again when re-measured: ${recheck.lost.join(', ')}`;
   return (
     `it catches the team's accepted findings less often: ${before.passes} of ${before.total} → ` +
-    `${after.passes} of ${after.total} passing draws (${named}${more})`
+    `${after.passes} of ${after.total} passing draws (${named}${more})${again}`
+  );
+}
+
+/** The accepted findings whose pass rate fell between the two texts (the ones a re-measure draws again). */
+export function acceptedFindingsWorse(evidence: FeedbackEvidence | undefined): FeedbackFinding[] {
+  return (evidence?.findings ?? []).filter(
+    (f) => f.kind === 'accepted' && f.after.total > 0 && passRate(f.after) < passRate(f.before),
   );
 }
 

@@ -82,13 +82,13 @@ export function gainMargin(estimate: NoiseEstimate, a: number, b: number, margin
  * skill measured so is not exact.
  */
 export function worthMeasuring(
-  estimate: NoiseEstimate,
+  est: NoiseEstimate,
   trials: number,
   deterministic: boolean,
   flipped = false,
 ): boolean {
   if (deterministic || trials < 2) return false;
-  return estimate.df === 0 || noiseSd(estimate) > 0 || flipped;
+  return est.df === 0 || noiseSd(est) > 0 || flipped;
 }
 
 /** The noise-aware keep decision on a candidate's mean over `draws` against the state's mean over `stateDraws`. */
@@ -255,6 +255,8 @@ export interface Confirmation {
   perAssertion?: EvidenceRow[] | undefined;
   /** Pass counts on the holdout scenarios, when the skill has any. */
   holdout?: { before: PassCount; after: PassCount } | undefined;
+  /** Reviewer skill: the accepted findings it lost, drawn again; the ones missed again (accepted-floor.ts). */
+  acceptedRecheck?: { lost: string[] } | undefined;
 }
 
 export function passRate(count: PassCount): number {

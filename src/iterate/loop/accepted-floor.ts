@@ -9,6 +9,7 @@
  * on the re-measurement too. An edit that removed the instruction behind a finding misses it in most
  * fresh draws and stays blocked.
  */
+import type { Scenario } from '../../core/iterate/evals.js';
 import type { KeptState } from '../../core/iterate/hill-climb.js';
 import {
   ACCEPTED_RECHECK_DRAWS,
@@ -50,31 +51,58 @@ export async function acceptedFloor(
   const oneDraw =
     `catches fewer of the team's accepted findings: ${counts.before.passes} of ${counts.before.total} → ` +
     `${counts.after.passes} of ${counts.after.total} passing`;
-  const tally = new Map(lost.map((s) => [s.id, { raised: 0, missed: 0 }]));
+  const recheck = await recheckAccepted(loop, newText, lost, RECHECK_FIRST_DRAW, signal, spend);
+  if ('failed' in recheck) return `${oneDraw}; the re-measure of those findings failed (${recheck.failed})`;
+  if (recheck.lost.length === 0) return undefined;
+  return `${oneDraw}, and misses them again when re-measured: ${lostTitles(recheck.lost)}`;
+}
+
+/** A lost accepted finding's fresh draws. */
+interface Rechecked {
+  scenario: Scenario;
+  raised: number;
+  missed: number;
+}
+
+/** "SQL built from user input (raised in 1 of 4 fresh draws), …" (titles inert: they come from a review). */
+export function lostTitles(lost: readonly Rechecked[]): string {
+  return lost
+    .map(
+      (r) =>
+        `${inertInline(r.scenario.feedback?.title ?? r.scenario.id, 120)} (raised in ${r.raised} of ` +
+        `${r.raised + r.missed} fresh draws)`,
+    )
+    .join(', ');
+}
+
+/**
+ * Fresh draws of `text` on the accepted findings' `scenarios` alone, numbered from `firstDraw`, one draw
+ * at a time until each finding is decided (`acceptedRecheck`): the findings missed in most of them, or why
+ * the draws failed.
+ */
+export async function recheckAccepted(
+  loop: LoopContext,
+  text: string,
+  scenarios: readonly Scenario[],
+  firstDraw: number,
+  signal: AbortSignal,
+  spend: (usage: Usage) => void,
+): Promise<{ lost: Rechecked[] } | { failed: string }> {
+  const tally = new Map(scenarios.map((s) => [s.id, { scenario: s, raised: 0, missed: 0 }]));
   for (let d = 0; d < ACCEPTED_RECHECK_DRAWS; d++) {
-    const open = lost.filter((s) => acceptedRecheck(tally.get(s.id)!) === 'continue');
+    const open = scenarios.filter((s) => acceptedRecheck(tally.get(s.id)!) === 'continue');
     if (open.length === 0) break;
-    const drawn = await measureDraws(loop.request(newText, signal, { ...loop.training, scenarios: open }), [
-      RECHECK_FIRST_DRAW + d,
+    const drawn = await measureDraws(loop.request(text, signal, { ...loop.input.evals, scenarios: open }), [
+      firstDraw + d,
     ]);
     spend(drawn.usage);
     const result = drawn.draws[0]?.absolute;
-    if (drawn.status !== 'ok' || !result) {
-      return `${oneDraw}; the re-measure of those findings failed (${drawn.status}: ${drawn.detail ?? 'no score'})`;
-    }
+    if (drawn.status !== 'ok' || !result) return { failed: `${drawn.status}: ${drawn.detail ?? 'no score'}` };
     for (const s of open) {
       const t = tally.get(s.id)!;
       if (acceptedRaised(s, result)) t.raised++;
       else t.missed++;
     }
   }
-  const again = lost.filter((s) => acceptedRecheck(tally.get(s.id)!) === 'lost');
-  if (again.length === 0) return undefined;
-  const named = again
-    .map((s) => {
-      const t = tally.get(s.id)!;
-      return `${inertInline(s.feedback?.title ?? s.id, 120)} (raised in ${t.raised} of ${t.raised + t.missed} fresh draws)`;
-    })
-    .join(', ');
-  return `${oneDraw}, and misses them again when re-measured: ${named}`;
+  return { lost: [...tally.values()].filter((t) => acceptedRecheck(t) === 'lost') };
 }

@@ -8,6 +8,7 @@ import { agentSkillsEvals, readEvalsShape } from '../../../src/core/iterate/agen
 import {
   absoluteCountRows,
   acceptedFindingsLost,
+  acceptedFindingsWorse,
   acceptedPassCounts,
   acceptedRaised,
   acceptedRecheck,
@@ -154,6 +155,19 @@ describe('the accepted findings as a floor (a reviewer skill may not catch fewer
     };
     expect(acceptedFindingsLost(evidence)).toBe(
       "it catches the team's accepted findings less often: 6 of 6 → 3 of 6 passing draws (SQL from input)",
+    );
+  });
+
+  it('at the ship gate, refuses only on the findings a re-measure misses again', () => {
+    const evidence = {
+      source: 'confirmation' as const,
+      findings: [finding('accepted', 'SQL from input', 3, 1), finding('accepted', 'Token in the log', 3, 3)],
+    };
+    expect(acceptedFindingsWorse(evidence).map((f) => f.title)).toEqual(['SQL from input']);
+    expect(acceptedFindingsLost(evidence, { lost: [] })).toBeUndefined();
+    expect(acceptedFindingsLost(evidence, { lost: ['SQL from input (raised in 0 of 3 fresh draws)'] })).toBe(
+      "it catches the team's accepted findings less often: 6 of 6 → 4 of 6 passing draws (SQL from input), " +
+        'and misses them again when re-measured: SQL from input (raised in 0 of 3 fresh draws)',
     );
   });
 
