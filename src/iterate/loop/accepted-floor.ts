@@ -7,7 +7,8 @@
  * the lost findings are drawn again, with draw numbers of their own, one draw at a time until each is
  * decided (core/iterate/feedback-evidence.ts `acceptedRecheck`); the edit is blocked when a finding is lost
  * on the re-measurement too. An edit that removed the instruction behind a finding misses it in most
- * fresh draws and stays blocked.
+ * fresh draws and stays blocked. The ship gate's floor draws the findings the confirmation shows lost the
+ * same way (`recheckAccepted`, from confirmation.ts).
  */
 import type { Scenario } from '../../core/iterate/evals.js';
 import type { KeptState } from '../../core/iterate/hill-climb.js';
