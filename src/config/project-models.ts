@@ -42,6 +42,8 @@ interface ProjectModelsInput {
   env: NodeJS.ProcessEnv;
   /** Retries are logged as warnings ("retrying in 0.8 s (attempt 2 of 4): HTTP 529: Overloaded"). */
   log?: Pick<Logger, 'warn'> | undefined;
+  /** The most calls in flight to one endpoint, when the command was given one (`iterate --concurrency`). */
+  maxCallsPerEndpoint?: number | undefined;
 }
 
 /** Reads the config and resolves the selection, without building a model (no key is checked yet). */
@@ -58,6 +60,7 @@ export async function loadProjectModelConfig(input: ProjectModelsInput): Promise
   const structuredOutput = structuredOutputSetting(input.flags, config);
   const modelOptions: ModelFactoryOptions = {
     ...fromConfig,
+    ...(input.maxCallsPerEndpoint !== undefined && { maxCallsPerEndpoint: input.maxCallsPerEndpoint }),
     ...(structuredOutput !== undefined && { structuredOutput }),
     ...(log && {
       onStructuredOutputFallback: (event: StructuredOutputFallback) =>

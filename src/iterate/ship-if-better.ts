@@ -57,7 +57,7 @@ export async function shipIfBetter(
     }
   }
   // The team's accepted findings are a floor for a reviewer skill (§ The nightly engine improves the reviewer).
-  const lost = acceptedFindingsLost(loop.measurement.feedback);
+  const lost = acceptedFindingsLost(loop.measurement.feedback, confirmation?.acceptedRecheck);
   if (lost !== undefined) {
     const detail = `not shipped: ${lost}`;
     ports.log.info(`${skill}: ${detail}`);

@@ -150,6 +150,49 @@ describe('loadProjectModels', () => {
   });
 });
 
+describe('calls in flight per endpoint (iterate --concurrency)', () => {
+  /** Three renders at once through the real provider; the most the endpoint saw in flight together. */
+  async function peakInFlight(maxCallsPerEndpoint: number | undefined): Promise<number> {
+    let inFlight = 0;
+    let peak = 0;
+    nock('https://api.anthropic.com')
+      .post('/v1/messages')
+      .times(3)
+      .reply((_uri, _body, callback) => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        setTimeout(() => {
+          inFlight -= 1;
+          callback(null, [
+            200,
+            anthropicMessage([{ type: 'text', text: 'done' }], { input_tokens: 5, output_tokens: 1 }),
+          ]);
+        }, 20);
+      });
+    const { models } = await loadProjectModels({
+      project,
+      flags: { model: 'anthropic:claude-haiku-4-5' },
+      env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+      maxCallsPerEndpoint,
+    });
+    await Promise.all(
+      ['s1', 's2', 's3'].map((id) =>
+        models.render(
+          { skillName: 'demo', skillMd: '# Demo\n', scenario: { id, context: 'c' } },
+          new AbortController().signal,
+        ),
+      ),
+    );
+    expect(nock.isDone()).toBe(true);
+    return peak;
+  }
+
+  it('sends one call at a time to an endpoint when given 1, whatever scoring passes run side by side', async () => {
+    expect(await peakInFlight(1)).toBe(1);
+    expect(await peakInFlight(undefined)).toBe(3);
+  });
+});
+
 describe('retry warnings', () => {
   const apiError = (statusCode: number | undefined, message: string) =>
     new APICallError({

@@ -145,4 +145,71 @@ describe('skillclimb iterate over the reviewer skill', () => {
       /\trevert\t.*catches fewer of the team's accepted findings: 1 of 1 → 0 of 1 passing/,
     );
   });
+
+  /**
+   * The accepted-findings floor on re-measured evidence: the candidate's renders of the SQL scenario, in the
+   * order they are asked for, raise the finding or not (`misses[i]`); its first one is its scored draw, the
+   * rest are the floor's fresh draws of that scenario alone. The base text always raises it.
+   */
+  function flakyAcceptedScript(misses: boolean[]) {
+    let sqlRenders = 0;
+    return {
+      render: ({ system, user }: { system: string; user: string }) => {
+        const edited = system.includes('vendored');
+        const sql = user.includes('src/db.ts');
+        const missed = edited && sql && (misses[sqlRenders++] ?? false);
+        return `${edited ? 'improved' : 'base'}|${sql ? 'db' : 'other'}|${missed ? 'missed' : 'raised'}`;
+      },
+      // The edit silences both dismissed findings (1 of 3 → 3 of 3 on a draw that raises the SQL one).
+      grade: ({ text, ids }: { text: string; ids: number[] }) =>
+        ids.filter((id) => (id === 2 ? text.includes('|db|raised') : text.includes('improved|other'))),
+      propose: () => ({
+        description: 'leave vendored files and TODOs alone',
+        old_string: 'Report each defect with a title, the file and the line.',
+        new_string: 'Report each defect with a title, the file and the line. Skip vendored files and TODOs.',
+      }),
+    };
+  }
+
+  it('keeps an edit that lost an accepted finding on its one draw when the fresh draws raise it again', async () => {
+    const repo = await project(EVALS_WITH_TODO);
+    const bodies = serveSkillModels(flakyAcceptedScript([true, false, true, false, false]));
+
+    const run = await runIterate(
+      await oneNightOptions(repo),
+      createLocalPorts(await oneNightOptions(repo), { models: anthropicSkillModels(), log: SILENT }),
+    );
+
+    const rows = await readFile(path.join(repo, DIR, 'evals', 'results.tsv'), 'utf8');
+    expect(rows).toMatch(/\tkeep\t/);
+    expect(rows).not.toContain('accepted findings');
+    // Its scored draw, then fresh draws of the SQL scenario alone until 3 of them raised it (3 of 4).
+    const sqlRendersOfEdit = bodies.render.filter(
+      (r) => r.system.includes('vendored') && r.user.includes('src/db.ts'),
+    );
+    const vendorRendersOfEdit = bodies.render.filter(
+      (r) => r.system.includes('vendored') && r.user.includes('src/vendor/'),
+    );
+    expect(sqlRendersOfEdit.length - vendorRendersOfEdit.length).toBe(4);
+    expect(run.results[0]?.rows?.some((r) => r.status === 'keep')).toBe(true);
+  });
+
+  it('blocks an edit that loses an accepted finding on its draw and again in most fresh draws', async () => {
+    const repo = await project(EVALS_WITH_TODO);
+    serveSkillModels(flakyAcceptedScript([true, false, true, true, true]));
+    const head = git(repo, 'rev-parse', 'HEAD');
+
+    const run = await runIterate(
+      await oneNightOptions(repo),
+      createLocalPorts(await oneNightOptions(repo), { models: anthropicSkillModels(), log: SILENT }),
+    );
+
+    expect(run.results[0]?.status).toBe('no-improvement');
+    expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
+    const rows = await readFile(path.join(repo, DIR, 'evals', 'results.tsv'), 'utf8');
+    expect(rows).toContain(
+      "catches fewer of the team's accepted findings: 1 of 1 → 0 of 1 passing, and misses them again when " +
+        're-measured: SQL built from user input (raised in 1 of 4 fresh draws)',
+    );
+  });
 });

@@ -130,6 +130,11 @@ async function resolveRunModels(
     flags,
     env: io.env,
     log,
+    // `--concurrency` on the command line bounds the calls in flight to each endpoint too, not only those of
+    // one scoring pass: a measurement's draws and the confirmation's sides are passes side by side, and an
+    // endpoint that takes one call at a time gets one (docs/cli.md). Without the flag the endpoint's bound
+    // stays the engine's own (src/llm/factory.ts MAX_CALLS_PER_ENDPOINT).
+    maxCallsPerEndpoint: fromCli('concurrency') ? cliOptions.concurrency : undefined,
   }).catch((err: unknown) => {
     // A bad config file (ConfigError names file and field) or a missing key: nothing has started yet.
     throw new UsageError(messageOf(err));

@@ -97,20 +97,34 @@ export function absoluteCountRows(before: AbsoluteResult, after: AbsoluteResult)
  * would otherwise refuse most good changes of a skill with many accepted findings. Returns the sentence
  * that says why the change does not ship, or undefined when it holds.
  */
-export function acceptedFindingsLost(evidence: FeedbackEvidence | undefined): string | undefined {
+export function acceptedFindingsLost(
+  evidence: FeedbackEvidence | undefined,
+  recheck?: { lost: readonly string[] },
+): string | undefined {
   const accepted = (evidence?.findings ?? []).filter((f) => f.kind === 'accepted' && f.after.total > 0);
   const before = pooled(accepted.map((f) => f.before));
   const after = pooled(accepted.map((f) => f.after));
   if (before.total === 0 || after.total === 0 || passRate(after) >= passRate(before)) return undefined;
-  const worse = accepted.filter((f) => passRate(f.after) < passRate(f.before));
+  // Drawn again (the confirmation's re-measure): blocked only by the findings missed again.
+  if (recheck !== undefined && recheck.lost.length === 0) return undefined;
+  const worse = acceptedFindingsWorse(evidence);
   const named = worse
     .slice(0, MAX_LISTED)
     .map((f) => inertInline(f.title, 120))
     .join(', ');
   const more = worse.length > MAX_LISTED ? ` and ${worse.length - MAX_LISTED} more` : '';
+  const again =
+    recheck === undefined ? '' : `, and misses them again when re-measured: ${recheck.lost.join(', ')}`;
   return (
     `it catches the team's accepted findings less often: ${before.passes} of ${before.total} → ` +
-    `${after.passes} of ${after.total} passing draws (${named}${more})`
+    `${after.passes} of ${after.total} passing draws (${named}${more})${again}`
+  );
+}
+
+/** The accepted findings whose pass rate fell between the two texts (the ones a re-measure draws again). */
+export function acceptedFindingsWorse(evidence: FeedbackEvidence | undefined): FeedbackFinding[] {
+  return (evidence?.findings ?? []).filter(
+    (f) => f.kind === 'accepted' && f.after.total > 0 && passRate(f.after) < passRate(f.before),
   );
 }
 
@@ -126,6 +140,56 @@ export function acceptedPassCounts(
   if (ids.size === 0) return undefined;
   const rows = absoluteCountRows(before, after).filter((row) => ids.has(row.assertionId));
   return { before: pooled(rows.map((r) => r.before)), after: pooled(rows.map((r) => r.after)) };
+}
+
+/**
+ * The accepted findings the candidate lost on its one draw (docs/how-it-works.md § The nightly engine
+ * improves the reviewer): when the accepted findings' pooled passes dropped against the kept text's draw,
+ * the scenarios of the accepted findings whose own passes dropped — the ones the floor re-draws before it
+ * blocks the edit. Empty when the pooled count held.
+ */
+export function acceptedScenariosLost(
+  scenarios: readonly Scenario[],
+  before: AbsoluteResult,
+  after: AbsoluteResult,
+): Scenario[] {
+  const counts = acceptedPassCounts(scenarios, before, after);
+  if (!counts || counts.after.passes >= counts.before.passes) return [];
+  return scenarios.filter(
+    (s) => s.feedback?.kind === 'accepted' && scenarioPasses(s, after) < scenarioPasses(s, before),
+  );
+}
+
+/** The scenario's expected assertions that pass in one draw. */
+function scenarioPasses(scenario: Scenario, result: AbsoluteResult): number {
+  const ids = new Set(scenario.expected_assertions ?? []);
+  return result.passing_pairs.filter((p) => p.scenario_id === scenario.id && ids.has(p.assertion_id)).length;
+}
+
+/** One draw of the scenario raises its accepted finding: every one of its expected assertions passes. */
+export function acceptedRaised(scenario: Scenario, result: AbsoluteResult): boolean {
+  const ids = new Set(scenario.expected_assertions ?? []);
+  return ids.size > 0 && scenarioPasses(scenario, result) === ids.size;
+}
+
+/**
+ * Fresh draws the floor takes at most of a lost accepted finding: the finding is held when the candidate
+ * raises it in most of them, lost when it misses it in most (decided as soon as either is certain).
+ */
+export const ACCEPTED_RECHECK_DRAWS = 5;
+
+/**
+ * The floor's sequential look at one lost accepted finding's fresh draws of the candidate (docs/how-it-works.md
+ * § The nightly engine improves the reviewer): `held` once it raised the finding in a majority of
+ * ACCEPTED_RECHECK_DRAWS draws, `lost` once it missed it in a majority, else `continue`. The kept text
+ * raised it on its draw; a candidate that only lost it to the grader's or the render's noise raises it
+ * again in most fresh draws, one that removed the instruction behind it misses it in most.
+ */
+export function acceptedRecheck(draws: { raised: number; missed: number }): 'held' | 'lost' | 'continue' {
+  const majority = Math.floor(ACCEPTED_RECHECK_DRAWS / 2) + 1;
+  if (draws.raised >= majority) return 'held';
+  if (draws.missed >= majority) return 'lost';
+  return 'continue';
 }
 
 function pooled(counts: readonly PassCount[]): PassCount {

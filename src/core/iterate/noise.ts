@@ -76,12 +76,19 @@ export function gainMargin(estimate: NoiseEstimate, a: number, b: number, margin
 
 /**
  * Whether more draws can change a decision (a candidate's keep, the ship gate's confirmation): only when
- * the skill is scored by models (structural scores are exact) and either a spread was seen or nothing was
- * measured twice yet.
+ * the skill is scored by models (structural scores are exact) and either a spread was seen, or nothing was
+ * measured twice yet, or some verdict differed between draws of one text (`flipped`): draws whose
+ * composites tie can still flip their verdicts — one assertion lost where another is gained — and a
+ * skill measured so is not exact.
  */
-export function worthMeasuring(estimate: NoiseEstimate, trials: number, deterministic: boolean): boolean {
+export function worthMeasuring(
+  est: NoiseEstimate,
+  trials: number,
+  deterministic: boolean,
+  flipped = false,
+): boolean {
   if (deterministic || trials < 2) return false;
-  return estimate.df === 0 || noiseSd(estimate) > 0;
+  return est.df === 0 || noiseSd(est) > 0 || flipped;
 }
 
 /** The noise-aware keep decision on a candidate's mean over `draws` against the state's mean over `stateDraws`. */
@@ -248,6 +255,8 @@ export interface Confirmation {
   perAssertion?: EvidenceRow[] | undefined;
   /** Pass counts on the holdout scenarios, when the skill has any. */
   holdout?: { before: PassCount; after: PassCount } | undefined;
+  /** Reviewer skill: the accepted findings it lost, drawn again; the ones missed again (accepted-floor.ts). */
+  acceptedRecheck?: { lost: string[] } | undefined;
 }
 
 export function passRate(count: PassCount): number {

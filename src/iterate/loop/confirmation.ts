@@ -5,6 +5,11 @@
  * and the original's keep rule skip it. How it ended goes to the ledger.
  */
 import { messageOf } from '../../core/errors.js';
+import {
+  acceptedFindingsLost,
+  acceptedFindingsWorse,
+  feedbackEvidence,
+} from '../../core/iterate/feedback-evidence.js';
 import type { SkillEvals } from '../../core/iterate/evals.js';
 import type { KeptState, LoopStopReason } from '../../core/iterate/hill-climb.js';
 import { countNewlines } from '../../core/iterate/lines.js';
@@ -16,14 +21,15 @@ import {
   mergeTallies,
   poolNoise,
   tallyDraws,
-  worthMeasuring,
+  type Confirmation,
   type NoiseEstimate,
 } from '../../core/iterate/noise.js';
 import { sequentialLook, type Look } from '../../core/iterate/sequential.js';
 import { DEFAULT_MIN_GAIN, shipGate } from '../../core/iterate/ship-gate.js';
-import { ZERO_USAGE, addUsage } from '../../core/usage.js';
+import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { startIterationTimer } from '../iteration-timer.js';
 import { drawRange, measureDraws, type Measurement } from '../trials.js';
+import { lostTitles, recheckAccepted } from './accepted-floor.js';
 import type { LoopContext } from './context.js';
 import type { ConfirmationOutcome } from './ledger.js';
 
@@ -56,7 +62,7 @@ function wouldShip(loop: LoopContext, kept: KeptState): boolean {
 
 /** Why no confirmation draws are spent, when none are. */
 function confirmationWithoutDraws(loop: LoopContext, stop: LoopStopReason): ConfirmationOutcome | undefined {
-  if (!worthMeasuring(loop.ledger.state.noise, loop.trials, loop.deterministic)) {
+  if (!loop.worthMeasuring()) {
     // Every draw of the night repeated its text's score exactly: fresh draws would repeat them too.
     return {
       kind: 'skipped',
@@ -125,7 +131,13 @@ async function measureConfirmation(loop: LoopContext, kept: KeptState): Promise<
       margin: loop.margin,
       reusedBaseline: sides.reused,
     });
-    ledger.confirmationEnded({ kind: 'confirmed', confirmation: c });
+    const acceptedRecheck = await recheckLostAccepted(loop, kept.text, c, timer.signal, (u) =>
+      loop.spendUnjudged(u),
+    );
+    ledger.confirmationEnded({
+      kind: 'confirmed',
+      confirmation: acceptedRecheck === undefined ? c : { ...c, acceptedRecheck },
+    });
     input.log.info(
       `${input.skill}: confirmation over ${c.trials} fresh trials of the final text` +
         `${sides.reused ? ` and the baseline's ${before.scores.length} trials` : ' and of the baseline'}: ` +
@@ -209,4 +221,32 @@ async function confirmationSides(loop: LoopContext, kept: KeptState, measure: Me
     usage: ZERO_USAGE,
   };
   return { before: baseline, after, reused: !!reusable, estimate };
+}
+
+/** The ship gate's re-measure draws its own numbers: past the loop's (accepted-floor.ts) and every score's. */
+const SHIP_RECHECK_FIRST_DRAW = 20_000;
+
+/**
+ * The accepted-findings floor at the ship gate, on re-measured evidence (docs/how-it-works.md § The nightly
+ * engine improves the reviewer): when the confirmation's draws show a reviewer skill's accepted findings
+ * passing less often, pooled, the findings whose own rate fell are drawn again for the final text (their
+ * scenarios alone, one draw at a time, each decided on its majority), and the ship gate refuses only on
+ * the ones missed again. Undefined when the pooled floor held (nothing to draw); a failed re-measure is
+ * said as a finding lost, so the night does not ship on it.
+ */
+async function recheckLostAccepted(
+  loop: LoopContext,
+  text: string,
+  c: Confirmation,
+  signal: AbortSignal,
+  spend: (usage: Usage) => void,
+): Promise<{ lost: string[] } | undefined> {
+  const scenarios = loop.input.evals.scenarios;
+  const evidence = feedbackEvidence(scenarios, 'confirmation', c.perAssertion ?? []);
+  if (acceptedFindingsLost(evidence) === undefined) return undefined;
+  const worse = new Set(acceptedFindingsWorse(evidence).map((f) => f.evalId));
+  const lost = scenarios.filter((s) => worse.has(s.id));
+  const recheck = await recheckAccepted(loop, text, lost, SHIP_RECHECK_FIRST_DRAW, signal, spend);
+  if ('failed' in recheck) return { lost: [`the re-measure failed (${recheck.failed})`] };
+  return { lost: recheck.lost.length === 0 ? [] : [lostTitles(recheck.lost)] };
 }

@@ -11,6 +11,7 @@ import {
   DEFAULT_MARGIN,
   DEFAULT_TRIALS,
   type KeepRule,
+  worthMeasuring,
 } from '../../core/iterate/noise.js';
 import { DEFAULT_MIN_GAIN } from '../../core/iterate/ship-gate.js';
 import { SKILL_FILE, skillFileOf } from '../../core/iterate/skill-layout.js';
@@ -92,6 +93,15 @@ export class LoopContext {
       cache: this.cache,
       files: input.files,
     };
+  }
+
+  /**
+   * Whether more draws can change a decision tonight (core/iterate/noise.ts `worthMeasuring`): the scores
+   * spread, or a verdict flipped between the baseline's draws though their composites tied.
+   */
+  worthMeasuring(): boolean {
+    const flipped = this.ledger.baselineDraws?.tallies.some((t) => t.flippedPairs > 0) ?? false;
+    return worthMeasuring(this.ledger.state.noise, this.trials, this.deterministic, flipped);
   }
 
   /** Step D under the iteration's signal, with the N=3 saturation handler (draw 0 of the text). */

@@ -6,21 +6,14 @@
 import type { KeptState } from '../../core/iterate/hill-climb.js';
 import path from 'node:path';
 import { editRefusal } from '../../core/iterate/edit-refusal.js';
-import { acceptedPassCounts } from '../../core/iterate/feedback-evidence.js';
 import { countNewlines } from '../../core/iterate/lines.js';
-import {
-  differenceSe,
-  formatGain,
-  mean,
-  poolNoise,
-  tallyDraws,
-  worthMeasuring,
-} from '../../core/iterate/noise.js';
+import { differenceSe, formatGain, mean, poolNoise, tallyDraws } from '../../core/iterate/noise.js';
 import { sequentialLook, type Look } from '../../core/iterate/sequential.js';
 import { classifyIteration, type IterationOutcome } from '../../core/iterate/taxonomy.js';
 import type { Usage } from '../../core/usage.js';
 import { keptStateOf, type ScoredText } from '../saturation.js';
 import { measureDraws } from '../trials.js';
+import { acceptedFloor } from './accepted-floor.js';
 import type { LoopContext } from './context.js';
 
 /** What an attempt was judged: its row's status and score, and the new kept state on a keep. */
@@ -68,13 +61,10 @@ export async function judgeEdit(
     refused: refusal !== undefined,
   });
   // Only an edit that would be kept is asked whether it loses accepted findings: a revert stays a revert.
-  const lost = scoredOutcome === 'keep' ? acceptedLost(loop, kept, scored) : undefined;
+  const lost =
+    scoredOutcome === 'keep' ? await acceptedFloor(loop, kept, newText, scored, signal, spend) : undefined;
   const outcome = lost === undefined ? scoredOutcome : 'revert';
-  if (
-    outcome === 'keep' &&
-    loop.keepRule === 'noise-aware' &&
-    worthMeasuring(loop.ledger.state.noise, loop.trials, loop.deterministic)
-  ) {
+  if (outcome === 'keep' && loop.keepRule === 'noise-aware' && loop.worthMeasuring()) {
     loop.ledger.drew(newText, 1);
     return remeasure(loop, kept, newText, scored, linesDelta, signal, spend);
   }
@@ -91,22 +81,6 @@ export async function judgeEdit(
     note,
     kept: outcome === 'keep' && s.score !== null ? keptStateOf(newText, s.score, scored) : undefined,
   };
-}
-
-/**
- * A reviewer skill's edit that catches fewer of the team's accepted findings than the kept text did, on
- * their one draw each, is not kept (docs/how-it-works.md § The nightly engine improves the reviewer): the
- * ship gate would refuse it, and every later edit would be built on it.
- */
-function acceptedLost(loop: LoopContext, kept: KeptState, scored: ScoredText): string | undefined {
-  const after = scored.score.absolute;
-  if (!kept.absolute || !after || scored.score.status !== 'ok') return undefined;
-  const counts = acceptedPassCounts(loop.training.scenarios, kept.absolute, after);
-  if (!counts || counts.after.passes >= counts.before.passes) return undefined;
-  return (
-    `catches fewer of the team's accepted findings: ${counts.before.passes} of ${counts.before.total} → ` +
-    `${counts.after.passes} of ${counts.after.total} passing`
-  );
 }
 
 /**

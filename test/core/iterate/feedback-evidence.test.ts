@@ -8,7 +8,11 @@ import { agentSkillsEvals, readEvalsShape } from '../../../src/core/iterate/agen
 import {
   absoluteCountRows,
   acceptedFindingsLost,
+  acceptedFindingsWorse,
   acceptedPassCounts,
+  acceptedRaised,
+  acceptedRecheck,
+  acceptedScenariosLost,
   feedbackEvidence,
   feedbackEvidenceLines,
 } from '../../../src/core/iterate/feedback-evidence.js';
@@ -154,6 +158,19 @@ describe('the accepted findings as a floor (a reviewer skill may not catch fewer
     );
   });
 
+  it('at the ship gate, refuses only on the findings a re-measure misses again', () => {
+    const evidence = {
+      source: 'confirmation' as const,
+      findings: [finding('accepted', 'SQL from input', 3, 1), finding('accepted', 'Token in the log', 3, 3)],
+    };
+    expect(acceptedFindingsWorse(evidence).map((f) => f.title)).toEqual(['SQL from input']);
+    expect(acceptedFindingsLost(evidence, { lost: [] })).toBeUndefined();
+    expect(acceptedFindingsLost(evidence, { lost: ['SQL from input (raised in 0 of 3 fresh draws)'] })).toBe(
+      "it catches the team's accepted findings less often: 6 of 6 → 4 of 6 passing draws (SQL from input), " +
+        'and misses them again when re-measured: SQL from input (raised in 0 of 3 fresh draws)',
+    );
+  });
+
   it('lets a change through when the pooled rate holds, though one accepted eval flipped by noise', () => {
     const evidence = {
       source: 'confirmation' as const,
@@ -174,5 +191,29 @@ describe('the accepted findings as a floor (a reviewer skill may not catch fewer
       before: { passes: 1, total: 1 },
       after: { passes: 0, total: 1 },
     });
+  });
+
+  it("names the accepted findings' scenarios lost on the candidate's draw, none when the pooled count held", () => {
+    const lost = acceptedScenariosLost(scenarios(), absolute([2, 3], [1]), absolute([1, 3], [2]));
+    expect(lost.map((s) => s.id)).toEqual(['8']);
+    expect(acceptedScenariosLost(scenarios(), absolute([2], [1, 3]), absolute([1, 2], [3]))).toEqual([]);
+    // A dismissed finding lost is not the floor's business.
+    expect(acceptedScenariosLost(scenarios(), absolute([1, 2], [3]), absolute([2], [1, 3]))).toEqual([]);
+  });
+
+  it('reads one draw of an accepted scenario as raising its finding only when its assertion passed', () => {
+    const sql = scenarios().find((s) => s.id === '8')!;
+    expect(acceptedRaised(sql, absolute([2], []))).toBe(true);
+    expect(acceptedRaised(sql, absolute([], [2]))).toBe(false);
+    expect(acceptedRaised(sql, absolute([1, 3], []))).toBe(false);
+  });
+
+  it('decides a lost accepted finding on the majority of five fresh draws, as soon as it is certain', () => {
+    expect(acceptedRecheck({ raised: 0, missed: 0 })).toBe('continue');
+    expect(acceptedRecheck({ raised: 2, missed: 2 })).toBe('continue');
+    expect(acceptedRecheck({ raised: 3, missed: 0 })).toBe('held');
+    expect(acceptedRecheck({ raised: 3, missed: 2 })).toBe('held');
+    expect(acceptedRecheck({ raised: 0, missed: 3 })).toBe('lost');
+    expect(acceptedRecheck({ raised: 1, missed: 3 })).toBe('lost');
   });
 });

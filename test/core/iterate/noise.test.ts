@@ -38,6 +38,9 @@ describe('the noise estimate and the margin', () => {
     expect(worthMeasuring(poolNoise(NO_NOISE, [0.5, 0, 0.5]), 3, false)).toBe(true);
     expect(worthMeasuring(poolNoise(NO_NOISE, [0.5, 0, 0.5]), 1, false)).toBe(false);
     expect(worthMeasuring(poolNoise(NO_NOISE, [0.5, 0, 0.5]), 3, true)).toBe(false); // structure only
+    // Composites that tie while verdicts flip between the draws: not exact.
+    expect(worthMeasuring(poolNoise(NO_NOISE, [0.5, 0.5, 0.5]), 3, false, true)).toBe(true);
+    expect(worthMeasuring(poolNoise(NO_NOISE, [0.5, 0.5, 0.5]), 3, true, true)).toBe(false);
   });
 
   it('keeps only a gain above the margin, or a no-loss simplification', () => {
