@@ -291,18 +291,20 @@ describe('issue 19: uplift and eval-quality findings', () => {
     scenarios: [{ ...SCENARIOS.scenarios[0]!, expected_assertions: [1, 2, 3, 4] }],
   };
 
+  /** Assertion 1 passes only with the skill; 2 with or without it; 3 never; 4 flips between draws of one text. */
+  const FOUR_ASSERTIONS_TABLE: Table = {
+    base: {
+      s1: [
+        [1, 2, 4],
+        [1, 2],
+        [1, 2, 4],
+      ],
+    },
+    none: { s1: [[2]] },
+  };
+
   it('reports the uplift, and names non-discriminating, flaky and never-passing assertions', async () => {
-    const table: Table = {
-      // 1 passes only with the skill; 2 with or without it; 3 never; 4 flips between draws of the same text.
-      base: {
-        s1: [
-          [1, 2, 4],
-          [1, 2],
-          [1, 2, 4],
-        ],
-      },
-      none: { s1: [[2]] },
-    };
+    const table = FOUR_ASSERTIONS_TABLE;
     const n = await night([{ name: 'demo', evals: FOUR, scenarios: FOUR_SCENARIOS }], table, reword, {
       perSkillIterations: 0,
     });
@@ -323,18 +325,9 @@ describe('issue 19: uplift and eval-quality findings', () => {
   });
 
   it("starts the uplift's draw only once the baseline's draws are graded, and still reports it and its calls", async () => {
-    // Issue 28 item 6: the uplift's renders queued beside the baseline's overflow the endpoint's slots and
-    // cost a third latency before the first edit; they go out beside the first editor call instead.
-    const table: Table = {
-      base: {
-        s1: [
-          [1, 2, 4],
-          [1, 2],
-          [1, 2, 4],
-        ],
-      },
-      none: { s1: [[2]] },
-    };
+    // Issue 28 item 6: the uplift's draw is a report nothing decides on before the loop ends; it goes out
+    // beside the first editor call, so the engine's work on its calls is not on the way to the first edit.
+    const table = FOUR_ASSERTIONS_TABLE;
     const n = await night([{ name: 'demo', evals: FOUR, scenarios: FOUR_SCENARIOS }], table, reword);
     const order = n.bodies.order;
     const upliftRenders = order.flatMap((c, i) =>
