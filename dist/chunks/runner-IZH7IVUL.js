@@ -27554,9 +27554,9 @@ function noiseSd(estimate) {
 function differenceSe(estimate, a, b2) {
   return noiseSd(estimate) * Math.sqrt(1 / Math.max(1, a) + 1 / Math.max(1, b2));
 }
-function worthMeasuring(estimate, trials, deterministic) {
+function worthMeasuring(est, trials, deterministic, flipped = false) {
   if (deterministic || trials < 2) return false;
-  return estimate.df === 0 || noiseSd(estimate) > 0;
+  return est.df === 0 || noiseSd(est) > 0 || flipped;
 }
 function tallyDraws(draws) {
   const byPair = /* @__PURE__ */ new Map();
@@ -36269,15 +36269,22 @@ function absoluteCountRows(before, after) {
   const zero = { passes: 0, total: 0 };
   return [.../* @__PURE__ */ new Set([...b2.keys(), ...f.keys()])].sort((x2, y2) => x2 - y2).map((id) => ({ assertionId: id, before: b2.get(id) ?? zero, after: f.get(id) ?? zero }));
 }
-function acceptedFindingsLost(evidence) {
+function acceptedFindingsLost(evidence, recheck) {
   const accepted = (evidence?.findings ?? []).filter((f) => f.kind === "accepted" && f.after.total > 0);
   const before = pooled(accepted.map((f) => f.before));
   const after = pooled(accepted.map((f) => f.after));
   if (before.total === 0 || after.total === 0 || passRate(after) >= passRate(before)) return void 0;
-  const worse = accepted.filter((f) => passRate(f.after) < passRate(f.before));
+  if (recheck !== void 0 && recheck.lost.length === 0) return void 0;
+  const worse = acceptedFindingsWorse(evidence);
   const named = worse.slice(0, MAX_LISTED).map((f) => inertInline(f.title, 120)).join(", ");
   const more = worse.length > MAX_LISTED ? ` and ${worse.length - MAX_LISTED} more` : "";
-  return `it catches the team's accepted findings less often: ${before.passes} of ${before.total} → ${after.passes} of ${after.total} passing draws (${named}${more})`;
+  const again = recheck === void 0 ? "" : `, and misses them again when re-measured: ${recheck.lost.join(", ")}`;
+  return `it catches the team's accepted findings less often: ${before.passes} of ${before.total} → ${after.passes} of ${after.total} passing draws (${named}${more})${again}`;
+}
+function acceptedFindingsWorse(evidence) {
+  return (evidence?.findings ?? []).filter(
+    (f) => f.kind === "accepted" && f.after.total > 0 && passRate(f.after) < passRate(f.before)
+  );
 }
 function acceptedPassCounts(scenarios, before, after) {
   const ids = new Set(
@@ -36286,6 +36293,28 @@ function acceptedPassCounts(scenarios, before, after) {
   if (ids.size === 0) return void 0;
   const rows = absoluteCountRows(before, after).filter((row2) => ids.has(row2.assertionId));
   return { before: pooled(rows.map((r2) => r2.before)), after: pooled(rows.map((r2) => r2.after)) };
+}
+function acceptedScenariosLost(scenarios, before, after) {
+  const counts2 = acceptedPassCounts(scenarios, before, after);
+  if (!counts2 || counts2.after.passes >= counts2.before.passes) return [];
+  return scenarios.filter(
+    (s) => s.feedback?.kind === "accepted" && scenarioPasses(s, after) < scenarioPasses(s, before)
+  );
+}
+function scenarioPasses(scenario, result) {
+  const ids = new Set(scenario.expected_assertions ?? []);
+  return result.passing_pairs.filter((p2) => p2.scenario_id === scenario.id && ids.has(p2.assertion_id)).length;
+}
+function acceptedRaised(scenario, result) {
+  const ids = new Set(scenario.expected_assertions ?? []);
+  return ids.size > 0 && scenarioPasses(scenario, result) === ids.size;
+}
+var ACCEPTED_RECHECK_DRAWS = 5;
+function acceptedRecheck(draws) {
+  const majority = Math.floor(ACCEPTED_RECHECK_DRAWS / 2) + 1;
+  if (draws.raised >= majority) return "held";
+  if (draws.missed >= majority) return "lost";
+  return "continue";
 }
 function pooled(counts2) {
   return counts2.reduce((a, c3) => ({ passes: a.passes + c3.passes, total: a.total + c3.total }), {
@@ -38318,6 +38347,45 @@ function splitHoldout(evals) {
 }
 var NO_SKILL_TEXT = "No skill instructions are given. Do the task as you see fit.";
 
+// src/iterate/loop/accepted-floor.ts
+var RECHECK_FIRST_DRAW = 1e4;
+async function acceptedFloor(loop, kept, newText, scored, signal, spend) {
+  const after = scored.score.absolute;
+  if (!kept.absolute || !after || scored.score.status !== "ok") return void 0;
+  const lost = acceptedScenariosLost(loop.training.scenarios, kept.absolute, after);
+  if (lost.length === 0) return void 0;
+  const counts2 = acceptedPassCounts(loop.training.scenarios, kept.absolute, after);
+  const oneDraw = `catches fewer of the team's accepted findings: ${counts2.before.passes} of ${counts2.before.total} → ${counts2.after.passes} of ${counts2.after.total} passing`;
+  const recheck = await recheckAccepted(loop, newText, lost, RECHECK_FIRST_DRAW, signal, spend);
+  if ("failed" in recheck) return `${oneDraw}; the re-measure of those findings failed (${recheck.failed})`;
+  if (recheck.lost.length === 0) return void 0;
+  return `${oneDraw}, and misses them again when re-measured: ${lostTitles(recheck.lost)}`;
+}
+function lostTitles(lost) {
+  return lost.map(
+    (r2) => `${inertInline(r2.scenario.feedback?.title ?? r2.scenario.id, 120)} (raised in ${r2.raised} of ${r2.raised + r2.missed} fresh draws)`
+  ).join(", ");
+}
+async function recheckAccepted(loop, text3, scenarios, firstDraw, signal, spend) {
+  const tally = new Map(scenarios.map((s) => [s.id, { scenario: s, raised: 0, missed: 0 }]));
+  for (let d = 0; d < ACCEPTED_RECHECK_DRAWS; d++) {
+    const open5 = scenarios.filter((s) => acceptedRecheck(tally.get(s.id)) === "continue");
+    if (open5.length === 0) break;
+    const drawn = await measureDraws(loop.request(text3, signal, { ...loop.input.evals, scenarios: open5 }), [
+      firstDraw + d
+    ]);
+    spend(drawn.usage);
+    const result = drawn.draws[0]?.absolute;
+    if (drawn.status !== "ok" || !result) return { failed: `${drawn.status}: ${drawn.detail ?? "no score"}` };
+    for (const s of open5) {
+      const t2 = tally.get(s.id);
+      if (acceptedRaised(s, result)) t2.raised++;
+      else t2.missed++;
+    }
+  }
+  return { lost: [...tally.values()].filter((t2) => acceptedRecheck(t2) === "lost") };
+}
+
 // src/iterate/loop/confirmation.ts
 async function confirm(loop, stop) {
   const kept = loop.ledger.state.kept;
@@ -38343,7 +38411,7 @@ function wouldShip(loop, kept) {
   return would !== "no-improvement";
 }
 function confirmationWithoutDraws(loop, stop) {
-  if (!worthMeasuring(loop.ledger.state.noise, loop.trials, loop.deterministic)) {
+  if (!loop.worthMeasuring()) {
     return {
       kind: "skipped",
       reason: "every text measured more than once tonight scored exactly the same each time, so fresh draws would decide nothing; the loop's scores ship"
@@ -38401,7 +38469,17 @@ async function measureConfirmation(loop, kept) {
       margin: loop.margin,
       reusedBaseline: sides.reused
     });
-    ledger.confirmationEnded({ kind: "confirmed", confirmation: c3 });
+    const acceptedRecheck2 = await recheckLostAccepted(
+      loop,
+      kept.text,
+      c3,
+      timer.signal,
+      (u) => loop.spendUnjudged(u)
+    );
+    ledger.confirmationEnded({
+      kind: "confirmed",
+      confirmation: acceptedRecheck2 === void 0 ? c3 : { ...c3, acceptedRecheck: acceptedRecheck2 }
+    });
     input.log.info(
       `${input.skill}: confirmation over ${c3.trials} fresh trials of the final text${sides.reused ? ` and the baseline's ${before.scores.length} trials` : " and of the baseline"}: baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)}, gain ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)})`
     );
@@ -38462,6 +38540,17 @@ async function confirmationSides(loop, kept, measure) {
   };
   return { before: baseline, after, reused: !!reusable, estimate };
 }
+var SHIP_RECHECK_FIRST_DRAW = 2e4;
+async function recheckLostAccepted(loop, text3, c3, signal, spend) {
+  const scenarios = loop.input.evals.scenarios;
+  const evidence = feedbackEvidence(scenarios, "confirmation", c3.perAssertion ?? []);
+  if (acceptedFindingsLost(evidence) === void 0) return void 0;
+  const worse = new Set(acceptedFindingsWorse(evidence).map((f) => f.evalId));
+  const lost = scenarios.filter((s) => worse.has(s.id));
+  const recheck = await recheckAccepted(loop, text3, lost, SHIP_RECHECK_FIRST_DRAW, signal, spend);
+  if ("failed" in recheck) return { lost: [`the re-measure failed (${recheck.failed})`] };
+  return { lost: recheck.lost.length === 0 ? [] : [lostTitles(recheck.lost)] };
+}
 
 // src/iterate/saturation.ts
 function keptStateOf(text3, score4, scored) {
@@ -38495,62 +38584,6 @@ async function scoreWithSaturation(request2) {
     };
   }
   return { score: median, saturation: isAllPass(median.absolute) ? "confirmed" : "rejected", usage: spent };
-}
-
-// src/iterate/loop/baseline-measurement.ts
-async function drawBaselineExtras(loop, text3, signal) {
-  if (loop.deterministic) return { usage: ZERO_USAGE };
-  const settle = (p2) => p2.catch(() => void 0);
-  const [extra, without2] = await Promise.all([
-    loop.trials > 1 ? settle(measureDraws(loop.request(text3, signal), drawRange(1, loop.trials - 1))) : void 0,
-    loop.trials < 2 || loop.input.options.uplift === false ? void 0 : settle(measureDraws(loop.request(NO_SKILL_TEXT, signal), [0]))
-  ]);
-  return {
-    extra,
-    without: without2,
-    usage: addUsage(extra?.usage ?? ZERO_USAGE, without2?.usage ?? ZERO_USAGE)
-  };
-}
-function climbStart(loop, scored, extras) {
-  const { input } = loop;
-  const extra = extras.extra?.status === "ok" ? extras.extra : void 0;
-  if (extras.extra && !extra) {
-    input.log.warn(
-      `${input.skill}: the baseline's extra trials could not be scored (${extras.extra.status}: ${extras.extra.detail ?? "no score"}); the noise is not measured`
-    );
-  }
-  const drawsPairs = [scored.score.pairs, ...extra?.draws.map((d) => d.pairs) ?? []];
-  const scores = [scored.score.score, ...extra?.scores ?? []];
-  const tallies = tallyDraws(drawsPairs);
-  loop.ledger.observed(tallies);
-  const noise = scores.length > 1 ? noiseReport(scores, tallies) : void 0;
-  const without2 = extras.without?.status === "ok" ? extras.without : void 0;
-  const uplift = without2 ? upliftOf({
-    withSkill: tallies,
-    withoutSkill: without2.tallies,
-    withRates: drawsPairs.map(passShare),
-    margin: loop.margin
-  }) : void 0;
-  loop.ledger.baselineMeasured(
-    { noise, uplift },
-    scores.length > 1 ? { scores: [...scores], tallies } : void 0
-  );
-  loop.ledger.drew(loop.baselineText, Math.max(scores.length, loop.trials));
-  const allPass = [scored.score, ...extra?.draws ?? []].every(
-    (d) => d.absolute !== null && d.absolute.failed_assertions.length === 0
-  );
-  const noiseAware = loop.keepRule === "noise-aware" && scores.length > 1;
-  const score4 = noiseAware ? mean(scores) : scored.score.score;
-  const kept = {
-    ...keptStateOf(loop.baselineText, score4, scored),
-    draws: noiseAware ? scores.length : 1,
-    confirmedAllPass: scored.saturation === "confirmed" || noiseAware && allPass && scores.length >= 3
-  };
-  const description = noiseAware ? `initial baseline (mean of ${scores.length} trials, sd ${noise?.sd.toFixed(4) ?? "0"})` : "initial baseline";
-  return { kept, description, measured: scores };
-}
-function passShare(pairs) {
-  return pairs.length === 0 ? 0 : pairs.filter((p2) => p2.pass).length / pairs.length;
 }
 
 // src/core/iterate/hill-climb.ts
@@ -38668,6 +38701,93 @@ function budgetCut(loop, what, usage) {
     `${input.skill}: ${what} cut short: the per-skill budget of ${Math.round(input.options.perSkillBudgetMs / 1e3)}s was reached`
   );
   return "wall-clock budget";
+}
+
+// src/iterate/loop/baseline-measurement.ts
+async function drawBaselineExtras(loop, text3, signal) {
+  if (loop.deterministic || loop.trials < 2) return { usage: ZERO_USAGE };
+  const extra = await measureDraws(loop.request(text3, signal), [1]).catch(() => void 0);
+  return { extra, usage: extra?.usage ?? ZERO_USAGE };
+}
+async function drawBaselineRest(loop, text3, signal, first2, extras) {
+  const second = extras.extra;
+  if (loop.trials < 3 || second?.status !== "ok" || drawsAgree(first2, second.draws[0])) return extras;
+  const rest = await measureDraws(loop.request(text3, signal), drawRange(2, loop.trials - 2)).catch(
+    () => void 0
+  );
+  const usage = addUsage(extras.usage, rest?.usage ?? ZERO_USAGE);
+  if (rest?.status !== "ok") return { extra: second, usage };
+  const draws = [...second.draws, ...rest.draws];
+  const extra = {
+    ...second,
+    draws,
+    scores: [...second.scores, ...rest.scores],
+    tallies: tallyDraws(draws.map((d) => d.pairs)),
+    usage: addUsage(second.usage, rest.usage)
+  };
+  return { extra, usage };
+}
+function drawsAgree(a, b2) {
+  if (a.score !== b2.score || a.pairs.length !== b2.pairs.length) return false;
+  const verdicts = new Map(a.pairs.map((p2) => [`${p2.scenarioId}\0${p2.assertionId}`, p2.pass]));
+  return b2.pairs.every((p2) => verdicts.get(`${p2.scenarioId}\0${p2.assertionId}`) === p2.pass);
+}
+async function drawUplift(loop, withSkill) {
+  const { input } = loop;
+  if (loop.deterministic || loop.trials < 2 || input.options.uplift === false) return;
+  const timer = startIterationTimer(iterationLimits(loop, input.now()), input.signal);
+  try {
+    const without2 = await measureDraws(loop.request(NO_SKILL_TEXT, timer.signal), [0]);
+    loop.spendUnjudged(without2.usage);
+    if (without2.status !== "ok") return;
+    loop.ledger.upliftMeasured(
+      upliftOf({
+        withSkill: withSkill.tallies,
+        withoutSkill: without2.tallies,
+        withRates: withSkill.rates,
+        margin: loop.margin
+      })
+    );
+  } catch {
+  } finally {
+    timer.stop();
+  }
+}
+function climbStart(loop, scored, extras) {
+  const { input } = loop;
+  const extra = extras.extra?.status === "ok" ? extras.extra : void 0;
+  if (extras.extra && !extra) {
+    input.log.warn(
+      `${input.skill}: the baseline's extra trials could not be scored (${extras.extra.status}: ${extras.extra.detail ?? "no score"}); the noise is not measured`
+    );
+  }
+  const drawsPairs = [scored.score.pairs, ...extra?.draws.map((d) => d.pairs) ?? []];
+  const scores = [scored.score.score, ...extra?.scores ?? []];
+  const tallies = tallyDraws(drawsPairs);
+  loop.ledger.observed(tallies);
+  const noise = scores.length > 1 ? noiseReport(scores, tallies) : void 0;
+  loop.ledger.baselineMeasured({ noise }, scores.length > 1 ? { scores: [...scores], tallies } : void 0);
+  loop.ledger.drew(loop.baselineText, Math.max(scores.length, loop.trials));
+  const allPass = [scored.score, ...extra?.draws ?? []].every(
+    (d) => d.absolute !== null && d.absolute.failed_assertions.length === 0
+  );
+  const noiseAware = loop.keepRule === "noise-aware" && scores.length > 1;
+  const score4 = noiseAware ? mean(scores) : scored.score.score;
+  const kept = {
+    ...keptStateOf(loop.baselineText, score4, scored),
+    draws: noiseAware ? scores.length : 1,
+    confirmedAllPass: scored.saturation === "confirmed" || noiseAware && allPass && scores.length >= 3
+  };
+  const description = noiseAware ? `initial baseline (mean of ${scores.length} trials, sd ${noise?.sd.toFixed(4) ?? "0"})` : "initial baseline";
+  return {
+    kept,
+    description,
+    measured: scores,
+    withSkill: { tallies, rates: drawsPairs.map(passShare) }
+  };
+}
+function passShare(pairs) {
+  return pairs.length === 0 ? 0 : pairs.filter((p2) => p2.pass).length / pairs.length;
 }
 
 // src/iterate/results-file.ts
@@ -38856,9 +38976,10 @@ async function baselineAttempt(loop) {
     return { stop: "baseline ambiguous", ambiguousReason: reason };
   }
   if (failure === void 0 && scored && scored.score.score !== null) {
-    const { kept, description: description2, measured: measured2 } = climbStart(loop, scored, extras);
+    const { kept, description: description2, measured: measured2, withSkill } = climbStart(loop, scored, extras);
     const row2 = rowOf(commit, kept.score, "baseline", description2, seconds);
     await recordAttempt(loop, { kind: "baseline", row: row2, kept, usage, measured: measured2 }, 0, null);
+    loop.beside(() => drawUplift(loop, withSkill));
     return void 0;
   }
   const description = `initial baseline (crash: ${failure ?? "no score"})`;
@@ -38877,9 +38998,10 @@ async function drawBaseline(loop, started) {
   let scored;
   let failure;
   let extras = { usage: ZERO_USAGE };
+  const scoring = loop.score(loop.baselineText, timer.signal);
   const extrasRun = drawBaselineExtras(loop, loop.baselineText, timer.signal);
   try {
-    scored = await loop.score(loop.baselineText, timer.signal);
+    scored = await scoring;
     if (scored.score.status !== "ok" || scored.score.score === null) {
       failure = `${scored.score.status}: ${scored.score.detail ?? "no score"}`;
     }
@@ -38887,6 +39009,12 @@ async function drawBaseline(loop, started) {
     failure = messageOf(err);
   } finally {
     extras = await extrasRun;
+  }
+  try {
+    if (failure === void 0 && scored) {
+      extras = await drawBaselineRest(loop, loop.baselineText, timer.signal, scored.score, extras);
+    }
+  } finally {
     timer.stop();
   }
   const usage = addUsage(scored?.usage ?? ZERO_USAGE, extras.usage);
@@ -39015,8 +39143,12 @@ var LoopLedger = class {
     this.tallies = mergeTallies(this.tallies, tallies);
   }
   baselineMeasured(report, draws) {
-    this.baseline = report;
+    this.baseline = { ...report, uplift: this.baseline.uplift };
     this.baselineSample = draws;
+  }
+  /** The draw without the skill ended (it runs beside the first iteration, baseline-measurement.ts). */
+  upliftMeasured(uplift) {
+    this.baseline = { ...this.baseline, uplift };
   }
   /** The baseline's draws, when it was measured more than once (the confirmation reuses them). */
   get baselineDraws() {
@@ -39144,6 +39276,12 @@ var LoopContext = class _LoopContext {
   deterministic;
   ledger = new LoopLedger();
   resets;
+  /**
+   * Draws that only report (the uplift, baseline-measurement.ts): waiting to start, then running; they
+   * never reject and are joined before the result.
+   */
+  waitingReports = [];
+  runningReports = [];
   /** Reads SKILL.md as the loop starts; the skill's budget counts from before the read. */
   static async open(input) {
     const loopStart = input.now();
@@ -39168,9 +39306,33 @@ var LoopContext = class _LoopContext {
       files: input.files
     };
   }
+  /**
+   * Whether more draws can change a decision tonight (core/iterate/noise.ts `worthMeasuring`): the scores
+   * spread, or a verdict flipped between the baseline's draws though their composites tied.
+   */
+  worthMeasuring() {
+    const flipped = this.ledger.baselineDraws?.tallies.some((t2) => t2.flippedPairs > 0) ?? false;
+    return worthMeasuring(this.ledger.state.noise, this.trials, this.deterministic, flipped);
+  }
   /** Step D under the iteration's signal, with the N=3 saturation handler (draw 0 of the text). */
   score(text3, signal) {
     return scoreWithSaturation(this.request(text3, signal));
+  }
+  /**
+   * A report's draw to run beside the iterations: it starts once the next editor call is out
+   * (`launchReports`), whose latency leaves the engine and the endpoint idle; `settleReports` waits for it.
+   */
+  beside(report) {
+    this.waitingReports.push(report);
+  }
+  /** Starts the report draws waiting (step A calls it once its editor call is out). */
+  launchReports() {
+    for (const start of this.waitingReports.splice(0)) this.runningReports.push(start());
+  }
+  /** Starts any report draw still waiting and waits for all, so the skill's result holds them and their spend. */
+  async settleReports() {
+    this.launchReports();
+    await Promise.all(this.runningReports);
   }
   /** Spend of an attempt that was never judged (interrupted, cut by the budget): counted, not recorded. */
   spendUnjudged(usage) {
@@ -39259,9 +39421,9 @@ async function judgeEdit(loop, kept, newText, scored, signal, spend) {
     linesDelta,
     refused: refusal !== void 0
   });
-  const lost = scoredOutcome === "keep" ? acceptedLost(loop, kept, scored) : void 0;
+  const lost = scoredOutcome === "keep" ? await acceptedFloor(loop, kept, newText, scored, signal, spend) : void 0;
   const outcome = lost === void 0 ? scoredOutcome : "revert";
-  if (outcome === "keep" && loop.keepRule === "noise-aware" && worthMeasuring(loop.ledger.state.noise, loop.trials, loop.deterministic)) {
+  if (outcome === "keep" && loop.keepRule === "noise-aware" && loop.worthMeasuring()) {
     loop.ledger.drew(newText, 1);
     return remeasure(loop, kept, newText, scored, linesDelta, signal, spend);
   }
@@ -39278,13 +39440,6 @@ async function judgeEdit(loop, kept, newText, scored, signal, spend) {
     note,
     kept: outcome === "keep" && s.score !== null ? keptStateOf(newText, s.score, scored) : void 0
   };
-}
-function acceptedLost(loop, kept, scored) {
-  const after = scored.score.absolute;
-  if (!kept.absolute || !after || scored.score.status !== "ok") return void 0;
-  const counts2 = acceptedPassCounts(loop.training.scenarios, kept.absolute, after);
-  if (!counts2 || counts2.after.passes >= counts2.before.passes) return void 0;
-  return `catches fewer of the team's accepted findings: ${counts2.before.passes} of ${counts2.before.total} → ${counts2.after.passes} of ${counts2.after.total} passing`;
 }
 async function remeasure(loop, kept, newText, scored, linesDelta, signal, spend) {
   const scores = [scored.score.score];
@@ -39390,6 +39545,7 @@ async function attemptEdit(loop, kept, signal, attempt2) {
   let unusable2;
   const proposing = untilAborted(input.models.propose(editorInput, signal), signal);
   proposing.catch(() => void 0);
+  loop.launchReports();
   await loop.resets.settle();
   try {
     const reply = await proposing;
@@ -39480,7 +39636,10 @@ async function runIteration(loop, kept) {
 async function runSkillLoop(input) {
   const loop = await LoopContext.open(input);
   const early = await scoreBaseline(loop);
-  if (early) return loop.result(early.stop, early.ambiguousReason);
+  if (early) {
+    await loop.settleReports();
+    return loop.result(early.stop, early.ambiguousReason);
+  }
   for (; ; ) {
     if (input.signal?.aborted) {
       await loop.resets.settle().catch(() => void 0);
@@ -39490,6 +39649,7 @@ async function runSkillLoop(input) {
     if (stop) {
       await loop.resets.settleOrFail();
       if (stop !== "consecutive crashes") await confirm(loop, stop);
+      await loop.settleReports();
       return loop.result(stop);
     }
   }
@@ -39574,7 +39734,7 @@ async function shipIfBetter(location, loop, loopScores, baselineText, worktree, 
       return fromLoop(skill, loop, "no-improvement", { linesDelta, detail: confirmed.detail, ...scores });
     }
   }
-  const lost = acceptedFindingsLost(loop.measurement.feedback);
+  const lost = acceptedFindingsLost(loop.measurement.feedback, confirmation?.acceptedRecheck);
   if (lost !== void 0) {
     const detail = `not shipped: ${lost}`;
     ports.log.info(`${skill}: ${detail}`);
@@ -52182,6 +52342,7 @@ async function loadProjectModelConfig(input) {
   const structuredOutput = structuredOutputSetting(input.flags, config);
   const modelOptions = {
     ...fromConfig,
+    ...input.maxCallsPerEndpoint !== void 0 && { maxCallsPerEndpoint: input.maxCallsPerEndpoint },
     ...structuredOutput !== void 0 && { structuredOutput },
     ...log && {
       onStructuredOutputFallback: (event) => log.warn(structuredOutputWarning(event, secretsFromEnv(input.env)))
