@@ -82,6 +82,18 @@ async function project(evals = EVALS): Promise<string> {
   return dir;
 }
 
+/** Runs one night on `repo`, checks it shipped nothing (status and HEAD), and returns its results.tsv. */
+async function nightThatShipsNothing(repo: string): Promise<string> {
+  const head = git(repo, 'rev-parse', 'HEAD');
+  const run = await runIterate(
+    await oneNightOptions(repo),
+    createLocalPorts(await oneNightOptions(repo), { models: anthropicSkillModels(), log: SILENT }),
+  );
+  expect(run.results[0]?.status).toBe('no-improvement');
+  expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
+  return readFile(path.join(repo, DIR, 'evals', 'results.tsv'), 'utf8');
+}
+
 const SILENT: Logger = { info: () => undefined, warn: () => undefined, progress: () => undefined };
 
 describe('skillclimb iterate over the reviewer skill', () => {
@@ -131,16 +143,7 @@ describe('skillclimb iterate over the reviewer skill', () => {
         new_string: 'Report only critical problems, each with a title, the file and the line.',
       }),
     });
-    const head = git(repo, 'rev-parse', 'HEAD');
-
-    const run = await runIterate(
-      await oneNightOptions(repo),
-      createLocalPorts(await oneNightOptions(repo), { models: anthropicSkillModels(), log: SILENT }),
-    );
-
-    expect(run.results[0]?.status).toBe('no-improvement');
-    expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
-    const rows = await readFile(path.join(repo, DIR, 'evals', 'results.tsv'), 'utf8');
+    const rows = await nightThatShipsNothing(repo);
     expect(rows).toMatch(
       /\trevert\t.*catches fewer of the team's accepted findings: 1 of 1 → 0 of 1 passing/,
     );
@@ -197,16 +200,7 @@ describe('skillclimb iterate over the reviewer skill', () => {
   it('blocks an edit that loses an accepted finding on its draw and again in most fresh draws', async () => {
     const repo = await project(EVALS_WITH_TODO);
     serveSkillModels(flakyAcceptedScript([true, false, true, true, true]));
-    const head = git(repo, 'rev-parse', 'HEAD');
-
-    const run = await runIterate(
-      await oneNightOptions(repo),
-      createLocalPorts(await oneNightOptions(repo), { models: anthropicSkillModels(), log: SILENT }),
-    );
-
-    expect(run.results[0]?.status).toBe('no-improvement');
-    expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
-    const rows = await readFile(path.join(repo, DIR, 'evals', 'results.tsv'), 'utf8');
+    const rows = await nightThatShipsNothing(repo);
     expect(rows).toContain(
       "catches fewer of the team's accepted findings: 1 of 1 → 0 of 1 passing, and misses them again when " +
         're-measured: SQL built from user input (raised in 1 of 4 fresh draws)',
