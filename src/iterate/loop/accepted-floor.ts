@@ -55,7 +55,7 @@ export async function acceptedFloor(
   const recheck = await recheckAccepted(loop, newText, lost, RECHECK_FIRST_DRAW, signal, spend);
   if ('failed' in recheck) return `${oneDraw}; the re-measure of those findings failed (${recheck.failed})`;
   if (recheck.lost.length === 0) return undefined;
-  return `${oneDraw}, and misses them again when re-measured: ${lostTitles(recheck.lost)}`;
+  return `${oneDraw}, and misses them again when re-measured: ${lostTitles(recheck.lost).join(', ')}`;
 }
 
 /** A lost accepted finding's fresh draws. */
@@ -65,15 +65,13 @@ interface Rechecked {
   missed: number;
 }
 
-/** "SQL built from user input (raised in 1 of 4 fresh draws), …" (titles inert: they come from a review). */
-export function lostTitles(lost: readonly Rechecked[]): string {
-  return lost
-    .map(
-      (r) =>
-        `${inertInline(r.scenario.feedback?.title ?? r.scenario.id, 120)} (raised in ${r.raised} of ` +
-        `${r.raised + r.missed} fresh draws)`,
-    )
-    .join(', ');
+/** One line per finding, "SQL built from user input (raised in 1 of 4 fresh draws)" (titles inert: they come from a review). */
+export function lostTitles(lost: readonly Rechecked[]): string[] {
+  return lost.map(
+    (r) =>
+      `${inertInline(r.scenario.feedback?.title ?? r.scenario.id, 120)} (raised in ${r.raised} of ` +
+      `${r.raised + r.missed} fresh draws)`,
+  );
 }
 
 /**

@@ -5,6 +5,7 @@
  * (the uplift) is only a report: it runs once the baseline's own draws are done, beside the first
  * iteration, and is joined before the skill's result. The retries and rows around it are baseline.ts's.
  */
+import { pairKey } from '../../core/iterate/absolute.js';
 import type { KeptState } from '../../core/iterate/hill-climb.js';
 import {
   mean,
@@ -86,8 +87,8 @@ export async function drawBaselineRest(
 /** Two draws with the same score and the same verdict on every (scenario, assertion) pair. */
 function drawsAgree(a: SkillScore, b: SkillScore): boolean {
   if (a.score !== b.score || a.pairs.length !== b.pairs.length) return false;
-  const verdicts = new Map(a.pairs.map((p) => [`${p.scenarioId}\u0000${p.assertionId}`, p.pass]));
-  return b.pairs.every((p) => verdicts.get(`${p.scenarioId}\u0000${p.assertionId}`) === p.pass);
+  const verdicts = new Map(a.pairs.map((p) => [pairKey(p.scenarioId, p.assertionId), p.pass]));
+  return b.pairs.every((p) => verdicts.get(pairKey(p.scenarioId, p.assertionId)) === p.pass);
 }
 
 /**

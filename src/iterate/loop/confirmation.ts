@@ -248,5 +248,5 @@ async function recheckLostAccepted(
   const lost = scenarios.filter((s) => worse.has(s.id));
   const recheck = await recheckAccepted(loop, text, lost, SHIP_RECHECK_FIRST_DRAW, signal, spend);
   if ('failed' in recheck) return { lost: [`the re-measure failed (${recheck.failed})`] };
-  return { lost: recheck.lost.length === 0 ? [] : [lostTitles(recheck.lost)] };
+  return { lost: lostTitles(recheck.lost) };
 }
