@@ -38359,12 +38359,12 @@ async function acceptedFloor(loop, kept, newText, scored, signal, spend) {
   const recheck = await recheckAccepted(loop, newText, lost, RECHECK_FIRST_DRAW, signal, spend);
   if ("failed" in recheck) return `${oneDraw}; the re-measure of those findings failed (${recheck.failed})`;
   if (recheck.lost.length === 0) return void 0;
-  return `${oneDraw}, and misses them again when re-measured: ${lostTitles(recheck.lost)}`;
+  return `${oneDraw}, and misses them again when re-measured: ${lostTitles(recheck.lost).join(", ")}`;
 }
 function lostTitles(lost) {
   return lost.map(
     (r2) => `${inertInline(r2.scenario.feedback?.title ?? r2.scenario.id, 120)} (raised in ${r2.raised} of ${r2.raised + r2.missed} fresh draws)`
-  ).join(", ");
+  );
 }
 async function recheckAccepted(loop, text3, scenarios, firstDraw, signal, spend) {
   const tally = new Map(scenarios.map((s) => [s.id, { scenario: s, raised: 0, missed: 0 }]));
@@ -38549,7 +38549,7 @@ async function recheckLostAccepted(loop, text3, c3, signal, spend) {
   const lost = scenarios.filter((s) => worse.has(s.id));
   const recheck = await recheckAccepted(loop, text3, lost, SHIP_RECHECK_FIRST_DRAW, signal, spend);
   if ("failed" in recheck) return { lost: [`the re-measure failed (${recheck.failed})`] };
-  return { lost: recheck.lost.length === 0 ? [] : [lostTitles(recheck.lost)] };
+  return { lost: lostTitles(recheck.lost) };
 }
 
 // src/iterate/saturation.ts
@@ -38729,8 +38729,8 @@ async function drawBaselineRest(loop, text3, signal, first2, extras) {
 }
 function drawsAgree(a, b2) {
   if (a.score !== b2.score || a.pairs.length !== b2.pairs.length) return false;
-  const verdicts = new Map(a.pairs.map((p2) => [`${p2.scenarioId}\0${p2.assertionId}`, p2.pass]));
-  return b2.pairs.every((p2) => verdicts.get(`${p2.scenarioId}\0${p2.assertionId}`) === p2.pass);
+  const verdicts = new Map(a.pairs.map((p2) => [pairKey(p2.scenarioId, p2.assertionId), p2.pass]));
+  return b2.pairs.every((p2) => verdicts.get(pairKey(p2.scenarioId, p2.assertionId)) === p2.pass);
 }
 async function drawUplift(loop, withSkill) {
   const { input } = loop;
