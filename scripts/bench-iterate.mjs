@@ -23,6 +23,8 @@
  *   - engine overhead per iteration: wall minus the model time on that chain (a model round the design
  *     waits for is not engine time), with where it sits; the wall / critical path ratio keeps the nominal
  *     3 or 4 latencies, so an extra round shows there
+ *   - the iteration the uplift's draw runs beside (the first) is left out of the per-iteration figures, as its
+ *     calls are; how much more engine overhead it had is printed apart
  *   - prompt tokens per role per iteration, characters per editor prompt, the cached-token share
  *   - the child's maximum resident set size
  * and the time of `git worktree add` + `remove` on a 30-file and a 1,500-file repository.
@@ -193,6 +195,8 @@ function analyse(calls, latency, expected) {
     const next = editorStarts[i + 1] ?? Infinity;
     // The uplift's draw may run beside the first iteration: a report, not one of the iteration's calls.
     const own = timed.filter((c) => c.start >= start && c.start < next && !c.uplift);
+    // Its engine work (sending, reading, grading the report's calls) still takes this iteration's time.
+    const besideUplift = timed.some((c) => c.uplift && c.start < next && c.end > start);
     const graders = own.filter((c) => c.role === 'grader');
     const saturated = graders.length > expected.graded;
     const scenarios = [...new Set(own.map((c) => c.scenario).filter(Boolean))];
@@ -239,6 +243,7 @@ function analyse(calls, latency, expected) {
       wallMs,
       ratio: wallMs === undefined ? undefined : wallMs / nominal,
       // The model time on the chain the calls actually formed; modelMs (the nominal chain) is at most that.
+      besideUplift,
       rounds: chain.calls,
       extraRoundMs: Math.max(0, chain.ms - modelMs),
       overheadMs: wallMs === undefined ? undefined : wallMs - Math.max(chain.ms, modelMs),
@@ -248,7 +253,12 @@ function analyse(calls, latency, expected) {
       ),
     };
   });
-  const complete = iterations.filter((it) => it.wallMs !== undefined);
+  const finished = iterations.filter((it) => it.wallMs !== undefined);
+  // The per-iteration figures leave out an iteration the uplift's draw ran beside (the first), as its
+  // calls are left out: that report's engine time is shown apart, as upliftMs.
+  const alone = finished.filter((it) => !it.besideUplift);
+  const complete = alone.length > 0 ? alone : finished;
+  const beside = finished.filter((it) => it.besideUplift);
   // The wall the iterations wait for: from the night's first call to the first editor call's start.
   const baselineWall = baseline.length
     ? (editorStarts[0] ?? Math.max(...baseline.map((c) => c.end))) - Math.min(...baseline.map((c) => c.start))
@@ -267,6 +277,10 @@ function analyse(calls, latency, expected) {
     ratio: mean(complete.map((it) => it.ratio)),
     maxRatio: Math.max(...complete.map((it) => it.ratio)),
     overheadMs: mean(complete.map((it) => it.overheadMs)),
+    upliftMs:
+      beside.length > 0 && alone.length > 0
+        ? mean(beside.map((it) => it.overheadMs)) - mean(alone.map((it) => it.overheadMs))
+        : NaN,
     rounds: mean(complete.map((it) => it.rounds)),
     extraRoundMs: mean(complete.map((it) => it.extraRoundMs)),
     split: Object.fromEntries(SPLIT.map((k) => [k, mean(complete.map((it) => it.split[k]))])),
@@ -413,6 +427,7 @@ function summarise(runs) {
     ratio: pick((r) => r.ratio),
     maxRatio: Math.max(...runs.map((r) => r.maxRatio)),
     overheadMs: pick((r) => r.overheadMs),
+    upliftMs: median(runs.map((r) => r.upliftMs)),
     rounds: pick((r) => r.rounds),
     extraRoundMs: median(runs.map((r) => r.extraRoundMs)),
     split: Object.fromEntries(SPLIT.map((k) => [k, median(runs.map((r) => r.split[k]))])),
@@ -552,6 +567,11 @@ function printReport(report, args) {
           `${trio(g.overheadMs, 0, ' ms')} (median split: ${fmt(g.split.beforeScoring)} ms edit to first ` +
             `render, ${fmt(g.split.renderToGrade)} ms render to grade, ${fmt(g.split.betweenRounds)} ms ` +
             `batch to rest, ${fmt(g.split.afterScoring)} ms last answer to next edit)`,
+        ],
+        [
+          '  beside the uplift',
+          `the iteration the uplift's draw ran beside is left out above; its overhead was ${fmt(g.upliftMs)} ms ` +
+            'more (median)',
         ],
         ['  baseline / critical path', `${trio(g.baselineRatio, 3)} (2 x ${args.latency} ms)`],
         [
