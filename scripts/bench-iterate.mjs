@@ -570,8 +570,10 @@ function printReport(report, args) {
         ],
         [
           '  beside the uplift',
-          `the iteration the uplift's draw ran beside is left out above; its overhead was ${fmt(g.upliftMs)} ms ` +
-            'more (median)',
+          Number.isFinite(g.upliftMs)
+            ? `the iteration the uplift's draw ran beside is left out above; its overhead was ` +
+              `${fmt(g.upliftMs)} ms more (median)`
+            : "no iteration ran beside the uplift's draw",
         ],
         ['  baseline / critical path', `${trio(g.baselineRatio, 3)} (2 x ${args.latency} ms)`],
         [
