@@ -35,11 +35,12 @@
  * Options: --latency <ms> (200), --iterations <n> (5), --repetitions <n> (3), --baseline-ref <commit>,
  * --provider anthropic|openai|openai-compatible (anthropic), --profile targeted|saturating|all (all),
  * --settings default|full|all (all), --no-worktrees, --json, --verbose, --cpu-prof <dir> (each run's child writes
- * a V8 CPU profile there, for finding where the engine overhead goes).
+ * a V8 CPU profile there, for finding where the engine overhead goes), --timeline <file> (each run's calls
+ * appended there, a line each: received, answered, role, scenario).
  * Exit code 1 when a target of this build at its default settings is missed, 2 for a bad command line.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -82,6 +83,7 @@ function parseArgs(argv) {
     json: false,
     verbose: false,
     cpuProf: undefined,
+    timeline: undefined,
   };
   const flags = flagReader(argv, UsageError);
   for (let flag = flags.next(); flag !== undefined; flag = flags.next()) {
@@ -104,12 +106,13 @@ function parseArgs(argv) {
     else if (flag === '--settings') args.settings = oneOf(['default', 'full']);
     else if (flag === '--no-worktrees') args.worktrees = false;
     else if (flag === '--cpu-prof') args.cpuProf = path.resolve(value());
+    else if (flag === '--timeline') args.timeline = path.resolve(value());
     else if (flag === '--json') args.json = true;
     else if (flag === '--verbose') args.verbose = true;
     else
       throw new UsageError(
         `unknown option ${flag} (expected --latency, --iterations, --repetitions, --baseline-ref, --provider, ` +
-          '--profile, --settings, --no-worktrees, --json, --verbose, --cpu-prof)',
+          '--profile, --settings, --no-worktrees, --json, --verbose, --cpu-prof, --timeline)',
       );
   }
   return args;
@@ -277,6 +280,7 @@ function analyse(calls, latency, expected) {
     ratio: mean(complete.map((it) => it.ratio)),
     maxRatio: Math.max(...complete.map((it) => it.ratio)),
     overheadMs: mean(complete.map((it) => it.overheadMs)),
+    upliftOnly: beside.length > 0 && alone.length === 0,
     upliftMs:
       beside.length > 0 && alone.length > 0
         ? mean(beside.map((it) => it.overheadMs)) - mean(alone.map((it) => it.overheadMs))
@@ -290,6 +294,23 @@ function analyse(calls, latency, expected) {
     cachedShare: share(timed),
     cachedShareByRole: Object.fromEntries(ROLES.map((r) => [r, share(timed.filter((c) => c.role === r))])),
   };
+}
+
+/**
+ * --timeline: every call of one run, a line each — when the server received it and answered it (ms from
+ * the run's first call), its role and scenario, and whether it was the uplift's — for seeing which calls
+ * waited for which.
+ */
+async function appendTimeline(file, title, calls) {
+  const t0 = Math.min(...calls.map((c) => c.receivedAt));
+  const lines = [...calls]
+    .sort((a, b) => a.receivedAt - b.receivedAt)
+    .map((c) => {
+      const role = roleOf(c);
+      const at = (t) => (Number.isFinite(t) ? (t - t0).toFixed(0) : '-').padStart(7);
+      return `${at(c.receivedAt)} ${at(c.answeredAt)}  ${role} ${scenarioOf(c, role) ?? ''}${isUpliftCall(c) ? ' (uplift)' : ''}`;
+    });
+  await appendFile(file, `# ${title}: received, answered (ms), role, scenario\n${lines.join('\n')}\n\n`);
 }
 
 async function oneRun(build, setting, profile, args, expected) {
@@ -312,6 +333,8 @@ async function oneRun(build, setting, profile, args, expected) {
       args.cpuProf,
     );
     const figures = analyse(server.calls, args.latency, expected);
+    if (args.timeline)
+      await appendTimeline(args.timeline, `${build.label}, ${setting}, ${profile}`, server.calls);
     if (args.verbose)
       console.error(
         `${build.label} ${setting} ${profile}: ${figures.callCounts.join(', ')} calls, ratio ` +
@@ -428,6 +451,7 @@ function summarise(runs) {
     maxRatio: Math.max(...runs.map((r) => r.maxRatio)),
     overheadMs: pick((r) => r.overheadMs),
     upliftMs: median(runs.map((r) => r.upliftMs)),
+    upliftOnly: runs.some((r) => r.upliftOnly),
     rounds: pick((r) => r.rounds),
     extraRoundMs: median(runs.map((r) => r.extraRoundMs)),
     split: Object.fromEntries(SPLIT.map((k) => [k, median(runs.map((r) => r.split[k]))])),
@@ -570,10 +594,13 @@ function printReport(report, args) {
         ],
         [
           '  beside the uplift',
-          Number.isFinite(g.upliftMs)
-            ? `the iteration the uplift's draw ran beside is left out above; its overhead was ` +
-              `${fmt(g.upliftMs)} ms more (median)`
-            : "no iteration ran beside the uplift's draw",
+          g.upliftOnly
+            ? "in some run every measured iteration ran beside the uplift's draw, so it is counted above " +
+              '(more --iterations leave it out)'
+            : Number.isFinite(g.upliftMs)
+              ? `the iteration the uplift's draw ran beside is left out above; its overhead was ` +
+                `${fmt(g.upliftMs)} ms more (median)`
+              : "no iteration ran beside the uplift's draw",
         ],
         ['  baseline / critical path', `${trio(g.baselineRatio, 3)} (2 x ${args.latency} ms)`],
         [
