@@ -245,10 +245,10 @@ function analyse(calls, latency, expected) {
       saturated,
       wallMs,
       ratio: wallMs === undefined ? undefined : wallMs / nominal,
-      // The model time on the chain the calls actually formed; modelMs (the nominal chain) is at most that.
       besideUplift,
       rounds: chain.calls,
       extraRoundMs: Math.max(0, chain.ms - modelMs),
+      // The model time on the chain the calls actually formed; modelMs (the nominal chain) is at most that.
       overheadMs: wallMs === undefined ? undefined : wallMs - Math.max(chain.ms, modelMs),
       split,
       tokens: Object.fromEntries(
