@@ -17,7 +17,14 @@
  *     grade), 4 when the iteration saturates (the re-grade waits for the first grade); the baseline's is 2,
  *     and its wall is what the iterations wait for: from the night's first call to the first editor call's
  *     start (the uplift's draw, a report, may run beside the first iteration and is left out of its calls)
- *   - engine overhead per iteration: wall minus the model time on the critical path
+ *   - model rounds per iteration: the calls on the longest chain of calls each sent after the one before it
+ *     was answered (the critical path's 3 or 4, one or two more when the screening renders the rest of the
+ *     scenarios after its batch is graded; docs/how-it-works.md § Decisions under noise)
+ *   - engine overhead per iteration: wall minus the model time on that chain (a model round the design
+ *     waits for is not engine time), with where it sits; the wall / critical path ratio keeps the nominal
+ *     3 or 4 latencies, so an extra round shows there
+ *   - the iteration the uplift's draw runs beside (the first) is left out of the per-iteration figures, as its
+ *     calls are; how much more engine overhead it had is printed apart
  *   - prompt tokens per role per iteration, characters per editor prompt, the cached-token share
  *   - the child's maximum resident set size
  * and the time of `git worktree add` + `remove` on a 30-file and a 1,500-file repository.
@@ -28,11 +35,12 @@
  * Options: --latency <ms> (200), --iterations <n> (5), --repetitions <n> (3), --baseline-ref <commit>,
  * --provider anthropic|openai|openai-compatible (anthropic), --profile targeted|saturating|all (all),
  * --settings default|full|all (all), --no-worktrees, --json, --verbose, --cpu-prof <dir> (each run's child writes
- * a V8 CPU profile there, for finding where the engine overhead goes).
+ * a V8 CPU profile there, for finding where the engine overhead goes), --timeline <file> (each run's calls
+ * appended there, a line each: received, answered, role, scenario).
  * Exit code 1 when a target of this build at its default settings is missed, 2 for a bad command line.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -56,6 +64,7 @@ const CHILD = path.join(REPO, 'scripts', 'lib', 'bench-iterate-child.mjs');
 const FULL_CONCURRENCY = 64;
 const TARGETS = { ratio: 1.1, baselineRatio: 1.25, overheadMs: 50, editorShare: 0.5, worktreeRatio: 2 };
 const ROLES = ['editor', 'render', 'grader'];
+const SPLIT = ['beforeScoring', 'renderToGrade', 'betweenRounds', 'afterScoring'];
 const WORKTREE_SIZES = [30, 1500];
 const WORKTREE_REPS = 5;
 
@@ -74,6 +83,7 @@ function parseArgs(argv) {
     json: false,
     verbose: false,
     cpuProf: undefined,
+    timeline: undefined,
   };
   const flags = flagReader(argv, UsageError);
   for (let flag = flags.next(); flag !== undefined; flag = flags.next()) {
@@ -96,12 +106,13 @@ function parseArgs(argv) {
     else if (flag === '--settings') args.settings = oneOf(['default', 'full']);
     else if (flag === '--no-worktrees') args.worktrees = false;
     else if (flag === '--cpu-prof') args.cpuProf = path.resolve(value());
+    else if (flag === '--timeline') args.timeline = path.resolve(value());
     else if (flag === '--json') args.json = true;
     else if (flag === '--verbose') args.verbose = true;
     else
       throw new UsageError(
         `unknown option ${flag} (expected --latency, --iterations, --repetitions, --baseline-ref, --provider, ` +
-          '--profile, --settings, --no-worktrees, --json, --verbose, --cpu-prof)',
+          '--profile, --settings, --no-worktrees, --json, --verbose, --cpu-prof, --timeline)',
       );
   }
   return args;
@@ -145,6 +156,24 @@ function runChild(config, cpuProf) {
   });
 }
 
+/**
+ * The longest chain of calls in which each was sent after the one before it was answered: the model
+ * rounds an iteration waited for, whatever the engine's design (the critical path's editor, render and
+ * grade; a second scoring round when the screening renders the rest after its batch). Its model time is
+ * the sum of the chain's call durations. A call the engine held back for longer than a whole latency
+ * would also form a round here; the rounds are printed, so such a build shows more of them.
+ */
+function longestChain(calls) {
+  const sorted = [...calls].sort((a, b) => a.start - b.start);
+  const best = sorted.map(() => ({ ms: 0, calls: 0 }));
+  for (const [i, c] of sorted.entries()) {
+    let before = { ms: 0, calls: 0 };
+    for (let j = 0; j < i; j++) if (sorted[j].end <= c.start && best[j].ms > before.ms) before = best[j];
+    best[i] = { ms: before.ms + (c.end - c.start), calls: before.calls + 1 };
+  }
+  return best.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, calls: 0 });
+}
+
 /** Per-iteration and per-role figures of one run, from what the server recorded. */
 function analyse(calls, latency, expected) {
   const timed = calls
@@ -169,11 +198,13 @@ function analyse(calls, latency, expected) {
     const next = editorStarts[i + 1] ?? Infinity;
     // The uplift's draw may run beside the first iteration: a report, not one of the iteration's calls.
     const own = timed.filter((c) => c.start >= start && c.start < next && !c.uplift);
+    // Its engine work (sending, reading, grading the report's calls) still takes this iteration's time.
+    const besideUplift = timed.some((c) => c.uplift && c.start < next && c.end > start);
     const graders = own.filter((c) => c.role === 'grader');
     const saturated = graders.length > expected.graded;
     const scenarios = [...new Set(own.map((c) => c.scenario).filter(Boolean))];
     // The chain: the editor, then one scenario's render and its first grade, then (saturating) a re-grade.
-    const chain = (id) => {
+    const scenarioChain = (id) => {
       const render = own.find((c) => c.role === 'render' && c.scenario === id);
       const grade = own.find((c) => c.role === 'grader' && c.scenario === id);
       return (render ? duration(render) : 0) + (grade ? duration(grade) : 0);
@@ -182,12 +213,15 @@ function analyse(calls, latency, expected) {
     const regrades = graders.filter((c) => !firstGrades.has(c));
     const modelMs =
       sum(own.filter((c) => c.role === 'editor').map(duration)) +
-      Math.max(0, ...scenarios.map(chain)) +
+      Math.max(0, ...scenarios.map(scenarioChain)) +
       (saturated ? Math.max(0, ...regrades.map(duration)) : 0);
+    const chain = longestChain(own);
     const wallMs = Number.isFinite(next) ? next - start : undefined;
     const nominal = latency * (saturated ? 4 : 3);
     // Where the engine's time goes: before the first render (apply, commit), between a scenario's render
-    // and its grade (the slowest such gap), after the last answer (results.tsv, keep/revert, next prompt).
+    // and its grade (the slowest such gap), between the screening's batch and the rest of the scenarios
+    // (the batch's last answer to the first render sent after a grade was answered), after the last answer
+    // (results.tsv, keep/revert, next prompt).
     const editor = own.find((c) => c.role === 'editor');
     const renders = own.filter((c) => c.role === 'render');
     const gaps = scenarios.map((id) => {
@@ -195,9 +229,14 @@ function analyse(calls, latency, expected) {
       const grade = graders.find((c) => c.scenario === id);
       return render && grade ? grade.start - render.end : 0;
     });
+    const firstGradeEnd = Math.min(...graders.map((c) => c.end));
+    const restStart = Math.min(...renders.filter((c) => c.start >= firstGradeEnd).map((c) => c.start));
     const split = {
       beforeScoring: editor && renders.length ? Math.min(...renders.map((c) => c.start)) - editor.end : NaN,
       renderToGrade: Math.max(0, ...gaps),
+      betweenRounds: Number.isFinite(restStart)
+        ? restStart - Math.max(...own.filter((c) => c.end <= restStart).map((c) => c.end))
+        : 0,
       afterScoring: Number.isFinite(next) ? next - Math.max(...own.map((c) => c.end)) : NaN,
     };
     return {
@@ -206,14 +245,23 @@ function analyse(calls, latency, expected) {
       saturated,
       wallMs,
       ratio: wallMs === undefined ? undefined : wallMs / nominal,
-      overheadMs: wallMs === undefined ? undefined : wallMs - modelMs,
+      besideUplift,
+      rounds: chain.calls,
+      extraRoundMs: Math.max(0, chain.ms - modelMs),
+      // The model time on the chain the calls actually formed; modelMs (the nominal chain) is at most that.
+      overheadMs: wallMs === undefined ? undefined : wallMs - Math.max(chain.ms, modelMs),
       split,
       tokens: Object.fromEntries(
         ROLES.map((r) => [r, sum(own.filter((c) => c.role === r).map((c) => c.usage.total ?? 0))]),
       ),
     };
   });
-  const complete = iterations.filter((it) => it.wallMs !== undefined);
+  const finished = iterations.filter((it) => it.wallMs !== undefined);
+  // The per-iteration figures leave out an iteration the uplift's draw ran beside (the first), as its
+  // calls are left out: that report's engine time is shown apart, as upliftMs.
+  const alone = finished.filter((it) => !it.besideUplift);
+  const complete = alone.length > 0 ? alone : finished;
+  const beside = finished.filter((it) => it.besideUplift);
   // The wall the iterations wait for: from the night's first call to the first editor call's start.
   const baselineWall = baseline.length
     ? (editorStarts[0] ?? Math.max(...baseline.map((c) => c.end))) - Math.min(...baseline.map((c) => c.start))
@@ -232,18 +280,37 @@ function analyse(calls, latency, expected) {
     ratio: mean(complete.map((it) => it.ratio)),
     maxRatio: Math.max(...complete.map((it) => it.ratio)),
     overheadMs: mean(complete.map((it) => it.overheadMs)),
-    split: Object.fromEntries(
-      ['beforeScoring', 'renderToGrade', 'afterScoring'].map((k) => [
-        k,
-        mean(complete.map((it) => it.split[k])),
-      ]),
-    ),
+    upliftOnly: beside.length > 0 && alone.length === 0,
+    upliftMs:
+      beside.length > 0 && alone.length > 0
+        ? mean(beside.map((it) => it.overheadMs)) - mean(alone.map((it) => it.overheadMs))
+        : NaN,
+    rounds: mean(complete.map((it) => it.rounds)),
+    extraRoundMs: mean(complete.map((it) => it.extraRoundMs)),
+    split: Object.fromEntries(SPLIT.map((k) => [k, mean(complete.map((it) => it.split[k]))])),
     baselineRatio: baselineWall / (2 * latency),
     tokens: Object.fromEntries(ROLES.map((r) => [r, mean(complete.map((it) => it.tokens[r]))])),
     editorChars: mean(editors.map((c) => c.chars)),
     cachedShare: share(timed),
     cachedShareByRole: Object.fromEntries(ROLES.map((r) => [r, share(timed.filter((c) => c.role === r))])),
   };
+}
+
+/**
+ * --timeline: every call of one run, a line each — when the server received it and answered it (ms from
+ * the run's first call), its role and scenario, and whether it was the uplift's — for seeing which calls
+ * waited for which.
+ */
+async function appendTimeline(file, title, calls) {
+  const t0 = Math.min(...calls.map((c) => c.receivedAt));
+  const lines = [...calls]
+    .sort((a, b) => a.receivedAt - b.receivedAt)
+    .map((c) => {
+      const role = roleOf(c);
+      const at = (t) => (Number.isFinite(t) ? (t - t0).toFixed(0) : '-').padStart(7);
+      return `${at(c.receivedAt)} ${at(c.answeredAt)}  ${role} ${scenarioOf(c, role) ?? ''}${isUpliftCall(c) ? ' (uplift)' : ''}`;
+    });
+  await appendFile(file, `# ${title}: received, answered (ms), role, scenario\n${lines.join('\n')}\n\n`);
 }
 
 async function oneRun(build, setting, profile, args, expected) {
@@ -266,10 +333,13 @@ async function oneRun(build, setting, profile, args, expected) {
       args.cpuProf,
     );
     const figures = analyse(server.calls, args.latency, expected);
+    if (args.timeline)
+      await appendTimeline(args.timeline, `${build.label}, ${setting}, ${profile}`, server.calls);
     if (args.verbose)
       console.error(
         `${build.label} ${setting} ${profile}: ${figures.callCounts.join(', ')} calls, ratio ` +
-          `${figures.ratio.toFixed(3)}, overhead ${Math.round(figures.overheadMs)} ms, ${child.status}`,
+          `${figures.ratio.toFixed(3)}, ${figures.rounds.toFixed(1)} model rounds, overhead ` +
+          `${Math.round(figures.overheadMs)} ms, ${child.status}`,
       );
     return { ...figures, concurrency: child.concurrency, maxRssMb: child.maxRssKb / 1024, child };
   } finally {
@@ -380,9 +450,11 @@ function summarise(runs) {
     ratio: pick((r) => r.ratio),
     maxRatio: Math.max(...runs.map((r) => r.maxRatio)),
     overheadMs: pick((r) => r.overheadMs),
-    split: Object.fromEntries(
-      ['beforeScoring', 'renderToGrade', 'afterScoring'].map((k) => [k, median(runs.map((r) => r.split[k]))]),
-    ),
+    upliftMs: median(runs.map((r) => r.upliftMs)),
+    upliftOnly: runs.some((r) => r.upliftOnly),
+    rounds: pick((r) => r.rounds),
+    extraRoundMs: median(runs.map((r) => r.extraRoundMs)),
+    split: Object.fromEntries(SPLIT.map((k) => [k, median(runs.map((r) => r.split[k]))])),
     baselineRatio: pick((r) => r.baselineRatio),
     tokens: Object.fromEntries(ROLES.map((role) => [role, median(runs.map((r) => r.tokens[role]))])),
     editorChars: pick((r) => r.editorChars),
@@ -510,10 +582,25 @@ function printReport(report, args) {
           `${trio(g.ratio, 3)} (${g.profile === 'saturating' ? 4 : 3} x ${args.latency} ms; worst iteration ${fmt(g.maxRatio, 3)})`,
         ],
         [
+          '  model rounds per iteration',
+          `${trio(g.rounds, 1)} (critical path ${g.profile === 'saturating' ? 4 : 3}; ` +
+            `median ${fmt(g.extraRoundMs)} ms of model time in rounds beyond it)`,
+        ],
+        [
           '  engine overhead per iteration',
           `${trio(g.overheadMs, 0, ' ms')} (median split: ${fmt(g.split.beforeScoring)} ms edit to first ` +
-            `render, ${fmt(g.split.renderToGrade)} ms render to grade, ${fmt(g.split.afterScoring)} ms last ` +
-            'answer to next edit)',
+            `render, ${fmt(g.split.renderToGrade)} ms render to grade, ${fmt(g.split.betweenRounds)} ms ` +
+            `batch to rest, ${fmt(g.split.afterScoring)} ms last answer to next edit)`,
+        ],
+        [
+          '  beside the uplift',
+          g.upliftOnly
+            ? "in some run every measured iteration ran beside the uplift's draw, so it is counted above " +
+              '(more --iterations leave it out)'
+            : Number.isFinite(g.upliftMs)
+              ? `the iteration the uplift's draw ran beside is left out above; its overhead was ` +
+                `${fmt(g.upliftMs)} ms more (median)`
+              : "no iteration ran beside the uplift's draw",
         ],
         ['  baseline / critical path', `${trio(g.baselineRatio, 3)} (2 x ${args.latency} ms)`],
         [
