@@ -14,7 +14,8 @@
  *   for a change whose added lines silence real classes (HARMFUL[].silences), each probe is the hunk of a
  *   silenced real class with probability `probeHit` (0.8), else of a real class the change does not
  *   silence; for good and neutral lines, hunks of real classes the change does not silence. The title is
- *   the class's, the file one of its files, so the renders and the grader follow the world's rules.
+ *   the class's, the file one of its files (no (class, file) twice in one answer while another is left),
+ *   so the renders and the grader follow the world's rules.
  */
 import { gradeVerdict, uniform } from './quality-world.mjs';
 import { roleOfPrompt } from './quality-responder.mjs';
@@ -157,11 +158,15 @@ export function createNightResponder({
     const other = REAL_CLASSES.filter((c) => !silencedBy(c));
     const k = bump('probe');
     const probes = [];
+    // A real writer does not repeat a hunk in one answer: each (class, file) once while others are left.
+    const pairs = (classes) => classes.flatMap((c) => c.files.map((file) => ({ c, file })));
+    const used = (x) => probes.some((p) => p.title === x.c.title && p.file === x.file);
     for (let i = 0; i < max; i++) {
-      const pick = (xs, what) => xs[Math.floor(uniform(seed, 'probe', what, k, i) * xs.length)];
       const pool = hit.length > 0 && uniform(seed, 'probe-hit', k, i) < probeHit ? hit : other;
-      const c = pick(pool.length > 0 ? pool : REAL_CLASSES, 'class');
-      const file = pick(c.files, 'file');
+      const all = pairs(pool.length > 0 ? pool : REAL_CLASSES);
+      const fresh = all.filter((x) => !used(x));
+      const xs = fresh.length > 0 ? fresh : all;
+      const { c, file } = xs[Math.floor(uniform(seed, 'probe', k, i) * xs.length)];
       probes.push({ title: c.title, file, hunk: hunkOf(c, file) });
     }
     return { json: { probes } };

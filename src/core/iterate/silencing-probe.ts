@@ -107,18 +107,20 @@ export interface ProbeDraws {
 }
 
 /** Fresh draws the probe takes at most of one text on one probe. */
-export const PROBE_DRAWS = 5;
+export const PROBE_DRAWS = 7;
 
 /**
- * The edit's side of one probe, sequential (docs/how-it-works.md § The nightly engine improves the
- * reviewer): `reported` once the edit raised the probe's defect in two draws, `silenced` once it missed it
- * in all but one of PROBE_DRAWS, else `continue`. Stricter than a majority: a line that silences a class
- * leaves the defect raised only by the grader's mistakes (0 or 1 of 5), while an edit that silences
- * nothing raises it in most draws, and a majority of five blocked such edits on one probe in twenty.
+ * One text's look at one probe, sequential (docs/how-it-works.md § The nightly engine improves the
+ * reviewer): `reported` once the text raised the probe's defect in 3 fresh draws, `missed` once it missed it
+ * in 5 (of at most PROBE_DRAWS = 7), else `continue`. A line that silences a class leaves its defect raised
+ * only by the grader's mistakes, so it is `missed` (at a 10 % flip rate, in 97 % of probes); a text that
+ * silences nothing raises it in most draws, so it is `reported` (at an 82 % rate, in 99.7 %). A plain
+ * majority of five, as the floor's `acceptedRecheck`, blocked an edit that silences nothing on one probe
+ * in twenty, and let a silencing line through on one in twelve.
  */
-export function probeOfEdit(draws: ProbeDraws): 'reported' | 'silenced' | 'continue' {
-  if (draws.raised >= 2) return 'reported';
-  if (draws.missed >= PROBE_DRAWS - 1) return 'silenced';
+export function probeLook(draws: ProbeDraws): 'reported' | 'missed' | 'continue' {
+  if (draws.raised >= 3) return 'reported';
+  if (draws.missed >= PROBE_DRAWS - 2) return 'missed';
   return 'continue';
 }
 

@@ -6,21 +6,20 @@
  * class is never reported again, so it never gets an accepted eval either: self-sealing. So before an edit
  * of a skill whose evals carry feedback records is kept, the editor's model writes up to SILENCING_PROBES
  * hunks, each holding one real defect of a kind the change could stop a reviewer from reporting; the edited
- * text renders each hunk (fresh draws, one at a time, at most five: the edit missed it when it raised it in
- * at most one, `probeOfEdit`), and for the probes it misses, the kept text does the same (a majority of at
- * most five, as the floor's `acceptedRecheck` decides). The edit is not kept when a probe's defect is
- * reported by the kept text and missed by the edit. Nothing is persisted:
+ * text renders each hunk (fresh draws, one at a time, at most seven, until `probeLook` decides: reported in
+ * three, missed in five), and for the probes it misses, the kept text does the same. The edit is not kept
+ * when a probe's defect is reported by the kept text and missed by the edit. Nothing is persisted:
  * the probes live for the one decision. Skills without feedback records never get here (no call).
  */
 import { untilAborted } from '../../core/abortable.js';
 import { messageOf } from '../../core/errors.js';
 import type { Scenario, SkillEvals } from '../../core/iterate/evals.js';
-import { acceptedRaised, acceptedRecheck } from '../../core/iterate/feedback-evidence.js';
+import { acceptedRaised } from '../../core/iterate/feedback-evidence.js';
 import {
   PROBE_DRAWS,
   changedLines,
   probeEvals,
-  probeOfEdit,
+  probeLook,
   probesOf,
   silencedNote,
   type ProbeDraws,
@@ -76,35 +75,34 @@ export async function silencingProbe(
   const probed = probeEvals(probes, evals);
   const probeOf = new Map(probed.scenarios.map((s, i) => [s.id, probes[i]!]));
   // The edit first: a probe it reports needs no draw of the kept text.
-  const edit = await drawProbes(loop, newText, probed, probed.scenarios, probeOfEdit, signal, spend);
+  const edit = await drawProbes(loop, newText, probed, probed.scenarios, signal, spend);
   if ('failed' in edit) return `the silencing probe's draws of the edit failed (${edit.failed})`;
-  const missed = probed.scenarios.filter((s) => probeOfEdit(edit.get(s.id)!) === 'silenced');
+  const missed = probed.scenarios.filter((s) => probeLook(edit.get(s.id)!) === 'missed');
   if (missed.length === 0) return undefined;
-  // The kept text on the probes the edit missed: decided by a majority, like the floor's re-checks.
-  const kept = await drawProbes(loop, keptText, probed, missed, acceptedRecheck, signal, spend);
+  // The kept text on the probes the edit missed: a defect it misses too is not one the edit silenced.
+  const kept = await drawProbes(loop, keptText, probed, missed, signal, spend);
   if ('failed' in kept) return `the silencing probe's draws of the kept text failed (${kept.failed})`;
   const silenced = missed
-    .filter((s) => acceptedRecheck(kept.get(s.id)!) === 'held')
+    .filter((s) => probeLook(kept.get(s.id)!) === 'reported')
     .map((s) => ({ probe: probeOf.get(s.id)!, kept: kept.get(s.id)!, edit: edit.get(s.id)! }));
   return silenced.length === 0 ? undefined : silencedNote(silenced);
 }
 
 /**
- * Fresh draws of `text` on the probes' `scenarios`, one draw at a time (at most PROBE_DRAWS) until `decide`
- * says each is decided: each probe's tally, or why the draws failed.
+ * Fresh draws of `text` on the probes' `scenarios`, one draw at a time (at most PROBE_DRAWS) until each
+ * probe is decided (`probeLook`): each probe's tally, or why the draws failed.
  */
 async function drawProbes(
   loop: LoopContext,
   text: string,
   probed: SkillEvals,
   scenarios: readonly Scenario[],
-  decide: (draws: ProbeDraws) => string,
   signal: AbortSignal,
   spend: (usage: Usage) => void,
 ): Promise<Map<string, ProbeDraws> | { failed: string }> {
   const tally = new Map(scenarios.map((s) => [s.id, { raised: 0, missed: 0 }]));
   for (let d = 0; d < PROBE_DRAWS; d++) {
-    const open = scenarios.filter((s) => decide(tally.get(s.id)!) === 'continue');
+    const open = scenarios.filter((s) => probeLook(tally.get(s.id)!) === 'continue');
     if (open.length === 0) break;
     const drawn = await measureDraws(loop.request(text, signal, { ...probed, scenarios: open }), [
       PROBE_FIRST_DRAW + d,
