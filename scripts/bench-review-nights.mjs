@@ -421,7 +421,10 @@ async function main() {
     console.log(`\nTargets (pooled over ${seeds.length} seed(s))`);
     for (const t of targets) console.log(`  ${t.ok ? 'PASS' : 'MISS'}  ${t.name}: ${t.value}`);
     const nights = runs.flatMap((run) => run.rows.filter((r) => r.calls !== undefined));
-    const total = nights.reduce((a, r) => a + r.calls.editor + r.calls.render + r.calls.grader + r.calls.probe, 0);
+    const total = nights.reduce(
+      (a, r) => a + r.calls.editor + r.calls.render + r.calls.grader + r.calls.probe,
+      0,
+    );
     const probes = nights.reduce((a, r) => a + r.calls.probe, 0);
     console.log(
       `\nModel calls over ${nights.length} nights: ${total} (${(total / nights.length).toFixed(0)} a night; ` +

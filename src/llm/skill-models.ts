@@ -154,7 +154,11 @@ export function createSkillModels(config: SkillModelsConfig): SkillModels {
           return callValidated(
             editor,
             'editor',
-            { ...buildSilencingProbePrompt(input), schema: SILENCING_PROBES_JSON_SCHEMA, name: 'silencing_probes' },
+            {
+              ...buildSilencingProbePrompt(input),
+              schema: SILENCING_PROBES_JSON_SCHEMA,
+              name: 'silencing_probes',
+            },
             SilencingProbeAnswerSchema,
             signal,
             settings,

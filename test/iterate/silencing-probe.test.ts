@@ -47,7 +47,9 @@ const REVIEWER_EVALS = `${JSON.stringify(
         id: 1,
         prompt: diffPrompt('src/todo.ts', '+// TODO: paginate'),
         assertions: ['The review does not report: TODO left in the code in src/todo.ts'],
-        skillclimb: { feedback: { kind: 'dismissed', title: 'TODO left in the code', file: 'src/todo.ts', pr: 3 } },
+        skillclimb: {
+          feedback: { kind: 'dismissed', title: 'TODO left in the code', file: 'src/todo.ts', pr: 3 },
+        },
       },
       {
         id: 2,
@@ -124,7 +126,11 @@ function script(editReportsProbe: boolean, probes = [AWAIT_PROBE]): SkillScript 
     grade: ({ text, ids }) => (text.includes('verdict:true') ? ids : []),
     propose: ({ text }) =>
       text.includes('name: release-notes')
-        ? { description: 'group the notes', old_string: 'List every change.', new_string: 'List every change.\nGroup the changes by kind.' }
+        ? {
+            description: 'group the notes',
+            old_string: 'List every change.',
+            new_string: 'List every change.\nGroup the changes by kind.',
+          }
         : { description: 'narrow the review', old_string: RULE, new_string: `${RULE}\n${NARROW}` },
     probe: () => ({ probes }),
   };
@@ -198,6 +204,8 @@ describe('the silencing probe', () => {
       .filter((c) => c.text.includes('release-notes') || c.text.includes('#1 fix login'))
       .map((c) => c.role);
     expect(plainCalls).toEqual(aloneRoles);
-    expect(await readFile(path.join(both, PLAIN, 'SKILL.md'), 'utf8')).toContain('Group the changes by kind.');
+    expect(await readFile(path.join(both, PLAIN, 'SKILL.md'), 'utf8')).toContain(
+      'Group the changes by kind.',
+    );
   });
 });

@@ -49,7 +49,9 @@ export async function judgeEdit(
   const verdict = await judgeScored(loop, kept, newText, scored, signal, spend);
   if (verdict.outcome !== 'keep') return verdict;
   const silenced = await silencingProbe(loop, kept.text, newText, signal, spend);
-  return silenced === undefined ? verdict : { ...verdict, outcome: 'revert', note: silenced, kept: undefined };
+  return silenced === undefined
+    ? verdict
+    : { ...verdict, outcome: 'revert', note: silenced, kept: undefined };
 }
 
 async function judgeScored(

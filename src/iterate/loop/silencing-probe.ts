@@ -60,7 +60,10 @@ export async function silencingProbe(
   let answer;
   try {
     const reply = await untilAborted(
-      models.probeSilenced({ skillName: loop.input.skill, skillMd: keptText, added, removed, accepted }, signal),
+      models.probeSilenced(
+        { skillName: loop.input.skill, skillMd: keptText, added, removed, accepted },
+        signal,
+      ),
       signal,
     );
     spend(reply.usage);
