@@ -313,7 +313,12 @@ async function runSeed(seed, args, level) {
     // The night: the real engine on the skill and every eval so far.
     const n = evals.some((e) => e.skillclimb?.holdout !== true)
       ? await oneNight(seed, night, skillMd, evals, args, level)
-      : { status: 'no evals', skillMd, keeps: [], calls: { editor: 0, render: 0, grader: 0, probe: 0 } };
+      : {
+          status: 'no evals',
+          skillMd,
+          keeps: [],
+          calls: { editor: 0, render: 0, grader: 0, probe: 0, probeDraws: 0 },
+        };
     skillMd = n.skillMd;
     const rules = rulesOf(skillMd);
     rows.push({
@@ -426,9 +431,10 @@ async function main() {
       0,
     );
     const probes = nights.reduce((a, r) => a + r.calls.probe, 0);
+    const draws = nights.reduce((a, r) => a + r.calls.probeDraws, 0);
     console.log(
       `\nModel calls over ${nights.length} nights: ${total} (${(total / nights.length).toFixed(0)} a night; ` +
-        `${probes} of them the probe writer's)`,
+        `${probes} of them the probe writer's, ${draws} the renders and grades of its hunks)`,
     );
     const load = os
       .loadavg()

@@ -12,6 +12,6 @@ export function createNightResponder(options: {
   probeHit?: number;
 }): {
   respond: (call: ModelCall) => Reply;
-  calls: { editor: number; render: number; grader: number; probe: number };
+  calls: { editor: number; render: number; grader: number; probe: number; probeDraws: number };
   edits: Map<string, { kind: 'good' | 'harmful' | 'neutral'; line: string }>;
 };

@@ -61,7 +61,8 @@ export function createNightResponder({
     counts.set(key, k + 1);
     return k;
   };
-  const calls = { editor: 0, render: 0, grader: 0, probe: 0 };
+  // probeDraws: the renders and grades of the probe writer's hunks (counted in render and grader too).
+  const calls = { editor: 0, render: 0, grader: 0, probe: 0, probeDraws: 0 };
   const edits = new Map();
 
   function editor(call) {
@@ -183,6 +184,8 @@ export function createNightResponder({
             ? probe(call)
             : render(call);
     calls[role]++;
+    // A probe's eval quotes its hunk between BEGIN-DIFF lines (core/iterate/silencing-probe.ts); the team's do not.
+    if ((role === 'render' || role === 'grader') && /^BEGIN-DIFF-/m.test(call.text)) calls.probeDraws++;
     const answer = typeof reply === 'string' ? reply : JSON.stringify(reply.json);
     const out = typeof reply === 'string' ? { text: reply } : reply;
     return { ...out, usage: { input: tokens(`${call.system}${call.text}`), output: tokens(answer) } };
