@@ -23,8 +23,11 @@
  * line 25 % and a neutral one otherwise (never one the engine lists as reverted); renders that follow the
  * SKILL.md — the eval's hunk draws its finding again with probability `--repeat` (0.9: a reviewer's
  * judgement of the same code is correlated; 0.7 makes every render a fresh draw at the day's rates); a
- * grader that flips a verdict with probability `--noise`, half of its flips repeating on a re-grade. What
- * ships is the next day's skill.
+ * grader that flips a verdict with probability `--noise`, half of its flips repeating on a re-grade; and the
+ * silencing probe's writer (asked before an edit is kept): for a change that adds a harmful line, each of its
+ * probes is the hunk of a real class that line silences with probability 0.8, else of a real class it does
+ * not silence; for a good or neutral line, hunks of real classes it does not silence. What ships is the next
+ * day's skill.
  *
  * After each night it reviews a fixed set of `--measure` pull requests (not the team's, so every night is
  * measured on the same code) with the learning reviewer's skill and with the never-learning one's (the
@@ -42,7 +45,9 @@
  * the team's answers are perfect (every false finding dismissed, every real one accepted, nothing ignored)
  * and come from one maintainer; a class is silenced by one exact line, not by any wording that means the
  * same; the editor adds lines and never rewords or removes; the grader's mistakes are flips, not
- * misreadings; evals are never pruned or edited by a person; no costs, no GitHub.
+ * misreadings; the probe writer's hunks are the world's own class hunks, titled exactly as the world's
+ * grader reads them (a real model writes new code and words its titles freely), and it knows which lines
+ * are harmful only through their text; evals are never pruned or edited by a person; no costs, no GitHub.
  *
  * Options: --nights <n> (5), --prs <n> (8 a day), --measure <n> (60), --noise <p> (0.1), --repeat <p>
  * (0.9), --iterations <n> (8 a night), --seed <n> (1), --seeds <n> (2: seeds n, n+1, …), --jobs <n> (2
@@ -253,10 +258,14 @@ async function oneNight(seed, night, skillMd, evals, args, level) {
     const keeps = (r?.rows ?? [])
       .filter((row) => row.status === 'keep')
       .map((row) => responder.edits.get(/\[(edit [^\]]+)\]/.exec(row.description)?.[1])?.kind ?? '?');
+    // Edits the silencing probe refused, by the truth.
+    const silenced = (r?.rows ?? [])
+      .filter((row) => row.status === 'revert' && row.description.includes('silences real defects'))
+      .map((row) => responder.edits.get(/\[(edit [^\]]+)\]/.exec(row.description)?.[1])?.kind ?? '?');
     if (args.verbose)
       console.error(
         `seed ${seed} night ${night}: exit ${code}, ${r?.status ?? 'no result'} after ${r?.iterations ?? 0} iteration(s); ` +
-          `kept [${keeps.join(', ')}]; ${JSON.stringify(responder.calls)}; ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+          `kept [${keeps.join(', ')}]; probe refused [${silenced.join(', ')}]; ${JSON.stringify(responder.calls)}; ${((performance.now() - t0) / 1000).toFixed(0)} s`,
       );
     return {
       code,
@@ -304,7 +313,12 @@ async function runSeed(seed, args, level) {
     // The night: the real engine on the skill and every eval so far.
     const n = evals.some((e) => e.skillclimb?.holdout !== true)
       ? await oneNight(seed, night, skillMd, evals, args, level)
-      : { status: 'no evals', skillMd, keeps: [], calls: { editor: 0, render: 0, grader: 0 } };
+      : {
+          status: 'no evals',
+          skillMd,
+          keeps: [],
+          calls: { editor: 0, render: 0, grader: 0, probe: 0, probeDraws: 0 },
+        };
     skillMd = n.skillMd;
     const rules = rulesOf(skillMd);
     rows.push({
@@ -335,7 +349,7 @@ function printSeed(run) {
     'false / PR: learns | never',
     'escaped / approval: learns | never',
     'real found: learns | never',
-    'model calls (editor/render/grader)',
+    'model calls (editor/render/grader/probe)',
   ];
   const body = rows.map((r) => [
     r.night,
@@ -346,7 +360,7 @@ function printSeed(run) {
     `${r.learns.escapedPerApproval.toFixed(3)} | ${never.escapedPerApproval.toFixed(3)}`,
     `${r.learns.found} | ${never.found}`,
     r.calls
-      ? `${r.calls.editor + r.calls.render + r.calls.grader} (${r.calls.editor}/${r.calls.render}/${r.calls.grader})`
+      ? `${r.calls.editor + r.calls.render + r.calls.grader + r.calls.probe} (${r.calls.editor}/${r.calls.render}/${r.calls.grader}/${r.calls.probe})`
       : '–',
   ]);
   console.log(table(header, body));
@@ -411,6 +425,17 @@ async function main() {
     for (const run of runs) printSeed(run);
     console.log(`\nTargets (pooled over ${seeds.length} seed(s))`);
     for (const t of targets) console.log(`  ${t.ok ? 'PASS' : 'MISS'}  ${t.name}: ${t.value}`);
+    const nights = runs.flatMap((run) => run.rows.filter((r) => r.calls !== undefined));
+    const total = nights.reduce(
+      (a, r) => a + r.calls.editor + r.calls.render + r.calls.grader + r.calls.probe,
+      0,
+    );
+    const probes = nights.reduce((a, r) => a + r.calls.probe, 0);
+    const draws = nights.reduce((a, r) => a + r.calls.probeDraws, 0);
+    console.log(
+      `\nModel calls over ${nights.length} nights: ${total} (${(total / nights.length).toFixed(0)} a night; ` +
+        `${probes} of them the probe writer's, ${draws} the renders and grades of its hunks)`,
+    );
     const load = os
       .loadavg()
       .map((l) => l.toFixed(2))

@@ -22,10 +22,15 @@ import {
 const CHARS_PER_TOKEN = 4;
 const tokens = (text) => Math.max(1, Math.round(String(text).length / CHARS_PER_TOKEN));
 
-/** editor, grader or render, from the system prompt (the engine's fixed instructions, or a SKILL.md). */
+/**
+ * editor, grader, probe (the silencing probe's writer, asked only about skills whose evals carry feedback
+ * records: bench:review-nights) or render, from the system prompt (the engine's fixed instructions, or a
+ * SKILL.md).
+ */
 export function roleOfPrompt(system) {
   if (/^You are a strict editor\b/.test(system.trimStart())) return 'editor';
   if (/^You are a strict, impartial grader\b/.test(system.trimStart())) return 'grader';
+  if (/^You write test cases for a code reviewer's instructions\b/.test(system.trimStart())) return 'probe';
   return 'render';
 }
 
@@ -120,6 +125,8 @@ export function createQualityResponder(world, { p, sticky = DEFAULTS.sticky, ...
 
   const respond = (call) => {
     const role = roleOfPrompt(call.system ?? '');
+    // This world's evals carry no feedback records, so the engine never asks for silencing probes.
+    if (role === 'probe') throw new Error('a silencing-probe request in a world without feedback evals');
     const reply = role === 'editor' ? editor(call) : role === 'grader' ? grader(call) : render(call);
     calls[role]++;
     const answer = typeof reply === 'string' ? reply : JSON.stringify(reply.json);

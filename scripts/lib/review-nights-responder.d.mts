@@ -9,8 +9,9 @@ export function createNightResponder(options: {
   sticky?: number;
   goodEdit?: number;
   harmfulEdit?: number;
+  probeHit?: number;
 }): {
   respond: (call: ModelCall) => Reply;
-  calls: { editor: number; render: number; grader: number };
+  calls: { editor: number; render: number; grader: number; probe: number; probeDraws: number };
   edits: Map<string, { kind: 'good' | 'harmful' | 'neutral'; line: string }>;
 };

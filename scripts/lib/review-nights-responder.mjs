@@ -10,6 +10,12 @@
  *   world, following the SKILL.md's rule lines; a fresh draw per trial.
  * - GRADER: the truth of "The review (does not) report(s): <title> in <file>" against the render's text,
  *   flipped with probability `p` (half of the flips repeat when the same render is graded again).
+ * - PROBE (the silencing probe's writer, docs/how-it-works.md § The nightly engine improves the reviewer):
+ *   for a change whose added lines silence real classes (HARMFUL[].silences), each probe is the hunk of a
+ *   silenced real class with probability `probeHit` (0.8), else of a real class the change does not
+ *   silence; for good and neutral lines, hunks of real classes the change does not silence. The title is
+ *   the class's, the file one of its files (no (class, file) twice in one answer while another is left),
+ *   so the renders and the grader follow the world's rules.
  */
 import { gradeVerdict, uniform } from './quality-world.mjs';
 import { roleOfPrompt } from './quality-responder.mjs';
@@ -17,6 +23,8 @@ import {
   FALSE_CLASSES,
   HARMFUL,
   NEUTRAL,
+  REAL_CLASSES,
+  hunkOf,
   parseAssertion,
   reports,
   review,
@@ -38,14 +46,23 @@ function quotedSkillMd(text) {
  * `seed`: the run's seed and night; `level`: the reviewer's `pFalse`/`r`; `p`: the grader's flip rate.
  * `edits` records each proposed line by the tag in its description.
  */
-export function createNightResponder({ seed, level, p, sticky = 0.5, goodEdit = 0.4, harmfulEdit = 0.25 }) {
+export function createNightResponder({
+  seed,
+  level,
+  p,
+  sticky = 0.5,
+  goodEdit = 0.4,
+  harmfulEdit = 0.25,
+  probeHit = 0.8,
+}) {
   const counts = new Map();
   const bump = (key) => {
     const k = counts.get(key) ?? 0;
     counts.set(key, k + 1);
     return k;
   };
-  const calls = { editor: 0, render: 0, grader: 0 };
+  // probeDraws: the renders and grades of the probe writer's hunks (counted in render and grader too).
+  const calls = { editor: 0, render: 0, grader: 0, probe: 0, probeDraws: 0 };
   const edits = new Map();
 
   function editor(call) {
@@ -127,10 +144,48 @@ export function createNightResponder({ seed, level, p, sticky = 0.5, goodEdit = 
     return { json: { verdicts } };
   }
 
+  function probe(call) {
+    // The change's lines, between the CHANGE block's marker lines (silencing-probe-prompt.ts).
+    const change = /BEGIN-CHANGE-(\S+)\n([\s\S]*?)\nEND-CHANGE-\1/.exec(call.text)?.[2];
+    if (change === undefined) throw new Error('probe request without a CHANGE block');
+    const max = Number(/Write up to (\d+) minimal diff hunks/.exec(call.system)?.[1] ?? 3);
+    const added = change
+      .split('\n')
+      .filter((l) => l.startsWith('+ added: '))
+      .map((l) => l.slice('+ added: '.length));
+    const lines = HARMFUL.filter((h) => added.includes(h.text));
+    const silencedBy = (c) => lines.some((h) => h.silences(c));
+    const hit = REAL_CLASSES.filter(silencedBy);
+    const other = REAL_CLASSES.filter((c) => !silencedBy(c));
+    const k = bump('probe');
+    const probes = [];
+    // A real writer does not repeat a hunk in one answer: each (class, file) once while others are left.
+    const pairs = (classes) => classes.flatMap((c) => c.files.map((file) => ({ c, file })));
+    const used = (x) => probes.some((p) => p.title === x.c.title && p.file === x.file);
+    for (let i = 0; i < max; i++) {
+      const pool = hit.length > 0 && uniform(seed, 'probe-hit', k, i) < probeHit ? hit : other;
+      const all = pairs(pool.length > 0 ? pool : REAL_CLASSES);
+      const fresh = all.filter((x) => !used(x));
+      const xs = fresh.length > 0 ? fresh : all;
+      const { c, file } = xs[Math.floor(uniform(seed, 'probe', k, i) * xs.length)];
+      probes.push({ title: c.title, file, hunk: hunkOf(c, file) });
+    }
+    return { json: { probes } };
+  }
+
   const respond = (call) => {
     const role = roleOfPrompt(call.system ?? '');
-    const reply = role === 'editor' ? editor(call) : role === 'grader' ? grader(call) : render(call);
+    const reply =
+      role === 'editor'
+        ? editor(call)
+        : role === 'grader'
+          ? grader(call)
+          : role === 'probe'
+            ? probe(call)
+            : render(call);
     calls[role]++;
+    // A probe's eval quotes its hunk between BEGIN-DIFF lines (core/iterate/silencing-probe.ts); the team's do not.
+    if ((role === 'render' || role === 'grader') && /^BEGIN-DIFF-/m.test(call.text)) calls.probeDraws++;
     const answer = typeof reply === 'string' ? reply : JSON.stringify(reply.json);
     const out = typeof reply === 'string' ? { text: reply } : reply;
     return { ...out, usage: { input: tokens(`${call.system}${call.text}`), output: tokens(answer) } };

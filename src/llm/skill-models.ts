@@ -8,6 +8,11 @@ import type { z } from 'zod';
 import { buildEditorPrompt } from '../core/iterate/editor-prompt.js';
 import { buildGraderPrompt } from '../core/iterate/grader-prompt.js';
 import { buildRenderPrompt } from '../core/iterate/render-prompt.js';
+import {
+  SilencingProbeAnswerSchema,
+  buildSilencingProbePrompt,
+  type SilencingProbeAnswer,
+} from '../core/iterate/silencing-probe-prompt.js';
 import { freshMarker } from './markers.js';
 import { callJson, callText, type CallSettings, type RoleModel } from './call.js';
 import { ProviderOutputError, type Role } from './errors.js';
@@ -18,7 +23,7 @@ import {
   type EditProposal,
   type GraderAnswer,
 } from '../core/model-answers.js';
-import type { ModelReply, SkillModels } from '../ports/models.js';
+import type { ModelReply, SilencingProbeInput, SkillModels } from '../ports/models.js';
 
 export const EDIT_PROPOSAL_JSON_SCHEMA: JSONSchema7 = {
   type: 'object',
@@ -28,6 +33,28 @@ export const EDIT_PROPOSAL_JSON_SCHEMA: JSONSchema7 = {
     new_string: { type: 'string', description: 'replacement text' },
   },
   required: ['description', 'old_string', 'new_string'],
+  additionalProperties: false,
+};
+
+/** The silencing probe's answer (core/iterate/silencing-probe-prompt.ts). */
+const SILENCING_PROBES_JSON_SCHEMA: JSONSchema7 = {
+  type: 'object',
+  properties: {
+    probes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          title: { type: 'string', description: "the defect's title in one line" },
+          file: { type: 'string', description: 'the path of the file the hunk changes' },
+          hunk: { type: 'string', description: 'the unified diff hunk holding the defect' },
+        },
+        required: ['title', 'file', 'hunk'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['probes'],
   additionalProperties: false,
 };
 
@@ -117,11 +144,35 @@ export function createSkillModels(config: SkillModelsConfig): SkillModels {
     ? `editor=${slotLabel(editor)} render=offline grader=offline (structural scoring only)`
     : `editor=${slotLabel(editor)} render=${slotLabel(render)} grader=${slotLabel(grader)}`;
 
+  // The silencing probe runs on the editor's model; an offline editor writes none.
+  const probe = isRoleModel(editor)
+    ? {
+        async probeSilenced(
+          input: SilencingProbeInput,
+          signal: AbortSignal,
+        ): Promise<ModelReply<SilencingProbeAnswer>> {
+          return callValidated(
+            editor,
+            'editor',
+            {
+              ...buildSilencingProbePrompt(input),
+              schema: SILENCING_PROBES_JSON_SCHEMA,
+              name: 'silencing_probes',
+            },
+            SilencingProbeAnswerSchema,
+            signal,
+            settings,
+          );
+        },
+      }
+    : {};
+
   return {
     label,
     structuralOnly,
     renderModelId: slotLabel(render),
     graderModelId: slotLabel(grader),
+    ...probe,
 
     async propose(input, signal): Promise<ModelReply<EditProposal>> {
       if (!isRoleModel(editor)) return editor.propose(input, signal);

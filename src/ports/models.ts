@@ -6,6 +6,7 @@ import type { Scenario } from '../core/iterate/evals.js';
 import type { EditProposal, GraderAnswer } from '../core/model-answers.js';
 import type { FailedAssertion, PassingPair, StructuralResult } from '../core/iterate/score-types.js';
 import type { Usage } from '../core/usage.js';
+import type { SilencingProbeAnswer } from '../core/iterate/silencing-probe-prompt.js';
 
 export interface ModelReply<T> {
   value: T;
@@ -51,6 +52,17 @@ export interface GraderInput {
   trial: number;
 }
 
+/** The silencing probe's request (core/iterate/silencing-probe-prompt.ts): what the edit changes, and where. */
+export interface SilencingProbeInput {
+  skillName: string;
+  /** The kept SKILL.md the edit changes. */
+  skillMd: string;
+  added: readonly string[];
+  removed: readonly string[];
+  /** Titles of the team's accepted findings (the evals' `skillclimb.feedback`). */
+  accepted: readonly string[];
+}
+
 /**
  * The one interface the engine calls for its three roles. Implementations: `offline` (src/llm/offline.ts),
  * the scripted double (src/llm/scripted.ts), and the real providers (src/llm/skill-models.ts).
@@ -73,4 +85,10 @@ export interface SkillModels {
   propose(input: EditorInput, signal: AbortSignal): Promise<ModelReply<EditProposal>>;
   render(input: RenderInput, signal: AbortSignal): Promise<ModelReply<string>>;
   grade(input: GraderInput, signal: AbortSignal): Promise<ModelReply<GraderAnswer>>;
+  /**
+   * The silencing probe (docs/how-it-works.md § The nightly engine improves the reviewer), on the editor's
+   * model: hunks of real defects an edit of a reviewer skill could stop a reviewer from reporting. Absent
+   * (offline, test doubles): no probe is written.
+   */
+  probeSilenced?(input: SilencingProbeInput, signal: AbortSignal): Promise<ModelReply<SilencingProbeAnswer>>;
 }

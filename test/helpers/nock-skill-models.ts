@@ -1,7 +1,8 @@
 /**
- * The three skill-iterate roles (editor, render, grader) served by nock at Anthropic's Messages API, so the
- * real provider code runs: each request is told apart by its structured-output schema (the grader's has
- * `verdicts`, the editor's `old_string`, a render has none), answered by the test's script, and recorded.
+ * The three skill-iterate roles (editor, render, grader) and the silencing probe's writer served by nock at
+ * Anthropic's Messages API, so the real provider code runs: each request is told apart by its
+ * structured-output schema (the grader's has `verdicts`, the editor's `old_string`, the probe writer's
+ * `probes`, a render has none), answered by the test's script, and recorded.
  */
 import nock from 'nock';
 import { createModels } from '../../src/llm/factory.js';
@@ -21,14 +22,20 @@ export interface SkillScript {
     old_string: string;
     new_string: string;
   };
+  /** The silencing probe's answer for its n-th call (0-based); default: no probe. */
+  probe?(call: { text: string; index: number }): {
+    probes: Array<{ title: string; file: string; hunk: string }>;
+  };
 }
 
 export interface RecordedBodies {
   editor: string[];
   render: Array<{ system: string; user: string }>;
   grader: string[];
+  /** The probe writer's requests: system prompt and messages. */
+  probe: string[];
   /** Every call in the order it arrived: its role and its text (system prompt and messages). */
-  order: Array<{ role: 'editor' | 'render' | 'grader'; text: string }>;
+  order: Array<{ role: 'editor' | 'render' | 'grader' | 'probe'; text: string }>;
 }
 
 interface Block {
@@ -43,7 +50,7 @@ function textOf(value: unknown): string {
   return '';
 }
 
-function roleOf(body: Record<string, unknown>): 'editor' | 'render' | 'grader' | 'doctor' {
+function roleOf(body: Record<string, unknown>): 'editor' | 'render' | 'grader' | 'probe' | 'doctor' {
   const format = (body.output_config as { format?: { schema?: { required?: string[] } } } | undefined)
     ?.format;
   const required = format?.schema?.required ?? [];
@@ -51,12 +58,13 @@ function roleOf(body: Record<string, unknown>): 'editor' | 'render' | 'grader' |
   if (required.length === 1 && required[0] === 'ok') return 'doctor';
   if (required.includes('verdicts')) return 'grader';
   if (required.includes('old_string')) return 'editor';
+  if (required.includes('probes')) return 'probe';
   return 'render';
 }
 
 /** Serves every Messages call of the test with `script`; returns the recorded request texts per role. */
 export function serveSkillModels(script: SkillScript): RecordedBodies {
-  const bodies: RecordedBodies = { editor: [], render: [], grader: [], order: [] };
+  const bodies: RecordedBodies = { editor: [], render: [], grader: [], probe: [], order: [] };
   nock(API)
     .persist()
     .post('/v1/messages')
@@ -87,6 +95,10 @@ export function serveSkillModels(script: SkillScript): RecordedBodies {
             ids.map((id) => [String(id), { verdict: passing.has(id), reason: 'scripted' }]),
           ),
         });
+      } else if (role === 'probe') {
+        bodies.probe.push(`${textOf(body.system)}\n${messages}`);
+        const index = bodies.probe.length - 1;
+        text = JSON.stringify(script.probe?.({ text: messages, index }) ?? { probes: [] });
       } else {
         bodies.editor.push(JSON.stringify(body));
         text = JSON.stringify(script.propose({ text: messages, index: bodies.editor.length - 1 }));

@@ -10,6 +10,7 @@ import { buildEditorPrompt } from '../../src/core/iterate/editor-prompt.js';
 import { buildGraderPrompt } from '../../src/core/iterate/grader-prompt.js';
 import { applyEdit } from '../../src/core/iterate/hill-climb.js';
 import { buildRenderPrompt } from '../../src/core/iterate/render-prompt.js';
+import { buildSilencingProbePrompt } from '../../src/core/iterate/silencing-probe-prompt.js';
 import { createNightResponder } from '../../scripts/lib/review-nights-responder.mjs';
 import {
   DEFAULTS,
@@ -154,5 +155,35 @@ describe('bench:review-nights world', () => {
     expect([...edits.values()][0]).toStrictEqual({ kind: 'good', line: todo });
     const second = call([first.json.description]);
     expect(second.json.new_string).not.toContain(todo.slice(2));
+  });
+
+  it('answers the silencing probe with hunks of the real classes a harmful line silences, and others for a neutral line', () => {
+    const { respond, calls } = createNightResponder({ seed: 'p', level: DEFAULTS, p: 0, probeHit: 1 });
+    const probe = (line: string) => {
+      const prompt = buildSilencingProbePrompt({
+        skillMd: baselineSkill(),
+        added: [line],
+        removed: [],
+        accepted: [],
+      });
+      const reply = respond({ system: prompt.system, text: `${prompt.prefix}${prompt.user}` }) as {
+        json: { probes: Array<{ title: string; file: string; hunk: string }> };
+      };
+      return reply.json.probes;
+    };
+    const majorOnly = HARMFUL.find((h) => h.id === 'MAJOR_ONLY')!;
+    const minorReal = REAL_CLASSES.filter((c) => majorOnly.silences(c));
+    const hit = probe(majorOnly.text);
+    expect(hit).toHaveLength(3);
+    // Every probe is of the silenced class (p = 1 here), each (class, file) once while another is left.
+    expect(hit.every((x) => minorReal.some((c) => c.title === x.title))).toBe(true);
+    expect(new Set(hit.slice(0, 2).map((x) => x.file)).size).toBe(2);
+    // Its hunk is one the world's reviewer reads: the class, in that file.
+    expect(itemsIn(hit[0]!.hunk).map((i) => `${i.c.title} in ${i.file}`)).toEqual([
+      `${hit[0]!.title} in ${hit[0]!.file}`,
+    ]);
+    const neutral = probe('- Name the file and line of every finding.');
+    expect(neutral.every((x) => REAL_CLASSES.some((c) => c.title === x.title))).toBe(true);
+    expect(calls.probe).toBe(2);
   });
 });

@@ -15,6 +15,7 @@ import { keptStateOf, type ScoredText } from '../saturation.js';
 import { measureDraws } from '../trials.js';
 import { acceptedFloor } from './accepted-floor.js';
 import type { LoopContext } from './context.js';
+import { silencingProbe } from './silencing-probe.js';
 
 /** What an attempt was judged: its row's status and score, and the new kept state on a keep. */
 export interface Verdict {
@@ -34,9 +35,26 @@ export function crashVerdict(note: string): Verdict {
 
 /**
  * Judges `newText`, scored once (`scored`), against the kept state. `spend` is told the usage of any extra
- * trials; the draws scored go to the night's tallies.
+ * trials; the draws scored go to the night's tallies. An edit the keep rule keeps is last asked what real
+ * defects it silences (silencing-probe.ts; only for a skill whose evals carry feedback records).
  */
 export async function judgeEdit(
+  loop: LoopContext,
+  kept: KeptState,
+  newText: string,
+  scored: ScoredText,
+  signal: AbortSignal,
+  spend: (usage: Usage) => void,
+): Promise<Verdict> {
+  const verdict = await judgeScored(loop, kept, newText, scored, signal, spend);
+  if (verdict.outcome !== 'keep') return verdict;
+  const silenced = await silencingProbe(loop, kept.text, newText, signal, spend);
+  return silenced === undefined
+    ? verdict
+    : { ...verdict, outcome: 'revert', note: silenced, kept: undefined };
+}
+
+async function judgeScored(
   loop: LoopContext,
   kept: KeptState,
   newText: string,
