@@ -4,8 +4,6 @@
  * the margin a gain must clear, the per-assertion tallies behind the evidence table and the eval-quality
  * findings, and the confirmed ship gate. Pure: no I/O.
  */
-import { planScenario } from './absolute.js';
-import type { SkillEvals } from './evals.js';
 import { SCORE_EPSILON, compareScores, type ShipDecision } from './ship-gate.js';
 
 /**
@@ -56,10 +54,7 @@ export function poolNoise(estimate: NoiseEstimate, draws: readonly number[]): No
   return { sumSquares: estimate.sumSquares + sumOfSquares(draws), df: estimate.df + draws.length - 1 };
 }
 
-/**
- * The pooled standard deviation of one draw's composite; 0 until a spread was measured. A spread within
- * float rounding (three equal scores whose mean is off in the last bit) is no spread.
- */
+/** The pooled sd of one draw's composite; 0 until a spread was measured (float rounding is no spread). */
 export function noiseSd(estimate: NoiseEstimate): number {
   if (estimate.df === 0) return 0;
   const sd = Math.sqrt(estimate.sumSquares / estimate.df);
@@ -211,10 +206,7 @@ export interface NoiseReport {
   sd: number;
   /** Assertions whose verdict changed between trials on at least one scenario. */
   flipping: AssertionTally[];
-  /**
-   * Draw 1 stopped at the noise probe (`probeScenarios`): it drew these many of the scenarios and agreed
-   * with draw 0 on every check; `scores` are then the two draws' composites over those scenarios.
-   */
+  /** Draw 1 stopped at the agreeing noise probe (noise-probe.ts); `scores` are then over its scenarios. */
   probe?: { scenarios: number; of: number } | undefined;
 }
 
@@ -499,28 +491,6 @@ export function screeningBatch(
   const passing = scenarioIds.find((id) => !failed.has(id));
   const batch = scenarioIds.filter((id) => failed.has(id) || id === passing);
   return batch.length === 0 || batch.length >= scenarioIds.length ? undefined : batch;
-}
-
-/**
- * The (scenario, assertion) checks the baseline's draw 1 compares first (docs/how-it-works.md § Decisions
- * under noise, "The noise"): enough that a grader flipping 1 verdict in 10 — two independent draws then
- * disagree on 18 % of checks — shows a disagreement 9 times in 10 (0.82^12 < 0.1).
- */
-export const PROBE_CHECKS = 12;
-
-/**
- * The noise probe: the scenarios (in file order) that draw 1 renders first, the fewest whose model-graded
- * checks reach `PROBE_CHECKS`. Undefined when that takes every scenario (draw 1 is then whole at once).
- */
-export function probeScenarios(evals: SkillEvals, checks = PROBE_CHECKS): string[] | undefined {
-  const ids: string[] = [];
-  let covered = 0;
-  for (const scenario of evals.scenarios) {
-    if (covered >= checks) break;
-    ids.push(scenario.id);
-    covered += planScenario(evals.evals, scenario, evals.format).modelGraded.length;
-  }
-  return covered >= checks && ids.length < evals.scenarios.length ? ids : undefined;
 }
 
 /** The candidate is worse on the batch: fewer of its (scenario, assertion) checks pass than the kept text's. */

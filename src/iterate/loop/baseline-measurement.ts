@@ -10,12 +10,12 @@ import type { KeptState } from '../../core/iterate/hill-climb.js';
 import {
   mean,
   noiseReport,
-  probeScenarios,
   tallyDraws,
   upliftOf,
   type AssertionTally,
   type PairVerdict,
 } from '../../core/iterate/noise.js';
+import { probeScenarios } from '../../core/iterate/noise-probe.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { startIterationTimer } from '../iteration-timer.js';
 import { keptStateOf, type ScoredText } from '../saturation.js';
