@@ -544,3 +544,24 @@ describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
     expect(n.run.results[0]?.measurement?.noise?.trials).toBe(3);
   });
 });
+
+describe('issue 28: a keep clears half the margin, a ship the whole margin on fresh draws', () => {
+  it('an edit whose mean of 3 trials clears half the margin is kept (the whole margin would revert it)', async () => {
+    // Baseline draws 0, .5, 0; the edit's .5, 0, .5: gain +0.1667 over a standard error of 0.2357.
+    const table: Table = {
+      base: { s1: [[], [1], []] },
+      reworded: { s1: [[1], [], [1]] },
+      none: { s1: [[]] },
+    };
+    const n = await night([{ name: 'demo' }], table, reword);
+    const rows = await n.rows();
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'keep']);
+    expect(rows[1]?.description).toMatch(/mean of 3 trials, gain \+0\.1667 clears the margin 0\.1179/);
+    // What ships is still held to the whole margin, on the confirmation's fresh draws.
+    // The ship is held to the whole margin on fresh draws: 1 x pooled sd 0.2357 x sqrt(1/3 + 1/3).
+    const c = n.run.results[0]?.measurement?.confirmation;
+    expect(c?.finalScores).toEqual([0.5, 0.5, 0.5]);
+    expect(c?.needed).toBeCloseTo(0.19245, 4);
+    expect(n.run.results[0]?.status).toBe('shipped');
+  });
+});
