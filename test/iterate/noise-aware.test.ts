@@ -499,3 +499,69 @@ describe("issue 28: the baseline's draws beyond the second only when the first t
     expect([renders(n, 'base'), renders(n, 'none'), n.bodies.grader.length]).toEqual([1, 0, 1]);
   });
 });
+
+describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
+  // Eight scenarios of two checks each: the probe is the first six (12 checks), s7 and s8 are left out.
+  const EIGHT = {
+    ...SCENARIOS,
+    scenarios: ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'].map((id) => ({
+      id,
+      name: `Scenario ${id}`,
+      context: `CTX-${id}: a session.`,
+      expected_assertions: [1, 2],
+    })),
+  };
+  const steady = (pass: number[][]) =>
+    Object.fromEntries(EIGHT.scenarios.map((s) => [s.id, pass])) as Record<string, number[][]>;
+  const baseRenders = (n: Awaited<ReturnType<typeof night>>, scenario?: string) =>
+    n.bodies.render.filter(
+      (b) =>
+        variantOf(b.system) === 'base' && (scenario === undefined || b.user.includes(`CTX-${scenario}:`)),
+    ).length;
+
+  it("draw 1 of the probe's scenarios agreeing with draw 0 ends the baseline: the rest of draw 1 is never drawn", async () => {
+    // s8's draw 1 would have differed: it is never rendered, and no spread is measured.
+    const table: Table = { base: { ...steady([[1]]), s8: [[1], [1, 2]] }, none: steady([[]]) };
+    const n = await night([{ name: 'demo', scenarios: EIGHT }], table, reword, { perSkillIterations: 0 });
+    expect([baseRenders(n), baseRenders(n, 's7'), baseRenders(n, 's8')]).toEqual([8 + 6, 1, 1]);
+    expect((await n.rows()).map((r) => r.description)).toEqual([
+      '[absolute] initial baseline (a second trial of 6 scenarios agreed on every check, sd 0)',
+    ]);
+    expect(n.summary).toMatch(
+      /Baseline: a second trial of 6 of its 8 scenarios gave every check the verdict/,
+    );
+    expect(n.run.results[0]?.measurement?.noise?.sd).toBe(0);
+  });
+
+  it('a disagreement in the probe completes draw 1 (its renders reused) and draws the rest up to `trials`', async () => {
+    const table: Table = { base: { ...steady([[1]]), s1: [[1], [1, 2]] }, none: steady([[]]) };
+    const n = await night([{ name: 'demo', scenarios: EIGHT }], table, reword, { perSkillIterations: 0 });
+    // Three whole draws, each scenario rendered once per draw: the probe's six renders are not drawn again.
+    expect([baseRenders(n), baseRenders(n, 's1'), baseRenders(n, 's8')]).toEqual([24, 3, 3]);
+    expect((await n.rows())[0]?.description).toMatch(
+      /^\[absolute\] initial baseline \(mean of 3 trials, sd /,
+    );
+    expect(n.run.results[0]?.measurement?.noise?.trials).toBe(3);
+  });
+});
+
+describe('issue 28: a keep clears half the margin, a ship the whole margin on fresh draws', () => {
+  it('an edit whose mean of 3 trials clears half the margin is kept (the whole margin would revert it)', async () => {
+    // Baseline draws 0, .5, 0; the edit's .5, 0, .5: gain +0.1667 over a standard error of 0.2357.
+    const table: Table = {
+      base: { s1: [[], [1], []] },
+      reworded: { s1: [[1], [], [1]] },
+      none: { s1: [[]] },
+    };
+    const n = await night([{ name: 'demo' }], table, reword);
+    const rows = await n.rows();
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'keep']);
+    expect(rows[1]?.description).toMatch(/mean of 3 trials, gain \+0\.1667 clears the margin 0\.1179/);
+    // What ships is still held to the whole margin, on the confirmation's fresh draws.
+    // The ship is held to the whole margin on fresh draws: 1 x pooled sd 0.2357 x sqrt(1/3 + 1/3).
+    const c = n.run.results[0]?.measurement?.confirmation;
+    expect(c?.finalScores).toEqual([0.5, 0.5, 0.5]);
+    expect(c?.needed).toBeCloseTo(0.19245, 4);
+    expect(n.run.results[0]?.status).toBe('shipped');
+  });
+});

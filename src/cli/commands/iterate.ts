@@ -311,7 +311,7 @@ export function iterateCommand(io: CliIo): Command {
     )
     .option(
       '--margin <n>',
-      `standard errors of the measured noise a gain must clear to keep or ship (default ${ITERATE_DEFAULTS.margin})`,
+      `standard errors of the measured noise a gain must clear to ship (half of it to keep) (default ${ITERATE_DEFAULTS.margin})`,
       marginArgument,
     )
     .addOption(

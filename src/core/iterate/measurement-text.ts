@@ -63,8 +63,11 @@ export function measurementLines(m: SkillMeasurement): string[] {
   if (m.noise) {
     const n = m.noise;
     lines.push(
-      `- Baseline: ${n.trials} independent trials, composite mean ${n.mean.toFixed(4)}, spread (sd) ` +
-        `${n.sd.toFixed(4)} (trials: ${n.scores.map((s) => s.toFixed(4)).join(', ')})`,
+      n.probe
+        ? `- Baseline: a second trial of ${n.probe.scenarios} of its ${n.probe.of} scenarios gave every ` +
+            'check the verdict of the first, so the spread (sd) is 0.0000 and no further trial was drawn'
+        : `- Baseline: ${n.trials} independent trials, composite mean ${n.mean.toFixed(4)}, spread (sd) ` +
+            `${n.sd.toFixed(4)} (trials: ${n.scores.map((s) => s.toFixed(4)).join(', ')})`,
     );
     lines.push(
       n.flipping.length === 0

@@ -54,10 +54,7 @@ export function poolNoise(estimate: NoiseEstimate, draws: readonly number[]): No
   return { sumSquares: estimate.sumSquares + sumOfSquares(draws), df: estimate.df + draws.length - 1 };
 }
 
-/**
- * The pooled standard deviation of one draw's composite; 0 until a spread was measured. A spread within
- * float rounding (three equal scores whose mean is off in the last bit) is no spread.
- */
+/** The pooled sd of one draw's composite; 0 until a spread was measured (float rounding is no spread). */
 export function noiseSd(estimate: NoiseEstimate): number {
   if (estimate.df === 0) return 0;
   const sd = Math.sqrt(estimate.sumSquares / estimate.df);
@@ -209,6 +206,8 @@ export interface NoiseReport {
   sd: number;
   /** Assertions whose verdict changed between trials on at least one scenario. */
   flipping: AssertionTally[];
+  /** Draw 1 stopped at the agreeing noise probe (noise-probe.ts); `scores` are then over its scenarios. */
+  probe?: { scenarios: number; of: number } | undefined;
 }
 
 export function noiseReport(scores: readonly number[], tallies: readonly AssertionTally[]): NoiseReport {

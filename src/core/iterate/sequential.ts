@@ -18,6 +18,15 @@ import { SCORE_EPSILON, compareScores } from './ship-gate.js';
 /** How much clearer than the margin a decision taken before the planned draws must be (standard errors). */
 export const EARLY_EXTRA = 1;
 
+/**
+ * The share of `--margin` a KEEP must clear (docs/how-it-works.md § Decisions under noise, "The keep
+ * rule"): half. A keep is not a ship — the confirmation holds what ships to the whole margin on fresh
+ * draws — and a keep rule as strict as the ship gate forfeits most real gains at realistic noise: an edit
+ * truly 0.4 standard deviations better (a good edit of `bench:quality`'s world at p = 0.3) is kept about
+ * 28 times in 100 at the whole margin, 43 at half (docs/benchmarks.md has what the night gains).
+ */
+export const KEEP_MARGIN_SHARE = 0.5;
+
 /** What one look at a sequential measurement says. */
 export type Look = 'clear' | 'not-better' | 'continue';
 

@@ -15,10 +15,11 @@ import {
   type AssertionTally,
   type PairVerdict,
 } from '../../core/iterate/noise.js';
+import { probeScenarios } from '../../core/iterate/noise-probe.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { startIterationTimer } from '../iteration-timer.js';
 import { keptStateOf, type ScoredText } from '../saturation.js';
-import type { SkillScore } from '../score.js';
+import type { GradeMemo, SkillScore } from '../score.js';
 import { NO_SKILL_TEXT, drawRange, measureDraws, type Measurement } from '../trials.js';
 import { iterationLimits } from './caps.js';
 import type { LoopContext } from './context.js';
@@ -26,6 +27,16 @@ import type { LoopContext } from './context.js';
 /** The baseline's draws beyond draw 0; absent when they were not drawn or could not be scored. */
 export interface BaselineExtras {
   extra?: Measurement | undefined;
+  /**
+   * Draw 1 of the probe's scenarios only (core/iterate/noise.ts `probeScenarios`), while it is not known
+   * whether the rest of draw 1 is needed; `grades` holds its grades for the rest of that draw.
+   */
+  probe?: { measurement: Measurement; grades: GradeMemo } | undefined;
+  /**
+   * Draw 1 of the probe's scenarios agreed with draw 0 on every check, so draw 1 was not completed: the two
+   * composites of the probe's scenarios (equal), a spread of 0 measured.
+   */
+  probeAgreed?: { scores: number[]; pairs: PairVerdict[]; scenarios: number } | undefined;
   usage: Usage;
 }
 
@@ -40,7 +51,9 @@ export interface ClimbStart {
 
 /**
  * The baseline's draw 1, side by side with draw 0 (the others, when needed, are `drawBaselineRest`'s).
- * Never rejects: a failure leaves the noise report out, not the baseline.
+ * Under the noise-aware rule, with scenarios enough, only the noise probe's scenarios of draw 1 are drawn
+ * here (docs/how-it-works.md § Decisions under noise, "The noise"). Never rejects: a failure leaves the
+ * noise report out, not the baseline.
  */
 export async function drawBaselineExtras(
   loop: LoopContext,
@@ -48,6 +61,17 @@ export async function drawBaselineExtras(
   signal: AbortSignal,
 ): Promise<BaselineExtras> {
   if (loop.deterministic || loop.trials < 2) return { usage: ZERO_USAGE };
+  const ids = loop.keepRule === 'noise-aware' ? probeScenarios(loop.training) : undefined;
+  if (ids !== undefined) {
+    const inProbe = new Set(ids);
+    const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => inProbe.has(s.id)) };
+    const grades: GradeMemo = new Map();
+    const probe = await measureDraws({ ...loop.request(text, signal, evals), grades }, [1]).catch(
+      () => undefined,
+    );
+    if (probe === undefined) return { usage: ZERO_USAGE };
+    return { probe: { measurement: probe, grades }, usage: probe.usage };
+  }
   const extra = await measureDraws(loop.request(text, signal), [1]).catch(() => undefined);
   return { extra, usage: extra?.usage ?? ZERO_USAGE };
 }
@@ -56,8 +80,11 @@ export async function drawBaselineExtras(
  * The baseline's draws 2 … trials − 1, only when draws 0 and 1 disagree on some (scenario, assertion)
  * verdict or on the score (docs/how-it-works.md § Decisions under noise). Two draws that agree exactly
  * measure a spread of 0, and with no spread the loop spends no extra draws on any text: the third draw
- * would cost a whole draw and change no decision. Never rejects: when the further draws fail, the two
- * that scored stay the baseline's.
+ * would cost a whole draw and change no decision. When only the noise probe's part of draw 1 was drawn,
+ * it is compared with draw 0's verdicts on the same checks: agreeing, draw 1 stops there (a spread of 0
+ * measured on those checks); disagreeing, the rest of draw 1 is drawn (the probe's renders and grades
+ * reused, the same draw) beside draws 2 and on. Never rejects: when the further draws fail, the ones that
+ * scored stay the baseline's.
  */
 export async function drawBaselineRest(
   loop: LoopContext,
@@ -66,6 +93,7 @@ export async function drawBaselineRest(
   first: SkillScore,
   extras: BaselineExtras,
 ): Promise<BaselineExtras> {
+  if (extras.probe) return completeProbe(loop, text, signal, first, extras, extras.probe);
   const second = extras.extra;
   if (loop.trials < 3 || second?.status !== 'ok' || drawsAgree(first, second.draws[0]!)) return extras;
   const rest = await measureDraws(loop.request(text, signal), drawRange(2, loop.trials - 2)).catch(
@@ -73,22 +101,62 @@ export async function drawBaselineRest(
   );
   const usage = addUsage(extras.usage, rest?.usage ?? ZERO_USAGE);
   if (rest?.status !== 'ok') return { extra: second, usage };
-  const draws = [...second.draws, ...rest.draws];
-  const extra: Measurement = {
-    ...second,
+  return { extra: joined(second, rest), usage };
+}
+
+/** After the noise probe: stop at its agreement, else the rest of draw 1 and draws 2 and on. */
+async function completeProbe(
+  loop: LoopContext,
+  text: string,
+  signal: AbortSignal,
+  first: SkillScore,
+  extras: BaselineExtras,
+  probe: NonNullable<BaselineExtras['probe']>,
+): Promise<BaselineExtras> {
+  const m = probe.measurement;
+  if (m.status !== 'ok') return { usage: extras.usage };
+  const drawn = m.draws[0]!;
+  if (probeAgrees(first, drawn)) {
+    const scenarios = new Set(drawn.pairs.map((p) => p.scenarioId)).size;
+    return {
+      probeAgreed: { scores: [m.scores[0]!, m.scores[0]!], pairs: drawn.pairs, scenarios },
+      usage: extras.usage,
+    };
+  }
+  const [second, rest] = await Promise.all([
+    measureDraws({ ...loop.request(text, signal), grades: probe.grades }, [1]).catch(() => undefined),
+    loop.trials < 3
+      ? Promise.resolve(undefined)
+      : measureDraws(loop.request(text, signal), drawRange(2, loop.trials - 2)).catch(() => undefined),
+  ]);
+  const usage = addUsage(extras.usage, addUsage(second?.usage ?? ZERO_USAGE, rest?.usage ?? ZERO_USAGE));
+  if (second?.status !== 'ok') return { usage };
+  if (rest?.status !== 'ok') return { extra: second, usage };
+  return { extra: joined(second, rest), usage };
+}
+
+/** Two measurements of one text as one, in draw order. */
+function joined(a: Measurement, b: Measurement): Measurement {
+  const draws = [...a.draws, ...b.draws];
+  return {
+    ...a,
     draws,
-    scores: [...second.scores, ...rest.scores],
+    scores: [...a.scores, ...b.scores],
     tallies: tallyDraws(draws.map((d) => d.pairs)),
-    usage: addUsage(second.usage, rest.usage),
+    usage: addUsage(a.usage, b.usage),
   };
-  return { extra, usage };
 }
 
 /** Two draws with the same score and the same verdict on every (scenario, assertion) pair. */
 function drawsAgree(a: SkillScore, b: SkillScore): boolean {
   if (a.score !== b.score || a.pairs.length !== b.pairs.length) return false;
-  const verdicts = new Map(a.pairs.map((p) => [pairKey(p.scenarioId, p.assertionId), p.pass]));
-  return b.pairs.every((p) => verdicts.get(pairKey(p.scenarioId, p.assertionId)) === p.pass);
+  return probeAgrees(a, b);
+}
+
+/** Every pair of `probe` has the verdict `whole` gave the same (scenario, assertion) pair. */
+function probeAgrees(whole: SkillScore, probe: SkillScore): boolean {
+  const verdicts = new Map(whole.pairs.map((p) => [pairKey(p.scenarioId, p.assertionId), p.pass]));
+  return probe.pairs.every((p) => verdicts.get(pairKey(p.scenarioId, p.assertionId)) === p.pass);
 }
 
 /**
@@ -138,8 +206,19 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
   const drawsPairs = [scored.score.pairs, ...(extra?.draws.map((d) => d.pairs) ?? [])];
   const scores = [scored.score.score!, ...(extra?.scores ?? [])];
   const tallies = tallyDraws(drawsPairs);
-  loop.ledger.observed(tallies);
-  const noise = scores.length > 1 ? noiseReport(scores, tallies) : undefined;
+  const probe = extras.probeAgreed;
+  // The probe's agreeing checks count as drawn twice (the flip rate's comparisons) and its two equal
+  // composites as a spread of 0 measured (docs/how-it-works.md § Decisions under noise, "The noise").
+  loop.ledger.observed(probe ? tallyDraws([...drawsPairs, probe.pairs]) : tallies);
+  const noise =
+    scores.length > 1
+      ? noiseReport(scores, tallies)
+      : probe
+        ? {
+            ...noiseReport(probe.scores, tallyDraws([scored.score.pairs, probe.pairs])),
+            probe: { scenarios: probe.scenarios, of: loop.training.scenarios.length },
+          }
+        : undefined;
   loop.ledger.baselineMeasured({ noise }, scores.length > 1 ? { scores: [...scores], tallies } : undefined);
   loop.ledger.drew(loop.baselineText, Math.max(scores.length, loop.trials));
   const allPass = [scored.score, ...(extra?.draws ?? [])].every(
@@ -155,11 +234,13 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
   };
   const description = noiseAware
     ? `initial baseline (mean of ${scores.length} trials, sd ${noise?.sd.toFixed(4) ?? '0'})`
-    : 'initial baseline';
+    : probe
+      ? `initial baseline (a second trial of ${probe.scenarios} scenarios agreed on every check, sd 0)`
+      : 'initial baseline';
   return {
     kept,
     description,
-    measured: scores,
+    measured: probe ? probe.scores : scores,
     withSkill: { tallies, rates: drawsPairs.map(passShare) },
   };
 }

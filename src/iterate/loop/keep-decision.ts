@@ -8,7 +8,7 @@ import path from 'node:path';
 import { editRefusal } from '../../core/iterate/edit-refusal.js';
 import { countNewlines } from '../../core/iterate/lines.js';
 import { differenceSe, formatGain, mean, poolNoise, tallyDraws } from '../../core/iterate/noise.js';
-import { sequentialLook, type Look } from '../../core/iterate/sequential.js';
+import { KEEP_MARGIN_SHARE, sequentialLook, type Look } from '../../core/iterate/sequential.js';
 import { classifyIteration, type IterationOutcome } from '../../core/iterate/taxonomy.js';
 import type { Usage } from '../../core/usage.js';
 import { keptStateOf, type ScoredText } from '../saturation.js';
@@ -121,6 +121,8 @@ async function remeasure(
   const scores = [scored.score.score!];
   const pairs = [scored.score.pairs];
   const stateDraws = kept.draws ?? 1;
+  // Half the margin for a keep; the confirmation holds what ships to the whole margin on fresh draws.
+  const margin = loop.margin * KEEP_MARGIN_SHARE;
   let look: Look = 'continue';
   let gain = 0;
   let se = 0;
@@ -146,7 +148,7 @@ async function remeasure(
     look = sequentialLook({
       gain,
       se,
-      margin: loop.margin,
+      margin,
       minGain: 0,
       draws: scores.length,
       planned: loop.trials,
@@ -160,7 +162,7 @@ async function remeasure(
   const early = scores.length < loop.trials ? `, decided after ${scores.length} of ${loop.trials}` : '';
   const note =
     `mean of ${scores.length} trials${early}, gain ${formatGain(gain)} ` +
-    `${keep ? 'clears' : 'does not clear'} the margin ${(loop.margin * se).toFixed(4)}`;
+    `${keep ? 'clears' : 'does not clear'} the margin ${(margin * se).toFixed(4)}`;
   return {
     outcome: keep ? 'keep' : 'revert',
     score: candidate,

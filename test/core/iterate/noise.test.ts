@@ -14,6 +14,7 @@ import {
   upliftOf,
   worthMeasuring,
 } from '../../../src/core/iterate/noise.js';
+import { probeScenarios } from '../../../src/core/iterate/noise-probe.js';
 
 const pair = (assertionId: number, scenarioId: string, pass: boolean) => ({ assertionId, scenarioId, pass });
 
@@ -162,5 +163,39 @@ describe('holdout scenarios in the eval files', () => {
     expect(marks(3, 0)).toEqual([false, false, false]);
     expect(marks(4, 5)).toEqual([false, false, true, true]);
     expect(markHoldouts({ evals: {}, scenarios: undefined }, 1).scenarios).toBeUndefined();
+  });
+});
+
+describe("the baseline's noise probe (issue 28)", () => {
+  const evals = (perScenario: number[]) => ({
+    evals: {
+      skill: 'demo',
+      version: '1',
+      categories: [
+        {
+          name: 'All',
+          weight: 1,
+          evals: [1, 2, 3, 4, 5, 6].map((id) => ({ id, statement: `A${id}`, source: 'x', defect_type: 'x' })),
+        },
+      ],
+    },
+    scenarios: perScenario.map((n, i) => ({
+      id: `s${i + 1}`,
+      name: `S${i + 1}`,
+      context: 'c',
+      expected_assertions: [1, 2, 3, 4, 5, 6].slice(0, n),
+    })),
+    requiredSections: undefined,
+  });
+
+  it('takes the fewest scenarios in file order whose model-graded checks reach 12', () => {
+    // A vacuous pair is no model-graded check: 4 + 4 + 4 = 12.
+    expect(probeScenarios(evals([4, 4, 4, 6, 6]))).toEqual(['s1', 's2', 's3']);
+    expect(probeScenarios(evals([6, 6, 6, 6, 6, 6]))).toEqual(['s1', 's2']);
+  });
+
+  it('is undefined when it would take every scenario (draw 1 is then whole at once)', () => {
+    expect(probeScenarios(evals([6, 6]))).toBeUndefined();
+    expect(probeScenarios(evals([2, 2, 2]))).toBeUndefined();
   });
 });
