@@ -15,15 +15,14 @@ import type { KeptState } from '../../core/iterate/hill-climb.js';
 import {
   ACCEPTED_RECHECK_DRAWS,
   acceptedPassCounts,
-  acceptedRaised,
   acceptedRecheck,
   acceptedScenariosLost,
 } from '../../core/iterate/feedback-evidence.js';
 import { inertInline } from '../../core/text/untrusted-text.js';
 import type { Usage } from '../../core/usage.js';
 import type { ScoredText } from '../saturation.js';
-import { measureDraws } from '../trials.js';
 import type { LoopContext } from './context.js';
+import { drawUntilDecided } from './raised-draws.js';
 
 /**
  * The floor's draw numbers start here: past every draw a score of the whole evals takes (the noise-aware
@@ -87,21 +86,16 @@ export async function recheckAccepted(
   signal: AbortSignal,
   spend: (usage: Usage) => void,
 ): Promise<{ lost: Rechecked[] } | { failed: string }> {
-  const tally = new Map(scenarios.map((s) => [s.id, { scenario: s, raised: 0, missed: 0 }]));
-  for (let d = 0; d < ACCEPTED_RECHECK_DRAWS; d++) {
-    const open = scenarios.filter((s) => acceptedRecheck(tally.get(s.id)!) === 'continue');
-    if (open.length === 0) break;
-    const drawn = await measureDraws(loop.request(text, signal, { ...loop.input.evals, scenarios: open }), [
-      firstDraw + d,
-    ]);
-    spend(drawn.usage);
-    const result = drawn.draws[0]?.absolute;
-    if (drawn.status !== 'ok' || !result) return { failed: `${drawn.status}: ${drawn.detail ?? 'no score'}` };
-    for (const s of open) {
-      const t = tally.get(s.id)!;
-      if (acceptedRaised(s, result)) t.raised++;
-      else t.missed++;
-    }
-  }
-  return { lost: [...tally.values()].filter((t) => acceptedRecheck(t) === 'lost') };
+  const tally = await drawUntilDecided(
+    loop,
+    text,
+    loop.input.evals,
+    scenarios,
+    { first: firstDraw, max: ACCEPTED_RECHECK_DRAWS, look: acceptedRecheck },
+    signal,
+    spend,
+  );
+  if ('failed' in tally) return tally;
+  const lost = scenarios.filter((s) => acceptedRecheck(tally.get(s.id)!) === 'lost');
+  return { lost: lost.map((scenario) => ({ scenario, ...tally.get(scenario.id)! })) };
 }

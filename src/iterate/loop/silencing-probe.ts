@@ -14,7 +14,6 @@
 import { untilAborted } from '../../core/abortable.js';
 import { messageOf } from '../../core/errors.js';
 import type { Scenario, SkillEvals } from '../../core/iterate/evals.js';
-import { acceptedRaised } from '../../core/iterate/feedback-evidence.js';
 import {
   PROBE_DRAWS,
   changedLines,
@@ -27,8 +26,8 @@ import {
 import { SILENCING_PROBES } from '../../core/iterate/silencing-probe-prompt.js';
 import { ModelOutputError } from '../../core/model-answers.js';
 import type { Usage } from '../../core/usage.js';
-import { measureDraws } from '../trials.js';
 import type { LoopContext } from './context.js';
+import { drawUntilDecided } from './raised-draws.js';
 
 /**
  * The probes' draw numbers start here: past every score of the whole evals and the floors' re-checks
@@ -103,21 +102,13 @@ async function drawProbes(
   signal: AbortSignal,
   spend: (usage: Usage) => void,
 ): Promise<Map<string, ProbeDraws> | { failed: string }> {
-  const tally = new Map(scenarios.map((s) => [s.id, { raised: 0, missed: 0 }]));
-  for (let d = 0; d < PROBE_DRAWS; d++) {
-    const open = scenarios.filter((s) => probeLook(tally.get(s.id)!) === 'continue');
-    if (open.length === 0) break;
-    const drawn = await measureDraws(loop.request(text, signal, { ...probed, scenarios: open }), [
-      PROBE_FIRST_DRAW + d,
-    ]);
-    spend(drawn.usage);
-    const result = drawn.draws[0]?.absolute;
-    if (drawn.status !== 'ok' || !result) return { failed: `${drawn.status}: ${drawn.detail ?? 'no score'}` };
-    for (const s of open) {
-      const t = tally.get(s.id)!;
-      if (acceptedRaised(s, result)) t.raised++;
-      else t.missed++;
-    }
-  }
-  return tally;
+  return drawUntilDecided(
+    loop,
+    text,
+    probed,
+    scenarios,
+    { first: PROBE_FIRST_DRAW, max: PROBE_DRAWS, look: probeLook },
+    signal,
+    spend,
+  );
 }
