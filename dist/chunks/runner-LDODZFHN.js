@@ -38348,6 +38348,27 @@ function splitHoldout(evals) {
 }
 var NO_SKILL_TEXT = "No skill instructions are given. Do the task as you see fit.";
 
+// src/iterate/loop/raised-draws.ts
+async function drawUntilDecided(loop, text3, evals, scenarios, draws, signal, spend) {
+  const tally = new Map(scenarios.map((s) => [s.id, { raised: 0, missed: 0 }]));
+  for (let d = 0; d < draws.max; d++) {
+    const open5 = scenarios.filter((s) => draws.look(tally.get(s.id)) === "continue");
+    if (open5.length === 0) break;
+    const drawn = await measureDraws(loop.request(text3, signal, { ...evals, scenarios: open5 }), [
+      draws.first + d
+    ]);
+    spend(drawn.usage);
+    const result = drawn.draws[0]?.absolute;
+    if (drawn.status !== "ok" || !result) return { failed: `${drawn.status}: ${drawn.detail ?? "no score"}` };
+    for (const s of open5) {
+      const t2 = tally.get(s.id);
+      if (acceptedRaised(s, result)) t2.raised++;
+      else t2.missed++;
+    }
+  }
+  return tally;
+}
+
 // src/iterate/loop/accepted-floor.ts
 var RECHECK_FIRST_DRAW = 1e4;
 async function acceptedFloor(loop, kept, newText, scored, signal, spend) {
@@ -38368,23 +38389,18 @@ function lostTitles(lost) {
   );
 }
 async function recheckAccepted(loop, text3, scenarios, firstDraw, signal, spend) {
-  const tally = new Map(scenarios.map((s) => [s.id, { scenario: s, raised: 0, missed: 0 }]));
-  for (let d = 0; d < ACCEPTED_RECHECK_DRAWS; d++) {
-    const open5 = scenarios.filter((s) => acceptedRecheck(tally.get(s.id)) === "continue");
-    if (open5.length === 0) break;
-    const drawn = await measureDraws(loop.request(text3, signal, { ...loop.input.evals, scenarios: open5 }), [
-      firstDraw + d
-    ]);
-    spend(drawn.usage);
-    const result = drawn.draws[0]?.absolute;
-    if (drawn.status !== "ok" || !result) return { failed: `${drawn.status}: ${drawn.detail ?? "no score"}` };
-    for (const s of open5) {
-      const t2 = tally.get(s.id);
-      if (acceptedRaised(s, result)) t2.raised++;
-      else t2.missed++;
-    }
-  }
-  return { lost: [...tally.values()].filter((t2) => acceptedRecheck(t2) === "lost") };
+  const tally = await drawUntilDecided(
+    loop,
+    text3,
+    loop.input.evals,
+    scenarios,
+    { first: firstDraw, max: ACCEPTED_RECHECK_DRAWS, look: acceptedRecheck },
+    signal,
+    spend
+  );
+  if ("failed" in tally) return tally;
+  const lost = scenarios.filter((s) => acceptedRecheck(tally.get(s.id)) === "lost");
+  return { lost: lost.map((scenario) => ({ scenario, ...tally.get(scenario.id) })) };
 }
 
 // src/iterate/loop/confirmation.ts
@@ -39675,23 +39691,15 @@ async function silencingProbe(loop, keptText, newText, signal, spend) {
   return silenced.length === 0 ? void 0 : silencedNote(silenced);
 }
 async function drawProbes(loop, text3, probed, scenarios, signal, spend) {
-  const tally = new Map(scenarios.map((s) => [s.id, { raised: 0, missed: 0 }]));
-  for (let d = 0; d < PROBE_DRAWS; d++) {
-    const open5 = scenarios.filter((s) => probeLook(tally.get(s.id)) === "continue");
-    if (open5.length === 0) break;
-    const drawn = await measureDraws(loop.request(text3, signal, { ...probed, scenarios: open5 }), [
-      PROBE_FIRST_DRAW + d
-    ]);
-    spend(drawn.usage);
-    const result = drawn.draws[0]?.absolute;
-    if (drawn.status !== "ok" || !result) return { failed: `${drawn.status}: ${drawn.detail ?? "no score"}` };
-    for (const s of open5) {
-      const t2 = tally.get(s.id);
-      if (acceptedRaised(s, result)) t2.raised++;
-      else t2.missed++;
-    }
-  }
-  return tally;
+  return drawUntilDecided(
+    loop,
+    text3,
+    probed,
+    scenarios,
+    { first: PROBE_FIRST_DRAW, max: PROBE_DRAWS, look: probeLook },
+    signal,
+    spend
+  );
 }
 
 // src/iterate/loop/keep-decision.ts
