@@ -35,7 +35,7 @@ export const ReviewFeedbackSchema = z
   .loose();
 export type ReviewFeedback = z.infer<typeof ReviewFeedbackSchema>;
 
-/** The diff hunk a review eval quotes is cut to this many characters (the App's feedback evals, the silencing probe's). */
+/** A review eval's diff hunk is cut to this many characters (the App's feedback evals, the probes'). */
 export const HUNK_MAX_CHARS = 4000;
 
 /** "<title> in <file> (line n)" as the assertions say it. */

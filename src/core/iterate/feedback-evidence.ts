@@ -173,6 +173,15 @@ export function acceptedRaised(scenario: Scenario, result: AbsoluteResult): bool
 }
 
 /**
+ * How often fresh draws of a text raised a finding's scenario and missed it: the floor's re-check
+ * (`acceptedRecheck`) and the silencing probe's look (silencing-probe.ts `probeLook`) decide on it.
+ */
+export interface RaisedTally {
+  raised: number;
+  missed: number;
+}
+
+/**
  * Fresh draws the floor takes at most of a lost accepted finding: the finding is held when the candidate
  * raises it in most of them, lost when it misses it in most (decided as soon as either is certain).
  */
@@ -185,7 +194,7 @@ export const ACCEPTED_RECHECK_DRAWS = 5;
  * raised it on its draw; a candidate that only lost it to the grader's or the render's noise raises it
  * again in most fresh draws, one that removed the instruction behind it misses it in most.
  */
-export function acceptedRecheck(draws: { raised: number; missed: number }): 'held' | 'lost' | 'continue' {
+export function acceptedRecheck(draws: RaisedTally): 'held' | 'lost' | 'continue' {
   const majority = Math.floor(ACCEPTED_RECHECK_DRAWS / 2) + 1;
   if (draws.raised >= majority) return 'held';
   if (draws.missed >= majority) return 'lost';

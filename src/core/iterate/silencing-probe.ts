@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Assertion, Scenario, SkillEvals } from './evals.js';
 import { AGENT_SKILLS_CATEGORY } from './agent-skills-evals.js';
+import type { RaisedTally } from './feedback-evidence.js';
 import type { SilencingProbeAnswer } from './silencing-probe-prompt.js';
 import { HUNK_MAX_CHARS, feedbackAssertion, feedbackPrompt } from '../reviewer-skill.js';
 import { oneLine } from '../text/quoting.js';
@@ -39,7 +40,7 @@ export interface Probe {
 const TITLE_MAX = 200;
 const FILE_MAX = 200;
 
-/** A probe's identity: its title, file and hunk (answers de-duplicated on it; its scenario id derived from it). */
+/** A probe's identity, its title, file and hunk: answers are de-duplicated on it, its scenario id hashes it. */
 function probeKey(probe: Probe): string {
   return `${probe.title}\u0000${probe.file}\u0000${probe.hunk}`;
 }
@@ -94,12 +95,6 @@ export function probeEvals(probes: readonly Probe[], base: SkillEvals): SkillEva
   };
 }
 
-/** A probe's draws of one text: how often the review reported its defect. */
-export interface ProbeDraws {
-  raised: number;
-  missed: number;
-}
-
 /** Fresh draws the probe takes at most of one text on one probe. */
 export const PROBE_DRAWS = 7;
 
@@ -112,7 +107,7 @@ export const PROBE_DRAWS = 7;
  * majority of five, as the floor's `acceptedRecheck`, blocked an edit that silences nothing on one probe
  * in twenty, and let a silencing line through on one in twelve.
  */
-export function probeLook(draws: ProbeDraws): 'reported' | 'missed' | 'continue' {
+export function probeLook(draws: RaisedTally): 'reported' | 'missed' | 'continue' {
   if (draws.raised >= 3) return 'reported';
   if (draws.missed >= PROBE_DRAWS - 2) return 'missed';
   return 'continue';
@@ -121,8 +116,8 @@ export function probeLook(draws: ProbeDraws): 'reported' | 'missed' | 'continue'
 /** A probe defect the kept text reports and the edit misses, with both texts' draws. */
 export interface SilencedProbe {
   probe: Probe;
-  kept: ProbeDraws;
-  edit: ProbeDraws;
+  kept: RaisedTally;
+  edit: RaisedTally;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   acceptedPassCounts,
   acceptedRecheck,
   acceptedScenariosLost,
+  type RaisedTally,
 } from '../../core/iterate/feedback-evidence.js';
 import { inertInline } from '../../core/text/untrusted-text.js';
 import type { Usage } from '../../core/usage.js';
@@ -58,10 +59,8 @@ export async function acceptedFloor(
 }
 
 /** A lost accepted finding's fresh draws. */
-interface Rechecked {
+interface Rechecked extends RaisedTally {
   scenario: Scenario;
-  raised: number;
-  missed: number;
 }
 
 /** One line per finding, "SQL built from user input (raised in 1 of 4 fresh draws)" (titles inert: they come from a review). */

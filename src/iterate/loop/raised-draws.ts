@@ -5,16 +5,10 @@
  * raised, "does this text raise it?", and stop drawing a scenario once their rule (`look`) has an answer.
  */
 import type { Scenario, SkillEvals } from '../../core/iterate/evals.js';
-import { acceptedRaised } from '../../core/iterate/feedback-evidence.js';
+import { acceptedRaised, type RaisedTally } from '../../core/iterate/feedback-evidence.js';
 import type { Usage } from '../../core/usage.js';
 import { measureDraws } from '../trials.js';
 import type { LoopContext } from './context.js';
-
-/** How often a scenario's finding was raised and missed in its fresh draws. */
-export interface RaisedTally {
-  raised: number;
-  missed: number;
-}
 
 /**
  * Draws `text` on `scenarios` (of `evals`), numbered from `draws.first`, at most `draws.max` times; a

@@ -14,6 +14,7 @@
 import { untilAborted } from '../../core/abortable.js';
 import { messageOf } from '../../core/errors.js';
 import type { Scenario, SkillEvals } from '../../core/iterate/evals.js';
+import type { RaisedTally } from '../../core/iterate/feedback-evidence.js';
 import {
   PROBE_DRAWS,
   changedLines,
@@ -21,7 +22,6 @@ import {
   probeLook,
   probesOf,
   silencedNote,
-  type ProbeDraws,
 } from '../../core/iterate/silencing-probe.js';
 import { SILENCING_PROBES } from '../../core/iterate/silencing-probe-prompt.js';
 import { ModelOutputError } from '../../core/model-answers.js';
@@ -101,7 +101,7 @@ async function drawProbes(
   scenarios: readonly Scenario[],
   signal: AbortSignal,
   spend: (usage: Usage) => void,
-): Promise<Map<string, ProbeDraws> | { failed: string }> {
+): Promise<Map<string, RaisedTally> | { failed: string }> {
   return drawUntilDecided(
     loop,
     text,
