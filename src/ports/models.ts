@@ -6,7 +6,10 @@ import type { Scenario } from '../core/iterate/evals.js';
 import type { EditProposal, GraderAnswer } from '../core/model-answers.js';
 import type { FailedAssertion, PassingPair, StructuralResult } from '../core/iterate/score-types.js';
 import type { Usage } from '../core/usage.js';
-import type { SilencingProbeAnswer } from '../core/iterate/silencing-probe-prompt.js';
+import type {
+  SilencingProbeAnswer,
+  SilencingProbePromptInput,
+} from '../core/iterate/silencing-probe-prompt.js';
 
 export interface ModelReply<T> {
   value: T;
@@ -52,15 +55,9 @@ export interface GraderInput {
   trial: number;
 }
 
-/** The silencing probe's request (core/iterate/silencing-probe-prompt.ts): what the edit changes, and where. */
-export interface SilencingProbeInput {
+/** The silencing probe's request: the prompt's input (core/iterate/silencing-probe-prompt.ts), and the skill. */
+export interface SilencingProbeInput extends SilencingProbePromptInput {
   skillName: string;
-  /** The kept SKILL.md the edit changes. */
-  skillMd: string;
-  added: readonly string[];
-  removed: readonly string[];
-  /** Titles of the team's accepted findings (the evals' `skillclimb.feedback`). */
-  accepted: readonly string[];
 }
 
 /**
