@@ -148,6 +148,12 @@ describe('`npm start` tells the installer what is wrong, once', () => {
       `the start-up check (output: ${app.output()})`,
     );
     expect(startup).not.toMatch(STACK);
+    // the start's last line (the shared-state check's) may reach the pipe after the check's: count from it
+    await waitFor(
+      () => lines(app.output()).find((line) => line.includes('memory: the queue and the claims')),
+      5_000,
+      `the shared-state line (output: ${app.output()})`,
+    );
     const before = lines(app.output()).length;
     const reasons: string[] = [];
     for (let probe = 0; probe < 3; probe++) {
