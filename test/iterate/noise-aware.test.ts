@@ -187,18 +187,17 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
     expect(n.summary).toMatch(/\| #1 "The output has a Summary heading\." \| 0 of 3 \| \d of \d \|/);
   });
 
-  it('a grader that repeats itself costs no extra draws past the baseline: no re-measure, no confirmation', async () => {
+  it('a grader that repeats itself costs no extra draws past the baseline but the gain check: no re-measure, no confirmation', async () => {
     const table: Table = { base: { s1: [[]] }, improved: { s1: [[1]] }, none: { s1: [[]] } };
     const n = await night([{ name: 'demo' }], table, addSummary);
     expect(n.run.results[0]?.status).toBe('shipped');
     const renders = (v: Variant) => n.bodies.render.filter((b) => variantOf(b.system) === v).length;
-    expect([renders('base'), renders('improved'), renders('none')]).toEqual([2, 1, 1]);
+    // The final text's one scenario, where its gain is, is drawn once more (the final text's check).
+    expect([renders('base'), renders('improved'), renders('none')]).toEqual([2, 2, 1]);
     expect(git(n.project, 'log', '-1', '--format=%s').trim()).toBe(
       'skill-iterate: demo: baseline 0.00 -> final 0.50 over 1 iterations (lines_delta=+2)',
     );
-    expect(n.summary).toContain(
-      '- Confirmation: no fresh draws spent: every text measured more than once tonight',
-    );
+    expect(n.summary).toContain('- Confirmation: skipped: every text measured more than once tonight');
   });
 
   it('a confirmation that does not clear the margin does not ship (the loop kept a lucky run of draws)', async () => {
@@ -391,10 +390,12 @@ describe('issue 19: screening a candidate on a small batch first', () => {
     const improved = n.bodies.render
       .filter((b) => variantOf(b.system) === 'improved')
       .map((b) => scenarioOf(b.user));
-    // Each scenario of the edit rendered once: the screen's two renders served the full scoring too.
-    expect(improved.sort()).toEqual(['s1', 's2', 's3']);
-    // And graded once each before the all-pass re-grade (three fresh grades of each render): 3 + 9.
-    expect(n.bodies.grader.filter((g) => g.includes('improved|')).length).toBe(12);
+    // Each scenario of the edit rendered once: the screen's two renders served the full scoring too. s2,
+    // where the edit's gain is, is drawn once more before it ships (the final text's check, no spread).
+    expect(improved.sort()).toEqual(['s1', 's2', 's2', 's3']);
+    // And graded once each before the all-pass re-grade (three fresh grades of each render): 3 + 9, and
+    // the check's grade of s2.
+    expect(n.bodies.grader.filter((g) => g.includes('improved|')).length).toBe(13);
   });
 });
 
@@ -542,6 +543,76 @@ describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
       /^\[absolute\] initial baseline \(mean of 3 trials, sd /,
     );
     expect(n.run.results[0]?.measurement?.noise?.trials).toBe(3);
+  });
+});
+
+describe("issue 28: a night that measured no spread checks the final text's gain before it ships", () => {
+  // Eight scenarios of two checks each: the noise probe (s1-s6) agrees with draw 0, so no spread is
+  // measured and the loop keeps on single draws, as the original does.
+  const EIGHT = {
+    ...SCENARIOS,
+    scenarios: ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'].map((id) => ({
+      id,
+      name: `Scenario ${id}`,
+      context: `CTX-${id}: a session.`,
+      expected_assertions: [1, 2],
+    })),
+  };
+  const steady = (pass: number[][]) =>
+    Object.fromEntries(EIGHT.scenarios.map((s) => [s.id, pass])) as Record<string, number[][]>;
+  const calls = (n: Awaited<ReturnType<typeof night>>, v: Variant, scenario: string) => [
+    n.bodies.render.filter((b) => variantOf(b.system) === v && b.user.includes(`CTX-${scenario}:`)).length,
+    n.bodies.grader.filter((g) => g.includes(`${v}|${scenario}|`)).length,
+  ];
+
+  it("a gain whose checks reproduce ships, for only the re-drawn scenarios' calls", async () => {
+    // The edit passes check 2 in s7 and s8, every draw: a real gain.
+    const table: Table = {
+      base: steady([[1]]),
+      improved: { ...steady([[1]]), s7: [[1, 2]], s8: [[1, 2]] },
+      none: steady([[]]),
+    };
+    const n = await night([{ name: 'demo', scenarios: EIGHT }], table, addSummary, { perSkillIterations: 1 });
+    expect(n.run.results[0]?.status).toBe('shipped');
+    expect(n.shipped).toBe(true);
+    // The loop's draw of the edit is one render and one grade per scenario; the check drew s7 and s8 once
+    // more (a render and a grade each: 4 calls), and nothing else.
+    for (const s of ['s1', 's2', 's3', 's4', 's5', 's6']) expect(calls(n, 'improved', s)).toEqual([1, 1]);
+    expect([calls(n, 'improved', 's7'), calls(n, 'improved', 's8')]).toEqual([
+      [2, 2],
+      [2, 2],
+    ]);
+    expect(n.bodies.render.filter((b) => variantOf(b.system) === 'base').length).toBe(8 + 6);
+    expect(n.run.results[0]?.measurement?.confirmation).toBeUndefined();
+    expect(n.summary).toContain(
+      "the final text's 2 scenarios where it passed a check the baseline failed were drawn again (4 checks) " +
+        "and every verdict reproduced, so the loop's scores ship",
+    );
+  });
+
+  it('a gain check that flips on the re-draw measures a spread and runs the confirmation, which does not ship', async () => {
+    // The edit changes nothing: its draw 0 passed check 2 in s7 by a grader's flip, its later draws do not.
+    const table: Table = {
+      base: steady([[1]]),
+      improved: { ...steady([[1]]), s7: [[1, 2], [1]] },
+      none: steady([[]]),
+    };
+    const n = await night([{ name: 'demo', scenarios: EIGHT }], table, addSummary, { perSkillIterations: 1 });
+    expect((await n.rows()).map((r) => r.status)).toEqual(['baseline', 'keep']);
+    expect(n.run.results[0]?.status).toBe('no-improvement');
+    expect(n.shipped).toBe(false);
+    // The spread went into the night's noise, and the confirmation decided on fresh draws.
+    const c = n.run.results[0]?.measurement?.confirmation;
+    expect(c).toBeDefined();
+    expect(c!.gain).toBeLessThanOrEqual(0);
+    expect(n.run.results[0]?.detail).toMatch(/^confirmed gain [+-]0\.\d{4} .* does not clear the margin/);
+    // s7 was drawn by the loop, by the check, then by the confirmation (past the check's draw); the check's
+    // draw was completed on the other scenarios, its s7 render and grade reused.
+    expect(calls(n, 'improved', 's7')).toEqual([2 + c!.trials, 2 + c!.trials]);
+    expect(calls(n, 'improved', 's1')).toEqual([2 + c!.trials, 2 + c!.trials]);
+    expect(
+      n.info.some((l) => /the final text's check: 1 of 2 re-drawn checks of 1 scenario differed/.test(l)),
+    ).toBe(true);
   });
 });
 

@@ -1,9 +1,12 @@
 /**
  * The baseline's noise probe (docs/how-it-works.md § Decisions under noise, "The noise"): draw 1 of the
- * baseline starts with a few scenarios only, and is completed only when they disagree with draw 0. Pure.
+ * baseline starts with a few scenarios only, and is completed only when they disagree with draw 0; and the
+ * final text's check of the scenarios its claimed gain rests on, on a night that measured no spread. Pure.
  */
-import { planScenario } from './absolute.js';
+import { pairKey, planScenario } from './absolute.js';
 import type { SkillEvals } from './evals.js';
+import type { PairVerdict } from './noise.js';
+import type { AbsoluteResult } from './score-types.js';
 
 /**
  * The (scenario, assertion) checks the baseline's draw 1 compares first (docs/how-it-works.md § Decisions
@@ -25,4 +28,30 @@ export function probeScenarios(evals: SkillEvals, checks = PROBE_CHECKS): string
     covered += planScenario(evals.evals, scenario, evals.format).modelGraded.length;
   }
   return covered >= checks && ids.length < evals.scenarios.length ? ids : undefined;
+}
+
+/**
+ * The final text's check (docs/how-it-works.md § Decisions under noise, "The confirmation"): on a night
+ * whose measurements showed no spread, the scenarios (in file order) where the final text's scored draw
+ * passed a check that the baseline's draw 0 failed — the checks its claimed gain rests on. Checks that went
+ * the other way only make the claimed gain smaller, so their scenarios are not drawn again.
+ */
+export function gainScenarios(evals: SkillEvals, before: AbsoluteResult, after: AbsoluteResult): string[] {
+  const passedBefore = new Set(before.passing_pairs.map((p) => pairKey(p.scenario_id, p.assertion_id)));
+  const gained = new Set(
+    after.passing_pairs
+      .filter((p) => !passedBefore.has(pairKey(p.scenario_id, p.assertion_id)))
+      .map((p) => p.scenario_id),
+  );
+  return evals.scenarios.filter((s) => gained.has(s.id)).map((s) => s.id);
+}
+
+/** `drawn`'s checks with the verdicts the scored draw `scored` gave them (what the check compares with). */
+export function verdictsOf(scored: AbsoluteResult, drawn: readonly PairVerdict[]): PairVerdict[] {
+  const passed = new Set(scored.passing_pairs.map((p) => pairKey(p.scenario_id, p.assertion_id)));
+  return drawn.map((p) => ({
+    assertionId: p.assertionId,
+    scenarioId: p.scenarioId,
+    pass: passed.has(pairKey(p.scenarioId, p.assertionId)),
+  }));
 }
