@@ -20,7 +20,7 @@ import type { LoopContext } from './context.js';
 import type { ConfirmationOutcome } from './ledger.js';
 
 /** How the check ended: an outcome for the ledger, or a spread found (the confirmation then runs). */
-export type FinalCheck = { kind: 'ended'; outcome: ConfirmationOutcome } | { kind: 'spread' };
+type FinalCheck = { kind: 'ended'; outcome: ConfirmationOutcome } | { kind: 'spread' };
 
 const NO_SPREAD =
   'every text measured more than once tonight scored exactly the same each time, so fresh draws would ' +
@@ -67,14 +67,18 @@ async function drawCheck(
   const after = kept.absolute;
   const ids = before && after ? gainScenarios(loop.training, before, after) : [];
   if (!after || ids.length === 0) {
-    return ended('skipped', `${NO_SPREAD}, and no check passed that the baseline failed; the loop's scores ship`);
+    return ended(
+      'skipped',
+      `${NO_SPREAD}, and no check passed that the baseline failed; the loop's scores ship`,
+    );
   }
   const chosen = new Set(ids);
   const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => chosen.has(s.id)) };
   const draw = ledger.freshDraw(kept.text);
   const grades: GradeMemo = new Map();
   const m = await measure({ ...loop.request(kept.text, signal, evals), grades }, draw);
-  if (m.status !== 'ok') return ended('failed', `the final text's check: ${m.status}: ${m.detail ?? 'no score'}`);
+  if (m.status !== 'ok')
+    return ended('failed', `the final text's check: ${m.status}: ${m.detail ?? 'no score'}`);
   const drawn = m.draws[0]!.pairs;
   const scored = verdictsOf(after, drawn);
   const differing = drawn.filter((p, i) => p.pass !== scored[i]!.pass).length;
