@@ -31,19 +31,36 @@ export function probeScenarios(evals: SkillEvals, checks = PROBE_CHECKS): string
 }
 
 /**
- * The final text's check (docs/how-it-works.md § Decisions under noise, "The confirmation"): on a night
- * whose measurements showed no spread, the scenarios (in file order) where the final text's scored draw
- * passed a check that the baseline's draw 0 failed — the checks its claimed gain rests on. Checks that went
- * the other way only make the claimed gain smaller, so their scenarios are not drawn again.
+ * How many scenarios the final text's check draws again: one, so that a night of a grader that never flips
+ * pays one render and one grade per shipping skill (docs/benchmarks.md, "The final text's check").
  */
-export function gainScenarios(evals: SkillEvals, before: AbsoluteResult, after: AbsoluteResult): string[] {
+export const CHECK_SCENARIOS = 1;
+
+/**
+ * The final text's check (docs/how-it-works.md § Decisions under noise, "The confirmation"): on a night
+ * whose measurements showed no spread, the scenarios where the final text's scored draw passed a check that
+ * the baseline's draw 0 failed carry its claimed gain; checks that went the other way only make the gain
+ * smaller. Of those, the `limit` with the fewest such checks (file order among equals): a gain resting on
+ * one check of a scenario is the likeliest to be one flipped verdict, while a real edit tends to move
+ * several checks of a scenario together.
+ */
+export function gainScenarios(
+  evals: SkillEvals,
+  before: AbsoluteResult,
+  after: AbsoluteResult,
+  limit = CHECK_SCENARIOS,
+): string[] {
   const passedBefore = new Set(before.passing_pairs.map((p) => pairKey(p.scenario_id, p.assertion_id)));
-  const gained = new Set(
-    after.passing_pairs
-      .filter((p) => !passedBefore.has(pairKey(p.scenario_id, p.assertion_id)))
-      .map((p) => p.scenario_id),
-  );
-  return evals.scenarios.filter((s) => gained.has(s.id)).map((s) => s.id);
+  const gained = new Map<string, number>();
+  for (const p of after.passing_pairs) {
+    if (passedBefore.has(pairKey(p.scenario_id, p.assertion_id))) continue;
+    gained.set(p.scenario_id, (gained.get(p.scenario_id) ?? 0) + 1);
+  }
+  return evals.scenarios
+    .filter((s) => gained.has(s.id))
+    .sort((a, b) => gained.get(a.id)! - gained.get(b.id)!)
+    .slice(0, limit)
+    .map((s) => s.id);
 }
 
 /** `drawn`'s checks with the verdicts the scored draw `scored` gave them (what the check compares with). */

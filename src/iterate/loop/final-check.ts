@@ -10,7 +10,7 @@
  */
 import { messageOf } from '../../core/errors.js';
 import type { KeptState } from '../../core/iterate/hill-climb.js';
-import { gainScenarios, verdictsOf } from '../../core/iterate/noise-probe.js';
+import { CHECK_SCENARIOS, gainScenarios, verdictsOf } from '../../core/iterate/noise-probe.js';
 import { tallyDraws, type AssertionTally, type PairVerdict } from '../../core/iterate/noise.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { startIterationTimer } from '../iteration-timer.js';
@@ -65,7 +65,8 @@ async function drawCheck(
   const { ledger, input } = loop;
   const before = ledger.baselineFirstDraw;
   const after = kept.absolute;
-  const ids = before && after ? gainScenarios(loop.training, before, after) : [];
+  const all = before && after ? gainScenarios(loop.training, before, after, Infinity) : [];
+  const ids = all.slice(0, CHECK_SCENARIOS);
   if (!after || ids.length === 0) {
     return ended(
       'skipped',
@@ -83,6 +84,11 @@ async function drawCheck(
   const scored = verdictsOf(after, drawn);
   const differing = drawn.filter((p, i) => p.pass !== scored[i]!.pass).length;
   const scenarios = `${ids.length} scenario${ids.length === 1 ? '' : 's'}`;
+  const which =
+    all.length === ids.length
+      ? `the ${scenarios === '1 scenario' ? 'one scenario' : scenarios} where the final text passed a check the baseline failed`
+      : `of the ${all.length} scenarios where the final text passed a check the baseline failed, the ` +
+        `${scenarios === '1 scenario' ? 'one' : scenarios} with the fewest such checks`;
   if (differing === 0) {
     // The re-drawn checks agreed with the scored draw: compared twice, none flipped (the flip rate's count).
     ledger.observed(comparedOnly(scored, drawn));
@@ -91,8 +97,8 @@ async function drawCheck(
     );
     return ended(
       'skipped',
-      `${NO_SPREAD}; the final text's ${scenarios} where it passed a check the baseline failed were drawn ` +
-        `again (${drawn.length} checks) and every verdict reproduced, so the loop's scores ship`,
+      `${NO_SPREAD}; ${which} ${ids.length === 1 ? 'was' : 'were'} drawn again (${drawn.length} checks) ` +
+        `and every verdict reproduced, so the loop's scores ship`,
     );
   }
   // A verdict differed: the rest of the same draw (the re-drawn renders and grades reused), for a
