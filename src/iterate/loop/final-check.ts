@@ -26,6 +26,8 @@ const NO_SPREAD =
   'every text measured more than once tonight scored exactly the same each time, so fresh draws would ' +
   'decide nothing';
 
+type Measure = (request: Parameters<typeof measureDraws>[0], draw: number) => Promise<Measurement>;
+
 /** The check, under its own timeout (the loop's caps may have used the skill's budget). */
 export async function checkFinalText(loop: LoopContext, kept: KeptState): Promise<FinalCheck> {
   const { input } = loop;
@@ -35,7 +37,7 @@ export async function checkFinalText(loop: LoopContext, kept: KeptState): Promis
     input.signal,
   );
   let usage: Usage = ZERO_USAGE;
-  const measure = async (request: Parameters<typeof measureDraws>[0], draw: number): Promise<Measurement> => {
+  const measure: Measure = async (request, draw) => {
     const m = await measureDraws(request, [draw]);
     usage = addUsage(usage, m.usage);
     loop.ledger.drew(kept.text, draw + 1);
@@ -53,8 +55,6 @@ export async function checkFinalText(loop: LoopContext, kept: KeptState): Promis
   if (input.signal?.aborted) throw loop.interrupted();
   return check;
 }
-
-type Measure = (request: Parameters<typeof measureDraws>[0], draw: number) => Promise<Measurement>;
 
 async function drawCheck(
   loop: LoopContext,
