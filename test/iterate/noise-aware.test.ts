@@ -502,7 +502,7 @@ describe("issue 28: the baseline's draws beyond the second only when the first t
 });
 
 describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
-  // Eight scenarios of two checks each: the probe is the first six (12 checks), s7 and s8 are left out.
+  // Eight scenarios of two checks each: the probe is the first three (6 checks), s4 to s8 are left out.
   const EIGHT = {
     ...SCENARIOS,
     scenarios: ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'].map((id) => ({
@@ -524,12 +524,12 @@ describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
     // s8's draw 1 would have differed: it is never rendered, and no spread is measured.
     const table: Table = { base: { ...steady([[1]]), s8: [[1], [1, 2]] }, none: steady([[]]) };
     const n = await night([{ name: 'demo', scenarios: EIGHT }], table, reword, { perSkillIterations: 0 });
-    expect([baseRenders(n), baseRenders(n, 's7'), baseRenders(n, 's8')]).toEqual([8 + 6, 1, 1]);
+    expect([baseRenders(n), baseRenders(n, 's7'), baseRenders(n, 's8')]).toEqual([8 + 3, 1, 1]);
     expect((await n.rows()).map((r) => r.description)).toEqual([
-      '[absolute] initial baseline (a second trial of 6 scenarios agreed on every check, sd 0)',
+      '[absolute] initial baseline (a second trial of 3 scenarios agreed on every check, sd 0)',
     ]);
     expect(n.summary).toMatch(
-      /Baseline: a second trial of 6 of its 8 scenarios gave every check the verdict/,
+      /Baseline: a second trial of 3 of its 8 scenarios gave every check the verdict/,
     );
     expect(n.run.results[0]?.measurement?.noise?.sd).toBe(0);
   });
@@ -537,7 +537,7 @@ describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
   it('a disagreement in the probe completes draw 1 (its renders reused) and draws the rest up to `trials`', async () => {
     const table: Table = { base: { ...steady([[1]]), s1: [[1], [1, 2]] }, none: steady([[]]) };
     const n = await night([{ name: 'demo', scenarios: EIGHT }], table, reword, { perSkillIterations: 0 });
-    // Three whole draws, each scenario rendered once per draw: the probe's six renders are not drawn again.
+    // Three whole draws, each scenario rendered once per draw: the probe's three renders are not drawn again.
     expect([baseRenders(n), baseRenders(n, 's1'), baseRenders(n, 's8')]).toEqual([24, 3, 3]);
     expect((await n.rows())[0]?.description).toMatch(
       /^\[absolute\] initial baseline \(mean of 3 trials, sd /,
@@ -547,7 +547,7 @@ describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
 });
 
 describe("issue 28: a night that measured no spread checks the final text's gain before it ships", () => {
-  // Eight scenarios of two checks each: the noise probe (s1-s6) agrees with draw 0, so no spread is
+  // Eight scenarios of two checks each: the noise probe (s1-s3) agrees with draw 0, so no spread is
   // measured and the loop keeps on single draws, as the original does.
   const EIGHT = {
     ...SCENARIOS,
@@ -581,7 +581,7 @@ describe("issue 28: a night that measured no spread checks the final text's gain
     for (const s of ['s1', 's2', 's3', 's4', 's5', 's6', 's7'])
       expect(calls(n, 'improved', s)).toEqual([1, 1]);
     expect(calls(n, 'improved', 's8')).toEqual([2, 2]);
-    expect(n.bodies.render.filter((b) => variantOf(b.system) === 'base').length).toBe(8 + 6);
+    expect(n.bodies.render.filter((b) => variantOf(b.system) === 'base').length).toBe(8 + 3);
     expect(n.run.results[0]?.measurement?.confirmation).toBeUndefined();
     expect(n.summary).toContain(
       'of the 2 scenarios where the final text passed a check the baseline failed, the one with the fewest ' +
