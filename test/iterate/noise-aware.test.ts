@@ -187,18 +187,17 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
     expect(n.summary).toMatch(/\| #1 "The output has a Summary heading\." \| 0 of 3 \| \d of \d \|/);
   });
 
-  it('a grader that repeats itself costs no extra draws past the baseline: no re-measure, no confirmation', async () => {
+  it('a grader that repeats itself costs no extra draws past the baseline but the gain check: no re-measure, no confirmation', async () => {
     const table: Table = { base: { s1: [[]] }, improved: { s1: [[1]] }, none: { s1: [[]] } };
     const n = await night([{ name: 'demo' }], table, addSummary);
     expect(n.run.results[0]?.status).toBe('shipped');
     const renders = (v: Variant) => n.bodies.render.filter((b) => variantOf(b.system) === v).length;
-    expect([renders('base'), renders('improved'), renders('none')]).toEqual([2, 1, 1]);
+    // The final text's one scenario, where its gain is, is drawn once more (the final text's check).
+    expect([renders('base'), renders('improved'), renders('none')]).toEqual([2, 2, 1]);
     expect(git(n.project, 'log', '-1', '--format=%s').trim()).toBe(
       'skill-iterate: demo: baseline 0.00 -> final 0.50 over 1 iterations (lines_delta=+2)',
     );
-    expect(n.summary).toContain(
-      '- Confirmation: no fresh draws spent: every text measured more than once tonight',
-    );
+    expect(n.summary).toContain('- Confirmation: skipped: every text measured more than once tonight');
   });
 
   it('a confirmation that does not clear the margin does not ship (the loop kept a lucky run of draws)', async () => {
@@ -391,10 +390,12 @@ describe('issue 19: screening a candidate on a small batch first', () => {
     const improved = n.bodies.render
       .filter((b) => variantOf(b.system) === 'improved')
       .map((b) => scenarioOf(b.user));
-    // Each scenario of the edit rendered once: the screen's two renders served the full scoring too.
-    expect(improved.sort()).toEqual(['s1', 's2', 's3']);
-    // And graded once each before the all-pass re-grade (three fresh grades of each render): 3 + 9.
-    expect(n.bodies.grader.filter((g) => g.includes('improved|')).length).toBe(12);
+    // Each scenario of the edit rendered once: the screen's two renders served the full scoring too. s2,
+    // where the edit's gain is, is drawn once more before it ships (the final text's check, no spread).
+    expect(improved.sort()).toEqual(['s1', 's2', 's2', 's3']);
+    // And graded once each before the all-pass re-grade (three fresh grades of each render): 3 + 9, and
+    // the check's grade of s2.
+    expect(n.bodies.grader.filter((g) => g.includes('improved|')).length).toBe(13);
   });
 });
 
@@ -501,7 +502,7 @@ describe("issue 28: the baseline's draws beyond the second only when the first t
 });
 
 describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
-  // Eight scenarios of two checks each: the probe is the first six (12 checks), s7 and s8 are left out.
+  // Eight scenarios of two checks each: the probe is the first three (6 checks), s4 to s8 are left out.
   const EIGHT = {
     ...SCENARIOS,
     scenarios: ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'].map((id) => ({
@@ -523,12 +524,12 @@ describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
     // s8's draw 1 would have differed: it is never rendered, and no spread is measured.
     const table: Table = { base: { ...steady([[1]]), s8: [[1], [1, 2]] }, none: steady([[]]) };
     const n = await night([{ name: 'demo', scenarios: EIGHT }], table, reword, { perSkillIterations: 0 });
-    expect([baseRenders(n), baseRenders(n, 's7'), baseRenders(n, 's8')]).toEqual([8 + 6, 1, 1]);
+    expect([baseRenders(n), baseRenders(n, 's7'), baseRenders(n, 's8')]).toEqual([8 + 3, 1, 1]);
     expect((await n.rows()).map((r) => r.description)).toEqual([
-      '[absolute] initial baseline (a second trial of 6 scenarios agreed on every check, sd 0)',
+      '[absolute] initial baseline (a second trial of 3 scenarios agreed on every check, sd 0)',
     ]);
     expect(n.summary).toMatch(
-      /Baseline: a second trial of 6 of its 8 scenarios gave every check the verdict/,
+      /Baseline: a second trial of 3 of its 8 scenarios gave every check the verdict/,
     );
     expect(n.run.results[0]?.measurement?.noise?.sd).toBe(0);
   });
@@ -536,12 +537,81 @@ describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
   it('a disagreement in the probe completes draw 1 (its renders reused) and draws the rest up to `trials`', async () => {
     const table: Table = { base: { ...steady([[1]]), s1: [[1], [1, 2]] }, none: steady([[]]) };
     const n = await night([{ name: 'demo', scenarios: EIGHT }], table, reword, { perSkillIterations: 0 });
-    // Three whole draws, each scenario rendered once per draw: the probe's six renders are not drawn again.
+    // Three whole draws, each scenario rendered once per draw: the probe's three renders are not drawn again.
     expect([baseRenders(n), baseRenders(n, 's1'), baseRenders(n, 's8')]).toEqual([24, 3, 3]);
     expect((await n.rows())[0]?.description).toMatch(
       /^\[absolute\] initial baseline \(mean of 3 trials, sd /,
     );
     expect(n.run.results[0]?.measurement?.noise?.trials).toBe(3);
+  });
+});
+
+describe("issue 28: a night that measured no spread checks the final text's gain before it ships", () => {
+  // Eight scenarios of two checks each: the noise probe (s1-s3) agrees with draw 0, so no spread is
+  // measured and the loop keeps on single draws, as the original does.
+  const EIGHT = {
+    ...SCENARIOS,
+    scenarios: ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'].map((id) => ({
+      id,
+      name: `Scenario ${id}`,
+      context: `CTX-${id}: a session.`,
+      expected_assertions: [1, 2],
+    })),
+  };
+  const steady = (pass: number[][]) =>
+    Object.fromEntries(EIGHT.scenarios.map((s) => [s.id, pass])) as Record<string, number[][]>;
+  const calls = (n: Awaited<ReturnType<typeof night>>, v: Variant, scenario: string) => [
+    n.bodies.render.filter((b) => variantOf(b.system) === v && b.user.includes(`CTX-${scenario}:`)).length,
+    n.bodies.grader.filter((g) => g.includes(`${v}|${scenario}|`)).length,
+  ];
+
+  it("a gain whose checks reproduce ships, for only the re-drawn scenario's calls", async () => {
+    // The edit passes check 1 and 2 in s7 and check 2 in s8, every draw: a real gain. The check draws s8
+    // again, the gain scenario with the fewest gained checks (the likeliest to rest on a flipped verdict).
+    const table: Table = {
+      base: { ...steady([[1]]), s7: [[]] },
+      improved: { ...steady([[1]]), s7: [[1, 2]], s8: [[1, 2]] },
+      none: steady([[]]),
+    };
+    const n = await night([{ name: 'demo', scenarios: EIGHT }], table, addSummary, { perSkillIterations: 1 });
+    expect(n.run.results[0]?.status).toBe('shipped');
+    expect(n.shipped).toBe(true);
+    // The loop's draw of the edit is one render and one grade per scenario; the check drew s8 once more
+    // (a render and a grade: 2 calls), and nothing else.
+    for (const s of ['s1', 's2', 's3', 's4', 's5', 's6', 's7'])
+      expect(calls(n, 'improved', s)).toEqual([1, 1]);
+    expect(calls(n, 'improved', 's8')).toEqual([2, 2]);
+    expect(n.bodies.render.filter((b) => variantOf(b.system) === 'base').length).toBe(8 + 3);
+    expect(n.run.results[0]?.measurement?.confirmation).toBeUndefined();
+    expect(n.summary).toContain(
+      'of the 2 scenarios where the final text passed a check the baseline failed, the one with the fewest ' +
+        "such checks was drawn again (2 checks) and every verdict reproduced, so the loop's scores ship",
+    );
+  });
+
+  it('a gain check that flips on the re-draw measures a spread and runs the confirmation, which does not ship', async () => {
+    // The edit changes nothing: its draw 0 passed check 2 in s7 by a grader's flip, its later draws do not.
+    const table: Table = {
+      base: steady([[1]]),
+      improved: { ...steady([[1]]), s7: [[1, 2], [1]] },
+      none: steady([[]]),
+    };
+    const n = await night([{ name: 'demo', scenarios: EIGHT }], table, addSummary, { perSkillIterations: 1 });
+    expect((await n.rows()).map((r) => r.status)).toEqual(['baseline', 'keep']);
+    expect(n.run.results[0]?.status).toBe('no-improvement');
+    expect(n.shipped).toBe(false);
+    // The spread went into the night's noise, and the confirmation decided on fresh draws.
+    const c = n.run.results[0]?.measurement?.confirmation;
+    expect(c).toBeDefined();
+    expect(c!.gain).toBeLessThanOrEqual(0);
+    expect(n.run.results[0]?.detail).toMatch(/^confirmed gain [+-]0\.\d{4} .* does not clear the margin/);
+    // s7 was drawn by the loop, by the check, then by the confirmation (past the check's draw); the check's
+    // draw was completed on the other scenarios, its s7 render and grade reused.
+    expect(calls(n, 'improved', 's7')).toEqual([2 + c!.trials, 2 + c!.trials]);
+    expect(calls(n, 'improved', 's1')).toEqual([2 + c!.trials, 2 + c!.trials]);
+    expect(
+      n.info.some((l) => /the final text's check: 1 of 2 re-drawn checks of 1 scenario differed/.test(l)),
+    ).toBe(true);
   });
 });
 

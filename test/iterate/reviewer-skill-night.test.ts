@@ -193,7 +193,10 @@ describe('skillclimb iterate over the reviewer skill', () => {
     const vendorRendersOfEdit = bodies.render.filter(
       (r) => r.system.includes('vendored') && r.user.includes('src/vendor/'),
     );
-    expect(sqlRendersOfEdit.length - vendorRendersOfEdit.length).toBe(4);
+    // The vendored scenario, where the edit gained a check, is drawn once more by the final text's check
+    // (a night that measured no spread, docs/how-it-works.md § Decisions under noise): 1 + 1 renders.
+    expect(vendorRendersOfEdit.length).toBe(2);
+    expect(sqlRendersOfEdit.length - (vendorRendersOfEdit.length - 1)).toBe(4);
     expect(run.results[0]?.rows?.some((r) => r.status === 'keep')).toBe(true);
   });
 

@@ -87,7 +87,7 @@ export function measurementLines(m: SkillMeasurement): string[] {
     lines.push(`- Confirmation: not available (${inertInline(m.confirmationFailure, 300)})`);
   }
   if (m.confirmationSkipped !== undefined) {
-    lines.push(`- Confirmation: no fresh draws spent: ${m.confirmationSkipped}`);
+    lines.push(`- Confirmation: skipped: ${m.confirmationSkipped}`);
   }
   const c = m.confirmation;
   if (c) {

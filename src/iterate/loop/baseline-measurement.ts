@@ -235,7 +235,7 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
   const description = noiseAware
     ? `initial baseline (mean of ${scores.length} trials, sd ${noise?.sd.toFixed(4) ?? '0'})`
     : probe
-      ? `initial baseline (a second trial of ${probe.scenarios} scenarios agreed on every check, sd 0)`
+      ? `initial baseline (a second trial of ${probe.scenarios} scenario${probe.scenarios === 1 ? '' : 's'} agreed on every check, sd 0)`
       : 'initial baseline';
   return {
     kept,

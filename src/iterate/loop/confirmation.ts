@@ -2,7 +2,8 @@
  * The ship gate's confirmation (docs/how-it-works.md § Decisions under noise): when the loop's own scores
  * would ship, the baseline text and the final text are re-scored side by side with fresh draws (the
  * holdout scenarios included, scored apart), and the gate then decides on those. Structure-only scoring
- * and the original's keep rule skip it. How it ended goes to the ledger.
+ * and the original's keep rule skip it; a night that measured no spread first checks the final text's
+ * gain (final-check.ts) and confirms only when that finds one. How it ended goes to the ledger.
  */
 import { messageOf } from '../../core/errors.js';
 import {
@@ -31,16 +32,27 @@ import { startIterationTimer } from '../iteration-timer.js';
 import { drawRange, measureDraws, type Measurement } from '../trials.js';
 import { lostTitles, recheckAccepted } from './accepted-floor.js';
 import type { LoopContext } from './context.js';
+import { checkFinalText } from './final-check.js';
 import type { ConfirmationOutcome } from './ledger.js';
 
 /** Confirms the loop's result when it would ship; the loop ended with `stop`. */
 export async function confirm(loop: LoopContext, stop: LoopStopReason): Promise<void> {
   const kept = loop.ledger.state.kept;
   if (!kept || !wouldShip(loop, kept)) return;
-  const withoutDraws = confirmationWithoutDraws(loop, stop);
-  if (withoutDraws) {
-    loop.ledger.confirmationEnded(withoutDraws);
-    return;
+  if (!loop.worthMeasuring() && stop !== 'cost budget') {
+    // No spread measured: the checks the claimed gain rests on are drawn again first (final-check.ts);
+    // the confirmation runs only when one of them differed.
+    const check = await checkFinalText(loop, kept);
+    if (check.kind === 'ended') {
+      loop.ledger.confirmationEnded(check.outcome);
+      return;
+    }
+  } else {
+    const withoutDraws = confirmationWithoutDraws(loop, stop);
+    if (withoutDraws) {
+      loop.ledger.confirmationEnded(withoutDraws);
+      return;
+    }
   }
   await measureConfirmation(loop, kept);
 }
@@ -63,12 +75,14 @@ function wouldShip(loop: LoopContext, kept: KeptState): boolean {
 /** Why no confirmation draws are spent, when none are. */
 function confirmationWithoutDraws(loop: LoopContext, stop: LoopStopReason): ConfirmationOutcome | undefined {
   if (!loop.worthMeasuring()) {
-    // Every draw of the night repeated its text's score exactly: fresh draws would repeat them too.
+    // Every draw of the night repeated its text's score exactly, and the budget leaves no draw for the
+    // final text's check (final-check.ts), which otherwise runs in place of this.
     return {
       kind: 'skipped',
       reason:
         'every text measured more than once tonight scored exactly the same each time, so fresh draws ' +
-        "would decide nothing; the loop's scores ship",
+        "would decide nothing; the cost budget was reached, so the final text's check was not drawn; the " +
+        "loop's scores ship",
     };
   }
   if (stop === 'cost budget') {

@@ -17,6 +17,7 @@ import {
   type AssertionTally,
   type Confirmation,
   noiseSd,
+  poolNoise,
   type KeepRule,
   type NoiseEstimate,
   type NoiseReport,
@@ -102,6 +103,19 @@ export class LoopLedger {
   /** The baseline's draws, when it was measured more than once (the confirmation reuses them). */
   get baselineDraws(): BaselineDraws | undefined {
     return this.baselineSample;
+  }
+
+  /** The baseline's graded draw 0, as the loop started from it (the final text's check compares with it). */
+  get baselineFirstDraw(): AbsoluteResult | null {
+    return this.baselineKept?.absolute ?? null;
+  }
+
+  /**
+   * Draws of one text that no row measured (the final text's check and the draw it completed, final-check.ts)
+   * add their spread to the night's pooled estimate.
+   */
+  spreadMeasured(scores: readonly number[]): void {
+    this.current = { ...this.current, noise: poolNoise(this.current.noise, scores) };
   }
 
   /** `text` was scored with draw numbers 0 … count − 1. */

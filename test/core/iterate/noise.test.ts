@@ -188,14 +188,14 @@ describe("the baseline's noise probe (issue 28)", () => {
     requiredSections: undefined,
   });
 
-  it('takes the fewest scenarios in file order whose model-graded checks reach 12', () => {
-    // A vacuous pair is no model-graded check: 4 + 4 + 4 = 12.
-    expect(probeScenarios(evals([4, 4, 4, 6, 6]))).toEqual(['s1', 's2', 's3']);
-    expect(probeScenarios(evals([6, 6, 6, 6, 6, 6]))).toEqual(['s1', 's2']);
+  it('takes the fewest scenarios in file order whose model-graded checks reach 6', () => {
+    // A vacuous pair is no model-graded check: 2 + 2 + 2 = 6.
+    expect(probeScenarios(evals([2, 2, 2, 6, 6]))).toEqual(['s1', 's2', 's3']);
+    expect(probeScenarios(evals([6, 6, 6, 6, 6, 6]))).toEqual(['s1']);
   });
 
   it('is undefined when it would take every scenario (draw 1 is then whole at once)', () => {
-    expect(probeScenarios(evals([6, 6]))).toBeUndefined();
-    expect(probeScenarios(evals([2, 2, 2]))).toBeUndefined();
+    expect(probeScenarios(evals([3, 3]))).toBeUndefined();
+    expect(probeScenarios(evals([2, 2, 1]))).toBeUndefined();
   });
 });
