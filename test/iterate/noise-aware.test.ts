@@ -501,19 +501,22 @@ describe("issue 28: the baseline's draws beyond the second only when the first t
   });
 });
 
+/** Eight scenarios of two checks each, for the noise probe and the final text's check. */
+const EIGHT = {
+  ...SCENARIOS,
+  scenarios: ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'].map((id) => ({
+    id,
+    name: `Scenario ${id}`,
+    context: `CTX-${id}: a session.`,
+    expected_assertions: [1, 2],
+  })),
+};
+/** The same verdicts for every one of EIGHT's scenarios. */
+const steady = (pass: number[][]) =>
+  Object.fromEntries(EIGHT.scenarios.map((s) => [s.id, pass])) as Record<string, number[][]>;
+
 describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
-  // Eight scenarios of two checks each: the probe is the first three (6 checks), s4 to s8 are left out.
-  const EIGHT = {
-    ...SCENARIOS,
-    scenarios: ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'].map((id) => ({
-      id,
-      name: `Scenario ${id}`,
-      context: `CTX-${id}: a session.`,
-      expected_assertions: [1, 2],
-    })),
-  };
-  const steady = (pass: number[][]) =>
-    Object.fromEntries(EIGHT.scenarios.map((s) => [s.id, pass])) as Record<string, number[][]>;
+  // The noise probe is the first three of EIGHT's scenarios (6 checks); s4 to s8 are left out.
   const baseRenders = (n: Awaited<ReturnType<typeof night>>, scenario?: string) =>
     n.bodies.render.filter(
       (b) =>
@@ -547,19 +550,8 @@ describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
 });
 
 describe("issue 28: a night that measured no spread checks the final text's gain before it ships", () => {
-  // Eight scenarios of two checks each: the noise probe (s1-s3) agrees with draw 0, so no spread is
-  // measured and the loop keeps on single draws, as the original does.
-  const EIGHT = {
-    ...SCENARIOS,
-    scenarios: ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'].map((id) => ({
-      id,
-      name: `Scenario ${id}`,
-      context: `CTX-${id}: a session.`,
-      expected_assertions: [1, 2],
-    })),
-  };
-  const steady = (pass: number[][]) =>
-    Object.fromEntries(EIGHT.scenarios.map((s) => [s.id, pass])) as Record<string, number[][]>;
+  // EIGHT: the noise probe (s1-s3) agrees with draw 0, so no spread is measured and the loop keeps on
+  // single draws, as the original does.
   const calls = (n: Awaited<ReturnType<typeof night>>, v: Variant, scenario: string) => [
     n.bodies.render.filter((b) => variantOf(b.system) === v && b.user.includes(`CTX-${scenario}:`)).length,
     n.bodies.grader.filter((g) => g.includes(`${v}|${scenario}|`)).length,
