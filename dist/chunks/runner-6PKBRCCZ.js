@@ -36514,7 +36514,7 @@ function measurementLines(m) {
     lines.push(`- Confirmation: not available (${inertInline(m.confirmationFailure, 300)})`);
   }
   if (m.confirmationSkipped !== void 0) {
-    lines.push(`- Confirmation: no fresh draws spent: ${m.confirmationSkipped}`);
+    lines.push(`- Confirmation: skipped: ${m.confirmationSkipped}`);
   }
   const c3 = m.confirmation;
   if (c3) {
@@ -38457,14 +38457,139 @@ async function recheckAccepted(loop, text3, scenarios, firstDraw, signal, spend)
   return { lost: lost.map((scenario) => ({ scenario, ...tally.get(scenario.id) })) };
 }
 
+// src/core/iterate/noise-probe.ts
+var PROBE_CHECKS = 6;
+function probeScenarios(evals, checks = PROBE_CHECKS) {
+  const ids = [];
+  let covered = 0;
+  for (const scenario of evals.scenarios) {
+    if (covered >= checks) break;
+    ids.push(scenario.id);
+    covered += planScenario(evals.evals, scenario, evals.format).modelGraded.length;
+  }
+  return covered >= checks && ids.length < evals.scenarios.length ? ids : void 0;
+}
+var CHECK_SCENARIOS = 1;
+function gainScenarios(evals, before, after, limit = CHECK_SCENARIOS) {
+  const passedBefore = new Set(before.passing_pairs.map((p2) => pairKey(p2.scenario_id, p2.assertion_id)));
+  const gained = /* @__PURE__ */ new Map();
+  for (const p2 of after.passing_pairs) {
+    if (passedBefore.has(pairKey(p2.scenario_id, p2.assertion_id))) continue;
+    gained.set(p2.scenario_id, (gained.get(p2.scenario_id) ?? 0) + 1);
+  }
+  return evals.scenarios.filter((s) => gained.has(s.id)).sort((a, b2) => gained.get(a.id) - gained.get(b2.id)).slice(0, limit).map((s) => s.id);
+}
+function verdictsOf(scored, drawn) {
+  const passed = new Set(scored.passing_pairs.map((p2) => pairKey(p2.scenario_id, p2.assertion_id)));
+  return drawn.map((p2) => ({
+    assertionId: p2.assertionId,
+    scenarioId: p2.scenarioId,
+    pass: passed.has(pairKey(p2.scenarioId, p2.assertionId))
+  }));
+}
+
+// src/iterate/loop/final-check.ts
+var NO_SPREAD = "every text measured more than once tonight scored exactly the same each time, so fresh draws would decide nothing";
+async function checkFinalText(loop, kept) {
+  const { input } = loop;
+  const iterationMs = input.options.iterationTimeoutMs;
+  const timer = startIterationTimer(
+    { iterationMs, budget: { remainingMs: iterationMs, totalMs: iterationMs } },
+    input.signal
+  );
+  let usage = ZERO_USAGE;
+  const measure = async (request2, draw) => {
+    const m = await measureDraws(request2, [draw]);
+    usage = addUsage(usage, m.usage);
+    loop.ledger.drew(kept.text, draw + 1);
+    return m;
+  };
+  let check;
+  try {
+    check = await drawCheck(loop, kept, timer.signal, measure);
+  } catch (err) {
+    check = ended("failed", `the final text's check could not be drawn: ${messageOf(err)}`);
+  } finally {
+    timer.stop();
+    loop.spendUnjudged(usage);
+  }
+  if (input.signal?.aborted) throw loop.interrupted();
+  return check;
+}
+async function drawCheck(loop, kept, signal, measure) {
+  const { ledger, input } = loop;
+  const before = ledger.baselineFirstDraw;
+  const after = kept.absolute;
+  const all = before && after ? gainScenarios(loop.training, before, after, Infinity) : [];
+  const ids = all.slice(0, CHECK_SCENARIOS);
+  if (!after || ids.length === 0) {
+    return ended(
+      "skipped",
+      `${NO_SPREAD}, and no check passed that the baseline failed; the loop's scores ship`
+    );
+  }
+  const chosen = new Set(ids);
+  const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => chosen.has(s.id)) };
+  const draw = ledger.freshDraw(kept.text);
+  const grades = /* @__PURE__ */ new Map();
+  const m = await measure({ ...loop.request(kept.text, signal, evals), grades }, draw);
+  if (m.status !== "ok")
+    return ended("failed", `the final text's check: ${m.status}: ${m.detail ?? "no score"}`);
+  const drawn = m.draws[0].pairs;
+  const scored = verdictsOf(after, drawn);
+  const differing = drawn.filter((p2, i2) => p2.pass !== scored[i2].pass).length;
+  const scenarios = `${ids.length} scenario${ids.length === 1 ? "" : "s"}`;
+  const which2 = all.length === ids.length ? `the ${scenarios === "1 scenario" ? "one scenario" : scenarios} where the final text passed a check the baseline failed` : `of the ${all.length} scenarios where the final text passed a check the baseline failed, the ${scenarios === "1 scenario" ? "one" : scenarios} with the fewest such checks`;
+  if (differing === 0) {
+    ledger.observed(comparedOnly(scored, drawn));
+    input.log.info(
+      `${input.skill}: the final text's check: ${drawn.length} checks of ${scenarios} drawn again, all reproduced`
+    );
+    return ended(
+      "skipped",
+      `${NO_SPREAD}; ${which2} ${ids.length === 1 ? "was" : "were"} drawn again (${drawn.length} checks) and every verdict reproduced, so the loop's scores ship`
+    );
+  }
+  const whole = await measure({ ...loop.request(kept.text, signal), grades }, draw);
+  if (whole.status !== "ok") {
+    return ended("failed", `the final text's check: ${whole.status}: ${whole.detail ?? "no score"}`);
+  }
+  const wholePairs = whole.draws[0].pairs;
+  ledger.observed(comparedOnly(verdictsOf(after, wholePairs), wholePairs));
+  ledger.spreadMeasured([kept.score, whole.scores[0]]);
+  input.log.info(
+    `${input.skill}: the final text's check: ${differing} of ${drawn.length} re-drawn checks of ${scenarios} differed; the confirmation runs`
+  );
+  return { kind: "spread" };
+}
+function ended(kind, reason) {
+  return { kind: "ended", outcome: { kind, reason } };
+}
+function comparedOnly(scored, drawn) {
+  const once = new Map(tallyDraws([scored]).map((t2) => [t2.assertionId, t2]));
+  return tallyDraws([scored, drawn]).map((t2) => ({
+    ...t2,
+    passes: t2.passes - (once.get(t2.assertionId)?.passes ?? 0),
+    total: t2.total - (once.get(t2.assertionId)?.total ?? 0)
+  }));
+}
+
 // src/iterate/loop/confirmation.ts
 async function confirm(loop, stop) {
   const kept = loop.ledger.state.kept;
   if (!kept || !wouldShip(loop, kept)) return;
-  const withoutDraws = confirmationWithoutDraws(loop, stop);
-  if (withoutDraws) {
-    loop.ledger.confirmationEnded(withoutDraws);
-    return;
+  if (!loop.worthMeasuring() && stop !== "cost budget") {
+    const check = await checkFinalText(loop, kept);
+    if (check.kind === "ended") {
+      loop.ledger.confirmationEnded(check.outcome);
+      return;
+    }
+  } else {
+    const withoutDraws = confirmationWithoutDraws(loop, stop);
+    if (withoutDraws) {
+      loop.ledger.confirmationEnded(withoutDraws);
+      return;
+    }
   }
   await measureConfirmation(loop, kept);
 }
@@ -38485,7 +38610,7 @@ function confirmationWithoutDraws(loop, stop) {
   if (!loop.worthMeasuring()) {
     return {
       kind: "skipped",
-      reason: "every text measured more than once tonight scored exactly the same each time, so fresh draws would decide nothing; the loop's scores ship"
+      reason: "every text measured more than once tonight scored exactly the same each time, so fresh draws would decide nothing; the cost budget was reached, so the final text's check was not drawn; the loop's scores ship"
     };
   }
   if (stop === "cost budget") {
@@ -38621,19 +38746,6 @@ async function recheckLostAccepted(loop, text3, c3, signal, spend) {
   const recheck = await recheckAccepted(loop, text3, lost, SHIP_RECHECK_FIRST_DRAW, signal, spend);
   if ("failed" in recheck) return { lost: [`the re-measure failed (${recheck.failed})`] };
   return { lost: lostTitles(recheck.lost) };
-}
-
-// src/core/iterate/noise-probe.ts
-var PROBE_CHECKS = 12;
-function probeScenarios(evals, checks = PROBE_CHECKS) {
-  const ids = [];
-  let covered = 0;
-  for (const scenario of evals.scenarios) {
-    if (covered >= checks) break;
-    ids.push(scenario.id);
-    covered += planScenario(evals.evals, scenario, evals.format).modelGraded.length;
-  }
-  return covered >= checks && ids.length < evals.scenarios.length ? ids : void 0;
 }
 
 // src/iterate/saturation.ts
@@ -38903,7 +39015,7 @@ function climbStart(loop, scored, extras) {
     draws: noiseAware ? scores.length : 1,
     confirmedAllPass: scored.saturation === "confirmed" || noiseAware && allPass && scores.length >= 3
   };
-  const description = noiseAware ? `initial baseline (mean of ${scores.length} trials, sd ${noise?.sd.toFixed(4) ?? "0"})` : probe2 ? `initial baseline (a second trial of ${probe2.scenarios} scenarios agreed on every check, sd 0)` : "initial baseline";
+  const description = noiseAware ? `initial baseline (mean of ${scores.length} trials, sd ${noise?.sd.toFixed(4) ?? "0"})` : probe2 ? `initial baseline (a second trial of ${probe2.scenarios} scenario${probe2.scenarios === 1 ? "" : "s"} agreed on every check, sd 0)` : "initial baseline";
   return {
     kept,
     description,
@@ -39278,6 +39390,17 @@ var LoopLedger = class {
   /** The baseline's draws, when it was measured more than once (the confirmation reuses them). */
   get baselineDraws() {
     return this.baselineSample;
+  }
+  /** The baseline's graded draw 0, as the loop started from it (the final text's check compares with it). */
+  get baselineFirstDraw() {
+    return this.baselineKept?.absolute ?? null;
+  }
+  /**
+   * Draws of one text that no row measured (the final text's check and the draw it completed, final-check.ts)
+   * add their spread to the night's pooled estimate.
+   */
+  spreadMeasured(scores) {
+    this.current = { ...this.current, noise: poolNoise(this.current.noise, scores) };
   }
   /** `text` was scored with draw numbers 0 … count − 1. */
   drew(text3, count2) {
