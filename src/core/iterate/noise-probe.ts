@@ -43,16 +43,11 @@ export const CHECK_SCENARIOS = 1;
  * The final text's check (docs/how-it-works.md § Decisions under noise, "The confirmation"): on a night
  * whose measurements showed no spread, the scenarios where the final text's scored draw passed a check that
  * the baseline's draw 0 failed carry its claimed gain; checks that went the other way only make the gain
- * smaller. Of those, the `limit` with the fewest such checks (file order among equals): a gain resting on
- * one check of a scenario is the likeliest to be one flipped verdict, while a real edit tends to move
- * several checks of a scenario together.
+ * smaller. They come fewest such checks first (file order among equals), so the check takes the first
+ * `CHECK_SCENARIOS`: a gain resting on one check of a scenario is the likeliest to be one flipped verdict,
+ * while a real edit tends to move several checks of a scenario together.
  */
-export function gainScenarios(
-  evals: SkillEvals,
-  before: AbsoluteResult,
-  after: AbsoluteResult,
-  limit = CHECK_SCENARIOS,
-): string[] {
+export function gainScenarios(evals: SkillEvals, before: AbsoluteResult, after: AbsoluteResult): string[] {
   const passedBefore = new Set(before.passing_pairs.map((p) => pairKey(p.scenario_id, p.assertion_id)));
   const gained = new Map<string, number>();
   for (const p of after.passing_pairs) {
@@ -62,7 +57,6 @@ export function gainScenarios(
   return evals.scenarios
     .filter((s) => gained.has(s.id))
     .sort((a, b) => gained.get(a.id)! - gained.get(b.id)!)
-    .slice(0, limit)
     .map((s) => s.id);
 }
 

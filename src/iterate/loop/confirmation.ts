@@ -27,10 +27,10 @@ import {
 } from '../../core/iterate/noise.js';
 import { sequentialLook, type Look } from '../../core/iterate/sequential.js';
 import { DEFAULT_MIN_GAIN, shipGate } from '../../core/iterate/ship-gate.js';
-import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
-import { startIterationTimer } from '../iteration-timer.js';
-import { drawRange, measureDraws, type Measurement } from '../trials.js';
+import { ZERO_USAGE, type Usage } from '../../core/usage.js';
+import { drawRange, type Measurement } from '../trials.js';
 import { lostTitles, recheckAccepted } from './accepted-floor.js';
+import { drawAfterLoop } from './after-loop-draws.js';
 import type { LoopContext } from './context.js';
 import { checkFinalText } from './final-check.js';
 import type { ConfirmationOutcome } from './ledger.js';
@@ -39,18 +39,17 @@ import type { ConfirmationOutcome } from './ledger.js';
 export async function confirm(loop: LoopContext, stop: LoopStopReason): Promise<void> {
   const kept = loop.ledger.state.kept;
   if (!kept || !wouldShip(loop, kept)) return;
-  if (!loop.worthMeasuring() && stop !== 'cost budget') {
+  const withoutDraws = confirmationWithoutDraws(loop, stop);
+  if (withoutDraws) {
+    loop.ledger.confirmationEnded(withoutDraws);
+    return;
+  }
+  if (!loop.worthMeasuring()) {
     // No spread measured: the checks the claimed gain rests on are drawn again first (final-check.ts);
     // the confirmation runs only when one of them differed.
     const check = await checkFinalText(loop, kept);
     if (check.kind === 'ended') {
       loop.ledger.confirmationEnded(check.outcome);
-      return;
-    }
-  } else {
-    const withoutDraws = confirmationWithoutDraws(loop, stop);
-    if (withoutDraws) {
-      loop.ledger.confirmationEnded(withoutDraws);
       return;
     }
   }
@@ -72,8 +71,9 @@ function wouldShip(loop: LoopContext, kept: KeptState): boolean {
   return would !== 'no-improvement';
 }
 
-/** Why no confirmation draws are spent, when none are. */
+/** Why no draws at all are spent, when none are (the cost budget was reached). */
 function confirmationWithoutDraws(loop: LoopContext, stop: LoopStopReason): ConfirmationOutcome | undefined {
+  if (stop !== 'cost budget') return undefined;
   if (!loop.worthMeasuring()) {
     // Every draw of the night repeated its text's score exactly, and the budget leaves no draw for the
     // final text's check (final-check.ts), which otherwise runs in place of this.
@@ -85,10 +85,7 @@ function confirmationWithoutDraws(loop: LoopContext, stop: LoopStopReason): Conf
         "loop's scores ship",
     };
   }
-  if (stop === 'cost budget') {
-    return { kind: 'failed', reason: 'the cost budget was reached before the confirmation' };
-  }
-  return undefined;
+  return { kind: 'failed', reason: 'the cost budget was reached before the confirmation' };
 }
 
 /**
@@ -97,74 +94,62 @@ function confirmationWithoutDraws(loop: LoopContext, stop: LoopStopReason): Conf
  */
 async function measureConfirmation(loop: LoopContext, kept: KeptState): Promise<void> {
   const { input, ledger } = loop;
-  const iterationMs = input.options.iterationTimeoutMs;
-  const timer = startIterationTimer(
-    { iterationMs, budget: { remainingMs: iterationMs, totalMs: iterationMs } },
-    input.signal,
+  const ended = (reason: string) => ledger.confirmationEnded({ kind: 'failed', reason });
+  await drawAfterLoop(
+    loop,
+    async (draws) => {
+      const measure: Measure = (text, evals, numbers) =>
+        draws.measure(text, loop.request(text, draws.signal, evals), numbers);
+      const holdout = loop.holdout;
+      const fixed = drawRange(loop.trials, loop.trials);
+      const holdoutRun =
+        holdout === undefined
+          ? undefined
+          : Promise.all([measure(loop.baselineText, holdout, fixed), measure(kept.text, holdout, fixed)]);
+      holdoutRun?.catch(() => undefined); // awaited below
+      const sides = await confirmationSides(loop, kept, measure);
+      const [holdBefore, holdAfter] = (await holdoutRun) ?? [];
+      const failed = [sides.failed, holdBefore, holdAfter].find((m) => m !== undefined && m.status !== 'ok');
+      if (failed || !sides.before || !sides.after) {
+        ended(`${failed?.status ?? 'harness-error'}: ${failed?.detail ?? 'no score'}`);
+        return;
+      }
+      const { before, after } = sides;
+      ledger.observed(
+        mergeTallies(
+          sides.reused ? [] : before.tallies,
+          after.tallies,
+          holdBefore?.tallies ?? [],
+          holdAfter?.tallies ?? [],
+        ),
+      );
+      const c = confirmationOf({
+        baselineScores: before.scores,
+        finalScores: after.scores,
+        baselineTallies: before.tallies,
+        finalTallies: after.tallies,
+        holdoutBefore: holdBefore?.tallies,
+        holdoutAfter: holdAfter?.tallies,
+        estimate: sides.estimate,
+        margin: loop.margin,
+        reusedBaseline: sides.reused,
+      });
+      const acceptedRecheck = await recheckLostAccepted(loop, kept.text, c, draws.signal, (u) =>
+        loop.spendUnjudged(u),
+      );
+      ledger.confirmationEnded({
+        kind: 'confirmed',
+        confirmation: acceptedRecheck === undefined ? c : { ...c, acceptedRecheck },
+      });
+      input.log.info(
+        `${input.skill}: confirmation over ${c.trials} fresh trials of the final text` +
+          `${sides.reused ? ` and the baseline's ${before.scores.length} trials` : ' and of the baseline'}: ` +
+          `baseline ${c.baseline.toFixed(4)} -> final ${c.final.toFixed(4)}, gain ${formatGain(c.gain)} ` +
+          `(90 % interval ${formatGain(c.low)} to ${formatGain(c.high)})`,
+      );
+    },
+    (err) => ended(messageOf(err)),
   );
-  const spent: Measurement[] = [];
-  const measure = async (text: string, evals: SkillEvals, draws: number[]): Promise<Measurement> => {
-    const m = await measureDraws(loop.request(text, timer.signal, evals), draws);
-    spent.push(m);
-    ledger.drew(text, draws[draws.length - 1]! + 1);
-    return m;
-  };
-  try {
-    const holdout = loop.holdout;
-    const fixed = drawRange(loop.trials, loop.trials);
-    const holdoutRun =
-      holdout === undefined
-        ? undefined
-        : Promise.all([measure(loop.baselineText, holdout, fixed), measure(kept.text, holdout, fixed)]);
-    holdoutRun?.catch(() => undefined); // awaited below
-    const sides = await confirmationSides(loop, kept, measure);
-    const [holdBefore, holdAfter] = (await holdoutRun) ?? [];
-    const failed = [sides.failed, holdBefore, holdAfter].find((m) => m !== undefined && m.status !== 'ok');
-    if (failed || !sides.before || !sides.after) {
-      const reason = `${failed?.status ?? 'harness-error'}: ${failed?.detail ?? 'no score'}`;
-      ledger.confirmationEnded({ kind: 'failed', reason });
-      return;
-    }
-    const { before, after } = sides;
-    ledger.observed(
-      mergeTallies(
-        sides.reused ? [] : before.tallies,
-        after.tallies,
-        holdBefore?.tallies ?? [],
-        holdAfter?.tallies ?? [],
-      ),
-    );
-    const c = confirmationOf({
-      baselineScores: before.scores,
-      finalScores: after.scores,
-      baselineTallies: before.tallies,
-      finalTallies: after.tallies,
-      holdoutBefore: holdBefore?.tallies,
-      holdoutAfter: holdAfter?.tallies,
-      estimate: sides.estimate,
-      margin: loop.margin,
-      reusedBaseline: sides.reused,
-    });
-    const acceptedRecheck = await recheckLostAccepted(loop, kept.text, c, timer.signal, (u) =>
-      loop.spendUnjudged(u),
-    );
-    ledger.confirmationEnded({
-      kind: 'confirmed',
-      confirmation: acceptedRecheck === undefined ? c : { ...c, acceptedRecheck },
-    });
-    input.log.info(
-      `${input.skill}: confirmation over ${c.trials} fresh trials of the final text` +
-        `${sides.reused ? ` and the baseline's ${before.scores.length} trials` : ' and of the baseline'}: ` +
-        `baseline ${c.baseline.toFixed(4)} -> final ${c.final.toFixed(4)}, gain ${formatGain(c.gain)} ` +
-        `(90 % interval ${formatGain(c.low)} to ${formatGain(c.high)})`,
-    );
-  } catch (err) {
-    ledger.confirmationEnded({ kind: 'failed', reason: messageOf(err) });
-  } finally {
-    timer.stop();
-    loop.spendUnjudged(spent.reduce((u, m) => addUsage(u, m.usage), ZERO_USAGE));
-  }
-  if (input.signal?.aborted) throw loop.interrupted();
 }
 
 /** The two texts' sides of the confirmation (training scenarios), and the noise estimate with them. */

@@ -12,10 +12,9 @@ import { messageOf } from '../../core/errors.js';
 import type { KeptState } from '../../core/iterate/hill-climb.js';
 import { CHECK_SCENARIOS, gainScenarios, verdictsOf } from '../../core/iterate/noise-probe.js';
 import { tallyDraws, type AssertionTally, type PairVerdict } from '../../core/iterate/noise.js';
-import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
-import { startIterationTimer } from '../iteration-timer.js';
+import type { SkillEvals } from '../../core/iterate/evals.js';
 import type { GradeMemo } from '../score.js';
-import { measureDraws, type Measurement } from '../trials.js';
+import { drawAfterLoop, type AfterLoopDraws } from './after-loop-draws.js';
 import type { LoopContext } from './context.js';
 import type { ConfirmationOutcome } from './ledger.js';
 
@@ -26,46 +25,20 @@ const NO_SPREAD =
   'every text measured more than once tonight scored exactly the same each time, so fresh draws would ' +
   'decide nothing';
 
-type Measure = (request: Parameters<typeof measureDraws>[0], draw: number) => Promise<Measurement>;
-
-/** The check, under its own timeout (the loop's caps may have used the skill's budget). */
+/** The check, under the timeout of the draws after the loop (the loop's caps may have used its budget). */
 export async function checkFinalText(loop: LoopContext, kept: KeptState): Promise<FinalCheck> {
-  const { input } = loop;
-  const iterationMs = input.options.iterationTimeoutMs;
-  const timer = startIterationTimer(
-    { iterationMs, budget: { remainingMs: iterationMs, totalMs: iterationMs } },
-    input.signal,
+  return drawAfterLoop(
+    loop,
+    (draws) => drawCheck(loop, kept, draws),
+    (err) => ended('failed', `the final text's check could not be drawn: ${messageOf(err)}`),
   );
-  let usage: Usage = ZERO_USAGE;
-  const measure: Measure = async (request, draw) => {
-    const m = await measureDraws(request, [draw]);
-    usage = addUsage(usage, m.usage);
-    loop.ledger.drew(kept.text, draw + 1);
-    return m;
-  };
-  let check: FinalCheck;
-  try {
-    check = await drawCheck(loop, kept, timer.signal, measure);
-  } catch (err) {
-    check = ended('failed', `the final text's check could not be drawn: ${messageOf(err)}`);
-  } finally {
-    timer.stop();
-    loop.spendUnjudged(usage);
-  }
-  if (input.signal?.aborted) throw loop.interrupted();
-  return check;
 }
 
-async function drawCheck(
-  loop: LoopContext,
-  kept: KeptState,
-  signal: AbortSignal,
-  measure: Measure,
-): Promise<FinalCheck> {
+async function drawCheck(loop: LoopContext, kept: KeptState, draws: AfterLoopDraws): Promise<FinalCheck> {
   const { ledger, input } = loop;
   const before = ledger.baselineFirstDraw;
   const after = kept.absolute;
-  const all = before && after ? gainScenarios(loop.training, before, after, Infinity) : [];
+  const all = before && after ? gainScenarios(loop.training, before, after) : [];
   const ids = all.slice(0, CHECK_SCENARIOS);
   if (!after || ids.length === 0) {
     return ended(
@@ -77,18 +50,21 @@ async function drawCheck(
   const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => chosen.has(s.id)) };
   const draw = ledger.freshDraw(kept.text);
   const grades: GradeMemo = new Map();
-  const m = await measure({ ...loop.request(kept.text, signal, evals), grades }, draw);
+  const measure = (only?: SkillEvals) =>
+    draws.measure(kept.text, { ...loop.request(kept.text, draws.signal, only), grades }, [draw]);
+  const m = await measure(evals);
   if (m.status !== 'ok')
     return ended('failed', `the final text's check: ${m.status}: ${m.detail ?? 'no score'}`);
   const drawn = m.draws[0]!.pairs;
   const scored = verdictsOf(after, drawn);
   const differing = drawn.filter((p, i) => p.pass !== scored[i]!.pass).length;
-  const scenarios = `${ids.length} scenario${ids.length === 1 ? '' : 's'}`;
+  const one = ids.length === 1;
+  const scenarios = `${ids.length} scenario${one ? '' : 's'}`;
   const which =
     all.length === ids.length
-      ? `the ${scenarios === '1 scenario' ? 'one scenario' : scenarios} where the final text passed a check the baseline failed`
+      ? `the ${one ? 'one scenario' : scenarios} where the final text passed a check the baseline failed`
       : `of the ${all.length} scenarios where the final text passed a check the baseline failed, the ` +
-        `${scenarios === '1 scenario' ? 'one' : scenarios} with the fewest such checks`;
+        `${one ? 'one' : scenarios} with the fewest such checks`;
   if (differing === 0) {
     // The re-drawn checks agreed with the scored draw: compared twice, none flipped (the flip rate's count).
     ledger.observed(comparedOnly(scored, drawn));
@@ -97,13 +73,13 @@ async function drawCheck(
     );
     return ended(
       'skipped',
-      `${NO_SPREAD}; ${which} ${ids.length === 1 ? 'was' : 'were'} drawn again (${drawn.length} checks) ` +
+      `${NO_SPREAD}; ${which} ${one ? 'was' : 'were'} drawn again (${drawn.length} checks) ` +
         `and every verdict reproduced, so the loop's scores ship`,
     );
   }
   // A verdict differed: the rest of the same draw (the re-drawn renders and grades reused), for a
   // composite of the whole text beside the scored one — the night's spread.
-  const whole = await measure({ ...loop.request(kept.text, signal), grades }, draw);
+  const whole = await measure();
   if (whole.status !== 'ok') {
     return ended('failed', `the final text's check: ${whole.status}: ${whole.detail ?? 'no score'}`);
   }
