@@ -37460,48 +37460,6 @@ function flipRate(tallies) {
   return compared === 0 ? Number.NaN : differed / compared;
 }
 
-// src/iterate/iteration-timer.ts
-var IterationTimeoutError = class extends SkillclimbError {
-  constructor(ms) {
-    super(`iteration timed out after ${formatMs(ms)}`);
-    this.ms = ms;
-    this.name = "IterationTimeoutError";
-  }
-  kind = "budget";
-};
-var SkillBudgetReached = class extends SkillclimbError {
-  constructor(budgetMs) {
-    super(`the per-skill budget of ${formatMs(budgetMs)} was reached`);
-    this.budgetMs = budgetMs;
-    this.name = "SkillBudgetReached";
-  }
-  kind = "budget";
-};
-function formatMs(ms) {
-  return ms >= 1e3 ? `${(ms / 1e3).toFixed(ms % 1e3 === 0 ? 0 : 1)}s` : `${ms}ms`;
-}
-function startIterationTimer(limits, runSignal) {
-  const { iterationMs, budget } = typeof limits === "number" ? { iterationMs: limits, budget: void 0 } : limits;
-  const controller = new AbortController();
-  const byBudget = budget !== void 0 && budget.remainingMs < iterationMs;
-  const timer = setTimeout(
-    () => controller.abort(
-      byBudget ? new SkillBudgetReached(budget.totalMs) : new IterationTimeoutError(iterationMs)
-    ),
-    byBudget ? Math.max(0, budget.remainingMs) : iterationMs
-  );
-  const onRunAbort = () => controller.abort(runSignal?.reason);
-  if (runSignal?.aborted) onRunAbort();
-  else runSignal?.addEventListener("abort", onRunAbort, { once: true });
-  return {
-    signal: controller.signal,
-    stop: () => {
-      clearTimeout(timer);
-      runSignal?.removeEventListener("abort", onRunAbort);
-    }
-  };
-}
-
 // src/core/abortable.ts
 function abortableSleep(ms, signal) {
   return new Promise((resolve2, reject) => {
@@ -38457,6 +38415,76 @@ async function recheckAccepted(loop, text3, scenarios, firstDraw, signal, spend)
   return { lost: lost.map((scenario) => ({ scenario, ...tally.get(scenario.id) })) };
 }
 
+// src/iterate/iteration-timer.ts
+var IterationTimeoutError = class extends SkillclimbError {
+  constructor(ms) {
+    super(`iteration timed out after ${formatMs(ms)}`);
+    this.ms = ms;
+    this.name = "IterationTimeoutError";
+  }
+  kind = "budget";
+};
+var SkillBudgetReached = class extends SkillclimbError {
+  constructor(budgetMs) {
+    super(`the per-skill budget of ${formatMs(budgetMs)} was reached`);
+    this.budgetMs = budgetMs;
+    this.name = "SkillBudgetReached";
+  }
+  kind = "budget";
+};
+function formatMs(ms) {
+  return ms >= 1e3 ? `${(ms / 1e3).toFixed(ms % 1e3 === 0 ? 0 : 1)}s` : `${ms}ms`;
+}
+function startIterationTimer(limits, runSignal) {
+  const { iterationMs, budget } = typeof limits === "number" ? { iterationMs: limits, budget: void 0 } : limits;
+  const controller = new AbortController();
+  const byBudget = budget !== void 0 && budget.remainingMs < iterationMs;
+  const timer = setTimeout(
+    () => controller.abort(
+      byBudget ? new SkillBudgetReached(budget.totalMs) : new IterationTimeoutError(iterationMs)
+    ),
+    byBudget ? Math.max(0, budget.remainingMs) : iterationMs
+  );
+  const onRunAbort = () => controller.abort(runSignal?.reason);
+  if (runSignal?.aborted) onRunAbort();
+  else runSignal?.addEventListener("abort", onRunAbort, { once: true });
+  return {
+    signal: controller.signal,
+    stop: () => {
+      clearTimeout(timer);
+      runSignal?.removeEventListener("abort", onRunAbort);
+    }
+  };
+}
+
+// src/iterate/loop/after-loop-draws.ts
+async function drawAfterLoop(loop, body, failed) {
+  const { input } = loop;
+  const iterationMs = input.options.iterationTimeoutMs;
+  const timer = startIterationTimer(
+    { iterationMs, budget: { remainingMs: iterationMs, totalMs: iterationMs } },
+    input.signal
+  );
+  let usage = ZERO_USAGE;
+  const measure = async (text3, request2, draws) => {
+    const m = await measureDraws(request2, draws);
+    usage = addUsage(usage, m.usage);
+    loop.ledger.drew(text3, draws[draws.length - 1] + 1);
+    return m;
+  };
+  let result;
+  try {
+    result = await body({ signal: timer.signal, measure });
+  } catch (err) {
+    result = failed(err);
+  } finally {
+    timer.stop();
+    loop.spendUnjudged(usage);
+  }
+  if (input.signal?.aborted) throw loop.interrupted();
+  return result;
+}
+
 // src/core/iterate/noise-probe.ts
 var PROBE_CHECKS = 6;
 function probeScenarios(evals, checks = PROBE_CHECKS) {
@@ -38470,14 +38498,14 @@ function probeScenarios(evals, checks = PROBE_CHECKS) {
   return covered >= checks && ids.length < evals.scenarios.length ? ids : void 0;
 }
 var CHECK_SCENARIOS = 1;
-function gainScenarios(evals, before, after, limit = CHECK_SCENARIOS) {
+function gainScenarios(evals, before, after) {
   const passedBefore = new Set(before.passing_pairs.map((p2) => pairKey(p2.scenario_id, p2.assertion_id)));
   const gained = /* @__PURE__ */ new Map();
   for (const p2 of after.passing_pairs) {
     if (passedBefore.has(pairKey(p2.scenario_id, p2.assertion_id))) continue;
     gained.set(p2.scenario_id, (gained.get(p2.scenario_id) ?? 0) + 1);
   }
-  return evals.scenarios.filter((s) => gained.has(s.id)).sort((a, b2) => gained.get(a.id) - gained.get(b2.id)).slice(0, limit).map((s) => s.id);
+  return evals.scenarios.filter((s) => gained.has(s.id)).sort((a, b2) => gained.get(a.id) - gained.get(b2.id)).map((s) => s.id);
 }
 function verdictsOf(scored, drawn) {
   const passed = new Set(scored.passing_pairs.map((p2) => pairKey(p2.scenario_id, p2.assertion_id)));
@@ -38491,36 +38519,17 @@ function verdictsOf(scored, drawn) {
 // src/iterate/loop/final-check.ts
 var NO_SPREAD = "every text measured more than once tonight scored exactly the same each time, so fresh draws would decide nothing";
 async function checkFinalText(loop, kept) {
-  const { input } = loop;
-  const iterationMs = input.options.iterationTimeoutMs;
-  const timer = startIterationTimer(
-    { iterationMs, budget: { remainingMs: iterationMs, totalMs: iterationMs } },
-    input.signal
+  return drawAfterLoop(
+    loop,
+    (draws) => drawCheck(loop, kept, draws),
+    (err) => ended("failed", `the final text's check could not be drawn: ${messageOf(err)}`)
   );
-  let usage = ZERO_USAGE;
-  const measure = async (request2, draw) => {
-    const m = await measureDraws(request2, [draw]);
-    usage = addUsage(usage, m.usage);
-    loop.ledger.drew(kept.text, draw + 1);
-    return m;
-  };
-  let check;
-  try {
-    check = await drawCheck(loop, kept, timer.signal, measure);
-  } catch (err) {
-    check = ended("failed", `the final text's check could not be drawn: ${messageOf(err)}`);
-  } finally {
-    timer.stop();
-    loop.spendUnjudged(usage);
-  }
-  if (input.signal?.aborted) throw loop.interrupted();
-  return check;
 }
-async function drawCheck(loop, kept, signal, measure) {
+async function drawCheck(loop, kept, draws) {
   const { ledger, input } = loop;
   const before = ledger.baselineFirstDraw;
   const after = kept.absolute;
-  const all = before && after ? gainScenarios(loop.training, before, after, Infinity) : [];
+  const all = before && after ? gainScenarios(loop.training, before, after) : [];
   const ids = all.slice(0, CHECK_SCENARIOS);
   if (!after || ids.length === 0) {
     return ended(
@@ -38532,14 +38541,16 @@ async function drawCheck(loop, kept, signal, measure) {
   const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => chosen.has(s.id)) };
   const draw = ledger.freshDraw(kept.text);
   const grades = /* @__PURE__ */ new Map();
-  const m = await measure({ ...loop.request(kept.text, signal, evals), grades }, draw);
+  const measure = (only) => draws.measure(kept.text, { ...loop.request(kept.text, draws.signal, only), grades }, [draw]);
+  const m = await measure(evals);
   if (m.status !== "ok")
     return ended("failed", `the final text's check: ${m.status}: ${m.detail ?? "no score"}`);
   const drawn = m.draws[0].pairs;
   const scored = verdictsOf(after, drawn);
   const differing = drawn.filter((p2, i2) => p2.pass !== scored[i2].pass).length;
-  const scenarios = `${ids.length} scenario${ids.length === 1 ? "" : "s"}`;
-  const which2 = all.length === ids.length ? `the ${scenarios === "1 scenario" ? "one scenario" : scenarios} where the final text passed a check the baseline failed` : `of the ${all.length} scenarios where the final text passed a check the baseline failed, the ${scenarios === "1 scenario" ? "one" : scenarios} with the fewest such checks`;
+  const one = ids.length === 1;
+  const scenarios = `${ids.length} scenario${one ? "" : "s"}`;
+  const which2 = all.length === ids.length ? `the ${one ? "one scenario" : scenarios} where the final text passed a check the baseline failed` : `of the ${all.length} scenarios where the final text passed a check the baseline failed, the ${one ? "one" : scenarios} with the fewest such checks`;
   if (differing === 0) {
     ledger.observed(comparedOnly(scored, drawn));
     input.log.info(
@@ -38547,10 +38558,10 @@ async function drawCheck(loop, kept, signal, measure) {
     );
     return ended(
       "skipped",
-      `${NO_SPREAD}; ${which2} ${ids.length === 1 ? "was" : "were"} drawn again (${drawn.length} checks) and every verdict reproduced, so the loop's scores ship`
+      `${NO_SPREAD}; ${which2} ${one ? "was" : "were"} drawn again (${drawn.length} checks) and every verdict reproduced, so the loop's scores ship`
     );
   }
-  const whole = await measure({ ...loop.request(kept.text, signal), grades }, draw);
+  const whole = await measure();
   if (whole.status !== "ok") {
     return ended("failed", `the final text's check: ${whole.status}: ${whole.detail ?? "no score"}`);
   }
@@ -38578,16 +38589,15 @@ function comparedOnly(scored, drawn) {
 async function confirm(loop, stop) {
   const kept = loop.ledger.state.kept;
   if (!kept || !wouldShip(loop, kept)) return;
-  if (!loop.worthMeasuring() && stop !== "cost budget") {
+  const withoutDraws = confirmationWithoutDraws(loop, stop);
+  if (withoutDraws) {
+    loop.ledger.confirmationEnded(withoutDraws);
+    return;
+  }
+  if (!loop.worthMeasuring()) {
     const check = await checkFinalText(loop, kept);
     if (check.kind === "ended") {
       loop.ledger.confirmationEnded(check.outcome);
-      return;
-    }
-  } else {
-    const withoutDraws = confirmationWithoutDraws(loop, stop);
-    if (withoutDraws) {
-      loop.ledger.confirmationEnded(withoutDraws);
       return;
     }
   }
@@ -38607,85 +38617,70 @@ function wouldShip(loop, kept) {
   return would !== "no-improvement";
 }
 function confirmationWithoutDraws(loop, stop) {
+  if (stop !== "cost budget") return void 0;
   if (!loop.worthMeasuring()) {
     return {
       kind: "skipped",
       reason: "every text measured more than once tonight scored exactly the same each time, so fresh draws would decide nothing; the cost budget was reached, so the final text's check was not drawn; the loop's scores ship"
     };
   }
-  if (stop === "cost budget") {
-    return { kind: "failed", reason: "the cost budget was reached before the confirmation" };
-  }
-  return void 0;
+  return { kind: "failed", reason: "the cost budget was reached before the confirmation" };
 }
 async function measureConfirmation(loop, kept) {
   const { input, ledger } = loop;
-  const iterationMs = input.options.iterationTimeoutMs;
-  const timer = startIterationTimer(
-    { iterationMs, budget: { remainingMs: iterationMs, totalMs: iterationMs } },
-    input.signal
+  const ended2 = (reason) => ledger.confirmationEnded({ kind: "failed", reason });
+  await drawAfterLoop(
+    loop,
+    async (draws) => {
+      const measure = (text3, evals, numbers) => draws.measure(text3, loop.request(text3, draws.signal, evals), numbers);
+      const holdout = loop.holdout;
+      const fixed2 = drawRange(loop.trials, loop.trials);
+      const holdoutRun = holdout === void 0 ? void 0 : Promise.all([measure(loop.baselineText, holdout, fixed2), measure(kept.text, holdout, fixed2)]);
+      holdoutRun?.catch(() => void 0);
+      const sides = await confirmationSides(loop, kept, measure);
+      const [holdBefore, holdAfter] = await holdoutRun ?? [];
+      const failed = [sides.failed, holdBefore, holdAfter].find((m) => m !== void 0 && m.status !== "ok");
+      if (failed || !sides.before || !sides.after) {
+        ended2(`${failed?.status ?? "harness-error"}: ${failed?.detail ?? "no score"}`);
+        return;
+      }
+      const { before, after } = sides;
+      ledger.observed(
+        mergeTallies(
+          sides.reused ? [] : before.tallies,
+          after.tallies,
+          holdBefore?.tallies ?? [],
+          holdAfter?.tallies ?? []
+        )
+      );
+      const c3 = confirmationOf({
+        baselineScores: before.scores,
+        finalScores: after.scores,
+        baselineTallies: before.tallies,
+        finalTallies: after.tallies,
+        holdoutBefore: holdBefore?.tallies,
+        holdoutAfter: holdAfter?.tallies,
+        estimate: sides.estimate,
+        margin: loop.margin,
+        reusedBaseline: sides.reused
+      });
+      const acceptedRecheck2 = await recheckLostAccepted(
+        loop,
+        kept.text,
+        c3,
+        draws.signal,
+        (u) => loop.spendUnjudged(u)
+      );
+      ledger.confirmationEnded({
+        kind: "confirmed",
+        confirmation: acceptedRecheck2 === void 0 ? c3 : { ...c3, acceptedRecheck: acceptedRecheck2 }
+      });
+      input.log.info(
+        `${input.skill}: confirmation over ${c3.trials} fresh trials of the final text${sides.reused ? ` and the baseline's ${before.scores.length} trials` : " and of the baseline"}: baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)}, gain ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)})`
+      );
+    },
+    (err) => ended2(messageOf(err))
   );
-  const spent = [];
-  const measure = async (text3, evals, draws) => {
-    const m = await measureDraws(loop.request(text3, timer.signal, evals), draws);
-    spent.push(m);
-    ledger.drew(text3, draws[draws.length - 1] + 1);
-    return m;
-  };
-  try {
-    const holdout = loop.holdout;
-    const fixed2 = drawRange(loop.trials, loop.trials);
-    const holdoutRun = holdout === void 0 ? void 0 : Promise.all([measure(loop.baselineText, holdout, fixed2), measure(kept.text, holdout, fixed2)]);
-    holdoutRun?.catch(() => void 0);
-    const sides = await confirmationSides(loop, kept, measure);
-    const [holdBefore, holdAfter] = await holdoutRun ?? [];
-    const failed = [sides.failed, holdBefore, holdAfter].find((m) => m !== void 0 && m.status !== "ok");
-    if (failed || !sides.before || !sides.after) {
-      const reason = `${failed?.status ?? "harness-error"}: ${failed?.detail ?? "no score"}`;
-      ledger.confirmationEnded({ kind: "failed", reason });
-      return;
-    }
-    const { before, after } = sides;
-    ledger.observed(
-      mergeTallies(
-        sides.reused ? [] : before.tallies,
-        after.tallies,
-        holdBefore?.tallies ?? [],
-        holdAfter?.tallies ?? []
-      )
-    );
-    const c3 = confirmationOf({
-      baselineScores: before.scores,
-      finalScores: after.scores,
-      baselineTallies: before.tallies,
-      finalTallies: after.tallies,
-      holdoutBefore: holdBefore?.tallies,
-      holdoutAfter: holdAfter?.tallies,
-      estimate: sides.estimate,
-      margin: loop.margin,
-      reusedBaseline: sides.reused
-    });
-    const acceptedRecheck2 = await recheckLostAccepted(
-      loop,
-      kept.text,
-      c3,
-      timer.signal,
-      (u) => loop.spendUnjudged(u)
-    );
-    ledger.confirmationEnded({
-      kind: "confirmed",
-      confirmation: acceptedRecheck2 === void 0 ? c3 : { ...c3, acceptedRecheck: acceptedRecheck2 }
-    });
-    input.log.info(
-      `${input.skill}: confirmation over ${c3.trials} fresh trials of the final text${sides.reused ? ` and the baseline's ${before.scores.length} trials` : " and of the baseline"}: baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)}, gain ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)})`
-    );
-  } catch (err) {
-    ledger.confirmationEnded({ kind: "failed", reason: messageOf(err) });
-  } finally {
-    timer.stop();
-    loop.spendUnjudged(spent.reduce((u, m) => addUsage(u, m.usage), ZERO_USAGE));
-  }
-  if (input.signal?.aborted) throw loop.interrupted();
 }
 async function confirmationSides(loop, kept, measure) {
   const { ledger } = loop;
