@@ -27,6 +27,23 @@ export const EARLY_EXTRA = 1;
  */
 export const KEEP_MARGIN_SHARE = 0.5;
 
+/**
+ * The flip rate on identical texts from which a keep re-draws a promising edit (docs/how-it-works.md
+ * § Decisions under noise, "The keep rule"): two draws of a check disagreeing 32 % of the time, a grader
+ * wrong about 1 verdict in 5 (2p(1 − p) = 0.32 at p = 0.2). Under it one verdict is right at least 4
+ * times in 5, and one draw of an edit against the kept state tells a good edit from a harmful one well
+ * enough that the re-draws find no more than the confirmation (which holds what ships to the whole margin
+ * on fresh draws) already guards: on `bench:quality`'s world at p = 0.15 (a rate of 0.255) they bought the
+ * same true gain for a third of the night's calls. Above it they are where the gain comes from: at p = 0.3
+ * (0.42) keeping on one draw found 40 % of the true gain the re-draws found (docs/benchmarks.md).
+ */
+export const REDRAW_FLIP_RATE = 0.32;
+
+/** Whether a promising edit gets more draws at this measured flip rate (NaN: not measured, so it does). */
+export function redrawsPayOff(flipRate: number): boolean {
+  return Number.isNaN(flipRate) || flipRate >= REDRAW_FLIP_RATE;
+}
+
 /** What one look at a sequential measurement says. */
 export type Look = 'clear' | 'not-better' | 'continue';
 

@@ -8,7 +8,13 @@ import path from 'node:path';
 import { editRefusal } from '../../core/iterate/edit-refusal.js';
 import { countNewlines } from '../../core/iterate/lines.js';
 import { differenceSe, formatGain, mean, poolNoise, tallyDraws } from '../../core/iterate/noise.js';
-import { KEEP_MARGIN_SHARE, sequentialLook, type Look } from '../../core/iterate/sequential.js';
+import {
+  KEEP_MARGIN_SHARE,
+  REDRAW_FLIP_RATE,
+  redrawsPayOff,
+  sequentialLook,
+  type Look,
+} from '../../core/iterate/sequential.js';
 import { classifyIteration, type IterationOutcome } from '../../core/iterate/taxonomy.js';
 import type { Usage } from '../../core/usage.js';
 import { keptStateOf, type ScoredText } from '../saturation.js';
@@ -82,9 +88,13 @@ async function judgeScored(
   const lost =
     scoredOutcome === 'keep' ? await acceptedFloor(loop, kept, newText, scored, signal, spend) : undefined;
   const outcome = lost === undefined ? scoredOutcome : 'revert';
+  let oneDraw: string | undefined;
   if (outcome === 'keep' && loop.keepRule === 'noise-aware' && loop.worthMeasuring()) {
     loop.ledger.drew(newText, 1);
-    return remeasure(loop, kept, newText, scored, linesDelta, signal, spend);
+    const rate = loop.ledger.flipRate;
+    if (redrawsPayOff(rate)) return remeasure(loop, kept, newText, scored, linesDelta, signal, spend);
+    // A grader this reliable: one draw decides the keep; the confirmation decides what ships.
+    oneDraw = `kept on one draw: flip rate ${percent(rate)} is under ${percent(REDRAW_FLIP_RATE)}`;
   }
   loop.ledger.drew(newText, 1);
   if (s.status === 'ok') loop.ledger.observed(tallyDraws([s.pairs]));
@@ -93,6 +103,7 @@ async function judgeScored(
   else if (outcome === 'crash') note = `${s.status}: ${s.detail ?? 'no score'}`;
   else if (refusal !== undefined) note = refusal;
   else if (lost !== undefined) note = lost;
+  else note = oneDraw;
   return {
     outcome,
     score: outcome === 'crash' ? null : s.score,
@@ -170,4 +181,9 @@ async function remeasure(
     kept: keep ? { ...keptStateOf(newText, candidate, scored), draws: scores.length } : undefined,
     measured: scores,
   };
+}
+
+/** 0.2549 → "25 %", rounded down: a rate just under the threshold never reads as equal to it. */
+function percent(rate: number): string {
+  return `${Math.floor(rate * 100)} %`;
 }

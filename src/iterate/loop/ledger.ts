@@ -90,6 +90,11 @@ export class LoopLedger {
     this.tallies = mergeTallies(this.tallies, tallies);
   }
 
+  /** The grader's flip rate on identical texts over the night's draws so far (NaN until a check was drawn twice). */
+  get flipRate(): number {
+    return flipRate(this.tallies);
+  }
+
   baselineMeasured(report: BaselineReport, draws?: BaselineDraws): void {
     this.baseline = { ...report, uplift: this.baseline.uplift };
     this.baselineSample = draws;
