@@ -627,3 +627,44 @@ describe('issue 28: a keep clears half the margin, a ship the whole margin on fr
     expect(n.run.results[0]?.status).toBe('shipped');
   });
 });
+
+describe('issue 28: a promising edit is re-drawn only when the measured flip rate makes one draw uninformative', () => {
+  // EIGHT's 16 checks drawn 3 times for the baseline (48 pairs of draws compared); the edit passes every check.
+  const improvedRenders = (n: Awaited<ReturnType<typeof night>>) =>
+    n.bodies.render.filter((b) => variantOf(b.system) === 'improved').length;
+
+  it('under 32 % the edit is kept on its first draw, and the confirmation decides what ships', async () => {
+    // One check flips (s1's assertion 2 passes 1 of 3 draws): 2 of 48 pairs disagree, 4 %.
+    const table: Table = {
+      base: { ...steady([[1]]), s1: [[1], [1, 2], [1]] },
+      improved: steady([[1, 2]]),
+      none: steady([[]]),
+    };
+    const n = await night([{ name: 'demo', scenarios: EIGHT }], table, addSummary);
+    const rows = await n.rows();
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'keep']);
+    expect(rows[1]?.description).toMatch(/\(keep: one draw, flip rate 4 % is under 32 %\)$/);
+    expect(rows[1]?.description).not.toMatch(/mean of/);
+    const c = n.run.results[0]?.measurement?.confirmation;
+    expect(c?.reusedBaseline).toBe(true);
+    // One loop draw of the edit and the confirmation's fresh draws: no re-draw in the loop.
+    expect(improvedRenders(n)).toBe(8 * (1 + c!.trials));
+    expect(n.run.results[0]?.status).toBe('shipped');
+  });
+
+  it('at 32 % and above the same edit is re-drawn before it is kept', async () => {
+    // Every scenario's assertion 2 passes 1 of 3 draws: 16 of 48 pairs disagree, 33 %.
+    const table: Table = {
+      base: steady([[1], [1, 2], [1]]),
+      improved: steady([[1, 2]]),
+      none: steady([[]]),
+    };
+    const n = await night([{ name: 'demo', scenarios: EIGHT }], table, addSummary);
+    const rows = await n.rows();
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'keep']);
+    expect(rows[1]?.description).toMatch(/mean of 2 trials, decided after 2 of 3, gain \+0\.\d+ clears/);
+    const c = n.run.results[0]?.measurement?.confirmation;
+    expect(improvedRenders(n)).toBe(8 * (2 + c!.trials));
+    expect(n.run.results[0]?.status).toBe('shipped');
+  });
+});

@@ -94,7 +94,7 @@ async function judgeScored(
     const rate = loop.ledger.flipRate;
     if (redrawsPayOff(rate)) return remeasure(loop, kept, newText, scored, linesDelta, signal, spend);
     // A grader this reliable: one draw decides the keep; the confirmation decides what ships.
-    oneDraw = `kept on one draw: flip rate ${percent(rate)} is under ${percent(REDRAW_FLIP_RATE)}`;
+    oneDraw = `one draw, flip rate ${percent(rate)} is under ${percent(REDRAW_FLIP_RATE)}`;
   }
   loop.ledger.drew(newText, 1);
   if (s.status === 'ok') loop.ledger.observed(tallyDraws([s.pairs]));

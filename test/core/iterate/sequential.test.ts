@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { flipRate, minimumDetectableGain, sequentialLook } from '../../../src/core/iterate/sequential.js';
+import {
+  flipRate,
+  minimumDetectableGain,
+  redrawsPayOff,
+  REDRAW_FLIP_RATE,
+  sequentialLook,
+} from '../../../src/core/iterate/sequential.js';
 import { tallyDraws } from '../../../src/core/iterate/noise.js';
 
 const base = { se: 0.1, margin: 1, minGain: 0, planned: 3, max: 3 };
@@ -54,5 +60,21 @@ describe('the noise said in numbers (issue 28 item 3)', () => {
     ]);
     expect(flipRate(t)).toBeCloseTo(2 / 6, 9);
     expect(flipRate([])).toBeNaN();
+  });
+});
+
+describe('re-draws of a promising edit, by the measured flip rate (issue 28)', () => {
+  it('pay off from a grader wrong about 1 verdict in 5 (two draws disagreeing 32 % of the time)', () => {
+    // 2p(1 - p) at p = 0.2.
+    expect(REDRAW_FLIP_RATE).toBeCloseTo(2 * 0.2 * 0.8, 9);
+    expect(redrawsPayOff(0.42)).toBe(true);
+    expect(redrawsPayOff(0.32)).toBe(true);
+    expect(redrawsPayOff(0.3199)).toBe(false);
+    expect(redrawsPayOff(0.255)).toBe(false);
+    expect(redrawsPayOff(0)).toBe(false);
+  });
+
+  it('pay off when nothing was drawn twice yet (no rate measured): the safe side', () => {
+    expect(redrawsPayOff(Number.NaN)).toBe(true);
   });
 });
