@@ -391,6 +391,11 @@ export interface UpliftReport {
   /** False when the difference is within the noise (or not positive). */
   measurable: boolean;
   perAssertion: Array<{ assertionId: number; with: PassCount; without: PassCount }>;
+  /**
+   * When the side without the skill was drawn on an earlier night and reused (ISO 8601 of that draw;
+   * docs/how-it-works.md § Decisions under noise, "Uplift"); absent when it was drawn with the other side.
+   */
+  withoutDrawnAt?: string | undefined;
 }
 
 export function upliftOf(input: {
