@@ -76,7 +76,8 @@ export async function readStateBranch(location: StateLocation): Promise<StateSna
     const entry = skills.get(skill) ?? { resultsTsv: undefined, lastRun: undefined };
     if (name === RESULTS_FILE) entry.resultsTsv = await git.show([`${tip}:${file}`]);
     else if (name === LAST_RUN_FILE) entry.lastRun = parseLastRun(await git.show([`${tip}:${file}`]));
-    else if (name === UPLIFT_RECORD_FILE) entry.upliftWithout = readableRecord(await git.show([`${tip}:${file}`]));
+    else if (name === UPLIFT_RECORD_FILE)
+      entry.upliftWithout = readableRecord(await git.show([`${tip}:${file}`]));
     else continue;
     skills.set(skill, entry);
   }
