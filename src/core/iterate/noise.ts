@@ -388,13 +388,9 @@ export interface UpliftReport {
   with: PassCount;
   without: PassCount;
   uplift: number;
-  /** False when the difference is within the noise (or not positive). */
-  measurable: boolean;
+  measurable: boolean; // false when the difference is within the noise (or not positive)
   perAssertion: Array<{ assertionId: number; with: PassCount; without: PassCount }>;
-  /**
-   * When the side without the skill was drawn on an earlier night and reused (ISO 8601 of that draw;
-   * docs/how-it-works.md § Decisions under noise, "Uplift"); absent when it was drawn with the other side.
-   */
+  /** Set when the side without the skill is an earlier night's draw, reused (docs/how-it-works.md § Baseline): its date. */
   withoutDrawnAt?: string | undefined;
 }
 
