@@ -1,12 +1,14 @@
 /**
- * What the Action writes to the state branch for each skill: the checkout's whole results.tsv and a
- * last-run record (when it ran, the scores, and at the end the status and PR/issue link).
+ * What the Action writes to the state branch for each skill: the checkout's whole results.tsv, a last-run
+ * record (when it ran, the scores, and at the end the status and PR/issue link) and the draw without the
+ * skill the night kept (`uplift-without.json`, docs/how-it-works.md § Decisions under noise, "Uplift").
  */
 import { parseResultsTsv } from '../core/iterate/results-tsv.js';
 import type { SkillResult } from '../core/iterate/run-result.js';
+import { parseUpliftRecord } from '../core/iterate/uplift-record.js';
 import { latestRunRows } from '../github/action/score-chart.js';
 import type { LastRunRecord } from '../github/action/state-files.js';
-import { resultsTsvPath } from '../core/iterate/skill-layout.js';
+import { UPLIFT_RECORD_FILE, resultsTsvPath, upliftRecordPath } from '../core/iterate/skill-layout.js';
 import { readIfExists, type StateStore, type StateUpdate } from '../github/action/state-store.js';
 
 /** Baseline and high-water mark of the latest run in a results.tsv text. */
@@ -47,15 +49,25 @@ export async function collectStateUpdates(
   const updates: StateUpdate[] = [];
   for (const skill of new Set([...skills, ...(results ?? []).map((r) => r.skill)])) {
     const dir = ctx.dirs[skill];
-    const resultsTsv =
-      dir === undefined ? undefined : await readIfExists(resultsTsvPath(ctx.project, { name: skill, dir }));
+    const location = dir === undefined ? undefined : { name: skill, dir };
+    const resultsTsv = location && (await readIfExists(resultsTsvPath(ctx.project, location)));
+    const upliftRecord = location && (await readIfExists(upliftRecordPath(ctx.project, location)));
     const recorded = ctx.store.snapshot.skills.get(skill);
     const changed = resultsTsv !== undefined && resultsTsv !== recorded?.resultsTsv;
+    // Only a record is carried; the engine replaces anything else in the checkout when it draws again.
+    const recordChanged =
+      upliftRecord !== undefined &&
+      upliftRecord !== recorded?.upliftWithout &&
+      parseUpliftRecord(upliftRecord) !== undefined;
+    const files = recordChanged ? { files: { [UPLIFT_RECORD_FILE]: upliftRecord } } : {};
     const result = results?.find((r) => r.skill === skill && r.rows.length > 0);
     const link = recordedLink(result?.link);
     const statusChanged =
       result !== undefined && (recorded?.lastRun?.status !== result.status || recorded.lastRun.link !== link);
-    if (!changed && !statusChanged) continue;
+    if (!changed && !statusChanged) {
+      if (recordChanged) updates.push({ skill, resultsTsv: undefined, lastRun: undefined, ...files });
+      continue;
+    }
     const fromRows = resultsTsv
       ? scoresFromResults(resultsTsv)
       : { baseline: null, final: null, iterations: 0 };
@@ -73,7 +85,7 @@ export async function collectStateUpdates(
       ...(ctx.runId ? { run_id: ctx.runId } : {}),
       ...(ctx.runUrl ? { run_url: ctx.runUrl } : {}),
     };
-    updates.push({ skill, resultsTsv, lastRun });
+    updates.push({ skill, resultsTsv, lastRun, ...files });
   }
   return updates;
 }

@@ -39,6 +39,7 @@ import { NotRegularFileError, inspectFile } from './regular-file.js';
 import { RenderCache } from './score.js';
 import { writeMorningSummary } from './summary-file.js';
 import { decideSkillFolder, symlinkSkipStatus, symlinkWarning } from './symlinks.js';
+import { readUpliftRecord, saveUpliftRecord } from './uplift-records.js';
 
 /** Partial-run reasons, worded so the summary writer renders its `(partial -- … at <iso>)` line. */
 const KILL_SWITCH_REASON = 'kill-switch hit';
@@ -413,6 +414,7 @@ async function climbInWorktree(
 
   let loop: SkillLoopResult;
   const spentBefore = ctx.spent;
+  const upliftWithout = await readUpliftRecord(ports, location);
   try {
     loop = await runSkillLoop({
       skill,
@@ -434,11 +436,13 @@ async function climbInWorktree(
       signal: ctx.signal,
       onUsage: (total) => (ctx.spent = addUsage(spentBefore, total)),
       nameWidth: ctx.nameWidth,
+      upliftWithout,
     });
   } catch (err) {
     // The worktree holds the last kept edit (a stop) or is in an unknown state: keep it for the operator.
     keep();
     if (err instanceof LoopInterrupted) {
+      await saveUpliftRecord(ports, location, err.partial.upliftWithout);
       ports.log.warn(`${skill}: ${err.interruption.reason}; worktree kept at ${worktree.path}`);
       ctx.unfinished = fromLoop(skill, err.partial, `skipped (${err.interruption.reason})`, {
         link: worktree.path,
@@ -448,6 +452,7 @@ async function climbInWorktree(
     throw new Error(`${messageOf(err)} (worktree kept at ${worktree.path})`, { cause: err });
   }
   ctx.spent = addUsage(spentBefore, loop.usage);
+  await saveUpliftRecord(ports, location, loop.upliftWithout);
 
   ctx.stopReason = loop.stopReason;
   ports.log.info(`${skill}: loop ended on the ${loop.stopReason} after ${loop.iterations} iterations`);

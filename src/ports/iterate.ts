@@ -16,6 +16,7 @@ import type { Logger } from './logger.js';
 import type { NotStartedRecord } from './not-started.js';
 import type { SkillModels } from './models.js';
 import type { Shipper } from './shipper.js';
+import type { UpliftRecords } from './uplift-records.js';
 
 /** What the pre-flight and the queue need: the plan of a run (docs/how-it-works.md § Pre-flight). */
 export interface PlanPorts {
@@ -75,4 +76,9 @@ export interface IteratePorts extends PlanPorts {
    */
   secrets?: readonly string[];
   events?: IterateEvents;
+  /**
+   * The draw without the skill kept from one night to the next (docs/how-it-works.md § Decisions under
+   * noise, "Uplift"). Without it every night draws it again.
+   */
+  upliftRecords?: UpliftRecords;
 }

@@ -125,6 +125,7 @@ describe('a night over a skill-creator evals.json', () => {
       'evals.json',
       'files',
       'results.tsv',
+      'uplift-without.json', // the run's own record of the draw without the skill, beside results.tsv
     ]);
     // Training: eval 1 (2 pairs) and eval 2 (1 pair), equally weighted: the baseline's three draws pass
     // 1, 0 and 1 of 3 pairs (mean 2/9), the edit all 3.

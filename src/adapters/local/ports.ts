@@ -1,6 +1,6 @@
 /**
  * The CLI's ports: local squash-merge shipper, park files, kill-switch file, results.tsv mtime freshness,
- * the lock file and git on the checkout.
+ * the lock file, git on the checkout and the uplift's record beside results.tsv.
  */
 import { createGitWorkspace } from '../../git/workspace.js';
 import type { IteratePorts, PlanPorts } from '../../ports/iterate.js';
@@ -12,6 +12,7 @@ import { createFileKillSwitch } from './kill-switch.js';
 import { createFileLock } from './lock.js';
 import { createNotStartedFile } from './not-started.js';
 import { createLocalLeftovers, createLocalShipper, type LocalShipperOptions } from './shipper.js';
+import { createUpliftRecordFiles } from './uplift-records.js';
 
 export interface LocalPortsDeps {
   log: Logger;
@@ -47,6 +48,7 @@ export function createLocalPorts(
     shipper: createLocalShipper(options.project, deps.log, deps.shipper),
     forge: createLocalForge(options.project, deps.secrets),
     git: createGitWorkspace(deps.log),
+    upliftRecords: createUpliftRecordFiles(options.project),
     ...(deps.secrets ? { secrets: deps.secrets } : {}),
   };
 }

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { isResultsTsvPath } from '../../core/iterate/skill-layout.js';
+import { isRunStatePath } from '../../core/iterate/skill-layout.js';
 import { GitOperationError } from '../../git/client.js';
 import { checkoutRoot, gitCommonDir, repoPrefix } from '../../git/repo.js';
 import {
@@ -33,14 +33,15 @@ import {
 } from './ship-marker.js';
 
 /**
- * The run's own results.tsv rows must not make the base look dirty (they are the run's audit trail).
+ * The run's own results.tsv rows and uplift record must not make the base look dirty (they are the run's
+ * audit trail and state).
  * `gitPath` is relative to the repository root (as `git status --porcelain` prints it); `prefix` is the
  * project's folder inside the repository (repoPrefix), so a monorepo's other projects still count.
  */
 export function isRunOwnFile(gitPath: string, prefix = ''): boolean {
   const rest =
     prefix === '' ? gitPath : gitPath.startsWith(`${prefix}/`) ? gitPath.slice(prefix.length + 1) : null;
-  return rest !== null && isResultsTsvPath(rest);
+  return rest !== null && isRunStatePath(rest);
 }
 
 /** The moments of a landing a test (or an operator's debugging hook) may stop at. */

@@ -111,7 +111,11 @@ export function measurementLines(m: SkillMeasurement): string[] {
     lines.push(
       `- Uplift: pass rate with the skill ${percent(u.with)} (${kOfN(u.with)}) minus without it ` +
         `${percent(u.without)} (${kOfN(u.without)}) = ${u.uplift >= 0 ? '+' : ''}${(u.uplift * 100).toFixed(2)} points` +
-        (u.measurable ? '' : ' (not measurable: within the noise)'),
+        (u.measurable ? '' : ' (not measurable: within the noise)') +
+        (u.withoutDrawnAt === undefined
+          ? ''
+          : `; the side without the skill was drawn on an earlier night (${u.withoutDrawnAt.slice(0, 10)}) ` +
+            'and reused: the evals, prompts and models are unchanged since'),
     );
   }
   if (m.findings.length > 0) {

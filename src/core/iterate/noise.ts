@@ -388,9 +388,10 @@ export interface UpliftReport {
   with: PassCount;
   without: PassCount;
   uplift: number;
-  /** False when the difference is within the noise (or not positive). */
-  measurable: boolean;
+  measurable: boolean; // false when the difference is within the noise (or not positive)
   perAssertion: Array<{ assertionId: number; with: PassCount; without: PassCount }>;
+  /** Set when the side without the skill is an earlier night's draw, reused (docs/how-it-works.md § Baseline): its date. */
+  withoutDrawnAt?: string | undefined;
 }
 
 export function upliftOf(input: {

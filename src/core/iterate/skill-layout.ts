@@ -16,6 +16,8 @@ export const EVALS_FILE = 'evals.json';
 export const SCENARIOS_FILE = 'test_scenarios.json';
 export const REQUIRED_SECTIONS_FILE = 'required_sections.json';
 export const RESULTS_FILE = 'results.tsv';
+/** The draw without the skill kept between nights, beside results.tsv (core/iterate/uplift-record.ts). */
+export const UPLIFT_RECORD_FILE = 'uplift-without.json';
 /** Morning summaries and local park reports, relative to the project. */
 export const RUNS_DIR = 'docs/skill-iterate-runs';
 /** The basename prefix of the per-skill worktrees (`worktree_skill-iterate-<skill>-<epoch>`). */
@@ -264,12 +266,21 @@ export function resultsTsvPath(project: string, skill: SkillLocation): string {
   return path.join(skillPathIn(project, skill), EVALS_DIR, RESULTS_FILE);
 }
 
-/** Whether a `/`-separated path is some skill's `…/evals/results.tsv` (the run's own audit trail). */
-export function isResultsTsvPath(relPath: string): boolean {
+/** `<project>/<dir>/evals/uplift-without.json`, absolute. */
+export function upliftRecordPath(project: string, skill: SkillLocation): string {
+  return path.join(skillPathIn(project, skill), EVALS_DIR, UPLIFT_RECORD_FILE);
+}
+
+/**
+ * Whether a `/`-separated path is some skill's `…/evals/results.tsv` (the run's own audit trail) or its
+ * `…/evals/uplift-without.json` (the run's own record).
+ */
+export function isRunStatePath(relPath: string): boolean {
   const parts = relPath.split('/');
+  const name = parts[parts.length - 1];
   return (
     parts.length >= 3 &&
-    parts[parts.length - 1] === RESULTS_FILE &&
+    (name === RESULTS_FILE || name === UPLIFT_RECORD_FILE) &&
     parts[parts.length - 2] === EVALS_DIR &&
     parts[parts.length - 3] !== ''
   );

@@ -1,4 +1,7 @@
-/** The state branch's file formats (pure): `state/<skill>/results.tsv` and `state/<skill>/last-run.json`. */
+/**
+ * The state branch's file formats (pure): `state/<skill>/results.tsv`, `state/<skill>/last-run.json` and
+ * `state/<skill>/uplift-without.json` (the draw without the skill, core/iterate/uplift-record.ts).
+ */
 import { z } from 'zod';
 import { RESULTS_HEADER } from '../../core/iterate/results-tsv.js';
 

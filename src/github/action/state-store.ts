@@ -1,14 +1,21 @@
 /**
  * Durable run state across nights on fresh runners: an orphan branch (default `skill-iterate-state`) in the
- * same repository holding `state/<skill>/results.tsv` and `state/<skill>/last-run.json`. Before a run each
- * skill's history is restored into the checkout and freshness is read from `last_run_at` (a fresh checkout's
+ * same repository holding `state/<skill>/results.tsv`, `state/<skill>/last-run.json` and
+ * `state/<skill>/uplift-without.json`. Before a run each skill's history and uplift record are restored
+ * into the checkout and freshness is read from `last_run_at` (a fresh checkout's
  * mtimes are all "now"); after each skill the updated files are committed in a separate worktree and pushed.
  */
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { redactSecrets, redactValue } from '../../core/text/redact.js';
-import { RESULTS_FILE, resultsTsvPath } from '../../core/iterate/skill-layout.js';
+import {
+  RESULTS_FILE,
+  UPLIFT_RECORD_FILE,
+  resultsTsvPath,
+  upliftRecordPath,
+} from '../../core/iterate/skill-layout.js';
+import { parseUpliftRecord } from '../../core/iterate/uplift-record.js';
 import type { Freshness } from '../../ports/freshness.js';
 import type { Logger } from '../../ports/logger.js';
 import { fetchBranch, gitErrorMessage, gitWithIdentity, minimalGitEnv } from './git.js';
@@ -30,6 +37,11 @@ import {
 export interface SkillState {
   resultsTsv: string | undefined;
   lastRun: LastRunRecord | undefined;
+  /**
+   * `uplift-without.json`'s text when it is a record (docs/how-it-works.md § Decisions under noise,
+   * "Uplift"); anything unreadable is no record, and the night draws again and replaces it.
+   */
+  upliftWithout?: string | undefined;
 }
 
 export interface StateSnapshot {
@@ -64,10 +76,16 @@ export async function readStateBranch(location: StateLocation): Promise<StateSna
     const entry = skills.get(skill) ?? { resultsTsv: undefined, lastRun: undefined };
     if (name === RESULTS_FILE) entry.resultsTsv = await git.show([`${tip}:${file}`]);
     else if (name === LAST_RUN_FILE) entry.lastRun = parseLastRun(await git.show([`${tip}:${file}`]));
+    else if (name === UPLIFT_RECORD_FILE)
+      entry.upliftWithout = readableRecord(await git.show([`${tip}:${file}`]));
     else continue;
     skills.set(skill, entry);
   }
   return { branch: location.branch, tip, skills, notStarted };
+}
+
+function readableRecord(text: string): string | undefined {
+  return parseUpliftRecord(text) === undefined ? undefined : text;
 }
 
 /**
@@ -122,8 +140,9 @@ export async function readIfExists(file: string): Promise<string | undefined> {
 
 /**
  * Writes each recorded `results.tsv` into the skill's `evals/` folder in the checkout (`dirs`: name →
- * folder relative to the project, from the skills setting), so the engine appends to the full history.
- * Skills no longer in the checkout are left alone. Returns the restored skills.
+ * folder relative to the project, from the skills setting), so the engine appends to the full history, and
+ * the recorded `uplift-without.json` beside it, so the engine can reuse it. Skills no longer in the
+ * checkout are left alone. Returns the skills whose results.tsv was restored.
  */
 export async function restoreResults(
   snapshot: StateSnapshot,
@@ -133,9 +152,13 @@ export async function restoreResults(
   const restored: string[] = [];
   for (const [skill, state] of [...snapshot.skills].sort(([a], [b]) => a.localeCompare(b))) {
     const dir = dirs[skill];
-    if (state.resultsTsv === undefined || dir === undefined) continue;
+    if (dir === undefined) continue;
     const file = resultsTsvPath(project, { name: skill, dir });
     if (!(await isDirectory(path.dirname(file)))) continue;
+    if (state.upliftWithout !== undefined) {
+      await writeFile(upliftRecordPath(project, { name: skill, dir }), state.upliftWithout);
+    }
+    if (state.resultsTsv === undefined) continue;
     const current = await readIfExists(file);
     await writeFile(
       file,
@@ -271,6 +294,8 @@ class GitStateStore implements StateStore {
       const entry = this.snapshot.skills.get(update.skill) ?? { resultsTsv: undefined, lastRun: undefined };
       const results = written.get(update.skill);
       if (results !== undefined) entry.resultsTsv = results;
+      const record = update.files?.[UPLIFT_RECORD_FILE];
+      if (record !== undefined) entry.upliftWithout = this.redact(record);
       if (update.lastRun !== undefined)
         entry.lastRun = redactValue(update.lastRun, this.options.secrets ?? []);
       this.snapshot.skills.set(update.skill, entry);

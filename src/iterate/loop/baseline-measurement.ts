@@ -2,8 +2,7 @@
  * How the baseline is measured (docs/how-it-works.md § Baseline, § Decisions under noise): its draw 1 runs
  * side by side with draw 0, the others only when those two disagree, and from them comes the state the loop climbs from — the first draw under
  * the original's keep rule, the mean of the trials under the noise-aware one. The draw without the skill
- * (the uplift) is only a report: it runs once the baseline's own draws are done, beside the first
- * iteration, and is joined before the skill's result. The retries and rows around it are baseline.ts's.
+ * (the uplift, uplift.ts) compares with these draws. The retries and rows around it are baseline.ts's.
  */
 import { pairKey } from '../../core/iterate/absolute.js';
 import type { KeptState } from '../../core/iterate/hill-climb.js';
@@ -11,17 +10,14 @@ import {
   mean,
   noiseReport,
   tallyDraws,
-  upliftOf,
   type AssertionTally,
   type PairVerdict,
 } from '../../core/iterate/noise.js';
 import { probeScenarios } from '../../core/iterate/noise-probe.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
-import { startIterationTimer } from '../iteration-timer.js';
 import { keptStateOf, type ScoredText } from '../saturation.js';
 import type { GradeMemo, SkillScore } from '../score.js';
-import { NO_SKILL_TEXT, drawRange, measureDraws, type Measurement } from '../trials.js';
-import { iterationLimits } from './caps.js';
+import { drawRange, measureDraws, type Measurement } from '../trials.js';
 import type { LoopContext } from './context.js';
 
 /** The baseline's draws beyond draw 0; absent when they were not drawn or could not be scored. */
@@ -160,39 +156,9 @@ function probeAgrees(whole: SkillScore, probe: SkillScore): boolean {
 }
 
 /**
- * Once per skill, one draw without the skill (the uplift), started once the baseline's own draws are done
- * and the first editor call is out (LoopContext.beside): it runs beside that call, whose latency leaves the
- * engine and the endpoint idle, instead of adding its calls to the wait before the first iteration
- * (docs/how-it-works.md § Baseline). It is bounded like an iteration (the iteration timeout, the skill's budget, the run's signal);
- * its spend counts when it ends. Never rejects: a failure or an interruption leaves the uplift out.
- */
-export async function drawUplift(loop: LoopContext, withSkill: ClimbStart['withSkill']): Promise<void> {
-  const { input } = loop;
-  if (loop.deterministic || loop.trials < 2 || input.options.uplift === false) return;
-  const timer = startIterationTimer(iterationLimits(loop, input.now()), input.signal);
-  try {
-    const without = await measureDraws(loop.request(NO_SKILL_TEXT, timer.signal), [0]);
-    loop.spendUnjudged(without.usage);
-    if (without.status !== 'ok') return;
-    loop.ledger.upliftMeasured(
-      upliftOf({
-        withSkill: withSkill.tallies,
-        withoutSkill: without.tallies,
-        withRates: withSkill.rates,
-        margin: loop.margin,
-      }),
-    );
-  } catch {
-    // Interrupted or timed out: the summary goes without the uplift, as when its render fails.
-  } finally {
-    timer.stop();
-  }
-}
-
-/**
  * The scored baseline's draws (draw 0 and the extras that scored) become the climb's start. The noise
  * report goes to the ledger (the summary shows it), the draws to the night's tallies; what the uplift
- * compares with is returned for drawUplift.
+ * compares with is returned for drawUplift (uplift.ts).
  */
 export function climbStart(loop: LoopContext, scored: ScoredText, extras: BaselineExtras): ClimbStart {
   const { input } = loop;

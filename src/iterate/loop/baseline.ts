@@ -14,12 +14,12 @@ import {
   climbStart,
   drawBaselineExtras,
   drawBaselineRest,
-  drawUplift,
   type BaselineExtras,
 } from './baseline-measurement.js';
 import { budgetCut, capReached, iterationLimits } from './caps.js';
 import type { LoopContext } from './context.js';
 import { recordAttempt, rowOf, secondsBetween } from './record.js';
+import { drawUplift } from './uplift.js';
 
 /** Why the loop ends before its first iteration. */
 export interface BaselineEnd {

@@ -147,6 +147,7 @@ export class LoopContext {
       consecutiveCrashes: state.consecutiveCrashes,
       finalText: state.kept?.text ?? this.baselineText,
       ...(ambiguousReason === undefined ? {} : { ambiguousReason }),
+      ...(this.ledger.upliftWithout ? { upliftWithout: this.ledger.upliftWithout } : {}),
       measurement: this.ledger.measurement(
         this.keepRule,
         this.statements,

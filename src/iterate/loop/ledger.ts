@@ -33,6 +33,7 @@ import type { NoiseFloor, SkillMeasurement } from '../../core/iterate/run-result
 import type { AbsoluteResult } from '../../core/iterate/score-types.js';
 import { flipRate, minimumDetectableGain } from '../../core/iterate/sequential.js';
 import type { Usage } from '../../core/usage.js';
+import type { UpliftWithout } from './types.js';
 
 /** How the ship gate's confirmation ended, when it was considered at all (confirmation.ts). */
 export type ConfirmationOutcome =
@@ -62,6 +63,7 @@ export class LoopLedger {
   /** Every draw of the night, per assertion (the eval-quality findings). */
   private tallies: AssertionTally[] = [];
   private baseline: BaselineReport = {};
+  private withoutSkill: UpliftWithout | undefined;
   private confirmation: ConfirmationOutcome | undefined;
   private baselineSample: BaselineDraws | undefined;
   /** The baseline's text and its graded draw 0, as the loop started from them (the findings' fallback counts). */
@@ -100,9 +102,15 @@ export class LoopLedger {
     this.baselineSample = draws;
   }
 
-  /** The draw without the skill ended (it runs beside the first iteration, baseline-measurement.ts). */
-  upliftMeasured(uplift: UpliftReport): void {
+  /** The draw without the skill ended or was reused (it runs beside the first iteration, uplift.ts). */
+  upliftMeasured(uplift: UpliftReport, without: UpliftWithout): void {
     this.baseline = { ...this.baseline, uplift };
+    this.withoutSkill = without;
+  }
+
+  /** The draw without the skill the uplift used, for the caller to keep (undefined: no uplift tonight). */
+  get upliftWithout(): UpliftWithout | undefined {
+    return this.withoutSkill;
   }
 
   /** The baseline's draws, when it was measured more than once (the confirmation reuses them). */

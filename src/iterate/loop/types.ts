@@ -7,6 +7,7 @@ import type { SkillEvals } from '../../core/iterate/evals.js';
 import type { LoopStopReason } from '../../core/iterate/hill-climb.js';
 import type { KeptEdit, ResultsRow, SkillMeasurement } from '../../core/iterate/run-result.js';
 import type { StructuralSettings } from '../../core/iterate/structural.js';
+import type { UpliftWithoutRecord } from '../../core/iterate/uplift-record.js';
 import type { Usage } from '../../core/usage.js';
 import type { FileLookup, GitWorkspace } from '../../ports/git.js';
 import type { Logger } from '../../ports/logger.js';
@@ -71,6 +72,18 @@ export interface SkillLoopInput {
   onUsage?: (total: Usage) => void;
   /** The progress lines' skill column width: the longest name in the queue (progress.ts). */
   nameWidth?: number | undefined;
+  /**
+   * The draw without the skill an earlier night kept (docs/how-it-works.md § Decisions under noise,
+   * "Uplift"): reused instead of drawn again when its key matches tonight's evals, prompts and models.
+   */
+  upliftWithout?: UpliftWithoutRecord | undefined;
+}
+
+/** The draw without the skill the uplift used: drawn tonight (for the caller to keep) or the one handed in. */
+export interface UpliftWithout {
+  record: UpliftWithoutRecord;
+  /** True when it is the input's record (nothing new to keep). */
+  reused: boolean;
 }
 
 export interface SkillLoopResult {
@@ -91,6 +104,8 @@ export interface SkillLoopResult {
   ambiguousReason?: string;
   /** Noise, uplift, the confirmation (when it ran) and the eval-quality findings. */
   measurement: SkillMeasurement;
+  /** The draw without the skill the uplift used; absent when no uplift was measured. */
+  upliftWithout?: UpliftWithout | undefined;
 }
 
 /** The run was interrupted while this loop ran; `partial` is what the loop had recorded by then. */

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESULTS_HEADER } from '../../../src/core/iterate/results-tsv.js';
 import { mergeResultsTsv, type LastRunRecord } from '../../../src/github/action/state-files.js';
-import { resultsTsvPath as resultsTsvAt } from '../../../src/core/iterate/skill-layout.js';
+import { resultsTsvPath as resultsTsvAt, upliftRecordPath } from '../../../src/core/iterate/skill-layout.js';
+import { formatUpliftRecord } from '../../../src/core/iterate/uplift-record.js';
+import { collectStateUpdates } from '../../../src/action/state-sync.js';
 
 /** Skills in the default layout, by name. */
 const at = (name: string) => ({ name, dir: `.claude/skills/${name}` });
@@ -264,6 +266,43 @@ describe('state branch store', () => {
       expect(hasObject(dir, night1First!)).toBe(false);
       expect(hasObject(dir, git(origin, 'rev-parse', 'main~1'))).toBe(false);
     }
+  });
+
+  it('carries uplift-without.json: collected from the checkout, restored into a fresh one; an unreadable one is no record', async () => {
+    const { origin, checkout } = await project();
+    const record = formatUpliftRecord({
+      key: 'b'.repeat(64),
+      drawnAt: '2026-05-23T01:00:00.000Z',
+      pairs: [{ scenarioId: 's1', assertionId: 1, pass: false }],
+    });
+    await writeFile(resultsTsvPath(checkout, 'alpha'), TSV_A);
+    await writeFile(upliftRecordPath(checkout, at('alpha')), record);
+    await writeFile(upliftRecordPath(checkout, at('beta')), '{"version": 1, "key": "trunc');
+    const store = await open(checkout);
+    const sync = { project: checkout, dirs: DIRS, store, runId: undefined, runUrl: undefined };
+    const now = new Date('2026-05-23T02:00:00.000Z');
+    const updates = await collectStateUpdates(sync, ['alpha', 'beta'], now);
+    expect(updates.map((u) => [u.skill, u.files])).toEqual([['alpha', { 'uplift-without.json': record }]]);
+    await store.save(updates, 'alpha');
+    // Saved: nothing left to collect.
+    expect(await collectStateUpdates(sync, ['alpha', 'beta'], now)).toEqual([]);
+    // An unreadable record on the branch (written by hand, say) is no record.
+    await store.save(
+      [{ skill: 'beta', resultsTsv: TSV_B, lastRun: undefined, files: { 'uplift-without.json': 'garbage' } }],
+      'beta',
+    );
+    await store.close();
+    expect(git(origin, 'show', `${BRANCH}:state/alpha/uplift-without.json`)).toBe(record.trimEnd());
+
+    const fresh = await clone(origin);
+    const snapshot = await readStateBranch({ project: fresh, branch: BRANCH });
+    expect(snapshot.skills.get('alpha')?.upliftWithout).toBe(record);
+    expect(snapshot.skills.get('beta')?.upliftWithout).toBeUndefined();
+    const reopened = await open(fresh);
+    await reopened.restoreInto(fresh, DIRS);
+    await reopened.close();
+    expect(await readFile(upliftRecordPath(fresh, at('alpha')), 'utf8')).toBe(record);
+    expect(await exists(upliftRecordPath(fresh, at('beta')))).toBe(false);
   });
 
   it('merges a results.tsv the checkout already has with the recorded one on restore', async () => {

@@ -1,0 +1,104 @@
+/**
+ * The draw without the skill, kept from one night to the next (docs/how-it-works.md § Baseline, § Decisions
+ * under noise, "Uplift"): it depends on the scenarios and assertions, the placeholder, the prompts and the
+ * render and grader models, never on SKILL.md, so a night whose key matches the stored one reuses its
+ * verdicts instead of rendering and grading every scenario again. Pure: the key, the record's format and
+ * its reading. Only (scenario, assertion, pass) verdicts are kept: no model text, no reason, no secret.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { SkillEvals } from './evals.js';
+import { buildGraderPrompt } from './grader-prompt.js';
+import type { PairVerdict } from './noise.js';
+import { buildRenderPrompt } from './render-prompt.js';
+
+/**
+ * Bump when what a draw without the skill decides changes in code rather than in the prompts hashed below:
+ * how a pair is decided (vacuous pairs, `check` assertions, repairs, the vote), or the record's meaning.
+ */
+export const UPLIFT_KEY_VERSION = 1;
+
+/** The draw without the skill as a night stored it. */
+export interface UpliftWithoutRecord {
+  /** sha256 of everything the draw depends on (upliftKeyOf). */
+  key: string;
+  /** When it was drawn (ISO 8601). */
+  drawnAt: string;
+  /** Its decided verdicts, one per (scenario, assertion) pair a render can fail. */
+  pairs: Array<Pick<PairVerdict, 'scenarioId' | 'assertionId' | 'pass'>>;
+}
+
+const RecordSchema = z.object({
+  version: z.literal(UPLIFT_KEY_VERSION),
+  key: z.string().regex(/^[0-9a-f]{64}$/),
+  drawn_at: z.iso.datetime({ offset: true }),
+  pairs: z.array(z.object({ scenario: z.string(), assertion: z.int(), pass: z.boolean() })).min(1),
+});
+
+/** JSON with object keys sorted, so the key does not depend on the order a file lists its fields in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+        )
+      : v,
+  );
+}
+
+/**
+ * The key of a draw without the skill: the evals as loaded (the scenarios drawn and every assertion), the
+ * placeholder, the render prompt each scenario gets and the grader's framing of it (so a change of the
+ * prompts changes the key without a bump), the render and grader models (`provider:model`), and
+ * UPLIFT_KEY_VERSION.
+ */
+export function upliftKeyOf(input: {
+  evals: SkillEvals;
+  placeholder: string;
+  renderModelId: string;
+  graderModelId: string | undefined;
+}): string {
+  const { evals, placeholder } = input;
+  const material = {
+    version: UPLIFT_KEY_VERSION,
+    placeholder,
+    renderModel: input.renderModelId,
+    graderModel: input.graderModelId ?? null,
+    format: evals.format ?? 'original',
+    assertions: evals.evals,
+    scenarios: evals.scenarios,
+    renderPrompts: evals.scenarios.map((s) => buildRenderPrompt(placeholder, s)),
+    graderFraming: evals.scenarios.map((s) =>
+      buildGraderPrompt({ scenario: s, output: '', assertions: [] }, 'MARKER'),
+    ),
+  };
+  return createHash('sha256').update(canonical(material), 'utf8').digest('hex');
+}
+
+/** The record's file text (`uplift-without.json`). */
+export function formatUpliftRecord(record: UpliftWithoutRecord): string {
+  const file: z.input<typeof RecordSchema> = {
+    version: UPLIFT_KEY_VERSION,
+    key: record.key,
+    drawn_at: record.drawnAt,
+    pairs: record.pairs.map((p) => ({ scenario: p.scenarioId, assertion: p.assertionId, pass: p.pass })),
+  };
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+/** The record in a file's text; undefined for anything else (not JSON, another shape, another version). */
+export function parseUpliftRecord(text: string): UpliftWithoutRecord | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = RecordSchema.safeParse(json);
+  if (!parsed.success) return undefined;
+  return {
+    key: parsed.data.key,
+    drawnAt: parsed.data.drawn_at,
+    pairs: parsed.data.pairs.map((p) => ({ scenarioId: p.scenario, assertionId: p.assertion, pass: p.pass })),
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * The uplift (docs/how-it-works.md § Baseline, § Decisions under noise, "Uplift"): once per skill, every
+ * scenario without the skill's instructions, against the baseline's draws. The draw without the skill does
+ * not depend on SKILL.md, so when the caller hands in a record of an earlier night whose key matches
+ * (core/iterate/uplift-record.ts), its verdicts are reused and no render or grade is made; otherwise the
+ * draw is made and its record returned in the loop's result for the caller to keep.
+ */
+import { tallyDraws, upliftOf, type PairVerdict, type UpliftReport } from '../../core/iterate/noise.js';
+import { upliftKeyOf, type UpliftWithoutRecord } from '../../core/iterate/uplift-record.js';
+import { startIterationTimer } from '../iteration-timer.js';
+import { NO_SKILL_TEXT, measureDraws } from '../trials.js';
+import type { ClimbStart } from './baseline-measurement.js';
+import { iterationLimits } from './caps.js';
+import type { LoopContext } from './context.js';
+
+/**
+ * Once per skill, one draw without the skill, started once the baseline's own draws are done and the first
+ * editor call is out (LoopContext.beside): it runs beside that call, whose latency leaves the engine and
+ * the endpoint idle, instead of adding its calls to the wait before the first iteration (docs/how-it-works.md
+ * § Baseline). It is bounded like an iteration (the iteration timeout, the skill's budget, the run's signal);
+ * its spend counts when it ends. A stored draw with this night's key is reused instead. Never rejects: a
+ * failure or an interruption leaves the uplift out.
+ */
+export async function drawUplift(loop: LoopContext, withSkill: ClimbStart['withSkill']): Promise<void> {
+  const { input } = loop;
+  if (loop.deterministic || loop.trials < 2 || input.options.uplift === false) return;
+  const key = upliftKeyOf({
+    evals: loop.training,
+    placeholder: NO_SKILL_TEXT,
+    renderModelId: input.models.renderModelId,
+    graderModelId: input.models.graderModelId,
+  });
+  const stored = input.upliftWithout;
+  if (stored?.key === key) {
+    input.log.info(
+      `${input.skill}: the draw without the skill from ${stored.drawnAt} is reused (evals, prompts and models unchanged)`,
+    );
+    loop.ledger.upliftMeasured(report(loop, withSkill, stored.pairs, stored.drawnAt), {
+      record: stored,
+      reused: true,
+    });
+    return;
+  }
+  if (stored) {
+    input.log.info(
+      `${input.skill}: the stored draw without the skill (from ${stored.drawnAt}) does not match tonight's ` +
+        'evals, prompts or models; drawing it again',
+    );
+  }
+  const timer = startIterationTimer(iterationLimits(loop, input.now()), input.signal);
+  try {
+    const without = await measureDraws(loop.request(NO_SKILL_TEXT, timer.signal), [0]);
+    loop.spendUnjudged(without.usage);
+    if (without.status !== 'ok') return;
+    const pairs = without.draws[0]!.pairs.map(({ scenarioId, assertionId, pass }) => ({
+      scenarioId,
+      assertionId,
+      pass,
+    }));
+    const record: UpliftWithoutRecord = { key, drawnAt: input.now().toISOString(), pairs };
+    loop.ledger.upliftMeasured(report(loop, withSkill, pairs, undefined), { record, reused: false });
+  } catch {
+    // Interrupted or timed out: the summary goes without the uplift, as when its render fails.
+  } finally {
+    timer.stop();
+  }
+}
+
+function report(
+  loop: LoopContext,
+  withSkill: ClimbStart['withSkill'],
+  without: ReadonlyArray<Pick<PairVerdict, 'scenarioId' | 'assertionId' | 'pass'>>,
+  drawnAt: string | undefined,
+): UpliftReport {
+  const uplift = upliftOf({
+    withSkill: withSkill.tallies,
+    withoutSkill: tallyDraws([without]),
+    withRates: withSkill.rates,
+    margin: loop.margin,
+  });
+  return drawnAt === undefined ? uplift : { ...uplift, withoutDrawnAt: drawnAt };
+}

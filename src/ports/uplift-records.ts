@@ -1,0 +1,14 @@
+/**
+ * Where the draw without the skill is kept between nights (docs/how-it-works.md § Decisions under noise,
+ * "Uplift"): the record's text (core/iterate/uplift-record.ts) per skill. The CLI keeps it beside the
+ * skill's results.tsv (src/adapters/local/uplift-records.ts); the Action does the same in its checkout and
+ * carries the file on its state branch.
+ */
+import type { SkillLocation } from '../core/iterate/skill-layout.js';
+
+export interface UpliftRecords {
+  /** The stored text and where it is (for messages); undefined when there is none. */
+  read(skill: SkillLocation): Promise<{ text: string; source: string } | undefined>;
+  /** Replaces the stored text. */
+  write(skill: SkillLocation, text: string): Promise<void>;
+}

@@ -1,0 +1,83 @@
+/** The key and the file of the draw without the skill kept between nights (core/iterate/uplift-record.ts). */
+import { describe, expect, it } from 'vitest';
+import type { SkillEvals } from '../../../src/core/iterate/evals.js';
+import {
+  formatUpliftRecord,
+  parseUpliftRecord,
+  upliftKeyOf,
+  type UpliftWithoutRecord,
+} from '../../../src/core/iterate/uplift-record.js';
+
+const EVALS: SkillEvals = {
+  evals: {
+    skill: 'demo',
+    version: '1',
+    categories: [
+      {
+        name: 'Format',
+        weight: 1,
+        evals: [{ id: 1, statement: 'Has a Summary.', source: 'SKILL.md', defect_type: 'format' }],
+      },
+    ],
+  } as SkillEvals['evals'],
+  scenarios: [{ id: 's1', context: 'The flaky test.', expected_assertions: [1] }],
+  requiredSections: undefined,
+};
+
+const BASE = {
+  evals: EVALS,
+  placeholder: 'No skill instructions are given.',
+  renderModelId: 'anthropic:claude-sonnet-4-5',
+  graderModelId: 'anthropic:claude-sonnet-4-5',
+};
+
+describe('upliftKeyOf', () => {
+  it('changes with the render model, the grader model, an assertion, a scenario and the placeholder', () => {
+    const key = upliftKeyOf(BASE);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    const changed = structuredClone(EVALS);
+    changed.evals.categories[0]!.evals[0]!.statement = 'Has a Summary heading.';
+    const context = { ...EVALS, scenarios: [{ ...EVALS.scenarios[0]!, context: 'Another test.' }] };
+    const keys = [
+      upliftKeyOf({ ...BASE, renderModelId: 'openai:gpt-5' }),
+      upliftKeyOf({ ...BASE, graderModelId: 'openai:gpt-5' }),
+      upliftKeyOf({ ...BASE, evals: changed }),
+      upliftKeyOf({ ...BASE, evals: context }),
+      upliftKeyOf({ ...BASE, placeholder: 'No instructions.' }),
+    ];
+    expect(new Set([key, ...keys]).size).toBe(6);
+  });
+
+  it('does not depend on the order a file lists its fields in', () => {
+    const s = EVALS.scenarios[0]!;
+    const reordered = {
+      ...EVALS,
+      scenarios: [{ expected_assertions: s.expected_assertions, context: s.context, id: s.id }],
+    };
+    expect(upliftKeyOf({ ...BASE, evals: reordered })).toBe(upliftKeyOf(BASE));
+  });
+});
+
+describe('the record file', () => {
+  const record: UpliftWithoutRecord = {
+    key: 'a'.repeat(64),
+    drawnAt: '2026-12-06T03:00:00.000Z',
+    pairs: [
+      { scenarioId: 's1', assertionId: 1, pass: false },
+      { scenarioId: 's1', assertionId: 2, pass: true },
+    ],
+  };
+
+  it('reads back what it writes', () => {
+    expect(parseUpliftRecord(formatUpliftRecord(record))).toEqual(record);
+  });
+
+  it('is no record when it is not JSON, has another shape or another version', () => {
+    const json = JSON.parse(formatUpliftRecord(record)) as Record<string, unknown>;
+    expect(parseUpliftRecord('{"version": 1, "key": "trunc')).toBeUndefined();
+    expect(parseUpliftRecord(JSON.stringify({ ...json, version: 2 }))).toBeUndefined();
+    expect(parseUpliftRecord(JSON.stringify({ ...json, key: 'not-a-hash' }))).toBeUndefined();
+    expect(parseUpliftRecord(JSON.stringify({ ...json, pairs: [] }))).toBeUndefined();
+    expect(parseUpliftRecord(JSON.stringify({ ...json, drawn_at: 'yesterday' }))).toBeUndefined();
+  });
+});
