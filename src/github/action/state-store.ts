@@ -15,7 +15,6 @@ import {
   resultsTsvPath,
   upliftRecordPath,
 } from '../../core/iterate/skill-layout.js';
-import { parseUpliftRecord } from '../../core/iterate/uplift-record.js';
 import type { Freshness } from '../../ports/freshness.js';
 import type { Logger } from '../../ports/logger.js';
 import { fetchBranch, gitErrorMessage, gitWithIdentity, minimalGitEnv } from './git.js';
@@ -38,8 +37,8 @@ export interface SkillState {
   resultsTsv: string | undefined;
   lastRun: LastRunRecord | undefined;
   /**
-   * `uplift-without.json`'s text when it is a record (docs/how-it-works.md § Decisions under noise,
-   * "Uplift"); anything unreadable is no record, and the night draws again and replaces it.
+   * `uplift-without.json`'s text (docs/how-it-works.md § Decisions under noise, "Uplift"), restored as it
+   * is: the engine says so, naming the file, when it cannot read it, and draws again and replaces it.
    */
   upliftWithout?: string | undefined;
 }
@@ -76,16 +75,12 @@ export async function readStateBranch(location: StateLocation): Promise<StateSna
     const entry = skills.get(skill) ?? { resultsTsv: undefined, lastRun: undefined };
     if (name === RESULTS_FILE) entry.resultsTsv = await git.show([`${tip}:${file}`]);
     else if (name === LAST_RUN_FILE) entry.lastRun = parseLastRun(await git.show([`${tip}:${file}`]));
-    else if (name === UPLIFT_RECORD_FILE)
-      entry.upliftWithout = readableRecord(await git.show([`${tip}:${file}`]));
+    // Restored as it is: the engine reads it, and says so naming the file when it cannot.
+    else if (name === UPLIFT_RECORD_FILE) entry.upliftWithout = await git.show([`${tip}:${file}`]);
     else continue;
     skills.set(skill, entry);
   }
   return { branch: location.branch, tip, skills, notStarted };
-}
-
-function readableRecord(text: string): string | undefined {
-  return parseUpliftRecord(text) === undefined ? undefined : text;
 }
 
 /**

@@ -268,7 +268,7 @@ describe('state branch store', () => {
     }
   });
 
-  it('carries uplift-without.json: collected from the checkout, restored into a fresh one; an unreadable one is no record', async () => {
+  it('carries uplift-without.json: collected from the checkout, restored into a fresh one; an unreadable one is restored for the engine to name and replace', async () => {
     const { origin, checkout } = await project();
     const record = formatUpliftRecord({
       key: 'b'.repeat(64),
@@ -286,7 +286,8 @@ describe('state branch store', () => {
     await store.save(updates, 'alpha');
     // Saved: nothing left to collect.
     expect(await collectStateUpdates(sync, ['alpha', 'beta'], now)).toEqual([]);
-    // An unreadable record on the branch (written by hand, say) is no record.
+    // An unreadable record on the branch (written by hand, say) is restored as it is: the engine names it
+    // in a warning and draws again (test/iterate/uplift-reuse.test.ts).
     await store.save(
       [{ skill: 'beta', resultsTsv: TSV_B, lastRun: undefined, files: { 'uplift-without.json': 'garbage' } }],
       'beta',
@@ -297,12 +298,12 @@ describe('state branch store', () => {
     const fresh = await clone(origin);
     const snapshot = await readStateBranch({ project: fresh, branch: BRANCH });
     expect(snapshot.skills.get('alpha')?.upliftWithout).toBe(record);
-    expect(snapshot.skills.get('beta')?.upliftWithout).toBeUndefined();
+    expect(snapshot.skills.get('beta')?.upliftWithout).toBe('garbage');
     const reopened = await open(fresh);
     await reopened.restoreInto(fresh, DIRS);
     await reopened.close();
     expect(await readFile(upliftRecordPath(fresh, at('alpha')), 'utf8')).toBe(record);
-    expect(await exists(upliftRecordPath(fresh, at('beta')))).toBe(false);
+    expect(await readFile(upliftRecordPath(fresh, at('beta')), 'utf8')).toBe('garbage');
   });
 
   it('merges a results.tsv the checkout already has with the recorded one on restore', async () => {
