@@ -32,8 +32,13 @@
  * the noise model is a flip probability with one kind of correlation (the same render re-graded); rule
  * lines never change the structural score; no holdout scenarios, no `check` assertions, no costs.
  *
+ * --nights <n> (1) runs each project n nights in a row (the CLI again with --ignore-freshness, its own
+ * files where the last night left them) and prints the later nights' calls beside the first's, and the
+ * p = 0.15 cost target on them: what a schedule pays once the first night's records exist. The figures
+ * other than calls are the first night's.
+ *
  * Options: --skills <n> (16), --seeds <n> (2), --levels <p,p,…> (0,0.15,0.3), --iterations <n> (12),
- * --jobs <n> (2 runs at once), --baseline-ref <commit>, --provider anthropic|openai|openai-compatible
+ * --jobs <n> (2 runs at once), --nights <n> (1), --baseline-ref <commit>, --provider anthropic|openai|openai-compatible
  * (anthropic), --sticky <share> (0.5), --json, --verbose. Exit code 1 when a target of this build is
  * missed, 2 for a bad command line.
  */
@@ -68,6 +73,7 @@ function parseArgs(argv) {
     levels: [0, 0.15, 0.3],
     iterations: 12,
     jobs: 2,
+    nights: 1,
     baselineRef: undefined,
     provider: 'anthropic',
     sticky: DEFAULTS.sticky,
@@ -86,7 +92,10 @@ function parseArgs(argv) {
     else if (flag === '--seeds') args.seeds = int();
     else if (flag === '--iterations') args.iterations = int();
     else if (flag === '--jobs') args.jobs = int();
-    else if (flag === '--levels') args.levels = value().split(',').map(share);
+    else if (flag === '--nights') {
+      args.nights = int();
+      if (args.nights < 1) throw new UsageError('--nights expects a whole number of at least 1');
+    } else if (flag === '--levels') args.levels = value().split(',').map(share);
     else if (flag === '--sticky') args.sticky = share(value());
     else if (flag === '--baseline-ref') args.baselineRef = value();
     else if (flag === '--provider') {
@@ -97,7 +106,7 @@ function parseArgs(argv) {
     else if (flag === '--verbose') args.verbose = true;
     else
       throw new UsageError(
-        `unknown option ${flag} (expected --skills, --seeds, --levels, --iterations, --jobs, --baseline-ref, ` +
+        `unknown option ${flag} (expected --skills, --seeds, --levels, --iterations, --jobs, --nights, --baseline-ref, ` +
           '--provider, --sticky, --json, --verbose)',
       );
   }
@@ -115,7 +124,7 @@ async function createProject(root, world) {
   return project;
 }
 
-function runCli(build, project, home, serverUrl, args) {
+function runCli(build, project, home, serverUrl, args, extraArgs = []) {
   const env = {
     PATH: process.env.PATH,
     HOME: home,
@@ -143,6 +152,7 @@ function runCli(build, project, home, serverUrl, args) {
     '--json',
     '--quiet',
     ...(build.extraArgs ?? []),
+    ...extraArgs,
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, cli, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -218,12 +228,26 @@ async function oneNight(build, seed, p, args) {
       });
     }
     const iterations = skills.reduce((a, s) => a + s.iterations, 0);
-    const calls = responder.calls.editor + responder.calls.render + responder.calls.grader;
+    const callsSoFar = () => responder.calls.editor + responder.calls.render + responder.calls.grader;
+    const calls = callsSoFar();
+    const byRole = { ...responder.calls };
     const wallSeconds = (performance.now() - t0) / 1000;
+    // --nights n: the same project again, as the next nights of a schedule find it (what shipped is on
+    // its branch; the run's own files, results.tsv and the uplift's record, are where the last run left
+    // them); only their calls are kept.
+    const laterCalls = [];
+    for (let night = 2; night <= args.nights; night++) {
+      const before = callsSoFar();
+      const later = await runCli(build, project, home, server.url, args, ['--ignore-freshness']);
+      if (later.code !== 0 && later.code !== 1)
+        throw new Error(`${build.label} p=${p} seed=${seed}: night ${night} exited ${later.code}`);
+      laterCalls.push(callsSoFar() - before);
+    }
     if (args.verbose)
       console.error(
         `${build.label} p=${p} seed=${seed}: exit ${code}, ${skills.filter((s) => s.shipped).length}/${skills.length} ` +
-          `shipped, ${calls} calls, ${wallSeconds.toFixed(0)} s`,
+          `shipped, ${calls} calls, ${wallSeconds.toFixed(0)} s` +
+          (laterCalls.length ? `; later nights ${laterCalls.join(', ')} calls` : ''),
       );
     return {
       build: build.label,
@@ -233,7 +257,8 @@ async function oneNight(build, seed, p, args) {
       skills,
       iterations,
       calls,
-      byRole: { ...responder.calls },
+      laterCalls,
+      byRole,
       wallSeconds,
     };
   } finally {
@@ -273,6 +298,7 @@ function figures(nights) {
     notBetterPer10: shipped.length === 0 ? NaN : (10 * notBetter.length) / shipped.length,
     callsPerIteration: iterations === 0 ? NaN : calls / iterations,
     callsPerNight: calls / Math.max(1, nights.length),
+    laterCallsPerNight: mean(nights.flatMap((n) => n.laterCalls)),
     callsPerPoint: (() => {
       const gained = sum(shipped.map((s) => s.trueGain));
       return gained > EPS ? calls / (gained / 0.01) : NaN;
@@ -389,6 +415,14 @@ function verdictsFor(groups, current, original, baselineLabel) {
           },
     );
     costRatio(TARGETS.level, 1.25);
+    const mine = noisy.all.laterCallsPerNight;
+    const theirs = at(TARGETS.level, original)?.all.laterCallsPerNight;
+    if (Number.isFinite(mine) && Number.isFinite(theirs))
+      out.push({
+        what: `p = ${TARGETS.level}: calls per later night (the same project again) <= 1.25 x the original's`,
+        value: `${Math.round(mine)} vs ${Math.round(theirs)} (${fmt(mine / theirs, 2)} x)`,
+        ok: mine / theirs <= 1.25 + EPS,
+      });
   }
   const clean = at(0, current);
   const cleanOriginal = at(0, original);
@@ -444,6 +478,7 @@ const LEAVES_OUT = [
   '  systematically on a text (every render of it), which no re-measurement removes, and that is not modelled.',
   '- Edits never change the structural score (the true composite gain is 0.6 x the true weighted gain); no',
   '  `check` assertions, no holdout scenarios, no calibration, no costs, no latency (calls are answered at once).',
+  "- With --nights n, only the later nights' calls are reported: whether they ship, and what, is not scored.",
 ];
 
 async function main() {
@@ -548,6 +583,15 @@ async function main() {
               ? `; ${g.all.untracedKeeps} keeps not traced to an edit (counted as false)`
               : ''),
         );
+      }
+      if (args.nights > 1) {
+        console.log('');
+        for (const g of groups)
+          console.log(
+            `p=${g.p} ${g.build}: nights 2–${args.nights} on the same projects, ` +
+              `${Math.round(g.all.laterCallsPerNight)} calls per night ` +
+              `(the first: ${Math.round(g.all.callsPerNight)})`,
+          );
       }
       console.log('');
       for (const line of captureLines(groups)) console.log(line);
