@@ -544,7 +544,7 @@ async function main() {
     } else {
       console.log(
         `bench:quality — ${args.skills} skills x ${args.seeds} seeds per level, ${args.iterations} iterations per ` +
-          `skill, provider ${args.provider}, sticky share ${args.sticky}; ${nights.length} nights (CLI runs) in ` +
+          `skill, provider ${args.provider}, sticky share ${args.sticky}; ${nights.length} ${args.nights > 1 ? `projects x ${args.nights} nights` : 'nights'} (CLI runs) in ` +
           `${wallSeconds.toFixed(0)} s; load average ${loadAtStart} at the start, ${loadLine()} at the end.`,
       );
       console.log(
