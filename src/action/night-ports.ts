@@ -5,6 +5,7 @@
  */
 import { createLocalForge } from '../adapters/local/forge.js';
 import { createFileLock } from '../adapters/local/lock.js';
+import { createBaselineDrawsFiles } from '../adapters/local/baseline-draws.js';
 import { createUpliftRecordFiles } from '../adapters/local/uplift-records.js';
 import type { ParkReport } from '../core/iterate/park.js';
 import { createGitHubShipper, type GitHubShipper } from '../github/action/shipper.js';
@@ -104,6 +105,7 @@ export function nightPorts(night: Night, events: NightEvents, log: Logger): Nigh
     events,
     // In the checkout beside results.tsv: restored from the state branch and saved there with it.
     upliftRecords: createUpliftRecordFiles(options.project),
+    baselineDraws: createBaselineDrawsFiles(options.project),
   };
   return { ports, shipper, forge, heldLock: () => held };
 }

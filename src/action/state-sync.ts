@@ -1,14 +1,22 @@
 /**
  * What the Action writes to the state branch for each skill: the checkout's whole results.tsv, a last-run
  * record (when it ran, the scores, and at the end the status and PR/issue link) and the draw without the
- * skill the night kept (`uplift-without.json`, docs/how-it-works.md § Decisions under noise, "Uplift").
+ * skill the night kept (`uplift-without.json`, docs/how-it-works.md § Decisions under noise, "Uplift") and the
+ * baseline's draws it kept (`baseline-draws.json`, § Baseline).
  */
 import { parseResultsTsv } from '../core/iterate/results-tsv.js';
 import type { SkillResult } from '../core/iterate/run-result.js';
+import { parseBaselineDraws } from '../core/iterate/baseline-draws-record.js';
 import { parseUpliftRecord } from '../core/iterate/uplift-record.js';
 import { latestRunRows } from '../github/action/score-chart.js';
 import type { LastRunRecord } from '../github/action/state-files.js';
-import { UPLIFT_RECORD_FILE, resultsTsvPath, upliftRecordPath } from '../core/iterate/skill-layout.js';
+import {
+  BASELINE_DRAWS_FILE,
+  UPLIFT_RECORD_FILE,
+  baselineDrawsPath,
+  resultsTsvPath,
+  upliftRecordPath,
+} from '../core/iterate/skill-layout.js';
 import { readIfExists, type StateStore, type StateUpdate } from '../github/action/state-store.js';
 
 /** Baseline and high-water mark of the latest run in a results.tsv text. */
@@ -52,6 +60,7 @@ export async function collectStateUpdates(
     const location = dir === undefined ? undefined : { name: skill, dir };
     const resultsTsv = location && (await readIfExists(resultsTsvPath(ctx.project, location)));
     const upliftRecord = location && (await readIfExists(upliftRecordPath(ctx.project, location)));
+    const drawsRecord = location && (await readIfExists(baselineDrawsPath(ctx.project, location)));
     const recorded = ctx.store.snapshot.skills.get(skill);
     const changed = resultsTsv !== undefined && resultsTsv !== recorded?.resultsTsv;
     // Only a record is carried; the engine replaces anything else in the checkout when it draws again.
@@ -59,13 +68,22 @@ export async function collectStateUpdates(
       upliftRecord !== undefined &&
       upliftRecord !== recorded?.upliftWithout &&
       parseUpliftRecord(upliftRecord) !== undefined;
-    const files = recordChanged ? { files: { [UPLIFT_RECORD_FILE]: upliftRecord } } : {};
+    const drawsChanged =
+      drawsRecord !== undefined &&
+      drawsRecord !== recorded?.baselineDraws &&
+      parseBaselineDraws(drawsRecord) !== undefined;
+    const carried = {
+      ...(recordChanged ? { [UPLIFT_RECORD_FILE]: upliftRecord } : {}),
+      ...(drawsChanged ? { [BASELINE_DRAWS_FILE]: drawsRecord } : {}),
+    };
+    const files = recordChanged || drawsChanged ? { files: carried } : {};
     const result = results?.find((r) => r.skill === skill && r.rows.length > 0);
     const link = recordedLink(result?.link);
     const statusChanged =
       result !== undefined && (recorded?.lastRun?.status !== result.status || recorded.lastRun.link !== link);
     if (!changed && !statusChanged) {
-      if (recordChanged) updates.push({ skill, resultsTsv: undefined, lastRun: undefined, ...files });
+      if (recordChanged || drawsChanged)
+        updates.push({ skill, resultsTsv: undefined, lastRun: undefined, ...files });
       continue;
     }
     const fromRows = resultsTsv

@@ -40,6 +40,7 @@ import { RenderCache } from './score.js';
 import { writeMorningSummary } from './summary-file.js';
 import { decideSkillFolder, symlinkSkipStatus, symlinkWarning } from './symlinks.js';
 import { readUpliftRecord, saveUpliftRecord } from './uplift-records.js';
+import { readBaselineDraws, saveBaselineDraws } from './baseline-draws-records.js';
 
 /** Partial-run reasons, worded so the summary writer renders its `(partial -- … at <iso>)` line. */
 const KILL_SWITCH_REASON = 'kill-switch hit';
@@ -415,6 +416,7 @@ async function climbInWorktree(
   let loop: SkillLoopResult;
   const spentBefore = ctx.spent;
   const upliftWithout = await readUpliftRecord(ports, location);
+  const baselineDraws = await readBaselineDraws(ports, location);
   try {
     loop = await runSkillLoop({
       skill,
@@ -437,12 +439,14 @@ async function climbInWorktree(
       onUsage: (total) => (ctx.spent = addUsage(spentBefore, total)),
       nameWidth: ctx.nameWidth,
       upliftWithout,
+      baselineDraws,
     });
   } catch (err) {
     // The worktree holds the last kept edit (a stop) or is in an unknown state: keep it for the operator.
     keep();
     if (err instanceof LoopInterrupted) {
       await saveUpliftRecord(ports, location, err.partial.upliftWithout);
+      await saveBaselineDraws(ports, location, err.partial.baselineDraws);
       ports.log.warn(`${skill}: ${err.interruption.reason}; worktree kept at ${worktree.path}`);
       ctx.unfinished = fromLoop(skill, err.partial, `skipped (${err.interruption.reason})`, {
         link: worktree.path,
@@ -453,6 +457,7 @@ async function climbInWorktree(
   }
   ctx.spent = addUsage(spentBefore, loop.usage);
   await saveUpliftRecord(ports, location, loop.upliftWithout);
+  await saveBaselineDraws(ports, location, loop.baselineDraws);
 
   ctx.stopReason = loop.stopReason;
   ports.log.info(`${skill}: loop ended on the ${loop.stopReason} after ${loop.iterations} iterations`);

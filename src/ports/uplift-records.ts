@@ -12,3 +12,10 @@ export interface UpliftRecords {
   /** Replaces the stored text. */
   write(skill: SkillLocation, text: string): Promise<void>;
 }
+
+/**
+ * Where the baseline's extra draws are kept between nights (docs/how-it-works.md § Baseline): the record's
+ * text (core/iterate/baseline-draws-record.ts) per skill, `baseline-draws.json` beside results.tsv, the
+ * same way as the draw without the skill.
+ */
+export type BaselineDrawsRecords = UpliftRecords;

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parseInputs, type ActionInputName } from '../../src/action/inputs.js';
 import type { ActionIo } from '../../src/action/io.js';
 import { runPipeline } from '../../src/action/main.js';
+import { parseBaselineDraws } from '../../src/core/iterate/baseline-draws-record.js';
 import { parseUpliftRecord } from '../../src/core/iterate/uplift-record.js';
 import { git, makeRemote, nightContext, recordingLog } from '../helpers/github-fixtures.js';
 import { serveSkillModels } from '../helpers/nock-skill-models.js';
@@ -62,7 +63,8 @@ async function night(checkout: string, now: Date) {
     io(now),
   );
   const withoutSkill = bodies.render.filter((r) => !r.system.includes('# alpha')).length;
-  return { result, withoutSkill, calls: bodies.order.length };
+  const baselineRenders = bodies.render.length - withoutSkill;
+  return { result, withoutSkill, baselineRenders, calls: bodies.order.length };
 }
 
 describe('the draw without the skill on the state branch', () => {
@@ -80,11 +82,18 @@ describe('the draw without the skill on the state branch', () => {
     ]);
 
     // The next night's runner starts without the file: it comes from the state branch alone.
+    const draws = git(origin, 'show', `skill-iterate-state:state/alpha/baseline-draws.json`);
+    expect(parseBaselineDraws(draws)?.entries[0]?.draws).toHaveLength(1);
     await rm(path.join(checkout, DIR, 'evals/uplift-without.json'));
+    await rm(path.join(checkout, DIR, 'evals/baseline-draws.json'));
     const second = await night(checkout, new Date('2026-06-03T03:00:00Z'));
     expect(second.result.failure).toBeUndefined();
     expect(second.withoutSkill).toBe(0);
-    expect(second.calls).toBe(first.calls - 2);
+    expect(second.baselineRenders).toBe(first.baselineRenders - 1);
+    // Minus the render and grade without the skill, and the baseline's draw 1 (its render and grade),
+    // which the stored draw on the branch stands in for.
+    expect(second.calls).toBe(first.calls - 4);
+    expect(git(origin, 'show', `skill-iterate-state:state/alpha/baseline-draws.json`)).toBe(draws);
     // Reused, not drawn again: the branch keeps the first night's record.
     expect(git(origin, 'show', `skill-iterate-state:state/alpha/uplift-without.json`)).toBe(stored);
   }, 180_000);

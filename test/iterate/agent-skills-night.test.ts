@@ -122,6 +122,7 @@ describe('a night over a skill-creator evals.json', () => {
     expect(git(repo, 'show', 'HEAD:.claude/skills/demo/evals/evals.json')).toBe(EVALS);
     expect(await readFile(path.join(repo, '.claude/skills/demo/evals/evals.json'), 'utf8')).toBe(EVALS);
     expect((await readdir(path.join(repo, '.claude/skills/demo/evals'))).sort()).toEqual([
+      'baseline-draws.json', // the run's own record of the draws no selection touched, beside results.tsv
       'evals.json',
       'files',
       'results.tsv',

@@ -695,4 +695,11 @@ describe('isRunOwnFile', () => {
     expect(isRunOwnFile('.claude/skills/a/evals/results.tsv', 'mono/pkg')).toBe(false);
     expect(isRunOwnFile('.claude/skills/a/SKILL.md')).toBe(false);
   });
+
+  it("matches the run's records beside results.tsv: the uplift's and the baseline's draws", () => {
+    expect(isRunOwnFile('.claude/skills/a/evals/uplift-without.json')).toBe(true);
+    expect(isRunOwnFile('mono/pkg/.claude/skills/a/evals/baseline-draws.json', 'mono/pkg')).toBe(true);
+    expect(isRunOwnFile('.claude/skills/a/baseline-draws.json')).toBe(false);
+    expect(isRunOwnFile('.claude/skills/a/evals/baseline-draws.json', 'mono/pkg')).toBe(false);
+  });
 });

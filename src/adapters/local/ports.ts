@@ -1,6 +1,7 @@
 /**
  * The CLI's ports: local squash-merge shipper, park files, kill-switch file, results.tsv mtime freshness,
- * the lock file, git on the checkout and the uplift's record beside results.tsv.
+ * the lock file, git on the checkout and the uplift's record and the baseline's draws beside
+ * results.tsv.
  */
 import { createGitWorkspace } from '../../git/workspace.js';
 import type { IteratePorts, PlanPorts } from '../../ports/iterate.js';
@@ -8,6 +9,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { SkillModels } from '../../ports/models.js';
 import { createLocalForge } from './forge.js';
 import { createMtimeFreshness } from './freshness.js';
+import { createBaselineDrawsFiles } from './baseline-draws.js';
 import { createFileKillSwitch } from './kill-switch.js';
 import { createFileLock } from './lock.js';
 import { createNotStartedFile } from './not-started.js';
@@ -49,6 +51,7 @@ export function createLocalPorts(
     forge: createLocalForge(options.project, deps.secrets),
     git: createGitWorkspace(deps.log),
     upliftRecords: createUpliftRecordFiles(options.project),
+    baselineDraws: createBaselineDrawsFiles(options.project),
     ...(deps.secrets ? { secrets: deps.secrets } : {}),
   };
 }

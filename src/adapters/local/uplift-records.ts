@@ -12,7 +12,11 @@ import type { UpliftRecords } from '../../ports/uplift-records.js';
 const MAX_BYTES = 4 * 1024 * 1024;
 
 export function createUpliftRecordFiles(project: string): UpliftRecords {
-  const fileOf = (skill: SkillLocation) => upliftRecordPath(project, skill);
+  return createRecordFiles((skill) => upliftRecordPath(project, skill));
+}
+
+/** A per-skill record file at `fileOf(skill)` (the baseline's draws use it too, baseline-draws.ts). */
+export function createRecordFiles(fileOf: (skill: SkillLocation) => string): UpliftRecords {
   return {
     async read(skill) {
       const file = fileOf(skill);

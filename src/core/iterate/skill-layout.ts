@@ -18,6 +18,8 @@ export const REQUIRED_SECTIONS_FILE = 'required_sections.json';
 export const RESULTS_FILE = 'results.tsv';
 /** The draw without the skill kept between nights, beside results.tsv (core/iterate/uplift-record.ts). */
 export const UPLIFT_RECORD_FILE = 'uplift-without.json';
+/** The baseline's draws kept between nights, beside results.tsv (core/iterate/baseline-draws-record.ts). */
+export const BASELINE_DRAWS_FILE = 'baseline-draws.json';
 /** Morning summaries and local park reports, relative to the project. */
 export const RUNS_DIR = 'docs/skill-iterate-runs';
 /** The basename prefix of the per-skill worktrees (`worktree_skill-iterate-<skill>-<epoch>`). */
@@ -271,16 +273,21 @@ export function upliftRecordPath(project: string, skill: SkillLocation): string 
   return path.join(skillPathIn(project, skill), EVALS_DIR, UPLIFT_RECORD_FILE);
 }
 
+/** `<project>/<dir>/evals/baseline-draws.json`, absolute. */
+export function baselineDrawsPath(project: string, skill: SkillLocation): string {
+  return path.join(skillPathIn(project, skill), EVALS_DIR, BASELINE_DRAWS_FILE);
+}
+
 /**
  * Whether a `/`-separated path is some skill's `…/evals/results.tsv` (the run's own audit trail) or its
- * `…/evals/uplift-without.json` (the run's own record).
+ * `…/evals/uplift-without.json` or `…/evals/baseline-draws.json` (the run's own records).
  */
 export function isRunStatePath(relPath: string): boolean {
   const parts = relPath.split('/');
   const name = parts[parts.length - 1];
   return (
     parts.length >= 3 &&
-    (name === RESULTS_FILE || name === UPLIFT_RECORD_FILE) &&
+    (name === RESULTS_FILE || name === UPLIFT_RECORD_FILE || name === BASELINE_DRAWS_FILE) &&
     parts[parts.length - 2] === EVALS_DIR &&
     parts[parts.length - 3] !== ''
   );

@@ -47,19 +47,19 @@ function canonical(value: unknown): string {
 }
 
 /**
- * The key of a draw without the skill: the evals as loaded (the scenarios drawn and every assertion), the
- * placeholder, the render prompt each scenario gets and the grader's framing of it (so a change of the
+ * What a draw without the skill depends on: the evals as loaded (the scenarios drawn and every assertion),
+ * the placeholder, the render prompt each scenario gets and the grader's framing of it (so a change of the
  * prompts changes the key without a bump), the render and grader models (`provider:model`), and
- * UPLIFT_KEY_VERSION.
+ * UPLIFT_KEY_VERSION. The baseline's stored draws (baseline-draws-record.ts) add to it.
  */
-export function upliftKeyOf(input: {
+export function upliftKeyMaterial(input: {
   evals: SkillEvals;
   placeholder: string;
   renderModelId: string;
   graderModelId: string | undefined;
-}): string {
+}): Record<string, unknown> {
   const { evals, placeholder } = input;
-  const material = {
+  return {
     version: UPLIFT_KEY_VERSION,
     placeholder,
     renderModel: input.renderModelId,
@@ -72,7 +72,16 @@ export function upliftKeyOf(input: {
       buildGraderPrompt({ scenario: s, output: '', assertions: [] }, 'MARKER'),
     ),
   };
+}
+
+/** sha256 of key material, its object keys sorted. */
+export function hashKeyMaterial(material: unknown): string {
   return createHash('sha256').update(canonical(material), 'utf8').digest('hex');
+}
+
+/** The key of a draw without the skill: sha256 of upliftKeyMaterial. */
+export function upliftKeyOf(input: Parameters<typeof upliftKeyMaterial>[0]): string {
+  return hashKeyMaterial(upliftKeyMaterial(input));
 }
 
 /** The record's file text (`uplift-without.json`). */

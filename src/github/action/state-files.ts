@@ -1,6 +1,7 @@
 /**
- * The state branch's file formats (pure): `state/<skill>/results.tsv`, `state/<skill>/last-run.json` and
- * `state/<skill>/uplift-without.json` (the draw without the skill, core/iterate/uplift-record.ts).
+ * The state branch's file formats (pure): `state/<skill>/results.tsv`, `state/<skill>/last-run.json`,
+ * `state/<skill>/uplift-without.json` (the draw without the skill, core/iterate/uplift-record.ts) and
+ * `state/<skill>/baseline-draws.json` (the baseline's draws, core/iterate/baseline-draws-record.ts).
  */
 import { z } from 'zod';
 import { RESULTS_HEADER } from '../../core/iterate/results-tsv.js';

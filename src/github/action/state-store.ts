@@ -1,8 +1,8 @@
 /**
  * Durable run state across nights on fresh runners: an orphan branch (default `skill-iterate-state`) in the
- * same repository holding `state/<skill>/results.tsv`, `state/<skill>/last-run.json` and
- * `state/<skill>/uplift-without.json`. Before a run each skill's history and uplift record are restored
- * into the checkout and freshness is read from `last_run_at` (a fresh checkout's
+ * same repository holding `state/<skill>/results.tsv`, `state/<skill>/last-run.json`,
+ * `state/<skill>/uplift-without.json` and `state/<skill>/baseline-draws.json`. Before a run each skill's
+ * history and records are restored into the checkout and freshness is read from `last_run_at` (a fresh checkout's
  * mtimes are all "now"); after each skill the updated files are committed in a separate worktree and pushed.
  */
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -11,7 +11,9 @@ import { simpleGit, type SimpleGit } from 'simple-git';
 import { redactSecrets, redactValue } from '../../core/text/redact.js';
 import {
   RESULTS_FILE,
+  BASELINE_DRAWS_FILE,
   UPLIFT_RECORD_FILE,
+  baselineDrawsPath,
   resultsTsvPath,
   upliftRecordPath,
 } from '../../core/iterate/skill-layout.js';
@@ -41,6 +43,11 @@ export interface SkillState {
    * is: the engine says so, naming the file, when it cannot read it, and draws again and replaces it.
    */
   upliftWithout?: string | undefined;
+  /**
+   * `baseline-draws.json`'s text (docs/how-it-works.md § Baseline), restored as it is like the uplift's:
+   * the engine names an unreadable one in a warning and replaces it.
+   */
+  baselineDraws?: string | undefined;
 }
 
 export interface StateSnapshot {
@@ -77,6 +84,7 @@ export async function readStateBranch(location: StateLocation): Promise<StateSna
     else if (name === LAST_RUN_FILE) entry.lastRun = parseLastRun(await git.show([`${tip}:${file}`]));
     // Restored as it is: the engine reads it, and says so naming the file when it cannot.
     else if (name === UPLIFT_RECORD_FILE) entry.upliftWithout = await git.show([`${tip}:${file}`]);
+    else if (name === BASELINE_DRAWS_FILE) entry.baselineDraws = await git.show([`${tip}:${file}`]);
     else continue;
     skills.set(skill, entry);
   }
@@ -136,7 +144,7 @@ export async function readIfExists(file: string): Promise<string | undefined> {
 /**
  * Writes each recorded `results.tsv` into the skill's `evals/` folder in the checkout (`dirs`: name →
  * folder relative to the project, from the skills setting), so the engine appends to the full history, and
- * the recorded `uplift-without.json` beside it, so the engine can reuse it. Skills no longer in the
+ * the recorded `uplift-without.json` and `baseline-draws.json` beside it, so the engine can reuse them. Skills no longer in the
  * checkout are left alone. Returns the skills whose results.tsv was restored.
  */
 export async function restoreResults(
@@ -152,6 +160,9 @@ export async function restoreResults(
     if (!(await isDirectory(path.dirname(file)))) continue;
     if (state.upliftWithout !== undefined) {
       await writeFile(upliftRecordPath(project, { name: skill, dir }), state.upliftWithout);
+    }
+    if (state.baselineDraws !== undefined) {
+      await writeFile(baselineDrawsPath(project, { name: skill, dir }), state.baselineDraws);
     }
     if (state.resultsTsv === undefined) continue;
     const current = await readIfExists(file);
@@ -291,6 +302,8 @@ class GitStateStore implements StateStore {
       if (results !== undefined) entry.resultsTsv = results;
       const record = update.files?.[UPLIFT_RECORD_FILE];
       if (record !== undefined) entry.upliftWithout = this.redact(record);
+      const draws = update.files?.[BASELINE_DRAWS_FILE];
+      if (draws !== undefined) entry.baselineDraws = this.redact(draws);
       if (update.lastRun !== undefined)
         entry.lastRun = redactValue(update.lastRun, this.options.secrets ?? []);
       this.snapshot.skills.set(update.skill, entry);

@@ -14,11 +14,13 @@ import {
   type PairVerdict,
 } from '../../core/iterate/noise.js';
 import { probeScenarios } from '../../core/iterate/noise-probe.js';
+import type { BaselineDrawsEntry, StoredDraw } from '../../core/iterate/baseline-draws-record.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { keptStateOf, type ScoredText } from '../saturation.js';
 import type { GradeMemo, SkillScore } from '../score.js';
 import { drawRange, measureDraws, type Measurement } from '../trials.js';
 import type { LoopContext } from './context.js';
+import { drawsKeyOf, storedDrawOf } from './stored-draws.js';
 
 /** The baseline's draws beyond draw 0; absent when they were not drawn or could not be scored. */
 export interface BaselineExtras {
@@ -33,6 +35,11 @@ export interface BaselineExtras {
    * composites of the probe's scenarios (equal), a spread of 0 measured.
    */
   probeAgreed?: { scores: number[]; pairs: PairVerdict[]; scenarios: number } | undefined;
+  /**
+   * Draws 1 … of an earlier night's record (baseline-stored.ts), standing in for drawn ones; `extra` then
+   * holds the draws after them that were drawn tonight, if any.
+   */
+  stored?: { entry: BaselineDrawsEntry; used: StoredDraw[] } | undefined;
   usage: Usage;
 }
 
@@ -169,9 +176,15 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
         `${extras.extra.detail ?? 'no score'}); the noise is not measured`,
     );
   }
-  const drawsPairs = [scored.score.pairs, ...(extra?.draws.map((d) => d.pairs) ?? [])];
-  const scores = [scored.score.score!, ...(extra?.scores ?? [])];
+  const used = extras.stored?.used ?? [];
+  const drawsPairs = [
+    scored.score.pairs,
+    ...used.map((d) => d.pairs),
+    ...(extra?.draws.map((d) => d.pairs) ?? []),
+  ];
+  const scores = [scored.score.score!, ...used.map((d) => d.score), ...(extra?.scores ?? [])];
   const tallies = tallyDraws(drawsPairs);
+  keepExtras(loop, scored, extras.stored, extra);
   const probe = extras.probeAgreed;
   // The probe's agreeing checks count as drawn twice (the flip rate's comparisons) and its two equal
   // composites as a spread of 0 measured (docs/how-it-works.md § Decisions under noise, "The noise").
@@ -187,9 +200,10 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
         : undefined;
   loop.ledger.baselineMeasured({ noise }, scores.length > 1 ? { scores: [...scores], tallies } : undefined);
   loop.ledger.drew(loop.baselineText, Math.max(scores.length, loop.trials));
-  const allPass = [scored.score, ...(extra?.draws ?? [])].every(
-    (d) => d.absolute !== null && d.absolute.failed_assertions.length === 0,
-  );
+  const allPass = [scored.score, ...(extra?.draws ?? [])]
+    .map(storedDrawOf)
+    .concat(used)
+    .every((d) => d.allPass);
   const noiseAware = loop.keepRule === 'noise-aware' && scores.length > 1;
   // The original's rule climbs from the first draw; the noise-aware one from the mean of the trials.
   const score = noiseAware ? mean(scores) : scored.score.score!;
@@ -199,7 +213,7 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
     confirmedAllPass: scored.saturation === 'confirmed' || (noiseAware && allPass && scores.length >= 3),
   };
   const description = noiseAware
-    ? `initial baseline (mean of ${scores.length} trials, sd ${noise?.sd.toFixed(4) ?? '0'})`
+    ? `initial baseline (mean of ${scores.length} trials${storedNote(extras.stored)}, sd ${noise?.sd.toFixed(4) ?? '0'})`
     : probe
       ? `initial baseline (a second trial of ${probe.scenarios} scenario${probe.scenarios === 1 ? '' : 's'} agreed on every check, sd 0)`
       : 'initial baseline';
@@ -209,6 +223,39 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
     measured: probe ? probe.scores : scores,
     withSkill: { tallies, rates: drawsPairs.map(passShare) },
   };
+}
+
+/** `, 2 of them drawn on 2026-12-06` when stored draws stood in for some (baseline-stored.ts). */
+function storedNote(stored: BaselineExtras['stored']): string {
+  if (!stored || stored.used.length === 0) return '';
+  return `, ${stored.used.length} of them drawn on ${stored.entry.drawnAt.slice(0, 10)}`;
+}
+
+/**
+ * The baseline's whole extra draws are kept for the next night (stored-draws.ts): the stored ones used and
+ * those drawn tonight after them, under the stored date; only the stored ones, unchanged, when none was
+ * drawn. Draw 0 is never kept, nor a noise probe's partial draw 1.
+ */
+function keepExtras(
+  loop: LoopContext,
+  scored: ScoredText,
+  stored: BaselineExtras['stored'],
+  extra: Measurement | undefined,
+): void {
+  if (loop.deterministic || loop.trials < 2) return;
+  if (!extra) {
+    if (stored) loop.ledger.keepDraws(stored.entry, false);
+    return;
+  }
+  loop.ledger.keepDraws(
+    {
+      key: drawsKeyOf(loop, loop.baselineText),
+      drawnAt: stored?.entry.drawnAt ?? loop.input.now().toISOString(),
+      structural: scored.score.structural.score,
+      draws: [...(stored?.used ?? []), ...extra.draws.map(storedDrawOf)],
+    },
+    true,
+  );
 }
 
 /** The share of a draw's pairs that passed. */

@@ -16,9 +16,11 @@ import {
   drawBaselineRest,
   type BaselineExtras,
 } from './baseline-measurement.js';
+import { useStoredDraws } from './baseline-stored.js';
 import { budgetCut, capReached, iterationLimits } from './caps.js';
 import type { LoopContext } from './context.js';
 import { recordAttempt, rowOf, secondsBetween } from './record.js';
+import { storedBaselineDraws } from './stored-draws.js';
 import { drawUplift } from './uplift.js';
 
 /** Why the loop ends before its first iteration. */
@@ -102,8 +104,12 @@ async function drawBaseline(loop: LoopContext, started: Date): Promise<BaselineD
   let failure: string | undefined;
   let extras: BaselineExtras = { usage: ZERO_USAGE };
   // Draw 0's calls go out first, then draw 1's beside them.
+  // Stored draws with tonight's key stand in for draws 1 … (baseline-stored.ts): none is drawn beside draw 0.
+  const stored = storedBaselineDraws(loop);
   const scoring = loop.score(loop.baselineText, timer.signal);
-  const extrasRun = drawBaselineExtras(loop, loop.baselineText, timer.signal);
+  const extrasRun = stored
+    ? Promise.resolve<BaselineExtras>({ usage: ZERO_USAGE })
+    : drawBaselineExtras(loop, loop.baselineText, timer.signal);
   try {
     scored = await scoring;
     if (scored.score.status !== 'ok' || scored.score.score === null) {
@@ -116,7 +122,9 @@ async function drawBaseline(loop: LoopContext, started: Date): Promise<BaselineD
   }
   try {
     if (failure === undefined && scored) {
-      extras = await drawBaselineRest(loop, loop.baselineText, timer.signal, scored.score, extras);
+      extras = stored
+        ? await useStoredDraws(loop, loop.baselineText, timer.signal, scored.score, stored)
+        : await drawBaselineRest(loop, loop.baselineText, timer.signal, scored.score, extras);
     }
   } finally {
     timer.stop();

@@ -34,6 +34,7 @@ import { drawAfterLoop } from './after-loop-draws.js';
 import type { LoopContext } from './context.js';
 import { checkFinalText } from './final-check.js';
 import type { ConfirmationOutcome } from './ledger.js';
+import { keepFreshDraws } from './stored-draws.js';
 
 /** Confirms the loop's result when it would ship; the loop ended with `stop`. */
 export async function confirm(loop: LoopContext, stop: LoopStopReason): Promise<void> {
@@ -184,6 +185,8 @@ async function confirmationSides(loop: LoopContext, kept: KeptState, measure: Me
     );
     if (fresh.status !== 'ok') return { failed: fresh, reused: false, estimate: ledger.state.noise };
     before = fresh;
+    // Fresh draws of a text fixed before the night: the next night's baseline when nothing ships.
+    keepFreshDraws(loop, loop.baselineText, fresh.draws);
   }
   const baseline = before!;
   const baseNoise = reusable ? ledger.state.noise : poolNoise(ledger.state.noise, baseline.scores);
@@ -219,6 +222,9 @@ async function confirmationSides(loop: LoopContext, kept: KeptState, measure: Me
     tallies: tallyDraws(draws.flatMap((d) => d.draws.map((x) => x.pairs))),
     usage: ZERO_USAGE,
   };
+  // Draws numbered past every draw the loop scored of the final text: no selection chose them, and they
+  // are the next night's baseline draws when it ships (stored-draws.ts).
+  keepFreshDraws(loop, kept.text, after.draws);
   return { before: baseline, after, reused: !!reusable, estimate };
 }
 

@@ -148,6 +148,7 @@ export class LoopContext {
       finalText: state.kept?.text ?? this.baselineText,
       ...(ambiguousReason === undefined ? {} : { ambiguousReason }),
       ...(this.ledger.upliftWithout ? { upliftWithout: this.ledger.upliftWithout } : {}),
+      ...(this.ledger.keptDraws ? { baselineDraws: this.ledger.keptDraws } : {}),
       measurement: this.ledger.measurement(
         this.keepRule,
         this.statements,

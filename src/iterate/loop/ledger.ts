@@ -33,7 +33,8 @@ import type { NoiseFloor, SkillMeasurement } from '../../core/iterate/run-result
 import type { AbsoluteResult } from '../../core/iterate/score-types.js';
 import { flipRate, minimumDetectableGain } from '../../core/iterate/sequential.js';
 import type { Usage } from '../../core/usage.js';
-import type { UpliftWithout } from './types.js';
+import type { BaselineDrawsEntry } from '../../core/iterate/baseline-draws-record.js';
+import type { KeptDraws, UpliftWithout } from './types.js';
 
 /** How the ship gate's confirmation ended, when it was considered at all (confirmation.ts). */
 export type ConfirmationOutcome =
@@ -64,6 +65,8 @@ export class LoopLedger {
   private tallies: AssertionTally[] = [];
   private baseline: BaselineReport = {};
   private withoutSkill: UpliftWithout | undefined;
+  /** Draws no selection touched, per text's key, for the next night (stored-draws.ts); `fresh`: drawn tonight. */
+  private readonly keptDrawsByKey = new Map<string, { entry: BaselineDrawsEntry; fresh: boolean }>();
   private confirmation: ConfirmationOutcome | undefined;
   private baselineSample: BaselineDraws | undefined;
   /** The baseline's text and its graded draw 0, as the loop started from them (the findings' fallback counts). */
@@ -111,6 +114,18 @@ export class LoopLedger {
   /** The draw without the skill the uplift used, for the caller to keep (undefined: no uplift tonight). */
   get upliftWithout(): UpliftWithout | undefined {
     return this.withoutSkill;
+  }
+
+  /** Whole draws of a text that no selection touched, kept for the next night (stored-draws.ts). */
+  keepDraws(entry: BaselineDrawsEntry, fresh: boolean): void {
+    this.keptDrawsByKey.set(entry.key, { entry, fresh });
+  }
+
+  /** The draws to keep for the next night; undefined when none, or when none was drawn tonight. */
+  get keptDraws(): KeptDraws | undefined {
+    const kept = [...this.keptDrawsByKey.values()];
+    if (!kept.some((k) => k.fresh)) return undefined;
+    return { record: { entries: kept.map((k) => k.entry) } };
   }
 
   /** The baseline's draws, when it was measured more than once (the confirmation reuses them). */

@@ -7,6 +7,7 @@ import type { SkillEvals } from '../../core/iterate/evals.js';
 import type { LoopStopReason } from '../../core/iterate/hill-climb.js';
 import type { KeptEdit, ResultsRow, SkillMeasurement } from '../../core/iterate/run-result.js';
 import type { StructuralSettings } from '../../core/iterate/structural.js';
+import type { BaselineDrawsRecord } from '../../core/iterate/baseline-draws-record.js';
 import type { UpliftWithoutRecord } from '../../core/iterate/uplift-record.js';
 import type { Usage } from '../../core/usage.js';
 import type { FileLookup, GitWorkspace } from '../../ports/git.js';
@@ -77,6 +78,17 @@ export interface SkillLoopInput {
    * "Uplift"): reused instead of drawn again when its key matches tonight's evals, prompts and models.
    */
   upliftWithout?: UpliftWithoutRecord | undefined;
+  /**
+   * The draws an earlier night kept of texts no selection touched (docs/how-it-works.md § Baseline): the
+   * entry whose key matches tonight's SKILL.md, evals, prompts and models stands in for the baseline's
+   * extra draws.
+   */
+  baselineDraws?: BaselineDrawsRecord | undefined;
+}
+
+/** The draws the night keeps for the next one (stored-draws.ts): some of them drawn tonight. */
+export interface KeptDraws {
+  record: BaselineDrawsRecord;
 }
 
 /** The draw without the skill the uplift used: drawn tonight (for the caller to keep) or the one handed in. */
@@ -106,6 +118,8 @@ export interface SkillLoopResult {
   measurement: SkillMeasurement;
   /** The draw without the skill the uplift used; absent when no uplift was measured. */
   upliftWithout?: UpliftWithout | undefined;
+  /** The draws to keep for the next night; absent when nothing new was drawn that could be kept. */
+  baselineDraws?: KeptDraws | undefined;
 }
 
 /** The run was interrupted while this loop ran; `partial` is what the loop had recorded by then. */

@@ -4,7 +4,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESULTS_HEADER } from '../../../src/core/iterate/results-tsv.js';
 import { mergeResultsTsv, type LastRunRecord } from '../../../src/github/action/state-files.js';
-import { resultsTsvPath as resultsTsvAt, upliftRecordPath } from '../../../src/core/iterate/skill-layout.js';
+import {
+  baselineDrawsPath,
+  resultsTsvPath as resultsTsvAt,
+  upliftRecordPath,
+} from '../../../src/core/iterate/skill-layout.js';
+import { formatBaselineDraws } from '../../../src/core/iterate/baseline-draws-record.js';
 import { formatUpliftRecord } from '../../../src/core/iterate/uplift-record.js';
 import { collectStateUpdates } from '../../../src/action/state-sync.js';
 
@@ -304,6 +309,50 @@ describe('state branch store', () => {
     await reopened.close();
     expect(await readFile(upliftRecordPath(fresh, at('alpha')), 'utf8')).toBe(record);
     expect(await readFile(upliftRecordPath(fresh, at('beta')), 'utf8')).toBe('garbage');
+  });
+
+  it('carries baseline-draws.json: collected from the checkout (alone when results.tsv is unchanged), restored into a fresh one; an unreadable one is restored for the engine to name and replace', async () => {
+    const { origin, checkout } = await project();
+    const record = formatBaselineDraws({
+      entries: [
+        {
+          key: 'c'.repeat(64),
+          drawnAt: '2026-05-23T01:00:00.000Z',
+          structural: 0.9,
+          draws: [{ score: 0.5, allPass: false, pairs: [{ scenarioId: 's1', assertionId: 1, pass: true }] }],
+        },
+      ],
+    });
+    await writeFile(resultsTsvPath(checkout, 'alpha'), TSV_A);
+    const store = await open(checkout);
+    const sync = { project: checkout, dirs: DIRS, store, runId: undefined, runUrl: undefined };
+    const now = new Date('2026-05-23T02:00:00.000Z');
+    await store.save(await collectStateUpdates(sync, ['alpha'], now), 'alpha');
+    // results.tsv already saved: the record alone is an update.
+    await writeFile(baselineDrawsPath(checkout, at('alpha')), record);
+    await writeFile(baselineDrawsPath(checkout, at('beta')), '{"version": 1, "entries": [');
+    const updates = await collectStateUpdates(sync, ['alpha', 'beta'], now);
+    expect(updates.map((u) => [u.skill, u.resultsTsv, u.files])).toEqual([
+      ['alpha', undefined, { 'baseline-draws.json': record }],
+    ]);
+    await store.save(updates, 'alpha');
+    expect(await collectStateUpdates(sync, ['alpha', 'beta'], now)).toEqual([]);
+    await store.save(
+      [{ skill: 'beta', resultsTsv: TSV_B, lastRun: undefined, files: { 'baseline-draws.json': 'garbage' } }],
+      'beta',
+    );
+    await store.close();
+    expect(git(origin, 'show', `${BRANCH}:state/alpha/baseline-draws.json`)).toBe(record.trimEnd());
+
+    const fresh = await clone(origin);
+    const snapshot = await readStateBranch({ project: fresh, branch: BRANCH });
+    expect(snapshot.skills.get('alpha')?.baselineDraws).toBe(record);
+    expect(snapshot.skills.get('beta')?.baselineDraws).toBe('garbage');
+    const reopened = await open(fresh);
+    await reopened.restoreInto(fresh, DIRS);
+    await reopened.close();
+    expect(await readFile(baselineDrawsPath(fresh, at('alpha')), 'utf8')).toBe(record);
+    expect(await readFile(baselineDrawsPath(fresh, at('beta')), 'utf8')).toBe('garbage');
   });
 
   it('merges a results.tsv the checkout already has with the recorded one on restore', async () => {
