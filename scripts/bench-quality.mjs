@@ -33,9 +33,9 @@
  * lines never change the structural score; no holdout scenarios, no `check` assertions, no costs.
  *
  * --nights <n> (1) runs each project n nights in a row (the CLI again with --ignore-freshness, its own
- * files where the last night left them) and prints the later nights' calls beside the first's, and the
- * p = 0.15 cost target on them: what a schedule pays once the first night's records exist. The figures
- * other than calls are the first night's.
+ * files where the last night left them) and prints the later nights' calls beside the first's, what they
+ * shipped scored against the texts they started from, and the p = 0.15 cost and trust targets on them:
+ * what a schedule pays, and gets, once the first night's records exist. The table is the first night's.
  *
  * Options: --skills <n> (16), --seeds <n> (2), --levels <p,p,…> (0,0.15,0.3), --iterations <n> (12),
  * --jobs <n> (2 runs at once), --nights <n> (1), --baseline-ref <commit>, --provider anthropic|openai|openai-compatible
@@ -191,6 +191,39 @@ function claimedGain(result) {
   return result.finalScore - result.baselineScore;
 }
 
+function skillText(project, name) {
+  return readFile(path.join(project, '.claude', 'skills', name, 'SKILL.md'), 'utf8');
+}
+
+/** Each skill of a night's JSON result against the truth: `startText(skill)` is the text it started from. */
+async function scoreSkills(world, responder, project, result, startText) {
+  const skills = [];
+  for (const r of result.results ?? []) {
+    const skill = world.byName.get(r.skill);
+    if (!skill) continue;
+    const shipped = r.status === 'shipped';
+    const from = startText(skill);
+    const finalText = shipped ? await skillText(project, r.skill) : from;
+    const keeps = (r.rows ?? []).filter((row) => row.status === 'keep');
+    const keepEffects = keeps.map((row) => {
+      const tag = /\[(edit [^\]]+)\]/.exec(row.description)?.[1];
+      return responder.edits.get(tag)?.trueDelta;
+    });
+    skills.push({
+      skill: r.skill,
+      status: r.status,
+      shipped,
+      iterations: r.iterations,
+      claimed: shipped ? claimedGain(r) : 0,
+      trueGain: trueGain(skill, from, finalText),
+      keeps: keeps.length,
+      falseKeeps: keepEffects.filter((d) => !(d > EPS)).length,
+      untracedKeeps: keepEffects.filter((d) => d === undefined).length,
+    });
+  }
+  return skills;
+}
+
 async function oneNight(build, seed, p, args) {
   const world = makeWorld(seed, args.skills);
   const responder = createQualityResponder(world, { p, sticky: args.sticky });
@@ -202,31 +235,7 @@ async function oneNight(build, seed, p, args) {
     const home = path.join(root, 'home');
     await mkdir(home);
     const { code, result } = await runCli(build, project, home, server.url, args);
-    const skills = [];
-    for (const r of result.results ?? []) {
-      const skill = world.byName.get(r.skill);
-      if (!skill) continue;
-      const shipped = r.status === 'shipped';
-      const finalText = shipped
-        ? await readFile(path.join(project, '.claude', 'skills', r.skill, 'SKILL.md'), 'utf8')
-        : skill.baselineText;
-      const keeps = (r.rows ?? []).filter((row) => row.status === 'keep');
-      const keepEffects = keeps.map((row) => {
-        const tag = /\[(edit [^\]]+)\]/.exec(row.description)?.[1];
-        return responder.edits.get(tag)?.trueDelta;
-      });
-      skills.push({
-        skill: r.skill,
-        status: r.status,
-        shipped,
-        iterations: r.iterations,
-        claimed: shipped ? claimedGain(r) : 0,
-        trueGain: trueGain(skill, skill.baselineText, finalText),
-        keeps: keeps.length,
-        falseKeeps: keepEffects.filter((d) => !(d > EPS)).length,
-        untracedKeeps: keepEffects.filter((d) => d === undefined).length,
-      });
-    }
+    const skills = await scoreSkills(world, responder, project, result, (skill) => skill.baselineText);
     const iterations = skills.reduce((a, s) => a + s.iterations, 0);
     const callsSoFar = () => responder.calls.editor + responder.calls.render + responder.calls.grader;
     const calls = callsSoFar();
@@ -236,12 +245,19 @@ async function oneNight(build, seed, p, args) {
     // its branch; the run's own files, results.tsv and the uplift's record, are where the last run left
     // them); only their calls are kept.
     const laterCalls = [];
+    const laterSkills = [];
     for (let night = 2; night <= args.nights; night++) {
       const before = callsSoFar();
+      const started = new Map();
+      for (const skill of world.skills) started.set(skill.name, await skillText(project, skill.name));
       const later = await runCli(build, project, home, server.url, args, ['--ignore-freshness']);
       if (later.code !== 0 && later.code !== 1)
         throw new Error(`${build.label} p=${p} seed=${seed}: night ${night} exited ${later.code}`);
       laterCalls.push(callsSoFar() - before);
+      // Scored as the first night is, each skill against the text this night started from.
+      laterSkills.push(
+        ...(await scoreSkills(world, responder, project, later.result, (skill) => started.get(skill.name))),
+      );
     }
     if (args.verbose)
       console.error(
@@ -258,6 +274,7 @@ async function oneNight(build, seed, p, args) {
       iterations,
       calls,
       laterCalls,
+      laterSkills,
       byRole,
       wallSeconds,
     };
@@ -299,6 +316,18 @@ function figures(nights) {
     callsPerIteration: iterations === 0 ? NaN : calls / iterations,
     callsPerNight: calls / Math.max(1, nights.length),
     laterCallsPerNight: mean(nights.flatMap((n) => n.laterCalls)),
+    later: (() => {
+      const all = nights.flatMap((n) => n.laterSkills ?? []);
+      const ships = all.filter((s) => s.shipped);
+      const bad = ships.filter((s) => !(s.trueGain > EPS));
+      return {
+        skills: all.length,
+        shipped: ships.length,
+        notBetter: bad.length,
+        worse: bad.filter((s) => s.trueGain < -EPS).length,
+        trueTotal: sum(ships.map((s) => s.trueGain)),
+      };
+    })(),
     callsPerPoint: (() => {
       const gained = sum(shipped.map((s) => s.trueGain));
       return gained > EPS ? calls / (gained / 0.01) : NaN;
@@ -423,6 +452,13 @@ function verdictsFor(groups, current, original, baselineLabel) {
         value: `${Math.round(mine)} vs ${Math.round(theirs)} (${fmt(mine / theirs, 2)} x)`,
         ok: mine / theirs <= 1.25 + EPS,
       });
+    const later = noisy.all.later;
+    if (later.skills > 0)
+      out.push({
+        what: `p = ${TARGETS.level}: later nights, shipped but not better <= ${TARGETS.notBetterPer10} per 10 shipped`,
+        value: `${fmt(later.shipped ? (10 * later.notBetter) / later.shipped : NaN, 1)} per 10 (${later.notBetter} of ${later.shipped})`,
+        ok: later.shipped > 0 && (10 * later.notBetter) / later.shipped <= TARGETS.notBetterPer10,
+      });
   }
   const clean = at(0, current);
   const cleanOriginal = at(0, original);
@@ -478,7 +514,8 @@ const LEAVES_OUT = [
   '  systematically on a text (every render of it), which no re-measurement removes, and that is not modelled.',
   '- Edits never change the structural score (the true composite gain is 0.6 x the true weighted gain); no',
   '  `check` assertions, no holdout scenarios, no calibration, no costs, no latency (calls are answered at once).',
-  "- With --nights n, only the later nights' calls are reported: whether they ship, and what, is not scored.",
+  "- With --nights n, the later nights are scored against the texts they started from (each build's own",
+  "  first-night ships), so they compare the builds' schedules, not the same starting texts.",
 ];
 
 async function main() {
@@ -590,7 +627,9 @@ async function main() {
           console.log(
             `p=${g.p} ${g.build}: nights 2–${args.nights} on the same projects, ` +
               `${Math.round(g.all.laterCallsPerNight)} calls per night ` +
-              `(the first: ${Math.round(g.all.callsPerNight)})`,
+              `(the first: ${Math.round(g.all.callsPerNight)}); shipped ${g.all.later.shipped} of ` +
+              `${g.all.later.skills}, ${g.all.later.notBetter} not better (${g.all.later.worse} worse), ` +
+              `true gain in all ${signed(g.all.later.trueTotal)}`,
           );
       }
       console.log('');
