@@ -8,22 +8,26 @@
  */
 import { z } from 'zod';
 import type { SkillEvals } from './evals.js';
-import type { PairVerdict } from './noise.js';
 import type { ScoreMode } from './score-types.js';
+import {
+  parseRecordFile,
+  StoredVerdictSchema,
+  verdictFromFile,
+  verdictToFile,
+  type StoredVerdict,
+} from './stored-verdicts.js';
 import type { StructuralSettings } from './structural.js';
 import { hashKeyMaterial, upliftKeyMaterial } from './uplift-record.js';
 
 /** Bump when what a draw's composite or verdicts mean changes in code rather than in what the key hashes. */
 export const BASELINE_DRAWS_VERSION = 1;
 
-type Verdict = Pick<PairVerdict, 'scenarioId' | 'assertionId' | 'pass'>;
-
 /** One stored draw of a text (training scenarios only: the holdout is scored apart and never stored). */
 export interface StoredDraw {
   score: number;
   /** Every check of the draw passed (the confirmed-all-pass test of the climb's start). */
   allPass: boolean;
-  pairs: Verdict[];
+  pairs: StoredVerdict[];
 }
 
 /** One text's stored draws. */
@@ -45,13 +49,12 @@ export interface BaselineDrawsRecord {
   entries: BaselineDrawsEntry[];
 }
 
-const PairSchema = z.object({ scenario: z.string(), assertion: z.int(), pass: z.boolean() });
 const EntrySchema = z.object({
   key: z.string().regex(/^[0-9a-f]{64}$/),
   drawn_at: z.iso.datetime({ offset: true }),
   structural: z.number(),
   draws: z
-    .array(z.object({ score: z.number(), all_pass: z.boolean(), pairs: z.array(PairSchema).min(1) }))
+    .array(z.object({ score: z.number(), all_pass: z.boolean(), pairs: z.array(StoredVerdictSchema).min(1) }))
     .min(1),
 });
 const RecordSchema = z.object({
@@ -93,7 +96,7 @@ export function formatBaselineDraws(record: BaselineDrawsRecord): string {
       draws: e.draws.map((d) => ({
         score: d.score,
         all_pass: d.allPass,
-        pairs: d.pairs.map((p) => ({ scenario: p.scenarioId, assertion: p.assertionId, pass: p.pass })),
+        pairs: d.pairs.map(verdictToFile),
       })),
     })),
   };
@@ -102,23 +105,17 @@ export function formatBaselineDraws(record: BaselineDrawsRecord): string {
 
 /** The record in a file's text; undefined for anything else (not JSON, another shape, another version). */
 export function parseBaselineDraws(text: string): BaselineDrawsRecord | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = RecordSchema.safeParse(json);
-  if (!parsed.success) return undefined;
+  const data = parseRecordFile(text, RecordSchema);
+  if (data === undefined) return undefined;
   return {
-    entries: parsed.data.entries.map((e) => ({
+    entries: data.entries.map((e) => ({
       key: e.key,
       drawnAt: e.drawn_at,
       structural: e.structural,
       draws: e.draws.map((d) => ({
         score: d.score,
         allPass: d.all_pass,
-        pairs: d.pairs.map((p) => ({ scenarioId: p.scenario, assertionId: p.assertion, pass: p.pass })),
+        pairs: d.pairs.map(verdictFromFile),
       })),
     })),
   };

@@ -9,8 +9,14 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { SkillEvals } from './evals.js';
 import { buildGraderPrompt } from './grader-prompt.js';
-import type { PairVerdict } from './noise.js';
 import { buildRenderPrompt } from './render-prompt.js';
+import {
+  parseRecordFile,
+  StoredVerdictSchema,
+  verdictFromFile,
+  verdictToFile,
+  type StoredVerdict,
+} from './stored-verdicts.js';
 
 /**
  * Bump when what a draw without the skill decides changes in code rather than in the prompts hashed below:
@@ -25,14 +31,14 @@ export interface UpliftWithoutRecord {
   /** When it was drawn (ISO 8601). */
   drawnAt: string;
   /** Its decided verdicts, one per (scenario, assertion) pair a render can fail. */
-  pairs: Array<Pick<PairVerdict, 'scenarioId' | 'assertionId' | 'pass'>>;
+  pairs: StoredVerdict[];
 }
 
 const RecordSchema = z.object({
   version: z.literal(UPLIFT_KEY_VERSION),
   key: z.string().regex(/^[0-9a-f]{64}$/),
   drawn_at: z.iso.datetime({ offset: true }),
-  pairs: z.array(z.object({ scenario: z.string(), assertion: z.int(), pass: z.boolean() })).min(1),
+  pairs: z.array(StoredVerdictSchema).min(1),
 });
 
 /** JSON with object keys sorted, so the key does not depend on the order a file lists its fields in. */
@@ -90,24 +96,14 @@ export function formatUpliftRecord(record: UpliftWithoutRecord): string {
     version: UPLIFT_KEY_VERSION,
     key: record.key,
     drawn_at: record.drawnAt,
-    pairs: record.pairs.map((p) => ({ scenario: p.scenarioId, assertion: p.assertionId, pass: p.pass })),
+    pairs: record.pairs.map(verdictToFile),
   };
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
 /** The record in a file's text; undefined for anything else (not JSON, another shape, another version). */
 export function parseUpliftRecord(text: string): UpliftWithoutRecord | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = RecordSchema.safeParse(json);
-  if (!parsed.success) return undefined;
-  return {
-    key: parsed.data.key,
-    drawnAt: parsed.data.drawn_at,
-    pairs: parsed.data.pairs.map((p) => ({ scenarioId: p.scenario, assertionId: p.assertion, pass: p.pass })),
-  };
+  const data = parseRecordFile(text, RecordSchema);
+  if (data === undefined) return undefined;
+  return { key: data.key, drawnAt: data.drawn_at, pairs: data.pairs.map(verdictFromFile) };
 }

@@ -6,23 +6,9 @@ import {
   parseBaselineDraws,
   type BaselineDrawsRecord,
 } from '../../../src/core/iterate/baseline-draws-record.js';
-import type { SkillEvals } from '../../../src/core/iterate/evals.js';
+import { ONE_CHECK_EVALS } from '../../helpers/one-check-evals.js';
 
-const EVALS: SkillEvals = {
-  evals: {
-    skill: 'demo',
-    version: '1',
-    categories: [
-      {
-        name: 'Format',
-        weight: 1,
-        evals: [{ id: 1, statement: 'Has a Summary.', source: 'SKILL.md', defect_type: 'format' }],
-      },
-    ],
-  } as SkillEvals['evals'],
-  scenarios: [{ id: 's1', context: 'The flaky test.', expected_assertions: [1] }],
-  requiredSections: undefined,
-};
+const EVALS = ONE_CHECK_EVALS;
 
 const BASE = {
   evals: EVALS,

@@ -1,28 +1,14 @@
 /** The key and the file of the draw without the skill kept between nights (core/iterate/uplift-record.ts). */
 import { describe, expect, it } from 'vitest';
-import type { SkillEvals } from '../../../src/core/iterate/evals.js';
 import {
   formatUpliftRecord,
   parseUpliftRecord,
   upliftKeyOf,
   type UpliftWithoutRecord,
 } from '../../../src/core/iterate/uplift-record.js';
+import { ONE_CHECK_EVALS } from '../../helpers/one-check-evals.js';
 
-const EVALS: SkillEvals = {
-  evals: {
-    skill: 'demo',
-    version: '1',
-    categories: [
-      {
-        name: 'Format',
-        weight: 1,
-        evals: [{ id: 1, statement: 'Has a Summary.', source: 'SKILL.md', defect_type: 'format' }],
-      },
-    ],
-  } as SkillEvals['evals'],
-  scenarios: [{ id: 's1', context: 'The flaky test.', expected_assertions: [1] }],
-  requiredSections: undefined,
-};
+const EVALS = ONE_CHECK_EVALS;
 
 const BASE = {
   evals: EVALS,
