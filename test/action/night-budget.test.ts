@@ -7,12 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseInputs, type ActionInputName } from '../../src/action/inputs.js';
-import type { ActionIo } from '../../src/action/io.js';
 import { runPipeline } from '../../src/action/main.js';
-import { git, makeRemote, nightContext, recordingLog } from '../helpers/github-fixtures.js';
+import { git, makeRemote, nightContext } from '../helpers/github-fixtures.js';
 import { serveSkillModels } from '../helpers/nock-skill-models.js';
 import { useRecordingGitHub } from '../helpers/recording-github-hooks.js';
 import { VALID_EVALS, VALID_SCENARIOS } from '../helpers/skill-project.js';
+import { recordingIo } from '../helpers/action-io.js';
 
 const { github, apiUrl } = useRecordingGitHub();
 
@@ -22,18 +22,6 @@ function skill(name: string): Record<string, string> {
     [`${dir}/SKILL.md`]: `---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n\nWrite a HEADING.\n`,
     [`${dir}/evals/evals.json`]: VALID_EVALS,
     [`${dir}/evals/test_scenarios.json`]: VALID_SCENARIOS,
-  };
-}
-
-function io(now: Date): ActionIo & { summaries: string[] } {
-  const summaries: string[] = [];
-  return {
-    log: recordingLog(),
-    summaries,
-    startGroup: () => undefined,
-    endGroup: () => undefined,
-    writeSummary: async (markdown) => void summaries.push(markdown),
-    now: () => now,
   };
 }
 
@@ -48,7 +36,7 @@ async function night(checkout: string, now: Date, extra: Partial<Record<ActionIn
     'keep-rule': 'original',
     ...extra,
   };
-  const recorder = io(now);
+  const recorder = recordingIo(now);
   const result = await runPipeline(
     parseInputs((name) => values[name] ?? ''),
     await nightContext(checkout, { GITHUB_API_URL: apiUrl() }),

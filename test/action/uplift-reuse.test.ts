@@ -10,14 +10,14 @@ import path from 'node:path';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { parseInputs, type ActionInputName } from '../../src/action/inputs.js';
-import type { ActionIo } from '../../src/action/io.js';
 import { runPipeline } from '../../src/action/main.js';
 import { parseBaselineDraws } from '../../src/core/iterate/baseline-draws-record.js';
 import { parseUpliftRecord } from '../../src/core/iterate/uplift-record.js';
-import { git, makeRemote, nightContext, recordingLog } from '../helpers/github-fixtures.js';
+import { git, makeRemote, nightContext } from '../helpers/github-fixtures.js';
 import { serveSkillModels } from '../helpers/nock-skill-models.js';
 import { useRecordingGitHub } from '../helpers/recording-github-hooks.js';
 import { VALID_EVALS, VALID_SCENARIOS } from '../helpers/skill-project.js';
+import { recordingIo } from '../helpers/action-io.js';
 
 const { apiUrl } = useRecordingGitHub();
 
@@ -28,18 +28,6 @@ const SKILL = {
   [`${DIR}/evals/test_scenarios.json`]: VALID_SCENARIOS,
   '.gitignore': 'results.tsv\nuplift-without.json\n',
 };
-
-function io(now: Date): ActionIo & { summaries: string[] } {
-  const summaries: string[] = [];
-  return {
-    log: recordingLog(),
-    summaries,
-    startGroup: () => undefined,
-    endGroup: () => undefined,
-    writeSummary: async (markdown) => void summaries.push(markdown),
-    now: () => now,
-  };
-}
 
 async function night(checkout: string, now: Date) {
   nock.cleanAll();
@@ -60,7 +48,7 @@ async function night(checkout: string, now: Date) {
   const result = await runPipeline(
     parseInputs((name) => values[name] ?? ''),
     await nightContext(checkout, { GITHUB_API_URL: apiUrl() }),
-    io(now),
+    recordingIo(now),
   );
   const withoutSkill = bodies.render.filter((r) => !r.system.includes('# alpha')).length;
   const baselineRenders = bodies.render.length - withoutSkill;
