@@ -10,5 +10,5 @@ maskSecretInputs();
 var version = true ? "0.1.0" : "development build";
 process.stdout.write(`skillclimb ${version} (Node ${process.version})
 `);
-var { run } = await import("./chunks/runner-53YLY5HL.js");
+var { run } = await import("./chunks/runner-L4JLIU3S.js");
 await run({ masked: true });

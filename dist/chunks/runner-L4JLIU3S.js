@@ -38597,6 +38597,25 @@ function comparedOnly(scored, drawn) {
   }));
 }
 
+// src/core/iterate/stored-verdicts.ts
+var StoredVerdictSchema = external_exports.object({ scenario: external_exports.string(), assertion: external_exports.int(), pass: external_exports.boolean() });
+function verdictToFile(v) {
+  return { scenario: v.scenarioId, assertion: v.assertionId, pass: v.pass };
+}
+function verdictFromFile(v) {
+  return { scenarioId: v.scenario, assertionId: v.assertion, pass: v.pass };
+}
+function parseRecordFile(text3, schema) {
+  let json3;
+  try {
+    json3 = JSON.parse(text3);
+  } catch {
+    return void 0;
+  }
+  const parsed = schema.safeParse(json3);
+  return parsed.success ? parsed.data : void 0;
+}
+
 // src/core/iterate/uplift-record.ts
 import { createHash as createHash3 } from "node:crypto";
 
@@ -38682,7 +38701,7 @@ var RecordSchema = external_exports.object({
   version: external_exports.literal(UPLIFT_KEY_VERSION),
   key: external_exports.string().regex(/^[0-9a-f]{64}$/),
   drawn_at: external_exports.iso.datetime({ offset: true }),
-  pairs: external_exports.array(external_exports.object({ scenario: external_exports.string(), assertion: external_exports.int(), pass: external_exports.boolean() })).min(1)
+  pairs: external_exports.array(StoredVerdictSchema).min(1)
 });
 function canonical(value) {
   return JSON.stringify(
@@ -38719,35 +38738,24 @@ function formatUpliftRecord(record) {
     version: UPLIFT_KEY_VERSION,
     key: record.key,
     drawn_at: record.drawnAt,
-    pairs: record.pairs.map((p2) => ({ scenario: p2.scenarioId, assertion: p2.assertionId, pass: p2.pass }))
+    pairs: record.pairs.map(verdictToFile)
   };
   return `${JSON.stringify(file, null, 2)}
 `;
 }
 function parseUpliftRecord(text3) {
-  let json3;
-  try {
-    json3 = JSON.parse(text3);
-  } catch {
-    return void 0;
-  }
-  const parsed = RecordSchema.safeParse(json3);
-  if (!parsed.success) return void 0;
-  return {
-    key: parsed.data.key,
-    drawnAt: parsed.data.drawn_at,
-    pairs: parsed.data.pairs.map((p2) => ({ scenarioId: p2.scenario, assertionId: p2.assertion, pass: p2.pass }))
-  };
+  const data = parseRecordFile(text3, RecordSchema);
+  if (data === void 0) return void 0;
+  return { key: data.key, drawnAt: data.drawn_at, pairs: data.pairs.map(verdictFromFile) };
 }
 
 // src/core/iterate/baseline-draws-record.ts
 var BASELINE_DRAWS_VERSION = 1;
-var PairSchema = external_exports.object({ scenario: external_exports.string(), assertion: external_exports.int(), pass: external_exports.boolean() });
 var EntrySchema = external_exports.object({
   key: external_exports.string().regex(/^[0-9a-f]{64}$/),
   drawn_at: external_exports.iso.datetime({ offset: true }),
   structural: external_exports.number(),
-  draws: external_exports.array(external_exports.object({ score: external_exports.number(), all_pass: external_exports.boolean(), pairs: external_exports.array(PairSchema).min(1) })).min(1)
+  draws: external_exports.array(external_exports.object({ score: external_exports.number(), all_pass: external_exports.boolean(), pairs: external_exports.array(StoredVerdictSchema).min(1) })).min(1)
 });
 var RecordSchema2 = external_exports.object({
   version: external_exports.literal(BASELINE_DRAWS_VERSION),
@@ -38773,7 +38781,7 @@ function formatBaselineDraws(record) {
       draws: e.draws.map((d) => ({
         score: d.score,
         all_pass: d.allPass,
-        pairs: d.pairs.map((p2) => ({ scenario: p2.scenarioId, assertion: p2.assertionId, pass: p2.pass }))
+        pairs: d.pairs.map(verdictToFile)
       }))
     }))
   };
@@ -38781,23 +38789,17 @@ function formatBaselineDraws(record) {
 `;
 }
 function parseBaselineDraws(text3) {
-  let json3;
-  try {
-    json3 = JSON.parse(text3);
-  } catch {
-    return void 0;
-  }
-  const parsed = RecordSchema2.safeParse(json3);
-  if (!parsed.success) return void 0;
+  const data = parseRecordFile(text3, RecordSchema2);
+  if (data === void 0) return void 0;
   return {
-    entries: parsed.data.entries.map((e) => ({
+    entries: data.entries.map((e) => ({
       key: e.key,
       drawnAt: e.drawn_at,
       structural: e.structural,
       draws: e.draws.map((d) => ({
         score: d.score,
         allPass: d.all_pass,
-        pairs: d.pairs.map((p2) => ({ scenarioId: p2.scenario, assertionId: p2.assertion, pass: p2.pass }))
+        pairs: d.pairs.map(verdictFromFile)
       }))
     }))
   };
