@@ -15,50 +15,18 @@ import type { Logger } from '../../src/ports/logger.js';
 import { strictNock } from '../helpers/nock-frame.js';
 import { anthropicSkillModels, serveSkillModels, type SkillScript } from '../helpers/nock-skill-models.js';
 import { cleanupTempDirs, git, makeProject, oneNightOptions } from '../helpers/engine-fixtures.js';
+import {
+  addSummary,
+  drawTableScript,
+  reword,
+  variantOf,
+  type Table,
+  type Variant,
+} from '../helpers/draw-table.js';
 
 strictNock();
 afterEach(cleanupTempDirs);
 
-type Variant = 'base' | 'reworded' | 'improved' | 'none';
-type Table = Partial<Record<Variant, Record<string, number[][]>>>;
-
-function variantOf(system: string): Variant {
-  if (!system.includes('# Demo')) return 'none';
-  if (system.includes('SUMMARY')) return 'improved';
-  if (system.includes('carefully')) return 'reworded';
-  return 'base';
-}
-
-function script(table: Table, propose: SkillScript['propose']): SkillScript {
-  const counts = new Map<string, number>();
-  return {
-    render: ({ system, user }) => {
-      const key = `${variantOf(system)}|${/CTX-(s\d)/.exec(user)?.[1] ?? 's1'}`;
-      const k = counts.get(key) ?? 0;
-      counts.set(key, k + 1);
-      return `${key}|draw ${k}`;
-    },
-    grade: ({ text, ids }) => {
-      const m = /(base|reworded|improved|none)\|(s\d)\|draw (\d+)/.exec(text);
-      if (!m) throw new Error('grader call without a scripted render');
-      const rows = table[m[1] as Variant]?.[m[2]!] ?? [[]];
-      const pass = rows[Math.min(Number(m[3]), rows.length - 1)] ?? [];
-      return ids.filter((id) => pass.includes(id));
-    },
-    propose,
-  };
-}
-
-const reword: SkillScript['propose'] = () => ({
-  description: 'reword a step',
-  old_string: '1. Read the notes.',
-  new_string: '1. Read the notes carefully.',
-});
-const addSummary: SkillScript['propose'] = () => ({
-  description: 'add SUMMARY',
-  old_string: '## Constraints\n',
-  new_string: '## Constraints\n\n- SUMMARY\n',
-});
 const noEdit: SkillScript['propose'] = () => {
   throw new Error('no editor call expected');
 };
@@ -110,7 +78,7 @@ async function night(
   const warnings: string[] = [];
   nock.cleanAll();
   const log: Logger = { info: (m) => info.push(m), warn: (m) => warnings.push(m), progress: () => undefined };
-  const bodies = serveSkillModels(script(table, propose));
+  const bodies = serveSkillModels(drawTableScript(table, propose));
   const full = await oneNightOptions(project, { ignoreFreshness: true, ...options });
   const before = git(project, 'rev-parse', 'HEAD').trim();
   const run = await runIterate(full, createLocalPorts(full, { models: anthropicSkillModels(), log }));

@@ -23,54 +23,18 @@ import {
   SCENARIOS,
   type SkillFixture,
 } from '../helpers/engine-fixtures.js';
+import {
+  addSummary,
+  drawTableScript,
+  reword,
+  scenarioOf,
+  variantOf,
+  type Table,
+  type Variant,
+} from '../helpers/draw-table.js';
 
 strictNock();
 afterEach(cleanupTempDirs);
-
-type Variant = 'base' | 'reworded' | 'improved' | 'none';
-/** Per text and scenario, the passing assertion ids of draw k (the last entry repeats). */
-type Table = Partial<Record<Variant, Record<string, number[][]>>>;
-
-function variantOf(system: string): Variant {
-  if (!system.includes('# Demo')) return 'none';
-  if (system.includes('SUMMARY')) return 'improved';
-  if (system.includes('carefully')) return 'reworded';
-  return 'base';
-}
-
-const scenarioOf = (user: string) =>
-  user.includes('HOLDOUT-CONTEXT') ? 'h' : (/CTX-(s\d)/.exec(user)?.[1] ?? 's1');
-
-function script(table: Table, edits: SkillScript['propose']): SkillScript {
-  const counts = new Map<string, number>();
-  return {
-    render: ({ system, user }) => {
-      const key = `${variantOf(system)}|${scenarioOf(user)}`;
-      const k = counts.get(key) ?? 0;
-      counts.set(key, k + 1);
-      return `${key}|draw ${k}`;
-    },
-    grade: ({ text, ids }) => {
-      const m = /(base|reworded|improved|none)\|(s\d|h)\|draw (\d+)/.exec(text);
-      if (!m) throw new Error('grader call without a scripted render');
-      const rows = table[m[1] as Variant]?.[m[2]!] ?? [[]];
-      const pass = rows[Math.min(Number(m[3]), rows.length - 1)] ?? [];
-      return ids.filter((id) => pass.includes(id));
-    },
-    propose: edits,
-  };
-}
-
-const reword: SkillScript['propose'] = () => ({
-  description: 'reword a step',
-  old_string: '1. Read the notes.',
-  new_string: '1. Read the notes carefully.',
-});
-const addSummary: SkillScript['propose'] = () => ({
-  description: 'add SUMMARY',
-  old_string: '## Constraints\n',
-  new_string: '## Constraints\n\n- SUMMARY\n',
-});
 
 async function night(
   skills: SkillFixture[],
@@ -81,7 +45,7 @@ async function night(
   const project = await makeProject(skills);
   const info: string[] = [];
   const log: Logger = { info: (m) => info.push(m), warn: (m) => info.push(m), progress: () => undefined };
-  const bodies = serveSkillModels(script(table, edits));
+  const bodies = serveSkillModels(drawTableScript(table, edits));
   const full = await oneNightOptions(project, options);
   const before = git(project, 'rev-parse', 'HEAD').trim();
   const run = await runIterate(full, createLocalPorts(full, { models: anthropicSkillModels(), log }));
