@@ -150,14 +150,20 @@ function joined(a: Measurement, b: Measurement): Measurement {
   };
 }
 
+/** A draw as the agreement tests read it: a scored one, or one an earlier night kept (baseline-stored.ts). */
+interface DrawVerdicts {
+  score: number | null;
+  pairs: ReadonlyArray<Pick<PairVerdict, 'scenarioId' | 'assertionId' | 'pass'>>;
+}
+
 /** Two draws with the same score and the same verdict on every (scenario, assertion) pair. */
-function drawsAgree(a: SkillScore, b: SkillScore): boolean {
+export function drawsAgree(a: DrawVerdicts, b: DrawVerdicts): boolean {
   if (a.score !== b.score || a.pairs.length !== b.pairs.length) return false;
   return probeAgrees(a, b);
 }
 
 /** Every pair of `probe` has the verdict `whole` gave the same (scenario, assertion) pair. */
-function probeAgrees(whole: SkillScore, probe: SkillScore): boolean {
+function probeAgrees(whole: DrawVerdicts, probe: DrawVerdicts): boolean {
   const verdicts = new Map(whole.pairs.map((p) => [pairKey(p.scenarioId, p.assertionId), p.pass]));
   return probe.pairs.every((p) => verdicts.get(pairKey(p.scenarioId, p.assertionId)) === p.pass);
 }

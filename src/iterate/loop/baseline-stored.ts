@@ -6,12 +6,16 @@
  * the usual way, only when draw 0 and the stored ones disagree. A text whose structural score differs from
  * the stored one (a linked file changed) draws its extras as when there is no record.
  */
-import type { BaselineDrawsEntry, StoredDraw } from '../../core/iterate/baseline-draws-record.js';
-import { pairKey } from '../../core/iterate/absolute.js';
+import type { BaselineDrawsEntry } from '../../core/iterate/baseline-draws-record.js';
 import { ZERO_USAGE } from '../../core/usage.js';
 import type { SkillScore } from '../score.js';
 import { drawRange, measureDraws } from '../trials.js';
-import { drawBaselineExtras, drawBaselineRest, type BaselineExtras } from './baseline-measurement.js';
+import {
+  drawBaselineExtras,
+  drawBaselineRest,
+  drawsAgree,
+  type BaselineExtras,
+} from './baseline-measurement.js';
 import type { LoopContext } from './context.js';
 
 /** The baseline's extras from `entry` (and any missing draws, drawn now), after draw 0 scored `first`. */
@@ -38,17 +42,10 @@ export async function useStoredDraws(
       `${entry.drawnAt} ${used.length === 1 ? 'is' : 'are'} reused (SKILL.md, evals, prompts and models unchanged)`,
   );
   const missing = loop.trials - 1 - used.length;
-  if (missing === 0 || used.every((d) => agrees(first, d))) return { stored, usage: ZERO_USAGE };
+  if (missing === 0 || used.every((d) => drawsAgree(first, d))) return { stored, usage: ZERO_USAGE };
   const rest = await measureDraws(loop.request(text, signal), drawRange(1 + used.length, missing)).catch(
     () => undefined,
   );
   if (rest?.status !== 'ok') return { stored, usage: rest?.usage ?? ZERO_USAGE };
   return { stored, extra: rest, usage: rest.usage };
-}
-
-/** Draw 0 and a stored draw with the same composite and the same verdict on every pair. */
-function agrees(first: SkillScore, stored: StoredDraw): boolean {
-  if (first.score !== stored.score || first.pairs.length !== stored.pairs.length) return false;
-  const verdicts = new Map(first.pairs.map((p) => [pairKey(p.scenarioId, p.assertionId), p.pass]));
-  return stored.pairs.every((p) => verdicts.get(pairKey(p.scenarioId, p.assertionId)) === p.pass);
 }
