@@ -5,8 +5,7 @@
  */
 import { createLocalForge } from '../adapters/local/forge.js';
 import { createFileLock } from '../adapters/local/lock.js';
-import { createBaselineDrawsFiles } from '../adapters/local/baseline-draws.js';
-import { createUpliftRecordFiles } from '../adapters/local/uplift-records.js';
+import { createBaselineDrawsFiles, createUpliftRecordFiles } from '../adapters/local/night-records.js';
 import type { ParkReport } from '../core/iterate/park.js';
 import { createGitHubShipper, type GitHubShipper } from '../github/action/shipper.js';
 import type { StateStore } from '../github/action/state-store.js';

@@ -39,8 +39,7 @@ import { NotRegularFileError, inspectFile } from './regular-file.js';
 import { RenderCache } from './score.js';
 import { writeMorningSummary } from './summary-file.js';
 import { decideSkillFolder, symlinkSkipStatus, symlinkWarning } from './symlinks.js';
-import { readUpliftRecord, saveUpliftRecord } from './uplift-records.js';
-import { readBaselineDraws, saveBaselineDraws } from './baseline-draws-records.js';
+import { readBaselineDraws, readUpliftRecord, saveBaselineDraws, saveUpliftRecord } from './night-records.js';
 
 /** Partial-run reasons, worded so the summary writer renders its `(partial -- … at <iso>)` line. */
 const KILL_SWITCH_REASON = 'kill-switch hit';

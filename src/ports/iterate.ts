@@ -16,7 +16,7 @@ import type { Logger } from './logger.js';
 import type { NotStartedRecord } from './not-started.js';
 import type { SkillModels } from './models.js';
 import type { Shipper } from './shipper.js';
-import type { BaselineDrawsRecords, UpliftRecords } from './uplift-records.js';
+import type { RecordFiles } from './night-records.js';
 
 /** What the pre-flight and the queue need: the plan of a run (docs/how-it-works.md § Pre-flight). */
 export interface PlanPorts {
@@ -80,10 +80,10 @@ export interface IteratePorts extends PlanPorts {
    * The draw without the skill kept from one night to the next (docs/how-it-works.md § Decisions under
    * noise, "Uplift"). Without it every night draws it again.
    */
-  upliftRecords?: UpliftRecords;
+  upliftRecords?: RecordFiles;
   /**
    * The baseline's extra draws kept from one night to the next (docs/how-it-works.md § Baseline). Without
    * it every night draws them again.
    */
-  baselineDraws?: BaselineDrawsRecords;
+  baselineDraws?: RecordFiles;
 }

@@ -9,12 +9,11 @@ import type { Logger } from '../../ports/logger.js';
 import type { SkillModels } from '../../ports/models.js';
 import { createLocalForge } from './forge.js';
 import { createMtimeFreshness } from './freshness.js';
-import { createBaselineDrawsFiles } from './baseline-draws.js';
 import { createFileKillSwitch } from './kill-switch.js';
 import { createFileLock } from './lock.js';
 import { createNotStartedFile } from './not-started.js';
 import { createLocalLeftovers, createLocalShipper, type LocalShipperOptions } from './shipper.js';
-import { createUpliftRecordFiles } from './uplift-records.js';
+import { createBaselineDrawsFiles, createUpliftRecordFiles } from './night-records.js';
 
 export interface LocalPortsDeps {
   log: Logger;
