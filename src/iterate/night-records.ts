@@ -20,7 +20,7 @@ import {
 import type { IteratePorts } from '../ports/iterate.js';
 import type { Logger } from '../ports/logger.js';
 import type { RecordFiles } from '../ports/night-records.js';
-import type { KeptDraws, UpliftWithout } from './loop/types.js';
+import type { UpliftWithout } from './loop/types.js';
 
 /** One kind of record: its file format and the words its messages use. */
 interface RecordKind<R> {
@@ -85,10 +85,10 @@ export async function saveUpliftRecord(
 export async function saveBaselineDraws(
   ports: Ports,
   skill: SkillLocation,
-  kept: KeptDraws | undefined,
+  kept: BaselineDrawsRecord | undefined,
 ): Promise<void> {
   if (!kept) return;
-  await saveRecord(BASELINE_DRAWS, ports.baselineDraws, ports.log, skill, kept.record);
+  await saveRecord(BASELINE_DRAWS, ports.baselineDraws, ports.log, skill, kept);
 }
 
 async function readRecord<R>(

@@ -11,6 +11,11 @@ export type StoredVerdict = Pick<PairVerdict, 'scenarioId' | 'assertionId' | 'pa
 export const StoredVerdictSchema = z.object({ scenario: z.string(), assertion: z.int(), pass: z.boolean() });
 export type StoredVerdictFile = z.infer<typeof StoredVerdictSchema>;
 
+/** The verdicts a record keeps of a draw's pairs: the grader's reasons (model text) are left behind. */
+export function storedVerdicts(pairs: readonly PairVerdict[]): StoredVerdict[] {
+  return pairs.map(({ scenarioId, assertionId, pass }) => ({ scenarioId, assertionId, pass }));
+}
+
 export function verdictToFile(v: StoredVerdict): StoredVerdictFile {
   return { scenario: v.scenarioId, assertion: v.assertionId, pass: v.pass };
 }

@@ -33,8 +33,8 @@ import type { NoiseFloor, SkillMeasurement } from '../../core/iterate/run-result
 import type { AbsoluteResult } from '../../core/iterate/score-types.js';
 import { flipRate, minimumDetectableGain } from '../../core/iterate/sequential.js';
 import type { Usage } from '../../core/usage.js';
-import type { BaselineDrawsEntry } from '../../core/iterate/baseline-draws-record.js';
-import type { KeptDraws, UpliftWithout } from './types.js';
+import type { BaselineDrawsEntry, BaselineDrawsRecord } from '../../core/iterate/baseline-draws-record.js';
+import type { UpliftWithout } from './types.js';
 
 /** How the ship gate's confirmation ended, when it was considered at all (confirmation.ts). */
 export type ConfirmationOutcome =
@@ -122,10 +122,10 @@ export class LoopLedger {
   }
 
   /** The draws to keep for the next night; undefined when none, or when none was drawn tonight. */
-  get keptDraws(): KeptDraws | undefined {
+  get keptDraws(): BaselineDrawsRecord | undefined {
     const kept = [...this.keptDrawsByKey.values()];
     if (!kept.some((k) => k.fresh)) return undefined;
-    return { record: { entries: kept.map((k) => k.entry) } };
+    return { entries: kept.map((k) => k.entry) };
   }
 
   /** The baseline's draws, when it was measured more than once (the confirmation reuses them). */

@@ -13,6 +13,7 @@ import {
   type BaselineDrawsEntry,
   type StoredDraw,
 } from '../../core/iterate/baseline-draws-record.js';
+import { storedVerdicts } from '../../core/iterate/stored-verdicts.js';
 import type { SkillScore } from '../score.js';
 import type { LoopContext } from './context.js';
 
@@ -49,7 +50,7 @@ export function storedDrawOf(draw: SkillScore): StoredDraw {
   return {
     score: draw.score!,
     allPass: draw.absolute !== null && draw.absolute.failed_assertions.length === 0,
-    pairs: draw.pairs.map(({ scenarioId, assertionId, pass }) => ({ scenarioId, assertionId, pass })),
+    pairs: storedVerdicts(draw.pairs),
   };
 }
 

@@ -86,11 +86,6 @@ export interface SkillLoopInput {
   baselineDraws?: BaselineDrawsRecord | undefined;
 }
 
-/** The draws the night keeps for the next one (stored-draws.ts): some of them drawn tonight. */
-export interface KeptDraws {
-  record: BaselineDrawsRecord;
-}
-
 /** The draw without the skill the uplift used: drawn tonight (for the caller to keep) or the one handed in. */
 export interface UpliftWithout {
   record: UpliftWithoutRecord;
@@ -119,7 +114,7 @@ export interface SkillLoopResult {
   /** The draw without the skill the uplift used; absent when no uplift was measured. */
   upliftWithout?: UpliftWithout | undefined;
   /** The draws to keep for the next night; absent when nothing new was drawn that could be kept. */
-  baselineDraws?: KeptDraws | undefined;
+  baselineDraws?: BaselineDrawsRecord | undefined;
 }
 
 /** The run was interrupted while this loop ran; `partial` is what the loop had recorded by then. */

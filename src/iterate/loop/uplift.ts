@@ -5,7 +5,8 @@
  * (core/iterate/uplift-record.ts), its verdicts are reused and no render or grade is made; otherwise the
  * draw is made and its record returned in the loop's result for the caller to keep.
  */
-import { tallyDraws, upliftOf, type PairVerdict, type UpliftReport } from '../../core/iterate/noise.js';
+import { tallyDraws, upliftOf, type UpliftReport } from '../../core/iterate/noise.js';
+import { storedVerdicts, type StoredVerdict } from '../../core/iterate/stored-verdicts.js';
 import { upliftKeyOf, type UpliftWithoutRecord } from '../../core/iterate/uplift-record.js';
 import { startIterationTimer } from '../iteration-timer.js';
 import { NO_SKILL_TEXT, measureDraws } from '../trials.js';
@@ -52,11 +53,7 @@ export async function drawUplift(loop: LoopContext, withSkill: ClimbStart['withS
     const without = await measureDraws(loop.request(NO_SKILL_TEXT, timer.signal), [0]);
     loop.spendUnjudged(without.usage);
     if (without.status !== 'ok') return;
-    const pairs = without.draws[0]!.pairs.map(({ scenarioId, assertionId, pass }) => ({
-      scenarioId,
-      assertionId,
-      pass,
-    }));
+    const pairs = storedVerdicts(without.draws[0]!.pairs);
     const record: UpliftWithoutRecord = { key, drawnAt: input.now().toISOString(), pairs };
     loop.ledger.upliftMeasured(report(loop, withSkill, pairs, undefined), { record, reused: false });
   } catch {
@@ -69,7 +66,7 @@ export async function drawUplift(loop: LoopContext, withSkill: ClimbStart['withS
 function report(
   loop: LoopContext,
   withSkill: ClimbStart['withSkill'],
-  without: ReadonlyArray<Pick<PairVerdict, 'scenarioId' | 'assertionId' | 'pass'>>,
+  without: readonly StoredVerdict[],
   drawnAt: string | undefined,
 ): UpliftReport {
   const uplift = upliftOf({
