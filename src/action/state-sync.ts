@@ -6,18 +6,15 @@
  */
 import { parseResultsTsv } from '../core/iterate/results-tsv.js';
 import type { SkillResult } from '../core/iterate/run-result.js';
-import { parseBaselineDraws } from '../core/iterate/baseline-draws-record.js';
-import { parseUpliftRecord } from '../core/iterate/uplift-record.js';
 import { latestRunRows } from '../github/action/score-chart.js';
 import type { LastRunRecord } from '../github/action/state-files.js';
+import { resultsTsvPath } from '../core/iterate/skill-layout.js';
 import {
-  BASELINE_DRAWS_FILE,
-  UPLIFT_RECORD_FILE,
-  baselineDrawsPath,
-  resultsTsvPath,
-  upliftRecordPath,
-} from '../core/iterate/skill-layout.js';
-import { readIfExists, type StateStore, type StateUpdate } from '../github/action/state-store.js';
+  RECORD_FILES,
+  readIfExists,
+  type StateStore,
+  type StateUpdate,
+} from '../github/action/state-store.js';
 
 /** Baseline and high-water mark of the latest run in a results.tsv text. */
 export function scoresFromResults(text: string): {
@@ -59,31 +56,23 @@ export async function collectStateUpdates(
     const dir = ctx.dirs[skill];
     const location = dir === undefined ? undefined : { name: skill, dir };
     const resultsTsv = location && (await readIfExists(resultsTsvPath(ctx.project, location)));
-    const upliftRecord = location && (await readIfExists(upliftRecordPath(ctx.project, location)));
-    const drawsRecord = location && (await readIfExists(baselineDrawsPath(ctx.project, location)));
     const recorded = ctx.store.snapshot.skills.get(skill);
     const changed = resultsTsv !== undefined && resultsTsv !== recorded?.resultsTsv;
     // Only a record is carried; the engine replaces anything else in the checkout when it draws again.
-    const recordChanged =
-      upliftRecord !== undefined &&
-      upliftRecord !== recorded?.upliftWithout &&
-      parseUpliftRecord(upliftRecord) !== undefined;
-    const drawsChanged =
-      drawsRecord !== undefined &&
-      drawsRecord !== recorded?.baselineDraws &&
-      parseBaselineDraws(drawsRecord) !== undefined;
-    const carried = {
-      ...(recordChanged ? { [UPLIFT_RECORD_FILE]: upliftRecord } : {}),
-      ...(drawsChanged ? { [BASELINE_DRAWS_FILE]: drawsRecord } : {}),
-    };
-    const files = recordChanged || drawsChanged ? { files: carried } : {};
+    const carried: Record<string, string> = {};
+    for (const record of RECORD_FILES) {
+      const text = location && (await readIfExists(record.pathIn(ctx.project, location)));
+      if (text !== undefined && text !== recorded?.[record.field] && record.isRecord(text))
+        carried[record.name] = text;
+    }
+    const recordsChanged = Object.keys(carried).length > 0;
+    const files = recordsChanged ? { files: carried } : {};
     const result = results?.find((r) => r.skill === skill && r.rows.length > 0);
     const link = recordedLink(result?.link);
     const statusChanged =
       result !== undefined && (recorded?.lastRun?.status !== result.status || recorded.lastRun.link !== link);
     if (!changed && !statusChanged) {
-      if (recordChanged || drawsChanged)
-        updates.push({ skill, resultsTsv: undefined, lastRun: undefined, ...files });
+      if (recordsChanged) updates.push({ skill, resultsTsv: undefined, lastRun: undefined, ...files });
       continue;
     }
     const fromRows = resultsTsv

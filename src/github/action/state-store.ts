@@ -17,6 +17,8 @@ import {
   resultsTsvPath,
   upliftRecordPath,
 } from '../../core/iterate/skill-layout.js';
+import { parseBaselineDraws } from '../../core/iterate/baseline-draws-record.js';
+import { parseUpliftRecord } from '../../core/iterate/uplift-record.js';
 import type { Freshness } from '../../ports/freshness.js';
 import type { Logger } from '../../ports/logger.js';
 import { fetchBranch, gitErrorMessage, gitWithIdentity, minimalGitEnv } from './git.js';
@@ -50,6 +52,26 @@ export interface SkillState {
   baselineDraws?: string | undefined;
 }
 
+/**
+ * The records kept between nights that the state branch carries beside results.tsv (docs/how-it-works.md
+ * § Baseline): each file's name, where the checkout keeps it, the SkillState field that holds its text, and
+ * whether a text is a record (only a record is saved; the engine replaces anything else when it draws).
+ */
+export const RECORD_FILES = [
+  {
+    name: UPLIFT_RECORD_FILE,
+    pathIn: upliftRecordPath,
+    field: 'upliftWithout',
+    isRecord: (text: string) => parseUpliftRecord(text) !== undefined,
+  },
+  {
+    name: BASELINE_DRAWS_FILE,
+    pathIn: baselineDrawsPath,
+    field: 'baselineDraws',
+    isRecord: (text: string) => parseBaselineDraws(text) !== undefined,
+  },
+] as const;
+
 export interface StateSnapshot {
   branch: string;
   /** The branch tip that was read, '' when the branch does not exist yet. */
@@ -82,10 +104,12 @@ export async function readStateBranch(location: StateLocation): Promise<StateSna
     const entry = skills.get(skill) ?? { resultsTsv: undefined, lastRun: undefined };
     if (name === RESULTS_FILE) entry.resultsTsv = await git.show([`${tip}:${file}`]);
     else if (name === LAST_RUN_FILE) entry.lastRun = parseLastRun(await git.show([`${tip}:${file}`]));
-    // Restored as it is: the engine reads it, and says so naming the file when it cannot.
-    else if (name === UPLIFT_RECORD_FILE) entry.upliftWithout = await git.show([`${tip}:${file}`]);
-    else if (name === BASELINE_DRAWS_FILE) entry.baselineDraws = await git.show([`${tip}:${file}`]);
-    else continue;
+    else {
+      // A record is restored as it is: the engine reads it, and says so naming the file when it cannot.
+      const record = RECORD_FILES.find((r) => r.name === name);
+      if (!record) continue;
+      entry[record.field] = await git.show([`${tip}:${file}`]);
+    }
     skills.set(skill, entry);
   }
   return { branch: location.branch, tip, skills, notStarted };
@@ -158,11 +182,9 @@ export async function restoreResults(
     if (dir === undefined) continue;
     const file = resultsTsvPath(project, { name: skill, dir });
     if (!(await isDirectory(path.dirname(file)))) continue;
-    if (state.upliftWithout !== undefined) {
-      await writeFile(upliftRecordPath(project, { name: skill, dir }), state.upliftWithout);
-    }
-    if (state.baselineDraws !== undefined) {
-      await writeFile(baselineDrawsPath(project, { name: skill, dir }), state.baselineDraws);
+    for (const record of RECORD_FILES) {
+      const text = state[record.field];
+      if (text !== undefined) await writeFile(record.pathIn(project, { name: skill, dir }), text);
     }
     if (state.resultsTsv === undefined) continue;
     const current = await readIfExists(file);
@@ -300,10 +322,10 @@ class GitStateStore implements StateStore {
       const entry = this.snapshot.skills.get(update.skill) ?? { resultsTsv: undefined, lastRun: undefined };
       const results = written.get(update.skill);
       if (results !== undefined) entry.resultsTsv = results;
-      const record = update.files?.[UPLIFT_RECORD_FILE];
-      if (record !== undefined) entry.upliftWithout = this.redact(record);
-      const draws = update.files?.[BASELINE_DRAWS_FILE];
-      if (draws !== undefined) entry.baselineDraws = this.redact(draws);
+      for (const record of RECORD_FILES) {
+        const text = update.files?.[record.name];
+        if (text !== undefined) entry[record.field] = this.redact(text);
+      }
       if (update.lastRun !== undefined)
         entry.lastRun = redactValue(update.lastRun, this.options.secrets ?? []);
       this.snapshot.skills.set(update.skill, entry);
