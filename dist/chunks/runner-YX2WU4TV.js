@@ -38599,6 +38599,9 @@ function comparedOnly(scored, drawn) {
 
 // src/core/iterate/stored-verdicts.ts
 var StoredVerdictSchema = external_exports.object({ scenario: external_exports.string(), assertion: external_exports.int(), pass: external_exports.boolean() });
+function storedVerdicts(pairs) {
+  return pairs.map(({ scenarioId, assertionId, pass }) => ({ scenarioId, assertionId, pass }));
+}
 function verdictToFile(v) {
   return { scenario: v.scenarioId, assertion: v.assertionId, pass: v.pass };
 }
@@ -38833,7 +38836,7 @@ function storedDrawOf(draw) {
   return {
     score: draw.score,
     allPass: draw.absolute !== null && draw.absolute.failed_assertions.length === 0,
-    pairs: draw.pairs.map(({ scenarioId, assertionId, pass }) => ({ scenarioId, assertionId, pass }))
+    pairs: storedVerdicts(draw.pairs)
   };
 }
 function keepFreshDraws(loop, text3, draws) {
@@ -39191,17 +39194,12 @@ async function useStoredDraws(loop, text3, signal, first2, entry) {
     `${input.skill}: the baseline's ${used.length} extra draw${used.length === 1 ? "" : "s"} from ${entry.drawnAt} ${used.length === 1 ? "is" : "are"} reused (SKILL.md, evals, prompts and models unchanged)`
   );
   const missing = loop.trials - 1 - used.length;
-  if (missing === 0 || used.every((d) => agrees(first2, d))) return { stored, usage: ZERO_USAGE };
+  if (missing === 0 || used.every((d) => drawsAgree(first2, d))) return { stored, usage: ZERO_USAGE };
   const rest = await measureDraws(loop.request(text3, signal), drawRange(1 + used.length, missing)).catch(
     () => void 0
   );
   if (rest?.status !== "ok") return { stored, usage: rest?.usage ?? ZERO_USAGE };
   return { stored, extra: rest, usage: rest.usage };
-}
-function agrees(first2, stored) {
-  if (first2.score !== stored.score || first2.pairs.length !== stored.pairs.length) return false;
-  const verdicts = new Map(first2.pairs.map((p2) => [pairKey(p2.scenarioId, p2.assertionId), p2.pass]));
-  return stored.pairs.every((p2) => verdicts.get(pairKey(p2.scenarioId, p2.assertionId)) === p2.pass);
 }
 
 // src/core/iterate/hill-climb.ts
@@ -39503,11 +39501,7 @@ async function drawUplift(loop, withSkill) {
     const without2 = await measureDraws(loop.request(NO_SKILL_TEXT, timer.signal), [0]);
     loop.spendUnjudged(without2.usage);
     if (without2.status !== "ok") return;
-    const pairs = without2.draws[0].pairs.map(({ scenarioId, assertionId, pass }) => ({
-      scenarioId,
-      assertionId,
-      pass
-    }));
+    const pairs = storedVerdicts(without2.draws[0].pairs);
     const record = { key, drawnAt: input.now().toISOString(), pairs };
     loop.ledger.upliftMeasured(report(loop, withSkill, pairs, void 0), { record, reused: false });
   } catch {
@@ -39755,7 +39749,7 @@ var LoopLedger = class {
   get keptDraws() {
     const kept = [...this.keptDrawsByKey.values()];
     if (!kept.some((k2) => k2.fresh)) return void 0;
-    return { record: { entries: kept.map((k2) => k2.entry) } };
+    return { entries: kept.map((k2) => k2.entry) };
   }
   /** The baseline's draws, when it was measured more than once (the confirmation reuses them). */
   get baselineDraws() {
@@ -41868,65 +41862,62 @@ async function writeMorningSummary(project, run2, secrets = []) {
   );
 }
 
-// src/iterate/uplift-records.ts
-async function readUpliftRecord(ports, skill) {
-  let stored;
-  try {
-    stored = await ports.upliftRecords?.read(skill);
-  } catch (err) {
-    ports.log.warn(
-      `${skill.name}: the stored draw without the skill could not be read (${messageOf(err)}); it is drawn again`
-    );
-    return void 0;
-  }
-  if (stored === void 0) return void 0;
-  const record = parseUpliftRecord(stored.text);
-  if (record === void 0) {
-    ports.log.warn(
-      `${skill.name}: ${stored.source} is not a record of the draw without the skill (expected version, key, drawn_at and pairs); ignored: the draw is made again and replaces it`
-    );
-  }
-  return record;
+// src/iterate/night-records.ts
+var UPLIFT = {
+  parse: parseUpliftRecord,
+  format: formatUpliftRecord,
+  stored: "the stored draw without the skill",
+  drawnAgain: "it is drawn again",
+  subject: "the draw without the skill",
+  fields: "version, key, drawn_at and pairs",
+  replaced: "the draw is made again and replaces it"
+};
+var BASELINE_DRAWS = {
+  parse: parseBaselineDraws,
+  format: formatBaselineDraws,
+  stored: "the stored baseline draws",
+  drawnAgain: "they are drawn again",
+  subject: "the baseline's draws",
+  fields: "version and entries of key, drawn_at, structural and draws",
+  replaced: "the draws are made again and replace it"
+};
+function readUpliftRecord(ports, skill) {
+  return readRecord(UPLIFT, ports.upliftRecords, ports.log, skill);
+}
+function readBaselineDraws(ports, skill) {
+  return readRecord(BASELINE_DRAWS, ports.baselineDraws, ports.log, skill);
 }
 async function saveUpliftRecord(ports, skill, without2) {
-  if (!ports.upliftRecords || !without2 || without2.reused) return;
-  try {
-    await ports.upliftRecords.write(skill, formatUpliftRecord(without2.record));
-  } catch (err) {
-    ports.log.warn(
-      `${skill.name}: the draw without the skill could not be kept for the next night: ${messageOf(err)}`
-    );
-  }
+  if (!without2 || without2.reused) return;
+  await saveRecord(UPLIFT, ports.upliftRecords, ports.log, skill, without2.record);
 }
-
-// src/iterate/baseline-draws-records.ts
-async function readBaselineDraws(ports, skill) {
+async function saveBaselineDraws(ports, skill, kept) {
+  if (!kept) return;
+  await saveRecord(BASELINE_DRAWS, ports.baselineDraws, ports.log, skill, kept);
+}
+async function readRecord(kind, files, log, skill) {
   let stored;
   try {
-    stored = await ports.baselineDraws?.read(skill);
+    stored = await files?.read(skill);
   } catch (err) {
-    ports.log.warn(
-      `${skill.name}: the stored baseline draws could not be read (${messageOf(err)}); they are drawn again`
-    );
+    log.warn(`${skill.name}: ${kind.stored} could not be read (${messageOf(err)}); ${kind.drawnAgain}`);
     return void 0;
   }
   if (stored === void 0) return void 0;
-  const record = parseBaselineDraws(stored.text);
+  const record = kind.parse(stored.text);
   if (record === void 0) {
-    ports.log.warn(
-      `${skill.name}: ${stored.source} is not a record of the baseline's draws (expected version and entries of key, drawn_at, structural and draws); ignored: the draws are made again and replace it`
+    log.warn(
+      `${skill.name}: ${stored.source} is not a record of ${kind.subject} (expected ${kind.fields}); ignored: ${kind.replaced}`
     );
   }
   return record;
 }
-async function saveBaselineDraws(ports, skill, kept) {
-  if (!ports.baselineDraws || !kept) return;
+async function saveRecord(kind, files, log, skill, record) {
+  if (!files) return;
   try {
-    await ports.baselineDraws.write(skill, formatBaselineDraws(kept.record));
+    await files.write(skill, kind.format(record));
   } catch (err) {
-    ports.log.warn(
-      `${skill.name}: the baseline's draws could not be kept for the next night: ${messageOf(err)}`
-    );
+    log.warn(`${skill.name}: ${kind.subject} could not be kept for the next night: ${messageOf(err)}`);
   }
 }
 
@@ -58891,6 +58882,20 @@ async function checkStateBranch(check) {
 }
 
 // src/github/action/state-store.ts
+var RECORD_FILES = [
+  {
+    name: UPLIFT_RECORD_FILE,
+    pathIn: upliftRecordPath,
+    field: "upliftWithout",
+    isRecord: (text3) => parseUpliftRecord(text3) !== void 0
+  },
+  {
+    name: BASELINE_DRAWS_FILE,
+    pathIn: baselineDrawsPath,
+    field: "baselineDraws",
+    isRecord: (text3) => parseBaselineDraws(text3) !== void 0
+  }
+];
 async function readStateBranch(location) {
   const git = simpleGit(location.project);
   const tip = await fetchBranch(git, location.remote ?? "origin", location.branch);
@@ -58906,9 +58911,11 @@ async function readStateBranch(location) {
     const entry = skills.get(skill) ?? { resultsTsv: void 0, lastRun: void 0 };
     if (name24 === RESULTS_FILE) entry.resultsTsv = await git.show([`${tip}:${file}`]);
     else if (name24 === LAST_RUN_FILE) entry.lastRun = parseLastRun(await git.show([`${tip}:${file}`]));
-    else if (name24 === UPLIFT_RECORD_FILE) entry.upliftWithout = await git.show([`${tip}:${file}`]);
-    else if (name24 === BASELINE_DRAWS_FILE) entry.baselineDraws = await git.show([`${tip}:${file}`]);
-    else continue;
+    else {
+      const record = RECORD_FILES.find((r2) => r2.name === name24);
+      if (!record) continue;
+      entry[record.field] = await git.show([`${tip}:${file}`]);
+    }
     skills.set(skill, entry);
   }
   return { branch: location.branch, tip, skills, notStarted: notStarted2 };
@@ -58958,11 +58965,9 @@ async function restoreResults(snapshot, project, dirs) {
     if (dir === void 0) continue;
     const file = resultsTsvPath(project, { name: skill, dir });
     if (!await isDirectory4(path23.dirname(file))) continue;
-    if (state.upliftWithout !== void 0) {
-      await writeFile5(upliftRecordPath(project, { name: skill, dir }), state.upliftWithout);
-    }
-    if (state.baselineDraws !== void 0) {
-      await writeFile5(baselineDrawsPath(project, { name: skill, dir }), state.baselineDraws);
+    for (const record of RECORD_FILES) {
+      const text3 = state[record.field];
+      if (text3 !== void 0) await writeFile5(record.pathIn(project, { name: skill, dir }), text3);
     }
     if (state.resultsTsv === void 0) continue;
     const current = await readIfExists(file);
@@ -59044,10 +59049,10 @@ var GitStateStore = class {
       const entry = this.snapshot.skills.get(update.skill) ?? { resultsTsv: void 0, lastRun: void 0 };
       const results = written.get(update.skill);
       if (results !== void 0) entry.resultsTsv = results;
-      const record = update.files?.[UPLIFT_RECORD_FILE];
-      if (record !== void 0) entry.upliftWithout = this.redact(record);
-      const draws = update.files?.[BASELINE_DRAWS_FILE];
-      if (draws !== void 0) entry.baselineDraws = this.redact(draws);
+      for (const record of RECORD_FILES) {
+        const text3 = update.files?.[record.name];
+        if (text3 !== void 0) entry[record.field] = this.redact(text3);
+      }
       if (update.lastRun !== void 0)
         entry.lastRun = redactValue(update.lastRun, this.options.secrets ?? []);
       this.snapshot.skills.set(update.skill, entry);
@@ -61935,11 +61940,14 @@ ${body}`, secrets);
   };
 }
 
-// src/adapters/local/uplift-records.ts
+// src/adapters/local/night-records.ts
 import { lstat as lstat9, readFile as readFile11, writeFile as writeFile10 } from "node:fs/promises";
 var MAX_BYTES = 4 * 1024 * 1024;
 function createUpliftRecordFiles(project) {
   return createRecordFiles((skill) => upliftRecordPath(project, skill));
+}
+function createBaselineDrawsFiles(project) {
+  return createRecordFiles((skill) => baselineDrawsPath(project, skill));
 }
 function createRecordFiles(fileOf2) {
   return {
@@ -61961,11 +61969,6 @@ function createRecordFiles(fileOf2) {
       await writeFile10(file, text3);
     }
   };
-}
-
-// src/adapters/local/baseline-draws.ts
-function createBaselineDrawsFiles(project) {
-  return createRecordFiles((skill) => baselineDrawsPath(project, skill));
 }
 
 // src/github/action/branch-owner.ts
@@ -62725,23 +62728,21 @@ async function collectStateUpdates(ctx, skills, now2, results) {
     const dir = ctx.dirs[skill];
     const location = dir === void 0 ? void 0 : { name: skill, dir };
     const resultsTsv = location && await readIfExists(resultsTsvPath(ctx.project, location));
-    const upliftRecord = location && await readIfExists(upliftRecordPath(ctx.project, location));
-    const drawsRecord = location && await readIfExists(baselineDrawsPath(ctx.project, location));
     const recorded = ctx.store.snapshot.skills.get(skill);
     const changed = resultsTsv !== void 0 && resultsTsv !== recorded?.resultsTsv;
-    const recordChanged = upliftRecord !== void 0 && upliftRecord !== recorded?.upliftWithout && parseUpliftRecord(upliftRecord) !== void 0;
-    const drawsChanged = drawsRecord !== void 0 && drawsRecord !== recorded?.baselineDraws && parseBaselineDraws(drawsRecord) !== void 0;
-    const carried = {
-      ...recordChanged ? { [UPLIFT_RECORD_FILE]: upliftRecord } : {},
-      ...drawsChanged ? { [BASELINE_DRAWS_FILE]: drawsRecord } : {}
-    };
-    const files = recordChanged || drawsChanged ? { files: carried } : {};
+    const carried = {};
+    for (const record of RECORD_FILES) {
+      const text3 = location && await readIfExists(record.pathIn(ctx.project, location));
+      if (text3 !== void 0 && text3 !== recorded?.[record.field] && record.isRecord(text3))
+        carried[record.name] = text3;
+    }
+    const recordsChanged = Object.keys(carried).length > 0;
+    const files = recordsChanged ? { files: carried } : {};
     const result = results?.find((r2) => r2.skill === skill && r2.rows.length > 0);
     const link2 = recordedLink(result?.link);
     const statusChanged = result !== void 0 && (recorded?.lastRun?.status !== result.status || recorded.lastRun.link !== link2);
     if (!changed && !statusChanged) {
-      if (recordChanged || drawsChanged)
-        updates.push({ skill, resultsTsv: void 0, lastRun: void 0, ...files });
+      if (recordsChanged) updates.push({ skill, resultsTsv: void 0, lastRun: void 0, ...files });
       continue;
     }
     const fromRows = resultsTsv ? scoresFromResults(resultsTsv) : { baseline: null, final: null, iterations: 0 };
