@@ -35,7 +35,9 @@
  * --nights <n> (1) runs each project n nights in a row (the CLI again with --ignore-freshness, its own
  * files where the last night left them) and prints the later nights' calls beside the first's, what they
  * shipped scored against the texts they started from, and the p = 0.15 cost and trust targets on them:
- * what a schedule pays, and gets, once the first night's records exist. The table is the first night's.
+ * what a schedule pays, and gets, once the first night's records exist. It also prints a week of nightly
+ * runs' calls per night (the first night, then six like the later ones) against the original's, beside
+ * (never instead of) the first night's own target. The table is the first night's.
  *
  * Options: --skills <n> (16), --seeds <n> (2), --levels <p,p,…> (0,0.15,0.3), --iterations <n> (12),
  * --jobs <n> (2 runs at once), --nights <n> (1), --baseline-ref <commit>, --provider anthropic|openai|openai-compatible
@@ -452,6 +454,17 @@ function verdictsFor(groups, current, original, baselineLabel) {
         value: `${Math.round(mine)} vs ${Math.round(theirs)} (${fmt(mine / theirs, 2)} x)`,
         ok: mine / theirs <= 1.25 + EPS,
       });
+    // What a nightly schedule pays: a project's first night once, then nights like the later ones. A week is
+    // the shortest schedule the issue's users weigh (a tool too dear nightly gets cut to weekly).
+    if (Number.isFinite(mine) && Number.isFinite(theirs)) {
+      const week = (f.callsPerNight + 6 * mine) / 7;
+      const weekOriginal = (at(TARGETS.level, original).all.callsPerNight + 6 * theirs) / 7;
+      out.push({
+        what: `p = ${TARGETS.level}: calls per night over a week of nightly runs (the first night, then 6 like the later ones) <= 1.25 x the original's`,
+        value: `${Math.round(week)} vs ${Math.round(weekOriginal)} (${fmt(week / weekOriginal, 2)} x)`,
+        ok: week / weekOriginal <= 1.25 + EPS,
+      });
+    }
     const later = noisy.all.later;
     if (later.skills > 0)
       out.push({
