@@ -113,13 +113,27 @@ describe("the baseline's draws across nights", () => {
       `initial baseline (mean of 3 trials, 2 of them drawn on ${record.entries[0]!.drawn_at.slice(0, 10)}, sd 0.2887)`,
     );
     expect(second.rows[0]?.score).toBeCloseTo(1 / 6, 9);
-    // The same spread, trials and noise floor (flip rate) as the night that drew them.
-    expect(baselineLine(second.summary)).toBe(baselineLine(first.summary));
+    // The same spread, trials and noise floor (flip rate) as the night that drew them, and the summary
+    // says which of them an earlier night drew.
+    const day = record.entries[0]!.drawn_at.slice(0, 10);
+    expect(first.summary).not.toContain('earlier night');
+    expect(baselineLine(second.summary)).toBe(
+      `${baselineLine(first.summary)}; trial 1 was drawn tonight, trials 2 and 3 on an earlier night ` +
+        `(${day}) and reused: the SKILL.md, evals, prompts and models are unchanged since`,
+    );
     expect(baselineLine(second.summary)).toMatch(
       /3 independent trials, composite mean 0\.1667, spread \(sd\) 0\.2887/,
     );
-    expect(floorLine(second.summary)).toBe(floorLine(first.summary));
+    expect(floorLine(second.summary)).toBe(
+      floorLine(first.summary)!.replace(
+        "against the baseline's 3)",
+        `against the baseline's 3, 2 of them drawn on an earlier night (${day}))`,
+      ),
+    );
     expect(floorLine(second.summary)).toContain('33 % flip rate');
+    expect(second.summary).toContain(
+      `Some of those draws were drawn on an earlier night and reused: 2 of demo's baseline trials (${day}).`,
+    );
     expect(second.info.some((m) => m.includes("the baseline's 2 extra draws from"))).toBe(true);
     // Reused and not shipped: the record stays as it was.
     expect(await recordOf(project)).toEqual(record);
@@ -130,6 +144,9 @@ describe("the baseline's draws across nights", () => {
     const c = third.run.results[0]?.measurement?.confirmation;
     expect(c?.reusedBaseline).toBe(true);
     expect(c?.baselineScores).toEqual([0, 0.5, 0]);
+    expect(third.summary).toContain(
+      `(reused: no selection chose them; 2 of them drawn on an earlier night (${day}))`,
+    );
   });
 
   it("a night that shipped keeps the confirmation's fresh draws of the shipped text, not the loop's, and the next night uses them", async () => {
