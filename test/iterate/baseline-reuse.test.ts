@@ -73,15 +73,18 @@ async function night(
   table: Table,
   propose: SkillScript['propose'],
   options: Partial<IterateOptions> = {},
+  /** The models' server (ANTHROPIC_BASE_URL); Anthropic's API when undefined. */
+  baseUrl?: string,
 ) {
   const info: string[] = [];
   const warnings: string[] = [];
   nock.cleanAll();
   const log: Logger = { info: (m) => info.push(m), warn: (m) => warnings.push(m), progress: () => undefined };
-  const bodies = serveSkillModels(drawTableScript(table, propose));
+  const bodies = serveSkillModels(drawTableScript(table, propose), baseUrl);
   const full = await oneNightOptions(project, { ignoreFreshness: true, ...options });
   const before = git(project, 'rev-parse', 'HEAD').trim();
-  const run = await runIterate(full, createLocalPorts(full, { models: anthropicSkillModels(), log }));
+  const models = anthropicSkillModels(baseUrl);
+  const run = await runIterate(full, createLocalPorts(full, { models, log }));
   const summary = run.summaryPath ? await readFile(run.summaryPath, 'utf8') : '';
   const rows = run.results[0]?.rows ?? [];
   const renders = (v: Variant) => bodies.render.filter((b) => variantOf(b.system) === v).length;
@@ -119,7 +122,7 @@ describe("the baseline's draws across nights", () => {
     expect(first.summary).not.toContain('earlier night');
     expect(baselineLine(second.summary)).toBe(
       `${baselineLine(first.summary)}; trial 1 was drawn tonight, trials 2 and 3 on an earlier night ` +
-        `(${day}) and reused: the SKILL.md, evals, prompts and models are unchanged since`,
+        `(${day}) and reused: the SKILL.md, evals, prompts, models and model endpoints are unchanged since`,
     );
     expect(baselineLine(second.summary)).toMatch(
       /3 independent trials, composite mean 0\.1667, spread \(sd\) 0\.2887/,
@@ -197,6 +200,26 @@ describe("the baseline's draws across nights", () => {
     expect(after.entries).toHaveLength(1);
     expect(after.entries[0]!.key).not.toBe(before.entries[0]!.key);
     expect(passing(after.entries[0]!)).toEqual([[1], []]);
+  });
+
+  it('the same model id at another server does not match: its extra draws are drawn again; at the same server they are reused', async () => {
+    const project = await makeProject([{ name: 'demo' }]);
+    const first = await night(project, NEUTRAL, reword, {}, 'https://llm-a.example.com/v1');
+    expect([first.renders('base'), first.grades('base')]).toEqual([3, 3]);
+    const before = await recordOf(project);
+
+    const other = await night(project, NEUTRAL, reword, {}, 'https://llm-b.example.com/v1');
+    expect([other.renders('base'), other.grades('base')]).toEqual([3, 3]);
+    expect(other.rows[0]?.description).toContain('initial baseline (mean of 3 trials, sd 0.2887)');
+    expect(other.summary).not.toContain('earlier night');
+    expect(other.info.some((m) => m.includes('the stored baseline draws do not match'))).toBe(true);
+    const after = await recordOf(project);
+    expect(after.entries).toHaveLength(1);
+    expect(after.entries[0]!.key).not.toBe(before.entries[0]!.key);
+
+    const same = await night(project, NEUTRAL, reword, {}, 'https://llm-b.example.com/v1');
+    expect([same.renders('base'), same.grades('base')]).toEqual([1, 1]);
+    expect(same.rows[0]?.description).toContain('2 of them drawn on');
   });
 
   it('an unreadable record is ignored with a warning naming the file, drawn again and replaced', async () => {

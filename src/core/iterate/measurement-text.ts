@@ -62,7 +62,7 @@ function storedTrialsNote(n: NoiseReport, s: StoredTrials | undefined): string {
   return (
     `; ${trialNumbers(tonight)} ${tonight.length === 1 ? 'was' : 'were'} drawn tonight, ` +
     `${trialNumbers(earlier)} on an earlier night (${storedDay(s)}) and reused: the SKILL.md, evals, ` +
-    'prompts and models are unchanged since'
+    'prompts, models and model endpoints are unchanged since'
   );
 }
 
@@ -151,7 +151,7 @@ export function measurementLines(m: SkillMeasurement): string[] {
         (u.withoutDrawnAt === undefined
           ? ''
           : `; the side without the skill was drawn on an earlier night (${u.withoutDrawnAt.slice(0, 10)}) ` +
-            'and reused: the evals, prompts and models are unchanged since'),
+            'and reused: the evals, prompts, models and model endpoints are unchanged since'),
     );
   }
   if (m.findings.length > 0) {

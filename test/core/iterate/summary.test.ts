@@ -286,7 +286,7 @@ describe('renderMorningSummary', () => {
     expect(out).toContain(
       '- Baseline: 3 independent trials, composite mean 0.1667, spread (sd) 0.2887 (trials: 0.0000, 0.5000, ' +
         '0.0000); trial 1 was drawn tonight, trials 2 and 3 on an earlier night (2026-05-21) and reused: the ' +
-        'SKILL.md, evals, prompts and models are unchanged since',
+        'SKILL.md, evals, prompts, models and model endpoints are unchanged since',
     );
     expect(out).toContain(
       "(6 pairs of draws of the same check compared; 6 fresh draws against the baseline's 3, 2 of them drawn " +

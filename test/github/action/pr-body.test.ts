@@ -255,7 +255,7 @@ describe('PR body: how sure the gain is (issue 19)', () => {
     const text = body({ measurement: reused });
     expect(text).toContain(
       '(trials: 0.0000, 0.5000, 0.0000); trial 1 was drawn tonight, trials 2 and 3 on an earlier night ' +
-        '(2026-12-06) and reused: the SKILL.md, evals, prompts and models are unchanged since',
+        '(2026-12-06) and reused: the SKILL.md, evals, prompts, models and model endpoints are unchanged since',
     );
     expect(text).toContain(
       "and the baseline's 3 trials from before the loop (reused: no selection chose them; 2 of them drawn on " +
