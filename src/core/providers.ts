@@ -211,3 +211,18 @@ export function baseUrlVariablesNote(env: NodeJS.ProcessEnv): string | undefined
     })
     .join('; ');
 }
+
+/**
+ * A base URL as something may name the server it reaches (the records kept between nights hash it,
+ * docs/how-it-works.md § Baseline): scheme, host (lower-cased, default port dropped) and path without
+ * trailing slashes; never its userinfo, query or fragment, where credentials travel.
+ */
+export function credentialFreeUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    return 'not a URL';
+  }
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}

@@ -39,6 +39,8 @@ import { modelProvider } from '../core/providers.js';
 export interface RoleModel {
   role: Role;
   id: Exclude<ModelId, { provider: 'offline' }>;
+  /** The server the role calls, its base URL without credentials (core/providers.ts credentialFreeUrl). */
+  endpoint?: string | undefined;
   model: LanguageModel;
   /**
    * `schema`: the provider enforces a JSON schema (Anthropic, OpenAI); `negotiated`: an OpenAI-compatible

@@ -21,7 +21,7 @@ import { priceFor, pricesFromEnv, type PriceTable } from './prices.js';
 import { createSkillModels, type RoleSlot } from './skill-models.js';
 import { PROVIDER_SDKS } from './providers/registry.js';
 import type { FetchFunction } from './providers/sdk.js';
-import { keyedDefaultProviders } from '../core/providers.js';
+import { credentialFreeUrl, keyedDefaultProviders } from '../core/providers.js';
 import { DEFAULT_RETRY_POLICY, type RetryHooks, type RetryPolicy } from './retry.js';
 import {
   StructuredOutputMemo,
@@ -146,6 +146,7 @@ export function buildRoleModel(
   return {
     role,
     id,
+    endpoint: credentialFreeUrl(endpoint.baseUrl),
     model: sdk.languageModel(endpoint, id.model, options.fetch),
     jsonMode: sdk.jsonMode,
     structuredOutput:

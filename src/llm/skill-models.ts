@@ -172,6 +172,8 @@ export function createSkillModels(config: SkillModelsConfig): SkillModels {
     structuralOnly,
     renderModelId: slotLabel(render),
     graderModelId: slotLabel(grader),
+    renderEndpoint: isRoleModel(render) ? render.endpoint : undefined,
+    graderEndpoint: isRoleModel(grader) ? grader.endpoint : undefined,
     ...probe,
 
     async propose(input, signal): Promise<ModelReply<EditProposal>> {

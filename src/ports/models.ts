@@ -79,6 +79,12 @@ export interface SkillModels {
   readonly renderModelId: string;
   /** The grader's `provider:model`, for reports that name it (benchmark.json); absent in test doubles. */
   readonly graderModelId?: string;
+  /**
+   * The servers the render and grader roles call, each its base URL without credentials: part of the keys
+   * of the records kept between nights (docs/how-it-works.md § Baseline). Absent offline and in test doubles.
+   */
+  readonly renderEndpoint?: string | undefined;
+  readonly graderEndpoint?: string | undefined;
   propose(input: EditorInput, signal: AbortSignal): Promise<ModelReply<EditProposal>>;
   render(input: RenderInput, signal: AbortSignal): Promise<ModelReply<string>>;
   grade(input: GraderInput, signal: AbortSignal): Promise<ModelReply<GraderAnswer>>;

@@ -29,14 +29,22 @@ const SKILL = {
   '.gitignore': 'results.tsv\nuplift-without.json\n',
 };
 
-async function night(checkout: string, now: Date) {
+/** `baseUrl`: the `anthropic-base-url` input (the models' server); Anthropic's API when undefined. */
+async function night(checkout: string, now: Date, baseUrl?: string) {
   nock.cleanAll();
-  const bodies = serveSkillModels({
-    // With the skill assertion 1 passes, without it none does.
-    render: ({ system }) => (system.includes('# alpha') ? 'skill|answer' : 'none|answer'),
-    grade: ({ text, ids }) => (text.includes('skill|answer') ? ids.filter((id) => id === 1) : []),
-    propose: () => ({ description: 'reword', old_string: 'Write a HEADING.', new_string: 'Write a title.' }),
-  });
+  const bodies = serveSkillModels(
+    {
+      // With the skill assertion 1 passes, without it none does.
+      render: ({ system }) => (system.includes('# alpha') ? 'skill|answer' : 'none|answer'),
+      grade: ({ text, ids }) => (text.includes('skill|answer') ? ids.filter((id) => id === 1) : []),
+      propose: () => ({
+        description: 'reword',
+        old_string: 'Write a HEADING.',
+        new_string: 'Write a title.',
+      }),
+    },
+    baseUrl,
+  );
   const values: Partial<Record<ActionInputName, string>> = {
     'github-token': 'ghs_t',
     base: 'main',
@@ -44,15 +52,23 @@ async function night(checkout: string, now: Date) {
     model: 'anthropic:claude-sonnet-4-5',
     'per-skill-iterations': '1',
     trials: '2',
+    ...(baseUrl === undefined ? {} : { 'anthropic-base-url': baseUrl }),
   };
+  const io = recordingIo(now);
   const result = await runPipeline(
     parseInputs((name) => values[name] ?? ''),
     await nightContext(checkout, { GITHUB_API_URL: apiUrl() }),
-    recordingIo(now),
+    io,
   );
   const withoutSkill = bodies.render.filter((r) => !r.system.includes('# alpha')).length;
   const baselineRenders = bodies.render.length - withoutSkill;
-  return { result, withoutSkill, baselineRenders, calls: bodies.order.length };
+  return {
+    result,
+    withoutSkill,
+    baselineRenders,
+    calls: bodies.order.length,
+    summary: io.summaries.join('\n'),
+  };
 }
 
 describe('the draw without the skill on the state branch', () => {
@@ -84,5 +100,36 @@ describe('the draw without the skill on the state branch', () => {
     expect(git(origin, 'show', `skill-iterate-state:state/alpha/baseline-draws.json`)).toBe(draws);
     // Reused, not drawn again: the branch keeps the first night's record.
     expect(git(origin, 'show', `skill-iterate-state:state/alpha/uplift-without.json`)).toBe(stored);
+    // The job summary says which draws are the first night's.
+    expect(first.summary).not.toContain('earlier night');
+    expect(second.summary).toContain(
+      'trial 1 was drawn tonight, trial 2 on an earlier night (2026-06-02) and reused',
+    );
+    expect(second.summary).toContain('the side without the skill was drawn on an earlier night (2026-06-02)');
+  }, 180_000);
+
+  it('is drawn again when the same model is called at another server (anthropic-base-url)', async () => {
+    const { origin, checkout } = await makeRemote(SKILL, { checkout: 'actions' });
+    const first = await night(checkout, new Date('2026-06-02T03:00:00Z'));
+    expect(first.result.failure).toBeUndefined();
+    const stored = git(origin, 'show', `skill-iterate-state:state/alpha/uplift-without.json`);
+    const draws = git(origin, 'show', `skill-iterate-state:state/alpha/baseline-draws.json`);
+
+    const second = await night(checkout, new Date('2026-06-03T03:00:00Z'), 'https://llm-proxy.example.com');
+    expect(second.result.failure).toBeUndefined();
+    expect(second.withoutSkill).toBe(1);
+    expect(second.baselineRenders).toBe(first.baselineRenders);
+    expect(second.calls).toBe(first.calls);
+    expect(second.summary).not.toContain('earlier night');
+    // Both records replaced on the branch: new keys, drawn on the second night.
+    const uplift = parseUpliftRecord(
+      git(origin, 'show', `skill-iterate-state:state/alpha/uplift-without.json`),
+    );
+    expect(uplift?.key).not.toBe(parseUpliftRecord(stored)?.key);
+    expect(uplift?.drawnAt.slice(0, 10)).toBe('2026-06-03');
+    const after = parseBaselineDraws(
+      git(origin, 'show', `skill-iterate-state:state/alpha/baseline-draws.json`),
+    );
+    expect(after?.entries[0]?.key).not.toBe(parseBaselineDraws(draws)?.entries[0]?.key);
   }, 180_000);
 });

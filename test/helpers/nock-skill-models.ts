@@ -62,10 +62,13 @@ function roleOf(body: Record<string, unknown>): 'editor' | 'render' | 'grader' |
   return 'render';
 }
 
-/** Serves every Messages call of the test with `script`; returns the recorded request texts per role. */
-export function serveSkillModels(script: SkillScript): RecordedBodies {
+/**
+ * Serves every Messages call of the test with `script` (at Anthropic's API, or at `api`: a server set with
+ * ANTHROPIC_BASE_URL); returns the recorded request texts per role.
+ */
+export function serveSkillModels(script: SkillScript, api = API): RecordedBodies {
   const bodies: RecordedBodies = { editor: [], render: [], grader: [], probe: [], order: [] };
-  nock(API)
+  nock(new URL(api).origin)
     .persist()
     .post('/v1/messages')
     .reply(200, (_uri, raw) => {
@@ -108,11 +111,14 @@ export function serveSkillModels(script: SkillScript): RecordedBodies {
   return bodies;
 }
 
-/** The real model layer on Anthropic's API (served by serveSkillModels), retries never sleeping. */
-export function anthropicSkillModels(): SkillModels {
+/**
+ * The real model layer on Anthropic's API (served by serveSkillModels), retries never sleeping; `baseUrl`
+ * sends it to another server instead, as ANTHROPIC_BASE_URL does.
+ */
+export function anthropicSkillModels(baseUrl?: string): SkillModels {
   return createModels(
     { model: 'anthropic:claude-sonnet-4-5' },
-    { ANTHROPIC_API_KEY: 'sk-ant-test' },
+    { ANTHROPIC_API_KEY: 'sk-ant-test', ...(baseUrl === undefined ? {} : { ANTHROPIC_BASE_URL: baseUrl }) },
     {
       retryHooks: { sleep: async () => undefined, random: () => 0 },
       retry: { baseDelayMs: 1 },

@@ -73,15 +73,18 @@ async function night(
   table: Table,
   propose: SkillScript['propose'],
   options: Partial<IterateOptions> = {},
+  /** The models' server (ANTHROPIC_BASE_URL); Anthropic's API when undefined. */
+  baseUrl?: string,
 ) {
   const info: string[] = [];
   const warnings: string[] = [];
   nock.cleanAll();
   const log: Logger = { info: (m) => info.push(m), warn: (m) => warnings.push(m), progress: () => undefined };
-  const bodies = serveSkillModels(drawTableScript(table, propose));
+  const bodies = serveSkillModels(drawTableScript(table, propose), baseUrl);
   const full = await oneNightOptions(project, { ignoreFreshness: true, ...options });
   const before = git(project, 'rev-parse', 'HEAD').trim();
-  const run = await runIterate(full, createLocalPorts(full, { models: anthropicSkillModels(), log }));
+  const models = anthropicSkillModels(baseUrl);
+  const run = await runIterate(full, createLocalPorts(full, { models, log }));
   const summary = run.summaryPath ? await readFile(run.summaryPath, 'utf8') : '';
   const rows = run.results[0]?.rows ?? [];
   const renders = (v: Variant) => bodies.render.filter((b) => variantOf(b.system) === v).length;
@@ -113,13 +116,27 @@ describe("the baseline's draws across nights", () => {
       `initial baseline (mean of 3 trials, 2 of them drawn on ${record.entries[0]!.drawn_at.slice(0, 10)}, sd 0.2887)`,
     );
     expect(second.rows[0]?.score).toBeCloseTo(1 / 6, 9);
-    // The same spread, trials and noise floor (flip rate) as the night that drew them.
-    expect(baselineLine(second.summary)).toBe(baselineLine(first.summary));
+    // The same spread, trials and noise floor (flip rate) as the night that drew them, and the summary
+    // says which of them an earlier night drew.
+    const day = record.entries[0]!.drawn_at.slice(0, 10);
+    expect(first.summary).not.toContain('earlier night');
+    expect(baselineLine(second.summary)).toBe(
+      `${baselineLine(first.summary)}; trial 1 was drawn tonight, trials 2 and 3 on an earlier night ` +
+        `(${day}) and reused: the SKILL.md, evals, prompts, models and model endpoints are unchanged since`,
+    );
     expect(baselineLine(second.summary)).toMatch(
       /3 independent trials, composite mean 0\.1667, spread \(sd\) 0\.2887/,
     );
-    expect(floorLine(second.summary)).toBe(floorLine(first.summary));
+    expect(floorLine(second.summary)).toBe(
+      floorLine(first.summary)!.replace(
+        "against the baseline's 3)",
+        `against the baseline's 3, 2 of them drawn on an earlier night (${day}))`,
+      ),
+    );
     expect(floorLine(second.summary)).toContain('33 % flip rate');
+    expect(second.summary).toContain(
+      `Some of those draws were drawn on an earlier night and reused: 2 of demo's baseline trials (${day}).`,
+    );
     expect(second.info.some((m) => m.includes("the baseline's 2 extra draws from"))).toBe(true);
     // Reused and not shipped: the record stays as it was.
     expect(await recordOf(project)).toEqual(record);
@@ -130,6 +147,9 @@ describe("the baseline's draws across nights", () => {
     const c = third.run.results[0]?.measurement?.confirmation;
     expect(c?.reusedBaseline).toBe(true);
     expect(c?.baselineScores).toEqual([0, 0.5, 0]);
+    expect(third.summary).toContain(
+      `(reused: no selection chose them; 2 of them drawn on an earlier night (${day}))`,
+    );
   });
 
   it("a night that shipped keeps the confirmation's fresh draws of the shipped text, not the loop's, and the next night uses them", async () => {
@@ -180,6 +200,26 @@ describe("the baseline's draws across nights", () => {
     expect(after.entries).toHaveLength(1);
     expect(after.entries[0]!.key).not.toBe(before.entries[0]!.key);
     expect(passing(after.entries[0]!)).toEqual([[1], []]);
+  });
+
+  it('the same model id at another server does not match: its extra draws are drawn again; at the same server they are reused', async () => {
+    const project = await makeProject([{ name: 'demo' }]);
+    const first = await night(project, NEUTRAL, reword, {}, 'https://llm-a.example.com/v1');
+    expect([first.renders('base'), first.grades('base')]).toEqual([3, 3]);
+    const before = await recordOf(project);
+
+    const other = await night(project, NEUTRAL, reword, {}, 'https://llm-b.example.com/v1');
+    expect([other.renders('base'), other.grades('base')]).toEqual([3, 3]);
+    expect(other.rows[0]?.description).toContain('initial baseline (mean of 3 trials, sd 0.2887)');
+    expect(other.summary).not.toContain('earlier night');
+    expect(other.info.some((m) => m.includes('the stored baseline draws do not match'))).toBe(true);
+    const after = await recordOf(project);
+    expect(after.entries).toHaveLength(1);
+    expect(after.entries[0]!.key).not.toBe(before.entries[0]!.key);
+
+    const same = await night(project, NEUTRAL, reword, {}, 'https://llm-b.example.com/v1');
+    expect([same.renders('base'), same.grades('base')]).toEqual([1, 1]);
+    expect(same.rows[0]?.description).toContain('2 of them drawn on');
   });
 
   it('an unreadable record is ignored with a warning naming the file, drawn again and replaced', async () => {

@@ -44,26 +44,31 @@ const PASSING: Record<string, number[]> = {
 
 const RECORD = '.claude/skills/demo/evals/uplift-without.json';
 
-async function night(project: string, options: Partial<IterateOptions> = {}) {
+/** `baseUrl`: the models' server (ANTHROPIC_BASE_URL), Anthropic's API when undefined. */
+async function night(project: string, options: Partial<IterateOptions> = {}, baseUrl?: string) {
   const info: string[] = [];
   const warnings: string[] = [];
   // Each night its own model server: the calls counted are this night's.
   nock.cleanAll();
   const log: Logger = { info: (m) => info.push(m), warn: (m) => warnings.push(m), progress: () => undefined };
-  const bodies = serveSkillModels({
-    render: ({ system, user }) =>
-      `${system.includes('# Demo') ? 'skill' : 'none'}|${/CTX-(s\d)/.exec(user)?.[1] ?? '?'}|rendered`,
-    grade: ({ text, ids }) => {
-      const key = /(skill|none)\|(s\d)\|rendered/.exec(text);
-      if (!key) throw new Error('grader call without a scripted render');
-      return ids.filter((id) => PASSING[`${key[1]}|${key[2]}`]!.includes(id));
+  const bodies = serveSkillModels(
+    {
+      render: ({ system, user }) =>
+        `${system.includes('# Demo') ? 'skill' : 'none'}|${/CTX-(s\d)/.exec(user)?.[1] ?? '?'}|rendered`,
+      grade: ({ text, ids }) => {
+        const key = /(skill|none)\|(s\d)\|rendered/.exec(text);
+        if (!key) throw new Error('grader call without a scripted render');
+        return ids.filter((id) => PASSING[`${key[1]}|${key[2]}`]!.includes(id));
+      },
+      propose: () => {
+        throw new Error('no editor call expected');
+      },
     },
-    propose: () => {
-      throw new Error('no editor call expected');
-    },
-  });
+    baseUrl,
+  );
   const full = await oneNightOptions(project, { perSkillIterations: 0, ignoreFreshness: true, ...options });
-  const run = await runIterate(full, createLocalPorts(full, { models: anthropicSkillModels(), log }));
+  const models = anthropicSkillModels(baseUrl);
+  const run = await runIterate(full, createLocalPorts(full, { models, log }));
   const summary = run.summaryPath ? await readFile(run.summaryPath, 'utf8') : '';
   const withoutSkill = {
     renders: bodies.render.filter((r) => !r.system.includes('# Demo')).length,
@@ -138,6 +143,28 @@ describe('the draw without the skill across nights', () => {
     const after = await recordOf(project);
     expect(after.key).not.toBe(before.key);
     expect(after.pairs).toEqual(before.pairs);
+  });
+
+  it('the same model id at another server draws again and replaces the record; at the same server it reuses', async () => {
+    const project = await makeProject([{ name: 'demo', scenarios: TWO_SCENARIOS }]);
+    const first = await night(project, {}, 'https://llm-a.example.com');
+    expect(first.withoutSkill).toEqual({ renders: 2, grades: 2 });
+    const before = await recordOf(project);
+
+    const other = await night(project, {}, 'https://llm-b.example.com');
+    expect(other.withoutSkill).toEqual({ renders: 2, grades: 2 });
+    expect(other.summary).toMatch(UPLIFT);
+    expect(other.summary).not.toContain('earlier night');
+    expect(other.info.some((m) => m.includes('does not match'))).toBe(true);
+    const after = await recordOf(project);
+    expect(after.key).not.toBe(before.key);
+    expect(after.pairs).toEqual(before.pairs);
+
+    // The same server again, its URL written another way: reused.
+    const same = await night(project, {}, 'https://LLM-B.example.com:443/');
+    expect(same.withoutSkill).toEqual({ renders: 0, grades: 0 });
+    expect(same.summary).toContain('the side without the skill was drawn on an earlier night');
+    expect(await recordOf(project)).toEqual(after);
   });
 
   it('an unreadable record is ignored with a warning naming the file, drawn again and replaced', async () => {

@@ -63,8 +63,8 @@ const RecordSchema = z.object({
 });
 
 /**
- * The key of a text's draws: everything the uplift's key covers (evals, prompts, render and grader models;
- * core/iterate/uplift-record.ts) with the SKILL.md text in the placeholder's place, plus the text itself,
+ * The key of a text's draws: everything the uplift's key covers (evals, prompts, render and grader models
+ * and their servers; core/iterate/uplift-record.ts) with the SKILL.md text in the placeholder's place, plus the text itself,
  * the scoring mode and the structural settings the composite is computed with.
  */
 export function baselineDrawsKeyOf(input: {
@@ -72,6 +72,8 @@ export function baselineDrawsKeyOf(input: {
   skillText: string;
   renderModelId: string;
   graderModelId: string | undefined;
+  renderEndpoint: string | undefined;
+  graderEndpoint: string | undefined;
   mode: ScoreMode;
   structural: StructuralSettings | undefined;
 }): string {

@@ -4,8 +4,8 @@
  * trials, the confirmation with its interval and evidence table, the holdout, the uplift and the eval-quality
  * findings. Every figure says how many draws it rests on. Pure.
  */
-import { formatGain, passRate, type PassCount } from './noise.js';
-import type { SkillMeasurement, SkillResult } from './run-result.js';
+import { formatGain, passRate, type NoiseReport, type PassCount } from './noise.js';
+import type { SkillMeasurement, SkillResult, StoredTrials } from './run-result.js';
 import { feedbackEvidenceLines } from './feedback-evidence.js';
 import { inertInline } from '../text/untrusted-text.js';
 
@@ -38,19 +38,52 @@ function evidenceTable(m: SkillMeasurement): string[] {
   ];
 }
 
+/** The day an earlier night drew the baseline's stored trials: `2026-12-06`. */
+function storedDay(stored: StoredTrials): string {
+  return stored.drawnAt.slice(0, 10);
+}
+
+/** `trial 2`, `trials 2 and 3`, `trials 1, 4 and 5`. */
+function trialNumbers(numbers: readonly number[]): string {
+  if (numbers.length === 1) return `trial ${numbers[0]}`;
+  return `trials ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
+}
+
+/**
+ * `; trial 1 was drawn tonight, trials 2 and 3 on an earlier night (2026-12-06) …` when an earlier
+ * night's draws of the same text stand in for some of the baseline's trials (docs/how-it-works.md
+ * § Baseline): trial 1 is always drawn tonight, then the stored ones, then any drawn tonight after them.
+ */
+function storedTrialsNote(n: NoiseReport, s: StoredTrials | undefined): string {
+  if (!s) return '';
+  const all = Array.from({ length: n.trials }, (_, i) => i + 1);
+  const earlier = all.filter((t) => t >= 2 && t <= s.draws + 1);
+  const tonight = all.filter((t) => !earlier.includes(t));
+  return (
+    `; ${trialNumbers(tonight)} ${tonight.length === 1 ? 'was' : 'were'} drawn tonight, ` +
+    `${trialNumbers(earlier)} on an earlier night (${storedDay(s)}) and reused: the SKILL.md, evals, ` +
+    'prompts, models and model endpoints are unchanged since'
+  );
+}
+
 /**
  * "Improvements under +0.04 cannot be told from noise at this grader's 22 % flip rate …": what the
  * night's own draws allow (docs/how-it-works.md § Decisions under noise); undefined when nothing was
- * measured twice.
+ * measured twice. When some of the baseline's draws are an earlier night's, it says so.
  */
-export function noiseFloorLine(m: Pick<SkillMeasurement, 'noiseFloor' | 'findings'>): string | undefined {
+export function noiseFloorLine(
+  m: Pick<SkillMeasurement, 'noiseFloor' | 'findings' | 'baselineStored'>,
+): string | undefined {
   const f = m.noiseFloor;
   if (!f) return undefined;
   const flaky = m.findings.filter((x) => x.kind === 'flaky').length;
+  const stored = m.baselineStored;
+  const earlier = stored ? `, ${stored.draws} of them drawn on an earlier night (${storedDay(stored)})` : '';
   return (
     `Noise floor: improvements under ${formatGain(f.minimumDetectableGain)} cannot be told from noise at this ` +
     `grader's ${(f.flipRate * 100).toFixed(0)} % flip rate on identical texts (${f.comparisons} pairs of ` +
-    `draws of the same check compared; ${f.draws} fresh draws against the baseline's ${f.baselineDraws}); ` +
+    `draws of the same check compared; ${f.draws} fresh draws against the baseline's ${f.baselineDraws}` +
+    `${earlier}); ` +
     (flaky > 0
       ? `raise \`trials\` or fix the ${flaky} flaky assertion${flaky === 1 ? '' : 's'} listed below`
       : 'raise `trials` to see smaller gains')
@@ -67,7 +100,7 @@ export function measurementLines(m: SkillMeasurement): string[] {
         ? `- Baseline: a second trial of ${n.probe.scenarios} of its ${n.probe.of} scenarios gave every ` +
             'check the verdict of the first, so the spread (sd) is 0.0000 and no further trial was drawn'
         : `- Baseline: ${n.trials} independent trials, composite mean ${n.mean.toFixed(4)}, spread (sd) ` +
-            `${n.sd.toFixed(4)} (trials: ${n.scores.map((s) => s.toFixed(4)).join(', ')})`,
+            `${n.sd.toFixed(4)} (trials: ${n.scores.map((s) => s.toFixed(4)).join(', ')})${storedTrialsNote(n, m.baselineStored)}`,
     );
     lines.push(
       n.flipping.length === 0
@@ -96,7 +129,10 @@ export function measurementLines(m: SkillMeasurement): string[] {
         `baseline ${c.baseline.toFixed(4)} -> final ${c.final.toFixed(4)} over ` +
         (c.reusedBaseline
           ? `${c.trials} fresh trials of the final text and the baseline's ${c.baselineScores.length} trials ` +
-            `from before the loop (reused: no selection chose them)`
+            `from before the loop (reused: no selection chose them` +
+            (m.baselineStored
+              ? `; ${m.baselineStored.draws} of them drawn on an earlier night (${storedDay(m.baselineStored)}))`
+              : ')')
           : `${c.trials} fresh trials of each text`) +
         `; margin to clear ${c.needed.toFixed(4)}`,
     );
@@ -115,7 +151,7 @@ export function measurementLines(m: SkillMeasurement): string[] {
         (u.withoutDrawnAt === undefined
           ? ''
           : `; the side without the skill was drawn on an earlier night (${u.withoutDrawnAt.slice(0, 10)}) ` +
-            'and reused: the evals, prompts and models are unchanged since'),
+            'and reused: the evals, prompts, models and model endpoints are unchanged since'),
     );
   }
   if (m.findings.length > 0) {

@@ -5,6 +5,7 @@
  */
 import type { NoiseFloor, SkillResult } from './run-result.js';
 import { totalTokens, type Usage } from '../usage.js';
+import { inertInline } from '../text/untrusted-text.js';
 
 /** What one shipped skill, and one confirmed +0.01 of composite, cost on average. */
 export interface PointPrice {
@@ -80,6 +81,24 @@ export function nightNoiseLine(results: readonly SkillResult[]): string | undefi
   return (
     `Noise: the grader's verdicts flipped on ${((100 * flips) / Math.max(1, compared)).toFixed(0)} % of ` +
     `${compared} pairs of draws of identical texts; improvements under ${range} cannot be told from that ` +
-    'noise: raise `trials` or fix the flaky assertions listed per skill.'
+    'noise: raise `trials` or fix the flaky assertions listed per skill.' +
+    storedDrawsNote(results)
   );
+}
+
+/**
+ * ` Some of those draws were drawn on an earlier night and reused: 2 of demo's baseline trials (2026-12-06).`
+ * when a skill's baseline took draws from the record kept between nights (docs/how-it-works.md § Baseline).
+ */
+function storedDrawsNote(results: readonly SkillResult[]): string {
+  const reused = results.flatMap((r) => {
+    const stored = r.measurement?.noiseFloor ? r.measurement.baselineStored : undefined;
+    if (!stored) return [];
+    const trials = stored.draws === 1 ? 'trial' : 'trials';
+    return [
+      `${stored.draws} of ${inertInline(r.skill, 100)}'s baseline ${trials} (${stored.drawnAt.slice(0, 10)})`,
+    ];
+  });
+  if (reused.length === 0) return '';
+  return ` Some of those draws were drawn on an earlier night and reused: ${reused.join(', ')}.`;
 }

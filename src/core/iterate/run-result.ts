@@ -10,6 +10,11 @@ export interface SkillMeasurement {
   keepRule: KeepRule;
   /** The baseline's independent trials; absent when the skill was scored once (structure only, `--trials 1`). */
   noise?: NoiseReport | undefined;
+  /**
+   * Set when trials 2 … `draws + 1` of `noise` are an earlier night's draws of the same text, reused
+   * (docs/how-it-works.md § Baseline): the summary and the PR body say which, and when.
+   */
+  baselineStored?: StoredTrials | undefined;
   uplift?: UpliftReport | undefined;
   /** The ship gate's side-by-side re-scoring, when it ran. */
   confirmation?: Confirmation | undefined;
@@ -32,6 +37,12 @@ export interface SkillMeasurement {
    * reviewer); absent when no eval carries `skillclimb.feedback` or no edit was kept.
    */
   feedback?: FeedbackEvidence | undefined;
+}
+
+/** The baseline's trials an earlier night drew: how many, and when the first of them was drawn (ISO 8601). */
+export interface StoredTrials {
+  draws: number;
+  drawnAt: string;
 }
 
 /** What the night's own draws say about what it can tell apart (issue 28 item 3). */

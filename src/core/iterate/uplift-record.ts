@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { SkillEvals } from './evals.js';
+import { credentialFreeUrl } from '../providers.js';
 import { buildGraderPrompt } from './grader-prompt.js';
 import { buildRenderPrompt } from './render-prompt.js';
 import {
@@ -55,21 +56,27 @@ function canonical(value: unknown): string {
 /**
  * What a draw without the skill depends on: the evals as loaded (the scenarios drawn and every assertion),
  * the placeholder, the render prompt each scenario gets and the grader's framing of it (so a change of the
- * prompts changes the key without a bump), the render and grader models (`provider:model`), and
- * UPLIFT_KEY_VERSION. The baseline's stored draws (baseline-draws-record.ts) add to it.
+ * prompts changes the key without a bump), the render and grader models (`provider:model`) and the servers
+ * they are called at (the base URLs without credentials: the same model id behind another server is
+ * another model), and UPLIFT_KEY_VERSION. The baseline's stored draws (baseline-draws-record.ts) add to it.
  */
 export function upliftKeyMaterial(input: {
   evals: SkillEvals;
   placeholder: string;
   renderModelId: string;
   graderModelId: string | undefined;
+  renderEndpoint: string | undefined;
+  graderEndpoint: string | undefined;
 }): Record<string, unknown> {
   const { evals, placeholder } = input;
+  const endpoint = (url: string | undefined) => (url === undefined ? null : credentialFreeUrl(url));
   return {
     version: UPLIFT_KEY_VERSION,
     placeholder,
     renderModel: input.renderModelId,
     graderModel: input.graderModelId ?? null,
+    renderEndpoint: endpoint(input.renderEndpoint),
+    graderEndpoint: endpoint(input.graderEndpoint),
     format: evals.format ?? 'original',
     assertions: evals.evals,
     scenarios: evals.scenarios,

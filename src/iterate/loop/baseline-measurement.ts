@@ -15,6 +15,7 @@ import {
 } from '../../core/iterate/noise.js';
 import { probeScenarios } from '../../core/iterate/noise-probe.js';
 import type { BaselineDrawsEntry, StoredDraw } from '../../core/iterate/baseline-draws-record.js';
+import type { StoredTrials } from '../../core/iterate/run-result.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { keptStateOf, type ScoredText } from '../saturation.js';
 import type { GradeMemo, SkillScore } from '../score.js';
@@ -204,7 +205,10 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
             probe: { scenarios: probe.scenarios, of: loop.training.scenarios.length },
           }
         : undefined;
-  loop.ledger.baselineMeasured({ noise }, scores.length > 1 ? { scores: [...scores], tallies } : undefined);
+  loop.ledger.baselineMeasured(
+    { noise, stored: storedOf(extras.stored) },
+    scores.length > 1 ? { scores: [...scores], tallies } : undefined,
+  );
   loop.ledger.drew(loop.baselineText, Math.max(scores.length, loop.trials));
   const allPass = [scored.score, ...(extra?.draws ?? [])]
     .map(storedDrawOf)
@@ -229,6 +233,12 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
     measured: probe ? probe.scores : scores,
     withSkill: { tallies, rates: drawsPairs.map(passShare) },
   };
+}
+
+/** The baseline's trials an earlier night drew (the summary and the PR body say which, and when). */
+function storedOf(stored: BaselineExtras['stored']): StoredTrials | undefined {
+  if (!stored || stored.used.length === 0) return undefined;
+  return { draws: stored.used.length, drawnAt: stored.entry.drawnAt };
 }
 
 /** `, 2 of them drawn on 2026-12-06` when stored draws stood in for some (baseline-stored.ts). */

@@ -39,7 +39,7 @@ export async function useStoredDraws(
   const stored = { entry, used };
   input.log.info(
     `${input.skill}: the baseline's ${used.length} extra draw${used.length === 1 ? '' : 's'} from ` +
-      `${entry.drawnAt} ${used.length === 1 ? 'is' : 'are'} reused (SKILL.md, evals, prompts and models unchanged)`,
+      `${entry.drawnAt} ${used.length === 1 ? 'is' : 'are'} reused (SKILL.md, evals, prompts, models and model endpoints unchanged)`,
   );
   const missing = loop.trials - 1 - used.length;
   if (missing === 0 || used.every((d) => drawsAgree(first, d))) return { stored, usage: ZERO_USAGE };

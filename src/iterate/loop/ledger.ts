@@ -29,7 +29,7 @@ import {
   feedbackEvidence,
   type FeedbackEvidence,
 } from '../../core/iterate/feedback-evidence.js';
-import type { NoiseFloor, SkillMeasurement } from '../../core/iterate/run-result.js';
+import type { NoiseFloor, SkillMeasurement, StoredTrials } from '../../core/iterate/run-result.js';
 import type { AbsoluteResult } from '../../core/iterate/score-types.js';
 import { flipRate, minimumDetectableGain } from '../../core/iterate/sequential.js';
 import type { Usage } from '../../core/usage.js';
@@ -56,6 +56,8 @@ export interface BaselineDraws {
 /** What the baseline's extra trials measured (baseline-measurement.ts). */
 export interface BaselineReport {
   noise?: NoiseReport | undefined;
+  /** The trials of `noise` an earlier night drew (baseline-stored.ts). */
+  stored?: StoredTrials | undefined;
   uplift?: UpliftReport | undefined;
 }
 
@@ -167,7 +169,7 @@ export class LoopLedger {
     scenarios: readonly Scenario[] = [],
   ): SkillMeasurement {
     const feedback = this.feedbackEvidence(scenarios);
-    const { noise, uplift } = this.baseline;
+    const { noise, stored, uplift } = this.baseline;
     const outcome = this.confirmation;
     const floor = power
       ? noiseFloorOf(this.tallies, this.current.noise, this.baselineSample, power)
@@ -176,6 +178,7 @@ export class LoopLedger {
       ...(floor ? { noiseFloor: floor } : {}),
       keepRule,
       noise,
+      ...(stored ? { baselineStored: stored } : {}),
       uplift,
       confirmation: outcome?.kind === 'confirmed' ? outcome.confirmation : undefined,
       confirmationFailure: outcome?.kind === 'failed' ? outcome.reason : undefined,

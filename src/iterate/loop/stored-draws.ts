@@ -25,6 +25,8 @@ export function drawsKeyOf(loop: LoopContext, text: string): string {
     skillText: text,
     renderModelId: input.models.renderModelId,
     graderModelId: input.models.graderModelId,
+    renderEndpoint: input.models.renderEndpoint,
+    graderEndpoint: input.models.graderEndpoint,
     mode: input.options.mode,
     structural: input.structural,
   });
@@ -38,7 +40,7 @@ export function storedBaselineDraws(loop: LoopContext): BaselineDrawsEntry | und
   const entry = input.baselineDraws.entries.find((e) => e.key === key);
   if (!entry) {
     input.log.info(
-      `${input.skill}: the stored baseline draws do not match tonight's SKILL.md, evals, prompts or models; ` +
+      `${input.skill}: the stored baseline draws do not match tonight's SKILL.md, evals, prompts, models or model endpoints; ` +
         'drawing them again',
     );
   }

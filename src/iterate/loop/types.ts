@@ -75,12 +75,13 @@ export interface SkillLoopInput {
   nameWidth?: number | undefined;
   /**
    * The draw without the skill an earlier night kept (docs/how-it-works.md § Decisions under noise,
-   * "Uplift"): reused instead of drawn again when its key matches tonight's evals, prompts and models.
+   * "Uplift"): reused instead of drawn again when its key matches tonight's evals, prompts, models and
+   * model endpoints.
    */
   upliftWithout?: UpliftWithoutRecord | undefined;
   /**
    * The draws an earlier night kept of texts no selection touched (docs/how-it-works.md § Baseline): the
-   * entry whose key matches tonight's SKILL.md, evals, prompts and models stands in for the baseline's
+   * entry whose key matches tonight's SKILL.md, evals, prompts, models and model endpoints stands in for the baseline's
    * extra draws.
    */
   baselineDraws?: BaselineDrawsRecord | undefined;

@@ -30,11 +30,13 @@ export async function drawUplift(loop: LoopContext, withSkill: ClimbStart['withS
     placeholder: NO_SKILL_TEXT,
     renderModelId: input.models.renderModelId,
     graderModelId: input.models.graderModelId,
+    renderEndpoint: input.models.renderEndpoint,
+    graderEndpoint: input.models.graderEndpoint,
   });
   const stored = input.upliftWithout;
   if (stored?.key === key) {
     input.log.info(
-      `${input.skill}: the draw without the skill from ${stored.drawnAt} is reused (evals, prompts and models unchanged)`,
+      `${input.skill}: the draw without the skill from ${stored.drawnAt} is reused (evals, prompts, models and model endpoints unchanged)`,
     );
     loop.ledger.upliftMeasured(report(loop, withSkill, stored.pairs, stored.drawnAt), {
       record: stored,
@@ -45,7 +47,7 @@ export async function drawUplift(loop: LoopContext, withSkill: ClimbStart['withS
   if (stored) {
     input.log.info(
       `${input.skill}: the stored draw without the skill (from ${stored.drawnAt}) does not match tonight's ` +
-        'evals, prompts or models; drawing it again',
+        'evals, prompts, models or model endpoints; drawing it again',
     );
   }
   const timer = startIterationTimer(iterationLimits(loop, input.now()), input.signal);

@@ -15,12 +15,14 @@ const BASE = {
   skillText: '# Demo\n\n1. Read the notes.\n',
   renderModelId: 'anthropic:claude-sonnet-4-5',
   graderModelId: 'anthropic:claude-sonnet-4-5',
+  renderEndpoint: 'https://api.anthropic.com/v1',
+  graderEndpoint: 'https://api.anthropic.com/v1',
   mode: 'composite' as const,
   structural: undefined,
 };
 
 describe('baselineDrawsKeyOf', () => {
-  it('changes with the SKILL.md text, an assertion, a model, the mode and the structural settings', () => {
+  it('changes with the SKILL.md text, an assertion, a model, a model endpoint, the mode and the structural settings', () => {
     const key = baselineDrawsKeyOf(BASE);
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     expect(baselineDrawsKeyOf({ ...BASE })).toBe(key);
@@ -30,6 +32,8 @@ describe('baselineDrawsKeyOf', () => {
       baselineDrawsKeyOf({ ...BASE, skillText: `${BASE.skillText}\nOne more line.\n` }),
       baselineDrawsKeyOf({ ...BASE, evals: changed }),
       baselineDrawsKeyOf({ ...BASE, graderModelId: 'anthropic:claude-haiku-4-5' }),
+      baselineDrawsKeyOf({ ...BASE, renderEndpoint: 'https://proxy.example.com/v1' }),
+      baselineDrawsKeyOf({ ...BASE, graderEndpoint: 'https://proxy.example.com/v1' }),
       baselineDrawsKeyOf({ ...BASE, mode: 'absolute' }),
       baselineDrawsKeyOf({ ...BASE, structural: { maxLineLength: 120 } }),
     ];

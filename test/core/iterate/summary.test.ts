@@ -256,6 +256,52 @@ describe('renderMorningSummary', () => {
     expect(out).toContain('| no-improvement (gain +0.001031 is below the minimum gain 0.005) |');
   });
 
+  it("says which of the baseline's trials an earlier night drew, in its lines and the night's noise line", () => {
+    const run = realisticRun();
+    const measured = (stored?: { draws: number; drawnAt: string }): RunResult => ({
+      ...run,
+      results: [
+        {
+          ...run.results[0]!,
+          measurement: {
+            keepRule: 'noise-aware',
+            noise: { trials: 3, scores: [0, 0.5, 0], mean: 1 / 6, sd: 0.2887, flipping: [] },
+            baselineStored: stored,
+            noiseFloor: {
+              flipRate: 1 / 3,
+              comparisons: 6,
+              minimumDetectableGain: 0.2041,
+              draws: 6,
+              baselineDraws: 3,
+            },
+            findings: [],
+            statements: {},
+          },
+        },
+      ],
+    });
+    const fresh = renderMorningSummary(measured());
+    expect(fresh).not.toContain('earlier night');
+    const out = renderMorningSummary(measured({ draws: 2, drawnAt: '2026-05-21T23:40:00.000Z' }));
+    expect(out).toContain(
+      '- Baseline: 3 independent trials, composite mean 0.1667, spread (sd) 0.2887 (trials: 0.0000, 0.5000, ' +
+        '0.0000); trial 1 was drawn tonight, trials 2 and 3 on an earlier night (2026-05-21) and reused: the ' +
+        'SKILL.md, evals, prompts, models and model endpoints are unchanged since',
+    );
+    expect(out).toContain(
+      "(6 pairs of draws of the same check compared; 6 fresh draws against the baseline's 3, 2 of them drawn " +
+        'on an earlier night (2026-05-21))',
+    );
+    expect(out).toContain(
+      "Some of those draws were drawn on an earlier night and reused: 2 of api-docs's baseline trials (2026-05-21).",
+    );
+    // One stored draw with one drawn tonight after it (draw 0 and the stored one disagreed).
+    const mixed = renderMorningSummary(measured({ draws: 1, drawnAt: '2026-05-21T23:40:00.000Z' }));
+    expect(mixed).toContain(
+      '; trials 1 and 3 were drawn tonight, trial 2 on an earlier night (2026-05-21) and reused',
+    );
+  });
+
   it("names the freshness window the run used: the seed's 24h by default, the Action's shorter one when set", () => {
     expect(text.split('\n')).toContain('Cross-night freshness (ran within the last 24h):');
     const shorter = renderMorningSummary(realisticRun({ freshnessWindowMs: 20 * 3_600_000 })).split('\n');

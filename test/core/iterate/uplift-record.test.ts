@@ -15,6 +15,8 @@ const BASE = {
   placeholder: 'No skill instructions are given.',
   renderModelId: 'anthropic:claude-sonnet-4-5',
   graderModelId: 'anthropic:claude-sonnet-4-5',
+  renderEndpoint: 'https://llm.example.com/v1',
+  graderEndpoint: 'https://llm.example.com/v1',
 };
 
 describe('upliftKeyOf', () => {
@@ -32,6 +34,24 @@ describe('upliftKeyOf', () => {
       upliftKeyOf({ ...BASE, placeholder: 'No instructions.' }),
     ];
     expect(new Set([key, ...keys]).size).toBe(6);
+  });
+
+  it('changes with the server a model is called at, never with credentials in its URL', () => {
+    const key = upliftKeyOf(BASE);
+    // Another server with the same model id: another key, whichever role calls it.
+    const other = 'http://gpu-2.internal:8000/v1';
+    expect(upliftKeyOf({ ...BASE, renderEndpoint: other })).not.toBe(key);
+    expect(upliftKeyOf({ ...BASE, graderEndpoint: other })).not.toBe(key);
+    expect(upliftKeyOf({ ...BASE, renderEndpoint: 'https://llm.example.com/v2' })).not.toBe(key);
+    expect(upliftKeyOf({ ...BASE, renderEndpoint: undefined, graderEndpoint: undefined })).not.toBe(key);
+    // The same server however its URL is written, and whatever token its query or userinfo carries.
+    for (const same of [
+      'https://LLM.example.com:443/v1/',
+      'https://llm.example.com/v1?api-key=sk-secret-1',
+      'https://user:sk-secret-2@llm.example.com/v1#frag',
+    ]) {
+      expect(upliftKeyOf({ ...BASE, renderEndpoint: same, graderEndpoint: same })).toBe(key);
+    }
   });
 
   it('does not depend on the order a file lists its fields in', () => {

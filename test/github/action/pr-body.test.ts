@@ -245,6 +245,24 @@ describe('PR body: how sure the gain is (issue 19)', () => {
     expect(text).toContain('  - #2 "Names the test.": flaky (verdict changed on 1 of 1)');
   });
 
+  it("says when some of the baseline's trials, which the confirmation reused, were drawn on an earlier night", () => {
+    const reused = {
+      ...measurement,
+      baselineStored: { draws: 2, drawnAt: '2026-12-06T02:10:00.000Z' },
+      confirmation: { ...measurement.confirmation, reusedBaseline: true },
+    };
+    expect(body({ measurement })).not.toContain('earlier night');
+    const text = body({ measurement: reused });
+    expect(text).toContain(
+      '(trials: 0.0000, 0.5000, 0.0000); trial 1 was drawn tonight, trials 2 and 3 on an earlier night ' +
+        '(2026-12-06) and reused: the SKILL.md, evals, prompts, models and model endpoints are unchanged since',
+    );
+    expect(text).toContain(
+      "and the baseline's 3 trials from before the loop (reused: no selection chose them; 2 of them drawn on " +
+        'an earlier night (2026-12-06))',
+    );
+  });
+
   it('has no such section without a measurement (the original keep rule with one draw)', () => {
     expect(body()).not.toContain('How sure this is');
   });
