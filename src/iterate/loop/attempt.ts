@@ -10,6 +10,7 @@ import { NO_COMMIT, applyEdit, type KeptState } from '../../core/iterate/hill-cl
 import { ModelOutputError, type EditProposal } from '../../core/model-answers.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { buildEditorInput } from '../editor-input.js';
+import { CapAtStart, capReached } from './caps.js';
 import type { LoopContext } from './context.js';
 import { judgeEdit, type Verdict } from './keep-decision.js';
 import { screenThenScore } from './screening.js';
@@ -69,6 +70,16 @@ export async function attemptEdit(
   } catch (err) {
     if (!(err instanceof ModelOutputError) || signal.aborted) throw err;
     unusable = messageOf(err);
+  }
+  // The first iteration's editor call ran beside the baseline's extra draws (docs/how-it-works.md §
+  // Baseline): from here on the attempt reads what they decide (the kept score, the noise, the flip
+  // rate), so it waits for them, and for the baseline row before its own.
+  if (loop.startPending) {
+    const settled = await loop.startSettled();
+    if (!settled) throw loop.interrupted();
+    kept = settled;
+    const stop = capReached(loop, true);
+    if (stop) throw new CapAtStart(stop);
   }
   // Step B: apply. An unusable proposal is the loop working as intended: revert, nothing committed.
   const applied = proposal ? applyEdit(kept.text, proposal) : undefined;
