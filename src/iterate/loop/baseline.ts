@@ -2,7 +2,9 @@
  * The baseline (docs/how-it-works.md § Baseline): the unmodified SKILL.md scored, no edit. One that
  * cannot be scored is a crash row, retried until it scores or the crash counter parks the skill, because
  * without it no edit can be judged. An AMBIGUOUS baseline is different: the render said the skill cannot
- * do the task, which a retry of the same text will not change. How its draws become the climb's start is
+ * do the task, which a retry of the same text will not change; both are decided from draw 0 alone. Once
+ * draw 0 scored, the draws beyond it run beside the first editor call, and the climb's start and the
+ * baseline row wait for them (`settleStart`). How its draws become the climb's start is
  * baseline-measurement.ts's.
  */
 import { messageOf } from '../../core/errors.js';
