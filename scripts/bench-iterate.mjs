@@ -192,7 +192,7 @@ function analyse(calls, latency, expected) {
         chars: c.promptChars,
         usage: c.usage ?? { total: 0, cacheRead: 0 },
         uplift: isUpliftCall(c),
-        baselineText: isBaselineTextCall(c),
+        baselineText: role !== 'editor' && isBaselineTextCall(c),
       };
     })
     .sort((a, b) => a.start - b.start);

@@ -188,7 +188,8 @@ const BASELINE_MARK = 'Rendered from the unmodified SKILL.md.';
 
 /**
  * A render of the SKILL.md as the night found it (no edit inserted under its Rules heading) or the grade
- * of one: the baseline's draws, which since issue 28 item 6 partly run beside the first editor call.
+ * of one: the baseline's draws, which since issue 28 item 6 partly run beside the first editor call. (An
+ * editor call on that text matches too: the caller asks only of renders and grades.)
  */
 export function isBaselineTextCall(call) {
   const text = `${call.system}\n${call.text}`;
