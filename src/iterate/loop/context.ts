@@ -187,7 +187,9 @@ export class LoopContext {
    */
   launchReports(): void {
     this.editorOut = true;
-    void this.launchStart();
+    // A turn later: the editor's request (its provider loaded on the first call) leaves before the
+    // draws' requests are built.
+    if (this.pendingStart) setImmediate(() => void this.launchStart());
     for (const start of this.waitingReports.splice(0)) this.runningReports.push(start());
   }
 
