@@ -58,27 +58,28 @@ async function night(
 }
 
 describe("issue 28 item 6: the baseline's extra draws beside the first editor call", () => {
-  it("the first editor call goes out before draw 1 is answered; the first keep decision and the row still use the 3 draws' mean", async () => {
-    // Each render of the baseline text past draw 0's is answered only once the first editor request has
-    // arrived. Before this, the editor waited for the whole baseline: that answer came after 2 s, too late.
-    let editorArrived: () => void = () => undefined;
-    const editor = new Promise<void>((resolve) => (editorArrived = resolve));
+  it("the first editor call and the edit's renders go out before draw 1 is answered; the first keep decision and the row still use the 3 draws' mean", async () => {
+    // Each render of the baseline text past draw 0's is answered only once the edit's first render has
+    // arrived (so the editor's call, too). Before this, the editor waited for the whole baseline: that
+    // answer came after 2 s, too late.
+    let editArrived: () => void = () => undefined;
+    const edit = new Promise<void>((resolve) => (editArrived = resolve));
     const isExtra = extraDrawCounter();
-    const answeredAfterEditor: boolean[] = [];
+    const answeredAfterEdit: boolean[] = [];
     const hold: SkillScript['hold'] = (call) => {
-      if (call.role === 'editor') editorArrived();
+      if (call.role === 'render' && variantOf(call.text) === 'reworded') editArrived();
       if (!isExtra(call)) return undefined;
       let arrived = false;
       return Promise.race([
-        editor.then(() => (arrived = true)),
+        edit.then(() => (arrived = true)),
         new Promise((resolve) => setTimeout(resolve, 2000)),
       ]).then(() => {
-        answeredAfterEditor.push(arrived);
+        answeredAfterEdit.push(arrived);
       });
     };
     const n = await night(hold);
-    // Draw 1, then draw 2 (the first two disagree): both answered after the editor request came in.
-    expect(answeredAfterEditor).toEqual([true, true]);
+    // Draw 1, then draw 2 (the first two disagree): both answered after the edit's render came in.
+    expect(answeredAfterEdit).toEqual([true, true]);
     // The baseline row is first, and says what it is: the mean of its three draws, not draw 0's 0.
     expect(n.rows.map((r) => r.status)).toEqual(['baseline', 'revert']);
     expect(n.rows[0]?.description).toBe('[absolute] initial baseline (mean of 3 trials, sd 0.2887)');

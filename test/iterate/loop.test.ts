@@ -741,10 +741,10 @@ describe("runSkillLoop: the baseline's extra draws beside the first editor call 
     expect(head(h.worktreePath)).toBe(h.baseCommit);
   });
 
-  it('a cost budget their calls reach ends the first iteration after its editor call, unjudged', async () => {
-    // Draw 0 (render + grade) = 0.02 is under 0.03, so the first editor call goes out; draw 1 (0.02), made
-    // beside it, agrees with draw 0 and brings the baseline to 0.04: the loop stops there, as it stopped
-    // before the first iteration when the baseline's draws were all made before it.
+  it('a cost budget their calls reach ends the first iteration before its keep decision, unjudged, its commit reset', async () => {
+    // Draw 0 (render + grade) = 0.02 is under 0.03, so the first iteration starts; draw 1 (0.02), made
+    // beside it, agrees with draw 0 and brings the baseline to 0.04: the loop stops there without judging
+    // the edit, as it stopped before the first iteration when the baseline's draws were all made before it.
     const h = await harness(
       { propose: editsInOrder([addLine('SUMMARY')]), usagePerCall: { costUsd: 0.01 } },
       { perSkillIterations: 5, trials: 3, keepRule: 'noise-aware', maxCostUsd: 0.03 },
@@ -757,10 +757,10 @@ describe("runSkillLoop: the baseline's extra draws beside the first editor call 
       ['baseline', '[absolute] initial baseline (mean of 2 trials, sd 0.0000)'],
     ]);
     expect(models.calls.propose).toHaveLength(1);
-    // Draws 0 and 1, and the uplift's draw (a report, joined before the result).
-    expect(models.calls.render).toHaveLength(3);
-    // The baseline's 0.04, the editor's 0.01 and the uplift's 0.02.
-    expect(result.usage.costUsd).toBeCloseTo(0.07, 9);
+    // Draws 0 and 1, the edit's draw and the uplift's (a report, joined before the result).
+    expect(models.calls.render).toHaveLength(4);
+    // The baseline's 0.04, the unjudged iteration's 0.03 (editor, render, grade) and the uplift's 0.02.
+    expect(result.usage.costUsd).toBeCloseTo(0.09, 9);
     expect(head(h.worktreePath)).toBe(h.baseCommit);
   });
 });

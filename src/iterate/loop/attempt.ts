@@ -71,16 +71,6 @@ export async function attemptEdit(
     if (!(err instanceof ModelOutputError) || signal.aborted) throw err;
     unusable = messageOf(err);
   }
-  // The first iteration's editor call ran beside the baseline's extra draws (docs/how-it-works.md §
-  // Baseline): from here on the attempt reads what they decide (the kept score, the noise, the flip
-  // rate), so it waits for them, and for the baseline row before its own.
-  if (loop.startPending) {
-    const settled = await loop.startSettled();
-    if (!settled) throw loop.interrupted();
-    kept = settled;
-    const stop = capReached(loop, true);
-    if (stop) throw new CapAtStart(stop);
-  }
   // Step B: apply. An unusable proposal is the loop working as intended: revert, nothing committed.
   const applied = proposal ? applyEdit(kept.text, proposal) : undefined;
   if (!proposal || !applied?.ok) {
@@ -107,5 +97,22 @@ export async function attemptEdit(
   attempt.spent(screened.usage);
   if ('screenedOut' in screened) return { outcome: 'revert', score: null, note: screened.screenedOut };
   // Steps E/F.
-  return judgeEdit(loop, kept, newText, screened, signal, (usage) => attempt.spent(usage));
+  const from = await settledStart(loop, kept);
+  return judgeEdit(loop, from, newText, screened, signal, (usage) => attempt.spent(usage));
+}
+
+/**
+ * The first iteration's editor call and scoring ran beside the baseline's extra draws (docs/how-it-works.md
+ * § Baseline). Nothing before the keep decision reads what they decide: the editor's prompt, the edit and
+ * the screening read draw 0's text and verdicts, which the state from draw 0 holds as the settled one
+ * does. The keep decision reads the kept score (their mean), the noise and the flip rate, so it waits for
+ * them here; the row waits in runIteration. A cap their spend reaches ends the iteration unjudged.
+ */
+async function settledStart(loop: LoopContext, kept: KeptState): Promise<KeptState> {
+  if (!loop.startPending) return kept;
+  const settled = await loop.startSettled();
+  if (!settled) throw loop.interrupted();
+  const stop = capReached(loop, true);
+  if (stop) throw new CapAtStart(stop);
+  return settled;
 }

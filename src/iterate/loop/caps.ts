@@ -50,9 +50,9 @@ export function budgetCut(loop: LoopContext, what: string, usage: Usage): LoopSt
 }
 
 /**
- * A cap reached once the baseline's extra draws, made beside the first editor call (baseline.ts), are
- * counted: before them the loop would not have started the iteration, so it ends unjudged, like a budget
- * cut, before anything is applied or scored.
+ * A cap reached once the baseline's extra draws, made beside the first iteration (baseline.ts), are
+ * counted: with them counted first the loop would not have started the iteration, so it ends unjudged,
+ * like a budget cut, before its keep decision.
  */
 export class CapAtStart extends Error {
   constructor(readonly stop: LoopStopReason) {

@@ -8,7 +8,7 @@ import { NO_COMMIT, type KeptState, type LoopStopReason } from '../../core/itera
 import { SkillBudgetReached, startIterationTimer } from '../iteration-timer.js';
 import { Attempt, attemptEdit } from './attempt.js';
 import { WorktreeGitFailure } from './background-reset.js';
-import { CapAtStart, budgetCut, iterationLimits } from './caps.js';
+import { CapAtStart, budgetCut, capReached, iterationLimits } from './caps.js';
 import type { LoopContext } from './context.js';
 import { crashVerdict, type Verdict } from './keep-decision.js';
 import { recordAttempt, rowOf, secondsBetween } from './record.js';
@@ -20,6 +20,9 @@ export async function runIteration(loop: LoopContext, kept: KeptState): Promise<
   const started = input.now();
   const timer = startIterationTimer(iterationLimits(loop, started), input.signal);
   const attempt = new Attempt();
+  // The first iteration runs beside the baseline's extra draws (baseline.ts): a cap their spend reaches
+  // ends it unjudged, since before them the loop would not have started it.
+  const besideStart = loop.startPending;
   let verdict: Verdict;
   let capped: LoopStopReason | undefined;
   try {
@@ -34,6 +37,7 @@ export async function runIteration(loop: LoopContext, kept: KeptState): Promise<
   // The first iteration may end before its attempt waited for the baseline's extra draws (a crash, an
   // interruption, the budget): the baseline row is recorded, or known never to be, before anything here.
   const from = (await loop.startSettled()) ?? kept;
+  if (besideStart) capped ??= capReached(loop, true);
   if (input.signal?.aborted) {
     // Never judged, so neither recorded nor kept: the branch goes back to the last kept state.
     loop.spendUnjudged(attempt.usage);
@@ -49,10 +53,12 @@ export async function runIteration(loop: LoopContext, kept: KeptState): Promise<
     return budgetCut(loop, `iteration ${iteration}`, attempt.usage);
   }
   if (capped) {
-    // Only the editor call was made: not judged, no row, nothing committed.
+    // Not judged, so neither recorded nor kept: like a budget cut, no row, and the commit goes.
+    await loop.resets.settleOrFail();
+    if (attempt.commit !== NO_COMMIT) await input.git.resetToParent(input.worktreePath);
     loop.spendUnjudged(attempt.usage);
     input.log.info(
-      `${input.skill}: iteration ${iteration} stopped after its editor call: the baseline's draws, made beside it, reached the ${capped}`,
+      `${input.skill}: iteration ${iteration} not judged: the baseline's draws, made beside it, reached the ${capped}`,
     );
     return capped;
   }
