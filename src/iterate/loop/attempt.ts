@@ -10,7 +10,7 @@ import { NO_COMMIT, applyEdit, type KeptState } from '../../core/iterate/hill-cl
 import { ModelOutputError, type EditProposal } from '../../core/model-answers.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { buildEditorInput } from '../editor-input.js';
-import { CapAtStart, capReached } from './caps.js';
+import { CapAtStart, costCapReached } from './caps.js';
 import type { LoopContext } from './context.js';
 import { judgeEdit, type Verdict } from './keep-decision.js';
 import { screenThenScore } from './screening.js';
@@ -106,13 +106,13 @@ export async function attemptEdit(
  * § Baseline). Nothing before the keep decision reads what they decide: the editor's prompt, the edit and
  * the screening read draw 0's text and verdicts, which the state from draw 0 holds as the settled one
  * does. The keep decision reads the kept score (their mean), the noise and the flip rate, so it waits for
- * them here; the row waits in runIteration. A cap their spend reaches ends the iteration unjudged.
+ * them here; the row waits in runIteration. A cost budget their spend reaches ends the iteration unjudged.
  */
 async function settledStart(loop: LoopContext, kept: KeptState): Promise<KeptState> {
   if (!loop.startPending) return kept;
   const settled = await loop.startSettled();
   if (!settled) throw loop.interrupted();
-  const stop = capReached(loop, true);
+  const stop = costCapReached(loop);
   if (stop) throw new CapAtStart(stop);
   return settled;
 }

@@ -50,8 +50,23 @@ export function budgetCut(loop: LoopContext, what: string, usage: Usage): LoopSt
 }
 
 /**
- * A cap reached once the baseline's extra draws, made beside the first iteration (baseline.ts), are
- * counted: with them counted first the loop would not have started the iteration, so it ends unjudged,
+ * The cost budget, reached once the baseline's extra draws made beside the first iteration (baseline.ts)
+ * are counted. Only their spend arrives late: the wall-clock budget is the iteration timer's, and the
+ * other caps do not change with them.
+ */
+export function costCapReached(loop: LoopContext): LoopStopReason | undefined {
+  const { input } = loop;
+  const stop = loopStopReason(loop.ledger.state, input.options, {
+    elapsedMs: 0,
+    runUsageBefore: input.runUsageBefore ?? ZERO_USAGE,
+    countIterations: false,
+  });
+  return stop === 'cost budget' ? stop : undefined;
+}
+
+/**
+ * The cost budget reached once the baseline's extra draws, made beside the first iteration (baseline.ts),
+ * are counted: with them counted first the loop would not have started the iteration, so it ends unjudged,
  * like a budget cut, before its keep decision.
  */
 export class CapAtStart extends Error {

@@ -8,7 +8,7 @@ import { NO_COMMIT, type KeptState, type LoopStopReason } from '../../core/itera
 import { SkillBudgetReached, startIterationTimer } from '../iteration-timer.js';
 import { Attempt, attemptEdit } from './attempt.js';
 import { WorktreeGitFailure } from './background-reset.js';
-import { CapAtStart, budgetCut, capReached, iterationLimits } from './caps.js';
+import { CapAtStart, budgetCut, costCapReached, iterationLimits } from './caps.js';
 import type { LoopContext } from './context.js';
 import { crashVerdict, type Verdict } from './keep-decision.js';
 import { recordAttempt, rowOf, secondsBetween } from './record.js';
@@ -20,8 +20,8 @@ export async function runIteration(loop: LoopContext, kept: KeptState): Promise<
   const started = input.now();
   const timer = startIterationTimer(iterationLimits(loop, started), input.signal);
   const attempt = new Attempt();
-  // The first iteration runs beside the baseline's extra draws (baseline.ts): a cap their spend reaches
-  // ends it unjudged, since before them the loop would not have started it.
+  // The first iteration runs beside the baseline's extra draws (baseline.ts): a cost budget their spend
+  // reaches ends it unjudged, since with them counted first the loop would not have started it.
   const besideStart = loop.startPending;
   let verdict: Verdict;
   let capped: LoopStopReason | undefined;
@@ -37,7 +37,7 @@ export async function runIteration(loop: LoopContext, kept: KeptState): Promise<
   // The first iteration may end before its attempt waited for the baseline's extra draws (a crash, an
   // interruption, the budget): the baseline row is recorded, or known never to be, before anything here.
   const from = (await loop.startSettled()) ?? kept;
-  if (besideStart) capped ??= capReached(loop, true);
+  if (besideStart) capped ??= costCapReached(loop);
   if (input.signal?.aborted) {
     // Never judged, so neither recorded nor kept: the branch goes back to the last kept state.
     loop.spendUnjudged(attempt.usage);
