@@ -16,7 +16,10 @@
  *   - wall / critical path: the critical path is 3 model latencies (editor, then one scenario's render and
  *     grade), 4 when the iteration saturates (the re-grade waits for the first grade); the baseline's is 2,
  *     and its wall is what the iterations wait for: from the night's first call to the first editor call's
- *     start (the uplift's draw, a report, may run beside the first iteration and is left out of its calls)
+ *     start (the uplift's draw, a report, may run beside the first iteration and is left out of its calls,
+ *     as are the baseline's own draws beyond draw 0 that run beside the first editor call: calls on the
+ *     unmodified SKILL.md in the first iteration; the line says how many calls came before the first
+ *     editor call and how many of the baseline's beside it)
  *   - model rounds per iteration: the calls on the longest chain of calls each sent after the one before it
  *     was answered (the critical path's 3 or 4, one or two more when the screening renders the rest of the
  *     scenarios after its batch is graded; docs/how-it-works.md § Decisions under noise)
@@ -52,6 +55,7 @@ import {
   SKILL,
   createResponder,
   expectedCalls,
+  isBaselineTextCall,
   isUpliftCall,
   roleOf,
   scenarioOf,
@@ -188,16 +192,25 @@ function analyse(calls, latency, expected) {
         chars: c.promptChars,
         usage: c.usage ?? { total: 0, cacheRead: 0 },
         uplift: isUpliftCall(c),
+        baselineText: role !== 'editor' && isBaselineTextCall(c),
       };
     })
     .sort((a, b) => a.start - b.start);
   const duration = (c) => c.end - c.start;
   const editorStarts = timed.filter((c) => c.role === 'editor').map((c) => c.start);
   const baseline = timed.filter((c) => c.start < (editorStarts[0] ?? Infinity));
+  // The baseline's draws beyond draw 0 may run beside the first editor call (issue 28 item 6): calls on
+  // the unmodified SKILL.md in the first iteration are the baseline's, not the iteration's.
+  const baselineBeside = timed.filter(
+    (c) =>
+      c.baselineText && c.start >= (editorStarts[0] ?? Infinity) && c.start < (editorStarts[1] ?? Infinity),
+  );
   const iterations = editorStarts.map((start, i) => {
     const next = editorStarts[i + 1] ?? Infinity;
     // The uplift's draw may run beside the first iteration: a report, not one of the iteration's calls.
-    const own = timed.filter((c) => c.start >= start && c.start < next && !c.uplift);
+    const own = timed.filter(
+      (c) => c.start >= start && c.start < next && !c.uplift && !(i === 0 && c.baselineText),
+    );
     // Its engine work (sending, reading, grading the report's calls) still takes this iteration's time.
     const besideUplift = timed.some((c) => c.uplift && c.start < next && c.end > start);
     const graders = own.filter((c) => c.role === 'grader');
@@ -273,6 +286,7 @@ function analyse(calls, latency, expected) {
   const editors = timed.filter((c) => c.role === 'editor');
   return {
     baselineCalls: baseline.length,
+    baselineBesideCalls: baselineBeside.length,
     callCounts: [...new Set(iterations.map((it) => `${it.calls}/${it.minimum}`))],
     callsOk: iterations.length > 0 && iterations.every((it) => it.calls === it.minimum),
     saturatedIterations: iterations.filter((it) => it.saturated).length,
@@ -456,6 +470,8 @@ function summarise(runs) {
     extraRoundMs: median(runs.map((r) => r.extraRoundMs)),
     split: Object.fromEntries(SPLIT.map((k) => [k, median(runs.map((r) => r.split[k]))])),
     baselineRatio: pick((r) => r.baselineRatio),
+    baselineCalls: median(runs.map((r) => r.baselineCalls)),
+    baselineBesideCalls: median(runs.map((r) => r.baselineBesideCalls)),
     tokens: Object.fromEntries(ROLES.map((role) => [role, median(runs.map((r) => r.tokens[role]))])),
     editorChars: pick((r) => r.editorChars),
     cachedShare: pick((r) => r.cachedShare),
@@ -602,7 +618,11 @@ function printReport(report, args) {
                 `${fmt(g.upliftMs)} ms more (median)`
               : "no iteration ran beside the uplift's draw",
         ],
-        ['  baseline / critical path', `${trio(g.baselineRatio, 3)} (2 x ${args.latency} ms)`],
+        [
+          '  baseline / critical path',
+          `${trio(g.baselineRatio, 3)} (2 x ${args.latency} ms; median ${fmt(g.baselineCalls)} calls before ` +
+            `the first editor call, ${fmt(g.baselineBesideCalls)} of the baseline's beside it)`,
+        ],
         [
           '  prompt tokens per iteration',
           ROLES.map((r) => `${r} ${fmt(g.tokens[r])}`).join(', ') +

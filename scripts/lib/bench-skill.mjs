@@ -184,6 +184,18 @@ export function isUpliftCall(call) {
   return /No skill instructions are given|Rendered without the skill\./.test(`${call.system}\n${call.text}`);
 }
 
+const BASELINE_MARK = 'Rendered from the unmodified SKILL.md.';
+
+/**
+ * A render of the SKILL.md as the night found it (no edit inserted under its Rules heading) or the grade
+ * of one: the baseline's draws, which since issue 28 item 6 partly run beside the first editor call. (An
+ * editor call on that text matches too: the caller asks only of renders and grades.)
+ */
+export function isBaselineTextCall(call) {
+  const text = `${call.system}\n${call.text}`;
+  return text.includes(BASELINE_MARK) || text.includes(`## Rules\n\n- ${RULE_PROSE[0]}`);
+}
+
 /** A realistic render: the Result heading, the scenario, the rules the SKILL.md carries, a report body. */
 function renderFor(call) {
   const scenario = scenarioOf(call, 'render') ?? 'scenario_?';
@@ -198,6 +210,8 @@ function renderFor(call) {
     '## Result',
     // The uplift's render (no skill in the system prompt) says so, so its grade can be told apart too.
     ...(isUpliftCall(call) ? [UPLIFT_MARK] : []),
+    // So does a render of the unmodified SKILL.md (a baseline draw), for the same reason.
+    ...(isBaselineTextCall(call) ? [BASELINE_MARK] : []),
     `Scenario ${scenario}`,
     rules.join(' '),
     ...findings,

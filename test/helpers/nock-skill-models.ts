@@ -26,6 +26,11 @@ export interface SkillScript {
   probe?(call: { text: string; index: number }): {
     probes: Array<{ title: string; file: string; hunk: string }>;
   };
+  /**
+   * What a call's answer waits for (the call is recorded when it arrives): answered once the promise
+   * resolves, failed at the HTTP layer when it rejects. Default: every call is answered at once.
+   */
+  hold?(call: { role: 'editor' | 'render' | 'grader' | 'probe'; text: string }): Promise<void> | undefined;
 }
 
 export interface RecordedBodies {
@@ -77,7 +82,8 @@ export function serveSkillModels(script: SkillScript, api = API): RecordedBodies
       const messages = (body.messages as Array<{ content: unknown }>)
         .map((m) => textOf(m.content))
         .join('\n');
-      if (role !== 'doctor') bodies.order.push({ role, text: `${textOf(body.system)}\n${messages}` });
+      const whole = `${textOf(body.system)}\n${messages}`;
+      if (role !== 'doctor') bodies.order.push({ role, text: whole });
       let text: string;
       if (role === 'doctor') {
         text = '{"ok": true}';
@@ -86,7 +92,6 @@ export function serveSkillModels(script: SkillScript, api = API): RecordedBodies
         bodies.render.push(call);
         text = script.render(call);
       } else if (role === 'grader') {
-        const whole = `${textOf(body.system)}\n${messages}`;
         bodies.grader.push(JSON.stringify(body));
         const ids = (/ids: ([\d, ]+)\)/.exec(whole)?.[1] ?? '')
           .split(',')
@@ -106,7 +111,9 @@ export function serveSkillModels(script: SkillScript, api = API): RecordedBodies
         bodies.editor.push(JSON.stringify(body));
         text = JSON.stringify(script.propose({ text: messages, index: bodies.editor.length - 1 }));
       }
-      return anthropicMessage([{ type: 'text', text }], { input_tokens: 10, output_tokens: 5 });
+      const answer = anthropicMessage([{ type: 'text', text }], { input_tokens: 10, output_tokens: 5 });
+      const held = role === 'doctor' ? undefined : script.hold?.({ role, text: whole });
+      return held ? held.then(() => answer) : answer;
     });
   return bodies;
 }

@@ -707,3 +707,60 @@ describe('runSkillLoop', () => {
     expect(head(h.worktreePath).startsWith(rows[1]!.commit)).toBe(true);
   });
 });
+
+describe("runSkillLoop: the baseline's extra draws beside the first editor call (issue 28 item 6)", () => {
+  it('an interrupt while they run: the baseline was never judged (no row), every answered call counted', async () => {
+    const controller = new AbortController();
+    const h = await harness(
+      {
+        propose: editsInOrder([addLine('SUMMARY')]),
+        grade: (input, i) => {
+          // Grade #2 is draw 1's, made beside the first editor call: Ctrl+C while it runs.
+          if (i === 1) {
+            controller.abort(new RunInterrupted('interrupted by SIGINT', 'SIGINT'));
+            return new Promise(() => undefined);
+          }
+          return gradeByMarkers(input);
+        },
+        usagePerCall: { costUsd: 0.01 },
+      },
+      { perSkillIterations: 5, trials: 3, keepRule: 'noise-aware' },
+      { signal: controller.signal },
+    );
+    const models = h.input.models as ReturnType<typeof createScriptedModels>;
+    const error = await runSkillLoop(h.input).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LoopInterrupted);
+    const { partial } = error as LoopInterrupted;
+    expect(models.calls.propose).toHaveLength(1);
+    expect(partial.rows).toEqual([]);
+    expect(partial.baselineScore).toBeNull();
+    await expect(readFile(h.resultsFile, 'utf8')).rejects.toThrow(/ENOENT/);
+    // Draw 0's render and grade and the editor call count; draw 1 was cut short and reports nothing, as
+    // when it ran before the first editor call.
+    expect(partial.usage.calls).toBe(3);
+    expect(head(h.worktreePath)).toBe(h.baseCommit);
+  });
+
+  it('a cost budget their calls reach ends the first iteration before its keep decision, unjudged, its commit reset', async () => {
+    // Draw 0 (render + grade) = 0.02 is under 0.03, so the first iteration starts; draw 1 (0.02), made
+    // beside it, agrees with draw 0 and brings the baseline to 0.04: the loop stops there without judging
+    // the edit, as it stopped before the first iteration when the baseline's draws were all made before it.
+    const h = await harness(
+      { propose: editsInOrder([addLine('SUMMARY')]), usagePerCall: { costUsd: 0.01 } },
+      { perSkillIterations: 5, trials: 3, keepRule: 'noise-aware', maxCostUsd: 0.03 },
+    );
+    const models = h.input.models as ReturnType<typeof createScriptedModels>;
+    const result = await runSkillLoop(h.input);
+    expect(result.stopReason).toBe('cost budget');
+    expect(result.iterations).toBe(0);
+    expect((await tsv(h.resultsFile)).map((r) => [r.status, r.description])).toEqual([
+      ['baseline', '[absolute] initial baseline (mean of 2 trials, sd 0.0000)'],
+    ]);
+    expect(models.calls.propose).toHaveLength(1);
+    // Draws 0 and 1, the edit's draw and the uplift's (a report, joined before the result).
+    expect(models.calls.render).toHaveLength(4);
+    // The baseline's 0.04, the unjudged iteration's 0.03 (editor, render, grade) and the uplift's 0.02.
+    expect(result.usage.costUsd).toBeCloseTo(0.09, 9);
+    expect(head(h.worktreePath)).toBe(h.baseCommit);
+  });
+});

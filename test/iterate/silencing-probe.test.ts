@@ -203,7 +203,9 @@ describe('the silencing probe', () => {
     const plainCalls = bothBodies.order
       .filter((c) => c.text.includes('release-notes') || c.text.includes('#1 fix login'))
       .map((c) => c.role);
-    expect(plainCalls).toEqual(aloneRoles);
+    // The same calls; their order is not compared, since the baseline's extra draws run beside the first
+    // editor call and which of them the server receives first is a matter of timing.
+    expect([...plainCalls].sort()).toEqual([...aloneRoles].sort());
     expect(await readFile(path.join(both, PLAIN, 'SKILL.md'), 'utf8')).toContain(
       'Group the changes by kind.',
     );

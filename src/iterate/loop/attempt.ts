@@ -10,6 +10,7 @@ import { NO_COMMIT, applyEdit, type KeptState } from '../../core/iterate/hill-cl
 import { ModelOutputError, type EditProposal } from '../../core/model-answers.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
 import { buildEditorInput } from '../editor-input.js';
+import { CapAtStart, costCapReached } from './caps.js';
 import type { LoopContext } from './context.js';
 import { judgeEdit, type Verdict } from './keep-decision.js';
 import { screenThenScore } from './screening.js';
@@ -96,5 +97,22 @@ export async function attemptEdit(
   attempt.spent(screened.usage);
   if ('screenedOut' in screened) return { outcome: 'revert', score: null, note: screened.screenedOut };
   // Steps E/F.
-  return judgeEdit(loop, kept, newText, screened, signal, (usage) => attempt.spent(usage));
+  const from = await settledStart(loop, kept);
+  return judgeEdit(loop, from, newText, screened, signal, (usage) => attempt.spent(usage));
+}
+
+/**
+ * The first iteration's editor call and scoring ran beside the baseline's extra draws (docs/how-it-works.md
+ * § Baseline). Nothing before the keep decision reads what they decide: the editor's prompt, the edit and
+ * the screening read draw 0's text and verdicts, which the state from draw 0 holds as the settled one
+ * does. The keep decision reads the kept score (their mean), the noise and the flip rate, so it waits for
+ * them here; the row waits in runIteration. A cost budget their spend reaches ends the iteration unjudged.
+ */
+async function settledStart(loop: LoopContext, kept: KeptState): Promise<KeptState> {
+  if (!loop.startPending) return kept;
+  const settled = await loop.startSettled();
+  if (!settled) throw loop.interrupted();
+  const stop = costCapReached(loop);
+  if (stop) throw new CapAtStart(stop);
+  return settled;
 }

@@ -1,7 +1,8 @@
 /**
- * How the baseline is measured (docs/how-it-works.md § Baseline, § Decisions under noise): its draw 1 runs
- * side by side with draw 0, the others only when those two disagree, and from them comes the state the loop climbs from — the first draw under
- * the original's keep rule, the mean of the trials under the noise-aware one. The draw without the skill
+ * How the baseline is measured (docs/how-it-works.md § Baseline, § Decisions under noise): once draw 0
+ * scored, its draw 1 runs beside the first editor call, the others only when those two disagree, and from
+ * them comes the state the loop climbs from — the first draw under the original's keep rule, the mean of
+ * the trials under the noise-aware one. The draw without the skill
  * (the uplift, uplift.ts) compares with these draws. The retries and rows around it are baseline.ts's.
  */
 import { pairKey } from '../../core/iterate/absolute.js';
@@ -54,7 +55,8 @@ export interface ClimbStart {
 }
 
 /**
- * The baseline's draw 1, side by side with draw 0 (the others, when needed, are `drawBaselineRest`'s).
+ * The baseline's draw 1, once draw 0 scored, beside the first editor call (baseline.ts; the others, when
+ * needed, are `drawBaselineRest`'s).
  * Under the noise-aware rule, with scenarios enough, only the noise probe's scenarios of draw 1 are drawn
  * here (docs/how-it-works.md § Decisions under noise, "The noise"). Never rejects: a failure leaves the
  * noise report out, not the baseline.

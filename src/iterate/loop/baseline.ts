@@ -2,14 +2,16 @@
  * The baseline (docs/how-it-works.md § Baseline): the unmodified SKILL.md scored, no edit. One that
  * cannot be scored is a crash row, retried until it scores or the crash counter parks the skill, because
  * without it no edit can be judged. An AMBIGUOUS baseline is different: the render said the skill cannot
- * do the task, which a retry of the same text will not change. How its draws become the climb's start is
+ * do the task, which a retry of the same text will not change; both are decided from draw 0 alone. Once
+ * draw 0 scored, the draws beyond it run beside the first editor call, and the climb's start and the
+ * baseline row wait for them (`settleStart`). How its draws become the climb's start is
  * baseline-measurement.ts's.
  */
 import { messageOf } from '../../core/errors.js';
 import type { LoopStopReason } from '../../core/iterate/hill-climb.js';
-import { ZERO_USAGE, addUsage, type Usage } from '../../core/usage.js';
+import { ZERO_USAGE, addUsage } from '../../core/usage.js';
 import { SkillBudgetReached, startIterationTimer } from '../iteration-timer.js';
-import type { ScoredText } from '../saturation.js';
+import { keptStateOf, type ScoredText } from '../saturation.js';
 import {
   climbStart,
   drawBaselineExtras,
@@ -30,38 +32,64 @@ export interface BaselineEnd {
   ambiguousReason?: string;
 }
 
-/** One scoring of the baseline text, under the iteration timeout and the skill's budget. */
-interface BaselineDraw {
+/** Draw 0 of the baseline text, under the iteration timeout and the skill's budget. */
+interface FirstDraw {
   scored: ScoredText | undefined;
   /** Why it has no score; undefined when it scored. */
   failure: string | undefined;
-  extras: BaselineExtras;
-  usage: Usage;
-  /** The skill's budget ran out while it was scored. */
-  cutByBudget: boolean;
 }
 
-/** Scores the baseline until it scores (the ledger then holds the kept state) or the loop must end. */
+/** Draw 0 scored: what the climb's start (`settleStart`) is made from once the extra draws are in. */
+interface ScoredFirst {
+  loop: LoopContext;
+  commit: string;
+  started: Date;
+  scored: ScoredText;
+  /** The baseline's timer, still running: the extra draws are bounded by it like draw 0. */
+  timer: { signal: AbortSignal; stop: () => void };
+}
+
+/**
+ * Scores the baseline's draw 0 until it scores or the loop must end. Once it scored, the climb's start is
+ * the ledger's kept state, or pending beside the first editor call (LoopContext.startBeside) while the
+ * baseline's extra draws are made.
+ */
 export async function scoreBaseline(loop: LoopContext): Promise<BaselineEnd | undefined> {
-  while (loop.ledger.state.kept === undefined) {
+  for (;;) {
     if (loop.input.signal?.aborted) throw loop.interrupted();
-    const end = await baselineAttempt(loop);
-    if (end) return end;
+    const outcome = await baselineAttempt(loop);
+    if (outcome !== 'crash') return outcome === 'scored' ? undefined : outcome;
   }
-  return undefined;
 }
 
-/** One attempt at the baseline and its row: scored, AMBIGUOUS, or a crash. */
-async function baselineAttempt(loop: LoopContext): Promise<BaselineEnd | undefined> {
+/** One attempt at the baseline's draw 0: scored, AMBIGUOUS (a row), or a crash (a row). */
+async function baselineAttempt(loop: LoopContext): Promise<BaselineEnd | 'scored' | 'crash'> {
   const { input } = loop;
   const commit = input.baseCommit.slice(0, 7);
   const started = input.now();
-  const { scored, failure, extras, usage, cutByBudget } = await drawBaseline(loop, started);
+  const timer = startIterationTimer(iterationLimits(loop, started), input.signal);
+  const { scored, failure } = await drawFirst(loop, timer.signal);
+  if (failure === undefined && scored && !input.signal?.aborted) {
+    const first: ScoredFirst = { loop, commit, started, scored, timer };
+    // With model grading, the draws beyond draw 0 run beside the first editor call instead of before it
+    // (docs/how-it-works.md § Baseline): the editor reads draw 0's renders and verdicts only, and the
+    // window before the first edit is the engine's CPU per call as much as the models' latency, so every
+    // call taken out of it shortens it. Without extra draws the start is settled here, as before.
+    if (loop.deterministic || loop.trials < 2) await settleStart(first);
+    else
+      loop.startBeside(keptStateOf(loop.baselineText, scored.score.score!, scored), scored.usage, () =>
+        settleStart(first),
+      );
+    return 'scored';
+  }
+  timer.stop();
+  const usage = scored?.usage ?? ZERO_USAGE;
   if (input.signal?.aborted) {
     loop.spendUnjudged(usage);
     throw loop.interrupted();
   }
-  if (failure !== undefined && cutByBudget) return { stop: budgetCut(loop, 'the baseline', usage) };
+  if (failure !== undefined && timer.signal.reason instanceof SkillBudgetReached)
+    return { stop: budgetCut(loop, 'the baseline', usage) };
   const seconds = secondsBetween(started, input.now());
   if (scored?.score.status === 'ambiguous') {
     const reason = (scored.score.detail ?? '').trim();
@@ -77,14 +105,6 @@ async function baselineAttempt(loop: LoopContext): Promise<BaselineEnd | undefin
     );
     return { stop: 'baseline ambiguous', ambiguousReason: reason };
   }
-  if (failure === undefined && scored && scored.score.score !== null) {
-    const { kept, description, measured, withSkill } = climbStart(loop, scored, extras);
-    const row = rowOf(commit, kept.score, 'baseline', description, seconds);
-    await recordAttempt(loop, { kind: 'baseline', row, kept, usage, measured }, 0, null);
-    // The uplift is a report nothing in the loop decides on: it runs beside the first editor call.
-    loop.beside(() => drawUplift(loop, withSkill));
-    return undefined;
-  }
   const description = `initial baseline (crash: ${failure ?? 'no score'})`;
   await recordAttempt(
     loop,
@@ -94,47 +114,64 @@ async function baselineAttempt(loop: LoopContext): Promise<BaselineEnd | undefin
     failure ?? 'no score',
   );
   const stop = capReached(loop, false);
-  return stop ? { stop } : undefined;
+  return stop ? { stop } : 'crash';
 }
 
-/** Draw 0 (with the saturation handler) and draw 1 side by side, then the others when those two disagree. */
-async function drawBaseline(loop: LoopContext, started: Date): Promise<BaselineDraw> {
-  const timer = startIterationTimer(iterationLimits(loop, started), loop.input.signal);
-  let scored: ScoredText | undefined;
-  let failure: string | undefined;
-  let extras: BaselineExtras = { usage: ZERO_USAGE };
-  // Draw 0's calls go out first, then draw 1's beside them.
-  // Stored draws with tonight's key stand in for draws 1 … (baseline-stored.ts): none is drawn beside draw 0.
-  const stored = storedBaselineDraws(loop);
-  const scoring = loop.score(loop.baselineText, timer.signal);
-  const extrasRun = stored
-    ? Promise.resolve<BaselineExtras>({ usage: ZERO_USAGE })
-    : drawBaselineExtras(loop, loop.baselineText, timer.signal);
+/** Draw 0, with the saturation handler. */
+async function drawFirst(loop: LoopContext, signal: AbortSignal): Promise<FirstDraw> {
   try {
-    scored = await scoring;
+    const scored = await loop.score(loop.baselineText, signal);
     if (scored.score.status !== 'ok' || scored.score.score === null) {
-      failure = `${scored.score.status}: ${scored.score.detail ?? 'no score'}`;
+      return { scored, failure: `${scored.score.status}: ${scored.score.detail ?? 'no score'}` };
     }
+    return { scored, failure: undefined };
   } catch (err) {
-    failure = messageOf(err);
-  } finally {
-    extras = await extrasRun;
+    return { scored: undefined, failure: messageOf(err) };
   }
+}
+
+/**
+ * The baseline's extra draws, then the climb's start from all its draws and the baseline row. It runs
+ * beside the first editor call, which waits for it before anything of the iteration reads the kept state
+ * or records a row (LoopContext.startSettled), so the row stays first in results.tsv and every decision
+ * sees the draws as before. Never rejects but for a row that cannot be written; interrupted, the baseline
+ * was never judged: its spend counts, it has no row.
+ */
+async function settleStart(first: ScoredFirst): Promise<void> {
+  const { loop, commit, started, scored, timer } = first;
+  const { input } = loop;
+  let extras: BaselineExtras = { usage: ZERO_USAGE };
   try {
-    if (failure === undefined && scored) {
-      extras = stored
-        ? await useStoredDraws(loop, loop.baselineText, timer.signal, scored.score, stored)
-        : await drawBaselineRest(loop, loop.baselineText, timer.signal, scored.score, extras);
-    }
+    if (!input.signal?.aborted) extras = await drawExtras(loop, timer.signal, scored);
   } finally {
     timer.stop();
   }
-  const usage = addUsage(scored?.usage ?? ZERO_USAGE, extras.usage);
-  return {
-    scored,
-    failure,
-    extras,
-    usage,
-    cutByBudget: timer.signal.reason instanceof SkillBudgetReached,
-  };
+  const usage = addUsage(scored.usage, extras.usage);
+  if (input.signal?.aborted) {
+    loop.spendUnjudged(usage);
+    return;
+  }
+  const seconds = secondsBetween(started, input.now());
+  const { kept, description, measured, withSkill } = climbStart(loop, scored, extras);
+  const row = rowOf(commit, kept.score, 'baseline', description, seconds);
+  await recordAttempt(loop, { kind: 'baseline', row, kept, usage, measured }, 0, null);
+  // The uplift is a report nothing in the loop decides on: it runs beside the iterations, from the first
+  // editor call on, once the baseline's draws it compares with are in.
+  loop.beside(() => drawUplift(loop, withSkill));
+}
+
+/**
+ * Draw 1 (or the noise probe's part of it), then the others when those two disagree; or the stored draws
+ * with tonight's key standing in for draws 1 … (baseline-stored.ts). Never rejects.
+ */
+async function drawExtras(
+  loop: LoopContext,
+  signal: AbortSignal,
+  scored: ScoredText,
+): Promise<BaselineExtras> {
+  if (loop.deterministic || loop.trials < 2) return { usage: ZERO_USAGE };
+  const stored = storedBaselineDraws(loop);
+  if (stored) return useStoredDraws(loop, loop.baselineText, signal, scored.score, stored);
+  const extras = await drawBaselineExtras(loop, loop.baselineText, signal);
+  return drawBaselineRest(loop, loop.baselineText, signal, scored.score, extras);
 }

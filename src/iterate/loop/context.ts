@@ -1,8 +1,9 @@
 /**
  * What every step of one skill's loop shares: its input, the settings derived from it once (paths, the
  * holdout split, the keep rule, trials, margin), the SKILL.md it started from, the ledger (the loop's one
- * mutable state), the reset that may be in flight and the report draws that run beside the iterations (the
- * uplift). Nothing else here changes after the loop opens.
+ * mutable state), the reset that may be in flight, the baseline's extra draws while they run beside the
+ * first editor call, and the report draws that run beside the iterations (the uplift). Nothing else here
+ * changes after the loop opens.
  */
 import path from 'node:path';
 import type { SkillEvals } from '../../core/iterate/evals.js';
@@ -15,7 +16,8 @@ import {
 } from '../../core/iterate/noise.js';
 import { DEFAULT_MIN_GAIN } from '../../core/iterate/ship-gate.js';
 import { SKILL_FILE, skillFileOf } from '../../core/iterate/skill-layout.js';
-import type { Usage } from '../../core/usage.js';
+import type { KeptState } from '../../core/iterate/hill-climb.js';
+import { ZERO_USAGE, type Usage } from '../../core/usage.js';
 import { assertionStatements } from '../editor-input.js';
 import { interruptionOf } from '../interrupt.js';
 import { scoreWithSaturation, type ScoredText } from '../saturation.js';
@@ -47,6 +49,15 @@ export class LoopContext {
    */
   private readonly waitingReports: Array<() => Promise<void>> = [];
   private readonly runningReports: Promise<void>[] = [];
+  /** An editor call went out (`launchReports`): a report draw added now starts at once. */
+  private editorOut = false;
+  /**
+   * The climb's start while the baseline's draws beyond draw 0 are made (baseline.ts `startBeside`): draw
+   * 0's state, its spend, and the draws and row still to come; undefined once settled, or when there were
+   * no extra draws to make.
+   */
+  private pendingStart:
+    { first: KeptState; usage: Usage; settle: () => Promise<void>; running?: Promise<void> } | undefined;
 
   /** Reads SKILL.md as the loop starts; the skill's budget counts from before the read. */
   static async open(input: SkillLoopInput): Promise<LoopContext> {
@@ -110,20 +121,84 @@ export class LoopContext {
   }
 
   /**
-   * A report's draw to run beside the iterations: it starts once the next editor call is out
-   * (`launchReports`), whose latency leaves the engine and the endpoint idle; `settleReports` waits for it.
+   * A report's draw to run beside the iterations: it starts once the first editor call is out
+   * (`launchReports`), whose latency leaves the engine and the endpoint idle, or at once when one already
+   * is; `settleReports` waits for it.
    */
   beside(report: () => Promise<void>): void {
-    this.waitingReports.push(report);
+    if (this.editorOut) this.runningReports.push(report());
+    else this.waitingReports.push(report);
   }
 
-  /** Starts the report draws waiting (step A calls it once its editor call is out). */
+  /**
+   * Draw 0 of the baseline scored: its extra draws and the row (`settle`) run beside the first editor call
+   * (docs/how-it-works.md § Baseline). Until `startSettled`, the editor starts from draw 0's state `first`
+   * and the caps count draw 0's spend `usage`.
+   */
+  startBeside(first: KeptState, usage: Usage, settle: () => Promise<void>): void {
+    this.pendingStart = { first, usage, settle };
+  }
+
+  /** Whether the climb's start still waits for the baseline's extra draws. */
+  get startPending(): boolean {
+    return this.pendingStart !== undefined;
+  }
+
+  /** Spend of the baseline not yet recorded (its draw 0, while its extra draws run): the caps count it. */
+  get pendingStartUsage(): Usage {
+    return this.pendingStart?.usage ?? ZERO_USAGE;
+  }
+
+  /**
+   * The state the next edit starts from: the kept state, or draw 0's while the baseline's extra draws run.
+   * The editor's prompt is the same from either: it reads the text, draw 0's verdicts and renders, and an
+   * all-pass confirmed by draw 0's saturation handler, none of which the extra draws change.
+   */
+  editFrom(): KeptState {
+    return this.ledger.state.kept ?? this.pendingStart!.first;
+  }
+
+  /**
+   * Waits for the baseline's extra draws (starting them if no editor call did) and its row; resolves the
+   * kept state, undefined when the run was interrupted before the baseline was judged. Rejects, every
+   * time, when the baseline row could not be written.
+   */
+  async startSettled(): Promise<KeptState | undefined> {
+    if (this.pendingStart) {
+      await this.launchStart();
+      this.pendingStart = undefined;
+    }
+    return this.ledger.state.kept;
+  }
+
+  private launchStart(): Promise<void> {
+    const start = this.pendingStart;
+    if (!start) return Promise.resolve();
+    if (!start.running) {
+      start.running = start.settle();
+      start.running.catch(() => undefined); // awaited by startSettled
+    }
+    return start.running;
+  }
+
+  /**
+   * Step A calls it once its editor call is out: the baseline's extra draws, then the report draws
+   * waiting, start beside it.
+   */
   launchReports(): void {
+    this.editorOut = true;
+    // A turn later: the editor's request (its provider loaded on the first call) leaves before the
+    // draws' requests are built.
+    if (this.pendingStart) setImmediate(() => void this.launchStart());
     for (const start of this.waitingReports.splice(0)) this.runningReports.push(start());
   }
 
-  /** Starts any report draw still waiting and waits for all, so the skill's result holds them and their spend. */
+  /**
+   * Settles the climb's start, starts any report draw still waiting and waits for all, so the skill's
+   * result holds them and their spend.
+   */
   async settleReports(): Promise<void> {
+    await this.startSettled();
     this.launchReports();
     await Promise.all(this.runningReports);
   }

@@ -8,7 +8,7 @@ import { NO_COMMIT, type KeptState, type LoopStopReason } from '../../core/itera
 import { SkillBudgetReached, startIterationTimer } from '../iteration-timer.js';
 import { Attempt, attemptEdit } from './attempt.js';
 import { WorktreeGitFailure } from './background-reset.js';
-import { budgetCut, iterationLimits } from './caps.js';
+import { CapAtStart, budgetCut, costCapReached, iterationLimits } from './caps.js';
 import type { LoopContext } from './context.js';
 import { crashVerdict, type Verdict } from './keep-decision.js';
 import { recordAttempt, rowOf, secondsBetween } from './record.js';
@@ -20,15 +20,24 @@ export async function runIteration(loop: LoopContext, kept: KeptState): Promise<
   const started = input.now();
   const timer = startIterationTimer(iterationLimits(loop, started), input.signal);
   const attempt = new Attempt();
+  // The first iteration runs beside the baseline's extra draws (baseline.ts): a cost budget their spend
+  // reaches ends it unjudged, since with them counted first the loop would not have started it.
+  const besideStart = loop.startPending;
   let verdict: Verdict;
+  let capped: LoopStopReason | undefined;
   try {
     verdict = await attemptEdit(loop, kept, timer.signal, attempt);
   } catch (err) {
     if (err instanceof WorktreeGitFailure) throw err.failure;
+    if (err instanceof CapAtStart) capped = err.stop;
     verdict = crashVerdict(messageOf(err));
   } finally {
     timer.stop();
   }
+  // The first iteration may end before its attempt waited for the baseline's extra draws (a crash, an
+  // interruption, the budget): the baseline row is recorded, or known never to be, before anything here.
+  const from = (await loop.startSettled()) ?? kept;
+  if (besideStart) capped ??= costCapReached(loop);
   if (input.signal?.aborted) {
     // Never judged, so neither recorded nor kept: the branch goes back to the last kept state.
     loop.spendUnjudged(attempt.usage);
@@ -43,11 +52,21 @@ export async function runIteration(loop: LoopContext, kept: KeptState): Promise<
     if (attempt.commit !== NO_COMMIT) await input.git.resetToParent(input.worktreePath);
     return budgetCut(loop, `iteration ${iteration}`, attempt.usage);
   }
+  if (capped) {
+    // Not judged, so neither recorded nor kept: like a budget cut, no row, and the commit goes.
+    await loop.resets.settleOrFail();
+    if (attempt.commit !== NO_COMMIT) await input.git.resetToParent(input.worktreePath);
+    loop.spendUnjudged(attempt.usage);
+    input.log.info(
+      `${input.skill}: iteration ${iteration} not judged: the baseline's draws, made beside it, reached the ${capped}`,
+    );
+    return capped;
+  }
   const { commit, description } = attempt;
   const { outcome, score, note } = verdict;
   const seconds = secondsBetween(started, input.now());
   const rowDescription = note === undefined ? description : `${description} (${outcome}: ${note})`;
-  const delta = score === null || outcome === 'crash' ? null : score - kept.score;
+  const delta = score === null || outcome === 'crash' ? null : score - from.score;
   await recordAttempt(
     loop,
     {

@@ -28,11 +28,16 @@ export async function runSkillLoop(input: SkillLoopInput): Promise<SkillLoopResu
   }
   for (;;) {
     if (input.signal?.aborted) {
+      await loop.startSettled();
       await loop.resets.settle().catch(() => undefined);
       throw loop.interrupted();
     }
-    const stop = capReached(loop, true) ?? (await runIteration(loop, loop.ledger.state.kept!));
+    // The first iteration starts from draw 0's state while the baseline's extra draws run beside its
+    // editor call (baseline.ts); it waits for them before it reads anything they decide.
+    const stop = capReached(loop, true) ?? (await runIteration(loop, loop.editFrom()));
     if (stop) {
+      // A cap before the first iteration: the baseline's draws are still the start the confirmation needs.
+      await loop.startSettled();
       // The branch tip is what ships: the last revert's reset must be done.
       await loop.resets.settleOrFail();
       if (stop !== 'consecutive crashes') await confirm(loop, stop);
