@@ -2,7 +2,7 @@ import { createRequire as __skillclimbCreateRequire } from 'node:module';
 const require = __skillclimbCreateRequire(import.meta.url);
 import {
   maskSecretInputs
-} from "./chunks/chunk-GRKPRLUZ.js";
+} from "./chunks/chunk-7GRGTYEE.js";
 import "./chunks/chunk-L5MOVZ75.js";
 
 // src/action/run.ts
@@ -10,5 +10,5 @@ maskSecretInputs();
 var version = true ? "0.1.0" : "development build";
 process.stdout.write(`skillclimb ${version} (Node ${process.version})
 `);
-var { run } = await import("./chunks/runner-YX2WU4TV.js");
+var { run } = await import("./chunks/runner-PQPBGVMP.js");
 await run({ masked: true });

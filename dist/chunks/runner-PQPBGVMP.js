@@ -9,12 +9,13 @@ import {
   PROVIDER_INPUTS,
   SECRET_INPUTS,
   baseUrlVariablesNote,
+  credentialFreeUrl,
   hasModelKey,
   isProviderName,
   keyedDefaultProviders,
   maskSecretInputs,
   modelProvider
-} from "./chunk-GRKPRLUZ.js";
+} from "./chunk-7GRGTYEE.js";
 import {
   require_auth_errors,
   require_token_error,
@@ -36496,18 +36497,34 @@ function evidenceTable(m) {
     )
   ];
 }
+function storedDay(stored) {
+  return stored.drawnAt.slice(0, 10);
+}
+function trialNumbers(numbers) {
+  if (numbers.length === 1) return `trial ${numbers[0]}`;
+  return `trials ${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
+}
+function storedTrialsNote(n, s) {
+  if (!s) return "";
+  const all = Array.from({ length: n.trials }, (_2, i2) => i2 + 1);
+  const earlier = all.filter((t2) => t2 >= 2 && t2 <= s.draws + 1);
+  const tonight = all.filter((t2) => !earlier.includes(t2));
+  return `; ${trialNumbers(tonight)} ${tonight.length === 1 ? "was" : "were"} drawn tonight, ${trialNumbers(earlier)} on an earlier night (${storedDay(s)}) and reused: the SKILL.md, evals, prompts, models and model endpoints are unchanged since`;
+}
 function noiseFloorLine(m) {
   const f = m.noiseFloor;
   if (!f) return void 0;
   const flaky = m.findings.filter((x2) => x2.kind === "flaky").length;
-  return `Noise floor: improvements under ${formatGain(f.minimumDetectableGain)} cannot be told from noise at this grader's ${(f.flipRate * 100).toFixed(0)} % flip rate on identical texts (${f.comparisons} pairs of draws of the same check compared; ${f.draws} fresh draws against the baseline's ${f.baselineDraws}); ` + (flaky > 0 ? `raise \`trials\` or fix the ${flaky} flaky assertion${flaky === 1 ? "" : "s"} listed below` : "raise `trials` to see smaller gains");
+  const stored = m.baselineStored;
+  const earlier = stored ? `, ${stored.draws} of them drawn on an earlier night (${storedDay(stored)})` : "";
+  return `Noise floor: improvements under ${formatGain(f.minimumDetectableGain)} cannot be told from noise at this grader's ${(f.flipRate * 100).toFixed(0)} % flip rate on identical texts (${f.comparisons} pairs of draws of the same check compared; ${f.draws} fresh draws against the baseline's ${f.baselineDraws}${earlier}); ` + (flaky > 0 ? `raise \`trials\` or fix the ${flaky} flaky assertion${flaky === 1 ? "" : "s"} listed below` : "raise `trials` to see smaller gains");
 }
 function measurementLines(m) {
   const lines = [];
   if (m.noise) {
     const n = m.noise;
     lines.push(
-      n.probe ? `- Baseline: a second trial of ${n.probe.scenarios} of its ${n.probe.of} scenarios gave every check the verdict of the first, so the spread (sd) is 0.0000 and no further trial was drawn` : `- Baseline: ${n.trials} independent trials, composite mean ${n.mean.toFixed(4)}, spread (sd) ${n.sd.toFixed(4)} (trials: ${n.scores.map((s) => s.toFixed(4)).join(", ")})`
+      n.probe ? `- Baseline: a second trial of ${n.probe.scenarios} of its ${n.probe.of} scenarios gave every check the verdict of the first, so the spread (sd) is 0.0000 and no further trial was drawn` : `- Baseline: ${n.trials} independent trials, composite mean ${n.mean.toFixed(4)}, spread (sd) ${n.sd.toFixed(4)} (trials: ${n.scores.map((s) => s.toFixed(4)).join(", ")})${storedTrialsNote(n, m.baselineStored)}`
     );
     lines.push(
       n.flipping.length === 0 ? `- Verdicts that changed between the baseline's trials: none` : `- Verdicts that changed between the baseline's trials: ${n.flipping.map(
@@ -36527,7 +36544,7 @@ function measurementLines(m) {
   const c3 = m.confirmation;
   if (c3) {
     lines.push(
-      `- Confirmed gain: ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)}), baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)} over ` + (c3.reusedBaseline ? `${c3.trials} fresh trials of the final text and the baseline's ${c3.baselineScores.length} trials from before the loop (reused: no selection chose them)` : `${c3.trials} fresh trials of each text`) + `; margin to clear ${c3.needed.toFixed(4)}`
+      `- Confirmed gain: ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)}), baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)} over ` + (c3.reusedBaseline ? `${c3.trials} fresh trials of the final text and the baseline's ${c3.baselineScores.length} trials from before the loop (reused: no selection chose them` + (m.baselineStored ? `; ${m.baselineStored.draws} of them drawn on an earlier night (${storedDay(m.baselineStored)}))` : ")") : `${c3.trials} fresh trials of each text`) + `; margin to clear ${c3.needed.toFixed(4)}`
     );
     if (c3.holdout) {
       lines.push(
@@ -36538,7 +36555,7 @@ function measurementLines(m) {
   if (m.uplift) {
     const u = m.uplift;
     lines.push(
-      `- Uplift: pass rate with the skill ${percent(u.with)} (${kOfN3(u.with)}) minus without it ${percent(u.without)} (${kOfN3(u.without)}) = ${u.uplift >= 0 ? "+" : ""}${(u.uplift * 100).toFixed(2)} points` + (u.measurable ? "" : " (not measurable: within the noise)") + (u.withoutDrawnAt === void 0 ? "" : `; the side without the skill was drawn on an earlier night (${u.withoutDrawnAt.slice(0, 10)}) and reused: the evals, prompts and models are unchanged since`)
+      `- Uplift: pass rate with the skill ${percent(u.with)} (${kOfN3(u.with)}) minus without it ${percent(u.without)} (${kOfN3(u.without)}) = ${u.uplift >= 0 ? "+" : ""}${(u.uplift * 100).toFixed(2)} points` + (u.measurable ? "" : " (not measurable: within the noise)") + (u.withoutDrawnAt === void 0 ? "" : `; the side without the skill was drawn on an earlier night (${u.withoutDrawnAt.slice(0, 10)}) and reused: the evals, prompts, models and model endpoints are unchanged since`)
     );
   }
   if (m.findings.length > 0) {
@@ -36610,7 +36627,19 @@ function nightNoiseLine(results) {
   const lo = Math.min(...gains);
   const hi = Math.max(...gains);
   const range = lo === hi ? `+${lo.toFixed(4)}` : `+${lo.toFixed(4)} to +${hi.toFixed(4)} (by skill)`;
-  return `Noise: the grader's verdicts flipped on ${(100 * flips / Math.max(1, compared)).toFixed(0)} % of ${compared} pairs of draws of identical texts; improvements under ${range} cannot be told from that noise: raise \`trials\` or fix the flaky assertions listed per skill.`;
+  return `Noise: the grader's verdicts flipped on ${(100 * flips / Math.max(1, compared)).toFixed(0)} % of ${compared} pairs of draws of identical texts; improvements under ${range} cannot be told from that noise: raise \`trials\` or fix the flaky assertions listed per skill.` + storedDrawsNote(results);
+}
+function storedDrawsNote(results) {
+  const reused = results.flatMap((r2) => {
+    const stored = r2.measurement?.noiseFloor ? r2.measurement.baselineStored : void 0;
+    if (!stored) return [];
+    const trials = stored.draws === 1 ? "trial" : "trials";
+    return [
+      `${stored.draws} of ${inertInline(r2.skill, 100)}'s baseline ${trials} (${stored.drawnAt.slice(0, 10)})`
+    ];
+  });
+  if (reused.length === 0) return "";
+  return ` Some of those draws were drawn on an earlier night and reused: ${reused.join(", ")}.`;
 }
 
 // src/core/iterate/night-budget.ts
@@ -38716,11 +38745,14 @@ function canonical(value) {
 }
 function upliftKeyMaterial(input) {
   const { evals, placeholder } = input;
+  const endpoint2 = (url) => url === void 0 ? null : credentialFreeUrl(url);
   return {
     version: UPLIFT_KEY_VERSION,
     placeholder,
     renderModel: input.renderModelId,
     graderModel: input.graderModelId ?? null,
+    renderEndpoint: endpoint2(input.renderEndpoint),
+    graderEndpoint: endpoint2(input.graderEndpoint),
     format: evals.format ?? "original",
     assertions: evals.evals,
     scenarios: evals.scenarios,
@@ -38816,6 +38848,8 @@ function drawsKeyOf(loop, text3) {
     skillText: text3,
     renderModelId: input.models.renderModelId,
     graderModelId: input.models.graderModelId,
+    renderEndpoint: input.models.renderEndpoint,
+    graderEndpoint: input.models.graderEndpoint,
     mode: input.options.mode,
     structural: input.structural
   });
@@ -38827,7 +38861,7 @@ function storedBaselineDraws(loop) {
   const entry = input.baselineDraws.entries.find((e) => e.key === key);
   if (!entry) {
     input.log.info(
-      `${input.skill}: the stored baseline draws do not match tonight's SKILL.md, evals, prompts or models; drawing them again`
+      `${input.skill}: the stored baseline draws do not match tonight's SKILL.md, evals, prompts, models or model endpoints; drawing them again`
     );
   }
   return entry;
@@ -39136,7 +39170,10 @@ function climbStart(loop, scored, extras) {
     ...noiseReport(probe2.scores, tallyDraws([scored.score.pairs, probe2.pairs])),
     probe: { scenarios: probe2.scenarios, of: loop.training.scenarios.length }
   } : void 0;
-  loop.ledger.baselineMeasured({ noise }, scores.length > 1 ? { scores: [...scores], tallies } : void 0);
+  loop.ledger.baselineMeasured(
+    { noise, stored: storedOf(extras.stored) },
+    scores.length > 1 ? { scores: [...scores], tallies } : void 0
+  );
   loop.ledger.drew(loop.baselineText, Math.max(scores.length, loop.trials));
   const allPass = [scored.score, ...extra?.draws ?? []].map(storedDrawOf).concat(used).every((d) => d.allPass);
   const noiseAware = loop.keepRule === "noise-aware" && scores.length > 1;
@@ -39153,6 +39190,10 @@ function climbStart(loop, scored, extras) {
     measured: probe2 ? probe2.scores : scores,
     withSkill: { tallies, rates: drawsPairs.map(passShare) }
   };
+}
+function storedOf(stored) {
+  if (!stored || stored.used.length === 0) return void 0;
+  return { draws: stored.used.length, drawnAt: stored.entry.drawnAt };
 }
 function storedNote(stored) {
   if (!stored || stored.used.length === 0) return "";
@@ -39191,7 +39232,7 @@ async function useStoredDraws(loop, text3, signal, first2, entry) {
   const used = entry.draws.slice(0, loop.trials - 1);
   const stored = { entry, used };
   input.log.info(
-    `${input.skill}: the baseline's ${used.length} extra draw${used.length === 1 ? "" : "s"} from ${entry.drawnAt} ${used.length === 1 ? "is" : "are"} reused (SKILL.md, evals, prompts and models unchanged)`
+    `${input.skill}: the baseline's ${used.length} extra draw${used.length === 1 ? "" : "s"} from ${entry.drawnAt} ${used.length === 1 ? "is" : "are"} reused (SKILL.md, evals, prompts, models and model endpoints unchanged)`
   );
   const missing = loop.trials - 1 - used.length;
   if (missing === 0 || used.every((d) => drawsAgree(first2, d))) return { stored, usage: ZERO_USAGE };
@@ -39296,7 +39337,9 @@ function applyEdit(text3, edit) {
 // src/iterate/loop/caps.ts
 function capReached(loop, countIterations) {
   const { input } = loop;
-  return loopStopReason(loop.ledger.state, input.options, {
+  const { state } = loop.ledger;
+  const counted = loop.startPending ? { ...state, usage: addUsage(state.usage, loop.pendingStartUsage) } : state;
+  return loopStopReason(counted, input.options, {
     elapsedMs: input.now().getTime() - loop.loopStart.getTime(),
     runUsageBefore: input.runUsageBefore ?? ZERO_USAGE,
     countIterations
@@ -39318,6 +39361,22 @@ function budgetCut(loop, what, usage) {
   );
   return "wall-clock budget";
 }
+function costCapReached(loop) {
+  const { input } = loop;
+  const stop = loopStopReason(loop.ledger.state, input.options, {
+    elapsedMs: 0,
+    runUsageBefore: input.runUsageBefore ?? ZERO_USAGE,
+    countIterations: false
+  });
+  return stop === "cost budget" ? stop : void 0;
+}
+var CapAtStart = class extends Error {
+  constructor(stop) {
+    super(`the ${stop} was reached by the baseline's draws`);
+    this.stop = stop;
+    this.name = "CapAtStart";
+  }
+};
 
 // src/iterate/results-file.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
@@ -39478,12 +39537,14 @@ async function drawUplift(loop, withSkill) {
     evals: loop.training,
     placeholder: NO_SKILL_TEXT,
     renderModelId: input.models.renderModelId,
-    graderModelId: input.models.graderModelId
+    graderModelId: input.models.graderModelId,
+    renderEndpoint: input.models.renderEndpoint,
+    graderEndpoint: input.models.graderEndpoint
   });
   const stored = input.upliftWithout;
   if (stored?.key === key) {
     input.log.info(
-      `${input.skill}: the draw without the skill from ${stored.drawnAt} is reused (evals, prompts and models unchanged)`
+      `${input.skill}: the draw without the skill from ${stored.drawnAt} is reused (evals, prompts, models and model endpoints unchanged)`
     );
     loop.ledger.upliftMeasured(report(loop, withSkill, stored.pairs, stored.drawnAt), {
       record: stored,
@@ -39493,7 +39554,7 @@ async function drawUplift(loop, withSkill) {
   }
   if (stored) {
     input.log.info(
-      `${input.skill}: the stored draw without the skill (from ${stored.drawnAt}) does not match tonight's evals, prompts or models; drawing it again`
+      `${input.skill}: the stored draw without the skill (from ${stored.drawnAt}) does not match tonight's evals, prompts, models or model endpoints; drawing it again`
     );
   }
   const timer = startIterationTimer(iterationLimits(loop, input.now()), input.signal);
@@ -39521,23 +39582,37 @@ function report(loop, withSkill, without2, drawnAt) {
 
 // src/iterate/loop/baseline.ts
 async function scoreBaseline(loop) {
-  while (loop.ledger.state.kept === void 0) {
+  for (; ; ) {
     if (loop.input.signal?.aborted) throw loop.interrupted();
-    const end = await baselineAttempt(loop);
-    if (end) return end;
+    const outcome = await baselineAttempt(loop);
+    if (outcome !== "crash") return outcome === "scored" ? void 0 : outcome;
   }
-  return void 0;
 }
 async function baselineAttempt(loop) {
   const { input } = loop;
   const commit = input.baseCommit.slice(0, 7);
   const started = input.now();
-  const { scored, failure, extras, usage, cutByBudget } = await drawBaseline(loop, started);
+  const timer = startIterationTimer(iterationLimits(loop, started), input.signal);
+  const { scored, failure } = await drawFirst(loop, timer.signal);
+  if (failure === void 0 && scored && !input.signal?.aborted) {
+    const first2 = { loop, commit, started, scored, timer };
+    if (loop.deterministic || loop.trials < 2) await settleStart(first2);
+    else
+      loop.startBeside(
+        keptStateOf(loop.baselineText, scored.score.score, scored),
+        scored.usage,
+        () => settleStart(first2)
+      );
+    return "scored";
+  }
+  timer.stop();
+  const usage = scored?.usage ?? ZERO_USAGE;
   if (input.signal?.aborted) {
     loop.spendUnjudged(usage);
     throw loop.interrupted();
   }
-  if (failure !== void 0 && cutByBudget) return { stop: budgetCut(loop, "the baseline", usage) };
+  if (failure !== void 0 && timer.signal.reason instanceof SkillBudgetReached)
+    return { stop: budgetCut(loop, "the baseline", usage) };
   const seconds = secondsBetween(started, input.now());
   if (scored?.score.status === "ambiguous") {
     const reason = (scored.score.detail ?? "").trim();
@@ -39553,13 +39628,6 @@ async function baselineAttempt(loop) {
     );
     return { stop: "baseline ambiguous", ambiguousReason: reason };
   }
-  if (failure === void 0 && scored && scored.score.score !== null) {
-    const { kept, description: description2, measured: measured2, withSkill } = climbStart(loop, scored, extras);
-    const row2 = rowOf(commit, kept.score, "baseline", description2, seconds);
-    await recordAttempt(loop, { kind: "baseline", row: row2, kept, usage, measured: measured2 }, 0, null);
-    loop.beside(() => drawUplift(loop, withSkill));
-    return void 0;
-  }
   const description = `initial baseline (crash: ${failure ?? "no score"})`;
   await recordAttempt(
     loop,
@@ -39569,41 +39637,45 @@ async function baselineAttempt(loop) {
     failure ?? "no score"
   );
   const stop = capReached(loop, false);
-  return stop ? { stop } : void 0;
+  return stop ? { stop } : "crash";
 }
-async function drawBaseline(loop, started) {
-  const timer = startIterationTimer(iterationLimits(loop, started), loop.input.signal);
-  let scored;
-  let failure;
-  let extras = { usage: ZERO_USAGE };
-  const stored = storedBaselineDraws(loop);
-  const scoring = loop.score(loop.baselineText, timer.signal);
-  const extrasRun = stored ? Promise.resolve({ usage: ZERO_USAGE }) : drawBaselineExtras(loop, loop.baselineText, timer.signal);
+async function drawFirst(loop, signal) {
   try {
-    scored = await scoring;
+    const scored = await loop.score(loop.baselineText, signal);
     if (scored.score.status !== "ok" || scored.score.score === null) {
-      failure = `${scored.score.status}: ${scored.score.detail ?? "no score"}`;
+      return { scored, failure: `${scored.score.status}: ${scored.score.detail ?? "no score"}` };
     }
+    return { scored, failure: void 0 };
   } catch (err) {
-    failure = messageOf(err);
-  } finally {
-    extras = await extrasRun;
+    return { scored: void 0, failure: messageOf(err) };
   }
+}
+async function settleStart(first2) {
+  const { loop, commit, started, scored, timer } = first2;
+  const { input } = loop;
+  let extras = { usage: ZERO_USAGE };
   try {
-    if (failure === void 0 && scored) {
-      extras = stored ? await useStoredDraws(loop, loop.baselineText, timer.signal, scored.score, stored) : await drawBaselineRest(loop, loop.baselineText, timer.signal, scored.score, extras);
-    }
+    if (!input.signal?.aborted) extras = await drawExtras(loop, timer.signal, scored);
   } finally {
     timer.stop();
   }
-  const usage = addUsage(scored?.usage ?? ZERO_USAGE, extras.usage);
-  return {
-    scored,
-    failure,
-    extras,
-    usage,
-    cutByBudget: timer.signal.reason instanceof SkillBudgetReached
-  };
+  const usage = addUsage(scored.usage, extras.usage);
+  if (input.signal?.aborted) {
+    loop.spendUnjudged(usage);
+    return;
+  }
+  const seconds = secondsBetween(started, input.now());
+  const { kept, description, measured: measured2, withSkill } = climbStart(loop, scored, extras);
+  const row2 = rowOf(commit, kept.score, "baseline", description, seconds);
+  await recordAttempt(loop, { kind: "baseline", row: row2, kept, usage, measured: measured2 }, 0, null);
+  loop.beside(() => drawUplift(loop, withSkill));
+}
+async function drawExtras(loop, signal, scored) {
+  if (loop.deterministic || loop.trials < 2) return { usage: ZERO_USAGE };
+  const stored = storedBaselineDraws(loop);
+  if (stored) return useStoredDraws(loop, loop.baselineText, signal, scored.score, stored);
+  const extras = await drawBaselineExtras(loop, loop.baselineText, signal);
+  return drawBaselineRest(loop, loop.baselineText, signal, scored.score, extras);
 }
 
 // src/iterate/loop/context.ts
@@ -39779,13 +39851,14 @@ var LoopLedger = class {
   }
   measurement(keepRule, statements, power, scenarios = []) {
     const feedback = this.feedbackEvidence(scenarios);
-    const { noise, uplift } = this.baseline;
+    const { noise, stored, uplift } = this.baseline;
     const outcome = this.confirmation;
     const floor = power ? noiseFloorOf(this.tallies, this.current.noise, this.baselineSample, power) : void 0;
     return {
       ...floor ? { noiseFloor: floor } : {},
       keepRule,
       noise,
+      ...stored ? { baselineStored: stored } : {},
       uplift,
       confirmation: outcome?.kind === "confirmed" ? outcome.confirmation : void 0,
       confirmationFailure: outcome?.kind === "failed" ? outcome.reason : void 0,
@@ -39894,6 +39967,14 @@ var LoopContext = class _LoopContext {
    */
   waitingReports = [];
   runningReports = [];
+  /** An editor call went out (`launchReports`): a report draw added now starts at once. */
+  editorOut = false;
+  /**
+   * The climb's start while the baseline's draws beyond draw 0 are made (baseline.ts `startBeside`): draw
+   * 0's state, its spend, and the draws and row still to come; undefined once settled, or when there were
+   * no extra draws to make.
+   */
+  pendingStart;
   /** Reads SKILL.md as the loop starts; the skill's budget counts from before the read. */
   static async open(input) {
     const loopStart = input.now();
@@ -39931,18 +40012,74 @@ var LoopContext = class _LoopContext {
     return scoreWithSaturation(this.request(text3, signal));
   }
   /**
-   * A report's draw to run beside the iterations: it starts once the next editor call is out
-   * (`launchReports`), whose latency leaves the engine and the endpoint idle; `settleReports` waits for it.
+   * A report's draw to run beside the iterations: it starts once the first editor call is out
+   * (`launchReports`), whose latency leaves the engine and the endpoint idle, or at once when one already
+   * is; `settleReports` waits for it.
    */
   beside(report2) {
-    this.waitingReports.push(report2);
+    if (this.editorOut) this.runningReports.push(report2());
+    else this.waitingReports.push(report2);
   }
-  /** Starts the report draws waiting (step A calls it once its editor call is out). */
+  /**
+   * Draw 0 of the baseline scored: its extra draws and the row (`settle`) run beside the first editor call
+   * (docs/how-it-works.md § Baseline). Until `startSettled`, the editor starts from draw 0's state `first`
+   * and the caps count draw 0's spend `usage`.
+   */
+  startBeside(first2, usage, settle) {
+    this.pendingStart = { first: first2, usage, settle };
+  }
+  /** Whether the climb's start still waits for the baseline's extra draws. */
+  get startPending() {
+    return this.pendingStart !== void 0;
+  }
+  /** Spend of the baseline not yet recorded (its draw 0, while its extra draws run): the caps count it. */
+  get pendingStartUsage() {
+    return this.pendingStart?.usage ?? ZERO_USAGE;
+  }
+  /**
+   * The state the next edit starts from: the kept state, or draw 0's while the baseline's extra draws run.
+   * The editor's prompt is the same from either: it reads the text, draw 0's verdicts and renders, and an
+   * all-pass confirmed by draw 0's saturation handler, none of which the extra draws change.
+   */
+  editFrom() {
+    return this.ledger.state.kept ?? this.pendingStart.first;
+  }
+  /**
+   * Waits for the baseline's extra draws (starting them if no editor call did) and its row; resolves the
+   * kept state, undefined when the run was interrupted before the baseline was judged. Rejects, every
+   * time, when the baseline row could not be written.
+   */
+  async startSettled() {
+    if (this.pendingStart) {
+      await this.launchStart();
+      this.pendingStart = void 0;
+    }
+    return this.ledger.state.kept;
+  }
+  launchStart() {
+    const start = this.pendingStart;
+    if (!start) return Promise.resolve();
+    if (!start.running) {
+      start.running = start.settle();
+      start.running.catch(() => void 0);
+    }
+    return start.running;
+  }
+  /**
+   * Step A calls it once its editor call is out: the baseline's extra draws, then the report draws
+   * waiting, start beside it.
+   */
   launchReports() {
+    this.editorOut = true;
+    if (this.pendingStart) setImmediate(() => void this.launchStart());
     for (const start of this.waitingReports.splice(0)) this.runningReports.push(start());
   }
-  /** Starts any report draw still waiting and waits for all, so the skill's result holds them and their spend. */
+  /**
+   * Settles the climb's start, starts any report draw still waiting and waits for all, so the skill's
+   * result holds them and their spend.
+   */
   async settleReports() {
+    await this.startSettled();
     this.launchReports();
     await Promise.all(this.runningReports);
   }
@@ -40392,7 +40529,16 @@ async function attemptEdit(loop, kept, signal, attempt2) {
   const screened = await scoring;
   attempt2.spent(screened.usage);
   if ("screenedOut" in screened) return { outcome: "revert", score: null, note: screened.screenedOut };
-  return judgeEdit(loop, kept, newText, screened, signal, (usage) => attempt2.spent(usage));
+  const from = await settledStart(loop, kept);
+  return judgeEdit(loop, from, newText, screened, signal, (usage) => attempt2.spent(usage));
+}
+async function settledStart(loop, kept) {
+  if (!loop.startPending) return kept;
+  const settled = await loop.startSettled();
+  if (!settled) throw loop.interrupted();
+  const stop = costCapReached(loop);
+  if (stop) throw new CapAtStart(stop);
+  return settled;
 }
 
 // src/iterate/loop/iteration.ts
@@ -40402,15 +40548,20 @@ async function runIteration(loop, kept) {
   const started = input.now();
   const timer = startIterationTimer(iterationLimits(loop, started), input.signal);
   const attempt2 = new Attempt();
+  const besideStart = loop.startPending;
   let verdict;
+  let capped;
   try {
     verdict = await attemptEdit(loop, kept, timer.signal, attempt2);
   } catch (err) {
     if (err instanceof WorktreeGitFailure) throw err.failure;
+    if (err instanceof CapAtStart) capped = err.stop;
     verdict = crashVerdict(messageOf(err));
   } finally {
     timer.stop();
   }
+  const from = await loop.startSettled() ?? kept;
+  if (besideStart) capped ??= costCapReached(loop);
   if (input.signal?.aborted) {
     loop.spendUnjudged(attempt2.usage);
     await loop.resets.settle().catch(() => void 0);
@@ -40423,11 +40574,20 @@ async function runIteration(loop, kept) {
     if (attempt2.commit !== NO_COMMIT) await input.git.resetToParent(input.worktreePath);
     return budgetCut(loop, `iteration ${iteration}`, attempt2.usage);
   }
+  if (capped) {
+    await loop.resets.settleOrFail();
+    if (attempt2.commit !== NO_COMMIT) await input.git.resetToParent(input.worktreePath);
+    loop.spendUnjudged(attempt2.usage);
+    input.log.info(
+      `${input.skill}: iteration ${iteration} not judged: the baseline's draws, made beside it, reached the ${capped}`
+    );
+    return capped;
+  }
   const { commit, description } = attempt2;
   const { outcome, score: score4, note } = verdict;
   const seconds = secondsBetween(started, input.now());
   const rowDescription = note === void 0 ? description : `${description} (${outcome}: ${note})`;
-  const delta2 = score4 === null || outcome === "crash" ? null : score4 - kept.score;
+  const delta2 = score4 === null || outcome === "crash" ? null : score4 - from.score;
   await recordAttempt(
     loop,
     {
@@ -40458,11 +40618,13 @@ async function runSkillLoop(input) {
   }
   for (; ; ) {
     if (input.signal?.aborted) {
+      await loop.startSettled();
       await loop.resets.settle().catch(() => void 0);
       throw loop.interrupted();
     }
-    const stop = capReached(loop, true) ?? await runIteration(loop, loop.ledger.state.kept);
+    const stop = capReached(loop, true) ?? await runIteration(loop, loop.editFrom());
     if (stop) {
+      await loop.startSettled();
       await loop.resets.settleOrFail();
       if (stop !== "consecutive crashes") await confirm(loop, stop);
       await loop.settleReports();
@@ -52733,6 +52895,8 @@ function createSkillModels(config) {
     structuralOnly,
     renderModelId: slotLabel(render),
     graderModelId: slotLabel(grader),
+    renderEndpoint: isRoleModel(render) ? render.endpoint : void 0,
+    graderEndpoint: isRoleModel(grader) ? grader.endpoint : void 0,
     ...probe2,
     async propose(input, signal) {
       if (!isRoleModel(editor)) return editor.propose(input, signal);
@@ -52819,6 +52983,7 @@ function buildRoleModel(role, id, env, options = {}, gates) {
   return {
     role,
     id,
+    endpoint: credentialFreeUrl(endpoint2.baseUrl),
     model: sdk.languageModel(endpoint2, id.model, options.fetch),
     jsonMode: sdk.jsonMode,
     structuredOutput: sdk.jsonMode === "negotiated" ? {

@@ -99,6 +99,15 @@ function baseUrlVariablesNote(env) {
     return `${variable} is set: ${ids.join(" or ")} sends there${noKey}`;
   }).join("; ");
 }
+function credentialFreeUrl(baseUrl) {
+  let url;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    return "not a URL";
+  }
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}`;
+}
 
 // src/action/mask.ts
 var SECRET_INPUTS = [
@@ -150,6 +159,7 @@ export {
   keyedDefaultProviders,
   hasModelKey,
   baseUrlVariablesNote,
+  credentialFreeUrl,
   SECRET_INPUTS,
   maskSecretInputs
 };
