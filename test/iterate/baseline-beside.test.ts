@@ -91,6 +91,36 @@ describe("issue 28 item 6: the baseline's extra draws beside the first editor ca
     expect(n.run.results[0]?.measurement?.noise?.trials).toBe(3);
   });
 
+  it("the uplift's draw goes out with the baseline's extra draws, beside the first editor call; its report still compares with all three draws", async () => {
+    // Each render of the baseline text past draw 0's is answered only once the first render without the
+    // skill has arrived. Before this, the uplift's draw waited for the baseline's draws: that answer came
+    // after 2 s, too late.
+    let withoutArrived: () => void = () => undefined;
+    const without = new Promise<void>((resolve) => (withoutArrived = resolve));
+    const isExtra = extraDrawCounter();
+    const answeredAfterUplift: boolean[] = [];
+    const hold: SkillScript['hold'] = (call) => {
+      if (call.role === 'render' && variantOf(call.text) === 'none') withoutArrived();
+      if (!isExtra(call)) return undefined;
+      let arrived = false;
+      return Promise.race([
+        without.then(() => (arrived = true)),
+        new Promise((resolve) => setTimeout(resolve, 2000)),
+      ]).then(() => {
+        answeredAfterUplift.push(arrived);
+      });
+    };
+    const n = await night(hold);
+    expect(answeredAfterUplift).toEqual([true, true]);
+    // The report is made from the baseline's three draws (2 checks a draw, 1 pass in all) against the
+    // draw without the skill (2 checks, none passed).
+    const uplift = n.run.results[0]?.measurement?.uplift;
+    expect([uplift?.with, uplift?.without]).toEqual([
+      { passes: 1, total: 6 },
+      { passes: 0, total: 2 },
+    ]);
+  });
+
   it("the first editor prompt is draw 0's alone: the same under the noise-aware rule as under `--keep-rule original --trials 1`", async () => {
     const noiseAware = await night(undefined);
     nock.cleanAll(); // each night serves its own calls

@@ -287,20 +287,24 @@ describe('issue 19: uplift and eval-quality findings', () => {
     expect(n.summary).not.toContain('No measurable uplift');
   });
 
-  it("starts the uplift's draw only once the baseline's draws are graded, and still reports it and its calls", async () => {
+  it("starts the uplift's draw after the first editor call, and still reports it and its calls", async () => {
     // Issue 28 item 6: the uplift's draw is a report nothing decides on before the loop ends; it goes out
     // beside the first editor call, so the engine's work on its calls is not on the way to the first edit.
+    // Its draw does not need the baseline's draws beyond draw 0, only its report does.
     const table = FOUR_ASSERTIONS_TABLE;
     const n = await night([{ name: 'demo', evals: FOUR, scenarios: FOUR_SCENARIOS }], table, reword);
     const order = n.bodies.order;
     const upliftRenders = order.flatMap((c, i) =>
       c.role === 'render' && !c.text.includes('# Demo') ? [i] : [],
     );
-    const baselineGrades = order.flatMap((c, i) =>
-      c.role === 'grader' && /base\|s1\|draw [0-2]\b/.test(c.text) ? [i] : [],
-    );
-    expect([upliftRenders.length, baselineGrades.length]).toEqual([1, 3]);
-    expect(upliftRenders[0]).toBeGreaterThan(Math.max(...baselineGrades));
+    // Which of the editor's request and the uplift's render reaches the server first is timing (the
+    // editor's provider loads on its first call); both leave only once draw 0 is graded.
+    const firstEditor = order.findIndex((c) => c.role === 'editor');
+    const draw0Grade = order.findIndex((c) => c.role === 'grader' && /base\|s1\|draw 0\b/.test(c.text));
+    expect(upliftRenders.length).toBe(1);
+    expect(draw0Grade).toBeGreaterThanOrEqual(0);
+    expect(firstEditor).toBeGreaterThan(draw0Grade);
+    expect(upliftRenders[0]).toBeGreaterThan(draw0Grade);
     expect(n.summary).toMatch(
       /Uplift: pass rate with the skill 66\.7 % \(8 of 12\) minus without it 25\.0 % \(1 of 4\) = \+41\.67 points\n/,
     );

@@ -15,6 +15,7 @@ import { keptStateOf, type ScoredText } from '../saturation.js';
 import {
   climbStart,
   drawBaselineExtras,
+  type ClimbStart,
   drawBaselineRest,
   type BaselineExtras,
 } from './baseline-measurement.js';
@@ -75,11 +76,23 @@ async function baselineAttempt(loop: LoopContext): Promise<BaselineEnd | 'scored
     // (docs/how-it-works.md § Baseline): the editor reads draw 0's renders and verdicts only, and the
     // window before the first edit is the engine's CPU per call as much as the models' latency, so every
     // call taken out of it shortens it. Without extra draws the start is settled here, as before.
-    if (loop.deterministic || loop.trials < 2) await settleStart(first);
-    else
-      loop.startBeside(keptStateOf(loop.baselineText, scored.score.score!, scored), scored.usage, () =>
-        settleStart(first),
-      );
+    // Without extra draws there is no uplift either (uplift.ts): nothing runs beside the first edit.
+    if (loop.deterministic || loop.trials < 2) {
+      await settleStart(first);
+      return 'scored';
+    }
+    // The uplift is a report nothing in the loop decides on. Its draw without the skill does not depend
+    // on the baseline's draws, so it goes out beside the first editor call with them; only its report
+    // waits for them (what it compares with), and is left out when the baseline was never judged.
+    let withSkill: (start: ClimbStart['withSkill'] | undefined) => void = () => undefined;
+    const compared = new Promise<ClimbStart['withSkill'] | undefined>((resolve) => (withSkill = resolve));
+    loop.startBeside(keptStateOf(loop.baselineText, scored.score.score!, scored), scored.usage, () =>
+      settleStart(first).then(withSkill, (err: unknown) => {
+        withSkill(undefined);
+        throw err;
+      }),
+    );
+    loop.beside(() => drawUplift(loop, compared));
     return 'scored';
   }
   timer.stop();
@@ -135,9 +148,10 @@ async function drawFirst(loop: LoopContext, signal: AbortSignal): Promise<FirstD
  * beside the first editor call, which waits for it before anything of the iteration reads the kept state
  * or records a row (LoopContext.startSettled), so the row stays first in results.tsv and every decision
  * sees the draws as before. Never rejects but for a row that cannot be written; interrupted, the baseline
- * was never judged: its spend counts, it has no row.
+ * was never judged: its spend counts, it has no row. Resolves what the uplift's report compares with (the
+ * baseline's draws), undefined when interrupted.
  */
-async function settleStart(first: ScoredFirst): Promise<void> {
+async function settleStart(first: ScoredFirst): Promise<ClimbStart['withSkill'] | undefined> {
   const { loop, commit, started, scored, timer } = first;
   const { input } = loop;
   let extras: BaselineExtras = { usage: ZERO_USAGE };
@@ -149,15 +163,13 @@ async function settleStart(first: ScoredFirst): Promise<void> {
   const usage = addUsage(scored.usage, extras.usage);
   if (input.signal?.aborted) {
     loop.spendUnjudged(usage);
-    return;
+    return undefined;
   }
   const seconds = secondsBetween(started, input.now());
   const { kept, description, measured, withSkill } = climbStart(loop, scored, extras);
   const row = rowOf(commit, kept.score, 'baseline', description, seconds);
   await recordAttempt(loop, { kind: 'baseline', row, kept, usage, measured }, 0, null);
-  // The uplift is a report nothing in the loop decides on: it runs beside the iterations, from the first
-  // editor call on, once the baseline's draws it compares with are in.
-  loop.beside(() => drawUplift(loop, withSkill));
+  return withSkill;
 }
 
 /**

@@ -190,7 +190,7 @@ export class LoopContext {
     // A turn later: the editor's request (its provider loaded on the first call) leaves before the
     // draws' requests are built.
     if (this.pendingStart) setImmediate(() => void this.launchStart());
-    for (const start of this.waitingReports.splice(0)) this.runningReports.push(start());
+    for (const start of this.waitingReports.splice(0)) this.runningReports.push(nextTurn().then(start));
   }
 
   /**
@@ -243,4 +243,9 @@ export class LoopContext {
     // The stop reason of a partial result is never read; the interruption says why the loop ended.
     return new LoopInterrupted(interruptionOf(this.input.signal!), this.result('iteration cap'));
   }
+}
+
+/** Resolves a turn later (setImmediate): what is started after it leaves after what was sent this turn. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -15,14 +15,19 @@ import { iterationLimits } from './caps.js';
 import type { LoopContext } from './context.js';
 
 /**
- * Once per skill, one draw without the skill, started once the baseline's own draws are done and the first
- * editor call is out (LoopContext.beside): it runs beside that call, whose latency leaves the engine and
- * the endpoint idle, instead of adding its calls to the wait before the first iteration (docs/how-it-works.md
- * § Baseline). It is bounded like an iteration (the iteration timeout, the skill's budget, the run's signal);
- * its spend counts when it ends. A stored draw with this night's key is reused instead. Never rejects: a
- * failure or an interruption leaves the uplift out.
+ * Once per skill, one draw without the skill, started once the first editor call is out
+ * (LoopContext.beside): it runs beside that call, whose latency leaves the engine and the endpoint idle,
+ * with the baseline's draws beyond draw 0, instead of adding its calls to the wait before the first
+ * iteration (docs/how-it-works.md § Baseline). The draw does not depend on the baseline's draws; its report
+ * does, so only the report waits for `withSkill` (undefined when the baseline was never judged: no report).
+ * It is bounded like an iteration (the iteration timeout, the skill's budget, the run's signal); its spend
+ * counts when it ends. A stored draw with this night's key is reused instead. Never rejects: a failure or
+ * an interruption leaves the uplift out.
  */
-export async function drawUplift(loop: LoopContext, withSkill: ClimbStart['withSkill']): Promise<void> {
+export async function drawUplift(
+  loop: LoopContext,
+  withSkill: Promise<ClimbStart['withSkill'] | undefined>,
+): Promise<void> {
   const { input } = loop;
   if (loop.deterministic || loop.trials < 2 || input.options.uplift === false) return;
   const key = upliftKeyOf({
@@ -35,10 +40,12 @@ export async function drawUplift(loop: LoopContext, withSkill: ClimbStart['withS
   });
   const stored = input.upliftWithout;
   if (stored?.key === key) {
+    const compared = await withSkill;
+    if (!compared) return;
     input.log.info(
       `${input.skill}: the draw without the skill from ${stored.drawnAt} is reused (evals, prompts, models and model endpoints unchanged)`,
     );
-    loop.ledger.upliftMeasured(report(loop, withSkill, stored.pairs, stored.drawnAt), {
+    loop.ledger.upliftMeasured(report(loop, compared, stored.pairs, stored.drawnAt), {
       record: stored,
       reused: true,
     });
@@ -57,7 +64,9 @@ export async function drawUplift(loop: LoopContext, withSkill: ClimbStart['withS
     if (without.status !== 'ok') return;
     const pairs = storedVerdicts(without.draws[0]!.pairs);
     const record: UpliftWithoutRecord = { key, drawnAt: input.now().toISOString(), pairs };
-    loop.ledger.upliftMeasured(report(loop, withSkill, pairs, undefined), { record, reused: false });
+    const compared = await withSkill;
+    if (!compared) return;
+    loop.ledger.upliftMeasured(report(loop, compared, pairs, undefined), { record, reused: false });
   } catch {
     // Interrupted or timed out: the summary goes without the uplift, as when its render fails.
   } finally {
