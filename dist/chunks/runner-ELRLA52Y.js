@@ -39543,10 +39543,12 @@ async function drawUplift(loop, withSkill) {
   });
   const stored = input.upliftWithout;
   if (stored?.key === key) {
+    const compared = await withSkill;
+    if (!compared) return;
     input.log.info(
       `${input.skill}: the draw without the skill from ${stored.drawnAt} is reused (evals, prompts, models and model endpoints unchanged)`
     );
-    loop.ledger.upliftMeasured(report(loop, withSkill, stored.pairs, stored.drawnAt), {
+    loop.ledger.upliftMeasured(report(loop, compared, stored.pairs, stored.drawnAt), {
       record: stored,
       reused: true
     });
@@ -39564,7 +39566,9 @@ async function drawUplift(loop, withSkill) {
     if (without2.status !== "ok") return;
     const pairs = storedVerdicts(without2.draws[0].pairs);
     const record = { key, drawnAt: input.now().toISOString(), pairs };
-    loop.ledger.upliftMeasured(report(loop, withSkill, pairs, void 0), { record, reused: false });
+    const compared = await withSkill;
+    if (!compared) return;
+    loop.ledger.upliftMeasured(report(loop, compared, pairs, void 0), { record, reused: false });
   } catch {
   } finally {
     timer.stop();
@@ -39596,13 +39600,21 @@ async function baselineAttempt(loop) {
   const { scored, failure } = await drawFirst(loop, timer.signal);
   if (failure === void 0 && scored && !input.signal?.aborted) {
     const first2 = { loop, commit, started, scored, timer };
-    if (loop.deterministic || loop.trials < 2) await settleStart(first2);
-    else
-      loop.startBeside(
-        keptStateOf(loop.baselineText, scored.score.score, scored),
-        scored.usage,
-        () => settleStart(first2)
-      );
+    if (loop.deterministic || loop.trials < 2) {
+      await settleStart(first2);
+      return "scored";
+    }
+    let withSkill = () => void 0;
+    const compared = new Promise((resolve2) => withSkill = resolve2);
+    loop.startBeside(
+      keptStateOf(loop.baselineText, scored.score.score, scored),
+      scored.usage,
+      () => settleStart(first2).then(withSkill, (err) => {
+        withSkill(void 0);
+        throw err;
+      })
+    );
+    loop.beside(() => drawUplift(loop, compared));
     return "scored";
   }
   timer.stop();
@@ -39662,13 +39674,13 @@ async function settleStart(first2) {
   const usage = addUsage(scored.usage, extras.usage);
   if (input.signal?.aborted) {
     loop.spendUnjudged(usage);
-    return;
+    return void 0;
   }
   const seconds = secondsBetween(started, input.now());
   const { kept, description, measured: measured2, withSkill } = climbStart(loop, scored, extras);
   const row2 = rowOf(commit, kept.score, "baseline", description, seconds);
   await recordAttempt(loop, { kind: "baseline", row: row2, kept, usage, measured: measured2 }, 0, null);
-  loop.beside(() => drawUplift(loop, withSkill));
+  return withSkill;
 }
 async function drawExtras(loop, signal, scored) {
   if (loop.deterministic || loop.trials < 2) return { usage: ZERO_USAGE };
@@ -40072,7 +40084,7 @@ var LoopContext = class _LoopContext {
   launchReports() {
     this.editorOut = true;
     if (this.pendingStart) setImmediate(() => void this.launchStart());
-    for (const start of this.waitingReports.splice(0)) this.runningReports.push(start());
+    for (const start of this.waitingReports.splice(0)) this.runningReports.push(nextTurn().then(start));
   }
   /**
    * Settles the climb's start, starts any report draw still waiting and waits for all, so the skill's
@@ -40119,6 +40131,9 @@ var LoopContext = class _LoopContext {
     return new LoopInterrupted(interruptionOf(this.input.signal), this.result("iteration cap"));
   }
 };
+function nextTurn() {
+  return new Promise((resolve2) => setImmediate(resolve2));
+}
 
 // src/iterate/loop/keep-decision.ts
 import path9 from "node:path";
@@ -51287,7 +51302,7 @@ var AdaptiveConcurrency = class {
 };
 
 // src/llm/offline.ts
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { setImmediate as nextTurn2 } from "node:timers/promises";
 
 // src/core/iterate/line-split.ts
 function protectedSpans(line) {
@@ -51686,7 +51701,7 @@ async function searchUntilAborted(request2, signal) {
     const step = search.next();
     if (step.done) return step.value;
     if (Date.now() - sliceStart >= SLICE_MS) {
-      await nextTurn();
+      await nextTurn2();
       sliceStart = Date.now();
     }
   }
