@@ -38,6 +38,29 @@ function extraDrawCounter(): (call: { role: string; text: string }) => boolean {
   };
 }
 
+/**
+ * Holds the answer to each render of the baseline's extra draws until a render of `variant` arrives, or
+ * 2 s pass; `answeredAfter` says, per held render, whether that render had arrived by then.
+ */
+function extraDrawsHeldUntil(variant: string): { hold: SkillScript['hold']; answeredAfter: boolean[] } {
+  let seen: () => void = () => undefined;
+  const arrival = new Promise<void>((resolve) => (seen = resolve));
+  const isExtra = extraDrawCounter();
+  const answeredAfter: boolean[] = [];
+  const hold: SkillScript['hold'] = (call) => {
+    if (call.role === 'render' && variantOf(call.text) === variant) seen();
+    if (!isExtra(call)) return undefined;
+    let arrived = false;
+    return Promise.race([
+      arrival.then(() => (arrived = true)),
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ]).then(() => {
+      answeredAfter.push(arrived);
+    });
+  };
+  return { hold, answeredAfter };
+}
+
 async function night(
   hold: SkillScript['hold'],
   options: Partial<IterateOptions> = {},
@@ -62,24 +85,10 @@ describe("issue 28 item 6: the baseline's extra draws beside the first editor ca
     // Each render of the baseline text past draw 0's is answered only once the edit's first render has
     // arrived (so the editor's call, too). Before this, the editor waited for the whole baseline: that
     // answer came after 2 s, too late.
-    let editArrived: () => void = () => undefined;
-    const edit = new Promise<void>((resolve) => (editArrived = resolve));
-    const isExtra = extraDrawCounter();
-    const answeredAfterEdit: boolean[] = [];
-    const hold: SkillScript['hold'] = (call) => {
-      if (call.role === 'render' && variantOf(call.text) === 'reworded') editArrived();
-      if (!isExtra(call)) return undefined;
-      let arrived = false;
-      return Promise.race([
-        edit.then(() => (arrived = true)),
-        new Promise((resolve) => setTimeout(resolve, 2000)),
-      ]).then(() => {
-        answeredAfterEdit.push(arrived);
-      });
-    };
+    const { hold, answeredAfter } = extraDrawsHeldUntil('reworded');
     const n = await night(hold);
     // Draw 1, then draw 2 (the first two disagree): both answered after the edit's render came in.
-    expect(answeredAfterEdit).toEqual([true, true]);
+    expect(answeredAfter).toEqual([true, true]);
     // The baseline row is first, and says what it is: the mean of its three draws, not draw 0's 0.
     expect(n.rows.map((r) => r.status)).toEqual(['baseline', 'revert']);
     expect(n.rows[0]?.description).toBe('[absolute] initial baseline (mean of 3 trials, sd 0.2887)');
@@ -95,23 +104,9 @@ describe("issue 28 item 6: the baseline's extra draws beside the first editor ca
     // Each render of the baseline text past draw 0's is answered only once the first render without the
     // skill has arrived. Before this, the uplift's draw waited for the baseline's draws: that answer came
     // after 2 s, too late.
-    let withoutArrived: () => void = () => undefined;
-    const without = new Promise<void>((resolve) => (withoutArrived = resolve));
-    const isExtra = extraDrawCounter();
-    const answeredAfterUplift: boolean[] = [];
-    const hold: SkillScript['hold'] = (call) => {
-      if (call.role === 'render' && variantOf(call.text) === 'none') withoutArrived();
-      if (!isExtra(call)) return undefined;
-      let arrived = false;
-      return Promise.race([
-        without.then(() => (arrived = true)),
-        new Promise((resolve) => setTimeout(resolve, 2000)),
-      ]).then(() => {
-        answeredAfterUplift.push(arrived);
-      });
-    };
+    const { hold, answeredAfter } = extraDrawsHeldUntil('none');
     const n = await night(hold);
-    expect(answeredAfterUplift).toEqual([true, true]);
+    expect(answeredAfter).toEqual([true, true]);
     // The report is made from the baseline's three draws (2 checks a draw, 1 pass in all) against the
     // draw without the skill (2 checks, none passed).
     const uplift = n.run.results[0]?.measurement?.uplift;
