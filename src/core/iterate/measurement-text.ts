@@ -43,6 +43,11 @@ function storedDay(stored: StoredTrials): string {
   return stored.drawnAt.slice(0, 10);
 }
 
+/** `2 of them drawn on an earlier night (2026-12-06)`: of the baseline's trials a line counts. */
+function ofThemEarlier(stored: StoredTrials): string {
+  return `${stored.draws} of them drawn on an earlier night (${storedDay(stored)})`;
+}
+
 /** `trial 2`, `trials 2 and 3`, `trials 1, 4 and 5`. */
 function trialNumbers(numbers: readonly number[]): string {
   if (numbers.length === 1) return `trial ${numbers[0]}`;
@@ -78,7 +83,7 @@ export function noiseFloorLine(
   if (!f) return undefined;
   const flaky = m.findings.filter((x) => x.kind === 'flaky').length;
   const stored = m.baselineStored;
-  const earlier = stored ? `, ${stored.draws} of them drawn on an earlier night (${storedDay(stored)})` : '';
+  const earlier = stored ? `, ${ofThemEarlier(stored)}` : '';
   return (
     `Noise floor: improvements under ${formatGain(f.minimumDetectableGain)} cannot be told from noise at this ` +
     `grader's ${(f.flipRate * 100).toFixed(0)} % flip rate on identical texts (${f.comparisons} pairs of ` +
@@ -130,9 +135,7 @@ export function measurementLines(m: SkillMeasurement): string[] {
         (c.reusedBaseline
           ? `${c.trials} fresh trials of the final text and the baseline's ${c.baselineScores.length} trials ` +
             `from before the loop (reused: no selection chose them` +
-            (m.baselineStored
-              ? `; ${m.baselineStored.draws} of them drawn on an earlier night (${storedDay(m.baselineStored)}))`
-              : ')')
+            (m.baselineStored ? `; ${ofThemEarlier(m.baselineStored)})` : ')')
           : `${c.trials} fresh trials of each text`) +
         `; margin to clear ${c.needed.toFixed(4)}`,
     );

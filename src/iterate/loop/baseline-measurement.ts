@@ -207,8 +207,9 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
             probe: { scenarios: probe.scenarios, of: loop.training.scenarios.length },
           }
         : undefined;
+  const stored = storedOf(extras.stored);
   loop.ledger.baselineMeasured(
-    { noise, stored: storedOf(extras.stored) },
+    { noise, stored },
     scores.length > 1 ? { scores: [...scores], tallies } : undefined,
   );
   loop.ledger.drew(loop.baselineText, Math.max(scores.length, loop.trials));
@@ -225,7 +226,7 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
     confirmedAllPass: scored.saturation === 'confirmed' || (noiseAware && allPass && scores.length >= 3),
   };
   const description = noiseAware
-    ? `initial baseline (mean of ${scores.length} trials${storedNote(extras.stored)}, sd ${noise?.sd.toFixed(4) ?? '0'})`
+    ? `initial baseline (mean of ${scores.length} trials${storedNote(stored)}, sd ${noise?.sd.toFixed(4) ?? '0'})`
     : probe
       ? `initial baseline (a second trial of ${probe.scenarios} scenario${probe.scenarios === 1 ? '' : 's'} agreed on every check, sd 0)`
       : 'initial baseline';
@@ -244,9 +245,8 @@ function storedOf(stored: BaselineExtras['stored']): StoredTrials | undefined {
 }
 
 /** `, 2 of them drawn on 2026-12-06` when stored draws stood in for some (baseline-stored.ts). */
-function storedNote(stored: BaselineExtras['stored']): string {
-  if (!stored || stored.used.length === 0) return '';
-  return `, ${stored.used.length} of them drawn on ${stored.entry.drawnAt.slice(0, 10)}`;
+function storedNote(stored: StoredTrials | undefined): string {
+  return stored ? `, ${stored.draws} of them drawn on ${stored.drawnAt.slice(0, 10)}` : '';
 }
 
 /**

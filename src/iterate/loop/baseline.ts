@@ -75,8 +75,8 @@ async function baselineAttempt(loop: LoopContext): Promise<BaselineEnd | 'scored
     // With model grading, the draws beyond draw 0 run beside the first editor call instead of before it
     // (docs/how-it-works.md § Baseline): the editor reads draw 0's renders and verdicts only, and the
     // window before the first edit is the engine's CPU per call as much as the models' latency, so every
-    // call taken out of it shortens it. Without extra draws the start is settled here, as before.
-    // Without extra draws there is no uplift either (uplift.ts): nothing runs beside the first edit.
+    // call taken out of it shortens it. Without extra draws the start is settled here, as before, and
+    // there is no uplift either (uplift.ts): nothing runs beside the first edit.
     if (loop.deterministic || loop.trials < 2) {
       await settleStart(first);
       return 'scored';

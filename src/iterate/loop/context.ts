@@ -49,8 +49,6 @@ export class LoopContext {
    */
   private readonly waitingReports: Array<() => Promise<void>> = [];
   private readonly runningReports: Promise<void>[] = [];
-  /** An editor call went out (`launchReports`): a report draw added now starts at once. */
-  private editorOut = false;
   /**
    * The climb's start while the baseline's draws beyond draw 0 are made (baseline.ts `startBeside`): draw
    * 0's state, its spend, and the draws and row still to come; undefined once settled, or when there were
@@ -121,13 +119,12 @@ export class LoopContext {
   }
 
   /**
-   * A report's draw to run beside the iterations: it starts once the first editor call is out
-   * (`launchReports`), whose latency leaves the engine and the endpoint idle, or at once when one already
-   * is; `settleReports` waits for it.
+   * A report's draw to run beside the iterations, added before the first editor call (baseline.ts): it
+   * starts once that call is out (`launchReports`), whose latency leaves the engine and the endpoint idle;
+   * `settleReports` waits for it.
    */
   beside(report: () => Promise<void>): void {
-    if (this.editorOut) this.runningReports.push(report());
-    else this.waitingReports.push(report);
+    this.waitingReports.push(report);
   }
 
   /**
@@ -186,7 +183,6 @@ export class LoopContext {
    * waiting, start beside it.
    */
   launchReports(): void {
-    this.editorOut = true;
     // A turn later: the editor's request (its provider loaded on the first call) leaves before the
     // draws' requests are built.
     if (this.pendingStart) setImmediate(() => void this.launchStart());
