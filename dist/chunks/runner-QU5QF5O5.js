@@ -36500,6 +36500,9 @@ function evidenceTable(m) {
 function storedDay(stored) {
   return stored.drawnAt.slice(0, 10);
 }
+function ofThemEarlier(stored) {
+  return `${stored.draws} of them drawn on an earlier night (${storedDay(stored)})`;
+}
 function trialNumbers(numbers) {
   if (numbers.length === 1) return `trial ${numbers[0]}`;
   return `trials ${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
@@ -36516,7 +36519,7 @@ function noiseFloorLine(m) {
   if (!f) return void 0;
   const flaky = m.findings.filter((x2) => x2.kind === "flaky").length;
   const stored = m.baselineStored;
-  const earlier = stored ? `, ${stored.draws} of them drawn on an earlier night (${storedDay(stored)})` : "";
+  const earlier = stored ? `, ${ofThemEarlier(stored)}` : "";
   return `Noise floor: improvements under ${formatGain(f.minimumDetectableGain)} cannot be told from noise at this grader's ${(f.flipRate * 100).toFixed(0)} % flip rate on identical texts (${f.comparisons} pairs of draws of the same check compared; ${f.draws} fresh draws against the baseline's ${f.baselineDraws}${earlier}); ` + (flaky > 0 ? `raise \`trials\` or fix the ${flaky} flaky assertion${flaky === 1 ? "" : "s"} listed below` : "raise `trials` to see smaller gains");
 }
 function measurementLines(m) {
@@ -36544,7 +36547,7 @@ function measurementLines(m) {
   const c3 = m.confirmation;
   if (c3) {
     lines.push(
-      `- Confirmed gain: ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)}), baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)} over ` + (c3.reusedBaseline ? `${c3.trials} fresh trials of the final text and the baseline's ${c3.baselineScores.length} trials from before the loop (reused: no selection chose them` + (m.baselineStored ? `; ${m.baselineStored.draws} of them drawn on an earlier night (${storedDay(m.baselineStored)}))` : ")") : `${c3.trials} fresh trials of each text`) + `; margin to clear ${c3.needed.toFixed(4)}`
+      `- Confirmed gain: ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)}), baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)} over ` + (c3.reusedBaseline ? `${c3.trials} fresh trials of the final text and the baseline's ${c3.baselineScores.length} trials from before the loop (reused: no selection chose them` + (m.baselineStored ? `; ${ofThemEarlier(m.baselineStored)})` : ")") : `${c3.trials} fresh trials of each text`) + `; margin to clear ${c3.needed.toFixed(4)}`
     );
     if (c3.holdout) {
       lines.push(
@@ -39170,8 +39173,9 @@ function climbStart(loop, scored, extras) {
     ...noiseReport(probe2.scores, tallyDraws([scored.score.pairs, probe2.pairs])),
     probe: { scenarios: probe2.scenarios, of: loop.training.scenarios.length }
   } : void 0;
+  const stored = storedOf(extras.stored);
   loop.ledger.baselineMeasured(
-    { noise, stored: storedOf(extras.stored) },
+    { noise, stored },
     scores.length > 1 ? { scores: [...scores], tallies } : void 0
   );
   loop.ledger.drew(loop.baselineText, Math.max(scores.length, loop.trials));
@@ -39183,7 +39187,7 @@ function climbStart(loop, scored, extras) {
     draws: noiseAware ? scores.length : 1,
     confirmedAllPass: scored.saturation === "confirmed" || noiseAware && allPass && scores.length >= 3
   };
-  const description = noiseAware ? `initial baseline (mean of ${scores.length} trials${storedNote(extras.stored)}, sd ${noise?.sd.toFixed(4) ?? "0"})` : probe2 ? `initial baseline (a second trial of ${probe2.scenarios} scenario${probe2.scenarios === 1 ? "" : "s"} agreed on every check, sd 0)` : "initial baseline";
+  const description = noiseAware ? `initial baseline (mean of ${scores.length} trials${storedNote(stored)}, sd ${noise?.sd.toFixed(4) ?? "0"})` : probe2 ? `initial baseline (a second trial of ${probe2.scenarios} scenario${probe2.scenarios === 1 ? "" : "s"} agreed on every check, sd 0)` : "initial baseline";
   return {
     kept,
     description,
@@ -39196,8 +39200,7 @@ function storedOf(stored) {
   return { draws: stored.used.length, drawnAt: stored.entry.drawnAt };
 }
 function storedNote(stored) {
-  if (!stored || stored.used.length === 0) return "";
-  return `, ${stored.used.length} of them drawn on ${stored.entry.drawnAt.slice(0, 10)}`;
+  return stored ? `, ${stored.draws} of them drawn on ${stored.drawnAt.slice(0, 10)}` : "";
 }
 function keepExtras(loop, scored, stored, extra) {
   if (loop.deterministic || loop.trials < 2) return;
@@ -39979,8 +39982,6 @@ var LoopContext = class _LoopContext {
    */
   waitingReports = [];
   runningReports = [];
-  /** An editor call went out (`launchReports`): a report draw added now starts at once. */
-  editorOut = false;
   /**
    * The climb's start while the baseline's draws beyond draw 0 are made (baseline.ts `startBeside`): draw
    * 0's state, its spend, and the draws and row still to come; undefined once settled, or when there were
@@ -40024,13 +40025,12 @@ var LoopContext = class _LoopContext {
     return scoreWithSaturation(this.request(text3, signal));
   }
   /**
-   * A report's draw to run beside the iterations: it starts once the first editor call is out
-   * (`launchReports`), whose latency leaves the engine and the endpoint idle, or at once when one already
-   * is; `settleReports` waits for it.
+   * A report's draw to run beside the iterations, added before the first editor call (baseline.ts): it
+   * starts once that call is out (`launchReports`), whose latency leaves the engine and the endpoint idle;
+   * `settleReports` waits for it.
    */
   beside(report2) {
-    if (this.editorOut) this.runningReports.push(report2());
-    else this.waitingReports.push(report2);
+    this.waitingReports.push(report2);
   }
   /**
    * Draw 0 of the baseline scored: its extra draws and the row (`settle`) run beside the first editor call
@@ -40082,7 +40082,6 @@ var LoopContext = class _LoopContext {
    * waiting, start beside it.
    */
   launchReports() {
-    this.editorOut = true;
     if (this.pendingStart) setImmediate(() => void this.launchStart());
     for (const start of this.waitingReports.splice(0)) this.runningReports.push(nextTurn().then(start));
   }
