@@ -38,28 +38,51 @@ function priceText(p: PointPrice): string {
   return `${calls} calls, ${tokens} tokens, ${cost}`;
 }
 
+/** A night or a skill that made no model call (structural scoring) spent nothing: no price to divide. */
+const NOTHING_SPENT = 'no model call was made, so nothing was spent';
+
+/** Whether `result`'s shipped gain was confirmed with fresh draws (not the loop's own scores). */
+function confirmed(result: SkillResult): boolean {
+  return result.measurement?.confirmation !== undefined;
+}
+
+/**
+ * The unit a point is priced in: "confirmed +0.01" only when every gain counted was confirmed with fresh
+ * draws; a gain shipped on the loop's own scores (structural scoring, `--keep-rule original`, a final
+ * text's check that reproduced, a cost budget reached) is not called confirmed.
+ */
+function pointUnit(confirmedCount: number, shippedCount: number): string {
+  if (confirmedCount === shippedCount) return 'confirmed +0.01 of composite';
+  if (confirmedCount === 0) return '+0.01 of composite shipped';
+  return `+0.01 of composite shipped (${confirmedCount} of ${shippedCount} gains confirmed with fresh draws)`;
+}
+
 /**
  * "The night spent N calls …: per shipped skill …; per confirmed +0.01 …". The whole night's spend is
  * divided, skills that shipped nothing included: that is what a shipped point cost.
  */
 export function nightPriceLine(results: readonly SkillResult[], usage: Usage): string {
+  if (usage.calls === 0) return `Price: ${NOTHING_SPENT} tonight.`;
   const shipped = results.filter((r) => r.status === 'shipped');
   if (shipped.length === 0) return `Price: nothing shipped tonight, for ${priceText(per(usage, 1))} in all.`;
   const gain = shipped.reduce((s, r) => s + shippedGain(r), 0);
   const points = gain / 0.01;
+  const unit = pointUnit(shipped.filter(confirmed).length, shipped.length);
   return (
     `Price: ${priceText(per(usage, shipped.length))} per shipped skill (${shipped.length} shipped); ` +
     (points > 0
-      ? `${priceText(per(usage, points))} per confirmed +0.01 of composite (${shipped.length === 1 ? 'a' : 'a total'} gain of +${gain.toFixed(4)}).`
-      : 'no confirmed gain to price a point by.')
+      ? `${priceText(per(usage, points))} per ${unit} (${shipped.length === 1 ? 'a' : 'a total'} gain of +${gain.toFixed(4)}).`
+      : 'no gain to price a point by.')
   );
 }
 
-/** One skill's own spend per confirmed +0.01 (the PR body). */
-export function skillPriceLine(usage: Usage, gain: number): string {
+/** One skill's own spend per +0.01 of its gain (the PR body); `isConfirmed`: the gain came from fresh draws. */
+export function skillPriceLine(usage: Usage, gain: number, isConfirmed: boolean): string {
+  if (usage.calls === 0) return `Price: ${NOTHING_SPENT} for this skill`;
   const points = gain / 0.01;
+  const unit = isConfirmed ? 'confirmed +0.01' : '+0.01 shipped';
   return points > 0
-    ? `Price: ${priceText(per(usage, points))} per confirmed +0.01 (this skill's gain +${gain.toFixed(4)}, its spend ${priceText(per(usage, 1))})`
+    ? `Price: ${priceText(per(usage, points))} per ${unit} (this skill's gain +${gain.toFixed(4)}, its spend ${priceText(per(usage, 1))})`
     : `Price: ${priceText(per(usage, 1))} for this skill`;
 }
 

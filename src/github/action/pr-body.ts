@@ -128,7 +128,7 @@ export function buildPullRequestBody(input: PullRequestBodyInput): string {
     `| Lines delta | ${formatSignedExceptZero(linesDelta)} (${request.linesBaseline} → ${request.linesFinal}) |`,
     `| Tokens | ${usage.tokens} |`,
     `| Cost | ${usage.cost} |`,
-    `| Price of a point | ${skillPriceLine(request.usage, confirmedGainOf(request)).replace(/^Price: /, '')} |`,
+    `| Price of a point | ${skillPriceLine(request.usage, confirmedGainOf(request), request.measurement?.confirmation !== undefined).replace(/^Price: /, '')} |`,
     ...(input.modelsLabel ? [`| Models | ${modelTextCell(input.modelsLabel)} |`] : []),
     '',
   ];
