@@ -135,7 +135,7 @@ describe("the baseline's draws across nights", () => {
     );
     expect(floorLine(second.summary)).toContain('33 % flip rate');
     expect(second.summary).toContain(
-      `Some of those draws were drawn on an earlier night and reused: 2 of demo's baseline trials (${day}).`,
+      `Some of those draws were drawn on an earlier night and reused: 2 of demo's 3 baseline trials (${day}).`,
     );
     expect(second.info.some((m) => m.includes("the baseline's 2 extra draws from"))).toBe(true);
     // Reused and not shipped: the record stays as it was.

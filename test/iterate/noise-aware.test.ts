@@ -146,7 +146,7 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
     );
     expect(n.run.results[0]?.baselineScore).toBeCloseTo(1 / 6, 9);
     expect(n.summary).toMatch(
-      /Confirmed gain: \+0\.\d{4} \(90 % interval .*\), baseline 0\.1667 -> final 0\.\d{4} over \d fresh trials of the final text and the baseline's 3 trials from before the loop \(reused: no selection chose them\)/,
+      /Confirmed gain: \+0\.\d{4} \(90 % interval .*\), baseline 0\.1667 -> final 0\.\d{4} over \d fresh trials? of the final text and the baseline's 3 trials from before the loop \(reused: no selection chose them\)/,
     );
     expect(n.summary).toMatch(/\| #1 "The output has a Summary heading\." \| 0 of 3 \| \d of \d \|/);
   });
@@ -173,7 +173,9 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
     const n = await night([{ name: 'demo' }], table, addSummary);
     expect((await n.rows()).map((r) => r.status)).toEqual(['baseline', 'keep']);
     expect(n.run.results[0]?.status).toBe('no-improvement');
-    expect(n.run.results[0]?.detail).toMatch(/^confirmed gain [+-]0\.\d{4} .* does not clear the margin/);
+    expect(n.run.results[0]?.detail).toMatch(
+      /^the confirmation measured a gain of [+-]0\.\d{4} .*, which does not clear the margin/,
+    );
     expect(n.shipped).toBe(false);
   });
 });
@@ -564,7 +566,9 @@ describe("issue 28: a night that measured no spread checks the final text's gain
     const c = n.run.results[0]?.measurement?.confirmation;
     expect(c).toBeDefined();
     expect(c!.gain).toBeLessThanOrEqual(0);
-    expect(n.run.results[0]?.detail).toMatch(/^confirmed gain [+-]0\.\d{4} .* does not clear the margin/);
+    expect(n.run.results[0]?.detail).toMatch(
+      /^the confirmation measured a gain of [+-]0\.\d{4} .*, which does not clear the margin/,
+    );
     // s7 was drawn by the loop, by the check, then by the confirmation (past the check's draw); the check's
     // draw was completed on the other scenarios, its s7 render and grade reused.
     expect(calls(n, 'improved', 's7')).toEqual([2 + c!.trials, 2 + c!.trials]);

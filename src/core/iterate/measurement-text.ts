@@ -8,6 +8,7 @@ import { formatGain, passRate, type NoiseReport, type PassCount } from './noise.
 import type { SkillMeasurement, SkillResult, StoredTrials } from './run-result.js';
 import { feedbackEvidenceLines } from './feedback-evidence.js';
 import { inertInline } from '../text/untrusted-text.js';
+import { compareScores } from './ship-gate.js';
 
 function kOfN(c: PassCount): string {
   return `${c.passes} of ${c.total}`;
@@ -46,6 +47,11 @@ function storedDay(stored: StoredTrials): string {
 /** `2 of them drawn on an earlier night (2026-12-06)`: of the baseline's trials a line counts. */
 function ofThemEarlier(stored: StoredTrials): string {
   return `${stored.draws} of them drawn on an earlier night (${storedDay(stored)})`;
+}
+
+/** `1 fresh trial`, `3 fresh trials`. */
+function trials(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** `trial 2`, `trials 2 and 3`, `trials 1, 4 and 5`. */
@@ -129,15 +135,20 @@ export function measurementLines(m: SkillMeasurement): string[] {
   }
   const c = m.confirmation;
   if (c) {
+    // "Confirmed" only for a gain that cleared the margin; a confirmation that did not says what it measured.
+    const cleared = compareScores(c.gain, c.needed) > 0;
     lines.push(
-      `- Confirmed gain: ${formatGain(c.gain)} (90 % interval ${formatGain(c.low)} to ${formatGain(c.high)}), ` +
+      `- ${cleared ? 'Confirmed gain:' : 'Confirmation: a gain of'} ${formatGain(c.gain)} ` +
+        `(90 % interval ${formatGain(c.low)} to ${formatGain(c.high)}), ` +
         `baseline ${c.baseline.toFixed(4)} -> final ${c.final.toFixed(4)} over ` +
         (c.reusedBaseline
-          ? `${c.trials} fresh trials of the final text and the baseline's ${c.baselineScores.length} trials ` +
-            `from before the loop (reused: no selection chose them` +
+          ? `${trials(c.trials, 'fresh trial')} of the final text and the baseline's ` +
+            `${trials(c.baselineScores.length, 'trial')} from before the loop (reused: no selection chose them` +
             (m.baselineStored ? `; ${ofThemEarlier(m.baselineStored)})` : ')')
-          : `${c.trials} fresh trials of each text`) +
-        `; margin to clear ${c.needed.toFixed(4)}`,
+          : `${trials(c.trials, 'fresh trial')} of each text`) +
+        (cleared
+          ? `; margin to clear ${c.needed.toFixed(4)}`
+          : `; it does not clear the margin ${c.needed.toFixed(4)}`),
     );
     if (c.holdout) {
       lines.push(

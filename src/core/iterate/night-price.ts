@@ -110,16 +110,17 @@ export function nightNoiseLine(results: readonly SkillResult[]): string | undefi
 }
 
 /**
- * ` Some of those draws were drawn on an earlier night and reused: 2 of demo's baseline trials (2026-12-06).`
+ * ` Some of those draws were drawn on an earlier night and reused: 2 of demo's 3 baseline trials (2026-12-06).`
  * when a skill's baseline took draws from the record kept between nights (docs/how-it-works.md § Baseline).
  */
 function storedDrawsNote(results: readonly SkillResult[]): string {
   const reused = results.flatMap((r) => {
     const stored = r.measurement?.noiseFloor ? r.measurement.baselineStored : undefined;
     if (!stored) return [];
-    const trials = stored.draws === 1 ? 'trial' : 'trials';
+    const noise = r.measurement?.noise;
+    const of = noise ? `${noise.trials} ` : '';
     return [
-      `${stored.draws} of ${inertInline(r.skill, 100)}'s baseline ${trials} (${stored.drawnAt.slice(0, 10)})`,
+      `${stored.draws} of ${inertInline(r.skill, 100)}'s ${of}baseline trials (${stored.drawnAt.slice(0, 10)})`,
     ];
   });
   if (reused.length === 0) return '';

@@ -366,8 +366,8 @@ export function confirmedShipGate(input: {
   return {
     decision: 'no-improvement',
     detail:
-      `confirmed gain ${formatGain(c.gain)} (90 % interval ${formatGain(c.low)} to ${formatGain(c.high)}, ` +
-      `${drawsOf(c)}) does not clear the margin ${c.needed.toFixed(4)}` +
+      `the confirmation measured a gain of ${formatGain(c.gain)} (90 % interval ${formatGain(c.low)} to ` +
+      `${formatGain(c.high)}, ${drawsOf(c)}), which does not clear the margin ${c.needed.toFixed(4)}` +
       (input.minGain > c.needed ? ` or the minimum gain ${input.minGain}` : ''),
   };
 }
@@ -376,7 +376,7 @@ export function confirmedShipGate(input: {
 export function drawsOf(c: Confirmation): string {
   if (c.reusedBaseline)
     return `${c.trials} fresh trial${c.trials === 1 ? '' : 's'} of the final text against the baseline's ${c.baselineScores.length}`;
-  return `${c.trials} trials each`;
+  return `${c.trials} trial${c.trials === 1 ? '' : 's'} each`;
 }
 
 export function formatGain(value: number): string {

@@ -256,6 +256,50 @@ describe('renderMorningSummary', () => {
     expect(out).toContain('| no-improvement (gain +0.001031 is below the minimum gain 0.005) |');
   });
 
+  it('calls a gain confirmed only when it cleared the margin, and counts one trial as one', () => {
+    const run = realisticRun();
+    const withConfirmation = (gain: number, trials: number): RunResult => ({
+      ...run,
+      results: [
+        {
+          ...run.results[0]!,
+          status: 'no-improvement',
+          measurement: {
+            keepRule: 'noise-aware',
+            confirmation: {
+              trials,
+              reusedBaseline: true,
+              baselineScores: [0.6, 0.62, 0.58],
+              finalScores: Array.from({ length: trials }, () => 0.6 + gain),
+              baseline: 0.6,
+              final: 0.6 + gain,
+              gain,
+              needed: 0.0279,
+              low: gain - 0.046,
+              high: gain + 0.046,
+              evidence: [],
+            },
+            findings: [],
+            statements: {},
+          },
+        },
+      ],
+    });
+    const under = renderMorningSummary(withConfirmation(0.0067, 3));
+    expect(under).toContain(
+      '- Confirmation: a gain of +0.0067 (90 % interval -0.0393 to +0.0527), baseline 0.6000 -> final 0.6067 ' +
+        "over 3 fresh trials of the final text and the baseline's 3 trials from before the loop (reused: no " +
+        'selection chose them); it does not clear the margin 0.0279',
+    );
+    expect(under).not.toContain('Confirmed gain');
+    const cleared = renderMorningSummary(withConfirmation(0.1156, 1));
+    expect(cleared).toContain(
+      '- Confirmed gain: +0.1156 (90 % interval +0.0696 to +0.1616), baseline 0.6000 -> final 0.7156 over ' +
+        "1 fresh trial of the final text and the baseline's 3 trials",
+    );
+    expect(cleared).toContain('; margin to clear 0.0279');
+  });
+
   it("says which of the baseline's trials an earlier night drew, in its lines and the night's noise line", () => {
     const run = realisticRun();
     const measured = (stored?: { draws: number; drawnAt: string }): RunResult => ({
@@ -293,7 +337,7 @@ describe('renderMorningSummary', () => {
         'on an earlier night (2026-05-21))',
     );
     expect(out).toContain(
-      "Some of those draws were drawn on an earlier night and reused: 2 of api-docs's baseline trials (2026-05-21).",
+      "Some of those draws were drawn on an earlier night and reused: 2 of api-docs's 3 baseline trials (2026-05-21).",
     );
     // One stored draw with one drawn tonight after it (draw 0 and the stored one disagreed).
     const mixed = renderMorningSummary(measured({ draws: 1, drawnAt: '2026-05-21T23:40:00.000Z' }));
