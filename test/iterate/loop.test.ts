@@ -741,6 +741,44 @@ describe("runSkillLoop: the baseline's extra draws beside the first editor call 
     expect(head(h.worktreePath)).toBe(h.baseCommit);
   });
 
+  it("the skill's wall-clock budget reached while they run: the baseline is draw 0 with a warning, the first iteration is cut unjudged", async () => {
+    // Draw 0 answers at once; every later render of the unedited text (draw 1, or the noise probe's part
+    // of it) hangs until the skill's 400 ms budget ends it. The first edit is proposed, rendered and
+    // graded beside it and then waits for the baseline's draws before its keep decision.
+    const baselineRenders: number[] = [];
+    const said: string[] = [];
+    const h = await harness(
+      {
+        propose: editsInOrder([addLine('SUMMARY')]),
+        render: (input, i) => {
+          if (!input.skillMd.includes('SUMMARY') && input.skillMd.includes('name: demo')) {
+            baselineRenders.push(i);
+            if (baselineRenders.length > 1) return new Promise<string>(() => undefined);
+          }
+          return echoRender(input);
+        },
+      },
+      { perSkillIterations: 5, trials: 3, keepRule: 'noise-aware', perSkillBudgetMs: 400 },
+      { log: { info: (m) => said.push(m), warn: (m) => said.push(`warn: ${m}`), progress: () => undefined } },
+    );
+    const models = h.input.models as ReturnType<typeof createScriptedModels>;
+    const result = await runSkillLoop(h.input);
+    expect(result.stopReason).toBe('wall-clock budget');
+    expect(result.iterations).toBe(0);
+    // The baseline was judged on draw 0 alone, said so, and is the only row.
+    expect((await tsv(h.resultsFile)).map((r) => [r.status, r.description])).toEqual([
+      ['baseline', '[absolute] initial baseline'],
+    ]);
+    expect(said).toContain(
+      "warn: demo: the baseline's extra trials could not be scored (the per-skill budget of 400ms was " +
+        'reached); the noise is not measured',
+    );
+    expect(models.calls.propose).toHaveLength(1);
+    expect(baselineRenders.length).toBeGreaterThan(1);
+    // The unjudged edit's commit was reset: the branch is where the night started.
+    expect(head(h.worktreePath)).toBe(h.baseCommit);
+  });
+
   it('a cost budget their calls reach ends the first iteration before its keep decision, unjudged, its commit reset', async () => {
     // Draw 0 (render + grade) = 0.02 is under 0.03, so the first iteration starts; draw 1 (0.02), made
     // beside it, agrees with draw 0 and brings the baseline to 0.04: the loop stops there without judging

@@ -5,6 +5,7 @@
  * the trials under the noise-aware one. The draw without the skill
  * (the uplift, uplift.ts) compares with these draws. The retries and rows around it are baseline.ts's.
  */
+import { messageOf } from '../../core/errors.js';
 import { pairKey } from '../../core/iterate/absolute.js';
 import type { KeptState } from '../../core/iterate/hill-climb.js';
 import {
@@ -42,7 +43,21 @@ export interface BaselineExtras {
    * holds the draws after them that were drawn tonight, if any.
    */
   stored?: { entry: BaselineDrawsEntry; used: StoredDraw[] } | undefined;
+  /**
+   * Why none of the draws beyond draw 0 scored, when a measurement that was started failed or was cut
+   * short (the skill's budget, a model error): the climb's start says so instead of dropping them silently.
+   */
+  unscored?: string | undefined;
   usage: Usage;
+}
+
+/** The reason a measurement has no score: its status, or the error that ended it. */
+function unscoredReason(m: unknown): string {
+  if (m && typeof m === 'object' && 'status' in m) {
+    const measured = m as Measurement;
+    return `${measured.status}: ${measured.detail ?? 'no score'}`;
+  }
+  return messageOf(m);
 }
 
 /** Where the climb starts: the kept state, its row's description and the draws its score came from. */
@@ -72,14 +87,19 @@ export async function drawBaselineExtras(
     const inProbe = new Set(ids);
     const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => inProbe.has(s.id)) };
     const grades: GradeMemo = new Map();
-    const probe = await measureDraws({ ...loop.request(text, signal, evals), grades }, [1]).catch(
-      () => undefined,
-    );
-    if (probe === undefined) return { usage: ZERO_USAGE };
-    return { probe: { measurement: probe, grades }, usage: probe.usage };
+    try {
+      const probe = await measureDraws({ ...loop.request(text, signal, evals), grades }, [1]);
+      return { probe: { measurement: probe, grades }, usage: probe.usage };
+    } catch (err) {
+      return { usage: ZERO_USAGE, unscored: unscoredReason(err) };
+    }
   }
-  const extra = await measureDraws(loop.request(text, signal), [1]).catch(() => undefined);
-  return { extra, usage: extra?.usage ?? ZERO_USAGE };
+  try {
+    const extra = await measureDraws(loop.request(text, signal), [1]);
+    return { extra, usage: extra.usage };
+  } catch (err) {
+    return { usage: ZERO_USAGE, unscored: unscoredReason(err) };
+  }
 }
 
 /**
@@ -120,7 +140,7 @@ async function completeProbe(
   probe: NonNullable<BaselineExtras['probe']>,
 ): Promise<BaselineExtras> {
   const m = probe.measurement;
-  if (m.status !== 'ok') return { usage: extras.usage };
+  if (m.status !== 'ok') return { usage: extras.usage, unscored: unscoredReason(m) };
   const drawn = m.draws[0]!;
   if (probeAgrees(first, drawn)) {
     const scenarios = new Set(drawn.pairs.map((p) => p.scenarioId)).size;
@@ -129,14 +149,18 @@ async function completeProbe(
       usage: extras.usage,
     };
   }
+  let secondFailure: unknown;
   const [second, rest] = await Promise.all([
-    measureDraws({ ...loop.request(text, signal), grades: probe.grades }, [1]).catch(() => undefined),
+    measureDraws({ ...loop.request(text, signal), grades: probe.grades }, [1]).catch((err: unknown) => {
+      secondFailure = err;
+      return undefined;
+    }),
     loop.trials < 3
       ? Promise.resolve(undefined)
       : measureDraws(loop.request(text, signal), drawRange(2, loop.trials - 2)).catch(() => undefined),
   ]);
   const usage = addUsage(extras.usage, addUsage(second?.usage ?? ZERO_USAGE, rest?.usage ?? ZERO_USAGE));
-  if (second?.status !== 'ok') return { usage };
+  if (second?.status !== 'ok') return { usage, unscored: unscoredReason(second ?? secondFailure) };
   if (rest?.status !== 'ok') return { extra: second, usage };
   return { extra: joined(second, rest), usage };
 }
@@ -179,10 +203,10 @@ function probeAgrees(whole: DrawVerdicts, probe: DrawVerdicts): boolean {
 export function climbStart(loop: LoopContext, scored: ScoredText, extras: BaselineExtras): ClimbStart {
   const { input } = loop;
   const extra = extras.extra?.status === 'ok' ? extras.extra : undefined;
-  if (extras.extra && !extra) {
+  const unscored = extras.extra && !extra ? unscoredReason(extras.extra) : extras.unscored;
+  if (unscored !== undefined) {
     input.log.warn(
-      `${input.skill}: the baseline's extra trials could not be scored (${extras.extra.status}: ` +
-        `${extras.extra.detail ?? 'no score'}); the noise is not measured`,
+      `${input.skill}: the baseline's extra trials could not be scored (${unscored}); the noise is not measured`,
     );
   }
   const used = extras.stored?.used ?? [];
