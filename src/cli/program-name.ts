@@ -4,9 +4,9 @@
  * from the running bin's path (`process.argv[1]`), the environment and a look-up of `skillclimb` on PATH:
  *
  * - started by `npx skillclimb` / `npm exec` (npm sets `npm_command=exec`, and the bin it runs is inside a
- *   `node_modules` folder), or through a local install's `node_modules/.bin/skillclimb` (an npm script):
- *   `npx skillclimb`, which runs the same install from the same folder — the one a printed `--project` is
- *   relative to;
+ *   `node_modules` folder), or through a local install's `node_modules/.bin/skillclimb` from its project
+ *   (an npm script): `npx skillclimb`, which runs the same install from the same folder — the one a printed
+ *   `--project` is relative to;
  * - the `skillclimb` found on PATH is the file that is running (both resolved through symlinks): `skillclimb`;
  * - otherwise (`node /clone/bin/skillclimb.js`, as `npm run demo` starts it): `node <absolute path>`, which
  *   works from any folder.
@@ -53,6 +53,11 @@ function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
+function isWithin(dir: string, root: string): boolean {
+  const rel = path.relative(root, path.resolve(dir));
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
 /**
  * `npx skillclimb`, `skillclimb` or `node '<absolute bin>'` (see the module comment): `script` is the
  * running bin as node was given it (`process.argv[1]`), relative to `cwd`.
@@ -67,7 +72,11 @@ export function programName(
   const file = path.resolve(cwd, script);
   const folders = file.split(/[\\/]+/);
   const inNodeModules = folders.includes('node_modules');
-  const binLink = folders.at(-2) === '.bin' && folders.at(-3) === 'node_modules';
+  // A local install's bin link: npx finds it from the folder that holds that node_modules, or one below it.
+  const binLink =
+    folders.at(-2) === '.bin' &&
+    folders.at(-3) === 'node_modules' &&
+    isWithin(cwd, path.resolve(file, '../../..'));
   if ((env.npm_command === 'exec' && inNodeModules) || binLink) return `npx ${BIN_NAME}`;
   const running = lookups.realpath(file);
   const found = lookups.onPath(BIN_NAME, env);

@@ -43,6 +43,17 @@ describe('programName', () => {
     expect(
       programName('/work/proj/node_modules/.bin/skillclimb', { npm_command: 'run-script' }, '/work/proj'),
     ).toBe('npx skillclimb');
+    expect(
+      programName(
+        '/work/proj/node_modules/.bin/skillclimb',
+        { npm_command: 'run-script' },
+        '/work/proj/docs',
+      ),
+    ).toBe('npx skillclimb');
+    // Typed by hand from elsewhere: npx would not find that install there.
+    expect(programName('/work/proj/node_modules/.bin/skillclimb', { PATH: '' }, '/work/other')).toBe(
+      'node /work/proj/node_modules/.bin/skillclimb',
+    );
   });
 
   it('is not npx when the environment only inherited npm_command=exec (node bin/skillclimb.js under npx vitest)', () => {
