@@ -1,3 +1,5 @@
+import { programName } from './program-name.js';
+
 /** What a CLI command needs from the process, injected so tests can run commands in-process. */
 export interface CliIo {
   /** Standard output. Callers pass whole lines; the process io adds a missing trailing newline. */
@@ -10,6 +12,11 @@ export interface CliIo {
   exitCode: number;
   /** The clock (tests pin it); default `new Date()`. */
   now?: () => Date;
+  /**
+   * How the commands this CLI prints start (`npx skillclimb`, `skillclimb`, `node '/abs/bin/skillclimb.js'`;
+   * docs/cli.md § Printed commands); default `skillclimb`.
+   */
+  program?: string;
   /** Where interactive answers come from (`review --checkpoint`); default: the process's stdin. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
@@ -26,5 +33,6 @@ export function createProcessIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     exitCode: 0,
+    program: programName(process.argv[1], process.env, process.cwd()),
   };
 }

@@ -25,9 +25,15 @@ process.exitCode = await main(process.argv.slice(2));
   const cli = path.join(dir, 'build', 'cli', 'main.mjs');
   await mkdir(path.dirname(cli), { recursive: true });
   await copyFile(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
+  await bundle(entry, cli);
+  return cli;
+}
+
+/** `entry` and everything it imports in one ESM file for node. */
+async function bundle(entry: string, outfile: string): Promise<void> {
   await build({
     entryPoints: [entry],
-    outfile: cli,
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -37,7 +43,20 @@ process.exitCode = await main(process.argv.slice(2));
     },
     logLevel: 'silent',
   });
-  return cli;
+}
+
+/**
+ * The package's own bin/skillclimb.js beside a compiled build/cli/main.js (what `npm run build` makes in a
+ * clone), in a temporary folder whose name has a space; resolves the bin, to run as `node <bin>`.
+ */
+export async function buildCloneBin(): Promise<string> {
+  const dir = path.join(await tempDir('skillclimb-clone-'), 'my clone');
+  const bin = path.join(dir, 'bin', 'skillclimb.js');
+  await mkdir(path.dirname(bin), { recursive: true });
+  await copyFile(path.join(ROOT, 'bin', 'skillclimb.js'), bin);
+  await copyFile(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
+  await bundle(path.join(ROOT, 'src', 'cli', 'main.ts'), path.join(dir, 'build', 'cli', 'main.js'));
+  return bin;
 }
 
 export interface ChildEnd {

@@ -119,6 +119,7 @@ async function runEvalsInit(
   const project = path.resolve(io.cwd, flags.project ?? '.');
   // What was typed, carried into the commands this prints (docs/cli.md § Printed commands).
   const setting: CommandSetting = {
+    program: io.program,
     project: flags.project,
     skills: flags.skills,
     models: {

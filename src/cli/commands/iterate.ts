@@ -326,6 +326,7 @@ export function iterateCommand(io: CliIo): Command {
         ...built,
         command: {
           ...built.command,
+          program: io.program,
           mode: command.getOptionValueSource('mode') === 'cli' ? flags.mode : undefined,
         },
       };

@@ -220,7 +220,10 @@ async function runScore(
   if (scored.status === 'refused') {
     if (!('evalsFile' in scored) || scored.evalsFile.detail !== 'file not found')
       return usage(scored.problem);
-    const setting = evalsInitSetting(io.cwd, skillDir, flags.skills ?? configSkills);
+    const setting = {
+      program: io.program,
+      ...evalsInitSetting(io.cwd, skillDir, flags.skills ?? configSkills),
+    };
     return usage(
       `${scored.problem}; write the eval files with \`${evalsInitCommand(path.basename(skillDir), '', setting)}\`, ` +
         'or score with --mode structural (no evals needed)',

@@ -177,6 +177,11 @@ export function skillsSettingHint(globs: readonly string[]): { flag: string; con
  * the same file.
  */
 export interface CommandSetting {
+  /**
+   * How the printed command starts: `skillclimb` when absent; the CLI passes how it was itself started
+   * (`npx skillclimb`, `node '/abs/bin/skillclimb.js'`; docs/cli.md § Printed commands).
+   */
+  program?: string | undefined;
   /** `--project`, as typed (relative to where the command ran). */
   project?: string | undefined;
   /** `--skills`, as typed. */
@@ -238,9 +243,14 @@ export function settingFlags(setting: CommandSetting | undefined, command: 'iter
   return parts.length > 0 ? ` ${parts.join(' ')}` : '';
 }
 
+/** How a printed command starts: the setting's program, else `skillclimb`. */
+function programOf(setting: CommandSetting | undefined): string {
+  return setting?.program ?? 'skillclimb';
+}
+
 /** `skillclimb iterate <args>` with the setting's flags: a printed command that works when pasted. */
 export function iterateCommandLine(args: string, setting: CommandSetting | undefined): string {
-  return `skillclimb iterate${args ? ` ${args}` : ''}${settingFlags(setting, 'iterate')}`;
+  return `${programOf(setting)} iterate${args ? ` ${args}` : ''}${settingFlags(setting, 'iterate')}`;
 }
 
 /** `<dir>/SKILL.md`; `dir` may be project-relative (`/`-separated) or absolute. */
@@ -373,5 +383,5 @@ export function folderNameOf(skill: SkillLocation): string {
 
 /** The next step for a skill without usable eval files, with the setting's flags (see CommandSetting). */
 export function evalsInitCommand(skill: string, flags = '', setting?: CommandSetting): string {
-  return `skillclimb evals init ${skill}${flags ? ` ${flags}` : ''}${settingFlags(setting, 'evals init')}`;
+  return `${programOf(setting)} evals init ${skill}${flags ? ` ${flags}` : ''}${settingFlags(setting, 'evals init')}`;
 }

@@ -212,6 +212,28 @@ describe('renderMorningSummary', () => {
     expect(section).not.toContain('broken-evals');
   });
 
+  it('starts every printed command the way the CLI was started (docs/cli.md § Printed commands)', () => {
+    const program = "node '/opt/my tools/skillclimb/bin/skillclimb.js'";
+    const out = renderMorningSummary(
+      realisticRun({
+        command: { program, project: 'ws', models: { model: 'offline' } },
+        // Enough skills without evals to be grouped under one `evals init --all`.
+        excludedOther: ['a', 'b', 'c', 'd', 'e'].map((skill) => ({
+          skill,
+          dir: `skills/${skill}`,
+          reason: 'no evals',
+          next: undefined,
+        })),
+      }),
+    );
+    expect(out).toContain(
+      `- api-docs: 0.70 -> 0.70 (+0.004) -- \`${program} iterate --skill api-docs --ignore-freshness --project ws ` +
+        `--calibrate --model offline\` or \`${program} evals init api-docs --force --project ws --model offline\``,
+    );
+    expect(out).toContain(`run \`${program} evals init --all --project ws --model offline\` to write them`);
+    expect(out).not.toMatch(/`skillclimb /);
+  });
+
   it('lists exclusions with their source and last-run time', () => {
     expect(lines).toContain('- verify (skip-list: embedded)');
     expect(lines).toContain('- skill-evolve (skip-list: --skip-list extension)');
