@@ -97,7 +97,7 @@ describe('a command the morning summary prints, pasted into a shell', () => {
       '--model',
       'offline',
     ]);
-    expect(summary).toContain(`\`node '${bin}' evals init ${SKILL} --force --project ws --model offline\``);
+    expect(summary).toContain(`\`node '${bin}' evals init ${SKILL} --force --project ws\``);
 
     const pasted = await run('sh', ['-c', command], parent, env);
     expect(pasted.code, pasted.stderr).toBe(0);

@@ -204,6 +204,9 @@ export interface TypedModelFlags {
   structuredOutput?: string | undefined;
 }
 
+/** The offline provider's model id (src/llm/model-id.ts). */
+const OFFLINE_MODEL = 'offline';
+
 /** The model flags each printed command accepts (an unknown option would fail the pasted command). */
 const MODEL_FLAGS: Record<'iterate' | 'evals init', Array<[keyof TypedModelFlags, string]>> = {
   iterate: [
@@ -238,9 +241,18 @@ export function settingFlags(setting: CommandSetting | undefined, command: 'iter
   if (command === 'iterate' && setting.calibrate === true) parts.push('--calibrate');
   for (const [key, flag] of MODEL_FLAGS[command]) {
     const value = setting.models?.[key];
-    if (value !== undefined) parts.push(`${flag} ${shellWord(value)}`);
+    // The offline provider cannot write eval files: `evals init --model offline` would only fail, so the
+    // printed evals init leaves it out and finds its author model as a bare one does (a key in the env).
+    if (value === undefined || (command === 'evals init' && value === OFFLINE_MODEL)) continue;
+    parts.push(`${flag} ${shellWord(value)}`);
   }
   return parts.length > 0 ? ` ${parts.join(' ')}` : '';
+}
+
+/** Whether the typed model flags chose the offline provider (it scores structure only and writes no evals). */
+export function typedOffline(setting: CommandSetting | undefined): boolean {
+  const models = setting?.models;
+  return models !== undefined && Object.values(models).includes(OFFLINE_MODEL);
 }
 
 /** How a printed command starts: the setting's program, else `skillclimb`. */

@@ -9,7 +9,7 @@ import { inertInline } from '../text/untrusted-text.js';
 import { measurementSection } from './measurement-text.js';
 import { nightNoiseLine, nightPriceLine } from './night-price.js';
 import { nightBudgetLine, runFirstLine } from './night-budget.js';
-import { evalsInitCommand, iterateCommandLine, type CommandSetting } from './skill-layout.js';
+import { evalsInitCommand, iterateCommandLine, typedOffline, type CommandSetting } from './skill-layout.js';
 
 /** Skills that gained less than this are plateaued (docs/how-it-works.md § Morning summary and results.tsv). */
 export const PLATEAU_DELTA = 0.01;
@@ -210,6 +210,10 @@ function topEdits(results: SkillResult[]): string[] {
   return lines;
 }
 
+/** After an `evals init` printed for an offline night: what makes it work when pasted. */
+const OFFLINE_AUTHOR_NOTE =
+  '; the offline provider writes no evals, so set ANTHROPIC_API_KEY or OPENAI_API_KEY first';
+
 function plateaued(results: SkillResult[], setting: CommandSetting | undefined): string[] {
   const flat = results.filter((r) => {
     const d = delta(r);
@@ -222,7 +226,8 @@ function plateaued(results: SkillResult[], setting: CommandSetting | undefined):
     'Serial hill-climbing ran out of easy edits on these skills. Often their evals no longer tell a ' +
       'better edit from a worse one: calibration checks that they still catch broken edits (the command ' +
       'passes the freshness window: the skill just ran), and `evals init --force` asks the author model ' +
-      'for a new set (review them before committing).',
+      'for a new set (review them before committing)' +
+      (typedOffline(setting) ? `${OFFLINE_AUTHOR_NOTE}.` : '.'),
     '',
     ...flat.map(
       (r) =>
@@ -317,7 +322,10 @@ function groupNext(
   setting: CommandSetting | undefined,
 ): string | undefined {
   if (reason === 'no evals') {
-    return `run ${code(evalsInitCommand('--all', '', setting))} to write them (or name the skills to set up first)`;
+    return (
+      `run ${code(evalsInitCommand('--all', '', setting))} to write them (or name the skills to set up first)` +
+      (typedOffline(setting) ? OFFLINE_AUTHOR_NOTE : '')
+    );
   }
   const nexts = new Set(group.map((e) => e.next));
   return nexts.size === 1 ? group[0]!.next : "each skill's next step is in the plan (`--dry-run`)";

@@ -228,9 +228,19 @@ describe('renderMorningSummary', () => {
     );
     expect(out).toContain(
       `- api-docs: 0.70 -> 0.70 (+0.004) -- \`${program} iterate --skill api-docs --ignore-freshness --project ws ` +
-        `--calibrate --model offline\` or \`${program} evals init api-docs --force --project ws --model offline\``,
+        `--calibrate --model offline\` or \`${program} evals init api-docs --force --project ws\``,
     );
-    expect(out).toContain(`run \`${program} evals init --all --project ws --model offline\` to write them`);
+    // The offline provider writes no evals: the printed evals init leaves `--model offline` out (it would
+    // only fail) and says what it needs.
+    expect(out).toContain(
+      `run \`${program} evals init --all --project ws\` to write them (or name the skills to set up first); ` +
+        'the offline provider writes no evals, so set ANTHROPIC_API_KEY or OPENAI_API_KEY first',
+    );
+    expect(out).toContain(
+      'for a new set (review them before committing); the offline provider writes no evals, so set ' +
+        'ANTHROPIC_API_KEY or OPENAI_API_KEY first.',
+    );
+    expect(out).not.toContain('evals init api-docs --force --project ws --model offline');
     expect(out).not.toMatch(/`skillclimb /);
   });
 
