@@ -86,7 +86,13 @@ export async function calibrate(
   }
   ctx.spent = addUsage(ctx.spent, result.usage);
   if (result.verdict !== 'grader-broken-for-skill') return undefined;
-  const report = buildCalibrationParkReport({ skill, catchRate: result.catchRate, result, epoch });
+  const report = buildCalibrationParkReport({
+    skill,
+    catchRate: result.catchRate,
+    result,
+    epoch,
+    structuralOnly: ports.models.structuralOnly || options.mode === 'structural',
+  });
   const parked = await ports.forge.park(report);
   ports.log.warn(
     `${skill}: grader-broken-for-skill (catch rate ${Math.round(result.catchRate * 100)}%): ${parked.location}`,

@@ -97,6 +97,11 @@ export interface CalibrationParkInput {
   /** The whole calibration result, shown in the body as JSON. */
   result: unknown;
   epoch: number;
+  /**
+   * The night scored structure only (no model grades the evals): then it is the structural checks, not a
+   * grader, that missed the defects, and the report says so.
+   */
+  structuralOnly?: boolean | undefined;
 }
 
 /** Catch rate as a whole percentage; calibration reports a fraction in [0, 1]. */
@@ -123,9 +128,15 @@ export function buildCalibrationParkReport(input: CalibrationParkInput): ParkRep
     `**Skill:** ${skill}`,
     `**Catch rate:** ${rate}%` + (limit === undefined ? '' : ` (threshold ${percent(limit)}%)`),
     '',
-    'The grader could not reliably tell injected defects from the baseline SKILL.md, so hill-climbing ' +
-      'this skill would follow noise. It was parked before its iteration loop; the mutations whose score ' +
-      'did not drop below the baseline show which defect classes the grader misses.',
+    input.structuralOnly
+      ? 'This night scored structure only (no model grades the evals), and the structural checks could not ' +
+        'tell injected defects from the baseline SKILL.md, so hill-climbing this skill on them would have ' +
+        'no gradient. It was parked before its iteration loop; the mutations whose score did not drop ' +
+        'below the baseline show which defect classes the structural checks miss (a night with a model ' +
+        'grades the evals and calibrates its grader).'
+      : 'The grader could not reliably tell injected defects from the baseline SKILL.md, so hill-climbing ' +
+        'this skill would follow noise. It was parked before its iteration loop; the mutations whose score ' +
+        'did not drop below the baseline show which defect classes the grader misses.',
     '',
     '**Calibration result:**',
     '',

@@ -214,12 +214,17 @@ function topEdits(results: SkillResult[]): string[] {
 const OFFLINE_AUTHOR_NOTE =
   '; the offline provider writes no evals, so set ANTHROPIC_API_KEY or OPENAI_API_KEY first';
 
-function plateaued(results: SkillResult[], setting: CommandSetting | undefined): string[] {
+function plateaued(
+  results: SkillResult[],
+  setting: CommandSetting | undefined,
+  mode: RunResult['mode'],
+): string[] {
   const flat = results.filter((r) => {
     const d = delta(r);
     return (r.status === 'shipped' || r.status === 'no-improvement') && d !== null && d < PLATEAU_DELTA;
   });
   if (flat.length === 0) return [];
+  if (mode === 'structural') return structuralPlateau(flat, setting);
   return [
     `## Plateaued (delta < ${PLATEAU_DELTA})`,
     '',
@@ -234,6 +239,32 @@ function plateaued(results: SkillResult[], setting: CommandSetting | undefined):
         `- ${cell(r.skill)}: ${score2(r.baselineScore)} -> ${score2(r.finalScore)} ` +
         `(${signed(delta(r) ?? 0, 3)}) -- ${code(iterateCommandLine(`--skill ${r.skill} --ignore-freshness`, { ...setting, calibrate: true }))} ` +
         `or ${code(evalsInitCommand(r.skill, '--force', setting))}`,
+    ),
+    '',
+  ];
+}
+
+/**
+ * A structure-only night's plateau: its score never read the evals, so calibration and new evals are not
+ * the next step; a night with a model is (the printed command without `--model offline` or `--mode
+ * structural`, which a model key in the environment then scores on the evals).
+ */
+function structuralPlateau(flat: SkillResult[], setting: CommandSetting | undefined): string[] {
+  const models = Object.fromEntries(
+    Object.entries(setting?.models ?? {}).filter(([, value]) => value !== 'offline'),
+  );
+  const withModel: CommandSetting = { ...setting, mode: undefined, calibrate: undefined, models };
+  return [
+    `## Plateaued (delta < ${PLATEAU_DELTA})`,
+    '',
+    "Structural scoring found no more edits that raise these skills' structural score. It checks " +
+      'structure only and never reads their evals; a night with a model scores them on their evals: ' +
+      'set ANTHROPIC_API_KEY or OPENAI_API_KEY and run the command after each skill.',
+    '',
+    ...flat.map(
+      (r) =>
+        `- ${cell(r.skill)}: ${score2(r.baselineScore)} -> ${score2(r.finalScore)} ` +
+        `(${signed(delta(r) ?? 0, 3)}) -- ${code(iterateCommandLine(`--skill ${r.skill} --ignore-freshness`, withModel))}`,
     ),
     '',
   ];
@@ -392,7 +423,7 @@ export function renderMorningSummary(run: RunResult, secrets: readonly string[] 
     '',
     ...topEdits(run.results),
     '',
-    ...plateaued(run.results, run.command),
+    ...plateaued(run.results, run.command, run.mode),
     ...measurementSection(run.results),
     ...exclusions(run),
     ...runMetadata(run),

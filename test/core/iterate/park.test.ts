@@ -135,6 +135,25 @@ describe('buildCalibrationParkReport', () => {
     expect(JSON.parse(json ?? 'null')).toEqual(result);
   });
 
+  it('blames the structural checks, not a grader, when the night scored structure only', () => {
+    const graded = buildCalibrationParkReport({ skill: 'api-docs', catchRate: 0.4, result, epoch: 42 });
+    expect(graded.body).toContain('The grader could not reliably tell injected defects');
+    const structural = buildCalibrationParkReport({
+      skill: 'api-docs',
+      catchRate: 0.4,
+      result,
+      epoch: 42,
+      structuralOnly: true,
+    });
+    expect(structural.body).toContain(
+      'This night scored structure only (no model grades the evals), and the structural checks could not ' +
+        'tell injected defects from the baseline SKILL.md',
+    );
+    expect(structural.body).not.toMatch(/[Tt]he grader (could not|misses)/);
+    // The seed's title stays: it names the verdict.
+    expect(structural.title).toBe(graded.title);
+  });
+
   it('rounds the catch rate to a whole percent', () => {
     const report = buildCalibrationParkReport({ skill: 's', catchRate: 2 / 3, result: {}, epoch: 1 });
     expect(report.title).toBe('skill-iterate: s grader-broken-for-skill (calibration catch rate 67%)');

@@ -212,6 +212,23 @@ describe('renderMorningSummary', () => {
     expect(section).not.toContain('broken-evals');
   });
 
+  it("points a structure-only night's plateau at a night with a model, not at calibration or new evals", () => {
+    const out = renderMorningSummary(
+      realisticRun({
+        mode: 'structural',
+        command: { project: 'ws', mode: 'structural', models: { model: 'offline' } },
+      }),
+    );
+    const section = out.slice(out.indexOf('## Plateaued'), out.indexOf('## Exclusions'));
+    expect(section).toContain('It checks structure only and never reads their evals');
+    expect(section).toContain(
+      '- api-docs: 0.70 -> 0.70 (+0.004) -- `skillclimb iterate --skill api-docs --ignore-freshness --project ws`',
+    );
+    expect(section).not.toContain('--calibrate');
+    expect(section).not.toContain('evals init');
+    expect(section).not.toContain('offline');
+  });
+
   it('starts every printed command the way the CLI was started (docs/cli.md § Printed commands)', () => {
     const program = "node '/opt/my tools/skillclimb/bin/skillclimb.js'";
     const out = renderMorningSummary(
