@@ -27555,8 +27555,8 @@ function noiseSd(estimate) {
 function differenceSe(estimate, a, b2) {
   return noiseSd(estimate) * Math.sqrt(1 / Math.max(1, a) + 1 / Math.max(1, b2));
 }
-function worthMeasuring(est, trials, deterministic, flipped = false) {
-  if (deterministic || trials < 2) return false;
+function worthMeasuring(est, trials2, deterministic, flipped = false) {
+  if (deterministic || trials2 < 2) return false;
   return est.df === 0 || noiseSd(est) > 0 || flipped;
 }
 function tallyDraws(draws) {
@@ -27692,13 +27692,13 @@ function confirmedShipGate(input) {
   if (clears || simpler) return { decision: "ship", detail: void 0 };
   return {
     decision: "no-improvement",
-    detail: `confirmed gain ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)}, ${drawsOf(c3)}) does not clear the margin ${c3.needed.toFixed(4)}` + (input.minGain > c3.needed ? ` or the minimum gain ${input.minGain}` : "")
+    detail: `the confirmation measured a gain of ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)}, ${drawsOf(c3)}), which does not clear the margin ${c3.needed.toFixed(4)}` + (input.minGain > c3.needed ? ` or the minimum gain ${input.minGain}` : "")
   };
 }
 function drawsOf(c3) {
   if (c3.reusedBaseline)
     return `${c3.trials} fresh trial${c3.trials === 1 ? "" : "s"} of the final text against the baseline's ${c3.baselineScores.length}`;
-  return `${c3.trials} trials each`;
+  return `${c3.trials} trial${c3.trials === 1 ? "" : "s"} each`;
 }
 function formatGain(value) {
   return `${value >= 0 ? "+" : ""}${value.toFixed(4)}`;
@@ -27959,6 +27959,7 @@ function skillsSettingHint(globs) {
     config: `"skills": ${JSON.stringify(globs)}`
   };
 }
+var OFFLINE_MODEL = "offline";
 var MODEL_FLAGS = {
   iterate: [
     ["model", "--model"],
@@ -27988,12 +27989,20 @@ function settingFlags(setting, command) {
   if (command === "iterate" && setting.calibrate === true) parts.push("--calibrate");
   for (const [key, flag] of MODEL_FLAGS[command]) {
     const value = setting.models?.[key];
-    if (value !== void 0) parts.push(`${flag} ${shellWord(value)}`);
+    if (value === void 0 || command === "evals init" && value === OFFLINE_MODEL) continue;
+    parts.push(`${flag} ${shellWord(value)}`);
   }
   return parts.length > 0 ? ` ${parts.join(" ")}` : "";
 }
+function typedOffline(setting) {
+  const models = setting?.models;
+  return models !== void 0 && Object.values(models).includes(OFFLINE_MODEL);
+}
+function programOf(setting) {
+  return setting?.program ?? "skillclimb";
+}
 function iterateCommandLine(args, setting) {
-  return `skillclimb iterate${args ? ` ${args}` : ""}${settingFlags(setting, "iterate")}`;
+  return `${programOf(setting)} iterate${args ? ` ${args}` : ""}${settingFlags(setting, "iterate")}`;
 }
 function skillFileOf(skillDir) {
   return path2.join(skillDir, SKILL_FILE);
@@ -28059,7 +28068,7 @@ function folderNameOf(skill) {
   return skill.dir.slice(skill.dir.lastIndexOf("/") + 1);
 }
 function evalsInitCommand(skill, flags = "", setting) {
-  return `skillclimb evals init ${skill}${flags ? ` ${flags}` : ""}${settingFlags(setting, "evals init")}`;
+  return `${programOf(setting)} evals init ${skill}${flags ? ` ${flags}` : ""}${settingFlags(setting, "evals init")}`;
 }
 
 // src/github/action/kill-switch.ts
@@ -36503,6 +36512,9 @@ function storedDay(stored) {
 function ofThemEarlier(stored) {
   return `${stored.draws} of them drawn on an earlier night (${storedDay(stored)})`;
 }
+function trials(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
 function trialNumbers(numbers) {
   if (numbers.length === 1) return `trial ${numbers[0]}`;
   return `trials ${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
@@ -36546,8 +36558,9 @@ function measurementLines(m) {
   }
   const c3 = m.confirmation;
   if (c3) {
+    const cleared = compareScores(c3.gain, c3.needed) > 0;
     lines.push(
-      `- Confirmed gain: ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)}), baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)} over ` + (c3.reusedBaseline ? `${c3.trials} fresh trials of the final text and the baseline's ${c3.baselineScores.length} trials from before the loop (reused: no selection chose them` + (m.baselineStored ? `; ${ofThemEarlier(m.baselineStored)})` : ")") : `${c3.trials} fresh trials of each text`) + `; margin to clear ${c3.needed.toFixed(4)}`
+      `- ${cleared ? "Confirmed gain:" : "Confirmation: a gain of"} ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)}), baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)} over ` + (c3.reusedBaseline ? `${trials(c3.trials, "fresh trial")} of the final text and the baseline's ${trials(c3.baselineScores.length, "trial")} from before the loop (reused: no selection chose them` + (m.baselineStored ? `; ${ofThemEarlier(m.baselineStored)})` : ")") : `${trials(c3.trials, "fresh trial")} of each text`) + (cleared ? `; margin to clear ${c3.needed.toFixed(4)}` : `; it does not clear the margin ${c3.needed.toFixed(4)}`)
     );
     if (c3.holdout) {
       lines.push(
@@ -36610,16 +36623,29 @@ function priceText(p2) {
   const cost = p2.costUsd === null ? "cost not reported by the provider" : `$${p2.costUsd.toFixed(4)}`;
   return `${calls} calls, ${tokens} tokens, ${cost}`;
 }
+var NOTHING_SPENT = "no model call was made, so nothing was spent";
+function confirmed(result) {
+  return result.measurement?.confirmation !== void 0;
+}
+function pointUnit(confirmedCount, shippedCount) {
+  if (confirmedCount === shippedCount) return "confirmed +0.01 of composite";
+  if (confirmedCount === 0) return "+0.01 of composite shipped";
+  return `+0.01 of composite shipped (${confirmedCount} of ${shippedCount} gains confirmed with fresh draws)`;
+}
 function nightPriceLine(results, usage) {
+  if (usage.calls === 0) return `Price: ${NOTHING_SPENT} tonight.`;
   const shipped = results.filter((r2) => r2.status === "shipped");
   if (shipped.length === 0) return `Price: nothing shipped tonight, for ${priceText(per(usage, 1))} in all.`;
   const gain = shipped.reduce((s, r2) => s + shippedGain(r2), 0);
   const points = gain / 0.01;
-  return `Price: ${priceText(per(usage, shipped.length))} per shipped skill (${shipped.length} shipped); ` + (points > 0 ? `${priceText(per(usage, points))} per confirmed +0.01 of composite (${shipped.length === 1 ? "a" : "a total"} gain of +${gain.toFixed(4)}).` : "no confirmed gain to price a point by.");
+  const unit = pointUnit(shipped.filter(confirmed).length, shipped.length);
+  return `Price: ${priceText(per(usage, shipped.length))} per shipped skill (${shipped.length} shipped); ` + (points > 0 ? `${priceText(per(usage, points))} per ${unit} (${shipped.length === 1 ? "a" : "a total"} gain of +${gain.toFixed(4)}).` : "no gain to price a point by.");
 }
-function skillPriceLine(usage, gain) {
+function skillPriceLine(usage, gain, isConfirmed) {
+  if (usage.calls === 0) return `Price: ${NOTHING_SPENT} for this skill`;
   const points = gain / 0.01;
-  return points > 0 ? `Price: ${priceText(per(usage, points))} per confirmed +0.01 (this skill's gain +${gain.toFixed(4)}, its spend ${priceText(per(usage, 1))})` : `Price: ${priceText(per(usage, 1))} for this skill`;
+  const unit = isConfirmed ? "confirmed +0.01" : "+0.01 shipped";
+  return points > 0 ? `Price: ${priceText(per(usage, points))} per ${unit} (this skill's gain +${gain.toFixed(4)}, its spend ${priceText(per(usage, 1))})` : `Price: ${priceText(per(usage, 1))} for this skill`;
 }
 function nightNoiseLine(results) {
   const floors = results.map((r2) => r2.measurement?.noiseFloor).filter((f) => f !== void 0);
@@ -36636,9 +36662,10 @@ function storedDrawsNote(results) {
   const reused = results.flatMap((r2) => {
     const stored = r2.measurement?.noiseFloor ? r2.measurement.baselineStored : void 0;
     if (!stored) return [];
-    const trials = stored.draws === 1 ? "trial" : "trials";
+    const noise = r2.measurement?.noise;
+    const of = noise ? `${noise.trials} ` : "";
     return [
-      `${stored.draws} of ${inertInline(r2.skill, 100)}'s baseline ${trials} (${stored.drawnAt.slice(0, 10)})`
+      `${stored.draws} of ${inertInline(r2.skill, 100)}'s ${of}baseline trials (${stored.drawnAt.slice(0, 10)})`
     ];
   });
   if (reused.length === 0) return "";
@@ -36813,19 +36840,37 @@ function topEdits(results) {
   }
   return lines;
 }
-function plateaued(results, setting) {
+var OFFLINE_AUTHOR_NOTE = "; the offline provider writes no evals, so set ANTHROPIC_API_KEY or OPENAI_API_KEY first";
+function plateaued(results, setting, mode2) {
   const flat = results.filter((r2) => {
     const d = delta(r2);
     return (r2.status === "shipped" || r2.status === "no-improvement") && d !== null && d < PLATEAU_DELTA;
   });
   if (flat.length === 0) return [];
+  if (mode2 === "structural") return structuralPlateau(flat, setting);
   return [
     `## Plateaued (delta < ${PLATEAU_DELTA})`,
     "",
-    "Serial hill-climbing ran out of easy edits on these skills. Often their evals no longer tell a better edit from a worse one: calibration checks that they still catch broken edits (the command passes the freshness window: the skill just ran), and `evals init --force` asks the author model for a new set (review them before committing).",
+    "Serial hill-climbing ran out of easy edits on these skills. Often their evals no longer tell a better edit from a worse one: calibration checks that they still catch broken edits (the command passes the freshness window: the skill just ran), and `evals init --force` asks the author model for a new set (review them before committing)" + (typedOffline(setting) ? `${OFFLINE_AUTHOR_NOTE}.` : "."),
     "",
     ...flat.map(
       (r2) => `- ${cell(r2.skill)}: ${score2(r2.baselineScore)} -> ${score2(r2.finalScore)} (${signed(delta(r2) ?? 0, 3)}) -- ${code(iterateCommandLine(`--skill ${r2.skill} --ignore-freshness`, { ...setting, calibrate: true }))} or ${code(evalsInitCommand(r2.skill, "--force", setting))}`
+    ),
+    ""
+  ];
+}
+function structuralPlateau(flat, setting) {
+  const models = Object.fromEntries(
+    Object.entries(setting?.models ?? {}).filter(([, value]) => value !== "offline")
+  );
+  const withModel = { ...setting, mode: void 0, calibrate: void 0, models };
+  return [
+    `## Plateaued (delta < ${PLATEAU_DELTA})`,
+    "",
+    "Structural scoring found no more edits that raise these skills' structural score. It checks structure only and never reads their evals; a night with a model scores them on their evals: set ANTHROPIC_API_KEY or OPENAI_API_KEY and run the command after each skill.",
+    "",
+    ...flat.map(
+      (r2) => `- ${cell(r2.skill)}: ${score2(r2.baselineScore)} -> ${score2(r2.finalScore)} (${signed(delta(r2) ?? 0, 3)}) -- ${code(iterateCommandLine(`--skill ${r2.skill} --ignore-freshness`, withModel))}`
     ),
     ""
   ];
@@ -36893,7 +36938,7 @@ function byReason(exclusions2) {
 }
 function groupNext(reason, group, setting) {
   if (reason === "no evals") {
-    return `run ${code(evalsInitCommand("--all", "", setting))} to write them (or name the skills to set up first)`;
+    return `run ${code(evalsInitCommand("--all", "", setting))} to write them (or name the skills to set up first)` + (typedOffline(setting) ? OFFLINE_AUTHOR_NOTE : "");
   }
   const nexts = new Set(group.map((e) => e.next));
   return nexts.size === 1 ? group[0].next : "each skill's next step is in the plan (`--dry-run`)";
@@ -36949,7 +36994,7 @@ function renderMorningSummary(run2, secrets = []) {
     "",
     ...topEdits(run2.results),
     "",
-    ...plateaued(run2.results, run2.command),
+    ...plateaued(run2.results, run2.command, run2.mode),
     ...measurementSection(run2.results),
     ...exclusions(run2),
     ...runMetadata(run2)
@@ -37638,16 +37683,16 @@ function repairGraderAnswer(verdicts, askedIds) {
   }
   return out;
 }
-function majorityVote(trials) {
-  const passes = trials.filter((t2) => t2.pass).length;
-  const pass = passes * 2 > trials.length;
-  const agreeing = trials.find((t2) => t2.pass === pass);
+function majorityVote(trials2) {
+  const passes = trials2.filter((t2) => t2.pass).length;
+  const pass = passes * 2 > trials2.length;
+  const agreeing = trials2.find((t2) => t2.pass === pass);
   return { pass, reason: agreeing?.reason ?? OMITTED_REASON };
 }
 function pairKey(scenarioId, assertionId) {
   return `${assertionId}\0${scenarioId}`;
 }
-function decidePairs(plans, renders, trials) {
+function decidePairs(plans, renders, trials2) {
   const decided = /* @__PURE__ */ new Map();
   for (const plan of plans) {
     const output = renders.get(plan.scenario.id) ?? "";
@@ -37659,7 +37704,7 @@ function decidePairs(plans, renders, trials) {
       } else {
         decided.set(
           key,
-          majorityVote(trials.map((t2) => t2.get(key) ?? { pass: false, reason: OMITTED_REASON }))
+          majorityVote(trials2.map((t2) => t2.get(key) ?? { pass: false, reason: OMITTED_REASON }))
         );
       }
     }
@@ -38153,14 +38198,14 @@ function agreementOf(trialVerdicts) {
   }
   return { comparisons, disagreements };
 }
-async function gradeAbsolute(request2, trials) {
+async function gradeAbsolute(request2, trials2) {
   const { models, evals } = request2;
   const stop = new AbortController();
   const signal = AbortSignal.any([request2.signal, stop.signal]);
   setMaxListeners(2 * request2.concurrency + 10, signal);
   const limit = createLimiter(request2.concurrency);
   const renders = /* @__PURE__ */ new Map();
-  const trialVerdicts = Array.from({ length: trials }, () => /* @__PURE__ */ new Map());
+  const trialVerdicts = Array.from({ length: trials2 }, () => /* @__PURE__ */ new Map());
   let usage = ZERO_USAGE;
   let failure;
   const fail = (status, detail) => {
@@ -38258,7 +38303,7 @@ async function gradeAbsolute(request2, trials) {
     if (ambiguous !== void 0) return fail("ambiguous", ambiguous);
     if (plan.modelGraded.length === 0) return;
     const rendered = output;
-    await Promise.all(Array.from({ length: trials }, (_2, t2) => gradeTrial(plan, rendered, t2)));
+    await Promise.all(Array.from({ length: trials2 }, (_2, t2) => gradeTrial(plan, rendered, t2)));
   };
   const plans = evals.scenarios.map((s) => planScenario(evals.evals, s, evals.format));
   const work = Promise.all(
@@ -38325,7 +38370,7 @@ function listDirOrEmpty(dir) {
   }
 }
 async function scoreSkill(request2) {
-  const trials = Math.max(1, Math.floor(request2.trials) || 1);
+  const trials2 = Math.max(1, Math.floor(request2.trials) || 1);
   const files = request2.files;
   const structural = scoreStructure(request2.skillMd, {
     ...request2.structural,
@@ -38344,11 +38389,11 @@ async function scoreSkill(request2) {
       detail: void 0,
       usage: ZERO_USAGE,
       renders: /* @__PURE__ */ new Map(),
-      trials,
+      trials: trials2,
       pairs: []
     };
   }
-  const outcome = await gradeAbsolute(request2, trials);
+  const outcome = await gradeAbsolute(request2, trials2);
   const score4 = outcome.status === "ok" && outcome.absolute ? combineScores(
     request2.mode,
     structural.score,
@@ -38364,7 +38409,7 @@ async function scoreSkill(request2) {
     detail: outcome.detail,
     usage: outcome.usage,
     renders: outcome.renders,
-    trials,
+    trials: trials2,
     pairs: outcome.pairs,
     perScenario: outcome.perScenario,
     ...outcome.gradeAgreement ? { gradeAgreement: outcome.gradeAgreement } : {}
@@ -39085,6 +39130,13 @@ async function scoreWithSaturation(request2) {
 }
 
 // src/iterate/loop/baseline-measurement.ts
+function unscoredReason(m) {
+  if (m && typeof m === "object" && "status" in m) {
+    const measured2 = m;
+    return `${measured2.status}: ${measured2.detail ?? "no score"}`;
+  }
+  return messageOf(m);
+}
 async function drawBaselineExtras(loop, text3, signal) {
   if (loop.deterministic || loop.trials < 2) return { usage: ZERO_USAGE };
   const ids = loop.keepRule === "noise-aware" ? probeScenarios(loop.training) : void 0;
@@ -39092,14 +39144,19 @@ async function drawBaselineExtras(loop, text3, signal) {
     const inProbe = new Set(ids);
     const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => inProbe.has(s.id)) };
     const grades = /* @__PURE__ */ new Map();
-    const probe2 = await measureDraws({ ...loop.request(text3, signal, evals), grades }, [1]).catch(
-      () => void 0
-    );
-    if (probe2 === void 0) return { usage: ZERO_USAGE };
-    return { probe: { measurement: probe2, grades }, usage: probe2.usage };
+    try {
+      const probe2 = await measureDraws({ ...loop.request(text3, signal, evals), grades }, [1]);
+      return { probe: { measurement: probe2, grades }, usage: probe2.usage };
+    } catch (err) {
+      return { usage: ZERO_USAGE, unscored: unscoredReason(err) };
+    }
   }
-  const extra = await measureDraws(loop.request(text3, signal), [1]).catch(() => void 0);
-  return { extra, usage: extra?.usage ?? ZERO_USAGE };
+  try {
+    const extra = await measureDraws(loop.request(text3, signal), [1]);
+    return { extra, usage: extra.usage };
+  } catch (err) {
+    return { usage: ZERO_USAGE, unscored: unscoredReason(err) };
+  }
 }
 async function drawBaselineRest(loop, text3, signal, first2, extras) {
   if (extras.probe) return completeProbe(loop, text3, signal, first2, extras, extras.probe);
@@ -39114,7 +39171,7 @@ async function drawBaselineRest(loop, text3, signal, first2, extras) {
 }
 async function completeProbe(loop, text3, signal, first2, extras, probe2) {
   const m = probe2.measurement;
-  if (m.status !== "ok") return { usage: extras.usage };
+  if (m.status !== "ok") return { usage: extras.usage, unscored: unscoredReason(m) };
   const drawn = m.draws[0];
   if (probeAgrees(first2, drawn)) {
     const scenarios = new Set(drawn.pairs.map((p2) => p2.scenarioId)).size;
@@ -39123,12 +39180,16 @@ async function completeProbe(loop, text3, signal, first2, extras, probe2) {
       usage: extras.usage
     };
   }
+  let secondFailure;
   const [second, rest] = await Promise.all([
-    measureDraws({ ...loop.request(text3, signal), grades: probe2.grades }, [1]).catch(() => void 0),
+    measureDraws({ ...loop.request(text3, signal), grades: probe2.grades }, [1]).catch((err) => {
+      secondFailure = err;
+      return void 0;
+    }),
     loop.trials < 3 ? Promise.resolve(void 0) : measureDraws(loop.request(text3, signal), drawRange(2, loop.trials - 2)).catch(() => void 0)
   ]);
   const usage = addUsage(extras.usage, addUsage(second?.usage ?? ZERO_USAGE, rest?.usage ?? ZERO_USAGE));
-  if (second?.status !== "ok") return { usage };
+  if (second?.status !== "ok") return { usage, unscored: unscoredReason(second ?? secondFailure) };
   if (rest?.status !== "ok") return { extra: second, usage };
   return { extra: joined(second, rest), usage };
 }
@@ -39153,9 +39214,10 @@ function probeAgrees(whole, probe2) {
 function climbStart(loop, scored, extras) {
   const { input } = loop;
   const extra = extras.extra?.status === "ok" ? extras.extra : void 0;
-  if (extras.extra && !extra) {
+  const unscored = extras.extra && !extra ? unscoredReason(extras.extra) : extras.unscored;
+  if (unscored !== void 0) {
     input.log.warn(
-      `${input.skill}: the baseline's extra trials could not be scored (${extras.extra.status}: ${extras.extra.detail ?? "no score"}); the noise is not measured`
+      `${input.skill}: the baseline's extra trials could not be scored (${unscored}); the noise is not measured`
     );
   }
   const used = extras.stored?.used ?? [];
@@ -40714,16 +40776,16 @@ async function shipIfBetter(location, loop, loopScores, baselineText, worktree, 
     return fromLoop(skill, loop, "no-improvement", { linesDelta, detail });
   }
   if (confirmation) {
-    const confirmed = confirmedShipGate({
+    const confirmed2 = confirmedShipGate({
       confirmation,
       linesBaseline,
       linesFinal,
       minGain: ctx.options.minGain ?? DEFAULT_MIN_GAIN
     });
     scores = { baselineScore: confirmation.baseline, finalScore: confirmation.final };
-    if (confirmed.decision === "no-improvement") {
-      ports.log.info(`${skill}: not shipped: ${confirmed.detail ?? "not confirmed"}`);
-      return fromLoop(skill, loop, "no-improvement", { linesDelta, detail: confirmed.detail, ...scores });
+    if (confirmed2.decision === "no-improvement") {
+      ports.log.info(`${skill}: not shipped: ${confirmed2.detail ?? "not confirmed"}`);
+      return fromLoop(skill, loop, "no-improvement", { linesDelta, detail: confirmed2.detail, ...scores });
     }
   }
   const lost = acceptedFindingsLost(loop.measurement.feedback, confirmation?.acceptedRecheck);
@@ -41562,7 +41624,7 @@ function buildCalibrationParkReport(input) {
     `**Skill:** ${skill}`,
     `**Catch rate:** ${rate}%` + (limit === void 0 ? "" : ` (threshold ${percent3(limit)}%)`),
     "",
-    "The grader could not reliably tell injected defects from the baseline SKILL.md, so hill-climbing this skill would follow noise. It was parked before its iteration loop; the mutations whose score did not drop below the baseline show which defect classes the grader misses.",
+    input.structuralOnly ? "This night scored structure only (no model grades the evals), and the structural checks could not tell injected defects from the baseline SKILL.md, so hill-climbing this skill on them would have no gradient. It was parked before its iteration loop; the mutations whose score did not drop below the baseline show which defect classes the structural checks miss (a night with a model grades the evals and calibrates its grader)." : "The grader could not reliably tell injected defects from the baseline SKILL.md, so hill-climbing this skill would follow noise. It was parked before its iteration loop; the mutations whose score did not drop below the baseline show which defect classes the grader misses.",
     "",
     "**Calibration result:**",
     "",
@@ -41942,7 +42004,13 @@ async function calibrate(skill, evals, skillDir, epoch, cache2, ctx) {
   }
   ctx.spent = addUsage(ctx.spent, result.usage);
   if (result.verdict !== "grader-broken-for-skill") return void 0;
-  const report2 = buildCalibrationParkReport({ skill, catchRate: result.catchRate, result, epoch });
+  const report2 = buildCalibrationParkReport({
+    skill,
+    catchRate: result.catchRate,
+    result,
+    epoch,
+    structuralOnly: ports.models.structuralOnly || options.mode === "structural"
+  });
   const parked = await ports.forge.park(report2);
   ports.log.warn(
     `${skill}: grader-broken-for-skill (catch rate ${Math.round(result.catchRate * 100)}%): ${parked.location}`
@@ -62236,7 +62304,7 @@ function buildPullRequestBody(input) {
     `| Lines delta | ${formatSignedExceptZero(linesDelta)} (${request2.linesBaseline} → ${request2.linesFinal}) |`,
     `| Tokens | ${usage.tokens} |`,
     `| Cost | ${usage.cost} |`,
-    `| Price of a point | ${skillPriceLine(request2.usage, confirmedGainOf(request2)).replace(/^Price: /, "")} |`,
+    `| Price of a point | ${skillPriceLine(request2.usage, confirmedGainOf(request2), request2.measurement?.confirmation !== void 0).replace(/^Price: /, "")} |`,
     ...input.modelsLabel ? [`| Models | ${modelTextCell(input.modelsLabel)} |`] : [],
     ""
   ];
@@ -63575,7 +63643,7 @@ async function scoreStep(inputs, ctx, io) {
     }
     io.log.info(`models: ${models.label}`);
     const options = iterateOptions(baseInputs, baseCtx, project.config);
-    const trials = options.trials ?? ITERATE_DEFAULTS.trials;
+    const trials2 = options.trials ?? ITERATE_DEFAULTS.trials;
     const margin = options.margin ?? ITERATE_DEFAULTS.margin;
     const comparisons = await scorePullRequest({
       base: { project: baseProject, repository: base.root },
@@ -63585,9 +63653,9 @@ async function scoreStep(inputs, ctx, io) {
       changedPaths,
       models,
       structural: options.structural,
-      trials,
+      trials: trials2,
       margin,
-      uplift: trials > 1,
+      uplift: trials2 > 1,
       concurrency: options.concurrency,
       signal: new AbortController().signal,
       log: io.log
@@ -63598,7 +63666,7 @@ async function scoreStep(inputs, ctx, io) {
       trials: 1,
       margin,
       structuralReason: structuralReason(event, hasKey, baseCommit)
-    } : { kind: "composite", models: models.label, trials, margin };
+    } : { kind: "composite", models: models.label, trials: trials2, margin };
     const marker23 = scoreCommentMarker(prefix || ".");
     const body = renderScoreComment({
       marker: marker23,
