@@ -239,14 +239,20 @@ export function settingFlags(setting: CommandSetting | undefined, command: 'iter
     parts.push(skillsSettingHint(setting.skills).flag);
   if (command === 'iterate' && setting.mode !== undefined) parts.push(`--mode ${shellWord(setting.mode)}`);
   if (command === 'iterate' && setting.calibrate === true) parts.push('--calibrate');
+  // The offline provider cannot write eval files: `evals init --model offline` would only fail, so the
+  // printed evals init leaves it out and finds its author model as a bare one does (a key in the env).
+  const models = command === 'evals init' ? withoutOffline(setting.models) : setting.models;
   for (const [key, flag] of MODEL_FLAGS[command]) {
-    const value = setting.models?.[key];
-    // The offline provider cannot write eval files: `evals init --model offline` would only fail, so the
-    // printed evals init leaves it out and finds its author model as a bare one does (a key in the env).
-    if (value === undefined || (command === 'evals init' && value === OFFLINE_MODEL)) continue;
-    parts.push(`${flag} ${shellWord(value)}`);
+    const value = models?.[key];
+    if (value !== undefined) parts.push(`${flag} ${shellWord(value)}`);
   }
   return parts.length > 0 ? ` ${parts.join(' ')}` : '';
+}
+
+/** The typed model flags without those that chose the offline provider. */
+export function withoutOffline(models: TypedModelFlags | undefined): TypedModelFlags | undefined {
+  if (models === undefined) return undefined;
+  return Object.fromEntries(Object.entries(models).filter(([, value]) => value !== OFFLINE_MODEL));
 }
 
 /** Whether the typed model flags chose the offline provider (it scores structure only and writes no evals). */

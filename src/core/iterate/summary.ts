@@ -9,7 +9,13 @@ import { inertInline } from '../text/untrusted-text.js';
 import { measurementSection } from './measurement-text.js';
 import { nightNoiseLine, nightPriceLine } from './night-price.js';
 import { nightBudgetLine, runFirstLine } from './night-budget.js';
-import { evalsInitCommand, iterateCommandLine, typedOffline, type CommandSetting } from './skill-layout.js';
+import {
+  evalsInitCommand,
+  iterateCommandLine,
+  typedOffline,
+  withoutOffline,
+  type CommandSetting,
+} from './skill-layout.js';
 
 /** Skills that gained less than this are plateaued (docs/how-it-works.md § Morning summary and results.tsv). */
 export const PLATEAU_DELTA = 0.01;
@@ -250,10 +256,12 @@ function plateaued(
  * structural`, which a model key in the environment then scores on the evals).
  */
 function structuralPlateau(flat: SkillResult[], setting: CommandSetting | undefined): string[] {
-  const models = Object.fromEntries(
-    Object.entries(setting?.models ?? {}).filter(([, value]) => value !== 'offline'),
-  );
-  const withModel: CommandSetting = { ...setting, mode: undefined, calibrate: undefined, models };
+  const withModel: CommandSetting = {
+    ...setting,
+    mode: undefined,
+    calibrate: undefined,
+    models: withoutOffline(setting?.models),
+  };
   return [
     `## Plateaued (delta < ${PLATEAU_DELTA})`,
     '',
