@@ -27987,12 +27987,16 @@ function settingFlags(setting, command) {
     parts.push(skillsSettingHint(setting.skills).flag);
   if (command === "iterate" && setting.mode !== void 0) parts.push(`--mode ${shellWord(setting.mode)}`);
   if (command === "iterate" && setting.calibrate === true) parts.push("--calibrate");
+  const models = command === "evals init" ? withoutOffline(setting.models) : setting.models;
   for (const [key, flag] of MODEL_FLAGS[command]) {
-    const value = setting.models?.[key];
-    if (value === void 0 || command === "evals init" && value === OFFLINE_MODEL) continue;
-    parts.push(`${flag} ${shellWord(value)}`);
+    const value = models?.[key];
+    if (value !== void 0) parts.push(`${flag} ${shellWord(value)}`);
   }
   return parts.length > 0 ? ` ${parts.join(" ")}` : "";
+}
+function withoutOffline(models) {
+  if (models === void 0) return void 0;
+  return Object.fromEntries(Object.entries(models).filter(([, value]) => value !== OFFLINE_MODEL));
 }
 function typedOffline(setting) {
   const models = setting?.models;
@@ -36860,10 +36864,12 @@ function plateaued(results, setting, mode2) {
   ];
 }
 function structuralPlateau(flat, setting) {
-  const models = Object.fromEntries(
-    Object.entries(setting?.models ?? {}).filter(([, value]) => value !== "offline")
-  );
-  const withModel = { ...setting, mode: void 0, calibrate: void 0, models };
+  const withModel = {
+    ...setting,
+    mode: void 0,
+    calibrate: void 0,
+    models: withoutOffline(setting?.models)
+  };
   return [
     `## Plateaued (delta < ${PLATEAU_DELTA})`,
     "",
