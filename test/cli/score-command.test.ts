@@ -280,6 +280,15 @@ describe('skillclimb score (human output)', () => {
     expect(io.stdout).toContain('mode: structural');
     expect(io.stdout).toContain('graded structure only');
   });
+
+  it('does not claim trials and a majority vote for a structural score, which no grader drew', async () => {
+    await run([skillDir, '--trials', '3']);
+    expect(io.exitCode).toBe(0);
+    expect(io.stdout).toContain(
+      'mode: structural (--trials 3 draws nothing more: structure is scored exactly)',
+    );
+    expect(io.stdout).not.toContain('majority vote');
+  });
 });
 
 describe('skillclimb score: bad input', () => {

@@ -112,13 +112,21 @@ function scoreNoiseLine(
   );
 }
 
+/** What `--trials N` did: grades of each render and their majority vote, or nothing (structure is exact). */
+function trialsNote(result: SkillScore): string {
+  if (result.trials <= 1) return '';
+  if (result.mode === 'structural')
+    return ` (--trials ${result.trials} draws nothing more: structure is scored exactly)`;
+  return ` (${result.trials} trials, majority vote)`;
+}
+
 function formatScoreReport(skill: string, models: SkillModels, result: SkillScore): string {
   const out: string[] = [];
   out.push(`skill: ${skill}`);
   out.push(`models: ${models.label}`);
   if (models.structuralOnly)
     out.push('offline provider: graded structure only (pass --model for absolute grading)');
-  out.push(`mode: ${result.mode}${result.trials > 1 ? ` (${result.trials} trials, majority vote)` : ''}`);
+  out.push(`mode: ${result.mode}${trialsNote(result)}`);
   out.push(`status: ${result.status}${result.detail ? ` (${result.detail})` : ''}`);
   out.push(`score: ${fixed(result.score)}`);
   out.push('');
