@@ -220,6 +220,12 @@ function topEdits(results: SkillResult[]): string[] {
 const OFFLINE_AUTHOR_NOTE =
   '; the offline provider writes no evals, so set ANTHROPIC_API_KEY or OPENAI_API_KEY first';
 
+/** What the plateau section offers: the paragraph above the list, and each skill's next step. */
+interface PlateauAdvice {
+  intro: string;
+  next: (skill: string) => string;
+}
+
 function plateaued(
   results: SkillResult[],
   setting: CommandSetting | undefined,
@@ -230,52 +236,55 @@ function plateaued(
     return (r.status === 'shipped' || r.status === 'no-improvement') && d !== null && d < PLATEAU_DELTA;
   });
   if (flat.length === 0) return [];
-  if (mode === 'structural') return structuralPlateau(flat, setting);
+  const advice = mode === 'structural' ? structuralAdvice(setting) : evalsAdvice(setting);
   return [
     `## Plateaued (delta < ${PLATEAU_DELTA})`,
     '',
-    'Serial hill-climbing ran out of easy edits on these skills. Often their evals no longer tell a ' +
-      'better edit from a worse one: calibration checks that they still catch broken edits (the command ' +
-      'passes the freshness window: the skill just ran), and `evals init --force` asks the author model ' +
-      'for a new set (review them before committing)' +
-      (typedOffline(setting) ? `${OFFLINE_AUTHOR_NOTE}.` : '.'),
+    advice.intro,
     '',
     ...flat.map(
       (r) =>
         `- ${cell(r.skill)}: ${score2(r.baselineScore)} -> ${score2(r.finalScore)} ` +
-        `(${signed(delta(r) ?? 0, 3)}) -- ${code(iterateCommandLine(`--skill ${r.skill} --ignore-freshness`, { ...setting, calibrate: true }))} ` +
-        `or ${code(evalsInitCommand(r.skill, '--force', setting))}`,
+        `(${signed(delta(r) ?? 0, 3)}) -- ${advice.next(r.skill)}`,
     ),
     '',
   ];
 }
 
+/** A night scored on the evals: check they still catch broken edits, or ask for a new set. */
+function evalsAdvice(setting: CommandSetting | undefined): PlateauAdvice {
+  return {
+    intro:
+      'Serial hill-climbing ran out of easy edits on these skills. Often their evals no longer tell a ' +
+      'better edit from a worse one: calibration checks that they still catch broken edits (the command ' +
+      'passes the freshness window: the skill just ran), and `evals init --force` asks the author model ' +
+      'for a new set (review them before committing)' +
+      (typedOffline(setting) ? `${OFFLINE_AUTHOR_NOTE}.` : '.'),
+    next: (skill) =>
+      `${code(iterateCommandLine(`--skill ${skill} --ignore-freshness`, { ...setting, calibrate: true }))} ` +
+      `or ${code(evalsInitCommand(skill, '--force', setting))}`,
+  };
+}
+
 /**
- * A structure-only night's plateau: its score never read the evals, so calibration and new evals are not
- * the next step; a night with a model is (the printed command without `--model offline` or `--mode
- * structural`, which a model key in the environment then scores on the evals).
+ * A structure-only night: its score never read the evals, so calibration and new evals are not the next
+ * step; a night with a model is (the printed command without `--model offline` or `--mode structural`,
+ * which a model key in the environment then scores on the evals).
  */
-function structuralPlateau(flat: SkillResult[], setting: CommandSetting | undefined): string[] {
+function structuralAdvice(setting: CommandSetting | undefined): PlateauAdvice {
   const withModel: CommandSetting = {
     ...setting,
     mode: undefined,
     calibrate: undefined,
     models: withoutOffline(setting?.models),
   };
-  return [
-    `## Plateaued (delta < ${PLATEAU_DELTA})`,
-    '',
-    "Structural scoring found no more edits that raise these skills' structural score. It checks " +
+  return {
+    intro:
+      "Structural scoring found no more edits that raise these skills' structural score. It checks " +
       'structure only and never reads their evals; a night with a model scores them on their evals: ' +
       'set ANTHROPIC_API_KEY or OPENAI_API_KEY and run the command after each skill.',
-    '',
-    ...flat.map(
-      (r) =>
-        `- ${cell(r.skill)}: ${score2(r.baselineScore)} -> ${score2(r.finalScore)} ` +
-        `(${signed(delta(r) ?? 0, 3)}) -- ${code(iterateCommandLine(`--skill ${r.skill} --ignore-freshness`, withModel))}`,
-    ),
-    '',
-  ];
+    next: (skill) => code(iterateCommandLine(`--skill ${skill} --ignore-freshness`, withModel)),
+  };
 }
 
 function exclusions(run: RunResult): string[] {
