@@ -36851,35 +36851,35 @@ function plateaued(results, setting, mode2) {
     return (r2.status === "shipped" || r2.status === "no-improvement") && d !== null && d < PLATEAU_DELTA;
   });
   if (flat.length === 0) return [];
-  if (mode2 === "structural") return structuralPlateau(flat, setting);
+  const advice = mode2 === "structural" ? structuralAdvice(setting) : evalsAdvice(setting);
   return [
     `## Plateaued (delta < ${PLATEAU_DELTA})`,
     "",
-    "Serial hill-climbing ran out of easy edits on these skills. Often their evals no longer tell a better edit from a worse one: calibration checks that they still catch broken edits (the command passes the freshness window: the skill just ran), and `evals init --force` asks the author model for a new set (review them before committing)" + (typedOffline(setting) ? `${OFFLINE_AUTHOR_NOTE}.` : "."),
+    advice.intro,
     "",
     ...flat.map(
-      (r2) => `- ${cell(r2.skill)}: ${score2(r2.baselineScore)} -> ${score2(r2.finalScore)} (${signed(delta(r2) ?? 0, 3)}) -- ${code(iterateCommandLine(`--skill ${r2.skill} --ignore-freshness`, { ...setting, calibrate: true }))} or ${code(evalsInitCommand(r2.skill, "--force", setting))}`
+      (r2) => `- ${cell(r2.skill)}: ${score2(r2.baselineScore)} -> ${score2(r2.finalScore)} (${signed(delta(r2) ?? 0, 3)}) -- ${advice.next(r2.skill)}`
     ),
     ""
   ];
 }
-function structuralPlateau(flat, setting) {
+function evalsAdvice(setting) {
+  return {
+    intro: "Serial hill-climbing ran out of easy edits on these skills. Often their evals no longer tell a better edit from a worse one: calibration checks that they still catch broken edits (the command passes the freshness window: the skill just ran), and `evals init --force` asks the author model for a new set (review them before committing)" + (typedOffline(setting) ? `${OFFLINE_AUTHOR_NOTE}.` : "."),
+    next: (skill) => `${code(iterateCommandLine(`--skill ${skill} --ignore-freshness`, { ...setting, calibrate: true }))} or ${code(evalsInitCommand(skill, "--force", setting))}`
+  };
+}
+function structuralAdvice(setting) {
   const withModel = {
     ...setting,
     mode: void 0,
     calibrate: void 0,
     models: withoutOffline(setting?.models)
   };
-  return [
-    `## Plateaued (delta < ${PLATEAU_DELTA})`,
-    "",
-    "Structural scoring found no more edits that raise these skills' structural score. It checks structure only and never reads their evals; a night with a model scores them on their evals: set ANTHROPIC_API_KEY or OPENAI_API_KEY and run the command after each skill.",
-    "",
-    ...flat.map(
-      (r2) => `- ${cell(r2.skill)}: ${score2(r2.baselineScore)} -> ${score2(r2.finalScore)} (${signed(delta(r2) ?? 0, 3)}) -- ${code(iterateCommandLine(`--skill ${r2.skill} --ignore-freshness`, withModel))}`
-    ),
-    ""
-  ];
+  return {
+    intro: "Structural scoring found no more edits that raise these skills' structural score. It checks structure only and never reads their evals; a night with a model scores them on their evals: set ANTHROPIC_API_KEY or OPENAI_API_KEY and run the command after each skill.",
+    next: (skill) => code(iterateCommandLine(`--skill ${skill} --ignore-freshness`, withModel))
+  };
 }
 function exclusions(run2) {
   const lines = ["## Exclusions", ""];
