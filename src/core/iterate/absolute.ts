@@ -149,6 +149,43 @@ function compareStrings(a: string, b: string): number {
 const WEIGHT_SUM_TOLERANCE = 1e-9;
 
 /**
+ * What Σ weight × category score is divided by (the renormalisation `aggregate` describes): 1 when the
+ * counted weights (categories with pairs) sum to 1, else their sum; undefined when they sum to 0 or less
+ * (the weighted score is then 1, whatever passes).
+ */
+function weightDivisor(categories: ReadonlyArray<{ weight: number; total: number }>): number | undefined {
+  const weightSum = categories.reduce((sum, c) => sum + (c.total === 0 ? 0 : c.weight), 0);
+  if (weightSum <= 0) return undefined;
+  return Math.abs(weightSum - 1) <= WEIGHT_SUM_TOLERANCE ? 1 : weightSum;
+}
+
+/**
+ * What one passing (scenario, assertion) pair adds to the weighted score of `plans`, by pairKey: its
+ * category's weight over the category's pairs, renormalised as `aggregate` does (0 for every pair when the
+ * weights sum to 0). Σ over a draw's passing pairs is its weighted score, so the noise estimate can split a
+ * draw's score by scenario (noise.ts `scenarioParts`).
+ */
+export function pairWeights(evals: EvalsFile, plans: readonly ScenarioPlan[]): Map<string, number> {
+  const totals = new Map<Category, number>();
+  for (const plan of plans)
+    for (const pair of plan.pairs) totals.set(pair.category, (totals.get(pair.category) ?? 0) + 1);
+  const divisor = weightDivisor(
+    evals.categories.map((c) => ({ weight: c.weight, total: totals.get(c) ?? 0 })),
+  );
+  const weights = new Map<string, number>();
+  for (const plan of plans) {
+    for (const pair of plan.pairs) {
+      const total = totals.get(pair.category) ?? 1;
+      weights.set(
+        pairKey(plan.scenario.id, pair.assertion.id),
+        divisor === undefined ? 0 : pair.category.weight / total / divisor,
+      );
+    }
+  }
+  return weights;
+}
+
+/**
  * Aggregates decided pairs. Category score = passed / graded pairs of that category (vacuous pairs are graded
  * pairs that pass). Weighted score = Σ weight × category score. Two edge cases the design leaves open:
  * - a category with no pairs (an empty `evals` list) is reported with score 1 but left out of the weighting,
@@ -199,18 +236,14 @@ export function aggregate(
     }
   }
 
-  let weightSum = 0;
   let weighted = 0;
   for (const c of categories) {
     if (c.total === 0) continue;
     c.score = c.passed / c.total;
-    weightSum += c.weight;
     weighted += c.weight * c.score;
   }
-  let weightedScore: number;
-  if (weightSum <= 0) weightedScore = 1;
-  else if (Math.abs(weightSum - 1) <= WEIGHT_SUM_TOLERANCE) weightedScore = weighted;
-  else weightedScore = weighted / weightSum;
+  const divisor = weightDivisor(categories);
+  const weightedScore = divisor === undefined ? 1 : weighted / divisor;
 
   failed.sort(
     (a, b) =>

@@ -8,7 +8,7 @@ import type { KeptEdit, ResultsRow } from './run-result.js';
 import type { AbsoluteResult, StructuralResult } from './score-types.js';
 import type { IterationOutcome } from './taxonomy.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../usage.js';
-import { NO_NOISE, poolNoise, type NoiseEstimate } from './noise.js';
+import { NO_NOISE, poolNoise, type NoiseEstimate, type ScenarioParts } from './noise.js';
 
 /** Step F / Step H: three reverts in a row switch the editor to radical mode; three crashes park. */
 export const RADICAL_AFTER_REVERTS = 3;
@@ -58,6 +58,8 @@ export type IterationRecord =
       usage: Usage;
       /** The composites of independent draws of the text, when it was measured more than once. */
       measured?: readonly number[];
+      /** Each of those draws split by scenario, when known (noise.ts `withinTextSquares`). */
+      measuredParts?: ReadonlyArray<ScenarioParts | undefined>;
     }
   | {
       kind: 'iteration';
@@ -72,6 +74,8 @@ export type IterationRecord =
       usage: Usage;
       /** The composites of independent draws of the edited text, when it was re-measured. */
       measured?: readonly number[];
+      /** Each of those draws split by scenario, when known (noise.ts `withinTextSquares`). */
+      measuredParts?: ReadonlyArray<ScenarioParts | undefined>;
     };
 
 export type LoopStopReason =
@@ -114,7 +118,7 @@ export function stepLoop(state: LoopState, record: IterationRecord): LoopState {
     ...state,
     rows: [...state.rows, record.row],
     usage: addUsage(state.usage, record.usage),
-    noise: record.measured ? poolNoise(state.noise, record.measured) : state.noise,
+    noise: record.measured ? poolNoise(state.noise, record.measured, record.measuredParts) : state.noise,
   };
   if (record.kind === 'baseline') {
     if (record.kept) return { ...next, kept: record.kept, baselineScore: record.kept.score };

@@ -48,10 +48,70 @@ export interface NoiseEstimate {
 
 export const NO_NOISE: NoiseEstimate = { sumSquares: 0, df: 0 };
 
-/** The estimate after one more text's draws (one draw adds nothing: no spread without a second). */
-export function poolNoise(estimate: NoiseEstimate, draws: readonly number[]): NoiseEstimate {
+/**
+ * One draw's model-graded score split by scenario: what each scenario's passing pairs add to the
+ * composite (the rest of the composite, the structural score and the vacuous pairs, is the same in every
+ * draw of a text). Each scenario is rendered and graded on its own calls, so its part varies independently
+ * of the others' (docs/how-it-works.md § Decisions under noise, "The noise").
+ */
+export type ScenarioParts = ReadonlyMap<string, number>;
+
+/** A draw's parts from its pair verdicts and what each passing pair adds (absolute.ts `pairWeights`, scaled). */
+export function scenarioParts(
+  pairs: ReadonlyArray<Pick<PairVerdict, 'scenarioId' | 'assertionId' | 'pass'>>,
+  weightOf: (scenarioId: string, assertionId: number) => number,
+): Map<string, number> {
+  const parts = new Map<string, number>();
+  for (const p of pairs) {
+    const add = p.pass ? weightOf(p.scenarioId, p.assertionId) : 0;
+    parts.set(p.scenarioId, (parts.get(p.scenarioId) ?? 0) + add);
+  }
+  return parts;
+}
+
+/**
+ * The within-text sum of squares of one text's draws. With every draw's scenario parts (the same
+ * scenarios in each), it is Σ over scenarios of that scenario's sum of squares: the same expectation as
+ * the composites' (the scenarios vary independently, so their variances add up to the composite's), but
+ * estimated from every scenario's spread rather than from one composite per draw, so three draws of a
+ * six-scenario skill say about as much about the noise as eighteen composites would (docs/how-it-works.md
+ * § Decisions under noise, "The noise"). Without parts, or with parts of different scenarios, the
+ * composites' own sum of squares.
+ */
+export function withinTextSquares(
+  draws: readonly number[],
+  parts?: ReadonlyArray<ScenarioParts | undefined>,
+): number {
+  const split = parts?.length === draws.length && parts.every((p) => p !== undefined) ? parts : undefined;
+  if (!split || !sameScenarios(split as readonly ScenarioParts[])) return sumOfSquares(draws);
+  let sum = 0;
+  for (const scenario of (split[0] as ScenarioParts).keys()) {
+    sum += sumOfSquares(split.map((p) => (p as ScenarioParts).get(scenario) ?? 0));
+  }
+  return sum;
+}
+
+function sameScenarios(parts: readonly ScenarioParts[]): boolean {
+  const first = parts[0];
+  if (!first || first.size === 0) return false;
+  return parts.every((p) => p.size === first.size && [...first.keys()].every((k) => p.has(k)));
+}
+
+/**
+ * The estimate after one more text's draws (one draw adds nothing: no spread without a second); `parts`,
+ * when every draw has them, splits each draw by scenario (`withinTextSquares`). Its degrees of freedom stay
+ * the draws' (n − 1): the margin and the intervals are read as before, on a better estimate.
+ */
+export function poolNoise(
+  estimate: NoiseEstimate,
+  draws: readonly number[],
+  parts?: ReadonlyArray<ScenarioParts | undefined>,
+): NoiseEstimate {
   if (draws.length < 2) return estimate;
-  return { sumSquares: estimate.sumSquares + sumOfSquares(draws), df: estimate.df + draws.length - 1 };
+  return {
+    sumSquares: estimate.sumSquares + withinTextSquares(draws, parts),
+    df: estimate.df + draws.length - 1,
+  };
 }
 
 /** The pooled sd of one draw's composite; 0 until a spread was measured (float rounding is no spread). */
@@ -210,12 +270,16 @@ export interface NoiseReport {
   probe?: { scenarios: number; of: number } | undefined;
 }
 
-export function noiseReport(scores: readonly number[], tallies: readonly AssertionTally[]): NoiseReport {
+export function noiseReport(
+  scores: readonly number[],
+  tallies: readonly AssertionTally[],
+  parts?: ReadonlyArray<ScenarioParts | undefined>,
+): NoiseReport {
   return {
     trials: scores.length,
     scores: [...scores],
     mean: mean(scores),
-    sd: standardDeviation(scores),
+    sd: scores.length < 2 ? 0 : Math.sqrt(withinTextSquares(scores, parts) / (scores.length - 1)),
     flipping: tallies.filter((t) => t.flippedPairs > 0),
   };
 }

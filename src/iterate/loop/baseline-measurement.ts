@@ -14,6 +14,7 @@ import {
   tallyDraws,
   type AssertionTally,
   type PairVerdict,
+  type ScenarioParts,
 } from '../../core/iterate/noise.js';
 import { probeScenarios } from '../../core/iterate/noise-probe.js';
 import type { BaselineDrawsEntry, StoredDraw } from '../../core/iterate/baseline-draws-record.js';
@@ -65,6 +66,8 @@ export interface ClimbStart {
   kept: KeptState;
   description: string;
   measured: number[];
+  /** Those draws split by scenario, when they are whole draws (a probe's are not). */
+  measuredParts?: ScenarioParts[] | undefined;
   /** What the uplift compares the draw without the skill with: the baseline's draws. */
   withSkill: { tallies: AssertionTally[]; rates: number[] };
 }
@@ -222,9 +225,10 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
   // The probe's agreeing checks count as drawn twice (the flip rate's comparisons) and its two equal
   // composites as a spread of 0 measured (docs/how-it-works.md § Decisions under noise, "The noise").
   loop.ledger.observed(probe ? tallyDraws([...drawsPairs, probe.pairs]) : tallies);
+  const parts = drawsPairs.map((pairs) => loop.partsOf(pairs));
   const noise =
     scores.length > 1
-      ? noiseReport(scores, tallies)
+      ? noiseReport(scores, tallies, parts)
       : probe
         ? {
             ...noiseReport(probe.scores, tallyDraws([scored.score.pairs, probe.pairs])),
@@ -258,6 +262,7 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
     kept,
     description,
     measured: probe ? probe.scores : scores,
+    ...(probe ? {} : { measuredParts: parts }),
     withSkill: { tallies, rates: drawsPairs.map(passShare) },
   };
 }

@@ -166,9 +166,9 @@ async function settleStart(first: ScoredFirst): Promise<ClimbStart['withSkill'] 
     return undefined;
   }
   const seconds = secondsBetween(started, input.now());
-  const { kept, description, measured, withSkill } = climbStart(loop, scored, extras);
+  const { kept, description, measured, measuredParts, withSkill } = climbStart(loop, scored, extras);
   const row = rowOf(commit, kept.score, 'baseline', description, seconds);
-  await recordAttempt(loop, { kind: 'baseline', row, kept, usage, measured }, 0, null);
+  await recordAttempt(loop, { kind: 'baseline', row, kept, usage, measured, measuredParts }, 0, null);
   return withSkill;
 }
 

@@ -177,6 +177,7 @@ async function confirmationSides(loop: LoopContext, kept: KeptState, measure: Me
   const { ledger } = loop;
   const reusable = ledger.baselineDraws;
   let before: Pick<Measurement, 'scores' | 'tallies'> | undefined = reusable;
+  let freshBaseline: Measurement | undefined;
   if (!reusable) {
     const fresh = await measure(
       loop.baselineText,
@@ -185,11 +186,19 @@ async function confirmationSides(loop: LoopContext, kept: KeptState, measure: Me
     );
     if (fresh.status !== 'ok') return { failed: fresh, reused: false, estimate: ledger.state.noise };
     before = fresh;
+    freshBaseline = fresh;
     // Fresh draws of a text fixed before the night: the next night's baseline when nothing ships.
     keepFreshDraws(loop, loop.baselineText, fresh.draws);
   }
   const baseline = before!;
-  const baseNoise = reusable ? ledger.state.noise : poolNoise(ledger.state.noise, baseline.scores);
+  // Fresh baseline draws add their spread, scenario by scenario; reused ones are already in the estimate.
+  const baseNoise = freshBaseline
+    ? poolNoise(
+        ledger.state.noise,
+        freshBaseline.scores,
+        freshBaseline.draws.map((d) => loop.partsOf(d.pairs)),
+      )
+    : ledger.state.noise;
   const minGain = loop.input.options.minGain ?? DEFAULT_MIN_GAIN;
   const simpler = countNewlines(kept.text) < countNewlines(loop.baselineText);
   const first = ledger.freshDraw(kept.text);
@@ -202,7 +211,8 @@ async function confirmationSides(loop: LoopContext, kept: KeptState, measure: Me
     if (m.status !== 'ok') return { failed: m, reused: !!reusable, estimate };
     draws.push(m);
     scores.push(...m.scores);
-    estimate = poolNoise(baseNoise, scores);
+    const parts = draws.flatMap((d) => d.draws.map((x) => loop.partsOf(x.pairs)));
+    estimate = poolNoise(baseNoise, scores, parts);
     look = sequentialLook({
       gain: mean(scores) - mean(baseline.scores),
       se: differenceSe(estimate, scores.length, baseline.scores.length),

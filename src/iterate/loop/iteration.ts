@@ -76,7 +76,7 @@ export async function runIteration(loop: LoopContext, kept: KeptState): Promise<
       proposed: attempt.proposed,
       description,
       ...(verdict.kept ? { kept: verdict.kept } : {}),
-      ...(verdict.measured ? { measured: verdict.measured } : {}),
+      ...(verdict.measured ? { measured: verdict.measured, measuredParts: verdict.measuredParts } : {}),
       usage: attempt.usage,
     },
     iteration,

@@ -7,7 +7,14 @@ import type { KeptState } from '../../core/iterate/hill-climb.js';
 import path from 'node:path';
 import { editRefusal } from '../../core/iterate/edit-refusal.js';
 import { countNewlines } from '../../core/iterate/lines.js';
-import { differenceSe, formatGain, mean, poolNoise, tallyDraws } from '../../core/iterate/noise.js';
+import {
+  differenceSe,
+  formatGain,
+  mean,
+  poolNoise,
+  tallyDraws,
+  type ScenarioParts,
+} from '../../core/iterate/noise.js';
 import {
   KEEP_MARGIN_SHARE,
   REDRAW_FLIP_RATE,
@@ -32,6 +39,8 @@ export interface Verdict {
   kept?: KeptState | undefined;
   /** The edited text's draws when it was re-measured (noise-aware keep rule). */
   measured?: number[] | undefined;
+  /** Those draws split by scenario (the noise estimate reads them scenario by scenario). */
+  measuredParts?: ScenarioParts[] | undefined;
 }
 
 /** The edit that never reached a judgement: the harness failed. */
@@ -155,7 +164,8 @@ async function remeasure(
     scores.push(...more.scores);
     pairs.push(...more.draws.map((d) => d.pairs));
     gain = mean(scores) - kept.score;
-    se = differenceSe(poolNoise(loop.ledger.state.noise, scores), scores.length, stateDraws);
+    const parts = pairs.map((p) => loop.partsOf(p));
+    se = differenceSe(poolNoise(loop.ledger.state.noise, scores, parts), scores.length, stateDraws);
     look = sequentialLook({
       gain,
       se,
@@ -180,6 +190,7 @@ async function remeasure(
     note,
     kept: keep ? { ...keptStateOf(newText, candidate, scored), draws: scores.length } : undefined,
     measured: scores,
+    measuredParts: pairs.map((p) => loop.partsOf(p)),
   };
 }
 
