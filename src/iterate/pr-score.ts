@@ -30,6 +30,7 @@ import { RenderCache, scoreSkill } from './score.js';
 import { findSkills } from './skill-finder.js';
 import { linkedSkillFile } from './symlinks.js';
 import { NO_SKILL_TEXT, drawRange, measureDraws } from './trials.js';
+import { scenarioSplitter } from '../core/iterate/spread.js';
 
 /** One side of the change: a project folder inside a checkout of the repository. */
 export interface ScoreSide {
@@ -171,6 +172,7 @@ async function measureSide(
   if (measured.status !== 'ok') {
     return { status: measured.status, detail: measured.detail, mode, scores: [], tallies: [] };
   }
+  const splitByScenario = scenarioSplitter(evals, mode);
   const uplift =
     without?.status === 'ok'
       ? upliftOf({
@@ -186,6 +188,7 @@ async function measureSide(
     mode,
     scores: measured.scores,
     tallies: tallyDraws(measured.draws.map((d) => d.pairs)),
+    parts: measured.draws.map((d) => splitByScenario(d.pairs)),
     uplift,
     statements: assertionStatements(evals.evals),
     ...text,

@@ -640,3 +640,46 @@ describe('issue 28: a promising edit is re-drawn only when the measured flip rat
     expect(n.run.results[0]?.status).toBe('shipped');
   });
 });
+
+describe('issue 28: the noise is measured scenario by scenario', () => {
+  /** Two scenarios of two checks each: a pass is worth 0.25 of the (absolute) composite. */
+  const TWO = {
+    ...SCENARIOS,
+    scenarios: ['s1', 's2'].map((id) => ({
+      id,
+      name: `Scenario ${id}`,
+      context: `CTX-${id}: a session.`,
+      expected_assertions: [1, 2],
+    })),
+  };
+  // Each baseline draw passes one check, in s1 or in s2: the composites tie at 0.25, the scenarios flip.
+  const FLIPPING: Table['base'] = { s1: [[1], [], [1]], s2: [[], [1], []] };
+
+  it("composites that tie while each scenario's verdicts flip measure a spread, not an exact grader", async () => {
+    const table: Table = { base: FLIPPING, none: { s1: [[]], s2: [[]] } };
+    const n = await night([{ name: 'demo', scenarios: TWO }], table, reword, { perSkillIterations: 0 });
+    // s1: .25, 0, .25 and s2: 0, .25, 0 (sums of squares 1/24 each) over 2 degrees of freedom: sd √(1/24).
+    expect((await n.rows()).map((r) => r.description)).toEqual([
+      '[absolute] initial baseline (mean of 3 trials, sd 0.2041)',
+    ]);
+    expect(n.run.results[0]?.measurement?.noise?.sd).toBeCloseTo(Math.sqrt(1 / 24), 6);
+    expect(n.summary).toMatch(
+      /Baseline: 3 independent trials, composite mean 0\.2500, spread \(sd\) 0\.2041/,
+    );
+  });
+
+  it("a re-measured edit is held to a margin from every scenario's spread", async () => {
+    // The edit's draws: .5, .25, .25 (s1 passes check 1 each time; s2 on the first draw only).
+    const table: Table = {
+      base: FLIPPING,
+      reworded: { s1: [[1]], s2: [[1], [], []] },
+      none: { s1: [[]], s2: [[]] },
+    };
+    const n = await night([{ name: 'demo', scenarios: TWO }], table, reword, { perSkillIterations: 1 });
+    const rows = await n.rows();
+    // Pooled: the baseline's 1/12 and the edit's s2 (.25, 0, 0: 1/24) over 4 degrees of freedom, sd .1768;
+    // half the margin over 3 draws against 3: .5 × .1768 × √(2/3) = .0722. The composites alone, whose
+    // baseline never moved, gave .0417.
+    expect(rows[1]?.description).toMatch(/mean of 3 trials, gain \+0\.0833 clears the margin 0\.0722/);
+  });
+});

@@ -4,7 +4,10 @@
  * the margin a gain must clear, the per-assertion tallies behind the evidence table and the eval-quality
  * findings, and the confirmed ship gate. Pure: no I/O.
  */
+import { mean, standardDeviation, withinTextSquares, type ScenarioParts } from './spread.js';
 import { SCORE_EPSILON, compareScores, type ShipDecision } from './ship-gate.js';
+
+export { mean, standardDeviation, withinTextSquares, type ScenarioParts } from './spread.js';
 
 /**
  * Which rule keeps an iteration. `original`: the original skill's (any delta > 0 over the high-water mark is
@@ -21,21 +24,6 @@ export const DEFAULT_MARGIN = 1;
 /** The interval shown with a confirmed gain: ±1.645 standard errors, a 90 % interval. */
 const INTERVAL_Z = 1.645;
 
-export function mean(values: readonly number[]): number {
-  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
-}
-
-/** Sum of squared deviations from the mean (the numerator of the sample variance). */
-function sumOfSquares(values: readonly number[]): number {
-  const m = mean(values);
-  return values.reduce((sum, v) => sum + (v - m) ** 2, 0);
-}
-
-/** Sample standard deviation (n − 1); 0 for fewer than two values. */
-export function standardDeviation(values: readonly number[]): number {
-  return values.length < 2 ? 0 : Math.sqrt(sumOfSquares(values) / (values.length - 1));
-}
-
 /**
  * The night's estimate of one skill's noise: the composite's within-text variance, pooled over every text
  * measured more than once (the baseline's trials, re-measured candidates, the confirmation). `df` is the
@@ -48,60 +36,7 @@ export interface NoiseEstimate {
 
 export const NO_NOISE: NoiseEstimate = { sumSquares: 0, df: 0 };
 
-/**
- * One draw's model-graded score split by scenario: what each scenario's passing pairs add to the
- * composite (the rest of the composite, the structural score and the vacuous pairs, is the same in every
- * draw of a text). Each scenario is rendered and graded on its own calls, so its part varies independently
- * of the others' (docs/how-it-works.md § Decisions under noise, "The noise").
- */
-export type ScenarioParts = ReadonlyMap<string, number>;
-
-/** A draw's parts from its pair verdicts and what each passing pair adds (absolute.ts `pairWeights`, scaled). */
-export function scenarioParts(
-  pairs: ReadonlyArray<Pick<PairVerdict, 'scenarioId' | 'assertionId' | 'pass'>>,
-  weightOf: (scenarioId: string, assertionId: number) => number,
-): Map<string, number> {
-  const parts = new Map<string, number>();
-  for (const p of pairs) {
-    const add = p.pass ? weightOf(p.scenarioId, p.assertionId) : 0;
-    parts.set(p.scenarioId, (parts.get(p.scenarioId) ?? 0) + add);
-  }
-  return parts;
-}
-
-/**
- * The within-text sum of squares of one text's draws. With every draw's scenario parts (the same
- * scenarios in each), it is Σ over scenarios of that scenario's sum of squares: the same expectation as
- * the composites' (the scenarios vary independently, so their variances add up to the composite's), but
- * estimated from every scenario's spread rather than from one composite per draw, so three draws of a
- * six-scenario skill say about as much about the noise as eighteen composites would (docs/how-it-works.md
- * § Decisions under noise, "The noise"). Without parts, or with parts of different scenarios, the
- * composites' own sum of squares.
- */
-export function withinTextSquares(
-  draws: readonly number[],
-  parts?: ReadonlyArray<ScenarioParts | undefined>,
-): number {
-  const split = parts?.length === draws.length && parts.every((p) => p !== undefined) ? parts : undefined;
-  if (!split || !sameScenarios(split as readonly ScenarioParts[])) return sumOfSquares(draws);
-  let sum = 0;
-  for (const scenario of (split[0] as ScenarioParts).keys()) {
-    sum += sumOfSquares(split.map((p) => (p as ScenarioParts).get(scenario) ?? 0));
-  }
-  return sum;
-}
-
-function sameScenarios(parts: readonly ScenarioParts[]): boolean {
-  const first = parts[0];
-  if (!first || first.size === 0) return false;
-  return parts.every((p) => p.size === first.size && [...first.keys()].every((k) => p.has(k)));
-}
-
-/**
- * The estimate after one more text's draws (one draw adds nothing: no spread without a second); `parts`,
- * when every draw has them, splits each draw by scenario (`withinTextSquares`). Its degrees of freedom stay
- * the draws' (n − 1): the margin and the intervals are read as before, on a better estimate.
- */
+/** One more text's draws pooled in (one draw adds nothing); `parts` split each by scenario (spread.ts). */
 export function poolNoise(
   estimate: NoiseEstimate,
   draws: readonly number[],

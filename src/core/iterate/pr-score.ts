@@ -13,6 +13,7 @@ import {
   type AssertionTally,
   type Confirmation,
   type EvalFinding,
+  type ScenarioParts,
   type UpliftReport,
 } from './noise.js';
 import { compareScores } from './ship-gate.js';
@@ -72,6 +73,8 @@ export interface SideMeasurement {
   scores: number[];
   /** Per assertion over the draws; empty for structural scores. */
   tallies: AssertionTally[];
+  /** Each draw split by scenario (the noise estimate reads the spread scenario by scenario). */
+  parts?: ScenarioParts[] | undefined;
   /** With the skill minus without it, when measured on this side. */
   uplift?: UpliftReport | undefined;
   /** Assertion id → statement, from this side's evals.json (eval-file text: untrusted). */
@@ -157,7 +160,7 @@ function compareScoresOfSides(input: {
     );
   }
   const exact = head.mode === 'structural';
-  const estimate = poolNoise(poolNoise(NO_NOISE, base.scores), head.scores);
+  const estimate = poolNoise(poolNoise(NO_NOISE, base.scores, base.parts), head.scores, head.parts);
   const c = confirmationOf({
     baselineScores: base.scores,
     finalScores: head.scores,

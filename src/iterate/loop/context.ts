@@ -6,18 +6,15 @@
  * changes after the loop opens.
  */
 import path from 'node:path';
-import { combineScores, pairKey, pairWeights, planScenario } from '../../core/iterate/absolute.js';
 import type { SkillEvals } from '../../core/iterate/evals.js';
 import {
   DEFAULT_KEEP_RULE,
   DEFAULT_MARGIN,
   DEFAULT_TRIALS,
   type KeepRule,
-  type PairVerdict,
-  scenarioParts,
   worthMeasuring,
 } from '../../core/iterate/noise.js';
-import { DEFAULT_WEIGHTS } from '../../core/iterate/score-types.js';
+import { scenarioSplitter, type DrawnPair } from '../../core/iterate/spread.js';
 import { DEFAULT_MIN_GAIN } from '../../core/iterate/ship-gate.js';
 import { SKILL_FILE, skillFileOf } from '../../core/iterate/skill-layout.js';
 import type { KeptState } from '../../core/iterate/hill-climb.js';
@@ -47,8 +44,8 @@ export class LoopContext {
   readonly deterministic: boolean;
   readonly ledger = new LoopLedger();
   readonly resets: BackgroundReset;
-  /** What one passing training pair adds to the composite (`partsOf`); built on first use. */
-  private pairShares: Map<string, number> | undefined;
+  /** Splits a draw of the training scenarios by scenario (`partsOf`); built on first use. */
+  private splitter: ((pairs: readonly DrawnPair[]) => Map<string, number>) | undefined;
   /**
    * Draws that only report (the uplift, baseline-measurement.ts): waiting to start, then running; they
    * never reject and are joined before the result.
@@ -111,26 +108,13 @@ export class LoopContext {
   }
 
   /**
-   * One draw of a training-scenario text split by scenario (core/iterate/noise.ts `scenarioParts`): what
-   * each scenario's passing pairs add to the composite, as scoreSkill weighs them (the loop scores with
-   * the default weights). The noise estimate reads the spread scenario by scenario.
+   * One draw of a training-scenario text split by scenario (core/iterate/spread.ts), as scoreSkill
+   * weighs it (the loop scores with the default weights): the noise estimate reads the spread scenario by
+   * scenario.
    */
-  partsOf(
-    pairs: ReadonlyArray<Pick<PairVerdict, 'scenarioId' | 'assertionId' | 'pass'>>,
-  ): Map<string, number> {
-    if (!this.pairShares) {
-      const { evals, scenarios, format } = this.training;
-      const plans = scenarios.map((s) => planScenario(evals, s, format));
-      const mode = this.input.options.mode;
-      // combineScores is linear in the weighted score: a pass adds its share times the absolute weight.
-      const scale = mode === 'structural' ? 0 : combineScores(mode, 0, 1, DEFAULT_WEIGHTS);
-      this.pairShares = new Map([...pairWeights(evals, plans)].map(([k, w]) => [k, w * scale]));
-    }
-    const shares = this.pairShares;
-    return scenarioParts(
-      pairs,
-      (scenarioId, assertionId) => shares.get(pairKey(scenarioId, assertionId)) ?? 0,
-    );
+  partsOf(pairs: readonly DrawnPair[]): Map<string, number> {
+    this.splitter ??= scenarioSplitter(this.training, this.input.options.mode);
+    return this.splitter(pairs);
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   decidePairs,
   majorityVote,
   pairKey,
+  pairWeights,
   planScenario,
   repairGraderAnswer,
   type Verdict,
@@ -270,5 +271,64 @@ describe('ambiguousReason', () => {
     expect(ambiguousReason('AMBIGUOUS:')).toBe('(no reason given)');
     expect(ambiguousReason('The output mentions AMBIGUOUS: later')).toBeUndefined();
     expect(ambiguousReason('ambiguous: lower case')).toBeUndefined();
+  });
+});
+
+describe('pairWeights (the noise estimate splits a draw by scenario with them)', () => {
+  const passed = (weights: Map<string, number>, decided: ReadonlyMap<string, Verdict>) =>
+    [...decided].reduce((sum, [key, v]) => sum + (v.pass ? (weights.get(key) ?? 0) : 0), 0);
+
+  it("a draw's passing pairs add up to its weighted score, vacuous and check pairs included", () => {
+    const plans = [
+      planScenario(EVALS, scenario('s1', [1, 3, 4])),
+      planScenario(EVALS, scenario('s2', [2, 3])),
+      planScenario(EVALS, scenario('s0', [1, 2, 3, 4])),
+    ];
+    const renders = new Map([
+      ['s1', '## Summary'],
+      ['s2', 'none'],
+      ['s0', '## Summary'],
+    ]);
+    const weights = pairWeights(EVALS, plans);
+    // Format (0.75) has 6 pairs, Content (0.25) 6: a pass is worth 0.125 or 1/24.
+    expect(weights.get(pairKey('s1', 1))).toBeCloseTo(0.125, 12);
+    expect(weights.get(pairKey('s2', 4))).toBeCloseTo(1 / 24, 12);
+    for (const verdicts of [
+      [true, false, true, false],
+      [false, false, false, false],
+      [true, true, true, true],
+    ]) {
+      const trial = new Map<string, Verdict>();
+      for (const plan of plans)
+        for (const [i, id] of [1, 2, 3, 4].entries())
+          trial.set(pairKey(plan.scenario.id, id), { pass: verdicts[i]!, reason: '' });
+      const decided = decidePairs(plans, renders, [trial]);
+      expect(passed(weights, decided)).toBeCloseTo(aggregate(EVALS, plans, decided).weighted_score, 12);
+    }
+  });
+
+  it('renormalises as aggregate does: an empty category left out, weights not summing to 1 divided by their sum', () => {
+    const evals = parseEvals(
+      JSON.stringify({
+        categories: [
+          { name: 'Empty', weight: 0.5, evals: [] },
+          { name: 'A', weight: 2, evals: [{ id: 1, statement: 's' }] },
+          { name: 'B', weight: 1, evals: [{ id: 2, statement: 't' }] },
+        ],
+      }),
+    );
+    const p = [planScenario(evals, scenario('a', [1, 2])), planScenario(evals, scenario('b', [1, 2]))];
+    const weights = pairWeights(evals, p);
+    expect(weights.get(pairKey('a', 1))).toBeCloseTo(2 / 2 / 3, 12);
+    expect(weights.get(pairKey('b', 2))).toBeCloseTo(1 / 2 / 3, 12);
+    const decided = decidePairs(p, new Map(), [
+      new Map([
+        [pairKey('a', 1), { pass: true, reason: '' }],
+        [pairKey('b', 2), { pass: true, reason: '' }],
+        [pairKey('a', 2), { pass: false, reason: '' }],
+        [pairKey('b', 1), { pass: false, reason: '' }],
+      ]),
+    ]);
+    expect(passed(weights, decided)).toBeCloseTo(aggregate(evals, p, decided).weighted_score, 12);
   });
 });

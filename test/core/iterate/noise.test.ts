@@ -8,13 +8,16 @@ import {
   confirmedShipGate,
   evalFindings,
   gainMargin,
+  noiseReport,
   noiseSd,
   poolNoise,
   tallyDraws,
   upliftOf,
+  withinTextSquares,
   worthMeasuring,
 } from '../../../src/core/iterate/noise.js';
 import { probeScenarios } from '../../../src/core/iterate/noise-probe.js';
+import { scenarioParts } from '../../../src/core/iterate/spread.js';
 
 const pair = (assertionId: number, scenarioId: string, pass: boolean) => ({ assertionId, scenarioId, pass });
 
@@ -54,6 +57,55 @@ describe('the noise estimate and the margin', () => {
     expect(clearsMargin({ ...base, candidate: 0.1, linesDelta: -1 }).keep).toBe(false);
     // With no spread measured the margin is 0: any gain keeps, as in the original.
     expect(clearsMargin({ ...base, estimate: NO_NOISE, candidate: 0.17 }).keep).toBe(true);
+  });
+});
+
+describe('the noise estimate, scenario by scenario (issue 28: the unit the noise lives in)', () => {
+  // Two scenarios of one check each, a pass worth 0.25 of the composite: three draws whose flips cancel.
+  const weightOf = () => 0.25;
+  const draws = [
+    [pair(1, 's1', true), pair(1, 's2', false)],
+    [pair(1, 's1', false), pair(1, 's2', true)],
+    [pair(1, 's1', true), pair(1, 's2', false)],
+  ];
+  const parts = draws.map((d) => scenarioParts(d, weightOf));
+  const composites = [0.25, 0.25, 0.25];
+
+  it("splits a draw's composite into what each scenario's passing pairs add", () => {
+    expect([...scenarioParts(draws[1]!, weightOf)]).toEqual([
+      ['s1', 0],
+      ['s2', 0.25],
+    ]);
+    const weighted = scenarioParts([pair(1, 'a', true), pair(2, 'a', true), pair(3, 'b', true)], (s, a) =>
+      s === 'a' ? a / 10 : 0.5,
+    );
+    expect(Object.fromEntries(weighted)).toEqual({ a: 0.30000000000000004, b: 0.5 });
+  });
+
+  it("sums the scenarios' spreads: composites that tie while scenarios flip measure a spread", () => {
+    // s1: .25, 0, .25 and s2: 0, .25, 0 — each a sum of squares of 1/24; the composites' is 0.
+    expect(withinTextSquares(composites)).toBe(0);
+    expect(withinTextSquares(composites, parts)).toBeCloseTo(2 / 24, 12);
+    const estimate = poolNoise(NO_NOISE, composites, parts);
+    expect(estimate.df).toBe(2);
+    expect(noiseSd(estimate)).toBeCloseTo(Math.sqrt(1 / 24), 12);
+    expect(noiseReport(composites, tallyDraws(draws), parts).sd).toBeCloseTo(Math.sqrt(1 / 24), 12);
+    expect(noiseReport(composites, tallyDraws(draws)).sd).toBe(0);
+  });
+
+  it("equals the composites' spread when one scenario carries all of it", () => {
+    const one = [[pair(1, 's1', true)], [pair(1, 's1', false)], [pair(1, 's1', true)]];
+    const oneParts = one.map((d) => scenarioParts(d, weightOf));
+    expect(withinTextSquares([0.25, 0, 0.25], oneParts)).toBeCloseTo(withinTextSquares([0.25, 0, 0.25]), 12);
+  });
+
+  it("falls back to the composites' spread when a draw's parts are missing or cover other scenarios", () => {
+    const composite = [0.25, 0, 0.25];
+    expect(withinTextSquares(composite, [parts[0], undefined, parts[2]])).toBeCloseTo(1 / 24, 12);
+    expect(withinTextSquares(composite, parts.slice(0, 2))).toBeCloseTo(1 / 24, 12);
+    const other = [parts[0]!, new Map([['s3', 0]]), parts[2]!];
+    expect(withinTextSquares(composite, other)).toBeCloseTo(1 / 24, 12);
+    expect(poolNoise(NO_NOISE, [0.5], [parts[0]])).toEqual(NO_NOISE);
   });
 });
 

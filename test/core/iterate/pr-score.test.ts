@@ -75,6 +75,35 @@ describe('compareSides', () => {
     expect(c.confirmation!.needed).toBeGreaterThan(Math.abs(c.confirmation!.gain));
   });
 
+  it('reads the noise scenario by scenario: flips that cancel in the composites are noise, not an exact grader', () => {
+    // Each base draw passes one of two scenarios (0.3 each): the composites tie at 0.6, the scenarios flip.
+    const parts = (a: number, b: number) =>
+      new Map([
+        ['s1', a],
+        ['s2', b],
+      ]);
+    const base: SideMeasurement = {
+      ...composite([0.6, 0.6, 0.6]),
+      parts: [parts(0.3, 0), parts(0, 0.3), parts(0.3, 0)],
+    };
+    const head: SideMeasurement = {
+      ...composite([0.5, 0.5, 0.5]),
+      parts: [parts(0.2, 0), parts(0.2, 0), parts(0.2, 0)],
+    };
+    const c = compareSides({ skill: changed, base, head, margin: 1 });
+    // Base sums of squares .06 + .06 over 4 degrees of freedom: sd .1732, a margin of .1414 for 3 against 3.
+    expect(c.confirmation?.needed).toBeCloseTo(Math.sqrt(0.12 / 4) * Math.sqrt(2 / 3), 6);
+    expect(c.verdict).toBe('within noise');
+    // Without the split, three equal composites a side measure no spread, and a 0.1 drop fails the check.
+    const unsplit = compareSides({
+      skill: changed,
+      base: composite(base.scores),
+      head: composite(head.scores),
+      margin: 1,
+    });
+    expect(unsplit.verdict).toBe('regression');
+  });
+
   it('never fails a one-draw composite: the noise is not measured', () => {
     const c = compareSides({ skill: changed, base: composite([0.9]), head: composite([0.5]), margin: 1 });
     expect(c.verdict).toBe('within noise');
