@@ -58,7 +58,7 @@ export type IterationRecord =
       usage: Usage;
       /** The composites of independent draws of the text, when it was measured more than once. */
       measured?: readonly number[];
-      /** Each of those draws split by scenario, when known (noise.ts `withinTextSquares`). */
+      /** Each of those draws split by scenario, when known (spread.ts `withinTextSquares`). */
       measuredParts?: ReadonlyArray<ScenarioParts | undefined>;
     }
   | {
@@ -74,7 +74,7 @@ export type IterationRecord =
       usage: Usage;
       /** The composites of independent draws of the edited text, when it was re-measured. */
       measured?: readonly number[];
-      /** Each of those draws split by scenario, when known (noise.ts `withinTextSquares`). */
+      /** Each of those draws split by scenario, when known (spread.ts `withinTextSquares`). */
       measuredParts?: ReadonlyArray<ScenarioParts | undefined>;
     };
 

@@ -7,7 +7,7 @@
 import { mean, standardDeviation, withinTextSquares, type ScenarioParts } from './spread.js';
 import { SCORE_EPSILON, compareScores, type ShipDecision } from './ship-gate.js';
 
-export { mean, standardDeviation, withinTextSquares, type ScenarioParts } from './spread.js';
+export { mean, withinTextSquares, type ScenarioParts } from './spread.js';
 
 /**
  * Which rule keeps an iteration. `original`: the original skill's (any delta > 0 over the high-water mark is

@@ -18,7 +18,7 @@ export function mean(values: readonly number[]): number {
 }
 
 /** Sum of squared deviations from the mean (the numerator of the sample variance). */
-export function sumOfSquares(values: readonly number[]): number {
+function sumOfSquares(values: readonly number[]): number {
   const m = mean(values);
   return values.reduce((sum, v) => sum + (v - m) ** 2, 0);
 }
@@ -27,9 +27,9 @@ export function sumOfSquares(values: readonly number[]): number {
  * The within-text sum of squares of one text's draws. With every draw's scenario parts (the same
  * scenarios in each), it is Σ over scenarios of that scenario's sum of squares: the same expectation as
  * the composites' (the scenarios vary independently, so their variances add up to the composite's), but
- * estimated from every scenario's spread rather than from one composite per draw, so three draws of a
- * six-scenario skill say about as much about the noise as eighteen composites would (docs/how-it-works.md
- * § Decisions under noise, "The noise"). Without parts, or with parts of different scenarios, the
+ * estimated from every scenario's spread rather than from one composite per draw: three draws of six
+ * scenarios that vary alike carry 12 degrees of freedom instead of 2 (docs/how-it-works.md § Decisions
+ * under noise, "The noise"). Without parts, or with parts of different scenarios, the
  * composites' own sum of squares.
  */
 export function withinTextSquares(
