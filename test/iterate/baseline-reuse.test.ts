@@ -125,7 +125,7 @@ describe("the baseline's draws across nights", () => {
         `(${day}) and reused: the SKILL.md, evals, prompts, models and model endpoints are unchanged since`,
     );
     expect(baselineLine(second.summary)).toMatch(
-      /3 independent trials, composite mean 0\.1667, spread \(sd\) 0\.2887/,
+      /3 independent trials, composite mean 0\.1667, spread \(sd\) 0\.2887, measured scenario by scenario/,
     );
     expect(floorLine(second.summary)).toBe(
       floorLine(first.summary)!.replace(

@@ -76,7 +76,7 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
     expect(rows[1]?.description).toMatch(/mean of 3 trials, gain \+0\.0000 does not clear the margin/);
     // The summary shows the measured spread and the verdict that changed between trials.
     expect(n.summary).toMatch(
-      /Baseline: 3 independent trials, composite mean 0\.1667, spread \(sd\) 0\.2887/,
+      /Baseline: 3 independent trials, composite mean 0\.1667, spread \(sd\) 0\.2887, measured scenario by scenario/,
     );
     expect(n.summary).toMatch(
       /changed between the baseline's trials: #1 "The output has a Summary heading\." on 1 of 1/,
@@ -664,7 +664,7 @@ describe('issue 28: the noise is measured scenario by scenario', () => {
     ]);
     expect(n.run.results[0]?.measurement?.noise?.sd).toBeCloseTo(Math.sqrt(1 / 24), 6);
     expect(n.summary).toMatch(
-      /Baseline: 3 independent trials, composite mean 0\.2500, spread \(sd\) 0\.2041/,
+      /Baseline: 3 independent trials, composite mean 0\.2500, spread \(sd\) 0\.2041, measured scenario by scenario \(trials: 0\.2500, 0\.2500, 0\.2500\)/,
     );
   });
 

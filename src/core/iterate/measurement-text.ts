@@ -111,7 +111,9 @@ export function measurementLines(m: SkillMeasurement): string[] {
         ? `- Baseline: a second trial of ${n.probe.scenarios} of its ${n.probe.of} scenarios gave every ` +
             'check the verdict of the first, so the spread (sd) is 0.0000 and no further trial was drawn'
         : `- Baseline: ${n.trials} independent trials, composite mean ${n.mean.toFixed(4)}, spread (sd) ` +
-            `${n.sd.toFixed(4)} (trials: ${n.scores.map((s) => s.toFixed(4)).join(', ')})${storedTrialsNote(n, m.baselineStored)}`,
+            // The sd is each scenario's spread summed (spread.ts), so trials that tie can still show one.
+            `${n.sd.toFixed(4)}, measured scenario by scenario (trials: ${n.scores.map((s) => s.toFixed(4)).join(', ')})` +
+            storedTrialsNote(n, m.baselineStored),
     );
     lines.push(
       n.flipping.length === 0

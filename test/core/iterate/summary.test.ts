@@ -377,7 +377,7 @@ describe('renderMorningSummary', () => {
     expect(fresh).not.toContain('earlier night');
     const out = renderMorningSummary(measured({ draws: 2, drawnAt: '2026-05-21T23:40:00.000Z' }));
     expect(out).toContain(
-      '- Baseline: 3 independent trials, composite mean 0.1667, spread (sd) 0.2887 (trials: 0.0000, 0.5000, ' +
+      '- Baseline: 3 independent trials, composite mean 0.1667, spread (sd) 0.2887, measured scenario by scenario (trials: 0.0000, 0.5000, ' +
         '0.0000); trial 1 was drawn tonight, trials 2 and 3 on an earlier night (2026-05-21) and reused: the ' +
         'SKILL.md, evals, prompts, models and model endpoints are unchanged since',
     );
