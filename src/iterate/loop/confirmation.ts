@@ -176,27 +176,24 @@ type Measure = (text: string, evals: SkillEvals, draws: number[]) => Promise<Mea
 async function confirmationSides(loop: LoopContext, kept: KeptState, measure: Measure): Promise<Sides> {
   const { ledger } = loop;
   const reusable = ledger.baselineDraws;
-  let before: Pick<Measurement, 'scores' | 'tallies'> | undefined = reusable;
-  let freshBaseline: Measurement | undefined;
+  let fresh: Measurement | undefined;
   if (!reusable) {
-    const fresh = await measure(
+    fresh = await measure(
       loop.baselineText,
       loop.training,
       drawRange(ledger.freshDraw(loop.baselineText), loop.trials),
     );
     if (fresh.status !== 'ok') return { failed: fresh, reused: false, estimate: ledger.state.noise };
-    before = fresh;
-    freshBaseline = fresh;
     // Fresh draws of a text fixed before the night: the next night's baseline when nothing ships.
     keepFreshDraws(loop, loop.baselineText, fresh.draws);
   }
-  const baseline = before!;
+  const baseline: Pick<Measurement, 'scores' | 'tallies'> = reusable ?? fresh!;
   // Fresh baseline draws add their spread, scenario by scenario; reused ones are already in the estimate.
-  const baseNoise = freshBaseline
+  const baseNoise = fresh
     ? poolNoise(
         ledger.state.noise,
-        freshBaseline.scores,
-        freshBaseline.draws.map((d) => loop.partsOf(d.pairs)),
+        fresh.scores,
+        fresh.draws.map((d) => loop.partsOf(d.pairs)),
       )
     : ledger.state.noise;
   const minGain = loop.input.options.minGain ?? DEFAULT_MIN_GAIN;
