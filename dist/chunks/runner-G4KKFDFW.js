@@ -36839,7 +36839,7 @@ function measurementLines(m) {
   if (m.noise) {
     const n = m.noise;
     lines.push(
-      n.probe ? `- Baseline: a second trial of ${n.probe.scenarios} of its ${n.probe.of} scenarios gave every check the verdict of the first, so the spread (sd) is 0.0000 and no further trial was drawn` : `- Baseline: ${n.trials} independent trials, composite mean ${n.mean.toFixed(4)}, spread (sd) ${n.sd.toFixed(4)} (trials: ${n.scores.map((s) => s.toFixed(4)).join(", ")})${storedTrialsNote(n, m.baselineStored)}`
+      n.probe ? `- Baseline: a second trial of ${n.probe.scenarios} of its ${n.probe.of} scenarios gave every check the verdict of the first, so the spread (sd) is 0.0000 and no further trial was drawn` : `- Baseline: ${n.trials} independent trials, composite mean ${n.mean.toFixed(4)}, spread (sd) ${n.sd.toFixed(4)}, measured scenario by scenario (trials: ${n.scores.map((s) => s.toFixed(4)).join(", ")})` + storedTrialsNote(n, m.baselineStored)
     );
     lines.push(
       n.flipping.length === 0 ? `- Verdicts that changed between the baseline's trials: none` : `- Verdicts that changed between the baseline's trials: ${n.flipping.map(
@@ -39094,24 +39094,21 @@ async function measureConfirmation(loop, kept) {
 async function confirmationSides(loop, kept, measure) {
   const { ledger } = loop;
   const reusable = ledger.baselineDraws;
-  let before = reusable;
-  let freshBaseline;
+  let fresh;
   if (!reusable) {
-    const fresh = await measure(
+    fresh = await measure(
       loop.baselineText,
       loop.training,
       drawRange(ledger.freshDraw(loop.baselineText), loop.trials)
     );
     if (fresh.status !== "ok") return { failed: fresh, reused: false, estimate: ledger.state.noise };
-    before = fresh;
-    freshBaseline = fresh;
     keepFreshDraws(loop, loop.baselineText, fresh.draws);
   }
-  const baseline = before;
-  const baseNoise = freshBaseline ? poolNoise(
+  const baseline = reusable ?? fresh;
+  const baseNoise = fresh ? poolNoise(
     ledger.state.noise,
-    freshBaseline.scores,
-    freshBaseline.draws.map((d) => loop.partsOf(d.pairs))
+    fresh.scores,
+    fresh.draws.map((d) => loop.partsOf(d.pairs))
   ) : ledger.state.noise;
   const minGain = loop.input.options.minGain ?? DEFAULT_MIN_GAIN;
   const simpler = countNewlines(kept.text) < countNewlines(loop.baselineText);
