@@ -22,49 +22,25 @@
  *
  * Usage: node scripts/sim-assertion-focus.mjs [--p 0.3] [--n 40000] [--seed 7]
  */
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const p = arg('--p', 0.3);
-const N = arg('--n', 40000);
-let seed = arg('--seed', 7) >>> 0;
-const random = () => {
-  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-  return seed / 4294967296;
-};
+import {
+  ASSERTIONS as A,
+  SCENARIOS as S,
+  drawer,
+  look,
+  mean,
+  numberArg,
+  seededRandom,
+  world as worldOf,
+} from './lib/sim-checks.mjs';
 
-const A = 6;
-const S = 6;
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const draw = (truth) => truth.map((row) => row.map((v) => (random() < p ? 1 - v : v)));
+const args = process.argv.slice(2);
+const p = numberArg(args, '--p', 0.3);
+const N = numberArg(args, '--n', 40000);
+const random = seededRandom(numberArg(args, '--seed', 7));
+const draw = drawer(p, random);
+const world = (kind) => worldOf(kind, random);
 const composite = (d) => mean(d.flat());
 const rate = (d, a) => mean(d[a]);
-
-function world(kind) {
-  const base = Array.from({ length: A }, () => Array.from({ length: S }, () => (random() < 0.5 ? 1 : 0)));
-  const final = base.map((row) => row.slice());
-  const move = (a, k, to) => {
-    for (let s = 0, n = 0; s < S && n < k; s++) {
-      if (final[a][s] === to) continue;
-      final[a][s] = to;
-      n++;
-    }
-  };
-  if (kind === 'good' || kind === 'good ×2' || kind === 'mixed') move(0, 3, 1);
-  if (kind === 'good ×2') move(1, 3, 1);
-  if (kind === 'mixed') move(1, 3, 0);
-  if (kind === 'harmful') move(1, 2, 0);
-  return { base, final };
-}
-
-/** One sequential look, as src/core/iterate/sequential.ts takes it (margin 1, planned 3, max 6). */
-function look(z, n) {
-  if (n < 3) return z > 2 ? 'clear' : z <= 0 ? 'not-better' : 'continue';
-  if (n >= 6) return z > 1 ? 'clear' : 'not-better';
-  return z > 1 ? 'clear' : z > 0.5 ? 'continue' : 'not-better';
-}
 
 function run(kind, rule) {
   const sd = Math.sqrt(p * (1 - p));

@@ -20,56 +20,34 @@
  *
  * Usage: node scripts/sim-noise-estimate.mjs [--p 0.15] [--base 3] [--planned 3] [--loop 1] [--n 20000] [--seed 7]
  */
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const p = arg('--p', 0.15);
-const BASE = arg('--base', 3);
-const PLANNED = arg('--planned', 3);
-const LOOP = arg('--loop', 1);
-const N = arg('--n', 20000);
-let seed = arg('--seed', 7) >>> 0;
-const random = () => {
-  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-  return seed / 4294967296;
-};
+import {
+  ASSERTIONS as A,
+  SCENARIOS as S,
+  drawer,
+  look as lookAt,
+  mean,
+  numberArg,
+  seededRandom,
+  world as worldOf,
+} from './lib/sim-checks.mjs';
 
-const A = 6;
-const S = 6;
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const args = process.argv.slice(2);
+const p = numberArg(args, '--p', 0.15);
+const BASE = numberArg(args, '--base', 3);
+const PLANNED = numberArg(args, '--planned', 3);
+const LOOP = numberArg(args, '--loop', 1);
+const N = numberArg(args, '--n', 20000);
+const random = seededRandom(numberArg(args, '--seed', 7));
+const draw = drawer(p, random);
+const world = (kind) => worldOf(kind, random);
+const look = (z, n) => lookAt(z, n, PLANNED);
 const sumOfSquares = (xs) => {
   const m = mean(xs);
   return xs.reduce((a, v) => a + (v - m) ** 2, 0);
 };
-const draw = (truth) => truth.map((row) => row.map((v) => (random() < p ? 1 - v : v)));
 const composite = (d) => mean(d.flat());
 /** What each scenario adds to a draw's composite. */
 const parts = (d) => Array.from({ length: S }, (_, s) => d.reduce((sum, row) => sum + row[s], 0) / (A * S));
-
-function world(kind) {
-  const base = Array.from({ length: A }, () => Array.from({ length: S }, () => (random() < 0.5 ? 1 : 0)));
-  const final = base.map((row) => row.slice());
-  const move = (a, k, to) => {
-    for (let s = 0, n = 0; s < S && n < k; s++) {
-      if (final[a][s] === to) continue;
-      final[a][s] = to;
-      n++;
-    }
-  };
-  if (kind === 'good' || kind === 'good ×2') move(0, 3, 1);
-  if (kind === 'good ×2') move(1, 3, 1);
-  if (kind === 'harmful') move(1, 2, 0);
-  return { base, final };
-}
-
-/** One sequential look, as src/core/iterate/sequential.ts takes it (margin 1). */
-function look(z, n) {
-  if (n < PLANNED) return z > 2 ? 'clear' : z <= 0 ? 'not-better' : 'continue';
-  if (n >= 2 * PLANNED) return z > 1 ? 'clear' : 'not-better';
-  return z > 1 ? 'clear' : z > 0.5 ? 'continue' : 'not-better';
-}
 
 /** σ pooled over texts, each text's draws measured as `how` says. */
 function sigma(texts, how) {
