@@ -163,7 +163,7 @@ function weightDivisor(categories: ReadonlyArray<{ weight: number; total: number
  * What one passing (scenario, assertion) pair adds to the weighted score of `plans`, by pairKey: its
  * category's weight over the category's pairs, renormalised as `aggregate` does (0 for every pair when the
  * weights sum to 0). Σ over a draw's passing pairs is its weighted score, so the noise estimate can split a
- * draw's score by scenario (noise.ts `scenarioParts`).
+ * draw's score by scenario (spread.ts `scenarioSplitter`).
  */
 export function pairWeights(evals: EvalsFile, plans: readonly ScenarioPlan[]): Map<string, number> {
   const totals = new Map<Category, number>();
