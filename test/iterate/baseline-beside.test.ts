@@ -125,6 +125,22 @@ describe("issue 28 item 6: the baseline's extra draws beside the first editor ca
     expect(original.rows[0]?.description).toBe('[absolute] initial baseline');
   });
 
+  it('a third draw that fails leaves the first two as the baseline, and says so', async () => {
+    // Draws 0 and 1 score (0 and .5: they disagree, so draw 2 is made); every later render of the
+    // baseline text fails at the HTTP layer (retries included).
+    const isExtra = extraDrawCounter();
+    let extra = 0;
+    const hold: SkillScript['hold'] = (call) =>
+      isExtra(call) && ++extra > 1 ? Promise.reject(new Error('connection reset')) : undefined;
+    const n = await night(hold);
+    const warning = n.info.filter((m) => /the baseline's trials after the first 2/.test(m));
+    expect(warning).toHaveLength(1);
+    expect(warning[0]).toMatch(
+      /^demo: the baseline's trials after the first 2 could not be scored \(harness-error: .*\); its noise is measured on 2 trials$/,
+    );
+    expect(n.rows[0]?.description).toBe('[absolute] initial baseline (mean of 2 trials, sd 0.3536)');
+  });
+
   it('extra draws that fail leave the noise unmeasured with a warning; the iteration still runs on draw 0', async () => {
     // Every render of the baseline text past draw 0's fails at the HTTP layer (retries included).
     const isExtra = extraDrawCounter();

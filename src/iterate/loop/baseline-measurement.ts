@@ -49,7 +49,24 @@ export interface BaselineExtras {
    * short (the skill's budget, a model error): the climb's start says so instead of dropping them silently.
    */
   unscored?: string | undefined;
+  /**
+   * Why the draws after the ones that scored were not scored (a model error, the skill's budget): the
+   * baseline is the draws that scored, and the climb's start says so.
+   */
+  cutShort?: string | undefined;
   usage: Usage;
+}
+
+/** The draws after the ones that scored, or why they did not score: never rejects. */
+export async function laterDraws(
+  measurement: Promise<Measurement>,
+): Promise<{ rest?: Measurement; usage: Usage; cutShort?: string }> {
+  try {
+    const m = await measurement;
+    return m.status === 'ok' ? { rest: m, usage: m.usage } : { usage: m.usage, cutShort: unscoredReason(m) };
+  } catch (err) {
+    return { usage: ZERO_USAGE, cutShort: unscoredReason(err) };
+  }
 }
 
 /** The reason a measurement has no score: its status, or the error that ended it. */
@@ -125,12 +142,10 @@ export async function drawBaselineRest(
   if (extras.probe) return completeProbe(loop, text, signal, first, extras, extras.probe);
   const second = extras.extra;
   if (loop.trials < 3 || second?.status !== 'ok' || drawsAgree(first, second.draws[0]!)) return extras;
-  const rest = await measureDraws(loop.request(text, signal), drawRange(2, loop.trials - 2)).catch(
-    () => undefined,
-  );
-  const usage = addUsage(extras.usage, rest?.usage ?? ZERO_USAGE);
-  if (rest?.status !== 'ok') return { extra: second, usage };
-  return { extra: joined(second, rest), usage };
+  const later = await laterDraws(measureDraws(loop.request(text, signal), drawRange(2, loop.trials - 2)));
+  const usage = addUsage(extras.usage, later.usage);
+  if (!later.rest) return { extra: second, usage, cutShort: later.cutShort };
+  return { extra: joined(second, later.rest), usage };
 }
 
 /** After the noise probe: stop at its agreement, else the rest of draw 1 and draws 2 and on. */
@@ -160,12 +175,13 @@ async function completeProbe(
     }),
     loop.trials < 3
       ? Promise.resolve(undefined)
-      : measureDraws(loop.request(text, signal), drawRange(2, loop.trials - 2)).catch(() => undefined),
+      : laterDraws(measureDraws(loop.request(text, signal), drawRange(2, loop.trials - 2))),
   ]);
   const usage = addUsage(extras.usage, addUsage(second?.usage ?? ZERO_USAGE, rest?.usage ?? ZERO_USAGE));
   if (second?.status !== 'ok') return { usage, unscored: unscoredReason(second ?? secondFailure) };
-  if (rest?.status !== 'ok') return { extra: second, usage };
-  return { extra: joined(second, rest), usage };
+  if (!rest) return { extra: second, usage };
+  if (!rest.rest) return { extra: second, usage, cutShort: rest.cutShort };
+  return { extra: joined(second, rest.rest), usage };
 }
 
 /** Two measurements of one text as one, in draw order. */
@@ -220,6 +236,12 @@ export function climbStart(loop: LoopContext, scored: ScoredText, extras: Baseli
   ];
   const scores = [scored.score.score!, ...used.map((d) => d.score), ...(extra?.scores ?? [])];
   const tallies = tallyDraws(drawsPairs);
+  if (extras.cutShort !== undefined) {
+    input.log.warn(
+      `${input.skill}: the baseline's trials after the first ${scores.length} could not be scored ` +
+        `(${extras.cutShort}); its noise is measured on ${scores.length} trial${scores.length === 1 ? '' : 's'}`,
+    );
+  }
   keepExtras(loop, scored, extras.stored, extra);
   const probe = extras.probeAgreed;
   // The probe's agreeing checks count as drawn twice (the flip rate's comparisons) and its two equal

@@ -14,6 +14,7 @@ import {
   drawBaselineExtras,
   drawBaselineRest,
   drawsAgree,
+  laterDraws,
   type BaselineExtras,
 } from './baseline-measurement.js';
 import type { LoopContext } from './context.js';
@@ -43,9 +44,9 @@ export async function useStoredDraws(
   );
   const missing = loop.trials - 1 - used.length;
   if (missing === 0 || used.every((d) => drawsAgree(first, d))) return { stored, usage: ZERO_USAGE };
-  const rest = await measureDraws(loop.request(text, signal), drawRange(1 + used.length, missing)).catch(
-    () => undefined,
+  const later = await laterDraws(
+    measureDraws(loop.request(text, signal), drawRange(1 + used.length, missing)),
   );
-  if (rest?.status !== 'ok') return { stored, usage: rest?.usage ?? ZERO_USAGE };
-  return { stored, extra: rest, usage: rest.usage };
+  if (!later.rest) return { stored, usage: later.usage, cutShort: later.cutShort };
+  return { stored, extra: later.rest, usage: later.usage };
 }
