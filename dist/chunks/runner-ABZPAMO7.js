@@ -39193,6 +39193,14 @@ async function scoreWithSaturation(request2) {
 }
 
 // src/iterate/loop/baseline-measurement.ts
+async function laterDraws(measurement) {
+  try {
+    const m = await measurement;
+    return m.status === "ok" ? { rest: m, usage: m.usage } : { usage: m.usage, cutShort: unscoredReason(m) };
+  } catch (err) {
+    return { usage: ZERO_USAGE, cutShort: unscoredReason(err) };
+  }
+}
 function unscoredReason(m) {
   if (m && typeof m === "object" && "status" in m) {
     const measured2 = m;
@@ -39225,12 +39233,10 @@ async function drawBaselineRest(loop, text3, signal, first2, extras) {
   if (extras.probe) return completeProbe(loop, text3, signal, first2, extras, extras.probe);
   const second = extras.extra;
   if (loop.trials < 3 || second?.status !== "ok" || drawsAgree(first2, second.draws[0])) return extras;
-  const rest = await measureDraws(loop.request(text3, signal), drawRange(2, loop.trials - 2)).catch(
-    () => void 0
-  );
-  const usage = addUsage(extras.usage, rest?.usage ?? ZERO_USAGE);
-  if (rest?.status !== "ok") return { extra: second, usage };
-  return { extra: joined(second, rest), usage };
+  const later = await laterDraws(measureDraws(loop.request(text3, signal), drawRange(2, loop.trials - 2)));
+  const usage = addUsage(extras.usage, later.usage);
+  if (!later.rest) return { extra: second, usage, cutShort: later.cutShort };
+  return { extra: joined(second, later.rest), usage };
 }
 async function completeProbe(loop, text3, signal, first2, extras, probe2) {
   const m = probe2.measurement;
@@ -39249,12 +39255,13 @@ async function completeProbe(loop, text3, signal, first2, extras, probe2) {
       secondFailure = err;
       return void 0;
     }),
-    loop.trials < 3 ? Promise.resolve(void 0) : measureDraws(loop.request(text3, signal), drawRange(2, loop.trials - 2)).catch(() => void 0)
+    loop.trials < 3 ? Promise.resolve(void 0) : laterDraws(measureDraws(loop.request(text3, signal), drawRange(2, loop.trials - 2)))
   ]);
   const usage = addUsage(extras.usage, addUsage(second?.usage ?? ZERO_USAGE, rest?.usage ?? ZERO_USAGE));
   if (second?.status !== "ok") return { usage, unscored: unscoredReason(second ?? secondFailure) };
-  if (rest?.status !== "ok") return { extra: second, usage };
-  return { extra: joined(second, rest), usage };
+  if (!rest) return { extra: second, usage };
+  if (!rest.rest) return { extra: second, usage, cutShort: rest.cutShort };
+  return { extra: joined(second, rest.rest), usage };
 }
 function joined(a, b2) {
   const draws = [...a.draws, ...b2.draws];
@@ -39291,6 +39298,11 @@ function climbStart(loop, scored, extras) {
   ];
   const scores = [scored.score.score, ...used.map((d) => d.score), ...extra?.scores ?? []];
   const tallies = tallyDraws(drawsPairs);
+  if (extras.cutShort !== void 0) {
+    input.log.warn(
+      `${input.skill}: the baseline's trials after the first ${scores.length} could not be scored (${extras.cutShort}); its noise is measured on ${scores.length} trial${scores.length === 1 ? "" : "s"}`
+    );
+  }
   keepExtras(loop, scored, extras.stored, extra);
   const probe2 = extras.probeAgreed;
   loop.ledger.observed(probe2 ? tallyDraws([...drawsPairs, probe2.pairs]) : tallies);
@@ -39366,11 +39378,11 @@ async function useStoredDraws(loop, text3, signal, first2, entry) {
   );
   const missing = loop.trials - 1 - used.length;
   if (missing === 0 || used.every((d) => drawsAgree(first2, d))) return { stored, usage: ZERO_USAGE };
-  const rest = await measureDraws(loop.request(text3, signal), drawRange(1 + used.length, missing)).catch(
-    () => void 0
+  const later = await laterDraws(
+    measureDraws(loop.request(text3, signal), drawRange(1 + used.length, missing))
   );
-  if (rest?.status !== "ok") return { stored, usage: rest?.usage ?? ZERO_USAGE };
-  return { stored, extra: rest, usage: rest.usage };
+  if (!later.rest) return { stored, usage: later.usage, cutShort: later.cutShort };
+  return { stored, extra: later.rest, usage: later.usage };
 }
 
 // src/core/iterate/hill-climb.ts
