@@ -75,12 +75,14 @@ async function night(
   options: Partial<IterateOptions> = {},
   /** The models' server (ANTHROPIC_BASE_URL); Anthropic's API when undefined. */
   baseUrl?: string,
+  /** Holds (or fails) a model call before it is answered. */
+  hold?: SkillScript['hold'],
 ) {
   const info: string[] = [];
   const warnings: string[] = [];
   nock.cleanAll();
   const log: Logger = { info: (m) => info.push(m), warn: (m) => warnings.push(m), progress: () => undefined };
-  const bodies = serveSkillModels(drawTableScript(table, propose), baseUrl);
+  const bodies = serveSkillModels({ ...drawTableScript(table, propose), hold }, baseUrl);
   const full = await oneNightOptions(project, { ignoreFreshness: true, ...options });
   const before = git(project, 'rev-parse', 'HEAD').trim();
   const models = anthropicSkillModels(baseUrl);
@@ -237,6 +239,25 @@ describe("the baseline's draws across nights", () => {
     const replaced = await recordOf(project);
     expect(replaced.entries[0]!.key).toBe(good.entries[0]!.key);
     expect(passing(replaced.entries[0]!)).toEqual([[1], []]);
+  });
+
+  it('a draw tonight after the stored ones that fails leaves the baseline on the draws that scored, and says so', async () => {
+    const project = await makeProject([{ name: 'demo' }]);
+    await night(project, NEUTRAL, reword);
+    // Night 2 asks for 4 trials: draw 0 tonight, draws 1 and 2 from the record, draw 3 tonight. Every
+    // render of the baseline text after draw 0's fails at the HTTP layer (retries included).
+    let baseRenders = 0;
+    const failDraw3: SkillScript['hold'] = ({ role, text }) =>
+      role === 'render' && variantOf(text) === 'base' && ++baseRenders > 1
+        ? Promise.reject(new Error('connection reset'))
+        : undefined;
+    const second = await night(project, NEUTRAL, reword, { trials: 4 }, undefined, failDraw3);
+    expect(second.warnings.filter((m) => m.includes("the baseline's trials after"))).toEqual([
+      expect.stringMatching(
+        /^demo: the baseline's trials after the first 3 could not be scored \(harness-error: .*\); its noise is measured on 3 trials$/,
+      ),
+    ]);
+    expect(second.rows[0]?.description).toContain('initial baseline (mean of 3 trials, 2 of them drawn on');
   });
 
   it('with --trials 1 nothing is kept', async () => {
