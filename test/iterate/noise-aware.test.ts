@@ -41,11 +41,13 @@ async function night(
   table: Table,
   edits: SkillScript['propose'],
   options: Partial<IterateOptions> = {},
+  /** Holds (or fails) a model call before it is answered. */
+  hold?: SkillScript['hold'],
 ) {
   const project = await makeProject(skills);
   const info: string[] = [];
   const log: Logger = { info: (m) => info.push(m), warn: (m) => info.push(m), progress: () => undefined };
-  const bodies = serveSkillModels(drawTableScript(table, edits));
+  const bodies = serveSkillModels({ ...drawTableScript(table, edits), hold });
   const full = await oneNightOptions(project, options);
   const before = git(project, 'rev-parse', 'HEAD').trim();
   const run = await runIterate(full, createLocalPorts(full, { models: anthropicSkillModels(), log }));
@@ -505,6 +507,33 @@ describe("issue 28: the baseline's draw 1 starts with a noise probe", () => {
       /Baseline: a second trial of 3 of its 8 scenarios gave every check the verdict/,
     );
     expect(n.run.results[0]?.measurement?.noise?.sd).toBe(0);
+  });
+
+  it('after a disagreeing probe, a draw 2 that fails leaves the whole draws 0 and 1 as the baseline, and says so', async () => {
+    const table: Table = { base: { ...steady([[1]]), s1: [[1], [1, 2]] }, none: steady([[]]) };
+    // Every scenario's third render of the baseline text (draw 2's) fails at the HTTP layer, retries included.
+    const renders = new Map<string, number>();
+    const failDraw2: SkillScript['hold'] = ({ role, text }) => {
+      if (role !== 'render' || variantOf(text) !== 'base') return undefined;
+      const scenario = /CTX-(s\d):/.exec(text)?.[1] ?? '';
+      renders.set(scenario, (renders.get(scenario) ?? 0) + 1);
+      return renders.get(scenario)! > 2 ? Promise.reject(new Error('connection reset')) : undefined;
+    };
+    const n = await night(
+      [{ name: 'demo', scenarios: EIGHT }],
+      table,
+      reword,
+      { perSkillIterations: 0 },
+      failDraw2,
+    );
+    expect(n.info.filter((m) => m.includes("the baseline's trials after"))).toEqual([
+      expect.stringMatching(
+        /^demo: the baseline's trials after the first 2 could not be scored \(harness-error: .*\); its noise is measured on 2 trials$/,
+      ),
+    ]);
+    expect((await n.rows())[0]?.description).toMatch(
+      /^\[absolute\] initial baseline \(mean of 2 trials, sd /,
+    );
   });
 
   it('a disagreement in the probe completes draw 1 (its renders reused) and draws the rest up to `trials`', async () => {
