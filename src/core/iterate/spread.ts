@@ -36,12 +36,10 @@ export function withinTextSquares(
   draws: readonly number[],
   parts?: ReadonlyArray<ScenarioParts | undefined>,
 ): number {
-  const split = parts?.length === draws.length && parts.every((p) => p !== undefined) ? parts : undefined;
-  if (!split || !sameScenarios(split as readonly ScenarioParts[])) return sumOfSquares(draws);
+  const whole = parts?.length === draws.length && parts.every((p): p is ScenarioParts => p !== undefined);
+  if (!whole || !sameScenarios(parts)) return sumOfSquares(draws);
   let sum = 0;
-  for (const scenario of (split[0] as ScenarioParts).keys()) {
-    sum += sumOfSquares(split.map((p) => (p as ScenarioParts).get(scenario) ?? 0));
-  }
+  for (const scenario of parts[0]!.keys()) sum += sumOfSquares(parts.map((p) => p.get(scenario) ?? 0));
   return sum;
 }
 

@@ -24,6 +24,7 @@ import {
   tallyDraws,
   type Confirmation,
   type NoiseEstimate,
+  type ScenarioParts,
 } from '../../core/iterate/noise.js';
 import { sequentialLook, type Look } from '../../core/iterate/sequential.js';
 import { DEFAULT_MIN_GAIN, shipGate } from '../../core/iterate/ship-gate.js';
@@ -200,6 +201,7 @@ async function confirmationSides(loop: LoopContext, kept: KeptState, measure: Me
   const simpler = countNewlines(kept.text) < countNewlines(loop.baselineText);
   const first = ledger.freshDraw(kept.text);
   const scores: number[] = [];
+  const parts: ScenarioParts[] = [];
   const draws: Measurement[] = [];
   let estimate = baseNoise;
   let look: Look = 'continue';
@@ -208,7 +210,7 @@ async function confirmationSides(loop: LoopContext, kept: KeptState, measure: Me
     if (m.status !== 'ok') return { failed: m, reused: !!reusable, estimate };
     draws.push(m);
     scores.push(...m.scores);
-    const parts = draws.flatMap((d) => d.draws.map((x) => loop.partsOf(x.pairs)));
+    parts.push(...m.draws.map((d) => loop.partsOf(d.pairs)));
     estimate = poolNoise(baseNoise, scores, parts);
     look = sequentialLook({
       gain: mean(scores) - mean(baseline.scores),

@@ -140,6 +140,8 @@ async function remeasure(
 ): Promise<Verdict> {
   const scores = [scored.score.score!];
   const pairs = [scored.score.pairs];
+  // Each draw split by scenario once, as it arrives (the noise estimate reads them scenario by scenario).
+  const parts = [loop.partsOf(scored.score.pairs)];
   const stateDraws = kept.draws ?? 1;
   // Half the margin for a keep; the confirmation holds what ships to the whole margin on fresh draws.
   const margin = loop.margin * KEEP_MARGIN_SHARE;
@@ -163,8 +165,8 @@ async function remeasure(
     }
     scores.push(...more.scores);
     pairs.push(...more.draws.map((d) => d.pairs));
+    parts.push(...more.draws.map((d) => loop.partsOf(d.pairs)));
     gain = mean(scores) - kept.score;
-    const parts = pairs.map((p) => loop.partsOf(p));
     se = differenceSe(poolNoise(loop.ledger.state.noise, scores, parts), scores.length, stateDraws);
     look = sequentialLook({
       gain,
@@ -190,7 +192,7 @@ async function remeasure(
     note,
     kept: keep ? { ...keptStateOf(newText, candidate, scored), draws: scores.length } : undefined,
     measured: scores,
-    measuredParts: pairs.map((p) => loop.partsOf(p)),
+    measuredParts: parts,
   };
 }
 
