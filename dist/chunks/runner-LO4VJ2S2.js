@@ -34512,12 +34512,10 @@ function sumOfSquares(values) {
   return values.reduce((sum, v) => sum + (v - m) ** 2, 0);
 }
 function withinTextSquares(draws, parts) {
-  const split = parts?.length === draws.length && parts.every((p2) => p2 !== void 0) ? parts : void 0;
-  if (!split || !sameScenarios(split)) return sumOfSquares(draws);
+  const whole = parts?.length === draws.length && parts.every((p2) => p2 !== void 0);
+  if (!whole || !sameScenarios(parts)) return sumOfSquares(draws);
   let sum = 0;
-  for (const scenario of split[0].keys()) {
-    sum += sumOfSquares(split.map((p2) => p2.get(scenario) ?? 0));
-  }
+  for (const scenario of parts[0].keys()) sum += sumOfSquares(parts.map((p2) => p2.get(scenario) ?? 0));
   return sum;
 }
 function sameScenarios(parts) {
@@ -39114,6 +39112,7 @@ async function confirmationSides(loop, kept, measure) {
   const simpler = countNewlines(kept.text) < countNewlines(loop.baselineText);
   const first2 = ledger.freshDraw(kept.text);
   const scores = [];
+  const parts = [];
   const draws = [];
   let estimate = baseNoise;
   let look = "continue";
@@ -39122,7 +39121,7 @@ async function confirmationSides(loop, kept, measure) {
     if (m.status !== "ok") return { failed: m, reused: !!reusable, estimate };
     draws.push(m);
     scores.push(...m.scores);
-    const parts = draws.flatMap((d) => d.draws.map((x2) => loop.partsOf(x2.pairs)));
+    parts.push(...m.draws.map((d) => loop.partsOf(d.pairs)));
     estimate = poolNoise(baseNoise, scores, parts);
     look = sequentialLook({
       gain: mean(scores) - mean(baseline.scores),
@@ -40557,6 +40556,7 @@ async function judgeScored(loop, kept, newText, scored, signal, spend) {
 async function remeasure(loop, kept, newText, scored, linesDelta, signal, spend) {
   const scores = [scored.score.score];
   const pairs = [scored.score.pairs];
+  const parts = [loop.partsOf(scored.score.pairs)];
   const stateDraws = kept.draws ?? 1;
   const margin = loop.margin * KEEP_MARGIN_SHARE;
   let look = "continue";
@@ -40577,8 +40577,8 @@ async function remeasure(loop, kept, newText, scored, linesDelta, signal, spend)
     }
     scores.push(...more.scores);
     pairs.push(...more.draws.map((d) => d.pairs));
+    parts.push(...more.draws.map((d) => loop.partsOf(d.pairs)));
     gain = mean(scores) - kept.score;
-    const parts = pairs.map((p2) => loop.partsOf(p2));
     se = differenceSe(poolNoise(loop.ledger.state.noise, scores, parts), scores.length, stateDraws);
     look = sequentialLook({
       gain,
@@ -40602,7 +40602,7 @@ async function remeasure(loop, kept, newText, scored, linesDelta, signal, spend)
     note,
     kept: keep ? { ...keptStateOf(newText, candidate, scored), draws: scores.length } : void 0,
     measured: scores,
-    measuredParts: pairs.map((p2) => loop.partsOf(p2))
+    measuredParts: parts
   };
 }
 function percent2(rate) {
