@@ -93,6 +93,9 @@ describe('a command the morning summary prints, pasted into a shell', () => {
       '--ignore-freshness',
       '--project',
       'ws',
+      // The night setting typed: the pasted night has the same cap (docs/cli.md § Printed commands).
+      '--per-skill-iterations',
+      '2',
     ]);
     // A structure-only night's plateau points at a night with a model (a key in the environment), not at
     // calibration or new evals, which its score never read; without a key the pasted command runs offline.

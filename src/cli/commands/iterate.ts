@@ -10,6 +10,7 @@ import { parseDuration } from '../../core/duration.js';
 import { redactValue, secretsFromEnv } from '../../core/text/redact.js';
 import type { RunResult } from '../../core/iterate/run-result.js';
 import type { ScoreMode } from '../../core/iterate/score-types.js';
+import type { TypedNightFlags } from '../../core/iterate/skill-layout.js';
 import { KEEP_RULES, type KeepRule } from '../../core/iterate/noise.js';
 import { RunInterrupted } from '../../iterate/interrupt.js';
 import {
@@ -44,7 +45,7 @@ import { abortOnSignals, shouldHandleSignals } from '../signals.js';
 import { messageOf } from '../../core/errors.js';
 
 /** commander's parsed values (camel-cased flag names). */
-interface IterateFlags {
+export interface IterateFlags {
   project?: string;
   skill?: string;
   queue?: string;
@@ -112,6 +113,86 @@ export function buildIterateOptions(flags: IterateFlags, cwd: string): IterateOp
     },
   };
 }
+
+/** Whether the operator typed a flag (by commander's option name) rather than leaving it to its default. */
+type FromCli = (flag: string) => boolean;
+
+/** The text typed for each night setting whose parser turns it into a number, by option name. */
+type TypedTexts = Map<keyof TypedNightFlags, string>;
+
+/**
+ * A flag's parser that also keeps the text it was given (trimmed, as the parser reads it), so a printed
+ * command repeats `1.50` as `1.50`: a number printed back could read differently, or not parse at all
+ * (`0.0000001` prints as `1e-7`, which the parsers refuse).
+ */
+function keepingText<T>(texts: TypedTexts, key: keyof TypedNightFlags, parse: (value: string) => T) {
+  return (value: string): T => {
+    const parsed = parse(value);
+    texts.set(key, value.trim());
+    return parsed;
+  };
+}
+
+/**
+ * The night settings the operator typed, as typed, for the commands the run prints (docs/cli.md § Printed
+ * commands): a flag left to its default, or to skillclimb.config.json, is not repeated. Which flags and
+ * why `--skip-list` is in and `--queue` is not: TypedNightFlags.
+ */
+function typedNightFlags(flags: IterateFlags, fromCli: FromCli, texts: TypedTexts): TypedNightFlags {
+  const typed = (key: keyof TypedNightFlags, value: string | undefined) => (fromCli(key) ? value : undefined);
+  const text = (key: keyof TypedNightFlags) => typed(key, texts.get(key));
+  return {
+    worktreeHome: typed('worktreeHome', flags.worktreeHome),
+    perSkillBudget: typed('perSkillBudget', flags.perSkillBudget),
+    perSkillIterations: text('perSkillIterations'),
+    trials: text('trials'),
+    margin: text('margin'),
+    keepRule: typed('keepRule', flags.keepRule),
+    minGain: text('minGain'),
+    concurrency: text('concurrency'),
+    maxCostUsd: text('maxCostUsd'),
+    nightBudget: text('nightBudget'),
+    killSwitchReadError: typed('killSwitchReadError', flags.killSwitchReadError),
+    // Repeated --skip-list flags add up (skipListArgument): one flag with every name says the same.
+    skipList: typed('skipList', flags.skipList?.join(',')),
+  };
+}
+
+/** The run's options, with what the operator typed for the commands it prints. */
+function iterateOptionsOf(
+  io: CliIo,
+  flags: IterateFlags,
+  fromCli: FromCli,
+  texts: TypedTexts,
+): IterateOptions {
+  const built = buildIterateOptions(flags, io.cwd);
+  return {
+    ...built,
+    command: {
+      ...built.command,
+      program: io.program,
+      mode: fromCli('mode') ? flags.mode : undefined,
+      night: typedNightFlags(flags, fromCli, texts),
+    },
+  };
+}
+
+/**
+ * What `iterate` does once its options are parsed: the run, or its plan with --dry-run. A test passes its
+ * own to see the options a command line gives (a printed command pasted back gives the same night).
+ */
+export type IterateAction = (
+  io: CliIo,
+  flags: IterateFlags,
+  options: IterateOptions,
+  fromCli: FromCli,
+) => Promise<void>;
+
+const runOrPlan: IterateAction = async (io, flags, options, fromCli) => {
+  const log = createCliLogger(io, { quiet: flags.quiet === true, json: flags.json === true });
+  if (options.dryRun) await dryRun(io, flags, options, log, fromCli);
+  else await realRun(io, flags, options, log, fromCli);
+};
 
 /**
  * The config, the role selection and the models, exactly as a run resolves them: a bad config file, a bad
@@ -228,7 +309,8 @@ function printRunJson(io: CliIo, run: RunResult): void {
   io.out(`${JSON.stringify(redactValue(plain, secretsFromEnv(io.env)), null, 2)}\n`);
 }
 
-export function iterateCommand(io: CliIo): Command {
+export function iterateCommand(io: CliIo, action: IterateAction = runOrPlan): Command {
+  const texts: TypedTexts = new Map();
   return new Command('iterate')
     .description(
       'Hill-climb every scorable skill (each <skill>/SKILL.md the skills setting finds) against its evals, one worktree per skill',
@@ -250,7 +332,7 @@ export function iterateCommand(io: CliIo): Command {
     .option(
       '--per-skill-iterations <n>',
       'iteration cap per skill',
-      positiveIntegerArgument,
+      keepingText(texts, 'perSkillIterations', positiveIntegerArgument),
       ITERATE_DEFAULTS.perSkillIterations,
     )
     .option(
@@ -270,7 +352,7 @@ export function iterateCommand(io: CliIo): Command {
     .option(
       '--concurrency <n>',
       'concurrent renders/grades per scoring pass',
-      positiveIntegerArgument,
+      keepingText(texts, 'concurrency', positiveIntegerArgument),
       ITERATE_DEFAULTS.concurrency,
     )
     .option('--model <id>', 'provider:model for every role (editor, render, grader)')
@@ -281,12 +363,12 @@ export function iterateCommand(io: CliIo): Command {
     .option(
       '--max-cost-usd <n>',
       'stop between iterations once the estimated cost reaches this',
-      positiveNumberArgument,
+      keepingText(texts, 'maxCostUsd', positiveNumberArgument),
     )
     .option(
       '--night-budget <usd>',
       'start no new skill once the night has spent this (estimated USD); the skills not started run first next night',
-      positiveNumberArgument,
+      keepingText(texts, 'nightBudget', positiveNumberArgument),
     )
     .option('--worktree-home <dir>', 'parent folder of the per-skill worktrees (default: home directory)')
     .addOption(
@@ -302,17 +384,17 @@ export function iterateCommand(io: CliIo): Command {
     .option(
       '--min-gain <n>',
       `smallest composite gain that ships (default ${ITERATE_DEFAULTS.minGain}; 0: any gain)`,
-      gainArgument,
+      keepingText(texts, 'minGain', gainArgument),
     )
     .option(
       '--trials <n>',
       `independent draws (fresh render and grade) of the baseline, a promising edit and each confirmed text (default ${ITERATE_DEFAULTS.trials}; 1: one draw, as the original)`,
-      trialsArgument,
+      keepingText(texts, 'trials', trialsArgument),
     )
     .option(
       '--margin <n>',
       `standard errors of the measured noise a gain must clear to ship (half of it to keep) (default ${ITERATE_DEFAULTS.margin})`,
-      marginArgument,
+      keepingText(texts, 'margin', marginArgument),
     )
     .addOption(
       new Option(
@@ -321,19 +403,8 @@ export function iterateCommand(io: CliIo): Command {
       ).choices(KEEP_RULES),
     )
     .action(async (flags: IterateFlags, command: Command) => {
-      const built = buildIterateOptions(flags, io.cwd);
-      const options: IterateOptions = {
-        ...built,
-        command: {
-          ...built.command,
-          program: io.program,
-          mode: command.getOptionValueSource('mode') === 'cli' ? flags.mode : undefined,
-        },
-      };
-      const log = createCliLogger(io, { quiet: flags.quiet === true, json: flags.json === true });
-      const fromCli = (flag: string) => command.getOptionValueSource(flag) === 'cli';
-      if (options.dryRun) await dryRun(io, flags, options, log, fromCli);
-      else await realRun(io, flags, options, log, fromCli);
+      const fromCli: FromCli = (flag) => command.getOptionValueSource(flag) === 'cli';
+      await action(io, flags, iterateOptionsOf(io, flags, fromCli, texts), fromCli);
       io.exitCode = 0;
     });
 }

@@ -170,11 +170,12 @@ export function skillsSettingHint(globs: readonly string[]): { flag: string; con
 
 /**
  * The options a command was given that decide what a pasted command does, as the operator typed them:
- * which skills it sees (`--project`, `--skills`), how it scores (`--mode`, `--calibrate`) and with which
- * models (`--model` and the role flags, `--structured-output`). Every command a hint prints carries those
- * the printed command accepts, so the hint works when pasted in the same folder (docs/cli.md § Printed
- * commands). A setting that came from skillclimb.config.json is not repeated: the pasted command reads
- * the same file.
+ * which skills it sees (`--project`, `--skills`), how it scores (`--mode`, `--calibrate`), with which
+ * models (`--model` and the role flags, `--structured-output`) and, for `iterate`, the night it runs (its
+ * worktrees, trials, margin, keep rule, budgets, …). Every command a hint prints carries those the printed
+ * command accepts, so the hint works when pasted in the same folder (docs/cli.md § Printed commands). A
+ * setting that came from skillclimb.config.json, or a default, is not repeated: the pasted command reads
+ * the same file and has the same defaults.
  */
 export interface CommandSetting {
   /**
@@ -192,7 +193,54 @@ export interface CommandSetting {
   calibrate?: boolean | undefined;
   /** The model flags, when typed. */
   models?: TypedModelFlags | undefined;
+  /** `iterate`'s night settings, when typed (only printed `iterate` commands carry them). */
+  night?: TypedNightFlags | undefined;
 }
+
+/**
+ * `iterate`'s night settings, each the text typed on the command line (trimmed, as the flag's parser reads
+ * it): `90m` stays `90m`, a relative `--worktree-home` stays relative (the pasted command runs in the same
+ * folder, as with `--project`), `1.50` stays `1.50`. A value is absent when the flag was not typed.
+ *
+ * `--skip-list` is carried (its names joined by commas, as one flag): on a command that runs the discovered
+ * queue (the `--mode structural` hint, the `--dry-run` check) it decides which skills run; beside
+ * `--skill X` it changes nothing, since X is never in it there (a skip-listed skill is listed as
+ * skip-listed, not offered a command; a pre-flight halt about X comes before the skip-list check, and the
+ * pasted command then halts on the skip-list as the typed run would have next: docs/how-it-works.md
+ * § Pre-flight, step 4). `--queue` is never carried: commander refuses it beside `--skill`, which every
+ * command printed after a `--queue` run names, and the discovered-queue commands are printed only by runs
+ * without it (docs/how-it-works.md § The queue).
+ */
+export interface TypedNightFlags {
+  worktreeHome?: string | undefined;
+  trials?: string | undefined;
+  margin?: string | undefined;
+  keepRule?: string | undefined;
+  minGain?: string | undefined;
+  perSkillBudget?: string | undefined;
+  perSkillIterations?: string | undefined;
+  concurrency?: string | undefined;
+  maxCostUsd?: string | undefined;
+  nightBudget?: string | undefined;
+  killSwitchReadError?: string | undefined;
+  skipList?: string | undefined;
+}
+
+/** The night settings' flags, in the order a printed `iterate` command carries them. */
+const NIGHT_FLAGS: Array<[keyof TypedNightFlags, string]> = [
+  ['worktreeHome', '--worktree-home'],
+  ['perSkillBudget', '--per-skill-budget'],
+  ['perSkillIterations', '--per-skill-iterations'],
+  ['trials', '--trials'],
+  ['margin', '--margin'],
+  ['keepRule', '--keep-rule'],
+  ['minGain', '--min-gain'],
+  ['concurrency', '--concurrency'],
+  ['maxCostUsd', '--max-cost-usd'],
+  ['nightBudget', '--night-budget'],
+  ['killSwitchReadError', '--kill-switch-read-error'],
+  ['skipList', '--skip-list'],
+];
 
 /** `--model`, `--editor-model`, `--render-model`, `--grader-model`, `--author-model`, `--structured-output`, as typed. */
 export interface TypedModelFlags {
@@ -230,7 +278,11 @@ export function shellWord(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** ` --project <p> --skills '<globs>'` (and ` --mode <m>`, `--calibrate` for iterate), the model flags; '' when nothing was typed. */
+/**
+ * ` --project <p> --skills '<globs>'` (and ` --mode <m>`, `--calibrate` for iterate), the model flags, then
+ * (for iterate) the night settings; '' when nothing was typed. `evals init` gets no night setting: it has
+ * none of those flags, and commander would refuse the pasted command.
+ */
 export function settingFlags(setting: CommandSetting | undefined, command: 'iterate' | 'evals init'): string {
   if (!setting) return '';
   const parts: string[] = [];
@@ -245,6 +297,12 @@ export function settingFlags(setting: CommandSetting | undefined, command: 'iter
   for (const [key, flag] of MODEL_FLAGS[command]) {
     const value = models?.[key];
     if (value !== undefined) parts.push(`${flag} ${shellWord(value)}`);
+  }
+  if (command === 'iterate') {
+    for (const [key, flag] of NIGHT_FLAGS) {
+      const value = setting.night?.[key];
+      if (value !== undefined) parts.push(`${flag} ${shellWord(value)}`);
+    }
   }
   return parts.length > 0 ? ` ${parts.join(' ')}` : '';
 }
