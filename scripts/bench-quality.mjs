@@ -32,6 +32,10 @@
  * the noise model is a flip probability with one kind of correlation (the same render re-graded); rule
  * lines never change the structural score; no holdout scenarios, no `check` assertions, no costs.
  *
+ * --also '<label>=<iterate flags>' (repeatable) adds this build run with those flags as one more row
+ * (`--also 'margin 1.3=--margin 1.3'`): a setting's figures beside the default's, on the same worlds.
+ * Targets are printed for this build with its defaults only.
+ *
  * --nights <n> (1) runs each project n nights in a row (the CLI again with --ignore-freshness, its own
  * files where the last night left them) and prints the later nights' calls beside the first's, what they
  * shipped scored against the texts they started from, and the p = 0.15 cost and trust targets on them:
@@ -40,7 +44,7 @@
  * (never instead of) the first night's own target. The table is the first night's.
  *
  * Options: --skills <n> (16), --seeds <n> (2), --levels <p,p,…> (0,0.15,0.3), --iterations <n> (12),
- * --jobs <n> (2 runs at once), --nights <n> (1), --baseline-ref <commit>, --provider anthropic|openai|openai-compatible
+ * --jobs <n> (2 runs at once), --nights <n> (1), --baseline-ref <commit>, --also <label=flags>, --provider anthropic|openai|openai-compatible
  * (anthropic), --sticky <share> (0.5), --json, --verbose. Exit code 1 when a target of this build is
  * missed, 2 for a bad command line.
  */
@@ -81,6 +85,7 @@ function parseArgs(argv) {
     sticky: DEFAULTS.sticky,
     json: false,
     verbose: false,
+    also: [],
   };
   const flags = flagReader(argv, UsageError);
   for (let flag = flags.next(); flag !== undefined; flag = flags.next()) {
@@ -104,15 +109,37 @@ function parseArgs(argv) {
       args.provider = value();
       if (!(args.provider in MODELS))
         throw new UsageError('--provider expects anthropic, openai or openai-compatible');
-    } else if (flag === '--json') args.json = true;
+    } else if (flag === '--also') args.also.push(alsoBuild(value()));
+    else if (flag === '--json') args.json = true;
     else if (flag === '--verbose') args.verbose = true;
     else
       throw new UsageError(
         `unknown option ${flag} (expected --skills, --seeds, --levels, --iterations, --jobs, --nights, --baseline-ref, ` +
-          '--provider, --sticky, --json, --verbose)',
+          '--also, --provider, --sticky, --json, --verbose)',
       );
   }
   return args;
+}
+
+/**
+ * `--also '<label>=<iterate flags>'`: this build run with those flags too, as one more row on the same
+ * worlds (`--also 'margin 1.3=--margin 1.3'`). The flags are split on spaces, so a value cannot hold one.
+ */
+function alsoBuild(spec) {
+  const at = spec.indexOf('=');
+  const label = at > 0 ? spec.slice(0, at).trim() : '';
+  const extraArgs =
+    at > 0
+      ? spec
+          .slice(at + 1)
+          .split(' ')
+          .filter(Boolean)
+      : [];
+  if (!label || extraArgs.length === 0)
+    throw new UsageError(
+      `--also expects '<label>=<iterate flags>', e.g. 'margin 1.3=--margin 1.3'; got '${spec}'`,
+    );
+  return { label, root: REPO, extraArgs };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -542,6 +569,7 @@ async function main() {
   const builds = [
     { label: current, root: REPO, extraArgs: [] },
     { label: original, root: REPO, extraArgs: ['--keep-rule', 'original', '--trials', '1'] },
+    ...args.also,
   ];
   let baseline;
   if (args.baselineRef) {
