@@ -34996,6 +34996,20 @@ function skillsSettingHint(globs) {
     config: `"skills": ${JSON.stringify(globs)}`
   };
 }
+var NIGHT_FLAGS = [
+  ["worktreeHome", "--worktree-home"],
+  ["perSkillBudget", "--per-skill-budget"],
+  ["perSkillIterations", "--per-skill-iterations"],
+  ["trials", "--trials"],
+  ["margin", "--margin"],
+  ["keepRule", "--keep-rule"],
+  ["minGain", "--min-gain"],
+  ["concurrency", "--concurrency"],
+  ["maxCostUsd", "--max-cost-usd"],
+  ["nightBudget", "--night-budget"],
+  ["killSwitchReadError", "--kill-switch-read-error"],
+  ["skipList", "--skip-list"]
+];
 var OFFLINE_MODEL = "offline";
 var MODEL_FLAGS = {
   iterate: [
@@ -35028,6 +35042,12 @@ function settingFlags(setting, command) {
   for (const [key, flag] of MODEL_FLAGS[command]) {
     const value = models?.[key];
     if (value !== void 0) parts.push(`${flag} ${shellWord(value)}`);
+  }
+  if (command === "iterate") {
+    for (const [key, flag] of NIGHT_FLAGS) {
+      const value = setting.night?.[key];
+      if (value !== void 0) parts.push(`${flag} ${shellWord(value)}`);
+    }
   }
   return parts.length > 0 ? ` ${parts.join(" ")}` : "";
 }
