@@ -425,6 +425,20 @@ function groupRows(groups) {
   });
 }
 
+/**
+ * How sure a "k of n per 10" is: the 90 % Wilson score interval of the share, per 10. With a handful of
+ * not-better ships (4 seeds give about 15 ships, 8 about 30) one ship more or less moves the figure by
+ * a third of the target, so the line says so instead of letting one run's luck read as a property.
+ */
+function per10Interval(k, n) {
+  if (n === 0) return 'no ships';
+  const z = 1.645;
+  const share = k / n;
+  const centre = (share + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((share * (1 - share)) / n + (z * z) / (4 * n * n));
+  return `90 % interval ${fmt(10 * Math.max(0, centre - half), 1)}–${fmt(10 * Math.min(1, centre + half), 1)}`;
+}
+
 /** Issue 28's targets for this build, against the original's rule (and the baseline build when given). */
 function verdictsFor(groups, current, original, baselineLabel) {
   const at = (p, build) => groups.find((g) => g.p === p && g.build === build);
@@ -445,7 +459,7 @@ function verdictsFor(groups, current, original, baselineLabel) {
     if (!f) return;
     out.push({
       what: `p = ${p}: shipped but not better <= ${TARGETS.notBetterPer10} per 10 shipped`,
-      value: `${fmt(f.notBetterPer10, 1)} per 10 (${f.notBetter} of ${f.shipped})`,
+      value: `${fmt(f.notBetterPer10, 1)} per 10 (${f.notBetter} of ${f.shipped}; ${per10Interval(f.notBetter, f.shipped)})`,
       ok: f.shipped > 0 && f.notBetterPer10 <= TARGETS.notBetterPer10,
     });
   };
