@@ -294,17 +294,20 @@ export function settingFlags(setting: CommandSetting | undefined, command: 'iter
   // The offline provider cannot write eval files: `evals init --model offline` would only fail, so the
   // printed evals init leaves it out and finds its author model as a bare one does (a key in the env).
   const models = command === 'evals init' ? withoutOffline(setting.models) : setting.models;
-  for (const [key, flag] of MODEL_FLAGS[command]) {
-    const value = models?.[key];
-    if (value !== undefined) parts.push(`${flag} ${shellWord(value)}`);
-  }
-  if (command === 'iterate') {
-    for (const [key, flag] of NIGHT_FLAGS) {
-      const value = setting.night?.[key];
-      if (value !== undefined) parts.push(`${flag} ${shellWord(value)}`);
-    }
-  }
+  parts.push(...typedFlags(MODEL_FLAGS[command], models));
+  if (command === 'iterate') parts.push(...typedFlags(NIGHT_FLAGS, setting.night));
   return parts.length > 0 ? ` ${parts.join(' ')}` : '';
+}
+
+/** `<flag> <value>` for each flag of `table` whose value was typed, in the table's order. */
+function typedFlags<K extends string>(
+  table: ReadonlyArray<[K, string]>,
+  values: Partial<Record<K, string | undefined>> | undefined,
+): string[] {
+  return table.flatMap(([key, flag]) => {
+    const value = values?.[key];
+    return value === undefined ? [] : [`${flag} ${shellWord(value)}`];
+  });
 }
 
 /** The typed model flags without those that chose the offline provider. */
