@@ -35039,17 +35039,15 @@ function settingFlags(setting, command) {
   if (command === "iterate" && setting.mode !== void 0) parts.push(`--mode ${shellWord(setting.mode)}`);
   if (command === "iterate" && setting.calibrate === true) parts.push("--calibrate");
   const models = command === "evals init" ? withoutOffline(setting.models) : setting.models;
-  for (const [key, flag] of MODEL_FLAGS[command]) {
-    const value = models?.[key];
-    if (value !== void 0) parts.push(`${flag} ${shellWord(value)}`);
-  }
-  if (command === "iterate") {
-    for (const [key, flag] of NIGHT_FLAGS) {
-      const value = setting.night?.[key];
-      if (value !== void 0) parts.push(`${flag} ${shellWord(value)}`);
-    }
-  }
+  parts.push(...typedFlags(MODEL_FLAGS[command], models));
+  if (command === "iterate") parts.push(...typedFlags(NIGHT_FLAGS, setting.night));
   return parts.length > 0 ? ` ${parts.join(" ")}` : "";
+}
+function typedFlags(table2, values) {
+  return table2.flatMap(([key, flag]) => {
+    const value = values?.[key];
+    return value === void 0 ? [] : [`${flag} ${shellWord(value)}`];
+  });
 }
 function withoutOffline(models) {
   if (models === void 0) return void 0;
