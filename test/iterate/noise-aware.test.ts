@@ -371,6 +371,75 @@ describe('issue 19: screening a candidate on a small batch first', () => {
   });
 });
 
+describe('issue 28: screening under measured noise, on the half of the scenarios the kept text fails most', () => {
+  // Six scenarios of two checks each. The baseline's draw 0 fails both checks of s1 and one of every other
+  // scenario, so "the scenarios it fails" is all six and the rule without noise would screen nothing.
+  // s1's draws differ (none, #1, none): the noise probe disagrees and a spread is measured.
+  const SIX = {
+    ...SCENARIOS,
+    scenarios: ['s1', 's2', 's3', 's4', 's5', 's6'].map((id) => ({
+      id,
+      name: id,
+      context: `CTX-${id}: a session.`,
+      expected_assertions: [1, 2],
+    })),
+  };
+  const base = { s1: [[], [1], []], s2: [[1]], s3: [[1]], s4: [[1]], s5: [[2]], s6: [[2]] };
+  const rendered = (n: Awaited<ReturnType<typeof night>>, v: Variant) =>
+    n.bodies.render
+      .filter((b) => variantOf(b.system) === v)
+      .map((b) => scenarioOf(b.user))
+      .sort();
+
+  it('a candidate worse on the batch (s1 with the most failures, then s2 and s3 in file order) is reverted before s4-s6 render', async () => {
+    const none = { s1: [[]], s2: [[]], s3: [[]] };
+    const table: Table = { base, improved: none, reworded: none, none: { s1: [[]] } };
+    const addThenReword: typeof reword = (call) => (call.index === 0 ? addSummary : reword)(call);
+    const n = await night([{ name: 'demo', scenarios: SIX }], table, addThenReword, {
+      perSkillIterations: 2,
+    });
+    const rows = await n.rows();
+    // The first edit is scored while the baseline's extra draws are still out (no spread measured yet):
+    // every scenario fails something in draw 0, so it is not screened and all six render. The second is.
+    expect(rows.map((r) => [r.status, r.score])).toEqual([
+      ['baseline', expect.any(Number)],
+      ['revert', 0],
+      ['revert', null],
+    ]);
+    // The kept text's draw 0 passes 0 + 1 + 1 checks of s1-s3.
+    expect(rows[2]?.description).toBe(
+      "[absolute] reword a step (revert: screened out on 3 of 6 scenarios: 0 checks pass there, the kept text's 2)",
+    );
+    expect(rendered(n, 'improved')).toEqual(['s1', 's2', 's3', 's4', 's5', 's6']);
+    expect(rendered(n, 'reworded')).toEqual(['s1', 's2', 's3']);
+    expect(n.bodies.grader.filter((g) => g.includes('reworded|')).length).toBe(3);
+  });
+
+  it('a candidate not worse on the batch is scored on every scenario, each rendered once for that draw', async () => {
+    const all = [[1, 2]];
+    const table: Table = {
+      base,
+      reworded: { s1: [[]] },
+      improved: { s1: all, s2: all, s3: all, s4: all, s5: all, s6: all },
+      none: { s1: [[]] },
+    };
+    // The first edit (worse) runs before the spread is measured; the second is screened on s1-s3.
+    const rewordThenAdd: typeof reword = (call) => (call.index === 0 ? reword : addSummary)(call);
+    const n = await night([{ name: 'demo', scenarios: SIX }], table, rewordThenAdd, {
+      perSkillIterations: 2,
+    });
+    const rows = await n.rows();
+    expect(rows.map((r) => r.status)).toEqual(['baseline', 'revert', 'keep']);
+    expect(rows[2]?.description).not.toContain('screened out');
+    // Its first draw rendered each scenario once (the batch's renders reused); any later renders of the
+    // improved text are the confirmation's fresh draws, which render every scenario again.
+    const counts = new Map<string, number>();
+    for (const id of rendered(n, 'improved')) counts.set(id, (counts.get(id) ?? 0) + 1);
+    expect([...counts.keys()].sort()).toEqual(['s1', 's2', 's3', 's4', 's5', 's6']);
+    expect(new Set(counts.values()).size).toBe(1);
+  });
+});
+
 describe('issue 28: sequential decisions stop drawing once the answer is clear either way', () => {
   const renders = (n: Awaited<ReturnType<typeof night>>, v: Variant) =>
     n.bodies.render.filter((b) => variantOf(b.system) === v).length;

@@ -476,24 +476,3 @@ export function evalFindings(input: {
   }
   return findings.sort((a, b) => a.assertionId - b.assertionId || a.kind.localeCompare(b.kind));
 }
-
-/**
- * The screening batch of a candidate (docs/how-it-works.md § Decisions under noise): the scenarios where the
- * kept text fails, plus the first one where it passes everything, in file order. Undefined when the batch
- * would be every scenario (nothing to save) or the kept text has no model-graded result.
- */
-export function screeningBatch(
-  scenarioIds: readonly string[],
-  failing: ReadonlyArray<{ scenario_id: string }> | undefined,
-): string[] | undefined {
-  if (failing === undefined || scenarioIds.length < 3) return undefined;
-  const failed = new Set(failing.map((f) => f.scenario_id));
-  const passing = scenarioIds.find((id) => !failed.has(id));
-  const batch = scenarioIds.filter((id) => failed.has(id) || id === passing);
-  return batch.length === 0 || batch.length >= scenarioIds.length ? undefined : batch;
-}
-
-/** The candidate is worse on the batch: fewer of its (scenario, assertion) checks pass than the kept text's. */
-export function screenedOut(candidatePasses: number, keptPasses: number): boolean {
-  return candidatePasses < keptPasses;
-}

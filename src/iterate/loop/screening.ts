@@ -1,12 +1,14 @@
 /**
- * Step D with the screening of the noise-aware rule (docs/how-it-works.md § Decisions under noise): the
- * scenarios the kept text fails plus one it passes are rendered first; a candidate already worse there is
- * reverted without rendering the rest. Otherwise the whole scoring runs, its renders of the batch reused
+ * Step D with the screening of the noise-aware rule (docs/how-it-works.md § Decisions under noise): a batch
+ * of scenarios is rendered first (core/iterate/screening.ts: those the kept text fails plus one it passes,
+ * or, once a spread is measured, the half where it fails the most checks); a candidate already worse there
+ * is reverted without rendering the rest. Otherwise the whole scoring runs, its renders of the batch reused
  * from the cache (the same draw of the same text).
  */
 import { untilAborted } from '../../core/abortable.js';
 import type { KeptState } from '../../core/iterate/hill-climb.js';
-import { screenedOut, screeningBatch } from '../../core/iterate/noise.js';
+import { noiseSd } from '../../core/iterate/noise.js';
+import { screenedOut, screeningBatch } from '../../core/iterate/screening.js';
 import { addUsage, type Usage } from '../../core/usage.js';
 import { scoreWithSaturation, type ScoredText } from '../saturation.js';
 import { scoreSkill, type GradeMemo } from '../score.js';
@@ -25,9 +27,11 @@ export async function screenThenScore(
   signal: AbortSignal,
 ): Promise<ScoredText | ScreenedOut> {
   const ids = loop.training.scenarios.map((s) => s.id);
+  // A spread measured for this skill tonight (the baseline's draws, or later ones) picks the noisy batch.
+  const noisy = noiseSd(loop.ledger.state.noise) > 0;
   const batch =
     loop.keepRule === 'noise-aware' && !loop.deterministic
-      ? screeningBatch(ids, kept.absolute?.failed_assertions)
+      ? screeningBatch(ids, kept.absolute?.failed_assertions, noisy)
       : undefined;
   if (batch === undefined || kept.absolute === null) return loop.score(newText, signal);
   const inBatch = new Set(batch);
