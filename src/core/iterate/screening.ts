@@ -5,10 +5,11 @@
  */
 
 /**
- * The share of the scenarios a screen draws first once the night has measured a spread: the kept text
- * then fails some check in nearly every scenario, so "the scenarios it fails" is all of them and would
- * save nothing. A third of them, where it fails the most checks, is where an edit aimed at its failures
- * shows first; on `bench:quality`'s world it … (docs/benchmarks.md).
+ * The share of the scenarios a screen draws first once the night has measured a spread. Under noise the
+ * kept text's draw fails some check in nearly every scenario, so "the scenarios it fails" is all of them
+ * and the screen saved nothing. The half where it fails the most checks is where an edit aimed at its
+ * failures shows first, and where a harmful one has the most to break. On `bench:quality`'s world a third
+ * saved no more calls than a half and decided alike (docs/benchmarks.md).
  */
 export const NOISY_SCREEN_SHARE = 1 / 2;
 
