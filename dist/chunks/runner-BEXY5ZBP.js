@@ -34797,16 +34797,6 @@ function evalFindings(input) {
   }
   return findings.sort((a, b2) => a.assertionId - b2.assertionId || a.kind.localeCompare(b2.kind));
 }
-function screeningBatch(scenarioIds, failing) {
-  if (failing === void 0 || scenarioIds.length < 3) return void 0;
-  const failed = new Set(failing.map((f) => f.scenario_id));
-  const passing = scenarioIds.find((id) => !failed.has(id));
-  const batch = scenarioIds.filter((id) => failed.has(id) || id === passing);
-  return batch.length === 0 || batch.length >= scenarioIds.length ? void 0 : batch;
-}
-function screenedOut(candidatePasses, keptPasses) {
-  return candidatePasses < keptPasses;
-}
 
 // src/core/duration.ts
 var DURATION = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
@@ -40627,10 +40617,36 @@ function percent2(rate) {
   return `${Math.floor(rate * 100)} %`;
 }
 
+// src/core/iterate/screening.ts
+var NOISY_SCREEN_SHARE = 1 / 2;
+function screeningBatch(scenarioIds, failing, noisy = false) {
+  if (failing === void 0 || scenarioIds.length < 3) return void 0;
+  const batch = noisy ? mostFailing(scenarioIds, failing) : failingPlusOne(scenarioIds, failing);
+  return batch.length === 0 || batch.length >= scenarioIds.length ? void 0 : batch;
+}
+function failingPlusOne(scenarioIds, failing) {
+  const failed = new Set(failing.map((f) => f.scenario_id));
+  const passing = scenarioIds.find((id) => !failed.has(id));
+  return scenarioIds.filter((id) => failed.has(id) || id === passing);
+}
+function mostFailing(scenarioIds, failing) {
+  const failures = /* @__PURE__ */ new Map();
+  for (const f of failing) failures.set(f.scenario_id, (failures.get(f.scenario_id) ?? 0) + 1);
+  const size = Math.ceil(scenarioIds.length * NOISY_SCREEN_SHARE);
+  const chosen = new Set(
+    [...scenarioIds].sort((a, b2) => (failures.get(b2) ?? 0) - (failures.get(a) ?? 0)).slice(0, size)
+  );
+  return scenarioIds.filter((id) => chosen.has(id));
+}
+function screenedOut(candidatePasses, keptPasses) {
+  return candidatePasses < keptPasses;
+}
+
 // src/iterate/loop/screening.ts
 async function screenThenScore(loop, kept, newText, signal) {
   const ids = loop.training.scenarios.map((s) => s.id);
-  const batch = loop.keepRule === "noise-aware" && !loop.deterministic ? screeningBatch(ids, kept.absolute?.failed_assertions) : void 0;
+  const noisy = noiseSd(loop.ledger.state.noise) > 0;
+  const batch = loop.keepRule === "noise-aware" && !loop.deterministic ? screeningBatch(ids, kept.absolute?.failed_assertions, noisy) : void 0;
   if (batch === void 0 || kept.absolute === null) return loop.score(newText, signal);
   const inBatch = new Set(batch);
   const evals = { ...loop.training, scenarios: loop.training.scenarios.filter((s) => inBatch.has(s.id)) };
