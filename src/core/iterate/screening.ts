@@ -20,7 +20,8 @@ export const NOISY_SCREEN_SHARE = 1 / 2;
  *   text fails, plus the first one where it passes everything, in file order. An edit can only gain where
  *   the kept text fails, and the passing one catches an edit that breaks what works.
  * - With a spread measured (`noisy`): the `NOISY_SCREEN_SHARE` of the scenarios (rounded up) where the kept
- *   text's draw failed the most checks, file order among equals.
+ *   text's draw failed the most checks, file order among equals. That draw is at its lowest there, partly
+ *   by luck, so the comparison on the batch leans toward letting an edit through.
  */
 export function screeningBatch(
   scenarioIds: readonly string[],
