@@ -115,11 +115,13 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
   });
 
   it("a real improvement ships on confirmed numbers: fresh draws of the final text against the baseline's own draws", async () => {
-    // The loop's draws of the improved text (0-2) are the ones its selection chose; the confirmation's
-    // (3 on) are fresh. The baseline's draws (0-2) were made before any edit and are reused, not re-drawn.
+    // The loop's draws of the improved text are the ones its selection chose; the confirmation's (past
+    // them) are fresh. The baseline's draws (0-2) were made before any edit and are reused, not re-drawn:
+    // the grader's flip rate is under 32 % when the confirmation starts (assertion 2 flips in 2 of the
+    // baseline's 3 pairs of draws; the loop's 2 draws of the edit agree on every check: 2 of 8 pairs, 25 %).
     const table: Table = {
       base: { s1: [[], [2], [], [1, 2], [1, 2], [1, 2]] },
-      improved: { s1: [[1], [1, 2], [1], [1], [1], [1, 2]] },
+      improved: { s1: [[1], [1], [1], [1, 2], [1], [1, 2]] },
       none: { s1: [[]] },
     };
     const n = await night([{ name: 'demo' }], table, addSummary);
@@ -689,12 +691,96 @@ describe('issue 28: a keep clears half the margin, a ship the whole margin on fr
     const rows = await n.rows();
     expect(rows.map((r) => r.status)).toEqual(['baseline', 'keep']);
     expect(rows[1]?.description).toMatch(/mean of 3 trials, gain \+0\.1667 clears the margin 0\.1179/);
-    // What ships is still held to the whole margin, on the confirmation's fresh draws.
-    // The ship is held to the whole margin on fresh draws: 1 x pooled sd 0.2357 x sqrt(1/3 + 1/3).
+    // What ships is still held to the whole margin, on the confirmation's fresh draws. At this grader's
+    // flip rate (4 of 12 pairs, 33 %) the baseline is drawn fresh beside the edit (its rows 3 on: 0): after
+    // two pairs the gain +0.5 is beyond the margin plus one standard error, so the confirmation stops. The
+    // margin: 1 x pooled sd 0.2357 (squares 1/3 over 6 degrees of freedom, the fresh draws' included) x
+    // sqrt(1/2 + 1/2).
     const c = n.run.results[0]?.measurement?.confirmation;
-    expect(c?.finalScores).toEqual([0.5, 0.5, 0.5]);
-    expect(c?.needed).toBeCloseTo(0.19245, 4);
+    expect(c?.reusedBaseline).toBeUndefined();
+    expect(c?.finalScores).toEqual([0.5, 0.5]);
+    expect(c?.baselineScores).toEqual([0, 0]);
+    expect(c?.needed).toBeCloseTo(0.2357, 4);
     expect(n.run.results[0]?.status).toBe('shipped');
+  });
+});
+
+describe("issue 28: the confirmation's baseline side, reused under the flip rate where the keep re-draws, fresh from it", () => {
+  const renders = (n: Awaited<ReturnType<typeof night>>, v: Variant) =>
+    n.bodies.render.filter((b) => variantOf(b.system) === v).length;
+  /** The draw-table rows of `v` that were graded (each render is graded once). */
+  const gradedDraws = (n: Awaited<ReturnType<typeof night>>, v: Variant) =>
+    n.bodies.grader
+      .flatMap((g) => new RegExp(`${v}\\|s1\\|draw (\\d+)`).exec(g)?.[1] ?? [])
+      .map(Number)
+      .sort((a, b) => a - b);
+
+  it('at a flip rate of 32 % and above, the baseline is drawn again beside each final draw (up to `trials`), numbered past every earlier draw of it', async () => {
+    // Assertion 2 flips in the baseline's draws (2 of 3 pairs) and in the loop's 2 draws of the edit: 3 of
+    // 8 pairs, 38 %. The baseline's rows 3 on (.5) are reached only by draws numbered past 0-2. The edit's
+    // fresh draws (rows 2 on) score 1, then .5: a close call at 3 draws, so the final text is drawn up to
+    // twice `trials`, and the baseline's fresh draws stop at `trials`.
+    const table: Table = {
+      base: { s1: [[], [2], [], [1]] },
+      improved: { s1: [[1], [1, 2], [1, 2], [1]] },
+      none: { s1: [[]] },
+    };
+    const n = await night([{ name: 'demo' }], table, addSummary);
+    expect((await n.rows())[1]?.description).toMatch(/mean of 2 trials, decided after 2 of 3/);
+    const c = n.run.results[0]?.measurement?.confirmation;
+    expect(c?.reusedBaseline).toBeUndefined();
+    expect(c?.finalScores).toEqual([1, 0.5, 0.5, 0.5, 0.5, 0.5]);
+    expect(c?.baselineScores).toEqual([0.5, 0.5, 0.5]);
+    expect([renders(n, 'base'), renders(n, 'improved')]).toEqual([3 + 3, 2 + 6]);
+    expect(gradedDraws(n, 'base')).toEqual([0, 1, 2, 3, 4, 5]);
+    // The margin: pooled sd √(0.5 / 10) (the night's squares and degrees of freedom, these draws'
+    // included) x √(1/6 + 1/3) = 0.1581.
+    expect(n.summary).toMatch(
+      /^- Confirmation: a gain of \+0\.0833 \(90 % interval .*\), baseline 0\.5000 -> final 0\.5833 over 6 fresh trials of the final text and 3 of the baseline; it does not clear the margin 0\.1581$/m,
+    );
+    expect(n.run.results[0]?.status).toBe('no-improvement');
+    expect(n.run.results[0]?.detail).toMatch(
+      /, 6 fresh trials of the final text against 3 of the baseline\), which does not clear/,
+    );
+  });
+
+  it("under 32 % the baseline's draws from before the loop are the baseline side: it is not drawn again", async () => {
+    // The same baseline; the loop's 2 draws of the edit agree on every check: 2 of 8 pairs differ, 25 %.
+    const table: Table = {
+      base: { s1: [[], [2], [], [1]] },
+      improved: { s1: [[1], [1], [1], [1, 2]] },
+      none: { s1: [[]] },
+    };
+    const n = await night([{ name: 'demo' }], table, addSummary);
+    expect((await n.rows())[1]?.description).toMatch(/mean of 2 trials, decided after 2 of 3/);
+    const c = n.run.results[0]?.measurement?.confirmation;
+    expect(c?.reusedBaseline).toBe(true);
+    expect(c?.baselineScores).toEqual([0, 0.5, 0]);
+    expect(renders(n, 'base')).toBe(3);
+    expect(gradedDraws(n, 'base')).toEqual([0, 1, 2]);
+    expect(n.summary).toMatch(/of the final text and the baseline's 3 trials from before the loop \(reused/);
+  });
+
+  it('at 32 % and above, an edit held against a baseline whose draws came out low does not ship when fresh baseline draws match it', async () => {
+    // The baseline's draws 0-2 score 0, .5, 0 (mean .1667); its later draws pass both checks (1). The edit's
+    // draws score .5 or 1: against the low draws it clears the margin (it ships on them when they are
+    // reused), against fresh ones it is not better.
+    const table: Table = {
+      base: { s1: [[], [2], [], [1, 2], [1, 2], [1, 2]] },
+      improved: { s1: [[1], [1, 2], [1], [1], [1], [1, 2]] },
+      none: { s1: [[]] },
+    };
+    const n = await night([{ name: 'demo' }], table, addSummary);
+    expect((await n.rows()).map((r) => r.status)).toEqual(['baseline', 'keep']);
+    expect(n.run.results[0]?.status).toBe('no-improvement');
+    const c = n.run.results[0]?.measurement?.confirmation;
+    expect(c?.reusedBaseline).toBeUndefined();
+    expect(c?.baselineScores.every((s) => s === 1)).toBe(true);
+    expect(c!.gain).toBeLessThan(0);
+    expect(n.run.results[0]?.detail).toMatch(
+      /^the confirmation measured a gain of -0\.\d{4} .*, which does not clear the margin/,
+    );
+    expect(n.shipped).toBe(false);
   });
 });
 

@@ -147,7 +147,10 @@ export function measurementLines(m: SkillMeasurement): string[] {
           ? `${trials(c.trials, 'fresh trial')} of the final text and the baseline's ` +
             `${trials(c.baselineScores.length, 'trial')} from before the loop (reused: no selection chose them` +
             (m.baselineStored ? `; ${ofThemEarlier(m.baselineStored)})` : ')')
-          : `${trials(c.trials, 'fresh trial')} of each text`) +
+          : c.baselineScores.length === c.trials
+            ? `${trials(c.trials, 'fresh trial')} of each text`
+            : // A close call draws the final text past `trials`; the baseline's fresh draws stop there.
+              `${trials(c.trials, 'fresh trial')} of the final text and ${c.baselineScores.length} of the baseline`) +
         (cleared
           ? `; margin to clear ${c.needed.toFixed(4)}`
           : `; it does not clear the margin ${c.needed.toFixed(4)}`),

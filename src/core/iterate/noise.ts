@@ -371,10 +371,15 @@ export function confirmedShipGate(input: {
   };
 }
 
-/** How many draws a confirmation rests on: "3 trials each", or "2 fresh trials of the final text against the baseline's 3". */
+/**
+ * How many draws a confirmation rests on: "3 trials each", "2 fresh trials of the final text against the
+ * baseline's 3" (reused), or "6 fresh trials of the final text against 3 of the baseline" (a close call).
+ */
 export function drawsOf(c: Confirmation): string {
   if (c.reusedBaseline)
     return `${c.trials} fresh trial${c.trials === 1 ? '' : 's'} of the final text against the baseline's ${c.baselineScores.length}`;
+  if (c.baselineScores.length !== c.trials)
+    return `${c.trials} fresh trial${c.trials === 1 ? '' : 's'} of the final text against ${c.baselineScores.length} of the baseline`;
   return `${c.trials} trial${c.trials === 1 ? '' : 's'} each`;
 }
 

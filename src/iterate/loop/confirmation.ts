@@ -1,9 +1,11 @@
 /**
- * The ship gate's confirmation (docs/how-it-works.md § Decisions under noise): when the loop's own scores
- * would ship, the baseline text and the final text are re-scored side by side with fresh draws (the
- * holdout scenarios included, scored apart), and the gate then decides on those. Structure-only scoring
- * and the original's keep rule skip it; a night that measured no spread first checks the final text's
- * gain (final-check.ts) and confirms only when that finds one. How it ended goes to the ledger.
+ * The ship gate's confirmation (docs/how-it-works.md § Decisions under noise, "The confirmation"): when
+ * the loop's own scores would ship, the final text is re-scored with fresh draws and held against the
+ * baseline's draws from before the loop, or, where the grader flips often enough for the keep to re-draw,
+ * against fresh baseline draws taken beside the final's; the holdout scenarios are drawn fresh for both
+ * texts and scored apart. The gate then decides on those. Structure-only scoring and the original's keep
+ * rule skip it; a night that measured no spread first checks the final text's gain (final-check.ts) and
+ * confirms only when that finds one. How it ended goes to the ledger.
  */
 import { messageOf } from '../../core/errors.js';
 import {
@@ -26,7 +28,7 @@ import {
   type NoiseEstimate,
   type ScenarioParts,
 } from '../../core/iterate/noise.js';
-import { sequentialLook, type Look } from '../../core/iterate/sequential.js';
+import { redrawsPayOff, sequentialLook, type Look } from '../../core/iterate/sequential.js';
 import { DEFAULT_MIN_GAIN, shipGate } from '../../core/iterate/ship-gate.js';
 import { ZERO_USAGE, type Usage } from '../../core/usage.js';
 import { drawRange, type Measurement } from '../trials.js';
@@ -168,73 +170,90 @@ interface Sides {
 type Measure = (text: string, evals: SkillEvals, draws: number[]) => Promise<Measurement>;
 
 /**
- * The baseline side: the baseline's draws from before the loop when there are at least two (no selection
- * chose them: the text was fixed before they were drawn, and the loop never re-draws it), else `trials`
- * fresh draws. The final side: fresh draws, numbered past every draw the loop scored of that text (the
- * loop's draws of it are the ones its selection chose), taken one at a time until the sequential decision
- * is clear either way (core/iterate/sequential.ts), at most twice `trials` when the call is close.
+ * The baseline side and the final side of the confirmation (docs/how-it-works.md § Decisions under noise,
+ * "The confirmation"). The final side: fresh draws, numbered past every draw the loop scored of that text
+ * (the loop's draws of it are the ones its selection chose), taken one at a time until the sequential
+ * decision is clear either way (core/iterate/sequential.ts), at most twice `trials` when the call is close.
+ * The baseline side:
+ * - the baseline's draws from before the loop, reused, when there are at least two and the grader's
+ *   measured flip rate is under the one from which the keep re-draws (`redrawsPayOff`): no selection chose
+ *   them, and at that noise fresh ones bought nothing measurable;
+ * - otherwise fresh draws, one beside each final draw (at most `trials`, numbered past every draw of the
+ *   baseline text), so a baseline whose draws came out low, which made the loop likelier to get here, is
+ *   not what the final is held against when the noise is high enough for that luck to decide.
  */
 async function confirmationSides(loop: LoopContext, kept: KeptState, measure: Measure): Promise<Sides> {
   const { ledger } = loop;
-  const reusable = ledger.baselineDraws;
-  let fresh: Measurement | undefined;
-  if (!reusable) {
-    fresh = await measure(
-      loop.baselineText,
-      loop.training,
-      drawRange(ledger.freshDraw(loop.baselineText), loop.trials),
-    );
-    if (fresh.status !== 'ok') return { failed: fresh, reused: false, estimate: ledger.state.noise };
-    // Fresh draws of a text fixed before the night: the next night's baseline when nothing ships.
-    keepFreshDraws(loop, loop.baselineText, fresh.draws);
-  }
-  const baseline: Pick<Measurement, 'scores' | 'tallies'> = reusable ?? fresh!;
-  // Fresh baseline draws add their spread, scenario by scenario; reused ones are already in the estimate.
-  const baseNoise = fresh
-    ? poolNoise(
-        ledger.state.noise,
-        fresh.scores,
-        fresh.draws.map((d) => loop.partsOf(d.pairs)),
-      )
-    : ledger.state.noise;
+  const stored = ledger.baselineDraws;
+  const reused = stored && !redrawsPayOff(ledger.flipRate) ? stored : undefined;
   const minGain = loop.input.options.minGain ?? DEFAULT_MIN_GAIN;
   const simpler = countNewlines(kept.text) < countNewlines(loop.baselineText);
-  const first = ledger.freshDraw(kept.text);
-  const scores: number[] = [];
-  const parts: ScenarioParts[] = [];
-  const draws: Measurement[] = [];
-  let estimate = baseNoise;
+  const finalFirst = ledger.freshDraw(kept.text);
+  const baselineFirst = ledger.freshDraw(loop.baselineText);
+  const final = new DrawnSide(loop);
+  const fresh = new DrawnSide(loop);
+  let estimate = ledger.state.noise;
   let look: Look = 'continue';
   while (look === 'continue') {
-    const m = await measure(kept.text, loop.training, [first + scores.length]);
-    if (m.status !== 'ok') return { failed: m, reused: !!reusable, estimate };
-    draws.push(m);
-    scores.push(...m.scores);
-    parts.push(...m.draws.map((d) => loop.partsOf(d.pairs)));
-    estimate = poolNoise(baseNoise, scores, parts);
+    const pairBaseline = !reused && fresh.scores.length < loop.trials;
+    const [m, b] = await Promise.all([
+      measure(kept.text, loop.training, [finalFirst + final.scores.length]),
+      pairBaseline
+        ? measure(loop.baselineText, loop.training, [baselineFirst + fresh.scores.length])
+        : undefined,
+    ]);
+    const failed = [b, m].find((x) => x !== undefined && x.status !== 'ok');
+    if (failed) return { failed, reused: !!reused, estimate };
+    final.add(m);
+    if (b) fresh.add(b);
+    // Reused baseline draws are already in the estimate; fresh ones add their spread, scenario by scenario.
+    estimate = poolNoise(poolNoise(ledger.state.noise, fresh.scores, fresh.parts), final.scores, final.parts);
+    const baseline = reused?.scores ?? fresh.scores;
     look = sequentialLook({
-      gain: mean(scores) - mean(baseline.scores),
-      se: differenceSe(estimate, scores.length, baseline.scores.length),
+      gain: mean(final.scores) - mean(baseline),
+      se: differenceSe(estimate, final.scores.length, baseline.length),
       margin: loop.margin,
       minGain,
-      draws: scores.length,
+      draws: final.scores.length,
       planned: loop.trials,
       max: 2 * loop.trials,
       simpler,
     });
   }
-  const after: Measurement = {
-    status: 'ok',
-    detail: undefined,
-    draws: draws.flatMap((d) => d.draws),
-    scores,
-    tallies: tallyDraws(draws.flatMap((d) => d.draws.map((x) => x.pairs))),
-    usage: ZERO_USAGE,
-  };
-  // Draws numbered past every draw the loop scored of the final text: no selection chose them, and they
-  // are the next night's baseline draws when it ships (stored-draws.ts).
+  // Draws no selection chose: the next night's baseline draws of their text (stored-draws.ts).
+  const after = final.measurement();
   keepFreshDraws(loop, kept.text, after.draws);
-  return { before: baseline, after, reused: !!reusable, estimate };
+  if (reused) return { before: reused, after, reused: true, estimate };
+  const before = fresh.measurement();
+  keepFreshDraws(loop, loop.baselineText, before.draws);
+  return { before, after, reused: false, estimate };
+}
+
+/** One side's fresh draws of a confirmation, as they come one at a time. */
+class DrawnSide {
+  readonly scores: number[] = [];
+  readonly parts: ScenarioParts[] = [];
+  private readonly drawn: Measurement[] = [];
+
+  constructor(private readonly loop: LoopContext) {}
+
+  add(m: Measurement): void {
+    this.drawn.push(m);
+    this.scores.push(...m.scores);
+    this.parts.push(...m.draws.map((d) => this.loop.partsOf(d.pairs)));
+  }
+
+  measurement(): Measurement {
+    const draws = this.drawn.flatMap((d) => d.draws);
+    return {
+      status: 'ok',
+      detail: undefined,
+      draws,
+      scores: this.scores,
+      tallies: tallyDraws(draws.map((d) => d.pairs)),
+      usage: ZERO_USAGE,
+    };
+  }
 }
 
 /** The ship gate's re-measure draws its own numbers: past the loop's (accepted-floor.ts) and every score's. */
