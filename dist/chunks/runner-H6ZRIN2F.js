@@ -34735,6 +34735,8 @@ function confirmedShipGate(input) {
 function drawsOf(c3) {
   if (c3.reusedBaseline)
     return `${c3.trials} fresh trial${c3.trials === 1 ? "" : "s"} of the final text against the baseline's ${c3.baselineScores.length}`;
+  if (c3.baselineScores.length !== c3.trials)
+    return `${c3.trials} fresh trial${c3.trials === 1 ? "" : "s"} of the final text against ${c3.baselineScores.length} of the baseline`;
   return `${c3.trials} trial${c3.trials === 1 ? "" : "s"} each`;
 }
 function formatGain(value) {
@@ -36866,7 +36868,10 @@ function measurementLines(m) {
   if (c3) {
     const cleared = compareScores(c3.gain, c3.needed) > 0;
     lines.push(
-      `- ${cleared ? "Confirmed gain:" : "Confirmation: a gain of"} ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)}), baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)} over ` + (c3.reusedBaseline ? `${trials(c3.trials, "fresh trial")} of the final text and the baseline's ${trials(c3.baselineScores.length, "trial")} from before the loop (reused: no selection chose them` + (m.baselineStored ? `; ${ofThemEarlier(m.baselineStored)})` : ")") : `${trials(c3.trials, "fresh trial")} of each text`) + (cleared ? `; margin to clear ${c3.needed.toFixed(4)}` : `; it does not clear the margin ${c3.needed.toFixed(4)}`)
+      `- ${cleared ? "Confirmed gain:" : "Confirmation: a gain of"} ${formatGain(c3.gain)} (90 % interval ${formatGain(c3.low)} to ${formatGain(c3.high)}), baseline ${c3.baseline.toFixed(4)} -> final ${c3.final.toFixed(4)} over ` + (c3.reusedBaseline ? `${trials(c3.trials, "fresh trial")} of the final text and the baseline's ${trials(c3.baselineScores.length, "trial")} from before the loop (reused: no selection chose them` + (m.baselineStored ? `; ${ofThemEarlier(m.baselineStored)})` : ")") : c3.baselineScores.length === c3.trials ? `${trials(c3.trials, "fresh trial")} of each text` : (
+        // A close call draws the final text past `trials`; the baseline's fresh draws stop there.
+        `${trials(c3.trials, "fresh trial")} of the final text and ${c3.baselineScores.length} of the baseline`
+      )) + (cleared ? `; margin to clear ${c3.needed.toFixed(4)}` : `; it does not clear the margin ${c3.needed.toFixed(4)}`)
     );
     if (c3.holdout) {
       lines.push(
@@ -39099,60 +39104,70 @@ async function measureConfirmation(loop, kept) {
 }
 async function confirmationSides(loop, kept, measure) {
   const { ledger } = loop;
-  const reusable = ledger.baselineDraws;
-  let fresh;
-  if (!reusable) {
-    fresh = await measure(
-      loop.baselineText,
-      loop.training,
-      drawRange(ledger.freshDraw(loop.baselineText), loop.trials)
-    );
-    if (fresh.status !== "ok") return { failed: fresh, reused: false, estimate: ledger.state.noise };
-    keepFreshDraws(loop, loop.baselineText, fresh.draws);
-  }
-  const baseline = reusable ?? fresh;
-  const baseNoise = fresh ? poolNoise(
-    ledger.state.noise,
-    fresh.scores,
-    fresh.draws.map((d) => loop.partsOf(d.pairs))
-  ) : ledger.state.noise;
+  const stored = ledger.baselineDraws;
+  const reused = stored && !redrawsPayOff(ledger.flipRate) ? stored : void 0;
   const minGain = loop.input.options.minGain ?? DEFAULT_MIN_GAIN;
   const simpler = countNewlines(kept.text) < countNewlines(loop.baselineText);
-  const first2 = ledger.freshDraw(kept.text);
-  const scores = [];
-  const parts = [];
-  const draws = [];
-  let estimate = baseNoise;
+  const finalFirst = ledger.freshDraw(kept.text);
+  const baselineFirst = ledger.freshDraw(loop.baselineText);
+  const final = new DrawnSide(loop);
+  const fresh = new DrawnSide(loop);
+  let estimate = ledger.state.noise;
   let look = "continue";
   while (look === "continue") {
-    const m = await measure(kept.text, loop.training, [first2 + scores.length]);
-    if (m.status !== "ok") return { failed: m, reused: !!reusable, estimate };
-    draws.push(m);
-    scores.push(...m.scores);
-    parts.push(...m.draws.map((d) => loop.partsOf(d.pairs)));
-    estimate = poolNoise(baseNoise, scores, parts);
+    const pairBaseline = !reused && fresh.scores.length < loop.trials;
+    const [m, b2] = await Promise.all([
+      measure(kept.text, loop.training, [finalFirst + final.scores.length]),
+      pairBaseline ? measure(loop.baselineText, loop.training, [baselineFirst + fresh.scores.length]) : void 0
+    ]);
+    const failed = [b2, m].find((x2) => x2 !== void 0 && x2.status !== "ok");
+    if (failed) return { failed, reused: !!reused, estimate };
+    final.add(m);
+    if (b2) fresh.add(b2);
+    estimate = poolNoise(poolNoise(ledger.state.noise, fresh.scores, fresh.parts), final.scores, final.parts);
+    const baseline = reused?.scores ?? fresh.scores;
     look = sequentialLook({
-      gain: mean(scores) - mean(baseline.scores),
-      se: differenceSe(estimate, scores.length, baseline.scores.length),
+      gain: mean(final.scores) - mean(baseline),
+      se: differenceSe(estimate, final.scores.length, baseline.length),
       margin: loop.margin,
       minGain,
-      draws: scores.length,
+      draws: final.scores.length,
       planned: loop.trials,
       max: 2 * loop.trials,
       simpler
     });
   }
-  const after = {
-    status: "ok",
-    detail: void 0,
-    draws: draws.flatMap((d) => d.draws),
-    scores,
-    tallies: tallyDraws(draws.flatMap((d) => d.draws.map((x2) => x2.pairs))),
-    usage: ZERO_USAGE
-  };
+  const after = final.measurement();
   keepFreshDraws(loop, kept.text, after.draws);
-  return { before: baseline, after, reused: !!reusable, estimate };
+  if (reused) return { before: reused, after, reused: true, estimate };
+  const before = fresh.measurement();
+  keepFreshDraws(loop, loop.baselineText, before.draws);
+  return { before, after, reused: false, estimate };
 }
+var DrawnSide = class {
+  constructor(loop) {
+    this.loop = loop;
+  }
+  scores = [];
+  parts = [];
+  drawn = [];
+  add(m) {
+    this.drawn.push(m);
+    this.scores.push(...m.scores);
+    this.parts.push(...m.draws.map((d) => this.loop.partsOf(d.pairs)));
+  }
+  measurement() {
+    const draws = this.drawn.flatMap((d) => d.draws);
+    return {
+      status: "ok",
+      detail: void 0,
+      draws,
+      scores: this.scores,
+      tallies: tallyDraws(draws.map((d) => d.pairs)),
+      usage: ZERO_USAGE
+    };
+  }
+};
 var SHIP_RECHECK_FIRST_DRAW = 2e4;
 async function recheckLostAccepted(loop, text3, c3, signal, spend) {
   const scenarios = loop.input.evals.scenarios;
