@@ -9,7 +9,7 @@
  * kept text's draw fails some check in nearly every scenario, so "the scenarios it fails" is all of them
  * and the screen saved nothing. The half where it fails the most checks is where an edit aimed at its
  * failures shows first, and where a harmful one has the most to break. On `bench:quality`'s world a third
- * saved no more calls than a half and decided alike (docs/benchmarks.md).
+ * came within 2 calls a night of a half at p = 0.15 and 0.3 and decided alike (docs/benchmarks.md).
  */
 export const NOISY_SCREEN_SHARE = 1 / 2;
 
