@@ -1,9 +1,9 @@
 /**
  * Step D with the screening of the noise-aware rule (docs/how-it-works.md § Decisions under noise): a batch
  * of scenarios is rendered first (core/iterate/screening.ts: those the kept text fails plus one it passes,
- * or, once a spread is measured, the half where it fails the most checks); a candidate already worse there
- * is reverted without rendering the rest. Otherwise the whole scoring runs, its renders of the batch reused
- * from the cache (the same draw of the same text).
+ * or, once a spread is measured or when that would be every scenario, the third where it fails the most
+ * checks); a candidate already worse there is reverted without rendering the rest. Otherwise the whole
+ * scoring runs, its renders of the batch reused from the cache (the same draw of the same text).
  */
 import { untilAborted } from '../../core/abortable.js';
 import type { KeptState } from '../../core/iterate/hill-climb.js';
