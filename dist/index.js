@@ -10,5 +10,5 @@ maskSecretInputs();
 var version = true ? "0.1.0" : "development build";
 process.stdout.write(`skillclimb ${version} (Node ${process.version})
 `);
-var { run } = await import("./chunks/runner-H6ZRIN2F.js");
+var { run } = await import("./chunks/runner-ORU6QNFB.js");
 await run({ masked: true });

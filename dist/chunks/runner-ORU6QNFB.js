@@ -40633,10 +40633,12 @@ function percent2(rate) {
 }
 
 // src/core/iterate/screening.ts
-var NOISY_SCREEN_SHARE = 1 / 2;
+var MOST_FAILING_SHARE = 1 / 3;
+var MOST_FAILING_MIN = 2;
 function screeningBatch(scenarioIds, failing, noisy = false) {
   if (failing === void 0 || scenarioIds.length < 3) return void 0;
-  const batch = noisy ? mostFailing(scenarioIds, failing) : failingPlusOne(scenarioIds, failing);
+  const exact = noisy ? void 0 : failingPlusOne(scenarioIds, failing);
+  const batch = exact !== void 0 && exact.length < scenarioIds.length ? exact : mostFailing(scenarioIds, failing);
   return batch.length === 0 || batch.length >= scenarioIds.length ? void 0 : batch;
 }
 function failingPlusOne(scenarioIds, failing) {
@@ -40647,7 +40649,7 @@ function failingPlusOne(scenarioIds, failing) {
 function mostFailing(scenarioIds, failing) {
   const failures = /* @__PURE__ */ new Map();
   for (const f of failing) failures.set(f.scenario_id, (failures.get(f.scenario_id) ?? 0) + 1);
-  const size = Math.ceil(scenarioIds.length * NOISY_SCREEN_SHARE);
+  const size = Math.max(MOST_FAILING_MIN, Math.ceil(scenarioIds.length * MOST_FAILING_SHARE));
   const chosen = new Set(
     [...scenarioIds].sort((a, b2) => (failures.get(b2) ?? 0) - (failures.get(a) ?? 0)).slice(0, size)
   );
