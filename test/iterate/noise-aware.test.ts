@@ -58,6 +58,11 @@ async function night(
   return { project, run, summary, rows, bodies, info, shipped };
 }
 
+/** How many renders of `v`'s text the night made. */
+function rendersOf(n: Awaited<ReturnType<typeof night>>, v: Variant): number {
+  return n.bodies.render.filter((b) => variantOf(b.system) === v).length;
+}
+
 /** A neutral edit that one lucky draw makes look better: baseline draws 0, .5, 0; the edit's .5, 0, 0. */
 const NOISY_NEUTRAL: Table = {
   base: { s1: [[], [1], [], [], [1], []] },
@@ -127,11 +132,10 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
     const n = await night([{ name: 'demo' }], table, addSummary);
     expect(n.run.results[0]?.status).toBe('shipped');
     expect((await n.rows()).map((r) => r.status)).toEqual(['baseline', 'keep']);
-    const renders = (v: Variant) => n.bodies.render.filter((b) => variantOf(b.system) === v).length;
     // By construction: the baseline text is rendered only for its own three draws (draws 3-5 of the
     // table, which would have made it look as good as the edit, are never drawn).
-    expect(renders('base')).toBe(3);
-    expect(renders('none')).toBe(1);
+    expect(rendersOf(n, 'base')).toBe(3);
+    expect(rendersOf(n, 'none')).toBe(1);
     const c = n.run.results[0]?.measurement?.confirmation;
     expect(c?.reusedBaseline).toBe(true);
     expect(c?.baselineScores).toHaveLength(3);
@@ -141,7 +145,7 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
     const rows = await n.rows();
     const loopDraws = Number(/mean of (\d) trials/.exec(rows[1]!.description)?.[1]);
     expect(loopDraws).toBeGreaterThanOrEqual(2);
-    expect(renders('improved')).toBe(loopDraws + c!.trials);
+    expect(rendersOf(n, 'improved')).toBe(loopDraws + c!.trials);
     expect(c!.trials).toBeGreaterThanOrEqual(1);
     expect(c!.finalScores.every((s) => s > c!.baseline)).toBe(true);
     // The squash message keeps the original's format with the confirmed means (1/6 -> 1/2 or more).
@@ -159,9 +163,8 @@ describe('issue 19: decisions under a noisy grader (nock-served models)', () => 
     const table: Table = { base: { s1: [[]] }, improved: { s1: [[1]] }, none: { s1: [[]] } };
     const n = await night([{ name: 'demo' }], table, addSummary);
     expect(n.run.results[0]?.status).toBe('shipped');
-    const renders = (v: Variant) => n.bodies.render.filter((b) => variantOf(b.system) === v).length;
     // The final text's one scenario, where its gain is, is drawn once more (the final text's check).
-    expect([renders('base'), renders('improved'), renders('none')]).toEqual([2, 2, 1]);
+    expect([rendersOf(n, 'base'), rendersOf(n, 'improved'), rendersOf(n, 'none')]).toEqual([2, 2, 1]);
     expect(git(n.project, 'log', '-1', '--format=%s').trim()).toBe(
       'skill-iterate: demo: baseline 0.00 -> final 0.50 over 1 iterations (lines_delta=+2)',
     );
@@ -448,9 +451,6 @@ describe('issue 28: screening under measured noise, on the third of the scenario
 });
 
 describe('issue 28: sequential decisions stop drawing once the answer is clear either way', () => {
-  const renders = (n: Awaited<ReturnType<typeof night>>, v: Variant) =>
-    n.bodies.render.filter((b) => variantOf(b.system) === v).length;
-
   it('a promising edit whose second draw undoes its lead is reverted after 2 draws, not 3', async () => {
     // Baseline draws .5, 1, .5 (mean .6667); the edit's first draw 1 beats it, its second 0.
     const table: Table = {
@@ -464,7 +464,7 @@ describe('issue 28: sequential decisions stop drawing once the answer is clear e
     expect(rows[1]?.description).toMatch(
       /mean of 2 trials, decided after 2 of 3, gain -0\.1667 does not clear/,
     );
-    expect(renders(n, 'reworded')).toBe(2);
+    expect(rendersOf(n, 'reworded')).toBe(2);
     expect(n.shipped).toBe(false);
   });
 
@@ -483,7 +483,7 @@ describe('issue 28: sequential decisions stop drawing once the answer is clear e
     expect(c?.trials).toBe(1);
     expect(c?.reusedBaseline).toBe(true);
     // 2 loop draws + 1 fresh; the baseline is never drawn again.
-    expect([renders(n, 'base'), renders(n, 'improved')]).toEqual([3, 3]);
+    expect([rendersOf(n, 'base'), rendersOf(n, 'improved')]).toEqual([3, 3]);
     expect(n.run.results[0]?.status).toBe('shipped');
   });
 
@@ -498,21 +498,18 @@ describe('issue 28: sequential decisions stop drawing once the answer is clear e
     const c = n.run.results[0]?.measurement?.confirmation;
     expect(c?.trials).toBe(1);
     expect(c?.finalScores).toEqual([0]);
-    expect(renders(n, 'improved')).toBe(3);
+    expect(rendersOf(n, 'improved')).toBe(3);
     expect(n.run.results[0]?.status).toBe('no-improvement');
     expect(n.shipped).toBe(false);
   });
 });
 
 describe("issue 28: the baseline's draws beyond the second only when the first two disagree", () => {
-  const renders = (n: Awaited<ReturnType<typeof night>>, v: Variant) =>
-    n.bodies.render.filter((b) => variantOf(b.system) === v).length;
-
   it('two draws that agree on every verdict stop there: no third draw, a measured spread of 0', async () => {
     // A third draw would have differed: it is never made.
     const table: Table = { base: { s1: [[1], [1], [2]] }, none: { s1: [[]] } };
     const n = await night([{ name: 'demo' }], table, reword, { perSkillIterations: 0 });
-    expect([renders(n, 'base'), renders(n, 'none')]).toEqual([2, 1]);
+    expect([rendersOf(n, 'base'), rendersOf(n, 'none')]).toEqual([2, 1]);
     expect((await n.rows()).map((r) => r.description)).toEqual([
       '[absolute] initial baseline (mean of 2 trials, sd 0.0000)',
     ]);
@@ -523,7 +520,7 @@ describe("issue 28: the baseline's draws beyond the second only when the first t
   it('two draws that disagree get the rest up to `trials`, sent once the first two are graded', async () => {
     const table: Table = { base: { s1: [[1], [2], [1], [1, 2]] }, none: { s1: [[]] } };
     const n = await night([{ name: 'demo' }], table, reword, { perSkillIterations: 0, trials: 4 });
-    expect(renders(n, 'base')).toBe(4);
+    expect(rendersOf(n, 'base')).toBe(4);
     const order = n.bodies.order;
     const at = (role: 'render' | 'grader', draw: RegExp) =>
       order.flatMap((c, i) =>
@@ -545,7 +542,7 @@ describe("issue 28: the baseline's draws beyond the second only when the first t
       keepRule: 'original',
       trials: 1,
     });
-    expect([renders(n, 'base'), renders(n, 'none'), n.bodies.grader.length]).toEqual([1, 0, 1]);
+    expect([rendersOf(n, 'base'), rendersOf(n, 'none'), n.bodies.grader.length]).toEqual([1, 0, 1]);
   });
 });
 
@@ -711,8 +708,6 @@ describe('issue 28: a keep clears half the margin, a ship the whole margin on fr
 });
 
 describe("issue 28: the confirmation's baseline side, reused under the flip rate where the keep re-draws, fresh from it", () => {
-  const renders = (n: Awaited<ReturnType<typeof night>>, v: Variant) =>
-    n.bodies.render.filter((b) => variantOf(b.system) === v).length;
   /** The draw-table rows of `v` that were graded (each render is graded once). */
   const gradedDraws = (n: Awaited<ReturnType<typeof night>>, v: Variant) =>
     n.bodies.grader
@@ -736,7 +731,7 @@ describe("issue 28: the confirmation's baseline side, reused under the flip rate
     expect(c?.reusedBaseline).toBeUndefined();
     expect(c?.finalScores).toEqual([1, 0.5, 0.5, 0.5, 0.5, 0.5]);
     expect(c?.baselineScores).toEqual([0.5, 0.5, 0.5]);
-    expect([renders(n, 'base'), renders(n, 'improved')]).toEqual([3 + 3, 2 + 6]);
+    expect([rendersOf(n, 'base'), rendersOf(n, 'improved')]).toEqual([3 + 3, 2 + 6]);
     expect(gradedDraws(n, 'base')).toEqual([0, 1, 2, 3, 4, 5]);
     // The margin: pooled sd √(0.5 / 10) (the night's squares and degrees of freedom, these draws'
     // included) x √(1/6 + 1/3) = 0.1581.
@@ -761,7 +756,7 @@ describe("issue 28: the confirmation's baseline side, reused under the flip rate
     const c = n.run.results[0]?.measurement?.confirmation;
     expect(c?.reusedBaseline).toBe(true);
     expect(c?.baselineScores).toEqual([0, 0.5, 0]);
-    expect(renders(n, 'base')).toBe(3);
+    expect(rendersOf(n, 'base')).toBe(3);
     expect(gradedDraws(n, 'base')).toEqual([0, 1, 2]);
     expect(n.summary).toMatch(/of the final text and the baseline's 3 trials from before the loop \(reused/);
   });
