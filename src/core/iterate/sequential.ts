@@ -44,6 +44,11 @@ export function redrawsPayOff(flipRate: number): boolean {
   return Number.isNaN(flipRate) || flipRate >= REDRAW_FLIP_RATE;
 }
 
+/** 0.2549 → "25 %", rounded down: a rate just under `REDRAW_FLIP_RATE` never reads as equal to it. */
+export function flipRatePercent(rate: number): string {
+  return `${Math.floor(rate * 100)} %`;
+}
+
 /** What one look at a sequential measurement says. */
 export type Look = 'clear' | 'not-better' | 'continue';
 

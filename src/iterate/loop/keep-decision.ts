@@ -16,6 +16,7 @@ import {
   type ScenarioParts,
 } from '../../core/iterate/noise.js';
 import {
+  flipRatePercent,
   KEEP_MARGIN_SHARE,
   REDRAW_FLIP_RATE,
   redrawsPayOff,
@@ -103,7 +104,7 @@ async function judgeScored(
     const rate = loop.ledger.flipRate;
     if (redrawsPayOff(rate)) return remeasure(loop, kept, newText, scored, linesDelta, signal, spend);
     // A grader this reliable: one draw decides the keep; the confirmation decides what ships.
-    oneDraw = `one draw, flip rate ${percent(rate)} is under ${percent(REDRAW_FLIP_RATE)}`;
+    oneDraw = `one draw, flip rate ${flipRatePercent(rate)} is under ${flipRatePercent(REDRAW_FLIP_RATE)}`;
   }
   loop.ledger.drew(newText, 1);
   if (s.status === 'ok') loop.ledger.observed(tallyDraws([s.pairs]));
@@ -194,9 +195,4 @@ async function remeasure(
     measured: scores,
     measuredParts: parts,
   };
-}
-
-/** 0.2549 → "25 %", rounded down: a rate just under the threshold never reads as equal to it. */
-function percent(rate: number): string {
-  return `${Math.floor(rate * 100)} %`;
 }

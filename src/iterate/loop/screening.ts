@@ -2,13 +2,15 @@
  * Step D with the screening of the noise-aware rule (docs/how-it-works.md § Decisions under noise): a batch
  * of scenarios is rendered first (core/iterate/screening.ts: those the kept text fails plus one it passes,
  * or, once a spread is measured or when that would be every scenario, the third where it fails the most
- * checks); a candidate already worse there is reverted without rendering the rest. Otherwise the whole
- * scoring runs, its renders of the batch reused from the cache (the same draw of the same text).
+ * checks); a candidate already worse there (at a flip rate where promising edits are re-drawn, no better)
+ * is reverted without rendering the rest. Otherwise the whole scoring runs, its renders of the batch reused
+ * from the cache (the same draw of the same text).
  */
 import { untilAborted } from '../../core/abortable.js';
 import type { KeptState } from '../../core/iterate/hill-climb.js';
 import { noiseSd } from '../../core/iterate/noise.js';
 import { screenedOut, screeningBatch } from '../../core/iterate/screening.js';
+import { flipRatePercent, redrawsPayOff } from '../../core/iterate/sequential.js';
 import { addUsage, type Usage } from '../../core/usage.js';
 import { scoreWithSaturation, type ScoredText } from '../saturation.js';
 import { scoreSkill, type GradeMemo } from '../score.js';
@@ -42,11 +44,18 @@ export async function screenThenScore(
     signal,
   );
   const keptPasses = kept.absolute.passing_pairs.filter((p) => inBatch.has(p.scenario_id)).length;
-  if (screen.status === 'ok' && screen.absolute && screenedOut(screen.absolute.passed, keptPasses)) {
+  // Where a promising edit would be re-drawn (a measured flip rate of 32 % or more), a tie on the batch is
+  // screened out too (screenedOut).
+  const rate = loop.ledger.flipRate;
+  const tiesOut = noisy && !Number.isNaN(rate) && redrawsPayOff(rate);
+  if (screen.status === 'ok' && screen.absolute && screenedOut(screen.absolute.passed, keptPasses, tiesOut)) {
+    const passed = screen.absolute.passed;
+    const tie =
+      passed === keptPasses ? `; at a flip rate of ${flipRatePercent(rate)} an edit must pass more` : '';
     return {
       screenedOut:
-        `screened out on ${batch.length} of ${ids.length} scenarios: ${screen.absolute.passed} checks pass ` +
-        `there, the kept text's ${keptPasses}`,
+        `screened out on ${batch.length} of ${ids.length} scenarios: ${passed} checks pass ` +
+        `there, the kept text's ${keptPasses}${tie}`,
       usage: screen.usage,
     };
   }

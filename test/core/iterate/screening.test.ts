@@ -47,4 +47,10 @@ describe('screenedOut', () => {
     expect(screenedOut(2, 2)).toBe(false);
     expect(screenedOut(3, 2)).toBe(false);
   });
+
+  it('with ties out (a flip rate where promising edits are re-drawn), only more passing checks go on', () => {
+    expect(screenedOut(1, 2, true)).toBe(true);
+    expect(screenedOut(2, 2, true)).toBe(true);
+    expect(screenedOut(3, 2, true)).toBe(false);
+  });
 });
