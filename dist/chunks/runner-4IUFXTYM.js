@@ -37819,6 +37819,9 @@ var REDRAW_FLIP_RATE = 0.32;
 function redrawsPayOff(flipRate2) {
   return Number.isNaN(flipRate2) || flipRate2 >= REDRAW_FLIP_RATE;
 }
+function flipRatePercent(rate) {
+  return `${Math.floor(rate * 100)} %`;
+}
 function sequentialLook(input) {
   const { gain, se, margin, minGain, draws, planned, max } = input;
   const reachesMin = compareScores(gain, minGain) >= 0;
@@ -40559,7 +40562,7 @@ async function judgeScored(loop, kept, newText, scored, signal, spend) {
     loop.ledger.drew(newText, 1);
     const rate = loop.ledger.flipRate;
     if (redrawsPayOff(rate)) return remeasure(loop, kept, newText, scored, linesDelta, signal, spend);
-    oneDraw = `one draw, flip rate ${percent2(rate)} is under ${percent2(REDRAW_FLIP_RATE)}`;
+    oneDraw = `one draw, flip rate ${flipRatePercent(rate)} is under ${flipRatePercent(REDRAW_FLIP_RATE)}`;
   }
   loop.ledger.drew(newText, 1);
   if (s.status === "ok") loop.ledger.observed(tallyDraws([s.pairs]));
@@ -40628,9 +40631,6 @@ async function remeasure(loop, kept, newText, scored, linesDelta, signal, spend)
     measuredParts: parts
   };
 }
-function percent2(rate) {
-  return `${Math.floor(rate * 100)} %`;
-}
 
 // src/core/iterate/screening.ts
 var MOST_FAILING_SHARE = 1 / 3;
@@ -40655,8 +40655,8 @@ function mostFailing(scenarioIds, failing) {
   );
   return scenarioIds.filter((id) => chosen.has(id));
 }
-function screenedOut(candidatePasses, keptPasses) {
-  return candidatePasses < keptPasses;
+function screenedOut(candidatePasses, keptPasses, tiesOut = false) {
+  return tiesOut ? candidatePasses <= keptPasses : candidatePasses < keptPasses;
 }
 
 // src/iterate/loop/screening.ts
@@ -40673,9 +40673,13 @@ async function screenThenScore(loop, kept, newText, signal) {
     signal
   );
   const keptPasses = kept.absolute.passing_pairs.filter((p2) => inBatch.has(p2.scenario_id)).length;
-  if (screen.status === "ok" && screen.absolute && screenedOut(screen.absolute.passed, keptPasses)) {
+  const rate = loop.ledger.flipRate;
+  const tiesOut = noisy && !Number.isNaN(rate) && redrawsPayOff(rate);
+  if (screen.status === "ok" && screen.absolute && screenedOut(screen.absolute.passed, keptPasses, tiesOut)) {
+    const passed = screen.absolute.passed;
+    const tie = passed === keptPasses ? `; at a flip rate of ${flipRatePercent(rate)} an edit must pass more` : "";
     return {
-      screenedOut: `screened out on ${batch.length} of ${ids.length} scenarios: ${screen.absolute.passed} checks pass there, the kept text's ${keptPasses}`,
+      screenedOut: `screened out on ${batch.length} of ${ids.length} scenarios: ${passed} checks pass there, the kept text's ${keptPasses}${tie}`,
       usage: screen.usage
     };
   }
@@ -41745,7 +41749,7 @@ function buildCrashParkReport(input) {
     epoch: input.epoch
   };
 }
-function percent3(rate) {
+function percent2(rate) {
   return Number.isFinite(rate) ? Math.round(rate * 100) : 0;
 }
 function threshold(result) {
@@ -41755,7 +41759,7 @@ function threshold(result) {
 }
 function buildCalibrationParkReport(input) {
   const { skill } = input;
-  const rate = percent3(input.catchRate);
+  const rate = percent2(input.catchRate);
   const limit = threshold(input.result);
   const json3 = JSON.stringify(input.result, null, 2) ?? "null";
   const body = [
@@ -41763,7 +41767,7 @@ function buildCalibrationParkReport(input) {
     `## skill-iterate: ${skill} grader-broken-for-skill`,
     "",
     `**Skill:** ${skill}`,
-    `**Catch rate:** ${rate}%` + (limit === void 0 ? "" : ` (threshold ${percent3(limit)}%)`),
+    `**Catch rate:** ${rate}%` + (limit === void 0 ? "" : ` (threshold ${percent2(limit)}%)`),
     "",
     input.structuralOnly ? "This night scored structure only (no model grades the evals), and the structural checks could not tell injected defects from the baseline SKILL.md, so hill-climbing this skill on them would have no gradient. It was parked before its iteration loop; the mutations whose score did not drop below the baseline show which defect classes the structural checks miss (a night with a model grades the evals and calibrates its grader)." : "The grader could not reliably tell injected defects from the baseline SKILL.md, so hill-climbing this skill would follow noise. It was parked before its iteration loop; the mutations whose score did not drop below the baseline show which defect classes the grader misses.",
     "",
