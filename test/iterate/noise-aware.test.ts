@@ -831,22 +831,19 @@ describe('issue 28: where a promising edit is re-drawn, a tie on the screen is n
   // verdicts as draw 0) is scored while the baseline's extra draws are out: no spread yet, so its tie
   // goes on and the whole draw reverts it. The second edit (improved, the same verdicts again) ties on the
   // batch once the flip rate is measured.
-  const rewordThenAdd: typeof reword = (call) => (call.index === 0 ? reword : addSummary)(call);
-  const improvedRenders = (n: Awaited<ReturnType<typeof night>>) =>
-    n.bodies.render.filter((b) => variantOf(b.system) === 'improved').length;
-
-  it('at 32 % and above a candidate that ties on the batch is screened out before the rest render', async () => {
-    // Every scenario's assertion 2 passes 1 of 3 draws: 16 of 48 pairs disagree, 33 %.
-    const table: Table = {
-      base: steady([[1], [1, 2], [1]]),
-      reworded: steady([[1]]),
-      improved: steady([[1]]),
-      none: steady([[]]),
-    };
+  const tieNight = async (base: Record<string, number[][]>) => {
+    const same = steady([[1]]);
+    const table: Table = { base, reworded: same, improved: same, none: steady([[]]) };
+    const rewordThenAdd: typeof reword = (call) => (call.index === 0 ? reword : addSummary)(call);
     const n = await night([{ name: 'demo', scenarios: EIGHT }], table, rewordThenAdd, {
       perSkillIterations: 2,
     });
-    const rows = await n.rows();
+    return { rows: await n.rows(), improvedRenders: rendersOf(n, 'improved') };
+  };
+
+  it('at 32 % and above a candidate that ties on the batch is screened out before the rest render', async () => {
+    // Every scenario's assertion 2 passes 1 of 3 draws: 16 of 48 pairs disagree, 33 %.
+    const { rows, improvedRenders } = await tieNight(steady([[1], [1, 2], [1]]));
     expect(rows.map((r) => [r.status, r.score])).toEqual([
       ['baseline', expect.any(Number)],
       ['revert', expect.any(Number)],
@@ -856,28 +853,19 @@ describe('issue 28: where a promising edit is re-drawn, a tie on the screen is n
       "[absolute] add SUMMARY (revert: screened out on 3 of 8 scenarios: 3 checks pass there, the kept text's 3; " +
         'at a flip rate of 33 % an edit must pass more)',
     );
-    expect(improvedRenders(n)).toBe(3);
+    expect(improvedRenders).toBe(3);
   });
 
   it('under 32 % the same tie goes on to the whole draw, which decides', async () => {
     // Only s1's assertion 2 flips (1 of 3 draws): 2 of 48 pairs disagree, 4 %.
-    const table: Table = {
-      base: { ...steady([[1]]), s1: [[1], [1, 2], [1]] },
-      reworded: steady([[1]]),
-      improved: steady([[1]]),
-      none: steady([[]]),
-    };
-    const n = await night([{ name: 'demo', scenarios: EIGHT }], table, rewordThenAdd, {
-      perSkillIterations: 2,
-    });
-    const rows = await n.rows();
+    const { rows, improvedRenders } = await tieNight({ ...steady([[1]]), s1: [[1], [1, 2], [1]] });
     expect(rows.map((r) => [r.status, r.score])).toEqual([
       ['baseline', expect.any(Number)],
       ['revert', expect.any(Number)],
       ['revert', expect.any(Number)],
     ]);
     expect(rows[2]?.description).not.toContain('screened out');
-    expect(improvedRenders(n)).toBe(8);
+    expect(improvedRenders).toBe(8);
   });
 });
 
