@@ -645,7 +645,7 @@ describe("issue 28: a night that measured no spread checks the final text's gain
     for (const s of ['s1', 's2', 's3', 's4', 's5', 's6', 's7'])
       expect(calls(n, 'improved', s)).toEqual([1, 1]);
     expect(calls(n, 'improved', 's8')).toEqual([2, 2]);
-    expect(n.bodies.render.filter((b) => variantOf(b.system) === 'base').length).toBe(8 + 3);
+    expect(rendersOf(n, 'base')).toBe(8 + 3);
     expect(n.run.results[0]?.measurement?.confirmation).toBeUndefined();
     expect(n.summary).toContain(
       'of the 2 scenarios where the final text passed a check the baseline failed, the one with the fewest ' +
@@ -786,8 +786,6 @@ describe("issue 28: the confirmation's baseline side, reused under the flip rate
 
 describe('issue 28: a promising edit is re-drawn only when the measured flip rate makes one draw uninformative', () => {
   // EIGHT's 16 checks drawn 3 times for the baseline (48 pairs of draws compared); the edit passes every check.
-  const improvedRenders = (n: Awaited<ReturnType<typeof night>>) =>
-    n.bodies.render.filter((b) => variantOf(b.system) === 'improved').length;
 
   it('under 32 % the edit is kept on its first draw, and the confirmation decides what ships', async () => {
     // One check flips (s1's assertion 2 passes 1 of 3 draws): 2 of 48 pairs disagree, 4 %.
@@ -804,7 +802,7 @@ describe('issue 28: a promising edit is re-drawn only when the measured flip rat
     const c = n.run.results[0]?.measurement?.confirmation;
     expect(c?.reusedBaseline).toBe(true);
     // One loop draw of the edit and the confirmation's fresh draws: no re-draw in the loop.
-    expect(improvedRenders(n)).toBe(8 * (1 + c!.trials));
+    expect(rendersOf(n, 'improved')).toBe(8 * (1 + c!.trials));
     expect(n.run.results[0]?.status).toBe('shipped');
   });
 
@@ -820,7 +818,7 @@ describe('issue 28: a promising edit is re-drawn only when the measured flip rat
     expect(rows.map((r) => r.status)).toEqual(['baseline', 'keep']);
     expect(rows[1]?.description).toMatch(/mean of 2 trials, decided after 2 of 3, gain \+0\.\d+ clears/);
     const c = n.run.results[0]?.measurement?.confirmation;
-    expect(improvedRenders(n)).toBe(8 * (2 + c!.trials));
+    expect(rendersOf(n, 'improved')).toBe(8 * (2 + c!.trials));
     expect(n.run.results[0]?.status).toBe('shipped');
   });
 });

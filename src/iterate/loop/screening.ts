@@ -10,7 +10,7 @@ import { untilAborted } from '../../core/abortable.js';
 import type { KeptState } from '../../core/iterate/hill-climb.js';
 import { noiseSd } from '../../core/iterate/noise.js';
 import { screenedOut, screeningBatch } from '../../core/iterate/screening.js';
-import { flipRatePercent, redrawsPayOff } from '../../core/iterate/sequential.js';
+import { flipRatePercent, REDRAW_FLIP_RATE } from '../../core/iterate/sequential.js';
 import { addUsage, type Usage } from '../../core/usage.js';
 import { scoreWithSaturation, type ScoredText } from '../saturation.js';
 import { scoreSkill, type GradeMemo } from '../score.js';
@@ -44,10 +44,10 @@ export async function screenThenScore(
     signal,
   );
   const keptPasses = kept.absolute.passing_pairs.filter((p) => inBatch.has(p.scenario_id)).length;
-  // Where a promising edit would be re-drawn (a measured flip rate of 32 % or more), a tie on the batch is
-  // screened out too (screenedOut).
+  // At a measured flip rate where a promising edit is re-drawn (32 % or more), a tie on the batch is
+  // screened out too (screenedOut). No rate measured (NaN) is no tie-out: the comparison is false.
   const rate = loop.ledger.flipRate;
-  const tiesOut = noisy && !Number.isNaN(rate) && redrawsPayOff(rate);
+  const tiesOut = noisy && rate >= REDRAW_FLIP_RATE;
   if (screen.status === 'ok' && screen.absolute && screenedOut(screen.absolute.passed, keptPasses, tiesOut)) {
     const passed = screen.absolute.passed;
     const tie =
