@@ -10,5 +10,5 @@ maskSecretInputs();
 var version = true ? "0.1.0" : "development build";
 process.stdout.write(`skillclimb ${version} (Node ${process.version})
 `);
-var { run } = await import("./chunks/runner-4IUFXTYM.js");
+var { run } = await import("./chunks/runner-GFHNPEZY.js");
 await run({ masked: true });

@@ -40674,7 +40674,7 @@ async function screenThenScore(loop, kept, newText, signal) {
   );
   const keptPasses = kept.absolute.passing_pairs.filter((p2) => inBatch.has(p2.scenario_id)).length;
   const rate = loop.ledger.flipRate;
-  const tiesOut = noisy && !Number.isNaN(rate) && redrawsPayOff(rate);
+  const tiesOut = noisy && rate >= REDRAW_FLIP_RATE;
   if (screen.status === "ok" && screen.absolute && screenedOut(screen.absolute.passed, keptPasses, tiesOut)) {
     const passed = screen.absolute.passed;
     const tie = passed === keptPasses ? `; at a flip rate of ${flipRatePercent(rate)} an edit must pass more` : "";
